@@ -1,0 +1,270 @@
+//! ALU opcodes and their signatures, after NIR's `nir_opcodes.py`.
+//!
+//! Each opcode has a static [`AluOpInfo`]: its inputs and output, each either
+//! per-component (size 0: as many components as the destination) or of a fixed component
+//! count, and each with an [`AluType`] that is sized (`int32`) or unsized (`int`: every
+//! unsized operand of one instruction shares the instruction's bit size, as in NIR).
+//! The semantics of every opcode live in [`crate::eval`].
+
+use crate::types::{AluType, BaseType};
+
+const fn t(base: BaseType, bits: u8) -> AluType {
+    AluType::new(base, bits)
+}
+const INT: AluType = t(BaseType::Int, 0);
+const UINT: AluType = t(BaseType::Uint, 0);
+const FLOAT: AluType = t(BaseType::Float, 0);
+const BOOL1: AluType = t(BaseType::Bool, 1);
+const INT32: AluType = t(BaseType::Int, 32);
+const UINT32: AluType = t(BaseType::Uint, 32);
+const UINT64: AluType = t(BaseType::Uint, 64);
+const FLOAT32: AluType = t(BaseType::Float, 32);
+const NONE: AluType = t(BaseType::Uint, 0);
+
+/// The signature of an ALU opcode.
+#[derive(Copy, Clone, Debug)]
+pub struct AluOpInfo {
+    /// NIR's name of the opcode.
+    pub name: &'static str,
+    /// Number of sources.
+    pub num_inputs: u8,
+    /// Components of the output: 0 means per-component (any legal count).
+    pub output_size: u8,
+    /// Type of the output.
+    pub output_type: AluType,
+    /// Components read from each input: 0 means as many as the output has.
+    pub input_sizes: [u8; 4],
+    /// Type of each input.
+    pub input_types: [AluType; 4],
+    /// Whether the first two sources may be swapped.
+    pub commutative: bool,
+    /// Whether `op(op(a, b), c) == op(a, op(b, c))` bit-exactly.
+    pub associative: bool,
+}
+
+macro_rules! alu_ops {
+    ($( $variant:ident = $name:literal : $nin:literal, $osize:literal, $otype:expr,
+        [$($isize:literal),*], [$($itype:expr),*] $(, $flag:ident)* ;)*) => {
+        /// An ALU opcode. Names, operand types and semantics follow NIR.
+        #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+        #[allow(missing_docs)]
+        pub enum AluOp {
+            $($variant,)*
+        }
+
+        impl AluOp {
+            /// Every opcode, in declaration order.
+            pub const ALL: &'static [AluOp] = &[$(AluOp::$variant,)*];
+
+            /// The signature of this opcode.
+            pub fn info(self) -> &'static AluOpInfo {
+                &ALU_OP_INFO[self as usize]
+            }
+        }
+
+        static ALU_OP_INFO: &[AluOpInfo] = &[$(
+            {
+                #[allow(unused_mut)]
+                let mut info = AluOpInfo {
+                    name: $name,
+                    num_inputs: $nin,
+                    output_size: $osize,
+                    output_type: $otype,
+                    input_sizes: pad_sizes(&[$($isize),*]),
+                    input_types: pad_types(&[$($itype),*]),
+                    commutative: false,
+                    associative: false,
+                };
+                $( alu_flag!(info, $flag); )*
+                info
+            },
+        )*];
+    };
+}
+
+macro_rules! alu_flag {
+    ($info:ident, COMM) => {
+        $info.commutative = true;
+    };
+    ($info:ident, ASSOC) => {
+        $info.associative = true;
+    };
+}
+
+const fn pad_sizes(s: &[u8]) -> [u8; 4] {
+    let mut out = [0u8; 4];
+    let mut i = 0;
+    while i < s.len() {
+        out[i] = s[i];
+        i += 1;
+    }
+    out
+}
+
+const fn pad_types(s: &[AluType]) -> [AluType; 4] {
+    let mut out = [NONE; 4];
+    let mut i = 0;
+    while i < s.len() {
+        out[i] = s[i];
+        i += 1;
+    }
+    out
+}
+
+alu_ops! {
+    Mov = "mov": 1, 0, UINT, [0], [UINT];
+    Vec2 = "vec2": 2, 2, UINT, [1, 1], [UINT, UINT];
+    Vec3 = "vec3": 3, 3, UINT, [1, 1, 1], [UINT, UINT, UINT];
+    Vec4 = "vec4": 4, 4, UINT, [1, 1, 1, 1], [UINT, UINT, UINT, UINT];
+
+    Iadd = "iadd": 2, 0, INT, [0, 0], [INT, INT], COMM, ASSOC;
+    Isub = "isub": 2, 0, INT, [0, 0], [INT, INT];
+    Imul = "imul": 2, 0, INT, [0, 0], [INT, INT], COMM, ASSOC;
+    ImulHigh = "imul_high": 2, 0, INT, [0, 0], [INT, INT], COMM;
+    UmulHigh = "umul_high": 2, 0, UINT, [0, 0], [UINT, UINT], COMM;
+    Udiv = "udiv": 2, 0, UINT, [0, 0], [UINT, UINT];
+    Idiv = "idiv": 2, 0, INT, [0, 0], [INT, INT];
+    Umod = "umod": 2, 0, UINT, [0, 0], [UINT, UINT];
+    Ineg = "ineg": 1, 0, INT, [0], [INT];
+    Iabs = "iabs": 1, 0, INT, [0], [INT];
+    Imin = "imin": 2, 0, INT, [0, 0], [INT, INT], COMM, ASSOC;
+    Imax = "imax": 2, 0, INT, [0, 0], [INT, INT], COMM, ASSOC;
+    Umin = "umin": 2, 0, UINT, [0, 0], [UINT, UINT], COMM, ASSOC;
+    Umax = "umax": 2, 0, UINT, [0, 0], [UINT, UINT], COMM, ASSOC;
+
+    Iand = "iand": 2, 0, UINT, [0, 0], [UINT, UINT], COMM, ASSOC;
+    Ior = "ior": 2, 0, UINT, [0, 0], [UINT, UINT], COMM, ASSOC;
+    Ixor = "ixor": 2, 0, UINT, [0, 0], [UINT, UINT], COMM, ASSOC;
+    Inot = "inot": 1, 0, INT, [0], [INT];
+    Ishl = "ishl": 2, 0, INT, [0, 0], [INT, UINT32];
+    Ishr = "ishr": 2, 0, INT, [0, 0], [INT, UINT32];
+    Ushr = "ushr": 2, 0, UINT, [0, 0], [UINT, UINT32];
+    Ubfe = "ubfe": 3, 0, UINT32, [0, 0, 0], [UINT32, UINT32, UINT32];
+    Ibfe = "ibfe": 3, 0, INT32, [0, 0, 0], [INT32, UINT32, UINT32];
+    Bfi = "bfi": 3, 0, UINT32, [0, 0, 0], [UINT32, UINT32, UINT32];
+    BitfieldInsert = "bitfield_insert": 4, 0, UINT32, [0, 0, 0, 0], [UINT32, UINT32, INT32, INT32];
+    UfindMsb = "ufind_msb": 1, 0, INT32, [0], [UINT];
+    BitCount = "bit_count": 1, 0, UINT32, [0], [UINT];
+    ExtractU8 = "extract_u8": 2, 0, UINT, [0, 0], [UINT, UINT];
+    ExtractI8 = "extract_i8": 2, 0, INT, [0, 0], [INT, INT];
+    ExtractU16 = "extract_u16": 2, 0, UINT, [0, 0], [UINT, UINT];
+    ExtractI16 = "extract_i16": 2, 0, INT, [0, 0], [INT, INT];
+
+    Ieq = "ieq": 2, 0, BOOL1, [0, 0], [INT, INT], COMM;
+    Ine = "ine": 2, 0, BOOL1, [0, 0], [INT, INT], COMM;
+    Ilt = "ilt": 2, 0, BOOL1, [0, 0], [INT, INT];
+    Ige = "ige": 2, 0, BOOL1, [0, 0], [INT, INT];
+    Ult = "ult": 2, 0, BOOL1, [0, 0], [UINT, UINT];
+    Uge = "uge": 2, 0, BOOL1, [0, 0], [UINT, UINT];
+    Feq = "feq": 2, 0, BOOL1, [0, 0], [FLOAT, FLOAT], COMM;
+    Fneu = "fneu": 2, 0, BOOL1, [0, 0], [FLOAT, FLOAT], COMM;
+    Flt = "flt": 2, 0, BOOL1, [0, 0], [FLOAT, FLOAT];
+    Fge = "fge": 2, 0, BOOL1, [0, 0], [FLOAT, FLOAT];
+    Bcsel = "bcsel": 3, 0, UINT, [0, 0, 0], [BOOL1, UINT, UINT];
+    B2i32 = "b2i32": 1, 0, INT32, [0], [BOOL1];
+    B2f32 = "b2f32": 1, 0, FLOAT32, [0], [BOOL1];
+
+    Fadd = "fadd": 2, 0, FLOAT, [0, 0], [FLOAT, FLOAT], COMM;
+    Fsub = "fsub": 2, 0, FLOAT, [0, 0], [FLOAT, FLOAT];
+    Fmul = "fmul": 2, 0, FLOAT, [0, 0], [FLOAT, FLOAT], COMM;
+    Ffma = "ffma": 3, 0, FLOAT, [0, 0, 0], [FLOAT, FLOAT, FLOAT];
+    Fdiv = "fdiv": 2, 0, FLOAT, [0, 0], [FLOAT, FLOAT];
+    Fmin = "fmin": 2, 0, FLOAT, [0, 0], [FLOAT, FLOAT], COMM;
+    Fmax = "fmax": 2, 0, FLOAT, [0, 0], [FLOAT, FLOAT], COMM;
+    Fneg = "fneg": 1, 0, FLOAT, [0], [FLOAT];
+    Fabs = "fabs": 1, 0, FLOAT, [0], [FLOAT];
+    Fsat = "fsat": 1, 0, FLOAT, [0], [FLOAT];
+    Ffloor = "ffloor": 1, 0, FLOAT, [0], [FLOAT];
+    Fceil = "fceil": 1, 0, FLOAT, [0], [FLOAT];
+    FroundEven = "fround_even": 1, 0, FLOAT, [0], [FLOAT];
+    Ftrunc = "ftrunc": 1, 0, FLOAT, [0], [FLOAT];
+    Frcp = "frcp": 1, 0, FLOAT, [0], [FLOAT];
+
+    F2i32 = "f2i32": 1, 0, INT32, [0], [FLOAT];
+    F2u32 = "f2u32": 1, 0, t(BaseType::Uint, 32), [0], [FLOAT];
+    I2f32 = "i2f32": 1, 0, FLOAT32, [0], [INT];
+    U2f32 = "u2f32": 1, 0, FLOAT32, [0], [UINT];
+    F2f16 = "f2f16": 1, 0, t(BaseType::Float, 16), [0], [FLOAT];
+    F2f32 = "f2f32": 1, 0, FLOAT32, [0], [FLOAT];
+    U2u8 = "u2u8": 1, 0, t(BaseType::Uint, 8), [0], [UINT];
+    U2u16 = "u2u16": 1, 0, t(BaseType::Uint, 16), [0], [UINT];
+    U2u32 = "u2u32": 1, 0, UINT32, [0], [UINT];
+    U2u64 = "u2u64": 1, 0, UINT64, [0], [UINT];
+    I2i8 = "i2i8": 1, 0, t(BaseType::Int, 8), [0], [INT];
+    I2i16 = "i2i16": 1, 0, t(BaseType::Int, 16), [0], [INT];
+    I2i32 = "i2i32": 1, 0, INT32, [0], [INT];
+    I2i64 = "i2i64": 1, 0, t(BaseType::Int, 64), [0], [INT];
+
+    PackHalf2x16Split = "pack_half_2x16_split": 2, 0, UINT32, [0, 0], [FLOAT32, FLOAT32];
+    UnpackHalf2x16SplitX = "unpack_half_2x16_split_x": 1, 0, FLOAT32, [0], [UINT32];
+    UnpackHalf2x16SplitY = "unpack_half_2x16_split_y": 1, 0, FLOAT32, [0], [UINT32];
+    Pack64_2x32Split = "pack_64_2x32_split": 2, 0, UINT64, [0, 0], [UINT32, UINT32];
+    Unpack64_2x32SplitX = "unpack_64_2x32_split_x": 1, 0, UINT32, [0], [UINT64];
+    Unpack64_2x32SplitY = "unpack_64_2x32_split_y": 1, 0, UINT32, [0], [UINT64];
+}
+
+impl AluOp {
+    /// NIR's name of the opcode.
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+
+    /// The opcode called `name`, if any.
+    pub fn from_name(name: &str) -> Option<AluOp> {
+        AluOp::ALL.iter().copied().find(|op| op.name() == name)
+    }
+
+    /// Number of sources.
+    pub fn num_inputs(self) -> usize {
+        self.info().num_inputs as usize
+    }
+
+    /// Whether this is `vec2`/`vec3`/`vec4`.
+    pub fn is_vec(self) -> bool {
+        matches!(self, AluOp::Vec2 | AluOp::Vec3 | AluOp::Vec4)
+    }
+
+    /// The `vecN` opcode building `n` components, for n in 2..=4.
+    pub fn vec(n: u8) -> Option<AluOp> {
+        match n {
+            2 => Some(AluOp::Vec2),
+            3 => Some(AluOp::Vec3),
+            4 => Some(AluOp::Vec4),
+            _ => None,
+        }
+    }
+
+    /// Whether the op is a comparison producing a 1-bit boolean.
+    pub fn is_comparison(self) -> bool {
+        self.info().output_type == BOOL1
+    }
+}
+
+impl std::fmt::Display for AluOp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_are_unique() {
+        for &op in AluOp::ALL {
+            assert_eq!(AluOp::from_name(op.name()), Some(op));
+        }
+        let mut names: Vec<_> = AluOp::ALL.iter().map(|o| o.name()).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), AluOp::ALL.len());
+    }
+
+    #[test]
+    fn shift_amount_is_32_bit() {
+        for op in [AluOp::Ishl, AluOp::Ishr, AluOp::Ushr] {
+            assert_eq!(op.info().input_types[1].bits, 32);
+        }
+    }
+}

@@ -1,0 +1,555 @@
+//! A builder in the spirit of `nir_builder`: emits instructions at a cursor.
+//!
+//! ```
+//! use ir::{Builder, Function, Type};
+//! let mut f = Function::new("main");
+//! let mut b = Builder::at_end(&mut f);
+//! let x = b.imm_u32(6);
+//! let y = b.imm_u32(7);
+//! let z = b.imul(x, y);
+//! assert_eq!(b.func.value_type(z), Type::U32);
+//! ```
+
+use crate::alu::AluOp;
+use crate::atomic::AtomicOp;
+use crate::entity::{Block, IfId, LoopId, Value};
+use crate::function::{
+    AluInst, CfNode, CfParent, Cursor, Function, InstKind, IntrinsicInst, Jump, Phi,
+};
+use crate::image::{ImageDecl, ImageRef};
+use crate::intrinsic::{IndexKind, IntrinsicOp};
+use crate::span::Span;
+use crate::types::{AluType, Src, Type};
+use crate::Inst;
+use smallvec::SmallVec;
+
+/// Emits instructions into a function at a cursor, advancing past each one.
+pub struct Builder<'a> {
+    /// The function being built.
+    pub func: &'a mut Function,
+    /// Where the next instruction goes.
+    pub cursor: Cursor,
+    /// The span given to new instructions (a lowering pass sets it to the span of the
+    /// instruction it replaces).
+    pub span: Span,
+}
+
+/// The type of the result of `op` applied to `srcs`, inferred as NIR's builder does: a
+/// per-component op has as many components as its widest per-component source, and an
+/// unsized result takes the bit size of the first unsized source. `None` if the sources
+/// do not fit the op.
+pub fn alu_dest_type(func: &Function, op: AluOp, srcs: &[Src]) -> Option<Type> {
+    let info = op.info();
+    if srcs.len() != info.num_inputs as usize {
+        return None;
+    }
+    let comps = if info.output_size != 0 {
+        info.output_size
+    } else {
+        srcs.iter()
+            .enumerate()
+            .filter(|(i, _)| info.input_sizes[*i] == 0)
+            .map(|(_, s)| func.src_components(*s))
+            .max()
+            .unwrap_or(1)
+    };
+    let bits = if info.output_type.is_sized() {
+        info.output_type.bits
+    } else {
+        let i = (0..srcs.len())
+            .find(|&i| !info.input_types[i].is_sized())
+            .unwrap_or(0);
+        func.value_type(srcs.get(i)?.value).bit_size()
+    };
+    Type::new(bits, comps)
+}
+
+/// The four image indices NIR's image intrinsics carry, taken from a declaration:
+/// `image_dim`, `image_array`, `format`, `access`.
+pub fn image_indices(decl: &ImageDecl) -> [u32; 4] {
+    [
+        decl.dim.to_index(),
+        decl.arrayed as u32,
+        decl.format.to_index(),
+        decl.access.bits(),
+    ]
+}
+
+macro_rules! alu_methods {
+    ($($name:ident => $op:ident / $n:tt),* $(,)?) => {
+        $( alu_methods!(@one $name, $op, $n); )*
+    };
+    (@one $name:ident, $op:ident, 1) => {
+        #[doc = concat!("Emits `", stringify!($name), "`.")]
+        pub fn $name(&mut self, a: impl Into<Src>) -> Value {
+            self.alu(AluOp::$op, &[a.into()])
+        }
+    };
+    (@one $name:ident, $op:ident, 2) => {
+        #[doc = concat!("Emits `", stringify!($name), "`.")]
+        pub fn $name(&mut self, a: impl Into<Src>, b: impl Into<Src>) -> Value {
+            self.alu(AluOp::$op, &[a.into(), b.into()])
+        }
+    };
+    (@one $name:ident, $op:ident, 3) => {
+        #[doc = concat!("Emits `", stringify!($name), "`.")]
+        pub fn $name(&mut self, a: impl Into<Src>, b: impl Into<Src>, c: impl Into<Src>) -> Value {
+            self.alu(AluOp::$op, &[a.into(), b.into(), c.into()])
+        }
+    };
+    (@one $name:ident, $op:ident, 4) => {
+        #[doc = concat!("Emits `", stringify!($name), "`.")]
+        pub fn $name(&mut self, a: impl Into<Src>, b: impl Into<Src>, c: impl Into<Src>, d: impl Into<Src>) -> Value {
+            self.alu(AluOp::$op, &[a.into(), b.into(), c.into(), d.into()])
+        }
+    };
+}
+
+impl<'a> Builder<'a> {
+    /// A builder at `cursor`.
+    pub fn new(func: &'a mut Function, cursor: Cursor) -> Builder<'a> {
+        Builder {
+            func,
+            cursor,
+            span: Span::UNKNOWN,
+        }
+    }
+
+    /// A builder at the end of the last block of the function body.
+    pub fn at_end(func: &'a mut Function) -> Builder<'a> {
+        let b = func
+            .last_block(CfParent::Root)
+            .expect("function body has no final block");
+        Builder::new(func, Cursor::BlockEnd(b))
+    }
+
+    /// Inserts an instruction at the cursor and moves the cursor after it.
+    pub fn insert(&mut self, kind: InstKind, dest: Option<Type>) -> Inst {
+        let inst = self.func.create_inst(kind, dest, self.span);
+        self.cursor = self.func.insert_inst(inst, self.cursor);
+        inst
+    }
+
+    fn insert_value(&mut self, kind: InstKind, ty: Type) -> Value {
+        let inst = self.insert(kind, Some(ty));
+        self.func
+            .inst(inst)
+            .dest
+            .expect("instruction has a destination")
+    }
+
+    /// Emits an ALU instruction, inferring its type. Panics if the sources do not fit
+    /// the op (a bug in the caller; text input goes through the parser and validator).
+    pub fn alu(&mut self, op: AluOp, srcs: &[Src]) -> Value {
+        let ty = alu_dest_type(self.func, op, srcs)
+            .unwrap_or_else(|| panic!("sources do not fit `{}`", op.name()));
+        self.alu_typed(op, srcs, ty)
+    }
+
+    /// Emits an ALU instruction with an explicit result type.
+    pub fn alu_typed(&mut self, op: AluOp, srcs: &[Src], ty: Type) -> Value {
+        self.insert_value(
+            InstKind::Alu(AluInst {
+                op,
+                srcs: srcs.iter().copied().collect(),
+            }),
+            ty,
+        )
+    }
+
+    alu_methods! {
+        mov => Mov / 1,
+        iadd => Iadd / 2, isub => Isub / 2, imul => Imul / 2, imul_high => ImulHigh / 2,
+        umul_high => UmulHigh / 2, udiv => Udiv / 2, idiv => Idiv / 2, umod => Umod / 2,
+        ineg => Ineg / 1, iabs => Iabs / 1,
+        imin => Imin / 2, imax => Imax / 2, umin => Umin / 2, umax => Umax / 2,
+        iand => Iand / 2, ior => Ior / 2, ixor => Ixor / 2, inot => Inot / 1,
+        ishl => Ishl / 2, ishr => Ishr / 2, ushr => Ushr / 2,
+        ubfe => Ubfe / 3, ibfe => Ibfe / 3, bfi => Bfi / 3, bitfield_insert => BitfieldInsert / 4,
+        ufind_msb => UfindMsb / 1, bit_count => BitCount / 1,
+        extract_u8 => ExtractU8 / 2, extract_i8 => ExtractI8 / 2,
+        extract_u16 => ExtractU16 / 2, extract_i16 => ExtractI16 / 2,
+        ieq => Ieq / 2, ine => Ine / 2, ilt => Ilt / 2, ige => Ige / 2, ult => Ult / 2, uge => Uge / 2,
+        feq => Feq / 2, fneu => Fneu / 2, flt => Flt / 2, fge => Fge / 2,
+        bcsel => Bcsel / 3, b2i32 => B2i32 / 1, b2f32 => B2f32 / 1,
+        fadd => Fadd / 2, fsub => Fsub / 2, fmul => Fmul / 2, ffma => Ffma / 3, fdiv => Fdiv / 2,
+        fmin => Fmin / 2, fmax => Fmax / 2, fneg => Fneg / 1, fabs => Fabs / 1, fsat => Fsat / 1,
+        ffloor => Ffloor / 1, fceil => Fceil / 1, fround_even => FroundEven / 1, ftrunc => Ftrunc / 1,
+        frcp => Frcp / 1,
+        f2i32 => F2i32 / 1, f2u32 => F2u32 / 1, i2f32 => I2f32 / 1, u2f32 => U2f32 / 1,
+        f2f16 => F2f16 / 1, f2f32 => F2f32 / 1,
+        u2u8 => U2u8 / 1, u2u16 => U2u16 / 1, u2u32 => U2u32 / 1, u2u64 => U2u64 / 1,
+        i2i8 => I2i8 / 1, i2i16 => I2i16 / 1, i2i32 => I2i32 / 1, i2i64 => I2i64 / 1,
+        pack_half_2x16_split => PackHalf2x16Split / 2,
+        unpack_half_2x16_split_x => UnpackHalf2x16SplitX / 1,
+        unpack_half_2x16_split_y => UnpackHalf2x16SplitY / 1,
+        pack_64_2x32_split => Pack64_2x32Split / 2,
+        unpack_64_2x32_split_x => Unpack64_2x32SplitX / 1,
+        unpack_64_2x32_split_y => Unpack64_2x32SplitY / 1,
+    }
+
+    /// `ine x, 0`: NIR's `i2b`.
+    pub fn i2b(&mut self, x: impl Into<Src>) -> Value {
+        let x = x.into();
+        let bits = self.func.value_type(x.value).bit_size();
+        let zero = self.imm_int(bits, 0);
+        self.ine(x, zero)
+    }
+
+    /// Emits `vecN` of scalar sources (or a `mov` for one source).
+    pub fn vec(&mut self, comps: &[Src]) -> Value {
+        match comps.len() {
+            1 => self.mov(comps[0]),
+            n => {
+                let op = AluOp::vec(n as u8).expect("vec of 2 to 4 components");
+                self.alu(op, comps)
+            }
+        }
+    }
+
+    /// Component `c` of `v` as a source (no instruction: a swizzle).
+    pub fn channel(&self, v: impl Into<Src>, c: u8) -> Src {
+        v.into().component(c)
+    }
+
+    /// Emits a `load_const` of the given type; `bits` holds one entry per component.
+    pub fn load_const(&mut self, ty: Type, bits: &[u64]) -> Value {
+        debug_assert_eq!(bits.len(), ty.num_components() as usize);
+        let mask = ty.component_mask();
+        let vals: SmallVec<[u64; 4]> = bits.iter().map(|b| b & mask).collect();
+        self.insert_value(InstKind::LoadConst(vals), ty)
+    }
+
+    /// A scalar integer constant of `bits` bits (two's complement, truncated).
+    pub fn imm_int(&mut self, bits: u8, v: i64) -> Value {
+        self.load_const(Type::scalar(bits).expect("legal bit size"), &[v as u64])
+    }
+
+    /// A 32-bit constant.
+    pub fn imm_u32(&mut self, v: u32) -> Value {
+        self.imm_int(32, v as i64)
+    }
+
+    /// A 64-bit constant.
+    pub fn imm_u64(&mut self, v: u64) -> Value {
+        self.load_const(Type::U64, &[v])
+    }
+
+    /// A 32-bit float constant.
+    pub fn imm_f32(&mut self, v: f32) -> Value {
+        self.imm_u32(v.to_bits())
+    }
+
+    /// A 1-bit boolean constant.
+    pub fn imm_bool(&mut self, v: bool) -> Value {
+        self.load_const(Type::BOOL, &[v as u64])
+    }
+
+    /// A zero vector of the given type.
+    pub fn zero(&mut self, ty: Type) -> Value {
+        let z = vec![0u64; ty.num_components() as usize];
+        self.load_const(ty, &z)
+    }
+
+    /// An `undef` of the given type.
+    pub fn undef(&mut self, ty: Type) -> Value {
+        self.insert_value(InstKind::Undef, ty)
+    }
+
+    /// A phi with one source per predecessor.
+    pub fn phi(&mut self, ty: Type, srcs: &[(Block, Src)]) -> Value {
+        self.insert_value(
+            InstKind::Phi(Phi {
+                srcs: srcs.iter().copied().collect(),
+            }),
+            ty,
+        )
+    }
+
+    /// After [`Builder::pop_if`]: a phi merging `then_val` (from the end of the then
+    /// list) and `else_val` (from the end of the else list), as `nir_if_phi`.
+    pub fn if_phi(
+        &mut self,
+        id: IfId,
+        then_val: impl Into<Src>,
+        else_val: impl Into<Src>,
+    ) -> Value {
+        let then_val = then_val.into();
+        let t = self
+            .func
+            .last_block(CfParent::Then(id))
+            .expect("then list ends with a block");
+        let e = self
+            .func
+            .last_block(CfParent::Else(id))
+            .expect("else list ends with a block");
+        let ty = self.func.src_type(then_val);
+        self.phi(ty, &[(t, then_val), (e, else_val.into())])
+    }
+
+    /// Emits an intrinsic. `dest` gives the destination type for intrinsics that have one.
+    pub fn intrinsic(
+        &mut self,
+        op: IntrinsicOp,
+        image: Option<ImageRef>,
+        srcs: &[Src],
+        indices: &[u32],
+        dest: Option<Type>,
+    ) -> Option<Value> {
+        let kind = InstKind::Intrinsic(IntrinsicInst {
+            op,
+            image,
+            srcs: srcs.iter().copied().collect(),
+            indices: indices.iter().copied().collect(),
+        });
+        let inst = self.insert(kind, dest);
+        self.func.inst(inst).dest
+    }
+
+    /// `image_load` of `components` components of `dest_type` data.
+    pub fn image_load(
+        &mut self,
+        decl: &ImageDecl,
+        image: ImageRef,
+        coord: impl Into<Src>,
+        components: u8,
+        dest_type: AluType,
+    ) -> Value {
+        let [d, a, f, acc] = image_indices(decl);
+        let ty = Type::new(dest_type.bits, components).expect("legal image data type");
+        self.intrinsic(
+            IntrinsicOp::ImageLoad,
+            Some(image),
+            &[coord.into()],
+            &[d, a, f, acc, dest_type.to_index()],
+            Some(ty),
+        )
+        .expect("image_load has a destination")
+    }
+
+    /// `image_store` of `data` (typed `src_type`).
+    pub fn image_store(
+        &mut self,
+        decl: &ImageDecl,
+        image: ImageRef,
+        coord: impl Into<Src>,
+        data: impl Into<Src>,
+        src_type: AluType,
+    ) {
+        let [d, a, f, acc] = image_indices(decl);
+        self.intrinsic(
+            IntrinsicOp::ImageStore,
+            Some(image),
+            &[coord.into(), data.into()],
+            &[d, a, f, acc, src_type.to_index()],
+            None,
+        );
+    }
+
+    /// `image_atomic` with `op` (not a swap), returning the old value.
+    pub fn image_atomic(
+        &mut self,
+        decl: &ImageDecl,
+        image: ImageRef,
+        op: AtomicOp,
+        coord: impl Into<Src>,
+        data: impl Into<Src>,
+    ) -> Value {
+        let [d, a, f, acc] = image_indices(decl);
+        let data = data.into();
+        let ty = self.func.src_type(data);
+        self.intrinsic(
+            IntrinsicOp::ImageAtomic,
+            Some(image),
+            &[coord.into(), data],
+            &[d, a, f, acc, op.to_index()],
+            Some(ty),
+        )
+        .expect("image_atomic has a destination")
+    }
+
+    /// `image_atomic_swap` (`cmpxchg` or `fcmpxchg`), returning the old value.
+    pub fn image_atomic_swap(
+        &mut self,
+        decl: &ImageDecl,
+        image: ImageRef,
+        op: AtomicOp,
+        coord: impl Into<Src>,
+        compare: impl Into<Src>,
+        data: impl Into<Src>,
+    ) -> Value {
+        let [d, a, f, acc] = image_indices(decl);
+        let data = data.into();
+        let ty = self.func.src_type(data);
+        self.intrinsic(
+            IntrinsicOp::ImageAtomicSwap,
+            Some(image),
+            &[coord.into(), compare.into(), data],
+            &[d, a, f, acc, op.to_index()],
+            Some(ty),
+        )
+        .expect("image_atomic_swap has a destination")
+    }
+
+    /// `image_size`: one 32-bit component per coordinate component.
+    pub fn image_size(&mut self, decl: &ImageDecl, image: ImageRef) -> Value {
+        let idx = image_indices(decl);
+        let ty = Type::vec32(decl.coord_components());
+        self.intrinsic(IntrinsicOp::ImageSize, Some(image), &[], &idx, Some(ty))
+            .expect("dest")
+    }
+
+    /// `image_load_param` of parameter slot `slot` (`components` dwords).
+    pub fn image_load_param(&mut self, image: ImageRef, slot: u32, components: u8) -> Value {
+        self.intrinsic(
+            IntrinsicOp::ImageLoadParam,
+            Some(image),
+            &[],
+            &[slot],
+            Some(Type::vec32(components)),
+        )
+        .expect("dest")
+    }
+
+    /// A system value with a fixed 32x3 type (`load_global_invocation_id`, ...).
+    pub fn system_value(&mut self, op: IntrinsicOp) -> Value {
+        self.intrinsic(op, None, &[], &[], Some(Type::vec32(3)))
+            .expect("dest")
+    }
+
+    /// The encoded value of an intrinsic's index.
+    pub fn index_of(&self, inst: Inst, kind: IndexKind) -> Option<u32> {
+        self.func.inst(inst).as_intrinsic()?.index(kind)
+    }
+
+    // ----- structured control flow (nir_push_if and friends) -----------------------
+
+    /// Starts an `if` at the cursor: splits the block there, inserts the `if` and moves
+    /// the cursor to the end of the then list.
+    pub fn push_if(&mut self, cond: impl Into<Src>) -> IfId {
+        let block = self
+            .func
+            .cursor_block(self.cursor)
+            .expect("cursor in the tree");
+        self.func.split_block(self.cursor);
+        let parent = self.func.block(block).parent.expect("block in the tree");
+        let id = self.func.create_if(cond.into(), parent, self.span);
+        self.func.insert_cf_after(block, CfNode::If(id));
+        let t = self.func.create_block(CfParent::Then(id));
+        self.func
+            .append_cf_node(CfParent::Then(id), CfNode::Block(t));
+        let e = self.func.create_block(CfParent::Else(id));
+        self.func
+            .append_cf_node(CfParent::Else(id), CfNode::Block(e));
+        self.cursor = Cursor::BlockEnd(t);
+        id
+    }
+
+    /// Moves the cursor to the end of the else list of `id`.
+    pub fn push_else(&mut self, id: IfId) {
+        let e = self
+            .func
+            .last_block(CfParent::Else(id))
+            .expect("else list ends with a block");
+        self.cursor = Cursor::BlockEnd(e);
+    }
+
+    /// Moves the cursor after the `if`: the start of the block following it.
+    pub fn pop_if(&mut self, id: IfId) {
+        let after = match self.func.next_node(CfNode::If(id)) {
+            Some(CfNode::Block(b)) => b,
+            _ => panic!("if not followed by a block"),
+        };
+        self.cursor = Cursor::BlockStart(after);
+    }
+
+    /// Starts a `loop` at the cursor and moves the cursor into its header.
+    pub fn push_loop(&mut self) -> LoopId {
+        let block = self
+            .func
+            .cursor_block(self.cursor)
+            .expect("cursor in the tree");
+        self.func.split_block(self.cursor);
+        let parent = self.func.block(block).parent.expect("block in the tree");
+        let id = self.func.create_loop(parent, self.span);
+        self.func.insert_cf_after(block, CfNode::Loop(id));
+        let h = self.func.create_block(CfParent::Loop(id));
+        self.func
+            .append_cf_node(CfParent::Loop(id), CfNode::Block(h));
+        self.cursor = Cursor::BlockEnd(h);
+        id
+    }
+
+    /// Moves the cursor after the loop.
+    pub fn pop_loop(&mut self, id: LoopId) {
+        let after = match self.func.next_node(CfNode::Loop(id)) {
+            Some(CfNode::Block(b)) => b,
+            _ => panic!("loop not followed by a block"),
+        };
+        self.cursor = Cursor::BlockStart(after);
+    }
+
+    /// Ends the cursor's block with a jump.
+    pub fn jump(&mut self, jump: Jump) {
+        let b = self
+            .func
+            .cursor_block(self.cursor)
+            .expect("cursor in the tree");
+        self.func.block_mut(b).jump = Some(jump);
+    }
+
+    /// The block the cursor is in.
+    pub fn current_block(&self) -> Block {
+        self.func
+            .cursor_block(self.cursor)
+            .expect("cursor in the tree")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::function::CfNode;
+
+    #[test]
+    fn if_else_with_phi_has_nir_shape() {
+        let mut f = Function::new("main");
+        let mut b = Builder::at_end(&mut f);
+        let x = b.imm_u32(1);
+        let c = b.i2b(x);
+        let id = b.push_if(c);
+        let t = b.imm_u32(10);
+        b.push_else(id);
+        let e = b.imm_u32(20);
+        b.pop_if(id);
+        let p = b.if_phi(id, t, e);
+        assert_eq!(b.func.value_type(p), Type::U32);
+        let body = f.body();
+        assert_eq!(body.len(), 3);
+        assert!(matches!(body[0], CfNode::Block(_)));
+        assert!(matches!(body[1], CfNode::If(_)));
+        assert!(matches!(body[2], CfNode::Block(_)));
+        let merge = match body[2] {
+            CfNode::Block(m) => m,
+            _ => unreachable!(),
+        };
+        let preds = f.predecessors();
+        assert_eq!(preds[&merge].len(), 2);
+    }
+
+    #[test]
+    fn loop_with_break() {
+        let mut f = Function::new("main");
+        let mut b = Builder::at_end(&mut f);
+        let l = b.push_loop();
+        b.jump(Jump::Break);
+        b.pop_loop(l);
+        let _ = b.imm_u32(0);
+        let header = f.first_block(CfParent::Loop(l)).unwrap();
+        let after = match f.next_node(CfNode::Loop(l)) {
+            Some(CfNode::Block(a)) => a,
+            _ => unreachable!(),
+        };
+        assert_eq!(f.successors(header).as_slice(), &[after]);
+    }
+}

@@ -1,0 +1,595 @@
+//! Intrinsic opcodes, their signatures and their constant indices, after NIR's
+//! `nir_intrinsics.py`.
+//!
+//! An intrinsic has an optional image operand, a list of sources, an optional destination
+//! and a list of constant indices (NIR's `const_index[]`). The indices an intrinsic
+//! carries, and their order, come from its [`IntrinsicInfo`]. Index values are stored as
+//! `u32` and decoded through [`IndexKind`].
+
+use crate::atomic::AtomicOp;
+use crate::image::{Access, Format, ImageDim};
+use crate::lsc::{AddrSize, AddrType, CacheControl, DataShape, LscAtomicOp, Sfid};
+use crate::types::AluType;
+use std::fmt;
+
+/// The kind of a constant index: its name in the text syntax and how its value is
+/// encoded.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum IndexKind {
+    /// [`ImageDim`] of an image access.
+    ImageDim,
+    /// Whether the image is arrayed (`true`/`false`).
+    ImageArray,
+    /// The image [`Format`].
+    Format,
+    /// [`Access`] qualifiers.
+    Access,
+    /// Type of the loaded data ([`AluType`]).
+    DestType,
+    /// Type of the stored data ([`AluType`]).
+    SrcType,
+    /// NIR [`AtomicOp`].
+    AtomicOp,
+    /// A base offset or parameter slot (signed).
+    Base,
+    /// A range in bytes.
+    Range,
+    /// Alignment multiplier in bytes.
+    AlignMul,
+    /// LSC shared function ([`Sfid`]).
+    LscSfid,
+    /// LSC address model ([`AddrType`]).
+    LscAddr,
+    /// LSC address size ([`AddrSize`]).
+    LscAddrSize,
+    /// LSC data shape ([`DataShape`]).
+    LscData,
+    /// LSC cache controls ([`CacheControl`]).
+    LscCache,
+    /// LSC atomic sub-op ([`LscAtomicOp`]).
+    LscOp,
+    /// LSC immediate address offset in bytes (signed).
+    LscOffset,
+    /// Sampler return channels, a mask with R in bit 0 (`rgba`, `r`, ...).
+    Channels,
+}
+
+impl IndexKind {
+    /// Every index kind.
+    pub const ALL: [IndexKind; 18] = [
+        IndexKind::ImageDim,
+        IndexKind::ImageArray,
+        IndexKind::Format,
+        IndexKind::Access,
+        IndexKind::DestType,
+        IndexKind::SrcType,
+        IndexKind::AtomicOp,
+        IndexKind::Base,
+        IndexKind::Range,
+        IndexKind::AlignMul,
+        IndexKind::LscSfid,
+        IndexKind::LscAddr,
+        IndexKind::LscAddrSize,
+        IndexKind::LscData,
+        IndexKind::LscCache,
+        IndexKind::LscOp,
+        IndexKind::LscOffset,
+        IndexKind::Channels,
+    ];
+
+    /// The name in the text syntax (`image_dim=2d`).
+    pub fn name(self) -> &'static str {
+        match self {
+            IndexKind::ImageDim => "image_dim",
+            IndexKind::ImageArray => "image_array",
+            IndexKind::Format => "format",
+            IndexKind::Access => "access",
+            IndexKind::DestType => "dest_type",
+            IndexKind::SrcType => "src_type",
+            IndexKind::AtomicOp => "atomic_op",
+            IndexKind::Base => "base",
+            IndexKind::Range => "range",
+            IndexKind::AlignMul => "align_mul",
+            IndexKind::LscSfid => "lsc_sfid",
+            IndexKind::LscAddr => "lsc_addr",
+            IndexKind::LscAddrSize => "lsc_addr_size",
+            IndexKind::LscData => "lsc_data",
+            IndexKind::LscCache => "lsc_cache",
+            IndexKind::LscOp => "lsc_op",
+            IndexKind::LscOffset => "lsc_offset",
+            IndexKind::Channels => "channels",
+        }
+    }
+
+    /// The kind called `name`.
+    pub fn from_name(name: &str) -> Option<IndexKind> {
+        IndexKind::ALL.iter().copied().find(|k| k.name() == name)
+    }
+
+    /// Formats an encoded value; `None` if the value does not decode.
+    pub fn format_value(self, v: u32) -> Option<String> {
+        Some(match self {
+            IndexKind::ImageDim => ImageDim::from_index(v)?.name().to_string(),
+            IndexKind::ImageArray => match v {
+                0 => "false".into(),
+                1 => "true".into(),
+                _ => return None,
+            },
+            IndexKind::Format => Format::from_index(v)?.name().to_string(),
+            IndexKind::Access => Access::from_bits(v)?.to_string(),
+            IndexKind::DestType | IndexKind::SrcType => AluType::from_index(v)?.to_string(),
+            IndexKind::AtomicOp => AtomicOp::from_index(v)?.name().to_string(),
+            IndexKind::Base | IndexKind::LscOffset => (v as i32).to_string(),
+            IndexKind::Range | IndexKind::AlignMul => v.to_string(),
+            IndexKind::LscSfid => Sfid::ALL.get(v as usize)?.name().to_string(),
+            IndexKind::LscAddr => AddrType::ALL.get(v as usize)?.name().to_string(),
+            IndexKind::LscAddrSize => AddrSize::ALL.get(v as usize)?.name().to_string(),
+            IndexKind::LscData => DataShape::from_index(v)?.to_string(),
+            IndexKind::LscCache => CacheControl::from_index(v)?.to_string(),
+            IndexKind::LscOp => LscAtomicOp::from_opcode(v)?.name().to_string(),
+            IndexKind::Channels => {
+                if v == 0 || v > 0xf {
+                    return None;
+                }
+                "rgba"
+                    .chars()
+                    .enumerate()
+                    .filter(|(i, _)| v & (1 << i) != 0)
+                    .map(|(_, c)| c)
+                    .collect()
+            }
+        })
+    }
+
+    /// Parses a value in the text syntax into its encoding.
+    pub fn parse_value(self, s: &str) -> Option<u32> {
+        fn position<T: PartialEq + Copy>(all: &[T], f: impl Fn(T) -> bool) -> Option<u32> {
+            all.iter().position(|x| f(*x)).map(|p| p as u32)
+        }
+        Some(match self {
+            IndexKind::ImageDim => ImageDim::from_name(s)?.to_index(),
+            IndexKind::ImageArray => match s {
+                "false" => 0,
+                "true" => 1,
+                _ => return None,
+            },
+            IndexKind::Format => Format::from_name(s)?.to_index(),
+            IndexKind::Access => {
+                if s == "none" {
+                    0
+                } else {
+                    let mut a = Access::NONE;
+                    for part in s.split('|') {
+                        a |= Access::from_name(part)?;
+                    }
+                    a.bits()
+                }
+            }
+            IndexKind::DestType | IndexKind::SrcType => AluType::parse(s)?.to_index(),
+            IndexKind::AtomicOp => AtomicOp::from_name(s)?.to_index(),
+            IndexKind::Base | IndexKind::LscOffset => s.parse::<i32>().ok()? as u32,
+            IndexKind::Range | IndexKind::AlignMul => s.parse::<u32>().ok()?,
+            IndexKind::LscSfid => position(&Sfid::ALL, |x| x.name() == s)?,
+            IndexKind::LscAddr => position(&AddrType::ALL, |x| x.name() == s)?,
+            IndexKind::LscAddrSize => position(&AddrSize::ALL, |x| x.name() == s)?,
+            IndexKind::LscData => DataShape::parse(s)?.to_index(),
+            IndexKind::LscCache => CacheControl::parse(s)?.to_index(),
+            IndexKind::LscOp => LscAtomicOp::from_name(s)?.opcode(),
+            IndexKind::Channels => {
+                let mut mask = 0u32;
+                let mut last = -1i32;
+                for ch in s.chars() {
+                    let bit = "rgba".find(ch)? as i32;
+                    if bit <= last {
+                        return None;
+                    }
+                    last = bit;
+                    mask |= 1 << bit;
+                }
+                if mask == 0 {
+                    return None;
+                }
+                mask
+            }
+        })
+    }
+}
+
+/// What an intrinsic source holds: its name (for diagnostics) and shape.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct SrcInfo {
+    /// Name used in diagnostics (`coord`, `data`, `addr`).
+    pub name: &'static str,
+    /// Required component count, or 0 if it depends on the instruction.
+    pub components: u8,
+    /// Required bit size, or 0 if it depends on the instruction.
+    pub bit_size: u8,
+}
+
+const fn src(name: &'static str, components: u8, bit_size: u8) -> SrcInfo {
+    SrcInfo {
+        name,
+        components,
+        bit_size,
+    }
+}
+
+/// The destination of an intrinsic.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum DestInfo {
+    /// No destination.
+    None,
+    /// A destination of a fixed shape.
+    Fixed {
+        /// Components.
+        components: u8,
+        /// Bit size.
+        bit_size: u8,
+    },
+    /// A destination whose shape depends on the instruction (checked by the validator).
+    Variable,
+}
+
+/// Whether an intrinsic names an image.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum ImageOperand {
+    /// Never.
+    None,
+    /// Always.
+    Required,
+    /// LSC messages: when the address model is stateful (`bti`, `bss`, `ss`), the image
+    /// supplies the surface; flat messages name none.
+    Optional,
+}
+
+/// How an intrinsic is classified in statistics and by passes.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum IntrinsicClass {
+    /// A high-level image intrinsic (what the lowering rewrites).
+    Image,
+    /// A system value or uniform load.
+    SystemValue,
+    /// A buffer, global or shared memory access.
+    Memory,
+    /// An Intel message (LSC or sampler): the lowering's output.
+    Message,
+}
+
+/// The signature of an intrinsic.
+#[derive(Copy, Clone, Debug)]
+pub struct IntrinsicInfo {
+    /// NIR-style name (printed after `@`).
+    pub name: &'static str,
+    /// Whether the intrinsic names an image (`@img` as first operand).
+    pub image: ImageOperand,
+    /// Sources (for message intrinsics whose sources depend on the SFID or atomic op,
+    /// see [`IntrinsicOp::srcs`]).
+    pub srcs: &'static [SrcInfo],
+    /// Destination.
+    pub dest: DestInfo,
+    /// Constant indices, in order.
+    pub indices: &'static [IndexKind],
+    /// Class.
+    pub class: IntrinsicClass,
+    /// Whether the intrinsic may take a trailing 1-bit predicate source (`if %p`).
+    pub predicable: bool,
+    /// Whether an unused instance can be deleted (no side effects).
+    pub can_eliminate: bool,
+    /// Whether two instances with equal operands produce equal results anywhere in the
+    /// program (no memory dependence), so CSE may merge them.
+    pub can_reorder: bool,
+}
+
+use IndexKind as K;
+
+const IMAGE_IDX: &[IndexKind] = &[K::ImageDim, K::ImageArray, K::Format, K::Access];
+const LSC_IDX: &[IndexKind] = &[
+    K::LscSfid,
+    K::LscAddr,
+    K::LscAddrSize,
+    K::LscData,
+    K::LscCache,
+    K::LscOffset,
+];
+const LSC_ATOMIC_IDX: &[IndexKind] = &[
+    K::LscSfid,
+    K::LscAddr,
+    K::LscAddrSize,
+    K::LscData,
+    K::LscCache,
+    K::LscOffset,
+    K::LscOp,
+];
+
+macro_rules! intrinsics {
+    ($( $variant:ident = $name:literal {
+        image: $img:expr, srcs: $srcs:expr, dest: $dest:expr, indices: $idx:expr,
+        class: $class:ident, predicable: $pred:expr, eliminate: $elim:expr, reorder: $reord:expr $(,)?
+    } )*) => {
+        /// An intrinsic opcode.
+        #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+        #[allow(missing_docs)]
+        pub enum IntrinsicOp {
+            $($variant,)*
+        }
+
+        impl IntrinsicOp {
+            /// Every intrinsic, in declaration order.
+            pub const ALL: &'static [IntrinsicOp] = &[$(IntrinsicOp::$variant,)*];
+
+            /// The signature.
+            pub fn info(self) -> &'static IntrinsicInfo {
+                &INTRINSIC_INFO[self as usize]
+            }
+        }
+
+        static INTRINSIC_INFO: &[IntrinsicInfo] = &[$(
+            IntrinsicInfo {
+                name: $name,
+                image: $img,
+                srcs: $srcs,
+                dest: $dest,
+                indices: $idx,
+                class: IntrinsicClass::$class,
+                predicable: $pred,
+                can_eliminate: $elim,
+                can_reorder: $reord,
+            },
+        )*];
+    };
+}
+
+const fn fixed(components: u8, bit_size: u8) -> DestInfo {
+    DestInfo::Fixed {
+        components,
+        bit_size,
+    }
+}
+
+intrinsics! {
+    ImageLoad = "image_load" {
+        image: ImageOperand::Required, srcs: &[src("coord", 0, 32)], dest: DestInfo::Variable,
+        indices: &[K::ImageDim, K::ImageArray, K::Format, K::Access, K::DestType],
+        class: Image, predicable: false, eliminate: true, reorder: false,
+    }
+    ImageStore = "image_store" {
+        image: ImageOperand::Required, srcs: &[src("coord", 0, 32), src("data", 0, 0)], dest: DestInfo::None,
+        indices: &[K::ImageDim, K::ImageArray, K::Format, K::Access, K::SrcType],
+        class: Image, predicable: false, eliminate: false, reorder: false,
+    }
+    ImageAtomic = "image_atomic" {
+        image: ImageOperand::Required, srcs: &[src("coord", 0, 32), src("data", 1, 0)], dest: DestInfo::Variable,
+        indices: &[K::ImageDim, K::ImageArray, K::Format, K::Access, K::AtomicOp],
+        class: Image, predicable: false, eliminate: false, reorder: false,
+    }
+    ImageAtomicSwap = "image_atomic_swap" {
+        image: ImageOperand::Required, srcs: &[src("coord", 0, 32), src("compare", 1, 0), src("data", 1, 0)],
+        dest: DestInfo::Variable,
+        indices: &[K::ImageDim, K::ImageArray, K::Format, K::Access, K::AtomicOp],
+        class: Image, predicable: false, eliminate: false, reorder: false,
+    }
+    ImageSize = "image_size" {
+        image: ImageOperand::Required, srcs: &[], dest: DestInfo::Variable, indices: IMAGE_IDX,
+        class: Image, predicable: false, eliminate: true, reorder: true,
+    }
+    ImageSamples = "image_samples" {
+        image: ImageOperand::Required, srcs: &[], dest: fixed(1, 32), indices: &[K::ImageDim, K::ImageArray],
+        class: Image, predicable: false, eliminate: true, reorder: true,
+    }
+    ImageLoadParam = "image_load_param" {
+        image: ImageOperand::Required, srcs: &[], dest: DestInfo::Variable, indices: &[K::Base],
+        class: SystemValue, predicable: false, eliminate: true, reorder: true,
+    }
+    LoadGlobalInvocationId = "load_global_invocation_id" {
+        image: ImageOperand::None, srcs: &[], dest: fixed(3, 32), indices: &[],
+        class: SystemValue, predicable: false, eliminate: true, reorder: true,
+    }
+    LoadLocalInvocationId = "load_local_invocation_id" {
+        image: ImageOperand::None, srcs: &[], dest: fixed(3, 32), indices: &[],
+        class: SystemValue, predicable: false, eliminate: true, reorder: true,
+    }
+    LoadWorkgroupId = "load_workgroup_id" {
+        image: ImageOperand::None, srcs: &[], dest: fixed(3, 32), indices: &[],
+        class: SystemValue, predicable: false, eliminate: true, reorder: true,
+    }
+    LoadNumWorkgroups = "load_num_workgroups" {
+        image: ImageOperand::None, srcs: &[], dest: fixed(3, 32), indices: &[],
+        class: SystemValue, predicable: false, eliminate: true, reorder: true,
+    }
+    LoadUbo = "load_ubo" {
+        image: ImageOperand::None, srcs: &[src("block", 1, 32), src("offset", 1, 32)], dest: DestInfo::Variable,
+        indices: &[K::AlignMul], class: SystemValue, predicable: false, eliminate: true, reorder: true,
+    }
+    LoadPushConstant = "load_push_constant" {
+        image: ImageOperand::None, srcs: &[src("offset", 1, 32)], dest: DestInfo::Variable,
+        indices: &[K::Base, K::Range], class: SystemValue, predicable: false, eliminate: true, reorder: true,
+    }
+    LoadGlobal = "load_global" {
+        image: ImageOperand::None, srcs: &[src("address", 1, 64)], dest: DestInfo::Variable,
+        indices: &[K::Access, K::AlignMul], class: Memory, predicable: false, eliminate: true, reorder: false,
+    }
+    StoreGlobal = "store_global" {
+        image: ImageOperand::None, srcs: &[src("data", 0, 0), src("address", 1, 64)], dest: DestInfo::None,
+        indices: &[K::Access, K::AlignMul], class: Memory, predicable: false, eliminate: false, reorder: false,
+    }
+    LoadSsbo = "load_ssbo" {
+        image: ImageOperand::None, srcs: &[src("block", 1, 32), src("offset", 1, 32)], dest: DestInfo::Variable,
+        indices: &[K::Access, K::AlignMul], class: Memory, predicable: false, eliminate: true, reorder: false,
+    }
+    StoreSsbo = "store_ssbo" {
+        image: ImageOperand::None, srcs: &[src("data", 0, 0), src("block", 1, 32), src("offset", 1, 32)],
+        dest: DestInfo::None, indices: &[K::Access, K::AlignMul],
+        class: Memory, predicable: false, eliminate: false, reorder: false,
+    }
+    LoadShared = "load_shared" {
+        image: ImageOperand::None, srcs: &[src("offset", 1, 32)], dest: DestInfo::Variable,
+        indices: &[K::Base, K::AlignMul], class: Memory, predicable: false, eliminate: true, reorder: false,
+    }
+    StoreShared = "store_shared" {
+        image: ImageOperand::None, srcs: &[src("data", 0, 0), src("offset", 1, 32)], dest: DestInfo::None,
+        indices: &[K::Base, K::AlignMul], class: Memory, predicable: false, eliminate: false, reorder: false,
+    }
+    LscLoad = "lsc_load" {
+        image: ImageOperand::Optional, srcs: &[src("addr", 1, 0)], dest: DestInfo::Variable, indices: LSC_IDX,
+        class: Message, predicable: true, eliminate: true, reorder: false,
+    }
+    LscStore = "lsc_store" {
+        image: ImageOperand::Optional, srcs: &[src("addr", 1, 0), src("data", 0, 0)], dest: DestInfo::None,
+        indices: LSC_IDX, class: Message, predicable: true, eliminate: false, reorder: false,
+    }
+    LscLoadStrided = "lsc_load_strided" {
+        image: ImageOperand::Optional, srcs: &[src("addr", 1, 0), src("pitch", 1, 32)], dest: DestInfo::Variable,
+        indices: LSC_IDX, class: Message, predicable: true, eliminate: true, reorder: false,
+    }
+    LscStoreStrided = "lsc_store_strided" {
+        image: ImageOperand::Optional, srcs: &[src("addr", 1, 0), src("pitch", 1, 32), src("data", 0, 0)],
+        dest: DestInfo::None, indices: LSC_IDX,
+        class: Message, predicable: true, eliminate: false, reorder: false,
+    }
+    LscLoadQuad = "lsc_load_quad" {
+        image: ImageOperand::Optional, srcs: &[src("addr", 1, 0)], dest: DestInfo::Variable, indices: LSC_IDX,
+        class: Message, predicable: true, eliminate: true, reorder: false,
+    }
+    LscStoreQuad = "lsc_store_quad" {
+        image: ImageOperand::Optional, srcs: &[src("addr", 1, 0), src("data", 0, 0)], dest: DestInfo::None,
+        indices: LSC_IDX, class: Message, predicable: true, eliminate: false, reorder: false,
+    }
+    LscAtomic = "lsc_atomic" {
+        image: ImageOperand::Optional, srcs: &[src("addr", 1, 0)], dest: DestInfo::Variable, indices: LSC_ATOMIC_IDX,
+        class: Message, predicable: true, eliminate: false, reorder: false,
+    }
+    SamplerLd = "sampler_ld" {
+        image: ImageOperand::Required, srcs: &[src("u", 1, 32), src("v", 1, 32), src("lod", 1, 32), src("r", 1, 32)],
+        dest: DestInfo::Variable, indices: &[K::Channels, K::DestType],
+        class: Message, predicable: true, eliminate: true, reorder: false,
+    }
+    SamplerLdLz = "sampler_ld_lz" {
+        image: ImageOperand::Required, srcs: &[src("u", 1, 32), src("v", 1, 32), src("r", 1, 32)],
+        dest: DestInfo::Variable, indices: &[K::Channels, K::DestType],
+        class: Message, predicable: true, eliminate: true, reorder: false,
+    }
+}
+
+/// The coordinate sources of a typed (`.tgm`) message: U, V, R and LOD, each one 32-bit
+/// component. Unused trailing coordinates are the constant 0 (IGC omits them in text).
+pub const TYPED_COORD_SRCS: [SrcInfo; 4] = [
+    src("u", 1, 32),
+    src("v", 1, 32),
+    src("r", 1, 32),
+    src("lod", 1, 32),
+];
+
+impl IntrinsicOp {
+    /// The intrinsic's name.
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+
+    /// The intrinsic called `name`.
+    pub fn from_name(name: &str) -> Option<IntrinsicOp> {
+        IntrinsicOp::ALL
+            .iter()
+            .copied()
+            .find(|op| op.name() == name)
+    }
+
+    /// Whether this is one of the LSC message intrinsics (`lsc_*`).
+    pub fn is_lsc(self) -> bool {
+        matches!(
+            self,
+            IntrinsicOp::LscLoad
+                | IntrinsicOp::LscStore
+                | IntrinsicOp::LscLoadStrided
+                | IntrinsicOp::LscStoreStrided
+                | IntrinsicOp::LscLoadQuad
+                | IntrinsicOp::LscStoreQuad
+                | IntrinsicOp::LscAtomic
+        )
+    }
+
+    /// The sources this intrinsic takes given its indices (not counting a predicate).
+    ///
+    /// For LSC messages on `.tgm` the single address becomes the four typed coordinates,
+    /// and atomics take as many data operands as their sub-op needs. `None` if the
+    /// indices do not decode (the validator reports that).
+    pub fn srcs(self, indices: &[u32]) -> Option<Vec<SrcInfo>> {
+        let info = self.info();
+        if !self.is_lsc() {
+            return Some(info.srcs.to_vec());
+        }
+        let sfid = *Sfid::ALL.get(*indices.first()? as usize)?;
+        let mut out = Vec::with_capacity(6);
+        if sfid == Sfid::Tgm {
+            out.extend_from_slice(&TYPED_COORD_SRCS);
+        } else {
+            out.push(info.srcs[0]);
+        }
+        out.extend_from_slice(&info.srcs[1..]);
+        if self == IntrinsicOp::LscAtomic {
+            let op = LscAtomicOp::from_opcode(*indices.get(6)?)?;
+            let names = ["src1", "src2"];
+            for name in names.iter().take(op.num_data_operands()) {
+                out.push(src(name, 1, 0));
+            }
+        }
+        Some(out)
+    }
+
+    /// The position of `kind` among this intrinsic's indices.
+    pub fn index_position(self, kind: IndexKind) -> Option<usize> {
+        self.info().indices.iter().position(|k| *k == kind)
+    }
+}
+
+impl fmt::Display for IntrinsicOp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_unique_and_round_trip() {
+        for &op in IntrinsicOp::ALL {
+            assert_eq!(IntrinsicOp::from_name(op.name()), Some(op));
+        }
+    }
+
+    #[test]
+    fn index_values_round_trip() {
+        let samples: &[(IndexKind, &str)] = &[
+            (K::ImageDim, "cube"),
+            (K::ImageArray, "true"),
+            (K::Format, "rgba8_unorm"),
+            (K::Access, "readonly|coherent"),
+            (K::Access, "none"),
+            (K::DestType, "float32"),
+            (K::AtomicOp, "fcmpxchg"),
+            (K::Base, "-4"),
+            (K::LscSfid, "tgm"),
+            (K::LscAddr, "bti"),
+            (K::LscAddrSize, "a64"),
+            (K::LscData, "d32x4"),
+            (K::LscCache, "uc.wb"),
+            (K::LscOp, "iinc"),
+            (K::LscOffset, "256"),
+            (K::Channels, "rga"),
+        ];
+        for &(k, s) in samples {
+            let v = k.parse_value(s).unwrap_or_else(|| panic!("{k:?} {s}"));
+            assert_eq!(k.format_value(v).as_deref(), Some(s));
+        }
+    }
+
+    #[test]
+    fn tgm_messages_take_four_coordinates() {
+        let tgm = 2u32;
+        let idx = [tgm, 3, 1, 0, 0, 0, LscAtomicOp::Icas.opcode()];
+        let srcs = IntrinsicOp::LscAtomic.srcs(&idx).unwrap();
+        let names: Vec<_> = srcs.iter().map(|s| s.name).collect();
+        assert_eq!(names, ["u", "v", "r", "lod", "src1", "src2"]);
+    }
+}

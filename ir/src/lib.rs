@@ -1,0 +1,41 @@
+//! A NIR-style SSA IR for storage-image intrinsics and the Intel LSC messages they lower
+//! to.
+//!
+//! A [`Shader`] holds image declarations and [`Function`]s. A function is NIR-shaped
+//! structured control flow (blocks, `if`, `loop`) over SSA values with a bit size and a
+//! component count. Instructions are ALU ops with NIR's names and semantics
+//! ([`AluOp`], [`eval`]), constants, undefs, phis and intrinsics ([`IntrinsicOp`]):
+//! high-level image intrinsics and the message intrinsics the lowering produces.
+//!
+//! The crate also holds the text format (see `SYNTAX.md`), the validator, the generic
+//! cleanup passes and the interpreter core.
+
+pub mod alu;
+pub mod atomic;
+pub mod builder;
+pub mod entity;
+pub mod function;
+pub mod image;
+pub mod intrinsic;
+pub mod lsc;
+pub mod shader;
+pub mod span;
+pub mod types;
+
+pub use alu::{AluOp, AluOpInfo};
+pub use atomic::AtomicOp;
+pub use builder::Builder;
+pub use entity::{Block, IfId, ImageId, Inst, LoopId, Value};
+pub use function::{
+    AluInst, BlockData, CfNode, CfParent, Cursor, Function, IfData, InstData, InstKind,
+    IntrinsicInst, Jump, LoopData, Phi, ValueData,
+};
+pub use image::{
+    Access, Channel, ChannelKind, Format, ImageDecl, ImageDim, ImageRef, LayoutTiling, StaticLayout,
+};
+pub use intrinsic::{
+    DestInfo, ImageOperand, IndexKind, IntrinsicClass, IntrinsicInfo, IntrinsicOp, SrcInfo,
+};
+pub use shader::{Shader, Stage};
+pub use span::Span;
+pub use types::{AluType, BaseType, Src, Swizzle, Type};

@@ -1,0 +1,567 @@
+//! The fields of Intel LSC messages, as carried by the message intrinsics' indices.
+//!
+//! Names and spellings follow the vISA text syntax (`../shared/reference/lsc.md` §3, §6).
+//! Legality (which combinations a platform accepts) is the lowering's business; these
+//! types only describe a message.
+
+use std::fmt;
+
+/// The shared function an LSC message goes to.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Sfid {
+    /// Untyped global memory.
+    Ugm,
+    /// Low-bandwidth untyped global memory (cross tile).
+    Ugml,
+    /// Typed global memory (surface-state formatted).
+    Tgm,
+    /// Shared local memory.
+    Slm,
+}
+
+impl Sfid {
+    /// Every SFID.
+    pub const ALL: [Sfid; 4] = [Sfid::Ugm, Sfid::Ugml, Sfid::Tgm, Sfid::Slm];
+
+    /// vISA spelling (`ugm`, `ugml`, `tgm`, `slm`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Sfid::Ugm => "ugm",
+            Sfid::Ugml => "ugml",
+            Sfid::Tgm => "tgm",
+            Sfid::Slm => "slm",
+        }
+    }
+}
+
+/// The address model (vISA "address type").
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum AddrType {
+    /// Flat (stateless) addresses.
+    Flat,
+    /// Bindless surface state.
+    Bss,
+    /// Surface state.
+    Ss,
+    /// Binding-table index.
+    Bti,
+}
+
+impl AddrType {
+    /// Every address type.
+    pub const ALL: [AddrType; 4] = [AddrType::Flat, AddrType::Bss, AddrType::Ss, AddrType::Bti];
+
+    /// vISA spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            AddrType::Flat => "flat",
+            AddrType::Bss => "bss",
+            AddrType::Ss => "ss",
+            AddrType::Bti => "bti",
+        }
+    }
+}
+
+/// The address size.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum AddrSize {
+    /// 16-bit addresses (SLM only).
+    A16,
+    /// 32-bit addresses.
+    A32,
+    /// 64-bit addresses.
+    A64,
+}
+
+impl AddrSize {
+    /// Every address size.
+    pub const ALL: [AddrSize; 3] = [AddrSize::A16, AddrSize::A32, AddrSize::A64];
+
+    /// vISA spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            AddrSize::A16 => "a16",
+            AddrSize::A32 => "a32",
+            AddrSize::A64 => "a64",
+        }
+    }
+
+    /// Width of an address in bits.
+    pub fn bits(self) -> u8 {
+        match self {
+            AddrSize::A16 => 16,
+            AddrSize::A32 => 32,
+            AddrSize::A64 => 64,
+        }
+    }
+}
+
+/// The size of one data element in memory and in the register.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum DataSize {
+    /// 8 bits.
+    D8,
+    /// 16 bits.
+    D16,
+    /// 32 bits.
+    D32,
+    /// 64 bits.
+    D64,
+    /// 8 bits in memory, zero-extended to 32 in the register.
+    D8U32,
+    /// 16 bits in memory, zero-extended to 32 in the register.
+    D16U32,
+    /// 16 bits in memory, placed in the high half of a 32-bit register element.
+    D16U32H,
+}
+
+impl DataSize {
+    /// Every data size.
+    pub const ALL: [DataSize; 7] = [
+        DataSize::D8,
+        DataSize::D16,
+        DataSize::D32,
+        DataSize::D64,
+        DataSize::D8U32,
+        DataSize::D16U32,
+        DataSize::D16U32H,
+    ];
+
+    /// vISA spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            DataSize::D8 => "d8",
+            DataSize::D16 => "d16",
+            DataSize::D32 => "d32",
+            DataSize::D64 => "d64",
+            DataSize::D8U32 => "d8u32",
+            DataSize::D16U32 => "d16u32",
+            DataSize::D16U32H => "d16u32h",
+        }
+    }
+
+    /// Bytes of one element in memory.
+    pub fn mem_bytes(self) -> u32 {
+        match self {
+            DataSize::D8 | DataSize::D8U32 => 1,
+            DataSize::D16 | DataSize::D16U32 | DataSize::D16U32H => 2,
+            DataSize::D32 => 4,
+            DataSize::D64 => 8,
+        }
+    }
+
+    /// Bit size of one element in the register (and of the IR value carrying it).
+    pub fn reg_bits(self) -> u8 {
+        match self {
+            DataSize::D8 => 8,
+            DataSize::D16 => 16,
+            DataSize::D64 => 64,
+            _ => 32,
+        }
+    }
+
+    /// Whether this is a widening size (d8u32, d16u32, d16u32h).
+    pub fn is_conversion(self) -> bool {
+        matches!(self, DataSize::D8U32 | DataSize::D16U32 | DataSize::D16U32H)
+    }
+}
+
+/// The data operand shape: element size plus either a vector size (with optional
+/// transpose) or, for quad messages, a channel mask. Printed as in vISA: `d32`, `d32x4`,
+/// `d32x16t`, `d32.xz`.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct DataShape {
+    /// Element size.
+    pub size: DataSize,
+    /// Elements per address: 1, 2, 3, 4, 8, 16, 32 or 64 (1 for quad messages).
+    pub vect: u8,
+    /// Transposed (block) order.
+    pub transpose: bool,
+    /// Channel mask for quad messages (bit 0 = X), or 0 for vector messages.
+    pub cmask: u8,
+}
+
+impl DataShape {
+    /// Legal vector sizes.
+    pub const VECT_SIZES: [u8; 8] = [1, 2, 3, 4, 8, 16, 32, 64];
+
+    /// A vector shape.
+    pub fn vector(size: DataSize, vect: u8, transpose: bool) -> DataShape {
+        DataShape {
+            size,
+            vect,
+            transpose,
+            cmask: 0,
+        }
+    }
+
+    /// A quad (channel-mask) shape.
+    pub fn quad(size: DataSize, cmask: u8) -> DataShape {
+        DataShape {
+            size,
+            vect: 1,
+            transpose: false,
+            cmask,
+        }
+    }
+
+    /// Components per lane of the data operand: the vector size, or the number of
+    /// enabled channels.
+    pub fn components(self) -> u8 {
+        if self.cmask != 0 {
+            self.cmask.count_ones() as u8
+        } else {
+            self.vect
+        }
+    }
+
+    /// Index encoding: size in bits 0..4, vector-size code in 4..8, transpose at 8,
+    /// channel mask in 12..16.
+    pub fn to_index(self) -> u32 {
+        let size = DataSize::ALL
+            .iter()
+            .position(|s| *s == self.size)
+            .unwrap_or(0) as u32;
+        let vect = DataShape::VECT_SIZES
+            .iter()
+            .position(|v| *v == self.vect)
+            .unwrap_or(0) as u32;
+        size | (vect << 4) | ((self.transpose as u32) << 8) | ((self.cmask as u32 & 0xf) << 12)
+    }
+
+    /// Inverse of [`DataShape::to_index`].
+    pub fn from_index(v: u32) -> Option<DataShape> {
+        let size = *DataSize::ALL.get((v & 0xf) as usize)?;
+        let vect = *DataShape::VECT_SIZES.get(((v >> 4) & 0xf) as usize)?;
+        Some(DataShape {
+            size,
+            vect,
+            transpose: (v >> 8) & 1 != 0,
+            cmask: ((v >> 12) & 0xf) as u8,
+        })
+    }
+
+    /// Parses the vISA spelling.
+    pub fn parse(s: &str) -> Option<DataShape> {
+        let (size_str, rest) = match s.find(['x', '.']) {
+            // `d8u32` contains no 'x'; `d32x4` splits at the 'x'.
+            Some(i) => (&s[..i], &s[i..]),
+            None => (s, ""),
+        };
+        let size = DataSize::ALL
+            .iter()
+            .copied()
+            .find(|d| d.name() == size_str)?;
+        if rest.is_empty() {
+            return Some(DataShape::vector(size, 1, false));
+        }
+        if let Some(mask) = rest.strip_prefix('.') {
+            let mut cmask = 0u8;
+            let mut last = -1i32;
+            for ch in mask.chars() {
+                let bit = "xyzw".find(ch)? as i32;
+                if bit <= last {
+                    return None;
+                }
+                last = bit;
+                cmask |= 1 << bit;
+            }
+            return (cmask != 0).then_some(DataShape::quad(size, cmask));
+        }
+        let rest = rest.strip_prefix('x')?;
+        let (num, transpose) = match rest.strip_suffix('t') {
+            Some(n) => (n, true),
+            None => (rest, false),
+        };
+        let vect: u8 = num.parse().ok()?;
+        DataShape::VECT_SIZES
+            .contains(&vect)
+            .then_some(DataShape::vector(size, vect, transpose))
+    }
+}
+
+impl fmt::Display for DataShape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.size.name())?;
+        if self.cmask != 0 {
+            f.write_str(".")?;
+            for (i, c) in "xyzw".chars().enumerate() {
+                if self.cmask & (1 << i) != 0 {
+                    write!(f, "{c}")?;
+                }
+            }
+            return Ok(());
+        }
+        if self.vect != 1 || self.transpose {
+            write!(f, "x{}", self.vect)?;
+        }
+        if self.transpose {
+            f.write_str("t")?;
+        }
+        Ok(())
+    }
+}
+
+/// A cache option of one level.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum CacheOpt {
+    /// Default (MOCS).
+    Df,
+    /// Uncached.
+    Uc,
+    /// Cached.
+    Ca,
+    /// Write-back.
+    Wb,
+    /// Write-through.
+    Wt,
+    /// Streaming.
+    St,
+    /// Read-invalidate.
+    Ri,
+    /// Constant-cached (Xe2 loads).
+    Cc,
+}
+
+impl CacheOpt {
+    /// Every option, in vISA enum order.
+    pub const ALL: [CacheOpt; 8] = [
+        CacheOpt::Df,
+        CacheOpt::Uc,
+        CacheOpt::Ca,
+        CacheOpt::Wb,
+        CacheOpt::Wt,
+        CacheOpt::St,
+        CacheOpt::Ri,
+        CacheOpt::Cc,
+    ];
+
+    /// vISA spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            CacheOpt::Df => "df",
+            CacheOpt::Uc => "uc",
+            CacheOpt::Ca => "ca",
+            CacheOpt::Wb => "wb",
+            CacheOpt::Wt => "wt",
+            CacheOpt::St => "st",
+            CacheOpt::Ri => "ri",
+            CacheOpt::Cc => "cc",
+        }
+    }
+
+    fn from_name(s: &str) -> Option<CacheOpt> {
+        CacheOpt::ALL.iter().copied().find(|c| c.name() == s)
+    }
+}
+
+/// The L1 and L3 cache controls of a message. Printed `l1.l3`, e.g. `uc.wb`.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct CacheControl {
+    /// L1 behaviour.
+    pub l1: CacheOpt,
+    /// L3 behaviour.
+    pub l3: CacheOpt,
+}
+
+impl CacheControl {
+    /// Default caching on both levels.
+    pub const DEFAULT: CacheControl = CacheControl {
+        l1: CacheOpt::Df,
+        l3: CacheOpt::Df,
+    };
+
+    /// Whether both levels use the default.
+    pub fn is_default(self) -> bool {
+        self == CacheControl::DEFAULT
+    }
+
+    /// Index encoding.
+    pub fn to_index(self) -> u32 {
+        (self.l1 as u32) | ((self.l3 as u32) << 8)
+    }
+
+    /// Inverse of [`CacheControl::to_index`].
+    pub fn from_index(v: u32) -> Option<CacheControl> {
+        Some(CacheControl {
+            l1: *CacheOpt::ALL.get((v & 0xff) as usize)?,
+            l3: *CacheOpt::ALL.get(((v >> 8) & 0xff) as usize)?,
+        })
+    }
+
+    /// Parses `l1.l3`.
+    pub fn parse(s: &str) -> Option<CacheControl> {
+        let (a, b) = s.split_once('.')?;
+        Some(CacheControl {
+            l1: CacheOpt::from_name(a)?,
+            l3: CacheOpt::from_name(b)?,
+        })
+    }
+}
+
+impl fmt::Display for CacheControl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}", self.l1.name(), self.l3.name())
+    }
+}
+
+/// An LSC atomic sub-operation (the hardware opcode of `lsc_atomic_*`).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum LscAtomicOp {
+    /// Increment (0x08), no data operand.
+    Iinc = 0x08,
+    /// Decrement (0x09), no data operand.
+    Idec = 0x09,
+    /// Atomic load (0x0A).
+    Load = 0x0A,
+    /// Atomic store / exchange (0x0B), returns the old value.
+    Store = 0x0B,
+    /// Integer add (0x0C).
+    Iadd = 0x0C,
+    /// Integer subtract (0x0D).
+    Isub = 0x0D,
+    /// Signed minimum (0x0E).
+    Smin = 0x0E,
+    /// Signed maximum (0x0F).
+    Smax = 0x0F,
+    /// Unsigned minimum (0x10).
+    Umin = 0x10,
+    /// Unsigned maximum (0x11).
+    Umax = 0x11,
+    /// Integer compare and swap (0x12), two data operands.
+    Icas = 0x12,
+    /// Float add (0x13).
+    Fadd = 0x13,
+    /// Float subtract (0x14).
+    Fsub = 0x14,
+    /// Float minimum (0x15).
+    Fmin = 0x15,
+    /// Float maximum (0x16).
+    Fmax = 0x16,
+    /// Float compare and swap (0x17), two data operands.
+    Fcas = 0x17,
+    /// Bitwise and (0x18).
+    And = 0x18,
+    /// Bitwise or (0x19).
+    Or = 0x19,
+    /// Bitwise xor (0x1A).
+    Xor = 0x1A,
+}
+
+impl LscAtomicOp {
+    /// Every sub-op.
+    pub const ALL: [LscAtomicOp; 19] = [
+        LscAtomicOp::Iinc,
+        LscAtomicOp::Idec,
+        LscAtomicOp::Load,
+        LscAtomicOp::Store,
+        LscAtomicOp::Iadd,
+        LscAtomicOp::Isub,
+        LscAtomicOp::Smin,
+        LscAtomicOp::Smax,
+        LscAtomicOp::Umin,
+        LscAtomicOp::Umax,
+        LscAtomicOp::Icas,
+        LscAtomicOp::Fadd,
+        LscAtomicOp::Fsub,
+        LscAtomicOp::Fmin,
+        LscAtomicOp::Fmax,
+        LscAtomicOp::Fcas,
+        LscAtomicOp::And,
+        LscAtomicOp::Or,
+        LscAtomicOp::Xor,
+    ];
+
+    /// The suffix of the vISA mnemonic (`lsc_atomic_<name>`).
+    pub fn name(self) -> &'static str {
+        match self {
+            LscAtomicOp::Iinc => "iinc",
+            LscAtomicOp::Idec => "idec",
+            LscAtomicOp::Load => "load",
+            LscAtomicOp::Store => "store",
+            LscAtomicOp::Iadd => "iadd",
+            LscAtomicOp::Isub => "isub",
+            LscAtomicOp::Smin => "smin",
+            LscAtomicOp::Smax => "smax",
+            LscAtomicOp::Umin => "umin",
+            LscAtomicOp::Umax => "umax",
+            LscAtomicOp::Icas => "icas",
+            LscAtomicOp::Fadd => "fadd",
+            LscAtomicOp::Fsub => "fsub",
+            LscAtomicOp::Fmin => "fmin",
+            LscAtomicOp::Fmax => "fmax",
+            LscAtomicOp::Fcas => "fcas",
+            LscAtomicOp::And => "and",
+            LscAtomicOp::Or => "or",
+            LscAtomicOp::Xor => "xor",
+        }
+    }
+
+    /// Parses the mnemonic suffix.
+    pub fn from_name(s: &str) -> Option<LscAtomicOp> {
+        LscAtomicOp::ALL.iter().copied().find(|o| o.name() == s)
+    }
+
+    /// Number of data operands (0, 1 or 2).
+    pub fn num_data_operands(self) -> usize {
+        match self {
+            LscAtomicOp::Iinc | LscAtomicOp::Idec | LscAtomicOp::Load => 0,
+            LscAtomicOp::Icas | LscAtomicOp::Fcas => 2,
+            _ => 1,
+        }
+    }
+
+    /// Whether the data is floating point.
+    pub fn is_float(self) -> bool {
+        matches!(
+            self,
+            LscAtomicOp::Fadd
+                | LscAtomicOp::Fsub
+                | LscAtomicOp::Fmin
+                | LscAtomicOp::Fmax
+                | LscAtomicOp::Fcas
+        )
+    }
+
+    /// The hardware sub-opcode.
+    pub fn opcode(self) -> u32 {
+        self as u32
+    }
+
+    /// From the hardware sub-opcode.
+    pub fn from_opcode(v: u32) -> Option<LscAtomicOp> {
+        LscAtomicOp::ALL.iter().copied().find(|o| o.opcode() == v)
+    }
+}
+
+impl fmt::Display for LscAtomicOp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn data_shapes_round_trip() {
+        for s in [
+            "d32", "d32x4", "d32x16t", "d64x2", "d8u32", "d16u32h", "d32.xyzw", "d32.xz",
+        ] {
+            let shape = DataShape::parse(s).unwrap_or_else(|| panic!("{s}"));
+            assert_eq!(shape.to_string(), s);
+            assert_eq!(DataShape::from_index(shape.to_index()), Some(shape));
+        }
+        assert_eq!(DataShape::parse("d32.zx"), None);
+        assert_eq!(DataShape::parse("d32x5"), None);
+        assert_eq!(DataShape::parse("d33"), None);
+    }
+
+    #[test]
+    fn cache_round_trip() {
+        let c = CacheControl::parse("uc.wb").unwrap();
+        assert_eq!(c.to_string(), "uc.wb");
+        assert_eq!(CacheControl::from_index(c.to_index()), Some(c));
+    }
+}

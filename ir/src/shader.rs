@@ -1,0 +1,107 @@
+//! Shaders: stage information, image declarations and functions.
+
+use crate::entity::ImageId;
+use crate::function::Function;
+use crate::image::ImageDecl;
+use crate::span::Span;
+
+/// The shader stage. Storage-image lowering is exercised on compute shaders.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Stage {
+    /// A compute shader (or OpenCL kernel).
+    Compute,
+}
+
+impl Stage {
+    /// The text name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Compute => "compute",
+        }
+    }
+}
+
+/// A shader: its stage, workgroup size, image declarations and functions.
+#[derive(Clone, Debug)]
+pub struct Shader {
+    /// The stage.
+    pub stage: Stage,
+    /// Workgroup size.
+    pub local_size: [u32; 3],
+    /// Image declarations, indexed by [`ImageId`].
+    pub images: Vec<ImageDecl>,
+    /// Source position of each image declaration.
+    pub image_spans: Vec<Span>,
+    /// Functions; the entry point is called `main`.
+    pub functions: Vec<Function>,
+}
+
+impl Shader {
+    /// An empty compute shader with a 1x1x1 workgroup.
+    pub fn new(local_size: [u32; 3]) -> Shader {
+        Shader {
+            stage: Stage::Compute,
+            local_size,
+            images: Vec::new(),
+            image_spans: Vec::new(),
+            functions: Vec::new(),
+        }
+    }
+
+    /// Declares an image.
+    pub fn add_image(&mut self, decl: ImageDecl) -> ImageId {
+        self.add_image_at(decl, Span::UNKNOWN)
+    }
+
+    /// Declares an image, recording where it was written.
+    pub fn add_image_at(&mut self, decl: ImageDecl, span: Span) -> ImageId {
+        self.images.push(decl);
+        self.image_spans.push(span);
+        ImageId::from_u32(self.images.len() as u32 - 1)
+    }
+
+    /// The declaration of an image.
+    pub fn image(&self, id: ImageId) -> &ImageDecl {
+        &self.images[id.index()]
+    }
+
+    /// The image called `name` (without `@`).
+    pub fn image_by_name(&self, name: &str) -> Option<ImageId> {
+        self.images
+            .iter()
+            .position(|d| d.name == name)
+            .map(|i| ImageId::from_u32(i as u32))
+    }
+
+    /// The function called `name`.
+    pub fn function(&self, name: &str) -> Option<&Function> {
+        self.functions.iter().find(|f| f.name == name)
+    }
+
+    /// The function called `name`, mutably.
+    pub fn function_mut(&mut self, name: &str) -> Option<&mut Function> {
+        self.functions.iter_mut().find(|f| f.name == name)
+    }
+
+    /// The entry point, `main`.
+    pub fn entry(&self) -> Option<&Function> {
+        self.function("main")
+    }
+
+    /// Number of invocations in a workgroup.
+    pub fn workgroup_invocations(&self) -> u64 {
+        self.local_size.iter().map(|&n| n as u64).product()
+    }
+}
+
+impl PartialEq for Shader {
+    /// Structural equality, ignoring source positions.
+    fn eq(&self, other: &Shader) -> bool {
+        self.stage == other.stage
+            && self.local_size == other.local_size
+            && self.images == other.images
+            && self.functions == other.functions
+    }
+}
+
+impl Eq for Shader {}

@@ -1,0 +1,2 @@
+//! ir-opt (placeholder).
+fn main() {}
