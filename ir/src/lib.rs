@@ -13,11 +13,13 @@
 pub mod alu;
 pub mod atomic;
 pub mod builder;
+pub mod diag;
 pub mod entity;
 pub mod function;
 pub mod image;
 pub mod intrinsic;
 pub mod lsc;
+pub mod passes;
 pub mod shader;
 pub mod span;
 pub mod types;

@@ -1,0 +1,39 @@
+//! Generic cleanup passes and the pass manager.
+//!
+//! Each pass lives in its own file and implements [`Pass`]. The [`PassManager`] runs a
+//! named pipeline (`-p const-fold,cse,dce` in `ir-opt`), can validate after each pass
+//! and print the shader after each one, and records per-pass timings.
+
+use crate::diag::Diagnostic;
+use crate::shader::Shader;
+use std::fmt;
+
+/// A pass that failed: which pass, and what it could not handle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PassError {
+    /// The pass name.
+    pub pass: String,
+    /// What went wrong, with source positions.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl fmt::Display for PassError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "pass `{}` failed", self.pass)?;
+        for d in &self.diagnostics {
+            write!(f, "\n  {d}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for PassError {}
+
+/// A transformation of a shader.
+pub trait Pass {
+    /// The name used in pipelines (`const-fold`, `cse`, `lower-images`).
+    fn name(&self) -> &'static str;
+
+    /// Runs the pass; returns whether the shader changed.
+    fn run(&mut self, shader: &mut Shader) -> Result<bool, PassError>;
+}
