@@ -37,12 +37,20 @@ pub struct Diagnostic {
 impl Diagnostic {
     /// An error at `span`.
     pub fn error(span: Span, message: impl Into<String>) -> Diagnostic {
-        Diagnostic { severity: Severity::Error, span, message: message.into() }
+        Diagnostic {
+            severity: Severity::Error,
+            span,
+            message: message.into(),
+        }
     }
 
     /// A note at `span`.
     pub fn note(span: Span, message: impl Into<String>) -> Diagnostic {
-        Diagnostic { severity: Severity::Note, span, message: message.into() }
+        Diagnostic {
+            severity: Severity::Note,
+            span,
+            message: message.into(),
+        }
     }
 
     /// Renders the diagnostic against `source` (the text the spans point into), naming
@@ -61,7 +69,10 @@ impl Diagnostic {
         let text = source.lines().nth(line_no - 1).unwrap_or("");
         let gutter = line_no.to_string().len();
         let pad = " ".repeat(gutter);
-        out.push_str(&format!("{pad}--> {file}:{}:{}\n", self.span.line, self.span.col));
+        out.push_str(&format!(
+            "{pad}--> {file}:{}:{}\n",
+            self.span.line, self.span.col
+        ));
         out.push_str(&format!("{pad} |\n"));
         out.push_str(&format!("{line_no} | {text}\n"));
         // The caret sits under the column; tabs in the prefix are kept so it lines up.
@@ -84,7 +95,11 @@ impl fmt::Display for Diagnostic {
 
 /// Renders a list of diagnostics, one after the other.
 pub fn render_all(diags: &[Diagnostic], file: &str, source: &str) -> String {
-    diags.iter().map(|d| d.render(file, source)).collect::<Vec<_>>().join("\n")
+    diags
+        .iter()
+        .map(|d| d.render(file, source))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 #[cfg(test)]

@@ -1,0 +1,182 @@
+//! Lit-style tests: every `.ir` file under `tests/lit/` carries its command and the
+//! patterns its output must match.
+//!
+//! A test file starts with one or more `// RUN: <command>` lines, where the command is
+//! `ir-opt` or `tile-calc` followed by arguments, and `%s` stands for the test file itself.
+//! Check lines follow the LLVM FileCheck convention and are matched with the `filecheck`
+//! crate (Cranelift's implementation):
+//!
+//! | line | meaning |
+//! | --- | --- |
+//! | `// CHECK: pat` | `pat` matches after the previous match |
+//! | `// CHECK-NEXT: pat` | `pat` matches on the line after the previous match |
+//! | `// CHECK-SAME: pat` | `pat` matches on the same line as the previous match |
+//! | `// CHECK-NOT: pat` | `pat` does not occur between the surrounding matches |
+//! | `// CHECK-ERROR: pat` | the command fails (non-zero exit) and its stderr matches `pat` (in order) |
+//!
+//! A file without `CHECK-ERROR` lines must succeed; its stdout is matched. Patterns are
+//! literal text except `$VAR` / `$(VAR=regex)` captures, as in `filecheck`.
+//!
+//! `LIT_FILTER=substring cargo test -p tools --test lit` runs a subset.
+
+use filecheck::{CheckerBuilder, NO_VARIABLES};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+#[derive(Default)]
+struct LitFile {
+    runs: Vec<String>,
+    stdout_directives: Vec<String>,
+    stderr_directives: Vec<String>,
+}
+
+fn parse_lit(text: &str) -> Result<LitFile, String> {
+    let mut lit = LitFile::default();
+    for (n, line) in text.lines().enumerate() {
+        let Some(comment) = line.trim_start().strip_prefix("//") else {
+            continue;
+        };
+        let comment = comment.trim_start();
+        let mapping = [
+            ("RUN:", ""),
+            ("CHECK-ERROR:", "check:"),
+            ("CHECK-NEXT:", "nextln:"),
+            ("CHECK-SAME:", "sameln:"),
+            ("CHECK-NOT:", "not:"),
+            ("CHECK:", "check:"),
+        ];
+        for (prefix, directive) in mapping {
+            if let Some(rest) = comment.strip_prefix(prefix) {
+                let rest = rest.trim();
+                if rest.is_empty() && prefix != "CHECK-NOT:" {
+                    return Err(format!("line {}: empty `{prefix}` directive", n + 1));
+                }
+                match prefix {
+                    "RUN:" => lit.runs.push(rest.to_string()),
+                    "CHECK-ERROR:" => lit.stderr_directives.push(format!("{directive} {rest}")),
+                    _ => lit.stdout_directives.push(format!("{directive} {rest}")),
+                }
+                break;
+            }
+        }
+    }
+    if lit.runs.is_empty() {
+        return Err("no `// RUN:` line".into());
+    }
+    Ok(lit)
+}
+
+fn binary(name: &str) -> Option<&'static str> {
+    match name {
+        "ir-opt" => Some(env!("CARGO_BIN_EXE_ir-opt")),
+        "tile-calc" => Some(env!("CARGO_BIN_EXE_tile-calc")),
+        _ => None,
+    }
+}
+
+fn check(directives: &[String], text: &str, what: &str) -> Result<(), String> {
+    if directives.is_empty() {
+        return Ok(());
+    }
+    let mut builder = CheckerBuilder::new();
+    for d in directives {
+        builder
+            .directive(d)
+            .map_err(|e| format!("bad directive `{d}`: {e}"))?;
+    }
+    let checker = builder.finish();
+    let (ok, explain) = checker
+        .explain(text, NO_VARIABLES)
+        .map_err(|e| e.to_string())?;
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "{what} did not match:\n{explain}\n--- {what} ---\n{text}"
+        ))
+    }
+}
+
+fn run_one(path: &Path) -> Result<(), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let lit = parse_lit(&text)?;
+    let expect_failure = !lit.stderr_directives.is_empty();
+    let mut stdout_all = String::new();
+    let mut stderr_all = String::new();
+    for run in &lit.runs {
+        let cmdline = run.replace("%s", &path.display().to_string());
+        let mut words = cmdline.split_whitespace();
+        let prog = words.next().ok_or("empty RUN line")?;
+        let exe = binary(prog).ok_or_else(|| format!("unknown program `{prog}` in RUN line"))?;
+        let out = Command::new(exe)
+            .args(words)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .map_err(|e| format!("cannot run {prog}: {e}"))?;
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        if out.status.success() == expect_failure {
+            return Err(format!(
+                "`{cmdline}` {} (exit {:?})\n--- stdout ---\n{stdout}\n--- stderr ---\n{stderr}",
+                if expect_failure {
+                    "succeeded but CHECK-ERROR lines expect a failure"
+                } else {
+                    "failed"
+                },
+                out.status.code()
+            ));
+        }
+        stdout_all.push_str(&stdout);
+        stderr_all.push_str(&stderr);
+    }
+    check(&lit.stdout_directives, &stdout_all, "stdout")?;
+    check(&lit.stderr_directives, &stderr_all, "stderr")
+}
+
+fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            collect(&p, out);
+        } else if p.extension().is_some_and(|x| x == "ir") {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn lit() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/lit");
+    let mut files = Vec::new();
+    collect(&root, &mut files);
+    files.sort();
+    let filter = std::env::var("LIT_FILTER").unwrap_or_default();
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    for f in files
+        .iter()
+        .filter(|f| f.display().to_string().contains(&filter))
+    {
+        ran += 1;
+        if let Err(e) = run_one(f) {
+            failures.push(format!("FAIL {}\n{e}", f.display()));
+        }
+    }
+    eprintln!("lit: {ran} files, {} failed", failures.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn directives_parse() {
+    let lit = parse_lit(
+        "// RUN: ir-opt %s\n// CHECK: a\n// CHECK-NEXT: b\n// CHECK-NOT: c\n// CHECK-ERROR: d\n",
+    )
+    .unwrap();
+    assert_eq!(lit.runs, ["ir-opt %s"]);
+    assert_eq!(lit.stdout_directives, ["check: a", "nextln: b", "not: c"]);
+    assert_eq!(lit.stderr_directives, ["check: d"]);
+    assert!(parse_lit("// CHECK: a\n").is_err());
+}
