@@ -1,1 +1,16 @@
-//! Placeholder until the crate is filled.
+//! Lowering of storage-image intrinsics to Intel messages, after Mesa's
+//! `brw_nir_lower_storage_image` and the brw backend's LSC lowering.
+//!
+//! - [`device`]: the platforms ([`Device`]) and what each supports;
+//! - [`format`](mod@format): storage formats, typed-message support and format lowering;
+
+pub mod device;
+pub mod error;
+pub mod format;
+
+pub use device::{CacheControlField, Device};
+pub use error::{FormatError, FormatErrorKind, LowerError, LowerErrorKind};
+pub use format::{
+    has_matching_typed_storage_image_format, lower_storage_image_format, storage_access,
+    FormatInfo, StorageAccess,
+};
