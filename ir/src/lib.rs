@@ -19,7 +19,9 @@ pub mod function;
 pub mod image;
 pub mod intrinsic;
 pub mod lsc;
+pub mod parse;
 pub mod passes;
+pub mod print;
 pub mod shader;
 pub mod span;
 pub mod types;
@@ -38,6 +40,8 @@ pub use image::{
 pub use intrinsic::{
     DestInfo, ImageOperand, IndexKind, IntrinsicClass, IntrinsicInfo, IntrinsicOp, SrcInfo,
 };
+pub use parse::parse_shader;
+pub use print::{print_function, print_shader};
 pub use shader::{Shader, Stage};
 pub use span::Span;
 pub use types::{AluType, BaseType, Src, Swizzle, Type};

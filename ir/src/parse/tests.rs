@@ -1,0 +1,271 @@
+use super::*;
+use crate::print::print_shader;
+
+const EXAMPLE: &str = r#"// comments run to end of line
+shader compute (local_size=8,8,1)
+image @src : 2d rgba8_unorm readonly (binding=0)
+image @arr : 2d array r32_uint coherent (binding=2)
+image @imgs[4] : 2d r32_float (binding=4)        // array of 4 descriptors, bindings 4..7
+image @dst : 2d r32_uint (binding=1, layout={tiling=y, row_pitch=4096, qpitch=772, swizzle=true})
+
+fn main {
+  block b0:
+    32x3 %0 = @load_global_invocation_id
+    32x2 %1 = mov %0.xy
+    32x4 %2 = @image_load (@src, %1) (dest_type=float32)
+    32   %3 = f2u32 %2.x
+    @image_store (@dst, %1, %3) (src_type=uint32)
+    32   %4 = load_const (0x00000010)
+    32x2 %5 = load_const (0x00000001, 0x00000002)
+    1    %6 = ult %3, %4
+    32   %7 = undef
+    32   %8 = @image_load (@imgs[%3], %1) (dest_type=float32)
+  if %6 {
+    block b1:
+      32 %9 = iadd %3, %4
+  } else {
+    block b2:
+  }
+  block b3:
+    32 %10 = phi b1: %9, b2: %7
+  loop {
+    block b4:
+      break
+  }
+  block b5:
+    32x4 %11 = @lsc_load_quad (@src, %3, %4, %4, %4) (lsc_sfid=tgm, lsc_addr=bti, lsc_addr_size=a32, lsc_data=d32.xyzw) if %6
+}
+"#;
+
+#[test]
+fn example_round_trips() {
+    let s = parse_shader(EXAMPLE).unwrap_or_else(|e| panic!("{}", e[0].render("ex", EXAMPLE)));
+    let text = print_shader(&s);
+    println!("{text}");
+    let s2 = parse_shader(&text).unwrap_or_else(|e| panic!("{}", e[0].render("p", &text)));
+    assert_eq!(s, s2);
+    assert_eq!(print_shader(&s2), text);
+}
+
+fn parse_ok(src: &str) -> Shader {
+    parse_shader(src).unwrap_or_else(|e| panic!("{}", e[0].render("test", src)))
+}
+
+fn parse_err(src: &str) -> String {
+    match parse_shader(src) {
+        Ok(_) => panic!("parsed: {src}"),
+        Err(e) => e[0].to_string(),
+    }
+}
+
+#[test]
+fn constants_of_every_spelling() {
+    let cases: &[(&str, u8, u64)] = &[
+        ("true", 1, 1),
+        ("false", 1, 0),
+        ("1", 1, 1),
+        ("-1", 1, 1),
+        ("0xff", 8, 0xff),
+        ("-1", 8, 0xff),
+        ("-128", 8, 0x80),
+        ("255", 8, 255),
+        ("0x0012", 16, 0x12),
+        ("1.0", 16, 0x3c00),
+        ("-2.5", 16, 0xc100),
+        ("1.0", 32, 0x3f80_0000),
+        ("-0.5e3", 32, 0xc3fa_0000),
+        ("1e0", 32, 0x3f80_0000),
+        ("-0.0", 32, 0x8000_0000),
+        ("16777217.0", 32, 0x4b80_0000), // rounds to even: 2^24
+        ("0.1", 64, 0x3fb9_9999_9999_999a),
+        ("18446744073709551615", 64, u64::MAX),
+        ("-9223372036854775808", 64, 0x8000_0000_0000_0000),
+        ("4294967295", 32, 0xffff_ffff),
+        ("-2147483648", 32, 0x8000_0000),
+    ];
+    for &(text, bits, want) in cases {
+        assert_eq!(constant(text, bits), Ok(want), "{text} as {bits}-bit");
+    }
+    let errors: &[(&str, u8, &str)] = &[
+        ("2", 1, "constant 2 does not fit in 1 bits"),
+        ("-2", 1, "constant -2 does not fit in 1 bits"),
+        ("256", 8, "constant 256 does not fit in 8 bits"),
+        ("-129", 8, "constant -129 does not fit in 8 bits"),
+        ("0x100", 8, "constant 0x100 does not fit in 8 bits"),
+        (
+            "18446744073709551616",
+            64,
+            "constant 18446744073709551616 does not fit in 64 bits",
+        ),
+        (
+            "0x10000000000000000",
+            64,
+            "constant 0x10000000000000000 does not fit in 64 bits",
+        ),
+        (
+            "-9223372036854775809",
+            64,
+            "constant -9223372036854775809 does not fit in 64 bits",
+        ),
+        (
+            "65520.0",
+            16,
+            "float constant 65520.0 is out of range for 16-bit floats",
+        ),
+        (
+            "1e39",
+            32,
+            "float constant 1e39 is out of range for 32-bit floats",
+        ),
+        (
+            "1.5",
+            8,
+            "float constant 1.5 needs a 16-, 32- or 64-bit type, not 8-bit",
+        ),
+        (
+            "true",
+            32,
+            "`true` is a 1-bit constant; a 32-bit constant needs a number",
+        ),
+    ];
+    for &(text, bits, want) in errors {
+        assert_eq!(
+            constant(text, bits),
+            Err(want.to_string()),
+            "{text} as {bits}-bit"
+        );
+    }
+    for bad in [
+        "0x", "0xg1", "1.2.3", "1e", "e5", "inf", "nan", "1_000", "--1", "-0x1",
+    ] {
+        assert!(
+            constant(bad, 32)
+                .unwrap_err()
+                .starts_with("malformed constant"),
+            "{bad}"
+        );
+    }
+    // 65519 is below the midpoint between 65504 and the overflow threshold: it rounds
+    // down to the largest half.
+    assert_eq!(constant("65519.0", 16), Ok(0x7bff));
+}
+
+#[test]
+fn omitted_blocks_get_fresh_ids_after_the_text() {
+    let s = parse_ok(
+        "fn main {
+  32 %0 = load_const (1)
+  1 %1 = ieq %0, %0
+  if %1 {
+  } else {
+    block b7:
+  }
+  if %1 {
+    loop { break }
+  }
+}",
+    );
+    let f = &s.functions[0];
+    // b8: the instructions; b9: then of the first if; b7: its else; b10: between the
+    // ifs; b11: before the loop; b12: the loop body; b13: after the loop; b14: the
+    // second else; b15: the end of the function.
+    let text = print_shader(&s);
+    let labels: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("block "))
+        .collect();
+    assert_eq!(
+        labels,
+        ["b8:", "b9:", "b7:", "b10:", "b11:", "b12:", "b13:", "b14:", "b15:"]
+    );
+    assert_eq!(f.block_insts(Block::from_u32(8)).count(), 2);
+    assert_eq!(f.block(Block::from_u32(12)).jump, Some(Jump::Break));
+    assert_eq!(parse_ok(&text), s);
+}
+
+#[test]
+fn spans_point_at_the_text() {
+    let src = "shader compute\nimage @a : 1d r32_uint (binding=0)\n\nfn main {\n  block b0:\n    32 %0 = load_const (7)\n  loop {\n    block b1:\n      @image_store (@a, %0, %0) (src_type=uint32)\n      break\n  }\n  block b2:\n  if %3 {\n    block b4:\n  }\n  block b5:\n}\n";
+    let s = parse_ok(src);
+    assert_eq!(s.image_spans, [Span::new(2, 1)]);
+    let f = &s.functions[0];
+    assert_eq!(f.span, Span::new(4, 1));
+    assert_eq!(f.block(Block::from_u32(0)).span, Span::new(5, 3));
+    assert_eq!(f.block(Block::from_u32(1)).span, Span::new(8, 5));
+    let insts = f.insts_in_order();
+    assert_eq!(f.inst_span(insts[0]), Span::new(6, 5));
+    assert_eq!(f.inst_span(insts[1]), Span::new(9, 7));
+    let CfNode::Loop(l) = f.body()[1] else {
+        panic!()
+    };
+    assert_eq!(f.loop_data(l).span, Span::new(7, 3));
+    let CfNode::If(i) = f.body()[3] else { panic!() };
+    assert_eq!(f.if_data(i).span, Span::new(13, 3));
+    // The omitted else block takes the span of its `if`, and the used-but-undefined
+    // %3 still indexes the arena.
+    assert_eq!(f.block(Block::from_u32(6)).span, Span::new(13, 3));
+    assert!(f.num_value_ids() >= 4 && f.value_def(Value::from_u32(3)).is_none());
+}
+
+#[test]
+fn phis_may_name_later_blocks_and_values() {
+    let s = parse_ok(
+        "fn main {
+  block b0:
+    32 %0 = load_const (0)
+  loop {
+    block b1:
+      32 %1 = phi b0: %0, b3: %2
+      1 %5 = ieq %1, %0
+    if %5 {
+      block b2:
+        break
+    } else {
+      block b6:
+    }
+    block b3:
+      32 %2 = iadd %1, %0
+  }
+  block b4:
+}",
+    );
+    assert_eq!(parse_ok(&print_shader(&s)), s);
+    assert_eq!(
+        parse_err("fn main {\n  block b0:\n    32 %1 = phi b9: %1\n}"),
+        "3:17: phi source names block b9, which is not defined in fn main"
+    );
+}
+
+#[test]
+fn line_breaks_end_statements() {
+    // Lists in parentheses may span lines; a statement may not continue after its end.
+    let s = parse_ok(
+        "image @i : 2d r32_uint (binding=0)\nfn main {\n  32x2 %0 = load_const (1,\n     2)\n  @image_store (@i,\n  %0, %0.x)\n    (src_type=uint32)\n}",
+    );
+    assert_eq!(s.functions[0].insts_in_order().len(), 2);
+    assert_eq!(
+        parse_err("fn main {\n  32 %0 = load_const (1) 32 %1 = undef\n}"),
+        "2:26: expected the end of the line but found `32`"
+    );
+    assert_eq!(
+        parse_err("fn main {\n  32 %0 = iadd\n  %1, %2\n}"),
+        "3:3: expected a type before `%1` (instructions are written `<type> %N = ...`)"
+    );
+}
+
+#[test]
+fn deep_nesting_is_refused_not_overflowed() {
+    let ok_depth = MAX_NESTING as usize;
+    let nest = |n: usize| format!("fn main {{\n{}{}}}", "loop {\n".repeat(n), "}\n".repeat(n));
+    let s = parse_ok(&nest(ok_depth));
+    assert_eq!(parse_ok(&print_shader(&s)), s);
+    assert_eq!(
+        parse_err(&nest(ok_depth + 1)),
+        format!(
+            "{}:1: control flow is nested more than 128 levels deep",
+            ok_depth + 2
+        )
+    );
+    // Far deeper input fails at the same limit.
+    assert!(parse_err(&nest(100_000)).contains("nested more than"));
+}
