@@ -1,1 +1,6 @@
-//! Placeholder until the crate is filled.
+//! The executor and the lowering verifier: runs shaders against a byte memory holding
+//! surfaces and buffers, with the high-level image intrinsics executed on the logical
+//! image (the linear reference) and the message intrinsics executed with the hardware's
+//! semantics on the surfaces' real tiled bytes.
+
+pub mod texel;

@@ -1,0 +1,459 @@
+//! The reference encoding and decoding of texels, written from the format definitions.
+//!
+//! This is the executor's own implementation of every storage format, independent of the
+//! shader-side conversion code the lowering emits (`image-lowering.md` §4), so that the
+//! verifier can check that code against it. Both the high-level image intrinsics (the
+//! linear reference) and the hardware's surface-format conversion of typed messages and
+//! sampler loads use it: the hardware converts exactly, with the same rules.
+//!
+//! A texel is decoded into four *register values*, one per channel in RGBA order, the
+//! way a shader sees them:
+//! * UNORM, SNORM and FLOAT channels (16, 32 bits, and the unsigned 11/10-bit floats)
+//!   become the bits of an `f32`; 64-bit float channels stay 64-bit doubles;
+//! * UINT channels become their value; SINT channels are sign-extended to 32 bits (a
+//!   register value is the low 32 bits, two's complement); 64-bit channels are 64-bit;
+//! * missing channels read as (0, 0, 0, 1): green and blue 0, alpha integer 1 for formats
+//!   with integer channels and 1.0 otherwise (`image-lowering.md` §4, load step 7).
+//!
+//! Encoding takes register values of the same kinds:
+//! * UNORM: `round_even(clamp(f, 0, 1) · (2^b − 1))`, computed exactly (the product of
+//!   an `f32` and an integer below 2^16 is exact in `f64`); NaN stores 0;
+//! * SNORM: `round_even(clamp(f, −1, 1) · (2^(b−1) − 1))`, exactly; NaN stores 0;
+//! * 16-bit FLOAT: `f32` to binary16, round to nearest even (the `half` crate); NaN stays
+//!   NaN, overflow becomes infinity;
+//! * unsigned small floats (R11G11B10): 5-bit exponent with bias 15, 6- or 5-bit
+//!   mantissa, no sign bit. Finite values round to nearest even; negative values and
+//!   −∞ store 0; finite values above the largest finite value (65024 for 11 bits, 64512
+//!   for 10 bits) store that value; +∞ stores ∞; NaN stores a NaN (exponent 31, top
+//!   mantissa bit). These are the rules of `GL_EXT_packed_float`, with its preferred
+//!   round-to-nearest;
+//! * UINT: `umin(x, 2^b − 1)`; SINT: `clamp(x, −2^(b−1), 2^(b−1) − 1)` (no-ops at 32 bits);
+//! * 32- and 64-bit FLOAT and raw channels store their bits unchanged.
+//!
+//! Decoding UNORM is `u / (2^b − 1)` and SNORM `max(s / (2^(b−1) − 1), −1)`, each one
+//! correctly rounded `f32` division; binary16 and the small floats widen exactly (a NaN
+//! becomes a quiet NaN whose payload is the narrow mantissa in the top bits).
+
+use std::fmt;
+
+/// How a channel's bits are interpreted.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ChannelKind {
+    /// Unsigned normalized.
+    Unorm,
+    /// Signed normalized.
+    Snorm,
+    /// Unsigned integer.
+    Uint,
+    /// Signed integer.
+    Sint,
+    /// IEEE float: 16, 32 or 64 bits.
+    Float,
+    /// Unsigned float without a sign bit: a 5-bit exponent and `bits − 5` mantissa bits.
+    Ufloat,
+    /// Raw bits (`R64_PASSTHRU`).
+    Raw,
+}
+
+/// One channel of a texel layout.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TexelChannel {
+    /// The logical channel: 0 = R, 1 = G, 2 = B, 3 = A.
+    pub slot: u8,
+    /// First bit inside the little-endian texel.
+    pub start_bit: u16,
+    /// Width in bits.
+    pub bits: u8,
+    /// Interpretation.
+    pub kind: ChannelKind,
+}
+
+/// Why a format cannot be encoded or decoded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TexelError {
+    /// The format has no texel layout this module can convert (no format, compressed,
+    /// sRGB, or a channel width the kind does not allow).
+    Unsupported {
+        /// The format's name.
+        format: String,
+        /// Why.
+        reason: &'static str,
+    },
+    /// A byte slice has the wrong length for the texel.
+    Length {
+        /// Bytes expected.
+        expected: usize,
+        /// Bytes given.
+        found: usize,
+    },
+}
+
+impl fmt::Display for TexelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TexelError::Unsupported { format, reason } => {
+                write!(f, "format `{format}` cannot be converted: {reason}")
+            }
+            TexelError::Length { expected, found } => {
+                write!(f, "a texel is {expected} bytes, got {found}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for TexelError {}
+
+/// The bits of `1.0f`.
+pub const F32_ONE: u64 = 0x3f80_0000;
+
+/// A texel layout: its size and channels.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TexelLayout {
+    /// The format's name, for messages.
+    pub name: String,
+    /// Bytes per texel.
+    pub bytes: usize,
+    /// The channels, in any order.
+    pub channels: Vec<TexelChannel>,
+}
+
+impl TexelLayout {
+    /// A layout from its channels; checks that every channel fits the texel and has a
+    /// width its kind allows.
+    pub fn new(
+        name: impl Into<String>,
+        bytes: usize,
+        channels: Vec<TexelChannel>,
+    ) -> Result<TexelLayout, TexelError> {
+        let name = name.into();
+        let unsupported = |reason| TexelError::Unsupported {
+            format: name.clone(),
+            reason,
+        };
+        if channels.is_empty() {
+            return Err(unsupported("it has no channels"));
+        }
+        if bytes == 0 || bytes > 16 {
+            return Err(unsupported("texels must be 1 to 16 bytes"));
+        }
+        for c in &channels {
+            if c.slot > 3 {
+                return Err(unsupported("a channel slot is not R, G, B or A"));
+            }
+            if c.bits == 0 || c.start_bit as usize + c.bits as usize > bytes * 8 {
+                return Err(unsupported("a channel does not fit the texel"));
+            }
+            let ok = match c.kind {
+                ChannelKind::Unorm | ChannelKind::Snorm => c.bits >= 2 && c.bits <= 24,
+                ChannelKind::Uint | ChannelKind::Sint => c.bits <= 32 || c.bits == 64,
+                ChannelKind::Float => matches!(c.bits, 16 | 32 | 64),
+                ChannelKind::Ufloat => (7..=16).contains(&c.bits),
+                ChannelKind::Raw => c.bits == 32 || c.bits == 64,
+            };
+            if !ok {
+                return Err(unsupported("a channel width is not valid for its kind"));
+            }
+        }
+        Ok(TexelLayout {
+            name,
+            bytes,
+            channels,
+        })
+    }
+
+    /// The layout of an IR (GLSL/NIR-named) format: channels R, G, B, A packed from bit 0.
+    pub fn from_ir(format: ir::Format) -> Result<TexelLayout, TexelError> {
+        let mut channels = Vec::new();
+        let mut bit = 0u16;
+        for (slot, c) in format.channels().iter().enumerate() {
+            let kind = match (c.kind, c.bits) {
+                (ir::ChannelKind::Unorm, _) => ChannelKind::Unorm,
+                (ir::ChannelKind::Snorm, _) => ChannelKind::Snorm,
+                (ir::ChannelKind::Uint, _) => ChannelKind::Uint,
+                (ir::ChannelKind::Sint, _) => ChannelKind::Sint,
+                (ir::ChannelKind::Float, 16 | 32 | 64) => ChannelKind::Float,
+                (ir::ChannelKind::Float, _) => ChannelKind::Ufloat,
+            };
+            channels.push(TexelChannel {
+                slot: slot as u8,
+                start_bit: bit,
+                bits: c.bits,
+                kind,
+            });
+            bit += c.bits as u16;
+        }
+        if format == ir::Format::None {
+            return Err(TexelError::Unsupported {
+                format: "none".into(),
+                reason: "an image without a format qualifier has no texel layout",
+            });
+        }
+        TexelLayout::new(format.name(), (bit as usize).div_ceil(8), channels)
+    }
+
+    /// Whether missing alpha reads as integer 1 (the format has an integer channel)
+    /// rather than 1.0.
+    pub fn is_integer(&self) -> bool {
+        self.channels.iter().any(|c| {
+            matches!(
+                c.kind,
+                ChannelKind::Uint | ChannelKind::Sint | ChannelKind::Raw
+            )
+        })
+    }
+
+    /// The channel in slot `slot` (0 = R), if the format has it.
+    pub fn channel(&self, slot: u8) -> Option<&TexelChannel> {
+        self.channels.iter().find(|c| c.slot == slot)
+    }
+
+    /// Whether the format has a channel of 64 bits (whose register values are 64-bit).
+    pub fn is_64bit(&self) -> bool {
+        self.channels.iter().any(|c| c.bits == 64)
+    }
+
+    /// Decodes one texel into register values, RGBA order.
+    pub fn decode(&self, texel: &[u8]) -> Result<[u64; 4], TexelError> {
+        self.check_len(texel.len())?;
+        let missing_alpha = if self.is_integer() { 1 } else { F32_ONE };
+        let mut out = [0, 0, 0, missing_alpha];
+        for c in &self.channels {
+            let raw = read_bits(texel, c.start_bit, c.bits);
+            out[c.slot as usize] = decode_channel(c.kind, c.bits, raw);
+        }
+        Ok(out)
+    }
+
+    /// Encodes register values (RGBA order) into a whole texel.
+    pub fn encode(&self, rgba: &[u64; 4]) -> Result<Vec<u8>, TexelError> {
+        let mut texel = vec![0u8; self.bytes];
+        self.encode_into(rgba, 0xf, &mut texel)?;
+        Ok(texel)
+    }
+
+    /// Encodes the channels whose slot bit is set in `slot_mask` (bit 0 = R) into
+    /// `texel`, leaving the bits of the other channels untouched.
+    pub fn encode_into(
+        &self,
+        rgba: &[u64; 4],
+        slot_mask: u8,
+        texel: &mut [u8],
+    ) -> Result<(), TexelError> {
+        self.check_len(texel.len())?;
+        for c in &self.channels {
+            if slot_mask & (1 << c.slot) == 0 {
+                continue;
+            }
+            let raw = encode_channel(c.kind, c.bits, rgba[c.slot as usize]);
+            write_bits(texel, c.start_bit, c.bits, raw);
+        }
+        Ok(())
+    }
+
+    fn check_len(&self, len: usize) -> Result<(), TexelError> {
+        if len != self.bytes {
+            return Err(TexelError::Length {
+                expected: self.bytes,
+                found: len,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Reads `bits` bits at bit `start` of a little-endian byte string.
+pub fn read_bits(bytes: &[u8], start: u16, bits: u8) -> u64 {
+    let mut v = 0u64;
+    for i in 0..bits as usize {
+        let bit = start as usize + i;
+        if bytes[bit / 8] & (1 << (bit % 8)) != 0 {
+            v |= 1 << i;
+        }
+    }
+    v
+}
+
+/// Writes the low `bits` bits of `value` at bit `start` of a little-endian byte string.
+pub fn write_bits(bytes: &mut [u8], start: u16, bits: u8, value: u64) {
+    for i in 0..bits as usize {
+        let bit = start as usize + i;
+        let m = 1u8 << (bit % 8);
+        if value >> i & 1 != 0 {
+            bytes[bit / 8] |= m;
+        } else {
+            bytes[bit / 8] &= !m;
+        }
+    }
+}
+
+fn mask(bits: u8) -> u64 {
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    }
+}
+
+/// Decodes one channel's raw bits into a register value.
+pub fn decode_channel(kind: ChannelKind, bits: u8, raw: u64) -> u64 {
+    match kind {
+        ChannelKind::Unorm => {
+            let max = mask(bits) as f32;
+            (raw as f32 / max).to_bits() as u64
+        }
+        ChannelKind::Snorm => {
+            let s = sign_extend(raw, bits);
+            let max = mask(bits - 1) as f32;
+            (s as f32 / max).max(-1.0).to_bits() as u64
+        }
+        ChannelKind::Uint | ChannelKind::Raw => raw,
+        ChannelKind::Sint => {
+            if bits == 64 {
+                raw
+            } else {
+                sign_extend(raw, bits) as u32 as u64
+            }
+        }
+        ChannelKind::Float => match bits {
+            16 => half::f16::from_bits(raw as u16).to_f32().to_bits() as u64,
+            _ => raw,
+        },
+        ChannelKind::Ufloat => ufloat_to_f32(raw as u32, bits - 5).to_bits() as u64,
+    }
+}
+
+/// Encodes a register value into one channel's raw bits.
+pub fn encode_channel(kind: ChannelKind, bits: u8, value: u64) -> u64 {
+    match kind {
+        ChannelKind::Unorm => {
+            let f = f32::from_bits(value as u32);
+            // NaN fails both comparisons and clamps to 0, like `fsat`.
+            let c = if f > 0.0 { f.min(1.0) } else { 0.0 };
+            (c as f64 * mask(bits) as f64).round_ties_even() as u64
+        }
+        ChannelKind::Snorm => {
+            let f = f32::from_bits(value as u32);
+            let c = if f.is_nan() { 0.0 } else { f.clamp(-1.0, 1.0) };
+            let s = (c as f64 * mask(bits - 1) as f64).round_ties_even() as i64;
+            s as u64 & mask(bits)
+        }
+        ChannelKind::Uint => {
+            if bits >= 32 {
+                value & mask(bits)
+            } else {
+                (value & 0xffff_ffff).min(mask(bits))
+            }
+        }
+        ChannelKind::Sint => {
+            if bits >= 32 {
+                value & mask(bits)
+            } else {
+                let v = value as u32 as i32 as i64;
+                let lo = -(1i64 << (bits - 1));
+                let hi = (1i64 << (bits - 1)) - 1;
+                v.clamp(lo, hi) as u64 & mask(bits)
+            }
+        }
+        ChannelKind::Float => match bits {
+            16 => half::f16::from_f32(f32::from_bits(value as u32)).to_bits() as u64,
+            _ => value & mask(bits),
+        },
+        ChannelKind::Ufloat => f32_to_ufloat(f32::from_bits(value as u32), bits - 5) as u64,
+        ChannelKind::Raw => value & mask(bits),
+    }
+}
+
+fn sign_extend(raw: u64, bits: u8) -> i64 {
+    if bits >= 64 {
+        raw as i64
+    } else {
+        let sh = 64 - bits as u32;
+        ((raw << sh) as i64) >> sh
+    }
+}
+
+/// Exponent bias of the unsigned small floats (5-bit exponent).
+const UFLOAT_BIAS: i32 = 15;
+
+/// Widens an unsigned small float (5-bit exponent, `m` mantissa bits) to `f32`, exactly.
+pub fn ufloat_to_f32(raw: u32, m: u8) -> f32 {
+    let e = (raw >> m) & 0x1f;
+    let mant = raw & ((1 << m) - 1);
+    match e {
+        0 => mant as f32 * 2f32.powi(-(UFLOAT_BIAS - 1) - m as i32),
+        31 if mant == 0 => f32::INFINITY,
+        // A NaN: quiet, its payload in the top mantissa bits.
+        31 => f32::from_bits(0x7fc0_0000 | (mant << (23 - m))),
+        _ => ((1u32 << m) + mant) as f32 * 2f32.powi(e as i32 - UFLOAT_BIAS - m as i32),
+    }
+}
+
+/// Narrows an `f32` to an unsigned small float (5-bit exponent, `m` mantissa bits) with
+/// the rules of `GL_EXT_packed_float`, rounding finite values to nearest even.
+pub fn f32_to_ufloat(f: f32, m: u8) -> u32 {
+    let inf = 31u32 << m;
+    let max_finite = (30u32 << m) | ((1 << m) - 1);
+    if f.is_nan() {
+        return inf | (1 << (m - 1));
+    }
+    if f == f32::INFINITY {
+        return inf;
+    }
+    if f.is_sign_negative() || f == 0.0 {
+        // Negative values, −0 and −∞ all store 0.
+        return 0;
+    }
+    let v = f as f64;
+    // The exponent of v, and the spacing of representable values around it: normal
+    // values have m fraction bits; below 2^-14 the spacing stays that of 2^-14.
+    let exp = v.log2().floor() as i32;
+    // log2 may be off by one next to powers of two; fix it exactly.
+    let exp = if 2f64.powi(exp) > v {
+        exp - 1
+    } else if 2f64.powi(exp + 1) <= v {
+        exp + 1
+    } else {
+        exp
+    };
+    let e = exp.max(1 - UFLOAT_BIAS);
+    let quantum = 2f64.powi(e - m as i32);
+    let n = (v / quantum).round_ties_even() as u64;
+    if e == 1 - UFLOAT_BIAS && n <= (1 << m) {
+        // A denormal (or the smallest normal when n == 2^m: the encodings coincide).
+        return n as u32;
+    }
+    // A normal value: n is in [2^m, 2^(m+1)], where 2^(m+1) carries into the exponent.
+    let (n, e) = if n == 2 << m {
+        (1u64 << m, e + 1)
+    } else {
+        (n, e)
+    };
+    let biased = e + UFLOAT_BIAS;
+    if biased > 30 {
+        return max_finite;
+    }
+    ((biased as u32) << m) | (n as u32 - (1 << m))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ufloat_round_trips_every_finite_value() {
+        for m in [6u8, 5] {
+            for raw in 0..(31u32 << m) {
+                let f = ufloat_to_f32(raw, m);
+                assert_eq!(f32_to_ufloat(f, m), raw, "m={m} raw={raw:#x} f={f}");
+            }
+        }
+    }
+
+    #[test]
+    fn bits_round_trip() {
+        let mut b = [0u8; 4];
+        write_bits(&mut b, 3, 11, 0x5a5);
+        assert_eq!(read_bits(&b, 3, 11), 0x5a5);
+        assert_eq!(u32::from_le_bytes(b), 0x5a5 << 3);
+    }
+}
