@@ -15,6 +15,7 @@ pub mod atomic;
 pub mod builder;
 pub mod diag;
 pub mod entity;
+pub mod eval;
 pub mod function;
 pub mod image;
 pub mod intrinsic;
