@@ -457,7 +457,10 @@ impl Function {
         }
     }
 
-    fn cf_list_mut(&mut self, parent: CfParent) -> &mut Vec<CfNode> {
+    /// The list `parent` designates, mutably. The caller keeps NIR's shape and the
+    /// `parent` fields of the nodes it moves (passes that rebuild whole lists, such as
+    /// dead control-flow removal, use this to stay linear in the list length).
+    pub fn cf_list_mut(&mut self, parent: CfParent) -> &mut Vec<CfNode> {
         match parent {
             CfParent::Root => &mut self.body,
             CfParent::Then(i) => &mut self.ifs[i.index()].then_list,
