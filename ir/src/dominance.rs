@@ -8,7 +8,7 @@
 //! list holds a hundred thousand `if`s.
 //!
 //! [`DomTree`] computes immediate dominators with petgraph's
-//! [`simple_fast`](petgraph::algo::dominators::simple_fast) (Cooper, Harvey and
+//! [`simple_fast`] (Cooper, Harvey and
 //! Kennedy) and numbers the tree in pre/post order, so that "does A dominate B" is two
 //! comparisons. Unreachable blocks follow NIR (`nir_block_dominates`): every block
 //! dominates an unreachable block, and an unreachable block dominates no reachable
