@@ -19,6 +19,7 @@ pub mod entity;
 pub mod eval;
 pub mod function;
 pub mod image;
+pub mod interp;
 pub mod intrinsic;
 pub mod lsc;
 pub mod parse;

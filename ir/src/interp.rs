@@ -1,0 +1,1071 @@
+//! The interpreter core: runs a function for one subgroup of lanes in SIMD lockstep.
+//!
+//! The interpreter knows nothing about memory. It executes the structured control flow of
+//! a [`Function`] the way a GPU does, with one execution mask per subgroup:
+//!
+//! * an `if` runs its then list for the active lanes whose condition is true and its else
+//!   list for the others, skipping a side that has no lane;
+//! * a `loop` runs its body while any lane remains in it. A lane that executes `break`
+//!   leaves the loop and waits at the block after it until the loop ends; a lane that
+//!   executes `continue` is parked until the current iteration ends and re-enters the
+//!   header with the lanes that reached the end of the body;
+//! * a phi is resolved per lane from the predecessor block that lane actually came from
+//!   (the interpreter tracks each lane's previous block), all phis of a block reading
+//!   their sources before any of them is written, as NIR defines;
+//! * ALU instructions are evaluated lane by lane with [`crate::eval::eval_alu`], the same
+//!   code the constant folder uses, so both agree bit for bit;
+//! * `undef` is defined as 0 in every component (NIR leaves its value unspecified; 0
+//!   makes runs reproducible);
+//! * every intrinsic is handed to an [`Env`], once per instruction for all the active
+//!   lanes, so that messages see one SIMD message.
+//!
+//! Values are stored compactly, one `u64` per component per lane (the low `bit_size` bits
+//! hold the value, 1-bit booleans are 0 or 1), and the interpreter remembers which lanes
+//! defined each value: reading a value in a lane that never defined it is an error (it
+//! can only happen in a function the validator rejects), and [`Interpreter::value`]
+//! returns `None` for such lanes.
+//!
+//! Errors ([`InterpError`]) name the instruction (its span and opcode) and the lane. An
+//! iteration limit ([`Config::max_block_executions`]) turns an infinite loop into an
+//! error instead of a hang.
+//!
+//! ```
+//! use ir::interp::{Config, Env, EnvError, IntrinsicCall, Interpreter};
+//! use ir::{Builder, Function, Shader};
+//!
+//! struct NoIntrinsics;
+//! impl Env for NoIntrinsics {
+//!     fn intrinsic(&mut self, call: &mut IntrinsicCall<'_>) -> Result<(), EnvError> {
+//!         Err(EnvError::msg(format!("unexpected {}", call.intrinsic.op)))
+//!     }
+//! }
+//!
+//! let mut f = Function::new("main");
+//! let mut b = Builder::at_end(&mut f);
+//! let x = b.imm_u32(6);
+//! let y = b.imm_u32(7);
+//! let z = b.imul(x, y);
+//! let mut shader = Shader::new([1, 1, 1]);
+//! shader.functions.push(f);
+//! let mut interp = Interpreter::new(&shader, &shader.functions[0], Config::default());
+//! interp.run(&[0, 1], &mut NoIntrinsics).unwrap();
+//! assert_eq!(interp.value(z, 1), Some(&[42u64][..]));
+//! ```
+
+use crate::alu::AluOp;
+use crate::entity::{Block, ImageId, Inst, LoopId, Value};
+use crate::eval::{eval_alu, EvalError, Operand};
+use crate::function::{CfNode, Function, InstKind, IntrinsicInst, Jump};
+use crate::image::ImageDecl;
+use crate::intrinsic::{IndexKind, IntrinsicOp};
+use crate::shader::Shader;
+use crate::span::Span;
+use crate::types::{bit_mask, Src, Type};
+use smallvec::SmallVec;
+use std::fmt;
+
+/// The largest subgroup the interpreter runs (one bit per lane in a `u32` mask).
+pub const MAX_LANES: usize = 32;
+
+/// Interpreter settings.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// How many block executions one [`Interpreter::run`] may perform before it stops
+    /// with [`InterpErrorKind::IterationLimit`] (a guard against infinite loops).
+    pub max_block_executions: u64,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            max_block_executions: 1_000_000,
+        }
+    }
+}
+
+/// What the interpreter counted during a run.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Blocks executed (a block executed by several lanes at once counts once).
+    pub blocks: u64,
+    /// Instructions executed (each counts once per SIMD execution, not per lane).
+    pub instructions: u64,
+    /// Intrinsics handed to the environment.
+    pub intrinsics: u64,
+}
+
+/// An error reported by an [`Env`]: the lane it concerns, if one, and the cause, which
+/// the environment may downcast back to its own error type through
+/// [`std::error::Error::source`] or [`EnvError::downcast_ref`].
+#[derive(Debug)]
+pub struct EnvError {
+    /// The lane the error concerns (`None` for an error of the whole message).
+    pub lane: Option<u32>,
+    /// The cause.
+    pub error: Box<dyn std::error::Error + Send + Sync + 'static>,
+}
+
+impl EnvError {
+    /// An error of the whole instruction.
+    pub fn new(error: impl Into<Box<dyn std::error::Error + Send + Sync + 'static>>) -> EnvError {
+        EnvError {
+            lane: None,
+            error: error.into(),
+        }
+    }
+
+    /// An error concerning one lane.
+    pub fn at_lane(
+        lane: u32,
+        error: impl Into<Box<dyn std::error::Error + Send + Sync + 'static>>,
+    ) -> EnvError {
+        EnvError {
+            lane: Some(lane),
+            error: error.into(),
+        }
+    }
+
+    /// An error with a plain message.
+    pub fn msg(message: impl Into<String>) -> EnvError {
+        EnvError::new(message.into())
+    }
+
+    /// The cause, if it has type `T`.
+    pub fn downcast_ref<T: std::error::Error + 'static>(&self) -> Option<&T> {
+        self.error.downcast_ref::<T>()
+    }
+}
+
+impl fmt::Display for EnvError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.error, f)
+    }
+}
+
+impl std::error::Error for EnvError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&*self.error)
+    }
+}
+
+/// What executes intrinsics: system values, memory, images and messages.
+pub trait Env {
+    /// Executes one intrinsic for the active lanes of `call` (bit `i` of
+    /// [`IntrinsicCall::exec_mask`] is lane `i`), reading the sources and writing the
+    /// destination per lane. A message intrinsic should be executed for all of its lanes
+    /// at once, as the one SIMD message it models; a high-level intrinsic may be executed
+    /// lane by lane, in ascending lane order. The destination of every active lane is 0
+    /// when the call starts; a lane the environment leaves alone (for instance because
+    /// its predicate is false) keeps that 0.
+    fn intrinsic(&mut self, call: &mut IntrinsicCall<'_>) -> Result<(), EnvError>;
+}
+
+/// One intrinsic instruction being executed for a set of lanes, as handed to an [`Env`].
+pub struct IntrinsicCall<'a> {
+    /// The instruction.
+    pub inst: Inst,
+    /// Its source position.
+    pub span: Span,
+    /// The intrinsic: opcode, image operand, sources and indices.
+    pub intrinsic: &'a IntrinsicInst,
+    /// The declaration of the image the intrinsic names, if any.
+    pub image: Option<&'a ImageDecl>,
+    /// The id of that image.
+    pub image_id: Option<ImageId>,
+    /// The destination type, if the instruction has a destination.
+    pub dest_type: Option<Type>,
+    /// The lanes executing the instruction (bit `i` = lane `i`).
+    pub exec_mask: u32,
+    /// For each lane of the subgroup, the invocation it runs (as given to
+    /// [`Interpreter::run`]).
+    pub invocations: &'a [u32],
+    src_types: &'a [Type],
+    src_offsets: &'a [usize],
+    src_data: &'a [u64],
+    image_index: Option<usize>,
+    predicate: Option<usize>,
+    dest: &'a mut [u64],
+}
+
+impl<'a> IntrinsicCall<'a> {
+    /// The opcode.
+    pub fn op(&self) -> IntrinsicOp {
+        self.intrinsic.op
+    }
+
+    /// The encoded value of an index of the intrinsic.
+    pub fn index(&self, kind: IndexKind) -> Option<u32> {
+        self.intrinsic.index(kind)
+    }
+
+    /// Number of lanes in the subgroup.
+    pub fn num_lanes(&self) -> usize {
+        self.invocations.len()
+    }
+
+    /// Whether lane `lane` executes the instruction.
+    pub fn is_active(&self, lane: usize) -> bool {
+        lane < MAX_LANES && self.exec_mask & (1 << lane) != 0
+    }
+
+    /// The active lanes, in ascending order.
+    pub fn active_lanes(&self) -> impl Iterator<Item = usize> + '_ {
+        let mask = self.exec_mask;
+        (0..self.num_lanes()).filter(move |l| mask & (1 << l) != 0)
+    }
+
+    /// Number of sources, including the predicate of a predicated message.
+    pub fn num_srcs(&self) -> usize {
+        self.src_types.len()
+    }
+
+    /// The type source `i` reads (its swizzle applied).
+    pub fn src_type(&self, i: usize) -> Type {
+        self.src_types[i]
+    }
+
+    /// The components source `i` reads in lane `lane` (swizzle applied). Inactive lanes
+    /// read zeros.
+    pub fn src(&self, i: usize, lane: usize) -> &[u64] {
+        let n = self.src_types[i].num_components() as usize;
+        let start = self.src_offsets[i] + lane * n;
+        &self.src_data[start..start + n]
+    }
+
+    /// The first component source `i` reads in lane `lane`.
+    pub fn src_scalar(&self, i: usize, lane: usize) -> u64 {
+        self.src(i, lane)[0]
+    }
+
+    /// The descriptor index of an indexed image (`@imgs[%3]`) in lane `lane`; 0 for a
+    /// non-indexed image.
+    pub fn image_index(&self, lane: usize) -> u64 {
+        match self.image_index {
+            Some(off) => self.src_data[off + lane],
+            None => 0,
+        }
+    }
+
+    /// The source index of the predicate, for a predicated message.
+    pub fn predicate_src(&self) -> Option<usize> {
+        self.predicate
+    }
+
+    /// Whether lane `lane` is enabled by the predicate (true without a predicate).
+    pub fn predicate(&self, lane: usize) -> bool {
+        match self.predicate {
+            Some(p) => self.src_scalar(p, lane) & 1 != 0,
+            None => true,
+        }
+    }
+
+    /// The active lanes whose predicate is true: the lanes a predicated message accesses
+    /// memory for (the message's `ChEn` in the vISA pseudo-code).
+    pub fn enabled_mask(&self) -> u32 {
+        let mut m = 0;
+        for lane in self.active_lanes() {
+            if self.predicate(lane) {
+                m |= 1 << lane;
+            }
+        }
+        m
+    }
+
+    /// Components of the destination (0 without a destination).
+    pub fn dest_components(&self) -> usize {
+        self.dest_type.map_or(0, |t| t.num_components() as usize)
+    }
+
+    /// The destination components of lane `lane`, to be written. Values are masked to
+    /// the destination's bit size after the call. Empty without a destination.
+    pub fn dest_mut(&mut self, lane: usize) -> &mut [u64] {
+        let n = self.dest_components();
+        if n == 0 {
+            return &mut [];
+        }
+        &mut self.dest[lane * n..lane * n + n]
+    }
+
+    /// Writes the destination of lane `lane` (extra values are ignored, missing ones
+    /// stay 0).
+    pub fn set_dest(&mut self, lane: usize, values: &[u64]) {
+        let d = self.dest_mut(lane);
+        let n = d.len().min(values.len());
+        d[..n].copy_from_slice(&values[..n]);
+    }
+}
+
+/// What went wrong while interpreting.
+#[derive(Debug)]
+pub enum InterpErrorKind {
+    /// An ALU instruction cannot be evaluated (a shape error the validator rejects).
+    Alu {
+        /// The opcode.
+        op: AluOp,
+        /// Why.
+        error: EvalError,
+    },
+    /// The environment failed to execute an intrinsic.
+    Env {
+        /// The opcode.
+        op: IntrinsicOp,
+        /// Why.
+        error: EnvError,
+    },
+    /// A value is read in a lane that never defined it.
+    UndefinedValue {
+        /// The value.
+        value: Value,
+    },
+    /// A phi has no source for the block the lane came from.
+    MissingPhiSource {
+        /// The block holding the phi.
+        block: Block,
+        /// The block the lane came from (`None` at function entry).
+        pred: Option<Block>,
+    },
+    /// A `break` or `continue` outside any loop.
+    JumpOutsideLoop {
+        /// The block ending with the jump.
+        block: Block,
+        /// The jump.
+        jump: Jump,
+    },
+    /// The run exceeded [`Config::max_block_executions`].
+    IterationLimit {
+        /// The limit.
+        limit: u64,
+        /// The loop being iterated, if any.
+        in_loop: Option<LoopId>,
+    },
+    /// The subgroup size is not in 1..=32.
+    BadLaneCount {
+        /// The size asked for.
+        lanes: usize,
+    },
+    /// An intrinsic names an image the shader does not declare.
+    MissingImage {
+        /// The image id.
+        image: ImageId,
+    },
+    /// A source names a value id outside the function's arena.
+    BadValue {
+        /// The value.
+        value: Value,
+    },
+}
+
+/// An interpreter error: where (the instruction's span), which lane, and what.
+#[derive(Debug)]
+pub struct InterpError {
+    /// Source position of the instruction (or of the `if`/`loop`/block concerned).
+    pub span: Span,
+    /// The instruction, if the error concerns one.
+    pub inst: Option<Inst>,
+    /// The lane concerned, if one.
+    pub lane: Option<u32>,
+    /// What went wrong.
+    pub kind: InterpErrorKind,
+}
+
+impl InterpError {
+    fn new(span: Span, inst: Option<Inst>, lane: Option<u32>, kind: InterpErrorKind) -> Self {
+        InterpError {
+            span,
+            inst,
+            lane,
+            kind,
+        }
+    }
+
+    /// The environment's error, if this is one.
+    pub fn env_error(&self) -> Option<&EnvError> {
+        match &self.kind {
+            InterpErrorKind::Env { error, .. } => Some(error),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for InterpError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: ", self.span)?;
+        match &self.kind {
+            InterpErrorKind::Alu { op, .. } => write!(f, "`{op}`")?,
+            InterpErrorKind::Env { op, .. } => write!(f, "`@{op}`")?,
+            _ => {}
+        }
+        if let Some(lane) = self.lane {
+            match self.kind {
+                InterpErrorKind::Alu { .. } | InterpErrorKind::Env { .. } => {
+                    write!(f, " (lane {lane}): ")?
+                }
+                _ => write!(f, "lane {lane}: ")?,
+            }
+        } else if matches!(
+            self.kind,
+            InterpErrorKind::Alu { .. } | InterpErrorKind::Env { .. }
+        ) {
+            f.write_str(": ")?;
+        }
+        match &self.kind {
+            InterpErrorKind::Alu { error, .. } => write!(f, "{error}"),
+            InterpErrorKind::Env { error, .. } => write!(f, "{error}"),
+            InterpErrorKind::UndefinedValue { value } => {
+                write!(f, "{value} is read but was never defined in this lane")
+            }
+            InterpErrorKind::MissingPhiSource { block, pred } => match pred {
+                Some(p) => write!(f, "phi in {block} has no source for predecessor {p}"),
+                None => write!(f, "phi in {block} executed at function entry"),
+            },
+            InterpErrorKind::JumpOutsideLoop { block, jump } => {
+                write!(
+                    f,
+                    "`{}` at the end of {block} is outside any loop",
+                    jump.name()
+                )
+            }
+            InterpErrorKind::IterationLimit { limit, in_loop } => {
+                write!(f, "more than {limit} block executions")?;
+                if let Some(l) = in_loop {
+                    write!(f, " (in {l}; infinite loop?)")?;
+                }
+                Ok(())
+            }
+            InterpErrorKind::BadLaneCount { lanes } => {
+                write!(f, "a subgroup has 1 to {MAX_LANES} lanes, not {lanes}")
+            }
+            InterpErrorKind::MissingImage { image } => {
+                write!(f, "{image} is not declared by the shader")
+            }
+            InterpErrorKind::BadValue { value } => write!(f, "{value} does not exist"),
+        }
+    }
+}
+
+impl std::error::Error for InterpError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.kind {
+            InterpErrorKind::Alu { error, .. } => Some(error),
+            InterpErrorKind::Env { error, .. } => Some(error),
+            _ => None,
+        }
+    }
+}
+
+/// Where a value lives in the store: component prefix and shape.
+#[derive(Copy, Clone, Debug)]
+struct Slot {
+    /// Sum of the component counts of the values before this one.
+    base: u32,
+    comps: u8,
+    bits: u8,
+}
+
+/// The state of one loop being executed.
+#[derive(Copy, Clone, Debug)]
+struct LoopState {
+    id: LoopId,
+    broken: u32,
+    continued: u32,
+}
+
+/// Runs one function of a shader for subgroups of lanes. Create it once and call
+/// [`Interpreter::run`] for each subgroup; the value store is reused.
+pub struct Interpreter<'s> {
+    shader: &'s Shader,
+    func: &'s Function,
+    config: Config,
+    slots: Vec<Slot>,
+    total_comps: usize,
+    lanes: usize,
+    invocations: Vec<u32>,
+    store: Vec<u64>,
+    defined: Vec<u32>,
+    prev_block: [Option<Block>; MAX_LANES],
+    loops: Vec<LoopState>,
+    stats: Stats,
+    // Scratch buffers for intrinsic sources and phis, kept to avoid reallocating.
+    src_data: Vec<u64>,
+    src_types: Vec<Type>,
+    src_offsets: Vec<usize>,
+    phi_tmp: Vec<u64>,
+}
+
+/// A set of lanes, bit `i` = lane `i`.
+type Mask = u32;
+
+impl<'s> Interpreter<'s> {
+    /// An interpreter for `func`, one of `shader`'s functions (the shader supplies the
+    /// image declarations).
+    pub fn new(shader: &'s Shader, func: &'s Function, config: Config) -> Interpreter<'s> {
+        let mut slots = Vec::with_capacity(func.num_value_ids());
+        let mut base = 0u32;
+        for i in 0..func.num_value_ids() {
+            let ty = func.value_type(Value::from_u32(i as u32));
+            slots.push(Slot {
+                base,
+                comps: ty.num_components(),
+                bits: ty.bit_size(),
+            });
+            base += ty.num_components() as u32;
+        }
+        Interpreter {
+            shader,
+            func,
+            config,
+            slots,
+            total_comps: base as usize,
+            lanes: 0,
+            invocations: Vec::new(),
+            store: Vec::new(),
+            defined: Vec::new(),
+            prev_block: [None; MAX_LANES],
+            loops: Vec::new(),
+            stats: Stats::default(),
+            src_data: Vec::new(),
+            src_types: Vec::new(),
+            src_offsets: Vec::new(),
+            phi_tmp: Vec::new(),
+        }
+    }
+
+    /// The function being run.
+    pub fn function(&self) -> &'s Function {
+        self.func
+    }
+
+    /// The settings.
+    pub fn config(&self) -> Config {
+        self.config
+    }
+
+    /// Runs the function once for a subgroup whose lane `i` runs invocation
+    /// `invocations[i]` (an identifier the interpreter only passes on to the [`Env`]).
+    /// Every lane starts active.
+    pub fn run(&mut self, invocations: &[u32], env: &mut dyn Env) -> Result<Stats, InterpError> {
+        let all = if invocations.len() >= MAX_LANES {
+            u32::MAX
+        } else {
+            (1u32 << invocations.len()) - 1
+        };
+        self.run_masked(invocations, all, env)
+    }
+
+    /// As [`Interpreter::run`], with only the lanes of `mask` active (a partly filled
+    /// subgroup, as a GPU dispatches for a workgroup that is not a multiple of the SIMD
+    /// width).
+    pub fn run_masked(
+        &mut self,
+        invocations: &[u32],
+        mask: u32,
+        env: &mut dyn Env,
+    ) -> Result<Stats, InterpError> {
+        let n = invocations.len();
+        if n == 0 || n > MAX_LANES {
+            return Err(InterpError::new(
+                self.func.span,
+                None,
+                None,
+                InterpErrorKind::BadLaneCount { lanes: n },
+            ));
+        }
+        let lane_mask = if n == MAX_LANES {
+            u32::MAX
+        } else {
+            (1u32 << n) - 1
+        };
+        self.lanes = n;
+        self.invocations.clear();
+        self.invocations.extend_from_slice(invocations);
+        let size = self.total_comps * n;
+        if self.store.len() != size {
+            self.store.clear();
+            self.store.resize(size, 0);
+        }
+        self.defined.clear();
+        self.defined.resize(self.slots.len(), 0);
+        self.prev_block = [None; MAX_LANES];
+        self.loops.clear();
+        self.stats = Stats::default();
+        let body = self.func.body();
+        self.exec_list(body, mask & lane_mask, env)?;
+        Ok(self.stats)
+    }
+
+    /// The components of `value` in lane `lane` after a run, or `None` if that lane did
+    /// not define it (or the value does not exist).
+    pub fn value(&self, value: Value, lane: usize) -> Option<&[u64]> {
+        let slot = self.slots.get(value.index())?;
+        if lane >= self.lanes || self.defined[value.index()] & (1 << lane) == 0 {
+            return None;
+        }
+        let n = slot.comps as usize;
+        let start = slot.base as usize * self.lanes + lane * n;
+        Some(&self.store[start..start + n])
+    }
+
+    /// The lanes that defined `value` in the last run.
+    pub fn defined_lanes(&self, value: Value) -> u32 {
+        self.defined.get(value.index()).copied().unwrap_or(0)
+    }
+
+    /// Counters of the last run.
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    // ----- control flow ---------------------------------------------------------------
+
+    /// Executes a control-flow list for the lanes of `mask`; returns the lanes that reach
+    /// its end (lanes that break or continue are recorded in the loop state instead).
+    fn exec_list(
+        &mut self,
+        list: &'s [CfNode],
+        mut mask: Mask,
+        env: &mut dyn Env,
+    ) -> Result<Mask, InterpError> {
+        for &node in list {
+            if mask == 0 {
+                break;
+            }
+            match node {
+                CfNode::Block(b) => {
+                    self.exec_block(b, mask, env)?;
+                    if let Some(jump) = self.func.block(b).jump {
+                        let Some(state) = self.loops.last_mut() else {
+                            return Err(InterpError::new(
+                                self.func.block(b).span,
+                                None,
+                                None,
+                                InterpErrorKind::JumpOutsideLoop { block: b, jump },
+                            ));
+                        };
+                        match jump {
+                            Jump::Break => state.broken |= mask,
+                            Jump::Continue => state.continued |= mask,
+                        }
+                        mask = 0;
+                    }
+                }
+                CfNode::If(id) => {
+                    let data = self.func.if_data(id);
+                    let cond = self.read_bool(data.cond, mask, data.span)?;
+                    let then_mask = mask & cond;
+                    let else_mask = mask & !cond;
+                    let mut out = 0;
+                    if then_mask != 0 {
+                        out |= self.exec_list(&data.then_list, then_mask, env)?;
+                    }
+                    if else_mask != 0 {
+                        out |= self.exec_list(&data.else_list, else_mask, env)?;
+                    }
+                    mask = out;
+                }
+                CfNode::Loop(id) => {
+                    mask = self.exec_loop(id, mask, env)?;
+                }
+            }
+        }
+        Ok(mask)
+    }
+
+    fn exec_loop(
+        &mut self,
+        id: LoopId,
+        mask: Mask,
+        env: &mut dyn Env,
+    ) -> Result<Mask, InterpError> {
+        let body = &self.func.loop_data(id).body;
+        self.loops.push(LoopState {
+            id,
+            broken: 0,
+            continued: 0,
+        });
+        let mut active = mask;
+        while active != 0 {
+            if let Some(state) = self.loops.last_mut() {
+                state.continued = 0;
+            }
+            let fell_through = self.exec_list(body, active, env)?;
+            let state = *self.loops.last().expect("loop state pushed above");
+            // Lanes reaching the end of the body loop back, like the ones that continued.
+            active = fell_through | state.continued;
+        }
+        let state = self.loops.pop().expect("loop state pushed above");
+        Ok(state.broken)
+    }
+
+    fn count_block(&mut self, block: Block) -> Result<(), InterpError> {
+        self.stats.blocks += 1;
+        if self.stats.blocks > self.config.max_block_executions {
+            return Err(InterpError::new(
+                self.func.block(block).span,
+                None,
+                None,
+                InterpErrorKind::IterationLimit {
+                    limit: self.config.max_block_executions,
+                    in_loop: self.loops.last().map(|l| l.id),
+                },
+            ));
+        }
+        Ok(())
+    }
+
+    fn exec_block(
+        &mut self,
+        block: Block,
+        mask: Mask,
+        env: &mut dyn Env,
+    ) -> Result<(), InterpError> {
+        self.count_block(block)?;
+        let mut cur = self.func.first_inst(block);
+        // Phis read all their sources before any of them is written.
+        let mut phis: SmallVec<[Inst; 4]> = SmallVec::new();
+        while let Some(inst) = cur {
+            if !self.func.inst(inst).is_phi() {
+                break;
+            }
+            phis.push(inst);
+            cur = self.func.next_inst(inst);
+        }
+        if !phis.is_empty() {
+            self.exec_phis(block, &phis, mask)?;
+        }
+        while let Some(inst) = cur {
+            self.exec_inst(inst, mask, env)?;
+            cur = self.func.next_inst(inst);
+        }
+        for lane in lanes_of(mask) {
+            self.prev_block[lane] = Some(block);
+        }
+        Ok(())
+    }
+
+    // ----- values ---------------------------------------------------------------------
+
+    fn slot(&self, value: Value, span: Span, inst: Option<Inst>) -> Result<Slot, InterpError> {
+        self.slots
+            .get(value.index())
+            .copied()
+            .ok_or_else(|| InterpError::new(span, inst, None, InterpErrorKind::BadValue { value }))
+    }
+
+    /// Checks that every lane of `mask` defined `value`.
+    fn check_defined(
+        &self,
+        value: Value,
+        mask: Mask,
+        span: Span,
+        inst: Option<Inst>,
+    ) -> Result<(), InterpError> {
+        let missing = mask & !self.defined[value.index()];
+        if missing != 0 {
+            return Err(InterpError::new(
+                span,
+                inst,
+                Some(missing.trailing_zeros()),
+                InterpErrorKind::UndefinedValue { value },
+            ));
+        }
+        Ok(())
+    }
+
+    /// Component `c` of what `src` reads, in lane `lane`.
+    #[inline]
+    fn read_comp(&self, slot: Slot, src: Src, lane: usize, c: u8) -> u64 {
+        let n = slot.comps as usize;
+        let comp = src.swizzle.component(c) as usize;
+        // A swizzle beyond the value's components is a validator error; read 0.
+        if comp >= n {
+            return 0;
+        }
+        self.store[slot.base as usize * self.lanes + lane * n + comp]
+    }
+
+    fn read_bool(&self, cond: Src, mask: Mask, span: Span) -> Result<Mask, InterpError> {
+        let slot = self.slot(cond.value, span, None)?;
+        self.check_defined(cond.value, mask, span, None)?;
+        let mut out = 0;
+        for lane in lanes_of(mask) {
+            if self.read_comp(slot, cond, lane, 0) & 1 != 0 {
+                out |= 1 << lane;
+            }
+        }
+        Ok(out)
+    }
+
+    fn write_lane(&mut self, value: Value, lane: usize, comps: &[u64]) {
+        let slot = self.slots[value.index()];
+        let n = slot.comps as usize;
+        let start = slot.base as usize * self.lanes + lane * n;
+        let mask = bit_mask(slot.bits);
+        for (i, dst) in self.store[start..start + n].iter_mut().enumerate() {
+            *dst = comps.get(i).copied().unwrap_or(0) & mask;
+        }
+    }
+
+    // ----- instructions ---------------------------------------------------------------
+
+    fn exec_phis(&mut self, block: Block, phis: &[Inst], mask: Mask) -> Result<(), InterpError> {
+        let mut tmp = std::mem::take(&mut self.phi_tmp);
+        tmp.clear();
+        for &inst in phis {
+            self.stats.instructions += 1;
+            let span = self.func.inst_span(inst);
+            let data = self.func.inst(inst);
+            let InstKind::Phi(phi) = &data.kind else {
+                unreachable!("collected as a phi")
+            };
+            let Some(dest) = data.dest else { continue };
+            let dest_slot = self.slot(dest, span, Some(inst))?;
+            for lane in lanes_of(mask) {
+                let pred = self.prev_block[lane];
+                let Some(&(_, src)) = phi.srcs.iter().find(|(p, _)| Some(*p) == pred) else {
+                    self.phi_tmp = tmp;
+                    return Err(InterpError::new(
+                        span,
+                        Some(inst),
+                        Some(lane as u32),
+                        InterpErrorKind::MissingPhiSource { block, pred },
+                    ));
+                };
+                let slot = self.slot(src.value, span, Some(inst))?;
+                if self.defined[src.value.index()] & (1 << lane) == 0 {
+                    self.phi_tmp = tmp;
+                    return Err(InterpError::new(
+                        span,
+                        Some(inst),
+                        Some(lane as u32),
+                        InterpErrorKind::UndefinedValue { value: src.value },
+                    ));
+                }
+                for c in 0..dest_slot.comps {
+                    tmp.push(self.read_comp(slot, src, lane, c));
+                }
+            }
+        }
+        let mut pos = 0;
+        for &inst in phis {
+            let Some(dest) = self.func.inst(inst).dest else {
+                continue;
+            };
+            let n = self.slots[dest.index()].comps as usize;
+            for lane in lanes_of(mask) {
+                let vals: SmallVec<[u64; 16]> = tmp[pos..pos + n].iter().copied().collect();
+                self.write_lane(dest, lane, &vals);
+                pos += n;
+            }
+            self.defined[dest.index()] |= mask;
+        }
+        self.phi_tmp = tmp;
+        Ok(())
+    }
+
+    fn exec_inst(&mut self, inst: Inst, mask: Mask, env: &mut dyn Env) -> Result<(), InterpError> {
+        self.stats.instructions += 1;
+        let func = self.func;
+        let data = func.inst(inst);
+        let span = func.inst_span(inst);
+        match &data.kind {
+            InstKind::Alu(alu) => {
+                let Some(dest) = data.dest else { return Ok(()) };
+                let dest_ty = func.value_type(dest);
+                let mut slots: SmallVec<[Slot; 4]> = SmallVec::new();
+                for src in &alu.srcs {
+                    slots.push(self.slot(src.value, span, Some(inst))?);
+                    self.check_defined(src.value, mask, span, Some(inst))?;
+                }
+                for lane in lanes_of(mask) {
+                    let result = {
+                        let mut bufs: SmallVec<[SmallVec<[u64; 4]>; 4]> = SmallVec::new();
+                        for (src, slot) in alu.srcs.iter().zip(&slots) {
+                            let n = if src.swizzle.is_identity() {
+                                slot.comps
+                            } else {
+                                src.swizzle.len()
+                            };
+                            bufs.push(
+                                (0..n)
+                                    .map(|c| self.read_comp(*slot, *src, lane, c))
+                                    .collect(),
+                            );
+                        }
+                        let operands: SmallVec<[Operand<'_>; 4]> = bufs
+                            .iter()
+                            .zip(&slots)
+                            .map(|(b, s)| Operand::new(s.bits, b))
+                            .collect();
+                        eval_alu(alu.op, dest_ty, &operands).map_err(|error| {
+                            InterpError::new(
+                                span,
+                                Some(inst),
+                                Some(lane as u32),
+                                InterpErrorKind::Alu { op: alu.op, error },
+                            )
+                        })?
+                    };
+                    self.write_lane(dest, lane, &result);
+                }
+                self.defined[dest.index()] |= mask;
+            }
+            InstKind::LoadConst(values) => {
+                if let Some(dest) = data.dest {
+                    for lane in lanes_of(mask) {
+                        self.write_lane(dest, lane, values);
+                    }
+                    self.defined[dest.index()] |= mask;
+                }
+            }
+            InstKind::Undef => {
+                // NIR leaves an undef's value unspecified; 0 keeps runs reproducible.
+                if let Some(dest) = data.dest {
+                    for lane in lanes_of(mask) {
+                        self.write_lane(dest, lane, &[]);
+                    }
+                    self.defined[dest.index()] |= mask;
+                }
+            }
+            InstKind::Phi(_) => {
+                // A phi after a non-phi instruction: the validator rejects this; execute
+                // it as a phi of its own so that the run still follows the CFG.
+                let block = func
+                    .inst_block(inst)
+                    .expect("executing a placed instruction");
+                self.exec_phis(block, &[inst], mask)?;
+            }
+            InstKind::Intrinsic(intr) => self.exec_intrinsic(inst, intr, mask, env)?,
+        }
+        Ok(())
+    }
+
+    fn exec_intrinsic(
+        &mut self,
+        inst: Inst,
+        intr: &'s IntrinsicInst,
+        mask: Mask,
+        env: &mut dyn Env,
+    ) -> Result<(), InterpError> {
+        self.stats.intrinsics += 1;
+        let func = self.func;
+        let span = func.inst_span(inst);
+        let lanes = self.lanes;
+        // Gather every source (swizzles applied) into the scratch buffer, lane-major.
+        self.src_data.clear();
+        self.src_types.clear();
+        self.src_offsets.clear();
+        for &src in &intr.srcs {
+            let slot = self.slot(src.value, span, Some(inst))?;
+            self.check_defined(src.value, mask, span, Some(inst))?;
+            let ty = func.src_type(src);
+            let n = ty.num_components();
+            self.src_types.push(ty);
+            self.src_offsets.push(self.src_data.len());
+            for lane in 0..lanes {
+                for c in 0..n {
+                    let v = if mask & (1 << lane) != 0 {
+                        self.read_comp(slot, src, lane, c)
+                    } else {
+                        0
+                    };
+                    self.src_data.push(v);
+                }
+            }
+        }
+        let mut image_index = None;
+        let mut image = None;
+        let mut image_id = None;
+        if let Some(r) = intr.image {
+            let decl = self.shader.images.get(r.image.index()).ok_or_else(|| {
+                InterpError::new(
+                    span,
+                    Some(inst),
+                    None,
+                    InterpErrorKind::MissingImage { image: r.image },
+                )
+            })?;
+            image = Some(decl);
+            image_id = Some(r.image);
+            if let Some(idx) = r.index {
+                let slot = self.slot(idx.value, span, Some(inst))?;
+                self.check_defined(idx.value, mask, span, Some(inst))?;
+                image_index = Some(self.src_data.len());
+                for lane in 0..lanes {
+                    let v = if mask & (1 << lane) != 0 {
+                        self.read_comp(slot, idx, lane, 0)
+                    } else {
+                        0
+                    };
+                    self.src_data.push(v);
+                }
+            }
+        }
+        let predicate = intr.predicate().map(|_| intr.srcs.len() - 1);
+        let dest = func.inst(inst).dest;
+        let dest_type = dest.map(|d| func.value_type(d));
+        let (dest_start, dest_len) = match dest {
+            Some(d) => {
+                let slot = self.slot(d, span, Some(inst))?;
+                (slot.base as usize * lanes, slot.comps as usize * lanes)
+            }
+            None => (0, 0),
+        };
+        let dest_slice = &mut self.store[dest_start..dest_start + dest_len];
+        if let Some(ty) = dest_type {
+            let n = ty.num_components() as usize;
+            for lane in lanes_of(mask) {
+                dest_slice[lane * n..lane * n + n].fill(0);
+            }
+        }
+        let mut call = IntrinsicCall {
+            inst,
+            span,
+            intrinsic: intr,
+            image,
+            image_id,
+            dest_type,
+            exec_mask: mask,
+            invocations: &self.invocations,
+            src_types: &self.src_types,
+            src_offsets: &self.src_offsets,
+            src_data: &self.src_data,
+            image_index,
+            predicate,
+            dest: dest_slice,
+        };
+        env.intrinsic(&mut call).map_err(|error| {
+            InterpError::new(
+                span,
+                Some(inst),
+                error.lane,
+                InterpErrorKind::Env { op: intr.op, error },
+            )
+        })?;
+        if let (Some(d), Some(ty)) = (dest, dest_type) {
+            let n = ty.num_components() as usize;
+            let m = ty.component_mask();
+            let dest_slice = &mut self.store[dest_start..dest_start + dest_len];
+            for lane in lanes_of(mask) {
+                for v in &mut dest_slice[lane * n..lane * n + n] {
+                    *v &= m;
+                }
+            }
+            self.defined[d.index()] |= mask;
+        }
+        Ok(())
+    }
+}
+
+/// The lanes of a mask, in ascending order.
+fn lanes_of(mask: Mask) -> impl Iterator<Item = usize> {
+    let mut m = mask;
+    std::iter::from_fn(move || {
+        if m == 0 {
+            None
+        } else {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            Some(l)
+        }
+    })
+}
