@@ -1,2 +1,114 @@
-//! ir-opt (placeholder).
-fn main() {}
+//! `ir-opt`: reads a textual IR shader, runs a pass pipeline, prints the result.
+//!
+//! See `ir-opt --help` for the options and examples.
+
+use clap::{Args, Parser, ValueEnum};
+use std::process::ExitCode;
+use tools::{load_shader, read_input, write_output, Failure};
+
+const EXAMPLES: &str = "\
+Examples:
+  ir-opt examples/blur.ir                      parse, validate and print
+  ir-opt examples/blur.ir -p cse,dce           run passes
+  ir-opt examples/blur.ir --target dg2 -O      lower images for DG2, then clean up
+  ir-opt examples/blur.ir --target dg2 -O --emit visa
+  ir-opt examples/blur.ir --target ivb -O --force-untyped --stats
+  cat shader.ir | ir-opt - -o out.ir --verify --print-after-all
+
+Passes: const-fold, algebraic, copy-prop, cse, dce, cleanup (the optimization loop),
+lower-images (needs --target). Logging: RUST_LOG=debug ir-opt ...";
+
+#[derive(Parser)]
+#[command(name = "ir-opt", version, about = "Optimize and lower NIR-style IR shaders for Intel GPUs", after_help = EXAMPLES)]
+struct Cli {
+    #[command(flatten)]
+    opt: OptArgs,
+}
+
+/// What to print.
+#[derive(Copy, Clone, PartialEq, Eq, ValueEnum)]
+enum Emit {
+    /// The IR text.
+    Ir,
+    /// vISA LSC text for the message intrinsics, other instructions as comments.
+    Visa,
+}
+
+#[derive(Args)]
+struct OptArgs {
+    /// Input file, or `-` for standard input.
+    #[arg(default_value = "-")]
+    file: String,
+    /// Output file (default: standard output).
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    output: Option<String>,
+    /// Comma-separated pass pipeline, run in order.
+    #[arg(
+        short = 'p',
+        long = "passes",
+        value_name = "PASS,...",
+        value_delimiter = ','
+    )]
+    passes: Vec<String>,
+    /// The default pipeline: lower-images, then cleanup (needs --target).
+    #[arg(short = 'O')]
+    optimize: bool,
+    /// Platform to lower for: ivb, byt, hsw, bdw, skl, icl, tgl, dg2, mtl, pvc, lnl, bmg.
+    #[arg(long, value_name = "PLATFORM")]
+    target: Option<String>,
+    /// lower-images: use the untyped fallback even where typed messages would do.
+    #[arg(long)]
+    force_untyped: bool,
+    /// lower-images: omit bounds checks on the untyped path.
+    #[arg(long)]
+    no_bounds_check: bool,
+    /// lower-images: read read-only images through the sampler (ld / ld_lz).
+    #[arg(long)]
+    readonly_via_sampler: bool,
+    /// Output form.
+    #[arg(long, value_enum, default_value = "ir")]
+    emit: Emit,
+    /// Validate the shader after every pass.
+    #[arg(long)]
+    verify: bool,
+    /// Print the shader (to stderr) after every pass.
+    #[arg(long)]
+    print_after_all: bool,
+    /// Print instruction counts by kind (to stderr) at the end.
+    #[arg(long)]
+    stats: bool,
+    /// Print the time spent in each pass (to stderr).
+    #[arg(long)]
+    time_passes: bool,
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
+    let cli = Cli::parse();
+    match optimize(&cli.opt) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure(msg)) => {
+            eprintln!("{}", msg.trim_end());
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn optimize(args: &OptArgs) -> Result<(), Failure> {
+    let source = read_input(&args.file)?;
+    let file = if args.file == "-" {
+        "<stdin>"
+    } else {
+        &args.file
+    };
+    let shader = load_shader(file, &source)?;
+    log::info!("parsed {file}: {} function(s)", shader.functions.len());
+    if args.stats {
+        eprint!("{}", ir::stats::Stats::of(&shader));
+    }
+    let text = match args.emit {
+        Emit::Ir => ir::print_shader(&shader),
+        Emit::Visa => return Err(Failure("error: --emit visa needs --target".into())),
+    };
+    write_output(args.output.as_deref(), &text)
+}
