@@ -7,6 +7,8 @@
 pub mod device;
 pub mod error;
 pub mod format;
+pub mod message;
+pub mod visa;
 
 pub use device::{CacheControlField, Device};
 pub use error::{FormatError, FormatErrorKind, LowerError, LowerErrorKind};

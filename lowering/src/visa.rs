@@ -1,0 +1,650 @@
+//! vISA text for the message intrinsics of a shader.
+//!
+//! [`emit_visa`] prints every function of a shader as a vISA listing: each message
+//! intrinsic becomes one vISA instruction, spelled exactly as IGC's vISA printer
+//! (`IsaDisassembly.cpp`, `LscInstFormatter` and `printInstructionSampler`) spells it;
+//! every other instruction, block and control-flow node is printed as a `//` comment in
+//! the IR's own notation, so the listing reads next to the IR it came from. The listing
+//! is not a complete vISA program (there are no `.decl` lines): it shows what the
+//! lowering asks of the hardware.
+//!
+//! # Syntax decisions
+//!
+//! * Layout (IGC `printInstruction`, `LscInstFormatter::format`): four spaces of indent,
+//!   the predicate `(P<n>) ` first, then the mnemonic with `.sfid` and the cache controls
+//!   (only when not `.df.df`), one space, the execution size `(M1, N)`, then the operands
+//!   separated by two spaces.
+//! * Values: an SSA value `%12` is the vISA variable `V12`, a 1-bit predicate `%7` the
+//!   predicate variable `P7`. Message payloads are raw operands (IGC `CISA.y`
+//!   `LscPayloadReg`, `RawOperandOffsetSuffix`): a source that reads component `c` of a
+//!   vector value is printed `V10.<bytes>`, the byte offset of that component. The
+//!   register layout of a value is SIMT at the message's execution size `N`: component
+//!   `c` of a value with `B`-byte components starts at `c * ceil(N*B / GRF) * GRF`
+//!   (lsc.md §11: "one or more GRFs per enabled channel"); the data of transposed
+//!   messages is one packed block, component `c` at `c * B`. The offset is printed only
+//!   when non-zero, as IGC's `formatRawOperand` does. A data source whose components are
+//!   not one ascending run (`%5.xz`, `%5.yx`) is not one register range and is an error.
+//! * Surfaces (IGC `formatAddrTypeArgs`): `flat` with no parenthesis; `bti(0x<binding>)`
+//!   in upper-case hex; an image indexed by `%n` gives `bti(Vn)` when the binding is 0 and
+//!   otherwise a preceding `add (M1_NM, 1) Vn_bti<b>(0,0)<1> Vn(0,0)<0;1,0> 0x<b>:ud`
+//!   and `bti(Vn_bti<b>)`; a vector register read at a non-zero position prints as
+//!   `V10(row,col)` (IGC `LscVectorOpReg`). `bss`/`ss` surfaces print the variable that
+//!   holds the image's surface-state offset, named `SS_<image>` (the IR carries no value
+//!   for it; the driver supplies it as a kernel input).
+//! * Addresses (IGC `formatUntypedSimple`): `flat[V12]:a64`, `bti(0x4)[V12+0x100]:a32`,
+//!   immediate offsets in hex after `+`/`-`; a strided pitch follows a comma and a space,
+//!   `flat[V12, 0x100]:a32` for a constant pitch and `flat[V12, V14]:a32` otherwise.
+//!   IGC sets `std::uppercase` when it prints an immediate surface and never clears it,
+//!   so offsets after `bti(0x..)` have upper-case hex digits and offsets after `flat`
+//!   lower-case ones; this is reproduced.
+//! * Typed addresses (IGC `formatTyped`, lsc.md §6): `bti(0x1)[U,V,R,LOD]:a32`, where
+//!   trailing coordinates that are the constant 0 are dropped (LOD when it is 0, then R
+//!   when R and LOD are, then V when V, R and LOD are); U is always printed.
+//! * Null operands: a load or atomic without a destination prints `%null:<shape>`; unused
+//!   atomic sources print `%null`.
+//! * Sampler loads (IGC `printInstructionSampler`, `getSampleOp3DName`; lsc.md §7.6):
+//!   `load_3d.RGBA (M1, 16)  0x0:uw T<binding> V12.0 %null.0 V10.0 V11.0`: the op
+//!   (`load_3d` for `ld`, `load_lz` for `ld_lz`), the channels, the exec size, the
+//!   `aoffimmi` immediate `0x0:uw`, the surface variable, the destination, the paired
+//!   resource (`%null.0`) and the parameters (u, v, lod, r for `ld`; u, v, r for
+//!   `ld_lz`), every raw operand with its `.offset` as this printer always shows it.
+//!   Trailing parameters that are the constant 0 are dropped (the 3D_LOAD
+//!   documentation: "the missing parameters will have a value of 0"); u is kept. The
+//!   surface variable of binding `b` is named `T<b>`; an indexed image gets an `add` as
+//!   above and `movs (M1_NM, 1) T_<index variable>(0) <index variable>(0,0)<0;1,0>`
+//!   (IGC `CISA.y` `MovsInstruction`). The sampler width is the untyped width capped at
+//!   16, the widest the 3D_LOAD encoding lists.
+//! * Execution sizes come from the platform: typed messages use the device's typed SIMD
+//!   width, transposed messages 1, other untyped messages the untyped width.
+//!
+//! Platforms without LSC (verx10 < 125) are rejected for LSC messages: vISA LSC text
+//! cannot express what their backend does.
+
+use crate::message::{
+    check_message, describe_inst, lsc_operands, sampler_operands, LscMessage, LscPlatform,
+    MessageError, MessageRule, OpClass, SamplerMessage, SamplerOp,
+};
+use ir::lsc::{AddrType, Sfid};
+use ir::types::swizzle_letter;
+use ir::{CfNode, CfParent, Function, Inst, InstKind, Shader, Span, Src};
+use std::fmt::{self, Write as _};
+
+/// Why an instruction could not be printed as vISA.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum VisaReason {
+    /// The message breaks a platform rule (or the platform has no LSC).
+    Message(MessageRule),
+    /// An operand has no vISA spelling.
+    Operand(String),
+}
+
+impl fmt::Display for VisaReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            VisaReason::Message(r) => write!(f, "{r}"),
+            VisaReason::Operand(s) => f.write_str(s),
+        }
+    }
+}
+
+/// An instruction the emitter cannot print: where it is and why.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct VisaError {
+    /// The function.
+    pub function: String,
+    /// The instruction.
+    pub inst: Inst,
+    /// Its source position.
+    pub span: Span,
+    /// How the instruction reads (`%12 = @lsc_load_quad`).
+    pub what: String,
+    /// Why.
+    pub reason: VisaReason,
+}
+
+impl fmt::Display for VisaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: in fn {}: `{}`: {}",
+            self.span, self.function, self.what, self.reason
+        )
+    }
+}
+
+impl std::error::Error for VisaError {}
+
+impl VisaError {
+    fn from_message(function: &str, e: MessageError) -> VisaError {
+        VisaError {
+            function: function.to_string(),
+            inst: e.inst,
+            span: e.span,
+            what: e.what,
+            reason: VisaReason::Message(e.rule),
+        }
+    }
+}
+
+/// Prints every function of `shader` as vISA text for `platform` (see the module
+/// documentation for the syntax). Fails on the first message that breaks a platform
+/// rule or has no vISA spelling, naming the instruction and its line.
+pub fn emit_visa(shader: &Shader, platform: &LscPlatform) -> Result<String, VisaError> {
+    let p = platform;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "// vISA for {}: verx10 {}, {}-byte GRFs, typed SIMD{}, untyped SIMD{}",
+        p.name, p.verx10, p.grf_bytes, p.typed_simd, p.untyped_simd
+    );
+    for func in &shader.functions {
+        let mut e = Emitter {
+            shader,
+            p,
+            func,
+            out: String::new(),
+            depth: 0,
+        };
+        let kind = if func.name == "main" {
+            ".kernel"
+        } else {
+            ".global_function"
+        };
+        let _ = writeln!(e.out, "{kind} \"{}\"", func.name);
+        e.list(func.body())?;
+        out.push_str(&e.out);
+    }
+    Ok(out)
+}
+
+struct Emitter<'a> {
+    shader: &'a Shader,
+    p: &'a LscPlatform,
+    func: &'a Function,
+    out: String,
+    depth: usize,
+}
+
+/// A register layout: how far apart the components of a value are.
+#[derive(Copy, Clone)]
+enum Layout {
+    /// SIMT at an execution size: component stride `ceil(N*B / GRF) * GRF`.
+    Simt(u32),
+    /// Packed (transposed data): component stride `B`.
+    Packed,
+}
+
+impl<'a> Emitter<'a> {
+    fn comment(&mut self, text: &str) {
+        let _ = writeln!(self.out, "    // {}{text}", "  ".repeat(self.depth));
+    }
+
+    fn line(&mut self, text: &str) {
+        let _ = writeln!(self.out, "    {text}");
+    }
+
+    fn list(&mut self, nodes: &[CfNode]) -> Result<(), VisaError> {
+        for &node in nodes {
+            match node {
+                CfNode::Block(b) => {
+                    self.comment(&format!("block {b}:"));
+                    self.depth += 1;
+                    for inst in self.func.block_insts(b) {
+                        self.inst(inst)?;
+                    }
+                    if let Some(j) = self.func.block(b).jump {
+                        self.comment(j.name());
+                    }
+                    self.depth -= 1;
+                }
+                CfNode::If(id) => {
+                    let cond = src_text(self.func, self.func.if_data(id).cond);
+                    self.comment(&format!("if {cond} {{"));
+                    self.depth += 1;
+                    self.list(self.func.cf_list(CfParent::Then(id)))?;
+                    self.depth -= 1;
+                    self.comment("} else {");
+                    self.depth += 1;
+                    self.list(self.func.cf_list(CfParent::Else(id)))?;
+                    self.depth -= 1;
+                    self.comment("}");
+                }
+                CfNode::Loop(id) => {
+                    self.comment("loop {");
+                    self.depth += 1;
+                    self.list(self.func.cf_list(CfParent::Loop(id)))?;
+                    self.depth -= 1;
+                    self.comment("}");
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn error(&self, inst: Inst, reason: VisaReason) -> VisaError {
+        VisaError {
+            function: self.func.name.clone(),
+            inst,
+            span: self.func.inst_span(inst),
+            what: describe_inst(self.func, inst),
+            reason,
+        }
+    }
+
+    fn inst(&mut self, inst: Inst) -> Result<(), VisaError> {
+        let lsc = LscMessage::decode(self.func, inst)
+            .map_err(|r| self.error(inst, VisaReason::Message(r)))?;
+        let sampler = SamplerMessage::decode(self.func, inst)
+            .map_err(|r| self.error(inst, VisaReason::Message(r)))?;
+        if lsc.is_none() && sampler.is_none() {
+            let text = ir_text(self.shader, self.func, inst);
+            self.comment(&text);
+            return Ok(());
+        }
+        if lsc.is_some() && !self.p.has_lsc() {
+            return Err(self.error(
+                inst,
+                VisaReason::Message(MessageRule::NoLsc {
+                    platform: self.p.name.clone(),
+                    verx10: self.p.verx10,
+                }),
+            ));
+        }
+        check_message(self.p, &self.shader.images, self.func, inst)
+            .map_err(|e| VisaError::from_message(&self.func.name, e))?;
+        let text = ir_text(self.shader, self.func, inst);
+        self.comment(&text);
+        let lines = match (lsc, sampler) {
+            (Some(m), _) => self.lsc(inst, &m),
+            (None, Some(m)) => self.sampler(inst, &m),
+            (None, None) => unreachable!("handled above"),
+        }
+        .map_err(|s| self.error(inst, VisaReason::Operand(s)))?;
+        for l in lines {
+            self.line(&l);
+        }
+        Ok(())
+    }
+
+    /// A raw operand reading `comps` components of `bytes` bytes from `src`.
+    fn raw(&self, src: Src, comps: u8, bytes: u32, layout: Layout) -> Result<String, String> {
+        let first = first_component(self.func, src, comps)?;
+        let stride = match layout {
+            Layout::Simt(n) => (n * bytes).div_ceil(self.p.grf_bytes) * self.p.grf_bytes,
+            Layout::Packed => bytes,
+        };
+        let off = u32::from(first) * stride;
+        Ok(if off == 0 {
+            format!("V{}", src.value.as_u32())
+        } else {
+            format!("V{}.{off}", src.value.as_u32())
+        })
+    }
+
+    /// A scalar vector operand (a surface index or a pitch register), read in lane 0 of
+    /// its SIMT layout at execution size `n`: its variable and (row, column) position.
+    fn vector_position(&self, src: Src, n: u32) -> Result<(String, u32, u32), String> {
+        let first = first_component(self.func, src, 1)?;
+        let bytes = u32::from(self.func.value_type(src.value).bit_size() / 8).max(1);
+        let stride = (n * bytes).div_ceil(self.p.grf_bytes) * self.p.grf_bytes;
+        let off = u32::from(first) * stride;
+        Ok((
+            format!("V{}", src.value.as_u32()),
+            off / self.p.grf_bytes,
+            (off % self.p.grf_bytes) / bytes,
+        ))
+    }
+
+    /// A scalar vector operand as IGC's LSC printer spells it: `V10`, or `V10(row,col)`
+    /// away from the start of the variable.
+    fn vector_operand(&self, src: Src, n: u32) -> Result<String, String> {
+        let (var, row, col) = self.vector_position(src, n)?;
+        Ok(if row == 0 && col == 0 {
+            var
+        } else {
+            format!("{var}({row},{col})")
+        })
+    }
+
+    fn predicate(&self, pred: Option<Src>) -> Result<String, String> {
+        let Some(p) = pred else {
+            return Ok(String::new());
+        };
+        let comps = self.func.value_type(p.value).num_components();
+        if comps != 1 {
+            return Err(format!(
+                "predicate {} reads a component of a {comps}-component boolean; vISA predicates are whole variables",
+                src_text(self.func, p)
+            ));
+        }
+        Ok(format!("(P{}) ", p.value.as_u32()))
+    }
+
+    /// The register holding binding + index for an indexed image, with the instruction
+    /// that computes it when the binding is not 0. The register is the index variable
+    /// itself, or a temporary named after it (`V7_bti3`, `V7_1_0_bti3` for a position
+    /// away from its start).
+    fn indexed_surface(
+        &self,
+        index: Src,
+        binding: u32,
+        n: u32,
+    ) -> Result<(String, Option<String>), String> {
+        let (var, row, col) = self.vector_position(index, n)?;
+        let at_start = row == 0 && col == 0;
+        if binding == 0 {
+            let reg = if at_start {
+                var
+            } else {
+                format!("{var}({row},{col})")
+            };
+            return Ok((reg, None));
+        }
+        let tmp = if at_start {
+            format!("{var}_bti{binding}")
+        } else {
+            format!("{var}_{row}_{col}_bti{binding}")
+        };
+        Ok((
+            tmp.clone(),
+            Some(format!(
+                "add (M1_NM, 1) {tmp}(0,0)<1> {var}({row},{col})<0;1,0> 0x{binding:x}:ud"
+            )),
+        ))
+    }
+
+    fn lsc(&self, inst: Inst, m: &LscMessage) -> Result<Vec<String>, String> {
+        let func = self.func;
+        let ops = lsc_operands(func, inst, m).map_err(|r| r.to_string())?;
+        let n = m.exec_size(self.p);
+        let mut lines = Vec::new();
+
+        // Surface, IGC formatAddrTypeArgs; `upper` models the sticky std::uppercase.
+        let image = func.inst(inst).as_intrinsic().and_then(|i| i.image);
+        let mut upper = false;
+        let surface = match (m.addr_type, image) {
+            (AddrType::Flat, _) => "flat".to_string(),
+            (t, Some(r)) => {
+                let decl = self
+                    .shader
+                    .images
+                    .get(r.image.index())
+                    .ok_or_else(|| format!("image {} is not declared", r.image.as_u32()))?;
+                match (t, r.index) {
+                    (AddrType::Bti, None) => {
+                        upper = true;
+                        format!("bti(0x{:X})", decl.binding)
+                    }
+                    (AddrType::Bti, Some(idx)) => {
+                        let (reg, pre) = self.indexed_surface(idx, decl.binding, n)?;
+                        lines.extend(pre);
+                        format!("bti({reg})")
+                    }
+                    (_, Some(idx)) => {
+                        return Err(format!(
+                            "a {} surface indexed by {} needs the surface-state stride of @{}, which the IR does not carry",
+                            t.name(),
+                            src_text(func, idx),
+                            decl.name
+                        ))
+                    }
+                    (_, None) => format!("{}(SS_{})", t.name(), decl.name),
+                }
+            }
+            (t, None) => return Err(format!("the {} address model needs a surface", t.name())),
+        };
+
+        // Address.
+        let mut addr = format!("{surface}[");
+        if m.sfid == Sfid::Tgm {
+            let mut used = 4;
+            while used > 1 && is_const_zero(func, ops.addr[used - 1]) {
+                used -= 1;
+            }
+            let coords: Vec<String> = ops.addr[..used]
+                .iter()
+                .map(|s| self.raw(*s, 1, 4, Layout::Simt(n)))
+                .collect::<Result<_, _>>()?;
+            addr.push_str(&coords.join(","));
+        } else {
+            let bytes = u32::from(m.addr_size.bits() / 8);
+            addr.push_str(&self.raw(ops.addr[0], 1, bytes, Layout::Simt(n))?);
+            if m.offset != 0 {
+                let sign = if m.offset < 0 { '-' } else { '+' };
+                let mag = m.offset.unsigned_abs();
+                if upper {
+                    let _ = write!(addr, "{sign}0x{mag:X}");
+                } else {
+                    let _ = write!(addr, "{sign}0x{mag:x}");
+                }
+            }
+            if let Some(pitch) = ops.pitch {
+                addr.push_str(", ");
+                match const_value(func, pitch) {
+                    Some(v) => {
+                        let _ = write!(addr, "0x{v:X}");
+                    }
+                    None => addr.push_str(&self.vector_operand(pitch, n)?),
+                }
+            }
+        }
+        let _ = write!(addr, "]:{}", m.addr_size.name());
+
+        // Data operands.
+        let bytes = u32::from(m.data.size.reg_bits() / 8).max(1);
+        let layout = if m.data.transpose {
+            Layout::Packed
+        } else {
+            Layout::Simt(n)
+        };
+        let comps = m.data.components();
+        let dest = match func.inst(inst).dest {
+            Some(v) => format!("V{}:{}", v.as_u32(), m.data),
+            None => format!("%null:{}", m.data),
+        };
+
+        let mut text = self.predicate(ops.predicate)?;
+        text.push_str(&m.op.mnemonic());
+        let _ = write!(text, ".{}", m.sfid.name());
+        if !m.cache.is_default() {
+            let _ = write!(text, ".{}.{}", m.cache.l1.name(), m.cache.l3.name());
+        }
+        let _ = write!(text, " (M1, {n})  ");
+        match m.op.class() {
+            OpClass::Load => {
+                let _ = write!(text, "{dest}  {addr}");
+            }
+            OpClass::Store => {
+                let data = ops.data.expect("stores have data");
+                let reg = self.raw(data, comps, bytes, layout)?;
+                let _ = write!(text, "{addr}  {reg}:{}", m.data);
+            }
+            OpClass::Atomic => {
+                let mut srcs = Vec::new();
+                for s in &ops.atomic {
+                    srcs.push(self.raw(*s, 1, bytes, layout)?);
+                }
+                while srcs.len() < 2 {
+                    srcs.push("%null".to_string());
+                }
+                let _ = write!(text, "{dest}  {addr}  {}  {}", srcs[0], srcs[1]);
+            }
+        }
+        lines.push(text);
+        Ok(lines)
+    }
+
+    fn sampler(&self, inst: Inst, m: &SamplerMessage) -> Result<Vec<String>, String> {
+        let func = self.func;
+        let ops = sampler_operands(func, inst, m).map_err(|r| r.to_string())?;
+        let n = self.p.sampler_simd();
+        let mut lines = Vec::new();
+        let r = func
+            .inst(inst)
+            .as_intrinsic()
+            .and_then(|i| i.image)
+            .ok_or("sampler messages need an image")?;
+        let decl = self
+            .shader
+            .images
+            .get(r.image.index())
+            .ok_or_else(|| format!("image {} is not declared", r.image.as_u32()))?;
+        let surface = match r.index {
+            None => format!("T{}", decl.binding),
+            Some(idx) => {
+                let (reg, pre) = self.indexed_surface(idx, decl.binding, n)?;
+                lines.extend(pre);
+                let (base, region) = match reg.split_once('(') {
+                    Some((var, pos)) => (
+                        format!("{var}_{}", pos.trim_end_matches(')').replace(',', "_")),
+                        format!("{reg}<0;1,0>"),
+                    ),
+                    None => (reg.clone(), format!("{reg}(0,0)<0;1,0>")),
+                };
+                let tvar = format!("T_{base}");
+                lines.push(format!("movs (M1_NM, 1) {tvar}(0) {region}"));
+                tvar
+            }
+        };
+        let mut used = ops.params.len();
+        while used > 1 && is_const_zero(func, ops.params[used - 1]) {
+            used -= 1;
+        }
+        let mut text = self.predicate(ops.predicate)?;
+        text.push_str(match m.op {
+            SamplerOp::Ld => "load_3d.",
+            SamplerOp::LdLz => "load_lz.",
+        });
+        for (i, c) in "RGBA".chars().enumerate() {
+            if m.channels & (1 << i) != 0 {
+                text.push(c);
+            }
+        }
+        let _ = write!(text, " (M1, {n})  0x0:uw {surface}");
+        match func.inst(inst).dest {
+            Some(v) => {
+                let _ = write!(text, " V{}.0", v.as_u32());
+            }
+            None => text.push_str(" %null.0"),
+        }
+        text.push_str(" %null.0");
+        for s in &ops.params[..used] {
+            let reg = self.raw(*s, 1, 4, Layout::Simt(n))?;
+            if reg.contains('.') {
+                let _ = write!(text, " {reg}");
+            } else {
+                let _ = write!(text, " {reg}.0");
+            }
+        }
+        lines.push(text);
+        Ok(lines)
+    }
+}
+
+/// The first component `src` reads, when it reads `comps` consecutive components.
+fn first_component(func: &Function, src: Src, comps: u8) -> Result<u8, String> {
+    if src.swizzle.is_identity() {
+        return Ok(0);
+    }
+    let first = src.swizzle.component(0);
+    let run = src
+        .swizzle
+        .components()
+        .enumerate()
+        .all(|(i, c)| c == first + i as u8);
+    if !run || src.swizzle.len() != comps {
+        return Err(format!(
+            "{} is not one register range (its components are not one ascending run); copy it with a vec first",
+            src_text(func, src)
+        ));
+    }
+    Ok(first)
+}
+
+/// The constant a scalar source reads, if it is defined by `load_const`.
+fn const_value(func: &Function, src: Src) -> Option<u64> {
+    let def = func.value_def(src.value)?;
+    let c = func.inst(def).as_const()?;
+    c.get(usize::from(src.swizzle.component(0))).copied()
+}
+
+fn is_const_zero(func: &Function, src: Src) -> bool {
+    const_value(func, src) == Some(0)
+}
+
+/// A source in IR notation: `%3`, `%4.xy`.
+fn src_text(func: &Function, src: Src) -> String {
+    if src.swizzle.is_identity() {
+        return src.value.to_string();
+    }
+    let comps = func.value_type(src.value).num_components();
+    let letters: String = src
+        .swizzle
+        .components()
+        .map(|c| swizzle_letter(c, comps))
+        .collect();
+    format!("{}.{letters}", src.value)
+}
+
+/// An instruction in IR notation, for the comment lines of the listing.
+fn ir_text(shader: &Shader, func: &Function, inst: Inst) -> String {
+    let data = func.inst(inst);
+    let mut s = String::new();
+    if let Some(v) = data.dest {
+        let _ = write!(s, "{} {v} = ", func.value_type(v));
+    }
+    let srcs = |list: &mut dyn Iterator<Item = Src>| -> String {
+        list.map(|x| src_text(func, x))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match &data.kind {
+        InstKind::Alu(a) => {
+            let _ = write!(s, "{} {}", a.op.name(), srcs(&mut a.srcs.iter().copied()));
+        }
+        InstKind::LoadConst(c) => {
+            let vals: Vec<String> = c.iter().map(|v| format!("0x{v:x}")).collect();
+            let _ = write!(s, "load_const ({})", vals.join(", "));
+        }
+        InstKind::Undef => s.push_str("undefined"),
+        InstKind::Phi(p) => {
+            let parts: Vec<String> = p
+                .srcs
+                .iter()
+                .map(|(b, x)| format!("{b}: {}", src_text(func, *x)))
+                .collect();
+            let _ = write!(s, "phi {}", parts.join(", "));
+        }
+        InstKind::Intrinsic(i) => {
+            let _ = write!(s, "@{} (", i.op.name());
+            let mut parts = Vec::new();
+            if let Some(r) = i.image {
+                let name = shader
+                    .images
+                    .get(r.image.index())
+                    .map_or_else(|| r.image.to_string(), |d| d.name.clone());
+                match r.index {
+                    Some(idx) => parts.push(format!("@{name}[{}]", src_text(func, idx))),
+                    None => parts.push(format!("@{name}")),
+                }
+            }
+            parts.extend(i.srcs.iter().map(|x| src_text(func, *x)));
+            s.push_str(&parts.join(", "));
+            s.push(')');
+            let idx: Vec<String> =
+                i.op.info()
+                    .indices
+                    .iter()
+                    .zip(&i.indices)
+                    .map(|(k, v)| {
+                        let val = k.format_value(*v).unwrap_or_else(|| v.to_string());
+                        format!("{}={val}", k.name())
+                    })
+                    .collect();
+            if !idx.is_empty() {
+                let _ = write!(s, " ({})", idx.join(", "));
+            }
+        }
+    }
+    s
+}
