@@ -17,80 +17,44 @@
 //! The same decoded message also yields the hardware send descriptor
 //! ([`message_descriptor`], lsc.md §11, Mesa's `lsc_msg_desc` layout).
 
+use crate::device::{CacheControlField, Device};
 use ir::lsc::{AddrSize, AddrType, CacheControl, CacheOpt, DataShape, DataSize, LscAtomicOp, Sfid};
 use ir::{Function, IndexKind, Inst, IntrinsicOp, Span, Src, Type};
 use std::fmt;
 
-/// What message legality and vISA emission need to know about a device.
-///
-/// Built from the lowering's device presets; the facts follow lsc.md §1 and §10.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LscPlatform {
-    /// Short platform name (`dg2`, `pvc`, `lnl`), used in error messages.
-    pub name: String,
-    /// Ten times the graphics version, as Mesa's `verx10` (125 for DG2/MTL/ARL/PVC, 200
-    /// for LNL/BMG).
-    pub verx10: u32,
-    /// Xe-HPC (Ponte Vecchio): same verx10 as DG2 but 64-byte GRFs, SIMD16 typed
-    /// messages, SIMD32 untyped messages and no 3D sampler.
-    pub xe_hpc: bool,
-    /// Bytes per general register.
-    pub grf_bytes: u32,
-    /// SIMD width of the typed (TGM) messages the driver emits.
-    pub typed_simd: u32,
-    /// SIMD width of untyped (SIMT) messages.
-    pub untyped_simd: u32,
+/// Whether `d` is Xe2 or later (lsc.md §1: 4-bit cache controls, TGM float add).
+fn is_xe2(d: &Device) -> bool {
+    d.verx10 >= 200
 }
 
-impl LscPlatform {
-    /// A platform with the GRF size and untyped SIMD width lsc.md §1 and §10 give for
-    /// its class: 32-byte GRFs and SIMD16 before Xe-HPC, 64-byte GRFs and SIMD32 on PVC
-    /// and Xe2+. Pre-LSC platforms get 32-byte GRFs and SIMD16 (their sampler width).
-    pub fn new(name: impl Into<String>, verx10: u32, xe_hpc: bool, typed_simd: u32) -> Self {
-        let wide = xe_hpc || verx10 >= 200;
-        LscPlatform {
-            name: name.into(),
-            verx10,
-            xe_hpc,
-            grf_bytes: if wide { 64 } else { 32 },
-            typed_simd,
-            untyped_simd: if wide { 32 } else { 16 },
-        }
-    }
+/// Whether `d` is Xe-HPC (Ponte Vecchio): an LSC part with 64-byte GRFs before Xe2
+/// (lsc.md §1). It has SIMD16 typed messages and no 3D sampler.
+pub fn is_xe_hpc(d: &Device) -> bool {
+    d.has_lsc && !is_xe2(d) && d.grf_bytes == 64
+}
 
-    /// Whether the platform has LSC messages at all (DG2 and later, verx10 >= 125).
-    pub fn has_lsc(&self) -> bool {
-        self.verx10 >= 125
+/// The widest typed message the hardware takes (lsc.md §10 and §13.11): SIMD8 on
+/// DG2/MTL/ARL, SIMD16 on PVC, SIMD32 on Xe2+.
+pub fn typed_simd_max(d: &Device) -> u32 {
+    if is_xe2(d) {
+        32
+    } else if is_xe_hpc(d) {
+        16
+    } else {
+        8
     }
+}
 
-    /// Whether this is Xe2 or later (4-bit cache controls, TGM float add).
-    pub fn is_xe2(&self) -> bool {
-        self.verx10 >= 200
-    }
+/// Whether the platform has a 3D sampler. IGC's `Platform.hpp` (`hasSamplerSupport`)
+/// gives Xe-HPC none.
+pub fn has_sampler(d: &Device) -> bool {
+    !is_xe_hpc(d)
+}
 
-    /// The widest typed message the hardware takes (lsc.md §10 and §13.11): SIMD8 on
-    /// DG2/MTL/ARL, SIMD16 on PVC, SIMD32 on Xe2+.
-    pub fn typed_simd_max(&self) -> u32 {
-        if self.is_xe2() {
-            32
-        } else if self.xe_hpc {
-            16
-        } else {
-            8
-        }
-    }
-
-    /// Whether the platform has a 3D sampler. IGC's `Platform.hpp` (`hasSamplerSupport`)
-    /// gives Xe-HPC none.
-    pub fn has_sampler(&self) -> bool {
-        !self.xe_hpc
-    }
-
-    /// The SIMD width of sampler messages: the untyped width capped at 16, the widest the
-    /// vISA 3D_LOAD encoding lists (`visa-3d-load.md`, Exec_size).
-    pub fn sampler_simd(&self) -> u32 {
-        self.untyped_simd.min(16)
-    }
+/// The SIMD width of sampler messages: the untyped width capped at 16, the widest the
+/// vISA 3D_LOAD encoding lists (`visa-3d-load.md`, Exec_size).
+pub fn sampler_simd(d: &Device) -> u32 {
+    d.untyped_simd.min(16)
 }
 
 /// The operation of an LSC message (lsc.md §2).
@@ -288,7 +252,7 @@ impl LscMessage {
 
     /// The execution size the message is emitted with on `p`: 1 when transposed, the
     /// typed SIMD width on TGM, the untyped width otherwise (lsc.md §6, §10).
-    pub fn exec_size(&self, p: &LscPlatform) -> u32 {
+    pub fn exec_size(&self, p: &Device) -> u32 {
         if self.data.transpose {
             1
         } else if self.sfid == Sfid::Tgm {
@@ -302,7 +266,7 @@ impl LscMessage {
     /// operand) occupies on `p`. Non-transposed data is channel-major, every component
     /// starting a new register (lsc.md §11, Mesa's `lsc_msg_dest_len` per component);
     /// transposed data is one packed block.
-    pub fn data_grfs(&self, p: &LscPlatform) -> u32 {
+    pub fn data_grfs(&self, p: &Device) -> u32 {
         let bytes = u32::from(self.data.size.reg_bits() / 8).max(1);
         if self.data.transpose {
             div_ceil(u32::from(self.data.vect) * bytes, p.grf_bytes)
@@ -313,7 +277,7 @@ impl LscMessage {
 
     /// Number of registers the address payload occupies on `p`, given how many typed
     /// coordinates are sent (ignored for untyped messages).
-    pub fn addr_grfs(&self, p: &LscPlatform, typed_coords: u32) -> u32 {
+    pub fn addr_grfs(&self, p: &Device, typed_coords: u32) -> u32 {
         if self.sfid == Sfid::Tgm {
             typed_coords * div_ceil(self.exec_size(p) * 4, p.grf_bytes)
         } else {
@@ -913,7 +877,7 @@ impl std::error::Error for MessageError {}
 
 /// The cache-control field value of `cache` for `class` on `p`: `desc[19:17]` before Xe2,
 /// `desc[19:16]` on Xe2 (lsc.md §9). `None` when the pair does not encode.
-pub fn cache_encoding(p: &LscPlatform, class: OpClass, cache: CacheControl) -> Option<u32> {
+pub fn cache_encoding(p: &Device, class: OpClass, cache: CacheControl) -> Option<u32> {
     use CacheOpt::*;
     let pair = (cache.l1, cache.l3);
     let base = match class {
@@ -946,7 +910,7 @@ pub fn cache_encoding(p: &LscPlatform, class: OpClass, cache: CacheControl) -> O
             _ => None,
         },
     };
-    if !p.is_xe2() {
+    if p.cache_control != CacheControlField::Bits4 {
         return base;
     }
     // Xe2 doubles the older values and adds three load-only encodings; `.ri.ri` shares
@@ -962,7 +926,7 @@ pub fn cache_encoding(p: &LscPlatform, class: OpClass, cache: CacheControl) -> O
 /// Checks the fields of an LSC message against the platform rules (lsc.md §13 items
 /// 1-7, 10, 11, 14 and §5), independent of its operands. The first broken rule is
 /// returned.
-pub fn check_lsc(p: &LscPlatform, m: &LscMessage) -> Result<(), MessageRule> {
+pub fn check_lsc(p: &Device, m: &LscMessage) -> Result<(), MessageRule> {
     let op = m.op;
     let d = m.data;
     if !op.sfid_allowed(m.sfid) {
@@ -1025,8 +989,7 @@ pub fn check_lsc(p: &LscPlatform, m: &LscMessage) -> Result<(), MessageRule> {
         if d.vect != 1 {
             return Err(MessageRule::AtomicVector { op, vect: d.vect });
         }
-        if m.sfid == Sfid::Tgm && matches!(a, LscAtomicOp::Fadd | LscAtomicOp::Fsub) && !p.is_xe2()
-        {
+        if m.sfid == Sfid::Tgm && matches!(a, LscAtomicOp::Fadd | LscAtomicOp::Fsub) && !is_xe2(p) {
             return Err(MessageRule::TgmFloatAtomic {
                 op,
                 platform: p.name.clone(),
@@ -1079,7 +1042,9 @@ pub fn check_lsc(p: &LscPlatform, m: &LscMessage) -> Result<(), MessageRule> {
                 platform: None,
             });
         }
-        if matches!(m.sfid, Sfid::Tgm | Sfid::Ugml) && !p.is_xe2() {
+        // IGC's verifier: TGM and UGML take only .df.df before Xe2; the device says
+        // whether TGM takes more (`tgm_cache_control`), and UGML follows the same rule.
+        if matches!(m.sfid, Sfid::Tgm | Sfid::Ugml) && !p.tgm_cache_control {
             return Err(MessageRule::CacheNotDefault {
                 sfid: m.sfid,
                 cache: m.cache,
@@ -1095,21 +1060,21 @@ pub fn check_lsc(p: &LscPlatform, m: &LscMessage) -> Result<(), MessageRule> {
             class: op.class(),
             cache: m.cache,
             platform: p.name.clone(),
-            xe2: p.is_xe2(),
+            xe2: p.cache_control == CacheControlField::Bits4,
         });
     }
 
     // The remaining limits are those of the LSC encoding. A pre-LSC backend maps the
     // message onto HDC messages with their own limits and splits as it needs.
-    if !p.has_lsc() {
+    if !p.has_lsc {
         return Ok(());
     }
 
     // §13.11: the typed width the device asks for must exist.
-    if m.sfid == Sfid::Tgm && p.typed_simd > p.typed_simd_max() {
+    if m.sfid == Sfid::Tgm && p.typed_simd > typed_simd_max(p) {
         return Err(MessageRule::TypedExecSize {
             exec_size: p.typed_simd,
-            max: p.typed_simd_max(),
+            max: typed_simd_max(p),
             platform: p.name.clone(),
         });
     }
@@ -1419,7 +1384,7 @@ impl SurfaceInfo {
 /// intrinsics pass. `images` are the shader's image declarations (for binding-table
 /// ranges).
 pub fn check_message(
-    p: &LscPlatform,
+    p: &Device,
     images: &[ir::ImageDecl],
     func: &Function,
     inst: Inst,
@@ -1433,7 +1398,7 @@ pub fn check_message(
         return Ok(());
     }
     if let Some(m) = SamplerMessage::decode(func, inst).map_err(err)? {
-        if !p.has_sampler() {
+        if !has_sampler(p) {
             return Err(err(MessageRule::NoSampler {
                 platform: p.name.clone(),
             }));
@@ -1445,7 +1410,7 @@ pub fn check_message(
 
 /// Checks every message of `func`, in program order; returns every error.
 pub fn check_function(
-    p: &LscPlatform,
+    p: &Device,
     images: &[ir::ImageDecl],
     func: &Function,
 ) -> Result<(), Vec<MessageError>> {
@@ -1480,12 +1445,12 @@ pub fn check_function(
 /// destination), `typed_coords` how many typed coordinates are sent (1 to 4; ignored for
 /// untyped messages). The message must pass [`check_lsc`].
 pub fn message_descriptor(
-    p: &LscPlatform,
+    p: &Device,
     m: &LscMessage,
     has_dest: bool,
     typed_coords: u32,
 ) -> Result<u32, MessageRule> {
-    if !p.has_lsc() {
+    if !p.has_lsc {
         return Err(MessageRule::NoLsc {
             platform: p.name.clone(),
             verx10: p.verx10,
@@ -1531,6 +1496,10 @@ pub fn message_descriptor(
         | dst_len << 20
         | src0_len << 25
         | addr_type << 29;
-    desc |= if p.is_xe2() { cache << 16 } else { cache << 17 };
+    desc |= if p.cache_control == CacheControlField::Bits4 {
+        cache << 16
+    } else {
+        cache << 17
+    };
     Ok(desc)
 }

@@ -60,8 +60,9 @@
 //! Platforms without LSC (verx10 < 125) are rejected for LSC messages: vISA LSC text
 //! cannot express what their backend does.
 
+use crate::device::Device;
 use crate::message::{
-    check_message, describe_inst, lsc_operands, sampler_operands, LscMessage, LscPlatform,
+    check_message, describe_inst, lsc_operands, sampler_operands, sampler_simd, LscMessage,
     MessageError, MessageRule, OpClass, SamplerMessage, SamplerOp,
 };
 use ir::lsc::{AddrType, Sfid};
@@ -126,11 +127,11 @@ impl VisaError {
     }
 }
 
-/// Prints every function of `shader` as vISA text for `platform` (see the module
+/// Prints every function of `shader` as vISA text for `device` (see the module
 /// documentation for the syntax). Fails on the first message that breaks a platform
 /// rule or has no vISA spelling, naming the instruction and its line.
-pub fn emit_visa(shader: &Shader, platform: &LscPlatform) -> Result<String, VisaError> {
-    let p = platform;
+pub fn emit_visa(shader: &Shader, device: &Device) -> Result<String, VisaError> {
+    let p = device;
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -159,7 +160,7 @@ pub fn emit_visa(shader: &Shader, platform: &LscPlatform) -> Result<String, Visa
 
 struct Emitter<'a> {
     shader: &'a Shader,
-    p: &'a LscPlatform,
+    p: &'a Device,
     func: &'a Function,
     out: String,
     depth: usize,
@@ -241,7 +242,7 @@ impl<'a> Emitter<'a> {
             self.comment(&text);
             return Ok(());
         }
-        if lsc.is_some() && !self.p.has_lsc() {
+        if lsc.is_some() && !self.p.has_lsc {
             return Err(self.error(
                 inst,
                 VisaReason::Message(MessageRule::NoLsc {
@@ -477,7 +478,7 @@ impl<'a> Emitter<'a> {
     fn sampler(&self, inst: Inst, m: &SamplerMessage) -> Result<Vec<String>, String> {
         let func = self.func;
         let ops = sampler_operands(func, inst, m).map_err(|r| r.to_string())?;
-        let n = self.p.sampler_simd();
+        let n = sampler_simd(self.p);
         let mut lines = Vec::new();
         let r = func
             .inst(inst)

@@ -7,20 +7,25 @@ use ir::{
     IntrinsicOp, Span, Src, Type, Value,
 };
 use lowering::message::{
-    cache_encoding, check_message, message_descriptor, LscMessage, LscOp, LscPlatform, OpClass,
+    cache_encoding, check_message, message_descriptor, LscMessage, LscOp, OpClass,
 };
+use lowering::Device;
 
-fn dg2() -> LscPlatform {
-    LscPlatform::new("dg2", 125, false, 8)
+fn dg2() -> Device {
+    Device::preset("dg2").unwrap()
 }
-fn pvc() -> LscPlatform {
-    LscPlatform::new("pvc", 125, true, 16)
+fn pvc() -> Device {
+    Device::preset("pvc").unwrap()
 }
-fn lnl() -> LscPlatform {
-    LscPlatform::new("lnl", 200, false, 16)
+/// LNL with SIMD16 typed messages (the preset uses SIMD32, the Xe2 maximum; IGC uses
+/// SIMD16 under `DisableLSCSIMD32TGMMessages`, and lsc.md §6 prints SIMD16).
+fn lnl() -> Device {
+    let mut d = Device::preset("lnl").unwrap();
+    d.typed_simd = 16;
+    d
 }
-fn tgl() -> LscPlatform {
-    LscPlatform::new("tgl", 120, false, 8)
+fn tgl() -> Device {
+    Device::preset("tgl").unwrap()
 }
 
 fn image(binding: u32, count: Option<u32>) -> ImageDecl {
@@ -129,11 +134,11 @@ fn img0() -> Option<ImageRef> {
     Some(ImageRef::new(ImageId::from_u32(0)))
 }
 
-fn check(p: &LscPlatform, c: &Case) -> Result<(), String> {
+fn check(p: &Device, c: &Case) -> Result<(), String> {
     check_message(p, &[image(1, None)], &c.func, c.inst).map_err(|e| e.rule.to_string())
 }
 
-fn check_images(p: &LscPlatform, images: &[ImageDecl], c: &Case) -> Result<(), String> {
+fn check_images(p: &Device, images: &[ImageDecl], c: &Case) -> Result<(), String> {
     check_message(p, images, &c.func, c.inst).map_err(|e| e.rule.to_string())
 }
 

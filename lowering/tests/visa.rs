@@ -10,20 +10,24 @@ use ir::{
     Access, AluType, Builder, Format, Function, ImageDecl, ImageDim, ImageId, ImageRef, IndexKind,
     IntrinsicOp, Shader, Span, Src, Type, Value,
 };
-use lowering::message::LscPlatform;
 use lowering::visa::{emit_visa, VisaReason};
+use lowering::Device;
 
-fn dg2() -> LscPlatform {
-    LscPlatform::new("dg2", 125, false, 8)
+fn dg2() -> Device {
+    Device::preset("dg2").unwrap()
 }
-fn pvc() -> LscPlatform {
-    LscPlatform::new("pvc", 125, true, 16)
+fn pvc() -> Device {
+    Device::preset("pvc").unwrap()
 }
-fn lnl() -> LscPlatform {
-    LscPlatform::new("lnl", 200, false, 16)
+/// LNL with SIMD16 typed messages (the preset uses SIMD32, the Xe2 maximum; IGC uses
+/// SIMD16 under `DisableLSCSIMD32TGMMessages`, and lsc.md §6 prints SIMD16).
+fn lnl() -> Device {
+    let mut d = Device::preset("lnl").unwrap();
+    d.typed_simd = 16;
+    d
 }
-fn tgl() -> LscPlatform {
-    LscPlatform::new("tgl", 120, false, 8)
+fn tgl() -> Device {
+    Device::preset("tgl").unwrap()
 }
 
 fn image(name: &str, binding: u32, count: Option<u32>) -> ImageDecl {
@@ -108,7 +112,7 @@ fn shader_with(images: Vec<ImageDecl>, f: impl FnOnce(&mut Builder)) -> Shader {
 }
 
 /// The message lines of the listing (everything that is not a comment or header).
-fn message_lines(p: &LscPlatform, s: &Shader) -> Vec<String> {
+fn message_lines(p: &Device, s: &Shader) -> Vec<String> {
     let text = emit_visa(s, p).unwrap_or_else(|e| panic!("{e}"));
     text.lines()
         .filter(|l| l.starts_with("    ") && !l.trim_start().starts_with("//"))
@@ -116,7 +120,7 @@ fn message_lines(p: &LscPlatform, s: &Shader) -> Vec<String> {
         .collect()
 }
 
-fn one_line(p: &LscPlatform, s: &Shader) -> String {
+fn one_line(p: &Device, s: &Shader) -> String {
     let lines = message_lines(p, s);
     assert_eq!(lines.len(), 1, "{lines:?}");
     lines[0].clone()
@@ -937,4 +941,53 @@ fn illegal_messages_are_errors() {
     });
     assert!(emit_visa(&s, &dg2()).is_err());
     assert_eq!(DataShape::parse("d64x64t").unwrap().vect, 64);
+}
+
+#[test]
+fn presets_choose_exec_sizes() {
+    // lsc.md §10 via the device presets: typed SIMD8 on DG2/MTL, 16 on PVC, 32 on Xe2;
+    // untyped SIMD16 on DG2/MTL, 32 on PVC and Xe2; no LSC before DG2.
+    let s = shader_with(vec![image("img", 1, None)], |b| {
+        let (u, v, z) = uv(b);
+        b.intrinsic(
+            IntrinsicOp::LscLoadQuad,
+            img(0),
+            &[u, v, z, z],
+            &idx("tgm", "bti", "a32", "d32.xyzw", "df.df", 0),
+            Some(Type::vec32(4)),
+        );
+        let a = value_at(b, 20, Type::U64);
+        b.intrinsic(
+            IntrinsicOp::LscLoad,
+            None,
+            &[a.into()],
+            &idx("ugm", "flat", "a64", "d32x2", "df.df", 0),
+            Some(Type::vec32(2)),
+        );
+    });
+    for name in Device::PRESET_NAMES {
+        let d = Device::preset(name).unwrap();
+        let (typed, untyped) = match name {
+            "dg2" | "mtl" => (8, 16),
+            "pvc" => (16, 32),
+            "lnl" | "bmg" => (32, 32),
+            _ => {
+                let e = emit_visa(&s, &d).unwrap_err();
+                assert!(
+                    e.to_string()
+                        .contains(&format!("{name} (verx10 {})", d.verx10)),
+                    "{e}"
+                );
+                continue;
+            }
+        };
+        assert_eq!(
+            message_lines(&d, &s),
+            [
+                format!("lsc_load_quad.tgm (M1, {typed})  V12:d32.xyzw  bti(0x1)[V10,V11]:a32"),
+                format!("lsc_load.ugm (M1, {untyped})  V21:d32x2  flat[V20]:a64"),
+            ],
+            "{name}"
+        );
+    }
 }
