@@ -2,5 +2,8 @@
 //! surfaces and buffers, with the high-level image intrinsics executed on the logical
 //! image (the linear reference) and the message intrinsics executed with the hardware's
 //! semantics on the surfaces' real tiled bytes.
+//!
+//! [`shader_gen`] draws random valid shaders for the property suites.
 
+pub mod shader_gen;
 pub mod texel;
