@@ -875,6 +875,14 @@ impl fmt::Display for MessageError {
 
 impl std::error::Error for MessageError {}
 
+impl MessageError {
+    /// The error as a diagnostic at the instruction's position, for rendering with a
+    /// source snippet (`Diagnostic::render`).
+    pub fn to_diagnostic(&self) -> ir::diag::Diagnostic {
+        ir::diag::Diagnostic::error(self.span, format!("`{}`: {}", self.what, self.rule))
+    }
+}
+
 /// The cache-control field value of `cache` for `class` on `p`: `desc[19:17]` before Xe2,
 /// `desc[19:16]` on Xe2 (lsc.md §9). `None` when the pair does not encode.
 pub fn cache_encoding(p: &Device, class: OpClass, cache: CacheControl) -> Option<u32> {

@@ -3,8 +3,9 @@
 //! [`emit_visa`] prints every function of a shader as a vISA listing: each message
 //! intrinsic becomes one vISA instruction, spelled exactly as IGC's vISA printer
 //! (`IsaDisassembly.cpp`, `LscInstFormatter` and `printInstructionSampler`) spells it;
-//! every other instruction, block and control-flow node is printed as a `//` comment in
-//! the IR's own notation, so the listing reads next to the IR it came from. The listing
+//! every instruction, block and control-flow node is also printed as a `//` comment in
+//! the IR's text notation (`ir::print`), so the listing reads next to the IR it came
+//! from. The listing
 //! is not a complete vISA program (there are no `.decl` lines): it shows what the
 //! lowering asks of the hardware.
 //!
@@ -28,7 +29,7 @@
 //!   in upper-case hex; an image indexed by `%n` gives `bti(Vn)` when the binding is 0 and
 //!   otherwise a preceding `add (M1_NM, 1) Vn_bti<b>(0,0)<1> Vn(0,0)<0;1,0> 0x<b>:ud`
 //!   and `bti(Vn_bti<b>)`; a vector register read at a non-zero position prints as
-//!   `V10(row,col)` (IGC `LscVectorOpReg`). `bss`/`ss` surfaces print the variable that
+//!   `V10(row,col)` (IGC `LscVectorOpReg`), its temporary as `V10_<row>_<col>_bti<b>`. `bss`/`ss` surfaces print the variable that
 //!   holds the image's surface-state offset, named `SS_<image>` (the IR carries no value
 //!   for it; the driver supplies it as a kernel input).
 //! * Addresses (IGC `formatUntypedSimple`): `flat[V12]:a64`, `bti(0x4)[V12+0x100]:a32`,
@@ -65,9 +66,11 @@ use crate::message::{
     check_message, describe_inst, lsc_operands, sampler_operands, sampler_simd, LscMessage,
     MessageError, MessageRule, OpClass, SamplerMessage, SamplerOp,
 };
+use ir::diag::Diagnostic;
 use ir::lsc::{AddrType, Sfid};
+use ir::print::print_inst;
 use ir::types::swizzle_letter;
-use ir::{CfNode, CfParent, Function, Inst, InstKind, Shader, Span, Src};
+use ir::{CfNode, CfParent, Function, Inst, Shader, Span, Src};
 use std::fmt::{self, Write as _};
 
 /// Why an instruction could not be printed as vISA.
@@ -114,6 +117,17 @@ impl fmt::Display for VisaError {
 }
 
 impl std::error::Error for VisaError {}
+
+impl VisaError {
+    /// The error as a diagnostic at the instruction's position, for rendering with a
+    /// source snippet (`Diagnostic::render`).
+    pub fn to_diagnostic(&self) -> Diagnostic {
+        Diagnostic::error(
+            self.span,
+            format!("in fn {}: `{}`: {}", self.function, self.what, self.reason),
+        )
+    }
+}
 
 impl VisaError {
     fn from_message(function: &str, e: MessageError) -> VisaError {
@@ -238,7 +252,7 @@ impl<'a> Emitter<'a> {
         let sampler = SamplerMessage::decode(self.func, inst)
             .map_err(|r| self.error(inst, VisaReason::Message(r)))?;
         if lsc.is_none() && sampler.is_none() {
-            let text = ir_text(self.shader, self.func, inst);
+            let text = print_inst(self.shader, self.func, inst);
             self.comment(&text);
             return Ok(());
         }
@@ -253,7 +267,7 @@ impl<'a> Emitter<'a> {
         }
         check_message(self.p, &self.shader.images, self.func, inst)
             .map_err(|e| VisaError::from_message(&self.func.name, e))?;
-        let text = ir_text(self.shader, self.func, inst);
+        let text = print_inst(self.shader, self.func, inst);
         self.comment(&text);
         let lines = match (lsc, sampler) {
             (Some(m), _) => self.lsc(inst, &m),
@@ -585,67 +599,4 @@ fn src_text(func: &Function, src: Src) -> String {
         .map(|c| swizzle_letter(c, comps))
         .collect();
     format!("{}.{letters}", src.value)
-}
-
-/// An instruction in IR notation, for the comment lines of the listing.
-fn ir_text(shader: &Shader, func: &Function, inst: Inst) -> String {
-    let data = func.inst(inst);
-    let mut s = String::new();
-    if let Some(v) = data.dest {
-        let _ = write!(s, "{} {v} = ", func.value_type(v));
-    }
-    let srcs = |list: &mut dyn Iterator<Item = Src>| -> String {
-        list.map(|x| src_text(func, x))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    match &data.kind {
-        InstKind::Alu(a) => {
-            let _ = write!(s, "{} {}", a.op.name(), srcs(&mut a.srcs.iter().copied()));
-        }
-        InstKind::LoadConst(c) => {
-            let vals: Vec<String> = c.iter().map(|v| format!("0x{v:x}")).collect();
-            let _ = write!(s, "load_const ({})", vals.join(", "));
-        }
-        InstKind::Undef => s.push_str("undefined"),
-        InstKind::Phi(p) => {
-            let parts: Vec<String> = p
-                .srcs
-                .iter()
-                .map(|(b, x)| format!("{b}: {}", src_text(func, *x)))
-                .collect();
-            let _ = write!(s, "phi {}", parts.join(", "));
-        }
-        InstKind::Intrinsic(i) => {
-            let _ = write!(s, "@{} (", i.op.name());
-            let mut parts = Vec::new();
-            if let Some(r) = i.image {
-                let name = shader
-                    .images
-                    .get(r.image.index())
-                    .map_or_else(|| r.image.to_string(), |d| d.name.clone());
-                match r.index {
-                    Some(idx) => parts.push(format!("@{name}[{}]", src_text(func, idx))),
-                    None => parts.push(format!("@{name}")),
-                }
-            }
-            parts.extend(i.srcs.iter().map(|x| src_text(func, *x)));
-            s.push_str(&parts.join(", "));
-            s.push(')');
-            let idx: Vec<String> =
-                i.op.info()
-                    .indices
-                    .iter()
-                    .zip(&i.indices)
-                    .map(|(k, v)| {
-                        let val = k.format_value(*v).unwrap_or_else(|| v.to_string());
-                        format!("{}={val}", k.name())
-                    })
-                    .collect();
-            if !idx.is_empty() {
-                let _ = write!(s, " ({})", idx.join(", "));
-            }
-        }
-    }
-    s
 }

@@ -1246,3 +1246,34 @@ fn legal_messages_on_each_platform_class() {
         }
     }
 }
+
+#[test]
+fn check_function_reports_every_error() {
+    let text = "\
+shader compute (local_size=16,1,1)
+image @img : 2d r32_uint (binding=1)
+
+fn main {
+  block b0:
+    32x3 %0 = @load_global_invocation_id
+    32   %1 = load_const (0x00000000)
+    32x2 %2 = @lsc_load_quad (@img, %0.x, %0.y, %1, %1) (lsc_sfid=tgm, lsc_addr=bti, lsc_addr_size=a32, lsc_data=d32.xz)
+    @lsc_store_quad (@img, %0.x, %0.y, %1, %1, %2) (lsc_sfid=tgm, lsc_addr=bti, lsc_addr_size=a32, lsc_data=d32.xz)
+    32   %3 = @lsc_atomic (@img, %0.x, %0.y, %1, %1, %1) (lsc_sfid=tgm, lsc_addr=bti, lsc_addr_size=a32, lsc_data=d32, lsc_op=fadd)
+}
+";
+    let s = ir::parse_shader(text).unwrap_or_else(|d| panic!("{d:?}"));
+    let f = &s.functions[0];
+    let errors = lowering::message::check_function(&dg2(), &s.images, f).unwrap_err();
+    let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+    assert_eq!(
+        text,
+        [
+            "9:5: `@lsc_store_quad`: lsc.md §13.2: store_quad channel mask must be contiguous (.x, .xy, .xyz, .xyzw), found .xz",
+            "10:5: `%3 = @lsc_atomic`: lsc.md §13.6: lsc_atomic_fadd on .tgm needs Xe2 (verx10 200) or later, dg2 has none",
+        ]
+    );
+    // The store is illegal everywhere, the float add only before Xe2.
+    let errors = lowering::message::check_function(&lnl(), &s.images, f);
+    assert_eq!(errors.map_err(|e| e.len()), Err(1));
+}

@@ -830,45 +830,66 @@ fn predicated_sampler_from_an_image_array() {
 }
 
 #[test]
-fn whole_listing_with_comments_and_control_flow() {
-    let s = shader_with(vec![image("img", 1, None)], |b| {
-        let gid = b.system_value(IntrinsicOp::LoadGlobalInvocationId);
-        let z = b.imm_u32(0);
-        let c = b.ine(Src::channel(gid, 0), z);
-        let id = b.push_if(c);
-        b.intrinsic(
-            IntrinsicOp::LscStoreQuad,
-            img(0),
-            &[
-                Src::channel(gid, 0),
-                Src::channel(gid, 1),
-                z.into(),
-                z.into(),
-                z.into(),
-            ],
-            &idx("tgm", "bti", "a32", "d32.x", "df.df", 0),
-            None,
-        );
-        b.push_else(id);
-        b.pop_if(id);
-    });
-    let text = emit_visa(&s, &dg2()).unwrap();
+fn whole_listing_from_text() {
+    // The comment lines are the IR's own text (ir::print), block labels and control
+    // flow included; each message is followed by its vISA instruction.
+    let ir_text = "\
+shader compute (local_size=16,1,1)
+image @img : 2d r32_uint (binding=1)
+
+fn main {
+  block b0:
+    32x3 %0 = @load_global_invocation_id
+    32   %1 = load_const (0x00000000)
+    1    %2 = ine %0.x, %1
+  if %2 {
+    block b1:
+      32   %3 = @lsc_load_quad (@img, %0.x, %0.y, %1, %1) (lsc_sfid=tgm, lsc_addr=bti, lsc_addr_size=a32, lsc_data=d32.x) if %2
+      @lsc_store_quad (@img, %0.x, %0.y, %1, %1, %3) (lsc_sfid=tgm, lsc_addr=bti, lsc_addr_size=a32, lsc_data=d32.x, lsc_cache=uc.wb)
+  } else {
+    block b2:
+  }
+  block b3:
+  loop {
+    block b4:
+      break
+  }
+  block b5:
+}
+";
+    let s = ir::parse_shader(ir_text).unwrap_or_else(|d| panic!("{d:?}"));
+    let text = emit_visa(&s, &lnl()).unwrap();
     assert_eq!(
         text,
-        "// vISA for dg2: verx10 125, 32-byte GRFs, typed SIMD8, untyped SIMD16\n\
-         .kernel \"main\"\n    \
-         // block b0:\n    \
-         //   32x3 %0 = @load_global_invocation_id ()\n    \
-         //   32 %1 = load_const (0x0)\n    \
-         //   1 %2 = ine %0.x, %1\n    \
-         // if %2 {\n    \
-         //   block b2:\n    \
-         //     @lsc_store_quad (@img, %0.x, %0.y, %1, %1, %1) (lsc_sfid=tgm, lsc_addr=bti, lsc_addr_size=a32, lsc_data=d32.x, lsc_cache=df.df, lsc_offset=0)\n    \
-         lsc_store_quad.tgm (M1, 8)  bti(0x1)[V0,V0.32]:a32  V1:d32.x\n    \
-         // } else {\n    \
-         //   block b3:\n    \
-         // }\n    \
-         // block b1:\n"
+        "\
+// vISA for lnl: verx10 200, 64-byte GRFs, typed SIMD16, untyped SIMD32
+.kernel \"main\"
+    // block b0:
+    //   32x3 %0 = @load_global_invocation_id
+    //   32   %1 = load_const (0x00000000)
+    //   1    %2 = ine %0.x, %1
+    // if %2 {
+    //   block b1:
+    //     32   %3 = @lsc_load_quad (@img, %0.x, %0.y, %1, %1) (lsc_sfid=tgm, lsc_addr=bti, lsc_addr_size=a32, lsc_data=d32.x) if %2
+    (P2) lsc_load_quad.tgm (M1, 16)  V3:d32.x  bti(0x1)[V0,V0.64]:a32
+    //     @lsc_store_quad (@img, %0.x, %0.y, %1, %1, %3) (lsc_sfid=tgm, lsc_addr=bti, lsc_addr_size=a32, lsc_data=d32.x, lsc_cache=uc.wb)
+    lsc_store_quad.tgm.uc.wb (M1, 16)  bti(0x1)[V0,V0.64]:a32  V3:d32.x
+    // } else {
+    //   block b2:
+    // }
+    // block b3:
+    // loop {
+    //   block b4:
+    //     break
+    // }
+    // block b5:
+"
+    );
+    // Before Xe2 the store's cache controls are illegal on TGM; the error names the line.
+    let e = emit_visa(&s, &dg2()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "12:7: in fn main: `@lsc_store_quad`: lsc.md §13.7: .tgm messages take only default caching (.df.df) before Xe2, found .uc.wb on dg2"
     );
 }
 
@@ -990,4 +1011,61 @@ fn presets_choose_exec_sizes() {
             "{name}"
         );
     }
+}
+
+#[test]
+fn ss_surfaces_vector_predicates_and_diagnostics() {
+    // ss prints the variable holding the image's surface-state offset.
+    let s = shader_with(vec![image("dst", 0, None)], |b| {
+        let (u, v, z) = uv(b);
+        b.intrinsic(
+            IntrinsicOp::LscLoadQuad,
+            img(0),
+            &[u, v, z, z],
+            &idx("tgm", "ss", "a32", "d32.x", "df.df", 0),
+            Some(Type::U32),
+        );
+    });
+    assert_eq!(
+        one_line(&dg2(), &s),
+        "lsc_load_quad.tgm (M1, 8)  V12:d32.x  ss(SS_dst)[V10,V11]:a32"
+    );
+    // An indexed bss surface would need the surface-state stride.
+    let s = shader_with(vec![image("dst", 0, Some(4))], |b| {
+        let (u, v, z) = uv(b);
+        let r = ImageRef {
+            image: ImageId::from_u32(0),
+            index: Some(u),
+        };
+        b.intrinsic(
+            IntrinsicOp::LscLoadQuad,
+            Some(r),
+            &[u, v, z, z],
+            &idx("tgm", "bss", "a32", "d32.x", "df.df", 0),
+            Some(Type::U32),
+        );
+    });
+    let e = emit_visa(&s, &dg2()).unwrap_err();
+    assert_eq!(
+        e.reason.to_string(),
+        "a bss surface indexed by %10 needs the surface-state stride of @dst, which the IR does not carry"
+    );
+    // A predicate reading one component of a boolean vector has no vISA spelling.
+    let text = "\
+shader compute (local_size=16,1,1)
+
+fn main {
+  block b0:
+    32x3 %0 = @load_global_invocation_id
+    64   %1 = u2u64 %0.x
+    1x2  %2 = load_const (true, false)
+    32   %3 = @lsc_load (%1, %2.y) (lsc_sfid=ugm, lsc_addr=flat, lsc_addr_size=a64, lsc_data=d32)
+}
+";
+    let s = ir::parse_shader(text).unwrap_or_else(|d| panic!("{d:?}"));
+    let e = emit_visa(&s, &dg2()).unwrap_err();
+    assert_eq!(
+        e.to_diagnostic().render("t.ir", text),
+        "error: in fn main: `%3 = @lsc_load`: predicate %2.y reads a component of a 2-component boolean; vISA predicates are whole variables\n --> t.ir:8:5\n  |\n8 |     32   %3 = @lsc_load (%1, %2.y) (lsc_sfid=ugm, lsc_addr=flat, lsc_addr_size=a64, lsc_data=d32)\n  |     ^\n"
+    );
 }
