@@ -3,6 +3,8 @@
 //!
 //! - [`device`]: the platforms ([`Device`]) and what each supports;
 //! - [`format`](mod@format): storage formats, typed-message support and format lowering;
+//! - [`message`]: legality of the LSC and sampler messages per platform, send descriptors;
+//! - [`visa`]: vISA text of the messages, as IGC prints it;
 
 pub mod device;
 pub mod error;

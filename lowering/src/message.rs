@@ -565,6 +565,8 @@ pub enum MessageRule {
     },
     /// A sampler message without an image.
     SamplerWithoutImage,
+    /// Message operands asked of an instruction that is not that kind of message.
+    NotAMessage,
     /// An LSC encoding asked of a platform without LSC (verx10 < 125).
     NoLsc {
         /// Platform name.
@@ -821,6 +823,7 @@ impl fmt::Display for MessageRule {
                 write!(f, "{platform} has no 3D sampler (IGC Platform.hpp hasSamplerSupport)")
             }
             R::SamplerWithoutImage => write!(f, "sampler messages need an image"),
+            R::NotAMessage => write!(f, "the instruction is not a message of that kind"),
             R::NoLsc { platform, verx10 } => write!(
                 f,
                 "lsc.md §1: {platform} (verx10 {verx10}) has no LSC messages (DG2, verx10 125, is the first); its backend maps them onto legacy HDC messages"
@@ -1017,7 +1020,9 @@ pub fn check_lsc(p: &Device, m: &LscMessage) -> Result<(), MessageRule> {
                 });
             }
         }
-        let legal = if d.transpose {
+        let legal = if !DataShape::VECT_SIZES.contains(&d.vect) {
+            false
+        } else if d.transpose {
             true
         } else if m.sfid == Sfid::Ugml {
             matches!(d.vect, 1 | 2 | 4)
@@ -1162,7 +1167,8 @@ pub fn lsc_operands(
     let i = func
         .inst(inst)
         .as_intrinsic()
-        .expect("lsc_operands on an intrinsic");
+        .filter(|i| i.op.is_lsc())
+        .ok_or(MessageRule::NotAMessage)?;
     let srcs = &i.srcs;
     let typed = m.sfid == Sfid::Tgm;
     let n_addr = if typed { 4 } else { 1 };
@@ -1294,7 +1300,8 @@ pub fn sampler_operands(
     let data = func.inst(inst);
     let i = data
         .as_intrinsic()
-        .expect("sampler_operands on an intrinsic");
+        .filter(|i| matches!(i.op, IntrinsicOp::SamplerLd | IntrinsicOp::SamplerLdLz))
+        .ok_or(MessageRule::NotAMessage)?;
     if i.image.is_none() {
         return Err(MessageRule::SamplerWithoutImage);
     }
@@ -1510,4 +1517,86 @@ pub fn message_descriptor(
         cache << 17
     };
     Ok(desc)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ir::lsc::CacheControl;
+
+    fn msg(sfid: Sfid, data: &str, size: AddrSize) -> LscMessage {
+        LscMessage {
+            op: LscOp::Load,
+            sfid,
+            addr_type: AddrType::Flat,
+            addr_size: size,
+            data: DataShape::parse(data).unwrap(),
+            cache: CacheControl::DEFAULT,
+            offset: 0,
+        }
+    }
+
+    #[test]
+    fn payload_lengths() {
+        let dg2 = Device::preset("dg2").unwrap();
+        let lnl = Device::preset("lnl").unwrap();
+        // SIMD16 × 4 bytes = 64 bytes: 2 registers of 32, 1 of 64 (at SIMD32 on LNL: 2).
+        let m = msg(Sfid::Ugm, "d32x3", AddrSize::A64);
+        assert_eq!(m.data_grfs(&dg2), 6);
+        assert_eq!(m.addr_grfs(&dg2, 1), 4);
+        assert_eq!(m.data_grfs(&lnl), 6);
+        assert_eq!(m.addr_grfs(&lnl, 1), 4);
+        // d16 SIMT: 2 bytes per lane; d8u32 widens to 4.
+        assert_eq!(msg(Sfid::Ugm, "d16", AddrSize::A32).data_grfs(&dg2), 1);
+        assert_eq!(msg(Sfid::Ugm, "d8u32", AddrSize::A32).data_grfs(&dg2), 2);
+        // Transposed blocks are packed: 64 × 8 bytes.
+        assert_eq!(msg(Sfid::Ugm, "d64x64t", AddrSize::A64).data_grfs(&dg2), 16);
+        assert_eq!(
+            msg(Sfid::Ugm, "d64x64t", AddrSize::A64).addr_grfs(&dg2, 1),
+            1
+        );
+        // Typed: one register run per coordinate.
+        let t = msg(Sfid::Tgm, "d32.xyz", AddrSize::A32);
+        assert_eq!(t.exec_size(&dg2), 8);
+        assert_eq!(t.data_grfs(&dg2), 3);
+        assert_eq!(t.addr_grfs(&dg2, 3), 3);
+        assert_eq!(t.exec_size(&lnl), 32);
+        assert_eq!(t.addr_grfs(&lnl, 2), 4);
+    }
+
+    #[test]
+    fn platform_classes() {
+        let names = |f: fn(&Device) -> bool| -> Vec<String> {
+            Device::presets()
+                .into_iter()
+                .filter(f)
+                .map(|d| d.name)
+                .collect()
+        };
+        assert_eq!(names(is_xe_hpc), ["pvc"]);
+        assert_eq!(names(|d| !has_sampler(d)), ["pvc"]);
+        let max: Vec<u32> = ["dg2", "mtl", "pvc", "lnl", "bmg"]
+            .iter()
+            .map(|n| typed_simd_max(&Device::preset(n).unwrap()))
+            .collect();
+        assert_eq!(max, [8, 8, 16, 32, 32]);
+    }
+
+    #[test]
+    fn operands_of_non_messages() {
+        let mut f = Function::new("main");
+        let mut b = ir::Builder::at_end(&mut f);
+        b.imm_u32(3);
+        let inst = f.insts_in_order()[0];
+        let m = msg(Sfid::Ugm, "d32", AddrSize::A64);
+        assert_eq!(lsc_operands(&f, inst, &m), Err(MessageRule::NotAMessage));
+        let s = SamplerMessage {
+            op: SamplerOp::Ld,
+            channels: 1,
+        };
+        assert_eq!(
+            sampler_operands(&f, inst, &s),
+            Err(MessageRule::NotAMessage)
+        );
+    }
 }
