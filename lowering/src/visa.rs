@@ -5,9 +5,9 @@
 //! (`IsaDisassembly.cpp`, `LscInstFormatter` and `printInstructionSampler`) spells it;
 //! every instruction, block and control-flow node is also printed as a `//` comment in
 //! the IR's text notation (`ir::print`), so the listing reads next to the IR it came
-//! from. The listing
-//! is not a complete vISA program (there are no `.decl` lines): it shows what the
-//! lowering asks of the hardware.
+//! from. Each function starts with `.kernel "main"` (`.global_function "name"` for the
+//! others), as IGC's `printFunctionDecl`. The listing is not a complete vISA program
+//! (there are no `.decl` lines): it shows what the lowering asks of the hardware.
 //!
 //! # Syntax decisions
 //!
@@ -29,9 +29,11 @@
 //!   in upper-case hex; an image indexed by `%n` gives `bti(Vn)` when the binding is 0 and
 //!   otherwise a preceding `add (M1_NM, 1) Vn_bti<b>(0,0)<1> Vn(0,0)<0;1,0> 0x<b>:ud`
 //!   and `bti(Vn_bti<b>)`; a vector register read at a non-zero position prints as
-//!   `V10(row,col)` (IGC `LscVectorOpReg`), its temporary as `V10_<row>_<col>_bti<b>`. `bss`/`ss` surfaces print the variable that
-//!   holds the image's surface-state offset, named `SS_<image>` (the IR carries no value
-//!   for it; the driver supplies it as a kernel input).
+//!   `V10(row,col)` (IGC `LscVectorOpReg`), its temporary as `V10_<row>_<col>_bti<b>`.
+//!   `bss`/`ss` surfaces print the variable that holds the image's surface-state offset,
+//!   named `SS_<image>` (the IR carries no value for it; the driver supplies it as a
+//!   kernel input); an indexed `bss`/`ss` image is an error, since the IR does not carry
+//!   the surface-state stride either.
 //! * Addresses (IGC `formatUntypedSimple`): `flat[V12]:a64`, `bti(0x4)[V12+0x100]:a32`,
 //!   immediate offsets in hex after `+`/`-`; a strided pitch follows a comma and a space,
 //!   `flat[V12, 0x100]:a32` for a constant pitch and `flat[V12, V14]:a32` otherwise.
@@ -41,8 +43,11 @@
 //! * Typed addresses (IGC `formatTyped`, lsc.md §6): `bti(0x1)[U,V,R,LOD]:a32`, where
 //!   trailing coordinates that are the constant 0 are dropped (LOD when it is 0, then R
 //!   when R and LOD are, then V when V, R and LOD are); U is always printed.
-//! * Null operands: a load or atomic without a destination prints `%null:<shape>`; unused
-//!   atomic sources print `%null`.
+//! * Null operands: a load or atomic without a destination prints `%null:<shape>` (an
+//!   unused destination is the IR's business: the emitter prints what the IR says);
+//!   unused atomic sources print `%null`.
+//! * Predicates: the predicate variable is named after the 1-bit value (`(P7) `); a
+//!   component of a boolean vector has no spelling and is an error.
 //! * Sampler loads (IGC `printInstructionSampler`, `getSampleOp3DName`; lsc.md §7.6):
 //!   `load_3d.RGBA (M1, 16)  0x0:uw T<binding> V12.0 %null.0 V10.0 V11.0`: the op
 //!   (`load_3d` for `ld`, `load_lz` for `ld_lz`), the channels, the exec size, the
