@@ -4,6 +4,9 @@
 //! named pipeline (`-p const-fold,cse,dce` in `ir-opt`), can validate after each pass
 //! and print the shader after each one, and records per-pass timings.
 
+pub mod algebraic;
+pub mod const_fold;
+
 use crate::diag::Diagnostic;
 use crate::shader::Shader;
 use std::fmt;
