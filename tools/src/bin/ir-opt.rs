@@ -94,6 +94,20 @@ fn main() -> ExitCode {
     }
 }
 
+/// The device preset named by `--target`.
+fn target_device(name: &str) -> Result<lowering::Device, Failure> {
+    lowering::Device::preset(&name.to_ascii_lowercase()).ok_or_else(|| {
+        let names: Vec<String> = lowering::Device::presets()
+            .into_iter()
+            .map(|d| d.name.to_string())
+            .collect();
+        Failure(format!(
+            "error: unknown --target `{name}`; expected one of: {}",
+            names.join(", ")
+        ))
+    })
+}
+
 fn optimize(args: &OptArgs) -> Result<(), Failure> {
     let source = read_input(&args.file)?;
     let file = if args.file == "-" {
@@ -106,9 +120,16 @@ fn optimize(args: &OptArgs) -> Result<(), Failure> {
     if args.stats {
         eprint!("{}", ir::stats::Stats::of(&shader));
     }
+    let device = args.target.as_deref().map(target_device).transpose()?;
     let text = match args.emit {
         Emit::Ir => ir::print_shader(&shader),
-        Emit::Visa => return Err(Failure("error: --emit visa needs --target".into())),
+        Emit::Visa => {
+            let device = device
+                .as_ref()
+                .ok_or_else(|| Failure("error: --emit visa needs --target".into()))?;
+            lowering::visa::emit_visa(&shader, device)
+                .map_err(|e| tools::render(&[e.to_diagnostic()], file, &source))?
+        }
     };
     write_output(args.output.as_deref(), &text)
 }
