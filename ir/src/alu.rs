@@ -36,7 +36,7 @@ pub struct AluOpInfo {
     pub input_sizes: [u8; 4],
     /// Type of each input.
     pub input_types: [AluType; 4],
-    /// Whether the first two sources may be swapped.
+    /// Whether the first two sources may be swapped (NIR's `_2src_commutative`).
     pub commutative: bool,
     /// Whether `op(op(a, b), c) == op(a, op(b, c))` bit-exactly.
     pub associative: bool,
@@ -167,7 +167,7 @@ alu_ops! {
     Fadd = "fadd": 2, 0, FLOAT, [0, 0], [FLOAT, FLOAT], COMM;
     Fsub = "fsub": 2, 0, FLOAT, [0, 0], [FLOAT, FLOAT];
     Fmul = "fmul": 2, 0, FLOAT, [0, 0], [FLOAT, FLOAT], COMM;
-    Ffma = "ffma": 3, 0, FLOAT, [0, 0, 0], [FLOAT, FLOAT, FLOAT];
+    Ffma = "ffma": 3, 0, FLOAT, [0, 0, 0], [FLOAT, FLOAT, FLOAT], COMM;
     Fdiv = "fdiv": 2, 0, FLOAT, [0, 0], [FLOAT, FLOAT];
     Fmin = "fmin": 2, 0, FLOAT, [0, 0], [FLOAT, FLOAT], COMM;
     Fmax = "fmax": 2, 0, FLOAT, [0, 0], [FLOAT, FLOAT], COMM;
