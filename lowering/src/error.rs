@@ -42,6 +42,30 @@ impl fmt::Display for FormatError {
 
 impl std::error::Error for FormatError {}
 
+/// A colour conversion that cannot be built: the formats are not an image format and
+/// one of its lowerings, or the value does not have the shape the conversion needs.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct ConvertError {
+    /// The image format.
+    pub image: Format,
+    /// The format the surface is accessed as.
+    pub lower: Format,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for ConvertError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "cannot convert colours between {} and {}: {}",
+            self.image, self.lower, self.message
+        )
+    }
+}
+
+impl std::error::Error for ConvertError {}
+
 /// The kinds of accesses the lowering cannot turn into messages.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum LowerErrorKind {
@@ -105,17 +129,17 @@ pub struct LowerError {
     /// What kind of problem.
     pub kind: LowerErrorKind,
     /// The function holding the instruction, if the error is about one.
-    pub function: Option<String>,
+    pub function: Option<Box<str>>,
     /// The intrinsic's name (`image_load`), if the error is about an instruction.
     pub intrinsic: Option<&'static str>,
     /// Where the instruction was written.
     pub span: Span,
     /// The image's name, without `@`.
-    pub image: Option<String>,
+    pub image: Option<Box<str>>,
     /// The image format the access names.
     pub format: Option<Format>,
     /// The platform name.
-    pub platform: String,
+    pub platform: Box<str>,
     /// What is wrong, in words.
     pub message: String,
 }

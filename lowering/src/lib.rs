@@ -3,18 +3,30 @@
 //!
 //! - [`device`]: the platforms ([`Device`]) and what each supports;
 //! - [`format`](mod@format): storage formats, typed-message support and format lowering;
+//! - [`convert`]: shader-side colour conversion between an image format and the format
+//!   its surface is accessed as;
+//! - [`lower_images`](mod@lower_images): the `lower-images` pass ([`LowerImages`],
+//!   [`lower_images()`]), with the typed path in [`typed`] and atomics in [`atomic`].
 //! - [`message`]: legality of the LSC and sampler messages per platform, send descriptors;
 //! - [`visa`]: vISA text of the messages, as IGC prints it;
 
+pub mod atomic;
+pub mod convert;
 pub mod device;
 pub mod error;
 pub mod format;
+pub mod lower_images;
 pub mod message;
+pub mod typed;
 pub mod visa;
 
 pub use device::{CacheControlField, Device};
-pub use error::{FormatError, FormatErrorKind, LowerError, LowerErrorKind};
+pub use error::{ConvertError, FormatError, FormatErrorKind, LowerError, LowerErrorKind};
 pub use format::{
     has_matching_typed_storage_image_format, lower_storage_image_format, storage_access,
     FormatInfo, StorageAccess,
+};
+pub use lower_images::{
+    lower_images, lower_images_all, ImageBinding, LowerImages, LowerOptions, LowerReport,
+    SurfaceFormat, UntypedAddress,
 };

@@ -1,0 +1,632 @@
+//! Shader-side colour conversion between an image format and the format its surface is
+//! accessed as, after Mesa's `convert_color_for_load` / `convert_color_for_store`
+//! (`brw_`/`elk_nir_lower_storage_image.c`) and the `nir_format_convert` helpers they
+//! call. The steps, in order, are those of image-lowering.md §4.
+//!
+//! Values are 32-bit vectors (64-bit for the R64 formats' shader side); the emitted ALU
+//! ops have NIR's semantics (`ir::eval`). Constant operands are vectors of the value's
+//! width, so every op is component-wise as in NIR.
+
+use crate::device::Device;
+use crate::error::ConvertError;
+use crate::format::has_signed_channel;
+use ir::{Builder, ChannelKind, Format, Src, Type, Value};
+use smallvec::SmallVec;
+
+type Chans = SmallVec<[Src; 4]>;
+
+fn err(image: Format, lower: Format, message: impl Into<String>) -> ConvertError {
+    ConvertError {
+        image,
+        lower,
+        message: message.into(),
+    }
+}
+
+fn bits(fmt: Format) -> SmallVec<[u32; 4]> {
+    fmt.channels().iter().map(|c| c.bits as u32).collect()
+}
+
+fn mask_of(bits: u32) -> u32 {
+    if bits >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << bits) - 1
+    }
+}
+
+/// A 32-bit constant with one component per entry.
+fn imm_vec(b: &mut Builder, vals: &[u32]) -> Value {
+    let ty = Type::vec32(vals.len() as u8);
+    let v: SmallVec<[u64; 4]> = vals.iter().map(|&x| x as u64).collect();
+    b.load_const(ty, &v)
+}
+
+fn imm_fvec(b: &mut Builder, vals: &[f32]) -> Value {
+    let v: SmallVec<[u32; 4]> = vals.iter().map(|f| f.to_bits()).collect();
+    imm_vec(b, &v)
+}
+
+fn comps(b: &Builder, s: Src) -> u8 {
+    b.func.src_components(s)
+}
+
+/// The first `n` components of `s`.
+pub(crate) fn trim(b: &Builder, s: Src, n: u8) -> Src {
+    if comps(b, s) == n {
+        return s;
+    }
+    let sel: SmallVec<[u8; 4]> = (0..n).map(|i| s.swizzle.component(i)).collect();
+    let full = b.func.value_type(s.value).num_components();
+    if n == full && sel.iter().enumerate().all(|(i, &c)| i as u8 == c) {
+        return Src::new(s.value);
+    }
+    Src::swizzled(s.value, &sel).expect("at most four components")
+}
+
+fn vec_of(b: &mut Builder, chans: &[Src]) -> Src {
+    if chans.len() == 1 {
+        return chans[0];
+    }
+    Src::new(b.vec(chans))
+}
+
+/// Checks that `lower` is `image` or one of the formats Mesa lowers it to (or accesses
+/// it as on the raw path), so that the steps below apply.
+fn check_pair(image: Format, lower: Format) -> Result<(), ConvertError> {
+    if image == Format::None || lower == Format::None {
+        return Err(err(image, lower, "both formats must be known"));
+    }
+    if image == lower {
+        return Ok(());
+    }
+    if image.bits_per_texel() != lower.bits_per_texel() {
+        return Err(err(image, lower, "the formats differ in size"));
+    }
+    let lower_uint = lower
+        .channels()
+        .iter()
+        .all(|c| c.kind == ChannelKind::Uint && c.bits == lower.channels()[0].bits);
+    if !lower_uint {
+        return Err(err(
+            image,
+            lower,
+            "the lowered format must be a homogeneous UINT",
+        ));
+    }
+    match image {
+        Format::R11G11B10Float | Format::R64Uint | Format::R64Sint => {
+            let want = if image == Format::R11G11B10Float {
+                Format::R32Uint
+            } else {
+                Format::Rg32Uint
+            };
+            if lower != want {
+                return Err(err(image, lower, format!("expected {want}")));
+            }
+        }
+        _ => {
+            let ib = bits(image);
+            let lb = lower.channels()[0].bits as u32;
+            let packed = ib[0] != lb && lower == Format::R32Uint;
+            let homogeneous = ib.iter().all(|&x| x == ib[0]);
+            if !packed && !homogeneous {
+                return Err(err(image, lower, "mixed channel widths need R32_UINT"));
+            }
+            if !packed && ![8, 16, 32].contains(&ib[0]) {
+                return Err(err(image, lower, "channel widths must be 8, 16 or 32"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Checks what [`convert_color_for_load`] checks: the formats are an image format and
+/// one of its lowerings, the loaded value (`value`) has one dword per channel of
+/// `lower`, and the load returns 1 to 4 components.
+pub fn check_load(
+    image: Format,
+    lower: Format,
+    value: Type,
+    dest_components: u8,
+) -> Result<(), ConvertError> {
+    check_pair(image, lower)?;
+    if !(1..=4).contains(&dest_components) {
+        return Err(err(image, lower, "a load returns 1 to 4 components"));
+    }
+    if value.bit_size() != 32 || value.num_components() != lower.num_channels() {
+        return Err(err(
+            image,
+            lower,
+            format!(
+                "the loaded value is {value}, expected 32x{} (one dword per {lower} channel)",
+                lower.num_channels()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Checks what [`convert_color_for_store`] checks: the formats are an image format and
+/// one of its lowerings, and the stored value has the image's data bit size and at
+/// least one component per image channel.
+pub fn check_store(image: Format, lower: Format, value: Type) -> Result<(), ConvertError> {
+    check_pair(image, lower)?;
+    let want_bits = image.data_bit_size();
+    let chans = image.num_channels();
+    if value.bit_size() != want_bits || value.num_components() < chans {
+        return Err(err(
+            image,
+            lower,
+            format!("the stored value is {value}, expected at least {want_bits}x{chans}"),
+        ));
+    }
+    Ok(())
+}
+
+/// Converts `value`, as read by a typed message from a surface of `lower_fmt` (or by
+/// the raw path, `lower_fmt` then being the raw format), into the colour a load of a
+/// `image_fmt` image returns, with `dest_components` components (image-lowering.md §4,
+/// "Load").
+///
+/// `value` must have one 32-bit component per channel of `lower_fmt`. The result is
+/// 32-bit (64-bit for R64 images). Missing G and B read as 0, a missing A as 1 for
+/// formats with integer channels and 1.0 otherwise.
+///
+/// On IVB/BYT, typed reads of R8/R16_UINT surfaces return a misaligned 32-bit read whose
+/// high bits are garbage, so the value is masked first. Mesa does that only when the
+/// image format was lowered to R8/R16_UINT and skips it when the image itself is
+/// R8/R16_UINT; this function masks in both cases, since the unmasked value would be
+/// wrong.
+pub fn convert_color_for_load(
+    b: &mut Builder,
+    device: &Device,
+    image_fmt: Format,
+    lower_fmt: Format,
+    value: impl Into<Src>,
+    dest_components: u8,
+) -> Result<Value, ConvertError> {
+    let src = load_color(
+        b,
+        device,
+        image_fmt,
+        lower_fmt,
+        value.into(),
+        dest_components,
+    )?;
+    Ok(materialize(b, src))
+}
+
+/// Converts the shader's `value` stored to a `image_fmt` image into the data a typed
+/// message writes to a surface of `lower_fmt` (or the raw path writes, `lower_fmt`
+/// being the raw format): one 32-bit component per channel of `lower_fmt`
+/// (image-lowering.md §4, "Store").
+///
+/// `value` needs at least as many components as the image format has channels; further
+/// components are ignored. It is 32-bit, or 64-bit for R64 images.
+pub fn convert_color_for_store(
+    b: &mut Builder,
+    device: &Device,
+    image_fmt: Format,
+    lower_fmt: Format,
+    value: impl Into<Src>,
+) -> Result<Value, ConvertError> {
+    let src = store_color(b, device, image_fmt, lower_fmt, value.into())?;
+    Ok(materialize(b, src))
+}
+
+/// A value for `src`: the value itself when `src` reads all of it in order, else a `mov`.
+pub(crate) fn materialize(b: &mut Builder, src: Src) -> Value {
+    if src.swizzle.is_identity() {
+        src.value
+    } else {
+        b.mov(src)
+    }
+}
+
+/// [`convert_color_for_load`], returning the result as a source (no final `mov`).
+pub(crate) fn load_color(
+    b: &mut Builder,
+    device: &Device,
+    image: Format,
+    lower: Format,
+    color: Src,
+    dest_components: u8,
+) -> Result<Src, ConvertError> {
+    check_load(image, lower, b.func.src_type(color), dest_components)?;
+    let color = if image == lower {
+        // The deliberate deviation documented on `convert_color_for_load`.
+        if device.is_gfx7_without_hsw() && matches!(lower, Format::R8Uint | Format::R16Uint) {
+            mask_channels(b, color, &bits(lower))
+        } else {
+            color
+        }
+    } else {
+        match image {
+            Format::R11G11B10Float => unpack_11f11f10f(b, color),
+            Format::R64Uint | Format::R64Sint => {
+                // Mesa main: R64_PASSTHRU is read as R32G32_UINT, `pack_64_2x32`.
+                let (x, y) = (color.component(0), color.component(1));
+                Src::new(b.pack_64_2x32_split(x, y))
+            }
+            _ => unpack_and_convert(b, device, image, lower, color),
+        }
+    };
+    Ok(expand(b, image, color, dest_components))
+}
+
+/// Load steps 3 to 6 for the formats Mesa handles generically.
+fn unpack_and_convert(
+    b: &mut Builder,
+    device: &Device,
+    image: Format,
+    lower: Format,
+    color: Src,
+) -> Src {
+    let ib = bits(image);
+    let lb = lower.channels()[0].bits as u32;
+    let sign = has_signed_channel(image);
+    let mut color = if ib[0] != lb && lower == Format::R32Uint {
+        // Packed into one dword: channel i at bit offset `off` is
+        // (p << (32 - off - bits)) >> (32 - bits), arithmetic if signed.
+        let p = color.component(0);
+        let mut off = 0;
+        let mut chans = Chans::new();
+        for &w in &ib {
+            let shl = imm_vec(b, &[32 - off - w]);
+            let shr = imm_vec(b, &[32 - w]);
+            let x = b.ishl(p, shl);
+            let x = if sign { b.ishr(x, shr) } else { b.ushr(x, shr) };
+            chans.push(Src::new(x));
+            off += w;
+        }
+        vec_of(b, &chans)
+    } else {
+        let mut color = color;
+        // IVB/BYT read R8/R16_UINT through a misaligned 32-bit read: keep the low bits.
+        if device.is_gfx7_without_hsw() && matches!(lower, Format::R8Uint | Format::R16Uint) {
+            color = mask_channels(b, color, &bits(lower));
+        }
+        if ib[0] != lb {
+            color = bitcast_uvec(b, color, lb, ib[0]);
+        }
+        if sign {
+            color = sign_extend(b, color, &ib);
+        }
+        color
+    };
+    let r = image.channels()[0];
+    let n = ib.len();
+    color = match r.kind {
+        ChannelKind::Unorm => {
+            // u2f32(x) / (2^bits - 1)
+            let factor: SmallVec<[f32; 4]> = ib.iter().map(|&w| mask_of(w) as f32).collect();
+            let f = imm_fvec(b, &factor);
+            let x = b.u2f32(color);
+            Src::new(b.fdiv(x, f))
+        }
+        ChannelKind::Snorm => {
+            // max(i2f32(x) / (2^(bits-1) - 1), -1.0)
+            let factor: SmallVec<[f32; 4]> = ib.iter().map(|&w| mask_of(w - 1) as f32).collect();
+            let f = imm_fvec(b, &factor);
+            let minus_one = imm_fvec(b, &vec![-1.0; n]);
+            let x = b.i2f32(color);
+            let q = b.fdiv(x, f);
+            Src::new(b.fmax(q, minus_one))
+        }
+        ChannelKind::Float if r.bits == 16 => Src::new(b.unpack_half_2x16_split_x(color)),
+        _ => color,
+    };
+    color
+}
+
+/// Load step 7: widen to `dest` components; G and B default to 0, A to 1 (integer
+/// formats, and R64) or 1.0.
+fn expand(b: &mut Builder, image: Format, color: Src, dest: u8) -> Src {
+    let n = comps(b, color);
+    if n >= dest {
+        return trim(b, color, dest);
+    }
+    let bit_size = b.func.value_type(color.value).bit_size();
+    let mut out: Chans = (0..n).map(|i| color.component(i)).collect();
+    while out.len() < dest as usize {
+        let v = if out.len() < 3 {
+            b.imm_int(bit_size, 0)
+        } else if image.is_integer() {
+            b.imm_int(bit_size, 1)
+        } else {
+            b.imm_f32(1.0)
+        };
+        out.push(Src::new(v));
+    }
+    vec_of(b, &out)
+}
+
+/// `x & (2^bits[i] - 1)` per component (`nir_format_mask_uvec`).
+fn mask_channels(b: &mut Builder, color: Src, bits: &[u32]) -> Src {
+    let n = comps(b, color) as usize;
+    let masks: SmallVec<[u32; 4]> = (0..n)
+        .map(|i| mask_of(bits[i.min(bits.len() - 1)]))
+        .collect();
+    let m = imm_vec(b, &masks);
+    Src::new(b.iand(color, m))
+}
+
+/// Reinterprets components of `src_bits` as components of `dst_bits`, LSB first
+/// (`nir_format_bitcast_uvec_unmasked`).
+fn bitcast_uvec(b: &mut Builder, color: Src, src_bits: u32, dst_bits: u32) -> Src {
+    if src_bits > dst_bits {
+        split_words(b, color, src_bits, dst_bits)
+    } else if src_bits < dst_bits {
+        combine_words(b, color, src_bits, dst_bits)
+    } else {
+        color
+    }
+}
+
+/// Splits each `src_bits`-wide word into `dst_bits` pieces, LSB first
+/// (`nir_format_bitcast_uvec_unmasked`, narrowing).
+fn split_words(b: &mut Builder, color: Src, src_bits: u32, dst_bits: u32) -> Src {
+    let n = comps(b, color) as u32;
+    let count = (n * src_bits).div_ceil(dst_bits);
+    let mut chans = Chans::new();
+    let (mut idx, mut shift) = (0u8, 0u32);
+    for _ in 0..count {
+        let word = color.component(idx);
+        let shifted = if shift == 0 {
+            word
+        } else {
+            let s = imm_vec(b, &[shift]);
+            Src::new(b.ushr(word, s))
+        };
+        let m = imm_vec(b, &[mask_of(dst_bits)]);
+        chans.push(Src::new(b.iand(shifted, m)));
+        shift += dst_bits;
+        if shift >= src_bits {
+            idx += 1;
+            shift = 0;
+        }
+    }
+    vec_of(b, &chans)
+}
+
+/// Combines `src_bits`-wide components into `dst_bits` words, LSB first
+/// (`nir_format_bitcast_uvec_unmasked`, widening; the inputs are already in range).
+fn combine_words(b: &mut Builder, color: Src, src_bits: u32, dst_bits: u32) -> Src {
+    let n = comps(b, color);
+    let mut chans = Chans::new();
+    let mut shift = 0u32;
+    let mut cur: Option<Src> = None;
+    for i in 0..n {
+        let c = color.component(i);
+        let shifted = if shift == 0 {
+            c
+        } else {
+            let s = imm_vec(b, &[shift]);
+            Src::new(b.ishl(c, s))
+        };
+        cur = Some(match cur {
+            None => shifted,
+            Some(acc) => Src::new(b.ior(acc, shifted)),
+        });
+        shift += src_bits;
+        if shift >= dst_bits {
+            chans.extend(cur.take());
+            shift = 0;
+        }
+    }
+    chans.extend(cur);
+    vec_of(b, &chans)
+}
+
+/// `(x << (32 - bits)) >>s (32 - bits)` per component (`nir_format_sign_extend_ivec`).
+fn sign_extend(b: &mut Builder, color: Src, bits: &[u32]) -> Src {
+    let n = comps(b, color) as usize;
+    let shifts: SmallVec<[u32; 4]> = (0..n).map(|i| 32 - bits[i.min(bits.len() - 1)]).collect();
+    let s = imm_vec(b, &shifts);
+    let x = b.ishl(color, s);
+    Src::new(b.ishr(x, s))
+}
+
+/// `nir_format_unpack_11f11f10f`: each channel's bits moved to the exponent and mantissa
+/// position of a half float and unpacked.
+fn unpack_11f11f10f(b: &mut Builder, color: Src) -> Src {
+    let p = color.component(0);
+    // (mask, shift): left for positive, right for negative.
+    let fields: [(u32, i32); 3] = [(0x0000_07ff, 4), (0x003f_f800, -7), (0xffc0_0000, -17)];
+    let mut chans = Chans::new();
+    for (mask, shift) in fields {
+        let m = imm_vec(b, &[mask]);
+        let x = b.iand(p, m);
+        let s = imm_vec(b, &[shift.unsigned_abs()]);
+        let h = if shift > 0 {
+            b.ishl(x, s)
+        } else {
+            b.ushr(x, s)
+        };
+        chans.push(Src::new(b.unpack_half_2x16_split_x(h)));
+    }
+    vec_of(b, &chans)
+}
+
+/// `nir_format_pack_11f11f10f`: clamp to non-negative, convert pairs to halves and keep
+/// the top bits of each half's exponent and mantissa.
+fn pack_11f11f10f(b: &mut Builder, color: Src) -> Src {
+    let zero3 = imm_fvec(b, &[0.0; 3]);
+    let c = Src::new(b.fmax(color, zero3));
+    let p1 = b.pack_half_2x16_split(c.component(0), c.component(1));
+    // Mesa packs an undef into the high half; only the low 16 bits of `p2` are used, so
+    // a constant 0.0 gives the same result and keeps the expression foldable.
+    let zero = b.imm_f32(0.0);
+    let p2 = b.pack_half_2x16_split(c.component(2), zero);
+    let m_r = imm_vec(b, &[0x7ff0]);
+    let s_r = imm_vec(b, &[4]);
+    let r = b.iand(p1, m_r);
+    let r = b.ushr(r, s_r);
+    let m_g = imm_vec(b, &[0x7ff0_0000]);
+    let s_g = imm_vec(b, &[9]);
+    let g = b.iand(p1, m_g);
+    let g = b.ushr(g, s_g);
+    let m_b = imm_vec(b, &[0x7fe0]);
+    let s_b = imm_vec(b, &[17]);
+    let bl = b.iand(p2, m_b);
+    let bl = b.ishl(bl, s_b);
+    let rg = b.ior(r, g);
+    Src::new(b.ior(rg, bl))
+}
+
+/// [`convert_color_for_store`], returning the result as a source (no final `mov`).
+pub(crate) fn store_color(
+    b: &mut Builder,
+    _device: &Device,
+    image: Format,
+    lower: Format,
+    color: Src,
+) -> Result<Src, ConvertError> {
+    check_store(image, lower, b.func.src_type(color))?;
+    let chans = image.num_channels();
+    // Step 1: trim to the image's channels.
+    let color = trim(b, color, chans);
+    if image == lower {
+        return Ok(color);
+    }
+    match image {
+        Format::R11G11B10Float => return Ok(pack_11f11f10f(b, color)),
+        Format::R64Uint | Format::R64Sint => {
+            // Mesa main: R64_PASSTHRU is written as R32G32_UINT, `unpack_64_2x32`.
+            let x = b.unpack_64_2x32_split_x(color);
+            let y = b.unpack_64_2x32_split_y(color);
+            return Ok(Src::new(b.vec(&[Src::new(x), Src::new(y)])));
+        }
+        _ => {}
+    }
+    let ib = bits(image);
+    let n = ib.len();
+    let lb = lower.channels()[0].bits as u32;
+    let r = image.channels()[0];
+    let mut color = match r.kind {
+        ChannelKind::Unorm => {
+            // f2u32(round_even(fsat(f) * (2^bits - 1)))
+            let factor: SmallVec<[f32; 4]> = ib.iter().map(|&w| mask_of(w) as f32).collect();
+            let f = imm_fvec(b, &factor);
+            let x = b.fsat(color);
+            let x = b.fmul(x, f);
+            let x = b.fround_even(x);
+            Src::new(b.f2u32(x))
+        }
+        ChannelKind::Snorm => {
+            // f2i32(round_even(clamp(f, -1, 1) * (2^(bits-1) - 1)))
+            let factor: SmallVec<[f32; 4]> = ib.iter().map(|&w| mask_of(w - 1) as f32).collect();
+            let f = imm_fvec(b, &factor);
+            let lo = imm_fvec(b, &vec![-1.0; n]);
+            let hi = imm_fvec(b, &vec![1.0; n]);
+            let x = b.fmax(color, lo);
+            let x = b.fmin(x, hi);
+            let x = b.fmul(x, f);
+            let x = b.fround_even(x);
+            Src::new(b.f2i32(x))
+        }
+        ChannelKind::Float if r.bits == 16 => {
+            // pack_half_2x16_split(f, 0): the half in the low 16 bits.
+            let zero = imm_fvec(b, &vec![0.0; n]);
+            Src::new(b.pack_half_2x16_split(color, zero))
+        }
+        ChannelKind::Uint if ib[0] < 32 => {
+            let max: SmallVec<[u32; 4]> = ib.iter().map(|&w| mask_of(w)).collect();
+            let m = imm_vec(b, &max);
+            Src::new(b.umin(color, m))
+        }
+        ChannelKind::Sint if ib[0] < 32 => {
+            let max: SmallVec<[u32; 4]> = ib.iter().map(|&w| mask_of(w - 1)).collect();
+            let min: SmallVec<[u32; 4]> = ib.iter().map(|&w| !mask_of(w - 1)).collect();
+            let hi = imm_vec(b, &max);
+            let lo = imm_vec(b, &min);
+            let x = b.imin(color, hi);
+            Src::new(b.imax(x, lo))
+        }
+        _ => color,
+    };
+    // Step 5: signed values keep only their own bits.
+    if ib[0] < 32 && has_signed_channel(image) {
+        color = mask_channels(b, color, &ib);
+    }
+    if ib[0] != lb && lower == Format::R32Uint {
+        // Step 6: `nir_format_pack_uint`, masking each channel and OR-ing it in place.
+        let masked = mask_channels(b, color, &ib);
+        let mut off = 0;
+        let mut acc: Option<Src> = None;
+        for (i, &w) in ib.iter().enumerate() {
+            let c = masked.component(i as u8);
+            let shifted = if off == 0 {
+                c
+            } else {
+                let s = imm_vec(b, &[off]);
+                Src::new(b.ishl(c, s))
+            };
+            acc = Some(match acc {
+                None => shifted,
+                Some(a) => Src::new(b.ior(a, shifted)),
+            });
+            off += w;
+        }
+        Ok(acc.expect("at least one channel"))
+    } else if ib[0] != lb {
+        // Step 7: regroup the channels into the lowered format's words.
+        Ok(bitcast_uvec(b, color, ib[0], lb))
+    } else {
+        Ok(color)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ir::Function;
+
+    fn dev(n: &str) -> Device {
+        Device::preset(n).unwrap()
+    }
+
+    #[test]
+    fn rejects_unrelated_formats() {
+        let mut f = Function::new("t");
+        let mut b = Builder::at_end(&mut f);
+        let v = imm_vec(&mut b, &[1]);
+        let d = dev("skl");
+        for (img, low) in [
+            (Format::Rgba8Unorm, Format::R16Uint),
+            (Format::Rgb10A2Unorm, Format::Rgba8Uint),
+            (Format::None, Format::R32Uint),
+            (Format::R11G11B10Float, Format::Rg16Uint),
+        ] {
+            assert!(convert_color_for_load(&mut b, &d, img, low, v, 4).is_err());
+            assert!(convert_color_for_store(&mut b, &d, img, low, v).is_err());
+        }
+        // Wrong value shape: R32G32_UINT needs two dwords.
+        assert!(
+            convert_color_for_load(&mut b, &d, Format::Rgba16Unorm, Format::Rg32Uint, v, 4)
+                .is_err()
+        );
+        // Too few components for the image's channels.
+        assert!(
+            convert_color_for_store(&mut b, &d, Format::Rgba8Unorm, Format::R32Uint, v).is_err()
+        );
+    }
+
+    #[test]
+    fn identity_formats_only_expand() {
+        let mut f = Function::new("t");
+        let mut b = Builder::at_end(&mut f);
+        let v = imm_vec(&mut b, &[7]);
+        let before = b.func.num_inst_ids();
+        let out =
+            convert_color_for_load(&mut b, &dev("dg2"), Format::R32Uint, Format::R32Uint, v, 1)
+                .unwrap();
+        assert_eq!(out, v);
+        assert_eq!(b.func.num_inst_ids(), before);
+        let out4 =
+            convert_color_for_load(&mut b, &dev("dg2"), Format::R32Uint, Format::R32Uint, v, 4)
+                .unwrap();
+        assert_eq!(b.func.value_type(out4), Type::vec32(4));
+    }
+}
