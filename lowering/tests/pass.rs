@@ -8,8 +8,8 @@ use common::dev;
 use ir::passes::Pass;
 use ir::{parse_shader, print_shader, Format, IntrinsicOp, Shader};
 use lowering::{
-    lower_images, lower_images_all, Device, LowerError, LowerErrorKind, LowerImages,
-    LowerOptions, LowerReport, StorageAccess, SurfaceFormat,
+    lower_images, lower_images_all, Device, LowerError, LowerErrorKind, LowerImages, LowerOptions,
+    LowerReport, StorageAccess, SurfaceFormat,
 };
 
 fn parse(text: &str) -> Shader {
@@ -35,6 +35,10 @@ fn lower_ok(text: &str, device: &str) -> (LowerReport, String) {
     }
     for f in &sh.functions {
         assert!(!common::has_image_intrinsics(f), "{out}");
+        if let Err(e) = lowering::message::check_function(&dev(device), &sh.images, f) {
+            let msgs: Vec<String> = e.iter().map(|m| m.to_string()).collect();
+            panic!("illegal messages on {device}: {msgs:#?}\n{out}");
+        }
     }
     (r, out)
 }
@@ -43,7 +47,10 @@ fn lower_err(text: &str, device: &str, options: LowerOptions) -> LowerError {
     let mut sh = parse_unvalidated(text);
     let before = sh.clone();
     let e = lower_images(&mut sh, &dev(device), &options).expect_err("lowering should fail");
-    assert_eq!(sh, before, "a failed lowering must leave the shader untouched");
+    assert_eq!(
+        sh, before,
+        "a failed lowering must leave the shader untouched"
+    );
     e
 }
 
@@ -190,9 +197,15 @@ fn main {
 }
 ";
     let (_, out) = lower_ok(text, "ivb");
-    assert!(out.contains("@lsc_load_quad (@imgs[%0.z], %1.x, %1.y,"), "{out}");
+    assert!(
+        out.contains("@lsc_load_quad (@imgs[%0.z], %1.x, %1.y,"),
+        "{out}"
+    );
     assert!(out.contains("@lsc_atomic (@imgs[%0.z],"), "{out}");
-    assert!(out.contains("@image_load_param (@imgs[%0.z]) (base=1)"), "{out}");
+    assert!(
+        out.contains("@image_load_param (@imgs[%0.z]) (base=1)"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -217,7 +230,11 @@ fn main {
 // ----- atomics ---------------------------------------------------------------------------
 
 fn atomic_text(fmt: &str, op: &str, data: &str) -> String {
-    let t = if fmt.ends_with("float") { "float" } else { "int" };
+    let t = if fmt.ends_with("float") {
+        "float"
+    } else {
+        "int"
+    };
     let _ = t;
     if op.contains("cmpxchg") {
         one_access(
@@ -275,7 +292,10 @@ fn iadd_of_constants_becomes_inc_and_dec() {
         assert!(out.contains(&format!("lsc_op={want})")), "{out}");
         if want != "iadd" {
             // No data operand: the four coordinates only.
-            assert!(out.contains("(@img, %1.x, %1.y, %4, %4) (lsc_sfid=tgm"), "{out}");
+            assert!(
+                out.contains("(@img, %1.x, %1.y, %4, %4) (lsc_sfid=tgm"),
+                "{out}"
+            );
         }
     }
 }
@@ -308,7 +328,11 @@ fn r16_atomics_from_gfx12() {
 
 #[test]
 fn float_atomics_per_platform() {
-    let ops = [("fadd", "lsc_op=fadd"), ("fmin", "lsc_op=fmin"), ("fmax", "lsc_op=fmax")];
+    let ops = [
+        ("fadd", "lsc_op=fadd"),
+        ("fmin", "lsc_op=fmin"),
+        ("fmax", "lsc_op=fmax"),
+    ];
     for d in Device::presets() {
         for (op, want) in ops {
             let text = atomic_text("r32_float", op, "%0.x");
@@ -321,7 +345,12 @@ fn float_atomics_per_platform() {
                 assert!(out.contains(want), "{out}");
             } else {
                 let e = lower_err(&text, &d.name, LowerOptions::default());
-                assert_eq!(e.kind, LowerErrorKind::FloatAtomicUnsupported, "{op} {}", d.name);
+                assert_eq!(
+                    e.kind,
+                    LowerErrorKind::FloatAtomicUnsupported,
+                    "{op} {}",
+                    d.name
+                );
             }
         }
         let text = atomic_text("r32_float", "fcmpxchg", "%0.x");
@@ -337,18 +366,34 @@ fn float_atomics_per_platform() {
 
 #[test]
 fn atomic_type_mismatches() {
-    let e = lower_err(&atomic_text("r32_float", "iadd", "%0.x"), "dg2", LowerOptions::default());
+    let e = lower_err(
+        &atomic_text("r32_float", "iadd", "%0.x"),
+        "dg2",
+        LowerOptions::default(),
+    );
     assert_eq!(e.kind, LowerErrorKind::AtomicTypeMismatch);
-    let e = lower_err(&atomic_text("r32_uint", "fmax", "%0.x"), "dg2", LowerOptions::default());
+    let e = lower_err(
+        &atomic_text("r32_uint", "fmax", "%0.x"),
+        "dg2",
+        LowerOptions::default(),
+    );
     assert_eq!(e.kind, LowerErrorKind::AtomicTypeMismatch);
-    let e = lower_err(&atomic_text("rgba8_uint", "iadd", "%0.x"), "dg2", LowerOptions::default());
+    let e = lower_err(
+        &atomic_text("rgba8_uint", "iadd", "%0.x"),
+        "dg2",
+        LowerOptions::default(),
+    );
     assert_eq!(e.kind, LowerErrorKind::AtomicFormatUnsupported);
 }
 
 #[test]
 fn wrap_atomics_have_no_lsc_operation() {
     for op in ["inc_wrap", "dec_wrap"] {
-        let e = lower_err(&atomic_text("r32_uint", op, "%0.x"), "dg2", LowerOptions::default());
+        let e = lower_err(
+            &atomic_text("r32_uint", op, "%0.x"),
+            "dg2",
+            LowerOptions::default(),
+        );
         assert_eq!(e.kind, LowerErrorKind::AtomicOpUnmapped);
         assert!(e.to_string().contains(op), "{e}");
     }
@@ -390,7 +435,10 @@ fn sizes_come_from_the_parameter_block() {
         );
         let (r, out) = lower_ok(&text, "dg2");
         assert_eq!(r.sizes, 1);
-        assert!(out.contains("32x3 %3 = @image_load_param (@img) (base=1)"), "{out}");
+        assert!(
+            out.contains("32x3 %3 = @image_load_param (@img) (base=1)"),
+            "{out}"
+        );
         assert!(out.contains(want), "{dim}: {out}");
         if dim.starts_with("cube") {
             assert!(out.contains("load_const (0x00000006)"), "{out}");
