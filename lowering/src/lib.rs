@@ -6,7 +6,7 @@
 //! - [`convert`]: shader-side colour conversion between an image format and the format
 //!   its surface is accessed as;
 //! - [`lower_images`](mod@lower_images): the `lower-images` pass ([`LowerImages`],
-//!   [`lower_images()`]), with the typed path in [`typed`] and atomics in [`atomic`].
+//!   [`lower_images()`]), with the typed path in [`typed`] and atomics in [`atomic`];
 //! - [`message`]: legality of the LSC and sampler messages per platform, send descriptors;
 //! - [`visa`]: vISA text of the messages, as IGC prints it;
 
