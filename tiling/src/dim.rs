@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 /// The logical dimensionality of a surface, isl's `isl_surf_dim`.
 ///
-/// Cube maps are 2D surfaces with the `Usage::CUBE` flag and six
+/// Cube maps are 2D surfaces with the [`Usage::CUBE`](crate::Usage::CUBE) flag and six
 /// array layers per cube, as in isl.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum SurfDim {

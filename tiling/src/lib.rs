@@ -1,32 +1,57 @@
 //! ISL-compatible surface layout engine for Intel GPUs.
 //!
-//! This first part holds the tile geometry: [`Gen`], [`Format`], [`Tiling`] and
-//! [`TileInfo`] (extents and intra-tile bit patterns of linear, X, Y, W, Yf, Ys, Tile4
-//! and Tile64, tiling.md §3 and §5), the mip-tail tables ([`miptail`]) and bit-6
-//! swizzling ([`swizzle`]). Surface layout and the image parameter block follow.
+//! The crate knows nothing about shaders. It answers the questions a driver asks Mesa's
+//! isl: how a surface of a given generation, format, size and tiling is laid out, where
+//! each texel's bytes live, and what the storage-image parameter block holds.
+//!
+//! - [`Gen`], [`Format`], [`Tiling`], [`SurfDim`], [`Usage`]: the vocabulary, parsed from
+//!   the usual names (`dg2`, `r8g8b8a8_unorm`, `tile4`, `3d`, `storage+cube`).
+//! - [`TileInfo`]: tile extents and intra-tile bit patterns of linear, X, Y, W, Yf, Ys,
+//!   Tile4 and Tile64 (tiling.md §3, §5), and the `bitfield_insert` field decomposition
+//!   the shader address formula uses ([`TileInfo::address_fields`]).
+//! - [`Surface`]: isl's layout (dimension layout, alignment, qpitch, mip placement and
+//!   tails, row pitch, size; tiling.md §7) and [`Surface::texel_offset`], the reference
+//!   byte address of a texel (§4, §7.11), with Mesa's bit-6 swizzle ([`swizzle`]).
+//!
+//! All sizes follow isl's unit suffixes: `_el` elements, `_sa` samples, `_B` bytes.
 //!
 //! ```
-//! use tiling::{Gen, SurfDim, TileCoord, TileInfo, Tiling};
+//! use tiling::{Format, Gen, SurfDim, Surface, SurfaceDesc, Tiling, Usage};
 //!
-//! // A Tile4 tile on DG2 for 32-bit elements: 128 B x 32 rows.
-//! let t = TileInfo::new(Tiling::Tile4, Gen::Gfx125, SurfDim::D2, 32, 1).unwrap();
-//! assert_eq!((t.phys_width_B(), t.phys_height()), (128, 32));
-//! // Byte column 1007, row 40 of a surface with a 1024-byte pitch (tiling.md §9).
-//! let c = TileCoord { x_B: 1007, y: 40, ..Default::default() };
-//! assert_eq!(t.offset_B(1024, 0, c), 63119);
+//! // A DG2 RGBA8 3D texture, 16x16x8 with 4 levels, Tile4 (tiling.md §9).
+//! let desc = SurfaceDesc::new(Gen::Gfx125, SurfDim::D3, Format::R8G8B8A8_UNORM, Tiling::Tile4)
+//!     .extent(16, 16, 8)
+//!     .levels(4)
+//!     .usage(Usage::STORAGE);
+//! let s = Surface::new(desc)?;
+//! assert_eq!((s.halign_el(), s.valign_el()), (8, 4));
+//! assert_eq!((s.row_pitch_B(), s.array_pitch_el_rows()), (128, 32));
+//! // Texel (15, 7) of slice 4 of level 0.
+//! assert_eq!(s.texel_offset(15, 7, 4, 0, false)?, 16892);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub(crate) mod alignment;
 pub mod dim;
 pub mod format;
 pub mod gen;
 pub mod miptail;
+pub mod surface;
 pub mod swizzle;
 pub mod tile;
+pub mod tiling_filter;
+pub mod usage;
 
 pub use dim::{minify, Extent3d, Extent4d, SurfDim};
 pub use format::{Channel, ChannelName, ChannelType, Format, UnknownFormat};
 pub use gen::Gen;
+pub use surface::{
+    AddressError, ArrayPitchSpan, DimLayout, ImageInfo, ImageOffset, LayoutError, Surface,
+    SurfaceDesc,
+};
 pub use tile::{BitSrc, Coord, Field, IslTiling, TileCoord, TileError, TileInfo, Tiling};
+pub use tiling_filter::allowed_tilings;
+pub use usage::Usage;
 
 #[cfg(test)]
 mod tests;

@@ -3,6 +3,8 @@
 //! Properties run a fixed-seed, modest number of cases by default; set `QC_TESTS=<n>` to
 //! run `n` cases of every property instead.
 
+mod properties;
+mod surface_vectors;
 mod tile_vectors;
 
 /// The case count of a property: `QC_TESTS` if set, else `default`.
