@@ -328,7 +328,12 @@ fn expand(b: &mut Builder, image: Format, color: Src, dest: u8) -> Src {
         return trim(b, color, dest);
     }
     let bit_size = b.func.value_type(color.value).bit_size();
-    let mut out: Chans = (0..n).map(|i| color.component(i)).collect();
+    let mut out: Chans = if n == 1 {
+        // A scalar is its own first channel (no `.x` swizzle needed).
+        smallvec::smallvec![color]
+    } else {
+        (0..n).map(|i| color.component(i)).collect()
+    };
     while out.len() < dest as usize {
         let v = if out.len() < 3 {
             b.imm_int(bit_size, 0)

@@ -32,6 +32,8 @@ pub struct FormatInfo {
     /// ISL's name (`R8G8B8A8_UNORM`). NIR's R64 integer formats map to
     /// `R64_PASSTHRU`, as Mesa does.
     pub isl_name: &'static str,
+    /// The same format in the tiling crate's terms.
+    pub isl: tiling::Format,
     /// Bits per texel.
     pub bpb: u32,
     /// Lowest verx10 with typed reads of this surface format (isl TR column), if any.
@@ -128,11 +130,18 @@ pub fn isl_format_name(fmt: Format) -> Option<&'static str> {
     })
 }
 
+/// The tiling crate's format for a storage format (surface layout, texel size);
+/// `None` for [`Format::None`].
+pub fn isl_format(fmt: Format) -> Option<tiling::Format> {
+    tiling::Format::from_name(isl_format_name(fmt)?).ok()
+}
+
 /// The ISL facts of a storage format; `None` for [`Format::None`].
 pub fn format_info(fmt: Format) -> Option<FormatInfo> {
     Some(FormatInfo {
         format: fmt,
         isl_name: isl_format_name(fmt)?,
+        isl: isl_format(fmt)?,
         bpb: fmt.bits_per_texel(),
         typed_read: typed_read_min(fmt),
         typed_write: typed_write_min(fmt),
@@ -432,6 +441,19 @@ mod tests {
             Some("R10G10B10A2_UNORM")
         );
         assert_eq!(isl_format_name(Format::R64Sint), Some("R64_PASSTHRU"));
+    }
+
+    #[test]
+    fn isl_formats_agree_with_the_tiling_crate() {
+        for &f in Format::ALL {
+            let isl = isl_format(f).unwrap_or_else(|| panic!("{f}"));
+            assert_eq!(isl.name(), isl_format_name(f).unwrap());
+            assert!(isl.is_storage_image_format(), "{f}");
+            assert_eq!(isl.bpb(), f.bits_per_texel(), "{f}");
+            let info = format_info(f).unwrap();
+            assert_eq!(info.isl, isl);
+        }
+        assert_eq!(isl_format(Format::None), None);
     }
 
     #[test]

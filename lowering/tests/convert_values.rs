@@ -580,3 +580,47 @@ fn conversion_reads_swizzled_sources() {
         .unwrap();
     assert_eq!(evaluate(&f)[&out], [0x0403_0201]);
 }
+
+#[test]
+fn worked_packings_fold_to_constants() {
+    // The §4 worked packings again, read back through the const-fold pass.
+    let mut f = Function::new("t");
+    let mut b = Builder::at_end(&mut f);
+    let rgb10a2 = consts(&mut b, 32, &fls(&[1.0, 0.5, 0.0, 1.0]));
+    let a = convert_color_for_store(
+        &mut b,
+        &dev("tgl"),
+        Format::Rgb10A2Unorm,
+        Format::R32Uint,
+        rgb10a2,
+    )
+    .unwrap();
+    let snorm = consts(&mut b, 32, &fls(&[-1.0, 0.0, 0.0, 0.0]));
+    let s = convert_color_for_store(
+        &mut b,
+        &dev("skl"),
+        Format::Rgba8Snorm,
+        Format::R32Uint,
+        snorm,
+    )
+    .unwrap();
+    let byte = consts(&mut b, 32, &[0x80]);
+    let l = convert_color_for_load(
+        &mut b,
+        &dev("skl"),
+        Format::Rgba8Snorm,
+        Format::R32Uint,
+        byte,
+        1,
+    )
+    .unwrap();
+    ir::passes::const_fold::fold_function(&mut f);
+    let read = |v: Value| {
+        ir::passes::const_fold::const_components(&f, Src::new(v))
+            .unwrap()
+            .to_vec()
+    };
+    assert_eq!(read(a), [0xC008_03FF]);
+    assert_eq!(read(s), [0x81]);
+    assert_eq!(read(l), [fl(-1.0)]);
+}
