@@ -12,11 +12,16 @@
 //! - [`Surface`]: isl's layout (dimension layout, alignment, qpitch, mip placement and
 //!   tails, row pitch, size; tiling.md §7) and [`Surface::texel_offset`], the reference
 //!   byte address of a texel (§4, §7.11), with Mesa's bit-6 swizzle ([`swizzle`]).
+//! - [`fill_image_param`]: the parameter block shaders read to compute texel addresses
+//!   themselves; its layout and address formula are documented in [`image_param`], and
+//!   [`ImageParam::texel_address`] evaluates the formula.
 //!
 //! All sizes follow isl's unit suffixes: `_el` elements, `_sa` samples, `_B` bytes.
 //!
 //! ```
-//! use tiling::{Format, Gen, SurfDim, Surface, SurfaceDesc, Tiling, Usage};
+//! use tiling::{
+//!     fill_image_param, Format, Gen, ImageView, SurfDim, Surface, SurfaceDesc, Tiling, Usage,
+//! };
 //!
 //! // A DG2 RGBA8 3D texture, 16x16x8 with 4 levels, Tile4 (tiling.md §9).
 //! let desc = SurfaceDesc::new(Gen::Gfx125, SurfDim::D3, Format::R8G8B8A8_UNORM, Tiling::Tile4)
@@ -28,6 +33,11 @@
 //! assert_eq!((s.row_pitch_B(), s.array_pitch_el_rows()), (128, 32));
 //! // Texel (15, 7) of slice 4 of level 0.
 //! assert_eq!(s.texel_offset(15, 7, 4, 0, false)?, 16892);
+//!
+//! // The shader-side formula over the parameter block gives the same address.
+//! let view = ImageView::level(&s, 0);
+//! let param = fill_image_param(&s, &view, false)?;
+//! assert_eq!(param.texel_address(15, 7, 4), 16892);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
@@ -35,6 +45,7 @@ pub(crate) mod alignment;
 pub mod dim;
 pub mod format;
 pub mod gen;
+pub mod image_param;
 pub mod miptail;
 pub mod surface;
 pub mod swizzle;
@@ -45,6 +56,10 @@ pub mod usage;
 pub use dim::{minify, Extent3d, Extent4d, SurfDim};
 pub use format::{Channel, ChannelName, ChannelType, Format, UnknownFormat};
 pub use gen::Gen;
+pub use image_param::{
+    fill_buffer_image_param, fill_image_param, max_address_fields, storage_tilings, FieldCounts,
+    ImageParam, ImageView, ParamError,
+};
 pub use surface::{
     AddressError, ArrayPitchSpan, DimLayout, ImageInfo, ImageOffset, LayoutError, Surface,
     SurfaceDesc,

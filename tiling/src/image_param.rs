@@ -1,0 +1,754 @@
+//! The storage-image parameter block: what a shader reads to address a texel itself
+//! (the untyped fallback and 64-bit atomics), via `image_load_param(base = slot)`, which
+//! returns up to four dwords of vec4 slot `slot`.
+//!
+//! # Layout
+//!
+//! 32 vec4 slots of `u32`, 128 dwords; unused lanes are 0. Slots 0–4 are Mesa's
+//! `isl_image_param` (`image-lowering.md` §7) and are filled exactly as Mesa fills them
+//! for linear, X and Y surfaces; slots 5–31 extend the block so that every tiling can be
+//! addressed with one formula.
+//!
+//! | slot | name | x | y | z | w |
+//! |---|---|---|---|---|---|
+//! | 0 | [`OFFSET`](slot::OFFSET) | origin x, elements | origin y, rows | extra z (see below) | 0 |
+//! | 1 | [`SIZE`](slot::SIZE) | `minify(w, l)` | 1D: layers, else `minify(h, l)` | 2D/cube: layers (6 per cube), 3D: slices, 1D: 1 | 0 |
+//! | 2 | [`STRIDE`](slot::STRIDE) | bytes per element (`cpp`) | `row_pitch_B / cpp` | slice x stride, elements | slice y stride, rows |
+//! | 3 | [`TILING`](slot::TILING) | log2 tile width, elements | log2 tile height, rows | log2 slices per row (GFX4_3D: the view's level) | 0 |
+//! | 4 | [`SWIZZLING`](slot::SWIZZLING) | bit-6 shift a | bit-6 shift b | 0 | 0 |
+//! | 5 | [`TILE`](slot::TILE) | `row_shift` | `tile_row_stride_B` | `slab_shift` | `slab_stride_B` |
+//! | 6 | [`BASE`](slot::BASE) | `row_base_B` | base address, low dword | base address, high dword | `tile_mode` |
+//! | 7 | — | 0 | 0 | 0 | 0 |
+//! | 8–15 | [`U_FIELDS`](slot::U_FIELDS) | `src_shift` | `dst_shift` | `width` | 0 |
+//! | 16–23 | [`V_FIELDS`](slot::V_FIELDS) | `src_shift` | `dst_shift` | `width` | 0 |
+//! | 24–31 | [`R_FIELDS`](slot::R_FIELDS) | `src_shift` | `dst_shift` | `width` | 0 |
+//!
+//! - **OFFSET** is `isl_surf_get_image_offset_el(base level, base layer)`: for linear and
+//!   the legacy tilings the base layer (or Gfx9+ 3D slice) is already folded into `y`;
+//!   for Yf/Ys/Tile64, z is isl's z offset (the view's base slice plus the mip-tail z)
+//!   plus its array offset (the view's base layer). For GFX4_3D (3D before Gfx9) x/y is
+//!   the origin of slice 0 of the level and z the view's base slice, so that views
+//!   starting at a slice other than 0 stay correct (equal to Mesa's for base slice 0).
+//! - **SIZE** is Mesa's, except that a 3D view's z is the view's slice count (Mesa uses
+//!   `minify(d, l)`, the same for a view of the whole level).
+//! - **STRIDE.z/w, TILING.z** place slice/layer `z'` Mesa's way: `x' += (z' mod
+//!   2^TILING.z) * STRIDE.z`, `y' += (z' >> TILING.z) * STRIDE.w`. GFX4_3D:
+//!   `(align(w_l, halign), align(h_l, valign))` with `TILING.z` = level; arrays, cubes and
+//!   Gfx9+ 3D: `(0, qpitch)` with `TILING.z = 0`; 3D surfaces whose tile has depth (Yf,
+//!   Ys, Tile64) carry the slice in the R fields and the slab term instead, so there
+//!   `STRIDE.z = STRIDE.w = 0`.
+//! - **TILING.x/y** are Mesa's for linear `(0, 0)`, X `(log2(512/cpp), 3)` and Y
+//!   `(log2(16/cpp), 5)`; for the other tilings `log2(tile width / cpp)` and
+//!   `log2(tile height)`, informational only.
+//! - **SWIZZLING** is Mesa's: X `(3, 4)`, Y `(3, 0xff)` when bit-6 swizzling is on, else
+//!   `(0xff, 0xff)`.
+//! - **TILE**: `row_shift = log2(tile height)` (0 for linear), `tile_row_stride_B` =
+//!   bytes per row of tiles (`row_pitch_B * phys_height`; the pitch for linear);
+//!   `slab_shift = log2(tile depth)` and `slab_stride_B = (qpitch / tile height) *
+//!   tile_row_stride_B` for 3D Yf/Ys/Tile64, else 0.
+//! - **BASE**: `row_base_B` = the contribution of `y' = OFFSET.y` alone (its V fields
+//!   plus its row term; no x, z or swizzle), so a 1D view without layers may compute
+//!   `a = row_base_B + U-fields(x' * cpp)` and skip the y math (U and V fields never
+//!   share address bits). The base
+//!   address is 0 from the fill functions; drivers and executors set it with
+//!   [`ImageParam::set_base_address`]. `tile_mode` is [`Tiling::tile_mode`]: 0 linear, 1
+//!   X, 2 Y, 3 W, 4 Yf, 5 Ys, 6 Tile4, 7 Tile64.
+//! - **Fields** (see [`TileInfo::address_fields`](crate::TileInfo::address_fields)):
+//!   bits `[src, src + width)` of the coordinate go to address bits `[dst, dst + width)`.
+//!   U takes the byte column `x' * cpp` and its last field is the tile column; V takes
+//!   the row `y'`; R the slice `z'` (3D tiles with depth only). Unused fields are
+//!   `(0, 0, 0)`: NIR's `bitfield_insert` returns the base when `bits == 0`.
+//!
+//! # The address formula
+//!
+//! With the coordinates of the access (`z` = layer for arrays and cubes, slice for 3D;
+//! a 1D array passes `(x, 0, layer)`; missing coordinates are 0), all in `u32` with NIR
+//! semantics (`ushr` masks its shift with 31, `ubfe` with 0 bits is 0):
+//!
+//! ```text
+//! x' = x + OFFSET.x ; y' = y + OFFSET.y ; z' = z + OFFSET.z
+//! x' += ubfe(z', 0, TILING.z) * STRIDE.z
+//! y' += (z' >> TILING.z) * STRIDE.w
+//! xB = x' * STRIDE.x
+//! a  = 0
+//! a  = bitfield_insert(a, xB >> f.src, f.dst, f.width)   for each U field f
+//! a  = bitfield_insert(a, y' >> f.src, f.dst, f.width)   for each V field f
+//! a  = bitfield_insert(a, z' >> f.src, f.dst, f.width)   for each R field f
+//! a += (y' >> row_shift) * tile_row_stride_B
+//! a += (z' >> slab_shift) * slab_stride_B
+//! a ^= ((a >> SWIZZLING.x) ^ (a >> SWIZZLING.y)) & 64
+//! ```
+//!
+//! `a` is the byte offset from the surface base ([`ImageParam::texel_address`] evaluates
+//! exactly this); it equals [`Surface::texel_offset`] for every in-range coordinate of the
+//! view, modulo 2^32 (exact for surfaces below 4 GiB). With `(0xff, 0xff)` the last line
+//! XORs `(a >> 31) ^ (a >> 31) = 0`, and for Y `(a >> 31) & 64` is 0, so the swizzle step
+//! can be emitted unconditionally.
+//!
+//! Mesa's own formula (`image-lowering.md` §6) over slots 0–4 is
+//! [`ImageParam::mesa_image_address`]; it is correct for linear, X and Y.
+//!
+//! ## Why layers are folded into rows
+//!
+//! An array layer (or a Gfx9+ 3D slice) is `qpitch` rows below the previous one, and the
+//! layer is added to `y'` before the tiling bits are taken. Adding `layer * qpitch *
+//! row_pitch_B` after tiling instead would be wrong whenever qpitch is not a multiple of
+//! the tile height, which is the common case for Y and Tile4 (a 2D array of 16-row images
+//! with VALIGN 4 has qpitch 16, half a Y tile). The slab term is used only where qpitch
+//! is a whole number of tiles and the slice has in-tile bits: 3D Yf, Ys and Tile64.
+
+use std::fmt;
+
+use crate::dim::{minify, SurfDim};
+use crate::format::Format;
+use crate::gen::Gen;
+use crate::surface::{DimLayout, Surface};
+use crate::swizzle::swizzle_applies;
+use crate::tile::{Coord, Field, TileInfo, Tiling};
+use crate::tiling_filter::allowed_tilings;
+use crate::usage::Usage;
+
+/// Slot indices (vec4 units) of the parameter block.
+pub mod slot {
+    /// Image origin: x elements, y rows, extra z.
+    pub const OFFSET: u32 = 0;
+    /// Image size in x, y, z.
+    pub const SIZE: u32 = 1;
+    /// cpp, pitch in elements, slice strides.
+    pub const STRIDE: u32 = 2;
+    /// log2 tile extents (Mesa's), log2 slices per row.
+    pub const TILING: u32 = 3;
+    /// Bit-6 swizzle shifts.
+    pub const SWIZZLING: u32 = 4;
+    /// `row_shift`, `tile_row_stride_B`, `slab_shift`, `slab_stride_B`.
+    pub const TILE: u32 = 5;
+    /// `row_base_B`, base address low, base address high, `tile_mode`.
+    pub const BASE: u32 = 6;
+    /// First of the U (byte column) fields.
+    pub const U_FIELDS: u32 = 8;
+    /// First of the V (row) fields.
+    pub const V_FIELDS: u32 = 16;
+    /// First of the R (slice) fields.
+    pub const R_FIELDS: u32 = 24;
+    /// Field slots per coordinate.
+    pub const FIELDS_PER_AXIS: u32 = 8;
+    /// Slots in the block.
+    pub const COUNT: u32 = 32;
+}
+
+/// Dwords in the block.
+pub const DWORDS: usize = (slot::COUNT * 4) as usize;
+
+/// The `SWIZZLING` shift meaning "no swizzle" (acts as 31 after NIR's shift masking).
+pub const SWIZZLE_NONE: u32 = 0xff;
+
+/// The part of an image a shader sees: isl's `isl_view` restricted to what the parameter
+/// block uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ImageView {
+    /// The single level the view exposes.
+    pub base_level: u32,
+    /// First array layer (cube face; 3D slice for 3D views).
+    pub base_layer: u32,
+    /// Layers (3D: slices) in the view.
+    pub layer_count: u32,
+    /// The view format; must have the surface format's element size.
+    pub format: Format,
+}
+
+impl ImageView {
+    /// A view of all layers (or all slices) of `level`, in the surface's format.
+    pub fn level(surface: &Surface, level: u32) -> ImageView {
+        ImageView {
+            base_level: level,
+            base_layer: 0,
+            layer_count: if surface.dim() == SurfDim::D3 {
+                minify(surface.desc().depth, level)
+            } else {
+                surface.array_len()
+            },
+            format: surface.format(),
+        }
+    }
+}
+
+/// Why a parameter block cannot be filled.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParamError {
+    /// The view's level is not in the surface.
+    LevelOutOfRange {
+        /// The view's base level.
+        level: u32,
+        /// The surface's level count.
+        levels: u32,
+    },
+    /// The view's layers (3D: slices) are not all in the surface (or there are none).
+    LayersOutOfRange {
+        /// First layer.
+        base: u32,
+        /// Layer count.
+        count: u32,
+        /// Layers (3D: slices of the level) the surface has.
+        available: u32,
+    },
+    /// The view format's element size differs from the surface's.
+    FormatSizeMismatch {
+        /// The surface format.
+        surface: Format,
+        /// The view format.
+        view: Format,
+    },
+    /// Compressed surfaces and views cannot be addressed per texel by a shader.
+    Compressed {
+        /// The compressed format.
+        format: Format,
+    },
+    /// Bit-6 swizzling was requested where it does not exist (Gfx8+) or is not described
+    /// (W).
+    SwizzleUnsupported {
+        /// The generation.
+        gen: Gen,
+        /// The tiling.
+        tiling: Tiling,
+    },
+}
+
+impl fmt::Display for ParamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParamError::LevelOutOfRange { level, levels } => {
+                write!(f, "view level {level} out of range (surface has {levels})")
+            }
+            ParamError::LayersOutOfRange {
+                base,
+                count,
+                available,
+            } => write!(
+                f,
+                "view layers {base}..{} out of range (surface has {available})",
+                *base as u64 + *count as u64
+            ),
+            ParamError::FormatSizeMismatch { surface, view } => write!(
+                f,
+                "view format {view} ({} bits) does not match surface format {surface} ({} \
+                 bits)",
+                view.bpb(),
+                surface.bpb()
+            ),
+            ParamError::Compressed { format } => write!(
+                f,
+                "compressed format {format} cannot be addressed per texel by a shader"
+            ),
+            ParamError::SwizzleUnsupported { gen, tiling } => write!(
+                f,
+                "bit-6 swizzling of {tiling} surfaces on {gen} is not supported (it exists \
+                 for X and Y surfaces before Gfx8 only)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ParamError {}
+
+/// The parameter block, with named fields. [`ImageParam::to_dwords`] gives the memory
+/// image.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[allow(non_snake_case)]
+pub struct ImageParam {
+    /// Slot 0.
+    pub offset: [u32; 3],
+    /// Slot 1.
+    pub size: [u32; 3],
+    /// Slot 2.
+    pub stride: [u32; 4],
+    /// Slot 3.
+    pub tiling: [u32; 3],
+    /// Slot 4.
+    pub swizzling: [u32; 2],
+    /// Slot 5.x: `log2(tile height)`.
+    pub row_shift: u32,
+    /// Slot 5.y: bytes per row of tiles.
+    pub tile_row_stride_B: u32,
+    /// Slot 5.z: `log2(tile depth)`.
+    pub slab_shift: u32,
+    /// Slot 5.w: bytes between tile-depth slabs of 3D slices.
+    pub slab_stride_B: u32,
+    /// Slot 6.x: the address contribution of `OFFSET.y` alone.
+    pub row_base_B: u32,
+    /// Slot 6.y/z: the surface's GPU address (0 until set).
+    pub base_address: u64,
+    /// Slot 6.w: [`Tiling::tile_mode`].
+    pub tile_mode: u32,
+    /// Slots 8–15.
+    pub u_fields: [Field; 8],
+    /// Slots 16–23.
+    pub v_fields: [Field; 8],
+    /// Slots 24–31.
+    pub r_fields: [Field; 8],
+}
+
+impl Default for ImageParam {
+    fn default() -> ImageParam {
+        ImageParam::unbound()
+    }
+}
+
+// NIR ALU semantics (nir_opcodes.py).
+fn ushr(v: u32, s: u32) -> u32 {
+    v >> (s & 31)
+}
+
+fn ubfe(v: u32, offset: u32, bits: u32) -> u32 {
+    let (offset, bits) = (offset & 31, bits & 31);
+    if bits == 0 {
+        0
+    } else if offset + bits < 32 {
+        (v << (32 - bits - offset)) >> (32 - bits)
+    } else {
+        v >> offset
+    }
+}
+
+fn bitfield_insert(base: u32, insert: u32, offset: u32, bits: u32) -> u32 {
+    if bits == 0 {
+        base
+    } else if offset + bits > 32 {
+        0
+    } else {
+        let mask = (((1u64 << bits) - 1) << offset) as u32;
+        (base & !mask) | ((insert << offset) & mask)
+    }
+}
+
+fn fields_of(t: &TileInfo, axis: Coord) -> [Field; 8] {
+    let mut out = [Field::default(); 8];
+    for (i, f) in t.address_fields(axis).into_iter().enumerate().take(8) {
+        out[i] = f;
+    }
+    out
+}
+
+/// `floor(log2(n))`, isl's `isl_log2u` (0 for 0).
+fn log2_floor(n: u32) -> u32 {
+    if n == 0 {
+        0
+    } else {
+        31 - n.leading_zeros()
+    }
+}
+
+impl ImageParam {
+    /// The block of an unbound image: all zero except `SWIZZLING = (0xff, 0xff)`, so
+    /// `SIZE = 0` makes every bounds check fail.
+    pub fn unbound() -> ImageParam {
+        ImageParam {
+            offset: [0; 3],
+            size: [0; 3],
+            stride: [0; 4],
+            tiling: [0; 3],
+            swizzling: [SWIZZLE_NONE; 2],
+            row_shift: 0,
+            tile_row_stride_B: 0,
+            slab_shift: 0,
+            slab_stride_B: 0,
+            row_base_B: 0,
+            base_address: 0,
+            tile_mode: 0,
+            u_fields: [Field::default(); 8],
+            v_fields: [Field::default(); 8],
+            r_fields: [Field::default(); 8],
+        }
+    }
+
+    /// Sets the surface's GPU address (slot 6.y/z).
+    pub fn set_base_address(&mut self, address: u64) {
+        self.base_address = address;
+    }
+
+    /// The four dwords of vec4 slot `s` (zeros past the block).
+    pub fn slot(&self, s: u32) -> [u32; 4] {
+        let f = |f: &Field| [f.src_shift, f.dst_shift, f.width, 0];
+        let n = slot::FIELDS_PER_AXIS;
+        match s {
+            slot::OFFSET => [self.offset[0], self.offset[1], self.offset[2], 0],
+            slot::SIZE => [self.size[0], self.size[1], self.size[2], 0],
+            slot::STRIDE => self.stride,
+            slot::TILING => [self.tiling[0], self.tiling[1], self.tiling[2], 0],
+            slot::SWIZZLING => [self.swizzling[0], self.swizzling[1], 0, 0],
+            slot::TILE => [
+                self.row_shift,
+                self.tile_row_stride_B,
+                self.slab_shift,
+                self.slab_stride_B,
+            ],
+            slot::BASE => [
+                self.row_base_B,
+                self.base_address as u32,
+                (self.base_address >> 32) as u32,
+                self.tile_mode,
+            ],
+            s if (slot::U_FIELDS..slot::U_FIELDS + n).contains(&s) => {
+                f(&self.u_fields[(s - slot::U_FIELDS) as usize])
+            }
+            s if (slot::V_FIELDS..slot::V_FIELDS + n).contains(&s) => {
+                f(&self.v_fields[(s - slot::V_FIELDS) as usize])
+            }
+            s if (slot::R_FIELDS..slot::R_FIELDS + n).contains(&s) => {
+                f(&self.r_fields[(s - slot::R_FIELDS) as usize])
+            }
+            _ => [0; 4],
+        }
+    }
+
+    /// The block as stored in memory: slot `s` lane `c` at dword `4 * s + c`.
+    pub fn to_dwords(&self) -> [u32; DWORDS] {
+        let mut d = [0u32; DWORDS];
+        for s in 0..slot::COUNT {
+            let v = self.slot(s);
+            d[(4 * s) as usize..(4 * s + 4) as usize].copy_from_slice(&v);
+        }
+        d
+    }
+
+    /// Reads a block back from its memory image (the inverse of
+    /// [`to_dwords`](Self::to_dwords); unused lanes are ignored).
+    pub fn from_dwords(d: &[u32; DWORDS]) -> ImageParam {
+        let s = |i: u32| -> [u32; 4] {
+            let b = (4 * i) as usize;
+            [d[b], d[b + 1], d[b + 2], d[b + 3]]
+        };
+        let fields = |first: u32| {
+            let mut out = [Field::default(); 8];
+            for (i, f) in out.iter_mut().enumerate() {
+                let v = s(first + i as u32);
+                *f = Field {
+                    src_shift: v[0],
+                    dst_shift: v[1],
+                    width: v[2],
+                };
+            }
+            out
+        };
+        let (o, sz, st, ti, sw, tl, ba) = (
+            s(slot::OFFSET),
+            s(slot::SIZE),
+            s(slot::STRIDE),
+            s(slot::TILING),
+            s(slot::SWIZZLING),
+            s(slot::TILE),
+            s(slot::BASE),
+        );
+        ImageParam {
+            offset: [o[0], o[1], o[2]],
+            size: [sz[0], sz[1], sz[2]],
+            stride: st,
+            tiling: [ti[0], ti[1], ti[2]],
+            swizzling: [sw[0], sw[1]],
+            row_shift: tl[0],
+            tile_row_stride_B: tl[1],
+            slab_shift: tl[2],
+            slab_stride_B: tl[3],
+            row_base_B: ba[0],
+            base_address: ba[1] as u64 | (ba[2] as u64) << 32,
+            tile_mode: ba[3],
+            u_fields: fields(slot::U_FIELDS),
+            v_fields: fields(slot::V_FIELDS),
+            r_fields: fields(slot::R_FIELDS),
+        }
+    }
+
+    /// The field formula of the module docs: byte offset from the surface base of
+    /// coordinates `(x, y, z)` of the view (`z` = layer for arrays and cubes, slice for
+    /// 3D; 1D arrays pass `(x, 0, layer)`; absent coordinates 0). No bounds check.
+    pub fn texel_address(&self, x: u32, y: u32, z: u32) -> u32 {
+        let z = z.wrapping_add(self.offset[2]);
+        let x = x
+            .wrapping_add(self.offset[0])
+            .wrapping_add(ubfe(z, 0, self.tiling[2]).wrapping_mul(self.stride[2]));
+        let y = y
+            .wrapping_add(self.offset[1])
+            .wrapping_add(ushr(z, self.tiling[2]).wrapping_mul(self.stride[3]));
+        let xb = x.wrapping_mul(self.stride[0]);
+        let mut a = 0u32;
+        for (fields, c) in [
+            (&self.u_fields, xb),
+            (&self.v_fields, y),
+            (&self.r_fields, z),
+        ] {
+            for f in fields {
+                a = bitfield_insert(a, ushr(c, f.src_shift), f.dst_shift, f.width);
+            }
+        }
+        a = a.wrapping_add(ushr(y, self.row_shift).wrapping_mul(self.tile_row_stride_B));
+        a = a.wrapping_add(ushr(z, self.slab_shift).wrapping_mul(self.slab_stride_B));
+        a ^ ((ushr(a, self.swizzling[0]) ^ ushr(a, self.swizzling[1])) & 64)
+    }
+
+    /// Mesa's `image_address()` (`image-lowering.md` §6) over slots 0–4: `coords` are 1,
+    /// 2 or 3 coordinates in Mesa's form (a 1D array passes `(x, 0, layer)`); the XOR
+    /// block is evaluated when `emit_swizzle` (Mesa emits it for IVB and HSW only).
+    /// Correct for linear, X and Y surfaces whose `OFFSET.z` is 0.
+    pub fn mesa_image_address(&self, coords: &[u32], emit_swizzle: bool) -> u32 {
+        let n = coords.len();
+        let c = |i: usize| coords.get(i).copied().unwrap_or(0);
+        let mut xy = [
+            c(0).wrapping_add(self.offset[0]),
+            c(1).wrapping_add(self.offset[1]),
+        ];
+        if n > 2 {
+            let zx = ubfe(c(2), 0, self.tiling[2]);
+            let zy = ushr(c(2), self.tiling[2]);
+            xy[0] = xy[0].wrapping_add(zx.wrapping_mul(self.stride[2]));
+            xy[1] = xy[1].wrapping_add(zy.wrapping_mul(self.stride[3]));
+        }
+        if n > 1 {
+            let minor = [
+                ubfe(xy[0], 0, self.tiling[0]),
+                ubfe(xy[1], 0, self.tiling[1]),
+            ];
+            let major = [ushr(xy[0], self.tiling[0]), ushr(xy[1], self.tiling[1])];
+            let idx_x = ((major[0] << (self.tiling[1] & 31)).wrapping_add(minor[1])
+                << (self.tiling[0] & 31))
+                .wrapping_add(minor[0]);
+            let idx_y = major[1] << (self.tiling[1] & 31);
+            let mut addr = idx_y
+                .wrapping_mul(self.stride[1])
+                .wrapping_add(idx_x)
+                .wrapping_mul(self.stride[0]);
+            if emit_swizzle {
+                addr ^= (ushr(addr, self.swizzling[0]) ^ ushr(addr, self.swizzling[1])) & 64;
+            }
+            addr
+        } else {
+            xy[0]
+                .wrapping_add(xy[1].wrapping_mul(self.stride[1]))
+                .wrapping_mul(self.stride[0])
+        }
+    }
+
+    /// Mesa's bounds check, unsigned: every coordinate below the matching `SIZE` lane
+    /// (`coords` in NIR's form: a 1D array is `(x, layer)`, a cube `(x, y, face)`).
+    pub fn in_bounds(&self, coords: &[u32]) -> bool {
+        coords.iter().zip(self.size).all(|(&c, s)| c < s)
+    }
+}
+
+/// Fills the parameter block of `view` of `surface` (Mesa's `isl_surf_fill_image_param`
+/// for slots 0–4, plus the extension slots; see the module docs). `bit6_swizzle` is the
+/// device's swizzling (Mesa's `has_bit6_swizzling`), only valid before Gfx8.
+pub fn fill_image_param(
+    surface: &Surface,
+    view: &ImageView,
+    bit6_swizzle: bool,
+) -> Result<ImageParam, ParamError> {
+    let gen = surface.gen();
+    let tiling = surface.tiling();
+    let fmt = surface.format();
+    for f in [fmt, view.format] {
+        if f.is_compressed() {
+            return Err(ParamError::Compressed { format: f });
+        }
+    }
+    if view.format.bpb() != fmt.bpb() {
+        return Err(ParamError::FormatSizeMismatch {
+            surface: fmt,
+            view: view.format,
+        });
+    }
+    let level = view.base_level;
+    if level >= surface.levels() {
+        return Err(ParamError::LevelOutOfRange {
+            level,
+            levels: surface.levels(),
+        });
+    }
+    let dim = surface.dim();
+    let available = if dim == SurfDim::D3 {
+        minify(surface.desc().depth, level)
+    } else {
+        surface.array_len()
+    };
+    if view.layer_count == 0 || view.base_layer as u64 + view.layer_count as u64 > available as u64
+    {
+        return Err(ParamError::LayersOutOfRange {
+            base: view.base_layer,
+            count: view.layer_count,
+            available,
+        });
+    }
+    if bit6_swizzle && (gen.ver() >= 8 || swizzle_applies(tiling).is_none()) {
+        return Err(ParamError::SwizzleUnsupported { gen, tiling });
+    }
+
+    let mut p = ImageParam::unbound();
+    let d = surface.desc();
+    p.size = [
+        minify(d.width, level),
+        if dim == SurfDim::D1 {
+            view.layer_count
+        } else {
+            minify(d.height, level)
+        },
+        match dim {
+            SurfDim::D1 => 1,
+            _ => view.layer_count,
+        },
+    ];
+
+    let gfx4_3d = surface.dim_layout() == DimLayout::GFX4_3D;
+    let tile = surface.tile_info();
+    let slabs = dim == SurfDim::D3 && tile.logical_extent_el().d > 1;
+    // The ranges were checked above, so the image exists.
+    let o = surface
+        .image_offset_el(level, if gfx4_3d { 0 } else { view.base_layer })
+        .map_err(|_| ParamError::LevelOutOfRange {
+            level,
+            levels: surface.levels(),
+        })?;
+    p.offset = [
+        o.x_el,
+        o.y_el,
+        if gfx4_3d {
+            view.base_layer
+        } else {
+            o.z_el + o.array_offset
+        },
+    ];
+
+    let cpp = fmt.cpp();
+    let pitch = surface.row_pitch_B();
+    let al = surface.image_alignment_el();
+    p.stride = [cpp, pitch / cpp, 0, surface.array_pitch_el_rows()];
+    if gfx4_3d {
+        let e = surface.level_extent_el(level);
+        p.stride[2] = e.w.next_multiple_of(al.w);
+        p.stride[3] = e.h.next_multiple_of(al.h);
+    } else if slabs {
+        p.stride[3] = 0;
+    }
+
+    let t = tile.logical_extent_el();
+    p.tiling = match tiling {
+        Tiling::Linear => [0, 0, 0],
+        Tiling::X => [log2_floor(512 / cpp), 3, 0],
+        // Mesa treats a Y tile as 16 B x 32 "narrow X tiles".
+        Tiling::Y => [log2_floor(16 / cpp), 5, 0],
+        _ => [log2_floor(tile.logical_width_B() / cpp), log2_floor(t.h), 0],
+    };
+    if gfx4_3d {
+        p.tiling[2] = level;
+    }
+    if bit6_swizzle {
+        p.swizzling = match tiling {
+            Tiling::X => [3, 4],
+            Tiling::Y => [3, SWIZZLE_NONE],
+            _ => [SWIZZLE_NONE; 2],
+        };
+    }
+
+    p.row_shift = tile.row_shift();
+    p.tile_row_stride_B = pitch.wrapping_mul(tile.phys_height());
+    if slabs {
+        p.slab_shift = tile.slab_shift();
+        p.slab_stride_B = (surface.array_pitch_el_rows() / t.h).wrapping_mul(p.tile_row_stride_B);
+    }
+    p.u_fields = fields_of(tile, Coord::U);
+    p.v_fields = fields_of(tile, Coord::V);
+    if slabs {
+        p.r_fields = fields_of(tile, Coord::R);
+    }
+    p.tile_mode = tiling.tile_mode();
+
+    let mut row = 0u32;
+    for f in &p.v_fields {
+        row = bitfield_insert(row, ushr(p.offset[1], f.src_shift), f.dst_shift, f.width);
+    }
+    p.row_base_B =
+        row.wrapping_add(ushr(p.offset[1], p.row_shift).wrapping_mul(p.tile_row_stride_B));
+    Ok(p)
+}
+
+/// The block of a buffer image of `size_bytes` bytes (Mesa's
+/// `isl_buffer_fill_image_param`): the defaults plus `STRIDE.x = cpp` and `SIZE.x =
+/// size_bytes / cpp` (saturated to `u32::MAX`), with the fields of a linear buffer (one U
+/// field `(0, 0, 32)`), so the formula gives `x * cpp`.
+pub fn fill_buffer_image_param(format: Format, size_bytes: u64) -> ImageParam {
+    let mut p = ImageParam::unbound();
+    let cpp = format.cpp();
+    p.stride[0] = cpp;
+    p.size[0] = (size_bytes / cpp as u64).min(u32::MAX as u64) as u32;
+    p.u_fields[0] = Field {
+        src_shift: 0,
+        dst_shift: 0,
+        width: 32,
+    };
+    p.tile_mode = Tiling::Linear.tile_mode();
+    p
+}
+
+/// The tilings a storage image of this format and dimensionality may have on `gen`
+/// (isl's filters with `ISL_SURF_USAGE_STORAGE_BIT`; cubes are 2D).
+pub fn storage_tilings(gen: Gen, format: Format, dim: SurfDim) -> Vec<Tiling> {
+    allowed_tilings(gen, format, dim, Usage::STORAGE, 1)
+}
+
+/// The largest number of U, V and R fields over a set of tilings: how many
+/// `bitfield_insert` steps per coordinate a shader needs when the tiling is only known at
+/// run time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FieldCounts {
+    /// U (byte column) fields, tile column included.
+    pub u: u32,
+    /// V (row) fields.
+    pub v: u32,
+    /// R (slice) fields; 0 unless a 3D tile has depth.
+    pub r: u32,
+}
+
+/// [`FieldCounts`] over [`storage_tilings`]`(gen, format, dim)`.
+pub fn max_address_fields(gen: Gen, format: Format, dim: SurfDim) -> FieldCounts {
+    let mut c = FieldCounts::default();
+    for t in storage_tilings(gen, format, dim) {
+        let Ok(tile) = TileInfo::new(t, gen, dim, format.bpb(), 1) else {
+            continue;
+        };
+        c.u = c.u.max(tile.address_fields(Coord::U).len() as u32);
+        c.v = c.v.max(tile.address_fields(Coord::V).len() as u32);
+        if dim == SurfDim::D3 && tile.logical_extent_el().d > 1 {
+            c.r = c.r.max(tile.address_fields(Coord::R).len() as u32);
+        }
+    }
+    c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nir_helpers() {
+        assert_eq!(ushr(0x8000_0000, 0xff), 1);
+        assert_eq!(ubfe(0xabcd, 4, 0), 0);
+        assert_eq!(ubfe(0xabcd, 4, 8), 0xbc);
+        assert_eq!(ubfe(0xabcd_0000, 16, 16), 0xabcd);
+        assert_eq!(bitfield_insert(0xffff_ffff, 0, 4, 0), 0xffff_ffff);
+        assert_eq!(bitfield_insert(0, 0x1234_5678, 0, 32), 0x1234_5678);
+        assert_eq!(bitfield_insert(0xf0, 0x3, 8, 2), 0x3f0);
+        assert_eq!(bitfield_insert(0, 1, 31, 2), 0);
+    }
+
+    #[test]
+    fn dwords_round_trip_and_unbound_defaults() {
+        let mut p = fill_buffer_image_param(Format::R32G32B32A32_FLOAT, 4096);
+        p.set_base_address(0x1234_5678_9abc);
+        let d = p.to_dwords();
+        assert_eq!(ImageParam::from_dwords(&d), p);
+        assert_eq!(d[4 * slot::STRIDE as usize], 16);
+        assert_eq!(d[4 * slot::SIZE as usize], 256);
+        assert_eq!(d[4 * slot::BASE as usize + 1], 0x5678_9abc);
+        assert_eq!(d[4 * slot::BASE as usize + 2], 0x1234);
+        let u = ImageParam::unbound();
+        assert_eq!(u.swizzling, [0xff, 0xff]);
+        assert!(!u.in_bounds(&[0]));
+    }
+}
