@@ -330,7 +330,7 @@ fn generator_covers_every_tiling_layout_and_tail() {
     let mut g = QcGen::from_size_and_seed(100, 0x5eed_0103);
     let mut tilings = HashSet::new();
     let mut layouts = HashSet::new();
-    let (mut tails, mut std_3d, mut cubes) = (0, 0, 0);
+    let (mut tails, mut std_3d, mut cubes, mut yfys_3d_tails) = (0, 0, 0, 0);
     for _ in 0..2000 {
         let case = SurfCase::arbitrary(&mut g);
         let s = Surface::new(case.desc).unwrap();
@@ -339,6 +339,9 @@ fn generator_covers_every_tiling_layout_and_tail() {
         tails += s.miptail_start_level().is_some() as u32;
         std_3d += (s.tiling().is_std() && s.dim() == SurfDim::D3) as u32;
         cubes += case.desc.usage.contains(Usage::CUBE) as u32;
+        yfys_3d_tails += (matches!(s.tiling(), Tiling::Yf | Tiling::Ys)
+            && s.dim() == SurfDim::D3
+            && s.miptail_start_level().is_some()) as u32;
     }
     assert_eq!(tilings.len(), Tiling::ALL.len(), "{tilings:?}");
     for l in [
