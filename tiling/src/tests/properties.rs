@@ -353,7 +353,7 @@ fn generator_covers_every_tiling_layout_and_tail() {
         assert!(layouts.contains(&l), "{l}");
     }
     assert!(
-        tails > 20 && std_3d > 10 && cubes > 20,
-        "{tails} {std_3d} {cubes}"
+        tails > 20 && std_3d > 10 && cubes > 20 && yfys_3d_tails > 2,
+        "{tails} {std_3d} {cubes} {yfys_3d_tails}"
     );
 }
