@@ -245,6 +245,17 @@ impl Pass for LowerImages {
             Ok(report) => {
                 let changed = report.lowered() > 0;
                 self.report = Some(report);
+                // Debug builds check the pass's own output (design.md: passes validate
+                // after themselves in debug).
+                #[cfg(debug_assertions)]
+                if changed {
+                    if let Err(diagnostics) = ir::validate(shader) {
+                        return Err(PassError {
+                            pass: self.name().to_string(),
+                            diagnostics,
+                        });
+                    }
+                }
                 Ok(changed)
             }
             Err(errors) => Err(PassError {
@@ -330,6 +341,21 @@ impl<'a> ImageAccess<'a> {
                 .ok_or_else(|| malformed(Some(decl), format!("bad access index {v}")))?,
             None => decl.access,
         };
+        let defines = intr.op.info().dest != ir::DestInfo::None;
+        if data.dest.is_some() != defines {
+            return Err(malformed(
+                Some(decl),
+                format!(
+                    "`{}` {} a value",
+                    intr.op,
+                    if defines {
+                        "must define"
+                    } else {
+                        "cannot define"
+                    }
+                ),
+            ));
+        }
         let want = intr.op.info().srcs.len();
         if intr.srcs.len() != want {
             return Err(malformed(

@@ -242,3 +242,64 @@ fn scalar_load_of_missing_channels_expands() {
     assert_eq!(const_of(f, srcs[3]), Some(1));
     assert_eq!(srcs[0], Src::channel(srcs[0].value, 0));
 }
+
+/// Lowers an unvalidated shader and returns the error kind; the shader must be unchanged.
+fn error_kind(sh: &mut ir::Shader, device: &str) -> lowering::LowerErrorKind {
+    let before = sh.clone();
+    let e = lowering::lower_images(sh, &dev(device), &Default::default()).unwrap_err();
+    assert_eq!(*sh, before);
+    assert!(e.to_string().contains(device), "{e}");
+    e.kind
+}
+
+#[test]
+fn malformed_accesses_are_errors_not_panics() {
+    use ir::{AtomicOp, ImageRef, IntrinsicOp};
+    use lowering::LowerErrorKind as K;
+    let d2 = decl(ImageDim::D2, false, Format::Rgba8Unorm, Access::NONE);
+    // A 2D load with a one-component coordinate.
+    let (mut sh, _) = shader(&d2, |b, d, r, c| {
+        Some(b.image_load(d, r, c.component(0), 4, F32))
+    });
+    assert_eq!(error_kind(&mut sh, "dg2"), K::Malformed);
+    // An arrayed 3D image.
+    let d3 = decl(ImageDim::D3, true, Format::R32Uint, Access::NONE);
+    let (mut sh, _) = shader(&d3, |b, d, r, c| Some(b.image_load(d, r, c, 1, U32)));
+    assert_eq!(error_kind(&mut sh, "dg2"), K::UnsupportedDim);
+    // A load that defines nothing.
+    let (mut sh, _) = shader(&d2, |b, d, r, c| {
+        let idx = ir::builder::image_indices(d);
+        let mut ind = idx.to_vec();
+        ind.push(F32.to_index());
+        b.intrinsic(IntrinsicOp::ImageLoad, Some(r), &[c], &ind, None);
+        None
+    });
+    assert_eq!(error_kind(&mut sh, "dg2"), K::Malformed);
+    // A store of two components to a four-channel format that needs conversion.
+    let (mut sh, _) = shader(&d2, |b, d, r, c| {
+        let data = b.zero(Type::vec32(2));
+        b.image_store(d, r, c, data, F32);
+        None
+    });
+    assert_eq!(error_kind(&mut sh, "ivb"), K::Malformed);
+    // Atomics: a bad op index, and a swap op on image_atomic.
+    let du = decl(ImageDim::D2, false, Format::R32Uint, Access::NONE);
+    let (mut sh, _) = shader(&du, |b, d, r, c| {
+        let v = b.image_atomic(d, r, AtomicOp::Iadd, c, c.component(0));
+        let def = b.func.value_def(v).unwrap();
+        if let ir::InstKind::Intrinsic(i) = &mut b.func.inst_mut(def).kind {
+            i.set_index(ir::IndexKind::AtomicOp, 99);
+        }
+        Some(v)
+    });
+    assert_eq!(error_kind(&mut sh, "dg2"), K::Malformed);
+    let (mut sh, _) = shader(&du, |b, d, r, c| {
+        Some(b.image_atomic(d, r, AtomicOp::Cmpxchg, c, c.component(0)))
+    });
+    assert_eq!(error_kind(&mut sh, "dg2"), K::Malformed);
+    // An image reference to an undeclared image.
+    let (mut sh, _) = shader(&du, |b, d, _, c| {
+        Some(b.image_load(d, ImageRef::new(ir::ImageId::from_u32(7)), c, 1, U32))
+    });
+    assert_eq!(error_kind(&mut sh, "dg2"), K::Malformed);
+}
