@@ -892,12 +892,14 @@ impl Function {
             let mut cur = src;
             let mut guard = 0;
             while let Some(rep) = map.get(&cur.value) {
-                let comps = func.value_type(cur.value).num_components();
+                // `compose` needs the component count of the value the replacement
+                // reads (not of the value being replaced) to recognise a whole-value
+                // selection: `%1 -> %0.xy` of a vec3 `%0` must stay `%0.xy`.
+                let rep_comps = func.value_type(rep.value).num_components();
                 cur = Src {
                     value: rep.value,
-                    swizzle: cur.swizzle.compose(rep.swizzle, comps),
+                    swizzle: cur.swizzle.compose(rep.swizzle, rep_comps),
                 };
-                let rep_comps = func.value_type(rep.value).num_components();
                 if !cur.swizzle.is_identity() && cur.swizzle.len() == rep_comps {
                     let identity = cur
                         .swizzle
@@ -1206,6 +1208,47 @@ mod tests {
         f.remove_inst(ib);
         assert_eq!(f.block_insts(b0).collect::<Vec<_>>(), vec![ia, ic]);
         assert!(!f.is_value_live(f.inst(ib).dest.unwrap()));
+    }
+
+    #[test]
+    fn replace_uses_keeps_partial_swizzles() {
+        let mut f = Function::new("main");
+        let b0 = f.first_block(CfParent::Root).unwrap();
+        let v3 = f.create_inst(
+            InstKind::LoadConst(smallvec::smallvec![1, 2, 3]),
+            Some(Type::vec32(3)),
+            Span::UNKNOWN,
+        );
+        f.insert_inst(v3, Cursor::BlockEnd(b0));
+        let v3 = f.inst(v3).dest.unwrap();
+        let user = |f: &mut Function, src: Src, ty: Type| {
+            let i = f.create_inst(
+                InstKind::Alu(AluInst {
+                    op: AluOp::Mov,
+                    srcs: smallvec::smallvec![src],
+                }),
+                Some(ty),
+                Span::UNKNOWN,
+            );
+            f.insert_inst(i, Cursor::BlockEnd(b0));
+            (i, f.inst(i).dest.unwrap())
+        };
+        let (_, xy) = user(&mut f, Src::swizzled(v3, &[0, 1]).unwrap(), Type::vec32(2));
+        let (_, xyz) = user(
+            &mut f,
+            Src::swizzled(v3, &[0, 1, 2]).unwrap(),
+            Type::vec32(3),
+        );
+        let (u1, _) = user(&mut f, Src::new(xy), Type::vec32(2));
+        let (u2, _) = user(&mut f, Src::channel(xy, 1), Type::U32);
+        let (u3, _) = user(&mut f, Src::new(xyz), Type::vec32(3));
+        let mut map = HashMap::new();
+        map.insert(xy, Src::swizzled(v3, &[0, 1]).unwrap());
+        map.insert(xyz, Src::swizzled(v3, &[0, 1, 2]).unwrap());
+        f.replace_uses(&map);
+        assert_eq!(f.inst(u1).srcs()[0], Src::swizzled(v3, &[0, 1]).unwrap());
+        assert_eq!(f.inst(u2).srcs()[0], Src::channel(v3, 1));
+        assert_eq!(f.inst(u3).srcs()[0], Src::new(v3));
     }
 
     #[test]

@@ -524,6 +524,9 @@ impl<'a, 'f> FnGen<'a, 'f> {
             .any(|t| !t.is_sized() && t.base == BaseType::Float);
         let shared = if float {
             *self.rng.pick(&[16u8, 32, 32, 64])
+        } else if op == AluOp::UfindMsb {
+            // NIR's validator only accepts 32- and 64-bit sources for ufind_msb.
+            *self.rng.pick(&[32u8, 64])
         } else {
             *self.rng.pick(&[8u8, 16, 32, 32, 64])
         };
@@ -777,6 +780,9 @@ impl<'a, 'f> FnGen<'a, 'f> {
         if !self.cfg.phis {
             return;
         }
+        // The phis of one block read their sources at the end of the predecessors,
+        // where none of them is defined yet: they become visible only after all of them.
+        let mut new_phis = Vec::new();
         for _ in 0..self.rng.below(3) {
             let nonempty: Vec<usize> = (0..5).filter(|&c| !self.visible[c].is_empty()).collect();
             if nonempty.is_empty() {
@@ -795,6 +801,9 @@ impl<'a, 'f> FnGen<'a, 'f> {
             let v = self.b.phi(ty, &[]);
             let inst = self.b.func.value_def(v).expect("phi has a def");
             self.phis.push(PendingPhi::Merge { inst, candidates });
+            new_phis.push(v);
+        }
+        for v in new_phis {
             self.define(v);
         }
     }

@@ -5,7 +5,20 @@
 //! and print the shader after each one, and records per-pass timings.
 
 pub mod algebraic;
+pub mod cleanup;
 pub mod const_fold;
+pub mod copy_prop;
+pub mod cse;
+pub mod dce;
+pub mod manager;
+
+pub use algebraic::Algebraic;
+pub use cleanup::Cleanup;
+pub use const_fold::ConstFold;
+pub use copy_prop::CopyProp;
+pub use cse::Cse;
+pub use dce::Dce;
+pub use manager::{PassManager, PassOptions, PassRegistry};
 
 use crate::diag::Diagnostic;
 use crate::shader::Shader;

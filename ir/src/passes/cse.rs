@@ -1,0 +1,383 @@
+//! Common subexpression elimination by global value numbering over the dominator tree
+//! (NIR's `nir_opt_cse` with its instruction set).
+//!
+//! The reachable blocks are visited in a preorder of the dominator tree with a scoped
+//! hash table: an instruction equal to one in a dominating block (or earlier in its own
+//! block) is removed and its uses read the earlier value. Two instructions are equal
+//! when they have the same kind, the same sources after earlier replacements (compared
+//! component by component, so `%a` and `%a.xyzw` of a vec4 are the same), the same
+//! indices and the same destination type. Commutative ALU ops have their first two
+//! sources put in a canonical order.
+//!
+//! What takes part:
+//! - ALU instructions and `load_const`;
+//! - intrinsics whose result depends only on their operands (`can_reorder`: system
+//!   values, `image_size`, `image_load_param`, ...); loads from memory that may change
+//!   do not;
+//! - phis, but only with an identical phi of the same block (same source for each
+//!   predecessor);
+//! - not `undef`: NIR does not merge undefs either, and nothing is gained.
+//!
+//! Expected time is linear in the size of the function (one hash per instruction).
+
+use super::{Pass, PassError};
+use crate::alu::AluOp;
+use crate::dominance::DomTree;
+use crate::entity::{Block, ImageId, Inst, Value};
+use crate::function::{Function, InstKind};
+use crate::intrinsic::IntrinsicOp;
+use crate::shader::Shader;
+use crate::types::{Src, Type};
+use smallvec::SmallVec;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A fast non-cryptographic hasher (the multiply-rotate scheme of rustc's `FxHasher`):
+/// keys are small and made of ids, so SipHash's resistance is not needed and its cost
+/// dominates the pass on large shaders.
+#[derive(Default)]
+struct FxHasher(u64);
+
+impl FxHasher {
+    #[inline]
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+    }
+    fn write_u8(&mut self, v: u8) {
+        self.add(v as u64);
+    }
+    fn write_u16(&mut self, v: u16) {
+        self.add(v as u64);
+    }
+    fn write_u32(&mut self, v: u32) {
+        self.add(v as u64);
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.add(v);
+    }
+    fn write_usize(&mut self, v: usize) {
+        self.add(v as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+
+/// The CSE pass, `cse`.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Cse;
+
+impl Pass for Cse {
+    fn name(&self) -> &'static str {
+        "cse"
+    }
+
+    fn run(&mut self, shader: &mut Shader) -> Result<bool, PassError> {
+        let mut changed = false;
+        for f in &mut shader.functions {
+            changed |= cse_function(f);
+        }
+        Ok(changed)
+    }
+}
+
+/// A source as compared by CSE: the value and the explicit list of components read.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+struct KeySrc {
+    value: Value,
+    len: u8,
+    comps: u64,
+}
+
+/// What makes two instructions equal.
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum Key {
+    Alu {
+        op: AluOp,
+        ty: Type,
+        srcs: SmallVec<[KeySrc; 3]>,
+    },
+    Const {
+        ty: Type,
+        bits: SmallVec<[u64; 4]>,
+    },
+    Phi {
+        block: Block,
+        ty: Type,
+        srcs: SmallVec<[(Block, KeySrc); 2]>,
+    },
+    Intrinsic {
+        op: IntrinsicOp,
+        ty: Type,
+        image: Option<(ImageId, Option<KeySrc>)>,
+        srcs: SmallVec<[KeySrc; 4]>,
+        indices: SmallVec<[u32; 6]>,
+    },
+}
+
+/// Eliminates common subexpressions in one function; returns whether it changed.
+pub fn cse_function(func: &mut Function) -> bool {
+    let (_cfg, dom) = DomTree::of(func);
+    let mut repl: Vec<Option<Value>> = vec![None; func.num_value_ids()];
+    let mut table: FxMap<Key, Value> = FxMap::default();
+    // Keys added per scope, to undo when the walk leaves a dominator subtree.
+    let mut log: Vec<Key> = Vec::new();
+    let mut scopes: Vec<(Block, usize)> = Vec::new();
+    let mut removed: Vec<Inst> = Vec::new();
+    let mut map: HashMap<Value, Src> = HashMap::new();
+
+    let order: Vec<Block> = dom.preorder().collect();
+    for block in order {
+        while let Some(&(top, start)) = scopes.last() {
+            if dom.dominates(top, block) {
+                break;
+            }
+            for k in log.drain(start..) {
+                table.remove(&k);
+            }
+            scopes.pop();
+        }
+        scopes.push((block, log.len()));
+        let insts: SmallVec<[Inst; 16]> = func.block_insts(block).collect();
+        for inst in insts {
+            let Some(key) = key_of(func, block, inst, &repl) else {
+                continue;
+            };
+            let Some(dest) = func.inst(inst).dest else {
+                continue;
+            };
+            match table.get(&key) {
+                Some(&earlier) => {
+                    repl[dest.index()] = Some(earlier);
+                    map.insert(dest, Src::new(earlier));
+                    removed.push(inst);
+                }
+                None => {
+                    table.insert(key.clone(), dest);
+                    log.push(key);
+                }
+            }
+        }
+    }
+    if map.is_empty() {
+        return false;
+    }
+    for inst in removed {
+        func.remove_inst(inst);
+    }
+    func.replace_uses(&map);
+    true
+}
+
+fn key_src(func: &Function, src: Src, repl: &[Option<Value>]) -> KeySrc {
+    let value = repl
+        .get(src.value.index())
+        .copied()
+        .flatten()
+        .unwrap_or(src.value);
+    let n = func.src_components(src);
+    let mut comps = 0u64;
+    for i in 0..n {
+        comps |= (src.swizzle.component(i) as u64) << (4 * i as u32);
+    }
+    KeySrc {
+        value,
+        len: n,
+        comps,
+    }
+}
+
+fn key_of(func: &Function, block: Block, inst: Inst, repl: &[Option<Value>]) -> Option<Key> {
+    let data = func.inst(inst);
+    let ty = func.value_type(data.dest?);
+    Some(match &data.kind {
+        InstKind::Alu(a) => {
+            let mut srcs: SmallVec<[KeySrc; 3]> =
+                a.srcs.iter().map(|&s| key_src(func, s, repl)).collect();
+            if a.op.info().commutative && srcs.len() >= 2 && srcs[1] < srcs[0] {
+                srcs.swap(0, 1);
+            }
+            Key::Alu { op: a.op, ty, srcs }
+        }
+        InstKind::LoadConst(bits) => Key::Const {
+            ty,
+            bits: bits.clone(),
+        },
+        InstKind::Phi(p) => {
+            let mut srcs: SmallVec<[(Block, KeySrc); 2]> = p
+                .srcs
+                .iter()
+                .map(|&(b, s)| (b, key_src(func, s, repl)))
+                .collect();
+            srcs.sort();
+            Key::Phi { block, ty, srcs }
+        }
+        InstKind::Intrinsic(i) => {
+            if !i.op.info().can_reorder {
+                return None;
+            }
+            Key::Intrinsic {
+                op: i.op,
+                ty,
+                image: i
+                    .image
+                    .map(|r| (r.image, r.index.map(|s| key_src(func, s, repl)))),
+                srcs: i.srcs.iter().map(|&s| key_src(func, s, repl)).collect(),
+                indices: i.indices.clone(),
+            }
+        }
+        InstKind::Undef => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::builder::Builder;
+    use crate::function::Jump;
+    use crate::image::ImageRef;
+
+    fn srcs_of(f: &Function, v: Value) -> Vec<Src> {
+        f.inst(f.value_def(v).unwrap()).srcs().to_vec()
+    }
+
+    #[test]
+    fn merges_equal_alu_constants_and_commuted_operands() {
+        let mut f = Function::new("main");
+        let mut b = Builder::at_end(&mut f);
+        let x = b.imm_u32(4);
+        let y = b.imm_u32(4);
+        let z = b.imm_u32(5);
+        let s1 = b.iadd(x, z);
+        let s2 = b.iadd(z, y); // same as s1 once y is x, commuted
+        let d1 = b.isub(x, z);
+        let d2 = b.isub(z, x); // not commutative: kept
+        let u = b.ior(s2, d2);
+        let w = b.ior(s1, d1);
+        assert!(cse_function(&mut f));
+        assert!(!f.is_value_live(y));
+        assert!(!f.is_value_live(s2));
+        assert!(f.is_value_live(d2));
+        assert_eq!(srcs_of(&f, u), vec![Src::new(s1), Src::new(d2)]);
+        assert_eq!(srcs_of(&f, w), vec![Src::new(s1), Src::new(d1)]);
+        assert!(!cse_function(&mut f));
+    }
+
+    #[test]
+    fn identity_and_full_swizzle_are_equal() {
+        let mut f = Function::new("main");
+        let mut b = Builder::at_end(&mut f);
+        let id = b.system_value(IntrinsicOp::LoadGlobalInvocationId);
+        let a = b.mov(id);
+        let c = b.mov(Src::swizzled(id, &[0, 1, 2]).unwrap());
+        let d = b.mov(Src::swizzled(id, &[0, 1]).unwrap());
+        let again = b.system_value(IntrinsicOp::LoadGlobalInvocationId);
+        let u = b.iadd(c, again);
+        assert!(cse_function(&mut f));
+        assert!(f.is_value_live(a) && !f.is_value_live(c) && f.is_value_live(d));
+        assert_eq!(srcs_of(&f, u), vec![Src::new(a), Src::new(id)]);
+    }
+
+    #[test]
+    fn respects_dominance() {
+        let mut f = Function::new("main");
+        let mut b = Builder::at_end(&mut f);
+        let x = b.imm_u32(4);
+        let c = b.imm_bool(true);
+        let i = b.push_if(c);
+        let t = b.iadd(x, x);
+        b.push_else(i);
+        let e = b.iadd(x, x); // not dominated by `t`: kept
+        b.pop_if(i);
+        let m = b.iadd(x, x); // neither branch dominates the merge: kept
+        let m2 = b.iadd(x, x); // merged into `m`
+        let uses = b.iadd(m, m2);
+        assert!(cse_function(&mut f));
+        assert!(f.is_value_live(t) && f.is_value_live(e) && f.is_value_live(m));
+        assert!(!f.is_value_live(m2));
+        assert_eq!(srcs_of(&f, uses), vec![Src::new(m), Src::new(m)]);
+    }
+
+    #[test]
+    fn dominating_value_reused_inside_branches_and_loops() {
+        let mut f = Function::new("main");
+        let mut b = Builder::at_end(&mut f);
+        let x = b.imm_u32(4);
+        let s = b.iadd(x, x);
+        let l = b.push_loop();
+        let again = b.iadd(x, x);
+        let c = b.ieq(again, s);
+        let i = b.push_if(c);
+        b.jump(Jump::Break);
+        b.pop_if(i);
+        b.pop_loop(l);
+        assert!(cse_function(&mut f));
+        assert!(!f.is_value_live(again));
+        assert_eq!(srcs_of(&f, c), vec![Src::new(s), Src::new(s)]);
+    }
+
+    #[test]
+    fn only_reorderable_intrinsics_and_no_undefs() {
+        let mut sh = Shader::new([1, 1, 1]);
+        let decl = crate::image::ImageDecl {
+            name: "img".into(),
+            dim: crate::image::ImageDim::D1,
+            arrayed: false,
+            format: crate::image::Format::R32Uint,
+            access: crate::image::Access::NONE,
+            binding: 0,
+            count: None,
+            layout: None,
+        };
+        let img = sh.add_image(decl.clone());
+        let r = ImageRef::new(img);
+        let mut f = Function::new("main");
+        let mut b = Builder::at_end(&mut f);
+        let x = b.imm_u32(0);
+        let t = crate::types::AluType::new(crate::types::BaseType::Uint, 32);
+        let l1 = b.image_load(&decl, r, x, 1, t);
+        let l2 = b.image_load(&decl, r, x, 1, t);
+        let p1 = b.image_load_param(r, 3, 4);
+        let p2 = b.image_load_param(r, 3, 4);
+        let p3 = b.image_load_param(r, 4, 4);
+        let u1 = b.undef(Type::U32);
+        let u2 = b.undef(Type::U32);
+        sh.functions.push(f);
+        assert!(Cse.run(&mut sh).unwrap());
+        let f = &sh.functions[0];
+        assert!(f.is_value_live(l1) && f.is_value_live(l2));
+        assert!(f.is_value_live(p1) && !f.is_value_live(p2) && f.is_value_live(p3));
+        assert!(f.is_value_live(u1) && f.is_value_live(u2));
+    }
+
+    #[test]
+    fn identical_phis_of_one_block() {
+        let mut f = Function::new("main");
+        let mut b = Builder::at_end(&mut f);
+        let x = b.imm_u32(4);
+        let y = b.imm_u32(5);
+        let c = b.imm_bool(true);
+        let i = b.push_if(c);
+        b.push_else(i);
+        b.pop_if(i);
+        let p1 = b.if_phi(i, x, y);
+        let p2 = b.if_phi(i, x, y);
+        let p3 = b.if_phi(i, y, x);
+        let u = b.iadd(p2, p3);
+        assert!(cse_function(&mut f));
+        assert!(f.is_value_live(p1) && !f.is_value_live(p2) && f.is_value_live(p3));
+        assert_eq!(srcs_of(&f, u), vec![Src::new(p1), Src::new(p3)]);
+    }
+}

@@ -1,0 +1,201 @@
+//! Properties of the cleanup passes over random valid shaders:
+//!
+//! - every generated shader validates;
+//! - it stays valid after each pass on its own and after pipelines of them;
+//! - it behaves the same: running every function with the interpreter before and after
+//!   the passes gives the same sequence of side effects (stores, atomics and other
+//!   intrinsics that cannot be eliminated, with the values of their operands in every
+//!   lane). Intrinsics without side effects answer with a hash of their operands, so
+//!   that removing or merging them cannot be noticed unless the passes change an
+//!   operand.
+//!
+//! `QC_TESTS` scales the number of cases.
+
+use ir::interp::{Config, Env, EnvError, Interpreter, IntrinsicCall};
+use ir::passes::manager::{PassManager, PassRegistry};
+use ir::{print_shader, validate, Shader};
+use quickcheck::{Gen, QuickCheck, TestResult};
+use verify::shader_gen::{generate, GenConfig, RandomShader};
+
+fn cases(default: u64) -> u64 {
+    std::env::var("QC_TESTS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}
+
+/// The pipelines checked: each pass alone, then combinations.
+const PIPELINES: &[&str] = &[
+    "copy-prop",
+    "cse",
+    "dce",
+    "copy-prop,cse,dce",
+    "cse,copy-prop,dce,cse,dce",
+    "cleanup",
+    "const-fold,algebraic,copy-prop,cse,dce",
+];
+
+/// Records the side effects of a run and answers every intrinsic deterministically.
+#[derive(Default)]
+struct Recorder {
+    log: Vec<String>,
+}
+
+fn mix(h: u64, v: u64) -> u64 {
+    // SplitMix64 finalizer over the running hash.
+    let mut z = h ^ v.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+impl Env for Recorder {
+    fn intrinsic(&mut self, call: &mut IntrinsicCall<'_>) -> Result<(), EnvError> {
+        let op = call.op();
+        let side_effect = !op.info().can_eliminate;
+        let lanes: Vec<usize> = call.active_lanes().collect();
+        let seq = self.log.len() as u64;
+        for lane in lanes {
+            let mut h = mix(0, op as u64);
+            for &i in &call.intrinsic.indices {
+                h = mix(h, i as u64);
+            }
+            h = mix(h, call.image_id.map_or(u64::MAX, |i| i.as_u32() as u64));
+            h = mix(h, call.image_index(lane));
+            h = mix(h, call.invocations[lane] as u64);
+            let mut operands = Vec::new();
+            for s in 0..call.num_srcs() {
+                for &c in call.src(s, lane) {
+                    h = mix(h, c);
+                    operands.push(c);
+                }
+            }
+            if side_effect {
+                // The result of an atomic depends on what came before it.
+                h = mix(h, seq);
+                self.log.push(format!(
+                    "@{op} lane {lane} inv {} image {:?}[{}] {:?} {:?}",
+                    call.invocations[lane],
+                    call.image_id,
+                    call.image_index(lane),
+                    call.intrinsic.indices,
+                    operands
+                ));
+            }
+            let n = call.dest_components();
+            let vals: Vec<u64> = (0..n as u64).map(|c| mix(h, c)).collect();
+            call.set_dest(lane, &vals);
+        }
+        Ok(())
+    }
+}
+
+/// The side effects of every function, run over one subgroup of 8 invocations.
+fn effects(shader: &Shader) -> Result<Vec<Vec<String>>, String> {
+    let invocations: Vec<u32> = (0..8).collect();
+    let mut out = Vec::new();
+    for f in &shader.functions {
+        let mut env = Recorder::default();
+        let mut interp = Interpreter::new(shader, f, Config::default());
+        interp
+            .run(&invocations, &mut env)
+            .map_err(|e| format!("fn {}: {e}", f.name))?;
+        out.push(env.log);
+    }
+    Ok(out)
+}
+
+fn check(shader: &Shader, registry: &PassRegistry) -> TestResult {
+    if let Err(d) = validate(shader) {
+        return TestResult::error(format!(
+            "the generated shader is invalid: {d:?}\n{}",
+            print_shader(shader)
+        ));
+    }
+    let before = match effects(shader) {
+        Ok(e) => e,
+        // A shader the interpreter cannot run (an iteration limit) is no evidence.
+        Err(_) => return TestResult::discard(),
+    };
+    for pipeline in PIPELINES {
+        let mut s = shader.clone();
+        let mut pm = PassManager::parse_pipeline(pipeline, registry).expect("pipeline");
+        pm.set_verify(true);
+        if let Err(e) = pm.run(&mut s) {
+            return TestResult::error(format!(
+                "{pipeline}: {e}\n--- before\n{}\n--- after\n{}",
+                print_shader(shader),
+                print_shader(&s)
+            ));
+        }
+        match effects(&s) {
+            Ok(after) if after == before => {}
+            Ok(after) => {
+                return TestResult::error(format!(
+                    "{pipeline} changed the side effects:\n{before:#?}\n{after:#?}\n--- before\n{}\n--- after\n{}",
+                    print_shader(shader),
+                    print_shader(&s)
+                ))
+            }
+            Err(e) => {
+                return TestResult::error(format!(
+                    "{pipeline}: the result does not run: {e}\n--- after\n{}",
+                    print_shader(&s)
+                ))
+            }
+        }
+        // A second run of the same pipeline on its own output is stable or better.
+        let mut again = s.clone();
+        let mut pm = PassManager::parse_pipeline(pipeline, registry).expect("pipeline");
+        pm.set_verify(true);
+        if let Err(e) = pm.run(&mut again) {
+            return TestResult::error(format!("{pipeline} (second run): {e}"));
+        }
+    }
+    TestResult::passed()
+}
+
+#[test]
+fn passes_keep_random_shaders_valid_and_equivalent() {
+    fn prop(s: RandomShader) -> TestResult {
+        check(&s.0, &PassRegistry::with_ir_passes())
+    }
+    QuickCheck::new()
+        .rng(Gen::from_size_and_seed(60, 0x0dce_c5e0))
+        .tests(cases(200))
+        .max_tests(cases(200) * 10)
+        .quickcheck(prop as fn(RandomShader) -> TestResult);
+}
+
+#[test]
+fn passes_under_other_generator_configurations() {
+    let configs = [
+        GenConfig {
+            max_depth: 6,
+            max_insts: 200,
+            ..GenConfig::default()
+        },
+        GenConfig {
+            max_insts: 300,
+            ..GenConfig::straight_line()
+        },
+        GenConfig {
+            swizzles: false,
+            wide_vectors: false,
+            ..GenConfig::default()
+        },
+        GenConfig::alu_only(),
+    ];
+    let registry = PassRegistry::with_ir_passes();
+    let n = (cases(200) / 10).max(1);
+    for (i, cfg) in configs.iter().enumerate() {
+        for seed in 0..n {
+            let s = generate(seed * 104_729 + i as u64, cfg);
+            let r = check(&s, &registry);
+            assert!(
+                !r.is_failure() && !r.is_error(),
+                "config {i}, seed {seed}: {r:?}"
+            );
+        }
+    }
+}
