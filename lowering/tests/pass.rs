@@ -40,6 +40,13 @@ fn lower_ok(text: &str, device: &str) -> (LowerReport, String) {
             panic!("illegal messages on {device}: {msgs:#?}\n{out}");
         }
     }
+    // LSC platforms can print the result as vISA.
+    let d = dev(device);
+    if d.has_lsc {
+        if let Err(e) = lowering::visa::emit_visa(&sh, &d) {
+            panic!("no vISA on {device}: {e}\n{out}");
+        }
+    }
     (r, out)
 }
 
@@ -552,4 +559,19 @@ fn the_pass_is_idempotent() {
     assert_eq!(pass.report.unwrap().lowered(), 0);
     let f = &sh.functions[0];
     assert_eq!(common::find(f, IntrinsicOp::LscLoadQuad).len(), 1);
+}
+
+#[test]
+fn coherent_images_bypass_l1_from_xe2() {
+    let text = one_access(
+        "image @img : 2d r32_uint coherent (binding=0)",
+        "    32 %2 = @image_load (@img, %1) (dest_type=uint32)\n    \
+         @image_store (@img, %1, %2) (src_type=uint32)\n",
+    );
+    let (_, out) = lower_ok(&text, "lnl");
+    assert!(out.contains("lsc_data=d32.x, lsc_cache=uc.ca)"), "{out}");
+    assert!(out.contains("lsc_data=d32.x, lsc_cache=uc.wb)"), "{out}");
+    // Before Xe2 TGM messages keep default caching.
+    let (_, out) = lower_ok(&text, "dg2");
+    assert!(!out.contains("lsc_cache"), "{out}");
 }
