@@ -42,6 +42,9 @@ use std::fmt;
 pub struct GenConfig {
     /// Deepest nesting of `if` and `loop` (0: straight-line code).
     pub max_depth: u32,
+    /// Each function gets an instruction budget drawn from `min_insts..=max_insts` and
+    /// is generated until the budget is spent (so set both to get a given size).
+    pub min_insts: usize,
     /// Upper bound on the instructions of each function.
     pub max_insts: usize,
     /// Number of functions is 1 (`main`) up to this.
@@ -76,6 +79,7 @@ impl Default for GenConfig {
     fn default() -> GenConfig {
         GenConfig {
             max_depth: 3,
+            min_insts: 1,
             max_insts: 60,
             max_functions: 2,
             max_images: 5,
@@ -308,7 +312,8 @@ type Scope = [usize; 5];
 impl<'a, 'f> FnGen<'a, 'f> {
     fn run(rng: &mut Rng, cfg: &GenConfig, images: &[ImageDecl], name: String) -> Function {
         let mut func = Function::new(name);
-        let budget = 1 + rng.below(cfg.max_insts.max(1));
+        let lo = cfg.min_insts.clamp(1, cfg.max_insts.max(1));
+        let budget = lo + rng.below(cfg.max_insts.max(1) - lo + 1);
         let phis = {
             let mut g = FnGen {
                 b: Builder::at_end(&mut func),
@@ -319,7 +324,10 @@ impl<'a, 'f> FnGen<'a, 'f> {
                 phis: Vec::new(),
                 budget,
             };
-            g.list(0, false, false);
+            // The function body runs until the budget is spent; nested lists are short.
+            while g.budget > 0 {
+                g.list(0, false, false);
+            }
             g.phis
         };
         fill_phis(&mut func, rng, phis);
@@ -525,7 +533,7 @@ impl<'a, 'f> FnGen<'a, 'f> {
         let shared = if float {
             *self.rng.pick(&[16u8, 32, 32, 64])
         } else if op == AluOp::UfindMsb {
-            // NIR's validator only accepts 32- and 64-bit sources for ufind_msb.
+            // NIR only defines ufind_msb on 32- and 64-bit sources.
             *self.rng.pick(&[32u8, 64])
         } else {
             *self.rng.pick(&[8u8, 16, 32, 32, 64])
@@ -774,24 +782,25 @@ impl<'a, 'f> FnGen<'a, 'f> {
         }
     }
 
-    /// A merge-point phi at the cursor (the top of a merge block), typed after a value
-    /// visible before the construct.
+    /// Up to two merge-point phis at the cursor (the top of a merge block), each typed
+    /// after a value visible before the construct.
     fn merge_phis(&mut self) {
         if !self.cfg.phis {
             return;
         }
-        // The phis of one block read their sources at the end of the predecessors,
-        // where none of them is defined yet: they become visible only after all of them.
-        let mut new_phis = Vec::new();
+        // Sources come from values visible before the construct, never from the phis
+        // added here (they live in the merge block, which dominates no predecessor).
+        let before = self.scope();
         for _ in 0..self.rng.below(3) {
-            let nonempty: Vec<usize> = (0..5).filter(|&c| !self.visible[c].is_empty()).collect();
+            let nonempty: Vec<usize> = (0..5).filter(|&c| before[c] > 0).collect();
             if nonempty.is_empty() {
                 return;
             }
             let class = *self.rng.pick(&nonempty);
-            let seed = *self.rng.pick(&self.visible[class]);
+            let pool = &self.visible[class][..before[class]];
+            let seed = pool[self.rng.below(pool.len())];
             let ty = self.ty(seed);
-            let candidates: Vec<Value> = self.visible[class]
+            let candidates: Vec<Value> = pool
                 .iter()
                 .rev()
                 .copied()
@@ -801,9 +810,6 @@ impl<'a, 'f> FnGen<'a, 'f> {
             let v = self.b.phi(ty, &[]);
             let inst = self.b.func.value_def(v).expect("phi has a def");
             self.phis.push(PendingPhi::Merge { inst, candidates });
-            new_phis.push(v);
-        }
-        for v in new_phis {
             self.define(v);
         }
     }
@@ -943,6 +949,33 @@ mod tests {
         let texts: std::collections::HashSet<String> =
             (0..20).map(|s| generate(s, &cfg).to_string()).collect();
         assert!(texts.len() > 15);
+    }
+
+    #[test]
+    fn generated_shaders_validate() {
+        let configs = [
+            GenConfig::default(),
+            GenConfig::straight_line(),
+            GenConfig::alu_only(),
+            GenConfig {
+                max_depth: 5,
+                max_insts: 150,
+                swizzles: false,
+                ..GenConfig::default()
+            },
+        ];
+        for (i, cfg) in configs.iter().enumerate() {
+            for seed in 0..100 {
+                let s = generate(seed, cfg);
+                if let Err(d) = ir::validate(&s) {
+                    let text = s.to_string();
+                    panic!(
+                        "config {i}, seed {seed}:\n{}\n{text}",
+                        ir::diag::render_all(&d, "generated", &text)
+                    );
+                }
+            }
+        }
     }
 
     #[test]

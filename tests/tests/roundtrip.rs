@@ -19,6 +19,11 @@ fn round_trip(shader: &Shader) -> TestResult {
     if again != text {
         return TestResult::error(format!("printing is not a fixed point:\n{again}"));
     }
+    // The generator's shaders are valid, and so is what the parser builds from them
+    // (with the spans of the printed text, which the diagnostics point into).
+    if let Err(d) = ir::validate(&parsed) {
+        return TestResult::error(ir::diag::render_all(&d, "printed", &text));
+    }
     TestResult::passed()
 }
 
@@ -125,6 +130,7 @@ fn main {
 }
 "
     );
+    ir::validate(&s).unwrap_or_else(|d| panic!("{}", ir::diag::render_all(&d, "t", text)));
     let again = parse_shader(&printed).expect("printed text parses");
     assert_eq!(again, s);
     assert_eq!(print_shader(&again), printed);
