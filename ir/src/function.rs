@@ -972,6 +972,12 @@ impl Function {
     /// condition is known. The branch's nodes are spliced between the blocks around the
     /// `if`, merging neighbouring blocks so that NIR's shape holds. Phis in the block
     /// after the `if` keep only the source of the taken path.
+    ///
+    /// Preconditions (the `dce` pass handles the general case): the taken branch does
+    /// not end in a jump (the code after the `if` would become unreachable and must be
+    /// deleted), and nothing outside the dropped branch uses its values or names its
+    /// blocks (a `break` in it feeding a phi after the loop). Panics if the taken
+    /// branch ends in a jump.
     pub fn inline_if_branch(&mut self, id: IfId, take_then: bool) {
         let parent = self.ifs[id.index()].parent;
         let pos = self
@@ -998,6 +1004,12 @@ impl Function {
             Some(CfNode::Block(b)) => *b,
             _ => panic!("branch does not end with a block"),
         };
+        // Merging `after` into a block that ends in a jump would run `after`'s
+        // instructions on a path that never reached them.
+        assert!(
+            self.blocks[branch_last.index()].jump.is_none(),
+            "inline_if_branch: the taken branch ends in a jump"
+        );
         let other_last = match other.last() {
             Some(CfNode::Block(b)) => Some(*b),
             _ => None,
@@ -1249,6 +1261,127 @@ mod tests {
         assert_eq!(f.inst(u1).srcs()[0], Src::swizzled(v3, &[0, 1]).unwrap());
         assert_eq!(f.inst(u2).srcs()[0], Src::channel(v3, 1));
         assert_eq!(f.inst(u3).srcs()[0], Src::new(v3));
+    }
+
+    /// `b0; if %c { b2: %t } else { b3: %e }; b1: %p = phi b2: %t, b3: %e; use %p`
+    fn if_with_phi(f: &mut Function) -> (IfId, Value, Value, Value, Inst) {
+        let mut b = crate::builder::Builder::at_end(f);
+        let c = b.imm_bool(true);
+        let i = b.push_if(c);
+        let t = b.imm_u32(10);
+        b.push_else(i);
+        let e = b.imm_u32(20);
+        b.pop_if(i);
+        let p = b.if_phi(i, t, e);
+        let user = b.iadd(p, p);
+        let user = b.func.value_def(user).unwrap();
+        (i, t, e, p, user)
+    }
+
+    fn valid(f: &Function) {
+        let mut sh = crate::shader::Shader::new([1, 1, 1]);
+        sh.functions.push(f.clone());
+        if let Err(d) = crate::validate::validate(&sh) {
+            panic!("invalid: {d:?}");
+        }
+    }
+
+    #[test]
+    fn inline_if_branch_keeps_the_taken_path() {
+        for take_then in [true, false] {
+            let mut f = Function::new("main");
+            let (i, t, e, p, user) = if_with_phi(&mut f);
+            f.inline_if_branch(i, take_then);
+            valid(&f);
+            assert_eq!(f.body().len(), 1);
+            let b0 = f.first_block(CfParent::Root).unwrap();
+            let kept = if take_then { t } else { e };
+            let dropped = if take_then { e } else { t };
+            assert!(f.is_value_live(kept) && !f.is_value_live(dropped));
+            // The phi became a move of the taken source, in place before its user.
+            let pi = f.value_def(p).unwrap();
+            assert_eq!(f.inst_block(pi), Some(b0));
+            match &f.inst(pi).kind {
+                InstKind::Alu(a) => {
+                    assert_eq!(a.op, AluOp::Mov);
+                    assert_eq!(a.srcs[0], Src::new(kept));
+                }
+                k => panic!("phi not turned into a mov: {k:?}"),
+            }
+            assert_eq!(f.next_inst(pi), Some(user));
+        }
+    }
+
+    #[test]
+    fn inline_if_branch_with_nested_control_flow() {
+        let mut f = Function::new("main");
+        let mut b = crate::builder::Builder::at_end(&mut f);
+        let c = b.imm_bool(false);
+        let outer = b.push_if(c);
+        let x = b.imm_u32(1);
+        b.push_else(outer);
+        let y = b.imm_u32(2);
+        let inner = b.push_if(c);
+        let z = b.iadd(y, y);
+        b.pop_if(inner);
+        let w = b.imul(y, y);
+        b.pop_if(outer);
+        let p = b.if_phi(outer, x, w);
+        let _ = b.iadd(p, p);
+        let _ = z;
+        f.inline_if_branch(outer, false);
+        valid(&f);
+        // b0 (with the else-branch's first block merged in), the inner if, and the
+        // else-branch's last block merged with the block after the outer if.
+        assert_eq!(f.body().len(), 3);
+        assert_eq!(f.body()[1], CfNode::If(inner));
+        assert_eq!(f.if_data(inner).parent, CfParent::Root);
+        assert!(!f.is_value_live(x));
+        let last = f.last_block(CfParent::Root).unwrap();
+        assert_eq!(f.inst_block(f.value_def(w).unwrap()), Some(last));
+        assert_eq!(f.inst_block(f.value_def(p).unwrap()), Some(last));
+    }
+
+    #[test]
+    #[should_panic(expected = "the taken branch ends in a jump")]
+    fn inline_if_branch_rejects_a_branch_ending_in_a_jump() {
+        let mut f = Function::new("main");
+        let mut b = crate::builder::Builder::at_end(&mut f);
+        let l = b.push_loop();
+        let c = b.imm_bool(true);
+        let i = b.push_if(c);
+        b.jump(Jump::Break);
+        b.pop_if(i);
+        let _ = b.imm_u32(3);
+        b.pop_loop(l);
+        f.inline_if_branch(i, true);
+    }
+
+    #[test]
+    fn merge_blocks_appends_and_renames_phi_predecessors() {
+        // b0 and a second block made adjacent by hand (as after removing an `if`), then
+        // a loop whose header phi names the second block as its entry predecessor.
+        let mut f = Function::new("main");
+        let b0 = f.first_block(CfParent::Root).unwrap();
+        let a = konst(&mut f, b0, 1);
+        let second = f.create_block(CfParent::Root);
+        f.append_cf_node(CfParent::Root, CfNode::Block(second));
+        let c = konst(&mut f, second, 2);
+        let mut b = crate::builder::Builder::new(&mut f, Cursor::BlockEnd(second));
+        let l = b.push_loop();
+        let h = b.phi(Type::U32, &[(second, c.into())]);
+        let _ = b.iadd(h, a);
+        b.jump(Jump::Break);
+        b.pop_loop(l);
+        f.merge_blocks(b0, second);
+        valid(&f);
+        assert_eq!(f.block_insts(b0).count(), 2);
+        assert_eq!(f.block(second).parent, None);
+        let hi = f.value_def(h).unwrap();
+        match &f.inst(hi).kind {
+            InstKind::Phi(p) => assert_eq!(p.srcs.as_slice(), &[(b0, Src::new(c))]),
+            k => panic!("{k:?}"),
+        }
     }
 
     #[test]
