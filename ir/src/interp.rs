@@ -876,25 +876,28 @@ impl<'s> Interpreter<'s> {
                     slots.push(self.slot(src.value, span, Some(inst))?);
                     self.check_defined(src.value, mask, span, Some(inst))?;
                 }
+                // Swizzled operands, gathered on the stack (at most 4 sources of at
+                // most 16 components).
+                let mut bufs = [[0u64; 16]; 4];
+                let mut lens = [0usize; 4];
                 for lane in lanes_of(mask) {
                     let result = {
-                        let mut bufs: SmallVec<[SmallVec<[u64; 4]>; 4]> = SmallVec::new();
-                        for (src, slot) in alu.srcs.iter().zip(&slots) {
+                        for (i, (src, slot)) in alu.srcs.iter().zip(&slots).enumerate().take(4) {
                             let n = if src.swizzle.is_identity() {
                                 slot.comps
                             } else {
                                 src.swizzle.len()
                             };
-                            bufs.push(
-                                (0..n)
-                                    .map(|c| self.read_comp(*slot, *src, lane, c))
-                                    .collect(),
-                            );
+                            for c in 0..n {
+                                bufs[i][c as usize] = self.read_comp(*slot, *src, lane, c);
+                            }
+                            lens[i] = n as usize;
                         }
                         let operands: SmallVec<[Operand<'_>; 4]> = bufs
                             .iter()
+                            .zip(&lens)
                             .zip(&slots)
-                            .map(|(b, s)| Operand::new(s.bits, b))
+                            .map(|((b, &n), s)| Operand::new(s.bits, &b[..n]))
                             .collect();
                         eval_alu(alu.op, dest_ty, &operands).map_err(|error| {
                             InterpError::new(
