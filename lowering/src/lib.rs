@@ -27,6 +27,6 @@ pub use format::{
     FormatInfo, StorageAccess,
 };
 pub use lower_images::{
-    lower_images, lower_images_all, ImageBinding, LowerImages, LowerOptions, LowerReport,
-    SurfaceFormat, UntypedAddress,
+    lower_images, lower_images_all, register_lower_images, ImageBinding, LowerImages, LowerOptions,
+    LowerReport, SurfaceFormat, UntypedAddress,
 };

@@ -269,6 +269,49 @@ impl Pass for LowerImages {
     }
 }
 
+/// Registers `lower-images` for `device` in a pass registry, so that pipelines such as
+/// `-p lower-images,cleanup` can name it. `defaults` are the options when the pipeline
+/// gives none; options written after the name override them:
+/// `lower-images(force-untyped, bounds-check=false, untyped-address=a64,
+/// readonly-via-sampler)`.
+pub fn register_lower_images(
+    registry: &mut ir::passes::PassRegistry,
+    device: Device,
+    defaults: LowerOptions,
+) {
+    registry.register(
+        "lower-images",
+        "lower image intrinsics to LSC typed messages (force-untyped, bounds-check=B, \
+         untyped-address=bti|a64, readonly-via-sampler)",
+        move |o: &ir::passes::PassOptions| {
+            o.expect_only(&[
+                "force-untyped",
+                "bounds-check",
+                "untyped-address",
+                "readonly-via-sampler",
+            ])?;
+            let untyped_address = match o.string("untyped-address")? {
+                None => defaults.untyped_address,
+                Some("bti") => UntypedAddress::Bti,
+                Some("a64") => UntypedAddress::A64,
+                Some(other) => {
+                    return Err(format!(
+                        "untyped-address must be `bti` or `a64`, not `{other}`"
+                    ))
+                }
+            };
+            let options = LowerOptions {
+                force_untyped: o.bool("force-untyped", defaults.force_untyped)?,
+                bounds_check: o.bool("bounds-check", defaults.bounds_check)?,
+                untyped_address,
+                readonly_via_sampler: o
+                    .bool("readonly-via-sampler", defaults.readonly_via_sampler)?,
+            };
+            Ok(Box::new(LowerImages::with_options(device.clone(), options)) as Box<dyn Pass>)
+        },
+    );
+}
+
 /// A decoded image intrinsic: what the callbacks plan from.
 pub(crate) struct ImageAccess<'a> {
     pub op: IntrinsicOp,

@@ -575,3 +575,30 @@ fn coherent_images_bypass_l1_from_xe2() {
     let (_, out) = lower_ok(&text, "dg2");
     assert!(!out.contains("lsc_cache"), "{out}");
 }
+
+#[test]
+fn registered_in_a_pass_registry() {
+    use ir::passes::{PassOptions, PassRegistry};
+    let mut reg = PassRegistry::with_ir_passes();
+    lowering::register_lower_images(&mut reg, dev("dg2"), LowerOptions::default());
+    assert!(reg.contains("lower-images"));
+    let text = one_access(
+        "image @img : 2d r32_uint (binding=0)",
+        "    32 %2 = @image_load (@img, %1) (dest_type=uint32)\n",
+    );
+    let mut pass = reg
+        .create("lower-images", &PassOptions::none("lower-images"))
+        .unwrap();
+    let mut sh = parse(&text);
+    assert!(pass.run(&mut sh).unwrap());
+    // Options after the name reach the pass.
+    let o = PassOptions::parse("lower-images", "force-untyped").unwrap();
+    let mut pass = reg.create("lower-images", &o).unwrap();
+    let mut sh = parse(&text);
+    let e = pass.run(&mut sh).unwrap_err();
+    assert!(e.diagnostics[0].message.contains("force_untyped"), "{e}");
+    let bad = PassOptions::parse("lower-images", "untyped-address=a32").unwrap();
+    assert!(reg.create("lower-images", &bad).is_err());
+    let bad = PassOptions::parse("lower-images", "fast").unwrap();
+    assert!(reg.create("lower-images", &bad).is_err());
+}
