@@ -3,6 +3,7 @@
 //! See `ir-opt --help` for the options and examples.
 
 use clap::{Args, Parser, ValueEnum};
+use ir::passes::manager::{PassManager, RunError};
 use std::process::ExitCode;
 use tools::{load_shader, read_input, write_output, Failure};
 
@@ -65,6 +66,10 @@ struct OptArgs {
     /// lower-images: read read-only images through the sampler (ld / ld_lz).
     #[arg(long)]
     readonly_via_sampler: bool,
+    /// Untyped address model for lower-images: bti (32-bit offsets into a raw view of the
+    /// image) or a64 (64-bit global addresses).
+    #[arg(long, value_name = "MODEL", default_value = "bti")]
+    untyped_address: String,
     /// Output form.
     #[arg(long, value_enum, default_value = "ir")]
     emit: Emit,
@@ -117,10 +122,9 @@ fn optimize(args: &OptArgs) -> Result<(), Failure> {
     };
     let shader = load_shader(file, &source)?;
     log::info!("parsed {file}: {} function(s)", shader.functions.len());
-    if args.stats {
-        eprint!("{}", ir::stats::Stats::of(&shader));
-    }
     let device = args.target.as_deref().map(target_device).transpose()?;
+    let mut shader = shader;
+    run_pipeline(args, device.as_ref(), &mut shader, file, &source)?;
     let text = match args.emit {
         Emit::Ir => ir::print_shader(&shader),
         Emit::Visa => {
@@ -131,5 +135,70 @@ fn optimize(args: &OptArgs) -> Result<(), Failure> {
                 .map_err(|e| tools::render(&[e.to_diagnostic()], file, &source))?
         }
     };
+    if args.stats {
+        eprint!("{}", ir::stats::Stats::of(&shader));
+    }
     write_output(args.output.as_deref(), &text)
+}
+
+/// The pass names `-O` and `-p` ask for, in order.
+fn pipeline_text(args: &OptArgs) -> String {
+    let mut items: Vec<String> = Vec::new();
+    if args.optimize {
+        items.push("lower-images".into());
+        items.push("cleanup".into());
+    }
+    items.extend(args.passes.iter().filter(|p| !p.is_empty()).cloned());
+    items.join(",")
+}
+
+fn run_pipeline(
+    args: &OptArgs,
+    device: Option<&lowering::Device>,
+    shader: &mut ir::Shader,
+    file: &str,
+    source: &str,
+) -> Result<(), Failure> {
+    let text = pipeline_text(args);
+    if text.is_empty() {
+        return Ok(());
+    }
+    let defaults = lowering::LowerOptions {
+        bounds_check: !args.no_bounds_check,
+        force_untyped: args.force_untyped,
+        readonly_via_sampler: args.readonly_via_sampler,
+        untyped_address: match args.untyped_address.as_str() {
+            "bti" => lowering::UntypedAddress::Bti,
+            "a64" => lowering::UntypedAddress::A64,
+            other => {
+                return Err(Failure(format!(
+                    "error: --untyped-address must be `bti` or `a64`, not `{other}`"
+                )))
+            }
+        },
+    };
+    let registry = tools::pipeline::registry(device, defaults);
+    let mut pm = PassManager::parse_pipeline(&text, &registry)
+        .map_err(|e| Failure(format!("error: {e}")))?;
+    pm.set_verify(args.verify);
+    if args.print_after_all {
+        pm.print_after_each(|name, s| {
+            eprint!("// ----- after {name} -----\n{}", ir::print_shader(s))
+        });
+    }
+    let result = pm.run(shader);
+    if args.time_passes {
+        eprint!("{}", pm.timing_report());
+    }
+    result.map(|_| ()).map_err(|e| {
+        let what = match &e {
+            RunError::InvalidInput(_) => "error: the input shader is invalid".to_string(),
+            RunError::Pass(p) => format!("error: pass `{}` failed", p.pass),
+            RunError::InvalidAfter { pass, .. } => {
+                format!("error: the shader is invalid after pass `{pass}`")
+            }
+        };
+        let details = tools::render(e.diagnostics(), file, source);
+        Failure(format!("{what}\n{details}"))
+    })
 }
