@@ -93,6 +93,8 @@ pub enum LowerErrorKind {
     UnsupportedDim,
     /// The access needs the untyped fallback, which is not available yet.
     UntypedPathUnavailable,
+    /// An image's static layout cannot describe it on the platform.
+    InvalidLayout,
     /// A `LowerOptions` setting that is not implemented.
     OptionUnsupported,
     /// The instruction does not have the shape its opcode requires.
@@ -114,6 +116,7 @@ impl LowerErrorKind {
             LowerErrorKind::Int64AtomicUnsupported => "64-bit atomic unsupported",
             LowerErrorKind::UnsupportedDim => "unsupported image dimension",
             LowerErrorKind::UntypedPathUnavailable => "untyped path unavailable",
+            LowerErrorKind::InvalidLayout => "invalid static layout",
             LowerErrorKind::OptionUnsupported => "option not supported",
             LowerErrorKind::Malformed => "malformed instruction",
         }

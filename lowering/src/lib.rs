@@ -7,10 +7,15 @@
 //!   its surface is accessed as;
 //! - [`lower_images`](mod@lower_images): the `lower-images` pass ([`LowerImages`],
 //!   [`lower_images()`]), with the typed path in [`typed`] and atomics in [`atomic`];
+//! - [`untyped`]: the untyped fallback (raw loads, stores and atomics on a computed
+//!   byte address), with the texel address code in [`address`] and the bounds check in
+//!   [`bounds`];
 //! - [`message`]: legality of the LSC and sampler messages per platform, send descriptors;
 //! - [`visa`]: vISA text of the messages, as IGC prints it;
 
+pub mod address;
 pub mod atomic;
+pub mod bounds;
 pub mod convert;
 pub mod device;
 pub mod error;
@@ -18,8 +23,10 @@ pub mod format;
 pub mod lower_images;
 pub mod message;
 pub mod typed;
+pub mod untyped;
 pub mod visa;
 
+pub use address::{AddressError, AddressPlan};
 pub use device::{CacheControlField, Device};
 pub use error::{ConvertError, FormatError, FormatErrorKind, LowerError, LowerErrorKind};
 pub use format::{

@@ -23,6 +23,7 @@ use crate::atomic;
 use crate::device::Device;
 use crate::error::{FormatError, FormatErrorKind, LowerError, LowerErrorKind};
 use crate::typed;
+use crate::untyped;
 use ir::function::InstKind;
 use ir::passes::{Pass, PassError};
 use ir::{
@@ -103,6 +104,14 @@ pub struct LowerReport {
     pub typed_atomics: usize,
     /// Atomics guarded against unbound images (IVB/BYT).
     pub guarded_atomics: usize,
+    /// `image_load`s lowered to untyped messages.
+    pub untyped_loads: usize,
+    /// `image_store`s lowered to untyped messages.
+    pub untyped_stores: usize,
+    /// Atomics lowered to untyped messages.
+    pub untyped_atomics: usize,
+    /// Of the untyped accesses, those using flat A64 addresses.
+    pub a64_accesses: usize,
     /// `image_size`s read from the parameter block.
     pub sizes: usize,
     /// `image_samples` replaced by 1.
@@ -114,7 +123,14 @@ pub struct LowerReport {
 impl LowerReport {
     /// Number of instructions lowered.
     pub fn lowered(&self) -> usize {
-        self.typed_loads + self.typed_stores + self.typed_atomics + self.sizes + self.samples
+        self.typed_loads
+            + self.typed_stores
+            + self.typed_atomics
+            + self.untyped_loads
+            + self.untyped_stores
+            + self.untyped_atomics
+            + self.sizes
+            + self.samples
     }
 }
 
@@ -333,6 +349,8 @@ pub(crate) struct ImageAccess<'a> {
     /// The value of a source when it is a `load_const` (per source, component read).
     pub const_srcs: SmallVec<[Option<u64>; 4]>,
     pub platform: &'a str,
+    /// The device.
+    pub device: &'a Device,
 }
 
 impl<'a> ImageAccess<'a> {
@@ -433,6 +451,7 @@ impl<'a> ImageAccess<'a> {
             indices: intr.indices.clone(),
             const_srcs,
             platform: &device.name,
+            device,
         })
     }
 
@@ -504,26 +523,15 @@ pub(crate) enum UntypedReason {
     Int64Atomic,
 }
 
-/// The entry to the untyped fallback: plans `access` through untyped messages.
-///
-/// The fallback (`crate::untyped`: texel address from the parameter block, bounds check,
-/// raw messages) is not written yet, so this reports the access as
-/// [`LowerErrorKind::UntypedPathUnavailable`]. It is the only place the decision reaches
-/// the fallback.
+/// The entry to the untyped fallback ([`crate::untyped`]: texel address from the
+/// parameter block, bounds check, untyped messages): plans `access` through untyped
+/// messages. It is the only place the decision reaches the fallback.
 pub(crate) fn plan_untyped(
     access: &ImageAccess<'_>,
     reason: UntypedReason,
-    _options: &LowerOptions,
+    options: &LowerOptions,
 ) -> Result<Plan, LowerError> {
-    let why = match reason {
-        UntypedReason::NoTypedFormat => "no typed format matches it on this platform",
-        UntypedReason::Forced => "force_untyped is set",
-        UntypedReason::Int64Atomic => "64-bit image atomics use A64 global atomics",
-    };
-    Err(access.error(
-        LowerErrorKind::UntypedPathUnavailable,
-        format!("the access needs the untyped path ({why}), which is not available yet"),
-    ))
+    untyped::plan(access, reason, options).map(Plan::Untyped)
 }
 
 /// How one access is lowered.
@@ -535,6 +543,8 @@ pub(crate) enum Plan {
     Store(typed::TypedStore),
     /// A typed atomic.
     Atomic(atomic::TypedAtomic),
+    /// An untyped load, store or atomic.
+    Untyped(untyped::UntypedAccess),
     /// `image_size` from the parameter block.
     Size {
         /// The image reference.
@@ -556,6 +566,7 @@ impl Plan {
             Plan::Load(l) => Some(l.surface),
             Plan::Store(s) => Some(s.surface),
             Plan::Atomic(a) => Some(a.surface),
+            Plan::Untyped(u) => u.surface(),
             Plan::Size { .. } | Plan::Samples => None,
         }
     }
@@ -570,6 +581,16 @@ impl Plan {
                     r.guarded_atomics += 1;
                 }
             }
+            Plan::Untyped(u) => {
+                match u.kind() {
+                    untyped::UntypedKind::Load => r.untyped_loads += 1,
+                    untyped::UntypedKind::Store => r.untyped_stores += 1,
+                    untyped::UntypedKind::Atomic => r.untyped_atomics += 1,
+                }
+                if u.is_a64() {
+                    r.a64_accesses += 1;
+                }
+            }
             Plan::Size { .. } => r.sizes += 1,
             Plan::Samples => r.samples += 1,
         }
@@ -580,6 +601,7 @@ impl Plan {
             Plan::Load(l) => l.emit(func, inst, device, ctx),
             Plan::Store(s) => s.emit(func, inst, device, ctx),
             Plan::Atomic(a) => a.emit(func, inst, ctx),
+            Plan::Untyped(u) => u.emit(func, inst, device, ctx),
             Plan::Size {
                 image,
                 coord_comps,

@@ -1,0 +1,931 @@
+//! The texel byte offset of the untyped path: the address code emitted into shaders.
+//!
+//! Mesa's raw path (image-lowering.md §6) only addresses linear, X and Y surfaces. The
+//! code emitted here evaluates the `tiling` crate's formula over the image parameter
+//! block instead (`tiling::image_param`, which owns the block's layout and documents the
+//! formula; `ImageParam::texel_address` evaluates it in Rust), so every storage tiling is
+//! addressed by one piece of code whose intra-tile bit layout is read as
+//! `bitfield_insert` steps:
+//!
+//! ```text
+//! x' = x + OFFSET.x ; y' = y + OFFSET.y ; z' = z + OFFSET.z   (z: layer / face / slice, else 0)
+//! x' += ubfe(z', 0, TILING.z) * STRIDE.z ; y' += (z' >> TILING.z) * STRIDE.w
+//! xB = x' << log2(cpp)
+//! a  = U fields of xB, V fields of y', R fields of z'   (bitfield_insert(a, c >> src, dst, width))
+//! a += (y' >> row_shift) * tile_row_stride_B ; a += (z' >> slab_shift) * slab_stride_B
+//! a ^= ((a >> SWIZZLING.x) ^ (a >> SWIZZLING.y)) & 64       (IVB/HSW only)
+//! ```
+//!
+//! 1D images that are not arrayed use `a = U fields of xB + BASE.row_base_B` (the
+//! block's precomputed contribution of `y' = OFFSET.y`), buffer images `a = x * cpp`.
+//!
+//! What is known when the shader is compiled is folded in ([`AddressPlan`]):
+//! - the field steps are those of the tilings a storage image of this format and
+//!   dimension may have on the platform (`tiling::storage_tilings`): as many steps as the
+//!   candidate with the most, none that is a no-op for every candidate, and a field
+//!   value every candidate agrees on is a constant (a step's source and destination
+//!   shifts only matter for the candidates whose width is not 0, since
+//!   `bitfield_insert` of 0 bits returns the base);
+//! - the same for `row_shift` and `slab_shift`, and the terms that are 0 for every
+//!   candidate are left out: `OFFSET.z` is 0 unless the layout is GFX4_3D (3D before
+//!   Gfx9) or the tiling is Yf/Ys/Tile64 (whose base layer and mip-tail slice live in
+//!   z), the Mesa slice placement (`TILING.z`, `STRIDE.z`) only exists for GFX4_3D, the
+//!   R fields and slabs only for 3D tiles with depth, whose `STRIDE.w` is 0;
+//! - with a static layout ([`ir::StaticLayout`]) the layout part (fields, row stride,
+//!   qpitch, slab stride, swizzle) is constant and only the view part (OFFSET, SIZE and
+//!   the GFX4_3D slice placement, which depends on the bound level) is loaded.
+//!
+//! The emitter folds constants as `nir_builder`'s `_imm` helpers do (`iadd x, 0` is `x`,
+//! a multiplication by a power of two is a shift, `bitfield_insert(0, x, 0, 32)` is `x`,
+//! anything times a coordinate known to be 0 disappears), loads each parameter slot once
+//! per access and reads its components through swizzles, so no `mov` is emitted.
+//!
+//! Arithmetic is 32-bit with NIR's semantics (`ishl`/`ushr` mask the count with `& 31`,
+//! `ubfe` of 0 bits is 0, `bitfield_insert` of 0 bits returns the base).
+
+use crate::device::Device;
+use crate::format::isl_format_name;
+use ir::{Builder, Format, ImageDim, ImageRef, LayoutTiling, Src, StaticLayout, Value};
+use smallvec::SmallVec;
+use std::fmt;
+use tiling::{Coord, Field, Gen, SurfDim, TileInfo, Tiling};
+
+pub use tiling::image_param::slot;
+
+/// Components the address code loads from each slot: the fields each slot has.
+fn slot_components(s: u32) -> u8 {
+    match s {
+        slot::OFFSET | slot::SIZE | slot::TILING => 3,
+        slot::SWIZZLING => 2,
+        s if s >= slot::U_FIELDS => 3,
+        _ => 4,
+    }
+}
+
+/// One value of the layout part of the formula: a constant known when the shader is
+/// compiled, or a dword of the parameter block.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum LayoutValue {
+    /// A compile-time constant.
+    Const(u32),
+    /// Component `component` of parameter slot `slot`.
+    Param {
+        /// The slot ([`slot`]).
+        slot: u32,
+        /// The component (0 = x).
+        component: u8,
+    },
+}
+
+fn param(slot: u32, component: u8) -> LayoutValue {
+    LayoutValue::Param { slot, component }
+}
+
+/// One `bitfield_insert` step: bits `[src, src + width)` of a coordinate go to address
+/// bits `[dst, dst + width)`.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct FieldStep {
+    /// First coordinate bit.
+    pub src: LayoutValue,
+    /// First address bit.
+    pub dst: LayoutValue,
+    /// Number of bits.
+    pub width: LayoutValue,
+}
+
+/// How the third coordinate `z` (array layer, cube face, 3D slice; 0 for other images)
+/// enters the address. Every part is optional: a part that is 0 for every candidate
+/// tiling is left out.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct SliceTerm {
+    /// `z' = z + OFFSET.z`: GFX4_3D views starting at a slice other than 0, and the base
+    /// layer and mip-tail slice of Yf/Ys/Tile64 surfaces.
+    pub offset: bool,
+    /// GFX4_3D (3D before Gfx9): Mesa's slice placement, `min(d_l, 2^l)` slices per row
+    /// of slices: `x' += ubfe(z', 0, TILING.z) * STRIDE.z`, and `z' >> TILING.z` rows of
+    /// slices of [`SliceTerm::rows`] rows each (image-lowering.md §6, tiling.md §7.6).
+    pub gfx4_3d: bool,
+    /// `y' += z' * rows` (after the GFX4_3D shift): qpitch for arrays, cubes and Gfx9+
+    /// 3D surfaces without tile depth, whose layers isl places `qpitch` rows apart
+    /// (tiling.md §7.5); the aligned level height for GFX4_3D.
+    pub rows: Option<LayoutValue>,
+    /// R field steps (3D tiles with depth).
+    pub r: Vec<FieldStep>,
+    /// `a += (z' >> slab_shift) * slab_stride_B` (3D tiles with depth): the shift and
+    /// the stride.
+    pub slab: Option<[LayoutValue; 2]>,
+}
+
+/// The shape of the address code.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum AddressShape {
+    /// Buffer images: `x * cpp`.
+    Buffer,
+    /// 1D images that are not arrayed: the U fields of the byte column plus the byte
+    /// offset of the view's row (`BASE.row_base_B`).
+    Row {
+        /// U field steps.
+        u: Vec<FieldStep>,
+    },
+    /// Everything else: the full formula.
+    Surface {
+        /// U field steps.
+        u: Vec<FieldStep>,
+        /// V field steps.
+        v: Vec<FieldStep>,
+        /// log2 of the tile height in rows.
+        row_shift: LayoutValue,
+        /// Bytes from one row of tiles to the next.
+        row_stride: LayoutValue,
+        /// The third coordinate.
+        slice: SliceTerm,
+    },
+}
+
+/// Why no address code can be planned.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum AddressError {
+    /// The image has no format, so texels have no size.
+    NoFormat,
+    /// The format has no texel layout the tiling crate knows.
+    Format(String),
+    /// The device generation is not one the tiling crate models.
+    Platform(String),
+    /// No tiling is allowed for a storage image of this kind on the platform.
+    NoTiling(String),
+    /// The static layout cannot describe this image on this platform.
+    Layout(String),
+    /// The image dimension cannot be addressed (arrayed 3D or buffer images).
+    Dim(String),
+}
+
+impl fmt::Display for AddressError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AddressError::NoFormat => f.write_str(
+                "the untyped path computes texel addresses from the format, and the image has none",
+            ),
+            AddressError::Format(m)
+            | AddressError::Platform(m)
+            | AddressError::NoTiling(m)
+            | AddressError::Layout(m)
+            | AddressError::Dim(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for AddressError {}
+
+/// The compile-time part of the texel address of accesses to one image.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct AddressPlan {
+    /// The image dimension.
+    pub dim: ImageDim,
+    /// Whether the image is arrayed.
+    pub arrayed: bool,
+    /// log2 of the texel size in bytes.
+    pub log2_cpp: u32,
+    /// The tilings the code addresses: the storage tilings of the platform, or the static
+    /// layout's. Empty for buffers.
+    pub tilings: Vec<Tiling>,
+    /// Whether the layout part comes from a static layout.
+    pub is_static: bool,
+    /// The formula.
+    pub shape: AddressShape,
+    /// The bit-6 swizzle shifts (IVB/HSW X and Y surfaces), if the code must apply it.
+    pub swizzle: Option<[LayoutValue; 2]>,
+}
+
+/// The `tiling` crate's generation for a device.
+pub fn tiling_gen(device: &Device) -> Result<Gen, AddressError> {
+    Gen::from_verx10(device.verx10).ok_or_else(|| {
+        AddressError::Platform(format!(
+            "the tiling crate has no surface layouts for verx10 {} ({})",
+            device.verx10, device.name
+        ))
+    })
+}
+
+/// The `tiling` crate's format of a storage format (the same bits per texel).
+pub fn tiling_format(fmt: Format) -> Result<tiling::Format, AddressError> {
+    if fmt == Format::None {
+        return Err(AddressError::NoFormat);
+    }
+    let name = isl_format_name(fmt)
+        .ok_or_else(|| AddressError::Format(format!("{fmt} has no ISL name")))?;
+    tiling::Format::from_name(name)
+        .map_err(|e| AddressError::Format(format!("{fmt} ({name}): {e}")))
+}
+
+/// The `tiling` crate's tiling named by a static layout.
+pub fn layout_tiling(t: LayoutTiling) -> Tiling {
+    match t {
+        LayoutTiling::Linear => Tiling::Linear,
+        LayoutTiling::X => Tiling::X,
+        LayoutTiling::Y => Tiling::Y,
+        LayoutTiling::Tile4 => Tiling::Tile4,
+        LayoutTiling::Tile64 => Tiling::Tile64,
+    }
+}
+
+/// One candidate tiling of the image: its field decomposition and what the parameter
+/// block holds for it.
+struct Candidate {
+    tiling: Tiling,
+    tile: TileInfo,
+    u: Vec<Field>,
+    v: Vec<Field>,
+    r: Vec<Field>,
+    /// GFX4_3D layout (3D before Gfx9).
+    gfx4_3d: bool,
+    /// 3D tile with depth: R fields and slabs, `STRIDE.w = 0`.
+    slabs: bool,
+}
+
+impl Candidate {
+    fn new(tiling: Tiling, gen: Gen, dim: ImageDim, bpb: u32) -> Result<Candidate, AddressError> {
+        let sdim = surface_dim(dim).unwrap_or(SurfDim::D2);
+        let tile = TileInfo::new(tiling, gen, sdim, bpb, 1)
+            .map_err(|e| AddressError::Layout(e.to_string()))?;
+        let is3d = dim == ImageDim::D3;
+        let slabs = is3d && tile.logical_extent_el().d > 1;
+        // The block holds at most 8 fields per coordinate (`tiling::image_param`).
+        let fields = |axis| {
+            let mut f = tile.address_fields(axis);
+            f.truncate(slot::FIELDS_PER_AXIS as usize);
+            f
+        };
+        Ok(Candidate {
+            tiling,
+            u: fields(Coord::U),
+            v: fields(Coord::V),
+            r: if slabs { fields(Coord::R) } else { Vec::new() },
+            gfx4_3d: is3d && gen.ver() < 9,
+            slabs,
+            tile,
+        })
+    }
+
+    fn fields(&self, axis: Coord) -> &[Field] {
+        match axis {
+            Coord::U => &self.u,
+            Coord::V => &self.v,
+            _ => &self.r,
+        }
+    }
+
+    /// Whether `OFFSET.z` may be non-zero: GFX4_3D (the view's base slice) and the
+    /// standard tilings (isl's z offset and array offset, `tiling::image_param`).
+    fn has_z_offset(&self) -> bool {
+        self.gfx4_3d || self.tiling.is_std()
+    }
+}
+
+/// `Const(v)` when every value agrees, else the parameter.
+fn agree(values: impl Iterator<Item = u32>, p: LayoutValue) -> LayoutValue {
+    let mut first = None;
+    for v in values {
+        match first {
+            None => first = Some(v),
+            Some(f) if f != v => return p,
+            Some(_) => {}
+        }
+    }
+    // No value at all means no candidate uses it; any constant does.
+    LayoutValue::Const(first.unwrap_or(0))
+}
+
+/// The field steps of `axis` over `cands`, reading `base_slot + k` where the candidates
+/// disagree. Steps past every candidate's last field are left out.
+fn field_steps(cands: &[Candidate], axis: Coord, base_slot: u32) -> Vec<FieldStep> {
+    let n = cands
+        .iter()
+        .map(|c| c.fields(axis).len())
+        .max()
+        .unwrap_or(0);
+    (0..n)
+        .map(|k| {
+            let slot = base_slot + k as u32;
+            let at = |c: &Candidate| c.fields(axis).get(k).copied().unwrap_or_default();
+            // Source and destination only matter where the width is not 0.
+            let used = || cands.iter().map(at).filter(|f| f.width != 0);
+            FieldStep {
+                src: agree(used().map(|f| f.src_shift), param(slot, 0)),
+                dst: agree(used().map(|f| f.dst_shift), param(slot, 1)),
+                width: agree(cands.iter().map(|c| at(c).width), param(slot, 2)),
+            }
+        })
+        .collect()
+}
+
+fn const_steps(fields: &[Field]) -> Vec<FieldStep> {
+    fields
+        .iter()
+        .map(|f| FieldStep {
+            src: LayoutValue::Const(f.src_shift),
+            dst: LayoutValue::Const(f.dst_shift),
+            width: LayoutValue::Const(f.width),
+        })
+        .collect()
+}
+
+/// The surface dimensionality of a storage image of `dim` (cubes are 2D surfaces, as in
+/// isl); `None` for buffers.
+pub fn surface_dim(dim: ImageDim) -> Option<SurfDim> {
+    match dim {
+        ImageDim::D1 => Some(SurfDim::D1),
+        ImageDim::D2 | ImageDim::Cube => Some(SurfDim::D2),
+        ImageDim::D3 => Some(SurfDim::D3),
+        ImageDim::Buffer => None,
+    }
+}
+
+impl AddressPlan {
+    /// Plans the address code of accesses to a `dim` (`arrayed`) image of `format` on
+    /// `device`, with the layout part from `layout` when the image has a static layout.
+    pub fn new(
+        device: &Device,
+        dim: ImageDim,
+        arrayed: bool,
+        format: Format,
+        layout: Option<&StaticLayout>,
+    ) -> Result<AddressPlan, AddressError> {
+        if arrayed && !dim.can_be_arrayed() {
+            return Err(AddressError::Dim(format!("{dim} images cannot be arrayed")));
+        }
+        let tformat = tiling_format(format)?;
+        let bpb = tformat.bpb();
+        if !bpb.is_power_of_two() || bpb < 8 {
+            return Err(AddressError::Format(format!(
+                "{format} texels are {bpb} bits; the untyped path needs a power-of-two byte size"
+            )));
+        }
+        let log2_cpp = (bpb / 8).trailing_zeros();
+        let Some(sdim) = surface_dim(dim) else {
+            if layout.is_some() {
+                return Err(AddressError::Layout(
+                    "buffer images are linear arrays of texels and take no static layout".into(),
+                ));
+            }
+            return Ok(AddressPlan {
+                dim,
+                arrayed,
+                log2_cpp,
+                tilings: Vec::new(),
+                is_static: false,
+                shape: AddressShape::Buffer,
+                swizzle: None,
+            });
+        };
+        let gen = tiling_gen(device)?;
+        let allowed = tiling::storage_tilings(gen, tformat, sdim);
+        if allowed.is_empty() {
+            return Err(AddressError::NoTiling(format!(
+                "no tiling is allowed for a {dim} storage image of {format} on {}",
+                device.name
+            )));
+        }
+        let mut plan = match layout {
+            None => {
+                let cands = allowed
+                    .iter()
+                    .map(|&t| Candidate::new(t, gen, dim, bpb))
+                    .collect::<Result<Vec<_>, _>>()?;
+                Self::dynamic(device, dim, arrayed, &cands)
+            }
+            Some(l) => {
+                let t = layout_tiling(l.tiling);
+                if !allowed.contains(&t) {
+                    let names: Vec<&str> = allowed.iter().map(|t| t.name()).collect();
+                    return Err(AddressError::Layout(format!(
+                        "the static layout's tiling {} is not allowed for a {dim} storage image \
+                         of {format} on {} (allowed: {})",
+                        t.name(),
+                        device.name,
+                        names.join(", ")
+                    )));
+                }
+                let c = Candidate::new(t, gen, dim, bpb)?;
+                Self::fixed(device, dim, arrayed, log2_cpp, &c, l)?
+            }
+        };
+        plan.log2_cpp = log2_cpp;
+        Ok(plan)
+    }
+
+    /// The plan reading the layout from the parameter block, specialised to `cands`.
+    fn dynamic(device: &Device, dim: ImageDim, arrayed: bool, cands: &[Candidate]) -> AddressPlan {
+        let u = field_steps(cands, Coord::U, slot::U_FIELDS);
+        let swizzle = (device.may_have_bit6_swizzle
+            && cands
+                .iter()
+                .any(|c| matches!(c.tiling, Tiling::X | Tiling::Y)))
+        .then(|| [param(slot::SWIZZLING, 0), param(slot::SWIZZLING, 1)]);
+        let shape = if dim == ImageDim::D1 && !arrayed {
+            AddressShape::Row { u }
+        } else {
+            let any_slabs = cands.iter().any(|c| c.slabs);
+            let slice = SliceTerm {
+                offset: cands.iter().any(Candidate::has_z_offset),
+                gfx4_3d: cands.iter().any(|c| c.gfx4_3d),
+                // STRIDE.w is 0 exactly for the candidates with slabs.
+                rows: cands
+                    .iter()
+                    .any(|c| !c.slabs)
+                    .then_some(param(slot::STRIDE, 3)),
+                r: field_steps(cands, Coord::R, slot::R_FIELDS),
+                slab: any_slabs.then(|| {
+                    [
+                        agree(
+                            cands
+                                .iter()
+                                .filter(|c| c.slabs)
+                                .map(|c| c.tile.slab_shift()),
+                            param(slot::TILE, 2),
+                        ),
+                        param(slot::TILE, 3),
+                    ]
+                }),
+            };
+            AddressShape::Surface {
+                u,
+                v: field_steps(cands, Coord::V, slot::V_FIELDS),
+                row_shift: agree(
+                    cands.iter().map(|c| c.tile.row_shift()),
+                    param(slot::TILE, 0),
+                ),
+                row_stride: param(slot::TILE, 1),
+                slice,
+            }
+        };
+        AddressPlan {
+            dim,
+            arrayed,
+            log2_cpp: 0,
+            tilings: cands.iter().map(|c| c.tiling).collect(),
+            is_static: false,
+            shape,
+            swizzle,
+        }
+    }
+
+    /// The plan with the layout part of static layout `l` (tiling `c`).
+    fn fixed(
+        device: &Device,
+        dim: ImageDim,
+        arrayed: bool,
+        log2_cpp: u32,
+        c: &Candidate,
+        l: &StaticLayout,
+    ) -> Result<AddressPlan, AddressError> {
+        let tile = &c.tile;
+        let tname = c.tiling.name();
+        let pitch = l.row_pitch;
+        if pitch == 0 || !pitch.is_multiple_of(tile.phys_width_B()) {
+            return Err(AddressError::Layout(format!(
+                "row_pitch={pitch} is not a positive multiple of the {} B width of a {tname} tile",
+                tile.phys_width_B()
+            )));
+        }
+        if c.tiling == Tiling::Linear && !pitch.is_multiple_of(1 << log2_cpp) {
+            return Err(AddressError::Layout(format!(
+                "row_pitch={pitch} of a linear layout is not a multiple of the {} B texel",
+                1u32 << log2_cpp
+            )));
+        }
+        let row_stride = pitch.checked_mul(tile.phys_height()).ok_or_else(|| {
+            AddressError::Layout(format!(
+                "row_pitch={pitch} overflows a row of {tname} tiles"
+            ))
+        })?;
+        let swizzle = if l.swizzle {
+            if !device.may_have_bit6_swizzle {
+                return Err(AddressError::Layout(format!(
+                    "swizzle=true, but {} never swizzles bit 6 (only IVB and HSW do)",
+                    device.name
+                )));
+            }
+            // Mesa's shifts: bit 6 ^= bit 9 ^ bit 10 for X, bit 6 ^= bit 9 for Y
+            // (image-lowering.md §7; 0xff shifts every bit out).
+            match c.tiling {
+                Tiling::X => Some([LayoutValue::Const(3), LayoutValue::Const(4)]),
+                Tiling::Y => Some([LayoutValue::Const(3), LayoutValue::Const(0xff)]),
+                _ => {
+                    return Err(AddressError::Layout(format!(
+                        "swizzle=true on a {tname} layout; only X and Y surfaces are swizzled"
+                    )))
+                }
+            }
+        } else {
+            None
+        };
+        let tile_h = tile.logical_extent_el().h;
+        let u = const_steps(&c.u);
+        let shape = if dim == ImageDim::D1 && !arrayed {
+            AddressShape::Row { u }
+        } else {
+            // Without a qpitch in the layout the block's is used.
+            let qpitch = l.qpitch.map(LayoutValue::Const);
+            let slice = if c.gfx4_3d {
+                // The slice strides depend on the bound level: the view part.
+                SliceTerm {
+                    offset: true,
+                    gfx4_3d: true,
+                    rows: Some(param(slot::STRIDE, 3)),
+                    ..SliceTerm::default()
+                }
+            } else if c.slabs {
+                let slab_stride = match l.qpitch {
+                    Some(q) => {
+                        // isl aligns the qpitch of 3D surfaces whose tiles have depth to
+                        // the tile height (tiling.md §7.4, §7.5).
+                        if !q.is_multiple_of(tile_h) {
+                            return Err(AddressError::Layout(format!(
+                                "qpitch={q} of a 3D {tname} layout is not a multiple of the \
+                                 {tile_h}-row tile height"
+                            )));
+                        }
+                        LayoutValue::Const((q / tile_h).checked_mul(row_stride).ok_or_else(
+                            || AddressError::Layout(format!("qpitch={q} overflows 32 bits")),
+                        )?)
+                    }
+                    None => param(slot::TILE, 3),
+                };
+                SliceTerm {
+                    offset: true,
+                    gfx4_3d: false,
+                    rows: None,
+                    r: const_steps(&c.r),
+                    slab: Some([LayoutValue::Const(tile.slab_shift()), slab_stride]),
+                }
+            } else {
+                SliceTerm {
+                    offset: c.has_z_offset(),
+                    gfx4_3d: false,
+                    rows: Some(qpitch.unwrap_or(param(slot::STRIDE, 3))),
+                    ..SliceTerm::default()
+                }
+            };
+            AddressShape::Surface {
+                u,
+                v: const_steps(&c.v),
+                row_shift: LayoutValue::Const(tile.row_shift()),
+                row_stride: LayoutValue::Const(row_stride),
+                slice,
+            }
+        };
+        Ok(AddressPlan {
+            dim,
+            arrayed,
+            log2_cpp,
+            tilings: vec![c.tiling],
+            is_static: true,
+            shape,
+            swizzle,
+        })
+    }
+
+    /// Number of coordinate components an access to the image reads.
+    pub fn coord_components(&self) -> u8 {
+        self.dim.coord_components(self.arrayed)
+    }
+
+    /// The coordinate component that is `z` (layer, face or slice), if the image has one:
+    /// the layer of 1D arrays is their second component.
+    fn z_component(&self) -> Option<u8> {
+        match (self.dim, self.arrayed) {
+            (ImageDim::D1, true) => Some(1),
+            (ImageDim::D3 | ImageDim::Cube, _) | (ImageDim::D2, true) => Some(2),
+            _ => None,
+        }
+    }
+
+    /// Emits the texel byte offset of `coord` at `b`'s cursor and returns it (a 32-bit
+    /// value; a constant when everything folds).
+    pub fn emit(&self, b: &mut Builder, image: ImageRef, coord: Src) -> Value {
+        let mut e = Emitter::new(b, image);
+        let a = self.emit_with(&mut e, coord);
+        e.value(a)
+    }
+
+    /// [`AddressPlan::emit`] through an emitter shared with the rest of the access.
+    pub(crate) fn emit_with(&self, e: &mut Emitter<'_, '_>, coord: Src) -> Operand {
+        let c = |i: u8| Operand::Val(coord.component(i));
+        let cpp_shift = Operand::Imm(self.log2_cpp);
+        let a = match &self.shape {
+            AddressShape::Buffer => return e.ishl(c(0), cpp_shift),
+            AddressShape::Row { u } => {
+                let x_off = e.layout(param(slot::OFFSET, 0));
+                let x = e.iadd(c(0), x_off);
+                let xb = e.ishl(x, cpp_shift);
+                let a = e.fields(Operand::Imm(0), xb, u);
+                let rb = e.layout(param(slot::BASE, 0));
+                e.iadd(a, rb)
+            }
+            AddressShape::Surface {
+                u,
+                v,
+                row_shift,
+                row_stride,
+                slice,
+            } => {
+                let x_off = e.layout(param(slot::OFFSET, 0));
+                let mut x = e.iadd(c(0), x_off);
+                let y_off = e.layout(param(slot::OFFSET, 1));
+                let mut y = if self.dim == ImageDim::D1 {
+                    // 1D arrays are 2D arrays whose y is 0.
+                    y_off
+                } else {
+                    e.iadd(c(1), y_off)
+                };
+                let mut z = match self.z_component() {
+                    Some(i) => c(i),
+                    None => Operand::Imm(0),
+                };
+                if slice.offset {
+                    let z_off = e.layout(param(slot::OFFSET, 2));
+                    z = e.iadd(z, z_off);
+                }
+                let mut zy = z;
+                if slice.gfx4_3d {
+                    let lod = e.layout(param(slot::TILING, 2));
+                    let sx = e.layout(param(slot::STRIDE, 2));
+                    let zx = e.ubfe(z, Operand::Imm(0), lod);
+                    let dx = e.imul(zx, sx);
+                    x = e.iadd(x, dx);
+                    zy = e.ushr(z, lod);
+                }
+                if let (Some(rows), false) = (slice.rows, zy == Operand::Imm(0)) {
+                    let q = e.layout(rows);
+                    let dy = e.imul(zy, q);
+                    y = e.iadd(y, dy);
+                }
+                let xb = e.ishl(x, cpp_shift);
+                let mut a = e.fields(Operand::Imm(0), xb, u);
+                a = e.fields(a, y, v);
+                a = e.fields(a, z, &slice.r);
+                let rs = e.layout(*row_shift);
+                let tile_rows = e.ushr(y, rs);
+                let stride = e.layout(*row_stride);
+                let rows_b = e.imul(tile_rows, stride);
+                a = e.iadd(a, rows_b);
+                if let Some([shift, stride]) = slice.slab {
+                    let ss = e.layout(shift);
+                    let slabs = e.ushr(z, ss);
+                    let stride = e.layout(stride);
+                    let slabs_b = e.imul(slabs, stride);
+                    a = e.iadd(a, slabs_b);
+                }
+                a
+            }
+        };
+        match self.swizzle {
+            Some([s0, s1]) => e.swizzle_bit6(a, s0, s1),
+            None => a,
+        }
+    }
+}
+
+/// A 32-bit operand of the emitted code: a constant or a source.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub(crate) enum Operand {
+    /// A constant.
+    Imm(u32),
+    /// A value (component).
+    Val(Src),
+}
+
+/// Emits the code of one access: folds constants, loads each parameter slot once and
+/// shares constants.
+pub(crate) struct Emitter<'a, 'f> {
+    /// The builder.
+    pub b: &'a mut Builder<'f>,
+    image: ImageRef,
+    loads: [Option<Value>; slot::COUNT as usize],
+    consts: SmallVec<[(u32, Value); 8]>,
+}
+
+fn mask(bits: u32) -> u32 {
+    if bits >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << bits) - 1
+    }
+}
+
+impl<'a, 'f> Emitter<'a, 'f> {
+    /// An emitter for accesses to `image`.
+    pub fn new(b: &'a mut Builder<'f>, image: ImageRef) -> Emitter<'a, 'f> {
+        Emitter {
+            b,
+            image,
+            loads: [None; slot::COUNT as usize],
+            consts: SmallVec::new(),
+        }
+    }
+
+    /// The parameter slot `s`, loaded once.
+    pub fn slot(&mut self, s: u32) -> Value {
+        if let Some(v) = self.loads[s as usize] {
+            return v;
+        }
+        let v = self.b.image_load_param(self.image, s, slot_components(s));
+        self.loads[s as usize] = Some(v);
+        v
+    }
+
+    /// Component `c` of parameter slot `s`.
+    pub fn param(&mut self, s: u32, c: u8) -> Operand {
+        Operand::Val(Src::channel(self.slot(s), c))
+    }
+
+    /// A layout value as an operand.
+    pub fn layout(&mut self, v: LayoutValue) -> Operand {
+        match v {
+            LayoutValue::Const(c) => Operand::Imm(c),
+            LayoutValue::Param { slot, component } => self.param(slot, component),
+        }
+    }
+
+    /// A 32-bit constant, shared within the access.
+    pub fn imm(&mut self, c: u32) -> Value {
+        if let Some(&(_, v)) = self.consts.iter().find(|(k, _)| *k == c) {
+            return v;
+        }
+        let v = self.b.imm_u32(c);
+        self.consts.push((c, v));
+        v
+    }
+
+    /// The operand as a source.
+    pub fn src(&mut self, o: Operand) -> Src {
+        match o {
+            Operand::Imm(c) => Src::new(self.imm(c)),
+            Operand::Val(s) => s,
+        }
+    }
+
+    /// The operand as a value (a `mov` only for a swizzled component, which the address
+    /// code never returns: every result is a fresh ALU value or a constant).
+    pub fn value(&mut self, o: Operand) -> Value {
+        let s = self.src(o);
+        if s.swizzle.is_identity() {
+            s.value
+        } else {
+            self.b.mov(s)
+        }
+    }
+
+    fn alu2(&mut self, op: ir::AluOp, a: Operand, b: Operand) -> Operand {
+        let (a, b) = (self.src(a), self.src(b));
+        Operand::Val(Src::new(self.b.alu(op, &[a, b])))
+    }
+
+    /// `iadd`.
+    pub fn iadd(&mut self, a: Operand, b: Operand) -> Operand {
+        match (a, b) {
+            (Operand::Imm(x), Operand::Imm(y)) => Operand::Imm(x.wrapping_add(y)),
+            (x, Operand::Imm(0)) | (Operand::Imm(0), x) => x,
+            (Operand::Imm(_), _) => self.alu2(ir::AluOp::Iadd, b, a),
+            _ => self.alu2(ir::AluOp::Iadd, a, b),
+        }
+    }
+
+    /// `imul`, a shift for a power-of-two constant.
+    pub fn imul(&mut self, a: Operand, b: Operand) -> Operand {
+        match (a, b) {
+            (Operand::Imm(x), Operand::Imm(y)) => Operand::Imm(x.wrapping_mul(y)),
+            (_, Operand::Imm(0)) | (Operand::Imm(0), _) => Operand::Imm(0),
+            (x, Operand::Imm(1)) | (Operand::Imm(1), x) => x,
+            (x, Operand::Imm(k)) | (Operand::Imm(k), x) if k.is_power_of_two() => {
+                self.ishl(x, Operand::Imm(k.trailing_zeros()))
+            }
+            _ => self.alu2(ir::AluOp::Imul, a, b),
+        }
+    }
+
+    /// `ishl` (count masked with 31).
+    pub fn ishl(&mut self, a: Operand, n: Operand) -> Operand {
+        match (a, n) {
+            (Operand::Imm(x), Operand::Imm(k)) => Operand::Imm(x << (k & 31)),
+            (Operand::Imm(0), _) => Operand::Imm(0),
+            (x, Operand::Imm(k)) if k & 31 == 0 => x,
+            _ => self.alu2(ir::AluOp::Ishl, a, n),
+        }
+    }
+
+    /// `ushr` (count masked with 31).
+    pub fn ushr(&mut self, a: Operand, n: Operand) -> Operand {
+        match (a, n) {
+            (Operand::Imm(x), Operand::Imm(k)) => Operand::Imm(x >> (k & 31)),
+            (Operand::Imm(0), _) => Operand::Imm(0),
+            (x, Operand::Imm(k)) if k & 31 == 0 => x,
+            _ => self.alu2(ir::AluOp::Ushr, a, n),
+        }
+    }
+
+    /// `iand`.
+    pub fn iand(&mut self, a: Operand, b: Operand) -> Operand {
+        match (a, b) {
+            (Operand::Imm(x), Operand::Imm(y)) => Operand::Imm(x & y),
+            (_, Operand::Imm(0)) | (Operand::Imm(0), _) => Operand::Imm(0),
+            (x, Operand::Imm(u32::MAX)) | (Operand::Imm(u32::MAX), x) => x,
+            (Operand::Imm(_), _) => self.alu2(ir::AluOp::Iand, b, a),
+            _ => self.alu2(ir::AluOp::Iand, a, b),
+        }
+    }
+
+    /// `ixor`.
+    pub fn ixor(&mut self, a: Operand, b: Operand) -> Operand {
+        match (a, b) {
+            (Operand::Imm(x), Operand::Imm(y)) => Operand::Imm(x ^ y),
+            (x, Operand::Imm(0)) | (Operand::Imm(0), x) => x,
+            (Operand::Imm(_), _) => self.alu2(ir::AluOp::Ixor, b, a),
+            _ => self.alu2(ir::AluOp::Ixor, a, b),
+        }
+    }
+
+    /// `ubfe(x, off, bits)`: 0 when `bits & 31 == 0`.
+    pub fn ubfe(&mut self, x: Operand, off: Operand, bits: Operand) -> Operand {
+        match (off, bits) {
+            (_, Operand::Imm(b)) if b & 31 == 0 => Operand::Imm(0),
+            (Operand::Imm(0), Operand::Imm(b)) => self.iand(x, Operand::Imm(mask(b & 31))),
+            _ => {
+                let (x, o, n) = (self.src(x), self.src(off), self.src(bits));
+                Operand::Val(Src::new(self.b.ubfe(x, o, n)))
+            }
+        }
+    }
+
+    /// `bitfield_insert(base, ins, off, bits)`: `base` when `bits` is 0.
+    pub fn bitfield_insert(
+        &mut self,
+        base: Operand,
+        ins: Operand,
+        off: Operand,
+        bits: Operand,
+    ) -> Operand {
+        match (base, ins, off, bits) {
+            (_, _, _, Operand::Imm(0)) => base,
+            (Operand::Imm(0), _, Operand::Imm(0), Operand::Imm(32)) => ins,
+            (Operand::Imm(0), _, Operand::Imm(0), Operand::Imm(w)) if w < 32 => {
+                self.iand(ins, Operand::Imm(mask(w)))
+            }
+            (Operand::Imm(b), Operand::Imm(i), Operand::Imm(o), Operand::Imm(w)) => {
+                Operand::Imm(eval_bitfield_insert(b, i, o, w))
+            }
+            _ => {
+                let (b, i, o, w) = (self.src(base), self.src(ins), self.src(off), self.src(bits));
+                Operand::Val(Src::new(self.b.bitfield_insert(b, i, o, w)))
+            }
+        }
+    }
+
+    /// The field steps over coordinate `x`, inserted into `a`.
+    fn fields(&mut self, mut a: Operand, x: Operand, steps: &[FieldStep]) -> Operand {
+        for s in steps {
+            let width = self.layout(s.width);
+            if width == Operand::Imm(0) {
+                continue;
+            }
+            let src = self.layout(s.src);
+            let dst = self.layout(s.dst);
+            let shifted = self.ushr(x, src);
+            a = self.bitfield_insert(a, shifted, dst, width);
+        }
+        a
+    }
+
+    /// Mesa's bit-6 swizzle: `a ^ (((a >> s0) ^ (a >> s1)) & 64)`. A constant shift
+    /// whose masked count is 26 or more moves every bit of `a` below bit 6, so its term
+    /// is 0 (0xff, "no swizzle", is such a count).
+    fn swizzle_bit6(&mut self, a: Operand, s0: LayoutValue, s1: LayoutValue) -> Operand {
+        let mut t = Operand::Imm(0);
+        for s in [s0, s1] {
+            if let LayoutValue::Const(k) = s {
+                if k & 31 >= 26 {
+                    continue;
+                }
+            }
+            let k = self.layout(s);
+            let sh = self.ushr(a, k);
+            t = self.ixor(t, sh);
+        }
+        let bit = self.iand(t, Operand::Imm(64));
+        self.ixor(a, bit)
+    }
+}
+
+/// NIR's `bitfield_insert` on constants (`ir::eval` semantics): 0 bits return the base;
+/// a field past bit 31 gives 0.
+fn eval_bitfield_insert(base: u32, ins: u32, off: u32, bits: u32) -> u32 {
+    let (o, w) = (off as i32, bits as i32);
+    if w == 0 {
+        return base;
+    }
+    if o < 0 || w < 0 || o as i64 + w as i64 > 32 {
+        return 0;
+    }
+    let m = ((((1u64 << w) - 1) << o) & 0xffff_ffff) as u32;
+    (base & !m) | ((ins << o) & m)
+}
