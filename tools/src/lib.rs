@@ -63,46 +63,24 @@ pub fn load_shader(file: &str, source: &str) -> Result<ir::Shader, Failure> {
 pub mod pipeline {
     use ir::passes::manager::{PassOptions, PassRegistry};
     use ir::passes::Pass;
-    use lowering::{Device, LowerImages, LowerOptions, UntypedAddress};
+    use lowering::{Device, LowerOptions};
 
-    /// A registry with the IR passes and, when a device is given, `lower-images` for it.
-    ///
-    /// `defaults` are the lowering options from the command line; a pipeline may override
-    /// them per pass: `lower-images(force-untyped, bounds-check=false, address=a64,
-    /// readonly-via-sampler)`.
+    /// A registry with the IR passes and `lower-images` for `device` (whose options
+    /// default to `defaults` and can be overridden per pipeline item, e.g.
+    /// `lower-images(force-untyped,bounds-check=false)`). Without a device,
+    /// `lower-images` exists but reports that it needs `--target`.
     pub fn registry(device: Option<&Device>, defaults: LowerOptions) -> PassRegistry {
         let mut r = PassRegistry::with_ir_passes();
-        let device = device.cloned();
-        r.register(
-            "lower-images",
-            "lower image intrinsics to LSC messages for the --target platform",
-            move |o: &PassOptions| -> Result<Box<dyn Pass>, String> {
-                let device = device
-                    .clone()
-                    .ok_or_else(|| "lower-images needs a platform: pass --target".to_string())?;
-                o.expect_only(&[
-                    "force-untyped",
-                    "bounds-check",
-                    "address",
-                    "readonly-via-sampler",
-                ])?;
-                let mut opts = defaults;
-                opts.force_untyped = o.bool("force-untyped", opts.force_untyped)?;
-                opts.bounds_check = o.bool("bounds-check", opts.bounds_check)?;
-                opts.readonly_via_sampler =
-                    o.bool("readonly-via-sampler", opts.readonly_via_sampler)?;
-                if let Some(a) = o.string("address")? {
-                    opts.untyped_address = match a {
-                        "bti" => UntypedAddress::Bti,
-                        "a64" => UntypedAddress::A64,
-                        other => {
-                            return Err(format!("address must be `bti` or `a64`, not `{other}`"))
-                        }
-                    };
-                }
-                Ok(Box::new(LowerImages::with_options(device, opts)))
-            },
-        );
+        match device {
+            Some(d) => lowering::register_lower_images(&mut r, d.clone(), defaults),
+            None => r.register(
+                "lower-images",
+                "lower image intrinsics to LSC messages (needs --target)",
+                |_: &PassOptions| -> Result<Box<dyn Pass>, String> {
+                    Err("lower-images needs a platform: pass --target".to_string())
+                },
+            ),
+        }
         r
     }
 }
