@@ -1,6 +1,7 @@
 //! Properties of the cleanup passes over random valid shaders:
 //!
-//! - every generated shader validates;
+//! - every generated shader validates, and the validator's control-flow graph agrees
+//!   with `Function::successors`;
 //! - it stays valid after each pass on its own and after pipelines of them;
 //! - it behaves the same: running every function with the interpreter before and after
 //!   the passes gives the same sequence of side effects (stores, atomics and other
@@ -11,6 +12,7 @@
 //!
 //! `QC_TESTS` scales the number of cases.
 
+use ir::dominance::Cfg;
 use ir::interp::{Config, Env, EnvError, Interpreter, IntrinsicCall};
 use ir::passes::manager::{PassManager, PassRegistry};
 use ir::{print_shader, validate, Shader};
@@ -105,12 +107,38 @@ fn effects(shader: &Shader) -> Result<Vec<Vec<String>>, String> {
     Ok(out)
 }
 
+/// The validator's one-walk graph agrees with `Function::successors` and
+/// `Function::predecessors`.
+fn cfg_agrees(shader: &Shader) -> Result<(), String> {
+    for f in &shader.functions {
+        let cfg = Cfg::new(f);
+        let preds = f.predecessors();
+        if cfg.blocks() != f.blocks_in_order().as_slice() {
+            return Err(format!("fn {}: block order differs", f.name));
+        }
+        for &b in cfg.blocks() {
+            let mine: Vec<_> = cfg.successors(b).collect();
+            if mine != f.successors(b).to_vec() {
+                return Err(format!("fn {}: successors of {b} differ", f.name));
+            }
+            let mine: Vec<_> = cfg.predecessors(b).collect();
+            if mine != preds[&b].to_vec() {
+                return Err(format!("fn {}: predecessors of {b} differ", f.name));
+            }
+        }
+    }
+    Ok(())
+}
+
 fn check(shader: &Shader, registry: &PassRegistry) -> TestResult {
     if let Err(d) = validate(shader) {
         return TestResult::error(format!(
             "the generated shader is invalid: {d:?}\n{}",
             print_shader(shader)
         ));
+    }
+    if let Err(e) = cfg_agrees(shader) {
+        return TestResult::error(e);
     }
     let before = match effects(shader) {
         Ok(e) => e,

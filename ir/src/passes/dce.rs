@@ -139,6 +139,8 @@ struct DeadCf<'f> {
     /// Values whose definitions were deleted with dead code.
     deleted: Vec<Value>,
     changed: bool,
+    /// Where the next `undef` goes (the start of the entry block).
+    undef_cursor: Option<Cursor>,
 }
 
 /// Removes dead control flow (see the module documentation); returns whether the tree
@@ -150,6 +152,7 @@ pub fn remove_dead_cf(func: &mut Function) -> bool {
         merged_into: vec![NONE; n],
         deleted: Vec::new(),
         changed: false,
+        undef_cursor: None,
     };
     pass.process_list(CfParent::Root);
     if !pass.changed {
@@ -455,11 +458,53 @@ impl DeadCf<'_> {
                         false
                     }
                 });
+                // A block emptied after a node that never falls through (the rest of
+                // a loop body after an `if` whose branches both jump) now falls through
+                // itself: the edge is new, unreachable, and its phi source an undef, as
+                // NIR's control-flow editing inserts.
+                if srcs.len() < preds.len() {
+                    let ty = self
+                        .func
+                        .inst(i)
+                        .dest
+                        .map(|v| self.func.value_type(v))
+                        .unwrap_or(crate::types::Type::U32);
+                    for &pred in &preds {
+                        if !seen.contains(&pred) {
+                            let Some(u) = self.undef(ty) else { continue };
+                            srcs.push((pred, Src::new(u)));
+                        }
+                    }
+                }
                 if let InstKind::Phi(p) = &mut self.func.inst_mut(i).kind {
                     p.srcs = srcs;
                 }
             }
         }
+    }
+
+    /// A fresh `undef` of type `ty` at the start of the entry block, after its phis
+    /// (it dominates every reachable block). `None` if the function has no block.
+    fn undef(&mut self, ty: crate::types::Type) -> Option<Value> {
+        let cursor = match self.undef_cursor {
+            Some(c) => c,
+            None => {
+                let entry = self.func.first_block(CfParent::Root)?;
+                match self
+                    .func
+                    .block_insts(entry)
+                    .find(|&i| !self.func.inst(i).is_phi())
+                {
+                    Some(first) => Cursor::Before(first),
+                    None => Cursor::BlockEnd(entry),
+                }
+            }
+        };
+        let u = self
+            .func
+            .create_inst(InstKind::Undef, Some(ty), crate::span::Span::UNKNOWN);
+        self.undef_cursor = Some(self.func.insert_inst(u, cursor));
+        self.func.inst(u).dest
     }
 
     /// Uses of values whose definitions were deleted (they can only sit in code that
@@ -490,29 +535,11 @@ impl DeadCf<'_> {
         if needed.is_empty() {
             return;
         }
-        let Some(entry) = self.func.first_block(CfParent::Root) else {
-            return;
-        };
-        let mut cursor = match self
-            .func
-            .block_insts(entry)
-            .find(|&i| !self.func.inst(i).is_phi())
-        {
-            Some(first) => Cursor::Before(first),
-            None => Cursor::BlockEnd(entry),
-        };
         let mut map: HashMap<Value, Src> = HashMap::new();
         for v in needed {
             let ty = self.func.value_type(v);
-            let span = self
-                .func
-                .value_def(v)
-                .map(|d| self.func.inst_span(d))
-                .unwrap_or_default();
-            let u = self.func.create_inst(InstKind::Undef, Some(ty), span);
-            cursor = self.func.insert_inst(u, cursor);
-            let uv = self.func.inst(u).dest.expect("undef defines a value");
-            map.insert(v, Src::new(uv));
+            let Some(u) = self.undef(ty) else { return };
+            map.insert(v, Src::new(u));
         }
         self.func.replace_uses(&map);
     }
@@ -757,6 +784,56 @@ mod tests {
     }
 
     #[test]
+    fn new_unreachable_edge_gets_an_undef_phi_source() {
+        // loop { %h = phi b0: 0, (continue): %next; ...; if %c { if true { break } }
+        //        else { continue }; break }
+        // Folding the inner if makes both branches of the outer one jump; the block
+        // after it is emptied (its break goes) and falls through to the header: a new,
+        // unreachable edge whose phi source is an undef.
+        let mut f = Function::new("main");
+        let mut b = Builder::at_end(&mut f);
+        let zero = b.imm_u32(0);
+        let one = b.imm_u32(1);
+        let four = b.imm_u32(4);
+        let pre = b.current_block();
+        let l = b.push_loop();
+        let h = b.phi(Type::U32, &[(pre, zero.into())]);
+        let next = b.iadd(h, one);
+        let c = b.ult(h, four);
+        let outer = b.push_if(c);
+        let t = b.imm_bool(true);
+        let inner = b.push_if(t);
+        b.jump(Jump::Break);
+        b.pop_if(inner);
+        b.push_else(outer);
+        let cont = b.current_block();
+        b.jump(Jump::Continue);
+        b.pop_if(outer);
+        let last = b.current_block();
+        b.jump(Jump::Break);
+        b.pop_loop(l);
+        keep(&mut b, h);
+        let hi = f.value_def(h).unwrap();
+        if let InstKind::Phi(phi) = &mut f.inst_mut(hi).kind {
+            phi.srcs.push((cont, next.into()));
+        }
+        let _ = check_with_image(f.clone());
+        assert!(dce_function(&mut f));
+        let f = check_with_image(f);
+        assert_eq!(shape(&f), "B loop[B if[B(break)][B(continue)] B] B");
+        match &f.inst(hi).kind {
+            InstKind::Phi(phi) => {
+                assert_eq!(phi.srcs.len(), 3);
+                let (pred, src) = phi.srcs[2];
+                assert_eq!(pred, last);
+                let d = f.value_def(src.value).unwrap();
+                assert!(matches!(f.inst(d).kind, InstKind::Undef));
+            }
+            k => panic!("{k:?}"),
+        }
+    }
+
+    #[test]
     fn infinite_loop_makes_what_follows_unreachable() {
         let mut f = Function::new("main");
         let mut b = Builder::at_end(&mut f);
@@ -857,6 +934,7 @@ mod undef_tests {
             merged_into: vec![NONE; n],
             deleted: Vec::new(),
             changed: false,
+            undef_cursor: None,
         };
         let then_list = pass.func.if_data(i).then_list.clone();
         pass.empty_block(match then_list[0] {
