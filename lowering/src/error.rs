@@ -91,7 +91,8 @@ pub enum LowerErrorKind {
     Int64AtomicUnsupported,
     /// An image dimension / arrayness the messages cannot address.
     UnsupportedDim,
-    /// The access needs the untyped fallback, which is not available yet.
+    /// The access needs the untyped fallback, which cannot address it on this platform
+    /// (no tiling the untyped address code can express).
     UntypedPathUnavailable,
     /// An image's static layout cannot describe it on the platform.
     InvalidLayout,
