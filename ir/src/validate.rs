@@ -263,32 +263,39 @@ impl<'a> FnCheck<'a> {
     fn list_owner_span(&self, parent: CfParent) -> Span {
         match parent {
             CfParent::Root => self.func.span,
-            CfParent::Then(i) | CfParent::Else(i) => self.func.if_data(i).span,
-            CfParent::Loop(l) => self.func.loop_data(l).span,
+            CfParent::Then(i) | CfParent::Else(i) => self.node_span(CfNode::If(i)),
+            CfParent::Loop(l) => self.node_span(CfNode::Loop(l)),
         }
     }
 
+    /// Names a list in messages. Tolerates ids outside the arenas (a block may record
+    /// a parent that does not exist).
     fn describe_list(&self, parent: CfParent) -> String {
-        let at = |span: Span, fallback: String| {
+        let at = |node: CfNode, id: String| {
+            let span = self.node_span(node);
             if span.is_known() {
                 format!("at {span}")
             } else {
-                fallback
+                id
             }
         };
         match parent {
             CfParent::Root => format!("the body of fn `{}`", self.func.name),
-            CfParent::Then(i) => format!(
-                "the then-list of the `if` {}",
-                at(self.func.if_data(i).span, i.to_string())
-            ),
-            CfParent::Else(i) => format!(
-                "the else-list of the `if` {}",
-                at(self.func.if_data(i).span, i.to_string())
-            ),
+            CfParent::Then(i) => {
+                format!(
+                    "the then-list of the `if` {}",
+                    at(CfNode::If(i), i.to_string())
+                )
+            }
+            CfParent::Else(i) => {
+                format!(
+                    "the else-list of the `if` {}",
+                    at(CfNode::If(i), i.to_string())
+                )
+            }
             CfParent::Loop(l) => format!(
                 "the body of the `loop` {}",
-                at(self.func.loop_data(l).span, l.to_string())
+                at(CfNode::Loop(l), l.to_string())
             ),
         }
     }
@@ -1817,6 +1824,17 @@ mod tests {
         assert_errors(
             &sh,
             &["block b3 sits in the else-list of the `if` if0 but records its parent as the then-list of the `if` if0"],
+        );
+    }
+
+    #[test]
+    fn parent_outside_the_arena_is_reported_not_a_panic() {
+        let mut sh = shader(|_, _| {});
+        let f = &mut sh.functions[0];
+        f.block_mut(Block::from_u32(0)).parent = Some(CfParent::Then(IfId::from_u32(7)));
+        assert_errors(
+            &sh,
+            &["block b0 sits in the body of fn `main` but records its parent as the then-list of the `if` if7"],
         );
     }
 

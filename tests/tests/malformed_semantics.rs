@@ -461,3 +461,124 @@ fn documented_examples_are_valid() {
     let blur = std::fs::read_to_string(format!("{root}/examples/blur.ir")).unwrap();
     assert_eq!(findings(&blur), Vec::<String>::new());
 }
+
+/// The validator reports, never panics, on shaders broken through the `Function` API:
+/// sources naming other or missing values, instructions moved across blocks, nodes
+/// dropped or duplicated in control-flow lists, stray jumps, scrambled indices.
+#[test]
+fn validator_survives_random_corruption() {
+    use ir::function::{CfNode, CfParent, Cursor, InstKind, Jump};
+    use verify::shader_gen::{generate, GenConfig};
+
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn below(&mut self, n: usize) -> usize {
+            if n == 0 {
+                0
+            } else {
+                (self.next() % n as u64) as usize
+            }
+        }
+    }
+
+    let cases: u64 = std::env::var("QC_TESTS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(200);
+    let mut rejected = 0;
+    for seed in 0..cases {
+        let mut shader = generate(seed * 31 + 7, &GenConfig::default());
+        let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+        let f = &mut shader.functions[0];
+        for _ in 0..1 + rng.below(4) {
+            let insts = f.insts_in_order();
+            let blocks = f.blocks_in_order();
+            if insts.is_empty() || blocks.is_empty() {
+                break;
+            }
+            let inst = insts[rng.below(insts.len())];
+            match rng.below(7) {
+                0 => {
+                    // A source names another value, possibly one never defined.
+                    let nvals = f.num_value_ids() as u64 + 3;
+                    let v = ir::Value::from_u32((rng.next() % nvals) as u32);
+                    f.reserve_value(v);
+                    f.inst_mut(inst).for_each_src_mut(|s| s.value = v);
+                }
+                1 => {
+                    // The instruction moves to the start of another block.
+                    let b = blocks[rng.below(blocks.len())];
+                    f.remove_inst(inst);
+                    f.insert_inst(inst, Cursor::BlockStart(b));
+                }
+                2 => {
+                    // It defines another instruction's value.
+                    let other = insts[rng.below(insts.len())];
+                    let d = f.inst(other).dest;
+                    f.inst_mut(inst).dest = d;
+                }
+                3 => {
+                    // A node of a list is dropped or duplicated.
+                    let parent = match f.block(blocks[rng.below(blocks.len())]).parent {
+                        Some(p) => p,
+                        None => CfParent::Root,
+                    };
+                    let list = f.cf_list_mut(parent);
+                    if !list.is_empty() {
+                        let k = (seed as usize) % list.len();
+                        if seed % 2 == 0 {
+                            list.remove(k);
+                        } else {
+                            let n: CfNode = list[k];
+                            list.push(n);
+                        }
+                    }
+                }
+                4 => {
+                    let b = blocks[rng.below(blocks.len())];
+                    f.block_mut(b).jump = Some(if seed % 2 == 0 {
+                        Jump::Break
+                    } else {
+                        Jump::Continue
+                    });
+                }
+                5 => {
+                    if let InstKind::Intrinsic(i) = &mut f.inst_mut(inst).kind {
+                        for x in i.indices.iter_mut() {
+                            *x = rng.next() as u32 % 300;
+                        }
+                        if rng.below(2) == 0 {
+                            i.indices.pop();
+                        }
+                    }
+                }
+                _ => {
+                    if let InstKind::Phi(p) = &mut f.inst_mut(inst).kind {
+                        p.srcs.pop();
+                    } else if let InstKind::Alu(a) = &mut f.inst_mut(inst).kind {
+                        a.srcs.pop();
+                    }
+                }
+            }
+        }
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| validate(&shader)));
+        match result {
+            Ok(Ok(())) => {}
+            Ok(Err(d)) => {
+                assert!(!d.is_empty());
+                rejected += 1;
+            }
+            Err(_) => panic!("the validator panicked on corrupted shader {seed}"),
+        }
+    }
+    assert!(
+        rejected > cases / 2,
+        "only {rejected} of {cases} corruptions were caught"
+    );
+}
