@@ -58,7 +58,7 @@ pub fn validate(shader: &Shader) -> Result<(), Vec<Diagnostic>> {
     check_declarations(shader, &mut diags);
     let mut names: HashMap<&str, Span> = HashMap::new();
     for f in &shader.functions {
-        if let Some(first) = names.insert(f.name.as_str(), f.span) {
+        if let Some(&first) = names.get(f.name.as_str()) {
             diags.push(Diagnostic::error(
                 f.span,
                 format!(
@@ -68,6 +68,7 @@ pub fn validate(shader: &Shader) -> Result<(), Vec<Diagnostic>> {
                 ),
             ));
         }
+        names.entry(f.name.as_str()).or_insert(f.span);
         FnCheck::new(shader, f, &mut diags).run();
     }
     finish(diags)
@@ -111,12 +112,15 @@ fn check_declarations(shader: &Shader, diags: &mut Vec<Diagnostic>) {
     for (i, decl) in shader.images.iter().enumerate() {
         let span = shader.image_spans.get(i).copied().unwrap_or(Span::UNKNOWN);
         let mut err = |msg: String| diags.push(Diagnostic::error(span, msg));
-        if let Some(first) = names.insert(decl.name.as_str(), span) {
-            err(format!(
+        match names.get(decl.name.as_str()) {
+            Some(&first) => err(format!(
                 "image `@{}` is declared more than once{}",
                 decl.name,
                 first_at(first)
-            ));
+            )),
+            None => {
+                names.insert(decl.name.as_str(), span);
+            }
         }
         if decl.arrayed && !decl.dim.can_be_arrayed() {
             err(format!(
