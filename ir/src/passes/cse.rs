@@ -18,7 +18,10 @@
 //!   predecessor);
 //! - not `undef`: NIR does not merge undefs either, and nothing is gained.
 //!
-//! Expected time is linear in the size of the function (one hash per instruction).
+//! Expected time is linear in the size of the function (one hash per instruction). The
+//! table holds only hashes and values; an instruction is compared with the earlier
+//! ones of the same hash by rebuilding their canonical forms, which keeps memory small
+//! on shaders with hundreds of thousands of instructions in scope.
 
 use super::{Pass, PassError};
 use crate::alu::AluOp;
@@ -101,9 +104,11 @@ struct KeySrc {
     comps: u64,
 }
 
-/// What makes two instructions equal.
-#[derive(Clone, PartialEq, Eq, Hash)]
-enum Key {
+/// What makes two instructions equal, borrowing the constant parts from the function.
+/// Built on demand (for hashing, and again for the rare comparison with an earlier
+/// instruction of the same hash), so the table itself holds only hashes and values.
+#[derive(PartialEq, Eq, Hash)]
+enum Key<'f> {
     Alu {
         op: AluOp,
         ty: Type,
@@ -111,7 +116,7 @@ enum Key {
     },
     Const {
         ty: Type,
-        bits: SmallVec<[u64; 4]>,
+        bits: &'f [u64],
     },
     Phi {
         block: Block,
@@ -123,17 +128,25 @@ enum Key {
         ty: Type,
         image: Option<(ImageId, Option<KeySrc>)>,
         srcs: SmallVec<[KeySrc; 4]>,
-        indices: SmallVec<[u32; 6]>,
+        indices: &'f [u32],
     },
+}
+
+fn hash_key(key: &Key<'_>) -> u64 {
+    use std::hash::Hash;
+    let mut h = FxHasher::default();
+    key.hash(&mut h);
+    h.finish()
 }
 
 /// Eliminates common subexpressions in one function; returns whether it changed.
 pub fn cse_function(func: &mut Function) -> bool {
     let (_cfg, dom) = DomTree::of(func);
     let mut repl: Vec<Option<Value>> = vec![None; func.num_value_ids()];
-    let mut table: FxMap<Key, Value> = FxMap::default();
-    // Keys added per scope, to undo when the walk leaves a dominator subtree.
-    let mut log: Vec<Key> = Vec::new();
+    // Hash of the key -> the values with that hash, innermost scope last.
+    let mut table: FxMap<u64, SmallVec<[Value; 1]>> = FxMap::default();
+    // Hashes added per scope, to undo when the walk leaves a dominator subtree.
+    let mut log: Vec<u64> = Vec::new();
     let mut scopes: Vec<(Block, usize)> = Vec::new();
     let mut removed: Vec<Inst> = Vec::new();
     let mut map: HashMap<Value, Src> = HashMap::new();
@@ -144,29 +157,43 @@ pub fn cse_function(func: &mut Function) -> bool {
             if dom.dominates(top, block) {
                 break;
             }
-            for k in log.drain(start..) {
-                table.remove(&k);
+            for h in log.drain(start..).rev() {
+                if let Some(bucket) = table.get_mut(&h) {
+                    bucket.pop();
+                    if bucket.is_empty() {
+                        table.remove(&h);
+                    }
+                }
             }
             scopes.pop();
         }
         scopes.push((block, log.len()));
-        let insts: SmallVec<[Inst; 16]> = func.block_insts(block).collect();
-        for inst in insts {
-            let Some(key) = key_of(func, block, inst, &repl) else {
-                continue;
-            };
+        let mut cur = func.first_inst(block);
+        while let Some(inst) = cur {
+            cur = func.next_inst(inst);
             let Some(dest) = func.inst(inst).dest else {
                 continue;
             };
-            match table.get(&key) {
-                Some(&earlier) => {
+            let Some(key) = key_of(func, block, inst, &repl) else {
+                continue;
+            };
+            let h = hash_key(&key);
+            let earlier = table.get(&h).and_then(|bucket| {
+                bucket.iter().rev().copied().find(|&v| {
+                    let other = func.value_def(v).expect("table values have definitions");
+                    let other_block = func.inst_block(other).unwrap_or(block);
+                    key_of(func, other_block, other, &repl).as_ref() == Some(&key)
+                })
+            });
+            match earlier {
+                Some(earlier) => {
                     repl[dest.index()] = Some(earlier);
                     map.insert(dest, Src::new(earlier));
                     removed.push(inst);
                 }
                 None => {
-                    table.insert(key.clone(), dest);
-                    log.push(key);
+                    table.entry(h).or_default().push(dest);
+                    log.push(h);
                 }
             }
         }
@@ -199,7 +226,12 @@ fn key_src(func: &Function, src: Src, repl: &[Option<Value>]) -> KeySrc {
     }
 }
 
-fn key_of(func: &Function, block: Block, inst: Inst, repl: &[Option<Value>]) -> Option<Key> {
+fn key_of<'f>(
+    func: &'f Function,
+    block: Block,
+    inst: Inst,
+    repl: &[Option<Value>],
+) -> Option<Key<'f>> {
     let data = func.inst(inst);
     let ty = func.value_type(data.dest?);
     Some(match &data.kind {
@@ -211,10 +243,7 @@ fn key_of(func: &Function, block: Block, inst: Inst, repl: &[Option<Value>]) -> 
             }
             Key::Alu { op: a.op, ty, srcs }
         }
-        InstKind::LoadConst(bits) => Key::Const {
-            ty,
-            bits: bits.clone(),
-        },
+        InstKind::LoadConst(bits) => Key::Const { ty, bits },
         InstKind::Phi(p) => {
             let mut srcs: SmallVec<[(Block, KeySrc); 2]> = p
                 .srcs
@@ -235,7 +264,7 @@ fn key_of(func: &Function, block: Block, inst: Inst, repl: &[Option<Value>]) -> 
                     .image
                     .map(|r| (r.image, r.index.map(|s| key_src(func, s, repl)))),
                 srcs: i.srcs.iter().map(|&s| key_src(func, s, repl)).collect(),
-                indices: i.indices.clone(),
+                indices: &i.indices,
             }
         }
         InstKind::Undef => return None,
