@@ -3,7 +3,11 @@
 //! image (the linear reference) and the message intrinsics executed with the hardware's
 //! semantics on the surfaces' real tiled bytes.
 //!
-//! [`shader_gen`] draws random valid shaders for the property suites.
+//! * [`texel`]: the reference encoding and decoding of every storage format;
+//! * [`memory`]: the byte memory (flat address space, bindings, shared memory, push
+//!   constants) and its access log;
+//! * [`shader_gen`] draws random valid shaders for the property suites.
 
+pub mod memory;
 pub mod shader_gen;
 pub mod texel;

@@ -191,6 +191,45 @@ impl TexelLayout {
         TexelLayout::new(format.name(), (bit as usize).div_ceil(8), channels)
     }
 
+    /// The layout of an isl surface format (the surface-state format a typed message or
+    /// the sampler converts with).
+    pub fn from_isl(format: tiling::Format) -> Result<TexelLayout, TexelError> {
+        let unsupported = |reason| TexelError::Unsupported {
+            format: format.name().to_string(),
+            reason,
+        };
+        if format.is_compressed() {
+            return Err(unsupported("it is block-compressed"));
+        }
+        if format.is_srgb() {
+            return Err(unsupported("sRGB formats are not storage formats"));
+        }
+        let channels = format
+            .channels()
+            .iter()
+            .map(|c| TexelChannel {
+                slot: match c.name {
+                    tiling::ChannelName::R => 0,
+                    tiling::ChannelName::G => 1,
+                    tiling::ChannelName::B => 2,
+                    tiling::ChannelName::A => 3,
+                },
+                start_bit: c.start_bit as u16,
+                bits: c.bits,
+                kind: match c.ty {
+                    tiling::ChannelType::Unorm => ChannelKind::Unorm,
+                    tiling::ChannelType::Snorm => ChannelKind::Snorm,
+                    tiling::ChannelType::Uint => ChannelKind::Uint,
+                    tiling::ChannelType::Sint => ChannelKind::Sint,
+                    tiling::ChannelType::Float => ChannelKind::Float,
+                    tiling::ChannelType::Ufloat => ChannelKind::Ufloat,
+                    tiling::ChannelType::Raw => ChannelKind::Raw,
+                },
+            })
+            .collect();
+        TexelLayout::new(format.name(), (format.bpb() / 8) as usize, channels)
+    }
+
     /// Whether missing alpha reads as integer 1 (the format has an integer channel)
     /// rather than 1.0.
     pub fn is_integer(&self) -> bool {

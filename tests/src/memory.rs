@@ -1,0 +1,895 @@
+//! The executor's byte memory.
+//!
+//! One flat 64-bit address space holds every *allocation*: buffers bound as SSBOs or
+//! UBOs, global allocations, and the bytes of surfaces. Each allocation gets a base
+//! address, 64 KiB aligned, with an unmapped gap of at least 64 KiB after it, so a
+//! pointer that runs off the end of one allocation never lands in the next. Two smaller
+//! spaces sit beside it: the shared local memory of the running workgroup (what
+//! `load_shared` and `.slm` messages address) and the push constants.
+//!
+//! Every access goes through [`Memory::load`], [`Memory::store`] or [`Memory::atomic`]
+//! with an [`AccessCtx`] naming the instruction, the lane and the invocation, and is
+//! recorded in the access log (when logging is on). Any access outside its space, or a
+//! flat address outside every allocation, is a [`MemoryError`] naming the instruction
+//! and the lane; nothing is read or written then.
+
+use ir::{Inst, IntrinsicOp, Span};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// Alignment of allocation base addresses (and size of the gap after each allocation).
+pub const ALLOC_ALIGN: u64 = 64 * 1024;
+
+/// The first base address handed out: above 4 GiB, so that a 64-bit address truncated to
+/// 32 bits never reaches an allocation by accident.
+pub const FIRST_BASE: u64 = 0x1_0000_0000;
+
+/// An allocation of the flat address space.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct AllocId(pub u32);
+
+impl fmt::Display for AllocId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "alloc{}", self.0)
+    }
+}
+
+/// One allocation: a name (for messages), its base address and its bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Allocation {
+    /// What it is (`ssbo 0`, `image @dst`, ...).
+    pub name: String,
+    /// Base address in the flat space.
+    pub base: u64,
+    /// The contents.
+    pub bytes: Vec<u8>,
+}
+
+/// What an access does.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum AccessKind {
+    /// A read.
+    Load,
+    /// A write.
+    Store,
+    /// A read-modify-write.
+    Atomic,
+}
+
+/// Where an access goes.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Target {
+    /// A flat address.
+    Global(u64),
+    /// A byte offset into an allocation (a buffer binding, a surface's bytes).
+    Alloc(AllocId, u64),
+    /// A byte offset into the workgroup's shared local memory.
+    Shared(u64),
+    /// A byte offset into the push constants.
+    PushConstants(u64),
+}
+
+/// The space an access resolved to.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Space {
+    /// An allocation.
+    Alloc(AllocId),
+    /// The shared local memory of workgroup `.0` (its linear index).
+    Shared(u32),
+    /// The push constants.
+    PushConstants,
+}
+
+/// The instruction, lane and invocation an access is made for.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct AccessCtx {
+    /// The instruction.
+    pub inst: Inst,
+    /// Its source position.
+    pub span: Span,
+    /// Its opcode.
+    pub op: IntrinsicOp,
+    /// The lane of the subgroup.
+    pub lane: u32,
+    /// The invocation the lane runs (linear index in the dispatch).
+    pub invocation: u32,
+}
+
+/// One recorded access.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Access {
+    /// Load, store or atomic.
+    pub kind: AccessKind,
+    /// The space.
+    pub space: Space,
+    /// Byte offset in the space (for allocations, from the allocation's start).
+    pub offset: u64,
+    /// The flat address, for accesses made through one.
+    pub address: Option<u64>,
+    /// Bytes accessed.
+    pub size: u32,
+    /// False for an out-of-bounds typed or image access that the hardware (or the API)
+    /// discards: nothing was read or written, `offset` is 0.
+    pub in_bounds: bool,
+    /// Who made it.
+    pub ctx: AccessCtx,
+}
+
+/// Why an access failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MemoryErrorKind {
+    /// A flat address range not inside any single allocation.
+    Unmapped {
+        /// First byte.
+        address: u64,
+        /// Bytes.
+        size: u32,
+    },
+    /// An offset range outside its space.
+    OutOfRange {
+        /// The space (`ssbo binding 1 (64 bytes)`, `shared memory (256 bytes)`).
+        space: String,
+        /// First byte.
+        offset: u64,
+        /// Bytes.
+        size: u32,
+        /// Size of the space.
+        limit: u64,
+    },
+    /// Nothing is bound where the instruction looks.
+    Unbound {
+        /// What kind of binding (`ssbo`, `ubo`, `image`).
+        what: &'static str,
+        /// The binding index or handle.
+        binding: u64,
+    },
+}
+
+/// A failed access, naming the instruction and lane.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemoryError {
+    /// The access.
+    pub kind: AccessKind,
+    /// Who made it.
+    pub ctx: AccessCtx,
+    /// What was wrong.
+    pub error: MemoryErrorKind,
+}
+
+impl fmt::Display for MemoryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let what = match self.kind {
+            AccessKind::Load => "load",
+            AccessKind::Store => "store",
+            AccessKind::Atomic => "atomic",
+        };
+        match &self.error {
+            MemoryErrorKind::Unmapped { address, size } => write!(
+                f,
+                "{what} of {size} bytes at address {address:#x} is outside every allocation"
+            )?,
+            MemoryErrorKind::OutOfRange {
+                space,
+                offset,
+                size,
+                limit,
+            } => write!(
+                f,
+                "{what} of {size} bytes at offset {offset:#x} is out of range of {space} ({limit} bytes)"
+            )?,
+            MemoryErrorKind::Unbound { what: w, binding } => {
+                write!(f, "{what} through {w} {binding}, which is not bound")?
+            }
+        }
+        write!(
+            f,
+            " (`@{}` at {}, lane {}, invocation {})",
+            self.ctx.op, self.ctx.span, self.ctx.lane, self.ctx.invocation
+        )
+    }
+}
+
+impl std::error::Error for MemoryError {}
+
+/// How an image's texels are stored.
+#[derive(Clone, Debug)]
+pub enum ImageStorage {
+    /// A laid-out surface, and the view the shader sees.
+    Surface {
+        /// The layout (the independent texel-address reference).
+        surface: tiling::Surface,
+        /// The bound view: base level, base layer, layer count.
+        view: tiling::ImageView,
+    },
+    /// A texel buffer: `elements` texels, packed from byte 0 of the allocation.
+    Buffer {
+        /// Number of texels.
+        elements: u64,
+    },
+}
+
+/// An image bound in the binding table: where its bytes are, how they are laid out, the
+/// format the shader declares, the format the hardware converts with, and the image
+/// parameter block.
+#[derive(Clone, Debug)]
+pub struct ImageBinding {
+    /// The allocation holding the surface's bytes.
+    pub alloc: AllocId,
+    /// The layout.
+    pub storage: ImageStorage,
+    /// The format of the view in the shader's terms (what the linear reference decodes
+    /// and encodes with).
+    pub logical_format: ir::Format,
+    /// The surface-state format: what typed messages and the sampler convert with (the
+    /// lowered storage format the driver binds, `image-lowering.md` §3).
+    pub state_format: tiling::Format,
+    /// The image parameter block (`image_load_param`), 4 dwords per slot.
+    pub param: Vec<u32>,
+    /// The bindless handle, if the image also has one.
+    pub bindless_handle: Option<u32>,
+    /// Whether bit-6 swizzling applies to the surface's addresses.
+    pub bit6_swizzle: bool,
+}
+
+impl ImageBinding {
+    /// Bytes per texel of the surface-state format.
+    pub fn state_texel_bytes(&self) -> usize {
+        (self.state_format.bpb() / 8) as usize
+    }
+
+    /// The mip level, width, height and depth-or-layers the view exposes at `lod`
+    /// (relative to the view's base level), and the first physical layer. `None` when the
+    /// lod is outside the view (views have one level).
+    pub fn view_extent(&self, lod: u32) -> Option<ViewExtent> {
+        match &self.storage {
+            ImageStorage::Buffer { elements } => (lod == 0).then_some(ViewExtent {
+                level: 0,
+                width: *elements,
+                height: 1,
+                depth: 1,
+                layers: 1,
+                base_layer: 0,
+                surf_dim: None,
+            }),
+            ImageStorage::Surface { surface, view } => {
+                if lod != 0 {
+                    return None;
+                }
+                let d = surface.desc();
+                let level = view.base_level;
+                let is_3d = d.dim == tiling::SurfDim::D3;
+                Some(ViewExtent {
+                    level,
+                    width: tiling::minify(d.width, level) as u64,
+                    height: if d.dim == tiling::SurfDim::D1 {
+                        1
+                    } else {
+                        tiling::minify(d.height, level) as u64
+                    },
+                    depth: if is_3d { view.layer_count as u64 } else { 1 },
+                    layers: if is_3d { 1 } else { view.layer_count as u64 },
+                    base_layer: view.base_layer,
+                    surf_dim: Some(d.dim),
+                })
+            }
+        }
+    }
+}
+
+/// What a view exposes at one level.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct ViewExtent {
+    /// The physical mip level.
+    pub level: u32,
+    /// Width in texels.
+    pub width: u64,
+    /// Height (1 for 1D and buffers).
+    pub height: u64,
+    /// Slices of a 3D view (else 1).
+    pub depth: u64,
+    /// Array layers of the view (1 for 3D and buffers).
+    pub layers: u64,
+    /// The first physical layer (3D: slice) of the view.
+    pub base_layer: u32,
+    /// The surface's dimensionality (`None` for a buffer).
+    pub surf_dim: Option<tiling::SurfDim>,
+}
+
+/// Why an image cannot be bound.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BindError {
+    /// The binding.
+    pub binding: u32,
+    /// Why.
+    pub reason: String,
+}
+
+impl fmt::Display for BindError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "cannot bind image {}: {}", self.binding, self.reason)
+    }
+}
+
+impl std::error::Error for BindError {}
+
+/// The memory: allocations in a flat space, buffer bindings, shared memory, push
+/// constants, and the access log.
+#[derive(Clone, Debug, Default)]
+pub struct Memory {
+    allocs: Vec<Allocation>,
+    by_base: BTreeMap<u64, AllocId>,
+    next_base: u64,
+    ssbos: BTreeMap<u32, AllocId>,
+    ubos: BTreeMap<u32, AllocId>,
+    images: BTreeMap<u32, ImageBinding>,
+    push: Vec<u8>,
+    shared: Vec<u8>,
+    workgroup: u32,
+    log: Vec<Access>,
+    logging: bool,
+}
+
+impl Memory {
+    /// An empty memory, with logging on.
+    pub fn new() -> Memory {
+        Memory {
+            next_base: FIRST_BASE,
+            logging: true,
+            ..Memory::default()
+        }
+    }
+
+    // ----- allocations --------------------------------------------------------------
+
+    /// Places `bytes` in the flat space; returns the allocation.
+    pub fn alloc(&mut self, name: impl Into<String>, bytes: Vec<u8>) -> AllocId {
+        if self.next_base == 0 {
+            self.next_base = FIRST_BASE;
+        }
+        let id = AllocId(self.allocs.len() as u32);
+        let base = self.next_base;
+        let len = bytes.len() as u64;
+        self.next_base = (base + len).div_ceil(ALLOC_ALIGN) * ALLOC_ALIGN + ALLOC_ALIGN;
+        self.allocs.push(Allocation {
+            name: name.into(),
+            base,
+            bytes,
+        });
+        self.by_base.insert(base, id);
+        id
+    }
+
+    /// Places `size` zero bytes in the flat space; returns the allocation and its base
+    /// address.
+    pub fn alloc_zeroed(&mut self, name: impl Into<String>, size: usize) -> (AllocId, u64) {
+        let id = self.alloc(name, vec![0; size]);
+        (id, self.allocs[id.0 as usize].base)
+    }
+
+    /// An allocation. Panics on an id this memory did not hand out.
+    pub fn allocation(&self, id: AllocId) -> &Allocation {
+        &self.allocs[id.0 as usize]
+    }
+
+    /// An allocation, mutably (to fill or inspect it outside a run; not logged).
+    pub fn allocation_mut(&mut self, id: AllocId) -> &mut Allocation {
+        &mut self.allocs[id.0 as usize]
+    }
+
+    /// Every allocation, by id.
+    pub fn allocations(&self) -> &[Allocation] {
+        &self.allocs
+    }
+
+    /// The allocation holding the whole range `[address, address + size)`, and the
+    /// offset of `address` in it.
+    pub fn resolve(&self, address: u64, size: u64) -> Option<(AllocId, u64)> {
+        let (&base, &id) = self.by_base.range(..=address).next_back()?;
+        let offset = address - base;
+        let len = self.allocs[id.0 as usize].bytes.len() as u64;
+        (offset.checked_add(size)? <= len).then_some((id, offset))
+    }
+
+    // ----- bindings -----------------------------------------------------------------
+
+    /// Binds an allocation as SSBO `binding` (`load_ssbo`/`store_ssbo` block index).
+    pub fn bind_ssbo(&mut self, binding: u32, id: AllocId) {
+        self.ssbos.insert(binding, id);
+    }
+
+    /// Binds an allocation as UBO `binding` (`load_ubo` block index).
+    pub fn bind_ubo(&mut self, binding: u32, id: AllocId) {
+        self.ubos.insert(binding, id);
+    }
+
+    /// The allocation bound as SSBO `binding`.
+    pub fn ssbo(&self, binding: u32) -> Option<AllocId> {
+        self.ssbos.get(&binding).copied()
+    }
+
+    /// The allocation bound as UBO `binding`.
+    pub fn ubo(&self, binding: u32) -> Option<AllocId> {
+        self.ubos.get(&binding).copied()
+    }
+
+    /// Sets the push constants.
+    pub fn set_push_constants(&mut self, bytes: Vec<u8>) {
+        self.push = bytes;
+    }
+
+    /// The push constants.
+    pub fn push_constants(&self) -> &[u8] {
+        &self.push
+    }
+
+    /// Binds a surface image at binding-table index `binding`: allocates its bytes
+    /// (zeroed), fills its parameter block from the layout and the view, and records the
+    /// formats. `logical` is the view's format in the shader's terms; `state` the format
+    /// the surface state converts with. Returns the allocation.
+    #[allow(clippy::too_many_arguments)]
+    pub fn bind_surface_image(
+        &mut self,
+        binding: u32,
+        name: impl Into<String>,
+        surface: tiling::Surface,
+        view: tiling::ImageView,
+        logical: ir::Format,
+        state: tiling::Format,
+        bit6_swizzle: bool,
+    ) -> Result<AllocId, BindError> {
+        let err = |reason: String| BindError { binding, reason };
+        let d = *surface.desc();
+        check_formats(logical, state, d.format).map_err(err)?;
+        if view.base_level >= d.levels {
+            return Err(err(format!(
+                "the view's base level {} is beyond the surface's {} levels",
+                view.base_level, d.levels
+            )));
+        }
+        if !state.bpb().is_power_of_two() {
+            return Err(err(format!(
+                "{} is not a storage format ({} bits per texel)",
+                state.name(),
+                state.bpb()
+            )));
+        }
+        // A view's layers are array layers, or the slices of a 3D level.
+        let available = if d.dim == tiling::SurfDim::D3 {
+            tiling::minify(d.depth, view.base_level)
+        } else {
+            d.array_len
+        };
+        if view.layer_count == 0
+            || view.base_layer as u64 + view.layer_count as u64 > available as u64
+        {
+            return Err(err(format!(
+                "the view's layers {}..{} are outside the {} the surface has",
+                view.base_layer,
+                view.base_layer as u64 + view.layer_count as u64,
+                available
+            )));
+        }
+        let mut param = tiling::fill_image_param(&surface, &view, bit6_swizzle)
+            .map_err(|e| err(format!("the parameter block cannot be filled: {e}")))?;
+        let size = surface.size_B() as usize;
+        let (alloc, base) = self.alloc_zeroed(name, size);
+        param.set_base_address(base);
+        self.images.insert(
+            binding,
+            ImageBinding {
+                alloc,
+                storage: ImageStorage::Surface { surface, view },
+                logical_format: logical,
+                state_format: state,
+                param: param.to_dwords().to_vec(),
+                bindless_handle: None,
+                bit6_swizzle,
+            },
+        );
+        Ok(alloc)
+    }
+
+    /// Binds a texel buffer of `elements` texels at binding-table index `binding`.
+    pub fn bind_buffer_image(
+        &mut self,
+        binding: u32,
+        name: impl Into<String>,
+        elements: u64,
+        logical: ir::Format,
+        state: tiling::Format,
+    ) -> Result<AllocId, BindError> {
+        let err = |reason: String| BindError { binding, reason };
+        check_formats(logical, state, state).map_err(err)?;
+        let size = elements * (state.bpb() / 8) as u64;
+        let mut param = tiling::fill_buffer_image_param(state, size);
+        let (alloc, base) = self.alloc_zeroed(name, size as usize);
+        param.set_base_address(base);
+        self.images.insert(
+            binding,
+            ImageBinding {
+                alloc,
+                storage: ImageStorage::Buffer { elements },
+                logical_format: logical,
+                state_format: state,
+                param: param.to_dwords().to_vec(),
+                bindless_handle: None,
+                bit6_swizzle: false,
+            },
+        );
+        Ok(alloc)
+    }
+
+    /// Gives the image at `binding` a bindless handle.
+    pub fn set_bindless_handle(&mut self, binding: u32, handle: u32) -> bool {
+        match self.images.get_mut(&binding) {
+            Some(b) => {
+                b.bindless_handle = Some(handle);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The image bound at binding-table index `binding`.
+    pub fn image(&self, binding: u32) -> Option<&ImageBinding> {
+        self.images.get(&binding)
+    }
+
+    /// The image with bindless handle `handle`.
+    pub fn image_by_handle(&self, handle: u32) -> Option<(u32, &ImageBinding)> {
+        self.images
+            .iter()
+            .find(|(_, b)| b.bindless_handle == Some(handle))
+            .map(|(k, b)| (*k, b))
+    }
+
+    /// Every bound image, by binding.
+    pub fn images(&self) -> impl Iterator<Item = (u32, &ImageBinding)> {
+        self.images.iter().map(|(k, b)| (*k, b))
+    }
+
+    /// Starts a workgroup: its shared local memory is `size` zero bytes.
+    pub fn begin_workgroup(&mut self, workgroup: u32, size: usize) {
+        self.workgroup = workgroup;
+        self.shared.clear();
+        self.shared.resize(size, 0);
+    }
+
+    /// The shared local memory of the current workgroup.
+    pub fn shared(&self) -> &[u8] {
+        &self.shared
+    }
+
+    /// The shared local memory, mutably (to preset it in tests; not logged).
+    pub fn shared_mut(&mut self) -> &mut Vec<u8> {
+        &mut self.shared
+    }
+
+    // ----- the log ------------------------------------------------------------------
+
+    /// Turns access logging on or off.
+    pub fn set_logging(&mut self, on: bool) {
+        self.logging = on;
+    }
+
+    /// The accesses recorded so far, in order.
+    pub fn log(&self) -> &[Access] {
+        &self.log
+    }
+
+    /// Takes the recorded accesses, leaving the log empty.
+    pub fn take_log(&mut self) -> Vec<Access> {
+        std::mem::take(&mut self.log)
+    }
+
+    /// Records an access that touched no memory (an out-of-bounds typed or image access
+    /// the hardware discards).
+    pub fn record_discarded(&mut self, kind: AccessKind, space: Space, size: u32, ctx: &AccessCtx) {
+        if self.logging {
+            self.log.push(Access {
+                kind,
+                space,
+                offset: 0,
+                address: None,
+                size,
+                in_bounds: false,
+                ctx: *ctx,
+            });
+        }
+    }
+
+    // ----- accesses -----------------------------------------------------------------
+
+    /// Resolves a target to its space, offset and flat address, checking the range.
+    fn locate(
+        &self,
+        target: Target,
+        size: usize,
+        kind: AccessKind,
+        ctx: &AccessCtx,
+    ) -> Result<(Space, u64, Option<u64>), MemoryError> {
+        let err = |error| MemoryError {
+            kind,
+            ctx: *ctx,
+            error,
+        };
+        let out_of_range = |space: String, offset: u64, limit: u64| {
+            err(MemoryErrorKind::OutOfRange {
+                space,
+                offset,
+                size: size as u32,
+                limit,
+            })
+        };
+        let fits = |offset: u64, limit: u64| {
+            offset
+                .checked_add(size as u64)
+                .is_some_and(|end| end <= limit)
+        };
+        match target {
+            Target::Global(address) => match self.resolve(address, size as u64) {
+                Some((id, offset)) => Ok((Space::Alloc(id), offset, Some(address))),
+                None => Err(err(MemoryErrorKind::Unmapped {
+                    address,
+                    size: size as u32,
+                })),
+            },
+            Target::Alloc(id, offset) => {
+                let a = &self.allocs[id.0 as usize];
+                let limit = a.bytes.len() as u64;
+                if fits(offset, limit) {
+                    Ok((Space::Alloc(id), offset, None))
+                } else {
+                    Err(out_of_range(a.name.clone(), offset, limit))
+                }
+            }
+            Target::Shared(offset) => {
+                let limit = self.shared.len() as u64;
+                if fits(offset, limit) {
+                    Ok((Space::Shared(self.workgroup), offset, None))
+                } else {
+                    Err(out_of_range("shared memory".into(), offset, limit))
+                }
+            }
+            Target::PushConstants(offset) => {
+                let limit = self.push.len() as u64;
+                if fits(offset, limit) {
+                    Ok((Space::PushConstants, offset, None))
+                } else {
+                    Err(out_of_range("the push constants".into(), offset, limit))
+                }
+            }
+        }
+    }
+
+    fn bytes_mut(&mut self, space: Space) -> &mut [u8] {
+        match space {
+            Space::Alloc(id) => &mut self.allocs[id.0 as usize].bytes,
+            Space::Shared(_) => &mut self.shared,
+            Space::PushConstants => &mut self.push,
+        }
+    }
+
+    fn record(
+        &mut self,
+        kind: AccessKind,
+        space: Space,
+        offset: u64,
+        address: Option<u64>,
+        size: usize,
+        ctx: &AccessCtx,
+    ) {
+        if self.logging {
+            self.log.push(Access {
+                kind,
+                space,
+                offset,
+                address,
+                size: size as u32,
+                in_bounds: true,
+                ctx: *ctx,
+            });
+        }
+    }
+
+    /// Reads `out.len()` bytes at `target`.
+    pub fn load(
+        &mut self,
+        target: Target,
+        out: &mut [u8],
+        ctx: &AccessCtx,
+    ) -> Result<(), MemoryError> {
+        let (space, offset, address) = self.locate(target, out.len(), AccessKind::Load, ctx)?;
+        let o = offset as usize;
+        out.copy_from_slice(&self.bytes_mut(space)[o..o + out.len()]);
+        self.record(AccessKind::Load, space, offset, address, out.len(), ctx);
+        Ok(())
+    }
+
+    /// Writes `data` at `target`.
+    pub fn store(
+        &mut self,
+        target: Target,
+        data: &[u8],
+        ctx: &AccessCtx,
+    ) -> Result<(), MemoryError> {
+        let (space, offset, address) = self.locate(target, data.len(), AccessKind::Store, ctx)?;
+        let o = offset as usize;
+        self.bytes_mut(space)[o..o + data.len()].copy_from_slice(data);
+        self.record(AccessKind::Store, space, offset, address, data.len(), ctx);
+        Ok(())
+    }
+
+    /// Reads `out.len()` bytes at `target` without logging (for the read half of a
+    /// partial texel write, which the hardware merges internally).
+    pub fn peek(&self, target: Target, out: &mut [u8], ctx: &AccessCtx) -> Result<(), MemoryError> {
+        let (space, offset, _) = self.locate(target, out.len(), AccessKind::Load, ctx)?;
+        let o = offset as usize;
+        let bytes: &[u8] = match space {
+            Space::Alloc(id) => &self.allocs[id.0 as usize].bytes,
+            Space::Shared(_) => &self.shared,
+            Space::PushConstants => &self.push,
+        };
+        out.copy_from_slice(&bytes[o..o + out.len()]);
+        Ok(())
+    }
+
+    /// Reads the little-endian integer of `size` bytes (1, 2, 4 or 8) at `target`,
+    /// stores `op(old)` (truncated to `size` bytes) and returns the old value: one
+    /// atomic access in the log.
+    pub fn atomic(
+        &mut self,
+        target: Target,
+        size: usize,
+        ctx: &AccessCtx,
+        op: impl FnOnce(u64) -> u64,
+    ) -> Result<u64, MemoryError> {
+        let (space, offset, address) = self.locate(target, size, AccessKind::Atomic, ctx)?;
+        let o = offset as usize;
+        let bytes = &mut self.bytes_mut(space)[o..o + size];
+        let mut buf = [0u8; 8];
+        buf[..size].copy_from_slice(bytes);
+        let old = u64::from_le_bytes(buf);
+        let new = op(old).to_le_bytes();
+        bytes.copy_from_slice(&new[..size]);
+        self.record(AccessKind::Atomic, space, offset, address, size, ctx);
+        Ok(old)
+    }
+
+    /// Reads a little-endian integer of `size` bytes (1, 2, 4 or 8).
+    pub fn load_uint(
+        &mut self,
+        target: Target,
+        size: usize,
+        ctx: &AccessCtx,
+    ) -> Result<u64, MemoryError> {
+        let mut buf = [0u8; 8];
+        self.load(target, &mut buf[..size], ctx)?;
+        Ok(u64::from_le_bytes(buf))
+    }
+
+    /// Writes the low `size` bytes (1, 2, 4 or 8) of `value`, little-endian.
+    pub fn store_uint(
+        &mut self,
+        target: Target,
+        size: usize,
+        value: u64,
+        ctx: &AccessCtx,
+    ) -> Result<(), MemoryError> {
+        self.store(target, &value.to_le_bytes()[..size], ctx)
+    }
+
+    /// An error for an access through a binding nothing is bound to.
+    pub fn unbound(
+        kind: AccessKind,
+        what: &'static str,
+        binding: u64,
+        ctx: &AccessCtx,
+    ) -> MemoryError {
+        MemoryError {
+            kind,
+            ctx: *ctx,
+            error: MemoryErrorKind::Unbound { what, binding },
+        }
+    }
+}
+
+/// Checks that the shader's format, the surface-state format and the surface's format
+/// describe texels of one size.
+fn check_formats(
+    logical: ir::Format,
+    state: tiling::Format,
+    surface: tiling::Format,
+) -> Result<(), String> {
+    let texel = crate::texel::TexelLayout::from_ir(logical).map_err(|e| e.to_string())?;
+    crate::texel::TexelLayout::from_isl(state).map_err(|e| e.to_string())?;
+    if state.bpb() != surface.bpb() {
+        return Err(format!(
+            "the surface-state format {} has {} bits per texel, the surface's format {} has {}",
+            state.name(),
+            state.bpb(),
+            surface.name(),
+            surface.bpb()
+        ));
+    }
+    if texel.bytes as u32 * 8 != state.bpb() {
+        return Err(format!(
+            "the view format {} has {} bits per texel, the surface-state format {} has {}",
+            logical,
+            texel.bytes * 8,
+            state.name(),
+            state.bpb()
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ctx() -> AccessCtx {
+        AccessCtx {
+            inst: Inst::from_u32(3),
+            span: Span::new(4, 5),
+            op: IntrinsicOp::LoadGlobal,
+            lane: 2,
+            invocation: 9,
+        }
+    }
+
+    #[test]
+    fn allocations_are_separated_by_gaps() {
+        let mut m = Memory::new();
+        let (a, base_a) = m.alloc_zeroed("a", 100);
+        let (b, base_b) = m.alloc_zeroed("b", 70_000);
+        let (_, base_c) = m.alloc_zeroed("c", 1);
+        assert_eq!(base_a, FIRST_BASE);
+        assert_eq!(base_b, FIRST_BASE + 2 * ALLOC_ALIGN);
+        // 70000 bytes round up to two 64 KiB units, plus the gap.
+        assert_eq!(base_c, base_b + 3 * ALLOC_ALIGN);
+        assert_eq!(m.resolve(base_a + 99, 1), Some((a, 99)));
+        assert_eq!(m.resolve(base_a + 99, 2), None);
+        assert_eq!(m.resolve(base_b, 4), Some((b, 0)));
+        assert_eq!(m.resolve(base_a - 1, 1), None);
+    }
+
+    #[test]
+    fn accesses_are_logged_and_checked() {
+        let mut m = Memory::new();
+        let (a, base) = m.alloc_zeroed("buf", 16);
+        m.store_uint(Target::Global(base + 4), 4, 0xdead_beef, &ctx())
+            .unwrap();
+        assert_eq!(
+            m.load_uint(Target::Alloc(a, 4), 4, &ctx()).unwrap(),
+            0xdead_beef
+        );
+        let old = m.atomic(Target::Alloc(a, 4), 4, &ctx(), |v| v + 1).unwrap();
+        assert_eq!(old, 0xdead_beef);
+        assert_eq!(m.allocation(a).bytes[4..8], 0xdead_bef0u32.to_le_bytes());
+        let kinds: Vec<_> = m
+            .log()
+            .iter()
+            .map(|x| (x.kind, x.offset, x.address))
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                (AccessKind::Store, 4, Some(base + 4)),
+                (AccessKind::Load, 4, None),
+                (AccessKind::Atomic, 4, None)
+            ]
+        );
+        let e = m.load_uint(Target::Alloc(a, 14), 4, &ctx()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "load of 4 bytes at offset 0xe is out of range of buf (16 bytes) (`@load_global` at 4:5, lane 2, invocation 9)"
+        );
+        let e = m
+            .load_uint(Target::Global(base + 16), 1, &ctx())
+            .unwrap_err();
+        assert!(matches!(e.error, MemoryErrorKind::Unmapped { .. }));
+        // A failed access touches nothing and logs nothing.
+        assert_eq!(m.log().len(), 3);
+    }
+}
