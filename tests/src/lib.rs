@@ -6,8 +6,14 @@
 //! * [`texel`]: the reference encoding and decoding of every storage format;
 //! * [`memory`]: the byte memory (flat address space, bindings, shared memory, push
 //!   constants) and its access log;
+//! * [`image`]: the high-level image intrinsics on the logical image;
+//! * [`message`]: LSC and sampler messages with the hardware's semantics;
+//! * [`exec`]: the [`exec::Executor`] running a grid of workgroups;
 //! * [`shader_gen`] draws random valid shaders for the property suites.
 
+pub mod exec;
+pub mod image;
 pub mod memory;
+pub mod message;
 pub mod shader_gen;
 pub mod texel;

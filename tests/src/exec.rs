@@ -1,0 +1,518 @@
+//! The executor: binds a shader to a [`Memory`] and runs a grid of workgroups.
+//!
+//! A dispatch of `workgroups` runs each workgroup in turn (x fastest, then y, then z),
+//! each with fresh shared local memory, and each workgroup as subgroups of
+//! [`ExecConfig::subgroup_size`] consecutive invocations (linear local index
+//! `x + y·sx + z·sx·sy`); the last subgroup of a workgroup whose size is not a multiple
+//! of the subgroup size runs with its trailing lanes disabled, as a GPU dispatches it.
+//! Subgroups run to completion one after another, in ascending order, so atomics are
+//! applied in a defined order (lanes ascending within a message).
+//!
+//! An invocation is identified by its linear index in the dispatch:
+//! `workgroup_linear · workgroup_size + local_linear`.
+//!
+//! The environment serves:
+//! * the system values `load_global_invocation_id`, `load_local_invocation_id`,
+//!   `load_workgroup_id`, `load_num_workgroups`;
+//! * `load_ubo`, `load_push_constant` (at `base + offset`), `load_ssbo`/`store_ssbo`,
+//!   `load_global`/`store_global`, `load_shared`/`store_shared` (at `base + offset`):
+//!   components of `bit_size / 8` bytes each, little-endian, lane by lane;
+//! * the high-level image intrinsics and `image_load_param` on the logical image
+//!   ([`crate::image`]);
+//! * the message intrinsics with the hardware's semantics ([`crate::message`]).
+
+use crate::memory::{Access, AccessCtx, AccessKind, Memory, Target};
+use ir::interp::{Config, Env, EnvError, InterpError, Interpreter, IntrinsicCall, Stats};
+use ir::{IndexKind, IntrinsicClass, IntrinsicOp, Shader, Value};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// Executor settings.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct ExecConfig {
+    /// Lanes per subgroup, 1 to 32.
+    pub subgroup_size: u32,
+    /// Bytes of shared local memory per workgroup.
+    pub shared_size: usize,
+    /// Whether to record every memory access.
+    pub log_accesses: bool,
+    /// Interpreter settings (the loop guard).
+    pub interp: Config,
+}
+
+impl Default for ExecConfig {
+    fn default() -> ExecConfig {
+        ExecConfig {
+            subgroup_size: 16,
+            shared_size: 64 * 1024,
+            log_accesses: true,
+            interp: Config::default(),
+        }
+    }
+}
+
+/// Why a dispatch failed.
+#[derive(Debug)]
+pub enum ExecError {
+    /// The shader has no `main`.
+    NoEntry,
+    /// The settings or the dispatch size cannot be run.
+    Config {
+        /// Why.
+        reason: String,
+    },
+    /// A subgroup failed.
+    Run {
+        /// The workgroup (x, y, z).
+        workgroup: [u32; 3],
+        /// The invocations of the subgroup's lanes (linear indices in the dispatch).
+        first_invocation: u32,
+        /// The interpreter's error (instruction, lane, cause).
+        error: InterpError,
+    },
+}
+
+impl fmt::Display for ExecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ExecError::NoEntry => f.write_str("the shader has no function `main`"),
+            ExecError::Config { reason } => write!(f, "cannot dispatch: {reason}"),
+            ExecError::Run {
+                workgroup,
+                first_invocation,
+                error,
+            } => write!(
+                f,
+                "workgroup ({}, {}, {}), subgroup from invocation {first_invocation}: {error}",
+                workgroup[0], workgroup[1], workgroup[2]
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ExecError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ExecError::Run { error, .. } => Some(error),
+            _ => None,
+        }
+    }
+}
+
+/// What a dispatch produced (the memory itself stays in the executor).
+#[derive(Clone, Debug, Default)]
+pub struct RunResult {
+    /// For each value asked for, its components in every invocation (indexed by the
+    /// invocation's linear index), or `None` where the invocation did not define it.
+    pub values: BTreeMap<Value, Vec<Option<Vec<u64>>>>,
+    /// Every memory access, in execution order (empty when logging is off).
+    pub accesses: Vec<Access>,
+    /// Interpreter counters, summed over the subgroups.
+    pub stats: Stats,
+    /// Number of invocations run.
+    pub invocations: u32,
+}
+
+/// Runs a shader over memory.
+pub struct Executor<'s> {
+    shader: &'s Shader,
+    /// The memory the shader runs on: bind images and buffers here before running,
+    /// inspect it afterwards.
+    pub memory: Memory,
+    /// Settings.
+    pub config: ExecConfig,
+}
+
+impl<'s> Executor<'s> {
+    /// An executor with an empty memory and default settings.
+    pub fn new(shader: &'s Shader) -> Executor<'s> {
+        Executor::with_config(shader, ExecConfig::default())
+    }
+
+    /// An executor with an empty memory and the given settings.
+    pub fn with_config(shader: &'s Shader, config: ExecConfig) -> Executor<'s> {
+        Executor {
+            shader,
+            memory: Memory::new(),
+            config,
+        }
+    }
+
+    /// The shader.
+    pub fn shader(&self) -> &'s Shader {
+        self.shader
+    }
+
+    /// Runs `main` over `workgroups` workgroups.
+    pub fn run(&mut self, workgroups: [u32; 3]) -> Result<RunResult, ExecError> {
+        self.run_recording(workgroups, &[])
+    }
+
+    /// Runs `main` over `workgroups` workgroups, recording the values of `record` in
+    /// every invocation.
+    pub fn run_recording(
+        &mut self,
+        workgroups: [u32; 3],
+        record: &[Value],
+    ) -> Result<RunResult, ExecError> {
+        let shader = self.shader;
+        let func = shader.entry().ok_or(ExecError::NoEntry)?;
+        let sg = self.config.subgroup_size;
+        if !(1..=32).contains(&sg) {
+            return Err(ExecError::Config {
+                reason: format!("the subgroup size must be 1 to 32, not {sg}"),
+            });
+        }
+        let local = shader.local_size;
+        let wg_size = shader.workgroup_invocations();
+        let num_wg = workgroups.iter().map(|&n| n as u64).product::<u64>();
+        let total = wg_size * num_wg;
+        if wg_size == 0 || total > u32::MAX as u64 {
+            return Err(ExecError::Config {
+                reason: format!(
+                    "{num_wg} workgroups of {wg_size} invocations is not a dispatch of 1 to 2^32 - 1 invocations"
+                ),
+            });
+        }
+        let mut result = RunResult {
+            invocations: total as u32,
+            ..RunResult::default()
+        };
+        for &v in record {
+            result.values.insert(v, vec![None; total as usize]);
+        }
+        self.memory.set_logging(self.config.log_accesses);
+        let mut interp = Interpreter::new(shader, func, self.config.interp);
+        let mut lanes = vec![0u32; sg as usize];
+        for wl in 0..num_wg {
+            let wg = [
+                (wl % workgroups[0] as u64) as u32,
+                ((wl / workgroups[0] as u64) % workgroups[1] as u64) as u32,
+                (wl / (workgroups[0] as u64 * workgroups[1] as u64)) as u32,
+            ];
+            self.memory
+                .begin_workgroup(wl as u32, self.config.shared_size);
+            let mut start = 0u64;
+            while start < wg_size {
+                let count = (wg_size - start).min(sg as u64) as usize;
+                let first = (wl * wg_size + start) as u32;
+                for (i, l) in lanes.iter_mut().enumerate() {
+                    *l = first.wrapping_add(i as u32);
+                }
+                let mask = if count == 32 {
+                    u32::MAX
+                } else {
+                    (1u32 << count) - 1
+                };
+                let mut env = ExecEnv {
+                    mem: &mut self.memory,
+                    local_size: local,
+                    workgroups,
+                };
+                let stats =
+                    interp
+                        .run_masked(&lanes, mask, &mut env)
+                        .map_err(|error| ExecError::Run {
+                            workgroup: wg,
+                            first_invocation: first,
+                            error,
+                        })?;
+                result.stats.blocks += stats.blocks;
+                result.stats.instructions += stats.instructions;
+                result.stats.intrinsics += stats.intrinsics;
+                for (v, per_inv) in result.values.iter_mut() {
+                    for lane in 0..count {
+                        per_inv[first as usize + lane] = interp.value(*v, lane).map(|c| c.to_vec());
+                    }
+                }
+                start += count as u64;
+            }
+        }
+        result.accesses = self.memory.take_log();
+        Ok(result)
+    }
+}
+
+/// The environment of one subgroup.
+struct ExecEnv<'m> {
+    mem: &'m mut Memory,
+    local_size: [u32; 3],
+    workgroups: [u32; 3],
+}
+
+impl ExecEnv<'_> {
+    /// (workgroup id, local id) of an invocation.
+    fn ids(&self, invocation: u32) -> ([u32; 3], [u32; 3]) {
+        let [sx, sy, sz] = self.local_size.map(|n| n as u64);
+        let wg_size = sx * sy * sz;
+        let inv = invocation as u64;
+        let (wl, li) = (inv / wg_size, inv % wg_size);
+        let local = [
+            (li % sx) as u32,
+            ((li / sx) % sy) as u32,
+            (li / (sx * sy)) as u32,
+        ];
+        let [nx, ny, _] = self.workgroups.map(|n| n as u64);
+        let wg = [
+            (wl % nx) as u32,
+            ((wl / nx) % ny) as u32,
+            (wl / (nx * ny)) as u32,
+        ];
+        (wg, local)
+    }
+}
+
+fn lane_err(lane: usize, e: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> EnvError {
+    EnvError::at_lane(lane as u32, e)
+}
+
+fn ctx_of(call: &IntrinsicCall<'_>, lane: usize) -> AccessCtx {
+    crate::image::access_ctx(call, lane)
+}
+
+/// Bytes per component of memory data of `bits` bits.
+fn component_bytes(bits: u8) -> Result<usize, EnvError> {
+    match bits {
+        8 | 16 | 32 | 64 => Ok(bits as usize / 8),
+        _ => Err(EnvError::msg(format!(
+            "{bits}-bit data has no memory representation"
+        ))),
+    }
+}
+
+impl Env for ExecEnv<'_> {
+    fn intrinsic(&mut self, call: &mut IntrinsicCall<'_>) -> Result<(), EnvError> {
+        let op = call.op();
+        match op.info().class {
+            IntrinsicClass::Image => return crate::image::execute(self.mem, call),
+            IntrinsicClass::Message => return crate::message::execute(self.mem, call),
+            _ => {}
+        }
+        let lanes: Vec<usize> = call.active_lanes().collect();
+        match op {
+            IntrinsicOp::ImageLoadParam => return crate::image::execute(self.mem, call),
+            IntrinsicOp::LoadGlobalInvocationId
+            | IntrinsicOp::LoadLocalInvocationId
+            | IntrinsicOp::LoadWorkgroupId
+            | IntrinsicOp::LoadNumWorkgroups => {
+                for lane in lanes {
+                    let (wg, local) = self.ids(call.invocations[lane]);
+                    let v: [u32; 3] = match op {
+                        IntrinsicOp::LoadGlobalInvocationId => {
+                            [0, 1, 2].map(|i| wg[i] * self.local_size[i] + local[i])
+                        }
+                        IntrinsicOp::LoadLocalInvocationId => local,
+                        IntrinsicOp::LoadWorkgroupId => wg,
+                        _ => self.workgroups,
+                    };
+                    call.set_dest(lane, &v.map(|x| x as u64));
+                }
+                return Ok(());
+            }
+            _ => {}
+        }
+        // Loads and stores of plain memory; a store's data is its source 0.
+        let is_store = matches!(
+            op,
+            IntrinsicOp::StoreGlobal | IntrinsicOp::StoreSsbo | IntrinsicOp::StoreShared
+        );
+        let data_src = 0;
+        let ty = if is_store {
+            call.src_type(data_src)
+        } else {
+            call.dest_type
+                .ok_or_else(|| EnvError::msg(format!("`@{op}` has no destination")))?
+        };
+        let cb = component_bytes(ty.bit_size())?;
+        let n = ty.num_components() as usize;
+        let base = call.index(IndexKind::Base).unwrap_or(0) as i32 as i64 as u64;
+        for lane in lanes {
+            let ctx = ctx_of(call, lane);
+            let kind = if is_store {
+                AccessKind::Store
+            } else {
+                AccessKind::Load
+            };
+            let target = match op {
+                IntrinsicOp::LoadGlobal => Target::Global(call.src_scalar(0, lane)),
+                IntrinsicOp::StoreGlobal => Target::Global(call.src_scalar(1, lane)),
+                IntrinsicOp::LoadSsbo | IntrinsicOp::StoreSsbo | IntrinsicOp::LoadUbo => {
+                    let (bi, oi) = if op == IntrinsicOp::StoreSsbo {
+                        (1, 2)
+                    } else {
+                        (0, 1)
+                    };
+                    let block = call.src_scalar(bi, lane) as u32;
+                    let (alloc, what) = if op == IntrinsicOp::LoadUbo {
+                        (self.mem.ubo(block), "ubo binding")
+                    } else {
+                        (self.mem.ssbo(block), "ssbo binding")
+                    };
+                    let alloc = alloc.ok_or_else(|| {
+                        lane_err(lane, Memory::unbound(kind, what, block as u64, &ctx))
+                    })?;
+                    Target::Alloc(alloc, call.src_scalar(oi, lane))
+                }
+                IntrinsicOp::LoadShared => {
+                    Target::Shared(base.wrapping_add(call.src_scalar(0, lane)))
+                }
+                IntrinsicOp::StoreShared => {
+                    Target::Shared(base.wrapping_add(call.src_scalar(1, lane)))
+                }
+                IntrinsicOp::LoadPushConstant => {
+                    Target::PushConstants(base.wrapping_add(call.src_scalar(0, lane)))
+                }
+                other => {
+                    return Err(EnvError::msg(format!(
+                        "the executor does not serve `@{other}`"
+                    )))
+                }
+            };
+            let mut bytes = vec![0u8; cb * n];
+            if is_store {
+                for (i, &c) in call.src(data_src, lane).iter().enumerate() {
+                    bytes[i * cb..(i + 1) * cb].copy_from_slice(&c.to_le_bytes()[..cb]);
+                }
+                self.mem
+                    .store(target, &bytes, &ctx)
+                    .map_err(|e| lane_err(lane, e))?;
+            } else {
+                self.mem
+                    .load(target, &mut bytes, &ctx)
+                    .map_err(|e| lane_err(lane, e))?;
+                let vals: Vec<u64> = bytes
+                    .chunks(cb)
+                    .map(|c| {
+                        let mut w = [0u8; 8];
+                        w[..cb].copy_from_slice(c);
+                        u64::from_le_bytes(w)
+                    })
+                    .collect();
+                call.set_dest(lane, &vals);
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Shader {
+        let s = ir::parse_shader(text).unwrap_or_else(|d| panic!("parse: {d:?}"));
+        ir::validate::validate(&s).unwrap_or_else(|d| panic!("validate: {d:?}"));
+        s
+    }
+
+    #[test]
+    fn invocation_ids_over_a_grid_with_partial_subgroups() {
+        // Workgroups of 3x2x1 = 6 invocations run as subgroups of 4 and 2.
+        let text = "shader compute (local_size=3,2,1)
+fn main {
+  block b0:
+    32x3 %0 = @load_global_invocation_id
+    32x3 %1 = @load_local_invocation_id
+    32x3 %2 = @load_workgroup_id
+    32x3 %3 = @load_num_workgroups
+}";
+        let shader = parse(text);
+        let mut ex = Executor::with_config(
+            &shader,
+            ExecConfig {
+                subgroup_size: 4,
+                ..ExecConfig::default()
+            },
+        );
+        let rec: Vec<Value> = (0..4).map(Value::from_u32).collect();
+        let r = ex.run_recording([2, 1, 2], &rec).unwrap();
+        assert_eq!(r.invocations, 24);
+        // Invocation 17: workgroup 2 = (0, 0, 1), local index 5 = (2, 1, 0);
+        // global = (0 * 3 + 2, 0 * 2 + 1, 1 * 1 + 0).
+        let get = |v: u32, i: usize| r.values[&Value::from_u32(v)][i].clone().unwrap();
+        assert_eq!(get(0, 17), [2, 1, 1]);
+        assert_eq!(get(1, 17), [2, 1, 0]);
+        assert_eq!(get(2, 17), [0, 0, 1]);
+        assert_eq!(get(3, 17), [2, 1, 2]);
+        // Invocation 9: workgroup 1 = (1, 0, 0), local index 3 = (0, 1, 0).
+        assert_eq!(get(0, 9), [3, 1, 0]);
+        // 4 workgroups x 2 subgroups each.
+        assert_eq!(r.stats.blocks, 8);
+    }
+
+    #[test]
+    fn buffers_push_constants_and_shared_memory() {
+        // Each invocation copies ubo word [local x] + push constant to ssbo word
+        // [global x], and passes its local x through shared memory to its neighbour.
+        let text = "shader compute (local_size=4,1,1)
+fn main {
+  block b0:
+    32x3 %0 = @load_global_invocation_id
+    32x3 %1 = @load_local_invocation_id
+    32   %2 = load_const (0x00000000)
+    32   %3 = load_const (0x00000004)
+    32   %4 = imul %1.x, %3
+    32   %5 = @load_ubo (%2, %4) (align_mul=4)
+    32   %6 = @load_push_constant (%2) (base=4, range=4)
+    32   %7 = iadd %5, %6
+    32   %8 = imul %0.x, %3
+    @store_ssbo (%7, %2, %8) (access=none, align_mul=4)
+    @store_shared (%1.x, %4) (base=16, align_mul=4)
+    32   %9 = @load_shared (%4) (base=16, align_mul=4)
+}";
+        let shader = parse(text);
+        let mut ex = Executor::with_config(
+            &shader,
+            ExecConfig {
+                subgroup_size: 2,
+                shared_size: 64,
+                ..ExecConfig::default()
+            },
+        );
+        let ubo: Vec<u8> = [10u32, 20, 30, 40]
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect();
+        let u = ex.memory.alloc("ubo", ubo);
+        ex.memory.bind_ubo(0, u);
+        let s = ex.memory.alloc("ssbo", vec![0; 32]);
+        ex.memory.bind_ssbo(0, s);
+        ex.memory
+            .set_push_constants([0u32, 1000].iter().flat_map(|w| w.to_le_bytes()).collect());
+        let r = ex.run_recording([2, 1, 1], &[Value::from_u32(9)]).unwrap();
+        let words: Vec<u32> = ex
+            .memory
+            .allocation(s)
+            .bytes
+            .chunks(4)
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+            .collect();
+        assert_eq!(words, [1010, 1020, 1030, 1040, 1010, 1020, 1030, 1040]);
+        for i in 0..8 {
+            assert_eq!(r.values[&Value::from_u32(9)][i], Some(vec![(i % 4) as u64]));
+        }
+    }
+
+    #[test]
+    fn unbound_buffers_and_bad_configs_are_errors() {
+        let text = "shader compute (local_size=1,1,1)
+fn main {
+  block b0:
+    32   %0 = load_const (0x00000003)
+    32   %1 = @load_ssbo (%0, %0) (access=none, align_mul=4)
+}";
+        let shader = parse(text);
+        let mut ex = Executor::new(&shader);
+        let e = ex.run([1, 1, 1]).unwrap_err().to_string();
+        assert!(
+            e.contains("load through ssbo binding 3, which is not bound"),
+            "{e}"
+        );
+        ex.config.subgroup_size = 33;
+        let e = ex.run([1, 1, 1]).unwrap_err().to_string();
+        assert!(e.contains("subgroup size must be 1 to 32"), "{e}");
+        ex.config.subgroup_size = 8;
+        let e = ex.run([0x10000, 0x10000, 2]).unwrap_err().to_string();
+        assert!(e.contains("not a dispatch"), "{e}");
+    }
+}

@@ -1,0 +1,1021 @@
+//! The high-level image intrinsics, executed on the logical image: the linear reference.
+//!
+//! An image intrinsic addresses a texel by its coordinates in the bound view, decodes and
+//! encodes it with the [`texel`](crate::texel) reference in the format the shader
+//! declares, and finds its bytes only through the layout reference
+//! (`tiling::Surface::texel_offset`), so both levels share the surface's memory while the
+//! reference never computes an address itself.
+//!
+//! Coordinates (NIR's, signed 32-bit) per dimension, all relative to the view:
+//!
+//! | image | coordinate | texel |
+//! |---|---|---|
+//! | 1D | `x` | level's row 0, layer `base_layer` |
+//! | 1D array | `(x, layer)` | layer `base_layer + layer` |
+//! | 2D | `(x, y)` | layer `base_layer` |
+//! | 2D array | `(x, y, layer)` | layer `base_layer + layer` |
+//! | cube | `(x, y, face)` | layer `base_layer + face` |
+//! | cube array | `(x, y, 6·cube + face)` | layer `base_layer + 6·cube + face` |
+//! | 3D | `(x, y, z)` | slice `base_layer + z` (a 3D view's layers are slices) |
+//! | buffer | `x` | texel `x` |
+//!
+//! A coordinate is in bounds when it is non-negative and below the view's width, height,
+//! slice count (3D) or layer count (arrays and cubes; a cube view has 6 layers per cube).
+//! Out-of-bounds accesses follow Vulkan's robust image access: loads return 0 in every
+//! component, stores are dropped, atomics are dropped and return 0. They are logged as
+//! discarded accesses.
+//!
+//! Stores write the channels the data provides: a store of `n` components leaves the
+//! format's channels from `n` on as they are in memory (what the typed `store_quad` with
+//! channel mask `(1 << n) - 1` that Mesa emits does).
+//!
+//! `image_size` returns the view's size: `(w)`, `(w, layers)`, `(w, h)`,
+//! `(w, h, layers)`, `(w, h, d)`, `(elements)`; for cubes and cube arrays
+//! `(w, h, layers / 6)`, the number of cubes, as NIR's `lower_cube_size` computes it.
+//! `image_samples` is 1 (storage images are single-sampled; Mesa's
+//! `lower_image_samples_to_one`).
+//!
+//! Atomics act on single-channel 32- and 64-bit formats (`r32_uint`, `r32_sint`,
+//! `r32_float`, `r64_uint`, `r64_sint`) with NIR's semantics (see
+//! [`apply_nir_atomic`]), lane by lane in ascending lane order.
+
+use crate::memory::{AccessCtx, AccessKind, ImageBinding, ImageStorage, Memory, Space, Target};
+use crate::texel::TexelLayout;
+use ir::eval::{eval_alu, Operand};
+use ir::interp::{EnvError, IntrinsicCall};
+use ir::{AluOp, AtomicOp, ImageDecl, ImageDim, IndexKind, IntrinsicOp, Type};
+use std::fmt;
+
+/// Why an image intrinsic cannot execute (beyond memory errors).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ImageError {
+    /// An intrinsic index does not decode or is missing.
+    BadIndex {
+        /// The index.
+        index: &'static str,
+    },
+    /// The shader's declaration does not match what is bound.
+    Mismatch {
+        /// The image name.
+        image: String,
+        /// Why.
+        reason: String,
+    },
+    /// A descriptor-array index beyond the array.
+    ArrayIndex {
+        /// The image name.
+        image: String,
+        /// The index.
+        index: u64,
+        /// The array size.
+        count: u32,
+    },
+    /// An operation the reference does not define for this format or data.
+    Unsupported {
+        /// Why.
+        reason: String,
+    },
+}
+
+impl fmt::Display for ImageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ImageError::BadIndex { index } => write!(f, "index `{index}` is missing or invalid"),
+            ImageError::Mismatch { image, reason } => write!(f, "image `@{image}`: {reason}"),
+            ImageError::ArrayIndex {
+                image,
+                index,
+                count,
+            } => write!(
+                f,
+                "image `@{image}`: descriptor index {index} is outside the array of {count}"
+            ),
+            ImageError::Unsupported { reason } => f.write_str(reason),
+        }
+    }
+}
+
+impl std::error::Error for ImageError {}
+
+/// The access context of lane `lane` of a call.
+pub fn access_ctx(call: &IntrinsicCall<'_>, lane: usize) -> AccessCtx {
+    AccessCtx {
+        inst: call.inst,
+        span: call.span,
+        op: call.op(),
+        lane: lane as u32,
+        invocation: call.invocations.get(lane).copied().unwrap_or(0),
+    }
+}
+
+/// The binding-table index of the image a call names, in lane `lane`: the declaration's
+/// binding plus the descriptor-array index.
+pub fn image_binding_index(call: &IntrinsicCall<'_>, lane: usize) -> Result<u32, EnvError> {
+    let decl = call
+        .image
+        .ok_or_else(|| EnvError::msg(format!("`@{}` names no image", call.op())))?;
+    let index = call.image_index(lane);
+    if let Some(count) = decl.count {
+        if index >= count as u64 {
+            return Err(EnvError::at_lane(
+                lane as u32,
+                ImageError::ArrayIndex {
+                    image: decl.name.clone(),
+                    index,
+                    count,
+                },
+            ));
+        }
+    }
+    Ok(decl.binding + index as u32)
+}
+
+/// The image a call names, in lane `lane`.
+pub fn bound_image<'m>(
+    mem: &'m Memory,
+    call: &IntrinsicCall<'_>,
+    lane: usize,
+) -> Result<(u32, &'m ImageBinding), EnvError> {
+    let binding = image_binding_index(call, lane)?;
+    match mem.image(binding) {
+        Some(b) => Ok((binding, b)),
+        None => Err(EnvError::at_lane(
+            lane as u32,
+            Memory::unbound(
+                AccessKind::Load,
+                "image binding",
+                binding as u64,
+                &access_ctx(call, lane),
+            ),
+        )),
+    }
+}
+
+/// The format the reference converts with: the declaration's, which must match the view
+/// bound; the view's when the declaration has none (read/write without format).
+fn logical_layout(decl: &ImageDecl, b: &ImageBinding) -> Result<TexelLayout, ImageError> {
+    if decl.format != ir::Format::None && decl.format != b.logical_format {
+        return Err(ImageError::Mismatch {
+            image: decl.name.clone(),
+            reason: format!(
+                "declared {} but the bound view is {}",
+                decl.format, b.logical_format
+            ),
+        });
+    }
+    TexelLayout::from_ir(b.logical_format).map_err(|e| ImageError::Unsupported {
+        reason: e.to_string(),
+    })
+}
+
+fn check_storage(decl: &ImageDecl, b: &ImageBinding) -> Result<(), ImageError> {
+    let is_buffer = matches!(b.storage, ImageStorage::Buffer { .. });
+    if is_buffer != (decl.dim == ImageDim::Buffer) {
+        return Err(ImageError::Mismatch {
+            image: decl.name.clone(),
+            reason: if is_buffer {
+                format!("a {} image is bound to a texel buffer", decl.dim)
+            } else {
+                "a buffer image is bound to a surface".into()
+            },
+        });
+    }
+    if let ImageStorage::Surface { surface, .. } = &b.storage {
+        use tiling::SurfDim;
+        let want = match decl.dim {
+            ImageDim::D1 => SurfDim::D1,
+            ImageDim::D2 | ImageDim::Cube => SurfDim::D2,
+            ImageDim::D3 => SurfDim::D3,
+            ImageDim::Buffer => unreachable!("checked above"),
+        };
+        let have = surface.desc().dim;
+        if have != want {
+            return Err(ImageError::Mismatch {
+                image: decl.name.clone(),
+                reason: format!("a {} image is bound to a {have} surface", decl.dim),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The byte offset (in the image's allocation) of the texel at NIR coordinates `coord`,
+/// or `None` if the coordinates are outside the view.
+pub fn texel_offset(
+    decl: &ImageDecl,
+    b: &ImageBinding,
+    coord: &[u64],
+) -> Result<Option<u64>, ImageError> {
+    let c = |i: usize| coord.get(i).map_or(0, |&v| v as u32 as i32 as i64);
+    let Some(ext) = b.view_extent(0) else {
+        return Ok(None);
+    };
+    let inside = |v: i64, n: u64| v >= 0 && (v as u64) < n;
+    // (x, y, layer-or-slice) of the texel, relative to the view.
+    let (x, y, z, z_limit) = match (decl.dim, decl.arrayed) {
+        (ImageDim::Buffer, _) => (c(0), 0, 0, 1),
+        (ImageDim::D1, false) => (c(0), 0, 0, 1),
+        (ImageDim::D1, true) => (c(0), 0, c(1), ext.layers),
+        (ImageDim::D2, false) => (c(0), c(1), 0, 1),
+        (ImageDim::D2, true) => (c(0), c(1), c(2), ext.layers),
+        (ImageDim::Cube, false) => (c(0), c(1), c(2), ext.layers.min(6)),
+        (ImageDim::Cube, true) => (c(0), c(1), c(2), ext.layers),
+        (ImageDim::D3, _) => (c(0), c(1), c(2), ext.depth),
+    };
+    if !(inside(x, ext.width) && inside(y, ext.height) && inside(z, z_limit)) {
+        return Ok(None);
+    }
+    match &b.storage {
+        ImageStorage::Buffer { .. } => Ok(Some(x as u64 * b.state_texel_bytes() as u64)),
+        ImageStorage::Surface { surface, .. } => {
+            // The view's first layer (3D: first slice) is layer (slice) 0.
+            let zz = ext.base_layer + z as u32;
+            surface
+                .texel_offset(x as u32, y as u32, zz, ext.level, b.bit6_swizzle)
+                .map(Some)
+                .map_err(|e| ImageError::Unsupported {
+                    reason: format!(
+                        "the layout reference rejects texel ({x}, {y}, {zz}) of level {}: {e}",
+                        ext.level
+                    ),
+                })
+        }
+    }
+}
+
+/// The size `image_size` returns for the view (before truncation to the destination).
+pub fn image_size(decl: &ImageDecl, b: &ImageBinding) -> [u64; 3] {
+    let Some(ext) = b.view_extent(0) else {
+        return [0; 3];
+    };
+    match (decl.dim, decl.arrayed) {
+        (ImageDim::Buffer, _) | (ImageDim::D1, false) => [ext.width, 1, 1],
+        (ImageDim::D1, true) => [ext.width, ext.layers, 1],
+        (ImageDim::D2, false) => [ext.width, ext.height, 1],
+        (ImageDim::D2, true) => [ext.width, ext.height, ext.layers],
+        // NIR's lower_cube_size: a 2D-array size query with z divided by 6.
+        (ImageDim::Cube, _) => [ext.width, ext.height, ext.layers / 6],
+        (ImageDim::D3, _) => [ext.width, ext.height, ext.depth],
+    }
+}
+
+/// The texels of a bound view, detiled.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ViewBytes {
+    /// Width in texels.
+    pub width: u64,
+    /// Height in texels (1 for 1D and buffers).
+    pub height: u64,
+    /// Layers, or slices of a 3D view.
+    pub layers: u64,
+    /// Bytes per texel.
+    pub texel_bytes: usize,
+    /// The texels, x fastest, then y, then layer (slice).
+    pub bytes: Vec<u8>,
+}
+
+impl ViewBytes {
+    /// The bytes of texel (x, y, layer).
+    pub fn texel(&self, x: u64, y: u64, layer: u64) -> &[u8] {
+        let i = ((layer * self.height + y) * self.width + x) as usize * self.texel_bytes;
+        &self.bytes[i..i + self.texel_bytes]
+    }
+}
+
+/// Reads the view bound at `binding` through the layout reference
+/// (`tiling::Surface::texel_offset`), without logging: the linear copy the verifier
+/// compares after running an original and a lowered shader.
+pub fn view_bytes(mem: &Memory, binding: u32) -> Result<ViewBytes, ImageError> {
+    let b = mem.image(binding).ok_or_else(|| ImageError::Unsupported {
+        reason: format!("no image is bound at binding {binding}"),
+    })?;
+    let ext = b.view_extent(0).ok_or_else(|| ImageError::Unsupported {
+        reason: format!("the view at binding {binding} has no level 0"),
+    })?;
+    let tb = b.state_texel_bytes();
+    let layers = ext.layers.max(ext.depth);
+    let data = &mem.allocation(b.alloc).bytes;
+    let mut bytes = Vec::with_capacity((ext.width * ext.height * layers) as usize * tb);
+    for z in 0..layers {
+        for y in 0..ext.height {
+            for x in 0..ext.width {
+                let off = match &b.storage {
+                    ImageStorage::Buffer { .. } => x * tb as u64,
+                    ImageStorage::Surface { surface, .. } => surface
+                        .texel_offset(
+                            x as u32,
+                            y as u32,
+                            ext.base_layer + z as u32,
+                            ext.level,
+                            b.bit6_swizzle,
+                        )
+                        .map_err(|e| ImageError::Unsupported {
+                            reason: format!(
+                                "the layout reference rejects texel ({x}, {y}, {z}): {e}"
+                            ),
+                        })?,
+                } as usize;
+                let texel = data
+                    .get(off..off + tb)
+                    .ok_or_else(|| ImageError::Unsupported {
+                        reason: format!("texel ({x}, {y}, {z}) lies outside the surface's bytes"),
+                    })?;
+                bytes.extend_from_slice(texel);
+            }
+        }
+    }
+    Ok(ViewBytes {
+        width: ext.width,
+        height: ext.height,
+        layers,
+        texel_bytes: tb,
+        bytes,
+    })
+}
+
+/// One float ALU op on `bits`-bit values through the shared ALU semantics.
+fn float_op(op: AluOp, bits: u8, a: u64, b: u64) -> Result<u64, ImageError> {
+    let ty = Type::scalar(bits).ok_or_else(|| ImageError::Unsupported {
+        reason: format!("no {bits}-bit floats"),
+    })?;
+    let out_ty = if op == AluOp::Feq { Type::BOOL } else { ty };
+    eval_alu(
+        op,
+        out_ty,
+        &[Operand::new(bits, &[a]), Operand::new(bits, &[b])],
+    )
+    .map(|v| v[0])
+    .map_err(|e| ImageError::Unsupported {
+        reason: format!("float atomic: {e}"),
+    })
+}
+
+/// NIR's atomic `op` on a `bits`-bit memory value `old` with operands `data` (and
+/// `data2`, the new value of a compare-and-swap whose `data` is the comparand). Returns
+/// the new memory value.
+///
+/// Integer ops wrap; `imin`/`imax` compare signed, `umin`/`umax` unsigned;
+/// `inc_wrap` is `old >= data ? 0 : old + 1` and `dec_wrap` is
+/// `(old == 0 || old > data) ? data : old - 1`, both unsigned. Float ops use NIR's ALU
+/// semantics ([`ir::eval`]): `fadd` rounds to nearest even and keeps denormals; `fmin` and
+/// `fmax` ignore a NaN operand and order −0 below +0; `fcmpxchg` compares as floats
+/// (`-0 == +0`, a NaN equals nothing); `cmpxchg` compares bits.
+pub fn apply_nir_atomic(
+    op: AtomicOp,
+    bits: u8,
+    old: u64,
+    data: u64,
+    data2: u64,
+) -> Result<u64, ImageError> {
+    let m = ir::types::bit_mask(bits);
+    let (old, data, data2) = (old & m, data & m, data2 & m);
+    let sext = |v: u64| ir::eval::sign_extend(bits, v);
+    let new = match op {
+        AtomicOp::Iadd => old.wrapping_add(data),
+        AtomicOp::Imin => {
+            if sext(data) < sext(old) {
+                data
+            } else {
+                old
+            }
+        }
+        AtomicOp::Imax => {
+            if sext(data) > sext(old) {
+                data
+            } else {
+                old
+            }
+        }
+        AtomicOp::Umin => old.min(data),
+        AtomicOp::Umax => old.max(data),
+        AtomicOp::Iand => old & data,
+        AtomicOp::Ior => old | data,
+        AtomicOp::Ixor => old ^ data,
+        AtomicOp::Xchg => data,
+        AtomicOp::Fadd => float_op(AluOp::Fadd, bits, old, data)?,
+        AtomicOp::Fmin => float_op(AluOp::Fmin, bits, old, data)?,
+        AtomicOp::Fmax => float_op(AluOp::Fmax, bits, old, data)?,
+        AtomicOp::Cmpxchg => {
+            if old == data {
+                data2
+            } else {
+                old
+            }
+        }
+        AtomicOp::Fcmpxchg => {
+            if float_op(AluOp::Feq, bits, old, data)? != 0 {
+                data2
+            } else {
+                old
+            }
+        }
+        AtomicOp::IncWrap => {
+            if old >= data {
+                0
+            } else {
+                old + 1
+            }
+        }
+        AtomicOp::DecWrap => {
+            if old == 0 || old > data {
+                data
+            } else {
+                old - 1
+            }
+        }
+    };
+    Ok(new & m)
+}
+
+fn index(call: &IntrinsicCall<'_>, kind: IndexKind) -> Result<u32, EnvError> {
+    call.index(kind)
+        .ok_or_else(|| EnvError::new(ImageError::BadIndex { index: kind.name() }))
+}
+
+fn lane_err(lane: usize, e: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> EnvError {
+    EnvError::at_lane(lane as u32, e)
+}
+
+/// Executes a high-level image intrinsic (`image_load`, `image_store`, `image_atomic`,
+/// `image_atomic_swap`, `image_size`, `image_samples`, `image_load_param`) lane by lane,
+/// in ascending lane order.
+pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), EnvError> {
+    let op = call.op();
+    let decl = call
+        .image
+        .ok_or_else(|| EnvError::msg(format!("`@{op}` names no image")))?;
+    let lanes: Vec<usize> = call.active_lanes().collect();
+    for lane in lanes {
+        let ctx = access_ctx(call, lane);
+        let (_, b) = bound_image(mem, call, lane)?;
+        match op {
+            IntrinsicOp::ImageLoadParam => {
+                let slot = index(call, IndexKind::Base)? as usize;
+                let n = call.dest_components();
+                let start = slot * 4;
+                let Some(dwords) = b.param.get(start..start + n) else {
+                    return Err(lane_err(
+                        lane,
+                        ImageError::Unsupported {
+                            reason: format!(
+                                "parameter slot {slot} is outside the block of {} dwords",
+                                b.param.len()
+                            ),
+                        },
+                    ));
+                };
+                let vals: Vec<u64> = dwords.iter().map(|&d| d as u64).collect();
+                call.set_dest(lane, &vals);
+                continue;
+            }
+            IntrinsicOp::ImageSamples => {
+                call.set_dest(lane, &[1]);
+                continue;
+            }
+            _ => {}
+        }
+        check_storage(decl, b).map_err(|e| lane_err(lane, e))?;
+        let alloc = b.alloc;
+        match op {
+            IntrinsicOp::ImageSize => {
+                let s = image_size(decl, b);
+                call.set_dest(lane, &s);
+            }
+            IntrinsicOp::ImageLoad => {
+                let layout = logical_layout(decl, b).map_err(|e| lane_err(lane, e))?;
+                let offset =
+                    texel_offset(decl, b, call.src(0, lane)).map_err(|e| lane_err(lane, e))?;
+                let Some(offset) = offset else {
+                    mem.record_discarded(
+                        AccessKind::Load,
+                        Space::Alloc(alloc),
+                        layout.bytes as u32,
+                        &ctx,
+                    );
+                    continue;
+                };
+                let mut bytes = vec![0u8; layout.bytes];
+                mem.load(Target::Alloc(alloc, offset), &mut bytes, &ctx)
+                    .map_err(|e| lane_err(lane, e))?;
+                let rgba = layout.decode(&bytes).map_err(|e| lane_err(lane, e))?;
+                call.set_dest(lane, &rgba);
+            }
+            IntrinsicOp::ImageStore => {
+                let layout = logical_layout(decl, b).map_err(|e| lane_err(lane, e))?;
+                let offset =
+                    texel_offset(decl, b, call.src(0, lane)).map_err(|e| lane_err(lane, e))?;
+                let Some(offset) = offset else {
+                    mem.record_discarded(
+                        AccessKind::Store,
+                        Space::Alloc(alloc),
+                        layout.bytes as u32,
+                        &ctx,
+                    );
+                    continue;
+                };
+                let data = call.src(1, lane);
+                let mut rgba = [0u64; 4];
+                let n = data.len().min(4);
+                rgba[..n].copy_from_slice(&data[..n]);
+                let mut bytes = vec![0u8; layout.bytes];
+                let target = Target::Alloc(alloc, offset);
+                mem.peek(target, &mut bytes, &ctx)
+                    .map_err(|e| lane_err(lane, e))?;
+                layout
+                    .encode_into(&rgba, ((1u16 << n) - 1) as u8, &mut bytes)
+                    .map_err(|e| lane_err(lane, e))?;
+                mem.store(target, &bytes, &ctx)
+                    .map_err(|e| lane_err(lane, e))?;
+            }
+            IntrinsicOp::ImageAtomic | IntrinsicOp::ImageAtomicSwap => {
+                let layout = logical_layout(decl, b).map_err(|e| lane_err(lane, e))?;
+                let aop = AtomicOp::from_index(index(call, IndexKind::AtomicOp)?)
+                    .ok_or_else(|| EnvError::new(ImageError::BadIndex { index: "atomic_op" }))?;
+                let single = layout.channels.len() == 1
+                    && layout.channels[0].slot == 0
+                    && matches!(layout.channels[0].bits, 32 | 64);
+                if !single {
+                    return Err(lane_err(
+                        lane,
+                        ImageError::Unsupported {
+                            reason: format!(
+                                "image atomics need a single-channel 32- or 64-bit format, not {}",
+                                layout.name
+                            ),
+                        },
+                    ));
+                }
+                let bits = layout.channels[0].bits;
+                let offset =
+                    texel_offset(decl, b, call.src(0, lane)).map_err(|e| lane_err(lane, e))?;
+                let Some(offset) = offset else {
+                    // Dropped; the destination keeps its 0.
+                    mem.record_discarded(
+                        AccessKind::Atomic,
+                        Space::Alloc(alloc),
+                        layout.bytes as u32,
+                        &ctx,
+                    );
+                    continue;
+                };
+                let (data, data2) = if op == IntrinsicOp::ImageAtomicSwap {
+                    (call.src_scalar(1, lane), call.src_scalar(2, lane))
+                } else {
+                    (call.src_scalar(1, lane), 0)
+                };
+                let mut failure = None;
+                let old = mem
+                    .atomic(Target::Alloc(alloc, offset), layout.bytes, &ctx, |old| {
+                        match apply_nir_atomic(aop, bits, old, data, data2) {
+                            Ok(new) => new,
+                            Err(e) => {
+                                failure = Some(e);
+                                old
+                            }
+                        }
+                    })
+                    .map_err(|e| lane_err(lane, e))?;
+                if let Some(e) = failure {
+                    return Err(lane_err(lane, e));
+                }
+                call.set_dest(lane, &[old]);
+            }
+            other => {
+                return Err(EnvError::msg(format!(
+                    "`@{other}` is not an image intrinsic"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exec::{ExecConfig, Executor, RunResult};
+    use ir::{Shader, Value};
+
+    fn parse(text: &str) -> Shader {
+        let s = ir::parse_shader(text).unwrap_or_else(|d| panic!("parse: {d:?}"));
+        ir::validate::validate(&s).unwrap_or_else(|d| panic!("validate: {d:?}"));
+        s
+    }
+
+    fn surface(
+        dim: tiling::SurfDim,
+        format: tiling::Format,
+        w: u32,
+        h: u32,
+        d: u32,
+        layers: u32,
+        levels: u32,
+    ) -> tiling::Surface {
+        let desc =
+            tiling::SurfaceDesc::new(tiling::Gen::Gfx125, dim, format, tiling::Tiling::Linear)
+                .extent(w, h, d)
+                .array_len(layers)
+                .levels(levels);
+        tiling::Surface::new(desc).unwrap()
+    }
+
+    fn view(
+        base_level: u32,
+        base_layer: u32,
+        layer_count: u32,
+        format: tiling::Format,
+    ) -> tiling::ImageView {
+        tiling::ImageView {
+            base_level,
+            base_layer,
+            layer_count,
+            format,
+        }
+    }
+
+    /// Writes the 32-bit word `v` at physical texel (x, y, z, level) of image `binding`.
+    fn poke(mem: &mut Memory, binding: u32, x: u32, y: u32, z: u32, level: u32, v: u32) {
+        let b = mem.image(binding).unwrap();
+        let off = match &b.storage {
+            ImageStorage::Surface { surface, .. } => {
+                surface.texel_offset(x, y, z, level, false).unwrap()
+            }
+            ImageStorage::Buffer { .. } => x as u64 * 4,
+        } as usize;
+        let id = b.alloc;
+        mem.allocation_mut(id).bytes[off..off + 4].copy_from_slice(&v.to_le_bytes());
+    }
+
+    fn run(ex: &mut Executor<'_>, record: &[u32]) -> RunResult {
+        let rec: Vec<Value> = record.iter().map(|&v| Value::from_u32(v)).collect();
+        ex.run_recording([1, 1, 1], &rec)
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn val(r: &RunResult, v: u32) -> Vec<u64> {
+        r.values[&Value::from_u32(v)][0].clone().unwrap()
+    }
+
+    const R32: tiling::Format = tiling::Format::R32_UINT;
+
+    fn bind_all(mem: &mut Memory) {
+        use tiling::SurfDim::*;
+        // 1D array: 8 wide, 4 layers, viewed from layer 1 (3 layers).
+        mem.bind_surface_image(
+            0,
+            "a1",
+            surface(D1, R32, 8, 1, 1, 4, 1),
+            view(0, 1, 3, R32),
+            ir::Format::R32Uint,
+            R32,
+            false,
+        )
+        .unwrap();
+        // Cube: 4x4, 6 layers.
+        mem.bind_surface_image(
+            1,
+            "cube",
+            surface(D2, R32, 4, 4, 1, 6, 1),
+            view(0, 0, 6, R32),
+            ir::Format::R32Uint,
+            R32,
+            false,
+        )
+        .unwrap();
+        // Cube array of 2 cubes.
+        mem.bind_surface_image(
+            2,
+            "cubes",
+            surface(D2, R32, 4, 4, 1, 12, 1),
+            view(0, 0, 12, R32),
+            ir::Format::R32Uint,
+            R32,
+            false,
+        )
+        .unwrap();
+        // 3D 4x4x4, viewed from slice 1 (3 slices).
+        mem.bind_surface_image(
+            3,
+            "vol",
+            surface(D3, R32, 4, 4, 4, 1, 1),
+            view(0, 1, 3, R32),
+            ir::Format::R32Uint,
+            R32,
+            false,
+        )
+        .unwrap();
+        // A 16-texel buffer.
+        mem.bind_buffer_image(4, "buf", 16, ir::Format::R32Uint, R32)
+            .unwrap();
+        // 2D 8x8 with 3 levels, viewed at level 1.
+        mem.bind_surface_image(
+            5,
+            "mip",
+            surface(D2, R32, 8, 8, 1, 1, 3),
+            view(1, 0, 1, R32),
+            ir::Format::R32Uint,
+            R32,
+            false,
+        )
+        .unwrap();
+    }
+
+    const DECLS: &str = "shader compute (local_size=1,1,1)
+image @a1 : 1d array r32_uint (binding=0)
+image @cube : cube r32_uint (binding=1)
+image @cubes : cube array r32_uint (binding=2)
+image @vol : 3d r32_uint (binding=3)
+image @buf : buffer r32_uint (binding=4)
+image @mip : 2d r32_uint (binding=5)
+";
+
+    #[test]
+    fn coordinates_address_the_view() {
+        let text = format!(
+            "{DECLS}fn main {{
+  block b0:
+    32x2 %0 = load_const (5, 2)
+    32   %1 = @image_load (@a1, %0) (dest_type=uint32)
+    32x3 %2 = load_const (1, 2, 4)
+    32   %3 = @image_load (@cube, %2) (dest_type=uint32)
+    32x3 %4 = load_const (3, 0, 11)
+    32   %5 = @image_load (@cubes, %4) (dest_type=uint32)
+    32x3 %6 = load_const (1, 2, 2)
+    32   %7 = @image_load (@vol, %6) (dest_type=uint32)
+    32   %8 = load_const (9)
+    32   %9 = @image_load (@buf, %8) (dest_type=uint32)
+    32x2 %10 = load_const (3, 2)
+    32   %11 = @image_load (@mip, %10) (dest_type=uint32)
+    32x3 %12 = load_const (1, 2, 6)
+    32   %13 = @image_load (@cube, %12) (dest_type=uint32)
+    32x2 %14 = load_const (5, 3)
+    32   %15 = @image_load (@a1, %14) (dest_type=uint32)
+    32x3 %16 = load_const (1, 2, 3)
+    32   %17 = @image_load (@vol, %16) (dest_type=uint32)
+    32x2 %18 = load_const (-1, 0)
+    32   %19 = @image_load (@a1, %18) (dest_type=uint32)
+    32   %20 = load_const (16)
+    32   %21 = @image_load (@buf, %20) (dest_type=uint32)
+    32x2 %22 = load_const (4, 0)
+    32   %23 = @image_load (@mip, %22) (dest_type=uint32)
+}}"
+        );
+        let shader = parse(&text);
+        let mut ex = Executor::with_config(
+            &shader,
+            ExecConfig {
+                subgroup_size: 1,
+                ..ExecConfig::default()
+            },
+        );
+        let m = &mut ex.memory;
+        bind_all(m);
+        poke(m, 0, 5, 0, 3, 0, 1001); // 1D array: layer 2 of the view is physical layer 3
+        poke(m, 1, 1, 2, 4, 0, 1002); // cube face 4
+        poke(m, 2, 3, 0, 11, 0, 1003); // cube 1, face 5 = layer 11
+        poke(m, 3, 1, 2, 3, 0, 1004); // slice 2 of the view is physical slice 3
+        poke(m, 4, 9, 0, 0, 0, 1005); // element 9
+        poke(m, 5, 3, 2, 0, 1, 1006); // level 1 of the surface
+        let r = run(&mut ex, &[1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23]);
+        assert_eq!(
+            [1, 3, 5, 7, 9, 11].map(|v| val(&r, v)[0]),
+            [1001, 1002, 1003, 1004, 1005, 1006]
+        );
+        // Face 6, layer 3 of a 3-layer view, slice 3 of a 3-slice view, x = -1, element 16
+        // and x = 4 of
+        // the 4-wide level 1 are outside: 0.
+        assert_eq!([13, 15, 17, 19, 21, 23].map(|v| val(&r, v)[0]), [0; 6]);
+        let discarded = r.accesses.iter().filter(|a| !a.in_bounds).count();
+        assert_eq!(discarded, 6);
+    }
+
+    #[test]
+    fn sizes_samples_and_params() {
+        let text = format!(
+            "{DECLS}fn main {{
+  block b0:
+    32x2 %0 = @image_size (@a1)
+    32x3 %1 = @image_size (@cube)
+    32x3 %2 = @image_size (@cubes)
+    32x3 %3 = @image_size (@vol)
+    32   %4 = @image_size (@buf)
+    32x2 %5 = @image_size (@mip)
+    32   %6 = @image_samples (@mip)
+    32x4 %7 = @image_load_param (@mip) (base=1)
+}}"
+        );
+        let shader = parse(&text);
+        let mut ex = Executor::with_config(
+            &shader,
+            ExecConfig {
+                subgroup_size: 1,
+                ..ExecConfig::default()
+            },
+        );
+        bind_all(&mut ex.memory);
+        let param: Vec<u64> = ex.memory.image(5).unwrap().param[4..8]
+            .iter()
+            .map(|&d| d as u64)
+            .collect();
+        let r = run(&mut ex, &[0, 1, 2, 3, 4, 5, 6, 7]);
+        assert_eq!(val(&r, 0), [8, 3]);
+        // Cubes report the number of cubes in z: 6 / 6 and 12 / 6.
+        assert_eq!(val(&r, 1), [4, 4, 1]);
+        assert_eq!(val(&r, 2), [4, 4, 2]);
+        assert_eq!(val(&r, 3), [4, 4, 3]);
+        assert_eq!(val(&r, 4), [16]);
+        assert_eq!(val(&r, 5), [4, 4]);
+        assert_eq!(val(&r, 6), [1]);
+        assert_eq!(val(&r, 7), param);
+    }
+
+    #[test]
+    fn stores_write_the_given_channels_and_drop_out_of_bounds() {
+        let text = "shader compute (local_size=1,1,1)
+image @img : 2d rgba8_unorm (binding=0)
+fn main {
+  block b0:
+    32x2 %0 = load_const (1, 0)
+    32x2 %1 = load_const (1.0, 0.5)
+    @image_store (@img, %0, %1) (src_type=float32)
+    32x2 %2 = load_const (0, 2)
+    32x4 %3 = load_const (1.0, 1.0, 1.0, 1.0)
+    @image_store (@img, %2, %3) (src_type=float32)
+}";
+        let shader = parse(text);
+        let mut ex = Executor::with_config(
+            &shader,
+            ExecConfig {
+                subgroup_size: 1,
+                ..ExecConfig::default()
+            },
+        );
+        let f = tiling::Format::R8G8B8A8_UNORM;
+        let id = ex
+            .memory
+            .bind_surface_image(
+                0,
+                "img",
+                surface(tiling::SurfDim::D2, f, 2, 2, 1, 1, 1),
+                view(0, 0, 1, f),
+                ir::Format::Rgba8Unorm,
+                f,
+                false,
+            )
+            .unwrap();
+        ex.memory.allocation_mut(id).bytes.fill(0x11);
+        let r = run(&mut ex, &[]);
+        let off = match &ex.memory.image(0).unwrap().storage {
+            ImageStorage::Surface { surface, .. } => {
+                surface.texel_offset(1, 0, 0, 0, false).unwrap() as usize
+            }
+            _ => unreachable!(),
+        };
+        // (1.0, 0.5) -> 0xff, round_even(127.5) = 0x80; B and A keep 0x11.
+        assert_eq!(
+            ex.memory.allocation(id).bytes[off..off + 4],
+            [0xff, 0x80, 0x11, 0x11]
+        );
+        // y = 2 of a 2-high image: dropped.
+        let count = ex
+            .memory
+            .allocation(id)
+            .bytes
+            .iter()
+            .filter(|&&b| b != 0x11)
+            .count();
+        assert_eq!(count, 2);
+        assert_eq!(r.accesses.iter().filter(|a| !a.in_bounds).count(), 1);
+        let v = view_bytes(&ex.memory, 0).unwrap();
+        assert_eq!((v.width, v.height, v.layers, v.texel_bytes), (2, 2, 1, 4));
+        assert_eq!(v.texel(1, 0, 0), [0xff, 0x80, 0x11, 0x11]);
+        assert_eq!(v.texel(0, 1, 0), [0x11; 4]);
+    }
+
+    #[test]
+    fn nir_atomics_by_hand() {
+        use AtomicOp::*;
+        let nan = 0x7fc0_0000;
+        let cases: &[(AtomicOp, u64, u64, u64, u64)] = &[
+            (Iadd, 0xffff_fffe, 3, 0, 1),
+            (Imin, 5, 0xffff_fffb, 0, 0xffff_fffb),
+            (Imax, 0xffff_fffb, 5, 0, 5),
+            (Umin, 5, 0xffff_fffb, 0, 5),
+            (Umax, 5, 0xffff_fffb, 0, 0xffff_fffb),
+            (Iand, 0b1100, 0b1010, 0, 0b1000),
+            (Ior, 0b1100, 0b1010, 0, 0b1110),
+            (Ixor, 0b1100, 0b1010, 0, 0b0110),
+            (Xchg, 1, 2, 0, 2),
+            // 0.5 + 0.25 = 0.75
+            (Fadd, 0x3f00_0000, 0x3e80_0000, 0, 0x3f40_0000),
+            (Fmin, 0x3f80_0000, nan, 0, 0x3f80_0000),
+            (Fmin, 0, 0x8000_0000, 0, 0x8000_0000),
+            (Fmax, 0x8000_0000, 0, 0, 0),
+            (Cmpxchg, 7, 7, 9, 9),
+            (Cmpxchg, 7, 8, 9, 7),
+            (Fcmpxchg, 0x8000_0000, 0, 0x3f80_0000, 0x3f80_0000),
+            (Fcmpxchg, nan, nan, 0x3f80_0000, nan),
+            // inc_wrap: old >= data ? 0 : old + 1
+            (IncWrap, 3, 3, 0, 0),
+            (IncWrap, 2, 3, 0, 3),
+            // dec_wrap: old == 0 || old > data ? data : old - 1
+            (DecWrap, 0, 5, 0, 5),
+            (DecWrap, 6, 5, 0, 5),
+            (DecWrap, 4, 5, 0, 3),
+        ];
+        for &(op, old, a, b, new) in cases {
+            assert_eq!(
+                apply_nir_atomic(op, 32, old, a, b).unwrap(),
+                new,
+                "{op} {old:#x} {a:#x} {b:#x}"
+            );
+        }
+        // 64-bit: imin compares 64-bit signed values.
+        assert_eq!(
+            apply_nir_atomic(Imin, 64, 1, u64::MAX, 0).unwrap(),
+            u64::MAX
+        );
+    }
+
+    #[test]
+    fn image_atomics_return_the_old_texel() {
+        let text = "shader compute (local_size=2,1,1)
+image @img : 2d r32_uint (binding=0)
+fn main {
+  block b0:
+    32x2 %0 = load_const (1, 1)
+    32   %1 = load_const (5)
+    32   %2 = @image_atomic (@img, %0, %1) (atomic_op=inc_wrap)
+    32   %3 = load_const (6)
+    32   %4 = load_const (100)
+    32   %5 = @image_atomic_swap (@img, %0, %3, %4) (atomic_op=cmpxchg)
+    32x2 %6 = load_const (9, 1)
+    32   %7 = @image_atomic (@img, %6, %1) (atomic_op=iadd)
+}";
+        let shader = parse(text);
+        let mut ex = Executor::with_config(
+            &shader,
+            ExecConfig {
+                subgroup_size: 2,
+                ..ExecConfig::default()
+            },
+        );
+        ex.memory
+            .bind_surface_image(
+                0,
+                "img",
+                surface(tiling::SurfDim::D2, R32, 2, 2, 1, 1, 1),
+                view(0, 0, 1, R32),
+                ir::Format::R32Uint,
+                R32,
+                false,
+            )
+            .unwrap();
+        poke(&mut ex.memory, 0, 1, 1, 0, 0, 4);
+        let rec: Vec<Value> = [2, 5, 7].iter().map(|&v| Value::from_u32(v)).collect();
+        let r = ex.run_recording([1, 1, 1], &rec).unwrap();
+        let get = |v: u32, inv: usize| r.values[&Value::from_u32(v)][inv].clone().unwrap()[0];
+        // inc_wrap with limit 5: lane 0 sees 4 (-> 5), lane 1 sees 5 (-> 0).
+        assert_eq!([get(2, 0), get(2, 1)], [4, 5]);
+        // cmpxchg(6 -> 100) fails for both (the texel is 0).
+        assert_eq!([get(5, 0), get(5, 1)], [0, 0]);
+        // Out of bounds: dropped, 0.
+        assert_eq!([get(7, 0), get(7, 1)], [0, 0]);
+    }
+
+    #[test]
+    fn declaration_must_match_the_bound_view() {
+        let text = "shader compute (local_size=1,1,1)
+image @img : 2d r32_uint (binding=0)
+fn main {
+  block b0:
+    32x2 %0 = load_const (0, 0)
+    32   %1 = @image_load (@img, %0) (dest_type=uint32)
+}";
+        let shader = parse(text);
+        let mut ex = Executor::with_config(
+            &shader,
+            ExecConfig {
+                subgroup_size: 1,
+                ..ExecConfig::default()
+            },
+        );
+        let f = tiling::Format::R8G8B8A8_UNORM;
+        ex.memory
+            .bind_surface_image(
+                0,
+                "img",
+                surface(tiling::SurfDim::D2, f, 2, 2, 1, 1, 1),
+                view(0, 0, 1, f),
+                ir::Format::Rgba8Unorm,
+                f,
+                false,
+            )
+            .unwrap();
+        let e = ex.run([1, 1, 1]).unwrap_err().to_string();
+        assert!(
+            e.contains("image `@img`: declared r32_uint but the bound view is rgba8_unorm"),
+            "{e}"
+        );
+    }
+}
