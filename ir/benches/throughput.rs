@@ -20,9 +20,11 @@
 //! (run the pipeline R times on the same text and report the best and the median time of
 //! each phase; default 1). The peak RSS column is the high-water mark after each phase
 //! of the first run: the input text, the parsed shader and what each phase allocates.
+//! `--per-pass` adds one more run that drives the passes of the cleanup loop one by one
+//! through the pass manager and shows where the cleanup time goes.
 
 use ir::passes::cleanup::{Cleanup, DEFAULT_MAX_ITERATIONS};
-use ir::passes::Pass;
+use ir::passes::{Pass, PassManager, PassRegistry};
 use ir::types::BaseType;
 use ir::{parse_shader, print_shader, validate, AluOp};
 use std::fmt::Write;
@@ -35,6 +37,7 @@ struct Options {
     fn_kb: usize,
     seed: u64,
     runs: usize,
+    per_pass: bool,
 }
 
 fn options() -> Options {
@@ -43,6 +46,7 @@ fn options() -> Options {
         fn_kb: 1024,
         seed: 1,
         runs: 1,
+        per_pass: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -77,8 +81,9 @@ fn options() -> Options {
                     .filter(|&n| n > 0)
                     .unwrap_or_else(|| die("--runs takes a positive whole number"))
             }
+            "--per-pass" => o.per_pass = true,
             "-h" | "--help" => {
-                println!("throughput [--mb N] [--fn-kb K] [--seed S] [--runs R]");
+                println!("throughput [--mb N] [--fn-kb K] [--seed S] [--runs R] [--per-pass]");
                 std::process::exit(0);
             }
             other => die(&format!("unknown argument `{other}`")),
@@ -195,6 +200,40 @@ fn run_once(text: &str) -> ([Duration; 6], [Option<f64>; 6], RunFacts) {
     (times, rss, facts)
 }
 
+/// The cleanup loop again, its passes run through the pass manager round by round so
+/// that each one is timed; prints the total per pass.
+fn per_pass(text: &str, in_mb: f64) {
+    let mut shader = parse_shader(text).unwrap_or_else(|_| die("the text no longer parses"));
+    let names = Cleanup::standard(DEFAULT_MAX_ITERATIONS).pass_names();
+    let registry = PassRegistry::with_ir_passes();
+    let mut pm = PassManager::parse_pipeline(&names.join(","), &registry)
+        .unwrap_or_else(|e| die(&format!("cleanup pipeline: {e}")));
+    pm.set_verify(false);
+    let mut rounds = 0;
+    while rounds < DEFAULT_MAX_ITERATIONS {
+        rounds += 1;
+        match pm.run(&mut shader) {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(e) => die(&format!("cleanup: {e:?}")),
+        }
+    }
+    println!("cleanup per pass ({rounds} rounds):");
+    for name in names {
+        let total: Duration = pm
+            .timings()
+            .iter()
+            .filter(|t| t.name == name)
+            .map(|t| t.duration)
+            .sum();
+        println!(
+            "  {name:<18} {:>10.3} {:>10.1}",
+            total.as_secs_f64(),
+            in_mb / total.as_secs_f64()
+        );
+    }
+}
+
 fn count_insts(shader: &ir::Shader) -> usize {
     shader
         .functions
@@ -271,6 +310,9 @@ fn main() {
         facts.insts_after,
         facts.cleaned_bytes as f64 / MB
     );
+    if o.per_pass {
+        per_pass(&text, in_mb);
+    }
 }
 
 // ----- the generator -----------------------------------------------------------------
