@@ -219,6 +219,30 @@ impl<'a> IntrinsicCall<'a> {
         self.src_types.len()
     }
 
+    /// Checks that the instruction has the sources its opcode and indices call for (plus
+    /// an optional predicate), so that an environment can index them without checking
+    /// each one: a malformed instruction gives an error instead of a panic.
+    pub fn check_sources(&self) -> Result<(), EnvError> {
+        let op = self.op();
+        let Some(expected) = op.srcs(&self.intrinsic.indices) else {
+            return Err(EnvError::msg(format!(
+                "the indices of `@{op}` do not decode, so its sources are unknown"
+            )));
+        };
+        let n = expected.len() + usize::from(self.predicate.is_some());
+        if self.num_srcs() != n {
+            let names: Vec<&str> = expected.iter().map(|s| s.name).collect();
+            return Err(EnvError::msg(format!(
+                "`@{op}` takes {} source{} ({}), found {}",
+                expected.len(),
+                if expected.len() == 1 { "" } else { "s" },
+                names.join(", "),
+                self.num_srcs()
+            )));
+        }
+        Ok(())
+    }
+
     /// The type source `i` reads (its swizzle applied).
     pub fn src_type(&self, i: usize) -> Type {
         self.src_types[i]

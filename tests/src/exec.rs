@@ -282,6 +282,7 @@ fn component_bytes(bits: u8) -> Result<usize, EnvError> {
 
 impl Env for ExecEnv<'_> {
     fn intrinsic(&mut self, call: &mut IntrinsicCall<'_>) -> Result<(), EnvError> {
+        call.check_sources()?;
         let op = call.op();
         match op.info().class {
             IntrinsicClass::Image => return crate::image::execute(self.mem, call),
@@ -514,5 +515,43 @@ fn main {
         ex.config.subgroup_size = 8;
         let e = ex.run([0x10000, 0x10000, 2]).unwrap_err().to_string();
         assert!(e.contains("not a dispatch"), "{e}");
+    }
+
+    #[test]
+    fn malformed_intrinsics_are_errors_not_panics() {
+        use ir::{Builder, Function, ImageDecl, ImageDim, ImageRef};
+        let mut shader = Shader::new([1, 1, 1]);
+        let decl = ImageDecl {
+            name: "img".into(),
+            dim: ImageDim::D2,
+            arrayed: false,
+            format: ir::Format::R32Uint,
+            access: ir::Access::NONE,
+            binding: 0,
+            count: None,
+            layout: None,
+        };
+        let img = shader.add_image(decl.clone());
+        let mut f = Function::new("main");
+        {
+            let mut b = Builder::at_end(&mut f);
+            let c = b.load_const(ir::Type::vec32(2), &[0, 0]);
+            // An image_store without its data source.
+            let idx = ir::builder::image_indices(&decl);
+            b.intrinsic(
+                IntrinsicOp::ImageStore,
+                Some(ImageRef::new(img)),
+                &[c.into()],
+                &[idx[0], idx[1], idx[2], idx[3], 0],
+                None,
+            );
+        }
+        shader.functions.push(f);
+        let mut ex = Executor::new(&shader);
+        let e = ex.run([1, 1, 1]).unwrap_err().to_string();
+        assert!(
+            e.contains("`@image_store` takes 2 sources (coord, data), found 1"),
+            "{e}"
+        );
     }
 }

@@ -440,6 +440,7 @@ fn lane_err(lane: usize, e: impl Into<Box<dyn std::error::Error + Send + Sync>>)
 /// `image_atomic_swap`, `image_size`, `image_samples`, `image_load_param`) lane by lane,
 /// in ascending lane order.
 pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), EnvError> {
+    call.check_sources()?;
     let op = call.op();
     let decl = call
         .image

@@ -314,6 +314,7 @@ impl LscMessage {
 /// Executes a message intrinsic (`lsc_*`, `sampler_ld`, `sampler_ld_lz`) for all its
 /// lanes.
 pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), EnvError> {
+    call.check_sources()?;
     match call.op() {
         IntrinsicOp::SamplerLd | IntrinsicOp::SamplerLdLz => sampler_ld(mem, call),
         op if op.is_lsc() => {
