@@ -11,6 +11,11 @@
 //!   Every path to the phi's block carries the same value, so its definition dominates
 //!   the block.
 //!
+//! - a use that reads some components of a `vecN` whose selected sources are all
+//!   components of one value: it reads that value directly (`%v.x` of
+//!   `%v = vec2 %a.z, %b` becomes `%a.z`), as NIR's `copy_prop_alu_src` does for vector
+//!   sources, so that a vector built only to feed component reads dies.
+//!
 //! All uses are rewritten in one sweep ([`Function::replace_uses`]), so the pass is
 //! linear in the size of the function. Copies left without uses are removed by DCE.
 
@@ -80,9 +85,21 @@ pub fn copy_prop_function(func: &mut Function) -> bool {
         }
     }
     break_cycles(&mut map);
-    if map.is_empty() {
-        return false;
+    let mut changed = false;
+    if !map.is_empty() {
+        changed = propagate_whole_copies(func, &insts, &map);
     }
+    // The component rewrite reads the function as the whole-copy rewrite left it.
+    changed | propagate_vec_components(func, &insts)
+}
+
+/// Rewrites the uses of the values in `map` (whole-value copies); returns whether a use
+/// changed.
+fn propagate_whole_copies(
+    func: &mut Function,
+    insts: &[crate::entity::Inst],
+    map: &HashMap<Value, Src>,
+) -> bool {
     // Only report progress when a use actually reads a copy; dead copies are DCE's.
     let used = insts.iter().any(|&i| {
         func.inst(i)
@@ -96,8 +113,81 @@ pub fn copy_prop_function(func: &mut Function) -> bool {
     if !used {
         return false;
     }
-    func.replace_uses(&map);
+    func.replace_uses(map);
     true
+}
+
+/// Rewrites uses that read components of a `vecN` when every selected component comes
+/// from one value; returns whether a use changed.
+fn propagate_vec_components(func: &mut Function, insts: &[crate::entity::Inst]) -> bool {
+    let mut vecs: HashMap<Value, smallvec::SmallVec<[Src; 4]>> = HashMap::new();
+    for &inst in insts {
+        let data = func.inst(inst);
+        if let (InstKind::Alu(a), Some(dest)) = (&data.kind, data.dest) {
+            if a.op.is_vec() && a.srcs.iter().all(|s| func.src_components(*s) == 1) {
+                vecs.insert(dest, a.srcs.iter().map(|s| s.component(0)).collect());
+            }
+        }
+    }
+    if vecs.is_empty() {
+        return false;
+    }
+    let rewrite = |func: &Function, src: Src| -> Option<Src> {
+        let parts = vecs.get(&src.value)?;
+        let n = func.src_components(src);
+        let first = parts.get(src.swizzle.component(0) as usize)?.value;
+        if func.value_type(first).bit_size() != func.value_type(src.value).bit_size() {
+            return None;
+        }
+        let mut comps: smallvec::SmallVec<[u8; 4]> = smallvec::SmallVec::new();
+        for i in 0..n {
+            let part = parts.get(src.swizzle.component(i) as usize)?;
+            if part.value != first {
+                return None;
+            }
+            comps.push(part.swizzle.component(0));
+        }
+        let whole = func.value_type(first).num_components();
+        if comps.len() == whole as usize && comps.iter().enumerate().all(|(i, &c)| i as u8 == c) {
+            Some(Src::new(first))
+        } else {
+            Some(Src {
+                value: first,
+                swizzle: Swizzle::new(&comps)?,
+            })
+        }
+    };
+    let mut changed = false;
+    for &inst in insts {
+        if !func
+            .inst(inst)
+            .srcs()
+            .iter()
+            .any(|s| vecs.contains_key(&s.value))
+        {
+            continue;
+        }
+        let mut data = func.inst(inst).clone();
+        let mut any = false;
+        data.for_each_src_mut(|s| {
+            if let Some(r) = rewrite(func, *s) {
+                *s = r;
+                any = true;
+            }
+        });
+        if any {
+            func.inst_mut(inst).kind = data.kind;
+            changed = true;
+        }
+    }
+    for id in func.ifs_in_order() {
+        let cond = func.if_data(id).cond;
+        if let Some(r) = rewrite(func, cond) {
+            func.if_data_mut(id).cond = r;
+            changed = true;
+        }
+    }
+    changed
 }
 
 /// The source a `mov` or `vecN` copies, if it is a copy.
@@ -177,6 +267,22 @@ mod tests {
 
     fn srcs_of(f: &Function, v: Value) -> Vec<Src> {
         f.inst(f.value_def(v).unwrap()).srcs().to_vec()
+    }
+
+    #[test]
+    fn component_reads_of_a_vec_read_its_sources() {
+        let mut f = Function::new("main");
+        let mut b = Builder::at_end(&mut f);
+        let id = b.system_value(IntrinsicOp::LoadGlobalInvocationId);
+        let one = b.imm_u32(1);
+        let x1 = b.iadd(Src::channel(id, 0), one);
+        // %v = vec2 %x1, %id.y: `.x` reads %x1, `.y` reads %id.y, `.yx` mixes values.
+        let v = b.vec(&[Src::new(x1), Src::channel(id, 1)]);
+        let a = b.iadd(Src::channel(v, 0), Src::channel(v, 1));
+        let mixed = b.mov(Src::swizzled(v, &[1, 0]).unwrap());
+        assert!(copy_prop_function(&mut f));
+        assert_eq!(srcs_of(&f, a), vec![Src::new(x1), Src::channel(id, 1)]);
+        assert_eq!(srcs_of(&f, mixed), vec![Src::swizzled(v, &[1, 0]).unwrap()]);
     }
 
     #[test]
