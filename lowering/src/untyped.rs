@@ -482,8 +482,8 @@ impl UntypedAccess {
             let off64 = e.b.u2u64(off);
             Src::new(e.b.iadd(base, off64))
         } else {
-            let v = e.value(offset);
-            Src::new(v)
+            // A component read through a swizzle (a buffer of bytes: x * 1) needs no mov.
+            e.src(offset)
         };
         let image = (!self.a64).then_some(self.image);
         let indices = self.indices();
