@@ -8,7 +8,7 @@
 
 use crate::atomic::AtomicOp;
 use crate::image::{Access, Format, ImageDim};
-use crate::lsc::{AddrSize, AddrType, CacheControl, DataShape, LscAtomicOp, Sfid};
+use crate::lsc::{AddrSize, AddrType, BlockShape, CacheControl, DataShape, LscAtomicOp, Sfid};
 use crate::types::AluType;
 use std::fmt;
 
@@ -52,11 +52,15 @@ pub enum IndexKind {
     LscOffset,
     /// Sampler return channels, a mask with R in bit 0 (`rgba`, `r`, ...).
     Channels,
+    /// The shape of a 2D block message ([`BlockShape`]: `2x16x32nn`, typed `8x8`).
+    LscBlock,
+    /// The shape of an image block access in texels and rows ([`BlockShape`], `WxH`).
+    Block,
 }
 
 impl IndexKind {
     /// Every index kind.
-    pub const ALL: [IndexKind; 18] = [
+    pub const ALL: [IndexKind; 20] = [
         IndexKind::ImageDim,
         IndexKind::ImageArray,
         IndexKind::Format,
@@ -75,6 +79,8 @@ impl IndexKind {
         IndexKind::LscOp,
         IndexKind::LscOffset,
         IndexKind::Channels,
+        IndexKind::LscBlock,
+        IndexKind::Block,
     ];
 
     /// The name in the text syntax (`image_dim=2d`).
@@ -98,6 +104,8 @@ impl IndexKind {
             IndexKind::LscOp => "lsc_op",
             IndexKind::LscOffset => "lsc_offset",
             IndexKind::Channels => "channels",
+            IndexKind::LscBlock => "lsc_block",
+            IndexKind::Block => "block",
         }
     }
 
@@ -127,6 +135,14 @@ impl IndexKind {
             IndexKind::LscData => DataShape::from_index(v)?.to_string(),
             IndexKind::LscCache => CacheControl::from_index(v)?.to_string(),
             IndexKind::LscOp => LscAtomicOp::from_opcode(v)?.name().to_string(),
+            IndexKind::LscBlock => BlockShape::from_index(v)?.to_string(),
+            IndexKind::Block => {
+                let shape = BlockShape::from_index(v)?;
+                if shape.is_untyped() {
+                    return None;
+                }
+                shape.to_string()
+            }
             IndexKind::Channels => {
                 if v == 0 || v > 0xf {
                     return None;
@@ -175,6 +191,14 @@ impl IndexKind {
             IndexKind::LscData => DataShape::parse(s)?.to_index(),
             IndexKind::LscCache => CacheControl::parse(s)?.to_index(),
             IndexKind::LscOp => LscAtomicOp::from_name(s)?.opcode(),
+            IndexKind::LscBlock => BlockShape::parse(s)?.to_index()?,
+            IndexKind::Block => {
+                let shape = BlockShape::parse(s)?;
+                if shape.is_untyped() {
+                    return None;
+                }
+                shape.to_index()?
+            }
             IndexKind::Channels => {
                 let mut mask = 0u32;
                 let mut last = -1i32;
@@ -458,6 +482,71 @@ intrinsics! {
         image: ImageOperand::Optional, srcs: &[src("addr", 1, 0)], dest: DestInfo::Variable, indices: LSC_ATOMIC_IDX,
         class: Message, predicable: true, eliminate: false, reorder: false,
     }
+    LscLoadBlock2d = "lsc_load_block2d" {
+        image: ImageOperand::Optional, srcs: &[], dest: DestInfo::Variable,
+        indices: &[K::LscSfid, K::LscData, K::LscBlock, K::LscCache],
+        class: Message, predicable: false, eliminate: true, reorder: false,
+    }
+    LscStoreBlock2d = "lsc_store_block2d" {
+        image: ImageOperand::Optional, srcs: &[src("data", 0, 0)], dest: DestInfo::None,
+        indices: &[K::LscSfid, K::LscData, K::LscBlock, K::LscCache],
+        class: Message, predicable: false, eliminate: false, reorder: false,
+    }
+    ImageBlockLoad = "image_block_load" {
+        image: ImageOperand::Required, srcs: &[src("coord", 2, 32)], dest: DestInfo::Variable,
+        indices: &[K::ImageDim, K::ImageArray, K::Format, K::Access, K::Block],
+        class: Image, predicable: false, eliminate: true, reorder: false,
+    }
+    ImageBlockStore = "image_block_store" {
+        image: ImageOperand::Required, srcs: &[src("coord", 2, 32), src("data", 0, 0)], dest: DestInfo::None,
+        indices: &[K::ImageDim, K::ImageArray, K::Format, K::Access, K::Block],
+        class: Image, predicable: false, eliminate: false, reorder: false,
+    }
+    GroupAsyncCopy2d2d = "group_async_copy_2d2d" {
+        image: ImageOperand::None,
+        srcs: &[
+            src("dst", 1, 0), src("dst_offset", 1, 32), src("src", 1, 0), src("src_offset", 1, 32),
+            src("elem_bytes", 1, 32), src("elems_per_line", 1, 32), src("lines", 1, 32),
+            src("src_line_length", 1, 32), src("dst_line_length", 1, 32), src("event", 1, 32),
+        ],
+        dest: fixed(1, 32), indices: &[],
+        class: Memory, predicable: false, eliminate: false, reorder: false,
+    }
+    GroupAsyncCopy3d3d = "group_async_copy_3d3d" {
+        image: ImageOperand::None,
+        srcs: &[
+            src("dst", 1, 0), src("dst_offset", 1, 32), src("src", 1, 0), src("src_offset", 1, 32),
+            src("elem_bytes", 1, 32), src("elems_per_line", 1, 32), src("lines", 1, 32),
+            src("planes", 1, 32), src("src_line_length", 1, 32), src("src_plane_area", 1, 32),
+            src("dst_line_length", 1, 32), src("dst_plane_area", 1, 32), src("event", 1, 32),
+        ],
+        dest: fixed(1, 32), indices: &[],
+        class: Memory, predicable: false, eliminate: false, reorder: false,
+    }
+    GroupWaitEvents = "group_wait_events" {
+        image: ImageOperand::None, srcs: &[src("event", 1, 32)], dest: DestInfo::None, indices: &[],
+        class: Memory, predicable: false, eliminate: false, reorder: false,
+    }
+    Barrier = "barrier" {
+        image: ImageOperand::None, srcs: &[], dest: DestInfo::None, indices: &[],
+        class: Memory, predicable: false, eliminate: false, reorder: false,
+    }
+    LoadLocalInvocationIndex = "load_local_invocation_index" {
+        image: ImageOperand::None, srcs: &[], dest: fixed(1, 32), indices: &[],
+        class: SystemValue, predicable: false, eliminate: true, reorder: true,
+    }
+    LoadSubgroupInvocation = "load_subgroup_invocation" {
+        image: ImageOperand::None, srcs: &[], dest: fixed(1, 32), indices: &[],
+        class: SystemValue, predicable: false, eliminate: true, reorder: true,
+    }
+    LoadSubgroupId = "load_subgroup_id" {
+        image: ImageOperand::None, srcs: &[], dest: fixed(1, 32), indices: &[],
+        class: SystemValue, predicable: false, eliminate: true, reorder: true,
+    }
+    LoadNumSubgroups = "load_num_subgroups" {
+        image: ImageOperand::None, srcs: &[], dest: fixed(1, 32), indices: &[],
+        class: SystemValue, predicable: false, eliminate: true, reorder: true,
+    }
     SamplerLd = "sampler_ld" {
         image: ImageOperand::Required, srcs: &[src("u", 1, 32), src("v", 1, 32), src("lod", 1, 32), src("r", 1, 32)],
         dest: DestInfo::Variable, indices: &[K::Channels, K::DestType],
@@ -479,7 +568,27 @@ pub const TYPED_COORD_SRCS: [SrcInfo; 4] = [
     src("lod", 1, 32),
 ];
 
+/// The payload sources of an untyped 2D block message, as the vISA operands: surface
+/// base address, width - 1 and pitch - 1 in bytes, height - 1 in rows, and the block
+/// origin X (elements) and Y (rows).
+pub const UNTYPED_BLOCK2D_SRCS: [SrcInfo; 6] = [
+    src("base", 1, 64),
+    src("width_minus_1", 1, 32),
+    src("height_minus_1", 1, 32),
+    src("pitch_minus_1", 1, 32),
+    src("x", 1, 32),
+    src("y", 1, 32),
+];
+
 impl IntrinsicOp {
+    /// Whether this is `lsc_load_block2d` or `lsc_store_block2d`.
+    pub fn is_block2d(self) -> bool {
+        matches!(
+            self,
+            IntrinsicOp::LscLoadBlock2d | IntrinsicOp::LscStoreBlock2d
+        )
+    }
+
     /// The intrinsic's name.
     pub fn name(self) -> &'static str {
         self.info().name
@@ -514,6 +623,19 @@ impl IntrinsicOp {
     /// indices do not decode (the validator reports that).
     pub fn srcs(self, indices: &[u32]) -> Option<Vec<SrcInfo>> {
         let info = self.info();
+        if self.is_block2d() {
+            // Untyped 2D blocks address a linear surface given in the payload (lsc.md
+            // §8.2); typed ones take the surface from the image's surface state and only
+            // the block origin (§8.1).
+            let sfid = *Sfid::ALL.get(*indices.first()? as usize)?;
+            let mut out = if sfid == Sfid::Tgm {
+                vec![src("x", 1, 32), src("y", 1, 32)]
+            } else {
+                UNTYPED_BLOCK2D_SRCS.to_vec()
+            };
+            out.extend_from_slice(info.srcs);
+            return Some(out);
+        }
         if !self.is_lsc() {
             return Some(info.srcs.to_vec());
         }

@@ -565,3 +565,168 @@ mod tests {
         assert_eq!(CacheControl::from_index(c.to_index()), Some(c));
     }
 }
+
+/// The shape of a 2D block message (`lsc_load_block2d` / `lsc_store_block2d`), or of a
+/// high-level image block access.
+///
+/// Untyped (UGM) blocks are counted in elements of the data size and print as in vISA:
+/// `[B x] W x H` followed by the transpose and VNNI flags, `n` or `t` each
+/// (`2x16x32nn`; the block count is omitted when it is 1: `16x8nn`). Typed (TGM) blocks
+/// and image block accesses have no count and no flags and print `WxH` (`8x8`): width in
+/// bytes for typed messages (lsc.md §8.1), in texels for image block accesses.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct BlockShape {
+    /// Width (elements, bytes for typed messages), 1..=256.
+    pub width: u16,
+    /// Height in rows, 1..=256.
+    pub height: u16,
+    /// Number of side-by-side blocks (untyped only, 1..=15); 0 for the `WxH` form.
+    pub blocks: u8,
+    /// Transposed load (untyped only).
+    pub transpose: bool,
+    /// VNNI transform (untyped only).
+    pub vnni: bool,
+}
+
+impl BlockShape {
+    /// An untyped (UGM) block shape.
+    pub fn untyped(blocks: u8, width: u16, height: u16, transpose: bool, vnni: bool) -> BlockShape {
+        BlockShape {
+            width,
+            height,
+            blocks,
+            transpose,
+            vnni,
+        }
+    }
+
+    /// A `WxH` shape (typed messages, image block accesses).
+    pub fn plain(width: u16, height: u16) -> BlockShape {
+        BlockShape {
+            width,
+            height,
+            blocks: 0,
+            transpose: false,
+            vnni: false,
+        }
+    }
+
+    /// Whether this is the untyped form (with a block count and flags).
+    pub fn is_untyped(self) -> bool {
+        self.blocks != 0
+    }
+
+    /// Index encoding: width-1 in bits 0..8, height-1 in 8..16, blocks in 16..20,
+    /// transpose at 20, VNNI at 21. `None` if a field is out of range.
+    pub fn to_index(self) -> Option<u32> {
+        if !(1..=256).contains(&self.width) || !(1..=256).contains(&self.height) || self.blocks > 15
+        {
+            return None;
+        }
+        if self.blocks == 0 && (self.transpose || self.vnni) {
+            return None;
+        }
+        Some(
+            (self.width as u32 - 1)
+                | ((self.height as u32 - 1) << 8)
+                | ((self.blocks as u32) << 16)
+                | ((self.transpose as u32) << 20)
+                | ((self.vnni as u32) << 21),
+        )
+    }
+
+    /// Inverse of [`BlockShape::to_index`].
+    pub fn from_index(v: u32) -> Option<BlockShape> {
+        if v >> 22 != 0 {
+            return None;
+        }
+        let shape = BlockShape {
+            width: (v & 0xff) as u16 + 1,
+            height: ((v >> 8) & 0xff) as u16 + 1,
+            blocks: ((v >> 16) & 0xf) as u8,
+            transpose: (v >> 20) & 1 != 0,
+            vnni: (v >> 21) & 1 != 0,
+        };
+        (shape.blocks != 0 || !(shape.transpose || shape.vnni)).then_some(shape)
+    }
+
+    /// Parses `WxH`, `WxHnn` or `BxWxHtn`.
+    pub fn parse(s: &str) -> Option<BlockShape> {
+        let (dims, flags) = match s.char_indices().find(|(_, c)| *c == 'n' || *c == 't') {
+            Some((i, _)) => (&s[..i], Some(&s[i..])),
+            None => (s, None),
+        };
+        let nums: Vec<u32> = dims
+            .split('x')
+            .map(|p| p.parse().ok())
+            .collect::<Option<_>>()?;
+        let flag = |c: u8| match c {
+            b'n' => Some(false),
+            b't' => Some(true),
+            _ => None,
+        };
+        let shape = match (flags, nums.as_slice()) {
+            (None, [w, h]) => BlockShape::plain(u16::try_from(*w).ok()?, u16::try_from(*h).ok()?),
+            (Some(f), nums) if f.len() == 2 && (nums.len() == 2 || nums.len() == 3) => {
+                let f = f.as_bytes();
+                let (b, w, h) = match nums {
+                    [w, h] => (1, *w, *h),
+                    [b, w, h] => (*b, *w, *h),
+                    _ => return None,
+                };
+                BlockShape::untyped(
+                    u8::try_from(b).ok().filter(|b| *b >= 1)?,
+                    u16::try_from(w).ok()?,
+                    u16::try_from(h).ok()?,
+                    flag(f[0])?,
+                    flag(f[1])?,
+                )
+            }
+            _ => return None,
+        };
+        shape.to_index().map(|_| shape)
+    }
+}
+
+impl fmt::Display for BlockShape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.blocks == 0 {
+            return write!(f, "{}x{}", self.width, self.height);
+        }
+        if self.blocks != 1 {
+            write!(f, "{}x", self.blocks)?;
+        }
+        let flag = |b: bool| if b { 't' } else { 'n' };
+        write!(
+            f,
+            "{}x{}{}{}",
+            self.width,
+            self.height,
+            flag(self.transpose),
+            flag(self.vnni)
+        )
+    }
+}
+
+#[cfg(test)]
+mod block_tests {
+    use super::*;
+
+    #[test]
+    fn block_shapes_round_trip() {
+        for s in ["8x8", "64x4", "16x8nn", "2x16x32nn", "4x8x16tn", "16x32nt"] {
+            let shape = BlockShape::parse(s).unwrap_or_else(|| panic!("{s}"));
+            assert_eq!(shape.to_string(), s);
+            assert_eq!(
+                BlockShape::from_index(shape.to_index().unwrap()),
+                Some(shape)
+            );
+        }
+        assert_eq!(BlockShape::parse("1x16x8nn").unwrap().to_string(), "16x8nn");
+        for bad in [
+            "8", "8x", "0x8", "8x8n", "8x8nnn", "0x8x8nn", "8x8xx", "300x2", "16x8an",
+        ] {
+            assert_eq!(BlockShape::parse(bad), None, "{bad}");
+        }
+    }
+}

@@ -54,11 +54,15 @@ pub fn print_inst(shader: &Shader, func: &Function, inst: Inst) -> String {
 /// after a blank line.
 pub fn write_shader(out: &mut impl Write, shader: &Shader) -> fmt::Result {
     let [x, y, z] = shader.local_size;
-    writeln!(
+    write!(
         out,
-        "shader {} (local_size={x},{y},{z})",
+        "shader {} (local_size={x},{y},{z}",
         shader.stage.name()
     )?;
+    if let Some(n) = shader.subgroup_size {
+        write!(out, ", subgroup_size={n}")?;
+    }
+    out.write_str(")\n")?;
     for decl in &shader.images {
         write_image_decl(out, decl)?;
         out.write_char('\n')?;

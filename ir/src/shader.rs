@@ -28,6 +28,10 @@ pub struct Shader {
     pub stage: Stage,
     /// Workgroup size.
     pub local_size: [u32; 3],
+    /// The subgroup (SIMD) size the shader is compiled for, when fixed (NIR's
+    /// `subgroup_size`). Subgroup-level operations (2D block messages and image block
+    /// accesses, whose data is spread over the lanes) need it.
+    pub subgroup_size: Option<u32>,
     /// Image declarations, indexed by [`ImageId`].
     pub images: Vec<ImageDecl>,
     /// Source position of each image declaration.
@@ -42,6 +46,7 @@ impl Shader {
         Shader {
             stage: Stage::Compute,
             local_size,
+            subgroup_size: None,
             images: Vec::new(),
             image_spans: Vec::new(),
             functions: Vec::new(),
@@ -99,6 +104,7 @@ impl PartialEq for Shader {
     fn eq(&self, other: &Shader) -> bool {
         self.stage == other.stage
             && self.local_size == other.local_size
+            && self.subgroup_size == other.subgroup_size
             && self.images == other.images
             && self.functions == other.functions
     }

@@ -225,7 +225,7 @@ impl<'a> Parser<'a> {
         Ok(self.shader)
     }
 
-    /// `shader compute [(local_size=X,Y,Z)]`
+    /// `shader compute [(local_size=X,Y,Z[, subgroup_size=N])]`
     fn header(&mut self) -> PResult<()> {
         self.keyword("shader");
         let span = self.here();
@@ -261,7 +261,24 @@ impl<'a> Parser<'a> {
             }
             self.shader.local_size[i] = n;
         }
-        self.expect(b')', "`)`")
+        if self.lx.peek() == Some(b',') {
+            self.lx.bump(1);
+            if self.lx.peek_word() != "subgroup_size" {
+                return Err(self.expected("`subgroup_size`"));
+            }
+            self.keyword("subgroup_size");
+            self.expect(b'=', "`=`")?;
+            let span = self.here();
+            let n = self.number_u32("a subgroup size")?;
+            if ![1, 2, 4, 8, 16, 32].contains(&n) {
+                return Err(error(
+                    span,
+                    format!("subgroup size {n} is not one of 1, 2, 4, 8, 16, 32"),
+                ));
+            }
+            self.shader.subgroup_size = Some(n);
+        }
+        self.expect(b')', "`)` or `, subgroup_size=N`")
     }
 
     /// `image @name[N] : <dim> [array] <format> <access...> (binding=N[, layout={...}])`
@@ -1460,6 +1477,10 @@ fn index_expectation(kind: IndexKind) -> String {
         IndexKind::LscCache => "cache controls `l1.l3` such as df.df or uc.wb".into(),
         IndexKind::LscOp => format!("one of {}", list(&LscAtomicOp::ALL, |o| o.name())),
         IndexKind::Channels => "channels from `rgba` in order, such as rgba or rg".into(),
+        IndexKind::LscBlock => {
+            "a block shape such as 2x16x32nn (blocks x width x height, transpose, vnni) or 8x8 (typed)".into()
+        }
+        IndexKind::Block => "a block shape `WxH` in texels and rows, such as 16x8".into(),
     }
 }
 
