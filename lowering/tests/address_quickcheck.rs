@@ -454,6 +454,7 @@ fn dynamic_layout_addresses_match_the_reference() {
     QuickCheck::new()
         .rng(QcGen::from_size_and_seed(100, 0x0adc_0001))
         .tests(qc_tests(300))
+        .max_tests(10 * qc_tests(300))
         .quickcheck(check_dynamic as fn(Dynamic) -> TestResult);
 }
 
@@ -462,6 +463,7 @@ fn static_layout_addresses_match_the_reference() {
     QuickCheck::new()
         .rng(QcGen::from_size_and_seed(100, 0x0adc_0002))
         .tests(qc_tests(200))
+        .max_tests(10 * qc_tests(200))
         .quickcheck(check_static as fn(Static) -> TestResult);
 }
 

@@ -731,6 +731,7 @@ fn stores_then_loads_round_trip_through_tiled_memory() {
     QuickCheck::new()
         .rng(QcGen::from_size_and_seed(100, 0x0a70_0001))
         .tests(qc_tests(150))
+        .max_tests(10 * qc_tests(150))
         .quickcheck(round_trip as fn(RoundTrip) -> TestResult);
 }
 
@@ -930,6 +931,7 @@ fn atomics_update_their_texel_and_return_the_old_value() {
     QuickCheck::new()
         .rng(QcGen::from_size_and_seed(100, 0x0a70_0002))
         .tests(qc_tests(150))
+        .max_tests(10 * qc_tests(150))
         .quickcheck(atomics as fn(Atomics) -> TestResult);
 }
 
