@@ -15,6 +15,8 @@
 //! - [`fill_image_param`]: the parameter block shaders read to compute texel addresses
 //!   themselves; its layout and address formula are documented in [`image_param`], and
 //!   [`ImageParam::texel_address`] evaluates the formula.
+//! - [`copy_linear_to_tiled`] / [`copy_tiled_to_linear`]: fast copies of a rectangle of
+//!   one image between a linear buffer and the surface's tiled memory ([`copy`]).
 //!
 //! All sizes follow isl's unit suffixes: `_el` elements, `_sa` samples, `_B` bytes.
 //!
@@ -42,6 +44,7 @@
 //! ```
 
 pub(crate) mod alignment;
+pub mod copy;
 pub mod dim;
 pub mod format;
 pub mod gen;
@@ -53,6 +56,9 @@ pub mod tile;
 pub mod tiling_filter;
 pub mod usage;
 
+pub use copy::{
+    copy_linear_to_tiled, copy_tiled_to_linear, CopyError, CopyRegion, Rect, StoreHint,
+};
 pub use dim::{minify, Extent3d, Extent4d, SurfDim};
 pub use format::{Channel, ChannelName, ChannelType, Format, UnknownFormat};
 pub use gen::Gen;
