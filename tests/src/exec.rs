@@ -23,7 +23,7 @@
 
 use crate::memory::{Access, AccessCtx, AccessKind, Memory, Target};
 use ir::interp::{Config, Env, EnvError, InterpError, Interpreter, IntrinsicCall, Stats};
-use ir::{IndexKind, IntrinsicClass, IntrinsicOp, Shader, Value};
+use ir::{IndexKind, Inst, IntrinsicClass, IntrinsicOp, Shader, Span, Value};
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -36,6 +36,9 @@ pub struct ExecConfig {
     pub shared_size: usize,
     /// Whether to record every memory access.
     pub log_accesses: bool,
+    /// Whether to record every execution of an image or message intrinsic
+    /// ([`RunResult::calls`]), which the verifier correlates the two levels with.
+    pub trace_calls: bool,
     /// Interpreter settings (the loop guard).
     pub interp: Config,
 }
@@ -46,6 +49,7 @@ impl Default for ExecConfig {
             subgroup_size: 16,
             shared_size: 64 * 1024,
             log_accesses: true,
+            trace_calls: false,
             interp: Config::default(),
         }
     }
@@ -107,10 +111,39 @@ pub struct RunResult {
     pub values: BTreeMap<Value, Vec<Option<Vec<u64>>>>,
     /// Every memory access, in execution order (empty when logging is off).
     pub accesses: Vec<Access>,
+    /// Every execution of an image or message intrinsic, in execution order (empty
+    /// unless [`ExecConfig::trace_calls`] is on).
+    pub calls: Vec<CallTrace>,
     /// Interpreter counters, summed over the subgroups.
     pub stats: Stats,
     /// Number of invocations run.
     pub invocations: u32,
+}
+
+/// One execution of an image or message intrinsic by a subgroup.
+///
+/// Lane `i` of the subgroup runs invocation `first_invocation + i`. A message lane that
+/// is active but whose predicate is false touches no memory and leaves no access in the
+/// log; the trace still shows that the message ran for it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct CallTrace {
+    /// The instruction.
+    pub inst: Inst,
+    /// Its source position.
+    pub span: Span,
+    /// Its opcode.
+    pub op: IntrinsicOp,
+    /// The invocation lane 0 runs.
+    pub first_invocation: u32,
+    /// The lanes executing the instruction (bit `i` = lane `i`).
+    pub active: u32,
+    /// The active lanes whose predicate is true (all active lanes without a predicate).
+    pub enabled: u32,
+    /// The accesses the call made are `RunResult::accesses[log_start..log_end]` (with
+    /// access logging on).
+    pub log_start: usize,
+    /// End of the call's accesses in the log.
+    pub log_end: usize,
 }
 
 /// Runs a shader over memory.
@@ -208,6 +241,7 @@ impl<'s> Executor<'s> {
                     mem: &mut self.memory,
                     local_size: local,
                     workgroups,
+                    trace: self.config.trace_calls.then_some(&mut result.calls),
                 };
                 let stats =
                     interp
@@ -238,6 +272,7 @@ struct ExecEnv<'m> {
     mem: &'m mut Memory,
     local_size: [u32; 3],
     workgroups: [u32; 3],
+    trace: Option<&'m mut Vec<CallTrace>>,
 }
 
 impl ExecEnv<'_> {
@@ -284,10 +319,28 @@ impl Env for ExecEnv<'_> {
     fn intrinsic(&mut self, call: &mut IntrinsicCall<'_>) -> Result<(), EnvError> {
         call.check_sources()?;
         let op = call.op();
-        match op.info().class {
-            IntrinsicClass::Image => return crate::image::execute(self.mem, call),
-            IntrinsicClass::Message => return crate::message::execute(self.mem, call),
-            _ => {}
+        let class = op.info().class;
+        if matches!(class, IntrinsicClass::Image | IntrinsicClass::Message) {
+            let log_start = self.mem.log().len();
+            let enabled = call.enabled_mask();
+            let r = if class == IntrinsicClass::Image {
+                crate::image::execute(self.mem, call)
+            } else {
+                crate::message::execute(self.mem, call)
+            };
+            if let Some(trace) = self.trace.as_deref_mut() {
+                trace.push(CallTrace {
+                    inst: call.inst,
+                    span: call.span,
+                    op,
+                    first_invocation: call.invocations.first().copied().unwrap_or(0),
+                    active: call.exec_mask,
+                    enabled,
+                    log_start,
+                    log_end: self.mem.log().len(),
+                });
+            }
+            return r;
         }
         let lanes: Vec<usize> = call.active_lanes().collect();
         match op {
@@ -553,5 +606,62 @@ fn main {
             e.contains("`@image_store` takes 2 sources (coord, data), found 1"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn calls_are_traced_with_their_accesses() {
+        // Two lanes load the same texel, then a predicated message runs with only
+        // lane 1 enabled.
+        let text = "shader compute (local_size=2,1,1)
+image @img : 2d r32_uint (binding=0)
+fn main {
+  block b0:
+    32x3 %0 = @load_local_invocation_id
+    32x2 %1 = load_const (0, 0)
+    32   %2 = @image_load (@img, %1) (dest_type=uint32)
+    32   %3 = load_const (0)
+    1    %4 = ine %0.x, %3
+    32   %5 = @lsc_load (@img, %3) (lsc_sfid=ugm, lsc_addr=bti, lsc_addr_size=a32, lsc_data=d32) if %4
+}";
+        let shader = parse(text);
+        let mut ex = Executor::with_config(
+            &shader,
+            ExecConfig {
+                subgroup_size: 2,
+                trace_calls: true,
+                ..ExecConfig::default()
+            },
+        );
+        let desc = tiling::SurfaceDesc::new(
+            tiling::Gen::Gfx125,
+            tiling::SurfDim::D2,
+            tiling::Format::R32_UINT,
+            tiling::Tiling::Linear,
+        )
+        .extent(2, 2, 1);
+        let surface = tiling::Surface::new(desc).unwrap();
+        let view = tiling::ImageView::level(&surface, 0);
+        ex.memory
+            .bind_surface_image(
+                0,
+                "img",
+                surface,
+                view,
+                ir::Format::R32Uint,
+                tiling::Format::R32_UINT,
+                false,
+            )
+            .unwrap();
+        let r = ex.run([1, 1, 1]).unwrap();
+        assert_eq!(r.calls.len(), 2);
+        let (load, msg) = (r.calls[0], r.calls[1]);
+        assert_eq!(load.op, IntrinsicOp::ImageLoad);
+        assert_eq!((load.active, load.enabled), (0b11, 0b11));
+        assert_eq!((load.log_start, load.log_end), (0, 2));
+        assert_eq!(msg.op, IntrinsicOp::LscLoad);
+        assert_eq!((msg.active, msg.enabled), (0b11, 0b10));
+        assert_eq!((msg.log_start, msg.log_end), (2, 3));
+        assert_eq!(r.accesses[2].ctx.lane, 1);
+        assert_eq!(msg.first_invocation, 0);
     }
 }

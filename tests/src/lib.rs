@@ -15,5 +15,7 @@ pub mod exec;
 pub mod image;
 pub mod memory;
 pub mod message;
+pub mod setup;
 pub mod shader_gen;
 pub mod texel;
+pub mod verifier;

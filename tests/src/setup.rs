@@ -1,0 +1,1034 @@
+//! What a verification (or a plain run) executes a shader on: a surface per image, its
+//! view and initial contents, buffers, push constants, the dispatch size and the
+//! subgroup size ([`Setup`]), and how to turn that into an executor [`Memory`].
+//!
+//! [`Setup::default_for`] picks small surfaces that still exercise what the lowering
+//! must get right: several mip levels (views of a level other than 0 have a non-zero
+//! origin), array layers (qpitch), a tiling drawn from the ones a storage image may have
+//! on the platform (`tiling::storage_tilings`, what the untyped path's address code
+//! covers), bit-6 swizzling where IVB/HSW apply it, texels filled with a seeded pattern
+//! of valid values, and a grid a little larger than the largest image so that some
+//! accesses fall outside it.
+//!
+//! Each image is bound with the surface-state format the lowering asks for
+//! ([`lowering::LowerReport::bindings`]): the lowered typed format, the view format for
+//! format-less images, or a raw UINT format of the texel size for raw views. Images the
+//! report does not list are bound as the lowering would bind them
+//! ([`expected_surface_format`]).
+
+use crate::memory::{AllocId, ImageStorage, Memory};
+use crate::texel::{encode_channel, write_bits, ChannelKind, TexelLayout};
+use ir::{Format, ImageDecl, ImageDim, IndexKind, IntrinsicOp, Shader};
+use lowering::{Device, SurfaceFormat};
+use std::fmt;
+use tiling::{SurfDim, Surface, SurfaceDesc, Tiling, Usage};
+
+/// Default extents of [`Setup::default_for`]: 1D and 2D width.
+pub const DEFAULT_WIDTH: u32 = 37;
+/// Default height of 2D images.
+pub const DEFAULT_HEIGHT: u32 = 19;
+/// Default mip levels of 1D, 2D and 3D images.
+pub const DEFAULT_LEVELS: u32 = 3;
+/// Default array layers of 1D and 2D arrays.
+pub const DEFAULT_LAYERS: u32 = 4;
+/// Default 3D extent.
+pub const DEFAULT_3D: [u32; 3] = [9, 7, 5];
+/// Default cube face size.
+pub const DEFAULT_CUBE: u32 = 8;
+/// Default number of texels of buffer images.
+pub const DEFAULT_BUFFER_TEXELS: u64 = 300;
+/// Default size of SSBOs, in bytes.
+pub const DEFAULT_SSBO_BYTES: usize = 64 * 1024;
+/// Default size of UBOs, in bytes.
+pub const DEFAULT_UBO_BYTES: usize = 4 * 1024;
+/// Default size of the push constants, in bytes.
+pub const DEFAULT_PUSH_BYTES: usize = 256;
+/// Default number of mismatches a report lists.
+pub const DEFAULT_REPORT_LIMIT: usize = 20;
+
+/// The part of a surface the shader sees (isl's view, without the format).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct ViewRange {
+    /// The single level of the view.
+    pub base_level: u32,
+    /// First array layer (cube face, 3D slice).
+    pub base_layer: u32,
+    /// Layers (3D: slices) of the view.
+    pub layer_count: u32,
+}
+
+/// How an image's memory is laid out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ImageLayout {
+    /// A laid-out surface.
+    Surface {
+        /// The surface (generation, dimensionality, format, tiling, extent, levels,
+        /// layers). Its format must have the texel size of the view format.
+        desc: SurfaceDesc,
+        /// The view.
+        view: ViewRange,
+        /// Whether bit-6 swizzling applies (IVB/HSW X and Y surfaces only).
+        bit6_swizzle: bool,
+    },
+    /// A texel buffer.
+    Buffer {
+        /// Number of texels.
+        elements: u64,
+    },
+}
+
+/// An image's initial contents.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fill {
+    /// Every byte 0.
+    Zero,
+    /// A seeded pattern: every texel of every level and layer a random *valid* texel of
+    /// the view format (floats finite), the padding between texels random bytes.
+    Pattern(u64),
+    /// Texel values that follow the texel's position: channel `c` of texel (x, y) of
+    /// layer (slice) z at level l is `n = x + 2y + 3z + 5c + 7l`, as an integer (modulo
+    /// the channel's range) or, for normalized and float channels, `(n mod 64) / 63`
+    /// (SNORM: `2 (n mod 64) / 63 - 1`). Padding is 0.
+    Gradient,
+    /// The allocation's bytes, exactly (as many as the surface has).
+    Bytes(Vec<u8>),
+}
+
+impl Fill {
+    /// Parses a fill as the command line names it: `zero`, `pattern` (seed 0),
+    /// `pattern:SEED`, `gradient`.
+    pub fn parse(text: &str) -> Result<Fill, String> {
+        match text {
+            "zero" => Ok(Fill::Zero),
+            "pattern" => Ok(Fill::Pattern(0)),
+            "gradient" => Ok(Fill::Gradient),
+            _ => match text.strip_prefix("pattern:") {
+                Some(seed) => seed
+                    .parse::<u64>()
+                    .map(Fill::Pattern)
+                    .map_err(|_| format!("`{seed}` is not a seed (a decimal number below 2^64)")),
+                None => Err(format!(
+                    "unknown fill `{text}`; expected zero, pattern, pattern:SEED or gradient"
+                )),
+            },
+        }
+    }
+}
+
+/// One bound image (one element of a descriptor array).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImageSetup {
+    /// The declaration's name, without `@`.
+    pub image: String,
+    /// The descriptor-array element (0 for images that are not arrays).
+    pub element: u32,
+    /// The view format in the shader's terms: the declaration's format, or for
+    /// format-less declarations the format of the bound view.
+    pub format: Format,
+    /// The layout.
+    pub layout: ImageLayout,
+    /// The initial contents.
+    pub fill: Fill,
+}
+
+/// How a buffer is bound.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum BufferKind {
+    /// A storage buffer (`load_ssbo`/`store_ssbo`).
+    Ssbo,
+    /// A uniform buffer (`load_ubo`).
+    Ubo,
+}
+
+/// One buffer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BufferSetup {
+    /// SSBO or UBO.
+    pub kind: BufferKind,
+    /// The block index.
+    pub binding: u32,
+    /// The initial contents.
+    pub bytes: Vec<u8>,
+}
+
+/// Everything a run needs besides the shader.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// Every image element the shader declares.
+    pub images: Vec<ImageSetup>,
+    /// The buffers.
+    pub buffers: Vec<BufferSetup>,
+    /// The push constants.
+    pub push_constants: Vec<u8>,
+    /// Workgroups in x, y, z.
+    pub grid: [u32; 3],
+    /// Lanes per subgroup (1 to 32).
+    pub subgroup_size: u32,
+    /// The surfaces the lowering asks the driver to bind (its report's `bindings`);
+    /// images not listed are bound with [`expected_surface_format`].
+    pub bindings: Vec<lowering::ImageBinding>,
+    /// How many mismatches a verification report lists (all are counted).
+    pub report_limit: usize,
+}
+
+/// Why a setup cannot be made or bound.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetupError {
+    /// The image or buffer concerned (`@img`, `@img[2]`, `ssbo 1`), if any.
+    pub what: Option<String>,
+    /// Why.
+    pub reason: String,
+}
+
+impl SetupError {
+    fn new(what: Option<String>, reason: impl Into<String>) -> SetupError {
+        SetupError {
+            what,
+            reason: reason.into(),
+        }
+    }
+}
+
+impl fmt::Display for SetupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.what {
+            Some(w) => write!(f, "{w}: {}", self.reason),
+            None => f.write_str(&self.reason),
+        }
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+/// A small deterministic generator (splitmix64).
+#[derive(Clone, Debug)]
+pub struct SeedRng(u64);
+
+impl SeedRng {
+    /// A generator from a seed.
+    pub fn new(seed: u64) -> SeedRng {
+        SeedRng(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A number below `n` (`n > 0`).
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next_u64() % n.max(1)
+    }
+}
+
+/// The label of an image element in messages: `@img`, or `@img[2]` for arrays.
+pub fn image_label(decl: &ImageDecl, element: u32) -> String {
+    match decl.count {
+        Some(_) => format!("@{}[{element}]", decl.name),
+        None => format!("@{}", decl.name),
+    }
+}
+
+/// The `tiling` crate's format of an IR storage format.
+pub fn isl_format(format: Format) -> Result<tiling::Format, String> {
+    lowering::format::isl_format(format).ok_or_else(|| format!("{format} has no surface format"))
+}
+
+/// The raw UINT surface format of a texel of `bits` bits (the raw buffer view the
+/// untyped path reads through).
+pub fn raw_surface_format(bits: u32) -> Option<tiling::Format> {
+    let name = match bits {
+        8 => "R8_UINT",
+        16 => "R16_UINT",
+        32 => "R32_UINT",
+        64 => "R32G32_UINT",
+        128 => "R32G32B32A32_UINT",
+        _ => return None,
+    };
+    tiling::Format::from_name(name).ok()
+}
+
+/// The surface the lowering binds an image with when its report does not say (Mesa's
+/// choice, image-lowering.md §2, §3, §10): the view format for format-less images, the
+/// image format for write-only images (the hardware converts stores), otherwise the
+/// lowered storage format, or the raw format where no typed format matches.
+pub fn expected_surface_format(decl: &ImageDecl, device: &Device) -> SurfaceFormat {
+    if decl.format == Format::None {
+        return SurfaceFormat::ViewFormat;
+    }
+    let is_r64 = matches!(decl.format, Format::R64Uint | Format::R64Sint);
+    if decl.access.contains(ir::Access::NON_READABLE) && !is_r64 {
+        return SurfaceFormat::Typed(decl.format);
+    }
+    match lowering::storage_access(device, decl.format) {
+        Ok(lowering::StorageAccess::Typed(f)) => SurfaceFormat::Typed(f),
+        _ => SurfaceFormat::Raw,
+    }
+}
+
+/// The surface dimensionality of an image dimension (cubes are 2D arrays).
+pub fn surf_dim(dim: ImageDim) -> Option<SurfDim> {
+    lowering::address::surface_dim(dim)
+}
+
+/// The format a format-less image is viewed as by default: RGBA8 of the kind its
+/// accesses use (float: UNORM, signed: SINT, unsigned: UINT).
+fn formatless_view_format(shader: &Shader, image: usize) -> Format {
+    let Some(func) = shader.entry() else {
+        return Format::Rgba8Unorm;
+    };
+    for inst in func.insts_in_order() {
+        let Some(intr) = func.inst(inst).as_intrinsic() else {
+            continue;
+        };
+        if intr.image.map(|r| r.image.index()) != Some(image) {
+            continue;
+        }
+        let ty = intr
+            .index(IndexKind::DestType)
+            .or_else(|| intr.index(IndexKind::SrcType))
+            .and_then(ir::AluType::from_index);
+        if let Some(t) = ty {
+            return match t.base {
+                ir::BaseType::Float => Format::Rgba8Unorm,
+                ir::BaseType::Int => Format::Rgba8Sint,
+                _ => Format::Rgba8Uint,
+            };
+        }
+    }
+    Format::Rgba8Unorm
+}
+
+/// Block indices of `op` whose block source (source `src`) is a constant.
+fn constant_blocks(shader: &Shader, ops: &[(IntrinsicOp, usize)]) -> Vec<u32> {
+    let mut out = Vec::new();
+    let Some(func) = shader.entry() else {
+        return out;
+    };
+    for inst in func.insts_in_order() {
+        let Some(intr) = func.inst(inst).as_intrinsic() else {
+            continue;
+        };
+        let Some(&(_, src)) = ops.iter().find(|(o, _)| *o == intr.op) else {
+            continue;
+        };
+        let Some(s) = intr.srcs.get(src) else {
+            continue;
+        };
+        let c = func
+            .value_def(s.value)
+            .and_then(|d| func.inst(d).as_const())
+            .and_then(|c| c.get(s.swizzle.component(0) as usize).copied());
+        if let Some(v) = c {
+            out.push(v as u32);
+        } else {
+            out.push(0);
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// `n` bytes of a seeded pattern.
+pub fn pattern_bytes(seed: u64, n: usize) -> Vec<u8> {
+    let mut rng = SeedRng::new(seed);
+    let mut out = Vec::with_capacity(n + 8);
+    while out.len() < n {
+        out.extend_from_slice(&rng.next_u64().to_le_bytes());
+    }
+    out.truncate(n);
+    out
+}
+
+impl Setup {
+    /// A setup for every image, buffer and push constant `shader` uses on `device`,
+    /// varied by `seed` (the tiling among the storage tilings, the view's base level and
+    /// layer, the fill pattern). See the module documentation.
+    pub fn default_for(shader: &Shader, device: &Device, seed: u64) -> Result<Setup, SetupError> {
+        let gen = tiling::Gen::from_verx10(device.verx10).ok_or_else(|| {
+            SetupError::new(
+                None,
+                format!("the tiling crate has no layouts for {}", device.name),
+            )
+        })?;
+        let mut rng = SeedRng::new(seed ^ 0x5eed_f5e7_u64);
+        let mut images = Vec::new();
+        for (i, decl) in shader.images.iter().enumerate() {
+            let format = if decl.format == Format::None {
+                formatless_view_format(shader, i)
+            } else {
+                decl.format
+            };
+            for element in 0..decl.count.unwrap_or(1) {
+                let what = image_label(decl, element);
+                let fill = Fill::Pattern(rng.next_u64());
+                let layout = default_layout(decl, format, device, gen, &mut rng)
+                    .map_err(|r| SetupError::new(Some(what.clone()), r))?;
+                images.push(ImageSetup {
+                    image: decl.name.clone(),
+                    element,
+                    format,
+                    layout,
+                    fill,
+                });
+            }
+        }
+        let mut buffers = Vec::new();
+        for b in constant_blocks(
+            shader,
+            &[(IntrinsicOp::LoadSsbo, 0), (IntrinsicOp::StoreSsbo, 1)],
+        ) {
+            buffers.push(BufferSetup {
+                kind: BufferKind::Ssbo,
+                binding: b,
+                bytes: pattern_bytes(rng.next_u64(), DEFAULT_SSBO_BYTES),
+            });
+        }
+        for b in constant_blocks(shader, &[(IntrinsicOp::LoadUbo, 0)]) {
+            buffers.push(BufferSetup {
+                kind: BufferKind::Ubo,
+                binding: b,
+                bytes: pattern_bytes(rng.next_u64(), DEFAULT_UBO_BYTES),
+            });
+        }
+        let mut setup = Setup {
+            images,
+            buffers,
+            push_constants: pattern_bytes(rng.next_u64(), DEFAULT_PUSH_BYTES),
+            grid: [1, 1, 1],
+            subgroup_size: 16,
+            bindings: Vec::new(),
+            report_limit: DEFAULT_REPORT_LIMIT,
+        };
+        setup.grid = setup.covering_grid(shader);
+        Ok(setup)
+    }
+
+    /// A grid of workgroups covering the largest view plus a margin (2 texels in x
+    /// and y, 1 layer or slice), so that some accesses of a shader indexing images by
+    /// its global invocation id fall outside.
+    pub fn covering_grid(&self, shader: &Shader) -> [u32; 3] {
+        let mut ext = [1u64, 1, 0];
+        for img in &self.images {
+            let (w, h, z) = match &img.layout {
+                ImageLayout::Buffer { elements } => (*elements, 1, 0),
+                ImageLayout::Surface { desc, view, .. } => {
+                    let l = view.base_level;
+                    let w = tiling::minify(desc.width, l) as u64;
+                    match desc.dim {
+                        SurfDim::D1 => (w, 1, view.layer_count as u64),
+                        _ => (
+                            w,
+                            tiling::minify(desc.height, l) as u64,
+                            if desc.dim == SurfDim::D3 || desc.array_len > 1 {
+                                view.layer_count as u64
+                            } else {
+                                0
+                            },
+                        ),
+                    }
+                }
+            };
+            // A 1D array's layers are the second coordinate.
+            let is_1d_array = matches!(&img.layout, ImageLayout::Surface { desc, .. }
+                if desc.dim == SurfDim::D1 && desc.array_len > 1);
+            if is_1d_array {
+                ext[0] = ext[0].max(w);
+                ext[1] = ext[1].max(z);
+            } else {
+                ext[0] = ext[0].max(w);
+                ext[1] = ext[1].max(h);
+                ext[2] = ext[2].max(z);
+            }
+        }
+        let want = [
+            ext[0] + 2,
+            if ext[1] > 1 { ext[1] + 2 } else { 1 },
+            if ext[2] > 0 { ext[2] + 1 } else { 1 },
+        ];
+        let mut grid = [1u32; 3];
+        for i in 0..3 {
+            let l = shader.local_size[i].max(1) as u64;
+            grid[i] = want[i].div_ceil(l).clamp(1, u32::MAX as u64) as u32;
+        }
+        grid
+    }
+
+    /// The setup of image element `element` of `name`.
+    pub fn image(&self, name: &str, element: u32) -> Option<&ImageSetup> {
+        self.images
+            .iter()
+            .find(|i| i.image == name && i.element == element)
+    }
+
+    /// The setup of image element `element` of `name`, mutably.
+    pub fn image_mut(&mut self, name: &str, element: u32) -> Option<&mut ImageSetup> {
+        self.images
+            .iter_mut()
+            .find(|i| i.image == name && i.element == element)
+    }
+
+    /// The surface image `decl` is bound with: the lowering's binding, else
+    /// [`expected_surface_format`].
+    pub fn surface_format(&self, decl: &ImageDecl, device: &Device) -> SurfaceFormat {
+        self.bindings
+            .iter()
+            .find(|b| b.name == decl.name)
+            .map(|b| b.surface)
+            .unwrap_or_else(|| expected_surface_format(decl, device))
+    }
+
+    /// Builds the memory: binds every image element of `shader` (binding-table index
+    /// `binding + element`) with its surface, view, surface-state format and initial
+    /// contents, and every buffer and the push constants. Allocations are made in a
+    /// fixed order (images by declaration and element, then buffers), so two memories
+    /// built from one setup have the same addresses.
+    pub fn build_memory(&self, shader: &Shader, device: &Device) -> Result<Memory, SetupError> {
+        let mut mem = Memory::new();
+        for (n, img) in self.images.iter().enumerate() {
+            if self.images[..n]
+                .iter()
+                .any(|o| o.image == img.image && o.element == img.element)
+            {
+                return Err(SetupError::new(
+                    Some(format!("@{}[{}]", img.image, img.element)),
+                    "the image element is set up twice",
+                ));
+            }
+            if shader.image_by_name(&img.image).is_none() {
+                return Err(SetupError::new(
+                    Some(format!("@{}", img.image)),
+                    "the shader declares no such image",
+                ));
+            }
+        }
+        for decl in &shader.images {
+            let state = self.surface_format(decl, device);
+            for element in 0..decl.count.unwrap_or(1) {
+                let what = image_label(decl, element);
+                let img = self.image(&decl.name, element).ok_or_else(|| {
+                    SetupError::new(Some(what.clone()), "the setup has no surface for it")
+                })?;
+                bind_image(&mut mem, decl, element, img, state)
+                    .map_err(|r| SetupError::new(Some(what.clone()), r))?;
+            }
+        }
+        for b in &self.buffers {
+            let (what, name) = match b.kind {
+                BufferKind::Ssbo => ("ssbo", format!("ssbo {}", b.binding)),
+                BufferKind::Ubo => ("ubo", format!("ubo {}", b.binding)),
+            };
+            let taken = match b.kind {
+                BufferKind::Ssbo => mem.ssbo(b.binding).is_some(),
+                BufferKind::Ubo => mem.ubo(b.binding).is_some(),
+            };
+            if taken {
+                return Err(SetupError::new(
+                    Some(format!("{what} {}", b.binding)),
+                    "the binding is set up twice",
+                ));
+            }
+            let id = mem.alloc(name, b.bytes.clone());
+            match b.kind {
+                BufferKind::Ssbo => mem.bind_ssbo(b.binding, id),
+                BufferKind::Ubo => mem.bind_ubo(b.binding, id),
+            }
+        }
+        mem.set_push_constants(self.push_constants.clone());
+        Ok(mem)
+    }
+}
+
+/// The default layout of one image element (see [`Setup::default_for`]).
+fn default_layout(
+    decl: &ImageDecl,
+    format: Format,
+    device: &Device,
+    gen: tiling::Gen,
+    rng: &mut SeedRng,
+) -> Result<ImageLayout, String> {
+    let Some(sdim) = surf_dim(decl.dim) else {
+        if decl.arrayed {
+            return Err("buffer images cannot be arrayed".into());
+        }
+        return Ok(ImageLayout::Buffer {
+            elements: DEFAULT_BUFFER_TEXELS,
+        });
+    };
+    let isl = isl_format(format)?;
+    let (mut w, h, d, layers, levels) = match (decl.dim, decl.arrayed) {
+        (ImageDim::D1, a) => (
+            DEFAULT_WIDTH,
+            1,
+            1,
+            if a { DEFAULT_LAYERS } else { 1 },
+            DEFAULT_LEVELS,
+        ),
+        (ImageDim::D2, a) => (
+            DEFAULT_WIDTH,
+            DEFAULT_HEIGHT,
+            1,
+            if a { DEFAULT_LAYERS } else { 1 },
+            DEFAULT_LEVELS,
+        ),
+        (ImageDim::Cube, a) => (DEFAULT_CUBE, DEFAULT_CUBE, 1, if a { 12 } else { 6 }, 2),
+        (ImageDim::D3, false) => (
+            DEFAULT_3D[0],
+            DEFAULT_3D[1],
+            DEFAULT_3D[2],
+            1,
+            DEFAULT_LEVELS,
+        ),
+        (ImageDim::D3, true) => return Err("3D images cannot be arrayed".into()),
+        (ImageDim::Buffer, _) => unreachable!("buffers have no surface dimension"),
+    };
+    // A static layout fixes the tiling, the row pitch and the swizzle.
+    let (tilings, pitch, swizzle) = match &decl.layout {
+        Some(l) => {
+            let t = lowering::address::layout_tiling(l.tiling);
+            // Narrow the image so that its rows fit the declared pitch.
+            let cpp = isl.bpb() / 8;
+            w = w.min((l.row_pitch / cpp.max(1)).max(1));
+            (vec![t], Some(l.row_pitch), Some(l.swizzle))
+        }
+        None => (tiling::storage_tilings(gen, isl, sdim), None, None),
+    };
+    if tilings.is_empty() {
+        return Err(format!(
+            "no tiling is allowed for a {} storage image of {format} on {}",
+            decl.dim, device.name
+        ));
+    }
+    let start = rng.below(tilings.len() as u64) as usize;
+    let base_level = if rng.below(3) == 0 { 1 } else { 0 };
+    let layer_pick = rng.below(2) as u32;
+    let mut last_err = String::new();
+    for k in 0..tilings.len() {
+        let tiling = tilings[(start + k) % tilings.len()];
+        let mut desc = SurfaceDesc::new(gen, sdim, isl, tiling)
+            .extent(w, h, d)
+            .array_len(layers)
+            .levels(levels)
+            .usage(if decl.dim == ImageDim::Cube {
+                Usage::STORAGE | Usage::CUBE
+            } else {
+                Usage::STORAGE
+            });
+        if let Some(p) = pitch {
+            desc = desc.row_pitch(p);
+        }
+        let surface = match Surface::new(desc) {
+            Ok(s) => s,
+            Err(e) => {
+                last_err = format!("{} layout: {e}", tiling.name());
+                continue;
+            }
+        };
+        if let Some(q) = decl.layout.as_ref().and_then(|l| l.qpitch) {
+            if (layers > 1 || decl.dim == ImageDim::D3) && surface.array_pitch_el_rows() != q {
+                return Err(format!(
+                    "the static layout's qpitch={q} differs from the {} rows the surface has",
+                    surface.array_pitch_el_rows()
+                ));
+            }
+        }
+        let available = if sdim == SurfDim::D3 {
+            tiling::minify(d, base_level)
+        } else {
+            layers
+        };
+        let base_layer = if decl.dim == ImageDim::Cube || available < 2 {
+            0
+        } else {
+            layer_pick
+        };
+        let view = ViewRange {
+            base_level,
+            base_layer,
+            layer_count: available - base_layer,
+        };
+        let bit6_swizzle = swizzle
+            .unwrap_or(device.may_have_bit6_swizzle && matches!(tiling, Tiling::X | Tiling::Y));
+        let tview = tiling::ImageView {
+            base_level,
+            base_layer,
+            layer_count: view.layer_count,
+            format: isl,
+        };
+        if let Err(e) = tiling::fill_image_param(&surface, &tview, bit6_swizzle) {
+            last_err = format!("{} parameter block: {e}", tiling.name());
+            continue;
+        }
+        return Ok(ImageLayout::Surface {
+            desc,
+            view,
+            bit6_swizzle,
+        });
+    }
+    Err(format!("no storage tiling can lay it out ({last_err})"))
+}
+
+/// Binds one image element and fills it.
+fn bind_image(
+    mem: &mut Memory,
+    decl: &ImageDecl,
+    element: u32,
+    img: &ImageSetup,
+    surface: SurfaceFormat,
+) -> Result<AllocId, String> {
+    if decl.format != Format::None && img.format != decl.format {
+        return Err(format!(
+            "the view format {} differs from the declared {}",
+            img.format, decl.format
+        ));
+    }
+    let view_isl = isl_format(img.format)?;
+    let state = match surface {
+        SurfaceFormat::Typed(f) => isl_format(f)?,
+        SurfaceFormat::ViewFormat => view_isl,
+        SurfaceFormat::Raw => raw_surface_format(view_isl.bpb())
+            .ok_or_else(|| format!("{} texels have no raw format", img.format))?,
+    };
+    let binding = decl.binding + element;
+    let name = format!("image {}", image_label(decl, element));
+    let alloc = match &img.layout {
+        ImageLayout::Buffer { elements } => {
+            if decl.dim != ImageDim::Buffer {
+                return Err(format!("a {} image cannot be a texel buffer", decl.dim));
+            }
+            mem.bind_buffer_image(binding, name, *elements, img.format, state)
+                .map_err(|e| e.reason)?
+        }
+        ImageLayout::Surface {
+            desc,
+            view,
+            bit6_swizzle,
+        } => {
+            let want = surf_dim(decl.dim).ok_or("a buffer image needs a texel buffer")?;
+            if desc.dim != want {
+                return Err(format!(
+                    "a {} image needs a {want} surface, not {}",
+                    decl.dim, desc.dim
+                ));
+            }
+            if decl.dim == ImageDim::Cube && view.layer_count % 6 != 0 {
+                return Err(format!(
+                    "a cube view has a multiple of 6 layers, not {}",
+                    view.layer_count
+                ));
+            }
+            let s = Surface::new(*desc).map_err(|e| format!("the surface: {e}"))?;
+            let tview = tiling::ImageView {
+                base_level: view.base_level,
+                base_layer: view.base_layer,
+                layer_count: view.layer_count,
+                format: view_isl,
+            };
+            mem.bind_surface_image(binding, name, s, tview, img.format, state, *bit6_swizzle)
+                .map_err(|e| e.reason)?
+        }
+    };
+    fill_image(mem, binding, &img.fill).map_err(|e| format!("the fill: {e}"))?;
+    Ok(alloc)
+}
+
+/// Every texel of a bound image's storage: (level, layer or slice, x, y, byte offset).
+pub fn texel_positions(storage: &ImageStorage, texel_bytes: usize, bit6: bool) -> Vec<TexelPos> {
+    let mut out = Vec::new();
+    match storage {
+        ImageStorage::Buffer { elements } => {
+            for x in 0..*elements {
+                out.push(TexelPos {
+                    level: 0,
+                    layer: 0,
+                    x: x as u32,
+                    y: 0,
+                    offset: x * texel_bytes as u64,
+                });
+            }
+        }
+        ImageStorage::Surface { surface, .. } => {
+            let d = surface.desc();
+            for level in 0..d.levels {
+                let w = tiling::minify(d.width, level);
+                let h = if d.dim == SurfDim::D1 {
+                    1
+                } else {
+                    tiling::minify(d.height, level)
+                };
+                let zs = if d.dim == SurfDim::D3 {
+                    tiling::minify(d.depth, level)
+                } else {
+                    d.array_len
+                };
+                for layer in 0..zs {
+                    for y in 0..h {
+                        for x in 0..w {
+                            if let Ok(offset) = surface.texel_offset(x, y, layer, level, bit6) {
+                                out.push(TexelPos {
+                                    level,
+                                    layer,
+                                    x,
+                                    y,
+                                    offset,
+                                });
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Where one texel of a surface lives.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TexelPos {
+    /// Mip level.
+    pub level: u32,
+    /// Array layer, cube face or 3D slice.
+    pub layer: u32,
+    /// Column.
+    pub x: u32,
+    /// Row.
+    pub y: u32,
+    /// Byte offset in the surface.
+    pub offset: u64,
+}
+
+/// Fills the image bound at `binding` (see [`Fill`]).
+pub fn fill_image(mem: &mut Memory, binding: u32, fill: &Fill) -> Result<(), String> {
+    let b = mem
+        .image(binding)
+        .ok_or_else(|| format!("nothing is bound at {binding}"))?;
+    let alloc = b.alloc;
+    let layout = TexelLayout::from_ir(b.logical_format).map_err(|e| e.to_string())?;
+    let tb = layout.bytes;
+    let size = mem.allocation(alloc).bytes.len();
+    let bytes = match fill {
+        Fill::Zero => vec![0; size],
+        Fill::Bytes(v) => {
+            if v.len() != size {
+                return Err(format!(
+                    "{} bytes given for a surface of {size} bytes",
+                    v.len()
+                ));
+            }
+            v.clone()
+        }
+        Fill::Pattern(seed) => {
+            let mut bytes = pattern_bytes(*seed, size);
+            let mut rng = SeedRng::new(seed.wrapping_mul(0x2545_f491_4f6c_dd1d) ^ 0xf111);
+            for p in texel_positions(&b.storage, tb, b.bit6_swizzle) {
+                let o = p.offset as usize;
+                let Some(texel) = bytes.get_mut(o..o + tb) else {
+                    continue;
+                };
+                for c in &layout.channels {
+                    let raw = valid_raw(c.kind, c.bits, rng.next_u64());
+                    write_bits(texel, c.start_bit, c.bits, raw);
+                }
+            }
+            bytes
+        }
+        Fill::Gradient => {
+            let mut bytes = vec![0; size];
+            for p in texel_positions(&b.storage, tb, b.bit6_swizzle) {
+                let o = p.offset as usize;
+                let Some(texel) = bytes.get_mut(o..o + tb) else {
+                    continue;
+                };
+                for c in &layout.channels {
+                    let n = p.x as u64
+                        + 2 * p.y as u64
+                        + 3 * p.layer as u64
+                        + 5 * c.slot as u64
+                        + 7 * p.level as u64;
+                    let t = (n % 64) as f32 / 63.0;
+                    let reg = match c.kind {
+                        ChannelKind::Unorm | ChannelKind::Float | ChannelKind::Ufloat => {
+                            if c.bits == 64 {
+                                (t as f64).to_bits()
+                            } else {
+                                t.to_bits() as u64
+                            }
+                        }
+                        ChannelKind::Snorm => (2.0 * t - 1.0).to_bits() as u64,
+                        ChannelKind::Uint | ChannelKind::Raw => n,
+                        ChannelKind::Sint => (n as i64 - 32) as u64,
+                    };
+                    let raw = encode_channel(c.kind, c.bits, reg);
+                    write_bits(texel, c.start_bit, c.bits, raw);
+                }
+            }
+            bytes
+        }
+    };
+    mem.allocation_mut(alloc).bytes = bytes;
+    Ok(())
+}
+
+/// Random raw channel bits that decode to a finite value: float and small-float
+/// channels whose exponent would be all ones (infinity or NaN) lose its top bit.
+pub fn valid_raw(kind: ChannelKind, bits: u8, random: u64) -> u64 {
+    let m = if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    };
+    let raw = random & m;
+    let exponent = |mant: u32, width: u32| -> u64 {
+        let e_mask = ((1u64 << width) - 1) << mant;
+        if raw & e_mask == e_mask {
+            raw & !(1u64 << (mant + width - 1))
+        } else {
+            raw
+        }
+    };
+    match (kind, bits) {
+        (ChannelKind::Float, 16) => exponent(10, 5),
+        (ChannelKind::Float, 32) => exponent(23, 8),
+        (ChannelKind::Float, 64) => exponent(52, 11),
+        (ChannelKind::Ufloat, b) => exponent(b as u32 - 5, 5),
+        _ => raw,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Shader {
+        let s = ir::parse_shader(text).unwrap_or_else(|d| panic!("parse: {d:?}"));
+        ir::validate::validate(&s).unwrap_or_else(|d| panic!("validate: {d:?}"));
+        s
+    }
+
+    const DECLS: &str = "shader compute (local_size=8,8,1)
+image @a : 2d rgba8_unorm (binding=0)
+image @b : 2d array r32_uint (binding=1)
+image @c : cube rgba16_float (binding=2)
+image @d : 3d r32_float (binding=3)
+image @e : buffer rgba32_float (binding=4)
+image @f : 1d array r8_uint (binding=5)
+image @g[2] : 2d r32_uint (binding=7)
+fn main {
+  block b0:
+    32x3 %0 = @load_global_invocation_id
+    32   %1 = load_const (0)
+    32   %2 = load_const (2)
+    @store_ssbo (%1, %2, %1) (access=none, align_mul=4)
+}
+";
+
+    #[test]
+    fn defaults_cover_every_image_and_bind() {
+        for name in Device::PRESET_NAMES {
+            let device = Device::preset(name).unwrap();
+            let shader = parse(DECLS);
+            for seed in 0..4 {
+                let setup = Setup::default_for(&shader, &device, seed)
+                    .unwrap_or_else(|e| panic!("{name}: {e}"));
+                assert_eq!(setup.images.len(), 8);
+                let mem = setup
+                    .build_memory(&shader, &device)
+                    .unwrap_or_else(|e| panic!("{name} seed {seed}: {e}"));
+                // Bindings 7 and 8 are the two elements of @g.
+                assert!(mem.image(8).is_some());
+                assert!(mem.ssbo(2).is_some());
+                let b = mem.image(1).unwrap();
+                let ext = b.view_extent(0).unwrap();
+                assert!(ext.layers >= DEFAULT_LAYERS as u64 - 1);
+                // 8x8 workgroups over 37 + 2 columns and 19 + 2 rows (or a level-1
+                // view's), and layers + 1 in z.
+                assert!(setup.grid[0] * 8 >= 39 || setup.grid[0] * 8 >= 20);
+                assert!(setup.grid[2] >= 2);
+            }
+        }
+    }
+
+    #[test]
+    fn static_layouts_fix_tiling_pitch_and_swizzle() {
+        let shader = parse(
+            "shader compute (local_size=8,8,1)
+image @s : 2d rgba32_float (binding=0, layout={tiling=x, row_pitch=4096, swizzle=true})
+fn main {
+  block b0:
+    32x3 %0 = @load_global_invocation_id
+}
+",
+        );
+        let device = Device::preset("ivb").unwrap();
+        let setup = Setup::default_for(&shader, &device, 1).unwrap();
+        let ImageLayout::Surface {
+            desc, bit6_swizzle, ..
+        } = &setup.images[0].layout
+        else {
+            panic!("a surface")
+        };
+        assert_eq!(desc.tiling, Tiling::X);
+        assert!(*bit6_swizzle);
+        let mem = setup.build_memory(&shader, &device).unwrap();
+        match &mem.image(0).unwrap().storage {
+            ImageStorage::Surface { surface, .. } => assert_eq!(surface.row_pitch_B(), 4096),
+            _ => panic!("a surface"),
+        }
+    }
+
+    #[test]
+    fn fills() {
+        assert_eq!(Fill::parse("zero"), Ok(Fill::Zero));
+        assert_eq!(Fill::parse("pattern:7"), Ok(Fill::Pattern(7)));
+        assert_eq!(Fill::parse("gradient"), Ok(Fill::Gradient));
+        assert!(Fill::parse("pattern:x").unwrap_err().contains("not a seed"));
+        assert!(Fill::parse("noise")
+            .unwrap_err()
+            .contains("unknown fill `noise`"));
+        // Float patterns stay finite: an all-ones exponent loses its top bit.
+        assert_eq!(valid_raw(ChannelKind::Float, 16, 0x7c01), 0x3c01);
+        assert_eq!(valid_raw(ChannelKind::Float, 32, 0xffff_ffff), 0xbfff_ffff);
+        assert_eq!(valid_raw(ChannelKind::Ufloat, 10, 0x3ff), 0x1ff);
+        assert_eq!(valid_raw(ChannelKind::Unorm, 8, 0x1ff), 0xff);
+    }
+
+    #[test]
+    fn gradient_texels_follow_their_position() {
+        let shader = parse(DECLS);
+        let device = Device::preset("dg2").unwrap();
+        let mut setup = Setup::default_for(&shader, &device, 0).unwrap();
+        setup.image_mut("b", 0).unwrap().fill = Fill::Gradient;
+        let mem = setup.build_memory(&shader, &device).unwrap();
+        let b = mem.image(1).unwrap();
+        let ImageStorage::Surface { surface, .. } = &b.storage else {
+            panic!("a surface")
+        };
+        // Texel (3, 2) of layer 1, level 0: 3 + 4 + 3 = 10.
+        let off = surface.texel_offset(3, 2, 1, 0, false).unwrap() as usize;
+        let bytes = &mem.allocation(b.alloc).bytes[off..off + 4];
+        assert_eq!(u32::from_le_bytes(bytes.try_into().unwrap()), 10);
+    }
+
+    #[test]
+    fn bad_setups_are_errors() {
+        let shader = parse(DECLS);
+        let device = Device::preset("dg2").unwrap();
+        let mut setup = Setup::default_for(&shader, &device, 0).unwrap();
+        setup.images.retain(|i| i.image != "c");
+        let e = setup.build_memory(&shader, &device).unwrap_err();
+        assert_eq!(e.to_string(), "@c: the setup has no surface for it");
+        let mut setup = Setup::default_for(&shader, &device, 0).unwrap();
+        setup.image_mut("a", 0).unwrap().format = Format::R32Uint;
+        let e = setup.build_memory(&shader, &device).unwrap_err();
+        assert!(e.to_string().contains("differs from the declared"), "{e}");
+        let mut setup = Setup::default_for(&shader, &device, 0).unwrap();
+        setup.image_mut("a", 0).unwrap().fill = Fill::Bytes(vec![1, 2, 3]);
+        let e = setup.build_memory(&shader, &device).unwrap_err();
+        assert!(e.to_string().contains("3 bytes given"), "{e}");
+    }
+}
