@@ -8,8 +8,8 @@
 //! (types, dominance, operand shapes) are the validator's.
 //!
 //! The parser stops at the first error and never panics: nesting depth and ids are
-//! bounded ([`MAX_NESTING`], [`MAX_VALUE_ID`], [`MAX_BLOCK_ID`]) so that no input can
-//! overflow the stack or allocate unbounded arenas.
+//! bounded ([`MAX_NESTING`], [`MAX_VALUE_ID`], [`MAX_BLOCK_ID`], the id bounds for the
+//! whole shader) so that no input can overflow the stack or allocate unbounded arenas.
 
 mod lexer;
 
@@ -33,11 +33,14 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// Value ids must be below this bound (`%16777215` is the largest). Ids index the value
-/// arena, so the bound caps what one line of text can make the parser allocate.
+/// arena, so the bound caps what one line of text can make the parser allocate. It holds
+/// for the shader as a whole: the value arenas of all its functions together have at most
+/// this many entries, so that repeating a short function cannot multiply the allocation.
 pub const MAX_VALUE_ID: u32 = 1 << 24;
 
 /// Block ids must be below this bound (`b4194303` is the largest); blocks are larger
-/// than values, hence the lower bound.
+/// than values, hence the lower bound. Like [`MAX_VALUE_ID`], a budget for the whole
+/// shader.
 pub const MAX_BLOCK_ID: u32 = 1 << 22;
 
 /// The deepest nesting of `if` and `loop` the parser accepts.
@@ -110,6 +113,10 @@ struct Parser<'a> {
     shader: Shader,
     images: HashMap<&'a str, ImageId>,
     functions: HashMap<&'a str, Span>,
+    /// Value-arena entries of the functions parsed so far (see [`MAX_VALUE_ID`]).
+    value_ids_used: usize,
+    /// Block-arena entries of the functions parsed so far (see [`MAX_BLOCK_ID`]).
+    block_ids_used: usize,
 }
 
 impl<'a> Parser<'a> {
@@ -119,6 +126,8 @@ impl<'a> Parser<'a> {
             shader: Shader::new([1, 1, 1]),
             images: HashMap::new(),
             functions: HashMap::new(),
+            value_ids_used: 0,
+            block_ids_used: 0,
         }
     }
 
@@ -560,6 +569,8 @@ impl<'a> Parser<'a> {
         }
         let mut fresh = st.labels.keys().max().map_or(0, |&m| m + 1);
         place_list(&mut st, CfParent::Root, list, span, &mut fresh);
+        self.value_ids_used += st.func.num_value_ids();
+        self.block_ids_used += st.func.num_block_ids();
         self.shader.functions.push(st.func);
         Ok(())
     }
@@ -1114,6 +1125,16 @@ impl<'a> Parser<'a> {
                 ),
             ));
         };
+        if self.value_ids_used + n as usize >= MAX_VALUE_ID as usize {
+            return Err(error(
+                span,
+                format!(
+                    "value id %{n} is too large: the functions of a shader share a budget of \
+                     {MAX_VALUE_ID} value ids and the functions before this one use {}",
+                    self.value_ids_used
+                ),
+            ));
+        }
         let v = Value::from_u32(n);
         // A use may come before the definition (phis at loop headers), and a value may
         // be used and never defined (the validator reports that): either way its id
@@ -1176,6 +1197,16 @@ impl<'a> Parser<'a> {
                 ),
             ));
         };
+        if self.block_ids_used + n as usize >= MAX_BLOCK_ID as usize {
+            return Err(error(
+                span,
+                format!(
+                    "block id b{n} is too large: the functions of a shader share a budget of \
+                     {MAX_BLOCK_ID} block ids and the functions before this one use {}",
+                    self.block_ids_used
+                ),
+            ));
+        }
         self.lx.bump(w.len());
         Ok((Block::from_u32(n), span))
     }

@@ -269,3 +269,37 @@ fn deep_nesting_is_refused_not_overflowed() {
     // Far deeper input fails at the same limit.
     assert!(parse_err(&nest(100_000)).contains("nested more than"));
 }
+
+/// Found while looking into the fuzzer's memory use: the id bounds were per function, so
+/// an input repeating `fn fN { 32 %16777215 = undef }` made the parser allocate 200 MB
+/// per 40 bytes of text (2 GB for ten functions). The bounds now hold for the shader as
+/// a whole.
+#[test]
+fn id_bounds_hold_for_the_whole_shader() {
+    // Two functions whose arenas end at 2^23 entries each fill the value budget exactly.
+    let half = (MAX_VALUE_ID / 2 - 1) as usize;
+    let two = format!("fn a {{ 32 %{half} = undef }}\nfn b {{ 32 %{half} = undef }}\n");
+    let shader = parse_shader(&two).unwrap_or_else(|d| panic!("{d:?}"));
+    assert_eq!(shader.functions.len(), 2);
+    // A third function has no value id left, not even %0.
+    let three = format!("{two}fn c {{\n  32 %0 = undef\n}}\n");
+    let err = &parse_shader(&three).unwrap_err()[0];
+    assert_eq!(
+        err.message,
+        "value id %0 is too large: the functions of a shader share a budget of 16777216 \
+         value ids and the functions before this one use 16777216"
+    );
+    assert_eq!((err.span.line, err.span.col), (4, 6));
+
+    // Blocks likewise: b4194302 makes an arena of 2^22 - 1 entries, leaving one id.
+    let last = MAX_BLOCK_ID - 2;
+    let ok = format!("fn a {{ block b{last}: }}\nfn b {{ block b0: }}\n");
+    parse_shader(&ok).unwrap_or_else(|d| panic!("{d:?}"));
+    let over = format!("fn a {{ block b{last}: }}\nfn b {{ block b1: }}\n");
+    let err = &parse_shader(&over).unwrap_err()[0];
+    assert_eq!(
+        err.message,
+        "block id b1 is too large: the functions of a shader share a budget of 4194304 \
+         block ids and the functions before this one use 4194303"
+    );
+}
