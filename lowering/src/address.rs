@@ -47,7 +47,10 @@ use crate::device::Device;
 use crate::format::isl_format_name;
 use ir::{Builder, Format, ImageDim, ImageRef, LayoutTiling, Src, StaticLayout, Value};
 use smallvec::SmallVec;
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::fmt;
+use std::sync::Arc;
 use tiling::{Coord, Field, Gen, SurfDim, TileInfo, Tiling};
 
 pub use tiling::image_param::slot;
@@ -583,6 +586,47 @@ impl AddressPlan {
             shape,
             swizzle,
         })
+    }
+
+    /// [`AddressPlan::new`], memoised per thread: the plan depends only on the
+    /// generation, whether the device swizzles, the image's dimension, arrayness,
+    /// format and static layout, and a pass lowering many accesses to the same image
+    /// would otherwise recompute the candidate tilings and their fields for each one
+    /// (a third of the untyped lowering's time in `benches/lower.rs`). Failures are not
+    /// cached (their messages name the device).
+    pub fn cached(
+        device: &Device,
+        dim: ImageDim,
+        arrayed: bool,
+        format: Format,
+        layout: Option<&StaticLayout>,
+    ) -> Result<Arc<AddressPlan>, AddressError> {
+        type Key = (u32, bool, ImageDim, bool, Format, Option<StaticLayout>);
+        /// Distinct plans kept before the memo starts over (a shader has a handful).
+        const CAPACITY: usize = 256;
+        thread_local! {
+            static PLANS: RefCell<HashMap<Key, Arc<AddressPlan>>> = RefCell::new(HashMap::new());
+        }
+        let key: Key = (
+            device.verx10,
+            device.may_have_bit6_swizzle,
+            dim,
+            arrayed,
+            format,
+            layout.copied(),
+        );
+        if let Some(p) = PLANS.with(|m| m.borrow().get(&key).cloned()) {
+            return Ok(p);
+        }
+        let plan = Arc::new(AddressPlan::new(device, dim, arrayed, format, layout)?);
+        PLANS.with(|m| {
+            let mut m = m.borrow_mut();
+            if m.len() >= CAPACITY {
+                m.clear();
+            }
+            m.insert(key, plan.clone());
+        });
+        Ok(plan)
     }
 
     /// Number of coordinate components an access to the image reads.

@@ -69,6 +69,7 @@ use ir::function::{InstKind, IntrinsicInst};
 use ir::lsc::{AddrSize, AddrType, CacheControl, CacheOpt, DataShape, DataSize, LscAtomicOp, Sfid};
 use ir::{AtomicOp, Format, Function, ImageRef, IndexKind, Inst, IntrinsicOp, Src, Type};
 use smallvec::{smallvec, SmallVec};
+use std::sync::Arc;
 
 /// What the access does.
 #[derive(Clone, Debug)]
@@ -95,7 +96,7 @@ pub(crate) struct UntypedAccess {
     kind: Kind,
     image: ImageRef,
     coord: Src,
-    plan: AddressPlan,
+    plan: Arc<AddressPlan>,
     image_fmt: Format,
     raw_fmt: Format,
     shape: DataShape,
@@ -242,7 +243,7 @@ pub(crate) fn plan(
             "the untyped path computes texel addresses from the format, and the image has none",
         ));
     }
-    let plan = AddressPlan::new(device, a.dim, a.arrayed, a.format, a.decl.layout.as_ref())
+    let plan = AddressPlan::cached(device, a.dim, a.arrayed, a.format, a.decl.layout.as_ref())
         .map_err(|e| address_error(a, e))?;
     let bits = a.format.bits_per_texel();
     let (raw_fmt, shape) = raw_format(bits).ok_or_else(|| {
