@@ -17,7 +17,24 @@
 //! * `undef` is defined as 0 in every component (NIR leaves its value unspecified; 0
 //!   makes runs reproducible);
 //! * every intrinsic is handed to an [`Env`], once per instruction for all the active
-//!   lanes, so that messages see one SIMD message.
+//!   lanes, so that messages see one SIMD message, except `barrier`, which the
+//!   interpreter handles itself (below).
+//!
+//! # Barriers and resumable runs
+//!
+//! A workgroup runs as several subgroups, and a `barrier` (a workgroup execution and
+//! memory barrier) makes each of them wait until all have reached it. So that one
+//! thread can run all the subgroups of a workgroup, the interpreter keeps the state of
+//! the structured control flow on an explicit stack (the list being walked, the `if`
+//! and loop being executed, the next instruction of the current block) instead of the
+//! Rust call stack: a run is prepared by [`Interpreter::start`], and
+//! [`Interpreter::resume`] executes it until it finishes or stops at a barrier, to be
+//! resumed after it later. An executor creates one interpreter per subgroup, resumes
+//! each up to its next barrier, and resumes them all past it once every subgroup is
+//! there. A barrier must be reached in uniform control flow: by every lane the run
+//! started with; otherwise the run fails with [`InterpErrorKind::DivergentBarrier`].
+//! [`Interpreter::run`] runs one subgroup on its own (as the only subgroup of its
+//! workgroup), checking and passing its barriers.
 //!
 //! Values are stored compactly, one `u64` per component per lane (the low `bit_size` bits
 //! hold the value, 1-bit booleans are 0 or 1), and the interpreter remembers which lanes
@@ -53,7 +70,7 @@
 //! ```
 
 use crate::alu::AluOp;
-use crate::entity::{Block, ImageId, Inst, LoopId, Value};
+use crate::entity::{Block, IfId, ImageId, Inst, LoopId, Value};
 use crate::eval::{eval_alu, EvalError, Operand};
 use crate::function::{CfNode, Function, InstKind, IntrinsicInst, Jump};
 use crate::image::ImageDecl;
@@ -377,6 +394,14 @@ pub enum InterpErrorKind {
         /// The value.
         value: Value,
     },
+    /// A `barrier` reached by only some of the lanes that started the run: barriers
+    /// must be executed in uniform control flow by every invocation of the workgroup.
+    DivergentBarrier {
+        /// The lanes executing the barrier.
+        active: u32,
+        /// The lanes that started the run.
+        expected: u32,
+    },
 }
 
 /// An interpreter error: where (the instruction's span), which lane, and what.
@@ -463,6 +488,12 @@ impl fmt::Display for InterpError {
                 write!(f, "{image} is not declared by the shader")
             }
             InterpErrorKind::BadValue { value } => write!(f, "{value} does not exist"),
+            InterpErrorKind::DivergentBarrier { active, expected } => write!(
+                f,
+                "barrier in divergent control flow: lanes {} of the subgroup do not reach it (active lanes {})",
+                lane_list(expected & !active),
+                lane_list(*active)
+            ),
         }
     }
 }
@@ -486,12 +517,57 @@ struct Slot {
     bits: u8,
 }
 
-/// The state of one loop being executed.
+/// One entry of the interpreter's control-flow stack.
 #[derive(Copy, Clone, Debug)]
-struct LoopState {
-    id: LoopId,
-    broken: u32,
-    continued: u32,
+enum Frame<'s> {
+    /// A control-flow list being walked: the next node and the lanes still in the list.
+    List {
+        list: &'s [CfNode],
+        pos: usize,
+        mask: Mask,
+    },
+    /// A block being executed (its phis already done): the next instruction.
+    Block {
+        block: Block,
+        next: Option<Inst>,
+        mask: Mask,
+    },
+    /// An `if` whose then list (or, once `in_else`, else list) is running: the lanes
+    /// still to run the else list and those that reached the end of a side.
+    If {
+        id: IfId,
+        else_mask: Mask,
+        out: Mask,
+        in_else: bool,
+    },
+    /// A loop whose body is running: the lanes that broke out and those parked by a
+    /// `continue` until the iteration ends.
+    Loop {
+        id: LoopId,
+        broken: Mask,
+        continued: Mask,
+    },
+}
+
+/// Where [`Interpreter::resume`] stopped.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum RunState {
+    /// The function returned: the run is over.
+    Finished,
+    /// Every lane that started reached a `barrier`; the next
+    /// [`Interpreter::resume`] continues after it.
+    Barrier(BarrierPoint),
+}
+
+/// A barrier a run stopped at.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct BarrierPoint {
+    /// The `barrier` instruction.
+    pub inst: Inst,
+    /// Its source position.
+    pub span: Span,
+    /// How many barriers the run has reached, this one included (1 for the first).
+    pub index: u64,
 }
 
 /// Runs one function of a shader for subgroups of lanes. Create it once and call
@@ -507,7 +583,12 @@ pub struct Interpreter<'s> {
     store: Vec<u64>,
     defined: Vec<u32>,
     prev_block: [Option<Block>; MAX_LANES],
-    loops: Vec<LoopState>,
+    /// The control-flow stack of the current run (empty when there is none).
+    frames: Vec<Frame<'s>>,
+    /// The lanes the current run started with.
+    entry_mask: Mask,
+    /// Barriers reached by the current run.
+    barriers: u64,
     stats: Stats,
     // Scratch buffers for intrinsic sources and phis, kept to avoid reallocating.
     src_data: Vec<u64>,
@@ -545,7 +626,9 @@ impl<'s> Interpreter<'s> {
             store: Vec::new(),
             defined: Vec::new(),
             prev_block: [None; MAX_LANES],
-            loops: Vec::new(),
+            frames: Vec::new(),
+            entry_mask: 0,
+            barriers: 0,
             stats: Stats::default(),
             src_data: Vec::new(),
             src_types: Vec::new(),
@@ -567,6 +650,11 @@ impl<'s> Interpreter<'s> {
     /// Runs the function once for a subgroup whose lane `i` runs invocation
     /// `invocations[i]` (an identifier the interpreter only passes on to the [`Env`]).
     /// Every lane starts active.
+    ///
+    /// The subgroup runs alone, as the only subgroup of its workgroup: a `barrier` is
+    /// checked (every lane that started must reach it, in uniform control flow) and
+    /// passed. To run the subgroups of a workgroup in step at their barriers, use
+    /// [`Interpreter::start`] and [`Interpreter::resume`].
     pub fn run(&mut self, invocations: &[u32], env: &mut dyn Env) -> Result<Stats, InterpError> {
         let all = if invocations.len() >= MAX_LANES {
             u32::MAX
@@ -585,7 +673,18 @@ impl<'s> Interpreter<'s> {
         mask: u32,
         env: &mut dyn Env,
     ) -> Result<Stats, InterpError> {
+        self.start(invocations, mask)?;
+        while let RunState::Barrier(_) = self.resume(env)? {}
+        Ok(self.stats)
+    }
+
+    /// Prepares a run of the function for a subgroup whose lane `i` runs invocation
+    /// `invocations[i]`, with the lanes of `mask` active, without executing anything:
+    /// [`Interpreter::resume`] executes it, up to each `barrier` in turn. Values, the
+    /// defined lanes and the counters of the previous run are reset.
+    pub fn start(&mut self, invocations: &[u32], mask: u32) -> Result<(), InterpError> {
         let n = invocations.len();
+        self.frames.clear();
         if n == 0 || n > MAX_LANES {
             return Err(InterpError::new(
                 self.func.span,
@@ -610,11 +709,41 @@ impl<'s> Interpreter<'s> {
         self.defined.clear();
         self.defined.resize(self.slots.len(), 0);
         self.prev_block = [None; MAX_LANES];
-        self.loops.clear();
         self.stats = Stats::default();
-        let body = self.func.body();
-        self.exec_list(body, mask & lane_mask, env)?;
-        Ok(self.stats)
+        self.entry_mask = mask & lane_mask;
+        self.barriers = 0;
+        self.frames.push(Frame::List {
+            list: self.func.body(),
+            pos: 0,
+            mask: self.entry_mask,
+        });
+        Ok(())
+    }
+
+    /// Continues the run prepared by [`Interpreter::start`] until the function returns
+    /// ([`RunState::Finished`]) or every lane that started reaches a `barrier`
+    /// ([`RunState::Barrier`]; the next call continues after it). A barrier reached by
+    /// only some of those lanes (inside divergent control flow) is an error
+    /// ([`InterpErrorKind::DivergentBarrier`]). After an error, or once finished, the
+    /// run cannot continue and further calls report [`RunState::Finished`].
+    pub fn resume(&mut self, env: &mut dyn Env) -> Result<RunState, InterpError> {
+        let r = self.drive(env);
+        if r.is_err() {
+            self.frames.clear();
+        }
+        r
+    }
+
+    /// Whether the current run has finished (or was never started, or failed).
+    pub fn is_finished(&self) -> bool {
+        self.frames.is_empty()
+    }
+
+    /// The lanes the current run started with (the `mask` given to
+    /// [`Interpreter::start`], limited to the subgroup): the lanes that must reach every
+    /// barrier.
+    pub fn entry_mask(&self) -> u32 {
+        self.entry_mask
     }
 
     /// The components of `value` in lane `lane` after a run, or `None` if that lane did
@@ -634,114 +763,171 @@ impl<'s> Interpreter<'s> {
         self.defined.get(value.index()).copied().unwrap_or(0)
     }
 
-    /// Counters of the last run.
+    /// Counters of the last run (so far, while it is suspended at a barrier).
     pub fn stats(&self) -> Stats {
         self.stats
     }
 
     // ----- control flow ---------------------------------------------------------------
+    //
+    // The structured control flow runs on an explicit stack of frames rather than on
+    // the Rust call stack, so that a run can stop at a barrier and continue later: a
+    // `List` frame walks a control-flow list with the lanes still in it, a `Block`
+    // frame the instructions of a block, an `If` frame waits for its then list and
+    // then its else list, a `Loop` frame for each iteration of its body. A finished
+    // list hands the lanes that reached its end to the frame below it.
 
-    /// Executes a control-flow list for the lanes of `mask`; returns the lanes that reach
-    /// its end (lanes that break or continue are recorded in the loop state instead).
-    fn exec_list(
-        &mut self,
-        list: &'s [CfNode],
-        mut mask: Mask,
-        env: &mut dyn Env,
-    ) -> Result<Mask, InterpError> {
-        for &node in list {
-            if mask == 0 {
-                break;
-            }
-            match node {
-                CfNode::Block(b) => {
-                    self.exec_block(b, mask, env)?;
-                    if let Some(jump) = self.func.block(b).jump {
-                        let Some(state) = self.loops.last_mut() else {
-                            return Err(InterpError::new(
-                                self.func.block(b).span,
-                                None,
-                                None,
-                                InterpErrorKind::JumpOutsideLoop { block: b, jump },
-                            ));
-                        };
-                        match jump {
-                            Jump::Break => state.broken |= mask,
-                            Jump::Continue => state.continued |= mask,
+    /// Runs frames until the stack is empty or a barrier stops the run.
+    fn drive(&mut self, env: &mut dyn Env) -> Result<RunState, InterpError> {
+        let func = self.func;
+        // The lanes that reached the end of the list frame popped last.
+        let mut ret: Mask = 0;
+        loop {
+            let Some(top) = self.frames.last_mut() else {
+                return Ok(RunState::Finished);
+            };
+            match top {
+                Frame::List { list, pos, mask } => {
+                    if *mask == 0 || *pos == list.len() {
+                        ret = *mask;
+                        self.frames.pop();
+                        continue;
+                    }
+                    let node = list[*pos];
+                    *pos += 1;
+                    let mask = *mask;
+                    match node {
+                        CfNode::Block(b) => self.enter_block(b, mask)?,
+                        CfNode::If(id) => {
+                            let data = func.if_data(id);
+                            let cond = self.read_bool(data.cond, mask, data.span)?;
+                            let (then_mask, else_mask) = (mask & cond, mask & !cond);
+                            // A side without lanes is skipped; `mask` is not empty, so
+                            // at least one side runs.
+                            let (first, list, else_mask) = if then_mask != 0 {
+                                (then_mask, &data.then_list, else_mask)
+                            } else {
+                                (else_mask, &data.else_list, 0)
+                            };
+                            self.frames.push(Frame::If {
+                                id,
+                                else_mask,
+                                out: 0,
+                                in_else: then_mask == 0,
+                            });
+                            self.frames.push(Frame::List {
+                                list,
+                                pos: 0,
+                                mask: first,
+                            });
                         }
-                        mask = 0;
+                        CfNode::Loop(id) => {
+                            self.frames.push(Frame::Loop {
+                                id,
+                                broken: 0,
+                                continued: 0,
+                            });
+                            self.frames.push(Frame::List {
+                                list: &func.loop_data(id).body,
+                                pos: 0,
+                                mask,
+                            });
+                        }
                     }
                 }
-                CfNode::If(id) => {
-                    let data = self.func.if_data(id);
-                    let cond = self.read_bool(data.cond, mask, data.span)?;
-                    let then_mask = mask & cond;
-                    let else_mask = mask & !cond;
-                    let mut out = 0;
-                    if then_mask != 0 {
-                        out |= self.exec_list(&data.then_list, then_mask, env)?;
+                Frame::If {
+                    id,
+                    else_mask,
+                    out,
+                    in_else,
+                } => {
+                    // Its then or else list just finished with `ret`.
+                    *out |= ret;
+                    if !*in_else && *else_mask != 0 {
+                        *in_else = true;
+                        let m = *else_mask;
+                        let list = &func.if_data(*id).else_list;
+                        self.frames.push(Frame::List {
+                            list,
+                            pos: 0,
+                            mask: m,
+                        });
+                    } else {
+                        let out = *out;
+                        self.frames.pop();
+                        self.set_list_mask(out);
                     }
-                    if else_mask != 0 {
-                        out |= self.exec_list(&data.else_list, else_mask, env)?;
-                    }
-                    mask = out;
                 }
-                CfNode::Loop(id) => {
-                    mask = self.exec_loop(id, mask, env)?;
+                Frame::Loop {
+                    id,
+                    broken,
+                    continued,
+                } => {
+                    // An iteration just finished: lanes reaching the end of the body loop
+                    // back, like the ones that continued.
+                    let active = ret | *continued;
+                    if active != 0 {
+                        *continued = 0;
+                        let list = &func.loop_data(*id).body;
+                        self.frames.push(Frame::List {
+                            list,
+                            pos: 0,
+                            mask: active,
+                        });
+                    } else {
+                        let broken = *broken;
+                        self.frames.pop();
+                        self.set_list_mask(broken);
+                    }
+                }
+                Frame::Block { block, next, mask } => {
+                    let (block, cur, mask) = (*block, *next, *mask);
+                    if let Some(point) = self.run_block(block, cur, mask, env)? {
+                        return Ok(RunState::Barrier(point));
+                    }
                 }
             }
         }
-        Ok(mask)
     }
 
-    fn exec_loop(
-        &mut self,
-        id: LoopId,
-        mask: Mask,
-        env: &mut dyn Env,
-    ) -> Result<Mask, InterpError> {
-        let body = &self.func.loop_data(id).body;
-        self.loops.push(LoopState {
-            id,
-            broken: 0,
-            continued: 0,
-        });
-        let mut active = mask;
-        while active != 0 {
-            if let Some(state) = self.loops.last_mut() {
-                state.continued = 0;
-            }
-            let fell_through = self.exec_list(body, active, env)?;
-            let state = *self.loops.last().expect("loop state pushed above");
-            // Lanes reaching the end of the body loop back, like the ones that continued.
-            active = fell_through | state.continued;
+    /// Sets the lanes still running in the list frame on top of the stack (after an
+    /// `if` or a loop in it finished).
+    fn set_list_mask(&mut self, m: Mask) {
+        if let Some(Frame::List { mask, .. }) = self.frames.last_mut() {
+            *mask = m;
         }
-        let state = self.loops.pop().expect("loop state pushed above");
-        Ok(state.broken)
+    }
+
+    /// The innermost loop being executed.
+    fn innermost_loop(&mut self) -> Option<&mut Frame<'s>> {
+        self.frames
+            .iter_mut()
+            .rev()
+            .find(|f| matches!(f, Frame::Loop { .. }))
     }
 
     fn count_block(&mut self, block: Block) -> Result<(), InterpError> {
         self.stats.blocks += 1;
         if self.stats.blocks > self.config.max_block_executions {
+            let in_loop = match self.innermost_loop() {
+                Some(Frame::Loop { id, .. }) => Some(*id),
+                _ => None,
+            };
             return Err(InterpError::new(
                 self.func.block(block).span,
                 None,
                 None,
                 InterpErrorKind::IterationLimit {
                     limit: self.config.max_block_executions,
-                    in_loop: self.loops.last().map(|l| l.id),
+                    in_loop,
                 },
             ));
         }
         Ok(())
     }
 
-    fn exec_block(
-        &mut self,
-        block: Block,
-        mask: Mask,
-        env: &mut dyn Env,
-    ) -> Result<(), InterpError> {
+    /// Enters a block: counts it, executes its phis and pushes a frame for the rest.
+    fn enter_block(&mut self, block: Block, mask: Mask) -> Result<(), InterpError> {
         self.count_block(block)?;
         let mut cur = self.func.first_inst(block);
         // Phis read all their sources before any of them is written.
@@ -756,14 +942,80 @@ impl<'s> Interpreter<'s> {
         if !phis.is_empty() {
             self.exec_phis(block, &phis, mask)?;
         }
+        self.frames.push(Frame::Block {
+            block,
+            next: cur,
+            mask,
+        });
+        Ok(())
+    }
+
+    /// Executes the instructions of the block frame on top of the stack from `cur`. At
+    /// a barrier, records where to continue and returns it; at the end of the block,
+    /// pops the frame and applies the block's jump.
+    fn run_block(
+        &mut self,
+        block: Block,
+        mut cur: Option<Inst>,
+        mask: Mask,
+        env: &mut dyn Env,
+    ) -> Result<Option<BarrierPoint>, InterpError> {
+        let func = self.func;
         while let Some(inst) = cur {
+            cur = func.next_inst(inst);
+            let is_barrier = matches!(
+                &func.inst(inst).kind,
+                InstKind::Intrinsic(i) if i.op == IntrinsicOp::Barrier
+            );
+            if is_barrier {
+                self.stats.instructions += 1;
+                let span = func.inst_span(inst);
+                if mask != self.entry_mask {
+                    return Err(InterpError::new(
+                        span,
+                        Some(inst),
+                        None,
+                        InterpErrorKind::DivergentBarrier {
+                            active: mask,
+                            expected: self.entry_mask,
+                        },
+                    ));
+                }
+                self.barriers += 1;
+                if let Some(Frame::Block { next, .. }) = self.frames.last_mut() {
+                    *next = cur;
+                }
+                return Ok(Some(BarrierPoint {
+                    inst,
+                    span,
+                    index: self.barriers,
+                }));
+            }
             self.exec_inst(inst, mask, env)?;
-            cur = self.func.next_inst(inst);
         }
         for lane in lanes_of(mask) {
             self.prev_block[lane] = Some(block);
         }
-        Ok(())
+        self.frames.pop();
+        if let Some(jump) = func.block(block).jump {
+            let Some(Frame::Loop {
+                broken, continued, ..
+            }) = self.innermost_loop()
+            else {
+                return Err(InterpError::new(
+                    func.block(block).span,
+                    None,
+                    None,
+                    InterpErrorKind::JumpOutsideLoop { block, jump },
+                ));
+            };
+            match jump {
+                Jump::Break => *broken |= mask,
+                Jump::Continue => *continued |= mask,
+            }
+            self.set_list_mask(0);
+        }
+        Ok(None)
     }
 
     // ----- values ---------------------------------------------------------------------
@@ -1081,6 +1333,17 @@ impl<'s> Interpreter<'s> {
         }
         Ok(())
     }
+}
+
+/// The lanes of a mask as text: `0, 2, 3` (or `none`).
+fn lane_list(mask: Mask) -> String {
+    if mask == 0 {
+        return "none".into();
+    }
+    lanes_of(mask)
+        .map(|l| l.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The lanes of a mask, in ascending order.

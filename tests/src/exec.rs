@@ -1,19 +1,31 @@
 //! The executor: binds a shader to a [`Memory`] and runs a grid of workgroups.
 //!
 //! A dispatch of `workgroups` runs each workgroup in turn (x fastest, then y, then z),
-//! each with fresh shared local memory, and each workgroup as subgroups of
-//! [`ExecConfig::subgroup_size`] consecutive invocations (linear local index
-//! `x + y·sx + z·sx·sy`); the last subgroup of a workgroup whose size is not a multiple
-//! of the subgroup size runs with its trailing lanes disabled, as a GPU dispatches it.
-//! Subgroups run to completion one after another, in ascending order, so atomics are
-//! applied in a defined order (lanes ascending within a message).
+//! each with fresh shared local memory (zeros, or the bytes given to
+//! [`Executor::set_initial_shared`]), and each workgroup as subgroups of the shader's
+//! `subgroup_size` (or [`ExecConfig::subgroup_size`] when the shader fixes none)
+//! consecutive invocations (linear local index `x + y·sx + z·sx·sy`); the last subgroup
+//! of a workgroup whose size is not a multiple of the subgroup size runs with its
+//! trailing lanes disabled, as a GPU dispatches it.
+//!
+//! The subgroups of a workgroup run in step from barrier to barrier: each in ascending
+//! order runs up to its next `barrier` (or its end), and once all wait at the same
+//! barrier they all continue past it. Between barriers a subgroup runs alone, so atomics
+//! are applied in a defined order (subgroups ascending, lanes ascending within a
+//! message). A subgroup that finishes while others wait at a barrier, or subgroups
+//! waiting at different barriers, are a [`WorkgroupError`] (a barrier inside control flow
+//! that diverges within a subgroup is the interpreter's error).
 //!
 //! An invocation is identified by its linear index in the dispatch:
 //! `workgroup_linear · workgroup_size + local_linear`.
 //!
 //! The environment serves:
 //! * the system values `load_global_invocation_id`, `load_local_invocation_id`,
-//!   `load_workgroup_id`, `load_num_workgroups`;
+//!   `load_workgroup_id`, `load_num_workgroups`, `load_local_invocation_index` (the
+//!   linear local index), `load_subgroup_invocation` (the lane), `load_subgroup_id`
+//!   (the subgroup's index in the workgroup), `load_num_subgroups`;
+//! * the group async copies and `group_wait_events` at the reference level
+//!   ([`crate::async_copy`]);
 //! * `load_ubo`, `load_push_constant` (at `base + offset`), `load_ssbo`/`store_ssbo`,
 //!   `load_global`/`store_global`, `load_shared`/`store_shared` (at `base + offset`):
 //!   components of `bit_size / 8` bytes each, little-endian, lane by lane;
@@ -21,8 +33,9 @@
 //!   ([`crate::image`]);
 //! * the message intrinsics with the hardware's semantics ([`crate::message`]).
 
+use crate::async_copy::{AsyncCopies, CountMismatch};
 use crate::memory::{Access, AccessCtx, AccessKind, Memory, Target};
-use ir::interp::{Config, Env, EnvError, InterpError, Interpreter, IntrinsicCall, Stats};
+use ir::interp::{Config, Env, EnvError, InterpError, Interpreter, IntrinsicCall, RunState, Stats};
 use ir::{IndexKind, Inst, IntrinsicClass, IntrinsicOp, Shader, Span, Value};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -30,7 +43,7 @@ use std::fmt;
 /// Executor settings.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct ExecConfig {
-    /// Lanes per subgroup, 1 to 32.
+    /// Lanes per subgroup, 1 to 32, for shaders that do not fix their subgroup size.
     pub subgroup_size: u32,
     /// Bytes of shared local memory per workgroup.
     pub shared_size: usize,
@@ -65,6 +78,13 @@ pub enum ExecError {
         /// Why.
         reason: String,
     },
+    /// The subgroups of a workgroup disagree at a workgroup-level operation.
+    Workgroup {
+        /// The workgroup (x, y, z).
+        workgroup: [u32; 3],
+        /// What went wrong.
+        error: WorkgroupError,
+    },
     /// A subgroup failed.
     Run {
         /// The workgroup (x, y, z).
@@ -81,6 +101,11 @@ impl fmt::Display for ExecError {
         match self {
             ExecError::NoEntry => f.write_str("the shader has no function `main`"),
             ExecError::Config { reason } => write!(f, "cannot dispatch: {reason}"),
+            ExecError::Workgroup { workgroup, error } => write!(
+                f,
+                "workgroup ({}, {}, {}): {error}",
+                workgroup[0], workgroup[1], workgroup[2]
+            ),
             ExecError::Run {
                 workgroup,
                 first_invocation,
@@ -98,10 +123,72 @@ impl std::error::Error for ExecError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             ExecError::Run { error, .. } => Some(error),
+            ExecError::Workgroup { error, .. } => Some(error),
             _ => None,
         }
     }
 }
+
+/// How the subgroups of a workgroup failed to meet at a barrier or a group async copy.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WorkgroupError {
+    /// A subgroup finished while others wait at a barrier.
+    FinishedBeforeBarrier {
+        /// The subgroup that finished.
+        subgroup: u32,
+        /// The barrier's number in the run (1 for the first).
+        index: u64,
+        /// A subgroup waiting there.
+        waiting: u32,
+        /// Where that subgroup waits.
+        at: Span,
+    },
+    /// Two subgroups wait at different barrier instructions.
+    DifferentBarriers {
+        /// The barrier's number in the run (1 for the first).
+        index: u64,
+        /// One subgroup.
+        subgroup: u32,
+        /// Its barrier.
+        at: Span,
+        /// Another subgroup.
+        other: u32,
+        /// Its barrier.
+        other_at: Span,
+    },
+    /// A subgroup executed a group async copy another number of times than it was
+    /// performed.
+    AsyncCopy(CountMismatch),
+}
+
+impl fmt::Display for WorkgroupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WorkgroupError::FinishedBeforeBarrier {
+                subgroup,
+                index,
+                waiting,
+                at,
+            } => write!(
+                f,
+                "subgroup {subgroup} finished without reaching barrier {index} (subgroup {waiting} waits at {at}): every invocation of the workgroup must reach every barrier"
+            ),
+            WorkgroupError::DifferentBarriers {
+                index,
+                subgroup,
+                at,
+                other,
+                other_at,
+            } => write!(
+                f,
+                "barrier {index} is the one at {at} for subgroup {subgroup} but the one at {other_at} for subgroup {other}: the invocations of a workgroup must reach the same barriers"
+            ),
+            WorkgroupError::AsyncCopy(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for WorkgroupError {}
 
 /// What a dispatch produced (the memory itself stays in the executor).
 #[derive(Clone, Debug, Default)]
@@ -154,6 +241,8 @@ pub struct Executor<'s> {
     pub memory: Memory,
     /// Settings.
     pub config: ExecConfig,
+    /// The initial contents of every workgroup's shared memory (zeros after them).
+    shared_init: Vec<u8>,
 }
 
 impl<'s> Executor<'s> {
@@ -168,7 +257,22 @@ impl<'s> Executor<'s> {
             shader,
             memory: Memory::new(),
             config,
+            shared_init: Vec::new(),
         }
+    }
+
+    /// Sets the bytes every workgroup's shared local memory starts with (the rest of it,
+    /// up to [`ExecConfig::shared_size`], is zero; bytes beyond it are ignored).
+    pub fn set_initial_shared(&mut self, bytes: Vec<u8>) {
+        self.shared_init = bytes;
+    }
+
+    /// The subgroup size the shader runs with: the shader's own (`subgroup_size` in its
+    /// header) when it fixes one, else [`ExecConfig::subgroup_size`].
+    pub fn subgroup_size(&self) -> u32 {
+        self.shader
+            .subgroup_size
+            .unwrap_or(self.config.subgroup_size)
     }
 
     /// The shader.
@@ -190,7 +294,7 @@ impl<'s> Executor<'s> {
     ) -> Result<RunResult, ExecError> {
         let shader = self.shader;
         let func = shader.entry().ok_or(ExecError::NoEntry)?;
-        let sg = self.config.subgroup_size;
+        let sg = self.subgroup_size();
         if !(1..=32).contains(&sg) {
             return Err(ExecError::Config {
                 reason: format!("the subgroup size must be 1 to 32, not {sg}"),
@@ -215,7 +319,12 @@ impl<'s> Executor<'s> {
             result.values.insert(v, vec![None; total as usize]);
         }
         self.memory.set_logging(self.config.log_accesses);
-        let mut interp = Interpreter::new(shader, func, self.config.interp);
+        let num_sg = wg_size.div_ceil(sg as u64) as usize;
+        // One interpreter per subgroup of a workgroup, reused for every workgroup: the
+        // subgroups of a workgroup run in step from barrier to barrier.
+        let mut interps: Vec<Interpreter<'_>> = (0..num_sg)
+            .map(|_| Interpreter::new(shader, func, self.config.interp))
+            .collect();
         let mut lanes = vec![0u32; sg as usize];
         for wl in 0..num_wg {
             let wg = [
@@ -225,8 +334,15 @@ impl<'s> Executor<'s> {
             ];
             self.memory
                 .begin_workgroup(wl as u32, self.config.shared_size);
-            let mut start = 0u64;
-            while start < wg_size {
+            if !self.shared_init.is_empty() {
+                let shared = self.memory.shared_mut();
+                let n = shared.len().min(self.shared_init.len());
+                shared[..n].copy_from_slice(&self.shared_init[..n]);
+            }
+            // (first invocation, lanes, active mask) of each subgroup.
+            let mut subgroups = Vec::with_capacity(num_sg);
+            for (i, interp) in interps.iter_mut().enumerate() {
+                let start = i as u64 * sg as u64;
                 let count = (wg_size - start).min(sg as u64) as usize;
                 let first = (wl * wg_size + start) as u32;
                 for (i, l) in lanes.iter_mut().enumerate() {
@@ -237,20 +353,79 @@ impl<'s> Executor<'s> {
                 } else {
                     (1u32 << count) - 1
                 };
-                let mut env = ExecEnv {
-                    mem: &mut self.memory,
-                    local_size: local,
-                    workgroups,
-                    trace: self.config.trace_calls.then_some(&mut result.calls),
+                let run_err = |error| ExecError::Run {
+                    workgroup: wg,
+                    first_invocation: first,
+                    error,
                 };
-                let stats =
-                    interp
-                        .run_masked(&lanes, mask, &mut env)
-                        .map_err(|error| ExecError::Run {
-                            workgroup: wg,
-                            first_invocation: first,
-                            error,
-                        })?;
+                interp.start(&lanes, mask).map_err(run_err)?;
+                subgroups.push((first, count, mask));
+            }
+            let mut copies = AsyncCopies::new();
+            loop {
+                // Every subgroup runs to its next barrier (or to its end).
+                let mut stops = Vec::with_capacity(num_sg);
+                for (i, interp) in interps.iter_mut().enumerate() {
+                    let (first, _, mask) = subgroups[i];
+                    let mut env = ExecEnv {
+                        mem: &mut self.memory,
+                        local_size: local,
+                        workgroups,
+                        trace: self.config.trace_calls.then_some(&mut result.calls),
+                        subgroup_size: sg,
+                        subgroup: i as u32,
+                        lanes: mask,
+                        copies: &mut copies,
+                    };
+                    let state = interp.resume(&mut env).map_err(|error| ExecError::Run {
+                        workgroup: wg,
+                        first_invocation: first,
+                        error,
+                    })?;
+                    stops.push(state);
+                }
+                let wg_err = |error| ExecError::Workgroup {
+                    workgroup: wg,
+                    error,
+                };
+                let waiting = stops.iter().enumerate().find_map(|(i, s)| match s {
+                    RunState::Barrier(p) => Some((i, *p)),
+                    RunState::Finished => None,
+                });
+                let Some((at, point)) = waiting else {
+                    break;
+                };
+                for (i, s) in stops.iter().enumerate() {
+                    match s {
+                        RunState::Finished => {
+                            return Err(wg_err(WorkgroupError::FinishedBeforeBarrier {
+                                subgroup: i as u32,
+                                index: point.index,
+                                waiting: at as u32,
+                                at: point.span,
+                            }))
+                        }
+                        RunState::Barrier(p) if p.inst != point.inst => {
+                            return Err(wg_err(WorkgroupError::DifferentBarriers {
+                                index: point.index,
+                                subgroup: i as u32,
+                                at: p.span,
+                                other: at as u32,
+                                other_at: point.span,
+                            }))
+                        }
+                        RunState::Barrier(_) => {}
+                    }
+                }
+            }
+            copies
+                .finish(num_sg as u32)
+                .map_err(|e| ExecError::Workgroup {
+                    workgroup: wg,
+                    error: WorkgroupError::AsyncCopy(e),
+                })?;
+            for (interp, &(first, count, _)) in interps.iter().zip(&subgroups) {
+                let stats = interp.stats();
                 result.stats.blocks += stats.blocks;
                 result.stats.instructions += stats.instructions;
                 result.stats.intrinsics += stats.intrinsics;
@@ -259,7 +434,6 @@ impl<'s> Executor<'s> {
                         per_inv[first as usize + lane] = interp.value(*v, lane).map(|c| c.to_vec());
                     }
                 }
-                start += count as u64;
             }
         }
         result.accesses = self.memory.take_log();
@@ -273,6 +447,13 @@ struct ExecEnv<'m> {
     local_size: [u32; 3],
     workgroups: [u32; 3],
     trace: Option<&'m mut Vec<CallTrace>>,
+    subgroup_size: u32,
+    /// The subgroup's index in its workgroup.
+    subgroup: u32,
+    /// The lanes the subgroup runs (all but the trailing ones of a partial subgroup).
+    lanes: u32,
+    /// The workgroup's group async copies.
+    copies: &'m mut AsyncCopies,
 }
 
 impl ExecEnv<'_> {
@@ -294,6 +475,12 @@ impl ExecEnv<'_> {
             (wl / (nx * ny)) as u32,
         ];
         (wg, local)
+    }
+
+    /// The linear local index of an invocation in its workgroup.
+    fn local_index(&self, invocation: u32) -> u32 {
+        let wg_size: u64 = self.local_size.iter().map(|&n| n as u64).product();
+        (invocation as u64 % wg_size) as u32
     }
 }
 
@@ -345,6 +532,29 @@ impl Env for ExecEnv<'_> {
         let lanes: Vec<usize> = call.active_lanes().collect();
         match op {
             IntrinsicOp::ImageLoadParam => return crate::image::execute(self.mem, call),
+            IntrinsicOp::GroupAsyncCopy2d2d | IntrinsicOp::GroupAsyncCopy3d3d => {
+                return self
+                    .copies
+                    .execute(self.mem, call, self.subgroup, self.lanes)
+            }
+            IntrinsicOp::GroupWaitEvents => return AsyncCopies::wait(call, self.lanes),
+            IntrinsicOp::LoadLocalInvocationIndex
+            | IntrinsicOp::LoadSubgroupInvocation
+            | IntrinsicOp::LoadSubgroupId
+            | IntrinsicOp::LoadNumSubgroups => {
+                let wg_size: u32 = self.local_size.iter().product();
+                for lane in lanes {
+                    let li = self.local_index(call.invocations[lane]);
+                    let v = match op {
+                        IntrinsicOp::LoadLocalInvocationIndex => li,
+                        IntrinsicOp::LoadSubgroupInvocation => li % self.subgroup_size,
+                        IntrinsicOp::LoadSubgroupId => li / self.subgroup_size,
+                        _ => wg_size.div_ceil(self.subgroup_size),
+                    };
+                    call.set_dest(lane, &[v as u64]);
+                }
+                return Ok(());
+            }
             IntrinsicOp::LoadGlobalInvocationId
             | IntrinsicOp::LoadLocalInvocationId
             | IntrinsicOp::LoadWorkgroupId

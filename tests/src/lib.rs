@@ -8,9 +8,11 @@
 //!   constants) and its access log;
 //! * [`image`]: the high-level image intrinsics on the logical image;
 //! * [`message`]: LSC and sampler messages with the hardware's semantics;
+//! * [`async_copy`]: group async copies at the reference level;
 //! * [`exec`]: the [`exec::Executor`] running a grid of workgroups;
 //! * [`shader_gen`] draws random valid shaders for the property suites.
 
+pub mod async_copy;
 pub mod exec;
 pub mod image;
 pub mod memory;
