@@ -20,7 +20,8 @@
 //!   conditions.
 //! - **Intrinsics**: image operand and index, source counts and shapes, index values,
 //!   image access shapes against the declaration, LSC data shapes, sampler channels,
-//!   system-value destinations.
+//!   system-value destinations; group async copies (one pointer shared, the other
+//!   global; constant element sizes and the overlap rules on constant shapes).
 //!
 //! Unreachable blocks follow NIR: dominance is vacuous for them (any definition
 //! dominates a use in an unreachable block), while a definition in an unreachable
@@ -1164,6 +1165,9 @@ impl<'a> FnCheck<'a> {
                 // The indices decoded (the sources were checked against them).
                 self.check_lsc(&ctx, &src_of);
             }
+            IntrinsicOp::GroupAsyncCopy2d2d | IntrinsicOp::GroupAsyncCopy3d3d => {
+                self.check_async_copy(&ctx, &src_of);
+            }
             IntrinsicOp::SamplerLd | IntrinsicOp::SamplerLdLz => {
                 let (Some(d), Some(ch)) = (dest_ty, idx(IndexKind::Channels)) else {
                     return;
@@ -1515,6 +1519,116 @@ impl<'a> FnCheck<'a> {
                             ),
                         );
                     }
+                }
+            }
+        }
+    }
+}
+
+// ----- group async copies ---------------------------------------------------------------
+//
+// `group_async_copy_2d2d` / `group_async_copy_3d3d` (shared/spec/group-async-copies.md).
+// The generic source checks already require 32-bit scalars for everything but the two
+// pointers. Here:
+//
+// - the pointers: the specification requires one side in Workgroup storage and the
+//   other in CrossWorkgroup storage. In the IR a global (CrossWorkgroup) pointer is a
+//   64-bit address and a shared (Workgroup) pointer a 32-bit byte offset, so exactly one
+//   of `dst` and `src` is 32-bit and the other 64-bit;
+// - a constant `elem_bytes` is a power of two from 1 to 128: the sizes of the OpenCL C
+//   gentypes the builtins copy (char to double16/long16; 3-component vectors are sized
+//   as 4-component ones);
+// - what the specification leaves undefined and constants reveal: a line length below
+//   the elements per line (overlapping lines) and a plane area below lines x line length
+//   (overlapping planes). With dynamic operands the executor reports these at run time.
+
+impl FnCheck<'_> {
+    /// The value of a scalar source defined by a `load_const`.
+    fn const_scalar(&self, src: Src) -> Option<u64> {
+        if src.value.index() >= self.func.num_value_ids() {
+            return None;
+        }
+        let def = self.func.value_def(src.value)?;
+        if def.index() >= self.func.num_inst_ids() {
+            return None;
+        }
+        let vals = self.func.inst(def).as_const()?;
+        vals.get(src.swizzle.component(0) as usize).copied()
+    }
+
+    fn check_async_copy(&mut self, c: &IntrCtx<'_>, src_of: &dyn Fn(&str) -> Option<Type>) {
+        let (name, span, intr) = (c.name, c.span, c.intr);
+        // The pointers.
+        let ptr_bits = |which: &str| src_of(which).map(|t| t.bit_size());
+        for which in ["dst", "src"] {
+            if let Some(bits) = ptr_bits(which) {
+                if bits != 32 && bits != 64 {
+                    self.error(
+                        span,
+                        format!(
+                            "{name}: `{which}` is {bits}-bit; expected a 64-bit global address or a 32-bit shared-memory offset"
+                        ),
+                    );
+                }
+            }
+        }
+        if let (Some(d), Some(s)) = (ptr_bits("dst"), ptr_bits("src")) {
+            if d == s && (d == 32 || d == 64) {
+                let what = if d == 64 {
+                    "64-bit global addresses"
+                } else {
+                    "32-bit shared-memory offsets"
+                };
+                self.error(
+                    span,
+                    format!(
+                        "{name}: `dst` and `src` are both {what}; a group async copy moves data between shared (Workgroup, a 32-bit offset) and global (CrossWorkgroup, a 64-bit address) memory, so exactly one side is shared"
+                    ),
+                );
+            }
+        }
+        // Constant operands, by name.
+        let Some(specs) = intr.op.srcs(&intr.indices) else {
+            return;
+        };
+        let konst = |this: &Self, which: &str| -> Option<u64> {
+            let k = specs.iter().position(|s| s.name == which)?;
+            this.const_scalar(*intr.srcs.get(k)?)
+        };
+        if let Some(eb) = konst(self, "elem_bytes") {
+            if !eb.is_power_of_two() || eb > 128 {
+                self.error(
+                    span,
+                    format!(
+                        "{name}: elem_bytes is {eb}; expected a power of two from 1 to 128 (the size of an OpenCL C gentype)"
+                    ),
+                );
+            }
+        }
+        let epl = konst(self, "elems_per_line");
+        let lines = konst(self, "lines");
+        for side in ["src", "dst"] {
+            let ll = konst(self, &format!("{side}_line_length"));
+            if let (Some(ll), Some(epl)) = (ll, epl) {
+                if ll < epl {
+                    self.error(
+                        span,
+                        format!(
+                            "{name}: {side}_line_length {ll} is smaller than elems_per_line {epl}: the lines overlap, which the specification leaves undefined"
+                        ),
+                    );
+                }
+            }
+            let pa = konst(self, &format!("{side}_plane_area"));
+            if let (Some(pa), Some(lines), Some(ll)) = (pa, lines, ll) {
+                let needed = lines * ll;
+                if pa < needed {
+                    self.error(
+                        span,
+                        format!(
+                            "{name}: {side}_plane_area {pa} is smaller than lines x {side}_line_length = {lines} x {ll} = {needed}: the planes overlap, which the specification leaves undefined"
+                        ),
+                    );
                 }
             }
         }
@@ -2655,5 +2769,130 @@ mod tests {
         let d = validate(&sh).unwrap_err();
         let spans: Vec<Span> = d.iter().map(|d| d.span).collect();
         assert_eq!(spans, vec![Span::new(4, 7), Span::new(9, 2), Span::UNKNOWN]);
+    }
+}
+
+#[cfg(test)]
+mod async_copy_tests {
+    use super::*;
+
+    /// Validates `body` (instructions after the constants `%c0` = 0, `%c1` = 1,
+    /// `%c2` = 2, `%c3` = 3, `%c4` = 4, `%c8` = 8, `%g` a 64-bit address, `%s` a 32-bit
+    /// shared offset, `%x` a dynamic 32-bit value) and returns the messages.
+    fn check(body: &str) -> Vec<String> {
+        let text = format!(
+            "shader compute (local_size=8,1,1)
+fn main {{
+  block b0:
+    32   %0 = load_const (0x00000000)
+    32   %1 = load_const (0x00000001)
+    32   %2 = load_const (0x00000002)
+    32   %3 = load_const (0x00000003)
+    32   %4 = load_const (0x00000004)
+    32   %5 = load_const (0x00000008)
+    64   %6 = load_const (0x0000000100000000)
+    32   %7 = load_const (0x00000040)
+    32x3 %8 = @load_local_invocation_id
+{body}
+}}"
+        )
+        .replace("%c0", "%0")
+        .replace("%c1", "%1")
+        .replace("%c2", "%2")
+        .replace("%c3", "%3")
+        .replace("%c4", "%4")
+        .replace("%c8", "%5")
+        .replace("%g", "%6")
+        .replace("%s", "%7")
+        .replace("%x", "%8.x");
+        let shader = crate::parse_shader(&text).unwrap_or_else(|d| panic!("{d:?}"));
+        match validate(&shader) {
+            Ok(()) => Vec::new(),
+            Err(d) => d.into_iter().map(|d| d.message).collect(),
+        }
+    }
+
+    #[test]
+    fn well_formed_copies_pass() {
+        // Global to shared and back, constant and dynamic shapes, 2D and 3D.
+        let ok = [
+            "    32 %20 = @group_async_copy_2d2d (%s, %c0, %g, %c1, %c4, %c3, %c2, %c3, %c4, %c0)",
+            "    32 %20 = @group_async_copy_2d2d (%g, %x, %s, %x, %x, %x, %x, %x, %x, %x)",
+            "    32 %20 = @group_async_copy_3d3d (%s, %c0, %g, %c0, %c1, %c2, %c2, %c3, %c2, %c4, %c3, %c8, %c0)
+    @group_wait_events (%20)",
+        ];
+        for body in ok {
+            assert_eq!(check(body), Vec::<String>::new(), "{body}");
+        }
+    }
+
+    #[test]
+    fn pointers_are_one_shared_and_one_global() {
+        let name = "`@group_async_copy_2d2d`";
+        assert_eq!(
+            check("    32 %20 = @group_async_copy_2d2d (%g, %c0, %g, %c0, %c4, %c1, %c1, %c1, %c1, %c0)"),
+            [format!("{name}: `dst` and `src` are both 64-bit global addresses; a group async copy moves data between shared (Workgroup, a 32-bit offset) and global (CrossWorkgroup, a 64-bit address) memory, so exactly one side is shared")]
+        );
+        assert_eq!(
+            check("    32 %20 = @group_async_copy_2d2d (%s, %c0, %s, %c0, %c4, %c1, %c1, %c1, %c1, %c0)"),
+            [format!("{name}: `dst` and `src` are both 32-bit shared-memory offsets; a group async copy moves data between shared (Workgroup, a 32-bit offset) and global (CrossWorkgroup, a 64-bit address) memory, so exactly one side is shared")]
+        );
+        assert_eq!(
+            check("    16 %19 = load_const (0x0001)
+    32 %20 = @group_async_copy_2d2d (%19, %c0, %g, %c0, %c4, %c1, %c1, %c1, %c1, %c0)"),
+            [format!("{name}: `dst` is 16-bit; expected a 64-bit global address or a 32-bit shared-memory offset")]
+        );
+        // The other operands are 32-bit scalars, the event too.
+        assert_eq!(
+            check("    32 %20 = @group_async_copy_2d2d (%s, %g, %g, %c0, %c4, %c1, %c1, %c1, %c1, %c0)"),
+            [format!("{name}: source `dst_offset` is 64-bit, expected 32-bit")]
+        );
+        assert_eq!(
+            check("    @group_wait_events (%g)"),
+            ["`@group_wait_events`: source `event` is 64-bit, expected 32-bit"]
+        );
+        assert_eq!(
+            check("    64 %20 = @group_async_copy_2d2d (%s, %c0, %g, %c0, %c4, %c1, %c1, %c1, %c1, %c0)"),
+            [format!("{name}: the destination is 64, expected 32")]
+        );
+    }
+
+    #[test]
+    fn constant_shapes_are_checked() {
+        let n2 = "`@group_async_copy_2d2d`";
+        let n3 = "`@group_async_copy_3d3d`";
+        // elem_bytes 3, and 256 (beyond the largest gentype).
+        assert_eq!(
+            check("    32 %20 = @group_async_copy_2d2d (%s, %c0, %g, %c0, %c3, %c1, %c1, %c1, %c1, %c0)"),
+            [format!("{n2}: elem_bytes is 3; expected a power of two from 1 to 128 (the size of an OpenCL C gentype)")]
+        );
+        assert_eq!(
+            check("    32 %19 = load_const (0x00000100)
+    32 %20 = @group_async_copy_2d2d (%s, %c0, %g, %c0, %19, %c1, %c1, %c1, %c1, %c0)"),
+            [format!("{n2}: elem_bytes is 256; expected a power of two from 1 to 128 (the size of an OpenCL C gentype)")]
+        );
+        assert_eq!(
+            check("    32 %20 = @group_async_copy_2d2d (%s, %c0, %g, %c0, %c0, %c1, %c1, %c1, %c1, %c0)"),
+            [format!("{n2}: elem_bytes is 0; expected a power of two from 1 to 128 (the size of an OpenCL C gentype)")]
+        );
+        // Lines: 4 elements per line, line lengths 3 (src) and 2 (dst).
+        assert_eq!(
+            check("    32 %20 = @group_async_copy_2d2d (%s, %c0, %g, %c0, %c4, %c4, %c2, %c3, %c2, %c0)"),
+            [
+                format!("{n2}: src_line_length 3 is smaller than elems_per_line 4: the lines overlap, which the specification leaves undefined"),
+                format!("{n2}: dst_line_length 2 is smaller than elems_per_line 4: the lines overlap, which the specification leaves undefined"),
+            ]
+        );
+        // Planes: 2 lines of line length 3 need an area of 6; 4 is too small (src),
+        // 8 is enough (dst).
+        assert_eq!(
+            check("    32 %20 = @group_async_copy_3d3d (%s, %c0, %g, %c0, %c1, %c2, %c2, %c2, %c3, %c4, %c3, %c8, %c0)"),
+            [format!("{n3}: src_plane_area 4 is smaller than lines x src_line_length = 2 x 3 = 6: the planes overlap, which the specification leaves undefined")]
+        );
+        // Dynamic operands are the executor's to check.
+        assert_eq!(
+            check("    32 %20 = @group_async_copy_3d3d (%s, %c0, %g, %c0, %x, %x, %c2, %c2, %x, %c4, %c3, %x, %c0)"),
+            Vec::<String>::new()
+        );
     }
 }
