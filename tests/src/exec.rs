@@ -292,6 +292,32 @@ impl<'s> Executor<'s> {
         workgroups: [u32; 3],
         record: &[Value],
     ) -> Result<RunResult, ExecError> {
+        match self.run_partial(workgroups, record) {
+            (result, None) => Ok(result),
+            (_, Some(e)) => Err(e),
+        }
+    }
+
+    /// [`Executor::run_recording`], returning what ran even when a subgroup fails: the
+    /// result holds the subgroups before the failing one in full (values, stats), and
+    /// the accesses and calls made up to the failure, including the failing subgroup's.
+    pub fn run_partial(
+        &mut self,
+        workgroups: [u32; 3],
+        record: &[Value],
+    ) -> (RunResult, Option<ExecError>) {
+        let mut result = RunResult::default();
+        let error = self.run_into(workgroups, record, &mut result).err();
+        result.accesses = self.memory.take_log();
+        (result, error)
+    }
+
+    fn run_into(
+        &mut self,
+        workgroups: [u32; 3],
+        record: &[Value],
+        result: &mut RunResult,
+    ) -> Result<(), ExecError> {
         let shader = self.shader;
         let func = shader.entry().ok_or(ExecError::NoEntry)?;
         let sg = self.subgroup_size();
@@ -311,10 +337,7 @@ impl<'s> Executor<'s> {
                 ),
             });
         }
-        let mut result = RunResult {
-            invocations: total as u32,
-            ..RunResult::default()
-        };
+        result.invocations = total as u32;
         for &v in record {
             result.values.insert(v, vec![None; total as usize]);
         }
@@ -436,8 +459,7 @@ impl<'s> Executor<'s> {
                 }
             }
         }
-        result.accesses = self.memory.take_log();
-        Ok(result)
+        Ok(())
     }
 }
 

@@ -28,7 +28,8 @@
 //! 4. **Buffers.** Every byte of every buffer.
 //!
 //! A lowered run that fails (an access outside every allocation, an illegal message)
-//! where the original ran is a mismatch too. Everything is deterministic: one run per
+//! where the original ran is a mismatch too; the accesses and values of the
+//! workgroups that ran before the failing one are still compared. Everything is deterministic: one run per
 //! level, subgroups in order, mismatches sorted.
 
 use crate::exec::{ExecConfig, ExecError, Executor, RunResult};
@@ -410,7 +411,7 @@ pub fn verify(
         .map_err(VerifyError::Original)?;
     let mut ex_b = Executor::with_config(lowered, config);
     ex_b.memory = mem_b;
-    let run_b = ex_b.run_recording(setup.grid, &values);
+    let (run_b, failure) = ex_b.run_partial(setup.grid, &values);
 
     let mut cmp = Comparison {
         original,
@@ -426,12 +427,29 @@ pub fn verify(
         },
         found: Vec::new(),
     };
-    match &run_b {
-        Err(e) => cmp.execution_failure(e),
-        Ok(run_b) => {
-            cmp.addresses(run_b);
-            cmp.values(run_b, &record);
-            cmp.memories(&ex_b.memory, run_b);
+    match &failure {
+        Some(e) => {
+            // What ran before the failing workgroup is still compared: the first wrong
+            // address usually comes before the access that leaves memory. (The
+            // subgroups of a workgroup run in step between barriers, so only earlier
+            // workgroups have certainly finished.)
+            let done = match e {
+                ExecError::Run { workgroup, .. } | ExecError::Workgroup { workgroup, .. } => {
+                    let [x, y, z] = workgroup.map(|c| c as u64);
+                    let [nx, ny, _] = setup.grid.map(|c| c as u64);
+                    let linear = x + nx * (y + ny * z);
+                    (linear * original.workgroup_invocations()).min(u32::MAX as u64) as u32
+                }
+                _ => 0,
+            };
+            cmp.execution_failure(e);
+            cmp.addresses(&run_b, done);
+            cmp.values(&run_b, &record, done);
+        }
+        None => {
+            cmp.addresses(&run_b, u32::MAX);
+            cmp.values(&run_b, &record, u32::MAX);
+            cmp.memories(&ex_b.memory, &run_b);
         }
     }
     Ok(cmp.finish(setup.report_limit))
@@ -708,9 +726,12 @@ impl Comparison<'_> {
 
     // ----- addresses ---------------------------------------------------------------
 
-    fn addresses(&mut self, run_b: &RunResult) {
-        let ea = events(self.run_a);
-        let eb = events(run_b);
+    /// Compares the accesses of the invocations below `done`.
+    fn addresses(&mut self, run_b: &RunResult, done: u32) {
+        let mut ea = events(self.run_a);
+        let mut eb = events(run_b);
+        ea.retain(|e| e.invocation < done);
+        eb.retain(|e| e.invocation < done);
         let (mut i, mut j) = (0, 0);
         while i < ea.len() || j < eb.len() {
             let key = match (ea.get(i), eb.get(j)) {
@@ -744,7 +765,7 @@ impl Comparison<'_> {
             let describe = |es: &[Event], me: &Self| -> String {
                 let parts: Vec<String> = es
                     .iter()
-                    .map(|e| format!("{} {}", kind_name(e.kind), me.describe_hit(&e.hit)))
+                    .map(|e| format!("{}: {}", kind_name(e.kind), me.describe_hit(&e.hit)))
                     .collect();
                 if parts.is_empty() {
                     "no access".into()
@@ -776,8 +797,8 @@ impl Comparison<'_> {
                 span: Some(span),
                 instruction: self.text_for(span, Some(y.inst)),
                 location: String::new(),
-                expected: format!("{} {}", kind_name(x.kind), self.describe_hit(&x.hit)),
-                actual: format!("{} {}", kind_name(y.kind), self.describe_hit(&y.hit)),
+                expected: format!("{}: {}", kind_name(x.kind), self.describe_hit(&x.hit)),
+                actual: format!("{}: {}", kind_name(y.kind), self.describe_hit(&y.hit)),
                 note: String::new(),
             };
             self.push(m);
@@ -855,7 +876,7 @@ impl Comparison<'_> {
 
     fn describe_hit(&self, hit: &Hit) -> String {
         match hit {
-            Hit::Nothing => "no access (out of bounds or disabled)".into(),
+            Hit::Nothing => "no access (out of bounds, or the lane predicated off)".into(),
             Hit::At {
                 space,
                 offset,
@@ -873,13 +894,14 @@ impl Comparison<'_> {
 
     // ----- values ------------------------------------------------------------------
 
-    fn values(&mut self, run_b: &RunResult, record: &[(Value, Inst)]) {
+    /// Compares the values of the invocations below `done`.
+    fn values(&mut self, run_b: &RunResult, record: &[(Value, Inst)], done: u32) {
         for &(v, inst) in record {
             let (Some(a), Some(b)) = (self.run_a.values.get(&v), run_b.values.get(&v)) else {
                 continue;
             };
             for (invocation, (x, y)) in a.iter().zip(b).enumerate() {
-                if x.is_none() && y.is_none() {
+                if invocation as u64 >= done as u64 || (x.is_none() && y.is_none()) {
                     continue;
                 }
                 self.report.values += 1;
@@ -1252,8 +1274,11 @@ fn main {{
         );
         // Invocation 0 stores texel (0, 0); the shifted store hits (1, 0).
         assert_eq!(m.invocation, Some(0));
-        assert!(m.expected.starts_with("store texel (0, 0) of layer"), "{m}");
-        assert!(m.actual.starts_with("store texel (1, 0) of layer"), "{m}");
+        assert!(
+            m.expected.starts_with("store: texel (0, 0) of layer"),
+            "{m}"
+        );
+        assert!(m.actual.starts_with("store: texel (1, 0) of layer"), "{m}");
         assert!(r.mismatches.len() <= s.report_limit);
         assert!(r.mismatch_count > r.mismatches.len());
         let text = r.to_string();

@@ -1,0 +1,423 @@
+//! The verifier catches planted bugs: each test lowers a shader, checks that the
+//! unmodified lowering verifies, then corrupts the lowered shader the way a lowering bug
+//! would and checks that verification fails for the right reason, naming the
+//! instruction.
+
+use ir::function::{InstKind, IntrinsicInst};
+use ir::lsc::DataShape;
+use ir::{AluOp, Builder, Cursor, Function, IndexKind, Inst, IntrinsicOp, Src, Swizzle, Type};
+use lowering::{Device, LowerOptions};
+use verify::setup::{ImageLayout, Setup};
+use verify::verifier::{lower, verify, Lowered, MismatchKind, Report};
+
+fn parse(text: &str) -> ir::Shader {
+    let s = ir::parse_shader(text).unwrap_or_else(|d| panic!("parse: {d:?}"));
+    ir::validate(&s).unwrap_or_else(|d| panic!("validate: {d:?}"));
+    s
+}
+
+/// Lowers `text` for `platform` and builds the default setup with the lowering's
+/// bindings; asserts that the unmodified lowering verifies on it.
+fn lowered(text: &str, platform: &str, force_untyped: bool) -> (Lowered, Setup, Device) {
+    let shader = parse(text);
+    let device = Device::preset(platform).unwrap();
+    let opts = LowerOptions {
+        force_untyped,
+        ..LowerOptions::default()
+    };
+    let l = lower(&shader, &device, &opts).unwrap_or_else(|e| panic!("{e}"));
+    let mut setup = Setup::default_for(&l.original, &device, 11).unwrap();
+    setup.bindings = l.report.bindings.clone();
+    (l, setup, device)
+}
+
+fn check(l: &Lowered, setup: &Setup, device: &Device) -> Report {
+    verify(&l.original, &l.lowered, device, setup).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn assert_unmodified_passes(l: &Lowered, setup: &Setup, device: &Device) {
+    let r = check(l, setup, device);
+    assert!(r.passed(), "the unmodified lowering must verify:\n{r}");
+}
+
+/// The instructions of `main` in order, with their ALU op or intrinsic.
+fn insts(l: &Lowered) -> Vec<Inst> {
+    l.lowered.functions[0].insts_in_order()
+}
+
+fn func(l: &mut Lowered) -> &mut Function {
+    &mut l.lowered.functions[0]
+}
+
+fn alu_op(f: &Function, i: Inst) -> Option<AluOp> {
+    f.inst(i).as_alu().map(|a| a.op)
+}
+
+fn const_of(f: &Function, s: Src) -> Option<u64> {
+    let d = f.value_def(s.value)?;
+    f.inst(d)
+        .as_const()
+        .and_then(|c| c.get(s.swizzle.component(0) as usize).copied())
+}
+
+/// Points source `src` of ALU instruction `inst` at a new constant `bits` of `ty`,
+/// placed just before it.
+fn set_const_src(f: &mut Function, inst: Inst, src: usize, ty: Type, bits: &[u64]) {
+    let c = Builder::new(f, Cursor::Before(inst)).load_const(ty, bits);
+    match &mut f.inst_mut(inst).kind {
+        InstKind::Alu(a) => a.srcs[src] = Src::new(c),
+        _ => panic!("not an ALU instruction"),
+    }
+}
+
+/// The one mismatch of `kind` the report lists first.
+fn first(r: &Report, kind: MismatchKind) -> &verify::verifier::Mismatch {
+    r.mismatches
+        .iter()
+        .find(|m| m.kind == kind)
+        .unwrap_or_else(|| panic!("no {kind} mismatch in:\n{r}"))
+}
+
+const COPY_2D: &str = "shader compute (local_size=8,8,1)
+image @src : 2d r32_uint readonly (binding=0)
+image @dst : 2d r32_uint (binding=1)
+fn main {
+  block b0:
+    32x3 %0 = @load_global_invocation_id
+    32x2 %1 = mov %0.xy
+    32   %2 = @image_load (@src, %1) (dest_type=uint32)
+    @image_store (@dst, %1, %2) (src_type=uint32)
+}
+";
+
+/// The span of the `image_store` of the examples above (line 9).
+const STORE_LINE: u32 = 9;
+
+#[test]
+fn off_by_one_shift_in_the_texel_address() {
+    let (mut l, setup, device) = lowered(COPY_2D, "dg2", true);
+    assert_unmodified_passes(&l, &setup, &device);
+    // The byte column of the store's address: `ishl x', log2(cpp)` with cpp = 4.
+    let target = insts(&l)
+        .into_iter()
+        .find(|&i| {
+            let f = &l.lowered.functions[0];
+            f.inst_span(i).line == STORE_LINE
+                && alu_op(f, i) == Some(AluOp::Ishl)
+                && const_of(f, f.inst(i).as_alu().unwrap().srcs[1]) == Some(2)
+        })
+        .expect("the store's cpp shift");
+    set_const_src(func(&mut l), target, 1, Type::U32, &[3]);
+    let r = check(&l, &setup, &device);
+    assert!(!r.passed());
+    let m = first(&r, MismatchKind::Address);
+    assert_eq!(m.span.map(|s| s.line), Some(STORE_LINE), "{m}");
+    assert!(
+        m.instruction
+            .as_deref()
+            .unwrap()
+            .starts_with("@image_store (@dst, %1, %2)"),
+        "{m}"
+    );
+    // Invocation 1 stores texel (1, 0) at byte 4; the shifted column lands on byte 8.
+    let m1 = r
+        .mismatches
+        .iter()
+        .find(|m| m.kind == MismatchKind::Address && m.invocation == Some(1))
+        .unwrap_or_else(|| panic!("invocation 1 is listed:\n{r}"));
+    assert!(
+        m1.expected.starts_with("store: texel (1, 0) of layer"),
+        "{m1}"
+    );
+    assert!(
+        m1.actual.starts_with("store: texel (2, 0) of layer"),
+        "{m1}"
+    );
+    // Doubled columns run off the end of the surface: either the run fails there
+    // (reported with the store), or texels end up wrong.
+    assert!(
+        r.has(MismatchKind::ImageTexel) || r.has(MismatchKind::Execution),
+        "{r}"
+    );
+}
+
+const ARRAY_STORE: &str = "shader compute (local_size=8,8,1)
+image @dst : 2d array r32_uint (binding=1)
+fn main {
+  block b0:
+    32x3 %0 = @load_global_invocation_id
+    @image_store (@dst, %0, %0.x) (src_type=uint32)
+}
+";
+
+#[test]
+fn wrong_qpitch() {
+    let (mut l, setup, device) = lowered(ARRAY_STORE, "dg2", true);
+    assert_unmodified_passes(&l, &setup, &device);
+    // `imul z', STRIDE.w`: the layer's rows; make the shader see qpitch + 1.
+    let f = &l.lowered.functions[0];
+    let stride = insts(&l)
+        .into_iter()
+        .find(|&i| {
+            f.inst(i).as_intrinsic().is_some_and(|x| {
+                x.op == IntrinsicOp::ImageLoadParam && x.index(IndexKind::Base) == Some(2)
+            })
+        })
+        .and_then(|i| f.inst(i).dest)
+        .expect("the STRIDE slot is loaded");
+    let user = insts(&l)
+        .into_iter()
+        .find(|&i| {
+            f.inst(i).as_alu().is_some_and(|a| {
+                a.op == AluOp::Imul
+                    && a.srcs
+                        .iter()
+                        .any(|s| s.value == stride && s.swizzle.component(0) == 3)
+            })
+        })
+        .expect("qpitch is multiplied by the layer");
+    let f = func(&mut l);
+    let k = f
+        .inst(user)
+        .as_alu()
+        .unwrap()
+        .srcs
+        .iter()
+        .position(|s| s.value == stride)
+        .unwrap();
+    let wrong = {
+        let mut b = Builder::new(f, Cursor::Before(user));
+        let one = b.imm_u32(1);
+        b.iadd(Src::channel(stride, 3), Src::new(one))
+    };
+    if let InstKind::Alu(a) = &mut f.inst_mut(user).kind {
+        a.srcs[k] = Src::new(wrong);
+    }
+    let r = check(&l, &setup, &device);
+    assert!(!r.passed());
+    let m = first(&r, MismatchKind::Address);
+    assert!(
+        m.instruction
+            .as_deref()
+            .unwrap()
+            .starts_with("@image_store (@dst, %0, %0.x)"),
+        "{m}"
+    );
+    // Layer 0 is unaffected; the first wrong access is in a later layer, one row down.
+    assert!(m.expected.contains("of layer "), "{m}");
+    assert!(!m.expected.contains("of layer 0,"), "{m}");
+}
+
+#[test]
+fn missing_bit6_swizzle_on_ivb() {
+    let (mut l, mut setup, device) = lowered(COPY_2D, "ivb", true);
+    // Both images X-tiled with bit-6 swizzling, as an IVB kernel with swizzling sets
+    // them up.
+    for img in &mut setup.images {
+        if let ImageLayout::Surface {
+            desc, bit6_swizzle, ..
+        } = &mut img.layout
+        {
+            desc.tiling = tiling::Tiling::X;
+            *bit6_swizzle = true;
+        }
+    }
+    assert_unmodified_passes(&l, &setup, &device);
+    // `a ^= ((a >> s0) ^ (a >> s1)) & 64` of the store: drop it (a becomes `mov a`).
+    let f = &l.lowered.functions[0];
+    let is_mask64 = |s: Src| {
+        f.value_def(s.value).is_some_and(|d| {
+            f.inst(d).as_alu().is_some_and(|a| {
+                a.op == AluOp::Iand && a.srcs.iter().any(|&x| const_of(f, x) == Some(64))
+            })
+        })
+    };
+    let xor = insts(&l)
+        .into_iter()
+        .find(|&i| {
+            f.inst_span(i).line == STORE_LINE
+                && f.inst(i)
+                    .as_alu()
+                    .is_some_and(|a| a.op == AluOp::Ixor && a.srcs.iter().any(|&s| is_mask64(s)))
+        })
+        .expect("the store's swizzle XOR");
+    let keep = *f
+        .inst(xor)
+        .as_alu()
+        .unwrap()
+        .srcs
+        .iter()
+        .find(|&&s| !is_mask64(s))
+        .unwrap();
+    if let InstKind::Alu(a) = &mut func(&mut l).inst_mut(xor).kind {
+        a.op = AluOp::Mov;
+        a.srcs = smallvec::smallvec![keep];
+    }
+    let r = check(&l, &setup, &device);
+    assert!(!r.passed());
+    let m = first(&r, MismatchKind::Address);
+    assert_eq!(m.span.map(|s| s.line), Some(STORE_LINE), "{m}");
+    assert!(
+        m.instruction
+            .as_deref()
+            .unwrap()
+            .starts_with("@image_store"),
+        "{m}"
+    );
+    // Bit 6 differs: the two texels are 64 bytes apart.
+    assert!(r.has(MismatchKind::ImageTexel), "{r}");
+}
+
+const COPY_RGBA32F: &str = "shader compute (local_size=8,8,1)
+image @src : 2d rgba32_float readonly (binding=0)
+image @dst : 2d rgba32_float (binding=1)
+fn main {
+  block b0:
+    32x3 %0 = @load_global_invocation_id
+    32x2 %1 = mov %0.xy
+    32x4 %2 = @image_load (@src, %1) (dest_type=float32)
+    @image_store (@dst, %1, %2) (src_type=float32)
+}
+";
+
+#[test]
+fn wrong_channel_mask_on_a_typed_store() {
+    let (mut l, setup, device) = lowered(COPY_RGBA32F, "dg2", false);
+    assert_unmodified_passes(&l, &setup, &device);
+    let f = func(&mut l);
+    let store = f
+        .insts_in_order()
+        .into_iter()
+        .find(|&i| {
+            f.inst(i)
+                .as_intrinsic()
+                .is_some_and(|x| x.op == IntrinsicOp::LscStoreQuad)
+        })
+        .expect("a typed store");
+    let InstKind::Intrinsic(IntrinsicInst {
+        srcs, indices, op, ..
+    }) = &mut f.inst_mut(store).kind
+    else {
+        unreachable!()
+    };
+    let pos = op.index_position(IndexKind::LscData).unwrap();
+    let mut shape = DataShape::from_index(indices[pos]).unwrap();
+    assert_eq!(shape.cmask, 0xf, "lsc_data=d32.xyzw");
+    shape.cmask = 0x7;
+    indices[pos] = shape.to_index();
+    // The data keeps its first three channels, as the mask now says.
+    srcs[4].swizzle = Swizzle::new(&[0, 1, 2]).unwrap();
+    let r = check(&l, &setup, &device);
+    assert!(!r.passed());
+    let m = first(&r, MismatchKind::ImageTexel);
+    assert!(m.location.starts_with("@dst texel ("), "{m}");
+    assert!(
+        m.instruction
+            .as_deref()
+            .unwrap()
+            .starts_with("@image_store (@dst, %1, %2)"),
+        "{m}"
+    );
+    // The texel's alpha stays what the pattern put there: expected and actual differ in
+    // the last channel only.
+    let exp: Vec<&str> = m.expected.split(", ").collect();
+    let act: Vec<&str> = m.actual.split(", ").collect();
+    assert_eq!(exp.len(), 4, "{m}");
+    assert_eq!(exp[1..3], act[1..3], "{m}");
+    assert_ne!(exp[3], act[3], "{m}");
+    // Addresses are still right.
+    assert!(!r.has(MismatchKind::Address), "{r}");
+}
+
+#[test]
+fn missing_bounds_check_on_an_untyped_store() {
+    let (mut l, setup, device) = lowered(COPY_2D, "dg2", true);
+    assert_unmodified_passes(&l, &setup, &device);
+    let f = func(&mut l);
+    let store = f
+        .insts_in_order()
+        .into_iter()
+        .find(|&i| {
+            f.inst(i)
+                .as_intrinsic()
+                .is_some_and(|x| x.op == IntrinsicOp::LscStore)
+        })
+        .expect("an untyped store");
+    let InstKind::Intrinsic(x) = &mut f.inst_mut(store).kind else {
+        unreachable!()
+    };
+    assert!(x.predicate().is_some(), "the store is predicated");
+    x.srcs.pop();
+    let r = check(&l, &setup, &device);
+    assert!(!r.passed());
+    // The grid reaches past the image: those stores were dropped by the original and
+    // land somewhere in (or outside) the surface in the lowered run.
+    let m = r
+        .mismatches
+        .iter()
+        .find(|m| {
+            m.kind == MismatchKind::Address
+                && m.expected.starts_with("store: no access (out of bounds")
+        })
+        .unwrap_or_else(|| panic!("an out-of-bounds store that went through:\n{r}"));
+    assert_eq!(m.span.map(|s| s.line), Some(STORE_LINE), "{m}");
+    assert!(
+        m.instruction
+            .as_deref()
+            .unwrap()
+            .starts_with("@image_store"),
+        "{m}"
+    );
+    assert!(m.actual.starts_with("store: "), "{m}");
+    assert!(!m.actual.contains("no access"), "{m}");
+    // Some of them overwrite texels of the image (the next row's first texels, or a
+    // texel of another level): corrupted neighbours.
+    assert!(
+        r.has(MismatchKind::ImageTexel) || r.has(MismatchKind::Execution),
+        "{r}"
+    );
+}
+
+const UNORM_TO_FLOAT: &str = "shader compute (local_size=8,8,1)
+image @src : 2d rgba8_unorm readonly (binding=0)
+image @dst : 2d rgba32_float (binding=1)
+fn main {
+  block b0:
+    32x3 %0 = @load_global_invocation_id
+    32x2 %1 = mov %0.xy
+    32x4 %2 = @image_load (@src, %1) (dest_type=float32)
+    @image_store (@dst, %1, %2) (src_type=float32)
+}
+";
+
+#[test]
+fn wrong_colour_conversion_constant() {
+    // SKL binds RGBA8_UNORM storage as R32_UINT and unpacks in the shader: each channel
+    // is `u2f32(c) / 255.0` (image-lowering.md §4 load step 6).
+    let (mut l, setup, device) = lowered(UNORM_TO_FLOAT, "skl", false);
+    assert_unmodified_passes(&l, &setup, &device);
+    let f = &l.lowered.functions[0];
+    let div = insts(&l)
+        .into_iter()
+        .find(|&i| {
+            alu_op(f, i) == Some(AluOp::Fdiv)
+                && const_of(f, f.inst(i).as_alu().unwrap().srcs[1]) == Some(0x437f_0000)
+        })
+        .expect("the division by 255.0");
+    let ty = f.src_type(f.inst(div).as_alu().unwrap().srcs[1]);
+    let n = ty.num_components() as usize;
+    // 256.0 instead of 255.0.
+    set_const_src(func(&mut l), div, 1, ty, &vec![0x4380_0000; n]);
+    let r = check(&l, &setup, &device);
+    assert!(!r.passed());
+    let m = first(&r, MismatchKind::Value);
+    assert!(
+        m.instruction
+            .as_deref()
+            .unwrap()
+            .starts_with("32x4 %2 = @image_load (@src, %1) (dest_type=float32)"),
+        "{m}"
+    );
+    assert!(r.has(MismatchKind::ImageTexel), "{r}");
+    assert!(!r.has(MismatchKind::Address), "{r}");
+}
