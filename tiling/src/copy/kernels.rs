@@ -10,7 +10,7 @@
 //! streaming stores, see `chunk`).
 //!
 //! With `NT` (large copies) a kernel also prefetches, spread over its rows, the same
-//! rows of the next-but-one block's source `pf`: its linear image when copying into
+//! rows of the source `pf` of a block a few further on: its linear image when copying into
 //! tiles (`pf` then follows `lp` like `lin`), its 4 KB tile when copying out.
 //!
 //! # Safety (every kernel)
