@@ -616,6 +616,27 @@ impl BlockShape {
         self.blocks != 0
     }
 
+    /// Bytes of the register image a 2D block message of this shape reads or writes,
+    /// with elements of `elem_bytes` (1, 2, 4 or 8) and 64-byte GRFs (block messages
+    /// exist only on 64-byte-GRF parts, lsc.md §1).
+    ///
+    /// Untyped shapes follow the `LOAD_BLOCK2D` pseudo-code of `visa-lsc-untyped.md`:
+    /// a register row is the width (the height when transposed) rounded up to a power
+    /// of two, a block is that pitch times the other dimension, padded to whole GRFs,
+    /// and the blocks follow each other. The `WxH` form is a typed block
+    /// (`visa-lsc-typed.md`): `height` rows at a pitch of `max(4, next_pow2(width))`
+    /// bytes, `elem_bytes` unused.
+    pub fn register_bytes(self, elem_bytes: u32) -> u32 {
+        let (w, h) = (u32::from(self.width), u32::from(self.height));
+        if !self.is_untyped() {
+            return w.next_power_of_two().max(4) * h;
+        }
+        let e = elem_bytes.max(1);
+        let (row, rows) = if self.transpose { (h, w) } else { (w, h) };
+        let block = row.next_power_of_two() * rows * e;
+        u32::from(self.blocks) * block.div_ceil(64) * 64
+    }
+
     /// Index encoding: width-1 in bits 0..8, height-1 in 8..16, blocks in 16..20,
     /// transpose at 20, VNNI at 21. `None` if a field is out of range.
     pub fn to_index(self) -> Option<u32> {
@@ -723,6 +744,15 @@ mod block_tests {
             );
         }
         assert_eq!(BlockShape::parse("1x16x8nn").unwrap().to_string(), "16x8nn");
+        // visa-lsc-untyped.md examples: d8 2x16x32nn is two 512-byte blocks; d16 1x16x32nt
+        // is 1 KiB; a 12-wide d8 row pads to 16, 3 rows pad to one GRF per block.
+        let bytes = |s: &str, e: u32| BlockShape::parse(s).unwrap().register_bytes(e);
+        assert_eq!(bytes("2x16x32nn", 1), 1024);
+        assert_eq!(bytes("16x32nt", 2), 1024);
+        assert_eq!(bytes("2x12x3nn", 1), 128);
+        assert_eq!(bytes("8x5tn", 4), 256);
+        assert_eq!(bytes("8x8", 1), 64);
+        assert_eq!(bytes("3x5", 1), 20);
         for bad in [
             "8", "8x", "0x8", "8x8n", "8x8nnn", "0x8x8nn", "8x8xx", "300x2", "16x8an",
         ] {

@@ -21,7 +21,9 @@
 //! - **Intrinsics**: image operand and index, source counts and shapes, index values,
 //!   image access shapes against the declaration, LSC data shapes, sampler channels,
 //!   system-value destinations; group async copies (one pointer shared, the other
-//!   global; constant element sizes and the overlap rules on constant shapes).
+//!   global; constant element sizes and the overlap rules on constant shapes); 2D block
+//!   messages and image block accesses (surface, data size, shape form, and data
+//!   spread over the shader's `subgroup_size`).
 //!
 //! Unreachable blocks follow NIR: dominance is vacuous for them (any definition
 //! dominates a use in an unreachable block), while a definition in an unreachable
@@ -42,7 +44,7 @@ use crate::entity::{Block, IfId, Inst};
 use crate::function::{AluInst, CfNode, CfParent, Function, InstKind, IntrinsicInst, Phi};
 use crate::image::{Format, ImageDecl, ImageDim, LayoutTiling};
 use crate::intrinsic::{DestInfo, ImageOperand, IndexKind, IntrinsicOp};
-use crate::lsc::{AddrSize, AddrType, DataShape, Sfid};
+use crate::lsc::{AddrSize, AddrType, BlockShape, DataShape, Sfid};
 use crate::shader::Shader;
 use crate::span::Span;
 use crate::types::{swizzle_letter, AluType, BaseType, Src, Type};
@@ -1168,6 +1170,13 @@ impl<'a> FnCheck<'a> {
             IntrinsicOp::GroupAsyncCopy2d2d | IntrinsicOp::GroupAsyncCopy3d3d => {
                 self.check_async_copy(&ctx, &src_of);
             }
+            IntrinsicOp::LscLoadBlock2d | IntrinsicOp::LscStoreBlock2d => {
+                self.check_block2d(&ctx, &src_of);
+            }
+            IntrinsicOp::ImageBlockLoad | IntrinsicOp::ImageBlockStore => {
+                self.check_image_access(&ctx, &src_of);
+                self.check_image_block(&ctx, &src_of);
+            }
             IntrinsicOp::SamplerLd | IntrinsicOp::SamplerLdLz => {
                 let (Some(d), Some(ch)) = (dest_ty, idx(IndexKind::Channels)) else {
                     return;
@@ -1631,6 +1640,180 @@ impl FnCheck<'_> {
                     );
                 }
             }
+        }
+    }
+}
+
+// ----- 2D block messages and image block accesses ---------------------------------------
+//
+// A block message moves a register image R (lsc.md §8; `BlockShape::register_bytes`)
+// that is spread over the lanes of a subgroup: component k of lane i of a value of `b`
+// bits holds bytes `R[(k * SG + i) * b / 8 ..][.. b / 8]`, SG being the shader's
+// `subgroup_size`. So the value's components x bits x SG must be the image's size.
+
+impl FnCheck<'_> {
+    /// The data (or destination) of a subgroup-level block access: 8- to 64-bit
+    /// components that spread `bytes` over the shader's subgroup.
+    fn check_block_value(&mut self, c: &IntrCtx<'_>, what: &str, ty: Type, bytes: u32) {
+        let (name, span) = (c.name, c.span);
+        if ty.bit_size() < 8 {
+            self.error(
+                span,
+                format!("{name}: {what} is {ty}; block data has 8-, 16-, 32- or 64-bit components"),
+            );
+            return;
+        }
+        let Some(sg) = self.shader.subgroup_size else {
+            self.error(
+                span,
+                format!(
+                    "{name} spreads its data over a subgroup, so the shader must fix `subgroup_size` in its header"
+                ),
+            );
+            return;
+        };
+        let have = u32::from(ty.num_components()) * u32::from(ty.bit_size()) / 8 * sg;
+        if have != bytes {
+            self.error(
+                span,
+                format!(
+                    "{name}: {what} is {ty}, which spreads {have} bytes over a subgroup of {sg}, but the block is {bytes} bytes"
+                ),
+            );
+        }
+    }
+
+    fn check_block2d(&mut self, c: &IntrCtx<'_>, src_of: &dyn Fn(&str) -> Option<Type>) {
+        let intr = c.intr;
+        let (name, span) = (c.name, c.span);
+        let (Some(sfid), Some(data), Some(shape)) = (
+            intr.index(IndexKind::LscSfid)
+                .and_then(|v| Sfid::ALL.get(v as usize).copied()),
+            intr.index(IndexKind::LscData)
+                .and_then(DataShape::from_index),
+            intr.index(IndexKind::LscBlock)
+                .and_then(BlockShape::from_index),
+        ) else {
+            return;
+        };
+        let typed = match sfid {
+            Sfid::Tgm => true,
+            Sfid::Ugm => false,
+            other => {
+                self.error(
+                    span,
+                    format!(
+                        "{name}: 2D block messages go to .ugm or .tgm, found lsc_sfid={}",
+                        other.name()
+                    ),
+                );
+                return;
+            }
+        };
+        if data.size.is_conversion() || data.vect != 1 || data.transpose || data.cmask != 0 {
+            self.error(
+                span,
+                format!(
+                    "{name}: lsc_data of a block message is d8, d16, d32 or d64 (transpose and VNNI are in lsc_block), found {data}"
+                ),
+            );
+            return;
+        }
+        if typed == shape.is_untyped() {
+            self.error(
+                span,
+                if typed {
+                    format!("{name}: a .tgm block is WxH in bytes (`8x8`), found lsc_block={shape}")
+                } else {
+                    format!(
+                        "{name}: a .ugm block is [BxWxH] with transpose and VNNI flags (`16x8nn`), found lsc_block={shape}"
+                    )
+                },
+            );
+            return;
+        }
+        match (typed, c.decl) {
+            (true, None) if intr.image.is_none() => self.error(
+                span,
+                format!("{name} on .tgm needs an image operand (the surface)"),
+            ),
+            (true, Some(d)) if d.dim != ImageDim::D2 || d.arrayed => self.error(
+                span,
+                format!(
+                    "{name} on .tgm addresses a 2D surface, but `@{}` is a {}{} image",
+                    d.name,
+                    d.dim,
+                    if d.arrayed { " array" } else { "" }
+                ),
+            ),
+            (false, _) if intr.image.is_some() => self.error(
+                span,
+                format!("{name} on .ugm is flat (the surface is in the payload) and cannot name an image"),
+            ),
+            _ => {}
+        }
+        let bytes = shape.register_bytes(data.size.mem_bytes());
+        let value = if intr.op == IntrinsicOp::LscStoreBlock2d {
+            src_of("data").map(|t| ("the data", t))
+        } else {
+            c.dest.map(|t| ("the destination", t))
+        };
+        if let Some((what, t)) = value {
+            self.check_block_value(c, what, t, bytes);
+        }
+    }
+
+    fn check_image_block(&mut self, c: &IntrCtx<'_>, src_of: &dyn Fn(&str) -> Option<Type>) {
+        let (name, span) = (c.name, c.span);
+        let Some(decl) = c.decl else { return };
+        if decl.dim != ImageDim::D2 || decl.arrayed {
+            self.error(
+                span,
+                format!(
+                    "{name} reads and writes 2D blocks of a non-arrayed 2D image, but `@{}` is a {}{} image",
+                    decl.name,
+                    decl.dim,
+                    if decl.arrayed { " array" } else { "" }
+                ),
+            );
+            return;
+        }
+        if decl.format == Format::None {
+            self.error(
+                span,
+                format!(
+                    "{name}: `@{}` has no format, so its texel size is unknown",
+                    decl.name
+                ),
+            );
+            return;
+        }
+        let tb = decl.format.bits_per_texel() / 8;
+        if !matches!(tb, 1 | 2 | 4 | 8) {
+            self.error(
+                span,
+                format!(
+                    "{name}: block accesses move texels of 1, 2, 4 or 8 bytes, but {} texels are {tb} bytes",
+                    decl.format
+                ),
+            );
+            return;
+        }
+        let Some(shape) = c
+            .intr
+            .index(IndexKind::Block)
+            .and_then(BlockShape::from_index)
+        else {
+            return;
+        };
+        let bytes = u32::from(shape.width) * u32::from(shape.height) * tb;
+        let value = if c.intr.op == IntrinsicOp::ImageBlockStore {
+            src_of("data").map(|t| ("the data", t))
+        } else {
+            c.dest.map(|t| ("the destination", t))
+        };
+        if let Some((what, t)) = value {
+            self.check_block_value(c, what, t, bytes);
         }
     }
 }
@@ -2769,6 +2952,128 @@ mod tests {
         let d = validate(&sh).unwrap_err();
         let spans: Vec<Span> = d.iter().map(|d| d.span).collect();
         assert_eq!(spans, vec![Span::new(4, 7), Span::new(9, 2), Span::UNKNOWN]);
+    }
+    fn text_errors(text: &str) -> Vec<String> {
+        let sh = crate::parse_shader(text).unwrap_or_else(|d| panic!("parse: {d:?}"));
+        match validate(&sh) {
+            Ok(()) => vec![],
+            Err(d) => d.into_iter().map(|d| d.message).collect(),
+        }
+    }
+
+    const BLOCK_DECLS: &str = "image @t : 2d r32_uint (binding=0)
+image @a : 2d array r8_uint (binding=1)
+image @f : 2d rgba32_float (binding=2)
+image @n : 2d none (binding=3)
+image @v : 3d r16_uint (binding=4)
+image @g : 2d rg32_uint (binding=5)
+";
+
+    fn block_shader(sg: &str, body: &str) -> String {
+        format!(
+            "shader compute (local_size=16,1,1{sg})
+{BLOCK_DECLS}fn main {{
+  block b0:
+    64   %0 = load_const (0x0000000100000000)
+    32   %1 = load_const (0x0000003f)
+    32   %2 = load_const (0x00000000)
+    32x2 %3 = vec2 %2, %2
+{body}
+}}"
+        )
+    }
+
+    #[test]
+    fn block_messages_valid() {
+        // Register images: d16 2x16x8nn is 2 x 256 B = 512 B = 16 lanes x 16 x 16 bits;
+        // d16 32x8nn (store) 512 B; tgm 64x4 256 B = 16 lanes x 4 x 32 bits; an 8x4
+        // block of r32 128 B = 16 lanes x 8 x 8 bits.
+        let body = "    16x16 %4 = @lsc_load_block2d (%0, %1, %1, %1, %2, %2) (lsc_sfid=ugm, lsc_data=d16, lsc_block=2x16x8nn)
+    @lsc_store_block2d (%0, %1, %1, %1, %2, %2, %4) (lsc_sfid=ugm, lsc_data=d16, lsc_block=32x8nn)
+    32x4 %5 = @lsc_load_block2d (@t, %2, %2) (lsc_sfid=tgm, lsc_data=d32, lsc_block=64x4)
+    @lsc_store_block2d (@t, %2, %2, %5) (lsc_sfid=tgm, lsc_data=d32, lsc_block=64x4)
+    8x8  %6 = @image_block_load (@t, %3) (block=8x4)
+    @image_block_store (@t, %3, %6) (block=8x4)
+    64   %7 = @image_block_load (@g, %3) (block=2x8)";
+        assert_eq!(
+            text_errors(&block_shader(", subgroup_size=16", body)),
+            Vec::<String>::new()
+        );
+    }
+
+    #[test]
+    fn block_message_errors() {
+        let body = "    16x16 %4 = @lsc_load_block2d (%0, %1, %1, %1, %2, %2) (lsc_sfid=ugm, lsc_data=d16, lsc_block=2x16x8nn)
+    8x8  %5 = @image_block_load (@t, %3) (block=8x4)";
+        assert_eq!(
+            text_errors(&block_shader("", body)),
+            [
+                "`@lsc_load_block2d` spreads its data over a subgroup, so the shader must fix `subgroup_size` in its header",
+                "`@image_block_load` spreads its data over a subgroup, so the shader must fix `subgroup_size` in its header",
+            ]
+        );
+        let cases = [
+            (
+                "    32x4 %4 = @lsc_load_block2d (%0, %1, %1, %1, %2, %2) (lsc_sfid=ugm, lsc_data=d16, lsc_block=2x16x8nn)",
+                "`@lsc_load_block2d`: the destination is 32x4, which spreads 256 bytes over a subgroup of 16, but the block is 512 bytes",
+            ),
+            (
+                "    16x16 %4 = @lsc_load_block2d (%0, %1, %1, %1, %2, %2) (lsc_sfid=slm, lsc_data=d16, lsc_block=2x16x8nn)",
+                "`@lsc_load_block2d`: 2D block messages go to .ugm or .tgm, found lsc_sfid=slm",
+            ),
+            (
+                "    16x16 %4 = @lsc_load_block2d (%0, %1, %1, %1, %2, %2) (lsc_sfid=ugm, lsc_data=d16u32, lsc_block=2x16x8nn)",
+                "`@lsc_load_block2d`: lsc_data of a block message is d8, d16, d32 or d64 (transpose and VNNI are in lsc_block), found d16u32",
+            ),
+            (
+                "    16x16 %4 = @lsc_load_block2d (%0, %1, %1, %1, %2, %2) (lsc_sfid=ugm, lsc_data=d16, lsc_block=16x8)",
+                "`@lsc_load_block2d`: a .ugm block is [BxWxH] with transpose and VNNI flags (`16x8nn`), found lsc_block=16x8",
+            ),
+            (
+                "    32x4 %4 = @lsc_load_block2d (@t, %2, %2) (lsc_sfid=tgm, lsc_data=d32, lsc_block=16x4nn)",
+                "`@lsc_load_block2d`: a .tgm block is WxH in bytes (`8x8`), found lsc_block=16x4nn",
+            ),
+            (
+                "    32x4 %4 = @lsc_load_block2d (%2, %2) (lsc_sfid=tgm, lsc_data=d32, lsc_block=64x4)",
+                "`@lsc_load_block2d` on .tgm needs an image operand (the surface)",
+            ),
+            (
+                "    32x4 %4 = @lsc_load_block2d (@v, %2, %2) (lsc_sfid=tgm, lsc_data=d32, lsc_block=64x4)",
+                "`@lsc_load_block2d` on .tgm addresses a 2D surface, but `@v` is a 3d image",
+            ),
+            (
+                "    16x16 %4 = @lsc_load_block2d (@t, %0, %1, %1, %1, %2, %2) (lsc_sfid=ugm, lsc_data=d16, lsc_block=2x16x8nn)",
+                "`@lsc_load_block2d` on .ugm is flat (the surface is in the payload) and cannot name an image",
+            ),
+            (
+                "    1x16 %4 = @lsc_load_block2d (%0, %1, %1, %1, %2, %2) (lsc_sfid=ugm, lsc_data=d16, lsc_block=2x16x8nn)",
+                "`@lsc_load_block2d`: the destination is 1x16; block data has 8-, 16-, 32- or 64-bit components",
+            ),
+            (
+                "    32 %4 = @lsc_load_block2d (%1, %1, %1, %1, %2, %2) (lsc_sfid=ugm, lsc_data=d8, lsc_block=16x4nn)",
+                "`@lsc_load_block2d`: source `base` is 32-bit, expected 64-bit",
+            ),
+            (
+                "    8x8 %4 = @image_block_load (@v, %3) (block=8x4)",
+                "`@image_block_load` reads and writes 2D blocks of a non-arrayed 2D image, but `@v` is a 3d image",
+            ),
+            (
+                "    8x8 %4 = @image_block_load (@n, %3) (block=8x4)",
+                "`@image_block_load`: `@n` has no format, so its texel size is unknown",
+            ),
+            (
+                "    32x8 %4 = @image_block_load (@f, %3) (block=1x2)",
+                "`@image_block_load`: block accesses move texels of 1, 2, 4 or 8 bytes, but rgba32_float texels are 16 bytes",
+            ),
+            (
+                "    @image_block_store (@t, %3, %1) (block=8x4)",
+                "`@image_block_store`: the data is 32, which spreads 64 bytes over a subgroup of 16, but the block is 128 bytes",
+            ),
+        ];
+        for (body, want) in cases {
+            let errs = text_errors(&block_shader(", subgroup_size=16", body));
+            assert!(errs.iter().any(|e| e == want), "{body}\n{errs:#?}");
+        }
     }
 }
 

@@ -12,9 +12,11 @@
 //!   [`bounds`];
 //! - [`message`]: legality of the LSC and sampler messages per platform, send descriptors;
 //! - [`visa`]: vISA text of the messages, as IGC prints it;
+//! - [`block2d`]: 2D block messages: legality per platform, register images, splitting;
 
 pub mod address;
 pub mod atomic;
+pub mod block2d;
 pub mod bounds;
 pub mod convert;
 pub mod device;

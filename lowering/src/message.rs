@@ -6,7 +6,9 @@
 //! indices are independent fields. This module decodes a message intrinsic into an
 //! [`LscMessage`] (or a [`SamplerMessage`]) and checks it against the rules of
 //! `shared/reference/lsc.md` §13, items 1-7, 10, 11 and 14, plus the operand rules of §5
-//! (surface presence, address register sizes). Every failure is a [`MessageError`] that
+//! (surface presence, address register sizes). The 2D block messages
+//! (`@lsc_load_block2d`, `@lsc_store_block2d`) are checked against the block2d table of
+//! [`crate::block2d`] (§13.8, §13.9). Every failure is a [`MessageError`] that
 //! names the rule (section and text), the instruction and its source position.
 //!
 //! Platforms without LSC (verx10 < 125) are accepted here: the message intrinsics model
@@ -17,6 +19,7 @@
 //! The same decoded message also yields the hardware send descriptor
 //! ([`message_descriptor`], lsc.md §11, Mesa's `lsc_msg_desc` layout).
 
+use crate::block2d::{block2d_operands, Block2dMessage, Block2dRule, Block2dTable};
 use crate::device::{CacheControlField, Device};
 use ir::lsc::{AddrSize, AddrType, CacheControl, CacheOpt, DataShape, DataSize, LscAtomicOp, Sfid};
 use ir::{Function, IndexKind, Inst, IntrinsicOp, Span, Src, Type};
@@ -567,6 +570,25 @@ pub enum MessageRule {
     SamplerWithoutImage,
     /// Message operands asked of an instruction that is not that kind of message.
     NotAMessage,
+    /// A 2D block message that breaks a rule of the block2d table (lsc.md §8, §13.8,
+    /// §13.9; [`crate::block2d`]).
+    Block2d(Block2dRule),
+    /// A typed block message without an image, or an untyped one with one (lsc.md §5:
+    /// typed block2d is stateful, untyped block2d is flat with the surface in the payload).
+    Block2dSurface {
+        /// Whether the message is typed.
+        typed: bool,
+    },
+    /// The data or destination of a block message does not spread its register image
+    /// evenly over a subgroup (whole components per lane, 1 to 32 lanes).
+    Block2dData {
+        /// `data` or `dest`.
+        operand: &'static str,
+        /// Its type.
+        found: Type,
+        /// Bytes of the register image.
+        register_bytes: u32,
+    },
     /// An LSC encoding asked of a platform without LSC (verx10 < 125).
     NoLsc {
         /// Platform name.
@@ -824,6 +846,23 @@ impl fmt::Display for MessageRule {
             }
             R::SamplerWithoutImage => write!(f, "sampler messages need an image"),
             R::NotAMessage => write!(f, "the instruction is not a message of that kind"),
+            R::Block2d(r) => write!(f, "{r}"),
+            R::Block2dSurface { typed: true } => write!(
+                f,
+                "lsc.md §5: typed block2d takes its surface from the surface state, but the message names no image"
+            ),
+            R::Block2dSurface { typed: false } => write!(
+                f,
+                "lsc.md §5: untyped block2d is flat (the surface is in the payload), but the message names an image"
+            ),
+            R::Block2dData {
+                operand,
+                found,
+                register_bytes,
+            } => write!(
+                f,
+                "lsc.md §8: the {operand} ({found}) does not spread the {register_bytes}-byte register image over a subgroup (whole components per lane, a power-of-two number of lanes up to 32)"
+            ),
             R::NoLsc { platform, verx10 } => write!(
                 f,
                 "lsc.md §1: {platform} (verx10 {verx10}) has no LSC messages (DG2, verx10 125, is the first); its backend maps them onto legacy HDC messages"
@@ -1405,6 +1444,27 @@ pub fn check_message(
     inst: Inst,
 ) -> Result<(), MessageError> {
     let err = |rule| MessageError::new(func, inst, rule);
+    if let Some(m) = Block2dMessage::decode(func, inst).map_err(err)? {
+        Block2dTable::for_device(p)
+            .check(&m)
+            .map_err(|r| err(MessageRule::Block2d(r)))?;
+        let typed = m.sfid == Sfid::Tgm;
+        let has_image = func
+            .inst(inst)
+            .as_intrinsic()
+            .is_some_and(|i| i.image.is_some());
+        if has_image != typed {
+            return Err(err(MessageRule::Block2dSurface { typed }));
+        }
+        if typed {
+            let surface = SurfaceInfo::of(images, func, inst);
+            if let Some(b) = surface.max_bti.filter(|b| *b > 255) {
+                return Err(err(MessageRule::BtiRange { bti: b }));
+            }
+        }
+        block2d_operands(func, inst, &m).map_err(err)?;
+        return Ok(());
+    }
     if let Some(m) = LscMessage::decode(func, inst).map_err(err)? {
         check_lsc(p, &m).map_err(err)?;
         let surface = SurfaceInfo::of(images, func, inst);

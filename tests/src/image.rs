@@ -35,6 +35,10 @@
 //! `image_samples` is 1 (storage images are single-sampled; Mesa's
 //! `lower_image_samples_to_one`).
 //!
+//! `image_block_load` / `image_block_store` move a `W x H` block of raw texels at once
+//! for the whole subgroup (see [`execute`]'s `image_block` and the block messages in
+//! [`crate::message`]).
+//!
 //! Atomics act on single-channel 32- and 64-bit formats (`r32_uint`, `r32_sint`,
 //! `r32_float`, `r64_uint`, `r64_sint`) with NIR's semantics (see
 //! [`apply_nir_atomic`]), lane by lane in ascending lane order.
@@ -445,6 +449,12 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
     let decl = call
         .image
         .ok_or_else(|| EnvError::msg(format!("`@{op}` names no image")))?;
+    if matches!(
+        op,
+        IntrinsicOp::ImageBlockLoad | IntrinsicOp::ImageBlockStore
+    ) {
+        return image_block(mem, call, decl);
+    }
     let lanes: Vec<usize> = call.active_lanes().collect();
     for lane in lanes {
         let ctx = access_ctx(call, lane);
@@ -589,6 +599,98 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
         }
     }
     Ok(())
+}
+
+/// `image_block_load` / `image_block_store`: the `W x H` texel block at `(x, y)` of a
+/// non-arrayed 2D view, as raw texel bits (no format conversion), packed row-major
+/// without padding into a register image (row pitch `W · bpp`) and spread over the lanes
+/// as block messages spread theirs ([`crate::message::scatter_to_lanes`]). The access
+/// is subgroup-level: every lane must be active and pass the same coordinate (lane 0's
+/// is used). Texels outside the view read 0 and are not written (logged as discarded).
+/// Texels of 1, 2, 4 or 8 bytes.
+fn image_block(
+    mem: &mut Memory,
+    call: &mut IntrinsicCall<'_>,
+    decl: &ImageDecl,
+) -> Result<(), EnvError> {
+    use crate::message::{
+        check_whole_subgroup, gather_from_lanes, scatter_to_lanes, uniform_vector,
+    };
+    let op = call.op();
+    check_whole_subgroup(call)?;
+    if decl.dim != ImageDim::D2 || decl.arrayed {
+        return Err(EnvError::new(ImageError::Unsupported {
+            reason: format!(
+                "`@{op}` accesses non-arrayed 2D images, not a {} image",
+                decl.dim
+            ),
+        }));
+    }
+    let shape = ir::lsc::BlockShape::from_index(index(call, IndexKind::Block)?)
+        .filter(|s| !s.is_untyped())
+        .ok_or_else(|| EnvError::new(ImageError::BadIndex { index: "block" }))?;
+    let coord = uniform_vector(call, 0, "coordinate")?;
+    let (binding, b) = bound_image(mem, call, 0)?;
+    for lane in 1..call.num_lanes() {
+        if image_binding_index(call, lane)? != binding {
+            return Err(lane_err(
+                lane,
+                ImageError::Unsupported {
+                    reason: format!("`@{op}` needs the same image in every lane"),
+                },
+            ));
+        }
+    }
+    check_storage(decl, b).map_err(|e| lane_err(0, e))?;
+    let layout = logical_layout(decl, b).map_err(|e| lane_err(0, e))?;
+    let tb = layout.bytes;
+    if !matches!(tb, 1 | 2 | 4 | 8) {
+        return Err(EnvError::new(ImageError::Unsupported {
+            reason: format!(
+                "`@{op}` moves texels of 1, 2, 4 or 8 bytes, not the {tb} of {}",
+                layout.name
+            ),
+        }));
+    }
+    let b = b.clone();
+    let (w, h) = (shape.width as usize, shape.height as usize);
+    let bytes = w * h * tb;
+    let ctx = access_ctx(call, 0);
+    let store = op == IntrinsicOp::ImageBlockStore;
+    let kind = if store {
+        AccessKind::Store
+    } else {
+        AccessKind::Load
+    };
+    let mut r = if store {
+        gather_from_lanes(call, 1, bytes)?
+    } else {
+        vec![0u8; bytes]
+    };
+    let (x0, y0) = (coord[0] as u32 as i32 as i64, coord[1] as u32 as i32 as i64);
+    for j in 0..h {
+        for i in 0..w {
+            let c = [(x0 + i as i64) as u64, (y0 + j as i64) as u64];
+            let at = (j * w + i) * tb;
+            match texel_offset(decl, &b, &c).map_err(|e| lane_err(0, e))? {
+                Some(off) => {
+                    let t = Target::Alloc(b.alloc, off);
+                    let res = if store {
+                        mem.store(t, &r[at..at + tb], &ctx)
+                    } else {
+                        mem.load(t, &mut r[at..at + tb], &ctx)
+                    };
+                    res.map_err(|e| lane_err(0, e))?;
+                }
+                None => mem.record_discarded(kind, Space::Alloc(b.alloc), tb as u32, &ctx),
+            }
+        }
+    }
+    if store {
+        Ok(())
+    } else {
+        scatter_to_lanes(call, &r)
+    }
 }
 
 #[cfg(test)]

@@ -79,15 +79,60 @@
 //! Out-of-range coordinates or LOD return 0 in every channel (the D3D `ld` rule Intel's
 //! sampler implements for out-of-bounds integer loads).
 //!
-//! Block2d messages are not part of the IR yet; they will join the untyped and typed
-//! paths here as further arms of [`execute`].
+//! # 2D block messages (`lsc_load_block2d`, `lsc_store_block2d`)
+//!
+//! Block messages are subgroup-level: they run once per subgroup, with every lane of the
+//! subgroup active (an inactive lane is an error) and with payload operands that are
+//! uniform across the lanes (the executor takes lane 0's and reports the first lane that
+//! disagrees). They move a *register image* `R` (bytes), spread over the lanes:
+//! component `k` of lane `i` of the destination (or stored data) of `b` bits holds bytes
+//! `R[(k·SG + i)·b/8 ..][.. b/8]`, `SG` being the number of lanes; the value's
+//! components × bits × lanes must be `len(R)`.
+//!
+//! * **Untyped** (`.ugm`): the payload is the vISA operands `base` (64-bit address),
+//!   `width − 1` and `pitch − 1` (bytes), `height − 1` (rows), `x` (elements) and `y`
+//!   (rows), `x` and `y` signed 32-bit. A load builds `R` exactly as the `LOAD_BLOCK2D`
+//!   pseudo-code of `visa-lsc-untyped.md` with 64-byte GRFs: element `(b, y, x)` comes
+//!   from row `Y + y`, element column `X + b·W + x` (the pseudo-code's `load_elem`
+//!   forgets `Y`; its unused `block_start` shows the intent), in the non-transposed
+//!   (`nn`), VNNI (`nt`: `4 / size` rows per dword) and transposed (`tn`) layouts,
+//!   with register rows padded to a power of two and each block padded to a whole GRF,
+//!   all padding zero. Transposed VNNI (`tt`), VNNI of d32/d64 (the pseudo-code divides
+//!   by `4 / size` = 0) and VNNI heights that are not a multiple of the rows per dword
+//!   (the pseudo-code would read rows past the block) are errors. A store writes one
+//!   block from the layout of an `nn` load of the same shape; blocks > 1, VNNI and
+//!   transpose are errors on stores. (`STORE_BLOCK2D`'s pseudo-code indexes
+//!   `Src1Data.elems[v·reg_pitch + n]` with `reg_pitch = round_up_pow2(BlockHeight)`, a
+//!   column-major layout that contradicts "similar to load block2d"; the load's
+//!   row-major layout is used, as the OpenCL 2D block builtins read and write the same
+//!   layout.)
+//! * Out-of-surface elements (a column outside `[0, width)` bytes, a row outside
+//!   `[0, height)`) read as 0 and are not written. This is the hardware's 2D block
+//!   boundary behaviour as far as public documents let us tell: none of the project's
+//!   references states it, so it is *inferred* (the payload carries the surface size
+//!   for no other purpose). The surface's alignment rules (lsc.md §14: unknown) are not
+//!   enforced.
+//! * **Typed** (`.tgm`, Xe2): the payload is `x` in bytes (`visa-lsc-typed.md`:
+//!   "Src0AddrX ... position in bytes"; lsc.md §8.1 calls DW5 "block X" without a
+//!   unit, and the typed width is in bytes, so bytes it is) and `y` in rows, both signed
+//!   and relative to the bound view; the surface (2D; format, pitch, tiling) comes from
+//!   the image's surface state, so texels are found through the real tiled layout
+//!   (`tiling::Surface::texel_offset`). `R` has `height` rows of `width` bytes at a
+//!   register pitch of `max(4, next_pow2(width))` (padding zero, nothing after the last
+//!   row). `x` and `width` must be whole texels of the surface-state format (the
+//!   pseudo-code counts `BlockWidth / pixel_size` texels). Texels outside the view read
+//!   0 and are not written (the surface state's bounds check). The data size is not part
+//!   of a typed block (the IR's `lsc_data` names the element the width is counted in).
+//! * The access log holds one record per element (untyped) or texel (typed), made for
+//!   lane 0; out-of-surface ones are logged as discarded when the surface's allocation
+//!   is known.
 
-use crate::image::{access_ctx, bound_image};
+use crate::image::{access_ctx, bound_image, image_binding_index};
 use crate::memory::{AccessKind, ImageBinding, ImageStorage, Memory, Space, Target};
 use crate::texel::{ChannelKind, TexelLayout};
 use ir::eval::{eval_alu, Operand};
 use ir::interp::{EnvError, IntrinsicCall};
-use ir::lsc::{AddrSize, AddrType, DataShape, DataSize, LscAtomicOp, Sfid};
+use ir::lsc::{AddrSize, AddrType, BlockShape, DataShape, DataSize, LscAtomicOp, Sfid};
 use ir::{AluOp, AluType, AtomicOp, BaseType, IndexKind, IntrinsicOp, Type};
 use std::fmt;
 use tiling::SurfDim;
@@ -111,6 +156,12 @@ pub enum MessageError {
         /// Why.
         reason: String,
     },
+    /// A subgroup-level message (a block message, an image block access) run with
+    /// some lanes of the subgroup inactive, or whose data does not spread over them.
+    Subgroup {
+        /// Why.
+        reason: String,
+    },
     /// An operand that must be uniform across the message's lanes is not.
     NotUniform {
         /// The operand.
@@ -128,8 +179,9 @@ impl fmt::Display for MessageError {
             MessageError::Shape { reason } => f.write_str(reason),
             MessageError::NotUniform { operand, lane } => write!(
                 f,
-                "the {operand} of a strided message must be uniform, but lane {lane} differs"
+                "the {operand} of a strided or block message must be uniform across its lanes, but lane {lane} differs"
             ),
+            MessageError::Subgroup { reason } => f.write_str(reason),
         }
     }
 }
@@ -311,12 +363,13 @@ impl LscMessage {
     }
 }
 
-/// Executes a message intrinsic (`lsc_*`, `sampler_ld`, `sampler_ld_lz`) for all its
-/// lanes.
+/// Executes a message intrinsic (`lsc_*`, `lsc_*_block2d`, `sampler_ld`, `sampler_ld_lz`)
+/// for all its lanes.
 pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), EnvError> {
     call.check_sources()?;
     match call.op() {
         IntrinsicOp::SamplerLd | IntrinsicOp::SamplerLdLz => sampler_ld(mem, call),
+        IntrinsicOp::LscLoadBlock2d | IntrinsicOp::LscStoreBlock2d => block2d(mem, call),
         op if op.is_lsc() => {
             let m = LscMessage::decode(call)?;
             if m.sfid == Sfid::Tgm {
@@ -919,6 +972,423 @@ fn raw_channels(layout: &TexelLayout, bytes: &[u8]) -> [u64; 4] {
         out[c.slot as usize] = crate::texel::read_bits(bytes, c.start_bit, c.bits);
     }
     out
+}
+
+// ----- subgroup-level data ---------------------------------------------------------------
+
+/// Checks that every lane of the subgroup runs a subgroup-level call.
+pub fn check_whole_subgroup(call: &IntrinsicCall<'_>) -> Result<(), EnvError> {
+    let n = call.num_lanes();
+    let all = if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };
+    if call.exec_mask & all != all {
+        let missing: Vec<String> = (0..n)
+            .filter(|l| call.exec_mask & (1 << l) == 0)
+            .map(|l| l.to_string())
+            .collect();
+        return Err(EnvError::new(MessageError::Subgroup {
+            reason: format!(
+                "`@{}` runs once for the whole subgroup and needs all {n} lanes active, but lanes {} are inactive",
+                call.op(),
+                missing.join(", ")
+            ),
+        }));
+    }
+    Ok(())
+}
+
+/// Lane 0's value of scalar source `src`, checked to be the same in every lane.
+pub fn uniform_scalar(
+    call: &IntrinsicCall<'_>,
+    src: usize,
+    operand: &'static str,
+) -> Result<u64, EnvError> {
+    let v = call.src_scalar(src, 0);
+    for lane in 1..call.num_lanes() {
+        if call.src_scalar(src, lane) != v {
+            return Err(lane_err(
+                lane,
+                MessageError::NotUniform {
+                    operand,
+                    lane: lane as u32,
+                },
+            ));
+        }
+    }
+    Ok(v)
+}
+
+/// Lane 0's value of source `src` (all components), checked to be the same in every
+/// lane.
+pub fn uniform_vector(
+    call: &IntrinsicCall<'_>,
+    src: usize,
+    operand: &'static str,
+) -> Result<Vec<u64>, EnvError> {
+    let v = call.src(src, 0).to_vec();
+    for lane in 1..call.num_lanes() {
+        if call.src(src, lane) != v.as_slice() {
+            return Err(lane_err(
+                lane,
+                MessageError::NotUniform {
+                    operand,
+                    lane: lane as u32,
+                },
+            ));
+        }
+    }
+    Ok(v)
+}
+
+/// Checks that a value of type `t` spreads `bytes` over the call's lanes.
+fn check_spread(
+    call: &IntrinsicCall<'_>,
+    what: &str,
+    t: Type,
+    bytes: usize,
+) -> Result<(), EnvError> {
+    let sg = call.num_lanes();
+    let have = t.num_components() as usize * (t.bit_size() as usize / 8) * sg;
+    if t.bit_size() < 8 || have != bytes {
+        return Err(EnvError::new(MessageError::Subgroup {
+            reason: format!(
+                "{what} is {t}, which spreads {have} bytes over {sg} lanes, but the block's register image is {bytes} bytes"
+            ),
+        }));
+    }
+    Ok(())
+}
+
+/// Writes register image `r` to the destination: component `k` of lane `i` gets bytes
+/// `r[(k·SG + i)·b/8 ..][.. b/8]` (little-endian).
+pub fn scatter_to_lanes(call: &mut IntrinsicCall<'_>, r: &[u8]) -> Result<(), EnvError> {
+    let t = call
+        .dest_type
+        .ok_or_else(|| EnvError::msg(format!("`@{}` has no destination", call.op())))?;
+    check_spread(call, "the destination", t, r.len())?;
+    let sg = call.num_lanes();
+    let bb = t.bit_size() as usize / 8;
+    for lane in 0..sg {
+        let vals: Vec<u64> = (0..t.num_components() as usize)
+            .map(|k| {
+                let at = (k * sg + lane) * bb;
+                let mut w = [0u8; 8];
+                w[..bb].copy_from_slice(&r[at..at + bb]);
+                u64::from_le_bytes(w)
+            })
+            .collect();
+        call.set_dest(lane, &vals);
+    }
+    Ok(())
+}
+
+/// Reads a register image of `bytes` bytes from source `src` of every lane (the inverse
+/// of [`scatter_to_lanes`]).
+pub fn gather_from_lanes(
+    call: &IntrinsicCall<'_>,
+    src: usize,
+    bytes: usize,
+) -> Result<Vec<u8>, EnvError> {
+    let t = call.src_type(src);
+    check_spread(call, "the data", t, bytes)?;
+    let sg = call.num_lanes();
+    let bb = t.bit_size() as usize / 8;
+    let mut r = vec![0u8; bytes];
+    for lane in 0..sg {
+        for (k, v) in call.src(src, lane).iter().enumerate() {
+            let at = (k * sg + lane) * bb;
+            r[at..at + bb].copy_from_slice(&v.to_le_bytes()[..bb]);
+        }
+    }
+    Ok(r)
+}
+
+// ----- 2D block messages ----------------------------------------------------------------
+
+/// The decoded indices of a block message.
+struct Block2d {
+    store: bool,
+    sfid: Sfid,
+    elem: usize,
+    size: DataSize,
+    shape: BlockShape,
+}
+
+fn decode_block2d(call: &IntrinsicCall<'_>) -> Result<Block2d, EnvError> {
+    let bad = |k: IndexKind| EnvError::new(MessageError::BadIndex { index: k.name() });
+    let idx = |k: IndexKind| call.index(k).ok_or_else(|| bad(k));
+    let sfid = *Sfid::ALL
+        .get(idx(IndexKind::LscSfid)? as usize)
+        .ok_or_else(|| bad(IndexKind::LscSfid))?;
+    let data =
+        DataShape::from_index(idx(IndexKind::LscData)?).ok_or_else(|| bad(IndexKind::LscData))?;
+    let shape = BlockShape::from_index(idx(IndexKind::LscBlock)?)
+        .ok_or_else(|| bad(IndexKind::LscBlock))?;
+    if data.size.is_conversion() || data.vect != 1 || data.transpose || data.cmask != 0 {
+        return Err(illegal(format!(
+            "block messages move d8, d16, d32 or d64 elements, found lsc_data={data}"
+        )));
+    }
+    let store = call.op() == IntrinsicOp::LscStoreBlock2d;
+    match sfid {
+        Sfid::Ugm if !shape.is_untyped() => {
+            return Err(illegal(format!(
+                "an untyped block is BxWxH with flags, found {shape}"
+            )))
+        }
+        Sfid::Tgm if shape.is_untyped() => {
+            return Err(illegal(format!(
+                "a typed block is WxH in bytes, found {shape}"
+            )))
+        }
+        Sfid::Ugm | Sfid::Tgm => {}
+        other => {
+            return Err(illegal(format!(
+                "block messages go to .ugm or .tgm, not .{}",
+                other.name()
+            )))
+        }
+    }
+    if store && (shape.blocks > 1 || shape.transpose || shape.vnni) {
+        return Err(illegal(format!(
+            "a block store writes one plain block, found {shape}"
+        )));
+    }
+    Ok(Block2d {
+        store,
+        sfid,
+        elem: data.size.mem_bytes() as usize,
+        size: data.size,
+        shape,
+    })
+}
+
+fn block2d(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), EnvError> {
+    let m = decode_block2d(call)?;
+    check_whole_subgroup(call)?;
+    if m.sfid == Sfid::Tgm {
+        typed_block2d(mem, call, &m)
+    } else {
+        untyped_block2d(mem, call, &m)
+    }
+}
+
+/// The untyped surface of a block message's payload.
+struct BlockSurface {
+    base: u64,
+    width: i64,
+    height: i64,
+    pitch: i64,
+    x: i64,
+    y: i64,
+}
+
+fn untyped_block2d(
+    mem: &mut Memory,
+    call: &mut IntrinsicCall<'_>,
+    m: &Block2d,
+) -> Result<(), EnvError> {
+    let names = ["base", "width - 1", "height - 1", "pitch - 1", "x", "y"];
+    let mut p = [0u64; 6];
+    for (i, name) in names.iter().enumerate() {
+        p[i] = uniform_scalar(call, i, name)?;
+    }
+    let s32 = |v: u64| v as u32 as i32 as i64;
+    let surf = BlockSurface {
+        base: p[0],
+        width: (p[1] as u32) as i64 + 1,
+        height: (p[2] as u32) as i64 + 1,
+        pitch: (p[3] as u32) as i64 + 1,
+        x: s32(p[4]),
+        y: s32(p[5]),
+    };
+    let e = m.elem;
+    let s = m.shape;
+    let (w, h, nb) = (s.width as usize, s.height as usize, s.blocks as usize);
+    let ctx = access_ctx(call, 0);
+    // Where element column `col`, row `row` of the surface is, if inside it.
+    let elem_addr = |col: i64, row: i64| -> Option<u64> {
+        let inside =
+            col >= 0 && (col + 1) * e as i64 <= surf.width && row >= 0 && row < surf.height;
+        inside.then(|| {
+            surf.base
+                .wrapping_add((row * surf.pitch + col * e as i64) as u64)
+        })
+    };
+    let surface_space = mem.resolve(surf.base, 1).map(|(a, _)| Space::Alloc(a));
+    if m.store {
+        // One block in the layout of an `nn` load: rows at a pitch of next_pow2(W).
+        let rp = w.next_power_of_two();
+        let bytes = round_up(rp * h, 64 / e) * e;
+        let r = gather_from_lanes(call, 6, bytes)?;
+        for y in 0..h {
+            for x in 0..w {
+                let at = (y * rp + x) * e;
+                match elem_addr(surf.x + x as i64, surf.y + y as i64) {
+                    Some(a) => mem
+                        .store(Target::Global(a), &r[at..at + e], &ctx)
+                        .map_err(|err| lane_err(0, err))?,
+                    None => {
+                        if let Some(space) = surface_space {
+                            mem.record_discarded(AccessKind::Store, space, e as u32, &ctx);
+                        }
+                    }
+                }
+            }
+        }
+        return Ok(());
+    }
+    let per_dword = 4 / e;
+    if s.vnni && s.transpose {
+        return Err(illegal(format!(
+            "{shape}: a block cannot be transposed and VNNI-transformed together",
+            shape = s
+        )));
+    }
+    if s.vnni && (e >= 4 || !h.is_multiple_of(per_dword)) {
+        return Err(illegal(format!(
+            "{s} of {}: VNNI packs 4 / size rows per dword, so it needs d8 or d16 and a height that is a multiple of that",
+            m.size.name()
+        )));
+    }
+    // The pseudo-code's pitches, in elements.
+    let row_size = if s.transpose { h } else { w };
+    let rp = row_size.next_power_of_two();
+    let block_size = rp * if s.transpose { w } else { h };
+    let bp = round_up(block_size, 64 / e);
+    let mut r = vec![0u8; nb * bp * e];
+    // Loads element (b, y, x) of the block into register element `dst` (zero outside).
+    let mut load = |mem: &mut Memory, dst: usize, b: usize, y: usize, x: usize| {
+        let col = surf.x + (b * w + x) as i64;
+        let row = surf.y + y as i64;
+        match elem_addr(col, row) {
+            Some(a) => mem
+                .load(Target::Global(a), &mut r[dst * e..dst * e + e], &ctx)
+                .map_err(|err| lane_err(0, err)),
+            None => {
+                if let Some(space) = surface_space {
+                    mem.record_discarded(AccessKind::Load, space, e as u32, &ctx);
+                }
+                Ok(())
+            }
+        }
+    };
+    for b in 0..nb {
+        match (s.transpose, s.vnni) {
+            (false, false) => {
+                for y in 0..h {
+                    for x in 0..w {
+                        load(mem, b * bp + y * rp + x, b, y, x)?;
+                    }
+                }
+            }
+            (false, true) => {
+                for y in (0..h).step_by(per_dword) {
+                    for x in 0..w {
+                        for i in 0..per_dword {
+                            load(mem, b * bp + y * rp + x * per_dword + i, b, y + i, x)?;
+                        }
+                    }
+                }
+            }
+            (true, false) => {
+                for x in 0..w {
+                    for i in 0..h {
+                        load(mem, b * bp + x * rp + i, b, i, x)?;
+                    }
+                }
+            }
+            (true, true) => unreachable!("rejected above"),
+        }
+    }
+    scatter_to_lanes(call, &r)
+}
+
+fn round_up(v: usize, m: usize) -> usize {
+    v.div_ceil(m) * m
+}
+
+fn typed_block2d(
+    mem: &mut Memory,
+    call: &mut IntrinsicCall<'_>,
+    m: &Block2d,
+) -> Result<(), EnvError> {
+    let x = uniform_scalar(call, 0, "x")? as u32 as i32 as i64;
+    let y = uniform_scalar(call, 1, "y")? as u32 as i32 as i64;
+    let ctx = access_ctx(call, 0);
+    let (_, b) = bound_image(mem, call, 0)?;
+    let b = b.clone();
+    for lane in 1..call.num_lanes() {
+        if image_binding_index(call, lane)? != image_binding_index(call, 0)? {
+            return Err(lane_err(
+                lane,
+                MessageError::NotUniform {
+                    operand: "image",
+                    lane: lane as u32,
+                },
+            ));
+        }
+    }
+    let surf_dim = b.view_extent(0).and_then(|e| e.surf_dim);
+    if surf_dim != Some(SurfDim::D2) {
+        return Err(illegal(
+            "typed block2d addresses a 2D surface, but the bound image is not one",
+        ));
+    }
+    let tb = b.state_texel_bytes();
+    let wb = m.shape.width as usize;
+    let h = m.shape.height as usize;
+    if !wb.is_multiple_of(tb) || x.rem_euclid(tb as i64) != 0 {
+        return Err(illegal(format!(
+            "a typed block of {wb} bytes at x = {x} bytes is not made of whole {tb}-byte texels of {}",
+            b.state_format.name()
+        )));
+    }
+    if !wb.is_multiple_of(m.elem) {
+        return Err(illegal(format!(
+            "a typed block of {wb} bytes does not hold whole {} elements",
+            m.size.name()
+        )));
+    }
+    let pitch = wb.next_power_of_two().max(4);
+    let bytes = pitch * h;
+    let tx = x.div_euclid(tb as i64);
+    let alloc = b.alloc;
+    let kind = if m.store {
+        AccessKind::Store
+    } else {
+        AccessKind::Load
+    };
+    let mut r = if m.store {
+        gather_from_lanes(call, 2, bytes)?
+    } else {
+        if let Some(t) = call.dest_type {
+            check_spread(call, "the destination", t, bytes)?;
+        }
+        vec![0u8; bytes]
+    };
+    for u in 0..h {
+        for v in 0..wb / tb {
+            let (cx, cy) = (tx + v as i64, y + u as i64);
+            let at = u * pitch + v * tb;
+            match typed_texel(&b, cx as u64, cy as u64, 0, 0)? {
+                Some(off) => {
+                    let t = Target::Alloc(alloc, off);
+                    let res = if m.store {
+                        mem.store(t, &r[at..at + tb], &ctx)
+                    } else {
+                        mem.load(t, &mut r[at..at + tb], &ctx)
+                    };
+                    res.map_err(|e| lane_err(0, e))?;
+                }
+                None => mem.record_discarded(kind, Space::Alloc(alloc), tb as u32, &ctx),
+            }
+        }
+    }
+    if m.store {
+        Ok(())
+    } else {
+        scatter_to_lanes(call, &r)
+    }
 }
 
 // ----- sampler ---------------------------------------------------------------------------
