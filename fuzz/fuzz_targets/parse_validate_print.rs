@@ -12,7 +12,7 @@
 use ir::diag::{render_all, Diagnostic};
 use ir::passes::cleanup::DEFAULT_MAX_ITERATIONS;
 use ir::passes::manager::RunError;
-use ir::passes::{Algebraic, ConstFold, CopyProp, Cse, Dce, Pass, PassManager, PassRegistry};
+use ir::passes::{Cleanup, Pass, PassManager, PassOptions, PassRegistry};
 use ir::{parse_shader, print_shader, validate, Shader};
 use libfuzzer_sys::fuzz_target;
 
@@ -83,13 +83,18 @@ fn cleanup(shader: Shader) {
 /// Runs the cleanup passes one at a time, validating after each, and describes the first
 /// pass whose output is invalid.
 fn replay(mut shader: Shader) -> String {
-    let mut passes: Vec<Box<dyn Pass>> = vec![
-        Box::new(ConstFold),
-        Box::new(Algebraic),
-        Box::new(CopyProp),
-        Box::new(Cse),
-        Box::new(Dce),
-    ];
+    // The passes of one round of the standard loop, made by name so that the replay
+    // follows `Cleanup::standard` if it changes.
+    let registry = PassRegistry::with_ir_passes();
+    let mut passes: Vec<Box<dyn Pass>> = Cleanup::standard(DEFAULT_MAX_ITERATIONS)
+        .pass_names()
+        .into_iter()
+        .map(|name| {
+            registry
+                .create(name, &PassOptions::none(name))
+                .expect("a pass of the cleanup loop")
+        })
+        .collect();
     for round in 0..DEFAULT_MAX_ITERATIONS {
         let mut progress = false;
         for pass in &mut passes {
