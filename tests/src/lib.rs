@@ -10,9 +10,15 @@
 //! * [`message`]: LSC and sampler messages with the hardware's semantics;
 //! * [`async_copy`]: group async copies at the reference level;
 //! * [`exec`]: the [`exec::Executor`] running a grid of workgroups;
+//! * [`setup`]: surfaces, views, fills, buffers and dispatch of a run
+//!   ([`setup::Setup`]);
+//! * [`verifier`]: runs a shader before and after lowering and compares them
+//!   ([`verifier::verify`], [`verifier::lower_and_verify`]);
+//! * [`cli`]: the library behind `ir-opt run` and `ir-opt verify`;
 //! * [`shader_gen`] draws random valid shaders for the property suites.
 
 pub mod async_copy;
+pub mod cli;
 pub mod exec;
 pub mod image;
 pub mod memory;

@@ -2,7 +2,7 @@
 //!
 //! See `ir-opt --help` for the options and examples.
 
-use clap::{Args, Parser, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use ir::passes::manager::{PassManager, RunError};
 use std::process::ExitCode;
 use tools::{load_shader, read_input, write_output, Failure};
@@ -15,15 +15,96 @@ Examples:
   ir-opt examples/blur.ir --target dg2 -O --emit visa
   ir-opt examples/blur.ir --target ivb -O --force-untyped --stats
   cat shader.ir | ir-opt - -o out.ir --verify --print-after-all
+  ir-opt run examples/blur.ir --image @src=gradient --grid 5,3,1
+  ir-opt verify examples/blur.ir --target ivb --force-untyped
 
 Passes: const-fold, algebraic, copy-prop, cse, dce, cleanup (the optimization loop),
 lower-images (needs --target). Logging: RUST_LOG=debug ir-opt ...";
 
 #[derive(Parser)]
-#[command(name = "ir-opt", version, about = "Optimize and lower NIR-style IR shaders for Intel GPUs", after_help = EXAMPLES)]
+#[command(
+    name = "ir-opt",
+    version,
+    about = "Optimize and lower NIR-style IR shaders for Intel GPUs",
+    after_help = EXAMPLES,
+    args_conflicts_with_subcommands = true
+)]
 struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
     #[command(flatten)]
     opt: OptArgs,
+}
+
+/// Subcommands; without one, ir-opt optimizes FILE.
+#[derive(Subcommand)]
+enum Command {
+    /// Execute a shader (image intrinsics at the reference level, messages with the
+    /// hardware's semantics) and print its images and buffers afterwards.
+    #[command(after_help = FILLS)]
+    Run(RunArgs),
+    /// Lower a shader (lower-images, cleanup), run both versions on the same memory and
+    /// compare every access, value, texel and buffer byte.
+    #[command(after_help = FILLS)]
+    Verify(VerifyArgs),
+}
+
+const FILLS: &str = "\
+Image fills (--image @name=FILL, or @name[i]=FILL for one element of an array):
+  zero          every byte 0
+  pattern       random valid texels (finite floats) from --seed, random padding
+  pattern:SEED  the same from SEED
+  gradient      channel c of texel (x, y), layer z, level l from n = x + 2y + 3z + 5c + 7l:
+                integers n, normalized and float channels (n mod 64) / 63
+Surfaces: 2D 37x19 with 3 levels, arrays of 4 layers, 3D 9x7x5, cubes 8x8, buffers of
+300 texels, tilings and views chosen by --seed; the default grid covers the largest
+image plus a margin, so some accesses fall outside.";
+
+/// Options shared by `run` and `verify`.
+#[derive(Args)]
+struct ExecArgs {
+    /// Input file, or `-` for standard input.
+    file: String,
+    /// Workgroups to dispatch: X[,Y[,Z]] (default: cover the largest image plus a margin).
+    #[arg(long, value_name = "X,Y,Z")]
+    grid: Option<String>,
+    /// Lanes per subgroup, 1 to 32 (default 16).
+    #[arg(long, value_name = "N")]
+    subgroup: Option<u32>,
+    /// Seed of the surface choices and fills.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    seed: u64,
+    /// Initial contents of an image: @name=FILL (repeatable; see below).
+    #[arg(long = "image", value_name = "@NAME=FILL")]
+    images: Vec<String>,
+}
+
+#[derive(Args)]
+struct RunArgs {
+    #[command(flatten)]
+    exec: ExecArgs,
+    /// Platform whose surface layouts (and message semantics) to use (default: DG2's
+    /// layouts; needed to run messages).
+    #[arg(long, value_name = "PLATFORM")]
+    target: Option<String>,
+}
+
+#[derive(Args)]
+struct VerifyArgs {
+    #[command(flatten)]
+    exec: ExecArgs,
+    /// Platform to lower for: ivb, byt, hsw, bdw, skl, icl, tgl, dg2, mtl, pvc, lnl, bmg.
+    #[arg(long, value_name = "PLATFORM")]
+    target: String,
+    /// lower-images: use the untyped fallback even where typed messages would do.
+    #[arg(long)]
+    force_untyped: bool,
+    /// lower-images: omit bounds checks on the untyped path.
+    #[arg(long)]
+    no_bounds_check: bool,
+    /// Untyped address model: bti or a64.
+    #[arg(long, value_name = "MODEL")]
+    untyped_address: Option<String>,
 }
 
 /// What to print.
@@ -90,13 +171,52 @@ struct OptArgs {
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
-    match optimize(&cli.opt) {
+    let result = match &cli.command {
+        None => optimize(&cli.opt),
+        Some(Command::Run(a)) => run(a),
+        Some(Command::Verify(a)) => verify(a),
+    };
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure(msg)) => {
             eprintln!("{}", msg.trim_end());
             ExitCode::FAILURE
         }
     }
+}
+
+fn run_options(e: &ExecArgs, target: Option<String>) -> verify::cli::RunOptions {
+    verify::cli::RunOptions {
+        target,
+        grid: e.grid.clone(),
+        subgroup: e.subgroup,
+        seed: e.seed,
+        images: e.images.clone(),
+    }
+}
+
+fn input(file: &str) -> Result<(String, &str), Failure> {
+    let source = read_input(file)?;
+    Ok((source, if file == "-" { "<stdin>" } else { file }))
+}
+
+fn run(a: &RunArgs) -> Result<(), Failure> {
+    let (source, file) = input(&a.exec.file)?;
+    let o = run_options(&a.exec, a.target.clone());
+    let text = verify::cli::run(file, &source, &o).map_err(|e| Failure(e.to_string()))?;
+    write_output(None, &text)
+}
+
+fn verify(a: &VerifyArgs) -> Result<(), Failure> {
+    let (source, file) = input(&a.exec.file)?;
+    let o = run_options(&a.exec, Some(a.target.clone()));
+    let v = verify::cli::VerifyOptions {
+        force_untyped: a.force_untyped,
+        no_bounds_check: a.no_bounds_check,
+        untyped_address: a.untyped_address.clone(),
+    };
+    let text = verify::cli::verify(file, &source, &o, &v).map_err(|e| Failure(e.to_string()))?;
+    write_output(None, &text)
 }
 
 /// The device preset named by `--target`.
