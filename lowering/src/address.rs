@@ -21,7 +21,7 @@
 //!
 //! What is known when the shader is compiled is folded in ([`AddressPlan`]):
 //! - the field steps are those of the tilings a storage image of this format and
-//!   dimension may have on the platform (`tiling::storage_tilings`): as many steps as the
+//!   dimension may have on the platform (`Device::storage_tilings_for`): as many steps as the
 //!   candidate with the most, none that is a no-op for every candidate, and a field
 //!   value every candidate agrees on is a constant (a step's source and destination
 //!   shifts only matter for the candidates whose width is not 0, since
@@ -381,7 +381,13 @@ impl AddressPlan {
             });
         };
         let gen = tiling_gen(device)?;
-        let allowed = tiling::storage_tilings(gen, tformat, sdim);
+        // A static layout names the surface's actual tiling, which only has to be one
+        // isl allows for storage; without one, the code must handle every tiling the
+        // driver may pick (its policy within isl's rules).
+        let allowed = match layout {
+            Some(_) => tiling::storage_tilings(gen, tformat, sdim),
+            None => device.storage_tilings_for(tformat, sdim),
+        };
         if allowed.is_empty() {
             return Err(AddressError::NoTiling(format!(
                 "no tiling is allowed for a {dim} storage image of {format} on {}",

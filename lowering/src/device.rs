@@ -59,6 +59,18 @@ pub struct Device {
     pub cache_control: CacheControlField,
     /// Whether typed (TGM) messages accept non-default cache controls.
     pub tgm_cache_control: bool,
+    /// The tilings the driver gives 2D, cube and 3D storage images: a driver policy,
+    /// intersected with what isl allows for the format (`tiling::storage_tilings`).
+    /// The untyped address code handles exactly these when the tiling is only known at
+    /// run time, so a smaller set gives shorter code. The presets follow Mesa's drivers:
+    /// linear, X and Y before Gfx12.5 (iris and anv clear `ISL_TILING_STD_Y_MASK`: "We
+    /// don't support Yf or Ys tiling yet"; W is for stencil), linear, X, Tile4 and
+    /// Tile64 from Gfx12.5.
+    pub storage_tilings: Vec<tiling::Tiling>,
+    /// Whether 1D storage images are always linear: isl's `isl_surf_choose_tiling`
+    /// prefers linear for 1D surfaces ("they do not benefit from tiling"), so a driver
+    /// that lets isl choose never tiles them.
+    pub linear_1d_storage: bool,
 }
 
 impl Device {
@@ -136,6 +148,17 @@ impl Device {
             },
             // IGC's verifier: before Xe2 TGM (and UGML) must use df/df (lsc.md §9).
             tgm_cache_control: xe2,
+            storage_tilings: if has_lsc {
+                vec![
+                    tiling::Tiling::Linear,
+                    tiling::Tiling::X,
+                    tiling::Tiling::Tile4,
+                    tiling::Tiling::Tile64,
+                ]
+            } else {
+                vec![tiling::Tiling::Linear, tiling::Tiling::X, tiling::Tiling::Y]
+            },
+            linear_1d_storage: true,
             name,
             verx10,
             is_baytrail,
@@ -154,6 +177,31 @@ impl Device {
     /// The major generation (`verx10 / 10`, Mesa's `devinfo->ver`).
     pub fn ver(&self) -> u32 {
         self.verx10 / 10
+    }
+
+    /// The tilings a storage image of `format` and `dim` may have on this device: what
+    /// isl allows (`tiling::storage_tilings`) within the driver's policy
+    /// ([`Device::storage_tilings`], [`Device::linear_1d_storage`]). Surfaces bound to
+    /// lowered shaders must use one of these. Empty if the device has no tiling crate
+    /// generation.
+    pub fn storage_tilings_for(
+        &self,
+        format: tiling::Format,
+        dim: tiling::SurfDim,
+    ) -> Vec<tiling::Tiling> {
+        let Some(gen) = tiling::Gen::from_verx10(self.verx10) else {
+            return Vec::new();
+        };
+        tiling::storage_tilings(gen, format, dim)
+            .into_iter()
+            .filter(|t| {
+                if dim == tiling::SurfDim::D1 && self.linear_1d_storage {
+                    *t == tiling::Tiling::Linear
+                } else {
+                    self.storage_tilings.contains(t)
+                }
+            })
+            .collect()
     }
 
     /// Ivy Bridge or Bay Trail: the generation whose typed reads of R8/R16 surfaces

@@ -107,7 +107,13 @@ impl Case {
     /// A case with the layout part dynamic (`statics == false`) or, when the tiling has a
     /// static-layout name, static. `None` when the random choices give no valid surface.
     fn generate(g: &mut QcGen, statics: bool) -> Option<Case> {
-        let device = g.choose(&Device::presets()).expect("presets").clone();
+        let mut device = g.choose(&Device::presets()).expect("presets").clone();
+        // Half the cases model a driver that lets isl choose any storage tiling (Yf and
+        // Ys included, tiled 1D): the address code must follow the device's policy.
+        if bool::arbitrary(g) {
+            device.storage_tilings = Tiling::ALL.to_vec();
+            device.linear_1d_storage = false;
+        }
         let gen = Gen::from_verx10(device.verx10)?;
         let format = pick(g, &FORMATS);
         let tformat = tiling_format(format).ok()?;
@@ -154,7 +160,14 @@ impl Case {
             ImageDim::D3 => SurfDim::D3,
             _ => SurfDim::D2,
         };
-        let tilings = storage_tilings(gen, tformat, sdim);
+        // Without a static layout the address code handles the driver's tilings
+        // (`Device::storage_tilings_for`); a static layout may name any storage tiling
+        // isl allows.
+        let tilings = if statics {
+            storage_tilings(gen, tformat, sdim)
+        } else {
+            device.storage_tilings_for(tformat, sdim)
+        };
         if tilings.is_empty() {
             return None;
         }

@@ -20,8 +20,7 @@ use lowering::{lower_images, Device, LowerErrorKind, LowerOptions, UntypedAddres
 use quickcheck::{Arbitrary, Gen as QcGen, QuickCheck, TestResult};
 use std::collections::BTreeMap;
 use tiling::{
-    fill_image_param, storage_tilings, Gen, ImageParam, ImageView, SurfDim, Surface, SurfaceDesc,
-    Tiling, Usage,
+    fill_image_param, Gen, ImageParam, ImageView, SurfDim, Surface, SurfaceDesc, Tiling, Usage,
 };
 
 fn qc_tests(default: u64) -> u64 {
@@ -312,7 +311,7 @@ impl Image {
             ImageDim::D3 => SurfDim::D3,
             _ => SurfDim::D2,
         };
-        let tiling = pick(g, &storage_tilings(gen, tformat, sdim));
+        let tiling = pick(g, &device.storage_tilings_for(tformat, sdim));
         let cube = dim == ImageDim::Cube;
         let w = pick(g, &SIZES);
         let h = match sdim {

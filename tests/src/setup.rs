@@ -599,7 +599,8 @@ fn default_layout(
             w = w.min((l.row_pitch / cpp.max(1)).max(1));
             (vec![t], Some(l.row_pitch), Some(l.swizzle))
         }
-        None => (tiling::storage_tilings(gen, isl, sdim), None, None),
+        // Without a static layout, the driver picks among its storage tilings.
+        None => (device.storage_tilings_for(isl, sdim), None, None),
     };
     if tilings.is_empty() {
         return Err(format!(
