@@ -13,8 +13,11 @@
 //! - [`message`]: legality of the LSC and sampler messages per platform, send descriptors;
 //! - [`visa`]: vISA text of the messages, as IGC prints it;
 //! - [`block2d`]: 2D block messages: legality per platform, register images, splitting;
+//! - [`async_copy`]: the `lower-async-copies` pass ([`LowerAsyncCopies`],
+//!   [`lower_async_copies()`]): group async copies as per-invocation message loops.
 
 pub mod address;
+pub mod async_copy;
 pub mod atomic;
 pub mod block2d;
 pub mod bounds;
@@ -29,6 +32,10 @@ pub mod untyped;
 pub mod visa;
 
 pub use address::{AddressError, AddressPlan};
+pub use async_copy::{
+    lower_async_copies, lower_async_copies_all, register_lower_async_copies, AsyncCopyOptions,
+    AsyncCopyReport, Block2dPolicy, LowerAsyncCopies,
+};
 pub use device::{CacheControlField, Device};
 pub use error::{ConvertError, FormatError, FormatErrorKind, LowerError, LowerErrorKind};
 pub use format::{

@@ -146,8 +146,10 @@ fn main {{
     )
 }
 
+/// Runs a shader that may break the validator's static copy rules (the executor must
+/// report them at run time as well).
 fn run_err(text: &str) -> String {
-    let shader = parse(text);
+    let shader = ir::parse_shader(text).unwrap_or_else(|d| panic!("parse: {d:?}"));
     let mut ex = Executor::with_config(&shader, config());
     setup(&mut ex);
     ex.run([1, 1, 1]).unwrap_err().to_string()

@@ -81,6 +81,7 @@ pub mod pipeline {
                 },
             ),
         }
+        lowering::register_lower_async_copies(&mut r, device.cloned(), Default::default());
         r
     }
 }

@@ -132,7 +132,7 @@ struct OptArgs {
         value_delimiter = ','
     )]
     passes: Vec<String>,
-    /// The default pipeline: lower-images, then cleanup (needs --target).
+    /// The default pipeline: lower-images, lower-async-copies, then cleanup (needs --target).
     #[arg(short = 'O')]
     optimize: bool,
     /// Platform to lower for: ivb, byt, hsw, bdw, skl, icl, tgl, dg2, mtl, pvc, lnl, bmg.
@@ -266,6 +266,7 @@ fn pipeline_text(args: &OptArgs) -> String {
     let mut items: Vec<String> = Vec::new();
     if args.optimize {
         items.push("lower-images".into());
+        items.push("lower-async-copies".into());
         items.push("cleanup".into());
     }
     items.extend(args.passes.iter().filter(|p| !p.is_empty()).cloned());
