@@ -5,8 +5,9 @@
 //! [`Setup::default_for`] picks small surfaces that still exercise what the lowering
 //! must get right: several mip levels (views of a level other than 0 have a non-zero
 //! origin), array layers (qpitch), a tiling drawn from the ones a storage image may have
-//! on the platform (`tiling::storage_tilings`, what the untyped path's address code
-//! covers), bit-6 swizzling where IVB/HSW apply it, texels filled with a seeded pattern
+//! on the platform (`Device::storage_tilings_for`: isl's rules within the driver's
+//! policy, what the untyped path's address code covers; a static layout's tiling where
+//! the declaration has one), bit-6 swizzling where IVB/HSW apply it, texels filled with a seeded pattern
 //! of valid values, and a grid a little larger than the largest image so that some
 //! accesses fall outside it.
 //!
@@ -423,7 +424,15 @@ impl Setup {
                     let l = view.base_level;
                     let w = tiling::minify(desc.width, l) as u64;
                     match desc.dim {
-                        SurfDim::D1 => (w, 1, view.layer_count as u64),
+                        SurfDim::D1 => (
+                            w,
+                            1,
+                            if desc.array_len > 1 {
+                                view.layer_count as u64
+                            } else {
+                                0
+                            },
+                        ),
                         _ => (
                             w,
                             tiling::minify(desc.height, l) as u64,

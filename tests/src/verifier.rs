@@ -398,12 +398,17 @@ pub fn verify(
         }
     }
     let values: Vec<Value> = record.iter().map(|(v, _)| *v).collect();
-    let config = ExecConfig {
+    let mut config = ExecConfig {
         subgroup_size: setup.subgroup_size,
         log_accesses: true,
         trace_calls: true,
         ..ExecConfig::default()
     };
+    // Zeroing 64 KiB of shared memory per workgroup is a large part of a small run;
+    // shaders that never touch it get none.
+    if !uses_shared_memory(original) && !uses_shared_memory(lowered) {
+        config.shared_size = 0;
+    }
     let mut ex_a = Executor::with_config(original, config);
     ex_a.memory = mem_a;
     let run_a = ex_a
@@ -455,6 +460,28 @@ pub fn verify(
     Ok(cmp.finish(setup.report_limit))
 }
 
+/// Whether any function of `shader` may access shared local memory.
+fn uses_shared_memory(shader: &Shader) -> bool {
+    let slm = ir::lsc::Sfid::ALL
+        .iter()
+        .position(|&s| s == ir::lsc::Sfid::Slm)
+        .map(|p| p as u32);
+    shader.functions.iter().any(|f| {
+        f.insts_in_order().into_iter().any(|i| {
+            f.inst(i).as_intrinsic().is_some_and(|x| {
+                matches!(
+                    x.op,
+                    IntrinsicOp::LoadShared
+                        | IntrinsicOp::StoreShared
+                        | IntrinsicOp::GroupAsyncCopy2d2d
+                        | IntrinsicOp::GroupAsyncCopy3d3d
+                ) || (x.op.info().class == IntrinsicClass::Message
+                    && x.index(ir::IndexKind::LscSfid) == slm)
+            })
+        })
+    })
+}
+
 /// Checks that both shaders declare the same images.
 fn check_images(original: &Shader, lowered: &Shader) -> Result<(), VerifyError> {
     if original.images.len() != lowered.images.len() {
@@ -487,10 +514,10 @@ fn check_images(original: &Shader, lowered: &Shader) -> Result<(), VerifyError> 
 fn access_kind(op: IntrinsicOp) -> Option<AccessKind> {
     use IntrinsicOp::*;
     Some(match op {
-        ImageLoad | LscLoad | LscLoadQuad | LscLoadStrided | SamplerLd | SamplerLdLz => {
-            AccessKind::Load
-        }
-        ImageStore | LscStore | LscStoreQuad | LscStoreStrided => AccessKind::Store,
+        ImageLoad | ImageBlockLoad | LscLoad | LscLoadQuad | LscLoadStrided | LscLoadBlock2d
+        | SamplerLd | SamplerLdLz => AccessKind::Load,
+        ImageStore | ImageBlockStore | LscStore | LscStoreQuad | LscStoreStrided
+        | LscStoreBlock2d => AccessKind::Store,
         ImageAtomic | ImageAtomicSwap | LscAtomic => AccessKind::Atomic,
         _ => return None,
     })
@@ -515,8 +542,9 @@ enum Hit {
         offset: u64,
         size: u64,
     },
-    /// Bytes that do not form one range: `(space, offset, size)` of each element.
-    Scattered(Vec<(Space, u64, u32)>),
+    /// Bytes that do not form one range: the maximal ranges `(space, offset, size)`, in
+    /// order (block accesses, or elements with gaps between them).
+    Ranges(Vec<(Space, u64, u64)>),
 }
 
 /// One access of one invocation.
@@ -575,30 +603,44 @@ fn events(run: &RunResult) -> Vec<Event> {
     out
 }
 
-/// Where the accesses of one lane of one call went.
+/// Where the accesses of one lane of one call went: the bytes they reached, merged into
+/// maximal ranges (so that a texel read as one access or as several elements compares
+/// equal); discarded accesses reach nothing.
 fn hit_of<'a>(accesses: impl Iterator<Item = &'a Access>) -> Hit {
-    let mut parts: Vec<(Space, u64, u32)> = accesses
+    let mut parts: Vec<(Space, u64, u64)> = accesses
         .filter(|a| a.in_bounds)
-        .map(|a| (a.space, a.offset, a.size))
+        .map(|a| (a.space, a.offset, a.offset + a.size as u64))
         .collect();
     if parts.is_empty() {
         return Hit::Nothing;
     }
-    parts.sort_by_key(|&(_, o, _)| o);
-    let space = parts[0].0;
-    let start = parts[0].1;
-    let mut end = start;
-    for &(s, o, n) in &parts {
-        if s != space || o != end {
-            return Hit::Scattered(parts);
+    let order = |s: &Space| match *s {
+        Space::Alloc(id) => (0, id.0 as u64),
+        Space::Shared(wg) => (1, wg as u64),
+        Space::PushConstants => (2, 0),
+    };
+    parts.sort_by_key(|(s, o, _)| (order(s), *o));
+    let mut merged: Vec<(Space, u64, u64)> = Vec::with_capacity(parts.len());
+    for (s, lo, hi) in parts {
+        match merged.last_mut() {
+            Some((ls, _, lhi)) if *ls == s && lo <= *lhi => *lhi = (*lhi).max(hi),
+            _ => merged.push((s, lo, hi)),
         }
-        end = o + n as u64;
     }
-    Hit::At {
-        space,
-        offset: start,
-        size: end - start,
+    if merged.len() == 1 {
+        let (space, lo, hi) = merged[0];
+        return Hit::At {
+            space,
+            offset: lo,
+            size: hi - lo,
+        };
     }
+    Hit::Ranges(
+        merged
+            .into_iter()
+            .map(|(s, lo, hi)| (s, lo, hi - lo))
+            .collect(),
+    )
 }
 
 /// Facts about a bound image for describing its bytes.
@@ -882,12 +924,18 @@ impl Comparison<'_> {
                 offset,
                 size,
             } => self.describe_range(*space, *offset, *size),
-            Hit::Scattered(parts) => {
+            Hit::Ranges(parts) => {
                 let p: Vec<String> = parts
                     .iter()
-                    .map(|&(s, o, n)| self.describe_range(s, o, n as u64))
+                    .take(4)
+                    .map(|&(s, o, n)| self.describe_range(s, o, n))
                     .collect();
-                format!("scattered elements: {}", p.join(", "))
+                format!(
+                    "{} separate ranges: {}{}",
+                    parts.len(),
+                    p.join(", "),
+                    if parts.len() > 4 { ", ..." } else { "" }
+                )
             }
         }
     }
@@ -1330,8 +1378,14 @@ fn main {{
                 size: 8
             }
         );
-        let v = [acc(16, 4), acc(24, 4)];
-        assert!(matches!(hit_of(v.iter()), Hit::Scattered(_)));
+        let v = [acc(16, 4), acc(24, 4), acc(20, 2)];
+        assert_eq!(
+            hit_of(v.iter()),
+            Hit::Ranges(vec![
+                (Space::Alloc(AllocId(1)), 16, 6),
+                (Space::Alloc(AllocId(1)), 24, 4)
+            ])
+        );
         let mut d = acc(0, 4);
         d.in_bounds = false;
         assert_eq!(hit_of([d].iter()), Hit::Nothing);
