@@ -32,10 +32,11 @@ pub struct AluOpInfo {
     pub output_size: u8,
     /// Type of the output.
     pub output_type: AluType,
-    /// Components read from each input: 0 means as many as the output has.
-    pub input_sizes: [u8; 4],
+    /// Components read from each input: 0 means as many as the output has (entries
+    /// past `num_inputs` are 0).
+    pub input_sizes: [u8; MAX_INPUTS],
     /// Type of each input.
-    pub input_types: [AluType; 4],
+    pub input_types: [AluType; MAX_INPUTS],
     /// Whether the first two sources may be swapped (NIR's `_2src_commutative`).
     pub commutative: bool,
     /// Whether `op(op(a, b), c) == op(a, op(b, c))` bit-exactly.
@@ -91,8 +92,11 @@ macro_rules! alu_flag {
     };
 }
 
-const fn pad_sizes(s: &[u8]) -> [u8; 4] {
-    let mut out = [0u8; 4];
+/// The most sources an ALU op takes (`vec16`).
+pub const MAX_INPUTS: usize = 16;
+
+const fn pad_sizes(s: &[u8]) -> [u8; MAX_INPUTS] {
+    let mut out = [0u8; MAX_INPUTS];
     let mut i = 0;
     while i < s.len() {
         out[i] = s[i];
@@ -101,8 +105,8 @@ const fn pad_sizes(s: &[u8]) -> [u8; 4] {
     out
 }
 
-const fn pad_types(s: &[AluType]) -> [AluType; 4] {
-    let mut out = [NONE; 4];
+const fn pad_types(s: &[AluType]) -> [AluType; MAX_INPUTS] {
+    let mut out = [NONE; MAX_INPUTS];
     let mut i = 0;
     while i < s.len() {
         out[i] = s[i];
@@ -116,6 +120,9 @@ alu_ops! {
     Vec2 = "vec2": 2, 2, UINT, [1, 1], [UINT, UINT];
     Vec3 = "vec3": 3, 3, UINT, [1, 1, 1], [UINT, UINT, UINT];
     Vec4 = "vec4": 4, 4, UINT, [1, 1, 1, 1], [UINT, UINT, UINT, UINT];
+    Vec8 = "vec8": 8, 8, UINT, [1, 1, 1, 1, 1, 1, 1, 1], [UINT, UINT, UINT, UINT, UINT, UINT, UINT, UINT];
+    Vec16 = "vec16": 16, 16, UINT, [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
+        [UINT, UINT, UINT, UINT, UINT, UINT, UINT, UINT, UINT, UINT, UINT, UINT, UINT, UINT, UINT, UINT];
 
     Iadd = "iadd": 2, 0, INT, [0, 0], [INT, INT], COMM, ASSOC;
     Isub = "isub": 2, 0, INT, [0, 0], [INT, INT];
@@ -219,17 +226,22 @@ impl AluOp {
         self.info().num_inputs as usize
     }
 
-    /// Whether this is `vec2`/`vec3`/`vec4`.
+    /// Whether this is `vec2`/`vec3`/`vec4`/`vec8`/`vec16`.
     pub fn is_vec(self) -> bool {
-        matches!(self, AluOp::Vec2 | AluOp::Vec3 | AluOp::Vec4)
+        matches!(
+            self,
+            AluOp::Vec2 | AluOp::Vec3 | AluOp::Vec4 | AluOp::Vec8 | AluOp::Vec16
+        )
     }
 
-    /// The `vecN` opcode building `n` components, for n in 2..=4.
+    /// The `vecN` opcode building `n` components, for n in 2, 3, 4, 8, 16 (NIR's).
     pub fn vec(n: u8) -> Option<AluOp> {
         match n {
             2 => Some(AluOp::Vec2),
             3 => Some(AluOp::Vec3),
             4 => Some(AluOp::Vec4),
+            8 => Some(AluOp::Vec8),
+            16 => Some(AluOp::Vec16),
             _ => None,
         }
     }

@@ -201,7 +201,7 @@ impl<'a> Builder<'a> {
         match comps.len() {
             1 => self.mov(comps[0]),
             n => {
-                let op = AluOp::vec(n as u8).expect("vec of 2 to 4 components");
+                let op = AluOp::vec(n as u8).expect("vec of 2, 3, 4, 8 or 16 components");
                 self.alu(op, comps)
             }
         }

@@ -713,7 +713,7 @@ pub fn eval_alu(
     use AluOp::*;
     let mut out: SmallVec<[u64; 16]> = match op {
         Mov => map1(n, s, |a| a),
-        Vec2 | Vec3 | Vec4 => s.iter().map(|src| comp(src, 0)).collect(),
+        Vec2 | Vec3 | Vec4 | Vec8 | Vec16 => s.iter().map(|src| comp(src, 0)).collect(),
 
         // Ring operations: computing modulo 2^64 and masking is exact at every size.
         Iadd => map2(n, s, |a, b| a.wrapping_add(b)),

@@ -69,7 +69,7 @@
 //! assert_eq!(interp.value(z, 1), Some(&[42u64][..]));
 //! ```
 
-use crate::alu::AluOp;
+use crate::alu::{AluOp, MAX_INPUTS};
 use crate::entity::{Block, IfId, ImageId, Inst, LoopId, Value};
 use crate::eval::{eval_alu, EvalError, Operand};
 use crate::function::{CfNode, Function, InstKind, IntrinsicInst, Jump};
@@ -1152,13 +1152,15 @@ impl<'s> Interpreter<'s> {
                     slots.push(self.slot(src.value, span, Some(inst))?);
                     self.check_defined(src.value, mask, span, Some(inst))?;
                 }
-                // Swizzled operands, gathered on the stack (at most 4 sources of at
-                // most 16 components).
-                let mut bufs = [[0u64; 16]; 4];
-                let mut lens = [0usize; 4];
+                // Swizzled operands, gathered on the stack (at most `MAX_INPUTS`
+                // sources, for `vec16`, of at most 16 components).
+                let mut bufs = [[0u64; 16]; MAX_INPUTS];
+                let mut lens = [0usize; MAX_INPUTS];
                 for lane in lanes_of(mask) {
                     let result = {
-                        for (i, (src, slot)) in alu.srcs.iter().zip(&slots).enumerate().take(4) {
+                        for (i, (src, slot)) in
+                            alu.srcs.iter().zip(&slots).enumerate().take(MAX_INPUTS)
+                        {
                             let n = if src.swizzle.is_identity() {
                                 slot.comps
                             } else {

@@ -101,6 +101,17 @@ fn vec_ops_gather_scalars() {
         [0x1234, 0xffff, 0, 1]
     );
     assert_eq!(ev(AluOp::Vec2, ty(1, 2), &[(1, &[1]), (1, &[0])]), [1, 0]);
+    // NIR's vec8 and vec16 gather 8 and 16 scalars in order.
+    let eight: Vec<[u64; 1]> = (0..8).map(|i| [0x80 + i]).collect();
+    let srcs: Vec<(u8, &[u64])> = eight.iter().map(|v| (8u8, &v[..])).collect();
+    assert_eq!(
+        ev(AluOp::Vec8, ty(8, 8), &srcs),
+        [0x80, 0x81, 0x82, 0x83, 0x84, 0x85, 0x86, 0x87]
+    );
+    let sixteen: Vec<[u64; 1]> = (0..16).map(|i| [1u64 << (63 - i)]).collect();
+    let srcs: Vec<(u8, &[u64])> = sixteen.iter().map(|v| (64u8, &v[..])).collect();
+    let want: Vec<u64> = (0..16).map(|i| 1u64 << (63 - i)).collect();
+    assert_eq!(ev(AluOp::Vec16, ty(64, 16), &srcs), want);
 }
 
 // ----- integer arithmetic -----------------------------------------------------------

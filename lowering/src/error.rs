@@ -98,6 +98,10 @@ pub enum LowerErrorKind {
     InvalidLayout,
     /// A `LowerOptions` setting that is not implemented.
     OptionUnsupported,
+    /// An image block access the platform's 2D block messages cannot express (no block
+    /// messages, an untyped surface that is not statically linear, or a shape the
+    /// block2d rules cannot split into whole SIMT components).
+    BlockUnsupported,
     /// The instruction does not have the shape its opcode requires.
     Malformed,
 }
@@ -119,6 +123,7 @@ impl LowerErrorKind {
             LowerErrorKind::UntypedPathUnavailable => "untyped path unavailable",
             LowerErrorKind::InvalidLayout => "invalid static layout",
             LowerErrorKind::OptionUnsupported => "option not supported",
+            LowerErrorKind::BlockUnsupported => "block access unsupported",
             LowerErrorKind::Malformed => "malformed instruction",
         }
     }

@@ -13,6 +13,7 @@
 //! - [`message`]: legality of the LSC and sampler messages per platform, send descriptors;
 //! - [`visa`]: vISA text of the messages, as IGC prints it;
 //! - [`block2d`]: 2D block messages: legality per platform, register images, splitting;
+//!   image block accesses become block messages in [`image_block`] (part of the pass);
 //! - [`async_copy`]: the `lower-async-copies` pass ([`LowerAsyncCopies`],
 //!   [`lower_async_copies()`]): group async copies as per-invocation message loops.
 
@@ -25,6 +26,7 @@ pub mod convert;
 pub mod device;
 pub mod error;
 pub mod format;
+pub mod image_block;
 pub mod lower_images;
 pub mod message;
 pub mod typed;

@@ -17,11 +17,13 @@
 //! - accesses without a matching typed format, 64-bit atomics and everything under
 //!   [`LowerOptions::force_untyped`] need the untyped fallback, entered through one
 //!   function (`plan_untyped`);
-//! - `image_size` reads the image parameter block, `image_samples` is 1.
+//! - `image_size` reads the image parameter block, `image_samples` is 1;
+//! - image block accesses become 2D block messages ([`crate::image_block`]).
 
 use crate::atomic;
 use crate::device::Device;
 use crate::error::{FormatError, FormatErrorKind, LowerError, LowerErrorKind};
+use crate::image_block;
 use crate::typed;
 use crate::untyped;
 use ir::function::InstKind;
@@ -116,6 +118,12 @@ pub struct LowerReport {
     pub sizes: usize,
     /// `image_samples` replaced by 1.
     pub samples: usize,
+    /// `image_block_load`s lowered to 2D block messages.
+    pub block_loads: usize,
+    /// `image_block_store`s lowered to 2D block messages.
+    pub block_stores: usize,
+    /// The 2D block messages those took.
+    pub block_messages: usize,
     /// The images accessed by messages, in declaration order, with their surfaces.
     pub bindings: Vec<ImageBinding>,
 }
@@ -131,6 +139,8 @@ impl LowerReport {
             + self.untyped_atomics
             + self.sizes
             + self.samples
+            + self.block_loads
+            + self.block_stores
     }
 }
 
@@ -166,6 +176,7 @@ pub fn lower_images_all(
                 .into(),
         }]);
     }
+    let subgroup_size = shader.subgroup_size;
     let Shader {
         images, functions, ..
     } = shader;
@@ -182,7 +193,7 @@ pub fn lower_images_all(
             if intr.op.info().class != IntrinsicClass::Image {
                 continue;
             }
-            let planned = ImageAccess::decode(func, inst, images, device)
+            let planned = ImageAccess::decode(func, inst, images, device, subgroup_size)
                 .and_then(|access| plan(&access, device, options).map(|p| (access, p)));
             match planned {
                 Ok((access, p)) => {
@@ -351,6 +362,8 @@ pub(crate) struct ImageAccess<'a> {
     pub platform: &'a str,
     /// The device.
     pub device: &'a Device,
+    /// The shader's fixed subgroup size (block accesses spread their data over it).
+    pub subgroup_size: Option<u32>,
 }
 
 impl<'a> ImageAccess<'a> {
@@ -359,6 +372,7 @@ impl<'a> ImageAccess<'a> {
         inst: Inst,
         images: &'a [ImageDecl],
         device: &'a Device,
+        subgroup_size: Option<u32>,
     ) -> Result<ImageAccess<'a>, LowerError> {
         let data = func.inst(inst);
         let intr = data.as_intrinsic().expect("caller checked");
@@ -452,6 +466,7 @@ impl<'a> ImageAccess<'a> {
             const_srcs,
             platform: &device.name,
             device,
+            subgroup_size,
         })
     }
 
@@ -545,6 +560,8 @@ pub(crate) enum Plan {
     Atomic(atomic::TypedAtomic),
     /// An untyped load, store or atomic.
     Untyped(untyped::UntypedAccess),
+    /// An image block load or store, as 2D block messages.
+    Block(image_block::ImageBlock),
     /// `image_size` from the parameter block.
     Size {
         /// The image reference.
@@ -567,6 +584,7 @@ impl Plan {
             Plan::Store(s) => Some(s.surface),
             Plan::Atomic(a) => Some(a.surface),
             Plan::Untyped(u) => u.surface(),
+            Plan::Block(b) => b.surface,
             Plan::Size { .. } | Plan::Samples => None,
         }
     }
@@ -591,6 +609,14 @@ impl Plan {
                     r.a64_accesses += 1;
                 }
             }
+            Plan::Block(b) => {
+                if b.is_store() {
+                    r.block_stores += 1;
+                } else {
+                    r.block_loads += 1;
+                }
+                r.block_messages += b.messages();
+            }
             Plan::Size { .. } => r.sizes += 1,
             Plan::Samples => r.samples += 1,
         }
@@ -602,6 +628,7 @@ impl Plan {
             Plan::Store(s) => s.emit(func, inst, device, ctx),
             Plan::Atomic(a) => a.emit(func, inst, ctx),
             Plan::Untyped(u) => u.emit(func, inst, device, ctx),
+            Plan::Block(b) => b.emit(func, inst, ctx),
             Plan::Size {
                 image,
                 coord_comps,
@@ -628,6 +655,9 @@ fn plan(
             atomic::plan(access, device, options)
         }
         IntrinsicOp::ImageSize => plan_size(access),
+        IntrinsicOp::ImageBlockLoad | IntrinsicOp::ImageBlockStore => {
+            image_block::plan(access, device).map(Plan::Block)
+        }
         IntrinsicOp::ImageSamples => match access.dest {
             Some(t) if t == Type::U32 => Ok(Plan::Samples),
             other => Err(access.error(

@@ -60,12 +60,26 @@
 //!   above and `movs (M1_NM, 1) T_<index variable>(0) <index variable>(0,0)<0;1,0>`
 //!   (IGC `CISA.y` `MovsInstruction`). The sampler width is the untyped width capped at
 //!   16, the widest the 3D_LOAD encoding lists.
+//! * 2D block messages (lsc.md §6, §7 errata 3, 8, 10): untyped
+//!   `lsc_load_block2d.ugm (M1, 1)  V12:d16.2x16x32nn  flat[BASE,W-1,H-1,P-1,X,Y]` and
+//!   `lsc_store_block2d.ugm (M1, 1)  flat[...]  V12:d32.8x2nn` (`<size>.[B x]W x H` then
+//!   transpose and VNNI as `n`/`t`, the block count omitted when 1); typed, with neither
+//!   predicate nor execution size, `lsc_load_block2d.tgm  V53:8x8  bti(0x1)[X,Y]` and
+//!   `lsc_store_block2d.tgm  bti(0x1)[X,Y]  V53:8x8` (width in bytes; the older docs'
+//!   six-operand typed form is erratum 3). Payload fields that are constants print as
+//!   upper-case hex immediates (IGC's block2d tests print `0x1FF`); others as variables.
+//!   The IR cannot express the Xe2 x/y immediate offsets (`[...,X+16,Y-32]`): its
+//!   payload operands are plain values. A data source reading from component `c`
+//!   prints `V12.<c·SG·b/8>`, the byte where that component's part of the register
+//!   image starts. The text of a typed block cannot be re-assembled by IGC (erratum
+//!   10: no lexer rule for `WxH`); it is printed as IGC's printer writes it.
 //! * Execution sizes come from the platform: typed messages use the device's typed SIMD
 //!   width, transposed messages 1, other untyped messages the untyped width.
 //!
 //! Platforms without LSC (verx10 < 125) are rejected for LSC messages: vISA LSC text
 //! cannot express what their backend does.
 
+use crate::block2d::{block2d_operands, Block2dMessage, Block2dOp};
 use crate::device::Device;
 use crate::message::{
     check_message, describe_inst, lsc_operands, sampler_operands, sampler_simd, LscMessage,
@@ -256,6 +270,21 @@ impl<'a> Emitter<'a> {
             .map_err(|r| self.error(inst, VisaReason::Message(r)))?;
         let sampler = SamplerMessage::decode(self.func, inst)
             .map_err(|r| self.error(inst, VisaReason::Message(r)))?;
+        let block = Block2dMessage::decode(self.func, inst)
+            .map_err(|r| self.error(inst, VisaReason::Message(r)))?;
+        if let Some(m) = block {
+            check_message(self.p, &self.shader.images, self.func, inst)
+                .map_err(|e| VisaError::from_message(&self.func.name, e))?;
+            let text = print_inst(self.shader, self.func, inst);
+            self.comment(&text);
+            let lines = self
+                .block2d(inst, &m)
+                .map_err(|s| self.error(inst, VisaReason::Operand(s)))?;
+            for l in lines {
+                self.line(&l);
+            }
+            return Ok(());
+        }
         if lsc.is_none() && sampler.is_none() {
             let text = print_inst(self.shader, self.func, inst);
             self.comment(&text);
@@ -494,6 +523,96 @@ impl<'a> Emitter<'a> {
         Ok(lines)
     }
 
+    /// A 2D block message (lsc.md §6): untyped
+    /// `lsc_load_block2d.ugm (M1, 1)  V12:d16.2x16x32nn  flat[BASE,W-1,H-1,P-1,X,Y]` and
+    /// `lsc_store_block2d.ugm (M1, 1)  flat[...]  V12:d32.8x2nn`; typed (no predicate, no
+    /// execution size) `lsc_load_block2d.tgm  V53:8x8  bti(0x1)[X,Y]` and
+    /// `lsc_store_block2d.tgm  bti(0x1)[X,Y]  V53:8x8`.
+    fn block2d(&self, inst: Inst, m: &Block2dMessage) -> Result<Vec<String>, String> {
+        let func = self.func;
+        let ops = block2d_operands(func, inst, m).map_err(|r| r.to_string())?;
+        let mut lines = Vec::new();
+        let typed = m.sfid == Sfid::Tgm;
+        let shape = if typed {
+            m.shape.to_string()
+        } else {
+            format!("{}.{}", m.size.name(), m.shape)
+        };
+        // Payload fields are uniform scalars (vISA vec_operands): a constant prints as an
+        // immediate in upper-case hex, as IGC prints the payload of its block2d tests
+        // (`flat[...,0x1FF,0x2D,0x1FF,...]`); a value as its variable, `V10(row,col)`
+        // away from its start (SIMT layout at the untyped width).
+        let n = self.p.untyped_simd;
+        let payload: Vec<String> = ops
+            .payload
+            .iter()
+            .map(|s| match const_value(func, *s) {
+                Some(v) => Ok(format!("0x{v:X}")),
+                None => self.vector_operand(*s, n),
+            })
+            .collect::<Result<_, _>>()?;
+        let surface = if typed {
+            let r = func
+                .inst(inst)
+                .as_intrinsic()
+                .and_then(|i| i.image)
+                .ok_or("typed block2d needs an image")?;
+            let decl = self
+                .shader
+                .images
+                .get(r.image.index())
+                .ok_or_else(|| format!("image {} is not declared", r.image.as_u32()))?;
+            match r.index {
+                None => format!("bti(0x{:X})", decl.binding),
+                Some(idx) => {
+                    let (reg, pre) = self.indexed_surface(idx, decl.binding, n)?;
+                    lines.extend(pre);
+                    format!("bti({reg})")
+                }
+            }
+        } else {
+            "flat".to_string()
+        };
+        let addr = format!("{surface}[{}]", payload.join(","));
+        // The register image is spread over the subgroup: component c of a b-bit value
+        // starts at byte c * SG * b / 8.
+        let data = match (ops.data, func.inst(inst).dest) {
+            (Some(d), _) => {
+                let t = func.src_type(d);
+                let sg = self.shader.subgroup_size.ok_or(
+                    "block messages spread their data over the subgroup, and the shader fixes no subgroup_size",
+                )?;
+                let first = first_component(func, d, t.num_components())?;
+                let off = u32::from(first) * sg * u32::from(t.bit_size() / 8);
+                if off == 0 {
+                    format!("V{}", d.value.as_u32())
+                } else {
+                    format!("V{}.{off}", d.value.as_u32())
+                }
+            }
+            (None, Some(v)) => format!("V{}", v.as_u32()),
+            (None, None) => "%null".to_string(),
+        };
+        let mut text = String::from(m.op.mnemonic());
+        let _ = write!(text, ".{}", m.sfid.name());
+        if !m.cache.is_default() {
+            let _ = write!(text, ".{}.{}", m.cache.l1.name(), m.cache.l3.name());
+        }
+        if !typed {
+            text.push_str(" (M1, 1)");
+        }
+        match m.op {
+            Block2dOp::Load => {
+                let _ = write!(text, "  {data}:{shape}  {addr}");
+            }
+            Block2dOp::Store => {
+                let _ = write!(text, "  {addr}  {data}:{shape}");
+            }
+        }
+        lines.push(text);
+        Ok(lines)
+    }
+
     fn sampler(&self, inst: Inst, m: &SamplerMessage) -> Result<Vec<String>, String> {
         let func = self.func;
         let ops = sampler_operands(func, inst, m).map_err(|r| r.to_string())?;
@@ -604,4 +723,110 @@ fn src_text(func: &Function, src: Src) -> String {
         .map(|c| swizzle_letter(c, comps))
         .collect();
     format!("{}.{letters}", src.value)
+}
+
+#[cfg(test)]
+mod block2d_tests {
+    use super::*;
+
+    fn emit(text: &str, platform: &str) -> Result<String, VisaError> {
+        let shader = ir::parse_shader(text).unwrap_or_else(|d| panic!("parse: {d:?}"));
+        ir::validate(&shader).unwrap_or_else(|d| panic!("validate: {d:?}"));
+        emit_visa(&shader, &Device::preset(platform).unwrap())
+    }
+
+    /// Values %3..%8 are the untyped payload (base, w-1, h-1, p-1, x, y), %10 and %11 the
+    /// typed x and y; padding values give the operands the example numbers.
+    const PAYLOAD: &str = "    32x3 %0 = @load_local_invocation_id
+    32   %1 = @load_subgroup_id
+    64   %2 = u2u64 %1
+    64   %3 = iadd %2, %2
+    32   %4 = iadd %1, %1
+    32   %5 = iadd %4, %1
+    32   %6 = iadd %5, %1
+    32   %7 = iadd %6, %1
+    32   %8 = iadd %7, %1
+    32   %9 = iadd %8, %1
+    32   %10 = iadd %9, %1
+    32   %11 = iadd %10, %1";
+
+    fn shader(body: &str) -> String {
+        format!(
+            "shader compute (local_size=16,1,1, subgroup_size=16)
+image @img : 2d r32_uint (binding=1)
+image @imgs[2] : 2d r32_uint (binding=0)
+fn main {{
+  block b0:
+{PAYLOAD}
+{body}
+}}"
+        )
+    }
+
+    #[test]
+    fn lsc_md_section_6_examples() {
+        // lsc.md §6 (and the brief's spelling of them), without the x/y immediate
+        // offsets the IR cannot express.
+        let text = shader(
+            "    64x16 %12 = @lsc_load_block2d (%3, %4, %5, %6, %7, %8) (lsc_sfid=ugm, lsc_data=d16, lsc_block=2x16x32nn)
+    32   %13 = @lsc_load_block2d (%3, %4, %5, %6, %7, %8) (lsc_sfid=ugm, lsc_data=d32, lsc_block=8x2nn)
+    @lsc_store_block2d (%3, %4, %5, %6, %7, %8, %13) (lsc_sfid=ugm, lsc_data=d32, lsc_block=8x2nn)
+    64   %14 = @lsc_load_block2d (%3, %4, %5, %6, %7, %8) (lsc_sfid=ugm, lsc_data=d16, lsc_block=2x8x2nn, lsc_cache=uc.ca)
+    @lsc_store_block2d (%3, %4, %5, %6, %7, %8, %13) (lsc_sfid=ugm, lsc_data=d32, lsc_block=8x2nn, lsc_cache=wt.wb)",
+        );
+        let out = emit(&text, "pvc").unwrap();
+        for want in [
+            "    lsc_load_block2d.ugm (M1, 1)  V12:d16.2x16x32nn  flat[V3,V4,V5,V6,V7,V8]\n",
+            "    lsc_store_block2d.ugm (M1, 1)  flat[V3,V4,V5,V6,V7,V8]  V13:d32.8x2nn\n",
+            "    lsc_load_block2d.ugm.uc.ca (M1, 1)  V14:d16.2x8x2nn  flat[V3,V4,V5,V6,V7,V8]\n",
+            "    lsc_store_block2d.ugm.wt.wb (M1, 1)  flat[V3,V4,V5,V6,V7,V8]  V13:d32.8x2nn\n",
+        ] {
+            assert!(out.contains(want), "{want}\n{out}");
+        }
+        let text = shader(
+            "    32   %53 = @lsc_load_block2d (@img, %10, %11) (lsc_sfid=tgm, lsc_data=d32, lsc_block=8x8)
+    @lsc_store_block2d (@img, %10, %11, %53) (lsc_sfid=tgm, lsc_data=d32, lsc_block=8x8)
+    32   %54 = @lsc_load_block2d (@imgs[%10], %10, %11) (lsc_sfid=tgm, lsc_data=d32, lsc_block=8x8)",
+        );
+        let out = emit(&text, "lnl").unwrap();
+        for want in [
+            "    lsc_load_block2d.tgm  V53:8x8  bti(0x1)[V10,V11]\n",
+            "    lsc_store_block2d.tgm  bti(0x1)[V10,V11]  V53:8x8\n",
+            "    lsc_load_block2d.tgm  V54:8x8  bti(V10)[V10,V11]\n",
+        ] {
+            assert!(out.contains(want), "{want}\n{out}");
+        }
+    }
+
+    #[test]
+    fn constants_components_and_errors() {
+        // Constant payload fields print as IGC prints them (`0x1FF`); a store of the
+        // second component of a 32x2 value starts at byte 1 x 16 lanes x 4 = 64.
+        let text = shader(
+            "    64   %20 = load_const (0x0000000100000000)
+    32   %21 = load_const (0x000001ff)
+    32   %22 = load_const (0x0000002d)
+    32x2 %23 = @lsc_load_block2d (%20, %21, %22, %21, %7, %8) (lsc_sfid=ugm, lsc_data=d32, lsc_block=16x2nn)
+    @lsc_store_block2d (%20, %21, %22, %21, %7, %8, %23.y) (lsc_sfid=ugm, lsc_data=d32, lsc_block=8x2nn)",
+        );
+        let out = emit(&text, "bmg").unwrap();
+        assert!(
+            out.contains(
+                "    lsc_load_block2d.ugm (M1, 1)  V23:d32.16x2nn  flat[0x100000000,0x1FF,0x2D,0x1FF,V7,V8]\n"
+            ),
+            "{out}"
+        );
+        assert!(
+            out.contains("  flat[0x100000000,0x1FF,0x2D,0x1FF,V7,V8]  V23.64:d32.8x2nn\n"),
+            "{out}"
+        );
+        // Platform and table errors name the rule.
+        let e = emit(&text, "dg2").unwrap_err().to_string();
+        assert!(e.contains("lsc.md §13.9: untyped block2d"), "{e}");
+        let text = shader(
+            "    32   %12 = @lsc_load_block2d (@img, %10, %11) (lsc_sfid=tgm, lsc_data=d32, lsc_block=8x8)",
+        );
+        let e = emit(&text, "pvc").unwrap_err().to_string();
+        assert!(e.contains("lsc.md §13.8: typed block2d"), "{e}");
+    }
 }
