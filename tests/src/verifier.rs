@@ -555,10 +555,13 @@ struct Event {
     inst: Inst,
     kind: AccessKind,
     hit: Hit,
+    /// A subgroup-level block access (`image_block_*`, `lsc_*_block2d`).
+    block: bool,
 }
 
 /// The events of a run: per traced call and active lane, in execution order, then
-/// sorted (stably) by invocation and span.
+/// sorted (stably) by invocation and span. The block messages a block access was split
+/// into are one event per lane: the bytes they reach together.
 fn events(run: &RunResult) -> Vec<Event> {
     let mut out = Vec::new();
     let mut by_lane: Vec<(u32, usize)> = Vec::new();
@@ -596,11 +599,66 @@ fn events(run: &RunResult) -> Vec<Event> {
                 } else {
                     Hit::Nothing
                 },
+                block: matches!(
+                    call.op,
+                    IntrinsicOp::ImageBlockLoad
+                        | IntrinsicOp::ImageBlockStore
+                        | IntrinsicOp::LscLoadBlock2d
+                        | IntrinsicOp::LscStoreBlock2d
+                ),
             });
         }
     }
     out.sort_by_key(|e| (e.invocation, e.span));
-    out
+    let mut merged: Vec<Event> = Vec::with_capacity(out.len());
+    for e in out {
+        match merged.last_mut() {
+            Some(m)
+                if m.block
+                    && e.block
+                    && (m.invocation, m.span, m.kind) == (e.invocation, e.span, e.kind) =>
+            {
+                m.hit = merge_hits(&m.hit, &e.hit);
+            }
+            _ => merged.push(e),
+        }
+    }
+    merged
+}
+
+/// The bytes two hits reach together.
+fn merge_hits(a: &Hit, b: &Hit) -> Hit {
+    let ranges = |h: &Hit| -> Vec<(Space, u64, u64)> {
+        match h {
+            Hit::Nothing => Vec::new(),
+            Hit::At {
+                space,
+                offset,
+                size,
+            } => vec![(*space, *offset, *size)],
+            Hit::Ranges(r) => r.clone(),
+        }
+    };
+    let parts: Vec<Access> = ranges(a)
+        .into_iter()
+        .chain(ranges(b))
+        .map(|(space, offset, size)| Access {
+            kind: AccessKind::Load,
+            space,
+            offset,
+            address: None,
+            size: size as u32,
+            in_bounds: true,
+            ctx: AccessCtx {
+                inst: Inst::from_u32(0),
+                span: Span::UNKNOWN,
+                op: IntrinsicOp::LscLoadBlock2d,
+                lane: 0,
+                invocation: 0,
+            },
+        })
+        .collect();
+    hit_of(parts.iter())
 }
 
 /// Where the accesses of one lane of one call went: the bytes they reached, merged into

@@ -4,10 +4,10 @@
 //!
 //! - on PVC (untyped block2d on a statically linear image), LNL and BMG (typed block2d on
 //!   any storage tiling) the lowered shader is checked against the reference with the
-//!   lowering verifier (`verify::verifier`: every value the accesses define, every texel
-//!   of every image afterwards), and the accesses of each block (the set of bytes read or
-//!   written, and the texels discarded out of bounds) are compared per workgroup with the
-//!   reference's, since the verifier pairs accesses one message per access;
+//!   lowering verifier (`verify::verifier`: the bytes each block reaches, every value
+//!   the accesses define, every texel of every image afterwards), and the access records
+//!   of each block (every element read or written, and every texel discarded out of
+//!   bounds) are compared per workgroup with the reference's;
 //! - shapes the block rules cannot split into whole SIMT components are a
 //!   `BlockUnsupported` error that names the rule;
 //! - every other preset has no 2D block messages: a `BlockUnsupported` error naming the
