@@ -20,7 +20,42 @@
 //!   no larger than the workgroup, the loop is a single `if`. Element indices are
 //!   computed in 32 bits (the operands are 32-bit), shared-memory byte offsets in 32
 //!   bits, and global byte offsets in 64 bits.
-//! - **2D block messages**: not yet.
+//! - **2D block messages** (untyped block2d: PVC, LNL, BMG), under
+//!   [`Block2dPolicy::Auto`] when the shape is a compile-time constant (`elem_bytes`,
+//!   `elems_per_line`, `lines`, line lengths; for 3D also `planes` and plane areas; the
+//!   pointers and offsets may be dynamic), the shader fixes its `subgroup_size`, the
+//!   workgroup is whole subgroups (a block message needs every lane of its subgroup),
+//!   and the copy takes at most [`MAX_AUTO_BLOCKS`] block messages. Each plane is one 2D
+//!   copy whose global side is the block surface: base `ptr + offset · elem_bytes (+
+//!   plane · plane_area · elem_bytes)`, width `elems_per_line · elem_bytes`, height
+//!   `lines`, pitch `line_length · elem_bytes` (bytes), read or written in elements of
+//!   the largest of 8, 4, 2, 1 bytes dividing a line. The rectangle is cut into legal
+//!   blocks by [`crate::block2d::split_rect`] (the untyped block2d table: load rows of at
+//!   most 64 bytes, store rows of at most 512, at least 4 bytes a row, at most 32 rows),
+//!   and blocks are cut further in height until their register image spreads over the
+//!   subgroup as an IR value: component `k` of lane `i` holds image bytes
+//!   `(k · SG + i) · c ..`, `c` the largest chunk of 8, 4, 2, 1 bytes that divides the
+//!   block's row and gives 1 to 16 components (loads) or 1 to 4 (stores, whose data is
+//!   assembled with `vec2`..`vec4`). Global to shared: a block load, then one shared
+//!   store (`.slm` flat a32, `d64`/`d32`/`d16u32`/`d8u32` of `c` bytes) per component,
+//!   each lane storing its chunk at the shared address of its image byte (row `r`,
+//!   column `col` of the image: `dst + (offset + (y + r) · line_length) · elem_bytes +
+//!   x · e + col`); chunks in the image's padding (rows padded to a power of two,
+//!   blocks to whole 64-byte registers) are predicated off, components with no element
+//!   byte are skipped. Shared to global: the same shared addresses loaded (padding
+//!   predicated off, reading 0), assembled into the image, one block store.
+//!   Block `j` is done by subgroup `j mod (workgroup size / SG)`, all of a subgroup's
+//!   blocks under one `if` on the subgroup id: the blocks spread over the hardware
+//!   threads of the workgroup instead of one thread doing them all, and the condition is
+//!   uniform within each subgroup as the block messages require.
+//!   [`Block2dPolicy::Always`] makes every copy take this path or fail with
+//!   [`LowerErrorKind::IllegalBlock2d`] naming the rule (lsc.md §13.9 for the platform
+//!   and the row width, or the condition above that does not hold).
+//!
+//!   The untyped block2d surface constraints (base and pitch alignment, minimum width
+//!   and pitch) are not in the project's references (lsc.md §14) and are not checked:
+//!   a driver that knows them must keep copies that break them on the loop
+//!   (`block2d=never`).
 //!
 //! `group_wait_events` becomes a `barrier`: each work-item moved only its own units, so
 //! the copy is complete, and visible to every work-item, once all of them have passed a
@@ -32,11 +67,15 @@
 //! the same operands (the loop bounds and addresses are then uniform); the lowered code
 //! relies on it, and the executor's reference checks it.
 
+use crate::block2d::{
+    data_size_of, register_bytes, split_rect, Block2dForm, Block2dOp, Block2dTable, BlockAccess,
+    BlockRect, Packing,
+};
 use crate::device::Device;
 use crate::error::{LowerError, LowerErrorKind};
 use ir::diag::Diagnostic;
 use ir::function::InstKind;
-use ir::lsc::{AddrSize, AddrType, CacheControl, DataShape, DataSize, Sfid};
+use ir::lsc::{AddrSize, AddrType, BlockShape, CacheControl, DataShape, DataSize, Sfid};
 use ir::passes::{Pass, PassError};
 use ir::{
     AluInst, Builder, Cursor, Function, Inst, IntrinsicInst, IntrinsicOp, Phi, Shader, Span, Src,
@@ -54,6 +93,9 @@ pub enum Block2dPolicy {
     Auto,
     /// Never: every copy becomes the per-invocation loop.
     Never,
+    /// Always: a copy that cannot be done with 2D block messages is an error
+    /// ([`LowerErrorKind::IllegalBlock2d`], naming the rule).
+    Always,
 }
 
 /// Options of the `lower-async-copies` pass.
@@ -70,6 +112,8 @@ pub struct AsyncCopyReport {
     pub loop_copies: usize,
     /// Copies lowered to 2D block messages.
     pub block2d_copies: usize,
+    /// The 2D block messages emitted for them.
+    pub block2d_messages: usize,
     /// `group_wait_events` turned into barriers.
     pub waits: usize,
 }
@@ -233,6 +277,8 @@ fn copy_error(
 enum Plan {
     /// A copy as the per-invocation loop.
     Loop(Box<Copy>),
+    /// A copy as 2D block messages.
+    Block2d(Box<Copy>, Box<BlockPlan>),
     /// `group_wait_events` as a barrier.
     Wait(Inst),
 }
@@ -255,7 +301,6 @@ pub fn lower_async_copies_all(
     device: &Device,
     options: &AsyncCopyOptions,
 ) -> Result<AsyncCopyReport, Vec<LowerError>> {
-    let _ = options.block2d;
     let wg_size = shader.workgroup_invocations();
     let mut errors = Vec::new();
     let mut plans: Vec<Vec<Plan>> = Vec::with_capacity(shader.functions.len());
@@ -277,9 +322,32 @@ pub fn lower_async_copies_all(
                         ));
                         continue;
                     }
-                    match Copy::decode(func, inst, device) {
-                        Ok(c) => fplans.push(Plan::Loop(Box::new(c))),
-                        Err(e) => errors.push(e),
+                    let c = match Copy::decode(func, inst, device) {
+                        Ok(c) => c,
+                        Err(e) => {
+                            errors.push(e);
+                            continue;
+                        }
+                    };
+                    if options.block2d == Block2dPolicy::Never {
+                        fplans.push(Plan::Loop(Box::new(c)));
+                        continue;
+                    }
+                    match plan_block2d(&c, device, shader.subgroup_size, wg_size as u32) {
+                        Ok(b) if options.block2d == Block2dPolicy::Always || b.auto_ok() => {
+                            fplans.push(Plan::Block2d(Box::new(c), Box::new(b)))
+                        }
+                        Ok(_) => fplans.push(Plan::Loop(Box::new(c))),
+                        Err(reason) if options.block2d == Block2dPolicy::Always => {
+                            errors.push(copy_error(
+                                func,
+                                inst,
+                                device,
+                                LowerErrorKind::IllegalBlock2d,
+                                format!("block2d=always: {reason}"),
+                            ))
+                        }
+                        Err(_) => fplans.push(Plan::Loop(Box::new(c))),
                     }
                 }
                 IntrinsicOp::GroupWaitEvents => {
@@ -311,6 +379,12 @@ pub fn lower_async_copies_all(
                     emit_loop(func, &c, wg_size as u32);
                     finish_copy(func, &c);
                     report.loop_copies += 1;
+                }
+                Plan::Block2d(c, b) => {
+                    emit_block2d(func, &c, &b);
+                    finish_copy(func, &c);
+                    report.block2d_copies += 1;
+                    report.block2d_messages += b.blocks.len();
                 }
                 Plan::Wait(inst) => {
                     func.inst_mut(inst).kind = InstKind::Intrinsic(IntrinsicInst {
@@ -624,6 +698,450 @@ fn emit_loop(func: &mut Function, c: &Copy, wg_size: u32) {
     }
 }
 
+// ----- 2D block messages -----------------------------------------------------------------
+
+/// Copies that take more block messages than this use the loop under
+/// [`Block2dPolicy::Auto`] (each message comes with up to 16 shared-memory messages).
+pub const MAX_AUTO_BLOCKS: usize = 64;
+
+/// The direction of a copy.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Direction {
+    /// Global to shared: block loads, then shared-memory stores.
+    ToShared,
+    /// Shared to global: shared-memory loads, then block stores.
+    ToGlobal,
+}
+
+/// One block message of a copy and how its register image spreads over the lanes.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+struct PlannedBlock {
+    plane: u32,
+    /// First element (of the message's element size) and row in the plane.
+    x: u32,
+    y: u32,
+    w: u32,
+    h: u32,
+    shape: BlockShape,
+    /// Bytes per register-image chunk (one component of one lane): 1, 2, 4 or 8.
+    chunk: u32,
+    /// Components per lane.
+    comps: u32,
+}
+
+/// A copy as 2D block messages.
+#[derive(Clone, Debug)]
+struct BlockPlan {
+    dir: Direction,
+    /// Bytes of the message's elements (1, 2, 4 or 8).
+    e: u32,
+    /// The copy's constant element size.
+    elem_bytes: u32,
+    /// Bytes per line, lines per plane, constant line lengths and plane areas (bytes).
+    line_bytes: u32,
+    lines: u32,
+    src_pitch: u64,
+    dst_pitch: u64,
+    src_plane: u64,
+    dst_plane: u64,
+    subgroup_size: u32,
+    subgroups: u32,
+    blocks: Vec<PlannedBlock>,
+}
+
+impl BlockPlan {
+    /// Whether [`Block2dPolicy::Auto`] takes it.
+    fn auto_ok(&self) -> bool {
+        self.blocks.len() <= MAX_AUTO_BLOCKS
+    }
+
+    /// Register-image row pitch of a block, in bytes.
+    fn row_pitch(&self, b: &PlannedBlock) -> u32 {
+        b.w.next_power_of_two() * self.e
+    }
+
+    /// Whether chunk `k` of lane `lane` of block `b` holds an element byte (not padding).
+    fn chunk_valid(&self, b: &PlannedBlock, k: u32, lane: u32) -> bool {
+        let off = (k * self.subgroup_size + lane) * b.chunk;
+        let rp = self.row_pitch(b);
+        off / rp < b.h && off % rp < b.w * self.e
+    }
+}
+
+/// The IR component counts a block's value may have: loads define a value of up to 16
+/// components; stores assemble theirs with `vec2`..`vec4`.
+fn comps_ok(dir: Direction, n: u32) -> bool {
+    match dir {
+        Direction::ToShared => matches!(n, 1 | 2 | 3 | 4 | 8 | 16),
+        Direction::ToGlobal => matches!(n, 1..=4),
+    }
+}
+
+/// How a register image of `bytes` bytes spreads over `sg` lanes: the largest chunk (1,
+/// 2, 4 or 8 bytes) that divides the row bytes `row` (so no chunk straddles an element
+/// row and its padding) and gives an allowed component count.
+fn lane_layout(dir: Direction, bytes: u32, sg: u32, row: u32) -> Option<(u32, u32)> {
+    [8u32, 4, 2, 1].into_iter().find_map(|chunk| {
+        let per = sg * chunk;
+        (row.is_multiple_of(chunk) && bytes.is_multiple_of(per) && comps_ok(dir, bytes / per))
+            .then_some((chunk, bytes / per))
+    })
+}
+
+/// Plans a copy as 2D block messages, or says why it cannot be one.
+fn plan_block2d(
+    c: &Copy,
+    device: &Device,
+    subgroup_size: Option<u32>,
+    wg_size: u32,
+) -> Result<BlockPlan, String> {
+    let table = Block2dTable::for_device(device);
+    table
+        .check_available(Block2dForm::Untyped)
+        .map_err(|r| r.to_string())?;
+    let sg = subgroup_size.ok_or(
+        "the shader fixes no subgroup_size, and a block message's data is spread over the lanes of a subgroup",
+    )?;
+    if !wg_size.is_multiple_of(sg) {
+        return Err(format!(
+            "the workgroup's {wg_size} invocations are not whole subgroups of {sg}, and a block message needs every lane of its subgroup"
+        ));
+    }
+    let konst = |n: Num, what: &str| match n {
+        Num::K(k) => Ok(k),
+        Num::V(_) => Err(format!(
+            "a block message's shape is a constant, but `{what}` is not"
+        )),
+    };
+    let eb = konst(c.elem_bytes, "elem_bytes")?;
+    let epl = konst(c.elems_per_line, "elems_per_line")?;
+    let lines = konst(c.lines, "lines")?;
+    let planes = konst(c.planes, "planes")?;
+    let src_ll = konst(c.src.line_length, "src_line_length")?;
+    let dst_ll = konst(c.dst.line_length, "dst_line_length")?;
+    let src_pa = konst(c.src.plane_area, "src_plane_area")?;
+    let dst_pa = konst(c.dst.plane_area, "dst_plane_area")?;
+    let line_bytes = epl * eb;
+    let fits = |v: u64| (1..=1u64 << 32).contains(&v);
+    if !fits(line_bytes) || !fits(lines) || !fits(src_ll * eb) || !fits(dst_ll * eb) {
+        return Err(format!(
+            "the payload's width ({line_bytes} bytes), height ({lines} rows) and pitches ({} and {} bytes) must be 1 to 2^32",
+            src_ll * eb,
+            dst_ll * eb
+        ));
+    }
+    // The message's element: the largest of 8, 4, 2, 1 bytes dividing a line.
+    let e = [8u64, 4, 2, 1]
+        .into_iter()
+        .find(|e| line_bytes % e == 0)
+        .unwrap_or(1) as u32;
+    let dir = if c.dst.side == Side::Shared {
+        Direction::ToShared
+    } else {
+        Direction::ToGlobal
+    };
+    let access = match dir {
+        Direction::ToShared => BlockAccess::Load,
+        Direction::ToGlobal => BlockAccess::Store,
+    };
+    let rect = BlockRect {
+        width: (line_bytes / e as u64) as u32,
+        height: lines as u32,
+        elem_bytes: e,
+    };
+    let pieces = split_rect(&table, Block2dForm::Untyped, access, rect, Packing::Any)
+        .map_err(|err| err.to_string())?;
+    let size = data_size_of(e).expect("e is 1, 2, 4 or 8");
+    let mut blocks = Vec::new();
+    for plane in 0..planes as u32 {
+        for p in &pieces {
+            // Cut the piece into heights whose register image spreads over the lanes.
+            let mut y = 0;
+            while y < p.height {
+                let mut h = p.height - y;
+                let layout = loop {
+                    let shape = BlockShape::untyped(1, p.width as u16, h as u16, false, false);
+                    let bytes = register_bytes(Block2dForm::Untyped, size, shape);
+                    if let Some((chunk, comps)) = lane_layout(dir, bytes, sg, p.width * e) {
+                        break Some((shape, chunk, comps));
+                    }
+                    if h == 1 {
+                        break None;
+                    }
+                    h = h.div_ceil(2);
+                };
+                let Some((shape, chunk, comps)) = layout else {
+                    return Err(format!(
+                        "a {}-byte block row's register image does not spread over a subgroup of {sg} as 1 to {} components per lane",
+                        p.width * e,
+                        if dir == Direction::ToShared { 16 } else { 4 }
+                    ));
+                };
+                let access_op = match dir {
+                    Direction::ToShared => Block2dOp::Load,
+                    Direction::ToGlobal => Block2dOp::Store,
+                };
+                table
+                    .check_shape(Block2dForm::Untyped, access_op, size, shape)
+                    .map_err(|r| r.to_string())?;
+                blocks.push(PlannedBlock {
+                    plane,
+                    x: p.x,
+                    y: p.y + y,
+                    w: p.width,
+                    h,
+                    shape,
+                    chunk,
+                    comps,
+                });
+                y += h;
+            }
+        }
+    }
+    Ok(BlockPlan {
+        dir,
+        e,
+        elem_bytes: eb as u32,
+        line_bytes: line_bytes as u32,
+        lines: lines as u32,
+        src_pitch: src_ll * eb,
+        dst_pitch: dst_ll * eb,
+        src_plane: src_pa * eb,
+        dst_plane: dst_pa * eb,
+        subgroup_size: sg,
+        subgroups: wg_size / sg,
+        blocks,
+    })
+}
+
+/// The data shape of a shared-memory access of `chunk` bytes.
+fn chunk_shape(chunk: u32) -> DataShape {
+    match chunk {
+        1 => DataShape::vector(DataSize::D8U32, 1, false),
+        2 => DataShape::vector(DataSize::D16U32, 1, false),
+        4 => DataShape::vector(DataSize::D32, 1, false),
+        _ => DataShape::vector(DataSize::D64, 1, false),
+    }
+}
+
+/// Emits a copy as 2D block messages in front of it: block `j` is executed by subgroup
+/// `j mod subgroups`, each subgroup's blocks under one `if` on the subgroup id (uniform
+/// in the subgroup, so every lane runs the messages).
+fn emit_block2d(func: &mut Function, c: &Copy, p: &BlockPlan) {
+    let mut b = builder(func, c);
+    let intr32 = |b: &mut Builder<'_>, op: IntrinsicOp| {
+        b.intrinsic(op, None, &[], &[], Some(Type::U32))
+            .map(Src::new)
+            .expect("a system value")
+    };
+    let lane = intr32(&mut b, IntrinsicOp::LoadSubgroupInvocation);
+    let sgid = (p.subgroups > 1).then(|| intr32(&mut b, IntrinsicOp::LoadSubgroupId));
+    let (global, shared) = match p.dir {
+        Direction::ToShared => (&c.src, &c.dst),
+        Direction::ToGlobal => (&c.dst, &c.src),
+    };
+    let (g_pitch, s_pitch, g_plane, s_plane) = match p.dir {
+        Direction::ToShared => (p.src_pitch, p.dst_pitch, p.src_plane, p.dst_plane),
+        Direction::ToGlobal => (p.dst_pitch, p.src_pitch, p.dst_plane, p.src_plane),
+    };
+    let eb = Num::K(p.elem_bytes as u64);
+    // The first byte of each side: ptr + offset * elem_bytes (global offsets in 64 bits).
+    let (g_base, s_base, payload) = {
+        let mut a = Arith::new(&mut b);
+        let off = a.u2u64(global.offset);
+        let bytes = a.mul(off, eb, 64);
+        let g_base = a.add(Num::V(global.ptr), bytes, 64);
+        let bytes = a.mul(shared.offset, eb, 32);
+        let s_base = a.add(Num::V(shared.ptr), bytes, 32);
+        let payload = [
+            a.src(Num::K(p.line_bytes as u64 - 1), 32),
+            a.src(Num::K(p.lines as u64 - 1), 32),
+            a.src(Num::K(g_pitch - 1), 32),
+        ];
+        (g_base, s_base, payload)
+    };
+    let groups = p.subgroups.min(p.blocks.len() as u32).max(1);
+    for s in 0..groups {
+        let if_id = sgid.map(|id| {
+            let k = b.imm_u32(s);
+            let mine = b.ieq(id, k);
+            b.push_if(mine)
+        });
+        let mut a = Arith::new(&mut b);
+        for (j, blk) in p.blocks.iter().enumerate() {
+            if j as u32 % groups != s {
+                continue;
+            }
+            emit_block(
+                &mut a, p, blk, lane, g_base, s_base, payload, g_plane, s_plane, s_pitch,
+            );
+        }
+        if let Some(id) = if_id {
+            b.pop_if(id);
+        }
+    }
+}
+
+/// Emits one block message and the shared-memory messages of its register image.
+#[allow(clippy::too_many_arguments)]
+fn emit_block(
+    a: &mut Arith<'_, '_>,
+    p: &BlockPlan,
+    blk: &PlannedBlock,
+    lane: Src,
+    g_base: Num,
+    s_base: Num,
+    payload: [Src; 3],
+    g_plane: u64,
+    s_plane: u64,
+    s_pitch: u64,
+) {
+    let sg = p.subgroup_size;
+    let size = data_size_of(p.e).expect("e is 1, 2, 4 or 8");
+    let plane = blk.plane as u64;
+    let g_plane_base = a.add(g_base, Num::K(plane * g_plane), 64);
+    let base = a.src(g_plane_base, 64);
+    let x = a.src(Num::K(blk.x as u64), 32);
+    let y = a.src(Num::K(blk.y as u64), 32);
+    let block_srcs = [base, payload[0], payload[1], payload[2], x, y];
+    let block_indices = [
+        position(&Sfid::ALL, Sfid::Ugm),
+        DataShape::vector(size, 1, false).to_index(),
+        blk.shape.to_index().expect("planned shapes encode"),
+        CacheControl::DEFAULT.to_index(),
+    ];
+    let rp = p.row_pitch(blk);
+    let chunk = blk.chunk;
+    let chunk_ty = Type::new((chunk * 8) as u8, 1).expect("chunks are 8 to 64 bits");
+    let value_ty = Type::new((chunk * 8) as u8, blk.comps as u8).expect("planned counts");
+    let shape = chunk_shape(chunk);
+    // The shared-memory address of chunk `k` of this lane (row r, byte c of the
+    // register image) and whether it is an element byte.
+    let lane_bytes = a.mul(Num::V(lane), Num::K(chunk as u64), 32);
+    let s_block = a.add(
+        s_base,
+        Num::K(plane * s_plane + blk.y as u64 * s_pitch + (blk.x * p.e) as u64),
+        32,
+    );
+    let chunk_addr = |a: &mut Arith<'_, '_>, k: u32| -> (Src, Option<Src>) {
+        let all = (0..sg).all(|l| p.chunk_valid(blk, k, l));
+        let first = k * sg * chunk;
+        let (r_lo, r_hi) = (first / rp, (first + sg * chunk - 1) / rp);
+        // When the component's chunks lie in one register row (the usual case), the
+        // row is a constant and only the column depends on the lane.
+        let (r, col) = if r_lo == r_hi {
+            let col = a.add(Num::K((first - r_lo * rp) as u64), lane_bytes, 32);
+            (Num::K(r_lo as u64), col)
+        } else {
+            let off = a.add(Num::K(first as u64), lane_bytes, 32);
+            (
+                a.udiv(off, Num::K(rp as u64)),
+                a.umod(off, Num::K(rp as u64)),
+            )
+        };
+        let row_off = a.mul(r, Num::K(s_pitch), 32);
+        let at = a.add(s_block, row_off, 32);
+        let at = a.add(at, col, 32);
+        let addr = a.src(at, 32);
+        let pred = (!all).then(|| {
+            let w = Num::K((blk.w * p.e) as u64);
+            let in_row = {
+                let (col, w) = (a.src(col, 32), a.src(w, 32));
+                a.b.ult(col, w)
+            };
+            match r {
+                // Rows below the block's height hold elements; only columns can be
+                // padding.
+                Num::K(r) if r < blk.h as u64 => Src::new(in_row),
+                _ => {
+                    let (r, h) = (a.src(r, 32), a.src(Num::K(blk.h as u64), 32));
+                    let in_block = a.b.ult(r, h);
+                    Src::new(a.b.iand(in_row, in_block))
+                }
+            }
+        });
+        (addr, pred)
+    };
+    match p.dir {
+        Direction::ToShared => {
+            let data =
+                a.b.intrinsic(
+                    IntrinsicOp::LscLoadBlock2d,
+                    None,
+                    &block_srcs,
+                    &block_indices,
+                    Some(value_ty),
+                )
+                .expect("a block load defines a value");
+            for k in 0..blk.comps {
+                if !(0..sg).any(|l| p.chunk_valid(blk, k, l)) {
+                    continue;
+                }
+                let (addr, pred) = chunk_addr(a, k);
+                let comp = Src::new(data).component(k as u8);
+                let value = if chunk < 4 {
+                    Src::new(a.b.u2u32(comp))
+                } else if blk.comps == 1 {
+                    Src::new(data)
+                } else {
+                    comp
+                };
+                let mut srcs = vec![addr, value];
+                srcs.extend(pred);
+                a.b.intrinsic(
+                    IntrinsicOp::LscStore,
+                    None,
+                    &srcs,
+                    &lsc_indices(Side::Shared, shape),
+                    None,
+                );
+            }
+        }
+        Direction::ToGlobal => {
+            let reg = Type::new(shape.size.reg_bits(), 1).expect("scalar");
+            let mut comps = Vec::with_capacity(blk.comps as usize);
+            for k in 0..blk.comps {
+                if !(0..sg).any(|l| p.chunk_valid(blk, k, l)) {
+                    comps.push(Src::new(a.b.zero(chunk_ty)));
+                    continue;
+                }
+                let (addr, pred) = chunk_addr(a, k);
+                let mut srcs = vec![addr];
+                srcs.extend(pred);
+                let v =
+                    a.b.intrinsic(
+                        IntrinsicOp::LscLoad,
+                        None,
+                        &srcs,
+                        &lsc_indices(Side::Shared, shape),
+                        Some(reg),
+                    )
+                    .expect("lsc_load defines a value");
+                let v = match chunk {
+                    1 => a.b.u2u8(v),
+                    2 => a.b.u2u16(v),
+                    _ => v,
+                };
+                comps.push(Src::new(v));
+            }
+            let data = if comps.len() == 1 {
+                comps[0]
+            } else {
+                Src::new(a.b.vec(&comps))
+            };
+            let mut srcs = block_srcs.to_vec();
+            srcs.push(data);
+            a.b.intrinsic(
+                IntrinsicOp::LscStoreBlock2d,
+                None,
+                &srcs,
+                &block_indices,
+                None,
+            );
+        }
+    }
+}
+
 // ----- the pass --------------------------------------------------------------------------
 
 /// The `lower-async-copies` pass for a pass pipeline.
@@ -681,7 +1199,8 @@ impl Pass for LowerAsyncCopies {
 }
 
 /// Registers `lower-async-copies` in a pass registry: for `device`, with `defaults` as
-/// the options a pipeline item does not override (`lower-async-copies(block2d=never)`).
+/// the options a pipeline item does not override (`lower-async-copies(block2d=never)`,
+/// `block2d=always`).
 /// Without a device the pass exists but reports that it needs a platform.
 pub fn register_lower_async_copies(
     registry: &mut ir::passes::PassRegistry,
@@ -690,7 +1209,7 @@ pub fn register_lower_async_copies(
 ) {
     registry.register(
         "lower-async-copies",
-        "lower group async copies to LSC messages (block2d=auto|never)",
+        "lower group async copies to LSC messages (block2d=auto|never|always)",
         move |o: &ir::passes::PassOptions| {
             let Some(device) = &device else {
                 return Err("lower-async-copies needs a platform: pass --target".to_string());
@@ -700,8 +1219,11 @@ pub fn register_lower_async_copies(
                 None => defaults.block2d,
                 Some("auto") => Block2dPolicy::Auto,
                 Some("never") => Block2dPolicy::Never,
+                Some("always") => Block2dPolicy::Always,
                 Some(other) => {
-                    return Err(format!("block2d must be `auto` or `never`, not `{other}`"))
+                    return Err(format!(
+                        "block2d must be `auto`, `never` or `always`, not `{other}`"
+                    ))
                 }
             };
             let options = AsyncCopyOptions { block2d };
@@ -739,6 +1261,7 @@ fn main {
             AsyncCopyReport {
                 loop_copies: 1,
                 block2d_copies: 0,
+                block2d_messages: 0,
                 waits: 1
             }
         );
@@ -760,7 +1283,7 @@ fn main {
             .unwrap()
             .to_string();
         assert!(
-            e.contains("block2d must be `auto` or `never`, not `sometimes`"),
+            e.contains("block2d must be `auto`, `never` or `always`, not `sometimes`"),
             "{e}"
         );
         let mut none = PassRegistry::new();
@@ -810,5 +1333,63 @@ fn main {
         assert_eq!(unit_bytes(v), 1);
         assert_eq!(unit_shape(16).to_string(), "d32x4");
         assert_eq!(unit_shape(1).to_string(), "d8u32");
+    }
+
+    #[test]
+    fn register_images_spread_over_lanes() {
+        use Direction::{ToGlobal, ToShared};
+        // (direction, image bytes, subgroup, row bytes) -> (chunk, components).
+        assert_eq!(lane_layout(ToShared, 64, 16, 8), Some((4, 1)));
+        assert_eq!(lane_layout(ToShared, 2048, 16, 64), Some((8, 16)));
+        assert_eq!(lane_layout(ToShared, 192, 16, 64), Some((4, 3)));
+        // A 12-byte row cannot take 8-byte chunks.
+        assert_eq!(lane_layout(ToShared, 128, 8, 12), Some((4, 4)));
+        // Stores assemble at most 4 components.
+        assert_eq!(lane_layout(ToGlobal, 2048, 16, 64), None);
+        assert_eq!(lane_layout(ToGlobal, 512, 16, 64), Some((8, 4)));
+        assert_eq!(lane_layout(ToGlobal, 64, 32, 4), Some((2, 1)));
+        // 5 components is no IR vector.
+        assert_eq!(lane_layout(ToShared, 320, 16, 64), None);
+    }
+
+    /// A global -> shared copy of `lines` lines of `epl` 8-byte elements on `target`.
+    fn wide(epl: u32, lines: u32) -> Shader {
+        parse(&format!(
+            "shader compute (local_size=32,1,1, subgroup_size=16)
+fn main {{
+  block b0:
+    32   %0 = load_const (0x00000000)
+    64   %1 = load_const (0x0000000100000000)
+    32   %2 = load_const (0x00000008)
+    32   %3 = load_const (0x{epl:08x})
+    32   %4 = load_const (0x{lines:08x})
+    32   %5 = @group_async_copy_2d2d (%0, %0, %1, %0, %2, %3, %4, %3, %3, %0)
+}}"
+        ))
+    }
+
+    #[test]
+    fn auto_takes_block2d_up_to_a_message_budget() {
+        let pvc = Device::preset("pvc").unwrap();
+        let run = |s: &mut Shader, policy| {
+            lower_async_copies(s, &pvc, &AsyncCopyOptions { block2d: policy }).unwrap()
+        };
+        // 64-byte lines (8 x d64), 32 rows: one 8x32nn block.
+        let mut s = wide(8, 32);
+        let r = run(&mut s, Block2dPolicy::Auto);
+        assert_eq!((r.block2d_copies, r.block2d_messages), (1, 1));
+        // 65 strips of 64 bytes: over the budget, the loop under auto.
+        let mut s = wide(8 * 65, 1);
+        let r = run(&mut s, Block2dPolicy::Auto);
+        assert_eq!((r.block2d_copies, r.loop_copies), (0, 1));
+        let mut s = wide(8 * 65, 1);
+        let r = run(&mut s, Block2dPolicy::Always);
+        assert_eq!((r.block2d_copies, r.block2d_messages), (1, 65));
+        let mut s = wide(8, 32);
+        let r = run(&mut s, Block2dPolicy::Never);
+        assert_eq!((r.block2d_copies, r.loop_copies), (0, 1));
+        for f in &s.functions {
+            crate::message::check_function(&pvc, &s.images, f).unwrap();
+        }
     }
 }

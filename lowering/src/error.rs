@@ -96,6 +96,9 @@ pub enum LowerErrorKind {
     UntypedPathUnavailable,
     /// An image's static layout cannot describe it on the platform.
     InvalidLayout,
+    /// A 2D block message was asked for (`lower-async-copies(block2d=always)`) where the
+    /// platform's block2d rules (lsc.md §8.2, §13.9) or the operation do not allow one.
+    IllegalBlock2d,
     /// A `LowerOptions` setting that is not implemented.
     OptionUnsupported,
     /// An image block access the platform's 2D block messages cannot express (no block
@@ -122,6 +125,7 @@ impl LowerErrorKind {
             LowerErrorKind::UnsupportedDim => "unsupported image dimension",
             LowerErrorKind::UntypedPathUnavailable => "untyped path unavailable",
             LowerErrorKind::InvalidLayout => "invalid static layout",
+            LowerErrorKind::IllegalBlock2d => "illegal 2D block message",
             LowerErrorKind::OptionUnsupported => "option not supported",
             LowerErrorKind::BlockUnsupported => "block access unsupported",
             LowerErrorKind::Malformed => "malformed instruction",

@@ -15,7 +15,8 @@
 //! - [`block2d`]: 2D block messages: legality per platform, register images, splitting;
 //!   image block accesses become block messages in [`image_block`] (part of the pass);
 //! - [`async_copy`]: the `lower-async-copies` pass ([`LowerAsyncCopies`],
-//!   [`lower_async_copies()`]): group async copies as per-invocation message loops.
+//!   [`lower_async_copies()`]): group async copies as per-invocation message loops or
+//!   2D block messages.
 
 pub mod address;
 pub mod async_copy;

@@ -139,6 +139,17 @@ impl Arbitrary for Case {
             dynamic_elem_bytes: small(g, 5) == 0,
             seed: u64::arbitrary(g),
         };
+        if bool::arbitrary(g) {
+            // Shapes 2D block messages can take (on PVC and Xe2): a fixed subgroup size,
+            // whole subgroups, constant shapes.
+            c.subgroup_size = Some(pick(g, &[8, 16, 32]));
+            c.local_size = pick(
+                g,
+                &[[32, 1, 1], [64, 1, 1], [8, 4, 1], [16, 2, 1], [96, 1, 1]],
+            );
+            c.dynamic_shape = false;
+            c.dynamic_elem_bytes = false;
+        }
         if !three_d {
             // 2D copies have no plane areas.
             for l in [&mut c.g_src, &mut c.s_dst, &mut c.s_src, &mut c.g_dst] {
@@ -364,6 +375,8 @@ impl Text {
 
 static CASES: AtomicUsize = AtomicUsize::new(0);
 static LOWERED_RUNS: AtomicUsize = AtomicUsize::new(0);
+static BLOCK_CASES: AtomicUsize = AtomicUsize::new(0);
+static BLOCK_MESSAGES: AtomicUsize = AtomicUsize::new(0);
 
 fn check_case(c: Case) -> TestResult {
     let c = &c;
@@ -394,10 +407,17 @@ fn check_case(c: Case) -> TestResult {
     }
     // Lower for every preset; run each distinct lowered shader once.
     let mut runs: HashMap<String, String> = HashMap::new();
+    let mut block2d = false;
     for device in Device::presets() {
         let mut lowered = shader.clone();
-        if let Err(e) = lower_async_copies(&mut lowered, &device, &AsyncCopyOptions::default()) {
-            return TestResult::error(format!("{}: lowering failed: {e}", device.name));
+        match lower_async_copies(&mut lowered, &device, &AsyncCopyOptions::default()) {
+            Ok(r) => {
+                if r.block2d_copies > 0 {
+                    block2d = true;
+                }
+                BLOCK_MESSAGES.fetch_add(r.block2d_messages, Ordering::Relaxed);
+            }
+            Err(e) => return TestResult::error(format!("{}: lowering failed: {e}", device.name)),
         }
         if let Err(d) = ir::validate(&lowered) {
             return TestResult::error(format!("{}: invalid after lowering: {d:?}", device.name));
@@ -436,6 +456,9 @@ fn check_case(c: Case) -> TestResult {
         }
     }
     CASES.fetch_add(1, Ordering::Relaxed);
+    if block2d {
+        BLOCK_CASES.fetch_add(1, Ordering::Relaxed);
+    }
     TestResult::passed()
 }
 
@@ -447,11 +470,21 @@ fn lowered_copies_match_the_reference_and_the_model_on_every_platform() {
         .tests(n)
         .max_tests(n * 10)
         .quickcheck(check_case as fn(Case) -> TestResult);
-    eprintln!(
-        "async copies: {} cases, {} distinct lowered shaders run (each also after cleanup), 12 platforms each",
+    let (cases, blocks) = (
         CASES.load(Ordering::Relaxed),
+        BLOCK_CASES.load(Ordering::Relaxed),
+    );
+    eprintln!(
+        "async copies: {cases} cases ({blocks} with 2D block messages on some platform, {} block messages in all), {} distinct lowered shaders run (each also after cleanup), 12 platforms each",
+        BLOCK_MESSAGES.load(Ordering::Relaxed),
         LOWERED_RUNS.load(Ordering::Relaxed)
     );
+    // The generator reaches both strategies.
+    assert!(
+        blocks * 5 >= cases,
+        "too few block2d cases: {blocks} of {cases}"
+    );
+    assert!(blocks < cases, "no loop-only case");
 }
 
 /// A case whose shape breaks the specification's overlap rules (dynamic operands, so
