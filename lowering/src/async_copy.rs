@@ -35,8 +35,8 @@
 //!   and blocks are cut further in height until their register image spreads over the
 //!   subgroup as an IR value: component `k` of lane `i` holds image bytes
 //!   `(k · SG + i) · c ..`, `c` the largest chunk of 8, 4, 2, 1 bytes that divides the
-//!   block's row and gives 1 to 16 components (loads) or 1 to 4 (stores, whose data is
-//!   assembled with `vec2`..`vec4`). Global to shared: a block load, then one shared
+//!   block's row and gives an IR vector's component count (1, 2, 3, 4, 8 or 16; stores
+//!   assemble their data with `vec2` .. `vec16`). Global to shared: a block load, then one shared
 //!   store (`.slm` flat a32, `d64`/`d32`/`d16u32`/`d8u32` of `c` bytes) per component,
 //!   each lane storing its chunk at the shared address of its image byte (row `r`,
 //!   column `col` of the image: `dst + (offset + (y + r) · line_length) · elem_bytes +
@@ -768,22 +768,19 @@ impl BlockPlan {
     }
 }
 
-/// The IR component counts a block's value may have: loads define a value of up to 16
-/// components; stores assemble theirs with `vec2`..`vec4`.
-fn comps_ok(dir: Direction, n: u32) -> bool {
-    match dir {
-        Direction::ToShared => matches!(n, 1 | 2 | 3 | 4 | 8 | 16),
-        Direction::ToGlobal => matches!(n, 1..=4),
-    }
+/// The component counts a block's value may have: those of an IR vector (a load
+/// defines one; a store assembles its data with `vec2` .. `vec16`).
+fn comps_ok(n: u32) -> bool {
+    u8::try_from(n).is_ok_and(Type::is_valid_num_components)
 }
 
 /// How a register image of `bytes` bytes spreads over `sg` lanes: the largest chunk (1,
 /// 2, 4 or 8 bytes) that divides the row bytes `row` (so no chunk straddles an element
-/// row and its padding) and gives an allowed component count.
-fn lane_layout(dir: Direction, bytes: u32, sg: u32, row: u32) -> Option<(u32, u32)> {
+/// row and its padding) and gives an IR vector's component count.
+fn lane_layout(bytes: u32, sg: u32, row: u32) -> Option<(u32, u32)> {
     [8u32, 4, 2, 1].into_iter().find_map(|chunk| {
         let per = sg * chunk;
-        (row.is_multiple_of(chunk) && bytes.is_multiple_of(per) && comps_ok(dir, bytes / per))
+        (row.is_multiple_of(chunk) && bytes.is_multiple_of(per) && comps_ok(bytes / per))
             .then_some((chunk, bytes / per))
     })
 }
@@ -862,7 +859,7 @@ fn plan_block2d(
                 let layout = loop {
                     let shape = BlockShape::untyped(1, p.width as u16, h as u16, false, false);
                     let bytes = register_bytes(Block2dForm::Untyped, size, shape);
-                    if let Some((chunk, comps)) = lane_layout(dir, bytes, sg, p.width * e) {
+                    if let Some((chunk, comps)) = lane_layout(bytes, sg, p.width * e) {
                         break Some((shape, chunk, comps));
                     }
                     if h == 1 {
@@ -872,9 +869,8 @@ fn plan_block2d(
                 };
                 let Some((shape, chunk, comps)) = layout else {
                     return Err(format!(
-                        "a {}-byte block row's register image does not spread over a subgroup of {sg} as 1 to {} components per lane",
+                        "a {}-byte block row's register image does not spread over a subgroup of {sg} as an IR vector (1, 2, 3, 4, 8 or 16 components per lane)",
                         p.width * e,
-                        if dir == Direction::ToShared { 16 } else { 4 }
                     ));
                 };
                 let access_op = match dir {
@@ -1337,19 +1333,19 @@ fn main {
 
     #[test]
     fn register_images_spread_over_lanes() {
-        use Direction::{ToGlobal, ToShared};
-        // (direction, image bytes, subgroup, row bytes) -> (chunk, components).
-        assert_eq!(lane_layout(ToShared, 64, 16, 8), Some((4, 1)));
-        assert_eq!(lane_layout(ToShared, 2048, 16, 64), Some((8, 16)));
-        assert_eq!(lane_layout(ToShared, 192, 16, 64), Some((4, 3)));
+        // (image bytes, subgroup, row bytes) -> (chunk, components).
+        assert_eq!(lane_layout(64, 16, 8), Some((4, 1)));
+        assert_eq!(lane_layout(2048, 16, 64), Some((8, 16)));
+        assert_eq!(lane_layout(192, 16, 64), Some((4, 3)));
         // A 12-byte row cannot take 8-byte chunks.
-        assert_eq!(lane_layout(ToShared, 128, 8, 12), Some((4, 4)));
-        // Stores assemble at most 4 components.
-        assert_eq!(lane_layout(ToGlobal, 2048, 16, 64), None);
-        assert_eq!(lane_layout(ToGlobal, 512, 16, 64), Some((8, 4)));
-        assert_eq!(lane_layout(ToGlobal, 64, 32, 4), Some((2, 1)));
-        // 5 components is no IR vector.
-        assert_eq!(lane_layout(ToShared, 320, 16, 64), None);
+        assert_eq!(lane_layout(128, 8, 12), Some((4, 4)));
+        assert_eq!(lane_layout(64, 32, 4), Some((2, 1)));
+        assert_eq!(lane_layout(64, 1, 8), Some((8, 8)));
+        // 5 components is no IR vector, nor 10, 20, 40.
+        assert_eq!(lane_layout(320, 16, 64), None);
+        // Odd rows move bytes: 64 of them in one lane is too many.
+        assert_eq!(lane_layout(64, 1, 5), None);
+        assert_eq!(lane_layout(64, 4, 5), Some((1, 16)));
     }
 
     /// A global -> shared copy of `lines` lines of `epl` 8-byte elements on `target`.
