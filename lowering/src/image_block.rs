@@ -154,9 +154,25 @@ pub(crate) fn plan(a: &ImageAccess<'_>, device: &Device) -> Result<ImageBlock, L
     }
     let table = Block2dTable::for_device(device);
     let linear = matches!(a.decl.layout, Some(l) if l.tiling == LayoutTiling::Linear);
-    let typed_surface = match storage_access(device, a.format) {
-        Ok(StorageAccess::Typed(lower)) => Some(lower),
-        _ => None,
+    if !store && a.is_write_only() {
+        return Err(a.error(
+            LowerErrorKind::WriteOnlyLoad,
+            "the image is declared writeonly (bound with its own format for hardware-converted \
+             stores), so it cannot be read",
+        ));
+    }
+    // The surface is bound as the image's other typed accesses bind it (a block moves raw
+    // texels, so any format of the texel's size would do): write-only images with their
+    // own format (the typed store path, image-lowering.md §2), the others with the
+    // lowered storage format.
+    let is_r64 = matches!(a.format, ir::Format::R64Uint | ir::Format::R64Sint);
+    let typed_surface = if a.is_write_only() && !is_r64 {
+        Some(a.format)
+    } else {
+        match storage_access(device, a.format) {
+            Ok(StorageAccess::Typed(lower)) => Some(lower),
+            _ => None,
+        }
     };
     let (form, surface) = match (device.typed_block2d, typed_surface, device.untyped_block2d) {
         (true, Some(lower), _) => (Block2dForm::Typed, Some(SurfaceFormat::Typed(lower))),

@@ -548,3 +548,40 @@ fn image_block_load_packs_texels_row_major() {
         );
     }
 }
+
+#[test]
+fn image_block_store_writes_raw_texels_inside_the_view() {
+    // A 4 x 2 block of r32 at (18, 11) over 8 lanes: R = 32 bytes, lane i holds texel
+    // (18 + i % 4, 11 + i / 4) = 0xB0 + i. Only (18, 11) and (19, 11) are inside the
+    // 20 x 12 view; the other six texels are dropped.
+    let text = "shader compute (local_size=8,1,1, subgroup_size=8)
+image @img : 2d r32_uint (binding=0)
+fn main {
+  block b0:
+    32x3 %0 = @load_local_invocation_id
+    32   %1 = load_const (0x000000b0)
+    32   %2 = iadd %0.x, %1
+    32   %3 = load_const (0x00000012)
+    32   %4 = load_const (0x0000000b)
+    32x2 %5 = vec2 %3, %4
+    @image_block_store (@img, %5, %2) (block=4x2)
+}";
+    let mut id = None;
+    let (ex, r) = run(text, &[], |m| {
+        id = Some(tiled_image(m));
+    })
+    .unwrap();
+    let id = id.unwrap();
+    for y in 0..12 {
+        for x in 0..20 {
+            let want = match (x, y) {
+                (18, 11) => 0xB0,
+                (19, 11) => 0xB1,
+                _ => 0x1000 * y + x + 1,
+            };
+            assert_eq!(texel(&ex.memory, id, x, y), want, "({x}, {y})");
+        }
+    }
+    let discarded = r.accesses.iter().filter(|a| !a.in_bounds).count();
+    assert_eq!(discarded, 6);
+}
