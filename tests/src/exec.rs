@@ -344,8 +344,17 @@ impl<'s> Executor<'s> {
         self.memory.set_logging(self.config.log_accesses);
         let num_sg = wg_size.div_ceil(sg as u64) as usize;
         // One interpreter per subgroup of a workgroup, reused for every workgroup: the
-        // subgroups of a workgroup run in step from barrier to barrier.
-        let mut interps: Vec<Interpreter<'_>> = (0..num_sg)
+        // subgroups of a workgroup run in step from barrier to barrier. Without a
+        // barrier in the function, running them in step is running them one after the
+        // other, and one interpreter does (its value store is the executor's largest
+        // allocation).
+        let has_barrier = func.insts_in_order().into_iter().any(|i| {
+            func.inst(i)
+                .as_intrinsic()
+                .is_some_and(|x| x.op == IntrinsicOp::Barrier)
+        });
+        let in_step = if has_barrier { num_sg } else { 1 };
+        let mut interps: Vec<Interpreter<'_>> = (0..in_step)
             .map(|_| Interpreter::new(shader, func, self.config.interp))
             .collect();
         let mut lanes = vec![0u32; sg as usize];
@@ -361,6 +370,47 @@ impl<'s> Executor<'s> {
                 let shared = self.memory.shared_mut();
                 let n = shared.len().min(self.shared_init.len());
                 shared[..n].copy_from_slice(&self.shared_init[..n]);
+            }
+            let mut copies = AsyncCopies::new();
+            if !has_barrier {
+                for i in 0..num_sg {
+                    let start = i as u64 * sg as u64;
+                    let count = (wg_size - start).min(sg as u64) as usize;
+                    let first = (wl * wg_size + start) as u32;
+                    for (i, l) in lanes.iter_mut().enumerate() {
+                        *l = first.wrapping_add(i as u32);
+                    }
+                    let mask = if count == 32 {
+                        u32::MAX
+                    } else {
+                        (1u32 << count) - 1
+                    };
+                    let run_err = |error| ExecError::Run {
+                        workgroup: wg,
+                        first_invocation: first,
+                        error,
+                    };
+                    let interp = &mut interps[0];
+                    let mut env = ExecEnv {
+                        mem: &mut self.memory,
+                        local_size: local,
+                        workgroups,
+                        trace: self.config.trace_calls.then_some(&mut result.calls),
+                        subgroup_size: sg,
+                        subgroup: i as u32,
+                        lanes: mask,
+                        copies: &mut copies,
+                    };
+                    interp.run_masked(&lanes, mask, &mut env).map_err(run_err)?;
+                    record_subgroup(result, interp, first, count);
+                }
+                copies
+                    .finish(num_sg as u32)
+                    .map_err(|e| ExecError::Workgroup {
+                        workgroup: wg,
+                        error: WorkgroupError::AsyncCopy(e),
+                    })?;
+                continue;
             }
             // (first invocation, lanes, active mask) of each subgroup.
             let mut subgroups = Vec::with_capacity(num_sg);
@@ -384,7 +434,6 @@ impl<'s> Executor<'s> {
                 interp.start(&lanes, mask).map_err(run_err)?;
                 subgroups.push((first, count, mask));
             }
-            let mut copies = AsyncCopies::new();
             loop {
                 // Every subgroup runs to its next barrier (or to its end).
                 let mut stops = Vec::with_capacity(num_sg);
@@ -448,18 +497,23 @@ impl<'s> Executor<'s> {
                     error: WorkgroupError::AsyncCopy(e),
                 })?;
             for (interp, &(first, count, _)) in interps.iter().zip(&subgroups) {
-                let stats = interp.stats();
-                result.stats.blocks += stats.blocks;
-                result.stats.instructions += stats.instructions;
-                result.stats.intrinsics += stats.intrinsics;
-                for (v, per_inv) in result.values.iter_mut() {
-                    for lane in 0..count {
-                        per_inv[first as usize + lane] = interp.value(*v, lane).map(|c| c.to_vec());
-                    }
-                }
+                record_subgroup(result, interp, first, count);
             }
         }
         Ok(())
+    }
+}
+
+/// Adds a finished subgroup's counters and recorded values to `result`.
+fn record_subgroup(result: &mut RunResult, interp: &Interpreter<'_>, first: u32, count: usize) {
+    let stats = interp.stats();
+    result.stats.blocks += stats.blocks;
+    result.stats.instructions += stats.instructions;
+    result.stats.intrinsics += stats.intrinsics;
+    for (v, per_inv) in result.values.iter_mut() {
+        for lane in 0..count {
+            per_inv[first as usize + lane] = interp.value(*v, lane).map(|c| c.to_vec());
+        }
     }
 }
 
