@@ -24,7 +24,11 @@
 //!   (lsc.md §11: "one or more GRFs per enabled channel"); the data of transposed
 //!   messages is one packed block, component `c` at `c * B`. The offset is printed only
 //!   when non-zero, as IGC's `formatRawOperand` does. A data source whose components are
-//!   not one ascending run (`%5.xz`, `%5.yx`) is not one register range and is an error.
+//!   not one ascending run (`%5.xz`, `%5.yx`) is not one register range: the listing
+//!   first gathers it with one SIMT `mov` per component into a variable named after the
+//!   value and its swizzle (`mov (M1, 16) V5_xz(1,0)<1> V5(2,0)<1;1,0>`, vISA region
+//!   syntax `(row,col)<hstride>` and `<vstride;width,hstride>`), as a backend builds a
+//!   payload, and the message reads `V5_xz`.
 //! * Surfaces (IGC `formatAddrTypeArgs`): `flat` with no parenthesis; `bti(0x<binding>)`
 //!   in upper-case hex; an image indexed by `%n` gives `bti(Vn)` when the binding is 0 and
 //!   otherwise a preceding `add (M1_NM, 1) Vn_bti<b>(0,0)<1> Vn(0,0)<0;1,0> 0x<b>:ud`
@@ -178,6 +182,7 @@ pub fn emit_visa(shader: &Shader, device: &Device) -> Result<String, VisaError> 
             func,
             out: String::new(),
             depth: 0,
+            gathers: Default::default(),
         };
         let kind = if func.name == "main" {
             ".kernel"
@@ -197,6 +202,9 @@ struct Emitter<'a> {
     func: &'a Function,
     out: String,
     depth: usize,
+    /// `mov`s that gather a payload whose components are not one register range, to be
+    /// printed before the message that reads it.
+    gathers: std::cell::RefCell<Vec<String>>,
 }
 
 /// A register layout: how far apart the components of a value are.
@@ -280,6 +288,7 @@ impl<'a> Emitter<'a> {
             let lines = self
                 .block2d(inst, &m)
                 .map_err(|s| self.error(inst, VisaReason::Operand(s)))?;
+            self.flush_gathers();
             for l in lines {
                 self.line(&l);
             }
@@ -309,18 +318,34 @@ impl<'a> Emitter<'a> {
             (None, None) => unreachable!("handled above"),
         }
         .map_err(|s| self.error(inst, VisaReason::Operand(s)))?;
+        self.flush_gathers();
         for l in lines {
             self.line(&l);
         }
         Ok(())
     }
 
+    fn flush_gathers(&mut self) {
+        let gathers = std::mem::take(&mut *self.gathers.borrow_mut());
+        for g in gathers {
+            self.line(&g);
+        }
+    }
+
     /// A raw operand reading `comps` components of `bytes` bytes from `src`.
     fn raw(&self, src: Src, comps: u8, bytes: u32, layout: Layout) -> Result<String, String> {
-        let first = first_component(self.func, src, comps)?;
         let stride = match layout {
             Layout::Simt(n) => (n * bytes).div_ceil(self.p.grf_bytes) * self.p.grf_bytes,
             Layout::Packed => bytes,
+        };
+        let first = match first_component(self.func, src, comps) {
+            Ok(first) => first,
+            Err(e) => match layout {
+                Layout::Simt(n) if !src.swizzle.is_identity() && src.swizzle.len() == comps => {
+                    return Ok(self.gather(src, n, stride, bytes));
+                }
+                _ => return Err(e),
+            },
         };
         let off = u32::from(first) * stride;
         Ok(if off == 0 {
@@ -328,6 +353,33 @@ impl<'a> Emitter<'a> {
         } else {
             format!("V{}.{off}", src.value.as_u32())
         })
+    }
+
+    /// A payload whose components are not one register range (`%5.xz`): the backend
+    /// copies them into consecutive registers first, one SIMT `mov` per component
+    /// (`mov (M1, N) V5_xz(1,0)<1> V5(2,0)<1;1,0>`: regions at (GRF row, element
+    /// column), components `stride` bytes apart, elements of `bytes` bytes), and the
+    /// message reads the copy, named after the value and its swizzle.
+    fn gather(&self, src: Src, n: u32, stride: u32, bytes: u32) -> String {
+        let comps = self.func.value_type(src.value).num_components();
+        let letters: String = src
+            .swizzle
+            .components()
+            .map(|c| swizzle_letter(c, comps))
+            .collect();
+        let var = format!("V{}_{letters}", src.value.as_u32());
+        let grf = self.p.grf_bytes;
+        let region = |off: u32| format!("({},{})", off / grf, (off % grf) / bytes.max(1));
+        let mut gathers = self.gathers.borrow_mut();
+        for (i, c) in src.swizzle.components().enumerate() {
+            gathers.push(format!(
+                "mov (M1, {n}) {var}{}<1> V{}{}<1;1,0>",
+                region(i as u32 * stride),
+                src.value.as_u32(),
+                region(u32::from(c) * stride)
+            ));
+        }
+        var
     }
 
     /// A scalar vector operand (a surface index or a pitch register), read in lane 0 of
@@ -582,12 +634,20 @@ impl<'a> Emitter<'a> {
                 let sg = self.shader.subgroup_size.ok_or(
                     "block messages spread their data over the subgroup, and the shader fixes no subgroup_size",
                 )?;
-                let first = first_component(func, d, t.num_components())?;
-                let off = u32::from(first) * sg * u32::from(t.bit_size() / 8);
-                if off == 0 {
-                    format!("V{}", d.value.as_u32())
-                } else {
-                    format!("V{}.{off}", d.value.as_u32())
+                let bytes = u32::from(t.bit_size() / 8).max(1);
+                let stride = sg * bytes;
+                match first_component(func, d, t.num_components()) {
+                    Ok(first) => {
+                        let off = u32::from(first) * stride;
+                        if off == 0 {
+                            format!("V{}", d.value.as_u32())
+                        } else {
+                            format!("V{}.{off}", d.value.as_u32())
+                        }
+                    }
+                    // A payload spread over several components that are not one
+                    // register range is gathered first, as for SIMT payloads.
+                    Err(_) => self.gather(d, sg, stride, bytes),
                 }
             }
             (None, Some(v)) => format!("V{}", v.as_u32()),
