@@ -10,7 +10,7 @@ use ir::{
     Access, AluType, Builder, Format, Function, ImageDecl, ImageDim, ImageId, ImageRef, IndexKind,
     IntrinsicOp, Shader, Span, Src, Type, Value,
 };
-use lowering::visa::{emit_visa, VisaReason};
+use lowering::visa::emit_visa;
 use lowering::Device;
 
 fn dg2() -> Device {
