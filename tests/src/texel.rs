@@ -16,23 +16,33 @@
 //!   with integer channels and 1.0 otherwise (`image-lowering.md` §4, load step 7).
 //!
 //! Encoding takes register values of the same kinds:
-//! * UNORM: `round_even(clamp(f, 0, 1) · (2^b − 1))`, computed exactly (the product of
-//!   an `f32` and an integer below 2^16 is exact in `f64`); NaN stores 0;
-//! * SNORM: `round_even(clamp(f, −1, 1) · (2^(b−1) − 1))`, exactly; NaN stores 0;
-//! * 16-bit FLOAT: `f32` to binary16, round to nearest even (the `half` crate); NaN stays
-//!   NaN, overflow becomes infinity;
+//! * UNORM: `round_even(fsat(f) ⊗ (2^b − 1))` where `⊗` is the binary32 product (rounded
+//!   to nearest even), as GPUs compute it; NaN stores 0;
+//! * SNORM: `round_even(clamp(f, −1, 1) ⊗ (2^(b−1) − 1))`, in binary32 too; NaN stores 0;
+//! * 16-bit FLOAT: `f32` to binary16, round to nearest even with gradual underflow
+//!   (the `half` crate), overflow to infinity; a NaN keeps its sign and its top ten
+//!   mantissa bits and gets the quiet bit (as F16C's `vcvtps2ph` does). `ir::eval`'s
+//!   `pack_half_2x16_split`, which the shader-side conversion uses, is the same function;
 //! * unsigned small floats (R11G11B10): 5-bit exponent with bias 15, 6- or 5-bit
 //!   mantissa, no sign bit. Finite values round to nearest even; negative values and
 //!   −∞ store 0; finite values above the largest finite value (65024 for 11 bits, 64512
-//!   for 10 bits) store that value; +∞ stores ∞; NaN stores a NaN (exponent 31, top
-//!   mantissa bit). These are the rules of `GL_EXT_packed_float`, with its preferred
-//!   round-to-nearest;
+//!   for 10 bits) store that value; +∞ stores ∞; any NaN (of either sign) stores the
+//!   canonical NaN, exponent 31 and the top mantissa bit (0x7e0 for 11 bits, 0x3f0 for
+//!   10 bits). These are the rules of `GL_EXT_packed_float` and of the Vulkan spec
+//!   ("Unsigned 11-Bit / 10-Bit Floating-Point Numbers"), with their preferred
+//!   round-to-nearest, denormals kept;
 //! * UINT: `umin(x, 2^b − 1)`; SINT: `clamp(x, −2^(b−1), 2^(b−1) − 1)` (no-ops at 32 bits);
 //! * 32- and 64-bit FLOAT and raw channels store their bits unchanged.
 //!
 //! Decoding UNORM is `u / (2^b − 1)` and SNORM `max(s / (2^(b−1) − 1), −1)`, each one
-//! correctly rounded `f32` division; binary16 and the small floats widen exactly (a NaN
+//! correctly rounded `f32` division (the shader-side `fdiv`; the same as the exact
+//! quotient rounded once to `f32`); binary16 and the small floats widen exactly (a NaN
 //! becomes a quiet NaN whose payload is the narrow mantissa in the top bits).
+//!
+//! These definitions are the ones the shader-side conversion of `lowering::convert`
+//! implements bit for bit (checked for every format and platform by
+//! `tests/convert_vs_reference.rs`): where Mesa's conversion differs (R11G11B10 through
+//! binary16, SNORM NaN), the lowering follows the definitions here.
 
 use std::fmt;
 
@@ -300,28 +310,33 @@ impl TexelLayout {
     }
 }
 
+/// The bytes holding bits `start .. start + bits` of a little-endian byte string: their
+/// range, and their value as one little-endian integer (at most 9 bytes for a 64-bit
+/// field, so a `u128` holds it).
+fn bit_window(bytes: &[u8], start: u16, bits: u8) -> (std::ops::Range<usize>, u128) {
+    let first = start as usize / 8;
+    let end = (start as usize + bits as usize).div_ceil(8).max(first);
+    let w = bytes[first..end]
+        .iter()
+        .rev()
+        .fold(0u128, |acc, &b| acc << 8 | b as u128);
+    (first..end, w)
+}
+
 /// Reads `bits` bits at bit `start` of a little-endian byte string.
 pub fn read_bits(bytes: &[u8], start: u16, bits: u8) -> u64 {
-    let mut v = 0u64;
-    for i in 0..bits as usize {
-        let bit = start as usize + i;
-        if bytes[bit / 8] & (1 << (bit % 8)) != 0 {
-            v |= 1 << i;
-        }
-    }
-    v
+    let (_, w) = bit_window(bytes, start, bits);
+    (w >> (start % 8)) as u64 & mask(bits)
 }
 
 /// Writes the low `bits` bits of `value` at bit `start` of a little-endian byte string.
 pub fn write_bits(bytes: &mut [u8], start: u16, bits: u8, value: u64) {
-    for i in 0..bits as usize {
-        let bit = start as usize + i;
-        let m = 1u8 << (bit % 8);
-        if value >> i & 1 != 0 {
-            bytes[bit / 8] |= m;
-        } else {
-            bytes[bit / 8] &= !m;
-        }
+    let (range, w) = bit_window(bytes, start, bits);
+    let shift = start % 8;
+    let field = (mask(bits) as u128) << shift;
+    let w = (w & !field) | (((value & mask(bits)) as u128) << shift);
+    for (i, b) in bytes[range].iter_mut().enumerate() {
+        *b = (w >> (8 * i)) as u8;
     }
 }
 
@@ -364,16 +379,25 @@ pub fn decode_channel(kind: ChannelKind, bits: u8, raw: u64) -> u64 {
 /// Encodes a register value into one channel's raw bits.
 pub fn encode_channel(kind: ChannelKind, bits: u8, value: u64) -> u64 {
     match kind {
+        // The normalized conversions are pinned to binary32 arithmetic, as GPUs (and the
+        // shader-side conversion Mesa emits, `nir_format_float_to_unorm/snorm`) compute
+        // them: saturate, multiply by the scale in f32 (rounded to nearest even), round
+        // the product to the nearest integer, ties to even. Multiplying exactly and
+        // rounding once differs next to ties: 0x3b008081 (0.5/255 rounded up to f32)
+        // times 255 is exactly 0.50000003, which rounds to 1, but its f32 product is 0.5,
+        // which rounds to even 0. Vulkan ("Conversion from Floating-Point to Normalized
+        // Fixed-Point") and D3D allow such error; the definition here is the f32 one.
         ChannelKind::Unorm => {
             let f = f32::from_bits(value as u32);
-            // NaN fails both comparisons and clamps to 0, like `fsat`.
+            // NIR's `fsat`: NaN fails both comparisons and gives +0, as does −0.
             let c = if f > 0.0 { f.min(1.0) } else { 0.0 };
-            (c as f64 * mask(bits) as f64).round_ties_even() as u64
+            (c * mask(bits) as f32).round_ties_even() as u64
         }
         ChannelKind::Snorm => {
             let f = f32::from_bits(value as u32);
+            // NaN stores 0 (the D3D conversion rule for FLOAT -> SNORM).
             let c = if f.is_nan() { 0.0 } else { f.clamp(-1.0, 1.0) };
-            let s = (c as f64 * mask(bits - 1) as f64).round_ties_even() as i64;
+            let s = (c * mask(bits - 1) as f32).round_ties_even() as i64;
             s as u64 & mask(bits)
         }
         ChannelKind::Uint => {
@@ -486,6 +510,149 @@ mod tests {
                 assert_eq!(f32_to_ufloat(f, m), raw, "m={m} raw={raw:#x} f={f}");
             }
         }
+    }
+
+    fn enc(kind: ChannelKind, bits: u8, x: f32) -> u64 {
+        encode_channel(kind, bits, x.to_bits() as u64)
+    }
+
+    /// UNORM/SNORM stores multiply in binary32. Each case is next to a tie, where the
+    /// exact product and the f32 product round to different integers (products computed
+    /// by hand with exact rationals).
+    #[test]
+    fn normalized_encode_multiplies_in_f32() {
+        let x = |b: u32| f32::from_bits(b);
+        // 0x3b008081 * 255 = 0.50000003 exactly; 0.5 in f32: ties to even 0.
+        assert_eq!(enc(ChannelKind::Unorm, 8, x(0x3b00_8081)), 0);
+        // 0x37c000c0 * 65535 = 1.4999999997 exactly; 1.5 in f32: even 2.
+        assert_eq!(enc(ChannelKind::Unorm, 16, x(0x37c0_00c0)), 2);
+        // 0xbf7efdfc * 127 = -126.50000024 exactly; -126.5 in f32: even -126 = 0x82.
+        assert_eq!(enc(ChannelKind::Snorm, 8, x(0xbf7e_fdfc)), 0x82);
+        // 0xbf7fff00 * 32767 = -32766.500015 exactly; -32766.5 in f32: -32766 = 0x8002.
+        assert_eq!(enc(ChannelKind::Snorm, 16, x(0xbf7f_ff00)), 0x8002);
+        // Saturation and NaN: NaN, -0 and negatives store 0 (UNORM); NaN stores 0 and
+        // -inf -(2^(b-1) - 1) (SNORM).
+        assert_eq!(enc(ChannelKind::Unorm, 8, f32::NAN), 0);
+        assert_eq!(enc(ChannelKind::Unorm, 8, -0.0), 0);
+        assert_eq!(enc(ChannelKind::Unorm, 8, f32::INFINITY), 255);
+        assert_eq!(enc(ChannelKind::Snorm, 8, -f32::NAN), 0);
+        assert_eq!(enc(ChannelKind::Snorm, 8, f32::NEG_INFINITY), 0x81);
+        assert_eq!(enc(ChannelKind::Snorm, 10, 2.0), 0x1ff);
+    }
+
+    /// Decoding divides in binary32 (`u2f32(x) / scale`, correctly rounded). For these
+    /// operands that is the f64 quotient rounded to f32 (binary64 has more than
+    /// 2 * 24 + 2 bits, so rounding twice cannot differ), checked here for every code.
+    #[test]
+    fn normalized_decode_is_the_correctly_rounded_quotient() {
+        for bits in [2u8, 8, 10, 16] {
+            let su = mask(bits) as f64;
+            let ss = mask(bits - 1) as f64;
+            for raw in 0..1u64 << bits {
+                let u = decode_channel(ChannelKind::Unorm, bits, raw);
+                assert_eq!(
+                    u,
+                    ((raw as f64 / su) as f32).to_bits() as u64,
+                    "{bits} {raw}"
+                );
+                let v = sign_extend(raw, bits) as f64;
+                let s = decode_channel(ChannelKind::Snorm, bits, raw);
+                assert_eq!(
+                    s,
+                    ((v / ss).max(-1.0) as f32).to_bits() as u64,
+                    "{bits} {raw}"
+                );
+            }
+        }
+    }
+
+    /// binary16: round to nearest even with gradual underflow and overflow to infinity;
+    /// a NaN keeps its sign and the top ten mantissa bits and gets the quiet bit (what
+    /// `half` and the F16C `vcvtps2ph` do, and `ir::eval`'s `pack_half_2x16_split`).
+    /// Widening sets the quiet bit and keeps the payload in the top bits.
+    #[test]
+    fn half_float_rounding_and_nan_payloads() {
+        let h = |b: u32| encode_channel(ChannelKind::Float, 16, b as u64);
+        let f = |x: f32| h(x.to_bits());
+        assert_eq!(f(65519.996), 0x7bff);
+        assert_eq!(f(65520.0), 0x7c00);
+        assert_eq!(f(-1e10), 0xfc00);
+        // 2^-25 is the tie between 0 and the smallest denormal 2^-24: even 0; 3 * 2^-25
+        // ties between 1 and 2 quanta: even 2.
+        assert_eq!(f(2f32.powi(-25)), 0);
+        assert_eq!(f(2f32.powi(-25) * 1.000_000_1), 1);
+        assert_eq!(f(3.0 * 2f32.powi(-25)), 2);
+        assert_eq!(f(-2f32.powi(-26)), 0x8000);
+        // NaNs: signalling with payload in bit 13 -> quiet 0x7e01; payload only in the
+        // low 13 bits -> 0x7e00 (still a NaN); sign kept.
+        assert_eq!(h(0x7f80_2000), 0x7e01);
+        assert_eq!(h(0xff80_1fff), 0xfe00);
+        assert_eq!(h(0x7fff_ffff), 0x7fff);
+        assert_eq!(h(0xffc0_0000), 0xfe00);
+        let d = |b: u64| decode_channel(ChannelKind::Float, 16, b);
+        assert_eq!(d(0x7c01), 0x7fc0_2000);
+        assert_eq!(d(0xfd00), 0xffe0_0000);
+        assert_eq!(d(0x7c00), 0x7f80_0000);
+        assert_eq!(d(0x0001), 0x3380_0000);
+    }
+
+    #[test]
+    fn bit_fields_match_a_bit_by_bit_model() {
+        let bytes: Vec<u8> = (0..16u8).map(|i| i.wrapping_mul(0x9d) ^ 0x5a).collect();
+        for start in 0..64u16 {
+            for bits in [0u8, 1, 2, 5, 8, 10, 11, 16, 31, 32, 33, 63, 64] {
+                let want = (0..bits as usize).fold(0u64, |v, i| {
+                    let bit = start as usize + i;
+                    v | (((bytes[bit / 8] >> (bit % 8)) & 1) as u64) << i
+                });
+                assert_eq!(read_bits(&bytes, start, bits), want, "{start} {bits}");
+                let mut w = bytes.clone();
+                let value = 0xa5c3_96e1_0f1e_2d3cu64;
+                write_bits(&mut w, start, bits, value);
+                for bit in 0..128 {
+                    let inside = bit >= start as usize && bit < start as usize + bits as usize;
+                    let expect = if inside {
+                        (value >> (bit - start as usize)) & 1
+                    } else {
+                        ((bytes[bit / 8] >> (bit % 8)) & 1) as u64
+                    };
+                    assert_eq!(
+                        ((w[bit / 8] >> (bit % 8)) & 1) as u64,
+                        expect,
+                        "{start} {bits}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Small-float encodings next to the cases where Mesa's pack through binary16 differs
+    /// (hand-computed; m = 6 for 11 bits, 5 for 10 bits).
+    #[test]
+    fn ufloat_encode_rounds_once_and_saturates() {
+        // 1 + 2^-7 + 2^-11: just above the tie between mantissas 0 and 1 -> 15 << 6 | 1.
+        assert_eq!(
+            f32_to_ufloat(1.0 + 2f32.powi(-7) + 2f32.powi(-11), 6),
+            0x3c1
+        );
+        // 65520 and the overflow tie 65280 saturate to the largest finite 11-bit value;
+        // the 10-bit overflow tie 65024 to the largest finite 10-bit value.
+        assert_eq!(f32_to_ufloat(65520.0, 6), 0x7bf);
+        assert_eq!(f32_to_ufloat(65280.0, 6), 0x7bf);
+        assert_eq!(f32_to_ufloat(65279.996, 6), 0x7bf);
+        assert_eq!(f32_to_ufloat(65024.0, 5), 0x3df);
+        // Denormal tie 1.5 * 2^-20 (quantum 2^-20): even 2; half the smallest denormal
+        // ties to 0.
+        assert_eq!(f32_to_ufloat(1.5 * 2f32.powi(-20), 6), 2);
+        assert_eq!(f32_to_ufloat(2f32.powi(-21), 6), 0);
+        assert_eq!(f32_to_ufloat(2f32.powi(-21) * 1.000_000_1, 6), 1);
+        // Every NaN, either sign, is the canonical NaN; +inf is infinity.
+        for nan in [0x7fc0_0000u32, 0xffc0_0001, 0x7f80_0001, 0xffff_ffff] {
+            assert_eq!(f32_to_ufloat(f32::from_bits(nan), 6), 0x7e0);
+            assert_eq!(f32_to_ufloat(f32::from_bits(nan), 5), 0x3f0);
+        }
+        assert_eq!(f32_to_ufloat(f32::INFINITY, 5), 0x3e0);
+        assert_eq!(f32_to_ufloat(f32::from_bits(0x8000_0001), 6), 0);
     }
 
     #[test]
