@@ -525,7 +525,7 @@ impl Setup {
                 let img = self.image(&decl.name, element).ok_or_else(|| {
                     SetupError::new(Some(what.clone()), "the setup has no surface for it")
                 })?;
-                bind_image(&mut mem, decl, element, img, state)
+                bind_image(&mut mem, decl, element, img, state, device)
                     .map_err(|r| SetupError::new(Some(what.clone()), r))?;
             }
         }
@@ -693,6 +693,7 @@ fn bind_image(
     element: u32,
     img: &ImageSetup,
     surface: SurfaceFormat,
+    device: &Device,
 ) -> Result<AllocId, String> {
     if decl.format != Format::None && img.format != decl.format {
         return Err(format!(
@@ -735,7 +736,16 @@ fn bind_image(
                     view.layer_count
                 ));
             }
+            if *bit6_swizzle && !device.may_have_bit6_swizzle {
+                return Err(format!(
+                    "bit-6 swizzling is on, but {} never swizzles (only IVB and HSW do)",
+                    device.name
+                ));
+            }
             let s = Surface::new(*desc).map_err(|e| format!("the surface: {e}"))?;
+            if let Some(l) = &decl.layout {
+                check_static_layout(l, &s, *bit6_swizzle)?;
+            }
             let tview = tiling::ImageView {
                 base_level: view.base_level,
                 base_layer: view.base_layer,
@@ -748,6 +758,42 @@ fn bind_image(
     };
     fill_image(mem, binding, &img.fill).map_err(|e| format!("the fill: {e}"))?;
     Ok(alloc)
+}
+
+/// Checks that a surface is the one a declaration's static layout promises the shader
+/// (the lowering folds the layout into the address code).
+fn check_static_layout(l: &ir::StaticLayout, s: &Surface, swizzle: bool) -> Result<(), String> {
+    let t = lowering::address::layout_tiling(l.tiling);
+    if s.tiling() != t {
+        return Err(format!(
+            "the static layout says tiling={}, the surface is {}",
+            t.name(),
+            s.tiling().name()
+        ));
+    }
+    if s.row_pitch_B() != l.row_pitch {
+        return Err(format!(
+            "the static layout says row_pitch={}, the surface's is {}",
+            l.row_pitch,
+            s.row_pitch_B()
+        ));
+    }
+    if let Some(q) = l.qpitch {
+        if s.array_pitch_el_rows() != q {
+            return Err(format!(
+                "the static layout says qpitch={q}, the surface's is {}",
+                s.array_pitch_el_rows()
+            ));
+        }
+    }
+    if swizzle != l.swizzle {
+        return Err(format!(
+            "the static layout says swizzle={}, the binding has bit-6 swizzling {}",
+            l.swizzle,
+            if swizzle { "on" } else { "off" }
+        ));
+    }
+    Ok(())
 }
 
 /// Every texel of a bound image's storage: (level, layer or slice, x, y, byte offset).
@@ -992,6 +1038,16 @@ fn main {
             ImageStorage::Surface { surface, .. } => assert_eq!(surface.row_pitch_B(), 4096),
             _ => panic!("a surface"),
         }
+        // A surface that breaks the layout's promise is refused.
+        let mut bad = setup.clone();
+        if let ImageLayout::Surface { desc, .. } = &mut bad.images[0].layout {
+            desc.tiling = Tiling::Y;
+        }
+        let e = bad.build_memory(&shader, &device).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "@s: the static layout says tiling=x, the surface is y"
+        );
     }
 
     #[test]
@@ -1039,6 +1095,17 @@ fn main {
         setup.image_mut("a", 0).unwrap().format = Format::R32Uint;
         let e = setup.build_memory(&shader, &device).unwrap_err();
         assert!(e.to_string().contains("differs from the declared"), "{e}");
+        let mut setup = Setup::default_for(&shader, &device, 0).unwrap();
+        if let ImageLayout::Surface { bit6_swizzle, .. } =
+            &mut setup.image_mut("a", 0).unwrap().layout
+        {
+            *bit6_swizzle = true;
+        }
+        let e = setup.build_memory(&shader, &device).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "@a: bit-6 swizzling is on, but dg2 never swizzles (only IVB and HSW do)"
+        );
         let mut setup = Setup::default_for(&shader, &device, 0).unwrap();
         setup.image_mut("a", 0).unwrap().fill = Fill::Bytes(vec![1, 2, 3]);
         let e = setup.build_memory(&shader, &device).unwrap_err();
