@@ -15,11 +15,14 @@
 //! * [`verifier`]: runs a shader before and after lowering and compares them
 //!   ([`verifier::verify`], [`verifier::lower_and_verify`]);
 //! * [`cli`]: the library behind `ir-opt run` and `ir-opt verify`;
-//! * [`shader_gen`] draws random valid shaders for the property suites.
+//! * [`shader_gen`] draws random valid shaders for the property suites;
+//! * [`gen`]: generators of the lowering property suites (platforms, formats,
+//!   surfaces, coordinates, image shaders).
 
 pub mod async_copy;
 pub mod cli;
 pub mod exec;
+pub mod gen;
 pub mod image;
 pub mod memory;
 pub mod message;
