@@ -21,9 +21,12 @@
 //!
 //! A coordinate is in bounds when it is non-negative and below the view's width, height,
 //! slice count (3D) or layer count (arrays and cubes; a cube view has 6 layers per cube).
-//! Out-of-bounds accesses follow Vulkan's robust image access: loads return 0 in every
-//! component, stores are dropped, atomics are dropped and return 0. They are logged as
-//! discarded accesses.
+//! Out-of-bounds accesses follow Vulkan's robust image access: loads return the texel
+//! replacement, 0 in the format's components and the format's (0, 0, 1) in the missing
+//! G, B, A (the decoding of an all-zero texel: `rg16_float` gives (0, 0, 0, 1.0),
+//! `rgba8_unorm` (0, 0, 0, 0); robustImageAccess2 requires exactly this, and it is what
+//! Mesa's raw path computes by converting a 0 it selects for out-of-bounds lanes), stores
+//! are dropped, atomics are dropped and return 0. They are logged as discarded accesses.
 //!
 //! Stores write the channels the data provides: a store of `n` components leaves the
 //! format's channels from `n` on as they are in memory (what the typed `store_quad` with
@@ -496,18 +499,19 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
                 let layout = logical_layout(decl, b).map_err(|e| lane_err(lane, e))?;
                 let offset =
                     texel_offset(decl, b, call.src(0, lane)).map_err(|e| lane_err(lane, e))?;
-                let Some(offset) = offset else {
-                    mem.record_discarded(
+                let mut bytes = vec![0u8; layout.bytes];
+                match offset {
+                    Some(offset) => mem
+                        .load(Target::Alloc(alloc, offset), &mut bytes, &ctx)
+                        .map_err(|e| lane_err(lane, e))?,
+                    // The texel replacement: an all-zero texel, decoded.
+                    None => mem.record_discarded(
                         AccessKind::Load,
                         Space::Alloc(alloc),
                         layout.bytes as u32,
                         &ctx,
-                    );
-                    continue;
-                };
-                let mut bytes = vec![0u8; layout.bytes];
-                mem.load(Target::Alloc(alloc, offset), &mut bytes, &ctx)
-                    .map_err(|e| lane_err(lane, e))?;
+                    ),
+                }
                 let rgba = layout.decode(&bytes).map_err(|e| lane_err(lane, e))?;
                 call.set_dest(lane, &rgba);
             }
@@ -993,6 +997,56 @@ fn main {
         assert_eq!((v.width, v.height, v.layers, v.texel_bytes), (2, 2, 1, 4));
         assert_eq!(v.texel(1, 0, 0), [0xff, 0x80, 0x11, 0x11]);
         assert_eq!(v.texel(0, 1, 0), [0x11; 4]);
+    }
+
+    #[test]
+    fn out_of_bounds_loads_return_the_texel_replacement() {
+        // Vulkan's texel replacement: 0 in the format's components, (0, 0, 1) in the
+        // missing G, B, A.
+        let text = "shader compute (local_size=1,1,1)
+image @a : 2d rg16_float (binding=0)
+image @b : 2d rgba8_unorm (binding=1)
+image @c : 2d r32_uint (binding=2)
+fn main {
+  block b0:
+    32x2 %0 = load_const (5, 0)
+    32x4 %1 = @image_load (@a, %0) (dest_type=float32)
+    32x4 %2 = @image_load (@b, %0) (dest_type=float32)
+    32x4 %3 = @image_load (@c, %0) (dest_type=uint32)
+}";
+        let shader = parse(text);
+        let mut ex = Executor::with_config(
+            &shader,
+            ExecConfig {
+                subgroup_size: 1,
+                ..ExecConfig::default()
+            },
+        );
+        let formats = [
+            (tiling::Format::R16G16_FLOAT, ir::Format::Rg16Float),
+            (tiling::Format::R8G8B8A8_UNORM, ir::Format::Rgba8Unorm),
+            (R32, ir::Format::R32Uint),
+        ];
+        for (i, (f, irf)) in formats.into_iter().enumerate() {
+            let id = ex
+                .memory
+                .bind_surface_image(
+                    i as u32,
+                    "img",
+                    surface(tiling::SurfDim::D2, f, 2, 2, 1, 1, 1),
+                    view(0, 0, 1, f),
+                    irf,
+                    f,
+                    false,
+                )
+                .unwrap();
+            ex.memory.allocation_mut(id).bytes.fill(0x5a);
+        }
+        let r = run(&mut ex, &[1, 2, 3]);
+        assert_eq!(val(&r, 1), [0, 0, 0, 0x3f80_0000]);
+        assert_eq!(val(&r, 2), [0, 0, 0, 0]);
+        assert_eq!(val(&r, 3), [0, 0, 0, 1]);
+        assert_eq!(r.accesses.iter().filter(|a| !a.in_bounds).count(), 3);
     }
 
     #[test]

@@ -44,8 +44,10 @@
 //! `V` = y, `R` = array index; 3D: `U`, `V`, `R` = x, y, z; buffer: `U` = element.
 //! `LOD` is relative to the view's base level. Coordinates are signed; a coordinate
 //! outside the view, or a non-zero LOD (a storage view has one level), makes the access
-//! out of bounds: typed reads return 0 in every channel, writes and atomics are dropped
-//! (atomics return 0), as the hardware's bounds check against the surface state does.
+//! out of bounds, as the hardware's bounds check against the surface state does: typed
+//! reads return an all-zero texel converted with the surface format (0 in its channels,
+//! (0, 0, 1) in the missing G, B, A: Vulkan's texel replacement, which anv guarantees
+//! with robustImageAccess2), writes and atomics are dropped (atomics return 0).
 //!
 //! Loads convert the texel with the surface-state format ([`TexelLayout`], the same
 //! exact conversions as the reference) and return the enabled channels packed (missing
@@ -863,18 +865,22 @@ fn typed(mem: &mut Memory, call: &mut IntrinsicCall<'_>, m: &LscMessage) -> Resu
         match m.op {
             IntrinsicOp::LscLoadQuad => {
                 check_typed_size(&layout, shape.size)?;
-                let Some(off) = texel else {
-                    mem.record_discarded(
+                // Out of bounds, the texel reads as all-zero bytes converted with the
+                // surface format: 0 in the format's channels and the format's (0, 0, 1)
+                // in the missing G, B, A (Vulkan's texel replacement, which anv
+                // guarantees with robustImageAccess2).
+                let mut bytes = vec![0u8; tbytes];
+                match texel {
+                    Some(off) => mem
+                        .load(Target::Alloc(alloc, off), &mut bytes, &ctx)
+                        .map_err(|e| lane_err(lane, e))?,
+                    None => mem.record_discarded(
                         AccessKind::Load,
                         Space::Alloc(alloc),
                         tbytes as u32,
                         &ctx,
-                    );
-                    continue;
-                };
-                let mut bytes = vec![0u8; tbytes];
-                mem.load(Target::Alloc(alloc, off), &mut bytes, &ctx)
-                    .map_err(|e| lane_err(lane, e))?;
+                    ),
+                }
                 let rgba = if shape.size.is_conversion() {
                     raw_channels(&layout, &bytes)
                 } else {
@@ -1509,6 +1515,50 @@ pub fn lsc_op_for_nir(op: AtomicOp) -> Option<LscAtomicOp> {
 mod tests {
     use super::*;
     use crate::image::apply_nir_atomic;
+
+    #[test]
+    fn out_of_bounds_typed_reads_return_the_texel_replacement() {
+        use crate::exec::{ExecConfig, Executor};
+        use ir::Value;
+        // An RG16_FLOAT surface read as four channels: in bounds the missing B and A
+        // read (0, 1.0); out of bounds R and G are 0 too.
+        let text = "shader compute (local_size=1,1,1)
+image @img : 2d rg16_float (binding=0)
+fn main {
+  block b0:
+    32   %0 = load_const (0x00000000)
+    32   %1 = load_const (0x00000002)
+    32x4 %2 = @lsc_load_quad (@img, %1, %0, %0, %0) (lsc_sfid=tgm, lsc_addr=bti, lsc_addr_size=a32, lsc_data=d32.xyzw)
+    32x4 %3 = @lsc_load_quad (@img, %0, %0, %0, %0) (lsc_sfid=tgm, lsc_addr=bti, lsc_addr_size=a32, lsc_data=d32.xyzw)
+}";
+        let shader = ir::parse_shader(text).unwrap_or_else(|d| panic!("parse: {d:?}"));
+        let mut ex = Executor::with_config(
+            &shader,
+            ExecConfig {
+                subgroup_size: 1,
+                ..ExecConfig::default()
+            },
+        );
+        let f = tiling::Format::R16G16_FLOAT;
+        let desc =
+            tiling::SurfaceDesc::new(tiling::Gen::Gfx125, SurfDim::D2, f, tiling::Tiling::Linear)
+                .extent(2, 2, 1);
+        let surface = tiling::Surface::new(desc).unwrap();
+        let view = tiling::ImageView::level(&surface, 0);
+        let id = ex
+            .memory
+            .bind_surface_image(0, "img", surface, view, ir::Format::Rg16Float, f, false)
+            .unwrap();
+        // 1.0 (0x3c00) in R and G of every texel.
+        for t in ex.memory.allocation_mut(id).bytes.chunks_mut(4) {
+            t.copy_from_slice(&[0x00, 0x3c, 0x00, 0x3c]);
+        }
+        let rec = [Value::from_u32(2), Value::from_u32(3)];
+        let r = ex.run_recording([1, 1, 1], &rec).unwrap();
+        let get = |v: Value| r.values[&v][0].clone().unwrap();
+        assert_eq!(get(rec[0]), [0, 0, 0, 0x3f80_0000]);
+        assert_eq!(get(rec[1]), [0x3f80_0000, 0x3f80_0000, 0, 0x3f80_0000]);
+    }
 
     #[test]
     fn lsc_and_nir_atomics_agree_where_both_exist() {
