@@ -524,8 +524,18 @@ impl UntypedAccess {
                 ctx.finish(func, inst, color);
             }
             Kind::Store { data } => {
-                let data = convert::store_color(e.b, device, self.image_fmt, self.raw_fmt, data)
-                    .expect("conversion checked when planned");
+                let mut data =
+                    convert::store_color(e.b, device, self.image_fmt, self.raw_fmt, data)
+                        .expect("conversion checked when planned");
+                // An R8/R16_UINT image stored as itself (force_untyped): the conversion
+                // has nothing to do, but d8u32/d16u32 keep the low bits where a typed
+                // write's format conversion saturates (umin(x, 2^bits - 1), as the
+                // lowered formats' conversion does), so clamp here.
+                let bits = self.image_fmt.bits_per_texel();
+                if self.image_fmt == self.raw_fmt && bits < 32 {
+                    let max = e.b.imm_u32((1u32 << bits) - 1);
+                    data = Src::new(e.b.umin(data, max));
+                }
                 func.inst_mut(inst).kind = InstKind::Intrinsic(IntrinsicInst {
                     op: IntrinsicOp::LscStore,
                     image,
