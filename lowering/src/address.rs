@@ -595,8 +595,9 @@ impl AddressPlan {
     }
 
     /// [`AddressPlan::new`], memoised per thread: the plan depends only on the
-    /// generation, whether the device swizzles, the image's dimension, arrayness,
-    /// format and static layout, and a pass lowering many accesses to the same image
+    /// generation, whether the device swizzles, the driver's storage tilings
+    /// ([`Device::storage_tilings`], [`Device::linear_1d_storage`]), the image's
+    /// dimension, arrayness, format and static layout, and a pass lowering many accesses to the same image
     /// would otherwise recompute the candidate tilings and their fields for each one
     /// (a third of the untyped lowering's time in `benches/lower.rs`). Failures are not
     /// cached (their messages name the device).
@@ -607,7 +608,16 @@ impl AddressPlan {
         format: Format,
         layout: Option<&StaticLayout>,
     ) -> Result<Arc<AddressPlan>, AddressError> {
-        type Key = (u32, bool, ImageDim, bool, Format, Option<StaticLayout>);
+        type Key = (
+            u32,
+            bool,
+            Vec<Tiling>,
+            bool,
+            ImageDim,
+            bool,
+            Format,
+            Option<StaticLayout>,
+        );
         /// Distinct plans kept before the memo starts over (a shader has a handful).
         const CAPACITY: usize = 256;
         thread_local! {
@@ -616,6 +626,8 @@ impl AddressPlan {
         let key: Key = (
             device.verx10,
             device.may_have_bit6_swizzle,
+            device.storage_tilings.clone(),
+            device.linear_1d_storage,
             dim,
             arrayed,
             format,
