@@ -26,8 +26,14 @@
 
 use super::coords::{arbitrary_coord_term, CoordBase, CoordTerm, Grid};
 use super::device::{arbitrary_device, arbitrary_format};
-use super::surface::{arbitrary_dim, arbitrary_image_setup, DimKind, ImageSetup};
+use super::surface::{
+    arbitrary_dim, arbitrary_image_setup, DimKind, Fill, ImageMemory, ImageSetup,
+};
 use super::{below, between, bits64, chance, pick};
+use crate::setup::{
+    pattern_bytes, BufferKind, BufferSetup, Fill as SetupFill, ImageLayout,
+    ImageSetup as SetupImage, Setup, ViewRange,
+};
 use ir::builder::image_indices;
 use ir::function::{InstKind, Phi};
 use ir::{
@@ -297,6 +303,11 @@ pub struct CaseConfig {
     pub format_less_share: usize,
     /// Percentage of images whose declaration carries their static layout.
     pub static_layout_share: usize,
+    /// Percentage of images drawn among the formats atomics run on (R32, R64).
+    pub atomic_format_share: usize,
+    /// Percentage of cases whose device lets isl choose any storage tiling (Yf and Ys
+    /// before Gfx12.5, tiled 1D) instead of the presets' driver policy.
+    pub wide_policy_share: usize,
 }
 
 impl Default for CaseConfig {
@@ -310,24 +321,35 @@ impl Default for CaseConfig {
             unmapped_atomic_share: 3,
             format_less_share: 6,
             static_layout_share: 25,
+            atomic_format_share: 20,
+            wide_policy_share: 40,
         }
     }
 }
 
-/// Workgroup sizes (at most 16 invocations).
-const LOCAL_SIZES: [[u32; 3]; 8] = [
+/// Workgroup sizes (at most 32 invocations; some leave a partial subgroup).
+const LOCAL_SIZES: [[u32; 3]; 10] = [
     [1, 1, 1],
     [4, 1, 1],
     [8, 1, 1],
     [16, 1, 1],
+    [32, 1, 1],
     [4, 2, 1],
     [2, 2, 2],
     [3, 3, 1],
     [4, 4, 1],
+    [8, 4, 1],
 ];
 
 /// Workgroup counts.
-const WORKGROUPS: [[u32; 3]; 5] = [[1, 1, 1], [1, 1, 1], [2, 1, 1], [1, 2, 1], [2, 1, 2]];
+const WORKGROUPS: [[u32; 3]; 6] = [
+    [1, 1, 1],
+    [1, 1, 1],
+    [2, 1, 1],
+    [1, 2, 1],
+    [2, 1, 2],
+    [3, 1, 1],
+];
 
 /// Special 32-bit float values: zeros, ones, the UNORM/SNORM rounding edges, binary16
 /// and small-float limits and overflow, denormals, infinities and NaNs (quiet,
@@ -424,7 +446,12 @@ struct GenState<'c> {
 impl Case {
     /// A case drawn with `cfg`.
     pub fn arbitrary_with(g: &mut Gen, cfg: &CaseConfig) -> Case {
-        let device = arbitrary_device(g);
+        let mut device = arbitrary_device(g);
+        if chance(g, cfg.wide_policy_share, 100) {
+            // A driver that lets isl choose any storage tiling (Yf and Ys, tiled 1D).
+            device.storage_tilings = tiling::Tiling::ALL.to_vec();
+            device.linear_1d_storage = false;
+        }
         let options = pick_options(g, &cfg.options);
         let local_size = pick(g, &LOCAL_SIZES);
         let workgroups = pick(g, &WORKGROUPS);
@@ -573,6 +600,80 @@ impl Case {
         shader
     }
 
+    /// What the verifier runs the case on: every image with its surface, view and
+    /// initial contents, the output buffer (filled with a pattern, so that a missing
+    /// or extra write shows), the dispatch and the subgroup size. The bindings are left
+    /// to `lower_and_verify`, which takes them from the lowering's report.
+    pub fn setup(&self) -> Setup {
+        let images = self
+            .images
+            .iter()
+            .map(|img| {
+                let s = &img.setup;
+                let texel_bytes = (s.format.bits_per_texel() / 8) as usize;
+                let (layout, size) = match &s.memory {
+                    ImageMemory::Surface {
+                        desc,
+                        view,
+                        bit6_swizzle,
+                    } => {
+                        let size = s.surface().map_or(0, |surf| surf.size_B() as usize);
+                        (
+                            ImageLayout::Surface {
+                                desc: *desc,
+                                view: ViewRange {
+                                    base_level: view.base_level,
+                                    base_layer: view.base_layer,
+                                    layer_count: view.layer_count,
+                                },
+                                bit6_swizzle: *bit6_swizzle,
+                            },
+                            size,
+                        )
+                    }
+                    ImageMemory::Buffer { elements } => (
+                        ImageLayout::Buffer {
+                            elements: *elements as u64,
+                        },
+                        *elements as usize * texel_bytes,
+                    ),
+                };
+                let fill = match s.fill {
+                    Fill::Zero => SetupFill::Zero,
+                    Fill::Valid(seed) => SetupFill::Pattern(seed),
+                    f => SetupFill::Bytes(
+                        f.bytes(size, texel_bytes)
+                            .expect("random and small fills have bytes"),
+                    ),
+                };
+                SetupImage {
+                    image: img.name.clone(),
+                    element: 0,
+                    format: s.format,
+                    layout,
+                    fill,
+                }
+            })
+            .collect();
+        let output = BufferSetup {
+            kind: BufferKind::Ssbo,
+            binding: OUTPUT_SSBO,
+            bytes: pattern_bytes(
+                0x0u64.wrapping_add(self.slots() as u64),
+                self.output_bytes(),
+            ),
+        };
+        Setup {
+            images,
+            buffers: vec![output],
+            push_constants: Vec::new(),
+            grid: self.workgroups,
+            subgroup_size: self.subgroup_size,
+            bindings: Vec::new(),
+            report_limit: 8,
+        }
+    }
+
     /// Smaller cases: fewer invocations, statements removed, `if`s and loops replaced
     /// by their bodies.
     pub fn shrink_cases(&self) -> Vec<Case> {
@@ -662,7 +763,24 @@ fn shrink_list(list: &[Stmt]) -> Vec<Vec<Stmt>> {
 /// One image: dimension, format (or none), qualifiers, static layout, memory.
 fn arbitrary_image(g: &mut Gen, device: &Device, cfg: &CaseConfig, index: usize) -> ImageCase {
     let dim = arbitrary_dim(g);
-    let mut format = arbitrary_format(g, device, cfg.unlowerable_share);
+    let mut format = if chance(g, cfg.atomic_format_share, 100) {
+        // The formats atomics run on (five of the 41): drawn more often so that every
+        // atomic op is exercised on every platform.
+        let atomic: Vec<Format> = [
+            Format::R32Uint,
+            Format::R32Sint,
+            Format::R32Float,
+            Format::R32Float,
+            Format::R64Uint,
+            Format::R64Sint,
+        ]
+        .into_iter()
+        .filter(|&f| super::device::can_lower(device, f))
+        .collect();
+        pick(g, &atomic)
+    } else {
+        arbitrary_format(g, device, cfg.unlowerable_share)
+    };
     let format_less = chance(g, cfg.format_less_share, 100);
     if format_less && matches!(format, Format::R64Uint | Format::R64Sint) {
         // Format-less data is 32-bit; a 64-bit view needs its format.
@@ -676,12 +794,9 @@ fn arbitrary_image(g: &mut Gen, device: &Device, cfg: &CaseConfig, index: usize)
         18 => Access::COHERENT | Access::VOLATILE,
         _ => Access::RESTRICT,
     };
-    let setup = arbitrary_image_setup(g, device, dim, format);
-    let static_layout = if chance(g, cfg.static_layout_share, 100) {
-        setup.static_layout()
-    } else {
-        None
-    };
+    let statics = dim != DimKind::Buffer && chance(g, cfg.static_layout_share, 100);
+    let setup = arbitrary_image_setup(g, device, dim, format, statics);
+    let static_layout = if statics { setup.static_layout() } else { None };
     ImageCase {
         name: format!("img{index}"),
         dim,
@@ -1268,8 +1383,15 @@ impl fmt::Debug for Case {
         writeln!(f)?;
         writeln!(
             f,
-            "device {}, options {:?}, in-range only {}",
-            self.device.name, self.options, self.in_range_only
+            "device {}{}, options {:?}, in-range only {}",
+            self.device.name,
+            if self.device.linear_1d_storage {
+                ""
+            } else {
+                " (any storage tiling isl allows)"
+            },
+            self.options,
+            self.in_range_only
         )?;
         writeln!(
             f,

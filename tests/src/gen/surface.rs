@@ -314,25 +314,74 @@ fn arbitrary_extent(g: &mut Gen, tile: u32) -> u32 {
     pick(g, &EXTENTS)
 }
 
-/// A tiling a storage image of `format` and `dim` may use on `device`
-/// (`tiling::storage_tilings`), uniformly.
-pub fn arbitrary_tiling(g: &mut Gen, device: &Device, format: Format, dim: SurfDim) -> Tiling {
-    let tilings = tiling::storage_tilings(tiling_gen(device), isl_format(format), dim);
+/// Whether an `ir::StaticLayout` can name the tiling.
+pub fn has_static_name(t: Tiling) -> bool {
+    matches!(
+        t,
+        Tiling::Linear | Tiling::X | Tiling::Y | Tiling::Tile4 | Tiling::Tile64
+    )
+}
+
+/// The tilings a storage image of `format` and `dim` may have on `device`: the driver's
+/// ([`Device::storage_tilings_for`]: its policy within isl's rules) when the shader
+/// learns the layout at run time; with a static layout, any tiling isl allows for
+/// storage (`tiling::storage_tilings`) that the layout can name.
+pub fn candidate_tilings(
+    device: &Device,
+    format: Format,
+    dim: SurfDim,
+    static_layout: bool,
+) -> Vec<Tiling> {
+    let isl = isl_format(format);
+    if static_layout {
+        tiling::storage_tilings(tiling_gen(device), isl, dim)
+            .into_iter()
+            .filter(|&t| has_static_name(t))
+            .collect()
+    } else {
+        device.storage_tilings_for(isl, dim)
+    }
+}
+
+/// A tiling among [`candidate_tilings`], uniformly.
+pub fn arbitrary_tiling(
+    g: &mut Gen,
+    device: &Device,
+    format: Format,
+    dim: SurfDim,
+    static_layout: bool,
+) -> Tiling {
+    let tilings = candidate_tilings(device, format, dim, static_layout);
     assert!(
         !tilings.is_empty(),
         "no storage tiling for {format} {dim} on {}",
         device.name
     );
+    // A device whose policy is wider than its preset's: two times in three a tiling only
+    // the wider policy allows (Yf, Ys, tiled 1D), which are otherwise rare.
+    if let Some(preset) = Device::preset(&device.name) {
+        let usual = candidate_tilings(&preset, format, dim, static_layout);
+        let extra: Vec<Tiling> = tilings
+            .iter()
+            .copied()
+            .filter(|t| !usual.contains(t))
+            .collect();
+        if !extra.is_empty() && chance(g, 2, 3) {
+            return pick(g, &extra);
+        }
+    }
     pick(g, &tilings)
 }
 
 /// A surface (or buffer), view and fill for a `dim` image whose view has `format` on
-/// `device`.
+/// `device`; its tiling is one the shader may meet (see [`candidate_tilings`]) when it
+/// is compiled with a static layout of the surface (`static_layout`) or without.
 pub fn arbitrary_image_setup(
     g: &mut Gen,
     device: &Device,
     dim: DimKind,
     format: Format,
+    static_layout: bool,
 ) -> ImageSetup {
     let fill = arbitrary_fill(g);
     let Some(sdim) = dim.surf_dim() else {
@@ -346,7 +395,7 @@ pub fn arbitrary_image_setup(
     };
     let gen = tiling_gen(device);
     let isl = isl_format(format);
-    let tiling = arbitrary_tiling(g, device, format, sdim);
+    let tiling = arbitrary_tiling(g, device, format, sdim, static_layout);
     let tile = TileInfo::new(tiling, gen, sdim, isl.bpb(), 1)
         .unwrap_or_else(|e| panic!("{tiling} on {gen} for {format}: {e}"))
         .logical_extent_el();
@@ -477,7 +526,8 @@ mod tests {
             let d = arbitrary_device(&mut g);
             let dim = arbitrary_dim(&mut g);
             let f = arbitrary_format(&mut g, &d, 0);
-            let s = arbitrary_image_setup(&mut g, &d, dim, f);
+            let statics = chance(&mut g, 1, 3);
+            let s = arbitrary_image_setup(&mut g, &d, dim, f, statics);
             let limits = s.coord_limits();
             assert_eq!(limits.len(), dim.coord_components() as usize);
             assert!(limits.iter().all(|&l| l >= 1));
@@ -489,10 +539,15 @@ mod tests {
                     assert_eq!(desc.width, desc.height);
                     assert_eq!(view.layer_count % 6, 0);
                 }
-                assert!(
+                let allowed = if statics {
                     tiling::storage_tilings(tiling_gen(&d), desc.format, desc.dim)
-                        .contains(&desc.tiling)
-                );
+                } else {
+                    d.storage_tilings_for(desc.format, desc.dim)
+                };
+                assert!(allowed.contains(&desc.tiling));
+                if statics {
+                    assert!(s.static_layout().is_some());
+                }
                 if s.bit6_swizzle() {
                     assert!(matches!(d.name.as_str(), "ivb" | "hsw"));
                 }
