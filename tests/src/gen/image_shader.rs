@@ -141,6 +141,9 @@ pub struct AccessSpec {
     /// One term per coordinate component (the validator wants exactly the image's
     /// coordinate components).
     pub coord: Vec<CoordTerm>,
+    /// Pass the coordinate and the stored data as swizzled reads of a wider vector
+    /// (rotated, with junk in the other components) instead of whole values.
+    pub swizzled: bool,
 }
 
 /// An `if` condition.
@@ -953,6 +956,7 @@ fn gen_access(g: &mut Gen, st: &mut GenState<'_>) -> AccessSpec {
         image,
         op,
         coord,
+        swizzled: chance(g, 1, 4),
     }
 }
 
@@ -1192,11 +1196,30 @@ impl Emitter<'_, '_> {
             }
             comps.push(v);
         }
-        if comps.len() == 1 {
-            comps[0]
-        } else {
-            Src::new(self.b.vec(&comps))
+        self.gather(&comps, a.swizzled.then_some(a.id as u8))
+    }
+
+    /// The components as one source: a vector of them, or with `rotate`, a swizzled read
+    /// of a vec4 holding component `i` at `(i + rotate) mod 4` and junk elsewhere.
+    fn gather(&mut self, comps: &[Src], rotate: Option<u8>) -> Src {
+        let Some(rot) = rotate else {
+            return if comps.len() == 1 {
+                comps[0]
+            } else {
+                Src::new(self.b.vec(comps))
+            };
+        };
+        let bits = self.b.func.src_type(comps[0]).bit_size();
+        let junk = Src::new(self.b.imm_int(bits, 0x5eed_0bad));
+        let mut all = [junk; 4];
+        let mut sel = Vec::with_capacity(comps.len());
+        for (i, &c) in comps.iter().enumerate() {
+            let p = (i as u8 + rot) % 4;
+            all[p as usize] = c;
+            sel.push(p);
         }
+        let v = self.b.vec(&all);
+        Src::swizzled(v, &sel).expect("at most four components")
     }
 
     /// A scalar of `bits` bits (float data when `float`).
@@ -1271,7 +1294,7 @@ impl Emitter<'_, '_> {
                     .iter()
                     .map(|&s| self.scalar(s, ty.bits, float))
                     .collect();
-                let v = self.b.vec(&comps);
+                let v = self.gather(&comps, a.swizzled.then_some(a.id as u8 + 1));
                 self.b.image_store(decl, image, coord, v, ty);
                 None
             }
