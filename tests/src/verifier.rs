@@ -322,7 +322,13 @@ pub fn lower(
     let mut lowered = original.clone();
     let report =
         lowering::lower_images(&mut lowered, device, options).map_err(VerifyError::Lower)?;
+    // The same pipeline as `ir-opt -O`: images, then group async copies (which may use
+    // block messages), then cleanup.
     let mut pm = PassManager::new();
+    pm.add_pass(Box::new(lowering::LowerAsyncCopies::new(
+        device.clone(),
+        lowering::AsyncCopyOptions::default(),
+    )));
     pm.add_pass(Box::new(Cleanup::standard(DEFAULT_MAX_ITERATIONS)));
     pm.run(&mut lowered).map_err(|e| {
         let diags: Vec<String> = e.diagnostics().iter().map(|d| d.to_string()).collect();
