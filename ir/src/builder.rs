@@ -327,6 +327,29 @@ impl<'a> Builder<'a> {
         .expect("image_load has a destination")
     }
 
+    /// `image_load` with NIR's `lod` source (relative to the view's base level): like
+    /// [`Builder::image_load`], which leaves the LOD out (LOD 0).
+    pub fn image_load_lod(
+        &mut self,
+        decl: &ImageDecl,
+        image: ImageRef,
+        coord: impl Into<Src>,
+        lod: impl Into<Src>,
+        components: u8,
+        dest_type: AluType,
+    ) -> Value {
+        let [d, a, f, acc] = image_indices(decl);
+        let ty = Type::new(dest_type.bits, components).expect("legal image data type");
+        self.intrinsic(
+            IntrinsicOp::ImageLoad,
+            Some(image),
+            &[coord.into(), lod.into()],
+            &[d, a, f, acc, dest_type.to_index()],
+            Some(ty),
+        )
+        .expect("image_load has a destination")
+    }
+
     /// `image_store` of `data` (typed `src_type`).
     pub fn image_store(
         &mut self,

@@ -237,8 +237,10 @@ impl<'a> IntrinsicCall<'a> {
     }
 
     /// Checks that the instruction has the sources its opcode and indices call for (plus
-    /// an optional predicate), so that an environment can index them without checking
-    /// each one: a malformed instruction gives an error instead of a panic.
+    /// an optional predicate, or the opcode's optional trailing sources such as the
+    /// `lod` of `image_load`), so that an environment can index them without checking
+    /// each one: a malformed instruction gives an error instead of a panic. Use
+    /// [`IntrinsicCall::has_src`] before reading an optional source.
     pub fn check_sources(&self) -> Result<(), EnvError> {
         let op = self.op();
         let Some(expected) = op.srcs(&self.intrinsic.indices) else {
@@ -247,17 +249,28 @@ impl<'a> IntrinsicCall<'a> {
             )));
         };
         let n = expected.len() + usize::from(self.predicate.is_some());
-        if self.num_srcs() != n {
-            let names: Vec<&str> = expected.iter().map(|s| s.name).collect();
+        let optional = op.optional_srcs().len();
+        let ok = if self.predicate.is_some() {
+            self.num_srcs() == n
+        } else {
+            (n..=n + optional).contains(&self.num_srcs())
+        };
+        if !ok {
+            let counts = op
+                .srcs_description(&self.intrinsic.indices)
+                .unwrap_or_default();
             return Err(EnvError::msg(format!(
-                "`@{op}` takes {} source{} ({}), found {}",
-                expected.len(),
-                if expected.len() == 1 { "" } else { "s" },
-                names.join(", "),
+                "`@{op}` takes {counts}, found {}",
                 self.num_srcs()
             )));
         }
         Ok(())
+    }
+
+    /// Whether the instruction has source `i` (an optional trailing source may be left
+    /// out; a predicate is not counted here).
+    pub fn has_src(&self, i: usize) -> bool {
+        i < self.num_srcs() && self.predicate != Some(i)
     }
 
     /// The type source `i` reads (its swizzle applied).

@@ -289,6 +289,12 @@ pub struct IntrinsicInfo {
     /// Sources (for message intrinsics whose sources depend on the SFID or atomic op,
     /// see [`IntrinsicOp::srcs`]).
     pub srcs: &'static [SrcInfo],
+    /// Trailing sources that may be left out, in order: an instance takes the sources
+    /// of `srcs` followed by a prefix of these (NIR's `lod` of `image_load`, which
+    /// means LOD 0 when absent). An intrinsic with optional sources is never
+    /// [`predicable`](IntrinsicInfo::predicable): a trailing predicate could not be
+    /// told apart from an optional source.
+    pub optional_srcs: &'static [SrcInfo],
     /// Destination.
     pub dest: DestInfo,
     /// Constant indices, in order.
@@ -325,9 +331,19 @@ const LSC_ATOMIC_IDX: &[IndexKind] = &[
     K::LscOp,
 ];
 
+/// The optional sources of an intrinsic table entry: none unless given.
+macro_rules! optional_srcs {
+    () => {
+        &[]
+    };
+    ($opt:expr) => {
+        $opt
+    };
+}
+
 macro_rules! intrinsics {
     ($( $variant:ident = $name:literal {
-        image: $img:expr, srcs: $srcs:expr, dest: $dest:expr, indices: $idx:expr,
+        image: $img:expr, srcs: $srcs:expr, $(optional: $opt:expr,)? dest: $dest:expr, indices: $idx:expr,
         class: $class:ident, predicable: $pred:expr, eliminate: $elim:expr, reorder: $reord:expr $(,)?
     } )*) => {
         /// An intrinsic opcode.
@@ -352,6 +368,7 @@ macro_rules! intrinsics {
                 name: $name,
                 image: $img,
                 srcs: $srcs,
+                optional_srcs: optional_srcs!($($opt)?),
                 dest: $dest,
                 indices: $idx,
                 class: IntrinsicClass::$class,
@@ -372,7 +389,8 @@ const fn fixed(components: u8, bit_size: u8) -> DestInfo {
 
 intrinsics! {
     ImageLoad = "image_load" {
-        image: ImageOperand::Required, srcs: &[src("coord", 0, 32)], dest: DestInfo::Variable,
+        image: ImageOperand::Required, srcs: &[src("coord", 0, 32)], optional: &[src("lod", 1, 32)],
+        dest: DestInfo::Variable,
         indices: &[K::ImageDim, K::ImageArray, K::Format, K::Access, K::DestType],
         class: Image, predicable: false, eliminate: true, reorder: false,
     }
@@ -657,6 +675,48 @@ impl IntrinsicOp {
         Some(out)
     }
 
+    /// The trailing sources an instance may leave out (see
+    /// [`IntrinsicInfo::optional_srcs`]).
+    pub fn optional_srcs(self) -> &'static [SrcInfo] {
+        self.info().optional_srcs
+    }
+
+    /// The sources of an instance with `n` sources (not counting a predicate): the
+    /// required ones ([`IntrinsicOp::srcs`]) followed by the first optional ones.
+    /// `None` if the indices do not decode or `n` is not between the number of
+    /// required sources and that plus the optional ones.
+    pub fn srcs_for_count(self, indices: &[u32], n: usize) -> Option<Vec<SrcInfo>> {
+        let mut out = self.srcs(indices)?;
+        let extra = n.checked_sub(out.len())?;
+        out.extend_from_slice(self.optional_srcs().get(..extra)?);
+        Some(out)
+    }
+
+    /// The accepted source counts (not counting a predicate) as text for diagnostics:
+    /// `1 source (coord)`, `1 or 2 sources (coord[, lod])`. `None` if the indices do not
+    /// decode.
+    pub fn srcs_description(self, indices: &[u32]) -> Option<String> {
+        let req = self.srcs(indices)?;
+        let opt = self.optional_srcs();
+        let n = req.len();
+        let mut list = req.iter().map(|s| s.name).collect::<Vec<_>>().join(", ");
+        for s in opt {
+            let sep = if list.is_empty() { "" } else { ", " };
+            list = format!("{list}[{sep}{}", s.name);
+        }
+        list.push_str(&"]".repeat(opt.len()));
+        if list.is_empty() {
+            list.push_str("none");
+        }
+        let counts = match opt.len() {
+            0 => n.to_string(),
+            1 => format!("{n} or {}", n + 1),
+            k => format!("{n} to {}", n + k),
+        };
+        let plural = if n == 1 && opt.is_empty() { "" } else { "s" };
+        Some(format!("{counts} source{plural} ({list})"))
+    }
+
     /// The position of `kind` among this intrinsic's indices.
     pub fn index_position(self, kind: IndexKind) -> Option<usize> {
         self.info().indices.iter().position(|k| *k == kind)
@@ -704,6 +764,54 @@ mod tests {
             let v = k.parse_value(s).unwrap_or_else(|| panic!("{k:?} {s}"));
             assert_eq!(k.format_value(v).as_deref(), Some(s));
         }
+    }
+
+    #[test]
+    fn optional_sources_never_meet_a_predicate() {
+        // A predicate is recognised as the source after the required ones; an optional
+        // source in that place would make the two ambiguous.
+        for &op in IntrinsicOp::ALL {
+            let info = op.info();
+            assert!(
+                !info.predicable || info.optional_srcs.is_empty(),
+                "{op} is predicable and has optional sources"
+            );
+        }
+        assert!(!IntrinsicOp::ImageLoad.info().predicable);
+        assert_eq!(IntrinsicOp::ImageLoad.optional_srcs()[0].name, "lod");
+    }
+
+    #[test]
+    fn sources_for_a_count() {
+        let names = |n: usize| {
+            IntrinsicOp::ImageLoad
+                .srcs_for_count(&[], n)
+                .map(|v| v.iter().map(|s| s.name).collect::<Vec<_>>())
+        };
+        assert_eq!(names(0), None);
+        assert_eq!(names(1).unwrap(), ["coord"]);
+        assert_eq!(names(2).unwrap(), ["coord", "lod"]);
+        assert_eq!(names(3), None);
+        assert_eq!(
+            IntrinsicOp::ImageLoad.srcs_description(&[]).unwrap(),
+            "1 or 2 sources (coord[, lod])"
+        );
+        assert_eq!(
+            IntrinsicOp::ImageStore.srcs_description(&[]).unwrap(),
+            "2 sources (coord, data)"
+        );
+        assert_eq!(
+            IntrinsicOp::LoadSsbo.srcs_description(&[]).unwrap(),
+            "2 sources (block, offset)"
+        );
+        assert_eq!(
+            IntrinsicOp::ImageSize.srcs_description(&[]).unwrap(),
+            "0 sources (none)"
+        );
+        assert_eq!(
+            IntrinsicOp::LoadPushConstant.srcs_description(&[]).unwrap(),
+            "1 source (offset)"
+        );
     }
 
     #[test]

@@ -1025,23 +1025,22 @@ impl<'a> FnCheck<'a> {
         } else {
             None
         };
-        let Some(specs) = specs else {
+        let Some(mut specs) = specs else {
             return;
         };
         let n = specs.len();
         let with_pred = info.predicable && intr.srcs.len() == n + 1;
-        if intr.srcs.len() != n && !with_pred {
-            let names: Vec<&str> = specs.iter().map(|s| s.name).collect();
+        // Optional trailing sources (the `lod` of `image_load`); never on a predicable
+        // intrinsic (see `IntrinsicInfo::optional_srcs`).
+        let optional = intr.srcs.len() > n && intr.srcs.len() <= n + info.optional_srcs.len();
+        if intr.srcs.len() != n && !with_pred && !optional {
+            let counts = op
+                .srcs_description(&intr.indices)
+                .unwrap_or_else(|| format!("{n} sources"));
             self.error(
                 span,
                 format!(
-                    "{name} takes {n} source{} ({}){}, found {}",
-                    if n == 1 { "" } else { "s" },
-                    if names.is_empty() {
-                        "none".to_string()
-                    } else {
-                        names.join(", ")
-                    },
+                    "{name} takes {counts}{}, found {}",
                     if info.predicable {
                         " plus an optional predicate".to_string()
                     } else {
@@ -1051,6 +1050,9 @@ impl<'a> FnCheck<'a> {
                 ),
             );
             return;
+        }
+        if optional {
+            specs.extend_from_slice(&info.optional_srcs[..intr.srcs.len() - n]);
         }
         if with_pred {
             if let Some(ty) = tys[n] {
@@ -2572,19 +2574,82 @@ mod tests {
             b.intrinsic(
                 IntrinsicOp::ImageLoad,
                 Some(r),
-                &[xy.into(), t.into()],
+                &[xy.into(), t.into(), t.into()],
                 &ok,
                 Some(Type::U32),
             );
             b.intrinsic(IntrinsicOp::ImageLoad, Some(r), &[], &ok, Some(Type::U32));
+            let zero = b.imm_u32(0);
+            b.intrinsic(
+                IntrinsicOp::ImageStore,
+                Some(r),
+                &[xy.into(), zero.into(), zero.into()],
+                &image_indices(&d)
+                    .into_iter()
+                    .chain([u32t().to_index()])
+                    .collect::<Vec<_>>(),
+                None,
+            );
         });
         assert_errors(
             &sh,
             &[
                 "`@image_load` takes 5 indices (image_dim, image_array, format, access, dest_type), found 4",
                 "`@image_load`: index `dest_type` has an invalid value (2304)",
-                "`@image_load` takes 1 source (coord), found 2",
-                "`@image_load` takes 1 source (coord), found 0",
+                "`@image_load` takes 1 or 2 sources (coord[, lod]), found 3",
+                "`@image_load` takes 1 or 2 sources (coord[, lod]), found 0",
+                "`@image_store` takes 2 sources (coord, data), found 3",
+            ],
+        );
+    }
+
+    #[test]
+    fn image_load_lod_operand() {
+        let sh = shader(|b, sh| {
+            let (d, r) = img(sh, "r32");
+            let xy = coord2(b);
+            let lod = b.imm_u32(1);
+            let lod16 = b.load_const(Type::new(16, 1).unwrap(), &[1]);
+            let ok = image_indices(&d)
+                .into_iter()
+                .chain([u32t().to_index()])
+                .collect::<Vec<_>>();
+            // Fine: with and without a 32-bit scalar LOD.
+            b.intrinsic(
+                IntrinsicOp::ImageLoad,
+                Some(r),
+                &[xy.into()],
+                &ok,
+                Some(Type::U32),
+            );
+            b.intrinsic(
+                IntrinsicOp::ImageLoad,
+                Some(r),
+                &[xy.into(), lod.into()],
+                &ok,
+                Some(Type::U32),
+            );
+            // Wrong: a vector LOD, a 16-bit LOD.
+            b.intrinsic(
+                IntrinsicOp::ImageLoad,
+                Some(r),
+                &[xy.into(), xy.into()],
+                &ok,
+                Some(Type::U32),
+            );
+            b.intrinsic(
+                IntrinsicOp::ImageLoad,
+                Some(r),
+                &[xy.into(), lod16.into()],
+                &ok,
+                Some(Type::U32),
+            );
+        });
+        assert_errors(
+            &sh,
+            &[
+                "`@image_load`: source `lod` has 2 components, expected 1",
+                "`@image_load`: source `lod` is 16-bit, expected 32-bit",
             ],
         );
     }

@@ -21,6 +21,8 @@
 //!
 //! A coordinate is in bounds when it is non-negative and below the view's width, height,
 //! slice count (3D) or layer count (arrays and cubes; a cube view has 6 layers per cube).
+//! `image_load` may take NIR's `lod` source (signed, relative to the view's base level;
+//! LOD 0 without it): a storage view has one level, so a non-zero LOD is out of bounds.
 //! Out-of-bounds accesses follow Vulkan's robust image access: loads return the texel
 //! replacement, 0 in the format's components and the format's (0, 0, 1) in the missing
 //! G, B, A (the decoding of an all-zero texel: `rg16_float` gives (0, 0, 0, 1.0),
@@ -213,8 +215,21 @@ pub fn texel_offset(
     b: &ImageBinding,
     coord: &[u64],
 ) -> Result<Option<u64>, ImageError> {
+    texel_offset_at_lod(decl, b, coord, 0)
+}
+
+/// [`texel_offset`] at level `lod` of the view (NIR's `lod` source: signed 32-bit,
+/// relative to the view's base level). A storage view has one level, so any LOD but 0
+/// is out of bounds.
+pub fn texel_offset_at_lod(
+    decl: &ImageDecl,
+    b: &ImageBinding,
+    coord: &[u64],
+    lod: u64,
+) -> Result<Option<u64>, ImageError> {
     let c = |i: usize| coord.get(i).map_or(0, |&v| v as u32 as i32 as i64);
-    let Some(ext) = b.view_extent(0) else {
+    let lod = lod as u32 as i32;
+    let Some(ext) = u32::try_from(lod).ok().and_then(|l| b.view_extent(l)) else {
         return Ok(None);
     };
     let inside = |v: i64, n: u64| v >= 0 && (v as u64) < n;
@@ -497,8 +512,14 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
             }
             IntrinsicOp::ImageLoad => {
                 let layout = logical_layout(decl, b).map_err(|e| lane_err(lane, e))?;
-                let offset =
-                    texel_offset(decl, b, call.src(0, lane)).map_err(|e| lane_err(lane, e))?;
+                // NIR's optional `lod` source; without it the LOD is 0.
+                let lod = if call.has_src(1) {
+                    call.src_scalar(1, lane)
+                } else {
+                    0
+                };
+                let offset = texel_offset_at_lod(decl, b, call.src(0, lane), lod)
+                    .map_err(|e| lane_err(lane, e))?;
                 let mut bytes = vec![0u8; layout.bytes];
                 match offset {
                     Some(offset) => mem
@@ -894,6 +915,52 @@ image @mip : 2d r32_uint (binding=5)
         assert_eq!([13, 15, 17, 19, 21, 23].map(|v| val(&r, v)[0]), [0; 6]);
         let discarded = r.accesses.iter().filter(|a| !a.in_bounds).count();
         assert_eq!(discarded, 6);
+    }
+
+    #[test]
+    fn lod_is_relative_to_the_one_level_of_the_view() {
+        // LOD 0 (given or left out) reads the view's level, whatever its physical level
+        // (@mip is viewed at level 1); any other LOD, negative ones included, is out of
+        // bounds, on surfaces and buffers alike.
+        let text = format!(
+            "{DECLS}fn main {{
+  block b0:
+    32x2 %0 = load_const (1, 1)
+    32   %1 = load_const (0)
+    32   %2 = load_const (1)
+    32   %3 = load_const (-1)
+    32   %4 = @image_load (@mip, %0) (dest_type=uint32)
+    32   %5 = @image_load (@mip, %0, %1) (dest_type=uint32)
+    32x4 %6 = @image_load (@mip, %0, %2) (dest_type=uint32)
+    32   %7 = @image_load (@mip, %0, %3) (dest_type=uint32)
+    32   %8 = load_const (9)
+    32   %9 = @image_load (@buf, %8, %1) (dest_type=uint32)
+    32   %10 = @image_load (@buf, %8, %2) (dest_type=uint32)
+}}"
+        );
+        let shader = parse(&text);
+        let mut ex = Executor::with_config(
+            &shader,
+            ExecConfig {
+                subgroup_size: 1,
+                ..ExecConfig::default()
+            },
+        );
+        let m = &mut ex.memory;
+        bind_all(m);
+        poke(m, 5, 1, 1, 0, 1, 1006);
+        poke(m, 5, 1, 1, 0, 2, 2006); // level 2 of the surface: not part of the view
+        poke(m, 4, 9, 0, 0, 0, 1005);
+        let r = run(&mut ex, &[4, 5, 6, 7, 9, 10]);
+        assert_eq!(
+            [4, 5, 6, 7, 9, 10].map(|v| val(&r, v)[0]),
+            [1006, 1006, 0, 0, 1005, 0]
+        );
+        // Out of bounds, an R32_UINT texel reads as the zero texel converted to RGBA
+        // (robustImageAccess2): the missing alpha is 1.
+        assert_eq!(val(&r, 6), [0, 0, 0, 1]);
+        let discarded = r.accesses.iter().filter(|a| !a.in_bounds).count();
+        assert_eq!(discarded, 3);
     }
 
     #[test]

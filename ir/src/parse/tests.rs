@@ -34,8 +34,34 @@ fn main {
   }
   block b5:
     32x4 %11 = @lsc_load_quad (@src, %3, %4, %4, %4) (lsc_sfid=tgm, lsc_addr=bti, lsc_addr_size=a32, lsc_data=d32.xyzw) if %6
+    32x4 %12 = @image_load (@src, %1, %3) (dest_type=float32)
 }
 "#;
+
+#[test]
+fn image_load_lod_is_a_trailing_source() {
+    let s = parse_ok(EXAMPLE);
+    let f = &s.functions[0];
+    let loads: Vec<_> = f
+        .insts_in_order()
+        .into_iter()
+        .filter_map(|i| f.inst(i).as_intrinsic())
+        .filter(|i| i.op == IntrinsicOp::ImageLoad)
+        .collect();
+    assert_eq!(loads.len(), 3);
+    // Without a LOD the load has only its coordinate; with one, the LOD follows it.
+    assert_eq!(loads[0].srcs.len(), 1);
+    assert_eq!(loads[2].srcs.len(), 2);
+    assert_eq!(loads[2].srcs[1].value, Value::from_u32(3));
+    assert_eq!(loads[2].predicate(), None);
+    crate::validate(&s).unwrap_or_else(|d| panic!("{d:?}"));
+    // `if %p` stays for messages: image_load takes a LOD, never a predicate.
+    let bad = EXAMPLE.replace(
+        "@image_load (@src, %1, %3) (dest_type=float32)",
+        "@image_load (@src, %1) (dest_type=float32) if %6",
+    );
+    assert!(parse_err(&bad).contains("@image_load cannot be predicated"));
+}
 
 #[test]
 fn example_round_trips() {
