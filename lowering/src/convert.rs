@@ -337,7 +337,7 @@ fn unpack_and_convert(
 
 /// Load step 7: widen to `dest` components; G and B default to 0, A to 1 (integer
 /// formats, and R64) or 1.0.
-fn expand(b: &mut Builder, image: Format, color: Src, dest: u8) -> Src {
+pub(crate) fn expand(b: &mut Builder, image: Format, color: Src, dest: u8) -> Src {
     let n = comps(b, color);
     if n >= dest {
         return trim(b, color, dest);

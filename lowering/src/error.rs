@@ -99,6 +99,10 @@ pub enum LowerErrorKind {
     /// A 2D block message was asked for (`lower-async-copies(block2d=always)`) where the
     /// platform's block2d rules (lsc.md §8.2, §13.9) or the operation do not allow one.
     IllegalBlock2d,
+    /// A load with a LOD the path cannot address: the untyped path reads the view's
+    /// level through its parameter block, so a LOD that is not the constant 0 needs the
+    /// bounds check to turn it into an out-of-bounds access.
+    LodUnsupported,
     /// A `LowerOptions` setting that is not implemented.
     OptionUnsupported,
     /// An image block access the platform's 2D block messages cannot express (no block
@@ -126,6 +130,7 @@ impl LowerErrorKind {
             LowerErrorKind::UntypedPathUnavailable => "untyped path unavailable",
             LowerErrorKind::InvalidLayout => "invalid static layout",
             LowerErrorKind::IllegalBlock2d => "illegal 2D block message",
+            LowerErrorKind::LodUnsupported => "LOD unsupported",
             LowerErrorKind::OptionUnsupported => "option not supported",
             LowerErrorKind::BlockUnsupported => "block access unsupported",
             LowerErrorKind::Malformed => "malformed instruction",

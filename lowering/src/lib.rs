@@ -10,6 +10,7 @@
 //! - [`untyped`]: the untyped fallback (raw loads, stores and atomics on a computed
 //!   byte address), with the texel address code in [`address`] and the bounds check in
 //!   [`bounds`];
+//! - [`sampler`]: loads from read-only images through the sampler's `ld` / `ld_lz`;
 //! - [`message`]: legality of the LSC and sampler messages per platform, send descriptors;
 //! - [`visa`]: vISA text of the messages, as IGC prints it;
 //! - [`block2d`]: 2D block messages: legality per platform, register images, splitting;
@@ -30,6 +31,7 @@ pub mod format;
 pub mod image_block;
 pub mod lower_images;
 pub mod message;
+pub mod sampler;
 pub mod typed;
 pub mod untyped;
 pub mod visa;

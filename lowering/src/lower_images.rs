@@ -17,6 +17,8 @@
 //! - accesses without a matching typed format, 64-bit atomics and everything under
 //!   [`LowerOptions::force_untyped`] need the untyped fallback, entered through one
 //!   function (`plan_untyped`);
+//! - under [`LowerOptions::readonly_via_sampler`], loads from read-only images become the
+//!   sampler's `ld` / `ld_lz` (see [`crate::sampler`]), as IGC does for OpenCL;
 //! - `image_size` reads the image parameter block, `image_samples` is 1;
 //! - image block accesses become 2D block messages ([`crate::image_block`]).
 
@@ -24,6 +26,7 @@ use crate::atomic;
 use crate::device::Device;
 use crate::error::{FormatError, FormatErrorKind, LowerError, LowerErrorKind};
 use crate::image_block;
+use crate::sampler;
 use crate::typed;
 use crate::untyped;
 use ir::function::InstKind;
@@ -56,8 +59,10 @@ pub struct LowerOptions {
     pub force_untyped: bool,
     /// The address model of untyped accesses.
     pub untyped_address: UntypedAddress,
-    /// Route loads from read-only images through the sampler (`sampler_ld_lz`), as IGC
-    /// does for OpenCL. Not implemented yet: setting it is an error.
+    /// Route loads from read-only images through the sampler (`sampler_ld_lz`, or
+    /// `sampler_ld` with a LOD), as IGC does for OpenCL; see [`crate::sampler`] for
+    /// which loads qualify (the others take the normal path). It takes precedence over
+    /// `force_untyped` for the loads it covers. Default: off.
     pub readonly_via_sampler: bool,
 }
 
@@ -108,6 +113,8 @@ pub struct LowerReport {
     pub guarded_atomics: usize,
     /// `image_load`s lowered to untyped messages.
     pub untyped_loads: usize,
+    /// `image_load`s lowered to sampler `ld` / `ld_lz` messages.
+    pub sampler_loads: usize,
     /// `image_store`s lowered to untyped messages.
     pub untyped_stores: usize,
     /// Atomics lowered to untyped messages.
@@ -135,6 +142,7 @@ impl LowerReport {
             + self.typed_stores
             + self.typed_atomics
             + self.untyped_loads
+            + self.sampler_loads
             + self.untyped_stores
             + self.untyped_atomics
             + self.sizes
@@ -162,20 +170,6 @@ pub fn lower_images_all(
     device: &Device,
     options: &LowerOptions,
 ) -> Result<LowerReport, Vec<LowerError>> {
-    if options.readonly_via_sampler {
-        return Err(vec![LowerError {
-            kind: LowerErrorKind::OptionUnsupported,
-            function: None,
-            intrinsic: None,
-            span: Span::UNKNOWN,
-            image: None,
-            format: None,
-            platform: device.name.as_str().into(),
-            message: "readonly_via_sampler (read-only image loads through the sampler) is \
-                      not supported yet"
-                .into(),
-        }]);
-    }
     let subgroup_size = shader.subgroup_size;
     let Shader {
         images, functions, ..
@@ -431,11 +425,20 @@ impl<'a> ImageAccess<'a> {
                 ),
             ));
         }
-        let want = intr.op.info().srcs.len();
-        if intr.srcs.len() != want {
+        // The required sources, then a prefix of the optional ones (the `lod` of
+        // `image_load`); image intrinsics are never predicated.
+        if intr
+            .op
+            .srcs_for_count(&intr.indices, intr.srcs.len())
+            .is_none()
+        {
+            let counts = intr
+                .op
+                .srcs_description(&intr.indices)
+                .unwrap_or_else(|| "sources its indices do not determine".into());
             return Err(malformed(
                 Some(decl),
-                format!("expected {want} sources, found {}", intr.srcs.len()),
+                format!("expected {counts}, found {}", intr.srcs.len()),
             ));
         }
         let src_types = intr.srcs.iter().map(|s| func.src_type(*s)).collect();
@@ -521,6 +524,43 @@ impl<'a> ImageAccess<'a> {
         Ok(self.srcs[0])
     }
 
+    /// The position of the `lod` source (NIR's `lod` of `image_load`), when the
+    /// instruction has one.
+    fn lod_position(&self) -> Option<usize> {
+        let req = self.op.srcs(&self.indices)?.len();
+        let k = self
+            .op
+            .optional_srcs()
+            .iter()
+            .position(|s| s.name == "lod")?;
+        (req + k < self.srcs.len()).then_some(req + k)
+    }
+
+    /// The LOD when it is known when lowering: 0 without a LOD source, the constant a
+    /// `load_const` LOD holds, `None` for a LOD computed at run time.
+    pub fn const_lod(&self) -> Option<u64> {
+        match self.lod_position() {
+            None => Some(0),
+            Some(k) => self.const_srcs[k].map(|v| v & 0xffff_ffff),
+        }
+    }
+
+    /// The LOD source (relative to the view's base level; without one the LOD is 0),
+    /// checked to be a 32-bit scalar.
+    pub fn check_lod(&self) -> Result<Option<Src>, LowerError> {
+        let Some(k) = self.lod_position() else {
+            return Ok(None);
+        };
+        let ty = self.src_types[k];
+        if ty != Type::U32 {
+            return Err(self.error(
+                LowerErrorKind::Malformed,
+                format!("the LOD is {ty}, expected a 32-bit scalar"),
+            ));
+        }
+        Ok(Some(self.srcs[k]))
+    }
+
     /// Whether the image is declared `writeonly`.
     pub fn is_write_only(&self) -> bool {
         self.qualifiers.contains(ir::Access::NON_READABLE)
@@ -562,6 +602,8 @@ pub(crate) enum Plan {
     Untyped(untyped::UntypedAccess),
     /// An image block load or store, as 2D block messages.
     Block(image_block::ImageBlock),
+    /// A sampler `ld` / `ld_lz`.
+    Sampler(sampler::SamplerLoad),
     /// `image_size` from the parameter block.
     Size {
         /// The image reference.
@@ -585,6 +627,7 @@ impl Plan {
             Plan::Atomic(a) => Some(a.surface),
             Plan::Untyped(u) => u.surface(),
             Plan::Block(b) => b.surface,
+            Plan::Sampler(l) => Some(l.surface),
             Plan::Size { .. } | Plan::Samples => None,
         }
     }
@@ -617,6 +660,7 @@ impl Plan {
                 }
                 r.block_messages += b.messages();
             }
+            Plan::Sampler(_) => r.sampler_loads += 1,
             Plan::Size { .. } => r.sizes += 1,
             Plan::Samples => r.samples += 1,
         }
@@ -629,6 +673,7 @@ impl Plan {
             Plan::Atomic(a) => a.emit(func, inst, ctx),
             Plan::Untyped(u) => u.emit(func, inst, device, ctx),
             Plan::Block(b) => b.emit(func, inst, ctx),
+            Plan::Sampler(l) => l.emit(func, inst, ctx),
             Plan::Size {
                 image,
                 coord_comps,
@@ -649,7 +694,10 @@ fn plan(
     options: &LowerOptions,
 ) -> Result<Plan, LowerError> {
     match access.op {
-        IntrinsicOp::ImageLoad => typed::plan_load(access, device, options),
+        IntrinsicOp::ImageLoad => match sampler::plan(access, device, options)? {
+            Some(p) => Ok(p),
+            None => typed::plan_load(access, device, options),
+        },
         IntrinsicOp::ImageStore => typed::plan_store(access, device, options),
         IntrinsicOp::ImageAtomic | IntrinsicOp::ImageAtomicSwap => {
             atomic::plan(access, device, options)

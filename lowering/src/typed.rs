@@ -4,7 +4,10 @@
 //! A typed message takes the texel coordinate as U, V, R and LOD, each one 32-bit
 //! component: the image's coordinate components in order (1D `x`; 1D array `x, layer`;
 //! 2D `x, y`; 2D array, cube and cube array `x, y, layer-or-face`; 3D `x, y, z`), the
-//! unused ones and LOD (storage images have one level bound) the constant 0.
+//! unused ones the constant 0. LOD is the load's `lod` source (NIR's, relative to the
+//! view's base level) or the constant 0 without one; stores and atomics take LOD 0.
+//! A storage view has one level, so the surface state's bounds check makes a non-zero
+//! LOD out of bounds (the load returns 0), exactly what the reference does.
 //!
 //! Data size: always `d32`. Every lowered image's shader-side data is 32-bit per channel
 //! (R64 is lowered to R32G32_UINT), and Mesa derives the LSC data size from the NIR bit
@@ -100,6 +103,8 @@ pub(crate) struct TypedLoad {
     image: ImageRef,
     coord: Src,
     coord_comps: u8,
+    /// The LOD coordinate (`None`: the constant 0).
+    lod: Option<Src>,
     image_fmt: Format,
     lower_fmt: Format,
     /// Whether the shader converts colours (false: the message's data is the result).
@@ -135,6 +140,7 @@ pub(crate) fn plan_load(
     options: &LowerOptions,
 ) -> Result<Plan, LowerError> {
     let coord = a.check_coord()?;
+    let lod = a.check_lod()?;
     let dest = a.dest.unwrap_or(Type::U32);
     if a.is_write_only() {
         return Err(a.error(
@@ -174,6 +180,7 @@ pub(crate) fn plan_load(
             image: a.image,
             coord,
             coord_comps: a.coord_components(),
+            lod,
             image_fmt: Format::None,
             lower_fmt: Format::None,
             convert: false,
@@ -217,6 +224,7 @@ pub(crate) fn plan_load(
         image: a.image,
         coord,
         coord_comps: a.coord_components(),
+        lod,
         image_fmt: a.format,
         lower_fmt: lower,
         convert: true,
@@ -321,7 +329,10 @@ impl TypedLoad {
     pub(crate) fn emit(self, func: &mut Function, inst: Inst, device: &Device, ctx: &mut EmitCtx) {
         let zero = ctx.zero(func);
         let mut b = ctx.builder(func, inst);
-        let coords = typed_coords(self.coord, self.coord_comps, zero);
+        let mut coords = typed_coords(self.coord, self.coord_comps, zero);
+        if let Some(lod) = self.lod {
+            coords[3] = lod;
+        }
         let shape = DataShape::quad(DataSize::D32, contiguous_mask(self.channels));
         let data = b
             .intrinsic(

@@ -5,7 +5,8 @@
 //! platform (64/128-bit formats before Gfx9, §2), for 64-bit atomics (§9), and for every
 //! load, store and atomic under [`LowerOptions::force_untyped`]. Per access:
 //!
-//! 1. `in_bounds` ([`crate::bounds`]): unsigned compares of the coordinate against SIZE;
+//! 1. `in_bounds` ([`crate::bounds`]): unsigned compares of the coordinate against SIZE
+//!    (and, for a load with a LOD source, `lod == 0`: see below);
 //! 2. the texel byte offset ([`crate::address`]);
 //! 3. the message, predicated on `in_bounds` (no branch: out-of-bounds lanes are
 //!    disabled in the message itself, as `lsc_load ... if %p` in the IR):
@@ -52,6 +53,12 @@
 //!   from Gfx12 with `d16u32`, float operations where the device exposes them on
 //!   images); 64-bit atomics use `d64` on R64 images and need
 //!   [`Device::image_int64_atomics`].
+//! - **LOD.** The parameter block describes the view's one level, so the path can only
+//!   address LOD 0. A load whose `lod` source is absent or the constant 0 needs nothing;
+//!   any other LOD is out of bounds at the reference level (a storage view has one
+//!   level, so it reads 0), which the bounds check expresses exactly and cheaply by
+//!   AND-ing `ieq(lod, 0)` into `in_bounds`. Without the bounds check such a load is an
+//!   error ([`LowerErrorKind::LodUnsupported`]): it would read level 0 instead of 0.
 //! - **Cache controls** (LSC parts; pre-LSC messages carry none): atomics L1UC_L3WB
 //!   (Mesa); coherent accesses L1UC_L3C loads / L1UC_L3WB stores, volatile L1UC_L3UC
 //!   before Xe2 (lsc.md §9, Mesa's choices); otherwise the default.
@@ -109,6 +116,8 @@ pub(crate) struct UntypedAccess {
     cache: CacheControl,
     /// Single-channel 8/16-bit texels whose loaded upper bits must be cleared.
     mask_bits: Option<u32>,
+    /// A load's LOD that is not known to be 0: in bounds only when it is 0.
+    lod: Option<Src>,
 }
 
 /// What [`crate::lower_images::LowerReport`] counts of an untyped access.
@@ -268,6 +277,7 @@ pub(crate) fn plan(
         bound_guard: false,
         cache: CacheControl::DEFAULT,
         mask_bits: None,
+        lod: None,
     };
     match a.op {
         IntrinsicOp::ImageLoad => {
@@ -287,6 +297,19 @@ pub(crate) fn plan(
             access.kind = Kind::Load {
                 dest_comps: dest.num_components(),
             };
+            let lod = a.check_lod()?;
+            if a.const_lod() != Some(0) {
+                if !options.bounds_check {
+                    return Err(a.error(
+                        LowerErrorKind::LodUnsupported,
+                        "the untyped path addresses the view's level only (its parameter \
+                         block describes one level), and without the bounds check a LOD \
+                         that is not the constant 0 cannot be turned into an \
+                         out-of-bounds load",
+                    ));
+                }
+                access.lod = lod;
+            }
             access.cache = load_cache(device, a.qualifiers);
             access.raw_guard = natural_raw && device.is_gfx7_without_hsw();
             let narrow = bits <= 16 && a.format.num_channels() == 1;
@@ -469,6 +492,12 @@ impl UntypedAccess {
         let in_bounds = self
             .bounds_check
             .then(|| bounds::emit_with(&mut e, self.plan.dim, self.plan.arrayed, self.coord));
+        // A storage view has one level: any other LOD is out of bounds.
+        let level_zero = self.lod.map(|lod| {
+            let zero = e.imm(0);
+            e.b.ieq(lod, zero)
+        });
+        let in_bounds = bounds::and(&mut e, in_bounds, level_zero);
         let raw = self.raw_guard.then(|| bounds::emit_is_raw(&mut e));
         let bound = self.bound_guard.then(|| bounds::emit_is_bound(&mut e));
         let pred = bounds::and(&mut e, in_bounds, raw);

@@ -514,13 +514,18 @@ fn options() {
         "image @img : 2d r32_uint (binding=0)",
         "    32 %2 = @image_load (@img, %1) (dest_type=uint32)\n",
     );
+    // readonly_via_sampler leaves loads of images that are not read-only alone.
     let o = LowerOptions {
         readonly_via_sampler: true,
         ..Default::default()
     };
-    let e = lower_err(&text, "dg2", o);
-    assert_eq!(e.kind, LowerErrorKind::OptionUnsupported);
-    assert!(e.to_string().contains("not supported yet"));
+    let mut sh = parse(&text);
+    let r = lower_images(&mut sh, &dev("dg2"), &o).unwrap();
+    assert_eq!((r.typed_loads, r.sampler_loads), (1, 0));
+    let ro = text.replace("r32_uint (binding=0)", "r32_uint readonly (binding=0)");
+    let mut sh = parse(&ro);
+    let r = lower_images(&mut sh, &dev("dg2"), &o).unwrap();
+    assert_eq!((r.typed_loads, r.sampler_loads), (0, 1));
     let o = LowerOptions {
         force_untyped: true,
         ..Default::default()

@@ -59,6 +59,8 @@ pub struct VerifyOptions {
     pub no_bounds_check: bool,
     /// `--untyped-address bti|a64` (default bti).
     pub untyped_address: Option<String>,
+    /// `--readonly-via-sampler`: loads from read-only images through the sampler.
+    pub readonly_via_sampler: bool,
 }
 
 /// Why a command failed; its `Display` is what goes to standard error (exit status 1).
@@ -264,7 +266,7 @@ pub fn verify(
         bounds_check: !v.no_bounds_check,
         force_untyped: v.force_untyped,
         untyped_address,
-        readonly_via_sampler: false,
+        readonly_via_sampler: v.readonly_via_sampler,
     };
     let setup = make_setup(&shader, &dev, o)?;
     let report = lower_and_verify(&shader, &dev, &options, &setup).map_err(CliError::Verify)?;

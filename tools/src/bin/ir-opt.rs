@@ -105,6 +105,9 @@ struct VerifyArgs {
     /// Untyped address model: bti or a64.
     #[arg(long, value_name = "MODEL")]
     untyped_address: Option<String>,
+    /// lower-images: read read-only images through the sampler (ld / ld_lz).
+    #[arg(long)]
+    readonly_via_sampler: bool,
 }
 
 /// What to print.
@@ -214,6 +217,7 @@ fn verify(a: &VerifyArgs) -> Result<(), Failure> {
         force_untyped: a.force_untyped,
         no_bounds_check: a.no_bounds_check,
         untyped_address: a.untyped_address.clone(),
+        readonly_via_sampler: a.readonly_via_sampler,
     };
     let text = verify::cli::verify(file, &source, &o, &v).map_err(|e| Failure(e.to_string()))?;
     write_output(None, &text)
