@@ -18,7 +18,8 @@
 //!   block unreachable, and every loop counts its iterations in a header phi and leaves
 //!   after [`GenConfig::loop_trip_limit`] of them, so that the shaders also terminate when
 //!   executed;
-//! - image intrinsics use coordinates of the image's `coord_components`, data of the
+//! - image intrinsics use coordinates of the image's `coord_components` (loads sometimes
+//!   a `lod` too), data of the
 //!   format's base type and bit size, atomics only on single-channel integer formats
 //!   (and exchange/float ops on `r32_float`), stores and atomics only on images that are
 //!   not `readonly`, loads only on images that are not `writeonly`;
@@ -603,7 +604,14 @@ impl<'a, 'f> FnGen<'a, 'f> {
             IntrinsicOp::ImageLoad => {
                 let coord = self.src(32, coord_comps);
                 let comps = *self.rng.pick(&[4u8, 4, 4, 1, 2, 3]);
-                let v = self.b.image_load(&decl, image, coord, comps, data_type);
+                // Some loads pass NIR's optional `lod` source.
+                let v = if self.rng.below(4) == 0 {
+                    let lod = self.src(32, 1);
+                    self.b
+                        .image_load_lod(&decl, image, coord, lod, comps, data_type)
+                } else {
+                    self.b.image_load(&decl, image, coord, comps, data_type)
+                };
                 self.define(v);
             }
             IntrinsicOp::ImageStore => {
