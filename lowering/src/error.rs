@@ -104,7 +104,7 @@ pub enum LowerErrorKind {
     /// bounds check to turn it into an out-of-bounds access.
     LodUnsupported,
     /// A `LowerOptions` setting that is not implemented.
-    OptionUnsupported,
+
     /// An image block access the platform's 2D block messages cannot express (no block
     /// messages, an untyped surface that is not statically linear, or a shape the
     /// block2d rules cannot split into whole SIMT components).
@@ -131,7 +131,6 @@ impl LowerErrorKind {
             LowerErrorKind::InvalidLayout => "invalid static layout",
             LowerErrorKind::IllegalBlock2d => "illegal 2D block message",
             LowerErrorKind::LodUnsupported => "LOD unsupported",
-            LowerErrorKind::OptionUnsupported => "option not supported",
             LowerErrorKind::BlockUnsupported => "block access unsupported",
             LowerErrorKind::Malformed => "malformed instruction",
         }

@@ -65,7 +65,7 @@ image plus a margin, so some accesses fall outside.";
 struct ExecArgs {
     /// Input file, or `-` for standard input.
     file: String,
-    /// Workgroups to dispatch: X[,Y[,Z]] (default: cover the largest image plus a margin).
+    /// Workgroups to dispatch: `X[,Y[,Z]]` (default: cover the largest image plus a margin).
     #[arg(long, value_name = "X,Y,Z")]
     grid: Option<String>,
     /// Lanes per subgroup, 1 to 32 (default 16).
