@@ -43,8 +43,9 @@ enum Command {
     /// hardware's semantics) and print its images and buffers afterwards.
     #[command(after_help = FILLS)]
     Run(RunArgs),
-    /// Lower a shader (the -O pipeline: lower-images, lower-async-copies, cleanup), run both versions on the same memory and
-    /// compare every access, value, texel and buffer byte.
+    /// Lower a shader (the -O pipeline: lower-images, lower-async-copies, cleanup), run
+    /// both versions on the same memory and compare every access, value, texel and buffer
+    /// byte.
     #[command(after_help = FILLS)]
     Verify(VerifyArgs),
 }
