@@ -15,7 +15,14 @@
 //!
 //! Both build their memory with [`Setup::default_for`] (`--seed`, default 0, varies
 //! the tilings, views and fills); `--grid` and `--subgroup` override the dispatch,
-//! `--image` an image's initial contents. Fills (`--image @name=FILL`, for every element
+//! `--image` an image's initial contents. Every 64-bit push constant the shader reads
+//! at a constant, 8-byte-aligned offset points to a global allocation of its own
+//! (see [`crate::setup`]): `--global-size N` sets their size (default 64 KiB; 0: none),
+//! `--global OFFSET=FILL` the initial contents of the one whose pointer is at push
+//! constant byte `OFFSET` (decimal or `0x` hexadecimal; `gradient` puts `k` in the
+//! dword at byte `4k`). The other push constants hold a seeded pattern; `--push
+//! OFFSET=V[,V...]` writes 32-bit values (decimal or `0x` hexadecimal, little-endian)
+//! from byte `OFFSET` on, for shaders that read sizes or offsets from them. Fills (`--image @name=FILL`, for every element
 //! of an image array, or `@name[i]=FILL` for one):
 //!
 //! | fill | contents |
@@ -27,7 +34,7 @@
 
 use crate::exec::{ExecConfig, Executor};
 use crate::memory::{ImageStorage, Memory};
-use crate::setup::{texel_positions, Fill, Setup, SetupError};
+use crate::setup::{pointer_slots, texel_positions, Fill, Setup, SetupError};
 use crate::texel::{ChannelKind, TexelLayout};
 use crate::verifier::{lower_and_verify, Report, VerifyError};
 use ir::{IntrinsicClass, Shader};
@@ -48,6 +55,12 @@ pub struct RunOptions {
     pub seed: u64,
     /// Initial contents (`--image @name=FILL`).
     pub images: Vec<String>,
+    /// Bytes of every global allocation (`--global-size N`).
+    pub global_size: Option<usize>,
+    /// Initial contents of global allocations (`--global OFFSET=FILL`).
+    pub globals: Vec<String>,
+    /// Push-constant dwords (`--push OFFSET=V[,V...]`).
+    pub push: Vec<String>,
 }
 
 /// The options of `verify` beyond [`RunOptions`].
@@ -183,7 +196,92 @@ fn make_setup(shader: &Shader, device: &Device, o: &RunOptions) -> Result<Setup,
             )));
         }
     }
+    if let Some(n) = o.global_size {
+        setup.set_global_size(n);
+    }
+    for spec in &o.globals {
+        let (lhs, fill) = spec
+            .split_once('=')
+            .ok_or_else(|| CliError::Usage(format!("--global takes OFFSET=FILL, not `{spec}`")))?;
+        let fill = match fill {
+            "pattern" => Fill::Pattern(o.seed),
+            f => Fill::parse(f).map_err(|e| CliError::Usage(format!("--global {spec}: {e}")))?,
+        };
+        let offset = parse_offset(lhs).ok_or_else(|| {
+            CliError::Usage(format!(
+                "--global {spec}: `{lhs}` is not a push-constant byte offset"
+            ))
+        })?;
+        let g = setup
+            .globals
+            .iter_mut()
+            .find(|g| g.push_offset as u64 == offset)
+            .ok_or_else(|| {
+                let slots: Vec<String> = pointer_slots(shader)
+                    .iter()
+                    .map(|s| format!("{s:#x}"))
+                    .collect();
+                CliError::Usage(format!(
+                    "--global {spec}: no global allocation's pointer is at push constant {offset:#x} \
+                     (pointers: {})",
+                    if slots.is_empty() || o.global_size == Some(0) {
+                        "none".to_string()
+                    } else {
+                        slots.join(", ")
+                    }
+                ))
+            })?;
+        g.fill = fill;
+    }
+    for spec in &o.push {
+        let bad = |why: String| CliError::Usage(format!("--push {spec}: {why}"));
+        let (lhs, values) = spec.split_once('=').ok_or_else(|| {
+            CliError::Usage(format!("--push takes OFFSET=V[,V...], not `{spec}`"))
+        })?;
+        let offset = parse_offset(lhs)
+            .filter(|o| o.is_multiple_of(4) && *o < 1 << 16)
+            .ok_or_else(|| {
+                bad(format!(
+                    "`{lhs}` is not a push-constant byte offset (a multiple of 4 below 65536)"
+                ))
+            })?;
+        let mut dwords = Vec::new();
+        for v in values.split(',') {
+            let v = parse_offset(v.trim())
+                .filter(|v| *v <= u32::MAX as u64)
+                .ok_or_else(|| bad(format!("`{v}` is not a 32-bit value")))?;
+            dwords.push(v as u32);
+        }
+        let start = offset as usize;
+        let end = start + 4 * dwords.len();
+        if let Some(g) = setup
+            .globals
+            .iter()
+            .find(|g| (g.push_offset as usize) < end && start < g.push_offset as usize + 8)
+        {
+            return Err(bad(format!(
+                "bytes {start:#x}..{end:#x} overlap the pointer slot of {} \
+                 (--global-size 0 leaves the push constants to --push)",
+                g.name()
+            )));
+        }
+        if setup.push_constants.len() < end {
+            setup.push_constants.resize(end, 0);
+        }
+        for (k, d) in dwords.iter().enumerate() {
+            setup.push_constants[start + 4 * k..start + 4 * k + 4]
+                .copy_from_slice(&d.to_le_bytes());
+        }
+    }
     Ok(setup)
+}
+
+/// A decimal or `0x` hexadecimal number.
+fn parse_offset(text: &str) -> Option<u64> {
+    match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16).ok(),
+        None => text.parse().ok(),
+    }
 }
 
 /// `ir-opt run`: runs `source` and returns the summary it prints.
@@ -501,6 +599,89 @@ fn main {
         };
         let e = run("t.ir", SRC, &bad).unwrap_err().to_string();
         assert!(e.contains("declares no image `@other`"), "{e}");
+    }
+
+    const POINTER: &str = "shader compute (local_size=1,1,1)
+fn main {
+  block b0:
+    32   %0 = load_const (0)
+    64   %1 = @load_push_constant (%0) (base=0, range=16)
+    32   %2 = @load_push_constant (%0) (base=8, range=16)
+    @store_global (%2, %1) (access=none, align_mul=4)
+}
+";
+
+    #[test]
+    fn global_and_push_options() {
+        let shader = load("t.ir", POINTER).unwrap();
+        let dev = device("dg2").unwrap();
+        let o = RunOptions {
+            global_size: Some(32),
+            globals: vec!["0x0=gradient".into()],
+            push: vec!["8=0x11223344,5".into(), "300=7".into()],
+            ..RunOptions::default()
+        };
+        let s = make_setup(&shader, &dev, &o).unwrap();
+        assert_eq!(s.globals.len(), 1);
+        assert_eq!(s.globals[0].size, 32);
+        assert_eq!(s.globals[0].fill, Fill::Gradient);
+        assert_eq!(
+            &s.push_constants[8..16],
+            &[0x44, 0x33, 0x22, 0x11, 5, 0, 0, 0]
+        );
+        // Past the default 256 bytes: zeros up to the value.
+        assert_eq!(s.push_constants.len(), 304);
+        assert_eq!(
+            &s.push_constants[256..304],
+            &[[0u8; 44].as_slice(), &[7, 0, 0, 0]].concat()
+        );
+        // The run stores push constant 8 at the pointer: dword 0 of the global.
+        let text = run("t.ir", POINTER, &o).unwrap();
+        assert!(
+            text.contains("global (push constant 0x0) (32 bytes): fnv 0x")
+                && text.contains(", bytes 0x0..0x4 changed; first dwords 0x11223344 0x00000001"),
+            "{text}"
+        );
+        for (opts, want) in [
+            (
+                RunOptions {
+                    push: vec!["6=1".into()],
+                    ..RunOptions::default()
+                },
+                "error: --push 6=1: `6` is not a push-constant byte offset (a multiple of 4 below 65536)",
+            ),
+            (
+                RunOptions {
+                    push: vec!["8=0x100000000".into()],
+                    ..RunOptions::default()
+                },
+                "error: --push 8=0x100000000: `0x100000000` is not a 32-bit value",
+            ),
+            (
+                RunOptions {
+                    push: vec!["8".into()],
+                    ..RunOptions::default()
+                },
+                "error: --push takes OFFSET=V[,V...], not `8`",
+            ),
+            (
+                RunOptions {
+                    globals: vec!["x=zero".into()],
+                    ..RunOptions::default()
+                },
+                "error: --global x=zero: `x` is not a push-constant byte offset",
+            ),
+            (
+                RunOptions {
+                    globals: vec!["0=noise".into()],
+                    ..RunOptions::default()
+                },
+                "error: --global 0=noise: unknown fill `noise`; expected zero, pattern, pattern:SEED or gradient",
+            ),
+        ] {
+            let e = make_setup(&shader, &dev, &opts).unwrap_err().to_string();
+            assert_eq!(e, want);
+        }
     }
 
     #[test]

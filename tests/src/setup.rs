@@ -16,6 +16,21 @@
 //! format-less images, or a raw UINT format of the texel size for raw views. Images the
 //! report does not list are bound as the lowering would bind them
 //! ([`expected_surface_format`]).
+//!
+//! **Global memory.** A shader reaches global memory (`load_global`, `store_global`, the
+//! global side of a group async copy) through 64-bit pointers, which a driver passes in
+//! the push constants. So every 64-bit component the shader's `load_push_constant`s read
+//! at a constant, 8-byte-aligned byte offset (`base + offset + 8k`) is taken to be a
+//! pointer: the default setup gives each such slot its own global allocation
+//! ([`GlobalSetup`], [`DEFAULT_GLOBAL_BYTES`] bytes filled with a seeded pattern), and
+//! [`Setup::build_memory`] writes the allocation's base address into the slot. Both runs
+//! of a verification get the same allocations at the same addresses, and every byte of
+//! them is compared afterwards like a buffer's (a mismatch names the allocation,
+//! `global (push constant 0x8)`, and the byte offset). A 64-bit push constant that is
+//! not a pointer gets an address as its value too; a shader that builds a pointer from
+//! two 32-bit halves, or reads it at a dynamic offset, gets none (its accesses then fall
+//! outside every allocation). Shared local memory ends with its workgroup and is not
+//! compared: a shader whose result is in shared memory copies it out to be checked.
 
 use crate::memory::{AllocId, ImageStorage, Memory};
 use crate::texel::{encode_channel, write_bits, ChannelKind, TexelLayout};
@@ -44,6 +59,8 @@ pub const DEFAULT_SSBO_BYTES: usize = 64 * 1024;
 pub const DEFAULT_UBO_BYTES: usize = 4 * 1024;
 /// Default size of the push constants, in bytes.
 pub const DEFAULT_PUSH_BYTES: usize = 256;
+/// Default size of each global allocation a push-constant pointer points to, in bytes.
+pub const DEFAULT_GLOBAL_BYTES: usize = 64 * 1024;
 /// Default number of mismatches a report lists.
 pub const DEFAULT_REPORT_LIMIT: usize = 20;
 
@@ -152,6 +169,48 @@ pub struct BufferSetup {
     pub bytes: Vec<u8>,
 }
 
+/// One global allocation, reached through a pointer in the push constants (see the
+/// module documentation).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GlobalSetup {
+    /// The byte offset of the 64-bit pointer in the push constants (a multiple of 8).
+    pub push_offset: u32,
+    /// Bytes allocated.
+    pub size: usize,
+    /// The initial contents: [`Fill::Zero`], [`Fill::Pattern`] (random bytes from the
+    /// seed), [`Fill::Gradient`] (the little-endian dword at byte `4k` holds `k`) or
+    /// [`Fill::Bytes`] (exactly `size` bytes).
+    pub fill: Fill,
+}
+
+impl GlobalSetup {
+    /// The allocation's name in reports: `global (push constant 0x8)`.
+    pub fn name(&self) -> String {
+        format!("global (push constant {:#x})", self.push_offset)
+    }
+
+    /// The initial bytes.
+    pub fn initial_bytes(&self) -> Result<Vec<u8>, String> {
+        Ok(match &self.fill {
+            Fill::Zero => vec![0; self.size],
+            Fill::Pattern(seed) => pattern_bytes(*seed, self.size),
+            Fill::Gradient => (0..self.size)
+                .map(|i| ((i / 4) as u32).to_le_bytes()[i % 4])
+                .collect(),
+            Fill::Bytes(v) => {
+                if v.len() != self.size {
+                    return Err(format!(
+                        "{} bytes given for an allocation of {} bytes",
+                        v.len(),
+                        self.size
+                    ));
+                }
+                v.clone()
+            }
+        })
+    }
+}
+
 /// Everything a run needs besides the shader.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Setup {
@@ -159,6 +218,8 @@ pub struct Setup {
     pub images: Vec<ImageSetup>,
     /// The buffers.
     pub buffers: Vec<BufferSetup>,
+    /// The global allocations whose addresses the push constants pass.
+    pub globals: Vec<GlobalSetup>,
     /// The push constants.
     pub push_constants: Vec<u8>,
     /// Workgroups in x, y, z.
@@ -335,6 +396,45 @@ fn constant_blocks(shader: &Shader, ops: &[(IntrinsicOp, usize)]) -> Vec<u32> {
     out
 }
 
+/// The push-constant byte offsets the shader reads 64-bit pointers from: every 64-bit
+/// component of a `load_push_constant` of any function at a constant offset
+/// (`base + offset + 8k`) that is a multiple of 8; sorted, without repeats.
+pub fn pointer_slots(shader: &Shader) -> Vec<u32> {
+    let mut out = Vec::new();
+    for func in &shader.functions {
+        for inst in func.insts_in_order() {
+            let data = func.inst(inst);
+            let Some(intr) = data.as_intrinsic() else {
+                continue;
+            };
+            if intr.op != IntrinsicOp::LoadPushConstant {
+                continue;
+            }
+            let Some(dest) = data.dest else { continue };
+            let ty = func.value_type(dest);
+            if ty.bit_size() != 64 {
+                continue;
+            }
+            let Some(s) = intr.srcs.first() else { continue };
+            let offset = func
+                .value_def(s.value)
+                .and_then(|d| func.inst(d).as_const())
+                .and_then(|c| c.get(s.swizzle.component(0) as usize).copied());
+            let Some(offset) = offset else { continue };
+            let base = intr.index(IndexKind::Base).unwrap_or(0) as u64;
+            for k in 0..ty.num_components() as u64 {
+                let slot = base.wrapping_add(offset).wrapping_add(8 * k);
+                if slot.is_multiple_of(8) && slot <= u32::MAX as u64 - 8 {
+                    out.push(slot as u32);
+                }
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
 /// `n` bytes of a seeded pattern.
 pub fn pattern_bytes(seed: u64, n: usize) -> Vec<u8> {
     let mut rng = SeedRng::new(seed);
@@ -399,10 +499,27 @@ impl Setup {
                 bytes: pattern_bytes(rng.next_u64(), DEFAULT_UBO_BYTES),
             });
         }
+        let mut push_constants = pattern_bytes(rng.next_u64(), DEFAULT_PUSH_BYTES);
+        // Drawn after everything else, so that shaders without pointers keep the
+        // choices they had before global allocations existed.
+        let mut globals = Vec::new();
+        for slot in pointer_slots(shader) {
+            let end = slot as usize + 8;
+            if push_constants.len() < end {
+                let more = pattern_bytes(rng.next_u64(), end - push_constants.len());
+                push_constants.extend(more);
+            }
+            globals.push(GlobalSetup {
+                push_offset: slot,
+                size: DEFAULT_GLOBAL_BYTES,
+                fill: Fill::Pattern(rng.next_u64()),
+            });
+        }
         let mut setup = Setup {
             images,
             buffers,
-            push_constants: pattern_bytes(rng.next_u64(), DEFAULT_PUSH_BYTES),
+            globals,
+            push_constants,
             grid: [1, 1, 1],
             subgroup_size: 16,
             bindings: Vec::new(),
@@ -484,6 +601,22 @@ impl Setup {
             .find(|i| i.image == name && i.element == element)
     }
 
+    /// Resizes every global allocation to `size` bytes (a pattern or gradient fill keeps
+    /// its seed; explicit bytes are cut or padded with zeros); `size` 0 removes them, so
+    /// the push constants keep their pattern.
+    pub fn set_global_size(&mut self, size: usize) {
+        if size == 0 {
+            self.globals.clear();
+            return;
+        }
+        for g in &mut self.globals {
+            g.size = size;
+            if let Fill::Bytes(v) = &mut g.fill {
+                v.resize(size, 0);
+            }
+        }
+    }
+
     /// The surface image `decl` is bound with: the lowering's binding, else
     /// [`expected_surface_format`].
     pub fn surface_format(&self, decl: &ImageDecl, device: &Device) -> SurfaceFormat {
@@ -496,9 +629,10 @@ impl Setup {
 
     /// Builds the memory: binds every image element of `shader` (binding-table index
     /// `binding + element`) with its surface, view, surface-state format and initial
-    /// contents, and every buffer and the push constants. Allocations are made in a
-    /// fixed order (images by declaration and element, then buffers), so two memories
-    /// built from one setup have the same addresses.
+    /// contents, every buffer, the global allocations (their base addresses written into
+    /// the push constants at their slots) and the push constants. Allocations are made
+    /// in a fixed order (images by declaration and element, then buffers, then globals),
+    /// so two memories built from one setup have the same addresses.
     pub fn build_memory(&self, shader: &Shader, device: &Device) -> Result<Memory, SetupError> {
         let mut mem = Memory::new();
         for (n, img) in self.images.iter().enumerate() {
@@ -550,7 +684,38 @@ impl Setup {
                 BufferKind::Ubo => mem.bind_ubo(b.binding, id),
             }
         }
-        mem.set_push_constants(self.push_constants.clone());
+        let mut push = self.push_constants.clone();
+        for (n, g) in self.globals.iter().enumerate() {
+            let what = Some(g.name());
+            if self.globals[..n]
+                .iter()
+                .any(|o| o.push_offset == g.push_offset)
+            {
+                return Err(SetupError::new(what, "the pointer slot is set up twice"));
+            }
+            let at = g.push_offset as usize;
+            if !at.is_multiple_of(8) {
+                return Err(SetupError::new(
+                    what,
+                    "a pointer slot is a multiple of 8 bytes into the push constants",
+                ));
+            }
+            let Some(slot) = push.get_mut(at..at + 8) else {
+                return Err(SetupError::new(
+                    what,
+                    format!(
+                        "the pointer lies beyond the {} bytes of push constants",
+                        self.push_constants.len()
+                    ),
+                ));
+            };
+            let bytes = g
+                .initial_bytes()
+                .map_err(|r| SetupError::new(what.clone(), r))?;
+            let id = mem.alloc(g.name(), bytes);
+            slot.copy_from_slice(&mem.allocation(id).base.to_le_bytes());
+        }
+        mem.set_push_constants(push);
         Ok(mem)
     }
 }
@@ -1081,6 +1246,98 @@ fn main {
         let off = surface.texel_offset(3, 2, 1, 0, false).unwrap() as usize;
         let bytes = &mem.allocation(b.alloc).bytes[off..off + 4];
         assert_eq!(u32::from_le_bytes(bytes.try_into().unwrap()), 10);
+    }
+
+    const POINTERS: &str = "shader compute (local_size=1,1,1)
+fn main {
+  block b0:
+    32   %0 = load_const (8)
+    32   %1 = load_const (4)
+    64x2 %2 = @load_push_constant (%0) (base=8, range=64)
+    64   %3 = @load_push_constant (%1) (base=0, range=64)
+    32   %4 = @load_push_constant (%0) (base=32, range=64)
+    32x3 %5 = @load_global_invocation_id
+    64   %6 = @load_push_constant (%5.x) (base=40, range=64)
+    64   %7 = @load_push_constant (%1) (base=4, range=64)
+    64   %8 = @load_push_constant (%0) (base=8, range=64)
+}
+";
+
+    #[test]
+    fn pointer_slots_are_aligned_64_bit_push_constants_at_constant_offsets() {
+        let shader = parse(POINTERS);
+        // 64x2 at 8 + 8: slots 16 and 24; 64-bit at 0 + 4 is misaligned; 32-bit and
+        // dynamic offsets are not pointers; 4 + 4 = 8; 8 + 8 again.
+        assert_eq!(pointer_slots(&shader), vec![8, 16, 24]);
+    }
+
+    #[test]
+    fn globals_are_allocated_and_their_addresses_pushed() {
+        let shader = parse(POINTERS);
+        let device = Device::preset("tgl").unwrap();
+        let mut setup = Setup::default_for(&shader, &device, 0).unwrap();
+        let slots: Vec<u32> = setup.globals.iter().map(|g| g.push_offset).collect();
+        assert_eq!(slots, vec![8, 16, 24]);
+        assert!(setup.globals.iter().all(|g| g.size == DEFAULT_GLOBAL_BYTES));
+        setup.set_global_size(64);
+        setup.globals[1].fill = Fill::Gradient;
+        let mem = setup.build_memory(&shader, &device).unwrap();
+        let push = mem.push_constants();
+        let word = |o: usize| u64::from_le_bytes(push[o..o + 8].try_into().unwrap());
+        // The allocations follow each other 64 KiB apart (64 bytes, then the gap), from
+        // the first base; the bytes around the slots keep the pattern.
+        assert_eq!(word(8), crate::memory::FIRST_BASE);
+        assert_eq!(word(16), crate::memory::FIRST_BASE + 0x2_0000);
+        assert_eq!(word(24), crate::memory::FIRST_BASE + 0x4_0000);
+        assert_eq!(&push[..8], &setup.push_constants[..8]);
+        assert_eq!(&push[32..], &setup.push_constants[32..]);
+        let (id, off) = mem.resolve(word(16) + 12, 4).unwrap();
+        assert_eq!(mem.allocation(id).name, "global (push constant 0x10)");
+        assert_eq!(off, 12);
+        // Gradient: the dword at byte 12 holds 3.
+        assert_eq!(&mem.allocation(id).bytes[12..16], &[3, 0, 0, 0]);
+        assert_eq!(mem.allocation(id).bytes.len(), 64);
+        // Two memories of one setup are the same.
+        let again = setup.build_memory(&shader, &device).unwrap();
+        assert_eq!(again.push_constants(), push);
+        // Size 0: no globals, the push constants keep their pattern.
+        let mut none = setup.clone();
+        none.set_global_size(0);
+        let mem = none.build_memory(&shader, &device).unwrap();
+        assert_eq!(mem.push_constants(), &none.push_constants[..]);
+        assert!(mem.allocations().is_empty());
+    }
+
+    #[test]
+    fn bad_globals_are_errors() {
+        let shader = parse(POINTERS);
+        let device = Device::preset("tgl").unwrap();
+        let setup = Setup::default_for(&shader, &device, 0).unwrap();
+        let mut twice = setup.clone();
+        twice.globals[1].push_offset = 8;
+        let e = twice.build_memory(&shader, &device).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "global (push constant 0x8): the pointer slot is set up twice"
+        );
+        let mut beyond = setup.clone();
+        beyond.push_constants.truncate(20);
+        let e = beyond.build_memory(&shader, &device).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "global (push constant 0x10): the pointer lies beyond the 20 bytes of push constants"
+        );
+        let mut odd = setup.clone();
+        odd.globals[0].push_offset = 4;
+        let e = odd.build_memory(&shader, &device).unwrap_err();
+        assert!(e.to_string().contains("a multiple of 8 bytes"), "{e}");
+        let mut bytes = setup;
+        bytes.globals[2].fill = Fill::Bytes(vec![1, 2, 3]);
+        let e = bytes.build_memory(&shader, &device).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "global (push constant 0x18): 3 bytes given for an allocation of 65536 bytes"
+        );
     }
 
     #[test]

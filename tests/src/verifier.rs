@@ -25,7 +25,17 @@
 //! 3. **Images.** Every image's bytes afterwards, per texel of every level and layer (so
 //!    writes outside the view are caught too), reported as (image, level, layer, x, y)
 //!    with both texels' bits and decoded values and the instructions that wrote them.
-//! 4. **Buffers.** Every byte of every buffer.
+//! 4. **Buffers.** Every byte of every buffer, and of every global allocation (the
+//!    memory the push constants' pointers point to, [`crate::setup`]).
+//!
+//! **Group async copies** are workgroup operations: the reference performs a copy once
+//! per workgroup, the lowered code spreads it over the invocations (or subgroups, for
+//! block messages). So their accesses are paired per workgroup instead: for every
+//! workgroup and every `group_async_copy_*` of the original, the bytes its performances
+//! loaded and the bytes they stored (global and shared together, merged into ranges)
+//! must be exactly the bytes the lowered messages at the copy's span loaded and stored
+//! in that workgroup. Each such set compared counts as one access. Shared memory itself
+//! is not compared afterwards (it ends with its workgroup).
 //!
 //! A lowered run that fails (an access outside every allocation, an illegal message)
 //! where the original ran is a mismatch too; the accesses and values of the
@@ -285,7 +295,8 @@ pub fn stamp_spans(shader: &mut Shader) {
     }
 }
 
-/// The spans shared by several image or message intrinsics of the entry function.
+/// The spans shared by several image, message or group async copy intrinsics of the
+/// entry function.
 pub fn ambiguous_spans(shader: &Shader) -> Vec<Span> {
     let Some(func) = shader.entry() else {
         return Vec::new();
@@ -296,7 +307,7 @@ pub fn ambiguous_spans(shader: &Shader) -> Vec<Span> {
         let Some(intr) = func.inst(inst).as_intrinsic() else {
             continue;
         };
-        if access_kind(intr.op).is_none() {
+        if access_kind(intr.op).is_none() && !is_group_copy(intr.op) {
             continue;
         }
         let s = func.inst_span(inst);
@@ -455,10 +466,12 @@ pub fn verify(
             };
             cmp.execution_failure(e);
             cmp.addresses(&run_b, done);
+            cmp.copies(&run_b, done);
             cmp.values(&run_b, &record, done);
         }
         None => {
             cmp.addresses(&run_b, u32::MAX);
+            cmp.copies(&run_b, u32::MAX);
             cmp.values(&run_b, &record, u32::MAX);
             cmp.memories(&ex_b.memory, &run_b);
         }
@@ -515,6 +528,117 @@ fn check_images(original: &Shader, lowered: &Shader) -> Result<(), VerifyError> 
     Ok(())
 }
 
+/// Whether `op` is a group async copy (compared per workgroup).
+fn is_group_copy(op: IntrinsicOp) -> bool {
+    matches!(
+        op,
+        IntrinsicOp::GroupAsyncCopy2d2d | IntrinsicOp::GroupAsyncCopy3d3d
+    )
+}
+
+/// The spans of the group async copies of `func`.
+fn copy_spans(func: &Function) -> BTreeSet<(u32, u32)> {
+    func.insts_in_order()
+        .into_iter()
+        .filter(|&i| {
+            func.inst(i)
+                .as_intrinsic()
+                .is_some_and(|x| is_group_copy(x.op))
+        })
+        .map(|i| {
+            let s = func.inst_span(i);
+            (s.line, s.col)
+        })
+        .collect()
+}
+
+/// The bytes each workgroup's group async copies reached, per (workgroup, copy span,
+/// loads 0 / stores 1): merged ranges `(space, start, end)`. In the original, the
+/// accesses the copies made; in the lowered run, those of the messages at a copy's
+/// span. Invocations from `done` on are left out.
+type CopyBytes = BTreeMap<(u32, (u32, u32), u8), Vec<(Space, u64, u64)>>;
+
+fn copy_bytes(
+    run: &RunResult,
+    spans: &BTreeSet<(u32, u32)>,
+    original: bool,
+    wg_size: u64,
+    done: u32,
+) -> CopyBytes {
+    let mut out: CopyBytes = BTreeMap::new();
+    for a in &run.accesses {
+        let span = (a.ctx.span.line, a.ctx.span.col);
+        // A lowered shader may still hold a copy (verifying a shader against itself).
+        let ours = is_group_copy(a.ctx.op)
+            || (!original
+                && a.ctx.op.info().class == IntrinsicClass::Message
+                && spans.contains(&span));
+        if !ours || !a.in_bounds || a.ctx.invocation >= done {
+            continue;
+        }
+        let wg = (a.ctx.invocation as u64 / wg_size.max(1)) as u32;
+        let kind = match a.kind {
+            AccessKind::Load => 0,
+            AccessKind::Store | AccessKind::Atomic => 1,
+        };
+        out.entry((wg, span, kind)).or_default().push((
+            a.space,
+            a.offset,
+            a.offset + a.size as u64,
+        ));
+    }
+    for ranges in out.values_mut() {
+        *ranges = merge_ranges(std::mem::take(ranges));
+    }
+    out
+}
+
+/// The order spaces are listed in.
+fn space_order(s: &Space) -> (u8, u64) {
+    match *s {
+        Space::Alloc(id) => (0, id.0 as u64),
+        Space::Shared(wg) => (1, wg as u64),
+        Space::PushConstants => (2, 0),
+    }
+}
+
+/// Ranges `(space, start, end)` sorted and merged where they overlap or touch.
+fn merge_ranges(mut parts: Vec<(Space, u64, u64)>) -> Vec<(Space, u64, u64)> {
+    parts.sort_by_key(|(s, o, _)| (space_order(s), *o));
+    let mut merged: Vec<(Space, u64, u64)> = Vec::with_capacity(parts.len());
+    for (s, lo, hi) in parts {
+        match merged.last_mut() {
+            Some((ls, _, lhi)) if *ls == s && lo <= *lhi => *lhi = (*lhi).max(hi),
+            _ => merged.push((s, lo, hi)),
+        }
+    }
+    merged
+}
+
+/// The parts of merged ranges `a` not covered by merged ranges `b`.
+fn subtract_ranges(a: &[(Space, u64, u64)], b: &[(Space, u64, u64)]) -> Vec<(Space, u64, u64)> {
+    let mut out = Vec::new();
+    for &(s, lo, hi) in a {
+        let mut cur = lo;
+        for &(bs, blo, bhi) in b {
+            if bs != s || bhi <= cur || blo >= hi {
+                continue;
+            }
+            if blo > cur {
+                out.push((s, cur, blo));
+            }
+            cur = cur.max(bhi);
+            if cur >= hi {
+                break;
+            }
+        }
+        if cur < hi {
+            out.push((s, cur, hi));
+        }
+    }
+    out
+}
+
 /// The kind of memory access an intrinsic makes, if it is an image or message
 /// intrinsic that accesses memory.
 fn access_kind(op: IntrinsicOp) -> Option<AccessKind> {
@@ -567,14 +691,18 @@ struct Event {
 
 /// The events of a run: per traced call and active lane, in execution order, then
 /// sorted (stably) by invocation and span. The block messages a block access was split
-/// into are one event per lane: the bytes they reach together.
-fn events(run: &RunResult) -> Vec<Event> {
+/// into are one event per lane: the bytes they reach together. Calls at the spans in
+/// `skip` (the group async copies, compared per workgroup) are left out.
+fn events(run: &RunResult, skip: &BTreeSet<(u32, u32)>) -> Vec<Event> {
     let mut out = Vec::new();
     let mut by_lane: Vec<(u32, usize)> = Vec::new();
     for call in &run.calls {
         let Some(kind) = access_kind(call.op) else {
             continue;
         };
+        if skip.contains(&(call.span.line, call.span.col)) {
+            continue;
+        }
         by_lane.clear();
         let range = call.log_start.min(run.accesses.len())..call.log_end.min(run.accesses.len());
         for i in range {
@@ -671,26 +799,14 @@ fn merge_hits(a: &Hit, b: &Hit) -> Hit {
 /// maximal ranges (so that a texel read as one access or as several elements compares
 /// equal); discarded accesses reach nothing.
 fn hit_of<'a>(accesses: impl Iterator<Item = &'a Access>) -> Hit {
-    let mut parts: Vec<(Space, u64, u64)> = accesses
+    let parts: Vec<(Space, u64, u64)> = accesses
         .filter(|a| a.in_bounds)
         .map(|a| (a.space, a.offset, a.offset + a.size as u64))
         .collect();
     if parts.is_empty() {
         return Hit::Nothing;
     }
-    let order = |s: &Space| match *s {
-        Space::Alloc(id) => (0, id.0 as u64),
-        Space::Shared(wg) => (1, wg as u64),
-        Space::PushConstants => (2, 0),
-    };
-    parts.sort_by_key(|(s, o, _)| (order(s), *o));
-    let mut merged: Vec<(Space, u64, u64)> = Vec::with_capacity(parts.len());
-    for (s, lo, hi) in parts {
-        match merged.last_mut() {
-            Some((ls, _, lhi)) if *ls == s && lo <= *lhi => *lhi = (*lhi).max(hi),
-            _ => merged.push((s, lo, hi)),
-        }
-    }
+    let merged = merge_ranges(parts);
     if merged.len() == 1 {
         let (space, lo, hi) = merged[0];
         return Hit::At {
@@ -779,7 +895,9 @@ impl Comparison<'_> {
             .find(|&i| {
                 func.inst_span(i) == span
                     && func.inst(i).as_intrinsic().is_some_and(|x| {
-                        access_kind(x.op).is_some() || x.op.info().class == IntrinsicClass::Image
+                        access_kind(x.op).is_some()
+                            || is_group_copy(x.op)
+                            || x.op.info().class == IntrinsicClass::Image
                     })
             })
             .map(|i| {
@@ -834,8 +952,9 @@ impl Comparison<'_> {
 
     /// Compares the accesses of the invocations below `done`.
     fn addresses(&mut self, run_b: &RunResult, done: u32) {
-        let mut ea = events(self.run_a);
-        let mut eb = events(run_b);
+        let skip = copy_spans(self.ofunc);
+        let mut ea = events(self.run_a, &skip);
+        let mut eb = events(run_b, &skip);
         ea.retain(|e| e.invocation < done);
         eb.retain(|e| e.invocation < done);
         let (mut i, mut j) = (0, 0);
@@ -856,6 +975,76 @@ impl Comparison<'_> {
             }
             self.compare_group(&ea[i0..i], &eb[j0..j]);
         }
+    }
+
+    /// Compares, per workgroup, the bytes the group async copies loaded and stored
+    /// (the workgroups whose invocations are all below `done`).
+    fn copies(&mut self, run_b: &RunResult, done: u32) {
+        let spans = copy_spans(self.ofunc);
+        if spans.is_empty() {
+            return;
+        }
+        let wg_size = self.original.workgroup_invocations();
+        let a = copy_bytes(self.run_a, &spans, true, wg_size, done);
+        let b = copy_bytes(run_b, &spans, false, wg_size, done);
+        let keys: BTreeSet<_> = a.keys().chain(b.keys()).copied().collect();
+        for key in keys {
+            let (wg, span, kind) = key;
+            let empty = Vec::new();
+            let x = a.get(&key).unwrap_or(&empty);
+            let y = b.get(&key).unwrap_or(&empty);
+            self.report.accesses += 1;
+            if x == y {
+                continue;
+            }
+            let span = Span::new(span.0, span.1);
+            let what = if kind == 0 { "loads" } else { "stores" };
+            let only_a = subtract_ranges(x, y);
+            let only_b = subtract_ranges(y, x);
+            let mut note = Vec::new();
+            if !only_a.is_empty() {
+                note.push(format!(
+                    "only the original reached {}",
+                    self.describe_ranges(&only_a)
+                ));
+            }
+            if !only_b.is_empty() {
+                note.push(format!(
+                    "only the lowered code reached {}",
+                    self.describe_ranges(&only_b)
+                ));
+            }
+            let m = Mismatch {
+                kind: MismatchKind::Address,
+                invocation: Some((wg as u64 * wg_size).min(u32::MAX as u64) as u32),
+                span: Some(span),
+                instruction: self.text_for(span, None),
+                location: format!("the group async copy's {what} in workgroup {wg}"),
+                expected: format!("{what}: {}", self.describe_ranges(x)),
+                actual: format!("{what}: {}", self.describe_ranges(y)),
+                note: note.join("; "),
+            };
+            self.push(m);
+        }
+    }
+
+    /// Byte ranges `(space, start, end)` for a report (the first four).
+    fn describe_ranges(&self, ranges: &[(Space, u64, u64)]) -> String {
+        if ranges.is_empty() {
+            return "nothing".into();
+        }
+        let p: Vec<String> = ranges
+            .iter()
+            .take(4)
+            .map(|&(s, lo, hi)| format!("bytes {lo:#x}..{hi:#x} of {}", self.space_name(s)))
+            .collect();
+        format!(
+            "{} range{}: {}{}",
+            ranges.len(),
+            if ranges.len() == 1 { "" } else { "s" },
+            p.join(", "),
+            if ranges.len() > 4 { ", ..." } else { "" }
+        )
     }
 
     fn compare_group(&mut self, a: &[Event], b: &[Event]) {
@@ -1268,6 +1457,7 @@ fn format_components(c: &[u64], bits: u8) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::setup::DEFAULT_GLOBAL_BYTES;
 
     fn parse(text: &str) -> Shader {
         let s = ir::parse_shader(text).unwrap_or_else(|d| panic!("parse: {d:?}"));
@@ -1453,6 +1643,131 @@ fn main {{
         let mut d = acc(0, 4);
         d.in_bounds = false;
         assert_eq!(hit_of([d].iter()), Hit::Nothing);
+    }
+
+    /// Each workgroup gathers 2 lines of 3 4-byte elements (global line length 8, from
+    /// element `1 + 16 x workgroup`) into shared memory and copies them back packed to
+    /// the second pointer from element `6 x workgroup + {dst}`.
+    fn copy_round_trip(dst: u32) -> Shader {
+        parse(&format!(
+            "shader compute (local_size=4,1,1, subgroup_size=4)
+fn main {{
+  block b0:
+    32   %0 = load_const (0)
+    64   %1 = @load_push_constant (%0) (base=0, range=16)
+    64   %2 = @load_push_constant (%0) (base=8, range=16)
+    32x3 %3 = @load_workgroup_id
+    32   %4 = load_const (16)
+    32   %5 = imul %3.x, %4
+    32   %6 = load_const (1)
+    32   %7 = iadd %5, %6
+    32   %8 = load_const (4)
+    32   %9 = load_const (3)
+    32   %10 = load_const (2)
+    32   %11 = load_const (8)
+    32   %12 = @group_async_copy_2d2d (%0, %0, %1, %7, %8, %9, %10, %11, %9, %0)
+    @group_wait_events (%12)
+    32   %13 = load_const (6)
+    32   %14 = imul %3.x, %13
+    32   %15 = load_const ({dst})
+    32   %16 = iadd %14, %15
+    32   %17 = @group_async_copy_2d2d (%2, %16, %0, %0, %8, %9, %10, %9, %9, %0)
+    @group_wait_events (%17)
+}}
+"
+        ))
+    }
+
+    #[test]
+    fn group_copies_are_compared_per_workgroup() {
+        let shader = copy_round_trip(0);
+        let device = Device::preset("dg2").unwrap();
+        let mut s = setup(&shader, &device);
+        s.grid = [2, 1, 1];
+        assert_eq!(s.globals.len(), 2);
+        // Against itself: per workgroup, each copy's loads and stores.
+        let r = verify(&shader, &shader, &device, &s).unwrap();
+        assert!(r.passed(), "{r}");
+        assert_eq!(r.accesses, 2 * 2 * 2);
+        assert_eq!(r.buffer_bytes, 2 * DEFAULT_GLOBAL_BYTES as u64);
+        // Lowered, on a platform with the loop and one with block messages.
+        for p in ["ivb", "pvc"] {
+            let device = Device::preset(p).unwrap();
+            let r = lower_and_verify(&shader, &device, &LowerOptions::default(), &s).unwrap();
+            assert!(r.passed(), "{p}: {r}");
+            assert_eq!(r.accesses, 8, "{p}");
+        }
+        // A copy-back one element further stores other bytes: workgroup 0 stores bytes
+        // 4..28 of the destination instead of 0..24, workgroup 1 bytes 28..52 instead
+        // of 24..48.
+        let bad = copy_round_trip(1);
+        let r = verify(&shader, &bad, &device, &s).unwrap();
+        assert!(!r.passed());
+        assert_eq!(r.by_kind.get(&MismatchKind::Address), Some(&2), "{r}");
+        assert!(r.has(MismatchKind::BufferByte), "{r}");
+        let m = &r.mismatches[0];
+        assert_eq!(m.kind, MismatchKind::Address);
+        assert_eq!(m.location, "the group async copy's stores in workgroup 0");
+        assert_eq!(m.span, Some(Span::new(22, 5)));
+        assert_eq!(m.invocation, Some(0));
+        assert!(
+            m.instruction
+                .as_deref()
+                .unwrap()
+                .starts_with("32   %17 = @group_async_copy_2d2d (%2, %16,"),
+            "{m}"
+        );
+        assert_eq!(
+            m.expected,
+            "stores: 1 range: bytes 0x0..0x18 of global (push constant 0x8)"
+        );
+        assert_eq!(
+            m.actual,
+            "stores: 1 range: bytes 0x4..0x1c of global (push constant 0x8)"
+        );
+        assert_eq!(
+            m.note,
+            "only the original reached 1 range: bytes 0x0..0x4 of global (push constant \
+             0x8); only the lowered code reached 1 range: bytes 0x18..0x1c of global \
+             (push constant 0x8)"
+        );
+        let b = r
+            .mismatches
+            .iter()
+            .find(|m| m.kind == MismatchKind::BufferByte)
+            .unwrap();
+        assert!(
+            b.location
+                .starts_with("global (push constant 0x8) bytes 0x0..0x4"),
+            "{b}"
+        );
+    }
+
+    #[test]
+    fn range_arithmetic() {
+        let a = Space::Alloc(AllocId(0));
+        let sh = Space::Shared(0);
+        assert_eq!(
+            merge_ranges(vec![
+                (a, 8, 12),
+                (sh, 0, 4),
+                (a, 0, 4),
+                (a, 4, 6),
+                (a, 10, 16)
+            ]),
+            vec![(a, 0, 6), (a, 8, 16), (sh, 0, 4)]
+        );
+        assert_eq!(
+            subtract_ranges(
+                &[(a, 0, 10), (sh, 0, 8)],
+                &[(a, 2, 4), (a, 6, 7), (sh, 0, 8)]
+            ),
+            vec![(a, 0, 2), (a, 4, 6), (a, 7, 10)]
+        );
+        assert_eq!(
+            subtract_ranges(&[(a, 0, 4)], &[(sh, 0, 4)]),
+            vec![(a, 0, 4)]
+        );
     }
 
     #[test]

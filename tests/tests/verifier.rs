@@ -1,7 +1,9 @@
 //! `ir-opt verify` on every example under `examples/`, for every platform preset, with
 //! and without the untyped path (and with A64 addresses on two platforms): the lowering
 //! must verify wherever it succeeds, and fail only where the platform cannot lower the
-//! shader (listed below). Also runs each example's documented `Run:` command.
+//! shader (listed below). Each runs on the default setup with the grid its documented
+//! `Verify:` command gives, if any (the group async copy examples have no images for the
+//! default grid to cover). Also runs each example's documented `Run:` command.
 
 use lowering::{Device, LowerOptions, UntypedAddress};
 use std::path::{Path, PathBuf};
@@ -41,7 +43,12 @@ fn check(path: &Path, platform: &str, options: &LowerOptions) -> Result<String, 
     let shader = ir::parse_shader(&text).map_err(|d| format!("parse: {d:?}"))?;
     ir::validate(&shader).map_err(|d| format!("validate: {d:?}"))?;
     let device = Device::preset(platform).unwrap();
-    let setup = Setup::default_for(&shader, &device, 0).map_err(|e| e.to_string())?;
+    let mut setup = Setup::default_for(&shader, &device, 0).map_err(|e| e.to_string())?;
+    // The grid the example documents (examples without images, such as the group async
+    // copies, would otherwise run one workgroup).
+    if let Some(g) = documented_verify_grid(&text) {
+        setup.grid = verify::cli::parse_grid(&g).map_err(|e| e.to_string())?;
+    }
     let ex = name(path);
     match lower_and_verify(&shader, &device, options, &setup) {
         Ok(r) if r.passed() && expected_error(&ex, platform).is_none() => Ok(r.summary()),
@@ -61,7 +68,13 @@ fn check(path: &Path, platform: &str, options: &LowerOptions) -> Result<String, 
 #[test]
 fn every_example_verifies_on_every_platform() {
     let files = examples();
-    assert!(files.len() >= 8, "examples: {files:?}");
+    assert!(files.len() >= 10, "examples: {files:?}");
+    for ex in ["async_copy", "async_copy_3d"] {
+        assert!(
+            files.iter().any(|f| name(f) == ex),
+            "examples/{ex}.ir is in the matrix"
+        );
+    }
     let mut jobs: Vec<(PathBuf, &str, LowerOptions)> = Vec::new();
     for f in &files {
         for &p in Device::PRESET_NAMES.iter() {
@@ -136,6 +149,14 @@ fn every_example_verifies_on_every_platform() {
     );
 }
 
+/// The `--grid` of the documented verify command, if it has one.
+fn documented_verify_grid(text: &str) -> Option<String> {
+    let line = text.lines().find(|l| l.contains("-- verify examples/"))?;
+    let args: Vec<&str> = line.split_whitespace().collect();
+    let i = args.iter().position(|&a| a == "--grid")?;
+    args.get(i + 1).map(|s| s.to_string())
+}
+
 /// Splits a documented command line (`... ir-opt -- run examples/x.ir --image @a=zero`)
 /// into the run options after the file name.
 fn documented_run(text: &str) -> Option<verify::cli::RunOptions> {
@@ -151,6 +172,9 @@ fn documented_run(text: &str) -> Option<verify::cli::RunOptions> {
             "--target" => o.target = v,
             "--seed" => o.seed = v?.parse().ok()?,
             "--subgroup" => o.subgroup = v?.parse().ok(),
+            "--global" => o.globals.push(v?),
+            "--global-size" => o.global_size = Some(v?.parse().ok()?),
+            "--push" => o.push.push(v?),
             _ => return None,
         }
         i += 2;

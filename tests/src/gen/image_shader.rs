@@ -669,6 +669,7 @@ impl Case {
         Setup {
             images,
             buffers: vec![output],
+            globals: Vec::new(),
             push_constants: Vec::new(),
             grid: self.workgroups,
             subgroup_size: self.subgroup_size,

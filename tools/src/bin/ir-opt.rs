@@ -59,7 +59,11 @@ Image fills (--image @name=FILL, or @name[i]=FILL for one element of an array):
                 integers n, normalized and float channels (n mod 64) / 63
 Surfaces: 2D 37x19 with 3 levels, arrays of 4 layers, 3D 9x7x5, cubes 8x8, buffers of
 300 texels, tilings and views chosen by --seed; the default grid covers the largest
-image plus a margin, so some accesses fall outside.";
+image plus a margin, so some accesses fall outside.
+Global memory: every 64-bit push constant read at a constant, 8-byte-aligned offset is a
+pointer to a global allocation of its own (--global-size bytes, a pattern from --seed;
+--global OFFSET=gradient puts k in the dword at byte 4k), compared byte by byte after
+both runs. Shared memory is not compared: copy results out of it.";
 
 /// Options shared by `run` and `verify`.
 #[derive(Args)]
@@ -78,6 +82,18 @@ struct ExecArgs {
     /// Initial contents of an image: @name=FILL (repeatable; see below).
     #[arg(long = "image", value_name = "@NAME=FILL")]
     images: Vec<String>,
+    /// Bytes of each global allocation a 64-bit push-constant pointer points to
+    /// (default 65536; 0: none).
+    #[arg(long, value_name = "N")]
+    global_size: Option<usize>,
+    /// Initial contents of the global allocation whose pointer is at push-constant byte
+    /// OFFSET: OFFSET=FILL (repeatable; zero, pattern, pattern:SEED, gradient).
+    #[arg(long = "global", value_name = "OFFSET=FILL")]
+    globals: Vec<String>,
+    /// Push-constant dwords from byte OFFSET on: OFFSET=V[,V...] (repeatable; decimal or
+    /// 0x hexadecimal; the rest of the push constants is a pattern from --seed).
+    #[arg(long = "push", value_name = "OFFSET=V,...")]
+    push: Vec<String>,
 }
 
 #[derive(Args)]
@@ -196,6 +212,9 @@ fn run_options(e: &ExecArgs, target: Option<String>) -> verify::cli::RunOptions 
         subgroup: e.subgroup,
         seed: e.seed,
         images: e.images.clone(),
+        global_size: e.global_size,
+        globals: e.globals.clone(),
+        push: e.push.clone(),
     }
 }
 
