@@ -23,9 +23,10 @@
 //!
 //! After its cases, each suite prints a coverage table and fails if a platform, a
 //! tiling, a dimension, a format class, a (platform, tiling), (platform, dimension),
-//! (platform, format class) or (dimension, tiling) combination that can occur never
-//! appeared in a verified case, or an atomic op, a coordinate class or a lowering path
-//! the suite is meant to reach was never verified.
+//! (platform, format class), (platform, texel size: 8 to 128 bits), (dimension, tiling)
+//! or (format class, load/store) combination that can occur never appeared in a
+//! verified case, or an atomic op, a coordinate class or a lowering path the suite is
+//! meant to reach was never verified.
 //!
 //! Fixed seeds. Environment: `QC_TESTS` = cases per suite (default [`CI_CASES`] in
 //! release builds, [`DEBUG_CASES`] in debug builds, where the coverage is not checked),
@@ -217,10 +218,12 @@ impl Tally {
             bump(&mut self.tilings, tiling.clone());
             bump(&mut self.dims, dim.clone());
             bump(&mut self.classes, class.clone());
+            let bits = format!("{}-bit", img.data_format().bits_per_texel());
             for c in [
                 ("platform-tiling", platform.clone(), tiling.clone()),
                 ("platform-dim", platform.clone(), dim.clone()),
                 ("platform-class", platform.clone(), class.clone()),
+                ("platform-texel", platform.clone(), bits),
                 ("dim-tiling", dim.clone(), tiling.clone()),
             ] {
                 bump(&mut self.pairs, c);
@@ -249,6 +252,16 @@ impl Tally {
         }
         for a in &accesses {
             bump(&mut self.ops, a.op.name());
+            let op = match a.op {
+                Op::Load { .. } => "load",
+                Op::Store { .. } => "store",
+                _ => "other",
+            };
+            let class = FormatClass::of(case.images[a.image].data_format())
+                .expect("images have a data format")
+                .name()
+                .to_string();
+            bump(&mut self.pairs, ("class-op", class, op.to_string()));
             for t in &a.coord {
                 bump(&mut self.coords, format!("{:?}", t.class));
             }
@@ -352,6 +365,14 @@ fn expected_coverage() -> (BTreeSet<String>, BTreeSet<String>, BTreeSet<Combinat
             }
             let class = FormatClass::of(f).expect("a storage format").name();
             pairs.insert(("platform-class", d.name.clone(), class.to_string()));
+            pairs.insert((
+                "platform-texel",
+                d.name.clone(),
+                format!("{}-bit", f.bits_per_texel()),
+            ));
+            for op in ["load", "store"] {
+                pairs.insert(("class-op", class.to_string(), op.to_string()));
+            }
             for dim in DimKind::ALL {
                 let ts: Vec<Tiling> = match dim.surf_dim() {
                     Some(sd) => tiling::storage_tilings(
