@@ -482,8 +482,11 @@ impl Rng {
 }
 
 /// Whether a stored word decodes to a value that does not survive load + store: the
-/// most negative SNORM code (it reads as -1.0, which writes back as -(2^(n-1)-1)) and
-/// float NaNs (the payload is not kept; R11G11B10 clamps them to 0).
+/// most negative SNORM code (it reads as -1.0, which writes back as -(2^(n-1)-1)), and
+/// float NaNs whose bits the store does not reproduce: a binary16 NaN may lose payload
+/// bits through float32, and an R11G11B10 store writes every NaN as the canonical one
+/// (exponent 31 with only the top mantissa bit: 0x7e0 in 11 bits, 0x3f0 in 10; see
+/// `pack_11f11f10f` in convert.rs), so only that NaN survives. Infinities survive.
 fn lossy(image: Format, lower: Format, words: &[u32]) -> bool {
     let chans = image.channels();
     let lb = lower.channels()[0].bits as u32;
@@ -497,8 +500,8 @@ fn lossy(image: Format, lower: Format, words: &[u32]) -> bool {
         let lossy = match (c.kind, w) {
             (ir::ChannelKind::Snorm, _) => v == 1 << (w - 1),
             (ir::ChannelKind::Float, 16) => (v >> 10) & 0x1f == 0x1f && v & 0x3ff != 0,
-            (ir::ChannelKind::Float, 11) => (v >> 6) & 0x1f == 0x1f,
-            (ir::ChannelKind::Float, 10) => (v >> 5) & 0x1f == 0x1f,
+            (ir::ChannelKind::Float, 11) => (v >> 6) & 0x1f == 0x1f && v & 0x3f != 0 && v != 0x7e0,
+            (ir::ChannelKind::Float, 10) => (v >> 5) & 0x1f == 0x1f && v & 0x1f != 0 && v != 0x3f0,
             _ => false,
         };
         if lossy {
