@@ -19,7 +19,39 @@
 //! - **IVB/BYT** typed atomics ignore null surfaces and would corrupt memory, so the
 //!   message is predicated on `SIZE.x != 0` (an unbound image has SIZE 0) and the result
 //!   is 0 otherwise (§8).
+//!
+//! # Atomics on R16 images
+//!
+//! The isl TA column allows typed atomics on R16_{UINT,SINT,FLOAT} surfaces from
+//! verx10 120 (image-lowering.md §3), as `d16u32` messages (lsc.md §4): the atomic
+//! reads and writes the 16-bit texel, takes the low 16 bits of each 32-bit data
+//! operand, and returns the old texel in the low 16 bits of a dword. The IR's image
+//! atomics keep 32-bit data and results, so their meaning on a 16-bit texel is defined
+//! here (and executed so by the reference, `verify::image`):
+//!
+//! - **R16_UINT, R16_SINT**: the operation is the 32-bit one done on 16 bits with the
+//!   data's low 16 bits: `iadd` wraps modulo 2^16, `imin`/`imax` compare 16-bit two's
+//!   complement values, `umin`/`umax` 16-bit unsigned ones, `xchg` and `cmpxchg` store
+//!   and compare the low 16 bits (an atomic truncates where `image_store` saturates: a
+//!   saturating conversion is no part of a read-modify-write). The result is the old
+//!   texel widened: zero-extended on R16_UINT, sign-extended on R16_SINT. So the data
+//!   goes to the message as it is; the result is sign-extended for R16_SINT (as a load
+//!   converts it, `ishl`/`ishr` by 16) and, for R16_UINT, masked with 0xffff before
+//!   Xe2, where `d16u32` leaves the upper 16 bits undefined (lsc.md §1; Xe2 zeroes them).
+//! - **R16_FLOAT**: data and result are float32 values, as for loads and stores of the
+//!   format: each data operand is converted to binary16 (round to nearest even, the
+//!   store conversion) before the message, the operation (`fadd`, `fmin`, `fmax`,
+//!   `fcmpxchg`, `xchg`) is done on the binary16 texel, and the old texel is converted
+//!   to float32 (exactly, the load conversion). Float operations follow the device's float-atomic fields, which
+//!   describe the 32-bit operations; that they hold for 16-bit texels too is inferred (the
+//!   references list LSC float atomics without a data-size restriction beyond
+//!   `d16u32`/`d32`/`d64`, and isl's TA column gives R16_FLOAT typed atomics).
+//! - Integer arithmetic on R16_FLOAT and float arithmetic on R16_{UINT,SINT} are
+//!   [`LowerErrorKind::AtomicTypeMismatch`] errors, as on R32 formats (the validator
+//!   already refuses them, and `cmpxchg` on float formats). Before Gfx12
+//!   every R16 atomic is an [`LowerErrorKind::AtomicFormatUnsupported`] error.
 
+use crate::convert;
 use crate::device::Device;
 use crate::error::{LowerError, LowerErrorKind};
 use crate::lower_images::{
@@ -28,7 +60,7 @@ use crate::lower_images::{
 };
 use crate::typed::{tgm_indices, typed_coords};
 use ir::lsc::{CacheControl, CacheOpt, DataShape, DataSize, LscAtomicOp};
-use ir::{AtomicOp, Format, Function, ImageRef, IndexKind, Inst, IntrinsicOp, Src, Type};
+use ir::{AtomicOp, Builder, Format, Function, ImageRef, IndexKind, Inst, IntrinsicOp, Src, Type};
 use smallvec::SmallVec;
 
 /// The LSC atomic operation for a NIR atomic op, as Mesa's `lsc_op_for_nir_intrinsic`
@@ -72,6 +104,47 @@ pub fn atomic_cache(device: &Device) -> CacheControl {
     }
 }
 
+/// The data operands of an atomic on a `format` image as the `d16u32` message takes
+/// them (see the module documentation): float32 data converted to binary16 on
+/// R16_FLOAT; anything else as it is (the message takes the low 16 bits).
+pub(crate) fn r16_atomic_operands(
+    b: &mut Builder,
+    device: &Device,
+    format: Format,
+    operands: &[Src],
+) -> SmallVec<[Src; 2]> {
+    operands
+        .iter()
+        .map(|&s| {
+            if format == Format::R16Float {
+                Src::new(
+                    convert::convert_color_for_store(b, device, format, Format::R16Uint, s)
+                        .expect("a 32-bit scalar converts to R16_UINT"),
+                )
+            } else {
+                s
+            }
+        })
+        .collect()
+}
+
+/// The result of an atomic on a `format` image from the `d16u32` message's `old` (see
+/// the module documentation): R16_UINT zero-extended (masked before Xe2), R16_SINT
+/// sign-extended, R16_FLOAT converted to float32; other formats unchanged.
+pub(crate) fn r16_atomic_result(b: &mut Builder, device: &Device, format: Format, old: Src) -> Src {
+    match format {
+        Format::R16Uint if device.verx10 < 200 => {
+            let m = b.imm_u32(0xffff);
+            Src::new(b.iand(old, m))
+        }
+        Format::R16Sint | Format::R16Float => {
+            convert::load_color(b, device, format, Format::R16Uint, old, 1)
+                .expect("an R16 dword converts")
+        }
+        _ => old,
+    }
+}
+
 /// A planned typed atomic.
 #[derive(Clone, Debug)]
 pub(crate) struct TypedAtomic {
@@ -88,6 +161,8 @@ pub(crate) struct TypedAtomic {
     pub guard: bool,
     /// The surface the driver binds.
     pub surface: SurfaceFormat,
+    /// The image format (R16 formats convert data and result).
+    format: Format,
 }
 
 /// Whether `op` does arithmetic on integers, on floats, or just moves bits.
@@ -230,16 +305,22 @@ pub(crate) fn plan(
         } else {
             SurfaceFormat::Typed(a.format)
         },
+        format: a.format,
     }))
 }
 
 impl TypedAtomic {
-    pub(crate) fn emit(self, func: &mut Function, inst: Inst, ctx: &mut EmitCtx) {
+    pub(crate) fn emit(self, func: &mut Function, inst: Inst, device: &Device, ctx: &mut EmitCtx) {
         let zero = ctx.zero(func);
         let mut b = ctx.builder(func, inst);
         let coords = typed_coords(self.coord, self.coord_comps, zero);
         let mut srcs: SmallVec<[Src; 7]> = SmallVec::from_slice(&coords);
-        srcs.extend(self.operands.iter().copied());
+        srcs.extend(r16_atomic_operands(
+            &mut b,
+            device,
+            self.format,
+            &self.operands,
+        ));
         let predicate = if self.guard {
             let size = b.image_load_param(self.image, PARAM_SLOT_SIZE, 3);
             let bound = b.ine(Src::channel(size, 0), zero);
@@ -259,9 +340,10 @@ impl TypedAtomic {
                 Some(Type::U32),
             )
             .expect("lsc_atomic defines a value");
+        let old = r16_atomic_result(&mut b, device, self.format, Src::new(old));
         let result = match predicate {
             Some(p) => Src::new(b.bcsel(p, old, zero)),
-            None => Src::new(old),
+            None => old,
         };
         ctx.finish(func, inst, result);
     }
@@ -300,6 +382,65 @@ mod tests {
         }
         assert_eq!(LscAtomicOp::Iinc.num_data_operands(), 0);
         assert_eq!(LscAtomicOp::Icas.num_data_operands(), 2);
+    }
+
+    /// The instructions that use the `lsc_atomic`'s result, printed, after lowering an
+    /// `iadd` on a `format` image for `platform` (typed path).
+    fn r16_result_ops(format: &str, data: &str, op: &str, platform: &str) -> Vec<String> {
+        let text = format!(
+            "shader compute (local_size=1,1,1)
+image @img : 2d {format} (binding=0)
+fn main {{
+  block b0:
+    32x2 %0 = load_const (1, 2)
+    32   %1 = load_const ({data})
+    32   %2 = @image_atomic (@img, %0, %1) (atomic_op={op})
+    @store_ssbo (%2, %0.x, %0.y) (access=none, align_mul=4)
+}}
+"
+        );
+        let mut shader = ir::parse_shader(&text).unwrap();
+        let device = Device::preset(platform).unwrap();
+        crate::lower_images(&mut shader, &device, &LowerOptions::default()).unwrap();
+        let f = &shader.functions[0];
+        let text = ir::print::print_function(&shader, f);
+        let lines: Vec<&str> = text.lines().map(str::trim).collect();
+        let at = lines
+            .iter()
+            .position(|l| l.contains("@lsc_atomic"))
+            .expect("an lsc_atomic");
+        assert!(lines[at].contains("lsc_data=d16u32"), "{text}");
+        lines[at..]
+            .iter()
+            .take_while(|l| !l.contains("@store_ssbo"))
+            .map(|l| l.to_string())
+            .collect()
+    }
+
+    #[test]
+    fn r16_results_are_widened_as_the_format_says() {
+        // R16_UINT: d16u32 leaves the upper bits undefined before Xe2 (lsc.md §1): masked
+        // on TGL and DG2; Xe2 zeroes them.
+        for p in ["tgl", "dg2"] {
+            let ops = r16_result_ops("r16_uint", "7", "iadd", p);
+            assert_eq!(ops.len(), 3, "{p}: {ops:?}");
+            assert!(ops[1].ends_with("load_const (0x0000ffff)"), "{ops:?}");
+            assert!(ops[2].starts_with("32   %2 = iand "), "{ops:?}");
+        }
+        assert_eq!(r16_result_ops("r16_uint", "7", "iadd", "lnl").len(), 1);
+        // R16_SINT: sign-extended (shift left, then arithmetic right, by 16).
+        let ops = r16_result_ops("r16_sint", "7", "imin", "lnl");
+        assert!(ops.iter().any(|l| l.contains("= ishl ")), "{ops:?}");
+        assert!(ops.last().unwrap().contains("%2 = ishr "), "{ops:?}");
+        // R16_FLOAT: the binary16 result unpacked to float32 (the data's conversion is
+        // checked by value in `tests/tests/r16_atomics.rs`).
+        let ops = r16_result_ops("r16_float", "0x3f800000", "xchg", "tgl");
+        assert!(
+            ops.last()
+                .unwrap()
+                .contains("%2 = unpack_half_2x16_split_x "),
+            "{ops:?}"
+        );
     }
 
     #[test]

@@ -670,7 +670,7 @@ impl Plan {
         match self {
             Plan::Load(l) => l.emit(func, inst, device, ctx),
             Plan::Store(s) => s.emit(func, inst, device, ctx),
-            Plan::Atomic(a) => a.emit(func, inst, ctx),
+            Plan::Atomic(a) => a.emit(func, inst, device, ctx),
             Plan::Untyped(u) => u.emit(func, inst, device, ctx),
             Plan::Block(b) => b.emit(func, inst, ctx),
             Plan::Sampler(l) => l.emit(func, inst, ctx),

@@ -50,8 +50,9 @@
 //!   (lsc.md §1), so single-channel 8/16-bit texels are masked before conversion, except
 //!   on IVB/BYT where the conversion masks them already.
 //! - **Atomics** follow the typed path's format and operation rules (R32 formats, R16
-//!   from Gfx12 with `d16u32`, float operations where the device exposes them on
-//!   images); 64-bit atomics use `d64` on R64 images and need
+//!   from Gfx12 with `d16u32` and the data and result conversions of
+//!   [`crate::atomic`]'s "Atomics on R16 images", float operations where the device
+//!   exposes them on images); 64-bit atomics use `d64` on R64 images and need
 //!   [`Device::image_int64_atomics`].
 //! - **LOD.** The parameter block describes the view's one level, so the path can only
 //!   address LOD 0. A load whose `lod` source is absent or the constant 0 needs nothing;
@@ -64,7 +65,7 @@
 //!   before Xe2 (lsc.md §9, Mesa's choices); otherwise the default.
 
 use crate::address::{slot, AddressError, AddressPlan, Emitter, Operand};
-use crate::atomic::lsc_op_for_atomic;
+use crate::atomic::{lsc_op_for_atomic, r16_atomic_operands, r16_atomic_result};
 use crate::bounds;
 use crate::convert;
 use crate::device::Device;
@@ -574,7 +575,7 @@ impl UntypedAccess {
             }
             Kind::Atomic { operands, ty, .. } => {
                 let mut srcs: SmallVec<[Src; 4]> = smallvec![addr];
-                srcs.extend(operands.iter().copied());
+                srcs.extend(r16_atomic_operands(e.b, device, self.image_fmt, &operands));
                 let old =
                     e.b.intrinsic(
                         IntrinsicOp::LscAtomic,
@@ -584,12 +585,13 @@ impl UntypedAccess {
                         Some(ty),
                     )
                     .expect("lsc_atomic defines a value");
+                let old = r16_atomic_result(e.b, device, self.image_fmt, Src::new(old));
                 let result = match pred {
                     Some(p) => {
                         let zero = e.b.zero(ty);
                         Src::new(e.b.bcsel(p, old, zero))
                     }
-                    None => Src::new(old),
+                    None => old,
                 };
                 ctx.finish(func, inst, result);
             }

@@ -46,10 +46,19 @@
 //!
 //! Atomics act on single-channel 32- and 64-bit formats (`r32_uint`, `r32_sint`,
 //! `r32_float`, `r64_uint`, `r64_sint`) with NIR's semantics (see
-//! [`apply_nir_atomic`]), lane by lane in ascending lane order.
+//! [`apply_nir_atomic`]), lane by lane in ascending lane order, and on the 16-bit
+//! `r16_uint`, `r16_sint` and `r16_float` (typed `d16u32` atomics from Gfx12,
+//! image-lowering.md §3) with 32-bit data and results related to the 16-bit texel as
+//! [`r16_atomic_operand`] and [`r16_atomic_result`] define: integer operations act on
+//! the data's low 16 bits and wrap modulo 2^16, `imin`/`imax` compare 16-bit signed
+//! values; the old texel is returned zero-extended (`r16_uint`) or sign-extended
+//! (`r16_sint`); on `r16_float` data and result are float32 values, the data converted
+//! to binary16 (nearest even) and the operation done in binary16. Integer operations
+//! (`cmpxchg` included) on `r16_float` and float operations on `r16_uint`/`r16_sint` are
+//! errors, as the validator rules for every format; `xchg` fits all three.
 
 use crate::memory::{AccessCtx, AccessKind, ImageBinding, ImageStorage, Memory, Space, Target};
-use crate::texel::TexelLayout;
+use crate::texel::{decode_channel, encode_channel, ChannelKind, TexelLayout};
 use ir::eval::{eval_alu, Operand};
 use ir::interp::{EnvError, IntrinsicCall};
 use ir::{AluOp, AtomicOp, ImageDecl, ImageDim, IndexKind, IntrinsicOp, Type};
@@ -449,6 +458,73 @@ pub fn apply_nir_atomic(
     Ok(new & m)
 }
 
+/// A 32-bit data operand of an atomic on a 16-bit texel of `kind`, as the 16-bit value
+/// the operation takes: on `Float` (r16_float) the float32 converted to binary16, round
+/// to nearest even (the format's store conversion); on `Uint`/`Sint` the low 16 bits.
+pub fn r16_atomic_operand(kind: ChannelKind, data: u64) -> u64 {
+    match kind {
+        ChannelKind::Float => encode_channel(ChannelKind::Float, 16, data & 0xffff_ffff),
+        _ => data & 0xffff,
+    }
+}
+
+/// The 32-bit result of an atomic on a 16-bit texel of `kind` whose old value was
+/// `old`: zero-extended (`Uint`), sign-extended (`Sint`), or the binary16 converted to
+/// float32 (`Float`, exact).
+pub fn r16_atomic_result(kind: ChannelKind, old: u64) -> u64 {
+    match kind {
+        ChannelKind::Sint => ir::eval::sign_extend(16, old & 0xffff) as u64 & 0xffff_ffff,
+        ChannelKind::Float => decode_channel(ChannelKind::Float, 16, old & 0xffff),
+        _ => old & 0xffff,
+    }
+}
+
+/// Why an atomic cannot act on a single-channel texel of `bits` bits of `kind` (named
+/// `format`), if it cannot.
+fn check_atomic_format(
+    op: AtomicOp,
+    kind: ChannelKind,
+    bits: u8,
+    format: &str,
+    data_bits: u8,
+) -> Result<(), ImageError> {
+    let integer = matches!(kind, ChannelKind::Uint | ChannelKind::Sint);
+    match bits {
+        32 | 64 if integer || kind == ChannelKind::Float => Ok(()),
+        16 if integer || kind == ChannelKind::Float => {
+            if data_bits != 32 {
+                return Err(ImageError::Unsupported {
+                    reason: format!(
+                        "atomics on {format} take 32-bit data and results, not {data_bits}-bit"
+                    ),
+                });
+            }
+            // As the validator rules for every format: exchange moves bits, everything
+            // else (cmpxchg included) needs data of the format's kind.
+            if op != AtomicOp::Xchg && op.is_float() != (kind == ChannelKind::Float) {
+                return Err(ImageError::Unsupported {
+                    reason: format!(
+                        "{} atomic {op} on {format}: its data are {} values",
+                        if op.is_float() { "float" } else { "integer" },
+                        if kind == ChannelKind::Float {
+                            "float32"
+                        } else {
+                            "integer"
+                        }
+                    ),
+                });
+            }
+            Ok(())
+        }
+        _ => Err(ImageError::Unsupported {
+            reason: format!(
+                "image atomics need a single-channel 32- or 64-bit format, or r16_uint, \
+                 r16_sint or r16_float, not {format}"
+            ),
+        }),
+    }
+}
+
 fn index(call: &IntrinsicCall<'_>, kind: IndexKind) -> Result<u32, EnvError> {
     call.index(kind)
         .ok_or_else(|| EnvError::new(ImageError::BadIndex { index: kind.name() }))
@@ -567,21 +643,13 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
                 let layout = logical_layout(decl, b).map_err(|e| lane_err(lane, e))?;
                 let aop = AtomicOp::from_index(index(call, IndexKind::AtomicOp)?)
                     .ok_or_else(|| EnvError::new(ImageError::BadIndex { index: "atomic_op" }))?;
-                let single = layout.channels.len() == 1
-                    && layout.channels[0].slot == 0
-                    && matches!(layout.channels[0].bits, 32 | 64);
-                if !single {
-                    return Err(lane_err(
-                        lane,
-                        ImageError::Unsupported {
-                            reason: format!(
-                                "image atomics need a single-channel 32- or 64-bit format, not {}",
-                                layout.name
-                            ),
-                        },
-                    ));
-                }
-                let bits = layout.channels[0].bits;
+                let (kind, bits) = match layout.channels.as_slice() {
+                    [c] if c.slot == 0 => (c.kind, c.bits),
+                    // Not single-channel: refused below.
+                    _ => (ChannelKind::Raw, 0),
+                };
+                check_atomic_format(aop, kind, bits, &layout.name, call.src_type(1).bit_size())
+                    .map_err(|e| lane_err(lane, e))?;
                 let offset =
                     texel_offset(decl, b, call.src(0, lane)).map_err(|e| lane_err(lane, e))?;
                 let Some(offset) = offset else {
@@ -594,11 +662,15 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
                     );
                     continue;
                 };
-                let (data, data2) = if op == IntrinsicOp::ImageAtomicSwap {
+                let (mut data, mut data2) = if op == IntrinsicOp::ImageAtomicSwap {
                     (call.src_scalar(1, lane), call.src_scalar(2, lane))
                 } else {
                     (call.src_scalar(1, lane), 0)
                 };
+                if bits == 16 {
+                    data = r16_atomic_operand(kind, data);
+                    data2 = r16_atomic_operand(kind, data2);
+                }
                 let mut failure = None;
                 let old = mem
                     .atomic(Target::Alloc(alloc, offset), layout.bytes, &ctx, |old| {
@@ -614,7 +686,12 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
                 if let Some(e) = failure {
                     return Err(lane_err(lane, e));
                 }
-                call.set_dest(lane, &[old]);
+                let result = if bits == 16 {
+                    r16_atomic_result(kind, old)
+                } else {
+                    old
+                };
+                call.set_dest(lane, &[result]);
             }
             other => {
                 return Err(EnvError::msg(format!(
@@ -1159,6 +1236,48 @@ fn main {
             apply_nir_atomic(Imin, 64, 1, u64::MAX, 0).unwrap(),
             u64::MAX
         );
+    }
+
+    #[test]
+    fn r16_atomic_operands_and_results_by_hand() {
+        use ChannelKind::*;
+        // Integer data keep their low 16 bits; float32 data round to binary16, nearest
+        // even: 1 + 2^-11 is halfway between 0x3c00 and 0x3c01 and goes to 0x3c00,
+        // 65520.0 overflows to +inf (0x7c00), 2^-25 is halfway between 0 and the
+        // smallest subnormal and goes to 0.
+        assert_eq!(r16_atomic_operand(Uint, 0x0001_fffe), 0xfffe);
+        assert_eq!(r16_atomic_operand(Sint, 0xffff_63c0), 0x63c0);
+        assert_eq!(r16_atomic_operand(Float, 0x3f80_1000), 0x3c00);
+        assert_eq!(r16_atomic_operand(Float, 0x477f_f000), 0x7c00);
+        assert_eq!(r16_atomic_operand(Float, 0x3300_0000), 0x0000);
+        assert_eq!(r16_atomic_operand(Float, 0xbf80_0000), 0xbc00);
+        // Results: zero-extended, sign-extended, widened exactly.
+        assert_eq!(r16_atomic_result(Uint, 0x8003), 0x8003);
+        assert_eq!(r16_atomic_result(Sint, 0x8003), 0xffff_8003);
+        assert_eq!(r16_atomic_result(Sint, 0x7fff), 0x7fff);
+        assert_eq!(r16_atomic_result(Float, 0x0001), 0x3380_0000);
+        assert_eq!(r16_atomic_result(Float, 0xfc00), 0xff80_0000);
+        // 16-bit atomics on the wrong kind of data, or on other formats, are errors.
+        let e = check_atomic_format(AtomicOp::Iadd, Float, 16, "r16_float", 32).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "integer atomic iadd on r16_float: its data are float32 values"
+        );
+        let e = check_atomic_format(AtomicOp::Fmin, Sint, 16, "r16_sint", 32).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "float atomic fmin on r16_sint: its data are integer values"
+        );
+        let e = check_atomic_format(AtomicOp::Iadd, Uint, 16, "r16_uint", 16).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "atomics on r16_uint take 32-bit data and results, not 16-bit"
+        );
+        assert!(check_atomic_format(AtomicOp::Xchg, Float, 16, "r16_float", 32).is_ok());
+        for (kind, bits, name) in [(Uint, 8, "r8_uint"), (Unorm, 16, "r16_unorm")] {
+            let e = check_atomic_format(AtomicOp::Iadd, kind, bits, name, 32).unwrap_err();
+            assert!(e.to_string().ends_with(&format!("not {name}")), "{e}");
+        }
     }
 
     #[test]

@@ -55,7 +55,13 @@
 //! others in memory untouched. `d32` carries 32-bit channel values, `d64` the 64-bit
 //! channels of 64-bit formats; `d16u32` and `d8u32` carry the raw bits of integer or
 //! 16-bit-float channels no wider than 16 or 8 bits, zero-extended. Typed atomics act on
-//! the whole texel (2, 4 or 8 bytes, matching the data size) without conversion.
+//! the whole texel (2, 4 or 8 bytes, matching the data size) without conversion: a
+//! `d16u32` atomic (on R16_{UINT,SINT,FLOAT} surfaces, Gfx12+) takes the low 16 bits of
+//! each source, operates on the 16-bit texel (integer sub-ops wrap modulo 2^16,
+//! `smin`/`smax` compare 16-bit signed values, float sub-ops act on binary16) and
+//! returns the old texel zero-extended. (DG2 and PVC leave the upper 16 bits of a
+//! `d16u32` result undefined, lsc.md §1; zero is the value modelled, so the lowering
+//! must not rely on it there, and masks or sign-extends the result itself.)
 //!
 //! # Atomics
 //!

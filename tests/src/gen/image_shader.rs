@@ -250,16 +250,21 @@ impl ImageCase {
 
     /// Whether the reference defines atomics on the image: single-channel 32- and 64-bit
     /// formats (`r32_uint`, `r32_sint`, `r32_float`, `r64_uint`, `r64_sint`), as Vulkan
-    /// requires of atomic storage images.
-    pub fn atomics_allowed(&self) -> bool {
-        matches!(
-            self.data_format(),
+    /// requires of atomic storage images, and, where `r16` (platforms with typed
+    /// `d16u32` atomics, Gfx12+), the declared `r16_uint`, `r16_sint` and `r16_float`
+    /// (a format-less image's atomics are 32-bit, so a format-less R16 view has none).
+    pub fn atomics_allowed(&self, r16: bool) -> bool {
+        match self.data_format() {
             Format::R32Uint
-                | Format::R32Sint
-                | Format::R32Float
-                | Format::R64Uint
-                | Format::R64Sint
-        )
+            | Format::R32Sint
+            | Format::R32Float
+            | Format::R64Uint
+            | Format::R64Sint => true,
+            Format::R16Uint | Format::R16Sint | Format::R16Float => {
+                r16 && self.decl_format != Format::None
+            }
+            _ => false,
+        }
     }
 }
 
@@ -444,6 +449,8 @@ struct GenState<'c> {
     /// Ids of value-returning accesses visible here, with their component counts.
     visible: Vec<(u32, u8)>,
     in_loop: bool,
+    /// Whether the platform has atomics on R16 images (Gfx12+).
+    r16_atomics: bool,
 }
 
 impl Case {
@@ -475,6 +482,7 @@ impl Case {
             next_id: 0,
             visible: Vec::new(),
             in_loop: false,
+            r16_atomics: device.verx10 >= 120,
         };
         let mut body = Vec::new();
         while st.budget > 0 {
@@ -768,8 +776,14 @@ fn shrink_list(list: &[Stmt]) -> Vec<Vec<Stmt>> {
 fn arbitrary_image(g: &mut Gen, device: &Device, cfg: &CaseConfig, index: usize) -> ImageCase {
     let dim = arbitrary_dim(g);
     let mut format = if chance(g, cfg.atomic_format_share, 100) {
-        // The formats atomics run on (five of the 41): drawn more often so that every
-        // atomic op is exercised on every platform.
+        // The formats atomics run on (five of the 41, and the three R16 formats from
+        // Gfx12): drawn more often so that every atomic op is exercised on every
+        // platform.
+        let r16: &[Format] = if device.verx10 >= 120 {
+            &[Format::R16Uint, Format::R16Sint, Format::R16Float]
+        } else {
+            &[]
+        };
         let atomic: Vec<Format> = [
             Format::R32Uint,
             Format::R32Sint,
@@ -778,7 +792,9 @@ fn arbitrary_image(g: &mut Gen, device: &Device, cfg: &CaseConfig, index: usize)
             Format::R64Uint,
             Format::R64Sint,
         ]
-        .into_iter()
+        .iter()
+        .chain(r16)
+        .copied()
         .filter(|&f| super::device::can_lower(device, f))
         .collect();
         pick(g, &atomic)
@@ -914,7 +930,7 @@ fn gen_access(g: &mut Gen, st: &mut GenState<'_>) -> AccessSpec {
     if writable {
         ops.push((30, 1));
     }
-    if readable && writable && img.atomics_allowed() {
+    if readable && writable && img.atomics_allowed(st.r16_atomics) {
         ops.push((30, 2));
     }
     ops.push((6, 3));
@@ -964,7 +980,7 @@ fn gen_access(g: &mut Gen, st: &mut GenState<'_>) -> AccessSpec {
 fn gen_atomic(g: &mut Gen, st: &GenState<'_>, img: &ImageCase) -> Op {
     use AtomicOp as A;
     let ty = img.data_type();
-    let float_format = img.data_format() == Format::R32Float;
+    let float_format = matches!(img.data_format(), Format::R32Float | Format::R16Float);
     let op = if float_format {
         pick(
             g,
