@@ -496,7 +496,8 @@ impl Gen {
         self.out.push('.');
         for _ in 0..comps {
             let c = self.rng.below(a.comps as usize);
-            self.out.push(b"xyzw"[c] as char);
+            // `xyzw` for values of up to four components, `a`..`p` beyond (vec8/vec16).
+            self.out.push(ir::types::swizzle_letter(c as u8, a.comps));
         }
     }
 
