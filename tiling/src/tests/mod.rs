@@ -3,6 +3,7 @@
 //! Properties run a fixed-seed, modest number of cases by default; set `QC_TESTS=<n>` to
 //! run `n` cases of every property instead.
 
+mod independent;
 mod param_vectors;
 mod properties;
 mod surface_vectors;
