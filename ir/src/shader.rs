@@ -93,9 +93,13 @@ impl Shader {
         self.function("main")
     }
 
-    /// Number of invocations in a workgroup.
+    /// Number of invocations in a workgroup, saturating at `u64::MAX`: three 32-bit
+    /// dimensions can multiply past 64 bits, and such a workgroup is too large for any
+    /// use anyway.
     pub fn workgroup_invocations(&self) -> u64 {
-        self.local_size.iter().map(|&n| n as u64).product()
+        self.local_size
+            .iter()
+            .fold(1u64, |n, &d| n.saturating_mul(d as u64))
     }
 }
 
@@ -111,3 +115,19 @@ impl PartialEq for Shader {
 }
 
 impl Eq for Shader {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn workgroup_invocations_saturate() {
+        assert_eq!(Shader::new([8, 4, 2]).workgroup_invocations(), 64);
+        assert_eq!(
+            Shader::new([u32::MAX, 1, 1]).workgroup_invocations(),
+            u32::MAX as u64
+        );
+        // (2^32 - 1)^3 does not fit in 64 bits.
+        assert_eq!(Shader::new([u32::MAX; 3]).workgroup_invocations(), u64::MAX);
+    }
+}

@@ -22,8 +22,11 @@
 //! constant byte `OFFSET` (decimal or `0x` hexadecimal; `gradient` puts `k` in the
 //! dword at byte `4k`). The other push constants hold a seeded pattern; `--push
 //! OFFSET=V[,V...]` writes 32-bit values (decimal or `0x` hexadecimal, little-endian)
-//! from byte `OFFSET` on, for shaders that read sizes or offsets from them. Fills (`--image @name=FILL`, for every element
-//! of an image array, or `@name[i]=FILL` for one):
+//! from byte `OFFSET` on, within the first 64 KiB, for shaders that read sizes or
+//! offsets from them.
+//!
+//! Fills (`--image @name=FILL`, for every element of an image array, or
+//! `@name[i]=FILL` for one; the image is named with its `@`, as in the IR):
 //!
 //! | fill | contents |
 //! |---|---|
@@ -31,13 +34,26 @@
 //! | `pattern` | random valid texels (finite floats) from the run's seed, random padding |
 //! | `pattern:SEED` | the same from `SEED` |
 //! | `gradient` | channel `c` of texel (x, y) of layer z, level l from `n = x + 2y + 3z + 5c + 7l`: integers `n`, normalized and float channels `(n mod 64) / 63` |
+//!
+//! Each image element, global allocation and push-constant byte may be set by one
+//! option only: a second `--image` for the same element, `--global` for the same
+//! offset or `--push` over the same bytes is an error rather than a silent override.
+//!
+//! Sizes are checked before anything runs: the dispatch (workgroups times the
+//! shader's workgroup size) must stay within the executor's limit
+//! ([`crate::exec::DEFAULT_MAX_INVOCATIONS`] invocations), and the memory the setup
+//! allocates within [`MAX_MEMORY_BYTES`]; `--subgroup` is a power of two up to 32
+//! and must agree with a `subgroup_size` the shader fixes.
 
-use crate::exec::{ExecConfig, Executor};
+use crate::exec::{dispatch_invocations, ExecConfig, ExecError, Executor};
 use crate::memory::{ImageStorage, Memory};
-use crate::setup::{pointer_slots, texel_positions, Fill, Setup, SetupError};
+use crate::setup::{
+    image_label, pointer_slots, texel_positions, Fill, Setup, SetupError, MAX_MEMORY_BYTES,
+};
 use crate::texel::{ChannelKind, TexelLayout};
 use crate::verifier::{lower_and_verify, Report, VerifyError};
-use ir::{IntrinsicClass, Shader};
+use ir::diag::Diagnostic;
+use ir::{IntrinsicClass, Shader, Span};
 use lowering::{Device, LowerOptions, UntypedAddress};
 use std::fmt;
 use std::fmt::Write as _;
@@ -76,17 +92,25 @@ pub struct VerifyOptions {
     pub readonly_via_sampler: bool,
 }
 
-/// Why a command failed; its `Display` is what goes to standard error (exit status 1).
+/// Why a command failed; its `Display` is the one-line form, [`CliError::render`] what
+/// goes to standard error (exit status 1).
 #[derive(Debug)]
 pub enum CliError {
     /// A bad option value.
     Usage(String),
     /// The input does not parse or validate (rendered diagnostics).
     Input(String),
+    /// A problem with one instruction of the input.
+    Located {
+        /// The instruction's position.
+        span: Span,
+        /// What is wrong.
+        message: String,
+    },
     /// The setup cannot be built.
     Setup(SetupError),
     /// The shader failed to run.
-    Run(String),
+    Run(ExecError),
     /// The lowering or the verification could not be carried out.
     Verify(VerifyError),
     /// Verification found mismatches.
@@ -98,8 +122,9 @@ impl fmt::Display for CliError {
         match self {
             CliError::Usage(m) => write!(f, "error: {m}"),
             CliError::Input(m) => f.write_str(m),
+            CliError::Located { span, message } => write!(f, "error: {span}: {message}"),
             CliError::Setup(e) => write!(f, "error: cannot set up the run: {e}"),
-            CliError::Run(m) => write!(f, "error: the shader failed: {m}"),
+            CliError::Run(e) => write!(f, "error: the shader failed: {e}"),
             CliError::Verify(e) => write!(f, "error: {e}"),
             CliError::Mismatch(r) => write!(f, "{r}"),
         }
@@ -107,6 +132,59 @@ impl fmt::Display for CliError {
 }
 
 impl std::error::Error for CliError {}
+
+impl CliError {
+    /// The error as `ir-opt` prints it: an error about an instruction of the input
+    /// `source` (read from `file`) as a diagnostic naming the file, line and column,
+    /// with the source line and a caret (as `ir-opt -O` shows lowering errors); any
+    /// other error in its one-line form.
+    pub fn render(&self, file: &str, source: &str) -> String {
+        match self.diagnostic() {
+            Some(d) => d.render(file, source),
+            None => format!("{self}\n"),
+        }
+    }
+
+    /// The error as a diagnostic at its instruction, if it concerns one.
+    pub fn diagnostic(&self) -> Option<Diagnostic> {
+        match self {
+            CliError::Located { span, message } if span.is_known() => {
+                Some(Diagnostic::error(*span, message.clone()))
+            }
+            CliError::Run(e) => exec_diagnostic("the shader failed: ", e),
+            CliError::Verify(VerifyError::Lower(e)) if e.span.is_known() => {
+                Some(Diagnostic::error(e.span, e.describe()))
+            }
+            CliError::Verify(VerifyError::Original(e)) => {
+                exec_diagnostic("the original shader failed: ", e)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// A subgroup's failure at a known instruction, as a diagnostic there.
+fn exec_diagnostic(prefix: &str, e: &ExecError) -> Option<Diagnostic> {
+    let ExecError::Run {
+        workgroup: [x, y, z],
+        first_invocation,
+        error,
+    } = e
+    else {
+        return None;
+    };
+    if !error.span.is_known() {
+        return None;
+    }
+    // The interpreter's message starts with the position, which the rendering shows.
+    let text = error.to_string();
+    let position = format!("{}: ", error.span);
+    let what = text.strip_prefix(&position).unwrap_or(&text);
+    Some(Diagnostic::error(
+        error.span,
+        format!("{prefix}workgroup ({x}, {y}, {z}), subgroup from invocation {first_invocation}: {what}"),
+    ))
+}
 
 /// Parses and validates `source`, rendering problems against `file`.
 pub fn load(file: &str, source: &str) -> Result<Shader, CliError> {
@@ -130,7 +208,7 @@ pub fn device(name: &str) -> Result<Device, CliError> {
 pub fn parse_grid(text: &str) -> Result<[u32; 3], CliError> {
     let bad = || {
         CliError::Usage(format!(
-            "--grid takes 1 to 3 positive numbers separated by commas (X,Y,Z), not `{text}`"
+            "--grid: expected 1 to 3 positive 32-bit numbers separated by commas (X,Y,Z), not `{text}`"
         ))
     };
     let parts: Vec<&str> = text.split(',').collect();
@@ -147,66 +225,165 @@ pub fn parse_grid(text: &str) -> Result<[u32; 3], CliError> {
     Ok(g)
 }
 
+/// The end of the push constants `--push` may write: the documented 64 KiB.
+const PUSH_LIMIT: u64 = 1 << 16;
+
 /// The setup of a run: defaults for `shader` on `device`, then the options.
 fn make_setup(shader: &Shader, device: &Device, o: &RunOptions) -> Result<Setup, CliError> {
     let mut setup = Setup::default_for(shader, device, o.seed).map_err(CliError::Setup)?;
     if let Some(g) = &o.grid {
         setup.grid = parse_grid(g)?;
     }
+    // Checked before anything is run: a grid the executor would refuse is an option
+    // error, not a failure halfway through.
+    let limit = ExecConfig::default().max_invocations;
+    if dispatch_invocations(shader.local_size, [1, 1, 1], limit).is_err() {
+        let [x, y, z] = shader.local_size;
+        let size = crate::exec::workgroup_invocations(shader.local_size)
+            .map_or_else(|| "more than 2^64".to_string(), |n| n.to_string());
+        return Err(CliError::Usage(format!(
+            "the shader's workgroup (local_size={x},{y},{z}) has {size} invocations, more \
+             than the executor's limit of {} for a whole dispatch",
+            limit.min(u32::MAX as u64)
+        )));
+    }
+    if let Err(e) = dispatch_invocations(shader.local_size, setup.grid, limit) {
+        return Err(CliError::Usage(match &o.grid {
+            Some(_) => format!("--grid: {e}"),
+            None => format!(
+                "the default grid (covering the largest image): {e}; choose a smaller one \
+                 with --grid"
+            ),
+        }));
+    }
     if let Some(n) = o.subgroup {
-        if !(1..=32).contains(&n) {
+        // NIR's (and the IR header's) subgroup sizes: powers of two up to SIMD32.
+        if ![1, 2, 4, 8, 16, 32].contains(&n) {
             return Err(CliError::Usage(format!(
-                "--subgroup must be 1 to 32, not {n}"
+                "--subgroup: {n} is not one of 1, 2, 4, 8, 16, 32"
+            )));
+        }
+        if let Some(fixed) = shader.subgroup_size.filter(|&f| f != n) {
+            return Err(CliError::Usage(format!(
+                "--subgroup: the shader fixes subgroup_size={fixed}, so it cannot run in \
+                 subgroups of {n}"
             )));
         }
         setup.subgroup_size = n;
     }
+    apply_image_fills(shader, &mut setup, o)?;
+    if let Some(n) = o.global_size {
+        if n as u64 > MAX_MEMORY_BYTES {
+            return Err(CliError::Usage(format!(
+                "--global-size: {n} bytes is more than the limit of {MAX_MEMORY_BYTES} bytes \
+                 of memory a run may use"
+            )));
+        }
+        setup.set_global_size(n);
+    }
+    apply_global_fills(shader, &mut setup, o)?;
+    apply_push(&mut setup, o)?;
+    match setup.memory_bytes() {
+        Some(n) if n <= MAX_MEMORY_BYTES => {}
+        n => {
+            let need = n.map_or_else(|| "more than 2^64".to_string(), |n| n.to_string());
+            let what = format!(
+                "the run needs {need} bytes of memory, more than the limit of \
+                 {MAX_MEMORY_BYTES}"
+            );
+            return Err(CliError::Usage(match o.global_size {
+                Some(g) if !setup.globals.is_empty() => format!(
+                    "--global-size: {} global allocations of {g} bytes: {what}",
+                    setup.globals.len()
+                ),
+                _ => what,
+            }));
+        }
+    }
+    Ok(setup)
+}
+
+/// A fill named on the command line; a bare `pattern` follows the run's seed.
+fn parse_fill(option: &str, spec: &str, text: &str, seed: u64) -> Result<Fill, CliError> {
+    match text {
+        "pattern" => Ok(Fill::Pattern(seed)),
+        f => Fill::parse(f).map_err(|e| CliError::Usage(format!("{option} {spec}: {e}"))),
+    }
+}
+
+/// `--image @name=FILL` and `@name[i]=FILL`: each image element at most once.
+fn apply_image_fills(shader: &Shader, setup: &mut Setup, o: &RunOptions) -> Result<(), CliError> {
+    // (image, element) -> the option that set it.
+    let mut set_by: Vec<(String, u32, &str)> = Vec::new();
     for spec in &o.images {
+        let usage = |why: String| CliError::Usage(format!("--image {spec}: {why}"));
         let (lhs, fill) = spec
             .split_once('=')
             .ok_or_else(|| CliError::Usage(format!("--image takes @name=FILL, not `{spec}`")))?;
-        // A bare `pattern` follows the run's seed.
-        let fill = match fill {
-            "pattern" => Fill::Pattern(o.seed),
-            f => Fill::parse(f).map_err(|e| CliError::Usage(format!("--image {spec}: {e}")))?,
-        };
-        let name = lhs.strip_prefix('@').unwrap_or(lhs);
+        let fill = parse_fill("--image", spec, fill, o.seed)?;
+        // Images are named as the IR names them, with `@`; one spelling only.
+        let name = lhs.strip_prefix('@').ok_or_else(|| {
+            usage(format!(
+                "name the image with `@`, as the shader does: `@{lhs}={}`",
+                &spec[lhs.len() + 1..]
+            ))
+        })?;
         let (name, element) = match name.split_once('[') {
             Some((n, rest)) => {
                 let idx = rest
                     .strip_suffix(']')
                     .and_then(|i| i.parse::<u32>().ok())
-                    .ok_or_else(|| {
-                        CliError::Usage(format!("--image {spec}: `{lhs}` is not @name[index]"))
-                    })?;
+                    .ok_or_else(|| usage(format!("`{lhs}` is not @name[index]")))?;
                 (n, Some(idx))
             }
             None => (name, None),
         };
-        let mut found = false;
-        for img in setup.images.iter_mut() {
-            if img.image == name && element.is_none_or(|e| e == img.element) {
-                img.fill = fill.clone();
-                found = true;
+        let Some(decl) = shader
+            .image_by_name(name)
+            .map(|i| &shader.images[i.index()])
+        else {
+            return Err(usage(format!("the shader declares no image `@{name}`")));
+        };
+        let count = decl.count.unwrap_or(1);
+        if let Some(e) = element {
+            if decl.count.is_none() || e >= count {
+                return Err(usage(format!(
+                    "`@{name}` {}",
+                    match decl.count {
+                        None => "is not an image array".to_string(),
+                        Some(c) => format!("has elements 0 to {}", c - 1),
+                    }
+                )));
             }
         }
-        if !found {
-            return Err(CliError::Usage(format!(
-                "--image {spec}: the shader declares no image `{lhs}`"
-            )));
+        for img in setup.images.iter_mut() {
+            if img.image != name || element.is_some_and(|e| e != img.element) {
+                continue;
+            }
+            if let Some((_, _, prev)) = set_by
+                .iter()
+                .find(|(n, e, _)| n == name && *e == img.element)
+            {
+                return Err(usage(format!(
+                    "{} is already set by --image {prev}",
+                    image_label(decl, img.element)
+                )));
+            }
+            set_by.push((name.to_string(), img.element, spec));
+            img.fill = fill.clone();
         }
     }
-    if let Some(n) = o.global_size {
-        setup.set_global_size(n);
-    }
+    Ok(())
+}
+
+/// `--global OFFSET=FILL`: each allocation at most once.
+fn apply_global_fills(shader: &Shader, setup: &mut Setup, o: &RunOptions) -> Result<(), CliError> {
+    let mut set_by: Vec<(u64, &str)> = Vec::new();
     for spec in &o.globals {
         let (lhs, fill) = spec
             .split_once('=')
             .ok_or_else(|| CliError::Usage(format!("--global takes OFFSET=FILL, not `{spec}`")))?;
-        let fill = match fill {
-            "pattern" => Fill::Pattern(o.seed),
-            f => Fill::parse(f).map_err(|e| CliError::Usage(format!("--global {spec}: {e}")))?,
-        };
+        let fill = parse_fill("--global", spec, fill, o.seed)?;
         let offset = parse_offset(lhs).ok_or_else(|| {
             CliError::Usage(format!(
                 "--global {spec}: `{lhs}` is not a push-constant byte offset"
@@ -231,18 +408,31 @@ fn make_setup(shader: &Shader, device: &Device, o: &RunOptions) -> Result<Setup,
                     }
                 ))
             })?;
+        if let Some((_, prev)) = set_by.iter().find(|(at, _)| *at == offset) {
+            return Err(CliError::Usage(format!(
+                "--global {spec}: the allocation at push constant {offset:#x} is already set \
+                 by --global {prev}"
+            )));
+        }
+        set_by.push((offset, spec));
         g.fill = fill;
     }
+    Ok(())
+}
+
+/// `--push OFFSET=V[,V...]`: within the first 64 KiB, no byte written twice.
+fn apply_push(setup: &mut Setup, o: &RunOptions) -> Result<(), CliError> {
+    let mut written: Vec<(u64, u64, &str)> = Vec::new();
     for spec in &o.push {
         let bad = |why: String| CliError::Usage(format!("--push {spec}: {why}"));
         let (lhs, values) = spec.split_once('=').ok_or_else(|| {
             CliError::Usage(format!("--push takes OFFSET=V[,V...], not `{spec}`"))
         })?;
         let offset = parse_offset(lhs)
-            .filter(|o| o.is_multiple_of(4) && *o < 1 << 16)
+            .filter(|o| o.is_multiple_of(4) && *o < PUSH_LIMIT)
             .ok_or_else(|| {
                 bad(format!(
-                    "`{lhs}` is not a push-constant byte offset (a multiple of 4 below 65536)"
+                    "`{lhs}` is not a push-constant byte offset (a multiple of 4 below {PUSH_LIMIT})"
                 ))
             })?;
         let mut dwords = Vec::new();
@@ -252,8 +442,20 @@ fn make_setup(shader: &Shader, device: &Device, o: &RunOptions) -> Result<Setup,
                 .ok_or_else(|| bad(format!("`{v}` is not a 32-bit value")))?;
             dwords.push(v as u32);
         }
-        let start = offset as usize;
-        let end = start + 4 * dwords.len();
+        // The values were spelled out on the command line: far fewer than 2^62.
+        let end = offset + 4 * dwords.len() as u64;
+        if end > PUSH_LIMIT {
+            return Err(bad(format!(
+                "bytes {offset:#x}..{end:#x} go past the {PUSH_LIMIT} bytes of push constants"
+            )));
+        }
+        if let Some((s, e, prev)) = written.iter().find(|(s, e, _)| *s < end && offset < *e) {
+            return Err(bad(format!(
+                "bytes {offset:#x}..{end:#x} overlap bytes {s:#x}..{e:#x}, set by --push {prev}"
+            )));
+        }
+        written.push((offset, end, spec));
+        let (start, end) = (offset as usize, end as usize);
         if let Some(g) = setup
             .globals
             .iter()
@@ -273,7 +475,7 @@ fn make_setup(shader: &Shader, device: &Device, o: &RunOptions) -> Result<Setup,
                 .copy_from_slice(&d.to_le_bytes());
         }
     }
-    Ok(setup)
+    Ok(())
 }
 
 /// A decimal or `0x` hexadecimal number.
@@ -300,11 +502,14 @@ pub fn run(file: &str, source: &str, o: &RunOptions) -> Result<String, CliError>
     let dev = match (&o.target, has_messages) {
         (Some(t), _) => device(t)?,
         (None, Some((span, op))) => {
-            return Err(CliError::Usage(format!(
-                "the shader sends messages (`@{}` at {span}), which run on a platform's \
-                 surfaces: pass --target",
-                op.map_or("?", |op| op.name())
-            )))
+            return Err(CliError::Located {
+                span,
+                message: format!(
+                    "the shader sends messages (`@{}`), which run on a platform's surfaces: \
+                     pass --target",
+                    op.map_or("?", |op| op.name())
+                ),
+            })
         }
         (None, None) => device("dg2")?,
     };
@@ -319,18 +524,17 @@ pub fn run(file: &str, source: &str, o: &RunOptions) -> Result<String, CliError>
         },
     );
     ex.memory = mem;
-    let r = ex
-        .run(setup.grid)
-        .map_err(|e| CliError::Run(e.to_string()))?;
+    let r = ex.run(setup.grid).map_err(CliError::Run)?;
     let accesses = r.accesses.len();
     let mut out = String::new();
+    // The run succeeded, so the executor found that the workgroup size fits in 64 bits.
     let _ = writeln!(
         out,
         "ran {} invocations ({} workgroups of {}, subgroups of {}) on {}: {} memory accesses",
         r.invocations,
         setup.grid.iter().map(|&g| g as u64).product::<u64>(),
-        shader.workgroup_invocations(),
-        setup.subgroup_size,
+        shader.local_size.iter().map(|&n| n as u64).product::<u64>(),
+        ex.subgroup_size(),
         dev.name,
         accesses
     );
@@ -393,7 +597,7 @@ fn summarize(out: &mut String, shader: &Shader, initial: &Memory, mem: &Memory) 
     let mut image_allocs = Vec::new();
     for decl in &shader.images {
         for element in 0..decl.count.unwrap_or(1) {
-            let Some(b) = mem.image(decl.binding + element) else {
+            let Some(b) = decl.binding.checked_add(element).and_then(|i| mem.image(i)) else {
                 continue;
             };
             image_allocs.push(b.alloc);
@@ -564,11 +768,14 @@ fn main {
         assert_eq!(parse_grid("3").unwrap(), [3, 1, 1]);
         assert_eq!(parse_grid("3,2").unwrap(), [3, 2, 1]);
         assert_eq!(parse_grid("3, 2,5").unwrap(), [3, 2, 5]);
-        for bad in ["", "0", "1,2,3,4", "a", "1,,2"] {
+        for bad in ["", "0", "1,2,3,4", "a", "1,,2", "-1", "4294967296"] {
             let e = parse_grid(bad).unwrap_err().to_string();
-            assert!(
-                e.starts_with("error: --grid takes 1 to 3 positive numbers"),
-                "{e}"
+            assert_eq!(
+                e,
+                format!(
+                    "error: --grid: expected 1 to 3 positive 32-bit numbers separated by \
+                     commas (X,Y,Z), not `{bad}`"
+                )
             );
         }
     }

@@ -40,6 +40,12 @@ use ir::{IndexKind, Inst, IntrinsicClass, IntrinsicOp, Shader, Span, Value};
 use std::collections::BTreeMap;
 use std::fmt;
 
+/// The most invocations a dispatch may have by default ([`ExecConfig::max_invocations`]):
+/// 2^24. The executor interprets every invocation (a few microseconds each, plus the
+/// access log), so a dispatch of this size already takes minutes; anything larger is
+/// taken for a mistake in the grid rather than run for hours.
+pub const DEFAULT_MAX_INVOCATIONS: u64 = 1 << 24;
+
 /// Executor settings.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct ExecConfig {
@@ -54,6 +60,10 @@ pub struct ExecConfig {
     pub trace_calls: bool,
     /// Interpreter settings (the loop guard).
     pub interp: Config,
+    /// The most invocations (workgroups times workgroup size) a dispatch may have; a
+    /// larger one is [`ExecError::TooManyInvocations`]. Invocation indices are 32-bit,
+    /// so no dispatch runs more than 2^32 - 1 invocations whatever this says.
+    pub max_invocations: u64,
 }
 
 impl Default for ExecConfig {
@@ -64,6 +74,7 @@ impl Default for ExecConfig {
             log_accesses: true,
             trace_calls: false,
             interp: Config::default(),
+            max_invocations: DEFAULT_MAX_INVOCATIONS,
         }
     }
 }
@@ -77,6 +88,15 @@ pub enum ExecError {
     Config {
         /// Why.
         reason: String,
+    },
+    /// The dispatch has more invocations than [`ExecConfig::max_invocations`] allows.
+    TooManyInvocations {
+        /// Workgroups in x, y, z.
+        workgroups: [u32; 3],
+        /// The shader's workgroup size.
+        local_size: [u32; 3],
+        /// The limit in force (at most 2^32 - 1).
+        limit: u64,
     },
     /// The subgroups of a workgroup disagree at a workgroup-level operation.
     Workgroup {
@@ -101,6 +121,26 @@ impl fmt::Display for ExecError {
         match self {
             ExecError::NoEntry => f.write_str("the shader has no function `main`"),
             ExecError::Config { reason } => write!(f, "cannot dispatch: {reason}"),
+            ExecError::TooManyInvocations {
+                workgroups,
+                local_size,
+                limit,
+            } => {
+                let [x, y, z] = workgroups;
+                write!(f, "{x} x {y} x {z} workgroups of ")?;
+                match workgroup_invocations(*local_size) {
+                    Some(n) => write!(f, "{n}")?,
+                    None => write!(
+                        f,
+                        "{} x {} x {}",
+                        local_size[0], local_size[1], local_size[2]
+                    )?,
+                }
+                write!(
+                    f,
+                    " invocations is more than the executor's limit of {limit} invocations"
+                )
+            }
             ExecError::Workgroup { workgroup, error } => write!(
                 f,
                 "workgroup ({}, {}, {}): {error}",
@@ -126,6 +166,48 @@ impl std::error::Error for ExecError {
             ExecError::Workgroup { error, .. } => Some(error),
             _ => None,
         }
+    }
+}
+
+/// Invocations in a workgroup of `local_size`, or `None` if the count does not fit in
+/// 64 bits (the IR's workgroup dimensions are 32-bit each).
+pub fn workgroup_invocations(local_size: [u32; 3]) -> Option<u64> {
+    local_size
+        .iter()
+        .try_fold(1u64, |n, &d| n.checked_mul(d as u64))
+}
+
+/// The invocations of a dispatch of `workgroups` workgroups of `local_size`, checked
+/// against `max_invocations` (and the 32-bit invocation index): what
+/// [`Executor::run`] checks before running anything, for callers that want to reject
+/// a grid early. An empty workgroup is a [`ExecError::Config`] error.
+pub fn dispatch_invocations(
+    local_size: [u32; 3],
+    workgroups: [u32; 3],
+    max_invocations: u64,
+) -> Result<u32, ExecError> {
+    let wg_size = workgroup_invocations(local_size);
+    if wg_size == Some(0) {
+        return Err(ExecError::Config {
+            reason: format!(
+                "a workgroup of {} x {} x {} has no invocations",
+                local_size[0], local_size[1], local_size[2]
+            ),
+        });
+    }
+    let limit = max_invocations.min(u32::MAX as u64);
+    let total = wg_size.and_then(|n| {
+        workgroups
+            .iter()
+            .try_fold(n, |t, &w| t.checked_mul(w as u64))
+    });
+    match total {
+        Some(t) if t <= limit => Ok(t as u32),
+        _ => Err(ExecError::TooManyInvocations {
+            workgroups,
+            local_size,
+            limit,
+        }),
     }
 }
 
@@ -327,16 +409,11 @@ impl<'s> Executor<'s> {
             });
         }
         let local = shader.local_size;
-        let wg_size = shader.workgroup_invocations();
+        let total = dispatch_invocations(local, workgroups, self.config.max_invocations)? as u64;
+        // Both products fit: the workgroup size was computed without overflow and is not
+        // 0, so the number of workgroups is at most the total.
         let num_wg = workgroups.iter().map(|&n| n as u64).product::<u64>();
-        let total = wg_size * num_wg;
-        if wg_size == 0 || total > u32::MAX as u64 {
-            return Err(ExecError::Config {
-                reason: format!(
-                    "{num_wg} workgroups of {wg_size} invocations is not a dispatch of 1 to 2^32 - 1 invocations"
-                ),
-            });
-        }
+        let wg_size = local.iter().map(|&n| n as u64).product::<u64>();
         result.invocations = total as u32;
         for &v in record {
             result.values.insert(v, vec![None; total as usize]);
@@ -853,7 +930,89 @@ fn main {
         assert!(e.contains("subgroup size must be 1 to 32"), "{e}");
         ex.config.subgroup_size = 8;
         let e = ex.run([0x10000, 0x10000, 2]).unwrap_err().to_string();
-        assert!(e.contains("not a dispatch"), "{e}");
+        assert_eq!(
+            e,
+            "65536 x 65536 x 2 workgroups of 1 invocations is more than the executor's limit of 16777216 invocations"
+        );
+    }
+
+    #[test]
+    fn dispatch_sizes_are_checked_without_overflow() {
+        let limit = DEFAULT_MAX_INVOCATIONS;
+        assert_eq!(limit, 16_777_216);
+        // 2^12 workgroups of 2^12 invocations: exactly the limit.
+        assert_eq!(
+            dispatch_invocations([64, 64, 1], [64, 64, 1], limit).unwrap(),
+            1 << 24
+        );
+        // One more workgroup is too many.
+        let e = dispatch_invocations([64, 64, 1], [4097, 1, 1], limit).unwrap_err();
+        assert!(matches!(
+            e,
+            ExecError::TooManyInvocations {
+                limit: 16_777_216,
+                ..
+            }
+        ));
+        // 2^29 * 2^29 * 64 = 2^64 wraps to 0 in unchecked 64-bit arithmetic.
+        let e = dispatch_invocations([8, 8, 1], [1 << 29, 1 << 29, 1], limit).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "536870912 x 536870912 x 1 workgroups of 64 invocations is more than the executor's limit of 16777216 invocations"
+        );
+        // A workgroup whose size overflows 64 bits is named by its dimensions.
+        let e = dispatch_invocations([u32::MAX; 3], [1, 1, 1], u64::MAX).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "1 x 1 x 1 workgroups of 4294967295 x 4294967295 x 4294967295 invocations is more than the executor's limit of 4294967295 invocations"
+        );
+        // Invocation indices are 32-bit whatever the configured limit.
+        let e = dispatch_invocations([1, 1, 1], [1 << 16, 1 << 16, 1], u64::MAX).unwrap_err();
+        assert!(matches!(
+            e,
+            ExecError::TooManyInvocations {
+                limit: 0xffff_ffff,
+                ..
+            }
+        ));
+        assert_eq!(
+            dispatch_invocations([1, 1, 1], [0xffff, 0x10001, 1], u64::MAX).unwrap(),
+            u32::MAX
+        );
+        // An empty grid runs nothing; an empty workgroup cannot run.
+        assert_eq!(
+            dispatch_invocations([4, 1, 1], [0, 3, 1], limit).unwrap(),
+            0
+        );
+        let e = dispatch_invocations([4, 0, 1], [1, 1, 1], limit).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "cannot dispatch: a workgroup of 4 x 0 x 1 has no invocations"
+        );
+    }
+
+    #[test]
+    fn the_invocation_limit_is_configurable() {
+        let shader = parse(
+            "shader compute (local_size=4,1,1)
+fn main {
+  block b0:
+    32x3 %0 = @load_global_invocation_id
+}",
+        );
+        let mut ex = Executor::with_config(
+            &shader,
+            ExecConfig {
+                max_invocations: 8,
+                ..ExecConfig::default()
+            },
+        );
+        assert_eq!(ex.run([2, 1, 1]).unwrap().invocations, 8);
+        let e = ex.run([3, 1, 1]).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "3 x 1 x 1 workgroups of 4 invocations is more than the executor's limit of 8 invocations"
+        );
     }
 
     #[test]

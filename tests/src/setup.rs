@@ -63,6 +63,15 @@ pub const DEFAULT_PUSH_BYTES: usize = 256;
 pub const DEFAULT_GLOBAL_BYTES: usize = 64 * 1024;
 /// Default number of mismatches a report lists.
 pub const DEFAULT_REPORT_LIMIT: usize = 20;
+/// The most image elements (array elements counted one by one) a setup binds: each is
+/// a surface of its own, laid out and filled, so a shader declaring millions would
+/// take hours to set up rather than fail.
+pub const MAX_IMAGE_ELEMENTS: u64 = 1024;
+/// The most bytes [`Setup::build_memory`] allocates (surfaces, texel buffers, SSBOs,
+/// UBOs, global allocations and push constants together, for one memory; a
+/// verification builds two): 256 MiB, far beyond the default setup's few hundred KiB,
+/// but small enough to fail cleanly instead of exhausting the host's memory.
+pub const MAX_MEMORY_BYTES: u64 = 1 << 28;
 
 /// The part of a surface the shader sees (isl's view, without the format).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -438,11 +447,12 @@ pub fn pointer_slots(shader: &Shader) -> Vec<u32> {
 /// `n` bytes of a seeded pattern.
 pub fn pattern_bytes(seed: u64, n: usize) -> Vec<u8> {
     let mut rng = SeedRng::new(seed);
-    let mut out = Vec::with_capacity(n + 8);
+    let mut out = Vec::with_capacity(n);
     while out.len() < n {
-        out.extend_from_slice(&rng.next_u64().to_le_bytes());
+        let word = rng.next_u64().to_le_bytes();
+        let take = (n - out.len()).min(word.len());
+        out.extend_from_slice(&word[..take]);
     }
-    out.truncate(n);
     out
 }
 
@@ -459,6 +469,30 @@ impl Setup {
                 format!("the tiling crate has no layouts for {}", device.name),
             )
         })?;
+        let mut elements = 0u64;
+        for decl in &shader.images {
+            let count = decl.count.unwrap_or(1);
+            if decl.binding.checked_add(count - 1).is_none() {
+                return Err(SetupError::new(
+                    Some(format!("@{}", decl.name)),
+                    format!(
+                        "its {count} elements from binding {} would need bindings past {}",
+                        decl.binding,
+                        u32::MAX
+                    ),
+                ));
+            }
+            elements += count as u64;
+        }
+        if elements > MAX_IMAGE_ELEMENTS {
+            return Err(SetupError::new(
+                None,
+                format!(
+                    "the shader declares {elements} image elements, more than the \
+                     {MAX_IMAGE_ELEMENTS} a setup binds"
+                ),
+            ));
+        }
         let mut rng = SeedRng::new(seed ^ 0x5eed_f5e7_u64);
         let mut images = Vec::new();
         for (i, decl) in shader.images.iter().enumerate() {
@@ -627,6 +661,30 @@ impl Setup {
             .unwrap_or_else(|| expected_surface_format(decl, device))
     }
 
+    /// The bytes [`Setup::build_memory`] allocates (see [`MAX_MEMORY_BYTES`]), or
+    /// `None` if the sum does not even fit in 64 bits. Images the setup cannot lay out
+    /// count as 0 here; building them reports why.
+    pub fn memory_bytes(&self) -> Option<u64> {
+        let mut total = self.push_constants.len() as u64;
+        for img in &self.images {
+            let bytes = match &img.layout {
+                ImageLayout::Buffer { elements } => {
+                    let texel = isl_format(img.format).map_or(0, |f| f.bpb() / 8) as u64;
+                    elements.checked_mul(texel)?
+                }
+                ImageLayout::Surface { desc, .. } => Surface::new(*desc).map_or(0, |s| s.size_B()),
+            };
+            total = total.checked_add(bytes)?;
+        }
+        for b in &self.buffers {
+            total = total.checked_add(b.bytes.len() as u64)?;
+        }
+        for g in &self.globals {
+            total = total.checked_add(g.size as u64)?;
+        }
+        Some(total)
+    }
+
     /// Builds the memory: binds every image element of `shader` (binding-table index
     /// `binding + element`) with its surface, view, surface-state format and initial
     /// contents, every buffer, the global allocations (their base addresses written into
@@ -634,6 +692,19 @@ impl Setup {
     /// in a fixed order (images by declaration and element, then buffers, then globals),
     /// so two memories built from one setup have the same addresses.
     pub fn build_memory(&self, shader: &Shader, device: &Device) -> Result<Memory, SetupError> {
+        match self.memory_bytes() {
+            Some(n) if n <= MAX_MEMORY_BYTES => {}
+            n => {
+                return Err(SetupError::new(
+                    None,
+                    format!(
+                        "the images, buffers, global allocations and push constants need {} \
+                         bytes, more than the limit of {MAX_MEMORY_BYTES}",
+                        n.map_or_else(|| "over 2^64".to_string(), |n| n.to_string())
+                    ),
+                ))
+            }
+        }
         let mut mem = Memory::new();
         for (n, img) in self.images.iter().enumerate() {
             if self.images[..n]
@@ -873,7 +944,10 @@ fn bind_image(
         SurfaceFormat::Raw => raw_surface_format(view_isl.bpb())
             .ok_or_else(|| format!("{} texels have no raw format", img.format))?,
     };
-    let binding = decl.binding + element;
+    let binding = decl
+        .binding
+        .checked_add(element)
+        .ok_or_else(|| format!("binding {} + element {element} overflows", decl.binding))?;
     let name = format!("image {}", image_label(decl, element));
     let alloc = match &img.layout {
         ImageLayout::Buffer { elements } => {

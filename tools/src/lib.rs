@@ -17,18 +17,81 @@ impl std::fmt::Display for Failure {
 
 impl std::error::Error for Failure {}
 
-/// Reads `path`, or standard input for `-`.
+/// The largest input the tools read, in bytes: 256 MiB. Shaders are text of a few
+/// kilobytes; the limit turns `ir-opt /dev/zero` into an error instead of a run
+/// that ends when the host's memory does.
+pub const MAX_INPUT_BYTES: u64 = 1 << 28;
+
+/// Reads `path`, or standard input for `-`. The text must be UTF-8; otherwise the
+/// failure names the first invalid byte, its offset, line and column.
 pub fn read_input(path: &str) -> Result<String, Failure> {
-    let mut text = String::new();
-    if path == "-" {
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .map_err(|e| Failure(format!("error: cannot read standard input: {e}")))?;
+    let (name, result) = if path == "-" {
+        (
+            "standard input".to_string(),
+            read_limited(std::io::stdin().lock()),
+        )
     } else {
-        text = std::fs::read_to_string(Path::new(path))
-            .map_err(|e| Failure(format!("error: cannot read `{path}`: {e}")))?;
+        (
+            format!("`{path}`"),
+            std::fs::File::open(Path::new(path)).and_then(read_limited),
+        )
+    };
+    let bytes = result.map_err(|e| Failure(format!("error: cannot read {name}: {e}")))?;
+    decode_utf8(bytes).map_err(|e| Failure(format!("error: {name} is not UTF-8 text: {e}")))
+}
+
+/// Reads everything, up to [`MAX_INPUT_BYTES`].
+fn read_limited(input: impl Read) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    input.take(MAX_INPUT_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(std::io::Error::other(format!(
+            "the input is larger than the limit of {MAX_INPUT_BYTES} bytes"
+        )));
     }
-    Ok(text)
+    Ok(bytes)
+}
+
+/// Where the first byte that is not UTF-8 lies in an input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InvalidUtf8 {
+    /// The byte's value.
+    pub byte: u8,
+    /// Its offset from the start of the input.
+    pub offset: usize,
+    /// Its line (1-based).
+    pub line: usize,
+    /// Its column (1-based, counting the characters before it on its line).
+    pub col: usize,
+}
+
+impl std::fmt::Display for InvalidUtf8 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "byte {:#04x} at offset {} (line {}, column {}) starts no valid UTF-8 character",
+            self.byte, self.offset, self.line, self.col
+        )
+    }
+}
+
+impl std::error::Error for InvalidUtf8 {}
+
+/// Turns the bytes of an input into text, or locates its first invalid byte.
+pub fn decode_utf8(bytes: Vec<u8>) -> Result<String, InvalidUtf8> {
+    String::from_utf8(bytes).map_err(|e| {
+        let offset = e.utf8_error().valid_up_to();
+        let bytes = e.as_bytes();
+        // Everything before `offset` is valid, so lines and columns count characters.
+        let valid = std::str::from_utf8(&bytes[..offset]).unwrap_or_default();
+        let line_start = valid.rfind('\n').map_or(0, |i| i + 1);
+        InvalidUtf8 {
+            byte: bytes[offset],
+            offset,
+            line: valid.matches('\n').count() + 1,
+            col: valid[line_start..].chars().count() + 1,
+        }
+    })
 }
 
 /// Writes `text` to `path`, or standard output when `path` is `None` or `-`.
@@ -61,7 +124,8 @@ pub fn load_shader(file: &str, source: &str) -> Result<ir::Shader, Failure> {
 
 /// Pass registration for the tools: the IR's cleanup passes plus `lower-images`.
 pub mod pipeline {
-    use ir::passes::manager::{PassOptions, PassRegistry};
+    use crate::OptionError;
+    use ir::passes::manager::{split_pipeline, PassOptions, PassRegistry, PipelineError};
     use ir::passes::Pass;
     use lowering::{Device, LowerOptions};
 
@@ -83,5 +147,333 @@ pub mod pipeline {
         }
         lowering::register_lower_async_copies(&mut r, device.cloned(), Default::default());
         r
+    }
+
+    /// The `Passes:` section of `ir-opt --help`: every pass the registry holds, with its
+    /// description, marking those that need `--target` (the ones that cannot be built
+    /// without a platform). Generated from the registry, so it lists every pass.
+    pub fn help_text() -> String {
+        let any_device = Device::presets().into_iter().next();
+        let with_device = registry(any_device.as_ref(), LowerOptions::default());
+        let without = registry(None, LowerOptions::default());
+        let width = with_device
+            .passes()
+            .map(|(n, _)| n.len())
+            .max()
+            .unwrap_or(0);
+        let mut out = String::from(
+            "Passes (-p NAME or NAME(OPTION=VALUE,...), comma-separated;\n\
+             -O runs lower-images,lower-async-copies,cleanup):\n",
+        );
+        for (name, description) in with_device.passes() {
+            let needs_target = split_pipeline(name)
+                .ok()
+                .and_then(|items| items.into_iter().next())
+                .is_some_and(|(n, o)| without.create(&n, &o).is_err());
+            out.push_str(&format!(
+                "  {name:width$}  {description}{}\n",
+                if needs_target {
+                    " [needs --target]"
+                } else {
+                    ""
+                }
+            ));
+        }
+        out
+    }
+
+    /// Checks one `-p` text on its own: a syntax error (an empty pass name in
+    /// `cse,,dce`, an unclosed parenthesis) names the text, the pass's position in it
+    /// and the byte offset. An empty text is an error too: `-p` takes at least one pass.
+    pub fn check_text(text: &str) -> Result<(), OptionError> {
+        if text.trim().is_empty() {
+            return Err(OptionError::new(
+                "-p",
+                "empty pipeline (expected PASS[,PASS...])",
+            ));
+        }
+        match split_pipeline(text) {
+            Ok(_) => Ok(()),
+            Err(PipelineError::Syntax { offset, message }) => {
+                // The position counts the top-level commas before the offset.
+                let mut depth = 0usize;
+                let mut item = 1;
+                for b in text.bytes().take(offset) {
+                    match b {
+                        b'(' => depth += 1,
+                        b')' => depth = depth.saturating_sub(1),
+                        b',' if depth == 0 => item += 1,
+                        _ => {}
+                    }
+                }
+                Err(OptionError::new(
+                    "-p",
+                    format!("`{text}`, pass {item} (byte {offset}): {message}"),
+                ))
+            }
+            // Option values are checked when the passes are built.
+            Err(_) => Ok(()),
+        }
+    }
+}
+
+/// A one-line diagnostic about the command line: `error: --OPTION: message`, or
+/// `error: message` when no single option is at fault.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptionError {
+    /// The option at fault (`--grid`), if one is.
+    pub option: Option<String>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl OptionError {
+    /// An error about `option`.
+    pub fn new(option: &str, message: impl Into<String>) -> OptionError {
+        OptionError {
+            option: Some(option.to_string()),
+            message: message.into(),
+        }
+    }
+
+    /// An error about the command line as a whole.
+    pub fn general(message: impl Into<String>) -> OptionError {
+        OptionError {
+            option: None,
+            message: message.into(),
+        }
+    }
+
+    /// The line to print. Whitespace runs (newlines included) in the message fold to
+    /// one space, so the error stays one line whatever the message holds.
+    pub fn line(&self) -> String {
+        let msg = self
+            .message
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        match &self.option {
+            Some(o) => format!("error: {o}: {msg}"),
+            None => format!("error: {msg}"),
+        }
+    }
+}
+
+impl std::fmt::Display for OptionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.line())
+    }
+}
+
+impl std::error::Error for OptionError {}
+
+/// Reading a command line with clap under the tools' error contract: every problem
+/// with the options, including those clap detects, is one line `error: --OPTION: what
+/// is wrong` on standard error and exit status 1; `--help` and `--version` print to
+/// standard output with exit status 0.
+pub mod command_line {
+    use super::OptionError;
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    use clap::{Command, FromArgMatches};
+    use std::ffi::OsString;
+    use std::process::ExitCode;
+
+    /// Why a command line gives no options to run with.
+    #[derive(Debug)]
+    pub enum Exit {
+        /// `--help` or `--version` was asked for: clap's text, for standard output.
+        Info(clap::Error),
+        /// The command line is bad.
+        Error(OptionError),
+    }
+
+    impl Exit {
+        /// Prints the help text to standard output or the error line to standard error,
+        /// and returns the exit status: 0 for help and version, 1 for errors.
+        pub fn report(&self) -> ExitCode {
+            match self {
+                Exit::Info(e) => {
+                    let _ = e.print();
+                    ExitCode::SUCCESS
+                }
+                Exit::Error(e) => {
+                    eprintln!("{}", e.line());
+                    ExitCode::FAILURE
+                }
+            }
+        }
+    }
+
+    /// Parses `args` (the program name first) against `cmd` into `P`.
+    pub fn parse_from<P, I, T>(mut cmd: Command, args: I) -> Result<P, Exit>
+    where
+        P: FromArgMatches,
+        I: IntoIterator<Item = T>,
+        T: Into<OsString> + Clone,
+    {
+        let fold = |e: clap::Error, cmd: &Command| match e.kind() {
+            ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => Exit::Info(e),
+            _ => Exit::Error(fold_error(&e, cmd)),
+        };
+        let matches = cmd
+            .try_get_matches_from_mut(args)
+            .map_err(|e| fold(e, &cmd))?;
+        P::from_arg_matches(&matches).map_err(|e| fold(e, &cmd))
+    }
+
+    /// Parses the process's arguments against `cmd`; see [`parse_from`].
+    pub fn parse<P: FromArgMatches>(cmd: Command) -> Result<P, Exit> {
+        parse_from(cmd, std::env::args_os())
+    }
+
+    /// The option name of a clap argument display such as `--gen <G>` or `<FILE>`.
+    fn option_name(display: &str) -> String {
+        display
+            .split_whitespace()
+            .next()
+            .unwrap_or(display)
+            .to_string()
+    }
+
+    fn context_string(e: &clap::Error, kind: ContextKind) -> Option<String> {
+        match e.get(kind)? {
+            ContextValue::String(s) => Some(s.clone()),
+            ContextValue::Strings(v) => Some(v.join(", ")),
+            ContextValue::StyledStr(s) => Some(s.to_string()),
+            ContextValue::StyledStrs(v) => Some(
+                v.iter()
+                    .map(|s| s.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ),
+            ContextValue::Number(n) => Some(n.to_string()),
+            ContextValue::Bool(b) => Some(b.to_string()),
+            _ => None,
+        }
+    }
+
+    /// `a`, `a or b`, `a, b or c`.
+    fn alternatives(items: &[String]) -> String {
+        match items {
+            [] => String::new(),
+            [one] => one.clone(),
+            [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+        }
+    }
+
+    /// The names of `cmd`'s subcommands, for messages about a missing or unknown one.
+    fn subcommands(cmd: &Command) -> Vec<String> {
+        cmd.get_subcommands()
+            .filter(|s| s.get_name() != "help")
+            .map(|s| s.get_name().to_string())
+            .collect()
+    }
+
+    /// Folds a clap error into the one-line form, naming the option at fault.
+    pub fn fold_error(e: &clap::Error, cmd: &Command) -> OptionError {
+        let arg = context_string(e, ContextKind::InvalidArg);
+        let value = context_string(e, ContextKind::InvalidValue).unwrap_or_default();
+        let opt = || option_name(arg.as_deref().unwrap_or("option"));
+        match e.kind() {
+            ErrorKind::ValueValidation => {
+                let why = std::error::Error::source(e)
+                    .map(|s| s.to_string())
+                    .unwrap_or_else(|| format!("invalid value `{value}`"));
+                OptionError::new(&opt(), why)
+            }
+            ErrorKind::MissingRequiredArgument => {
+                let missing: Vec<String> = match e.get(ContextKind::InvalidArg) {
+                    Some(ContextValue::Strings(v)) => v.iter().map(|a| option_name(a)).collect(),
+                    _ => arg.iter().map(|a| option_name(a)).collect(),
+                };
+                match missing.as_slice() {
+                    [one] if one.starts_with('-') => {
+                        OptionError::new(one, "required option is missing")
+                    }
+                    [one] => OptionError::general(format!("missing {one}")),
+                    _ => OptionError::new(&missing.join(", "), "required options are missing"),
+                }
+            }
+            ErrorKind::InvalidValue | ErrorKind::WrongNumberOfValues | ErrorKind::TooFewValues
+                if value.is_empty() =>
+            {
+                OptionError::new(&opt(), "missing value")
+            }
+            ErrorKind::InvalidValue => {
+                let valid: Vec<String> = match e.get(ContextKind::ValidValue) {
+                    Some(ContextValue::Strings(v)) => v.clone(),
+                    _ => Vec::new(),
+                };
+                let mut msg = format!("invalid value `{value}`");
+                if !valid.is_empty() {
+                    msg.push_str(&format!(" (expected {})", alternatives(&valid)));
+                }
+                OptionError::new(&opt(), msg)
+            }
+            ErrorKind::ArgumentConflict if arg.is_none() => {
+                // A word in a command's place after options (`ir-opt -O run x.ir`): the
+                // options took the first word as their file, the next one is left over.
+                let word = context_string(e, ContextKind::InvalidSubcommand).unwrap_or_default();
+                OptionError::general(format!(
+                    "unexpected argument `{word}` (a command, {}, comes before its options \
+                     and file)",
+                    alternatives(&subcommands(cmd))
+                ))
+            }
+            ErrorKind::ArgumentConflict => {
+                let prior = match e.get(ContextKind::PriorArg) {
+                    Some(ContextValue::String(p)) => Some(option_name(p)),
+                    Some(ContextValue::Strings(v)) => Some(
+                        v.iter()
+                            .map(|p| option_name(p))
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    ),
+                    _ => None,
+                };
+                match prior {
+                    // clap reports a repeated option as a conflict with itself.
+                    Some(p) if p != opt() => {
+                        OptionError::new(&opt(), format!("cannot be used with {p}"))
+                    }
+                    _ => OptionError::new(&opt(), "given more than once"),
+                }
+            }
+            ErrorKind::UnknownArgument => {
+                let a = arg.clone().unwrap_or_default();
+                let hint = context_string(e, ContextKind::SuggestedArg)
+                    .map(|s| format!(" (did you mean {s}?)"))
+                    .unwrap_or_default();
+                if a.starts_with('-') {
+                    OptionError::new(&option_name(&a), format!("unknown option{hint}"))
+                } else {
+                    OptionError::general(format!("unexpected argument `{a}`"))
+                }
+            }
+            ErrorKind::InvalidSubcommand => {
+                let sub = context_string(e, ContextKind::InvalidSubcommand).unwrap_or_default();
+                OptionError::general(format!(
+                    "unknown command `{sub}` (expected {})",
+                    alternatives(&subcommands(cmd))
+                ))
+            }
+            ErrorKind::MissingSubcommand | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+                OptionError::general(format!(
+                    "missing command (expected {}; see {} --help)",
+                    alternatives(&subcommands(cmd)),
+                    cmd.get_name()
+                ))
+            }
+            _ => {
+                // Anything else: clap's own first line, minus its `error: ` prefix.
+                let text = e.to_string();
+                let first = text.lines().next().unwrap_or("invalid arguments");
+                let first = first.strip_prefix("error: ").unwrap_or(first);
+                match &arg {
+                    Some(a) if a.starts_with('-') => OptionError::new(&option_name(a), first),
+                    _ => OptionError::general(first),
+                }
+            }
+        }
     }
 }

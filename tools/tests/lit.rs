@@ -12,7 +12,8 @@
 //! | `// CHECK-NEXT: pat` | `pat` matches on the line after the previous match |
 //! | `// CHECK-SAME: pat` | `pat` matches on the same line as the previous match |
 //! | `// CHECK-NOT: pat` | `pat` does not occur between the surrounding matches |
-//! | `// CHECK-ERROR: pat` | the command fails (non-zero exit) and its stderr matches `pat` (in order) |
+//! | `// CHECK-ERROR: pat` | the command fails (exit status 1) and its stderr matches `pat` (in order) |
+//! | `// CHECK-ERROR-NEXT: pat` | `pat` matches stderr on the line after the previous stderr match |
 //!
 //! A file without `CHECK-ERROR` lines must succeed; its stdout is matched. Patterns are
 //! literal text except `$VAR` / `$(VAR=regex)` captures, as in `filecheck`.
@@ -39,6 +40,7 @@ fn parse_lit(text: &str) -> Result<LitFile, String> {
         let comment = comment.trim_start();
         let mapping = [
             ("RUN:", ""),
+            ("CHECK-ERROR-NEXT:", "nextln:"),
             ("CHECK-ERROR:", "check:"),
             ("CHECK-NEXT:", "nextln:"),
             ("CHECK-SAME:", "sameln:"),
@@ -53,7 +55,9 @@ fn parse_lit(text: &str) -> Result<LitFile, String> {
                 }
                 match prefix {
                     "RUN:" => lit.runs.push(rest.to_string()),
-                    "CHECK-ERROR:" => lit.stderr_directives.push(format!("{directive} {rest}")),
+                    "CHECK-ERROR:" | "CHECK-ERROR-NEXT:" => {
+                        lit.stderr_directives.push(format!("{directive} {rest}"))
+                    }
                     _ => lit.stdout_directives.push(format!("{directive} {rest}")),
                 }
                 break;
@@ -126,6 +130,14 @@ fn run_one(path: &Path) -> Result<(), String> {
                 out.status.code()
             ));
         }
+        // The tools' contract: bad input ends with exit status 1, never clap's 2 or a
+        // panic's 101.
+        if expect_failure && out.status.code() != Some(1) {
+            return Err(format!(
+                "`{cmdline}` failed with exit {:?}, not 1\n--- stderr ---\n{stderr}",
+                out.status.code()
+            ));
+        }
         stdout_all.push_str(&stdout);
         stderr_all.push_str(&stderr);
     }
@@ -172,11 +184,12 @@ fn lit() {
 #[test]
 fn directives_parse() {
     let lit = parse_lit(
-        "// RUN: ir-opt %s\n// CHECK: a\n// CHECK-NEXT: b\n// CHECK-NOT: c\n// CHECK-ERROR: d\n",
+        "// RUN: ir-opt %s\n// CHECK: a\n// CHECK-NEXT: b\n// CHECK-NOT: c\n// CHECK-ERROR: d\n\
+         // CHECK-ERROR-NEXT: e\n",
     )
     .unwrap();
     assert_eq!(lit.runs, ["ir-opt %s"]);
     assert_eq!(lit.stdout_directives, ["check: a", "nextln: b", "not: c"]);
-    assert_eq!(lit.stderr_directives, ["check: d"]);
+    assert_eq!(lit.stderr_directives, ["check: d", "nextln: e"]);
     assert!(parse_lit("// CHECK: a\n").is_err());
 }

@@ -2,10 +2,10 @@
 //!
 //! See `ir-opt --help` for the options and examples.
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use ir::passes::manager::{PassManager, RunError};
 use std::process::ExitCode;
-use tools::{load_shader, read_input, write_output, Failure};
+use tools::{load_shader, read_input, write_output, Failure, OptionError};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -16,17 +16,22 @@ Examples:
   ir-opt examples/blur.ir --target ivb -O --force-untyped --stats
   cat shader.ir | ir-opt - -o out.ir --verify --print-after-all
   ir-opt run examples/blur.ir --image @src=gradient --grid 5,3,1
-  ir-opt verify examples/blur.ir --target ivb --force-untyped
+  ir-opt verify examples/blur.ir --target ivb --force-untyped";
 
-Passes: const-fold, algebraic, copy-prop, cse, dce, cleanup (the optimization loop),
-lower-images (needs --target). Logging: RUST_LOG=debug ir-opt ...";
+/// The text after the options: the examples, then every registered pass, so that the
+/// list cannot drift from the registry.
+fn after_help() -> String {
+    format!(
+        "{EXAMPLES}\n\n{}\nLogging: RUST_LOG=debug ir-opt ...",
+        tools::pipeline::help_text()
+    )
+}
 
 #[derive(Parser)]
 #[command(
     name = "ir-opt",
     version,
     about = "Optimize and lower NIR-style IR shaders for Intel GPUs",
-    after_help = EXAMPLES,
     args_conflicts_with_subcommands = true
 )]
 struct Cli {
@@ -41,17 +46,21 @@ struct Cli {
 enum Command {
     /// Execute a shader (image intrinsics at the reference level, messages with the
     /// hardware's semantics) and print its images and buffers afterwards.
-    #[command(after_help = FILLS)]
+    #[command(after_help = fills_help())]
     Run(RunArgs),
     /// Lower a shader (the -O pipeline: lower-images, lower-async-copies, cleanup), run
     /// both versions on the same memory and compare every access, value, texel and buffer
     /// byte.
-    #[command(after_help = FILLS)]
+    #[command(after_help = fills_help())]
     Verify(VerifyArgs),
 }
 
-const FILLS: &str = "\
-Image fills (--image @name=FILL, or @name[i]=FILL for one element of an array):
+/// The text after the options of `run` and `verify`.
+fn fills_help() -> String {
+    format!(
+        "\
+Image fills (--image @name=FILL, or @name[i]=FILL for one element of an array; the name
+keeps its @, and each element may be set once):
   zero          every byte 0
   pattern       random valid texels (finite floats) from --seed, random padding
   pattern:SEED  the same from SEED
@@ -63,7 +72,13 @@ image plus a margin, so some accesses fall outside.
 Global memory: every 64-bit push constant read at a constant, 8-byte-aligned offset is a
 pointer to a global allocation of its own (--global-size bytes, a pattern from --seed;
 --global OFFSET=gradient puts k in the dword at byte 4k), compared byte by byte after
-both runs. Shared memory is not compared: copy results out of it.";
+both runs. Shared memory is not compared: copy results out of it.
+Limits: at most {} invocations (workgroups times the workgroup size) and {} MiB
+of images, buffers and global memory per run.",
+        verify::exec::DEFAULT_MAX_INVOCATIONS,
+        verify::setup::MAX_MEMORY_BYTES >> 20
+    )
+}
 
 /// Options shared by `run` and `verify`.
 #[derive(Args)]
@@ -71,20 +86,22 @@ struct ExecArgs {
     /// Input file, or `-` for standard input.
     file: String,
     /// Workgroups to dispatch: `X[,Y[,Z]]` (default: cover the largest image plus a margin).
-    #[arg(long, value_name = "X,Y,Z")]
+    #[arg(long, value_name = "X,Y,Z", allow_hyphen_values = true)]
     grid: Option<String>,
-    /// Lanes per subgroup, 1 to 32 (default 16).
-    #[arg(long, value_name = "N")]
+    /// Lanes per subgroup: 1, 2, 4, 8, 16 or 32 (default 16, or the shader's
+    /// subgroup_size).
+    #[arg(long, value_name = "N", value_parser = parse_u32, allow_hyphen_values = true)]
     subgroup: Option<u32>,
     /// Seed of the surface choices and fills.
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = parse_u64,
+          allow_hyphen_values = true)]
     seed: u64,
     /// Initial contents of an image: @name=FILL (repeatable; see below).
     #[arg(long = "image", value_name = "@NAME=FILL")]
     images: Vec<String>,
     /// Bytes of each global allocation a 64-bit push-constant pointer points to
     /// (default 65536; 0: none).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = parse_usize, allow_hyphen_values = true)]
     global_size: Option<usize>,
     /// Initial contents of the global allocation whose pointer is at push-constant byte
     /// OFFSET: OFFSET=FILL (repeatable; zero, pattern, pattern:SEED, gradient).
@@ -119,12 +136,30 @@ struct VerifyArgs {
     /// lower-images: omit bounds checks on the untyped path.
     #[arg(long)]
     no_bounds_check: bool,
-    /// Untyped address model: bti or a64.
-    #[arg(long, value_name = "MODEL")]
-    untyped_address: Option<String>,
+    /// Untyped address model: bti or a64 (default bti).
+    #[arg(long, value_name = "MODEL", value_enum)]
+    untyped_address: Option<AddressModel>,
     /// lower-images: read read-only images through the sampler (ld / ld_lz).
     #[arg(long)]
     readonly_via_sampler: bool,
+}
+
+/// The untyped path's address model.
+#[derive(Copy, Clone, PartialEq, Eq, ValueEnum)]
+enum AddressModel {
+    /// 32-bit offsets into a raw view of the image.
+    Bti,
+    /// 64-bit global addresses.
+    A64,
+}
+
+impl AddressModel {
+    fn name(self) -> &'static str {
+        match self {
+            AddressModel::Bti => "bti",
+            AddressModel::A64 => "a64",
+        }
+    }
 }
 
 /// What to print.
@@ -144,13 +179,8 @@ struct OptArgs {
     /// Output file (default: standard output).
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     output: Option<String>,
-    /// Comma-separated pass pipeline, run in order.
-    #[arg(
-        short = 'p',
-        long = "passes",
-        value_name = "PASS,...",
-        value_delimiter = ','
-    )]
+    /// Comma-separated pass pipeline, run in order (repeatable; see the passes below).
+    #[arg(short = 'p', long = "passes", value_name = "PASS,...")]
     passes: Vec<String>,
     /// The default pipeline: lower-images, lower-async-copies, then cleanup (needs --target).
     #[arg(short = 'O')]
@@ -168,9 +198,9 @@ struct OptArgs {
     #[arg(long)]
     readonly_via_sampler: bool,
     /// Untyped address model for lower-images: bti (32-bit offsets into a raw view of the
-    /// image) or a64 (64-bit global addresses).
-    #[arg(long, value_name = "MODEL", default_value = "bti")]
-    untyped_address: String,
+    /// image) or a64 (64-bit global addresses). Default bti.
+    #[arg(long, value_name = "MODEL", value_enum)]
+    untyped_address: Option<AddressModel>,
     /// Output form.
     #[arg(long, value_enum, default_value = "ir")]
     emit: Emit,
@@ -188,9 +218,34 @@ struct OptArgs {
     time_passes: bool,
 }
 
+/// A whole number for a `u64` option, with a message naming the range.
+fn parse_u64(text: &str) -> Result<u64, String> {
+    text.trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a whole number from 0 to {}", u64::MAX))
+}
+
+/// A whole number for a `u32` option.
+fn parse_u32(text: &str) -> Result<u32, String> {
+    text.trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a whole number from 0 to {}", u32::MAX))
+}
+
+/// A whole number for a byte count.
+fn parse_usize(text: &str) -> Result<usize, String> {
+    text.trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a whole number from 0 to {}", usize::MAX))
+}
+
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
-    let cli = Cli::parse();
+    let command = Cli::command().after_help(after_help());
+    let cli: Cli = match tools::command_line::parse(command) {
+        Ok(cli) => cli,
+        Err(exit) => return exit.report(),
+    };
     let result = match &cli.command {
         None => optimize(&cli.opt),
         Some(Command::Run(a)) => run(a),
@@ -226,7 +281,7 @@ fn input(file: &str) -> Result<(String, &str), Failure> {
 fn run(a: &RunArgs) -> Result<(), Failure> {
     let (source, file) = input(&a.exec.file)?;
     let o = run_options(&a.exec, a.target.clone());
-    let text = verify::cli::run(file, &source, &o).map_err(|e| Failure(e.to_string()))?;
+    let text = verify::cli::run(file, &source, &o).map_err(|e| Failure(e.render(file, &source)))?;
     write_output(None, &text)
 }
 
@@ -236,10 +291,11 @@ fn verify(a: &VerifyArgs) -> Result<(), Failure> {
     let v = verify::cli::VerifyOptions {
         force_untyped: a.force_untyped,
         no_bounds_check: a.no_bounds_check,
-        untyped_address: a.untyped_address.clone(),
+        untyped_address: a.untyped_address.map(|m| m.name().to_string()),
         readonly_via_sampler: a.readonly_via_sampler,
     };
-    let text = verify::cli::verify(file, &source, &o, &v).map_err(|e| Failure(e.to_string()))?;
+    let text =
+        verify::cli::verify(file, &source, &o, &v).map_err(|e| Failure(e.render(file, &source)))?;
     write_output(None, &text)
 }
 
@@ -285,16 +341,44 @@ fn optimize(args: &OptArgs) -> Result<(), Failure> {
     write_output(args.output.as_deref(), &text)
 }
 
-/// The pass names `-O` and `-p` ask for, in order.
-fn pipeline_text(args: &OptArgs) -> String {
+/// The pipeline `-O` and `-p` ask for, in order; every `-p` text is checked on its own
+/// first, so that a problem (an empty pass name in `cse,,dce`) is reported against
+/// the text the user wrote.
+fn pipeline_text(args: &OptArgs) -> Result<String, Failure> {
     let mut items: Vec<String> = Vec::new();
     if args.optimize {
-        items.push("lower-images".into());
-        items.push("lower-async-copies".into());
-        items.push("cleanup".into());
+        items.push("lower-images,lower-async-copies,cleanup".into());
     }
-    items.extend(args.passes.iter().filter(|p| !p.is_empty()).cloned());
-    items.join(",")
+    for text in &args.passes {
+        tools::pipeline::check_text(text).map_err(|e| Failure(e.line()))?;
+        items.push(text.clone());
+    }
+    Ok(items.join(","))
+}
+
+/// The lowering options given on the command line, refused when no pass of the
+/// pipeline would read them.
+fn check_lowering_options(args: &OptArgs, pipeline: &str) -> Result<(), Failure> {
+    let given = [
+        ("--force-untyped", args.force_untyped),
+        ("--no-bounds-check", args.no_bounds_check),
+        ("--readonly-via-sampler", args.readonly_via_sampler),
+        ("--untyped-address", args.untyped_address.is_some()),
+    ];
+    let lowers = ir::passes::manager::split_pipeline(pipeline)
+        .map(|items| items.iter().any(|(name, _)| name == "lower-images"))
+        .unwrap_or(true);
+    match given.iter().find(|(_, on)| *on) {
+        Some((option, _)) if !lowers => Err(Failure(
+            OptionError::new(
+                option,
+                "configures lower-images, which the pipeline does not run (add -O or \
+                 -p lower-images)",
+            )
+            .line(),
+        )),
+        _ => Ok(()),
+    }
 }
 
 fn run_pipeline(
@@ -304,7 +388,8 @@ fn run_pipeline(
     file: &str,
     source: &str,
 ) -> Result<(), Failure> {
-    let text = pipeline_text(args);
+    let text = pipeline_text(args)?;
+    check_lowering_options(args, &text)?;
     if text.is_empty() {
         return Ok(());
     }
@@ -312,14 +397,9 @@ fn run_pipeline(
         bounds_check: !args.no_bounds_check,
         force_untyped: args.force_untyped,
         readonly_via_sampler: args.readonly_via_sampler,
-        untyped_address: match args.untyped_address.as_str() {
-            "bti" => lowering::UntypedAddress::Bti,
-            "a64" => lowering::UntypedAddress::A64,
-            other => {
-                return Err(Failure(format!(
-                    "error: --untyped-address must be `bti` or `a64`, not `{other}`"
-                )))
-            }
+        untyped_address: match args.untyped_address.unwrap_or(AddressModel::Bti) {
+            AddressModel::Bti => lowering::UntypedAddress::Bti,
+            AddressModel::A64 => lowering::UntypedAddress::A64,
         },
     };
     let registry = tools::pipeline::registry(device, defaults);

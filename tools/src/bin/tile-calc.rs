@@ -8,14 +8,14 @@
 //! printed as one line `error: --OPTION: what is wrong` on stderr with exit status 1;
 //! `--help` and `--version` print to stdout with exit status 0.
 
-use clap::error::{ContextKind, ContextValue, ErrorKind};
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
 use std::process::ExitCode;
 use tiling::{
     AddressError, Format, Gen, ImageInfo, LayoutError, SurfDim, Surface, SurfaceDesc, Tiling, Usage,
 };
+use tools::OptionError;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -229,136 +229,6 @@ fn parse_texel(s: &str) -> Result<Texel, String> {
     match parts[..] {
         [x, y, z, level] => Ok(Texel { x, y, z, level }),
         _ => Err(bad()),
-    }
-}
-
-/// A one-line diagnostic: `error: --OPTION: message` (or `error: message`).
-struct OptionError {
-    option: Option<String>,
-    message: String,
-}
-
-impl OptionError {
-    fn new(option: &str, message: impl Into<String>) -> OptionError {
-        OptionError {
-            option: Some(option.to_string()),
-            message: message.into(),
-        }
-    }
-
-    fn general(message: impl Into<String>) -> OptionError {
-        OptionError {
-            option: None,
-            message: message.into(),
-        }
-    }
-
-    /// The line to print. Newlines in the message are folded so the contract holds
-    /// even for unexpected text.
-    fn line(&self) -> String {
-        let msg = self
-            .message
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ");
-        match &self.option {
-            Some(o) => format!("error: {o}: {msg}"),
-            None => format!("error: {msg}"),
-        }
-    }
-}
-
-/// The option name of a clap argument display such as `--gen <G>`.
-fn option_name(display: &str) -> String {
-    display
-        .split_whitespace()
-        .next()
-        .unwrap_or(display)
-        .to_string()
-}
-
-fn context_string(e: &clap::Error, kind: ContextKind) -> Option<String> {
-    match e.get(kind)? {
-        ContextValue::String(s) => Some(s.clone()),
-        ContextValue::Strings(v) => Some(v.join(", ")),
-        ContextValue::StyledStr(s) => Some(s.to_string()),
-        ContextValue::StyledStrs(v) => Some(
-            v.iter()
-                .map(|s| s.to_string())
-                .collect::<Vec<_>>()
-                .join(", "),
-        ),
-        ContextValue::Number(n) => Some(n.to_string()),
-        ContextValue::Bool(b) => Some(b.to_string()),
-        ContextValue::None => None,
-        _ => None,
-    }
-}
-
-/// Folds a clap error into the one-line form.
-fn clap_error(e: &clap::Error) -> OptionError {
-    let arg = context_string(e, ContextKind::InvalidArg);
-    let value = context_string(e, ContextKind::InvalidValue).unwrap_or_default();
-    match e.kind() {
-        ErrorKind::ValueValidation => {
-            let opt = option_name(arg.as_deref().unwrap_or("option"));
-            let why = std::error::Error::source(e)
-                .map(|s| s.to_string())
-                .unwrap_or_else(|| format!("invalid value `{value}`"));
-            OptionError::new(&opt, why)
-        }
-        ErrorKind::MissingRequiredArgument => {
-            let missing: Vec<String> = match e.get(ContextKind::InvalidArg) {
-                Some(ContextValue::Strings(v)) => v.iter().map(|a| option_name(a)).collect(),
-                _ => arg.iter().map(|a| option_name(a)).collect(),
-            };
-            match missing.as_slice() {
-                [one] => OptionError::new(one, "required option is missing"),
-                _ => OptionError::new(&missing.join(", "), "required options are missing"),
-            }
-        }
-        ErrorKind::InvalidValue | ErrorKind::WrongNumberOfValues | ErrorKind::TooFewValues
-            if value.is_empty() =>
-        {
-            OptionError::new(
-                &option_name(arg.as_deref().unwrap_or("option")),
-                "missing value",
-            )
-        }
-        ErrorKind::ArgumentConflict => {
-            // clap reports a repeated option as a conflict with itself.
-            let opt = option_name(arg.as_deref().unwrap_or("option"));
-            OptionError::new(&opt, "given more than once")
-        }
-        ErrorKind::UnknownArgument => {
-            let a = arg.unwrap_or_default();
-            if a.starts_with('-') {
-                OptionError::new(&option_name(&a), "unknown option")
-            } else {
-                OptionError::general(format!("unexpected argument `{a}`"))
-            }
-        }
-        ErrorKind::InvalidSubcommand => {
-            let cmd = context_string(e, ContextKind::InvalidSubcommand).unwrap_or_default();
-            OptionError::general(format!(
-                "unknown command `{cmd}` (expected layout or offset)"
-            ))
-        }
-        ErrorKind::MissingSubcommand | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-            OptionError::general(
-                "missing command (expected layout or offset; see tile-calc --help)",
-            )
-        }
-        _ => {
-            // Anything else: clap's own first line, minus its `error: ` prefix.
-            let text = e.to_string();
-            let first = text.lines().next().unwrap_or("invalid arguments");
-            let first = first.strip_prefix("error: ").unwrap_or(first);
-            match arg {
-                Some(a) if a.starts_with('-') => OptionError::new(&option_name(&a), first),
-                _ => OptionError::general(first),
-            }
-        }
     }
 }
 
@@ -713,17 +583,9 @@ fn run(cli: &Cli) -> Result<String, OptionError> {
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
-    let cli = match Cli::try_parse() {
+    let cli: Cli = match tools::command_line::parse(Cli::command()) {
         Ok(cli) => cli,
-        Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
-            // Help and version go to stdout with status 0.
-            let _ = e.print();
-            return ExitCode::SUCCESS;
-        }
-        Err(e) => {
-            eprintln!("{}", clap_error(&e).line());
-            return ExitCode::FAILURE;
-        }
+        Err(exit) => return exit.report(),
     };
     match run(&cli) {
         Ok(text) => match tools::write_output(None, &text) {
