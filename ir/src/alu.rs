@@ -44,13 +44,15 @@ pub struct AluOpInfo {
 }
 
 macro_rules! alu_ops {
-    ($( $variant:ident = $name:literal : $nin:literal, $osize:literal, $otype:expr,
+    ($( #[doc = $doc:literal] $variant:ident = $name:literal : $nin:literal, $osize:literal, $otype:expr,
         [$($isize:literal),*], [$($itype:expr),*] $(, $flag:ident)* ;)*) => {
         /// An ALU opcode. Names, operand types and semantics follow NIR.
         #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
-        #[allow(missing_docs)]
         pub enum AluOp {
-            $($variant,)*
+            $(
+                #[doc = concat!("NIR's `", $name, "`:", $doc)]
+                $variant,
+            )*
         }
 
         impl AluOp {
@@ -116,97 +118,182 @@ const fn pad_types(s: &[AluType]) -> [AluType; MAX_INPUTS] {
 }
 
 alu_ops! {
+    /// Copies its source component-wise.
     Mov = "mov": 1, 0, UINT, [0], [UINT];
+    /// Builds a 2-component vector from two scalars.
     Vec2 = "vec2": 2, 2, UINT, [1, 1], [UINT, UINT];
+    /// Builds a 3-component vector from three scalars.
     Vec3 = "vec3": 3, 3, UINT, [1, 1, 1], [UINT, UINT, UINT];
+    /// Builds a 4-component vector from four scalars.
     Vec4 = "vec4": 4, 4, UINT, [1, 1, 1, 1], [UINT, UINT, UINT, UINT];
+    /// Builds an 8-component vector from eight scalars.
     Vec8 = "vec8": 8, 8, UINT, [1, 1, 1, 1, 1, 1, 1, 1], [UINT, UINT, UINT, UINT, UINT, UINT, UINT, UINT];
+    /// Builds a 16-component vector from sixteen scalars.
     Vec16 = "vec16": 16, 16, UINT, [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
         [UINT, UINT, UINT, UINT, UINT, UINT, UINT, UINT, UINT, UINT, UINT, UINT, UINT, UINT, UINT, UINT];
 
+    /// Integer addition, `a + b`, wrapping at the bit size.
     Iadd = "iadd": 2, 0, INT, [0, 0], [INT, INT], COMM, ASSOC;
+    /// Integer subtraction, `a - b`, wrapping at the bit size.
     Isub = "isub": 2, 0, INT, [0, 0], [INT, INT];
+    /// Low half of the integer product `a * b`.
     Imul = "imul": 2, 0, INT, [0, 0], [INT, INT], COMM, ASSOC;
+    /// High half of the signed product `a * b` (double-width).
     ImulHigh = "imul_high": 2, 0, INT, [0, 0], [INT, INT], COMM;
+    /// High half of the unsigned product `a * b` (double-width).
     UmulHigh = "umul_high": 2, 0, UINT, [0, 0], [UINT, UINT], COMM;
+    /// Unsigned division rounding towards zero; a zero divisor gives 0.
     Udiv = "udiv": 2, 0, UINT, [0, 0], [UINT, UINT];
+    /// Signed division rounding towards zero; a zero divisor gives 0.
     Idiv = "idiv": 2, 0, INT, [0, 0], [INT, INT];
+    /// Unsigned remainder `a % b`; a zero divisor gives 0.
     Umod = "umod": 2, 0, UINT, [0, 0], [UINT, UINT];
+    /// Two's-complement negation, `-a` (INT_MIN stays INT_MIN).
     Ineg = "ineg": 1, 0, INT, [0], [INT];
+    /// Signed absolute value (INT_MIN stays INT_MIN).
     Iabs = "iabs": 1, 0, INT, [0], [INT];
+    /// Signed minimum.
     Imin = "imin": 2, 0, INT, [0, 0], [INT, INT], COMM, ASSOC;
+    /// Signed maximum.
     Imax = "imax": 2, 0, INT, [0, 0], [INT, INT], COMM, ASSOC;
+    /// Unsigned minimum.
     Umin = "umin": 2, 0, UINT, [0, 0], [UINT, UINT], COMM, ASSOC;
+    /// Unsigned maximum.
     Umax = "umax": 2, 0, UINT, [0, 0], [UINT, UINT], COMM, ASSOC;
 
+    /// Bitwise and.
     Iand = "iand": 2, 0, UINT, [0, 0], [UINT, UINT], COMM, ASSOC;
+    /// Bitwise or.
     Ior = "ior": 2, 0, UINT, [0, 0], [UINT, UINT], COMM, ASSOC;
+    /// Bitwise exclusive or.
     Ixor = "ixor": 2, 0, UINT, [0, 0], [UINT, UINT], COMM, ASSOC;
+    /// Bitwise complement.
     Inot = "inot": 1, 0, INT, [0], [INT];
+    /// Shift left, the count masked to `bit_size - 1`.
     Ishl = "ishl": 2, 0, INT, [0, 0], [INT, UINT32];
+    /// Arithmetic (sign-filling) shift right, the count masked to `bit_size - 1`.
     Ishr = "ishr": 2, 0, INT, [0, 0], [INT, UINT32];
+    /// Logical (zero-filling) shift right, the count masked to `bit_size - 1`.
     Ushr = "ushr": 2, 0, UINT, [0, 0], [UINT, UINT32];
+    /// Unsigned bitfield extract `(base, offset, bits)`, offset and bits taken mod 32; 0 bits gives 0.
     Ubfe = "ubfe": 3, 0, UINT32, [0, 0, 0], [UINT32, UINT32, UINT32];
+    /// Signed bitfield extract `(base, offset, bits)`, offset and bits taken mod 32, sign-extended; 0 bits gives 0.
     Ibfe = "ibfe": 3, 0, INT32, [0, 0, 0], [INT32, UINT32, UINT32];
+    /// Bitfield insert `(mask, insert, base)`: `insert` shifted to the mask's lowest set bit replaces the masked bits of `base`.
     Bfi = "bfi": 3, 0, UINT32, [0, 0, 0], [UINT32, UINT32, UINT32];
+    /// GLSL `bitfieldInsert(base, insert, offset, bits)`; 0 bits gives `base`, an out-of-range field gives 0.
     BitfieldInsert = "bitfield_insert": 4, 0, UINT32, [0, 0, 0, 0], [UINT32, UINT32, INT32, INT32];
+    /// Index of the most significant set bit, or -1 for 0.
     UfindMsb = "ufind_msb": 1, 0, INT32, [0], [UINT];
+    /// Number of set bits.
     BitCount = "bit_count": 1, 0, UINT32, [0], [UINT];
+    /// Byte `b` of `a`, zero-extended.
     ExtractU8 = "extract_u8": 2, 0, UINT, [0, 0], [UINT, UINT];
+    /// Byte `b` of `a`, sign-extended.
     ExtractI8 = "extract_i8": 2, 0, INT, [0, 0], [INT, INT];
+    /// 16-bit word `b` of `a`, zero-extended.
     ExtractU16 = "extract_u16": 2, 0, UINT, [0, 0], [UINT, UINT];
+    /// 16-bit word `b` of `a`, sign-extended.
     ExtractI16 = "extract_i16": 2, 0, INT, [0, 0], [INT, INT];
 
+    /// Integer equality, `a == b`.
     Ieq = "ieq": 2, 0, BOOL1, [0, 0], [INT, INT], COMM;
+    /// Integer inequality, `a != b`.
     Ine = "ine": 2, 0, BOOL1, [0, 0], [INT, INT], COMM;
+    /// Signed less-than, `a < b`.
     Ilt = "ilt": 2, 0, BOOL1, [0, 0], [INT, INT];
+    /// Signed greater-or-equal, `a >= b`.
     Ige = "ige": 2, 0, BOOL1, [0, 0], [INT, INT];
+    /// Unsigned less-than, `a < b`.
     Ult = "ult": 2, 0, BOOL1, [0, 0], [UINT, UINT];
+    /// Unsigned greater-or-equal, `a >= b`.
     Uge = "uge": 2, 0, BOOL1, [0, 0], [UINT, UINT];
+    /// Ordered float equality (false if either is NaN).
     Feq = "feq": 2, 0, BOOL1, [0, 0], [FLOAT, FLOAT], COMM;
+    /// Unordered float inequality (true if either is NaN).
     Fneu = "fneu": 2, 0, BOOL1, [0, 0], [FLOAT, FLOAT], COMM;
+    /// Ordered float less-than (false if either is NaN).
     Flt = "flt": 2, 0, BOOL1, [0, 0], [FLOAT, FLOAT];
+    /// Ordered float greater-or-equal (false if either is NaN).
     Fge = "fge": 2, 0, BOOL1, [0, 0], [FLOAT, FLOAT];
+    /// Per-component select, `c ? a : b`.
     Bcsel = "bcsel": 3, 0, UINT, [0, 0, 0], [BOOL1, UINT, UINT];
+    /// Boolean to 32-bit integer: 1 or 0.
     B2i32 = "b2i32": 1, 0, INT32, [0], [BOOL1];
+    /// Boolean to 32-bit float: 1.0 or 0.0.
     B2f32 = "b2f32": 1, 0, FLOAT32, [0], [BOOL1];
 
+    /// Float addition, rounded to nearest even.
     Fadd = "fadd": 2, 0, FLOAT, [0, 0], [FLOAT, FLOAT], COMM;
+    /// Float subtraction, rounded to nearest even.
     Fsub = "fsub": 2, 0, FLOAT, [0, 0], [FLOAT, FLOAT];
+    /// Float multiplication, rounded to nearest even.
     Fmul = "fmul": 2, 0, FLOAT, [0, 0], [FLOAT, FLOAT], COMM;
+    /// Fused multiply-add `a * b + c` with a single rounding.
     Ffma = "ffma": 3, 0, FLOAT, [0, 0, 0], [FLOAT, FLOAT, FLOAT], COMM;
+    /// Float division, rounded to nearest even.
     Fdiv = "fdiv": 2, 0, FLOAT, [0, 0], [FLOAT, FLOAT];
+    /// Float minimum; a NaN operand yields the other, -0 is below +0.
     Fmin = "fmin": 2, 0, FLOAT, [0, 0], [FLOAT, FLOAT], COMM;
+    /// Float maximum; a NaN operand yields the other, +0 is above -0.
     Fmax = "fmax": 2, 0, FLOAT, [0, 0], [FLOAT, FLOAT], COMM;
+    /// Float negation (flips the sign bit).
     Fneg = "fneg": 1, 0, FLOAT, [0], [FLOAT];
+    /// Float absolute value (clears the sign bit).
     Fabs = "fabs": 1, 0, FLOAT, [0], [FLOAT];
+    /// Clamps a float to [0.0, 1.0]; NaN gives 0.0.
     Fsat = "fsat": 1, 0, FLOAT, [0], [FLOAT];
+    /// Rounds a float towards negative infinity.
     Ffloor = "ffloor": 1, 0, FLOAT, [0], [FLOAT];
+    /// Rounds a float towards positive infinity.
     Fceil = "fceil": 1, 0, FLOAT, [0], [FLOAT];
+    /// Rounds a float to the nearest integer, ties to even.
     FroundEven = "fround_even": 1, 0, FLOAT, [0], [FLOAT];
+    /// Rounds a float towards zero.
     Ftrunc = "ftrunc": 1, 0, FLOAT, [0], [FLOAT];
+    /// Float reciprocal, `1.0 / a`.
     Frcp = "frcp": 1, 0, FLOAT, [0], [FLOAT];
 
+    /// Float to 32-bit signed integer, truncating; out-of-range values saturate, NaN gives 0.
     F2i32 = "f2i32": 1, 0, INT32, [0], [FLOAT];
+    /// Float to 32-bit unsigned integer, truncating; out-of-range values saturate, NaN gives 0.
     F2u32 = "f2u32": 1, 0, t(BaseType::Uint, 32), [0], [FLOAT];
+    /// Signed integer to 32-bit float, rounded to nearest even.
     I2f32 = "i2f32": 1, 0, FLOAT32, [0], [INT];
+    /// Unsigned integer to 32-bit float, rounded to nearest even.
     U2f32 = "u2f32": 1, 0, FLOAT32, [0], [UINT];
+    /// Float to 16-bit float, rounded to nearest even.
     F2f16 = "f2f16": 1, 0, t(BaseType::Float, 16), [0], [FLOAT];
+    /// Float to 32-bit float (exact from 16 bits, rounded to nearest even from 64).
     F2f32 = "f2f32": 1, 0, FLOAT32, [0], [FLOAT];
+    /// Unsigned integer to 8 bits (truncates or zero-extends).
     U2u8 = "u2u8": 1, 0, t(BaseType::Uint, 8), [0], [UINT];
+    /// Unsigned integer to 16 bits (truncates or zero-extends).
     U2u16 = "u2u16": 1, 0, t(BaseType::Uint, 16), [0], [UINT];
+    /// Unsigned integer to 32 bits (truncates or zero-extends).
     U2u32 = "u2u32": 1, 0, UINT32, [0], [UINT];
+    /// Unsigned integer to 64 bits (zero-extends).
     U2u64 = "u2u64": 1, 0, UINT64, [0], [UINT];
+    /// Signed integer to 8 bits (truncates or sign-extends).
     I2i8 = "i2i8": 1, 0, t(BaseType::Int, 8), [0], [INT];
+    /// Signed integer to 16 bits (truncates or sign-extends).
     I2i16 = "i2i16": 1, 0, t(BaseType::Int, 16), [0], [INT];
+    /// Signed integer to 32 bits (truncates or sign-extends).
     I2i32 = "i2i32": 1, 0, INT32, [0], [INT];
+    /// Signed integer to 64 bits (sign-extends).
     I2i64 = "i2i64": 1, 0, t(BaseType::Int, 64), [0], [INT];
 
+    /// Two 32-bit floats rounded to binary16 and packed, `a` in the low 16 bits.
     PackHalf2x16Split = "pack_half_2x16_split": 2, 0, UINT32, [0, 0], [FLOAT32, FLOAT32];
+    /// The binary16 in the low 16 bits, widened to a 32-bit float.
     UnpackHalf2x16SplitX = "unpack_half_2x16_split_x": 1, 0, FLOAT32, [0], [UINT32];
+    /// The binary16 in the high 16 bits, widened to a 32-bit float.
     UnpackHalf2x16SplitY = "unpack_half_2x16_split_y": 1, 0, FLOAT32, [0], [UINT32];
+    /// A 64-bit value from its low (`a`) and high (`b`) 32-bit halves.
     Pack64_2x32Split = "pack_64_2x32_split": 2, 0, UINT64, [0, 0], [UINT32, UINT32];
+    /// The low 32 bits of a 64-bit value.
     Unpack64_2x32SplitX = "unpack_64_2x32_split_x": 1, 0, UINT32, [0], [UINT64];
+    /// The high 32 bits of a 64-bit value.
     Unpack64_2x32SplitY = "unpack_64_2x32_split_y": 1, 0, UINT32, [0], [UINT64];
 }
 

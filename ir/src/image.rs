@@ -108,15 +108,17 @@ pub struct Channel {
 }
 
 macro_rules! formats {
-    ($( $variant:ident = $name:literal : [$(($bits:literal, $kind:ident)),*] ;)*) => {
+    ($( #[doc = $doc:literal] $variant:ident = $name:literal : [$(($bits:literal, $kind:ident)),*] ;)*) => {
         /// A storage image format, named as in GLSL/NIR layout qualifiers (`rgba8_unorm`,
         /// `r32_uint`). Channels are listed from the lowest bits up (R first).
         #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
-        #[allow(non_camel_case_types, missing_docs)]
         pub enum Format {
             /// No format qualifier (NIR's `PIPE_FORMAT_NONE`).
             None,
-            $($variant,)*
+            $(
+                #[doc = concat!("`", $name, "`:", $doc)]
+                $variant,
+            )*
         }
 
         impl Format {
@@ -143,46 +145,87 @@ macro_rules! formats {
 }
 
 formats! {
+    /// Four 32-bit unsigned integer channels (R, G, B, A); 16 bytes per texel.
     Rgba32Uint = "rgba32_uint": [(32, Uint), (32, Uint), (32, Uint), (32, Uint)];
+    /// Four 32-bit signed integer channels (R, G, B, A); 16 bytes per texel.
     Rgba32Sint = "rgba32_sint": [(32, Sint), (32, Sint), (32, Sint), (32, Sint)];
+    /// Four 32-bit float channels (R, G, B, A); 16 bytes per texel.
     Rgba32Float = "rgba32_float": [(32, Float), (32, Float), (32, Float), (32, Float)];
+    /// Two 32-bit unsigned integer channels (R, G); 8 bytes per texel.
     Rg32Uint = "rg32_uint": [(32, Uint), (32, Uint)];
+    /// Two 32-bit signed integer channels (R, G); 8 bytes per texel.
     Rg32Sint = "rg32_sint": [(32, Sint), (32, Sint)];
+    /// Two 32-bit float channels (R, G); 8 bytes per texel.
     Rg32Float = "rg32_float": [(32, Float), (32, Float)];
+    /// One 32-bit unsigned integer channel (R); 4 bytes per texel.
     R32Uint = "r32_uint": [(32, Uint)];
+    /// One 32-bit signed integer channel (R); 4 bytes per texel.
     R32Sint = "r32_sint": [(32, Sint)];
+    /// One 32-bit float channel (R); 4 bytes per texel.
     R32Float = "r32_float": [(32, Float)];
+    /// Four 16-bit unsigned integer channels (R, G, B, A); 8 bytes per texel.
     Rgba16Uint = "rgba16_uint": [(16, Uint), (16, Uint), (16, Uint), (16, Uint)];
+    /// Four 16-bit signed integer channels (R, G, B, A); 8 bytes per texel.
     Rgba16Sint = "rgba16_sint": [(16, Sint), (16, Sint), (16, Sint), (16, Sint)];
+    /// Four 16-bit float channels (R, G, B, A); 8 bytes per texel.
     Rgba16Float = "rgba16_float": [(16, Float), (16, Float), (16, Float), (16, Float)];
+    /// Four 16-bit unsigned normalized channels (R, G, B, A); 8 bytes per texel.
     Rgba16Unorm = "rgba16_unorm": [(16, Unorm), (16, Unorm), (16, Unorm), (16, Unorm)];
+    /// Four 16-bit signed normalized channels (R, G, B, A); 8 bytes per texel.
     Rgba16Snorm = "rgba16_snorm": [(16, Snorm), (16, Snorm), (16, Snorm), (16, Snorm)];
+    /// Two 16-bit unsigned integer channels (R, G); 4 bytes per texel.
     Rg16Uint = "rg16_uint": [(16, Uint), (16, Uint)];
+    /// Two 16-bit signed integer channels (R, G); 4 bytes per texel.
     Rg16Sint = "rg16_sint": [(16, Sint), (16, Sint)];
+    /// Two 16-bit float channels (R, G); 4 bytes per texel.
     Rg16Float = "rg16_float": [(16, Float), (16, Float)];
+    /// Two 16-bit unsigned normalized channels (R, G); 4 bytes per texel.
     Rg16Unorm = "rg16_unorm": [(16, Unorm), (16, Unorm)];
+    /// Two 16-bit signed normalized channels (R, G); 4 bytes per texel.
     Rg16Snorm = "rg16_snorm": [(16, Snorm), (16, Snorm)];
+    /// One 16-bit unsigned integer channel (R); 2 bytes per texel.
     R16Uint = "r16_uint": [(16, Uint)];
+    /// One 16-bit signed integer channel (R); 2 bytes per texel.
     R16Sint = "r16_sint": [(16, Sint)];
+    /// One 16-bit float channel (R); 2 bytes per texel.
     R16Float = "r16_float": [(16, Float)];
+    /// One 16-bit unsigned normalized channel (R); 2 bytes per texel.
     R16Unorm = "r16_unorm": [(16, Unorm)];
+    /// One 16-bit signed normalized channel (R); 2 bytes per texel.
     R16Snorm = "r16_snorm": [(16, Snorm)];
+    /// Four 8-bit unsigned integer channels (R, G, B, A); 4 bytes per texel.
     Rgba8Uint = "rgba8_uint": [(8, Uint), (8, Uint), (8, Uint), (8, Uint)];
+    /// Four 8-bit signed integer channels (R, G, B, A); 4 bytes per texel.
     Rgba8Sint = "rgba8_sint": [(8, Sint), (8, Sint), (8, Sint), (8, Sint)];
+    /// Four 8-bit unsigned normalized channels (R, G, B, A); 4 bytes per texel.
     Rgba8Unorm = "rgba8_unorm": [(8, Unorm), (8, Unorm), (8, Unorm), (8, Unorm)];
+    /// Four 8-bit signed normalized channels (R, G, B, A); 4 bytes per texel.
     Rgba8Snorm = "rgba8_snorm": [(8, Snorm), (8, Snorm), (8, Snorm), (8, Snorm)];
+    /// Two 8-bit unsigned integer channels (R, G); 2 bytes per texel.
     Rg8Uint = "rg8_uint": [(8, Uint), (8, Uint)];
+    /// Two 8-bit signed integer channels (R, G); 2 bytes per texel.
     Rg8Sint = "rg8_sint": [(8, Sint), (8, Sint)];
+    /// Two 8-bit unsigned normalized channels (R, G); 2 bytes per texel.
     Rg8Unorm = "rg8_unorm": [(8, Unorm), (8, Unorm)];
+    /// Two 8-bit signed normalized channels (R, G); 2 bytes per texel.
     Rg8Snorm = "rg8_snorm": [(8, Snorm), (8, Snorm)];
+    /// One 8-bit unsigned integer channel (R); 1 byte per texel.
     R8Uint = "r8_uint": [(8, Uint)];
+    /// One 8-bit signed integer channel (R); 1 byte per texel.
     R8Sint = "r8_sint": [(8, Sint)];
+    /// One 8-bit unsigned normalized channel (R); 1 byte per texel.
     R8Unorm = "r8_unorm": [(8, Unorm)];
+    /// One 8-bit signed normalized channel (R); 1 byte per texel.
     R8Snorm = "r8_snorm": [(8, Snorm)];
+    /// Unsigned integer channels R10, G10, B10, A2, R in the lowest bits; 4 bytes per texel.
     Rgb10A2Uint = "rgb10a2_uint": [(10, Uint), (10, Uint), (10, Uint), (2, Uint)];
+    /// Unsigned normalized channels R10, G10, B10, A2, R in the lowest bits; 4 bytes per texel.
     Rgb10A2Unorm = "rgb10a2_unorm": [(10, Unorm), (10, Unorm), (10, Unorm), (2, Unorm)];
+    /// Unsigned floats R11, G11, B10 (5-bit exponents; 6-, 6-, 5-bit mantissas), R lowest; 4 bytes per texel.
     R11G11B10Float = "r11g11b10_float": [(11, Float), (11, Float), (10, Float)];
+    /// One 64-bit unsigned integer channel (R); 8 bytes per texel.
     R64Uint = "r64_uint": [(64, Uint)];
+    /// One 64-bit signed integer channel (R); 8 bytes per texel.
     R64Sint = "r64_sint": [(64, Sint)];
 }
 

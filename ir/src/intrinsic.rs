@@ -342,15 +342,20 @@ macro_rules! optional_srcs {
 }
 
 macro_rules! intrinsics {
-    ($( $variant:ident = $name:literal {
+    ($( #[doc = $doc:literal] $variant:ident = $name:literal {
         image: $img:expr, srcs: $srcs:expr, $(optional: $opt:expr,)? dest: $dest:expr, indices: $idx:expr,
         class: $class:ident, predicable: $pred:expr, eliminate: $elim:expr, reorder: $reord:expr $(,)?
     } )*) => {
-        /// An intrinsic opcode.
+        /// An intrinsic opcode. Names, sources and semantics are NIR's where NIR has an
+        /// intrinsic of that name (`image_load`, `load_ubo`, `barrier`, ...); the `lsc_*`
+        /// and `sampler_*` intrinsics model the vISA messages of `shared/spec/`, and the
+        /// `group_*` ones the OpenCL builtins of `cl_khr_extended_async_copies`.
         #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
-        #[allow(missing_docs)]
         pub enum IntrinsicOp {
-            $($variant,)*
+            $(
+                #[doc = concat!("`", $name, "`:", $doc)]
+                $variant,
+            )*
         }
 
         impl IntrinsicOp {
@@ -388,138 +393,169 @@ const fn fixed(components: u8, bit_size: u8) -> DestInfo {
 }
 
 intrinsics! {
+    /// Reads the texel at `coord` (at mip level `lod`, 0 if absent), converted to `dest_type`.
     ImageLoad = "image_load" {
         image: ImageOperand::Required, srcs: &[src("coord", 0, 32)], optional: &[src("lod", 1, 32)],
         dest: DestInfo::Variable,
         indices: &[K::ImageDim, K::ImageArray, K::Format, K::Access, K::DestType],
         class: Image, predicable: false, eliminate: true, reorder: false,
     }
+    /// Writes `data`, converted from `src_type` to the format, to the texel at `coord`.
     ImageStore = "image_store" {
         image: ImageOperand::Required, srcs: &[src("coord", 0, 32), src("data", 0, 0)], dest: DestInfo::None,
         indices: &[K::ImageDim, K::ImageArray, K::Format, K::Access, K::SrcType],
         class: Image, predicable: false, eliminate: false, reorder: false,
     }
+    /// Applies `atomic_op` with `data` to the texel at `coord`, returning the old texel.
     ImageAtomic = "image_atomic" {
         image: ImageOperand::Required, srcs: &[src("coord", 0, 32), src("data", 1, 0)], dest: DestInfo::Variable,
         indices: &[K::ImageDim, K::ImageArray, K::Format, K::Access, K::AtomicOp],
         class: Image, predicable: false, eliminate: false, reorder: false,
     }
+    /// Compare-and-swap (`cmpxchg`) or exchange of the texel at `coord`, returning the old texel.
     ImageAtomicSwap = "image_atomic_swap" {
         image: ImageOperand::Required, srcs: &[src("coord", 0, 32), src("compare", 1, 0), src("data", 1, 0)],
         dest: DestInfo::Variable,
         indices: &[K::ImageDim, K::ImageArray, K::Format, K::Access, K::AtomicOp],
         class: Image, predicable: false, eliminate: false, reorder: false,
     }
+    /// The size of the image's view in texels (width, height, depth or layers, as its dimension has).
     ImageSize = "image_size" {
         image: ImageOperand::Required, srcs: &[], dest: DestInfo::Variable, indices: IMAGE_IDX,
         class: Image, predicable: false, eliminate: true, reorder: true,
     }
+    /// The number of samples per texel (1 for storage images).
     ImageSamples = "image_samples" {
         image: ImageOperand::Required, srcs: &[], dest: fixed(1, 32), indices: &[K::ImageDim, K::ImageArray],
         class: Image, predicable: false, eliminate: true, reorder: true,
     }
+    /// Reads dwords at slot `base` of the image's parameter block (Mesa's `image_deref_load_param_intel`).
     ImageLoadParam = "image_load_param" {
         image: ImageOperand::Required, srcs: &[], dest: DestInfo::Variable, indices: &[K::Base],
         class: SystemValue, predicable: false, eliminate: true, reorder: true,
     }
+    /// The invocation's global ID, `workgroup_id * local_size + local_invocation_id`.
     LoadGlobalInvocationId = "load_global_invocation_id" {
         image: ImageOperand::None, srcs: &[], dest: fixed(3, 32), indices: &[],
         class: SystemValue, predicable: false, eliminate: true, reorder: true,
     }
+    /// The invocation's ID within its workgroup.
     LoadLocalInvocationId = "load_local_invocation_id" {
         image: ImageOperand::None, srcs: &[], dest: fixed(3, 32), indices: &[],
         class: SystemValue, predicable: false, eliminate: true, reorder: true,
     }
+    /// The ID of the invocation's workgroup.
     LoadWorkgroupId = "load_workgroup_id" {
         image: ImageOperand::None, srcs: &[], dest: fixed(3, 32), indices: &[],
         class: SystemValue, predicable: false, eliminate: true, reorder: true,
     }
+    /// The number of workgroups dispatched in each dimension.
     LoadNumWorkgroups = "load_num_workgroups" {
         image: ImageOperand::None, srcs: &[], dest: fixed(3, 32), indices: &[],
         class: SystemValue, predicable: false, eliminate: true, reorder: true,
     }
+    /// Reads uniform buffer `block` at byte `offset`.
     LoadUbo = "load_ubo" {
         image: ImageOperand::None, srcs: &[src("block", 1, 32), src("offset", 1, 32)], dest: DestInfo::Variable,
         indices: &[K::AlignMul], class: SystemValue, predicable: false, eliminate: true, reorder: true,
     }
+    /// Reads push constants at byte `base + offset`.
     LoadPushConstant = "load_push_constant" {
         image: ImageOperand::None, srcs: &[src("offset", 1, 32)], dest: DestInfo::Variable,
         indices: &[K::Base, K::Range], class: SystemValue, predicable: false, eliminate: true, reorder: true,
     }
+    /// Reads global memory at the 64-bit `address`.
     LoadGlobal = "load_global" {
         image: ImageOperand::None, srcs: &[src("address", 1, 64)], dest: DestInfo::Variable,
         indices: &[K::Access, K::AlignMul], class: Memory, predicable: false, eliminate: true, reorder: false,
     }
+    /// Writes `data` to global memory at the 64-bit `address`.
     StoreGlobal = "store_global" {
         image: ImageOperand::None, srcs: &[src("data", 0, 0), src("address", 1, 64)], dest: DestInfo::None,
         indices: &[K::Access, K::AlignMul], class: Memory, predicable: false, eliminate: false, reorder: false,
     }
+    /// Reads storage buffer `block` at byte `offset`.
     LoadSsbo = "load_ssbo" {
         image: ImageOperand::None, srcs: &[src("block", 1, 32), src("offset", 1, 32)], dest: DestInfo::Variable,
         indices: &[K::Access, K::AlignMul], class: Memory, predicable: false, eliminate: true, reorder: false,
     }
+    /// Writes `data` to storage buffer `block` at byte `offset`.
     StoreSsbo = "store_ssbo" {
         image: ImageOperand::None, srcs: &[src("data", 0, 0), src("block", 1, 32), src("offset", 1, 32)],
         dest: DestInfo::None, indices: &[K::Access, K::AlignMul],
         class: Memory, predicable: false, eliminate: false, reorder: false,
     }
+    /// Reads workgroup-shared memory at byte `base + offset`.
     LoadShared = "load_shared" {
         image: ImageOperand::None, srcs: &[src("offset", 1, 32)], dest: DestInfo::Variable,
         indices: &[K::Base, K::AlignMul], class: Memory, predicable: false, eliminate: true, reorder: false,
     }
+    /// Writes `data` to workgroup-shared memory at byte `base + offset`.
     StoreShared = "store_shared" {
         image: ImageOperand::None, srcs: &[src("data", 0, 0), src("offset", 1, 32)], dest: DestInfo::None,
         indices: &[K::Base, K::AlignMul], class: Memory, predicable: false, eliminate: false, reorder: false,
     }
+    /// LSC untyped (or typed) load: one address per lane, each reading the data shape's vector.
     LscLoad = "lsc_load" {
         image: ImageOperand::Optional, srcs: &[src("addr", 1, 0)], dest: DestInfo::Variable, indices: LSC_IDX,
         class: Message, predicable: true, eliminate: true, reorder: false,
     }
+    /// LSC untyped (or typed) store: one address per lane, each writing the data shape's vector.
     LscStore = "lsc_store" {
         image: ImageOperand::Optional, srcs: &[src("addr", 1, 0), src("data", 0, 0)], dest: DestInfo::None,
         indices: LSC_IDX, class: Message, predicable: true, eliminate: false, reorder: false,
     }
+    /// LSC strided load: lane `i` reads at `addr + i * pitch`, a block load when `pitch` is the element size.
     LscLoadStrided = "lsc_load_strided" {
         image: ImageOperand::Optional, srcs: &[src("addr", 1, 0), src("pitch", 1, 32)], dest: DestInfo::Variable,
         indices: LSC_IDX, class: Message, predicable: true, eliminate: true, reorder: false,
     }
+    /// LSC strided store: lane `i` writes at `addr + i * pitch`.
     LscStoreStrided = "lsc_store_strided" {
         image: ImageOperand::Optional, srcs: &[src("addr", 1, 0), src("pitch", 1, 32), src("data", 0, 0)],
         dest: DestInfo::None, indices: LSC_IDX,
         class: Message, predicable: true, eliminate: false, reorder: false,
     }
+    /// LSC load with an XYZW channel mask (`lsc_load_quad`, typed `.tgm` for images).
     LscLoadQuad = "lsc_load_quad" {
         image: ImageOperand::Optional, srcs: &[src("addr", 1, 0)], dest: DestInfo::Variable, indices: LSC_IDX,
         class: Message, predicable: true, eliminate: true, reorder: false,
     }
+    /// LSC store with an XYZW channel mask (`lsc_store_quad`, typed `.tgm` for images).
     LscStoreQuad = "lsc_store_quad" {
         image: ImageOperand::Optional, srcs: &[src("addr", 1, 0), src("data", 0, 0)], dest: DestInfo::None,
         indices: LSC_IDX, class: Message, predicable: true, eliminate: false, reorder: false,
     }
+    /// LSC atomic: applies the `lsc_op` sub-op at each lane's address, returning the old value.
     LscAtomic = "lsc_atomic" {
         image: ImageOperand::Optional, srcs: &[src("addr", 1, 0)], dest: DestInfo::Variable, indices: LSC_ATOMIC_IDX,
         class: Message, predicable: true, eliminate: false, reorder: false,
     }
+    /// LSC 2D block load: a rectangle of a surface into the subgroup's registers.
     LscLoadBlock2d = "lsc_load_block2d" {
         image: ImageOperand::Optional, srcs: &[], dest: DestInfo::Variable,
         indices: &[K::LscSfid, K::LscData, K::LscBlock, K::LscCache],
         class: Message, predicable: false, eliminate: true, reorder: false,
     }
+    /// LSC 2D block store: the subgroup's registers into a rectangle of a surface.
     LscStoreBlock2d = "lsc_store_block2d" {
         image: ImageOperand::Optional, srcs: &[src("data", 0, 0)], dest: DestInfo::None,
         indices: &[K::LscSfid, K::LscData, K::LscBlock, K::LscCache],
         class: Message, predicable: false, eliminate: false, reorder: false,
     }
+    /// Reads a `W x H` block of raw texels at `coord` for the whole subgroup.
     ImageBlockLoad = "image_block_load" {
         image: ImageOperand::Required, srcs: &[src("coord", 2, 32)], dest: DestInfo::Variable,
         indices: &[K::ImageDim, K::ImageArray, K::Format, K::Access, K::Block],
         class: Image, predicable: false, eliminate: true, reorder: false,
     }
+    /// Writes a `W x H` block of raw texels at `coord` for the whole subgroup.
     ImageBlockStore = "image_block_store" {
         image: ImageOperand::Required, srcs: &[src("coord", 2, 32), src("data", 0, 0)], dest: DestInfo::None,
         indices: &[K::ImageDim, K::ImageArray, K::Format, K::Access, K::Block],
         class: Image, predicable: false, eliminate: false, reorder: false,
     }
+    /// OpenCL's `async_work_group_copy_2D2D`: the workgroup copies a rectangle of lines between memories, returning `event`.
     GroupAsyncCopy2d2d = "group_async_copy_2d2d" {
         image: ImageOperand::None,
         srcs: &[
@@ -530,6 +566,7 @@ intrinsics! {
         dest: fixed(1, 32), indices: &[],
         class: Memory, predicable: false, eliminate: false, reorder: false,
     }
+    /// OpenCL's `async_work_group_copy_3D3D`: the workgroup copies a box of planes between memories, returning `event`.
     GroupAsyncCopy3d3d = "group_async_copy_3d3d" {
         image: ImageOperand::None,
         srcs: &[
@@ -541,35 +578,43 @@ intrinsics! {
         dest: fixed(1, 32), indices: &[],
         class: Memory, predicable: false, eliminate: false, reorder: false,
     }
+    /// OpenCL's `wait_group_events`: waits until the copies of `event` are complete.
     GroupWaitEvents = "group_wait_events" {
         image: ImageOperand::None, srcs: &[src("event", 1, 32)], dest: DestInfo::None, indices: &[],
         class: Memory, predicable: false, eliminate: false, reorder: false,
     }
+    /// Workgroup control and memory barrier.
     Barrier = "barrier" {
         image: ImageOperand::None, srcs: &[], dest: DestInfo::None, indices: &[],
         class: Memory, predicable: false, eliminate: false, reorder: false,
     }
+    /// The invocation's linear index within its workgroup.
     LoadLocalInvocationIndex = "load_local_invocation_index" {
         image: ImageOperand::None, srcs: &[], dest: fixed(1, 32), indices: &[],
         class: SystemValue, predicable: false, eliminate: true, reorder: true,
     }
+    /// The invocation's lane within its subgroup.
     LoadSubgroupInvocation = "load_subgroup_invocation" {
         image: ImageOperand::None, srcs: &[], dest: fixed(1, 32), indices: &[],
         class: SystemValue, predicable: false, eliminate: true, reorder: true,
     }
+    /// The subgroup's index within its workgroup.
     LoadSubgroupId = "load_subgroup_id" {
         image: ImageOperand::None, srcs: &[], dest: fixed(1, 32), indices: &[],
         class: SystemValue, predicable: false, eliminate: true, reorder: true,
     }
+    /// The number of subgroups in a workgroup.
     LoadNumSubgroups = "load_num_subgroups" {
         image: ImageOperand::None, srcs: &[], dest: fixed(1, 32), indices: &[],
         class: SystemValue, predicable: false, eliminate: true, reorder: true,
     }
+    /// The sampler's `ld` message: fetches the texel at integer `(u, v, r)` and mip `lod`, no filtering.
     SamplerLd = "sampler_ld" {
         image: ImageOperand::Required, srcs: &[src("u", 1, 32), src("v", 1, 32), src("lod", 1, 32), src("r", 1, 32)],
         dest: DestInfo::Variable, indices: &[K::Channels, K::DestType],
         class: Message, predicable: true, eliminate: true, reorder: false,
     }
+    /// The sampler's `ld_lz` message: `ld` at mip level 0.
     SamplerLdLz = "sampler_ld_lz" {
         image: ImageOperand::Required, srcs: &[src("u", 1, 32), src("v", 1, 32), src("r", 1, 32)],
         dest: DestInfo::Variable, indices: &[K::Channels, K::DestType],
