@@ -42,6 +42,8 @@ fn print_parse_print_is_identity() {
     QuickCheck::new()
         .rng(Gen::from_size_and_seed(60, 0x5eed_7e47))
         .tests(cases(300))
+        // quickcheck stops at 10,000 generated cases unless told otherwise.
+        .max_tests(cases(300))
         .quickcheck(prop as fn(RandomShader) -> TestResult);
 }
 

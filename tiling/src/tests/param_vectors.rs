@@ -1,10 +1,10 @@
 //! The image parameter block against image-lowering.md §6 and §7, and the formulas
 //! against `texel_offset` by quickcheck.
 
-use quickcheck::{Arbitrary, Gen as QcGen, QuickCheck, TestResult};
+use quickcheck::{Arbitrary, Gen as QcGen, TestResult};
 
 use super::properties::SurfCase;
-use super::qc_tests;
+use super::quickcheck;
 use crate::dim::{minify, SurfDim};
 use crate::format::Format;
 use crate::gen::Gen;
@@ -388,9 +388,7 @@ fn param_formula_matches(case: ParamCase) -> TestResult {
 
 #[test]
 fn param_formula_equals_texel_offset() {
-    QuickCheck::new()
-        .rng(QcGen::from_size_and_seed(100, 0x5eed_0201))
-        .tests(qc_tests(400))
+    quickcheck(100, 0x5eed_0201, 400)
         .quickcheck(param_formula_matches as fn(ParamCase) -> TestResult);
 }
 
@@ -436,9 +434,6 @@ fn mesa_formula_matches(case: ParamCase) -> TestResult {
 
 #[test]
 fn mesa_formula_equals_texel_offset_for_linear_x_y() {
-    QuickCheck::new()
-        .rng(QcGen::from_size_and_seed(100, 0x5eed_0202))
-        .tests(qc_tests(300))
-        .max_tests(qc_tests(300) * 20)
+    quickcheck(100, 0x5eed_0202, 300)
         .quickcheck(mesa_formula_matches as fn(ParamCase) -> TestResult);
 }

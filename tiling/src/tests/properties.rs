@@ -2,9 +2,9 @@
 //! the surface, and a byte-by-byte decode of the tiled memory finds every texel where the
 //! forward map put it.
 
-use quickcheck::{Arbitrary, Gen as QcGen, QuickCheck, TestResult};
+use quickcheck::{Arbitrary, Gen as QcGen, TestResult};
 
-use super::qc_tests;
+use super::quickcheck;
 use crate::dim::SurfDim;
 use crate::format::Format;
 use crate::gen::Gen;
@@ -244,9 +244,7 @@ fn injective_and_in_bounds(case: SurfCase) -> TestResult {
 
 #[test]
 fn texel_offsets_are_injective_and_inside_the_surface() {
-    QuickCheck::new()
-        .rng(QcGen::from_size_and_seed(100, 0x5eed_0101))
-        .tests(qc_tests(300))
+    quickcheck(100, 0x5eed_0101, 300)
         .quickcheck(injective_and_in_bounds as fn(SurfCase) -> TestResult);
 }
 
@@ -317,9 +315,7 @@ fn decode_finds_every_texel(case: SurfCase) -> TestResult {
 
 #[test]
 fn byte_decode_inverts_texel_offsets() {
-    QuickCheck::new()
-        .rng(QcGen::from_size_and_seed(100, 0x5eed_0102))
-        .tests(qc_tests(200))
+    quickcheck(100, 0x5eed_0102, 200)
         .quickcheck(decode_finds_every_texel as fn(SurfCase) -> TestResult);
 }
 

@@ -1,9 +1,9 @@
 //! Tile geometry against tiling.md §3, §5, §8.2, §8.3 and the small-pitch rows of §9.
 //! The independent closed forms of every layout live in `independent.rs`.
 
-use quickcheck::{Gen as QcGen, QuickCheck, TestResult};
+use quickcheck::TestResult;
 
-use super::qc_tests;
+use super::quickcheck;
 use crate::dim::SurfDim;
 use crate::gen::Gen;
 use crate::swizzle::bit6_swizzle;
@@ -409,8 +409,5 @@ fn fields_reassemble_the_pattern() {
         let want = tile_col * t.size_B() + t.intra_tile_offset(u % t.logical_width_B(), v, r, 0);
         TestResult::from_bool(a == want)
     }
-    QuickCheck::new()
-        .rng(QcGen::from_size_and_seed(1000, 0x5eed_0003))
-        .tests(qc_tests(500))
-        .quickcheck(prop as fn(u32, u32, u32, u16) -> TestResult);
+    quickcheck(1000, 0x5eed_0003, 500).quickcheck(prop as fn(u32, u32, u32, u16) -> TestResult);
 }
