@@ -1,11 +1,11 @@
 //! The shapes the typed path produces: messages, coordinates, data shapes, conversions
 //! and how the original values stay defined.
 
-mod common;
+mod shaders;
 
-use common::*;
 use ir::{Access, AluType, BaseType, Format, ImageDim, IntrinsicOp, Src, Type};
 use lowering::SurfaceFormat;
+use shaders::*;
 
 const F32: AluType = AluType::new(BaseType::Float, 32);
 const U32: AluType = AluType::new(BaseType::Uint, 32);
@@ -31,7 +31,7 @@ fn dg2_rgba8_unorm_load_is_native() {
         IntrinsicOp::LscLoadQuad
     );
     assert_eq!(ty(f, v), Type::vec32(4));
-    assert!(!has_image_intrinsics(f));
+    assert_eq!(ir::stats::Stats::of_function(f).image, 0);
     assert_eq!(r.bindings.len(), 1);
     assert_eq!(
         r.bindings[0].surface,

@@ -1,12 +1,10 @@
-//! Shared helpers of the lowering's integration tests: building one-access shaders and
-//! describing what the lowering produced.
-
-#![allow(dead_code)]
+//! Test shaders of one image access, built with the builder, and listings of what the
+//! lowering made of them (for `typed_path.rs`).
 
 use ir::function::InstKind;
 use ir::{
-    Access, AluType, BaseType, Builder, Format, Function, ImageDecl, ImageDim, ImageId, ImageRef,
-    IndexKind, Inst, IntrinsicOp, Shader, Src, Type, Value,
+    Access, AluType, Builder, Format, Function, ImageDecl, ImageDim, ImageId, ImageRef, Inst,
+    IntrinsicOp, Shader, Src, Type, Value,
 };
 use lowering::{Device, LowerOptions};
 
@@ -54,12 +52,6 @@ pub fn load_shader(d: &ImageDecl, components: u8, dest: AluType) -> (Shader, Val
         Some(b.image_load(d, r, c, components, dest))
     });
     (sh, v.unwrap())
-}
-
-/// The float32 / uint32 / int32 ALU type of a format's data.
-pub fn data_type(fmt: Format) -> AluType {
-    let base = fmt.data_base_type().unwrap_or(BaseType::Float);
-    AluType::new(base, fmt.data_bit_size())
 }
 
 /// A platform by name.
@@ -120,34 +112,11 @@ pub fn find(f: &Function, op: IntrinsicOp) -> Vec<Inst> {
         .collect()
 }
 
-/// Whether any image intrinsic is left.
-pub fn has_image_intrinsics(f: &Function) -> bool {
-    f.insts_in_order().into_iter().any(|i| {
-        f.inst(i).as_intrinsic().is_some_and(|x| {
-            matches!(
-                x.op,
-                IntrinsicOp::ImageLoad
-                    | IntrinsicOp::ImageStore
-                    | IntrinsicOp::ImageAtomic
-                    | IntrinsicOp::ImageAtomicSwap
-                    | IntrinsicOp::ImageSize
-                    | IntrinsicOp::ImageSamples
-            )
-        })
-    })
-}
-
 /// The 32-bit constant a source reads, if it reads one.
 pub fn const_of(f: &Function, s: Src) -> Option<u64> {
     let def = f.value_def(s.value)?;
     let c = f.inst(def).as_const()?;
     c.get(s.swizzle.component(0) as usize).copied()
-}
-
-/// The index `kind` of intrinsic `i`, formatted.
-pub fn index(f: &Function, i: Inst, kind: IndexKind) -> String {
-    let intr = f.inst(i).as_intrinsic().unwrap();
-    kind.format_value(intr.index(kind).unwrap()).unwrap()
 }
 
 /// The type a value has.
