@@ -44,7 +44,7 @@
 //! `ubfe` of 0 bits is 0, `bitfield_insert` of 0 bits returns the base).
 
 use crate::device::Device;
-use crate::format::isl_format_name;
+use crate::format::isl_format;
 use ir::{Builder, Format, ImageDim, ImageRef, LayoutTiling, Src, StaticLayout, Value};
 use smallvec::SmallVec;
 use std::cell::RefCell;
@@ -209,17 +209,6 @@ pub fn tiling_gen(device: &Device) -> Result<Gen, AddressError> {
     })
 }
 
-/// The `tiling` crate's format of a storage format (the same bits per texel).
-pub fn tiling_format(fmt: Format) -> Result<tiling::Format, AddressError> {
-    if fmt == Format::None {
-        return Err(AddressError::NoFormat);
-    }
-    let name = isl_format_name(fmt)
-        .ok_or_else(|| AddressError::Format(format!("{fmt} has no ISL name")))?;
-    tiling::Format::from_name(name)
-        .map_err(|e| AddressError::Format(format!("{fmt} ({name}): {e}")))
-}
-
 /// The `tiling` crate's tiling named by a static layout.
 pub fn layout_tiling(t: LayoutTiling) -> Tiling {
     match t {
@@ -356,7 +345,9 @@ impl AddressPlan {
         if arrayed && !dim.can_be_arrayed() {
             return Err(AddressError::Dim(format!("{dim} images cannot be arrayed")));
         }
-        let tformat = tiling_format(format)?;
+        let Some(tformat) = isl_format(format) else {
+            return Err(AddressError::NoFormat);
+        };
         let bpb = tformat.bpb();
         if !bpb.is_power_of_two() || bpb < 8 {
             return Err(AddressError::Format(format!(

@@ -29,10 +29,7 @@ pub enum StorageAccess {
 pub struct FormatInfo {
     /// The format.
     pub format: Format,
-    /// ISL's name (`R8G8B8A8_UNORM`). NIR's R64 integer formats map to
-    /// `R64_PASSTHRU`, as Mesa does.
-    pub isl_name: &'static str,
-    /// The same format in the tiling crate's terms.
+    /// The same format in isl's (the tiling crate's) terms ([`isl_format`]).
     pub isl: tiling::Format,
     /// Bits per texel.
     pub bpb: u32,
@@ -82,65 +79,61 @@ fn typed_atomic_min(fmt: Format) -> Option<u32> {
     }
 }
 
-/// ISL's name of a storage format.
-pub fn isl_format_name(fmt: Format) -> Option<&'static str> {
+/// The tiling crate's (isl's) format of a storage format: the surface layout and texel
+/// size the driver binds and the untyped path addresses. NIR's R64 integer formats are
+/// `R64_PASSTHRU`, as in Mesa. `None` for [`Format::None`].
+pub fn isl_format(fmt: Format) -> Option<tiling::Format> {
+    use tiling::Format as Isl;
     use Format::*;
     Some(match fmt {
         None => return Option::None,
-        Rgba32Uint => "R32G32B32A32_UINT",
-        Rgba32Sint => "R32G32B32A32_SINT",
-        Rgba32Float => "R32G32B32A32_FLOAT",
-        Rg32Uint => "R32G32_UINT",
-        Rg32Sint => "R32G32_SINT",
-        Rg32Float => "R32G32_FLOAT",
-        R32Uint => "R32_UINT",
-        R32Sint => "R32_SINT",
-        R32Float => "R32_FLOAT",
-        Rgba16Uint => "R16G16B16A16_UINT",
-        Rgba16Sint => "R16G16B16A16_SINT",
-        Rgba16Float => "R16G16B16A16_FLOAT",
-        Rgba16Unorm => "R16G16B16A16_UNORM",
-        Rgba16Snorm => "R16G16B16A16_SNORM",
-        Rg16Uint => "R16G16_UINT",
-        Rg16Sint => "R16G16_SINT",
-        Rg16Float => "R16G16_FLOAT",
-        Rg16Unorm => "R16G16_UNORM",
-        Rg16Snorm => "R16G16_SNORM",
-        R16Uint => "R16_UINT",
-        R16Sint => "R16_SINT",
-        R16Float => "R16_FLOAT",
-        R16Unorm => "R16_UNORM",
-        R16Snorm => "R16_SNORM",
-        Rgba8Uint => "R8G8B8A8_UINT",
-        Rgba8Sint => "R8G8B8A8_SINT",
-        Rgba8Unorm => "R8G8B8A8_UNORM",
-        Rgba8Snorm => "R8G8B8A8_SNORM",
-        Rg8Uint => "R8G8_UINT",
-        Rg8Sint => "R8G8_SINT",
-        Rg8Unorm => "R8G8_UNORM",
-        Rg8Snorm => "R8G8_SNORM",
-        R8Uint => "R8_UINT",
-        R8Sint => "R8_SINT",
-        R8Unorm => "R8_UNORM",
-        R8Snorm => "R8_SNORM",
-        Rgb10A2Uint => "R10G10B10A2_UINT",
-        Rgb10A2Unorm => "R10G10B10A2_UNORM",
-        R11G11B10Float => "R11G11B10_FLOAT",
-        R64Uint | R64Sint => "R64_PASSTHRU",
+        Rgba32Uint => Isl::R32G32B32A32_UINT,
+        Rgba32Sint => Isl::R32G32B32A32_SINT,
+        Rgba32Float => Isl::R32G32B32A32_FLOAT,
+        Rg32Uint => Isl::R32G32_UINT,
+        Rg32Sint => Isl::R32G32_SINT,
+        Rg32Float => Isl::R32G32_FLOAT,
+        R32Uint => Isl::R32_UINT,
+        R32Sint => Isl::R32_SINT,
+        R32Float => Isl::R32_FLOAT,
+        Rgba16Uint => Isl::R16G16B16A16_UINT,
+        Rgba16Sint => Isl::R16G16B16A16_SINT,
+        Rgba16Float => Isl::R16G16B16A16_FLOAT,
+        Rgba16Unorm => Isl::R16G16B16A16_UNORM,
+        Rgba16Snorm => Isl::R16G16B16A16_SNORM,
+        Rg16Uint => Isl::R16G16_UINT,
+        Rg16Sint => Isl::R16G16_SINT,
+        Rg16Float => Isl::R16G16_FLOAT,
+        Rg16Unorm => Isl::R16G16_UNORM,
+        Rg16Snorm => Isl::R16G16_SNORM,
+        R16Uint => Isl::R16_UINT,
+        R16Sint => Isl::R16_SINT,
+        R16Float => Isl::R16_FLOAT,
+        R16Unorm => Isl::R16_UNORM,
+        R16Snorm => Isl::R16_SNORM,
+        Rgba8Uint => Isl::R8G8B8A8_UINT,
+        Rgba8Sint => Isl::R8G8B8A8_SINT,
+        Rgba8Unorm => Isl::R8G8B8A8_UNORM,
+        Rgba8Snorm => Isl::R8G8B8A8_SNORM,
+        Rg8Uint => Isl::R8G8_UINT,
+        Rg8Sint => Isl::R8G8_SINT,
+        Rg8Unorm => Isl::R8G8_UNORM,
+        Rg8Snorm => Isl::R8G8_SNORM,
+        R8Uint => Isl::R8_UINT,
+        R8Sint => Isl::R8_SINT,
+        R8Unorm => Isl::R8_UNORM,
+        R8Snorm => Isl::R8_SNORM,
+        Rgb10A2Uint => Isl::R10G10B10A2_UINT,
+        Rgb10A2Unorm => Isl::R10G10B10A2_UNORM,
+        R11G11B10Float => Isl::R11G11B10_FLOAT,
+        R64Uint | R64Sint => Isl::R64_PASSTHRU,
     })
-}
-
-/// The tiling crate's format for a storage format (surface layout, texel size);
-/// `None` for [`Format::None`].
-pub fn isl_format(fmt: Format) -> Option<tiling::Format> {
-    tiling::Format::from_name(isl_format_name(fmt)?).ok()
 }
 
 /// The ISL facts of a storage format; `None` for [`Format::None`].
 pub fn format_info(fmt: Format) -> Option<FormatInfo> {
     Some(FormatInfo {
         format: fmt,
-        isl_name: isl_format_name(fmt)?,
         isl: isl_format(fmt)?,
         bpb: fmt.bits_per_texel(),
         typed_read: typed_read_min(fmt),
@@ -436,24 +429,50 @@ mod tests {
             assert_eq!(info.bpb, f.bits_per_texel());
         }
         assert!(format_info(Format::None).is_none());
-        assert_eq!(
-            isl_format_name(Format::Rgb10A2Unorm),
-            Some("R10G10B10A2_UNORM")
-        );
-        assert_eq!(isl_format_name(Format::R64Sint), Some("R64_PASSTHRU"));
+    }
+
+    /// isl's name of a storage format, spelled from the IR's channel description as isl
+    /// spells its formats (`R8G8B8A8_UNORM`: each channel's letter and width, then the
+    /// number kind); the R64 integer formats are `R64_PASSTHRU` (Mesa main).
+    fn isl_name_from_channels(f: Format) -> String {
+        if matches!(f, Format::R64Uint | Format::R64Sint) {
+            return "R64_PASSTHRU".into();
+        }
+        let mut name: String = f
+            .channels()
+            .iter()
+            .zip("RGBA".chars())
+            .map(|(c, letter)| format!("{letter}{}", c.bits))
+            .collect();
+        name.push_str(match f.channels()[0].kind {
+            ChannelKind::Unorm => "_UNORM",
+            ChannelKind::Snorm => "_SNORM",
+            ChannelKind::Uint => "_UINT",
+            ChannelKind::Sint => "_SINT",
+            ChannelKind::Float => "_FLOAT",
+        });
+        name
     }
 
     #[test]
     fn isl_formats_agree_with_the_tiling_crate() {
         for &f in Format::ALL {
             let isl = isl_format(f).unwrap_or_else(|| panic!("{f}"));
-            assert_eq!(isl.name(), isl_format_name(f).unwrap());
+            assert_eq!(isl.name(), isl_name_from_channels(f), "{f}");
             assert!(isl.is_storage_image_format(), "{f}");
             assert_eq!(isl.bpb(), f.bits_per_texel(), "{f}");
             let info = format_info(f).unwrap();
             assert_eq!(info.isl, isl);
         }
         assert_eq!(isl_format(Format::None), None);
+        assert_eq!(
+            isl_format(Format::Rgb10A2Unorm).map(tiling::Format::name),
+            Some("R10G10B10A2_UNORM")
+        );
+        assert_eq!(
+            isl_format(Format::R64Sint).map(tiling::Format::name),
+            Some("R64_PASSTHRU")
+        );
     }
 
     #[test]

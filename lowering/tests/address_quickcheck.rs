@@ -20,7 +20,8 @@ use ir::{
     Access, Builder, Format, Function, ImageDecl, ImageDim, ImageRef, IndexKind, IntrinsicOp,
     LayoutTiling, Shader, Src, StaticLayout,
 };
-use lowering::address::{tiling_format, AddressPlan};
+use lowering::address::AddressPlan;
+use lowering::format::isl_format;
 use lowering::Device;
 use quickcheck::{Arbitrary, Gen as QcGen, QuickCheck, TestResult};
 use tiling::{
@@ -116,7 +117,7 @@ impl Case {
         }
         let gen = Gen::from_verx10(device.verx10)?;
         let format = pick(g, &FORMATS);
-        let tformat = tiling_format(format).ok()?;
+        let tformat = isl_format(format)?;
         let (dim, arrayed) = pick(
             g,
             &[
@@ -655,7 +656,7 @@ fn worked_vectors_of_the_reference() {
     for v in vectors {
         let device = Device::preset(v.device).unwrap();
         let gen = Gen::from_verx10(device.verx10).unwrap();
-        let tformat = tiling_format(v.format).unwrap();
+        let tformat = isl_format(v.format).unwrap();
         let sdim = if v.dim == ImageDim::D3 {
             SurfDim::D3
         } else {

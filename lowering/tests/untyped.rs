@@ -15,7 +15,7 @@ use ir::lsc::{AddrSize, AddrType, DataShape, LscAtomicOp};
 use ir::passes::{Cleanup, Pass};
 use ir::stats::Stats;
 use ir::{ChannelKind, Format, ImageDim, IndexKind, IntrinsicOp, Shader};
-use lowering::address::tiling_format;
+use lowering::format::isl_format;
 use lowering::{lower_images, Device, LowerErrorKind, LowerOptions, UntypedAddress};
 use quickcheck::{Arbitrary, Gen as QcGen, QuickCheck, TestResult};
 use std::collections::BTreeMap;
@@ -293,7 +293,7 @@ struct Image {
 impl Image {
     fn generate(g: &mut QcGen, device: Device, format: Format) -> Option<Image> {
         let gen = Gen::from_verx10(device.verx10)?;
-        let tformat = tiling_format(format).ok()?;
+        let tformat = isl_format(format)?;
         let (dim, arrayed) = pick(
             g,
             &[
@@ -966,7 +966,7 @@ fn lower_text(
 fn image_2d(device: &str, format: Format, tiling: Tiling, w: u32, h: u32) -> Image {
     let device = dev(device);
     let gen = Gen::from_verx10(device.verx10).unwrap();
-    let tformat = tiling_format(format).unwrap();
+    let tformat = isl_format(format).unwrap();
     let desc = SurfaceDesc::new(gen, SurfDim::D2, tformat, tiling)
         .extent(w, h, 1)
         .usage(Usage::STORAGE);

@@ -35,6 +35,7 @@
 use crate::memory::{AllocId, ImageStorage, Memory};
 use crate::texel::{encode_channel, write_bits, ChannelKind, TexelLayout};
 use ir::{Format, ImageDecl, ImageDim, IndexKind, IntrinsicOp, Shader};
+use lowering::format::isl_format;
 use lowering::{Device, SurfaceFormat};
 use std::fmt;
 use tiling::{SurfDim, Surface, SurfaceDesc, Tiling, Usage};
@@ -302,11 +303,6 @@ pub fn image_label(decl: &ImageDecl, element: u32) -> String {
         Some(_) => format!("@{}[{element}]", decl.name),
         None => format!("@{}", decl.name),
     }
-}
-
-/// The `tiling` crate's format of an IR storage format.
-pub fn isl_format(format: Format) -> Result<tiling::Format, String> {
-    lowering::format::isl_format(format).ok_or_else(|| format!("{format} has no surface format"))
 }
 
 /// The raw UINT surface format of a texel of `bits` bits (the raw buffer view the
@@ -808,7 +804,7 @@ fn default_layout(
             elements: DEFAULT_BUFFER_TEXELS,
         });
     };
-    let isl = isl_format(format)?;
+    let isl = isl_format(format).ok_or("a format-less image has no surface format")?;
     let (mut w, h, d, layers, levels) = match (decl.dim, decl.arrayed) {
         (ImageDim::D1, a) => (
             DEFAULT_WIDTH,
@@ -937,9 +933,9 @@ fn bind_image(
             img.format, decl.format
         ));
     }
-    let view_isl = isl_format(img.format)?;
+    let view_isl = isl_format(img.format).ok_or("a format-less view has no surface format")?;
     let state = match surface {
-        SurfaceFormat::Typed(f) => isl_format(f)?,
+        SurfaceFormat::Typed(f) => isl_format(f).ok_or("typed surfaces have a format")?,
         SurfaceFormat::ViewFormat => view_isl,
         SurfaceFormat::Raw => raw_surface_format(view_isl.bpb())
             .ok_or_else(|| format!("{} texels have no raw format", img.format))?,

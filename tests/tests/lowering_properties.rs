@@ -377,7 +377,7 @@ fn expected_coverage() -> (BTreeSet<String>, BTreeSet<String>, BTreeSet<Combinat
                 let ts: Vec<Tiling> = match dim.surf_dim() {
                     Some(sd) => tiling::storage_tilings(
                         tiling_gen(&d),
-                        verify::gen::device::isl_format(f),
+                        lowering::format::isl_format(f).expect("a storage format"),
                         sd,
                     ),
                     None => vec![Tiling::Linear],

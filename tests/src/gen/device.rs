@@ -17,11 +17,6 @@ pub fn tiling_gen(device: &Device) -> tiling::Gen {
     tiling::Gen::from_verx10(device.verx10).expect("every preset has a tiling generation")
 }
 
-/// The tiling crate's format of a storage format (`R64_PASSTHRU` for the R64 formats).
-pub fn isl_format(format: Format) -> tiling::Format {
-    lowering::format::isl_format(format).expect("every storage format has an ISL format")
-}
-
 /// The classes the format generator draws from, and the coverage tables count.
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub enum FormatClass {

@@ -1,8 +1,9 @@
 //! Image dimensions, surfaces, views and initial contents.
 
-use super::device::{isl_format, tiling_gen};
+use super::device::tiling_gen;
 use super::{below, between, bits64, chance, pick};
 use ir::{Format, ImageDim, LayoutTiling, StaticLayout};
+use lowering::format::isl_format;
 use lowering::Device;
 use quickcheck::Gen;
 use std::fmt;
@@ -332,7 +333,7 @@ pub fn candidate_tilings(
     dim: SurfDim,
     static_layout: bool,
 ) -> Vec<Tiling> {
-    let isl = isl_format(format);
+    let isl = isl_format(format).expect("a storage format");
     if static_layout {
         tiling::storage_tilings(tiling_gen(device), isl, dim)
             .into_iter()
@@ -394,7 +395,7 @@ pub fn arbitrary_image_setup(
         };
     };
     let gen = tiling_gen(device);
-    let isl = isl_format(format);
+    let isl = isl_format(format).expect("a storage format");
     let tiling = arbitrary_tiling(g, device, format, sdim, static_layout);
     let tile = TileInfo::new(tiling, gen, sdim, isl.bpb(), 1)
         .unwrap_or_else(|e| panic!("{tiling} on {gen} for {format}: {e}"))
