@@ -47,10 +47,9 @@ use crate::device::Device;
 use crate::format::isl_format;
 use ir::{Builder, Format, ImageDim, ImageRef, LayoutTiling, Src, StaticLayout, Value};
 use smallvec::SmallVec;
-use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::Arc;
+use std::rc::Rc;
 use tiling::{Coord, Field, Gen, SurfDim, TileInfo, Tiling};
 
 pub use tiling::image_param::slot;
@@ -585,59 +584,6 @@ impl AddressPlan {
         })
     }
 
-    /// [`AddressPlan::new`], memoised per thread: the plan depends only on the
-    /// generation, whether the device swizzles, the driver's storage tilings
-    /// ([`Device::storage_tilings`], [`Device::linear_1d_storage`]), the image's
-    /// dimension, arrayness, format and static layout, and a pass lowering many accesses to the same image
-    /// would otherwise recompute the candidate tilings and their fields for each one
-    /// (a third of the untyped lowering's time in `benches/lower.rs`). Failures are not
-    /// cached (their messages name the device).
-    pub fn cached(
-        device: &Device,
-        dim: ImageDim,
-        arrayed: bool,
-        format: Format,
-        layout: Option<&StaticLayout>,
-    ) -> Result<Arc<AddressPlan>, AddressError> {
-        type Key = (
-            u32,
-            bool,
-            Vec<Tiling>,
-            bool,
-            ImageDim,
-            bool,
-            Format,
-            Option<StaticLayout>,
-        );
-        /// Distinct plans kept before the memo starts over (a shader has a handful).
-        const CAPACITY: usize = 256;
-        thread_local! {
-            static PLANS: RefCell<HashMap<Key, Arc<AddressPlan>>> = RefCell::new(HashMap::new());
-        }
-        let key: Key = (
-            device.verx10,
-            device.may_have_bit6_swizzle,
-            device.storage_tilings.clone(),
-            device.linear_1d_storage,
-            dim,
-            arrayed,
-            format,
-            layout.copied(),
-        );
-        if let Some(p) = PLANS.with(|m| m.borrow().get(&key).cloned()) {
-            return Ok(p);
-        }
-        let plan = Arc::new(AddressPlan::new(device, dim, arrayed, format, layout)?);
-        PLANS.with(|m| {
-            let mut m = m.borrow_mut();
-            if m.len() >= CAPACITY {
-                m.clear();
-            }
-            m.insert(key, plan.clone());
-        });
-        Ok(plan)
-    }
-
     /// Number of coordinate components an access to the image reads.
     pub fn coord_components(&self) -> u8 {
         self.dim.coord_components(self.arrayed)
@@ -736,6 +682,44 @@ impl AddressPlan {
             Some([s0, s1]) => e.swizzle_bit6(a, s0, s1),
             None => a,
         }
+    }
+}
+
+/// The address plans of one run of the lowering on one device: a pass lowering many
+/// accesses to the same image plans its address code once (planning computes the
+/// candidate tilings and their fields, a third of the untyped lowering's time in
+/// `benches/lower.rs` when it was done per access). The device is fixed when the set is
+/// made, so a plan is known by what the image is: its dimension, arrayness, format and
+/// static layout. Failures are not kept (they are errors of the run).
+pub(crate) struct AddressPlans<'d> {
+    device: &'d Device,
+    plans: HashMap<(ImageDim, bool, Format, Option<StaticLayout>), Rc<AddressPlan>>,
+}
+
+impl<'d> AddressPlans<'d> {
+    /// No plans yet, for `device`.
+    pub fn new(device: &'d Device) -> AddressPlans<'d> {
+        AddressPlans {
+            device,
+            plans: HashMap::new(),
+        }
+    }
+
+    /// [`AddressPlan::new`] for an image of this run's device, made once.
+    pub fn get(
+        &mut self,
+        dim: ImageDim,
+        arrayed: bool,
+        format: Format,
+        layout: Option<&StaticLayout>,
+    ) -> Result<Rc<AddressPlan>, AddressError> {
+        let key = (dim, arrayed, format, layout.copied());
+        if let Some(p) = self.plans.get(&key) {
+            return Ok(Rc::clone(p));
+        }
+        let plan = Rc::new(AddressPlan::new(self.device, dim, arrayed, format, layout)?);
+        self.plans.insert(key, Rc::clone(&plan));
+        Ok(plan)
     }
 }
 

@@ -55,7 +55,7 @@ use crate::convert;
 use crate::device::Device;
 use crate::error::{LowerError, LowerErrorKind};
 use crate::lower_images::{
-    plan_untyped, EmitCtx, ImageAccess, LowerOptions, Plan, SurfaceFormat, UntypedReason,
+    plan_untyped, EmitCtx, ImageAccess, Plan, PlanCtx, SurfaceFormat, UntypedReason,
     PARAM_SLOT_SIZE,
 };
 use crate::typed::{tgm_indices, typed_coords};
@@ -175,11 +175,8 @@ fn op_domain(op: AtomicOp) -> Option<bool> {
 }
 
 /// Plans an `image_atomic` or `image_atomic_swap`.
-pub(crate) fn plan(
-    a: &ImageAccess<'_>,
-    device: &Device,
-    options: &LowerOptions,
-) -> Result<Plan, LowerError> {
+pub(crate) fn plan(a: &ImageAccess<'_>, ctx: &mut PlanCtx<'_>) -> Result<Plan, LowerError> {
+    let (device, options) = (ctx.device, ctx.options);
     let coord = a.check_coord()?;
     let op = a
         .indices
@@ -227,7 +224,7 @@ pub(crate) fn plan(
                 "64-bit image atomics need A64 global atomics (Gfx9+)",
             ));
         }
-        return plan_untyped(a, UntypedReason::Int64Atomic, options);
+        return plan_untyped(a, UntypedReason::Int64Atomic, ctx);
     }
     if dest.bit_size() != 32 {
         return Err(a.error(
@@ -236,7 +233,7 @@ pub(crate) fn plan(
         ));
     }
     if options.force_untyped {
-        return plan_untyped(a, UntypedReason::Forced, options);
+        return plan_untyped(a, UntypedReason::Forced, ctx);
     }
     let supported = match op {
         AtomicOp::Fadd => device.image_float_atomic_add,
@@ -401,7 +398,7 @@ fn main {{
         );
         let mut shader = ir::parse_shader(&text).unwrap();
         let device = Device::preset(platform).unwrap();
-        crate::lower_images(&mut shader, &device, &LowerOptions::default()).unwrap();
+        crate::lower_images(&mut shader, &device, &crate::LowerOptions::default()).unwrap();
         let f = &shader.functions[0];
         let text = ir::print::print_function(&shader, f);
         let lines: Vec<&str> = text.lines().map(str::trim).collect();

@@ -22,6 +22,7 @@
 //! - `image_size` reads the image parameter block, `image_samples` is 1;
 //! - image block accesses become 2D block messages ([`crate::image_block`]).
 
+use crate::address::AddressPlans;
 use crate::atomic;
 use crate::device::Device;
 use crate::error::{FormatError, FormatErrorKind, LowerError, LowerErrorKind};
@@ -175,6 +176,11 @@ pub fn lower_images_all(
         images, functions, ..
     } = shader;
     let images: &[ImageDecl] = images;
+    let mut ctx = PlanCtx {
+        device,
+        options,
+        address_plans: AddressPlans::new(device),
+    };
     let mut errors = Vec::new();
     let mut plans: Vec<Vec<(Inst, Plan)>> = Vec::with_capacity(functions.len());
     let mut used = vec![None; images.len()];
@@ -188,7 +194,7 @@ pub fn lower_images_all(
                 continue;
             }
             let planned = ImageAccess::decode(func, inst, images, device, subgroup_size)
-                .and_then(|access| plan(&access, device, options).map(|p| (access, p)));
+                .and_then(|access| plan(&access, &mut ctx).map(|p| (access, p)));
             match planned {
                 Ok((access, p)) => {
                     if let Some(surface) = p.surface() {
@@ -578,15 +584,26 @@ pub(crate) enum UntypedReason {
     Int64Atomic,
 }
 
+/// One run of the pass while it plans: the target, the options, and the address plans
+/// made so far (owned by the run, for its one device).
+pub(crate) struct PlanCtx<'r> {
+    /// The target.
+    pub device: &'r Device,
+    /// The options.
+    pub options: &'r LowerOptions,
+    /// The untyped path's address plans.
+    pub address_plans: AddressPlans<'r>,
+}
+
 /// The entry to the untyped fallback ([`crate::untyped`]: texel address from the
 /// parameter block, bounds check, untyped messages): plans `access` through untyped
 /// messages. It is the only place the decision reaches the fallback.
 pub(crate) fn plan_untyped(
     access: &ImageAccess<'_>,
     reason: UntypedReason,
-    options: &LowerOptions,
+    ctx: &mut PlanCtx<'_>,
 ) -> Result<Plan, LowerError> {
-    untyped::plan(access, reason, options).map(Plan::Untyped)
+    untyped::plan(access, reason, ctx).map(Plan::Untyped)
 }
 
 /// How one access is lowered.
@@ -688,23 +705,17 @@ impl Plan {
 }
 
 /// Plans one image intrinsic.
-fn plan(
-    access: &ImageAccess<'_>,
-    device: &Device,
-    options: &LowerOptions,
-) -> Result<Plan, LowerError> {
+fn plan(access: &ImageAccess<'_>, ctx: &mut PlanCtx<'_>) -> Result<Plan, LowerError> {
     match access.op {
-        IntrinsicOp::ImageLoad => match sampler::plan(access, device, options)? {
+        IntrinsicOp::ImageLoad => match sampler::plan(access, ctx.device, ctx.options)? {
             Some(p) => Ok(p),
-            None => typed::plan_load(access, device, options),
+            None => typed::plan_load(access, ctx),
         },
-        IntrinsicOp::ImageStore => typed::plan_store(access, device, options),
-        IntrinsicOp::ImageAtomic | IntrinsicOp::ImageAtomicSwap => {
-            atomic::plan(access, device, options)
-        }
+        IntrinsicOp::ImageStore => typed::plan_store(access, ctx),
+        IntrinsicOp::ImageAtomic | IntrinsicOp::ImageAtomicSwap => atomic::plan(access, ctx),
         IntrinsicOp::ImageSize => plan_size(access),
         IntrinsicOp::ImageBlockLoad | IntrinsicOp::ImageBlockStore => {
-            image_block::plan(access, device).map(Plan::Block)
+            image_block::plan(access, ctx.device).map(Plan::Block)
         }
         IntrinsicOp::ImageSamples => match access.dest {
             Some(t) if t == Type::U32 => Ok(Plan::Samples),

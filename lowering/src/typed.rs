@@ -21,7 +21,7 @@ use crate::device::Device;
 use crate::error::LowerErrorKind;
 use crate::format::{storage_access, supports_typed_read, supports_typed_write, StorageAccess};
 use crate::lower_images::{
-    plan_untyped, EmitCtx, ImageAccess, LowerOptions, Plan, SurfaceFormat, UntypedReason,
+    plan_untyped, EmitCtx, ImageAccess, Plan, PlanCtx, SurfaceFormat, UntypedReason,
 };
 use ir::function::{InstKind, IntrinsicInst};
 use ir::lsc::{AddrSize, AddrType, CacheControl, CacheOpt, DataShape, DataSize, Sfid};
@@ -134,11 +134,8 @@ pub(crate) struct TypedStore {
 }
 
 /// Plans an `image_load`.
-pub(crate) fn plan_load(
-    a: &ImageAccess<'_>,
-    device: &Device,
-    options: &LowerOptions,
-) -> Result<Plan, LowerError> {
+pub(crate) fn plan_load(a: &ImageAccess<'_>, ctx: &mut PlanCtx<'_>) -> Result<Plan, LowerError> {
+    let (device, options) = (ctx.device, ctx.options);
     let coord = a.check_coord()?;
     let lod = a.check_lod()?;
     let dest = a.dest.unwrap_or(Type::U32);
@@ -191,10 +188,10 @@ pub(crate) fn plan_load(
         }));
     }
     if options.force_untyped {
-        return plan_untyped(a, UntypedReason::Forced, options);
+        return plan_untyped(a, UntypedReason::Forced, ctx);
     }
     let lower = match storage_access(device, a.format).map_err(|e| a.format_error(e))? {
-        StorageAccess::Raw(_) => return plan_untyped(a, UntypedReason::NoTypedFormat, options),
+        StorageAccess::Raw(_) => return plan_untyped(a, UntypedReason::NoTypedFormat, ctx),
         StorageAccess::Typed(lower) => lower,
     };
     // IVB/BYT read R8/R16_UINT surfaces through the misaligned 32-bit typed read that
@@ -236,11 +233,8 @@ pub(crate) fn plan_load(
 }
 
 /// Plans an `image_store`.
-pub(crate) fn plan_store(
-    a: &ImageAccess<'_>,
-    device: &Device,
-    options: &LowerOptions,
-) -> Result<Plan, LowerError> {
+pub(crate) fn plan_store(a: &ImageAccess<'_>, ctx: &mut PlanCtx<'_>) -> Result<Plan, LowerError> {
+    let (device, options) = (ctx.device, ctx.options);
     let coord = a.check_coord()?;
     let data = a.srcs[1];
     let data_ty = a.src_types[1];
@@ -285,7 +279,7 @@ pub(crate) fn plan_store(
         return native(data_ty.num_components(), SurfaceFormat::ViewFormat);
     }
     if options.force_untyped {
-        return plan_untyped(a, UntypedReason::Forced, options);
+        return plan_untyped(a, UntypedReason::Forced, ctx);
     }
     let is_r64 = matches!(a.format, Format::R64Uint | Format::R64Sint);
     if a.is_write_only() && !is_r64 {
@@ -298,7 +292,7 @@ pub(crate) fn plan_store(
         return native(a.format.num_channels(), SurfaceFormat::Typed(a.format));
     }
     let lower = match storage_access(device, a.format).map_err(|e| a.format_error(e))? {
-        StorageAccess::Raw(_) => return plan_untyped(a, UntypedReason::NoTypedFormat, options),
+        StorageAccess::Raw(_) => return plan_untyped(a, UntypedReason::NoTypedFormat, ctx),
         StorageAccess::Typed(lower) => lower,
     };
     if !supports_typed_write(device, lower) {

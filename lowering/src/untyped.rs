@@ -3,7 +3,7 @@
 //!
 //! An access takes this path when no typed format matches the image format on the
 //! platform (64/128-bit formats before Gfx9, §2), for 64-bit atomics (§9), and for every
-//! load, store and atomic under [`LowerOptions::force_untyped`]. Per access:
+//! load, store and atomic under [`LowerOptions::force_untyped`](crate::LowerOptions::force_untyped). Per access:
 //!
 //! 1. `in_bounds` ([`crate::bounds`]): unsigned compares of the coordinate against SIZE
 //!    (and, for a load with a LOD source, `lod == 0`: see below);
@@ -71,13 +71,13 @@ use crate::convert;
 use crate::device::Device;
 use crate::error::{LowerError, LowerErrorKind};
 use crate::lower_images::{
-    EmitCtx, ImageAccess, LowerOptions, SurfaceFormat, UntypedAddress, UntypedReason,
+    EmitCtx, ImageAccess, PlanCtx, SurfaceFormat, UntypedAddress, UntypedReason,
 };
 use ir::function::{InstKind, IntrinsicInst};
 use ir::lsc::{AddrSize, AddrType, CacheControl, CacheOpt, DataShape, DataSize, LscAtomicOp, Sfid};
 use ir::{AtomicOp, Format, Function, ImageRef, IndexKind, Inst, IntrinsicOp, Src, Type};
 use smallvec::{smallvec, SmallVec};
-use std::sync::Arc;
+use std::rc::Rc;
 
 /// What the access does.
 #[derive(Clone, Debug)]
@@ -104,7 +104,7 @@ pub(crate) struct UntypedAccess {
     kind: Kind,
     image: ImageRef,
     coord: Src,
-    plan: Arc<AddressPlan>,
+    plan: Rc<AddressPlan>,
     image_fmt: Format,
     raw_fmt: Format,
     shape: DataShape,
@@ -243,9 +243,9 @@ fn atomic_cache(device: &Device) -> CacheControl {
 pub(crate) fn plan(
     a: &ImageAccess<'_>,
     reason: UntypedReason,
-    options: &LowerOptions,
+    ctx: &mut PlanCtx<'_>,
 ) -> Result<UntypedAccess, LowerError> {
-    let device = a.device;
+    let (device, options) = (ctx.device, ctx.options);
     let coord = a.check_coord()?;
     if a.format == Format::None {
         return Err(a.error(
@@ -253,7 +253,9 @@ pub(crate) fn plan(
             "the untyped path computes texel addresses from the format, and the image has none",
         ));
     }
-    let plan = AddressPlan::cached(device, a.dim, a.arrayed, a.format, a.decl.layout.as_ref())
+    let plan = ctx
+        .address_plans
+        .get(a.dim, a.arrayed, a.format, a.decl.layout.as_ref())
         .map_err(|e| address_error(a, e))?;
     let bits = a.format.bits_per_texel();
     let (raw_fmt, shape) = raw_format(bits).ok_or_else(|| {
