@@ -16,13 +16,13 @@
 //!   ([`verifier::verify`], [`verifier::lower_and_verify`]);
 //! * [`cli`]: the library behind `ir-opt run` and `ir-opt verify`;
 //! * [`shader_gen`] draws random valid shaders for the property suites;
-//! * [`gen`]: generators of the lowering property suites (platforms, formats,
+//! * [`cases`]: generators of the lowering property suites (platforms, formats,
 //!   surfaces, coordinates, image shaders).
 
 pub mod async_copy;
+pub mod cases;
 pub mod cli;
 pub mod exec;
-pub mod gen;
 pub mod image;
 pub mod memory;
 pub mod message;

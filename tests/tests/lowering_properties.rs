@@ -1,4 +1,4 @@
-//! Lowering properties: random image shaders ([`verify::gen`]) lowered for every
+//! Lowering properties: random image shaders ([`verify::cases`]) lowered for every
 //! platform preset do what the original does, as the verifier checks it (every access's
 //! address against the reference layout, every returned value, every texel of every
 //! image and every byte of the output buffer afterwards).
@@ -45,10 +45,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Mutex;
 use std::time::Instant;
 use tiling::Tiling;
-use verify::gen::coords::CoordClass;
-use verify::gen::device::{can_lower, tiling_gen, FormatClass};
-use verify::gen::image_shader::{AccessSpec, Case, CaseConfig, ImageCase, Op};
-use verify::gen::surface::DimKind;
+use verify::cases::coords::CoordClass;
+use verify::cases::device::{can_lower, tiling_gen, FormatClass};
+use verify::cases::image_shader::{AccessSpec, Case, CaseConfig, ImageCase, Op};
+use verify::cases::surface::DimKind;
 use verify::verifier::{lower, verify, VerifyError};
 
 /// Cases per suite in a normal (release) run.
@@ -237,7 +237,8 @@ impl Tally {
             if img.decl_format == ir::Format::None {
                 bump(&mut self.features, "format-less");
             }
-            if let verify::gen::surface::ImageMemory::Surface { desc, view, .. } = &img.setup.memory
+            if let verify::cases::surface::ImageMemory::Surface { desc, view, .. } =
+                &img.setup.memory
             {
                 if view.base_level > 0 {
                     bump(&mut self.features, "view base level > 0");
@@ -283,14 +284,14 @@ impl Tally {
         if case
             .body
             .iter()
-            .any(|s| matches!(s, verify::gen::image_shader::Stmt::If { .. }))
+            .any(|s| matches!(s, verify::cases::image_shader::Stmt::If { .. }))
         {
             bump(&mut self.features, "if");
         }
         if case
             .body
             .iter()
-            .any(|s| matches!(s, verify::gen::image_shader::Stmt::Loop { .. }))
+            .any(|s| matches!(s, verify::cases::image_shader::Stmt::Loop { .. }))
         {
             bump(&mut self.features, "loop");
         }

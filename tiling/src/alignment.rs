@@ -3,7 +3,7 @@
 
 use crate::dim::Extent3d;
 use crate::format::Format;
-use crate::gen::Gen;
+use crate::generation::Gen;
 use crate::surface::DimLayout;
 use crate::tile::{IslTiling, TileInfo};
 use crate::usage::Usage;

@@ -101,7 +101,7 @@ use std::fmt;
 
 use crate::dim::{minify, SurfDim};
 use crate::format::Format;
-use crate::gen::Gen;
+use crate::generation::Gen;
 use crate::surface::{DimLayout, Surface};
 use crate::swizzle::swizzle_applies;
 use crate::tile::{Coord, Field, TileInfo, Tiling};

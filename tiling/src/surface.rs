@@ -14,7 +14,7 @@ use std::fmt;
 use crate::alignment::{image_alignment_el, AlignInput};
 use crate::dim::{minify, Extent3d, Extent4d, SurfDim};
 use crate::format::Format;
-use crate::gen::Gen;
+use crate::generation::Gen;
 use crate::miptail;
 use crate::swizzle::{bit6_swizzle, swizzle_applies};
 use crate::tile::{TileCoord, TileError, TileInfo, Tiling};

@@ -21,7 +21,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::dim::{Extent4d, SurfDim};
-use crate::gen::Gen;
+use crate::generation::Gen;
 
 /// A tiling as a driver names it. The exact layout also depends on the generation (SKL
 /// vs ICL Yf/Ys, Gfx12.5 vs Xe2 Tile64); [`IslTiling`] is the resolved variant.

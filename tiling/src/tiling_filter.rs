@@ -8,7 +8,7 @@
 use crate::alignment::gfx7_needs_valign2;
 use crate::dim::SurfDim;
 use crate::format::Format;
-use crate::gen::Gen;
+use crate::generation::Gen;
 use crate::tile::Tiling;
 use crate::usage::Usage;
 

@@ -138,7 +138,7 @@ impl TiledLayout {
 mod tests {
     use super::*;
     use crate::dim::SurfDim;
-    use crate::gen::Gen;
+    use crate::generation::Gen;
     use crate::tile::TileCoord;
 
     /// Every byte of every run lands where `TileInfo::offset_B` (and the swizzle) puts it.

@@ -178,7 +178,7 @@ pub(super) unsafe fn tile4<const L2T: bool, const NT: bool, const ROWS: usize>(
 mod tests {
     use super::*;
     use crate::dim::SurfDim;
-    use crate::gen::Gen;
+    use crate::generation::Gen;
     use crate::swizzle::bit6_swizzle;
     use crate::tile::{TileInfo, Tiling};
 

@@ -61,7 +61,7 @@ mod kernels;
 use std::fmt;
 use std::ops::Range;
 
-use crate::gen::Gen;
+use crate::generation::Gen;
 use crate::surface::{AddressError, Surface};
 use crate::swizzle::swizzle_applies;
 use crate::tile::{IslTiling, TileInfo, Tiling};

@@ -7,7 +7,7 @@ use super::properties::SurfCase;
 use super::quickcheck;
 use crate::dim::{minify, SurfDim};
 use crate::format::Format;
-use crate::gen::Gen;
+use crate::generation::Gen;
 use crate::image_param::{
     fill_buffer_image_param, fill_image_param, max_address_fields, slot, storage_tilings,
     FieldCounts, ImageParam, ImageView, ParamError,

@@ -7,7 +7,7 @@ use quickcheck::{Arbitrary, Gen as QcGen, TestResult};
 use super::quickcheck;
 use crate::dim::SurfDim;
 use crate::format::Format;
-use crate::gen::Gen;
+use crate::generation::Gen;
 use crate::surface::{Surface, SurfaceDesc};
 use crate::tile::Tiling;
 use crate::tiling_filter::allowed_tilings;

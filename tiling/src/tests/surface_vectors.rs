@@ -3,7 +3,7 @@
 
 use crate::dim::SurfDim;
 use crate::format::Format;
-use crate::gen::Gen;
+use crate::generation::Gen;
 use crate::surface::{AddressError, DimLayout, LayoutError, Surface, SurfaceDesc};
 use crate::tile::{TileError, Tiling};
 use crate::usage::Usage;

@@ -5,7 +5,7 @@ use quickcheck::TestResult;
 
 use super::quickcheck;
 use crate::dim::SurfDim;
-use crate::gen::Gen;
+use crate::generation::Gen;
 use crate::swizzle::bit6_swizzle;
 use crate::tile::{Coord, IslTiling, TileCoord, TileInfo, Tiling};
 

@@ -518,7 +518,7 @@ fn sub_range(g: &mut Gen, n: u32) -> (u32, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gen::device::{arbitrary_device, arbitrary_format};
+    use crate::cases::device::{arbitrary_device, arbitrary_format};
 
     #[test]
     fn setups_are_valid_and_views_fit() {
