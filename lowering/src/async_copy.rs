@@ -213,6 +213,17 @@ impl Copy {
                     .into(),
             ));
         }
+        if !device.has_a64 {
+            // The global side is a 64-bit pointer; Gfx7 messages cannot address it.
+            return Err(copy_error(
+                func,
+                inst,
+                device,
+                LowerErrorKind::A64Unsupported,
+                "the global side needs 64-bit flat (A64) addresses, which messages have from Gfx8"
+                    .into(),
+            ));
+        }
         let three_d = intr.op == IntrinsicOp::GroupAsyncCopy3d3d;
         let (planes, src_ll, src_pa, dst_ll, dst_pa, event) = if three_d {
             (num(7), num(8), num(9), num(10), num(11), num(12))

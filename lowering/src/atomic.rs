@@ -218,12 +218,7 @@ pub(crate) fn plan(a: &ImageAccess<'_>, ctx: &mut PlanCtx<'_>) -> Result<Plan, L
     }
     let is64 = dest.bit_size() == 64 || matches!(a.format, Format::R64Uint | Format::R64Sint);
     if is64 {
-        if !device.image_int64_atomics {
-            return Err(a.error(
-                LowerErrorKind::Int64AtomicUnsupported,
-                "64-bit image atomics need A64 global atomics (Gfx9+)",
-            ));
-        }
+        // The untyped path checks that the platform has 64-bit atomics.
         return plan_untyped(a, UntypedReason::Int64Atomic, ctx);
     }
     if dest.bit_size() != 32 {

@@ -49,7 +49,14 @@ pub struct Device {
     pub image_float_atomic_min_max: bool,
     /// Typed image `fcmpxchg` (LSC FCAS on TGM).
     pub image_float_atomic_cmpxchg: bool,
-    /// 64-bit image atomics, done as A64 global atomics on a computed texel address.
+    /// Whether data-port messages take 64-bit flat (A64) addresses: Gfx8 and later.
+    /// Gfx7's stateless messages reach memory only through 32-bit offsets, so global
+    /// pointers, `untyped-address=a64` and anything lowered to `.ugm` `:a64` messages
+    /// are unavailable there (Mesa: the A64 data-port messages are Gfx8+, and hasvk
+    /// sets `has_a64_buffer_access` only from Gfx8).
+    pub has_a64: bool,
+    /// 64-bit image atomics, done as A64 global atomics on a computed texel address
+    /// (needs [`Device::has_a64`]).
     pub image_int64_atomics: bool,
     /// Typed 2D block messages (`lsc_*_block2d.tgm`).
     pub typed_block2d: bool,
@@ -134,6 +141,7 @@ impl Device {
             // VK_EXT_shader_image_atomic_int64 nor `shaderBufferInt64Atomics`
             // (mesa `src/intel/vulkan_hasvk/anv_device.c`).
             image_int64_atomics: verx10 >= 90,
+            has_a64: verx10 >= 80,
             // Typed block2d: Xe2+ only; untyped block2d: PVC and Xe2+, not DG2/MTL
             // (lsc.md §1, §8).
             typed_block2d: xe2,
@@ -304,6 +312,10 @@ mod tests {
         assert_eq!(
             with(|d| d.image_int64_atomics),
             ["skl", "icl", "tgl", "dg2", "mtl", "pvc", "lnl", "bmg"]
+        );
+        assert_eq!(
+            with(|d| d.has_a64),
+            ["bdw", "skl", "icl", "tgl", "dg2", "mtl", "pvc", "lnl", "bmg"]
         );
         assert_eq!(with(|d| d.typed_block2d), ["lnl", "bmg"]);
         assert_eq!(with(|d| d.untyped_block2d), ["pvc", "lnl", "bmg"]);

@@ -89,6 +89,9 @@ pub enum LowerErrorKind {
     FloatAtomicUnsupported,
     /// A 64-bit image atomic on a platform without 64-bit (A64 global) atomics.
     Int64AtomicUnsupported,
+    /// The lowering needs 64-bit flat (A64) addresses (`untyped-address=a64`, global
+    /// memory of a group async copy), which the platform's messages do not have.
+    A64Unsupported,
     /// An image dimension / arrayness the messages cannot address.
     UnsupportedDim,
     /// The access needs the untyped fallback, which cannot address it on this platform
@@ -103,8 +106,6 @@ pub enum LowerErrorKind {
     /// level through its parameter block, so a LOD that is not the constant 0 needs the
     /// bounds check to turn it into an out-of-bounds access.
     LodUnsupported,
-    /// A `LowerOptions` setting that is not implemented.
-
     /// An image block access the platform's 2D block messages cannot express (no block
     /// messages, an untyped surface that is not statically linear, or a shape the
     /// block2d rules cannot split into whole SIMT components).
@@ -126,6 +127,7 @@ impl LowerErrorKind {
             LowerErrorKind::AtomicOpUnmapped => "atomic op without LSC mapping",
             LowerErrorKind::FloatAtomicUnsupported => "float atomic unsupported",
             LowerErrorKind::Int64AtomicUnsupported => "64-bit atomic unsupported",
+            LowerErrorKind::A64Unsupported => "A64 addressing unsupported",
             LowerErrorKind::UnsupportedDim => "unsupported image dimension",
             LowerErrorKind::UntypedPathUnavailable => "untyped path unavailable",
             LowerErrorKind::InvalidLayout => "invalid static layout",

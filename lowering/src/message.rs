@@ -373,6 +373,9 @@ pub enum MessageRule {
     },
     /// `:a64` on `.slm` (§5).
     SlmA64,
+    /// `:a64` on a platform whose messages have no 64-bit flat addresses (before Gfx8;
+    /// [`Device::has_a64`]).
+    A64Unavailable,
     /// `:a16` anywhere but `.slm` (§13.1).
     A16NotSlm {
         /// The SFID used.
@@ -651,6 +654,10 @@ impl fmt::Display for MessageRule {
             R::SlmA64 => write!(
                 f,
                 "lsc.md §5: .slm messages take :a16 or :a32 addresses, found :a64"
+            ),
+            R::A64Unavailable => write!(
+                f,
+                ":a64 addresses need 64-bit flat (A64) messages, which this platform (before Gfx8) does not have"
             ),
             R::A16NotSlm { sfid } => write!(
                 f,
@@ -1004,6 +1011,9 @@ pub fn check_lsc(p: &Device, m: &LscMessage) -> Result<(), MessageRule> {
             }
         }
         Sfid::Ugm | Sfid::Ugml => {
+            if m.addr_size == AddrSize::A64 && !p.has_a64 {
+                return Err(MessageRule::A64Unavailable);
+            }
             if m.addr_size == AddrSize::A16 {
                 return Err(MessageRule::A16NotSlm { sfid: m.sfid });
             }

@@ -253,6 +253,12 @@ pub(crate) fn plan(
             "the untyped path computes texel addresses from the format, and the image has none",
         ));
     }
+    if options.untyped_address == UntypedAddress::A64 && !device.has_a64 {
+        return Err(a.error(
+            LowerErrorKind::A64Unsupported,
+            "untyped-address=a64 needs 64-bit flat addresses, which messages have from Gfx8",
+        ));
+    }
     let plan = ctx
         .address_plans
         .get(a.dim, a.arrayed, a.format, a.decl.layout.as_ref())
@@ -395,7 +401,7 @@ fn plan_atomic(a: &ImageAccess<'_>, access: &mut UntypedAccess) -> Result<(), Lo
         ));
     }
     if is64 {
-        if !device.image_int64_atomics {
+        if !(device.image_int64_atomics && device.has_a64) {
             return Err(a.error(
                 LowerErrorKind::Int64AtomicUnsupported,
                 "64-bit image atomics need A64 global atomics (Gfx9+)",

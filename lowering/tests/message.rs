@@ -317,6 +317,24 @@ fn slm_a64() {
 }
 
 #[test]
+fn ugm_a64_from_gfx8() {
+    // Gfx7 data-port messages have no 64-bit flat addresses; BDW's do.
+    let c = ugm_load("ugm", "d32", |f| f);
+    let (hsw, bdw) = (
+        Device::preset("hsw").unwrap(),
+        Device::preset("bdw").unwrap(),
+    );
+    assert_eq!(
+        check(&hsw, &c),
+        Err(
+            ":a64 addresses need 64-bit flat (A64) messages, which this platform (before Gfx8) does not have"
+                .into()
+        )
+    );
+    assert_eq!(check(&bdw, &c), Ok(()));
+}
+
+#[test]
 fn ops_not_on_sfid() {
     let c = build(|b, v| {
         emit(

@@ -632,8 +632,10 @@ impl Arbitrary for RoundTrip {
                         .collect()
                 })
                 .collect();
+            // A64 addresses exist from Gfx8 (Device::has_a64).
+            let a64 = img.device.has_a64 && u8::arbitrary(g) % 4 == 0;
             return RoundTrip {
-                a64: u8::arbitrary(g) % 4 == 0,
+                a64,
                 img,
                 coords,
                 values,

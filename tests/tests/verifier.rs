@@ -27,11 +27,16 @@ fn name(p: &Path) -> String {
 }
 
 /// The lowering errors expected per (example, platform): 64-bit image atomics need A64
-/// global atomics, which arrive with Gfx9 (image-lowering.md §9).
+/// global atomics, which arrive with Gfx9 (image-lowering.md §9), and group async
+/// copies need A64 messages for their global side (Gfx8+).
 fn expected_error(example: &str, platform: &str) -> Option<&'static str> {
     match (example, platform) {
         ("r64_atomics", "ivb" | "byt" | "hsw" | "bdw") => {
             Some("64-bit image atomics need A64 global atomics (Gfx9+)")
+        }
+        // Global memory is reached through A64 messages, which arrive with Gfx8.
+        ("async_copy" | "async_copy_3d", "ivb" | "byt" | "hsw") => {
+            Some("the global side needs 64-bit flat (A64) addresses")
         }
         _ => None,
     }
