@@ -306,6 +306,37 @@ impl<'a> Builder<'a> {
         self.func.inst(inst).dest
     }
 
+    /// Emits an image intrinsic whose indices are `decl`'s four image indices followed
+    /// by `last`: `image_load`, `image_store` and the atomics all end their indices
+    /// with one more (`dest_type`, `src_type` or `atomic_op`).
+    fn image_access(
+        &mut self,
+        op: IntrinsicOp,
+        decl: &ImageDecl,
+        image: ImageRef,
+        srcs: &[Src],
+        last: u32,
+        dest: Option<Type>,
+    ) -> Option<Value> {
+        let [d, a, f, acc] = image_indices(decl);
+        self.intrinsic(op, Some(image), srcs, &[d, a, f, acc, last], dest)
+    }
+
+    /// `image_load` with the sources `srcs` (`coord`, then `lod` when given).
+    fn image_load_srcs(
+        &mut self,
+        decl: &ImageDecl,
+        image: ImageRef,
+        srcs: &[Src],
+        components: u8,
+        dest_type: AluType,
+    ) -> Value {
+        let ty = Type::new(dest_type.bits, components).expect("legal image data type");
+        let last = dest_type.to_index();
+        self.image_access(IntrinsicOp::ImageLoad, decl, image, srcs, last, Some(ty))
+            .expect("image_load has a destination")
+    }
+
     /// `image_load` of `components` components of `dest_type` data.
     pub fn image_load(
         &mut self,
@@ -315,16 +346,7 @@ impl<'a> Builder<'a> {
         components: u8,
         dest_type: AluType,
     ) -> Value {
-        let [d, a, f, acc] = image_indices(decl);
-        let ty = Type::new(dest_type.bits, components).expect("legal image data type");
-        self.intrinsic(
-            IntrinsicOp::ImageLoad,
-            Some(image),
-            &[coord.into()],
-            &[d, a, f, acc, dest_type.to_index()],
-            Some(ty),
-        )
-        .expect("image_load has a destination")
+        self.image_load_srcs(decl, image, &[coord.into()], components, dest_type)
     }
 
     /// `image_load` with NIR's `lod` source (relative to the view's base level): like
@@ -338,16 +360,8 @@ impl<'a> Builder<'a> {
         components: u8,
         dest_type: AluType,
     ) -> Value {
-        let [d, a, f, acc] = image_indices(decl);
-        let ty = Type::new(dest_type.bits, components).expect("legal image data type");
-        self.intrinsic(
-            IntrinsicOp::ImageLoad,
-            Some(image),
-            &[coord.into(), lod.into()],
-            &[d, a, f, acc, dest_type.to_index()],
-            Some(ty),
-        )
-        .expect("image_load has a destination")
+        let srcs = [coord.into(), lod.into()];
+        self.image_load_srcs(decl, image, &srcs, components, dest_type)
     }
 
     /// `image_store` of `data` (typed `src_type`).
@@ -359,14 +373,24 @@ impl<'a> Builder<'a> {
         data: impl Into<Src>,
         src_type: AluType,
     ) {
-        let [d, a, f, acc] = image_indices(decl);
-        self.intrinsic(
-            IntrinsicOp::ImageStore,
-            Some(image),
-            &[coord.into(), data.into()],
-            &[d, a, f, acc, src_type.to_index()],
-            None,
-        );
+        let srcs = [coord.into(), data.into()];
+        let last = src_type.to_index();
+        self.image_access(IntrinsicOp::ImageStore, decl, image, &srcs, last, None);
+    }
+
+    /// `image_atomic` or `image_atomic_swap` with the sources `srcs`, whose last is the
+    /// data: the old texel it returns has the data's type.
+    fn image_atomic_srcs(
+        &mut self,
+        intrinsic: IntrinsicOp,
+        decl: &ImageDecl,
+        image: ImageRef,
+        op: AtomicOp,
+        srcs: &[Src],
+    ) -> Value {
+        let ty = self.func.src_type(srcs[srcs.len() - 1]);
+        self.image_access(intrinsic, decl, image, srcs, op.to_index(), Some(ty))
+            .expect("image atomics have a destination")
     }
 
     /// `image_atomic` with `op` (not a swap), returning the old value.
@@ -378,17 +402,8 @@ impl<'a> Builder<'a> {
         coord: impl Into<Src>,
         data: impl Into<Src>,
     ) -> Value {
-        let [d, a, f, acc] = image_indices(decl);
-        let data = data.into();
-        let ty = self.func.src_type(data);
-        self.intrinsic(
-            IntrinsicOp::ImageAtomic,
-            Some(image),
-            &[coord.into(), data],
-            &[d, a, f, acc, op.to_index()],
-            Some(ty),
-        )
-        .expect("image_atomic has a destination")
+        let srcs = [coord.into(), data.into()];
+        self.image_atomic_srcs(IntrinsicOp::ImageAtomic, decl, image, op, &srcs)
     }
 
     /// `image_atomic_swap` (`cmpxchg` or `fcmpxchg`), returning the old value.
@@ -401,17 +416,8 @@ impl<'a> Builder<'a> {
         compare: impl Into<Src>,
         data: impl Into<Src>,
     ) -> Value {
-        let [d, a, f, acc] = image_indices(decl);
-        let data = data.into();
-        let ty = self.func.src_type(data);
-        self.intrinsic(
-            IntrinsicOp::ImageAtomicSwap,
-            Some(image),
-            &[coord.into(), compare.into(), data],
-            &[d, a, f, acc, op.to_index()],
-            Some(ty),
-        )
-        .expect("image_atomic_swap has a destination")
+        let srcs = [coord.into(), compare.into(), data.into()];
+        self.image_atomic_srcs(IntrinsicOp::ImageAtomicSwap, decl, image, op, &srcs)
     }
 
     /// `image_size`: one 32-bit component per coordinate component.
@@ -530,6 +536,26 @@ impl<'a> Builder<'a> {
 }
 
 #[cfg(test)]
+impl Builder<'_> {
+    /// At the cursor, `if cond { %t = then_value } else { %e = else_value }` with the
+    /// cursor left after the `if`: the diamond the crate's unit tests put phis on.
+    /// Returns the `if`, `%t` and `%e`.
+    pub(crate) fn if_else_u32(
+        &mut self,
+        cond: impl Into<Src>,
+        then_value: u32,
+        else_value: u32,
+    ) -> (IfId, Value, Value) {
+        let id = self.push_if(cond);
+        let t = self.imm_u32(then_value);
+        self.push_else(id);
+        let e = self.imm_u32(else_value);
+        self.pop_if(id);
+        (id, t, e)
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::function::CfNode;
@@ -540,11 +566,7 @@ mod tests {
         let mut b = Builder::at_end(&mut f);
         let x = b.imm_u32(1);
         let c = b.i2b(x);
-        let id = b.push_if(c);
-        let t = b.imm_u32(10);
-        b.push_else(id);
-        let e = b.imm_u32(20);
-        b.pop_if(id);
+        let (id, t, e) = b.if_else_u32(c, 10, 20);
         let p = b.if_phi(id, t, e);
         assert_eq!(b.func.value_type(p), Type::U32);
         let body = f.body();

@@ -1267,11 +1267,7 @@ mod tests {
     fn if_with_phi(f: &mut Function) -> (IfId, Value, Value, Value, Inst) {
         let mut b = crate::builder::Builder::at_end(f);
         let c = b.imm_bool(true);
-        let i = b.push_if(c);
-        let t = b.imm_u32(10);
-        b.push_else(i);
-        let e = b.imm_u32(20);
-        b.pop_if(i);
+        let (i, t, e) = b.if_else_u32(c, 10, 20);
         let p = b.if_phi(i, t, e);
         let user = b.iadd(p, p);
         let user = b.func.value_def(user).unwrap();

@@ -368,36 +368,12 @@ impl<'a> FnCheck<'a> {
                     ),
                 }
             }
+            if !self.enter_node(node, span, parent, &desc) {
+                continue;
+            }
             match node {
                 CfNode::Block(b) => {
-                    if b.index() >= self.func.num_block_ids() {
-                        self.shape_error(
-                            span,
-                            format!("{desc} names block {b}, which does not exist"),
-                        );
-                        continue;
-                    }
-                    if std::mem::replace(&mut self.seen_blocks[b.index()], true) {
-                        self.shape_error(
-                            span,
-                            format!("block {b} appears more than once in the control-flow tree"),
-                        );
-                        continue;
-                    }
-                    let data = self.func.block(b);
-                    if data.parent != Some(parent) {
-                        let recorded = match data.parent {
-                            Some(p) => self.describe_list(p),
-                            None => "no list".to_string(),
-                        };
-                        self.shape_error(
-                            span,
-                            format!(
-                                "block {b} sits in {desc} but records its parent as {recorded}"
-                            ),
-                        );
-                    }
-                    if let Some(jump) = data.jump {
+                    if let Some(jump) = self.func.block(b).jump {
                         if !in_loop {
                             self.shape_error(
                                 span,
@@ -415,26 +391,6 @@ impl<'a> FnCheck<'a> {
                     }
                 }
                 CfNode::If(i) => {
-                    if i.index() >= self.func.num_if_ids() {
-                        self.shape_error(span, format!("{desc} names {i}, which does not exist"));
-                        continue;
-                    }
-                    if std::mem::replace(&mut self.seen_ifs[i.index()], true) {
-                        self.shape_error(
-                            span,
-                            "this `if` appears more than once in the control-flow tree",
-                        );
-                        continue;
-                    }
-                    if self.func.if_data(i).parent != parent {
-                        let recorded = self.describe_list(self.func.if_data(i).parent);
-                        self.shape_error(
-                            span,
-                            format!(
-                                "this `if` sits in {desc} but records its parent as {recorded}"
-                            ),
-                        );
-                    }
                     let before = match pos.checked_sub(1).map(|p| list[p]) {
                         Some(CfNode::Block(b)) => Some(b),
                         _ => None,
@@ -443,31 +399,69 @@ impl<'a> FnCheck<'a> {
                     self.check_list(CfParent::Then(i), in_loop);
                     self.check_list(CfParent::Else(i), in_loop);
                 }
-                CfNode::Loop(l) => {
-                    if l.index() >= self.func.num_loop_ids() {
-                        self.shape_error(span, format!("{desc} names {l}, which does not exist"));
-                        continue;
-                    }
-                    if std::mem::replace(&mut self.seen_loops[l.index()], true) {
-                        self.shape_error(
-                            span,
-                            "this `loop` appears more than once in the control-flow tree",
-                        );
-                        continue;
-                    }
-                    if self.func.loop_data(l).parent != parent {
-                        let recorded = self.describe_list(self.func.loop_data(l).parent);
-                        self.shape_error(
-                            span,
-                            format!(
-                                "this `loop` sits in {desc} but records its parent as {recorded}"
-                            ),
-                        );
-                    }
-                    self.check_list(CfParent::Loop(l), true);
-                }
+                CfNode::Loop(l) => self.check_list(CfParent::Loop(l), true),
             }
         }
+    }
+
+    /// The checks every node a list names gets, whatever its kind: it exists, it sits
+    /// in the tree once, and it records the list it sits in as its parent. Returns
+    /// whether the node may be looked into (it exists and was not seen before), so
+    /// that a node listed twice is not walked twice.
+    fn enter_node(&mut self, node: CfNode, span: Span, parent: CfParent, desc: &str) -> bool {
+        // `named`: how a list's message names the node (`block b3`, `if7`); `subject`:
+        // how a message about the node itself begins (`block b3`, `this `if``: the
+        // message's span already locates the `if` or `loop`).
+        let (index, count, named, subject) = match node {
+            CfNode::Block(b) => {
+                let named = format!("block {b}");
+                (b.index(), self.func.num_block_ids(), named.clone(), named)
+            }
+            CfNode::If(i) => (
+                i.index(),
+                self.func.num_if_ids(),
+                i.to_string(),
+                "this `if`".to_string(),
+            ),
+            CfNode::Loop(l) => (
+                l.index(),
+                self.func.num_loop_ids(),
+                l.to_string(),
+                "this `loop`".to_string(),
+            ),
+        };
+        if index >= count {
+            self.shape_error(span, format!("{desc} names {named}, which does not exist"));
+            return false;
+        }
+        let seen = match node {
+            CfNode::Block(_) => &mut self.seen_blocks,
+            CfNode::If(_) => &mut self.seen_ifs,
+            CfNode::Loop(_) => &mut self.seen_loops,
+        };
+        if std::mem::replace(&mut seen[index], true) {
+            self.shape_error(
+                span,
+                format!("{subject} appears more than once in the control-flow tree"),
+            );
+            return false;
+        }
+        let recorded = match node {
+            CfNode::Block(b) => self.func.block(b).parent,
+            CfNode::If(i) => Some(self.func.if_data(i).parent),
+            CfNode::Loop(l) => Some(self.func.loop_data(l).parent),
+        };
+        if recorded != Some(parent) {
+            let recorded = match recorded {
+                Some(p) => self.describe_list(p),
+                None => "no list".to_string(),
+            };
+            self.shape_error(
+                span,
+                format!("{subject} sits in {desc} but records its parent as {recorded}"),
+            );
+        }
+        true
     }
 
     // ----- SSA ------------------------------------------------------------------------
@@ -2289,11 +2283,7 @@ mod tests {
     fn if_with_phi(f: impl FnOnce(&mut Builder, IfId, Value, Value)) -> Shader {
         shader(|b, _| {
             let c = b.imm_bool(true);
-            let i = b.push_if(c);
-            let t = b.imm_u32(1);
-            b.push_else(i);
-            let e = b.imm_u32(2);
-            b.pop_if(i);
+            let (i, t, e) = b.if_else_u32(c, 1, 2);
             f(b, i, t, e);
         })
     }

@@ -630,6 +630,22 @@ mod tests {
         sh.functions.pop().unwrap()
     }
 
+    /// Runs DCE, which must change `f`, validates the result and checks its
+    /// control-flow shape (see [`shape`]); returns it for further checks.
+    fn dce_changes_to(mut f: Function, want_shape: &str) -> Function {
+        assert!(dce_function(&mut f));
+        let f = check_with_image(f);
+        assert_eq!(shape(&f), want_shape);
+        f
+    }
+
+    /// `if cond { break }` at the cursor, the cursor left after it.
+    fn break_if(b: &mut Builder, cond: Value) {
+        let i = b.push_if(cond);
+        b.jump(Jump::Break);
+        b.pop_if(i);
+    }
+
     #[test]
     fn removes_unused_chains_and_phi_cycles() {
         let mut f = Function::new("main");
@@ -644,9 +660,7 @@ mod tests {
         let p = b.phi(Type::U32, &[(pre, x.into())]);
         let q = b.iadd(p, x);
         let c = b.imm_bool(false);
-        let i = b.push_if(c);
-        b.jump(Jump::Break);
-        b.pop_if(i);
+        break_if(&mut b, c);
         let latch = b.current_block();
         b.pop_loop(l);
         let pi = b.func.value_def(p).unwrap();
@@ -673,16 +687,10 @@ mod tests {
             let mut f = Function::new("main");
             let mut b = Builder::at_end(&mut f);
             let c = b.imm_bool(taken);
-            let i = b.push_if(c);
-            let t = b.imm_u32(10);
-            b.push_else(i);
-            let e = b.imm_u32(20);
-            b.pop_if(i);
+            let (i, t, e) = b.if_else_u32(c, 10, 20);
             let p = b.if_phi(i, t, e);
             keep(&mut b, p);
-            assert!(dce_function(&mut f));
-            let f = check_with_image(f);
-            assert_eq!(shape(&f), "B");
+            let f = dce_changes_to(f, "B");
             let want = if taken { "const [10]" } else { "const [20]" };
             assert_eq!(kinds(&f), vec![want, "mov", "const [0]", "@image_store"]);
         }
@@ -704,9 +712,7 @@ mod tests {
         b.push_else(i);
         keep(&mut b, v);
         b.pop_if(i);
-        assert!(dce_function(&mut f));
-        let f = check_with_image(f);
-        assert_eq!(shape(&f), "B");
+        let f = dce_changes_to(f, "B");
         assert_eq!(kinds(&f), vec!["const [1]", "const [0]", "@image_store"]);
     }
 
@@ -735,9 +741,7 @@ mod tests {
         let l = b.push_loop();
         let h = b.phi(Type::U32, &[(pre, one.into())]);
         let t = b.imm_bool(true);
-        let i = b.push_if(t);
-        b.jump(Jump::Break);
-        b.pop_if(i);
+        break_if(&mut b, t);
         let x = b.iadd(h, one);
         let latch = b.current_block();
         b.pop_loop(l);
@@ -774,9 +778,7 @@ mod tests {
         b.pop_if(j);
         b.pop_loop(l);
         keep(&mut b, one);
-        assert!(dce_function(&mut f));
-        let f = check_with_image(f);
-        assert_eq!(shape(&f), "B loop[B if[B(break)][B(continue)] B] B");
+        let f = dce_changes_to(f, "B loop[B if[B(break)][B(continue)] B] B");
         assert_eq!(
             kinds(&f),
             vec!["const [1]", "ult", "const [0]", "@image_store"]
@@ -802,9 +804,7 @@ mod tests {
         let c = b.ult(h, four);
         let outer = b.push_if(c);
         let t = b.imm_bool(true);
-        let inner = b.push_if(t);
-        b.jump(Jump::Break);
-        b.pop_if(inner);
+        break_if(&mut b, t);
         b.push_else(outer);
         let cont = b.current_block();
         b.jump(Jump::Continue);
@@ -818,9 +818,7 @@ mod tests {
             phi.srcs.push((cont, next.into()));
         }
         let _ = check_with_image(f.clone());
-        assert!(dce_function(&mut f));
-        let f = check_with_image(f);
-        assert_eq!(shape(&f), "B loop[B if[B(break)][B(continue)] B] B");
+        let f = dce_changes_to(f, "B loop[B if[B(break)][B(continue)] B] B");
         match &f.inst(hi).kind {
             InstKind::Phi(phi) => {
                 assert_eq!(phi.srcs.len(), 3);
@@ -843,9 +841,7 @@ mod tests {
         b.pop_loop(l);
         let after = b.iadd(one, one);
         keep(&mut b, after);
-        assert!(dce_function(&mut f));
-        let f = check_with_image(f);
-        assert_eq!(shape(&f), "B loop[B] B");
+        let f = dce_changes_to(f, "B loop[B] B");
         assert_eq!(kinds(&f), vec!["const [1]", "const [0]", "@image_store"]);
     }
 
@@ -856,9 +852,7 @@ mod tests {
         let one = b.imm_u32(1);
         let l = b.push_loop();
         let c = b.ult(one, one);
-        let i = b.push_if(c);
-        b.jump(Jump::Break);
-        b.pop_if(i);
+        break_if(&mut b, c);
         b.pop_loop(l);
         assert!(!dce_function(&mut f));
         assert_eq!(shape(&f), "B loop[B if[B(break)][B] B] B");
@@ -874,9 +868,7 @@ mod tests {
         let c = b.ult(one, one);
         let i = b.push_if(c);
         let t = b.imm_bool(true);
-        let j = b.push_if(t);
-        b.jump(Jump::Break);
-        b.pop_if(j);
+        break_if(&mut b, t);
         let v = b.iadd(one, one);
         b.push_else(i);
         b.jump(Jump::Break);
@@ -885,9 +877,7 @@ mod tests {
         b.jump(Jump::Break);
         b.pop_loop(l);
         let _ = check_with_image(f.clone());
-        assert!(dce_function(&mut f));
-        let f = check_with_image(f);
-        assert_eq!(shape(&f), "B loop[B if[B(break)][B(break)] B] B");
+        dce_changes_to(f, "B loop[B if[B(break)][B(break)] B] B");
     }
 
     #[test]
@@ -898,16 +888,12 @@ mod tests {
         let outer = b.push_loop();
         let inner = b.push_loop();
         let c = b.ult(one, one);
-        let i = b.push_if(c);
-        b.jump(Jump::Break);
-        b.pop_if(i);
+        break_if(&mut b, c);
         b.pop_loop(inner);
         keep(&mut b, one);
         b.jump(Jump::Break);
         b.pop_loop(outer);
-        assert!(dce_function(&mut f));
-        let f = check_with_image(f);
-        assert_eq!(shape(&f), "B loop[B if[B(break)][B] B] B");
+        dce_changes_to(f, "B loop[B if[B(break)][B] B] B");
     }
 }
 
