@@ -73,7 +73,6 @@ use crate::block2d::{
 };
 use crate::device::Device;
 use crate::error::{LowerError, LowerErrorKind};
-use ir::diag::Diagnostic;
 use ir::function::InstKind;
 use ir::lsc::{AddrSize, AddrType, BlockShape, CacheControl, DataShape, DataSize, Sfid};
 use ir::passes::{Pass, PassError};
@@ -1179,29 +1178,12 @@ impl Pass for LowerAsyncCopies {
     }
 
     fn run(&mut self, shader: &mut Shader) -> Result<bool, PassError> {
-        match lower_async_copies_all(shader, &self.device, &self.options) {
-            Ok(report) => {
-                let changed = report.lowered() > 0;
-                self.report = Some(report);
-                #[cfg(debug_assertions)]
-                if changed {
-                    if let Err(diagnostics) = ir::validate(shader) {
-                        return Err(PassError {
-                            pass: self.name().to_string(),
-                            diagnostics,
-                        });
-                    }
-                }
-                Ok(changed)
-            }
-            Err(errors) => Err(PassError {
-                pass: self.name().to_string(),
-                diagnostics: errors
-                    .iter()
-                    .map(|e| Diagnostic::error(e.span, e.describe()))
-                    .collect(),
-            }),
-        }
+        let lowered = lower_async_copies_all(shader, &self.device, &self.options).map(|report| {
+            let n = report.lowered();
+            self.report = Some(report);
+            n
+        });
+        crate::error::pass_outcome(self.name(), shader, lowered)
     }
 }
 

@@ -174,6 +174,48 @@ fn op_domain(op: AtomicOp) -> Option<bool> {
     }
 }
 
+/// Refuses a float atomic the platform does not offer on images (typed and untyped
+/// paths alike: both end in the same LSC float operations).
+pub(crate) fn check_supported(
+    a: &ImageAccess<'_>,
+    op: AtomicOp,
+    device: &Device,
+) -> Result<(), LowerError> {
+    let supported = match op {
+        AtomicOp::Fadd => device.image_float_atomic_add,
+        AtomicOp::Fmin | AtomicOp::Fmax => device.image_float_atomic_min_max,
+        AtomicOp::Fcmpxchg => device.image_float_atomic_cmpxchg,
+        _ => true,
+    };
+    if supported {
+        return Ok(());
+    }
+    Err(a.error(
+        LowerErrorKind::FloatAtomicUnsupported,
+        format!("image atomic {op} is not supported on this platform"),
+    ))
+}
+
+/// Refuses integer arithmetic on a float format and float arithmetic on an integer one
+/// (`is_float`: whether the format holds floats); exchanges move bits and suit both.
+pub(crate) fn check_domain(
+    a: &ImageAccess<'_>,
+    op: AtomicOp,
+    is_float: bool,
+) -> Result<(), LowerError> {
+    match op_domain(op) {
+        Some(float_op) if float_op != is_float => Err(a.error(
+            LowerErrorKind::AtomicTypeMismatch,
+            format!(
+                "{} atomic {op} on a{} format",
+                if float_op { "float" } else { "integer" },
+                if is_float { " float" } else { "n integer" }
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// Plans an `image_atomic` or `image_atomic_swap`.
 pub(crate) fn plan(a: &ImageAccess<'_>, ctx: &mut PlanCtx<'_>) -> Result<Plan, LowerError> {
     let (device, options) = (ctx.device, ctx.options);
@@ -230,18 +272,7 @@ pub(crate) fn plan(a: &ImageAccess<'_>, ctx: &mut PlanCtx<'_>) -> Result<Plan, L
     if options.force_untyped {
         return plan_untyped(a, UntypedReason::Forced, ctx);
     }
-    let supported = match op {
-        AtomicOp::Fadd => device.image_float_atomic_add,
-        AtomicOp::Fmin | AtomicOp::Fmax => device.image_float_atomic_min_max,
-        AtomicOp::Fcmpxchg => device.image_float_atomic_cmpxchg,
-        _ => true,
-    };
-    if !supported {
-        return Err(a.error(
-            LowerErrorKind::FloatAtomicUnsupported,
-            format!("image atomic {op} is not supported on this platform"),
-        ));
-    }
+    check_supported(a, op, device)?;
     let (size, float_format) = match a.format {
         Format::None => (DataSize::D32, None),
         Format::R32Uint | Format::R32Sint => (DataSize::D32, Some(false)),
@@ -263,17 +294,8 @@ pub(crate) fn plan(a: &ImageAccess<'_>, ctx: &mut PlanCtx<'_>) -> Result<Plan, L
             ))
         }
     };
-    if let (Some(is_float), Some(float_op)) = (float_format, op_domain(op)) {
-        if is_float != float_op {
-            return Err(a.error(
-                LowerErrorKind::AtomicTypeMismatch,
-                format!(
-                    "{} atomic {op} on a{} format",
-                    if float_op { "float" } else { "integer" },
-                    if is_float { " float" } else { "n integer" }
-                ),
-            ));
-        }
+    if let Some(is_float) = float_format {
+        check_domain(a, op, is_float)?;
     }
     let constant = a.const_srcs.get(1).copied().flatten().map(|v| v as u32);
     let lsc = lsc_op_for_atomic(op, if swap { None } else { constant })

@@ -196,6 +196,33 @@ impl fmt::Display for LowerError {
 
 impl std::error::Error for LowerError {}
 
+/// What a lowering pass reports to the pass manager, given the outcome of its run
+/// (`Ok(n)`: `n` instructions lowered; `Err`: every instruction it could not lower).
+/// Debug builds also validate the changed shader (design.md: passes validate their own
+/// output in debug builds).
+pub(crate) fn pass_outcome(
+    pass: &str,
+    shader: &ir::Shader,
+    lowered: Result<usize, Vec<LowerError>>,
+) -> Result<bool, ir::passes::PassError> {
+    let failure = |diagnostics| ir::passes::PassError {
+        pass: pass.to_string(),
+        diagnostics,
+    };
+    let changed = lowered.map_err(|errors| {
+        failure(
+            errors
+                .iter()
+                .map(|e| ir::diag::Diagnostic::error(e.span, e.describe()))
+                .collect(),
+        )
+    })? > 0;
+    if cfg!(debug_assertions) && changed {
+        ir::validate(shader).map_err(failure)?;
+    }
+    Ok(changed)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -156,11 +156,6 @@ pub fn supports_typed_write(device: &Device, fmt: Format) -> bool {
     typed_write_min(fmt).is_some_and(|v| device.verx10 >= v)
 }
 
-/// Whether the device runs typed atomics on `fmt` surfaces.
-pub fn supports_typed_atomic(device: &Device, fmt: Format) -> bool {
-    typed_atomic_min(fmt).is_some_and(|v| device.verx10 >= v)
-}
-
 /// Mesa's `isl_has_matching_typed_storage_image_format` (image-lowering.md §2): Gfx9+
 /// always; HSW/BDW up to 64 bpb; IVB/BYT up to 32 bpb.
 pub fn has_matching_typed_storage_image_format(device: &Device, fmt: Format) -> bool {

@@ -33,8 +33,8 @@ use crate::untyped;
 use ir::function::InstKind;
 use ir::passes::{Pass, PassError};
 use ir::{
-    diag::Diagnostic, AluInst, Builder, Cursor, Format, Function, ImageDecl, ImageDim, ImageId,
-    ImageRef, IndexKind, Inst, IntrinsicClass, IntrinsicOp, Shader, Span, Src, Type, Value,
+    AluInst, Builder, Cursor, Format, Function, ImageDecl, ImageDim, ImageId, ImageRef, IndexKind,
+    Inst, IntrinsicClass, IntrinsicOp, Shader, Span, Src, Type, Value,
 };
 use smallvec::{smallvec, SmallVec};
 
@@ -268,31 +268,12 @@ impl Pass for LowerImages {
     }
 
     fn run(&mut self, shader: &mut Shader) -> Result<bool, PassError> {
-        match lower_images_all(shader, &self.device, &self.options) {
-            Ok(report) => {
-                let changed = report.lowered() > 0;
-                self.report = Some(report);
-                // Debug builds check the pass's own output (design.md: passes validate
-                // after themselves in debug).
-                #[cfg(debug_assertions)]
-                if changed {
-                    if let Err(diagnostics) = ir::validate(shader) {
-                        return Err(PassError {
-                            pass: self.name().to_string(),
-                            diagnostics,
-                        });
-                    }
-                }
-                Ok(changed)
-            }
-            Err(errors) => Err(PassError {
-                pass: self.name().to_string(),
-                diagnostics: errors
-                    .iter()
-                    .map(|e| Diagnostic::error(e.span, e.describe()))
-                    .collect(),
-            }),
-        }
+        let lowered = lower_images_all(shader, &self.device, &self.options).map(|report| {
+            let n = report.lowered();
+            self.report = Some(report);
+            n
+        });
+        crate::error::pass_outcome(self.name(), shader, lowered)
     }
 }
 

@@ -65,7 +65,7 @@
 //!   before Xe2 (lsc.md §9, Mesa's choices); otherwise the default.
 
 use crate::address::{slot, AddressError, AddressPlan, Emitter, Operand};
-use crate::atomic::{lsc_op_for_atomic, r16_atomic_operands, r16_atomic_result};
+use crate::atomic::{self, lsc_op_for_atomic, r16_atomic_operands, r16_atomic_result};
 use crate::bounds;
 use crate::convert;
 use crate::device::Device;
@@ -195,23 +195,17 @@ fn is_volatile(q: ir::Access) -> bool {
 
 /// Cache controls of an untyped load (see the module documentation).
 fn load_cache(device: &Device, q: ir::Access) -> CacheControl {
-    let uc = |l3| CacheControl {
-        l1: CacheOpt::Uc,
-        l3,
-    };
-    if !device.has_lsc {
-        CacheControl::DEFAULT
-    } else if is_volatile(q) && device.verx10 < 200 {
-        uc(CacheOpt::Uc)
-    } else if is_volatile(q) || is_coherent(q) {
-        uc(CacheOpt::Ca)
-    } else {
-        CacheControl::DEFAULT
-    }
+    access_cache(device, q, CacheOpt::Ca)
 }
 
 /// Cache controls of an untyped store.
 fn store_cache(device: &Device, q: ir::Access) -> CacheControl {
+    access_cache(device, q, CacheOpt::Wb)
+}
+
+/// Volatile and coherent accesses bypass L1; volatile ones bypass L3 too before Xe2,
+/// and otherwise L3 does what `l3_coherent` says (cached loads, write-back stores).
+fn access_cache(device: &Device, q: ir::Access, l3_coherent: CacheOpt) -> CacheControl {
     let uc = |l3| CacheControl {
         l1: CacheOpt::Uc,
         l3,
@@ -221,7 +215,7 @@ fn store_cache(device: &Device, q: ir::Access) -> CacheControl {
     } else if is_volatile(q) && device.verx10 < 200 {
         uc(CacheOpt::Uc)
     } else if is_volatile(q) || is_coherent(q) {
-        uc(CacheOpt::Wb)
+        uc(l3_coherent)
     } else {
         CacheControl::DEFAULT
     }
@@ -348,15 +342,6 @@ pub(crate) fn plan(
     Ok(access)
 }
 
-/// Whether `op` does integer arithmetic (`Some(false)`), float arithmetic
-/// (`Some(true)`), or only moves bits (`None`).
-fn op_domain(op: AtomicOp) -> Option<bool> {
-    match op {
-        AtomicOp::Xchg | AtomicOp::Cmpxchg => None,
-        o => Some(o.is_float()),
-    }
-}
-
 fn plan_atomic(a: &ImageAccess<'_>, access: &mut UntypedAccess) -> Result<(), LowerError> {
     let device = a.device;
     let op =
@@ -410,30 +395,8 @@ fn plan_atomic(a: &ImageAccess<'_>, access: &mut UntypedAccess) -> Result<(), Lo
         // anv's path (§9): A64 UGM atomics on the computed texel address.
         access.a64 = true;
     }
-    let supported = match op {
-        AtomicOp::Fadd => device.image_float_atomic_add,
-        AtomicOp::Fmin | AtomicOp::Fmax => device.image_float_atomic_min_max,
-        AtomicOp::Fcmpxchg => device.image_float_atomic_cmpxchg,
-        _ => true,
-    };
-    if !supported {
-        return Err(a.error(
-            LowerErrorKind::FloatAtomicUnsupported,
-            format!("image atomic {op} is not supported on this platform"),
-        ));
-    }
-    if let Some(float_op) = op_domain(op) {
-        if float_op != float_format {
-            return Err(a.error(
-                LowerErrorKind::AtomicTypeMismatch,
-                format!(
-                    "{} atomic {op} on a{} format",
-                    if float_op { "float" } else { "integer" },
-                    if float_format { " float" } else { "n integer" }
-                ),
-            ));
-        }
-    }
+    atomic::check_supported(a, op, device)?;
+    atomic::check_domain(a, op, float_format)?;
     let data_tys = &a.src_types[1..];
     if data_tys.iter().any(|t| *t != ty) {
         return Err(a.error(
