@@ -240,7 +240,12 @@ impl Case {
         let swizzle = device.may_have_bit6_swizzle
             && matches!(tiling, Tiling::X | Tiling::Y)
             && bool::arbitrary(g);
-        let param = fill_image_param(&surface, &view, swizzle).ok()?;
+        let param = fill_image_param(
+            &surface,
+            &view,
+            tiling::Bit6Swizzle::from_has_bit6_swizzling(swizzle),
+        )
+        .ok()?;
         let size = param.size;
         let mut coords = Vec::with_capacity(LANES);
         let mut expect = Vec::with_capacity(LANES);
@@ -263,7 +268,13 @@ impl Case {
                     ([x, y, z], y, z)
                 }
             };
-            let off = match surface.texel_offset(x, y, base + z, level, swizzle) {
+            let off = match surface.texel_offset(
+                x,
+                y,
+                base + z,
+                level,
+                tiling::Bit6Swizzle::from_has_bit6_swizzling(swizzle),
+            ) {
                 Ok(o) => o,
                 Err(e) => panic!("the reference rejects ({x}, {y}, {z}) of {view:?}: {e}"),
             };
@@ -672,7 +683,12 @@ fn worked_vectors_of_the_reference() {
         }
         let surface = Surface::new(desc).unwrap();
         let view = ImageView::level(&surface, v.level);
-        let param = fill_image_param(&surface, &view, v.swizzle).unwrap();
+        let param = fill_image_param(
+            &surface,
+            &view,
+            tiling::Bit6Swizzle::from_has_bit6_swizzling(v.swizzle),
+        )
+        .unwrap();
         for layout in [
             None,
             Some(StaticLayout {

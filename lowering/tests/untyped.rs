@@ -360,7 +360,12 @@ impl Image {
         let swizzle = device.may_have_bit6_swizzle
             && matches!(tiling, Tiling::X | Tiling::Y)
             && bool::arbitrary(g);
-        let param = fill_image_param(&surface, &view, swizzle).ok()?;
+        let param = fill_image_param(
+            &surface,
+            &view,
+            tiling::Bit6Swizzle::from_has_bit6_swizzling(swizzle),
+        )
+        .ok()?;
         let static_name = match tiling {
             Tiling::Linear => Some("linear"),
             Tiling::X => Some("x"),
@@ -425,7 +430,13 @@ impl Image {
         let z = self.view.base_layer + z;
         Some(
             self.surface
-                .texel_offset(x, y, z, self.view.base_level, self.swizzle)
+                .texel_offset(
+                    x,
+                    y,
+                    z,
+                    self.view.base_level,
+                    tiling::Bit6Swizzle::from_has_bit6_swizzling(self.swizzle),
+                )
                 .unwrap_or_else(|e| panic!("reference rejects {c:?}: {e}")),
         )
     }
@@ -974,7 +985,7 @@ fn image_2d(device: &str, format: Format, tiling: Tiling, w: u32, h: u32) -> Ima
         .usage(Usage::STORAGE);
     let surface = Surface::new(desc).unwrap();
     let view = ImageView::level(&surface, 0);
-    let param = fill_image_param(&surface, &view, false).unwrap();
+    let param = fill_image_param(&surface, &view, tiling::Bit6Swizzle::None).unwrap();
     Image {
         device,
         format,

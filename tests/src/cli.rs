@@ -614,7 +614,7 @@ fn summarize(out: &mut String, shader: &Shader, initial: &Memory, mem: &Memory) 
                         b.logical_format,
                         if changed { ", written" } else { "" }
                     );
-                    let positions = texel_positions(&b.storage, tb, false);
+                    let positions = texel_positions(&b.storage, tb, tiling::Bit6Swizzle::None);
                     let _ = writeln!(out, "  {}", row_text(&positions, bytes, tb, &layout));
                 }
                 ImageStorage::Surface { surface, view } => {
@@ -630,7 +630,7 @@ fn summarize(out: &mut String, shader: &Shader, initial: &Memory, mem: &Memory) 
                         d.levels,
                         d.array_len,
                         d.tiling.name(),
-                        if b.bit6_swizzle { " (bit-6 swizzled)" } else { "" },
+                        if b.bit6_swizzle.is_enabled() { " (bit-6 swizzled)" } else { "" },
                         view.base_level,
                         view.base_layer,
                         view.base_layer + view.layer_count,

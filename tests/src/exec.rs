@@ -1094,7 +1094,7 @@ fn main {
                 view,
                 ir::Format::R32Uint,
                 tiling::Format::R32_UINT,
-                false,
+                tiling::Bit6Swizzle::None,
             )
             .unwrap();
         let r = ex.run([1, 1, 1]).unwrap();

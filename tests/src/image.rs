@@ -842,9 +842,9 @@ mod tests {
     fn poke(mem: &mut Memory, binding: u32, x: u32, y: u32, z: u32, level: u32, v: u32) {
         let b = mem.image(binding).unwrap();
         let off = match &b.storage {
-            ImageStorage::Surface { surface, .. } => {
-                surface.texel_offset(x, y, z, level, false).unwrap()
-            }
+            ImageStorage::Surface { surface, .. } => surface
+                .texel_offset(x, y, z, level, tiling::Bit6Swizzle::None)
+                .unwrap(),
             ImageStorage::Buffer { .. } => x as u64 * 4,
         } as usize;
         let id = b.alloc;
@@ -873,7 +873,7 @@ mod tests {
             view(0, 1, 3, R32),
             ir::Format::R32Uint,
             R32,
-            false,
+            tiling::Bit6Swizzle::None,
         )
         .unwrap();
         // Cube: 4x4, 6 layers.
@@ -884,7 +884,7 @@ mod tests {
             view(0, 0, 6, R32),
             ir::Format::R32Uint,
             R32,
-            false,
+            tiling::Bit6Swizzle::None,
         )
         .unwrap();
         // Cube array of 2 cubes.
@@ -895,7 +895,7 @@ mod tests {
             view(0, 0, 12, R32),
             ir::Format::R32Uint,
             R32,
-            false,
+            tiling::Bit6Swizzle::None,
         )
         .unwrap();
         // 3D 4x4x4, viewed from slice 1 (3 slices).
@@ -906,7 +906,7 @@ mod tests {
             view(0, 1, 3, R32),
             ir::Format::R32Uint,
             R32,
-            false,
+            tiling::Bit6Swizzle::None,
         )
         .unwrap();
         // A 16-texel buffer.
@@ -920,7 +920,7 @@ mod tests {
             view(1, 0, 1, R32),
             ir::Format::R32Uint,
             R32,
-            false,
+            tiling::Bit6Swizzle::None,
         )
         .unwrap();
     }
@@ -1111,15 +1111,15 @@ fn main {
                 view(0, 0, 1, f),
                 ir::Format::Rgba8Unorm,
                 f,
-                false,
+                tiling::Bit6Swizzle::None,
             )
             .unwrap();
         ex.memory.allocation_mut(id).bytes.fill(0x11);
         let r = run(&mut ex, &[]);
         let off = match &ex.memory.image(0).unwrap().storage {
-            ImageStorage::Surface { surface, .. } => {
-                surface.texel_offset(1, 0, 0, 0, false).unwrap() as usize
-            }
+            ImageStorage::Surface { surface, .. } => surface
+                .texel_offset(1, 0, 0, 0, tiling::Bit6Swizzle::None)
+                .unwrap() as usize,
             _ => unreachable!(),
         };
         // (1.0, 0.5) -> 0xff, round_even(127.5) = 0x80; B and A keep 0x11.
@@ -1181,7 +1181,7 @@ fn main {
                     view(0, 0, 1, f),
                     irf,
                     f,
-                    false,
+                    tiling::Bit6Swizzle::None,
                 )
                 .unwrap();
             ex.memory.allocation_mut(id).bytes.fill(0x5a);
@@ -1311,7 +1311,7 @@ fn main {
                 view(0, 0, 1, R32),
                 ir::Format::R32Uint,
                 R32,
-                false,
+                tiling::Bit6Swizzle::None,
             )
             .unwrap();
         poke(&mut ex.memory, 0, 1, 1, 0, 0, 4);
@@ -1352,7 +1352,7 @@ fn main {
                 view(0, 0, 1, f),
                 ir::Format::Rgba8Unorm,
                 f,
-                false,
+                tiling::Bit6Swizzle::None,
             )
             .unwrap();
         let e = ex.run([1, 1, 1]).unwrap_err().to_string();

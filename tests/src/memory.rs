@@ -228,7 +228,7 @@ pub struct ImageBinding {
     /// The bindless handle, if the image also has one.
     pub bindless_handle: Option<u32>,
     /// Whether bit-6 swizzling applies to the surface's addresses.
-    pub bit6_swizzle: bool,
+    pub bit6_swizzle: tiling::Bit6Swizzle,
 }
 
 impl ImageBinding {
@@ -435,7 +435,7 @@ impl Memory {
         view: tiling::ImageView,
         logical: ir::Format,
         state: tiling::Format,
-        bit6_swizzle: bool,
+        bit6_swizzle: tiling::Bit6Swizzle,
     ) -> Result<AllocId, BindError> {
         let err = |reason: String| BindError { binding, reason };
         let d = *surface.desc();
@@ -513,7 +513,7 @@ impl Memory {
                 state_format: state,
                 param: param.to_dwords().to_vec(),
                 bindless_handle: None,
-                bit6_swizzle: false,
+                bit6_swizzle: tiling::Bit6Swizzle::None,
             },
         );
         Ok(alloc)

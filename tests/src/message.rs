@@ -1553,7 +1553,15 @@ fn main {
         let view = tiling::ImageView::level(&surface, 0);
         let id = ex
             .memory
-            .bind_surface_image(0, "img", surface, view, ir::Format::Rg16Float, f, false)
+            .bind_surface_image(
+                0,
+                "img",
+                surface,
+                view,
+                ir::Format::Rg16Float,
+                f,
+                tiling::Bit6Swizzle::None,
+            )
             .unwrap();
         // 1.0 (0x3c00) in R and G of every texel.
         for t in ex.memory.allocation_mut(id).bytes.chunks_mut(4) {

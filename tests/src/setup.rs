@@ -38,7 +38,7 @@ use ir::{Format, ImageDecl, ImageDim, IndexKind, IntrinsicOp, Shader};
 use lowering::format::isl_format;
 use lowering::{Device, SurfaceFormat};
 use std::fmt;
-use tiling::{SurfDim, Surface, SurfaceDesc, Tiling, Usage};
+use tiling::{Bit6Swizzle, SurfDim, Surface, SurfaceDesc, Tiling, Usage};
 
 /// Default extents of [`Setup::default_for`]: 1D and 2D width.
 pub const DEFAULT_WIDTH: u32 = 37;
@@ -96,7 +96,7 @@ pub enum ImageLayout {
         /// The view.
         view: ViewRange,
         /// Whether bit-6 swizzling applies (IVB/HSW X and Y surfaces only).
-        bit6_swizzle: bool,
+        bit6_swizzle: Bit6Swizzle,
     },
     /// A texel buffer.
     Buffer {
@@ -897,8 +897,10 @@ fn default_layout(
             base_layer,
             layer_count: available - base_layer,
         };
-        let bit6_swizzle = swizzle
-            .unwrap_or(device.may_have_bit6_swizzle && matches!(tiling, Tiling::X | Tiling::Y));
+        let bit6_swizzle = Bit6Swizzle::from_has_bit6_swizzling(
+            swizzle
+                .unwrap_or(device.may_have_bit6_swizzle && matches!(tiling, Tiling::X | Tiling::Y)),
+        );
         let tview = tiling::ImageView {
             base_level,
             base_layer,
@@ -971,7 +973,7 @@ fn bind_image(
                     view.layer_count
                 ));
             }
-            if *bit6_swizzle && !device.may_have_bit6_swizzle {
+            if bit6_swizzle.is_enabled() && !device.may_have_bit6_swizzle {
                 return Err(format!(
                     "bit-6 swizzling is on, but {} never swizzles (only IVB and HSW do)",
                     device.name
@@ -997,7 +999,11 @@ fn bind_image(
 
 /// Checks that a surface is the one a declaration's static layout promises the shader
 /// (the lowering folds the layout into the address code).
-fn check_static_layout(l: &ir::StaticLayout, s: &Surface, swizzle: bool) -> Result<(), String> {
+fn check_static_layout(
+    l: &ir::StaticLayout,
+    s: &Surface,
+    swizzle: Bit6Swizzle,
+) -> Result<(), String> {
     let t = lowering::address::layout_tiling(l.tiling);
     if s.tiling() != t {
         return Err(format!(
@@ -1021,18 +1027,22 @@ fn check_static_layout(l: &ir::StaticLayout, s: &Surface, swizzle: bool) -> Resu
             ));
         }
     }
-    if swizzle != l.swizzle {
+    if swizzle.is_enabled() != l.swizzle {
         return Err(format!(
             "the static layout says swizzle={}, the binding has bit-6 swizzling {}",
             l.swizzle,
-            if swizzle { "on" } else { "off" }
+            if swizzle.is_enabled() { "on" } else { "off" }
         ));
     }
     Ok(())
 }
 
 /// Every texel of a bound image's storage: (level, layer or slice, x, y, byte offset).
-pub fn texel_positions(storage: &ImageStorage, texel_bytes: usize, bit6: bool) -> Vec<TexelPos> {
+pub fn texel_positions(
+    storage: &ImageStorage,
+    texel_bytes: usize,
+    bit6: Bit6Swizzle,
+) -> Vec<TexelPos> {
     let mut out = Vec::new();
     match storage {
         ImageStorage::Buffer { elements } => {
@@ -1267,7 +1277,7 @@ fn main {
             panic!("a surface")
         };
         assert_eq!(desc.tiling, Tiling::X);
-        assert!(*bit6_swizzle);
+        assert!(bit6_swizzle.is_enabled());
         let mem = setup.build_memory(&shader, &device).unwrap();
         match &mem.image(0).unwrap().storage {
             ImageStorage::Surface { surface, .. } => assert_eq!(surface.row_pitch_B(), 4096),
@@ -1313,7 +1323,7 @@ fn main {
             panic!("a surface")
         };
         // Texel (3, 2) of layer 1, level 0: 3 + 4 + 3 = 10.
-        let off = surface.texel_offset(3, 2, 1, 0, false).unwrap() as usize;
+        let off = surface.texel_offset(3, 2, 1, 0, Bit6Swizzle::None).unwrap() as usize;
         let bytes = &mem.allocation(b.alloc).bytes[off..off + 4];
         assert_eq!(u32::from_le_bytes(bytes.try_into().unwrap()), 10);
     }
@@ -1426,7 +1436,7 @@ fn main {
         if let ImageLayout::Surface { bit6_swizzle, .. } =
             &mut setup.image_mut("a", 0).unwrap().layout
         {
-            *bit6_swizzle = true;
+            *bit6_swizzle = Bit6Swizzle::Enabled;
         }
         let e = setup.build_memory(&shader, &device).unwrap_err();
         assert_eq!(

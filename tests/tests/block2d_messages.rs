@@ -383,12 +383,14 @@ fn tiled_image(mem: &mut Memory) -> AllocId {
             view,
             ir::Format::R32Uint,
             R32,
-            false,
+            tiling::Bit6Swizzle::None,
         )
         .unwrap();
     for y in 0..12 {
         for x in 0..20 {
-            let off = surface.texel_offset(x, y, 0, 0, false).unwrap() as usize;
+            let off = surface
+                .texel_offset(x, y, 0, 0, tiling::Bit6Swizzle::None)
+                .unwrap() as usize;
             let v = 0x1000 * y + x + 1;
             mem.allocation_mut(id).bytes[off..off + 4].copy_from_slice(&v.to_le_bytes());
         }
@@ -399,9 +401,9 @@ fn tiled_image(mem: &mut Memory) -> AllocId {
 fn texel(mem: &Memory, id: AllocId, x: u32, y: u32) -> u32 {
     let b = mem.image(0).unwrap();
     let off = match &b.storage {
-        verify::memory::ImageStorage::Surface { surface, .. } => {
-            surface.texel_offset(x, y, 0, 0, false).unwrap() as usize
-        }
+        verify::memory::ImageStorage::Surface { surface, .. } => surface
+            .texel_offset(x, y, 0, 0, tiling::Bit6Swizzle::None)
+            .unwrap() as usize,
         _ => unreachable!(),
     };
     u32::from_le_bytes(mem.allocation(id).bytes[off..off + 4].try_into().unwrap())

@@ -234,7 +234,7 @@ impl Tally {
             ] {
                 bump(&mut self.pairs, c);
             }
-            if img.setup.bit6_swizzle() {
+            if img.setup.bit6_swizzle().is_enabled() {
                 bump(&mut self.features, "bit-6 swizzle");
             }
             if img.static_layout.is_some() {

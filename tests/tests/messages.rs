@@ -518,16 +518,24 @@ fn bind_2d(
         layer_count: layers - base_layer,
         format: surface_format,
     };
-    mem.bind_surface_image(binding, "img", surface, view, logical, state, false)
-        .unwrap()
+    mem.bind_surface_image(
+        binding,
+        "img",
+        surface,
+        view,
+        logical,
+        state,
+        tiling::Bit6Swizzle::None,
+    )
+    .unwrap()
 }
 
 /// The byte offset of texel (x, y, layer) through the layout reference.
 fn texel_at(mem: &Memory, binding: u32, x: u32, y: u32, layer: u32) -> usize {
     match &mem.image(binding).unwrap().storage {
-        verify::memory::ImageStorage::Surface { surface, .. } => {
-            surface.texel_offset(x, y, layer, 0, false).unwrap() as usize
-        }
+        verify::memory::ImageStorage::Surface { surface, .. } => surface
+            .texel_offset(x, y, layer, 0, tiling::Bit6Swizzle::None)
+            .unwrap() as usize,
         _ => unreachable!(),
     }
 }
@@ -893,7 +901,7 @@ fn main {{
             view,
             ir::Format::R32Uint,
             tiling::Format::R32_UINT,
-            false,
+            tiling::Bit6Swizzle::None,
         )
         .unwrap();
     let r = ex

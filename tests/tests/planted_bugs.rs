@@ -219,7 +219,7 @@ fn missing_bit6_swizzle_on_ivb() {
         } = &mut img.layout
         {
             desc.tiling = tiling::Tiling::X;
-            *bit6_swizzle = true;
+            *bit6_swizzle = tiling::Bit6Swizzle::Enabled;
         }
     }
     assert_unmodified_passes(&l, &setup, &device);

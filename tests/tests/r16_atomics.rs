@@ -326,7 +326,15 @@ fn main {
         };
         let pitch = surface.row_pitch_B() as usize;
         let id = mem
-            .bind_surface_image(binding, "img", surface, view, logical, fmt(name), false)
+            .bind_surface_image(
+                binding,
+                "img",
+                surface,
+                view,
+                logical,
+                fmt(name),
+                tiling::Bit6Swizzle::None,
+            )
             .unwrap();
         (id, pitch)
     };

@@ -57,7 +57,7 @@ fn time(f: impl FnOnce()) -> (Duration, Duration) {
 }
 
 use tiling::copy::{copy_linear_to_tiled, copy_tiled_to_linear, CopyRegion, StoreHint};
-use tiling::{Format, Gen, SurfDim, Surface, SurfaceDesc, Tiling};
+use tiling::{Bit6Swizzle, Format, Gen, SurfDim, Surface, SurfaceDesc, Tiling};
 
 const SIZE: u32 = 4096;
 
@@ -141,7 +141,7 @@ struct Case {
     name: String,
     gen: Gen,
     tiling: Tiling,
-    swizzle: bool,
+    swizzle: Bit6Swizzle,
     to_tiled: bool,
 }
 
@@ -155,14 +155,14 @@ fn main() {
     };
     let mut cases = Vec::new();
     let configs = [
-        ("linear", Gen::Gfx125, Tiling::Linear, false),
-        ("x", Gen::Gfx125, Tiling::X, false),
-        ("y", Gen::Gfx9, Tiling::Y, false),
-        ("tile4", Gen::Gfx125, Tiling::Tile4, false),
-        ("tile64", Gen::Gfx125, Tiling::Tile64, false),
-        ("tile64-xe2", Gen::Gfx20, Tiling::Tile64, false),
-        ("x-swizzle-gfx7", Gen::Gfx7, Tiling::X, true),
-        ("y-swizzle-gfx7", Gen::Gfx7, Tiling::Y, true),
+        ("linear", Gen::Gfx125, Tiling::Linear, Bit6Swizzle::None),
+        ("x", Gen::Gfx125, Tiling::X, Bit6Swizzle::None),
+        ("y", Gen::Gfx9, Tiling::Y, Bit6Swizzle::None),
+        ("tile4", Gen::Gfx125, Tiling::Tile4, Bit6Swizzle::None),
+        ("tile64", Gen::Gfx125, Tiling::Tile64, Bit6Swizzle::None),
+        ("tile64-xe2", Gen::Gfx20, Tiling::Tile64, Bit6Swizzle::None),
+        ("x-swizzle-gfx7", Gen::Gfx7, Tiling::X, Bit6Swizzle::Enabled),
+        ("y-swizzle-gfx7", Gen::Gfx7, Tiling::Y, Bit6Swizzle::Enabled),
     ];
     for (name, gen, tiling, swizzle) in configs {
         for to_tiled in [true, false] {

@@ -103,7 +103,7 @@ use crate::dim::{minify, SurfDim};
 use crate::format::Format;
 use crate::generation::Gen;
 use crate::surface::{DimLayout, Surface};
-use crate::swizzle::swizzle_applies;
+use crate::swizzle::{swizzle_applies, Bit6Swizzle};
 use crate::tile::{Coord, Field, TileInfo, Tiling};
 use crate::tiling_filter::allowed_tilings;
 use crate::usage::Usage;
@@ -535,11 +535,12 @@ impl ImageParam {
 
 /// Fills the parameter block of `view` of `surface` (Mesa's `isl_surf_fill_image_param`
 /// for slots 0–4, plus the extension slots; see the module docs). `bit6_swizzle` is the
-/// device's swizzling (Mesa's `has_bit6_swizzling`), only valid before Gfx8.
+/// device's swizzling (Mesa's `has_bit6_swizzling`), only valid before Gfx8 and for
+/// linear, X and Y surfaces.
 pub fn fill_image_param(
     surface: &Surface,
     view: &ImageView,
-    bit6_swizzle: bool,
+    bit6_swizzle: Bit6Swizzle,
 ) -> Result<ImageParam, ParamError> {
     let gen = surface.gen();
     let tiling = surface.tiling();
@@ -576,7 +577,7 @@ pub fn fill_image_param(
             available,
         });
     }
-    if bit6_swizzle && (gen.ver() >= 8 || swizzle_applies(tiling).is_none()) {
+    if bit6_swizzle.is_enabled() && (gen.ver() >= 8 || swizzle_applies(tiling).is_none()) {
         return Err(ParamError::SwizzleUnsupported { gen, tiling });
     }
 
@@ -638,7 +639,7 @@ pub fn fill_image_param(
     if gfx4_3d {
         p.tiling[2] = level;
     }
-    if bit6_swizzle {
+    if bit6_swizzle.is_enabled() {
         p.swizzling = match tiling {
             Tiling::X => [3, 4],
             Tiling::Y => [3, SWIZZLE_NONE],

@@ -22,7 +22,7 @@
 //!
 //! ```
 //! use tiling::{
-//!     fill_image_param, Format, Gen, ImageView, SurfDim, Surface, SurfaceDesc, Tiling, Usage,
+//!     fill_image_param, Bit6Swizzle, Format, Gen, ImageView, SurfDim, Surface, SurfaceDesc, Tiling, Usage,
 //! };
 //!
 //! // A DG2 RGBA8 3D texture, 16x16x8 with 4 levels, Tile4 (tiling.md §9).
@@ -34,11 +34,11 @@
 //! assert_eq!((s.halign_el(), s.valign_el()), (8, 4));
 //! assert_eq!((s.row_pitch_B(), s.array_pitch_el_rows()), (128, 32));
 //! // Texel (15, 7) of slice 4 of level 0.
-//! assert_eq!(s.texel_offset(15, 7, 4, 0, false)?, 16892);
+//! assert_eq!(s.texel_offset(15, 7, 4, 0, Bit6Swizzle::None)?, 16892);
 //!
 //! // The shader-side formula over the parameter block gives the same address.
 //! let view = ImageView::level(&s, 0);
-//! let param = fill_image_param(&s, &view, false)?;
+//! let param = fill_image_param(&s, &view, Bit6Swizzle::None)?;
 //! assert_eq!(param.texel_address(15, 7, 4), 16892);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -70,6 +70,7 @@ pub use surface::{
     AddressError, ArrayPitchSpan, DimLayout, ImageInfo, ImageOffset, LayoutError, Surface,
     SurfaceDesc,
 };
+pub use swizzle::Bit6Swizzle;
 pub use tile::{BitSrc, Coord, Field, IslTiling, TileCoord, TileError, TileInfo, Tiling};
 pub use tiling_filter::allowed_tilings;
 pub use usage::Usage;

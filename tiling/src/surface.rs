@@ -16,7 +16,7 @@ use crate::dim::{minify, Extent3d, Extent4d, SurfDim};
 use crate::format::Format;
 use crate::generation::Gen;
 use crate::miptail;
-use crate::swizzle::{bit6_swizzle, swizzle_applies};
+use crate::swizzle::{bit6_swizzle, swizzle_applies, Bit6Swizzle};
 use crate::tile::{TileCoord, TileError, TileInfo, Tiling};
 use crate::tiling_filter::{rejection, FilterInput};
 use crate::usage::Usage;
@@ -1329,8 +1329,8 @@ impl Surface {
     /// Byte offset from the surface base of element `(x, y)` of array layer / cube face
     /// / 3D slice `z_or_layer` of `level` (tiling.md §4, §7.11). Coordinates are in
     /// elements of the level; 1D surfaces have `y == 0` and take the layer in
-    /// `z_or_layer`. With `swizzle`, Mesa's bit-6 swizzle is applied (Gfx4–7.5 X/Y
-    /// surfaces; a no-op for linear).
+    /// `z_or_layer`. With [`Bit6Swizzle::Enabled`], Mesa's bit-6 swizzle is applied
+    /// (Gfx4–7.5 X/Y surfaces; a no-op for linear).
     ///
     /// This is the offset of the element's first byte. Power-of-two elements are
     /// contiguous in every tiling; 24/48/96-bit elements may straddle a tile column, see
@@ -1341,7 +1341,7 @@ impl Surface {
         y: u32,
         z_or_layer: u32,
         level: u32,
-        swizzle: bool,
+        swizzle: Bit6Swizzle,
     ) -> Result<u64, AddressError> {
         self.texel_byte_offset(x, y, z_or_layer, level, 0, swizzle)
     }
@@ -1355,7 +1355,7 @@ impl Surface {
         z_or_layer: u32,
         level: u32,
         byte: u32,
-        swizzle: bool,
+        swizzle: Bit6Swizzle,
     ) -> Result<u64, AddressError> {
         self.check_image(level, z_or_layer)?;
         let e = self.level_extent_el(level);
@@ -1377,7 +1377,7 @@ impl Surface {
         if byte >= cpp {
             return Err(AddressError::ByteOutOfRange { byte, cpp });
         }
-        if swizzle {
+        if swizzle.is_enabled() {
             let ok = self.desc.gen.ver() < 8 && swizzle_applies(self.desc.tiling).is_some();
             if !ok {
                 return Err(AddressError::SwizzleUnsupported {
@@ -1404,7 +1404,7 @@ impl Surface {
                 },
             )
         };
-        Ok(if swizzle {
+        Ok(if swizzle.is_enabled() {
             bit6_swizzle(off, self.desc.tiling)
         } else {
             off

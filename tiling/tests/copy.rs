@@ -16,7 +16,8 @@ use tiling::copy::{
     copy_linear_to_tiled, copy_tiled_to_linear, CopyError, CopyRegion, Rect, StoreHint,
 };
 use tiling::{
-    allowed_tilings, AddressError, Format, Gen, SurfDim, Surface, SurfaceDesc, Tiling, Usage,
+    allowed_tilings, AddressError, Bit6Swizzle, Format, Gen, SurfDim, Surface, SurfaceDesc, Tiling,
+    Usage,
 };
 
 /// The case count of a property: `QC_TESTS` if set, else `default`.
@@ -185,7 +186,7 @@ fn check_vector(
     x: u32,
     y: u32,
     byte: u32,
-    swizzle: bool,
+    swizzle: Bit6Swizzle,
     want: u64,
 ) {
     let cpp = s.format().cpp() as usize;
@@ -269,6 +270,7 @@ fn small_pitch_vectors() {
     ];
     for (gen, dim, format, tiling, extent, pitch, z, x, byte, y, swizzle, want) in cases {
         let s = surf(gen, dim, format, tiling, extent, Some(pitch));
+        let swizzle = Bit6Swizzle::from_has_bit6_swizzling(swizzle);
         check_vector(&s, 0, z, x, y, byte, swizzle, want);
     }
     // W stencil (pitch 256 = twice the 128-byte logical width).
@@ -279,7 +281,7 @@ fn small_pitch_vectors() {
     )
     .unwrap();
     assert_eq!(s.row_pitch_B(), 256);
-    check_vector(&s, 0, 0, 37, 70, 0, false, 10297);
+    check_vector(&s, 0, 0, 37, 70, 0, Bit6Swizzle::None, 10297);
 }
 
 #[test]
@@ -294,7 +296,7 @@ fn whole_surface_vectors() {
             .levels(9),
     )
     .unwrap();
-    check_vector(&s, 2, 5, 10, 20, 0, false, 75572552);
+    check_vector(&s, 2, 5, 10, 20, 0, Bit6Swizzle::None, 75572552);
     // DG2 RGBA8 3D 16x16x8, 4 levels, Tile4.
     let s = Surface::new(
         SurfaceDesc::new(Gen::Gfx125, D3, R8G8B8A8_UNORM, Tiling::Tile4)
@@ -309,7 +311,7 @@ fn whole_surface_vectors() {
         (2, 1, 0, 1, 6288),
         (3, 0, 1, 0, 2436),
     ] {
-        check_vector(&s, level, z, x, y, 0, false, want);
+        check_vector(&s, level, z, x, y, 0, Bit6Swizzle::None, want);
     }
     // Xe2 RGBA8 2D 256x128, 3 layers, Tile64.
     let s = Surface::new(
@@ -319,8 +321,8 @@ fn whole_surface_vectors() {
             .usage(usage),
     )
     .unwrap();
-    check_vector(&s, 0, 0, 202, 99, 0, false, 123064);
-    check_vector(&s, 0, 2, 195, 99, 0, false, 385084);
+    check_vector(&s, 0, 0, 202, 99, 0, Bit6Swizzle::None, 123064);
+    check_vector(&s, 0, 2, 195, 99, 0, Bit6Swizzle::None, 385084);
     // DG2 RGBA16 3D 33x1x8, 5 levels, Tile64 with a mip tail from level 1.
     let s = Surface::new(
         SurfaceDesc::new(Gen::Gfx125, D3, R16G16B16A16_UNORM, Tiling::Tile64)
@@ -329,9 +331,9 @@ fn whole_surface_vectors() {
             .usage(usage),
     )
     .unwrap();
-    check_vector(&s, 0, 7, 21, 0, 0, false, 22152);
-    check_vector(&s, 1, 3, 13, 0, 0, false, 138888);
-    check_vector(&s, 2, 1, 4, 0, 0, false, 140416);
+    check_vector(&s, 0, 7, 21, 0, 0, Bit6Swizzle::None, 22152);
+    check_vector(&s, 1, 3, 13, 0, 0, Bit6Swizzle::None, 138888);
+    check_vector(&s, 2, 1, 4, 0, 0, Bit6Swizzle::None, 140416);
     // Xe2 RGBA16 3D 64x1x5, Tile64.
     let s = Surface::new(
         SurfaceDesc::new(Gen::Gfx20, D3, R16G16B16A16_UNORM, Tiling::Tile64)
@@ -339,7 +341,7 @@ fn whole_surface_vectors() {
             .usage(usage),
     )
     .unwrap();
-    check_vector(&s, 0, 4, 25, 0, 0, false, 22536);
+    check_vector(&s, 0, 4, 25, 0, 0, Bit6Swizzle::None, 22536);
     // SKL RGBA16 2D 256x5, 2 layers, 9 levels, Ys, mip tail from level 2.
     let s = Surface::new(
         SurfaceDesc::new(Gen::Gfx9, D2, R16G16B16A16_UNORM, Tiling::Ys)
@@ -349,8 +351,8 @@ fn whole_surface_vectors() {
             .usage(usage),
     )
     .unwrap();
-    check_vector(&s, 2, 1, 38, 0, 0, false, 499904);
-    check_vector(&s, 8, 0, 0, 0, 0, false, 197888);
+    check_vector(&s, 2, 1, 38, 0, 0, Bit6Swizzle::None, 499904);
+    check_vector(&s, 8, 0, 0, 0, 0, Bit6Swizzle::None, 197888);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -389,7 +391,7 @@ struct Case {
     level: u32,
     layer_or_z: u32,
     rect: Rect,
-    swizzle: bool,
+    swizzle: Bit6Swizzle,
     stores: StoreHint,
     /// Linear pitch minus the rectangle's row size.
     pitch_pad: usize,
@@ -516,9 +518,11 @@ impl Case {
         let (y, mut h_el) = span(g, e.h);
         // Keep the byte-by-byte oracle affordable.
         h_el = h_el.min((1 << 16) / w_el).max(1);
-        let swizzle = gen.ver() < 8
-            && matches!(tiling, Tiling::X | Tiling::Y | Tiling::Linear)
-            && bool::arbitrary(g);
+        let swizzle = Bit6Swizzle::from_has_bit6_swizzling(
+            gen.ver() < 8
+                && matches!(tiling, Tiling::X | Tiling::Y | Tiling::Linear)
+                && bool::arbitrary(g),
+        );
         let case = Case {
             desc,
             level,
@@ -706,7 +710,7 @@ fn round_trip_is_identity() {
 
 /// Copies `rect` of level 0 both ways with `stores` and checks every byte against
 /// `Surface::texel_offset`, and that nothing else changed.
-fn check_rect(s: &Surface, rect: Rect, swizzle: bool, stores: StoreHint) {
+fn check_rect(s: &Surface, rect: Rect, swizzle: Bit6Swizzle, stores: StoreHint) {
     let case = Case {
         desc: *s.desc(),
         level: 0,
@@ -719,7 +723,7 @@ fn check_rect(s: &Surface, rect: Rect, swizzle: bool, stores: StoreHint) {
         seed: 0x1234_5678_9abc_def1,
     };
     let what = format!(
-        "{} {} {} {rect} {swizzle} {stores:?}",
+        "{} {} {} {rect} {swizzle:?} {stores:?}",
         s.gen(),
         s.tiling(),
         s.format()
@@ -776,6 +780,7 @@ fn whole_tiles_and_edges() {
     for (gen, tiling, format, w, h, swizzle) in cases {
         let s = Surface::new(SurfaceDesc::new(gen, SurfDim::D2, format, tiling).extent(w, h, 1))
             .unwrap();
+        let swizzle = Bit6Swizzle::from_has_bit6_swizzling(swizzle);
         let e = s.level_extent_el(0);
         for stores in [StoreHint::Cached, StoreHint::Streaming] {
             check_rect(&s, Rect::new(0, 0, e.w, e.h), swizzle, stores);
@@ -859,7 +864,7 @@ fn whole_tiles_of_3d_slices_and_layers() {
                 level: image.0,
                 layer_or_z: image.1,
                 rect: Rect::new(0, 0, e.w, e.h),
-                swizzle: false,
+                swizzle: Bit6Swizzle::None,
                 stores,
                 pitch_pad: 16,
                 misalign: 0,
@@ -879,14 +884,14 @@ fn whole_tiles_of_3d_slices_and_layers() {
 #[test]
 fn large_copies_stream() {
     for (gen, tiling, swizzle) in [
-        (Gen::Gfx125, Tiling::X, false),
-        (Gen::Gfx7, Tiling::X, true),
-        (Gen::Gfx9, Tiling::Y, false),
-        (Gen::Gfx7, Tiling::Y, true),
-        (Gen::Gfx125, Tiling::Tile4, false),
-        (Gen::Gfx125, Tiling::Tile64, false),
-        (Gen::Gfx20, Tiling::Tile64, false),
-        (Gen::Gfx125, Tiling::Linear, false),
+        (Gen::Gfx125, Tiling::X, Bit6Swizzle::None),
+        (Gen::Gfx7, Tiling::X, Bit6Swizzle::Enabled),
+        (Gen::Gfx9, Tiling::Y, Bit6Swizzle::None),
+        (Gen::Gfx7, Tiling::Y, Bit6Swizzle::Enabled),
+        (Gen::Gfx125, Tiling::Tile4, Bit6Swizzle::None),
+        (Gen::Gfx125, Tiling::Tile64, Bit6Swizzle::None),
+        (Gen::Gfx20, Tiling::Tile64, Bit6Swizzle::None),
+        (Gen::Gfx125, Tiling::Linear, Bit6Swizzle::None),
     ] {
         let s = Surface::new(
             SurfaceDesc::new(gen, SurfDim::D2, Format::R8G8B8A8_UNORM, tiling)
@@ -1028,7 +1033,7 @@ fn bad_requests_are_errors_and_write_nothing() {
         },
     );
     check(
-        ok.with_swizzle(true),
+        ok.with_swizzle(Bit6Swizzle::Enabled),
         &mut tiled,
         &linear,
         &mut out,
@@ -1108,7 +1113,7 @@ fn bad_requests_are_errors_and_write_nothing() {
     .unwrap();
     for s in [&w, &x8] {
         let mut t = vec![0u8; s.size_B() as usize];
-        let region = CopyRegion::image(s, 0, 0).with_swizzle(true);
+        let region = CopyRegion::image(s, 0, 0).with_swizzle(Bit6Swizzle::Enabled);
         let e = copy_linear_to_tiled(s, &mut t, &region, &[0; 64 * 64], 64).unwrap_err();
         assert!(matches!(e, CopyError::SwizzleUnsupported { .. }), "{e:?}");
         assert!(e.to_string().contains("before Gfx8"), "{e}");
@@ -1127,7 +1132,7 @@ fn bad_requests_are_errors_and_write_nothing() {
     // One row needs no pitch.
     let region = CopyRegion::new(0, 0, Rect::new(2, 3, 5, 1));
     copy_linear_to_tiled(&s, &mut tiled, &region, &[7; 20], 0).unwrap();
-    let at = s.texel_offset(6, 3, 0, 0, false).unwrap() as usize;
+    let at = s.texel_offset(6, 3, 0, 0, Bit6Swizzle::None).unwrap() as usize;
     assert_eq!(tiled[at..at + 4], [7; 4]);
 }
 
@@ -1157,7 +1162,7 @@ fn streaming_falls_back_when_misaligned() {
                 level: 0,
                 layer_or_z: 0,
                 rect,
-                swizzle: false,
+                swizzle: Bit6Swizzle::None,
                 stores: StoreHint::Streaming,
                 pitch_pad: pitch - rect.w_el as usize * 4,
                 misalign,
@@ -1190,7 +1195,7 @@ fn generator_coverage() {
             tilings.insert((s.tiling(), s.gen() == Gen::Gfx20));
             let t = s.tile_info().logical_extent_el();
             deep_z += (s.dim() == SurfDim::D3 && c.layer_or_z >= t.d && t.d > 1) as u32;
-            swizzled += c.swizzle as u32;
+            swizzled += c.swizzle.is_enabled() as u32;
             odd += !s.format().cpp().is_power_of_two() as u32;
             compressed += s.format().is_compressed() as u32;
             misaligned += (c.misalign != 0) as u32;

@@ -7,7 +7,9 @@ use lowering::format::isl_format;
 use lowering::Device;
 use quickcheck::Gen;
 use std::fmt;
-use tiling::{minify, ImageView, SurfDim, Surface, SurfaceDesc, TileInfo, Tiling, Usage};
+use tiling::{
+    minify, Bit6Swizzle, ImageView, SurfDim, Surface, SurfaceDesc, TileInfo, Tiling, Usage,
+};
 
 /// The storage-image dimensions a shader can declare.
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
@@ -120,7 +122,7 @@ pub enum ImageMemory {
         /// The bound view.
         view: ImageView,
         /// Whether bit-6 swizzling applies (IVB/HSW X and Y surfaces only).
-        bit6_swizzle: bool,
+        bit6_swizzle: Bit6Swizzle,
     },
     /// A texel buffer of `elements` texels.
     Buffer {
@@ -226,14 +228,11 @@ impl ImageSetup {
     }
 
     /// Whether bit-6 swizzling applies.
-    pub fn bit6_swizzle(&self) -> bool {
-        matches!(
-            self.memory,
-            ImageMemory::Surface {
-                bit6_swizzle: true,
-                ..
-            }
-        )
+    pub fn bit6_swizzle(&self) -> Bit6Swizzle {
+        match self.memory {
+            ImageMemory::Surface { bit6_swizzle, .. } => bit6_swizzle,
+            ImageMemory::Buffer { .. } => Bit6Swizzle::None,
+        }
     }
 
     /// The laid-out surface (`None` for buffers).
@@ -292,7 +291,7 @@ impl ImageSetup {
             tiling,
             row_pitch: s.row_pitch_B(),
             qpitch: layered.then(|| s.array_pitch_el_rows()),
-            swizzle: *bit6_swizzle,
+            swizzle: bit6_swizzle.is_enabled(),
         })
     }
 }
@@ -489,8 +488,9 @@ pub fn arbitrary_image_setup(
         layer_count,
         format: isl,
     };
-    let bit6_swizzle =
-        device.may_have_bit6_swizzle && matches!(tiling, Tiling::X | Tiling::Y) && chance(g, 1, 2);
+    let bit6_swizzle = Bit6Swizzle::from_has_bit6_swizzling(
+        device.may_have_bit6_swizzle && matches!(tiling, Tiling::X | Tiling::Y) && chance(g, 1, 2),
+    );
     let setup = ImageSetup {
         dim,
         format,
@@ -549,7 +549,7 @@ mod tests {
                 if statics {
                     assert!(s.static_layout().is_some());
                 }
-                if s.bit6_swizzle() {
+                if s.bit6_swizzle().is_enabled() {
                     assert!(matches!(d.name.as_str(), "ivb" | "hsw"));
                 }
             }

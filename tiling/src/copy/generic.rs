@@ -11,7 +11,7 @@
 
 use std::ops::Range;
 
-use crate::swizzle::bit6_swizzle;
+use crate::swizzle::{bit6_swizzle, Bit6Swizzle};
 use crate::tile::{Coord, TileInfo, Tiling};
 
 /// The tiled side of a copy: where the image's tiles are and how bytes are scattered in
@@ -40,14 +40,14 @@ pub(super) struct TiledLayout {
 impl TiledLayout {
     /// The layout of slice `z` / array slot `array` of a surface with this tile, row pitch
     /// and array pitch (as [`TileInfo::offset_B`] computes them), with Mesa's bit-6
-    /// swizzle of `tiling` folded in when `swizzle`.
+    /// swizzle of `tiling` folded in when `swizzle` is enabled.
     pub fn new(
         tile: &TileInfo,
         row_pitch_b: u32,
         qpitch_rows: u32,
         z: u32,
         array: u32,
-        swizzle: bool,
+        swizzle: Bit6Swizzle,
     ) -> TiledLayout {
         let e = tile.logical_extent_el();
         let w_b = tile.logical_width_B();
@@ -61,13 +61,13 @@ impl TiledLayout {
             .count() as u32;
         let tiling = tile.tiling();
         let swz = |off: u32| -> u32 {
-            if swizzle {
+            if swizzle.is_enabled() {
                 bit6_swizzle(off as u64, tiling) as u32
             } else {
                 off
             }
         };
-        if swizzle && matches!(tiling, Tiling::X | Tiling::Y) {
+        if swizzle.is_enabled() && matches!(tiling, Tiling::X | Tiling::Y) {
             // Bit 6 becomes u6 XOR something: runs stop at 64 bytes.
             run_shift = run_shift.min(6);
         }
@@ -160,7 +160,8 @@ mod tests {
             let e = t.logical_extent_el();
             let qpitch = e.h * 4;
             let z = e.d + 1;
-            let l = TiledLayout::new(&t, pitch, qpitch, z, 0, swizzle);
+            let swz = Bit6Swizzle::from_has_bit6_swizzling(swizzle);
+            let l = TiledLayout::new(&t, pitch, qpitch, z, 0, swz);
             let w = (pitch / t.phys_width_B() * t.logical_width_B()) as usize;
             let (xs, ys) = (3..w - 5, 1..(2 * e.h as usize + 3));
             let mut count = 0;

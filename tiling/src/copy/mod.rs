@@ -33,7 +33,7 @@
 //!
 //! ```
 //! use tiling::copy::{copy_linear_to_tiled, copy_tiled_to_linear, CopyRegion, Rect};
-//! use tiling::{Format, Gen, SurfDim, Surface, SurfaceDesc, Tiling};
+//! use tiling::{Bit6Swizzle, Format, Gen, SurfDim, Surface, SurfaceDesc, Tiling};
 //!
 //! let s = Surface::new(
 //!     SurfaceDesc::new(Gen::Gfx125, SurfDim::D2, Format::R8G8B8A8_UNORM, Tiling::Tile4)
@@ -45,7 +45,7 @@
 //! let texels: Vec<u8> = (0..24).collect();
 //! copy_linear_to_tiled(&s, &mut memory, &region, &texels, 12)?;
 //! // Texel (6, 8) is the fifth of the rectangle: bytes 16..20.
-//! let at = s.texel_offset(6, 8, 0, 0, false)? as usize;
+//! let at = s.texel_offset(6, 8, 0, 0, Bit6Swizzle::None)? as usize;
 //! assert_eq!(memory[at..at + 4], [16, 17, 18, 19]);
 //!
 //! let mut back = vec![0u8; 24];
@@ -63,7 +63,7 @@ use std::ops::Range;
 
 use crate::generation::Gen;
 use crate::surface::{AddressError, Surface};
-use crate::swizzle::swizzle_applies;
+use crate::swizzle::{swizzle_applies, Bit6Swizzle};
 use crate::tile::{IslTiling, TileInfo, Tiling};
 
 use generic::TiledLayout;
@@ -140,7 +140,7 @@ pub struct CopyRegion {
     pub rect: Rect,
     /// Apply Mesa's bit-6 swizzle (X and Y surfaces before Gfx8, on machines whose kernel
     /// reports swizzling; tiling.md §6).
-    pub swizzle: bool,
+    pub swizzle: Bit6Swizzle,
     /// How to write the destination.
     pub stores: StoreHint,
 }
@@ -153,7 +153,7 @@ impl CopyRegion {
             level,
             layer_or_z,
             rect,
-            swizzle: false,
+            swizzle: Bit6Swizzle::None,
             stores: StoreHint::Auto,
         }
     }
@@ -165,7 +165,7 @@ impl CopyRegion {
     }
 
     /// The same region with the bit-6 swizzle on or off.
-    pub fn with_swizzle(mut self, swizzle: bool) -> CopyRegion {
+    pub fn with_swizzle(mut self, swizzle: Bit6Swizzle) -> CopyRegion {
         self.swizzle = swizzle;
         self
     }
@@ -403,7 +403,7 @@ impl Plan {
     ) -> Result<Plan, CopyError> {
         let (gen, tiling) = (surface.gen(), surface.tiling());
         let o = surface.image_offset_el(region.level, region.layer_or_z)?;
-        if region.swizzle && !(gen.ver() < 8 && swizzle_applies(tiling).is_some()) {
+        if region.swizzle.is_enabled() && !(gen.ver() < 8 && swizzle_applies(tiling).is_some()) {
             return Err(CopyError::SwizzleUnsupported { gen, tiling });
         }
         let r = region.rect;
@@ -474,7 +474,7 @@ impl Plan {
             } else {
                 layout.end_of_tiles(&x, &y)
             };
-            let fast = Fast::for_tile(tile, region.swizzle);
+            let fast = Fast::for_tile(tile, region.swizzle.is_enabled());
             (Side::Tiled { layout, fast }, needed)
         };
         if (tiled_len as u64) < tiled_needed {

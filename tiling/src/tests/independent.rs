@@ -51,6 +51,7 @@ use quickcheck::{Arbitrary, Gen as QcGen, QuickCheck, TestResult};
 use super::qc_tests;
 use crate::format::Format;
 use crate::surface::{Surface, SurfaceDesc};
+use crate::swizzle::Bit6Swizzle;
 use crate::tile::{IslTiling, TileCoord, TileInfo};
 use crate::tiling_filter::allowed_tilings;
 use crate::usage::Usage;
@@ -1173,7 +1174,7 @@ fn surface_address(c: SurfAddrCase) -> TestResult {
         Ok(s) => s,
         Err(e) => return TestResult::error(format!("{:?}: {e}", c.desc)),
     };
-    let got = match s.texel_byte_offset(c.x, c.y, c.layer_or_z, 0, c.byte, false) {
+    let got = match s.texel_byte_offset(c.x, c.y, c.layer_or_z, 0, c.byte, Bit6Swizzle::None) {
         Ok(o) => o,
         Err(e) => return TestResult::error(format!("{c:?}: {e}")),
     };

@@ -13,6 +13,7 @@ use crate::image_param::{
     FieldCounts, ImageParam, ImageView, ParamError,
 };
 use crate::surface::{DimLayout, Surface, SurfaceDesc};
+use crate::swizzle::Bit6Swizzle;
 use crate::tile::Tiling;
 use crate::usage::Usage;
 
@@ -67,7 +68,7 @@ fn section_7_derived_params_and_fill() {
             .levels(10)
             .usage(Usage::STORAGE),
     );
-    let p = fill_image_param(&s, &ImageView::level(&s, 3), false).unwrap();
+    let p = fill_image_param(&s, &ImageView::level(&s, 3), Bit6Swizzle::None).unwrap();
     assert_eq!(p.slot(slot::OFFSET), [256, 640, 0, 0]);
     assert_eq!(p.slot(slot::SIZE), [64, 64, 1, 0]);
     assert_eq!(p.slot(slot::STRIDE), [4, 512, 0, 772]);
@@ -75,7 +76,7 @@ fn section_7_derived_params_and_fill() {
     assert_eq!(p.slot(slot::SWIZZLING), [0xff, 0xff, 0, 0]);
     assert_eq!(p.mesa_image_address(&[5, 7], false), 1344116);
     assert_eq!(p.texel_address(5, 7, 0), 1344116);
-    let p0 = fill_image_param(&s, &ImageView::level(&s, 0), false).unwrap();
+    let p0 = fill_image_param(&s, &ImageView::level(&s, 0), Bit6Swizzle::None).unwrap();
     assert_eq!(p0.texel_address(100, 37, 0), 78416);
 
     // BDW 3D 256^3, view level 2.
@@ -85,7 +86,7 @@ fn section_7_derived_params_and_fill() {
             .levels(9)
             .usage(Usage::STORAGE),
     );
-    let p = fill_image_param(&s, &ImageView::level(&s, 2), false).unwrap();
+    let p = fill_image_param(&s, &ImageView::level(&s, 2), Bit6Swizzle::None).unwrap();
     assert_eq!(p.slot(slot::OFFSET), [0, 73728, 0, 0]);
     assert_eq!(p.slot(slot::SIZE), [64, 64, 64, 0]);
     assert_eq!(p.slot(slot::STRIDE), [4, 256, 64, 64]);
@@ -104,20 +105,20 @@ fn section_7_derived_params_and_fill() {
         .extent(256, 8, 1)
         .usage(Usage::STORAGE),
     );
-    let p = fill_image_param(&x, &ImageView::level(&x, 0), true).unwrap();
+    let p = fill_image_param(&x, &ImageView::level(&x, 0), Bit6Swizzle::Enabled).unwrap();
     assert_eq!(p.slot(slot::SWIZZLING), [3, 4, 0, 0]);
     assert_eq!(&p.slot(slot::STRIDE)[..3], &[16, 256, 0]);
     assert_eq!(p.slot(slot::TILING), [5, 3, 0, 0]);
     assert_eq!(p.texel_address(40, 2, 0), 5312);
     assert_eq!(p.texel_address(70, 1, 0), 8736);
-    let p = fill_image_param(&x, &ImageView::level(&x, 0), false).unwrap();
+    let p = fill_image_param(&x, &ImageView::level(&x, 0), Bit6Swizzle::None).unwrap();
     assert_eq!(p.texel_address(40, 2, 0), 5248);
     let y = surf(
         SurfaceDesc::new(Gen::Gfx7, SurfDim::D2, Format::R32G32_FLOAT, Tiling::Y)
             .extent(128, 8, 1)
             .usage(Usage::STORAGE),
     );
-    let p = fill_image_param(&y, &ImageView::level(&y, 0), true).unwrap();
+    let p = fill_image_param(&y, &ImageView::level(&y, 0), Bit6Swizzle::Enabled).unwrap();
     assert_eq!(p.slot(slot::SWIZZLING), [3, 0xff, 0, 0]);
     assert_eq!(p.slot(slot::TILING), [1, 5, 0, 0]);
     assert_eq!(p.texel_address(22, 3, 0), 5744);
@@ -146,7 +147,7 @@ fn extension_slots_for_tile64_3d() {
         .levels(5)
         .usage(Usage::STORAGE),
     );
-    let p = fill_image_param(&s, &ImageView::level(&s, 1), false).unwrap();
+    let p = fill_image_param(&s, &ImageView::level(&s, 1), Bit6Swizzle::None).unwrap();
     assert_eq!(p.slot(slot::OFFSET), [16, 16, 0, 0]);
     assert_eq!(p.slot(slot::SIZE), [16, 1, 4, 0]);
     assert_eq!(p.slot(slot::STRIDE), [8, 64, 0, 0]);
@@ -175,7 +176,7 @@ fn extension_slots_for_tile64_3d() {
         layer_count: 6,
         format: Format::R16G16B16A16_UINT,
     };
-    let p = fill_image_param(&s, &v, false).unwrap();
+    let p = fill_image_param(&s, &v, Bit6Swizzle::None).unwrap();
     assert_eq!(p.slot(slot::OFFSET), [0, 0, 2, 0]);
     assert_eq!(p.texel_address(21, 0, 5) as u64, 22152);
 }
@@ -190,11 +191,11 @@ fn fill_errors() {
     );
     let v = ImageView::level(&s, 0);
     assert!(matches!(
-        fill_image_param(&s, &ImageView { base_level: 2, ..v }, false),
+        fill_image_param(&s, &ImageView { base_level: 2, ..v }, Bit6Swizzle::None),
         Err(ParamError::LevelOutOfRange { .. })
     ));
     assert!(matches!(
-        fill_image_param(&s, &ImageView { base_layer: 2, ..v }, false),
+        fill_image_param(&s, &ImageView { base_layer: 2, ..v }, Bit6Swizzle::None),
         Err(ParamError::LayersOutOfRange { .. })
     ));
     assert!(matches!(
@@ -204,7 +205,7 @@ fn fill_errors() {
                 layer_count: 0,
                 ..v
             },
-            false
+            Bit6Swizzle::None
         ),
         Err(ParamError::LayersOutOfRange { .. })
     ));
@@ -215,19 +216,19 @@ fn fill_errors() {
                 format: Format::R16_UINT,
                 ..v
             },
-            false
+            Bit6Swizzle::None
         ),
         Err(ParamError::FormatSizeMismatch { .. })
     ));
     assert!(matches!(
-        fill_image_param(&s, &v, true),
+        fill_image_param(&s, &v, Bit6Swizzle::Enabled),
         Err(ParamError::SwizzleUnsupported { .. })
     ));
     let bc = surf(
         SurfaceDesc::new(Gen::Gfx9, SurfDim::D2, Format::BC1_UNORM, Tiling::Y).extent(16, 16, 1),
     );
     assert!(matches!(
-        fill_image_param(&bc, &ImageView::level(&bc, 0), false),
+        fill_image_param(&bc, &ImageView::level(&bc, 0), Bit6Swizzle::None),
         Err(ParamError::Compressed { .. })
     ));
     // Reinterpreting with another format of the same size is fine.
@@ -237,7 +238,7 @@ fn fill_errors() {
             format: Format::R32_UINT,
             ..v
         },
-        false,
+        Bit6Swizzle::None,
     );
     assert!(ok.is_ok());
 }
@@ -284,7 +285,7 @@ fn storage_tilings_and_field_counts() {
 struct ParamCase {
     desc: SurfaceDesc,
     view: ImageView,
-    swizzle: bool,
+    swizzle: Bit6Swizzle,
 }
 
 impl Arbitrary for ParamCase {
@@ -303,9 +304,11 @@ impl Arbitrary for ParamCase {
             };
             let base = u32::arbitrary(g) % available;
             let count = 1 + u32::arbitrary(g) % (available - base);
-            let swizzle = s.gen().ver() < 8
-                && matches!(s.tiling(), Tiling::X | Tiling::Y | Tiling::Linear)
-                && bool::arbitrary(g);
+            let swizzle = Bit6Swizzle::from_has_bit6_swizzling(
+                s.gen().ver() < 8
+                    && matches!(s.tiling(), Tiling::X | Tiling::Y | Tiling::Linear)
+                    && bool::arbitrary(g),
+            );
             return ParamCase {
                 desc,
                 view: ImageView {
@@ -363,7 +366,7 @@ fn param_formula_matches(case: ParamCase) -> TestResult {
             failure = Some(format!("({x},{y},{z}) fails the bounds check {:?}", p.size));
         }
         // row_base_B lets y-free accesses skip the V fields and row term.
-        if y == 0 && z == 0 && p.offset[2] == 0 && !case.swizzle && p.stride[2] == 0 {
+        if y == 0 && z == 0 && p.offset[2] == 0 && !case.swizzle.is_enabled() && p.stride[2] == 0 {
             let mut a = p.row_base_B;
             let xb = (x + p.offset[0]) * p.stride[0];
             let mut u = 0u32;
@@ -419,7 +422,7 @@ fn mesa_formula_matches(case: ParamCase) -> TestResult {
             (SurfDim::D2, false) => vec![x, y],
             _ => vec![x, y, z],
         };
-        let got = p.mesa_image_address(&coords, case.swizzle);
+        let got = p.mesa_image_address(&coords, case.swizzle.is_enabled());
         if got as u64 != want {
             failure = Some(format!(
                 "{coords:?}: Mesa formula {got}, texel_offset {want}"

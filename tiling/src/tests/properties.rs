@@ -9,6 +9,7 @@ use crate::dim::SurfDim;
 use crate::format::Format;
 use crate::generation::Gen;
 use crate::surface::{Surface, SurfaceDesc};
+use crate::swizzle::Bit6Swizzle;
 use crate::tile::Tiling;
 use crate::tiling_filter::allowed_tilings;
 use crate::usage::Usage;
@@ -194,9 +195,11 @@ fn injective_and_in_bounds(case: SurfCase) -> TestResult {
     };
     let size = s.size_B();
     let cpp = s.format().cpp();
-    let swizzle = s.gen().ver() < 8
-        && matches!(s.tiling(), Tiling::X | Tiling::Y | Tiling::Linear)
-        && case.desc.width.is_multiple_of(2);
+    let swizzle = Bit6Swizzle::from_has_bit6_swizzling(
+        s.gen().ver() < 8
+            && matches!(s.tiling(), Tiling::X | Tiling::Y | Tiling::Linear)
+            && case.desc.width.is_multiple_of(2),
+    );
     let mut seen = vec![0u64; (size as usize).div_ceil(64)];
     let mut failure = None;
     for_each_texel(&s, |level, layer, x, y| {
@@ -237,7 +240,7 @@ fn injective_and_in_bounds(case: SurfCase) -> TestResult {
         }
     });
     match failure {
-        Some(f) => TestResult::error(format!("{:?} swizzle={swizzle}: {f}", case.desc)),
+        Some(f) => TestResult::error(format!("{:?} swizzle={swizzle:?}: {f}", case.desc)),
         None => TestResult::passed(),
     }
 }
@@ -290,7 +293,7 @@ fn decode_finds_every_texel(case: SurfCase) -> TestResult {
         let o = s.image_offset_el(level, layer).unwrap();
         for byte in 0..cpp as u32 {
             let off = s
-                .texel_byte_offset(x, y, layer, level, byte, false)
+                .texel_byte_offset(x, y, layer, level, byte, Bit6Swizzle::None)
                 .unwrap();
             let want = (
                 (o.x_el + x) as u64 * cpp + byte as u64,

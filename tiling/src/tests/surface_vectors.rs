@@ -5,6 +5,7 @@ use crate::dim::SurfDim;
 use crate::format::Format;
 use crate::generation::Gen;
 use crate::surface::{AddressError, DimLayout, LayoutError, Surface, SurfaceDesc};
+use crate::swizzle::Bit6Swizzle;
 use crate::tile::{TileError, Tiling};
 use crate::usage::Usage;
 
@@ -61,7 +62,7 @@ fn a1_bdw_512_mip_chain() {
     ];
     let yrem = [0, 0, 0, 0, 0, 0, 16, 24, 28, 0];
     for level in 0..10 {
-        let off = s.texel_offset(0, 0, 0, level, false).unwrap();
+        let off = s.texel_offset(0, 0, 0, level, Bit6Swizzle::None).unwrap();
         assert_eq!(
             off,
             bases[level as usize] + yrem[level as usize] * 16,
@@ -101,7 +102,9 @@ fn a2_bdw_1024_array() {
         ((10, 2), 0x1210000, 8),
     ];
     for ((level, layer), base, yr) in hist {
-        let off = s.texel_offset(0, 0, layer, level, false).unwrap();
+        let off = s
+            .texel_offset(0, 0, layer, level, Bit6Swizzle::None)
+            .unwrap();
         assert_eq!(off, base + yr * 16, "({level},{layer})");
     }
 }
@@ -142,7 +145,10 @@ fn a3_bdw_256_cubed_3d() {
 fn section_9_whole_surface_vectors() {
     // BDW RGBA8 3D 256^3, Y0, pitch 1024: L2 z=5 texel (10,20).
     let s = bdw_rgba8_y(SurfDim::D3, 256, 256, 256, 9, 1);
-    assert_eq!(s.texel_offset(10, 20, 5, 2, false), Ok(75572552));
+    assert_eq!(
+        s.texel_offset(10, 20, 5, 2, Bit6Swizzle::None),
+        Ok(75572552)
+    );
 
     // DG2 RGBA8 3D 16x16x8, 4 levels, Tile4.
     let s = surf(
@@ -164,7 +170,11 @@ fn section_9_whole_surface_vectors() {
         (3, 0, (1, 0), (8, 20), 2436),
     ] {
         assert_eq!(xy(&s, level, z), origin, "L{level}");
-        assert_eq!(s.texel_offset(x, y, z, level, false), Ok(want), "L{level}");
+        assert_eq!(
+            s.texel_offset(x, y, z, level, Bit6Swizzle::None),
+            Ok(want),
+            "L{level}"
+        );
     }
 
     // Xe2 RGBA8 2D 256x128, 3 layers, Tile64_XE2.
@@ -179,10 +189,10 @@ fn section_9_whole_surface_vectors() {
         .array_len(3),
     );
     assert_eq!((s.row_pitch_B(), s.array_pitch_el_rows()), (1024, 128));
-    assert_eq!(s.texel_offset(202, 99, 0, 0, false), Ok(123064));
+    assert_eq!(s.texel_offset(202, 99, 0, 0, Bit6Swizzle::None), Ok(123064));
     let o = s.image_offset_el(0, 2).unwrap();
     assert_eq!((o.x_el, o.y_el, o.array_offset), (0, 0, 2));
-    assert_eq!(s.texel_offset(195, 99, 2, 0, false), Ok(385084));
+    assert_eq!(s.texel_offset(195, 99, 2, 0, Bit6Swizzle::None), Ok(385084));
 
     // DG2 RGBA16 3D 33x1x8, 5 levels, Tile64: tail from L1.
     let s = surf(
@@ -204,7 +214,11 @@ fn section_9_whole_surface_vectors() {
         (2, 1, 4, (0, 24), 140416),
     ] {
         assert_eq!(xy(&s, level, z), origin, "L{level}");
-        assert_eq!(s.texel_offset(x, 0, z, level, false), Ok(want), "L{level}");
+        assert_eq!(
+            s.texel_offset(x, 0, z, level, Bit6Swizzle::None),
+            Ok(want),
+            "L{level}"
+        );
     }
 
     // Xe2 RGBA16 3D 64x1x5, Tile64_XE2.
@@ -218,7 +232,7 @@ fn section_9_whole_surface_vectors() {
         .extent(64, 1, 5),
     );
     assert_eq!(s.row_pitch_B(), 512);
-    assert_eq!(s.texel_offset(25, 0, 4, 0, false), Ok(22536));
+    assert_eq!(s.texel_offset(25, 0, 4, 0, Bit6Swizzle::None), Ok(22536));
 
     // SKL RGBA16 2D 256x5, 2 layers, 9 levels, Ys: tail from L2.
     let s = surf(
@@ -237,9 +251,9 @@ fn section_9_whole_surface_vectors() {
     assert_eq!(s.miptail_start_level(), Some(2));
     let o = s.image_offset_el(2, 1).unwrap();
     assert_eq!((o.x_el, o.y_el, o.array_offset), (192, 64, 1));
-    assert_eq!(s.texel_offset(38, 0, 1, 2, false), Ok(499904));
+    assert_eq!(s.texel_offset(38, 0, 1, 2, Bit6Swizzle::None), Ok(499904));
     assert_eq!(xy(&s, 8, 0), (128, 76));
-    assert_eq!(s.texel_offset(0, 0, 0, 8, false), Ok(197888));
+    assert_eq!(s.texel_offset(0, 0, 0, 8, Bit6Swizzle::None), Ok(197888));
 }
 
 #[test]
@@ -268,18 +282,18 @@ fn image_lowering_surfaces() {
         .usage(Usage::STORAGE),
     );
     assert_eq!(s.row_pitch_B(), 4096);
-    assert_eq!(s.texel_offset(40, 2, 0, 0, true), Ok(5312));
-    assert_eq!(s.texel_offset(40, 2, 0, 0, false), Ok(5248));
-    assert_eq!(s.texel_offset(70, 1, 0, 0, true), Ok(8736));
-    assert_eq!(s.texel_offset(70, 1, 0, 0, false), Ok(8800));
+    assert_eq!(s.texel_offset(40, 2, 0, 0, Bit6Swizzle::Enabled), Ok(5312));
+    assert_eq!(s.texel_offset(40, 2, 0, 0, Bit6Swizzle::None), Ok(5248));
+    assert_eq!(s.texel_offset(70, 1, 0, 0, Bit6Swizzle::Enabled), Ok(8736));
+    assert_eq!(s.texel_offset(70, 1, 0, 0, Bit6Swizzle::None), Ok(8800));
     let s = surf(
         SurfaceDesc::new(Gen::Gfx7, SurfDim::D2, Format::R32G32_FLOAT, Tiling::Y)
             .extent(128, 8, 1)
             .usage(Usage::STORAGE),
     );
     assert_eq!(s.row_pitch_B(), 1024);
-    assert_eq!(s.texel_offset(22, 3, 0, 0, true), Ok(5744));
-    assert_eq!(s.texel_offset(22, 3, 0, 0, false), Ok(5680));
+    assert_eq!(s.texel_offset(22, 3, 0, 0, Bit6Swizzle::Enabled), Ok(5744));
+    assert_eq!(s.texel_offset(22, 3, 0, 0, Bit6Swizzle::None), Ok(5680));
     let s = surf(
         SurfaceDesc::new(
             Gen::Gfx9,
@@ -291,15 +305,15 @@ fn image_lowering_surfaces() {
         .usage(Usage::STORAGE),
     );
     assert_eq!(s.row_pitch_B(), 1600);
-    assert_eq!(s.texel_offset(7, 3, 0, 0, false), Ok(4912));
+    assert_eq!(s.texel_offset(7, 3, 0, 0, Bit6Swizzle::None), Ok(4912));
     // BDW 2D RGBA8 512^2: level 0 (100,37), level 3 (5,7), and texel (3,4) of layer 1 of
     // level 0 of a 2-layer array ("params as row 1", i.e. OFFSET (0,0)).
     let s = bdw_rgba8_y(SurfDim::D2, 512, 512, 1, 10, 1);
-    assert_eq!(s.texel_offset(100, 37, 0, 0, false), Ok(78416));
-    assert_eq!(s.texel_offset(5, 7, 0, 3, false), Ok(1344116));
+    assert_eq!(s.texel_offset(100, 37, 0, 0, Bit6Swizzle::None), Ok(78416));
+    assert_eq!(s.texel_offset(5, 7, 0, 3, Bit6Swizzle::None), Ok(1344116));
     let s = bdw_rgba8_y(SurfDim::D2, 512, 512, 1, 10, 2);
     assert_eq!(s.array_pitch_el_rows(), 772);
-    assert_eq!(s.texel_offset(3, 4, 1, 0, false), Ok(1573004));
+    assert_eq!(s.texel_offset(3, 4, 1, 0, Bit6Swizzle::None), Ok(1573004));
 }
 
 #[test]
@@ -380,7 +394,7 @@ fn typed_errors() {
     // Addresses out of range are errors, never wraps.
     let s = surf(base.levels(3).array_len(2));
     assert_eq!(
-        s.texel_offset(8, 0, 0, 1, false),
+        s.texel_offset(8, 0, 0, 1, Bit6Swizzle::None),
         Err(AddressError::XOutOfRange {
             x: 8,
             width: 8,
@@ -388,20 +402,20 @@ fn typed_errors() {
         })
     );
     assert!(matches!(
-        s.texel_offset(0, 4, 0, 2, false),
+        s.texel_offset(0, 4, 0, 2, Bit6Swizzle::None),
         Err(AddressError::YOutOfRange { .. })
     ));
     assert!(matches!(
-        s.texel_offset(0, 0, 2, 0, false),
+        s.texel_offset(0, 0, 2, 0, Bit6Swizzle::None),
         Err(AddressError::LayerOutOfRange { .. })
     ));
     assert!(matches!(
-        s.texel_offset(0, 0, 0, 3, false),
+        s.texel_offset(0, 0, 0, 3, Bit6Swizzle::None),
         Err(AddressError::LevelOutOfRange { .. })
     ));
     // Swizzling exists before Gfx8 only.
     assert!(matches!(
-        s.texel_offset(0, 0, 0, 0, true),
+        s.texel_offset(0, 0, 0, 0, Bit6Swizzle::Enabled),
         Err(AddressError::SwizzleUnsupported { .. })
     ));
     for e in [

@@ -13,7 +13,8 @@ use serde_json::{json, Value};
 use std::fmt::Write as _;
 use std::process::ExitCode;
 use tiling::{
-    AddressError, Format, Gen, ImageInfo, LayoutError, SurfDim, Surface, SurfaceDesc, Tiling, Usage,
+    AddressError, Bit6Swizzle, Format, Gen, ImageInfo, LayoutError, SurfDim, Surface, SurfaceDesc,
+    Tiling, Usage,
 };
 use tools::OptionError;
 
@@ -574,7 +575,13 @@ fn run(cli: &Cli) -> Result<String, OptionError> {
         } => {
             let s = build_surface(surface)?;
             let off = s
-                .texel_offset(texel.x, texel.y, texel.z, texel.level, *swizzle)
+                .texel_offset(
+                    texel.x,
+                    texel.y,
+                    texel.z,
+                    texel.level,
+                    Bit6Swizzle::from_has_bit6_swizzling(*swizzle),
+                )
                 .map_err(|e| texel_error(&e))?;
             Ok(format!("{off}\n"))
         }
