@@ -85,8 +85,8 @@
 //! XORs `(a >> 31) ^ (a >> 31) = 0`, and for Y `(a >> 31) & 64` is 0, so the swizzle step
 //! can be emitted unconditionally.
 //!
-//! Mesa's own formula (`image-lowering.md` §6) over slots 0–4 is
-//! [`ImageParam::mesa_image_address`]; it is correct for linear, X and Y.
+//! Mesa's own formula (`image-lowering.md` §6) over slots 0–4 is correct for linear, X and
+//! Y only; the crate's tests model it to check that these slots hold what Mesa reads.
 //!
 //! ## Why layers are folded into rows
 //!
@@ -294,11 +294,11 @@ impl Default for ImageParam {
 }
 
 // NIR ALU semantics (nir_opcodes.py).
-fn ushr(v: u32, s: u32) -> u32 {
+pub(crate) fn ushr(v: u32, s: u32) -> u32 {
     v >> (s & 31)
 }
 
-fn ubfe(v: u32, offset: u32, bits: u32) -> u32 {
+pub(crate) fn ubfe(v: u32, offset: u32, bits: u32) -> u32 {
     let (offset, bits) = (offset & 31, bits & 31);
     if bits == 0 {
         0
@@ -482,48 +482,6 @@ impl ImageParam {
         a = a.wrapping_add(ushr(y, self.row_shift).wrapping_mul(self.tile_row_stride_B));
         a = a.wrapping_add(ushr(z, self.slab_shift).wrapping_mul(self.slab_stride_B));
         a ^ ((ushr(a, self.swizzling[0]) ^ ushr(a, self.swizzling[1])) & 64)
-    }
-
-    /// Mesa's `image_address()` (`image-lowering.md` §6) over slots 0–4: `coords` are 1,
-    /// 2 or 3 coordinates in Mesa's form (a 1D array passes `(x, 0, layer)`); the XOR
-    /// block is evaluated when `emit_swizzle` (Mesa emits it for IVB and HSW only).
-    /// Correct for linear, X and Y surfaces whose `OFFSET.z` is 0.
-    pub fn mesa_image_address(&self, coords: &[u32], emit_swizzle: bool) -> u32 {
-        let n = coords.len();
-        let c = |i: usize| coords.get(i).copied().unwrap_or(0);
-        let mut xy = [
-            c(0).wrapping_add(self.offset[0]),
-            c(1).wrapping_add(self.offset[1]),
-        ];
-        if n > 2 {
-            let zx = ubfe(c(2), 0, self.tiling[2]);
-            let zy = ushr(c(2), self.tiling[2]);
-            xy[0] = xy[0].wrapping_add(zx.wrapping_mul(self.stride[2]));
-            xy[1] = xy[1].wrapping_add(zy.wrapping_mul(self.stride[3]));
-        }
-        if n > 1 {
-            let minor = [
-                ubfe(xy[0], 0, self.tiling[0]),
-                ubfe(xy[1], 0, self.tiling[1]),
-            ];
-            let major = [ushr(xy[0], self.tiling[0]), ushr(xy[1], self.tiling[1])];
-            let idx_x = ((major[0] << (self.tiling[1] & 31)).wrapping_add(minor[1])
-                << (self.tiling[0] & 31))
-                .wrapping_add(minor[0]);
-            let idx_y = major[1] << (self.tiling[1] & 31);
-            let mut addr = idx_y
-                .wrapping_mul(self.stride[1])
-                .wrapping_add(idx_x)
-                .wrapping_mul(self.stride[0]);
-            if emit_swizzle {
-                addr ^= (ushr(addr, self.swizzling[0]) ^ ushr(addr, self.swizzling[1])) & 64;
-            }
-            addr
-        } else {
-            xy[0]
-                .wrapping_add(xy[1].wrapping_mul(self.stride[1]))
-                .wrapping_mul(self.stride[0])
-        }
     }
 
     /// Mesa's bounds check, unsigned: every coordinate below the matching `SIZE` lane

@@ -4,6 +4,7 @@
 //! run `n` cases of every property instead.
 
 mod independent;
+mod mesa_formula;
 mod param_vectors;
 mod properties;
 mod surface_vectors;

@@ -3,6 +3,7 @@
 
 use quickcheck::{Arbitrary, Gen as QcGen, TestResult};
 
+use super::mesa_formula::mesa_image_address;
 use super::properties::SurfCase;
 use super::quickcheck;
 use crate::dim::{minify, SurfDim};
@@ -38,25 +39,25 @@ fn mesa_params(
 #[test]
 fn section_6_worked_vectors_with_mesa_formula() {
     let bdw = mesa_params([0, 0], [4, 512, 0, 772], [2, 5, 0], [255, 255]);
-    assert_eq!(bdw.mesa_image_address(&[100, 37], false), 78416);
+    assert_eq!(mesa_image_address(&bdw, &[100, 37], false), 78416);
     let bdw_l3 = mesa_params([256, 640], [4, 512, 0, 772], [2, 5, 0], [255, 255]);
-    assert_eq!(bdw_l3.mesa_image_address(&[5, 7], false), 1344116);
-    assert_eq!(bdw.mesa_image_address(&[3, 4, 1], false), 1573004);
+    assert_eq!(mesa_image_address(&bdw_l3, &[5, 7], false), 1344116);
+    assert_eq!(mesa_image_address(&bdw, &[3, 4, 1], false), 1573004);
     for (swz, a, b) in [([3, 4], 5312, 8736), ([255, 255], 5248, 8800)] {
         let ivb_x = mesa_params([0, 0], [16, 256, 0, 0], [5, 3, 0], swz);
-        assert_eq!(ivb_x.mesa_image_address(&[40, 2], true), a);
-        assert_eq!(ivb_x.mesa_image_address(&[70, 1], true), b);
+        assert_eq!(mesa_image_address(&ivb_x, &[40, 2], true), a);
+        assert_eq!(mesa_image_address(&ivb_x, &[70, 1], true), b);
     }
     for (swz, want) in [([3, 255], 5744), ([255, 255], 5680)] {
         let ivb_y = mesa_params([0, 0], [8, 128, 0, 0], [1, 5, 0], swz);
-        assert_eq!(ivb_y.mesa_image_address(&[22, 3], true), want);
+        assert_eq!(mesa_image_address(&ivb_y, &[22, 3], true), want);
     }
     let linear = mesa_params([0, 0], [16, 100, 0, 0], [0, 0, 0], [255, 255]);
-    assert_eq!(linear.mesa_image_address(&[7, 3], false), 4912);
+    assert_eq!(mesa_image_address(&linear, &[7, 3], false), 4912);
     let buffer = mesa_params([0, 0], [16, 0, 0, 0], [0, 0, 0], [255, 255]);
-    assert_eq!(buffer.mesa_image_address(&[123], false), 1968);
+    assert_eq!(mesa_image_address(&buffer, &[123], false), 1968);
     let bdw_3d = mesa_params([0, 73728], [4, 256, 64, 64], [2, 5, 2], [255, 255]);
-    assert_eq!(bdw_3d.mesa_image_address(&[10, 20, 5], false), 75572552);
+    assert_eq!(mesa_image_address(&bdw_3d, &[10, 20, 5], false), 75572552);
 }
 
 #[test]
@@ -74,7 +75,7 @@ fn section_7_derived_params_and_fill() {
     assert_eq!(p.slot(slot::STRIDE), [4, 512, 0, 772]);
     assert_eq!(p.slot(slot::TILING), [2, 5, 0, 0]);
     assert_eq!(p.slot(slot::SWIZZLING), [0xff, 0xff, 0, 0]);
-    assert_eq!(p.mesa_image_address(&[5, 7], false), 1344116);
+    assert_eq!(mesa_image_address(&p, &[5, 7], false), 1344116);
     assert_eq!(p.texel_address(5, 7, 0), 1344116);
     let p0 = fill_image_param(&s, &ImageView::level(&s, 0), Bit6Swizzle::None).unwrap();
     assert_eq!(p0.texel_address(100, 37, 0), 78416);
@@ -91,7 +92,7 @@ fn section_7_derived_params_and_fill() {
     assert_eq!(p.slot(slot::SIZE), [64, 64, 64, 0]);
     assert_eq!(p.slot(slot::STRIDE), [4, 256, 64, 64]);
     assert_eq!(p.slot(slot::TILING), [2, 5, 2, 0]);
-    assert_eq!(p.mesa_image_address(&[10, 20, 5], false), 75572552);
+    assert_eq!(mesa_image_address(&p, &[10, 20, 5], false), 75572552);
     assert_eq!(p.texel_address(10, 20, 5), 75572552);
 
     // IVB X and Y with bit-6 swizzling: Mesa's SWIZZLING values.
@@ -122,14 +123,14 @@ fn section_7_derived_params_and_fill() {
     assert_eq!(p.slot(slot::SWIZZLING), [3, 0xff, 0, 0]);
     assert_eq!(p.slot(slot::TILING), [1, 5, 0, 0]);
     assert_eq!(p.texel_address(22, 3, 0), 5744);
-    assert_eq!(p.mesa_image_address(&[22, 3], true), 5744);
+    assert_eq!(mesa_image_address(&p, &[22, 3], true), 5744);
 
     // Buffers.
     let b = fill_buffer_image_param(Format::R32G32B32A32_FLOAT, 4000);
     assert_eq!(b.slot(slot::STRIDE), [16, 0, 0, 0]);
     assert_eq!(b.slot(slot::SIZE), [250, 0, 0, 0]);
     assert_eq!(b.texel_address(123, 0, 0), 1968);
-    assert_eq!(b.mesa_image_address(&[123], false), 1968);
+    assert_eq!(mesa_image_address(&b, &[123], false), 1968);
     assert!(b.in_bounds(&[249]) && !b.in_bounds(&[250]));
 }
 
@@ -422,7 +423,7 @@ fn mesa_formula_matches(case: ParamCase) -> TestResult {
             (SurfDim::D2, false) => vec![x, y],
             _ => vec![x, y, z],
         };
-        let got = p.mesa_image_address(&coords, case.swizzle.is_enabled());
+        let got = mesa_image_address(&p, &coords, case.swizzle.is_enabled());
         if got as u64 != want {
             failure = Some(format!(
                 "{coords:?}: Mesa formula {got}, texel_offset {want}"
