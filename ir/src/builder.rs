@@ -453,23 +453,41 @@ impl<'a> Builder<'a> {
 
     // ----- structured control flow (nir_push_if and friends) -----------------------
 
+    /// Splits the cursor's block at the cursor, where a new `if` or `loop` goes: returns
+    /// the first half, which the node follows, and the list both sit in.
+    fn split_at_cursor(&mut self) -> (Block, CfParent) {
+        let block = self.current_block();
+        self.func.split_block(self.cursor);
+        let parent = self.func.block(block).parent.expect("block in the tree");
+        (block, parent)
+    }
+
+    /// Appends a new block to `list`: each list of a new `if` or `loop` starts as one
+    /// block (NIR's shape rule that lists begin and end with a block).
+    fn start_list(&mut self, list: CfParent) -> Block {
+        let b = self.func.create_block(list);
+        self.func.append_cf_node(list, CfNode::Block(b));
+        b
+    }
+
+    /// Moves the cursor to the start of the block after `node`, an `if` or `loop`
+    /// (`what` names it if the tree lacks that block).
+    fn move_after(&mut self, node: CfNode, what: &str) {
+        let after = match self.func.next_node(node) {
+            Some(CfNode::Block(b)) => b,
+            _ => panic!("{what} not followed by a block"),
+        };
+        self.cursor = Cursor::BlockStart(after);
+    }
+
     /// Starts an `if` at the cursor: splits the block there, inserts the `if` and moves
     /// the cursor to the end of the then list.
     pub fn push_if(&mut self, cond: impl Into<Src>) -> IfId {
-        let block = self
-            .func
-            .cursor_block(self.cursor)
-            .expect("cursor in the tree");
-        self.func.split_block(self.cursor);
-        let parent = self.func.block(block).parent.expect("block in the tree");
+        let (block, parent) = self.split_at_cursor();
         let id = self.func.create_if(cond.into(), parent, self.span);
         self.func.insert_cf_after(block, CfNode::If(id));
-        let t = self.func.create_block(CfParent::Then(id));
-        self.func
-            .append_cf_node(CfParent::Then(id), CfNode::Block(t));
-        let e = self.func.create_block(CfParent::Else(id));
-        self.func
-            .append_cf_node(CfParent::Else(id), CfNode::Block(e));
+        let t = self.start_list(CfParent::Then(id));
+        self.start_list(CfParent::Else(id));
         self.cursor = Cursor::BlockEnd(t);
         id
     }
@@ -485,45 +503,26 @@ impl<'a> Builder<'a> {
 
     /// Moves the cursor after the `if`: the start of the block following it.
     pub fn pop_if(&mut self, id: IfId) {
-        let after = match self.func.next_node(CfNode::If(id)) {
-            Some(CfNode::Block(b)) => b,
-            _ => panic!("if not followed by a block"),
-        };
-        self.cursor = Cursor::BlockStart(after);
+        self.move_after(CfNode::If(id), "if");
     }
 
     /// Starts a `loop` at the cursor and moves the cursor into its header.
     pub fn push_loop(&mut self) -> LoopId {
-        let block = self
-            .func
-            .cursor_block(self.cursor)
-            .expect("cursor in the tree");
-        self.func.split_block(self.cursor);
-        let parent = self.func.block(block).parent.expect("block in the tree");
+        let (block, parent) = self.split_at_cursor();
         let id = self.func.create_loop(parent, self.span);
         self.func.insert_cf_after(block, CfNode::Loop(id));
-        let h = self.func.create_block(CfParent::Loop(id));
-        self.func
-            .append_cf_node(CfParent::Loop(id), CfNode::Block(h));
-        self.cursor = Cursor::BlockEnd(h);
+        self.cursor = Cursor::BlockEnd(self.start_list(CfParent::Loop(id)));
         id
     }
 
     /// Moves the cursor after the loop.
     pub fn pop_loop(&mut self, id: LoopId) {
-        let after = match self.func.next_node(CfNode::Loop(id)) {
-            Some(CfNode::Block(b)) => b,
-            _ => panic!("loop not followed by a block"),
-        };
-        self.cursor = Cursor::BlockStart(after);
+        self.move_after(CfNode::Loop(id), "loop");
     }
 
     /// Ends the cursor's block with a jump.
     pub fn jump(&mut self, jump: Jump) {
-        let b = self
-            .func
-            .cursor_block(self.cursor)
-            .expect("cursor in the tree");
+        let b = self.current_block();
         self.func.block_mut(b).jump = Some(jump);
     }
 

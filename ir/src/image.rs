@@ -4,47 +4,31 @@ use crate::entity::ImageId;
 use crate::types::Src;
 use std::fmt;
 
-/// The dimensionality of an image (NIR's `glsl_sampler_dim`, restricted to storage images).
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub enum ImageDim {
-    /// 1D.
-    D1,
-    /// 2D.
-    D2,
-    /// 3D.
-    D3,
-    /// Cube map (six 2D faces; a cube array has 6 layers per cube).
-    Cube,
-    /// Buffer image (texel buffer).
-    Buffer,
+spelled_enum! {
+    /// The dimensionality of an image (NIR's `glsl_sampler_dim`, restricted to storage images).
+    #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+    pub enum ImageDim {
+        /// Every dimension.
+        const ALL;
+        /// The text name (`1d`, `2d`, `3d`, `cube`, `buffer`).
+        fn name;
+        /// Parses a text name.
+        fn from_name;
+
+        /// 1D.
+        D1 => "1d",
+        /// 2D.
+        D2 => "2d",
+        /// 3D.
+        D3 => "3d",
+        /// Cube map (six 2D faces; a cube array has 6 layers per cube).
+        Cube => "cube",
+        /// Buffer image (texel buffer).
+        Buffer => "buffer",
+    }
 }
 
 impl ImageDim {
-    /// Every dimension.
-    pub const ALL: [ImageDim; 5] = [
-        ImageDim::D1,
-        ImageDim::D2,
-        ImageDim::D3,
-        ImageDim::Cube,
-        ImageDim::Buffer,
-    ];
-
-    /// The text name (`1d`, `2d`, `3d`, `cube`, `buffer`).
-    pub fn name(self) -> &'static str {
-        match self {
-            ImageDim::D1 => "1d",
-            ImageDim::D2 => "2d",
-            ImageDim::D3 => "3d",
-            ImageDim::Cube => "cube",
-            ImageDim::Buffer => "buffer",
-        }
-    }
-
-    /// Parses a text name.
-    pub fn from_name(s: &str) -> Option<ImageDim> {
-        ImageDim::ALL.iter().copied().find(|d| d.name() == s)
-    }
-
     /// Number of coordinate components of an image access, as NIR's
     /// `nir_image_intrinsic_coord_components`: 1 for 1D and buffers, 2 for 2D, 3 for 3D
     /// and cubes, plus one for arrays except cube arrays (the face and layer share `z`).
@@ -74,12 +58,6 @@ impl ImageDim {
     /// Inverse of [`ImageDim::to_index`].
     pub fn from_index(v: u32) -> Option<ImageDim> {
         ImageDim::ALL.get(v as usize).copied()
-    }
-}
-
-impl fmt::Display for ImageDim {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
     }
 }
 
@@ -390,46 +368,28 @@ impl fmt::Display for Access {
     }
 }
 
-/// The tiling named by a static layout. The IR does not interpret it; the lowering maps
-/// it onto the tiling crate's layouts.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub enum LayoutTiling {
-    /// Linear.
-    Linear,
-    /// Legacy X tiling.
-    X,
-    /// Legacy Y-major tiling.
-    Y,
-    /// Tile4 (Gfx12.5+).
-    Tile4,
-    /// Tile64 (Gfx12.5+, the generation's variant).
-    Tile64,
-}
+spelled_enum! {
+    /// The tiling named by a static layout. The IR does not interpret it; the lowering maps
+    /// it onto the tiling crate's layouts.
+    #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+    pub enum LayoutTiling {
+        /// Every static tiling.
+        const ALL;
+        /// The text name (`linear`, `x`, `y`, `4`, `64`).
+        fn name;
+        /// Parses a text name.
+        fn from_name;
 
-impl LayoutTiling {
-    /// Every static tiling.
-    pub const ALL: [LayoutTiling; 5] = [
-        LayoutTiling::Linear,
-        LayoutTiling::X,
-        LayoutTiling::Y,
-        LayoutTiling::Tile4,
-        LayoutTiling::Tile64,
-    ];
-
-    /// The text name (`linear`, `x`, `y`, `4`, `64`).
-    pub fn name(self) -> &'static str {
-        match self {
-            LayoutTiling::Linear => "linear",
-            LayoutTiling::X => "x",
-            LayoutTiling::Y => "y",
-            LayoutTiling::Tile4 => "4",
-            LayoutTiling::Tile64 => "64",
-        }
-    }
-
-    /// Parses a text name.
-    pub fn from_name(s: &str) -> Option<LayoutTiling> {
-        LayoutTiling::ALL.iter().copied().find(|t| t.name() == s)
+        /// Linear.
+        Linear => "linear",
+        /// Legacy X tiling.
+        X => "x",
+        /// Legacy Y-major tiling.
+        Y => "y",
+        /// Tile4 (Gfx12.5+).
+        Tile4 => "4",
+        /// Tile64 (Gfx12.5+, the generation's variant).
+        Tile64 => "64",
     }
 }
 

@@ -12,108 +12,62 @@ use crate::lsc::{AddrSize, AddrType, BlockShape, CacheControl, DataShape, LscAto
 use crate::types::AluType;
 use std::fmt;
 
-/// The kind of a constant index: its name in the text syntax and how its value is
-/// encoded.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub enum IndexKind {
-    /// [`ImageDim`] of an image access.
-    ImageDim,
-    /// Whether the image is arrayed (`true`/`false`).
-    ImageArray,
-    /// The image [`Format`].
-    Format,
-    /// [`Access`] qualifiers.
-    Access,
-    /// Type of the loaded data ([`AluType`]).
-    DestType,
-    /// Type of the stored data ([`AluType`]).
-    SrcType,
-    /// NIR [`AtomicOp`].
-    AtomicOp,
-    /// A base offset or parameter slot (signed).
-    Base,
-    /// A range in bytes.
-    Range,
-    /// Alignment multiplier in bytes.
-    AlignMul,
-    /// LSC shared function ([`Sfid`]).
-    LscSfid,
-    /// LSC address model ([`AddrType`]).
-    LscAddr,
-    /// LSC address size ([`AddrSize`]).
-    LscAddrSize,
-    /// LSC data shape ([`DataShape`]).
-    LscData,
-    /// LSC cache controls ([`CacheControl`]).
-    LscCache,
-    /// LSC atomic sub-op ([`LscAtomicOp`]).
-    LscOp,
-    /// LSC immediate address offset in bytes (signed).
-    LscOffset,
-    /// Sampler return channels, a mask with R in bit 0 (`rgba`, `r`, ...).
-    Channels,
-    /// The shape of a 2D block message ([`BlockShape`]: `2x16x32nn`, typed `8x8`).
-    LscBlock,
-    /// The shape of an image block access in texels and rows ([`BlockShape`], `WxH`).
-    Block,
+spelled_enum! {
+    /// The kind of a constant index: its name in the text syntax and how its value is
+    /// encoded.
+    #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+    pub enum IndexKind {
+        /// Every index kind.
+        const ALL;
+        /// The name in the text syntax (`image_dim=2d`).
+        fn name;
+        /// The kind called `name`.
+        fn from_name;
+
+        /// [`ImageDim`] of an image access.
+        ImageDim => "image_dim",
+        /// Whether the image is arrayed (`true`/`false`).
+        ImageArray => "image_array",
+        /// The image [`Format`].
+        Format => "format",
+        /// [`Access`] qualifiers.
+        Access => "access",
+        /// Type of the loaded data ([`AluType`]).
+        DestType => "dest_type",
+        /// Type of the stored data ([`AluType`]).
+        SrcType => "src_type",
+        /// NIR [`AtomicOp`].
+        AtomicOp => "atomic_op",
+        /// A base offset or parameter slot (signed).
+        Base => "base",
+        /// A range in bytes.
+        Range => "range",
+        /// Alignment multiplier in bytes.
+        AlignMul => "align_mul",
+        /// LSC shared function ([`Sfid`]).
+        LscSfid => "lsc_sfid",
+        /// LSC address model ([`AddrType`]).
+        LscAddr => "lsc_addr",
+        /// LSC address size ([`AddrSize`]).
+        LscAddrSize => "lsc_addr_size",
+        /// LSC data shape ([`DataShape`]).
+        LscData => "lsc_data",
+        /// LSC cache controls ([`CacheControl`]).
+        LscCache => "lsc_cache",
+        /// LSC atomic sub-op ([`LscAtomicOp`]).
+        LscOp => "lsc_op",
+        /// LSC immediate address offset in bytes (signed).
+        LscOffset => "lsc_offset",
+        /// Sampler return channels, a mask with R in bit 0 (`rgba`, `r`, ...).
+        Channels => "channels",
+        /// The shape of a 2D block message ([`BlockShape`]: `2x16x32nn`, typed `8x8`).
+        LscBlock => "lsc_block",
+        /// The shape of an image block access in texels and rows ([`BlockShape`], `WxH`).
+        Block => "block",
+    }
 }
 
 impl IndexKind {
-    /// Every index kind.
-    pub const ALL: [IndexKind; 20] = [
-        IndexKind::ImageDim,
-        IndexKind::ImageArray,
-        IndexKind::Format,
-        IndexKind::Access,
-        IndexKind::DestType,
-        IndexKind::SrcType,
-        IndexKind::AtomicOp,
-        IndexKind::Base,
-        IndexKind::Range,
-        IndexKind::AlignMul,
-        IndexKind::LscSfid,
-        IndexKind::LscAddr,
-        IndexKind::LscAddrSize,
-        IndexKind::LscData,
-        IndexKind::LscCache,
-        IndexKind::LscOp,
-        IndexKind::LscOffset,
-        IndexKind::Channels,
-        IndexKind::LscBlock,
-        IndexKind::Block,
-    ];
-
-    /// The name in the text syntax (`image_dim=2d`).
-    pub fn name(self) -> &'static str {
-        match self {
-            IndexKind::ImageDim => "image_dim",
-            IndexKind::ImageArray => "image_array",
-            IndexKind::Format => "format",
-            IndexKind::Access => "access",
-            IndexKind::DestType => "dest_type",
-            IndexKind::SrcType => "src_type",
-            IndexKind::AtomicOp => "atomic_op",
-            IndexKind::Base => "base",
-            IndexKind::Range => "range",
-            IndexKind::AlignMul => "align_mul",
-            IndexKind::LscSfid => "lsc_sfid",
-            IndexKind::LscAddr => "lsc_addr",
-            IndexKind::LscAddrSize => "lsc_addr_size",
-            IndexKind::LscData => "lsc_data",
-            IndexKind::LscCache => "lsc_cache",
-            IndexKind::LscOp => "lsc_op",
-            IndexKind::LscOffset => "lsc_offset",
-            IndexKind::Channels => "channels",
-            IndexKind::LscBlock => "lsc_block",
-            IndexKind::Block => "block",
-        }
-    }
-
-    /// The kind called `name`.
-    pub fn from_name(name: &str) -> Option<IndexKind> {
-        IndexKind::ALL.iter().copied().find(|k| k.name() == name)
-    }
-
     /// Formats an encoded value; `None` if the value does not decode.
     pub fn format_value(self, v: u32) -> Option<String> {
         Some(match self {
@@ -159,9 +113,6 @@ impl IndexKind {
 
     /// Parses a value in the text syntax into its encoding.
     pub fn parse_value(self, s: &str) -> Option<u32> {
-        fn position<T: PartialEq + Copy>(all: &[T], f: impl Fn(T) -> bool) -> Option<u32> {
-            all.iter().position(|x| f(*x)).map(|p| p as u32)
-        }
         Some(match self {
             IndexKind::ImageDim => ImageDim::from_name(s)?.to_index(),
             IndexKind::ImageArray => match s {
@@ -185,9 +136,10 @@ impl IndexKind {
             IndexKind::AtomicOp => AtomicOp::from_name(s)?.to_index(),
             IndexKind::Base | IndexKind::LscOffset => s.parse::<i32>().ok()? as u32,
             IndexKind::Range | IndexKind::AlignMul => s.parse::<u32>().ok()?,
-            IndexKind::LscSfid => position(&Sfid::ALL, |x| x.name() == s)?,
-            IndexKind::LscAddr => position(&AddrType::ALL, |x| x.name() == s)?,
-            IndexKind::LscAddrSize => position(&AddrSize::ALL, |x| x.name() == s)?,
+            // These three encode the position in `ALL`, which is declaration order.
+            IndexKind::LscSfid => Sfid::from_name(s)? as u32,
+            IndexKind::LscAddr => AddrType::from_name(s)? as u32,
+            IndexKind::LscAddrSize => AddrSize::from_name(s)? as u32,
             IndexKind::LscData => DataShape::parse(s)?.to_index(),
             IndexKind::LscCache => CacheControl::parse(s)?.to_index(),
             IndexKind::LscOp => LscAtomicOp::from_name(s)?.opcode(),

@@ -10,6 +10,10 @@
 //! The crate also holds the text format (see `SYNTAX.md`), the validator, the generic
 //! cleanup passes and the interpreter core.
 
+// First: its macro declares enums of the modules below.
+#[macro_use]
+mod spelling;
+
 pub mod alu;
 pub mod atomic;
 pub mod builder;

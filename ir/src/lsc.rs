@@ -6,86 +6,71 @@
 
 use std::fmt;
 
-/// The shared function an LSC message goes to.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub enum Sfid {
-    /// Untyped global memory.
-    Ugm,
-    /// Low-bandwidth untyped global memory (cross tile).
-    Ugml,
-    /// Typed global memory (surface-state formatted).
-    Tgm,
-    /// Shared local memory.
-    Slm,
-}
+spelled_enum! {
+    /// The shared function an LSC message goes to.
+    #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+    pub enum Sfid {
+        /// Every SFID.
+        const ALL;
+        /// vISA spelling (`ugm`, `ugml`, `tgm`, `slm`).
+        fn name;
+        /// The value spelled `s`: the inverse of [`Sfid::name`].
+        fn from_name;
 
-impl Sfid {
-    /// Every SFID.
-    pub const ALL: [Sfid; 4] = [Sfid::Ugm, Sfid::Ugml, Sfid::Tgm, Sfid::Slm];
-
-    /// vISA spelling (`ugm`, `ugml`, `tgm`, `slm`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Sfid::Ugm => "ugm",
-            Sfid::Ugml => "ugml",
-            Sfid::Tgm => "tgm",
-            Sfid::Slm => "slm",
-        }
+        /// Untyped global memory.
+        Ugm => "ugm",
+        /// Low-bandwidth untyped global memory (cross tile).
+        Ugml => "ugml",
+        /// Typed global memory (surface-state formatted).
+        Tgm => "tgm",
+        /// Shared local memory.
+        Slm => "slm",
     }
 }
 
-/// The address model (vISA "address type").
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub enum AddrType {
-    /// Flat (stateless) addresses.
-    Flat,
-    /// Bindless surface state.
-    Bss,
-    /// Surface state.
-    Ss,
-    /// Binding-table index.
-    Bti,
-}
+spelled_enum! {
+    /// The address model (vISA "address type").
+    #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+    pub enum AddrType {
+        /// Every address type.
+        const ALL;
+        /// vISA spelling.
+        fn name;
+        /// The value spelled `s`: the inverse of [`AddrType::name`].
+        fn from_name;
 
-impl AddrType {
-    /// Every address type.
-    pub const ALL: [AddrType; 4] = [AddrType::Flat, AddrType::Bss, AddrType::Ss, AddrType::Bti];
-
-    /// vISA spelling.
-    pub fn name(self) -> &'static str {
-        match self {
-            AddrType::Flat => "flat",
-            AddrType::Bss => "bss",
-            AddrType::Ss => "ss",
-            AddrType::Bti => "bti",
-        }
+        /// Flat (stateless) addresses.
+        Flat => "flat",
+        /// Bindless surface state.
+        Bss => "bss",
+        /// Surface state.
+        Ss => "ss",
+        /// Binding-table index.
+        Bti => "bti",
     }
 }
 
-/// The address size.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub enum AddrSize {
-    /// 16-bit addresses (SLM only).
-    A16,
-    /// 32-bit addresses.
-    A32,
-    /// 64-bit addresses.
-    A64,
+spelled_enum! {
+    /// The address size.
+    #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+    pub enum AddrSize {
+        /// Every address size.
+        const ALL;
+        /// vISA spelling.
+        fn name;
+        /// The value spelled `s`: the inverse of [`AddrSize::name`].
+        fn from_name;
+
+        /// 16-bit addresses (SLM only).
+        A16 => "a16",
+        /// 32-bit addresses.
+        A32 => "a32",
+        /// 64-bit addresses.
+        A64 => "a64",
+    }
 }
 
 impl AddrSize {
-    /// Every address size.
-    pub const ALL: [AddrSize; 3] = [AddrSize::A16, AddrSize::A32, AddrSize::A64];
-
-    /// vISA spelling.
-    pub fn name(self) -> &'static str {
-        match self {
-            AddrSize::A16 => "a16",
-            AddrSize::A32 => "a32",
-            AddrSize::A64 => "a64",
-        }
-    }
-
     /// Width of an address in bits.
     pub fn bits(self) -> u8 {
         match self {
@@ -96,50 +81,35 @@ impl AddrSize {
     }
 }
 
-/// The size of one data element in memory and in the register.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub enum DataSize {
-    /// 8 bits.
-    D8,
-    /// 16 bits.
-    D16,
-    /// 32 bits.
-    D32,
-    /// 64 bits.
-    D64,
-    /// 8 bits in memory, zero-extended to 32 in the register.
-    D8U32,
-    /// 16 bits in memory, zero-extended to 32 in the register.
-    D16U32,
-    /// 16 bits in memory, placed in the high half of a 32-bit register element.
-    D16U32H,
+spelled_enum! {
+    /// The size of one data element in memory and in the register.
+    #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+    pub enum DataSize {
+        /// Every data size.
+        const ALL;
+        /// vISA spelling.
+        fn name;
+        /// The value spelled `s`: the inverse of [`DataSize::name`].
+        fn from_name;
+
+        /// 8 bits.
+        D8 => "d8",
+        /// 16 bits.
+        D16 => "d16",
+        /// 32 bits.
+        D32 => "d32",
+        /// 64 bits.
+        D64 => "d64",
+        /// 8 bits in memory, zero-extended to 32 in the register.
+        D8U32 => "d8u32",
+        /// 16 bits in memory, zero-extended to 32 in the register.
+        D16U32 => "d16u32",
+        /// 16 bits in memory, placed in the high half of a 32-bit register element.
+        D16U32H => "d16u32h",
+    }
 }
 
 impl DataSize {
-    /// Every data size.
-    pub const ALL: [DataSize; 7] = [
-        DataSize::D8,
-        DataSize::D16,
-        DataSize::D32,
-        DataSize::D64,
-        DataSize::D8U32,
-        DataSize::D16U32,
-        DataSize::D16U32H,
-    ];
-
-    /// vISA spelling.
-    pub fn name(self) -> &'static str {
-        match self {
-            DataSize::D8 => "d8",
-            DataSize::D16 => "d16",
-            DataSize::D32 => "d32",
-            DataSize::D64 => "d64",
-            DataSize::D8U32 => "d8u32",
-            DataSize::D16U32 => "d16u32",
-            DataSize::D16U32H => "d16u32h",
-        }
-    }
-
     /// Bytes of one element in memory.
     pub fn mem_bytes(self) -> u32 {
         match self {
@@ -302,56 +272,33 @@ impl fmt::Display for DataShape {
     }
 }
 
-/// A cache option of one level.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub enum CacheOpt {
-    /// Default (MOCS).
-    Df,
-    /// Uncached.
-    Uc,
-    /// Cached.
-    Ca,
-    /// Write-back.
-    Wb,
-    /// Write-through.
-    Wt,
-    /// Streaming.
-    St,
-    /// Read-invalidate.
-    Ri,
-    /// Constant-cached (Xe2 loads).
-    Cc,
-}
+spelled_enum! {
+    /// A cache option of one level.
+    #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+    pub enum CacheOpt {
+        /// Every option, in vISA enum order.
+        const ALL;
+        /// vISA spelling.
+        fn name;
+        /// Parses the vISA spelling (one level of `l1.l3`).
+        fn from_name;
 
-impl CacheOpt {
-    /// Every option, in vISA enum order.
-    pub const ALL: [CacheOpt; 8] = [
-        CacheOpt::Df,
-        CacheOpt::Uc,
-        CacheOpt::Ca,
-        CacheOpt::Wb,
-        CacheOpt::Wt,
-        CacheOpt::St,
-        CacheOpt::Ri,
-        CacheOpt::Cc,
-    ];
-
-    /// vISA spelling.
-    pub fn name(self) -> &'static str {
-        match self {
-            CacheOpt::Df => "df",
-            CacheOpt::Uc => "uc",
-            CacheOpt::Ca => "ca",
-            CacheOpt::Wb => "wb",
-            CacheOpt::Wt => "wt",
-            CacheOpt::St => "st",
-            CacheOpt::Ri => "ri",
-            CacheOpt::Cc => "cc",
-        }
-    }
-
-    fn from_name(s: &str) -> Option<CacheOpt> {
-        CacheOpt::ALL.iter().copied().find(|c| c.name() == s)
+        /// Default (MOCS).
+        Df => "df",
+        /// Uncached.
+        Uc => "uc",
+        /// Cached.
+        Ca => "ca",
+        /// Write-back.
+        Wb => "wb",
+        /// Write-through.
+        Wt => "wt",
+        /// Streaming.
+        St => "st",
+        /// Read-invalidate.
+        Ri => "ri",
+        /// Constant-cached (Xe2 loads).
+        Cc => "cc",
     }
 }
 
@@ -405,103 +352,59 @@ impl fmt::Display for CacheControl {
     }
 }
 
-/// An LSC atomic sub-operation (the hardware opcode of `lsc_atomic_*`).
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub enum LscAtomicOp {
-    /// Increment (0x08), no data operand.
-    Iinc = 0x08,
-    /// Decrement (0x09), no data operand.
-    Idec = 0x09,
-    /// Atomic load (0x0A).
-    Load = 0x0A,
-    /// Atomic store / exchange (0x0B), returns the old value.
-    Store = 0x0B,
-    /// Integer add (0x0C).
-    Iadd = 0x0C,
-    /// Integer subtract (0x0D).
-    Isub = 0x0D,
-    /// Signed minimum (0x0E).
-    Smin = 0x0E,
-    /// Signed maximum (0x0F).
-    Smax = 0x0F,
-    /// Unsigned minimum (0x10).
-    Umin = 0x10,
-    /// Unsigned maximum (0x11).
-    Umax = 0x11,
-    /// Integer compare and swap (0x12), two data operands.
-    Icas = 0x12,
-    /// Float add (0x13).
-    Fadd = 0x13,
-    /// Float subtract (0x14).
-    Fsub = 0x14,
-    /// Float minimum (0x15).
-    Fmin = 0x15,
-    /// Float maximum (0x16).
-    Fmax = 0x16,
-    /// Float compare and swap (0x17), two data operands.
-    Fcas = 0x17,
-    /// Bitwise and (0x18).
-    And = 0x18,
-    /// Bitwise or (0x19).
-    Or = 0x19,
-    /// Bitwise xor (0x1A).
-    Xor = 0x1A,
+spelled_enum! {
+    /// An LSC atomic sub-operation (the hardware opcode of `lsc_atomic_*`).
+    #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+    pub enum LscAtomicOp {
+        /// Every sub-op.
+        const ALL;
+        /// The suffix of the vISA mnemonic (`lsc_atomic_<name>`).
+        fn name;
+        /// Parses the mnemonic suffix.
+        fn from_name;
+
+        /// Increment (0x08), no data operand.
+        Iinc = 0x08 => "iinc",
+        /// Decrement (0x09), no data operand.
+        Idec = 0x09 => "idec",
+        /// Atomic load (0x0A).
+        Load = 0x0A => "load",
+        /// Atomic store / exchange (0x0B), returns the old value.
+        Store = 0x0B => "store",
+        /// Integer add (0x0C).
+        Iadd = 0x0C => "iadd",
+        /// Integer subtract (0x0D).
+        Isub = 0x0D => "isub",
+        /// Signed minimum (0x0E).
+        Smin = 0x0E => "smin",
+        /// Signed maximum (0x0F).
+        Smax = 0x0F => "smax",
+        /// Unsigned minimum (0x10).
+        Umin = 0x10 => "umin",
+        /// Unsigned maximum (0x11).
+        Umax = 0x11 => "umax",
+        /// Integer compare and swap (0x12), two data operands.
+        Icas = 0x12 => "icas",
+        /// Float add (0x13).
+        Fadd = 0x13 => "fadd",
+        /// Float subtract (0x14).
+        Fsub = 0x14 => "fsub",
+        /// Float minimum (0x15).
+        Fmin = 0x15 => "fmin",
+        /// Float maximum (0x16).
+        Fmax = 0x16 => "fmax",
+        /// Float compare and swap (0x17), two data operands.
+        Fcas = 0x17 => "fcas",
+        /// Bitwise and (0x18).
+        And = 0x18 => "and",
+        /// Bitwise or (0x19).
+        Or = 0x19 => "or",
+        /// Bitwise xor (0x1A).
+        Xor = 0x1A => "xor",
+    }
 }
 
 impl LscAtomicOp {
-    /// Every sub-op.
-    pub const ALL: [LscAtomicOp; 19] = [
-        LscAtomicOp::Iinc,
-        LscAtomicOp::Idec,
-        LscAtomicOp::Load,
-        LscAtomicOp::Store,
-        LscAtomicOp::Iadd,
-        LscAtomicOp::Isub,
-        LscAtomicOp::Smin,
-        LscAtomicOp::Smax,
-        LscAtomicOp::Umin,
-        LscAtomicOp::Umax,
-        LscAtomicOp::Icas,
-        LscAtomicOp::Fadd,
-        LscAtomicOp::Fsub,
-        LscAtomicOp::Fmin,
-        LscAtomicOp::Fmax,
-        LscAtomicOp::Fcas,
-        LscAtomicOp::And,
-        LscAtomicOp::Or,
-        LscAtomicOp::Xor,
-    ];
-
-    /// The suffix of the vISA mnemonic (`lsc_atomic_<name>`).
-    pub fn name(self) -> &'static str {
-        match self {
-            LscAtomicOp::Iinc => "iinc",
-            LscAtomicOp::Idec => "idec",
-            LscAtomicOp::Load => "load",
-            LscAtomicOp::Store => "store",
-            LscAtomicOp::Iadd => "iadd",
-            LscAtomicOp::Isub => "isub",
-            LscAtomicOp::Smin => "smin",
-            LscAtomicOp::Smax => "smax",
-            LscAtomicOp::Umin => "umin",
-            LscAtomicOp::Umax => "umax",
-            LscAtomicOp::Icas => "icas",
-            LscAtomicOp::Fadd => "fadd",
-            LscAtomicOp::Fsub => "fsub",
-            LscAtomicOp::Fmin => "fmin",
-            LscAtomicOp::Fmax => "fmax",
-            LscAtomicOp::Fcas => "fcas",
-            LscAtomicOp::And => "and",
-            LscAtomicOp::Or => "or",
-            LscAtomicOp::Xor => "xor",
-        }
-    }
-
-    /// Parses the mnemonic suffix.
-    pub fn from_name(s: &str) -> Option<LscAtomicOp> {
-        LscAtomicOp::ALL.iter().copied().find(|o| o.name() == s)
-    }
-
     /// Number of data operands (0, 1 or 2).
     pub fn num_data_operands(self) -> usize {
         match self {
@@ -531,12 +434,6 @@ impl LscAtomicOp {
     /// From the hardware sub-opcode.
     pub fn from_opcode(v: u32) -> Option<LscAtomicOp> {
         LscAtomicOp::ALL.iter().copied().find(|o| o.opcode() == v)
-    }
-}
-
-impl fmt::Display for LscAtomicOp {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
     }
 }
 
