@@ -888,52 +888,129 @@ impl Function {
         if map.is_empty() {
             return;
         }
-        let resolve = |func: &Function, src: Src| -> Src {
-            let mut cur = src;
-            let mut guard = 0;
-            while let Some(rep) = map.get(&cur.value) {
-                // `compose` needs the component count of the value the replacement
-                // reads (not of the value being replaced) to recognise a whole-value
-                // selection: `%1 -> %0.xy` of a vec3 `%0` must stay `%0.xy`.
-                let rep_comps = func.value_type(rep.value).num_components();
-                cur = Src {
-                    value: rep.value,
-                    swizzle: cur.swizzle.compose(rep.swizzle, rep_comps),
-                };
-                if !cur.swizzle.is_identity() && cur.swizzle.len() == rep_comps {
-                    let identity = cur
-                        .swizzle
-                        .components()
-                        .enumerate()
-                        .all(|(i, c)| i as u8 == c);
-                    if identity {
-                        cur.swizzle = crate::types::Swizzle::IDENTITY;
-                    }
-                }
-                guard += 1;
-                if guard > map.len() {
+        let mut dense = vec![None; self.values.len()];
+        for (v, s) in map {
+            if let Some(slot) = dense.get_mut(v.index()) {
+                *slot = Some(*s);
+            }
+        }
+        self.replace_uses_dense(&dense);
+    }
+
+    /// [`Function::replace_uses`] with the map as a vector indexed by value (it may be
+    /// shorter than the value arena): the form passes that number values densely build
+    /// directly. Each chain is resolved once, so the sweep is linear in the size of the
+    /// function plus the map.
+    pub fn replace_uses_dense(&mut self, map: &[Option<Src>]) {
+        let entries = map.iter().filter(|s| s.is_some()).count();
+        if entries == 0 {
+            return;
+        }
+        let lookup = |v: Value| map.get(v.index()).copied().flatten();
+        // Where each chain ends, for a whole-value read of its first value. Composing
+        // swizzles is associative and `replace_step` leaves them in one canonical form,
+        // so a use then takes a single step through its value's resolution. A cycle
+        // (callers break them beforehand) falls back to walking each use, capped as
+        // before.
+        let mut resolved: Vec<Option<Src>> = vec![None; map.len()];
+        let mut on_path = vec![false; map.len()];
+        let mut cyclic = false;
+        let mut path: Vec<Value> = Vec::new();
+        'entries: for index in 0..map.len() {
+            if map[index].is_none() || resolved[index].is_some() {
+                continue;
+            }
+            // Follow the chain to a value that is resolved or not replaced...
+            let mut cur = Value::from_u32(index as u32);
+            path.clear();
+            while let Some(rep) = lookup(cur) {
+                if resolved[cur.index()].is_some() {
                     break;
                 }
+                if on_path[cur.index()] {
+                    cyclic = true;
+                    break 'entries;
+                }
+                on_path[cur.index()] = true;
+                path.push(cur);
+                cur = rep.value;
             }
-            cur
+            // ...then resolve the path back to front.
+            while let Some(v) = path.pop() {
+                on_path[v.index()] = false;
+                let rep = lookup(v).expect("path values are replaced");
+                let mut r = self.replace_step(Src::new(v), rep);
+                if let Some(tail) = resolved.get(rep.value.index()).copied().flatten() {
+                    r = self.replace_step(r, tail);
+                }
+                resolved[v.index()] = Some(r);
+            }
+        }
+        let resolve = |func: &Function, src: Src| -> Src {
+            if cyclic {
+                let mut cur = src;
+                let mut guard = 0;
+                while let Some(rep) = lookup(cur.value) {
+                    cur = func.replace_step(cur, rep);
+                    guard += 1;
+                    if guard > entries {
+                        break;
+                    }
+                }
+                return cur;
+            }
+            match resolved.get(src.value.index()).copied().flatten() {
+                Some(r) => func.replace_step(src, r),
+                None => src,
+            }
         };
-        let live: Vec<Inst> = self.insts_in_order();
-        for i in live {
-            let mut data = std::mem::replace(&mut self.insts[i.index()].kind, InstKind::Undef);
-            {
-                let mut tmp = InstData {
-                    kind: data,
-                    dest: None,
-                };
-                tmp.for_each_src_mut(|s| *s = resolve(self, *s));
-                data = tmp.kind;
+        for b in self.blocks_in_order() {
+            let mut cur = self.blocks[b.index()].first;
+            while let Some(i) = cur {
+                cur = self.nodes[i.index()].next;
+                let mut data = std::mem::replace(&mut self.insts[i.index()].kind, InstKind::Undef);
+                {
+                    let mut tmp = InstData {
+                        kind: data,
+                        dest: None,
+                    };
+                    tmp.for_each_src_mut(|s| *s = resolve(self, *s));
+                    data = tmp.kind;
+                }
+                self.insts[i.index()].kind = data;
             }
-            self.insts[i.index()].kind = data;
         }
         for id in 0..self.ifs.len() {
             let cond = self.ifs[id].cond;
             self.ifs[id].cond = resolve(self, cond);
         }
+    }
+
+    /// `cur` read through `rep`, the replacement of `cur.value`.
+    fn replace_step(&self, cur: Src, rep: Src) -> Src {
+        // `compose` needs the component count of the value the replacement reads (not
+        // of the value being replaced) to recognise a whole-value selection: `%1 ->
+        // %0.xy` of a vec3 `%0` must stay `%0.xy`.
+        let rep_comps = self.value_type(rep.value).num_components();
+        let mut out = Src {
+            value: rep.value,
+            swizzle: if cur.swizzle.is_identity() && rep.swizzle.is_identity() {
+                crate::types::Swizzle::IDENTITY
+            } else {
+                cur.swizzle.compose(rep.swizzle, rep_comps)
+            },
+        };
+        if !out.swizzle.is_identity() && out.swizzle.len() == rep_comps {
+            let identity = out
+                .swizzle
+                .components()
+                .enumerate()
+                .all(|(i, c)| i as u8 == c);
+            if identity {
+                out.swizzle = crate::types::Swizzle::IDENTITY;
+            }
+        }
+        out
     }
 
     /// Every `if` node in the tree.
@@ -1261,6 +1338,64 @@ mod tests {
         assert_eq!(f.inst(u1).srcs()[0], Src::swizzled(v3, &[0, 1]).unwrap());
         assert_eq!(f.inst(u2).srcs()[0], Src::channel(v3, 1));
         assert_eq!(f.inst(u3).srcs()[0], Src::new(v3));
+    }
+
+    #[test]
+    fn replace_uses_follows_chains_in_any_id_order_and_stops_cycles() {
+        let mut f = Function::new("main");
+        let b0 = f.first_block(CfParent::Root).unwrap();
+        let v3 = f.create_inst(
+            InstKind::LoadConst(smallvec::smallvec![1, 2, 3]),
+            Some(Type::vec32(3)),
+            Span::UNKNOWN,
+        );
+        f.insert_inst(v3, Cursor::BlockEnd(b0));
+        let v3 = f.inst(v3).dest.unwrap();
+        let mov = |f: &mut Function, src: Src, ty: Type| {
+            let i = f.create_inst(
+                InstKind::Alu(AluInst {
+                    op: AluOp::Mov,
+                    srcs: smallvec::smallvec![src],
+                }),
+                Some(ty),
+                Span::UNKNOWN,
+            );
+            f.insert_inst(i, Cursor::BlockEnd(b0));
+            (i, f.inst(i).dest.unwrap())
+        };
+        let (_, a) = mov(&mut f, Src::new(v3), Type::vec32(3));
+        let (_, b) = mov(&mut f, Src::swizzled(v3, &[0, 1]).unwrap(), Type::vec32(2));
+        // `a` (the lower id) is replaced by a read of `c` (a higher one).
+        let (_, c) = mov(&mut f, Src::new(v3), Type::vec32(3));
+        let (_, p) = mov(&mut f, Src::new(v3), Type::vec32(3));
+        let (_, q) = mov(&mut f, Src::new(v3), Type::vec32(3));
+        let sw = |v: Value, comps: &[u8]| Src::swizzled(v, comps).unwrap();
+        let (u_a, _) = mov(&mut f, Src::new(a), Type::vec32(3));
+        let (u_b, _) = mov(&mut f, Src::new(b), Type::vec32(2));
+        let (u_by, _) = mov(&mut f, Src::channel(b, 1), Type::U32);
+        let (u_azyx, _) = mov(&mut f, sw(a, &[2, 1, 0]), Type::vec32(3));
+        let (u_cyzx, _) = mov(&mut f, sw(c, &[1, 2, 0]), Type::vec32(3));
+        let mut map = HashMap::new();
+        map.insert(a, sw(c, &[2, 1, 0]));
+        map.insert(c, sw(v3, &[1, 2, 0]));
+        map.insert(b, sw(a, &[0, 2]));
+        f.replace_uses(&map);
+        // By hand: a = c.zyx = (v3.yzx).zyx = v3.xzy; b = a.xz = v3.xy.
+        assert_eq!(f.inst(u_a).srcs()[0], sw(v3, &[0, 2, 1]));
+        assert_eq!(f.inst(u_b).srcs()[0], sw(v3, &[0, 1]));
+        assert_eq!(f.inst(u_by).srcs()[0], Src::channel(v3, 1));
+        assert_eq!(f.inst(u_azyx).srcs()[0], sw(v3, &[1, 2, 0]));
+        // c.yzx = (v3.yzx).yzx = v3.zxy.
+        assert_eq!(f.inst(u_cyzx).srcs()[0], sw(v3, &[2, 0, 1]));
+
+        // A cycle (which callers break beforehand) stops after as many steps as the map
+        // has entries: p -> q -> p -> q.
+        let (u_p, _) = mov(&mut f, Src::new(p), Type::vec32(3));
+        let mut cyclic = HashMap::new();
+        cyclic.insert(p, Src::new(q));
+        cyclic.insert(q, Src::new(p));
+        f.replace_uses(&cyclic);
+        assert_eq!(f.inst(u_p).srcs()[0], Src::new(q));
     }
 
     /// `b0; if %c { b2: %t } else { b3: %e }; b1: %p = phi b2: %t, b3: %e; use %p`

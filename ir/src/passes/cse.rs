@@ -18,10 +18,11 @@
 //!   predecessor);
 //! - not `undef`: NIR does not merge undefs either, and nothing is gained.
 //!
-//! Expected time is linear in the size of the function (one hash per instruction). The
-//! table holds only hashes and values; an instruction is compared with the earlier
-//! ones of the same hash by rebuilding their canonical forms, which keeps memory small
-//! on shaders with hundreds of thousands of instructions in scope.
+//! Expected time is linear in the size of the function (one hash per instruction, one
+//! rewrite sweep at the end). The table holds only hashes and values; an instruction is
+//! compared with the earlier ones of the same hash by rebuilding their canonical forms,
+//! which keeps memory small on shaders with millions of instructions in scope. The
+//! dominator tree comes from [`DomTree::new_fast`].
 
 use super::{Pass, PassError};
 use crate::alu::AluOp;
@@ -32,8 +33,7 @@ use crate::intrinsic::IntrinsicOp;
 use crate::shader::Shader;
 use crate::types::{Src, Type};
 use smallvec::SmallVec;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::Hasher;
 
 /// A fast non-cryptographic hasher (the multiply-rotate scheme of rustc's `FxHasher`):
 /// keys are small and made of ids, so SipHash's resistance is not needed and its cost
@@ -75,8 +75,6 @@ impl Hasher for FxHasher {
         self.0
     }
 }
-
-type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
 
 /// The CSE pass, `cse`.
 #[derive(Copy, Clone, Debug, Default)]
@@ -136,20 +134,116 @@ fn hash_key(key: &Key<'_>) -> u64 {
     use std::hash::Hash;
     let mut h = FxHasher::default();
     key.hash(&mut h);
-    h.finish()
+    // The multiply-rotate state mixes well into its high bits only; the table indexes
+    // by the low bits, so finish with MurmurHash3's avalanche (`fmix64`): without it,
+    // keys differing in their last words crowd into few buckets.
+    let mut x = h.finish();
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    x ^ (x >> 33)
+}
+
+/// The scoped hash table of the walk: key hashes to the values in scope, by linear
+/// probing over one vector of 8-byte slots (the high half of the hash, and the value
+/// plus one; 0 is empty). A lookup touches one or two cache lines and no separate
+/// control bytes, which matters once the table outgrows the caches: the shaders of the
+/// lowering benchmark put millions of values in scope at once.
+///
+/// Entries leave in the reverse order of their insertion (a dominator subtree is left
+/// after everything inside it), and in a linear-probing table emptying the slot of the
+/// newest entry is an exact undo: no entry still present probed past it. So removal is
+/// a store, and the log of insertions, which records the slots, is the scope stack.
+struct ScopedTable {
+    slots: Vec<u64>,
+    /// Per live entry in insertion order: its hash and slot.
+    log: Vec<(u64, u32)>,
+}
+
+/// The slot value of `value` under hash `h`.
+fn slot_of(h: u64, value: Value) -> u64 {
+    (h & 0xffff_ffff_0000_0000) | (value.as_u32() as u64 + 1)
+}
+
+impl ScopedTable {
+    fn new() -> ScopedTable {
+        ScopedTable {
+            slots: vec![0; 1024],
+            log: Vec::new(),
+        }
+    }
+
+    /// The number of entries in scope (a scope starts at this mark).
+    fn mark(&self) -> usize {
+        self.log.len()
+    }
+
+    /// Removes the entries added since `mark`.
+    fn pop_to(&mut self, mark: usize) {
+        for &(_, slot) in self.log[mark..].iter().rev() {
+            self.slots[slot as usize] = 0;
+        }
+        self.log.truncate(mark);
+    }
+
+    /// The value in scope with hash `h` for which `equal` holds; if there is none,
+    /// `value` is added under `h` and `None` returned.
+    fn find_or_insert(
+        &mut self,
+        h: u64,
+        value: Value,
+        mut equal: impl FnMut(Value) -> bool,
+    ) -> Option<Value> {
+        // At most three quarters full, so that a miss ends within a few slots.
+        if (self.log.len() + 1) * 4 > self.slots.len() * 3 {
+            self.grow();
+        }
+        let mask = self.slots.len() - 1;
+        let tag = h & 0xffff_ffff_0000_0000;
+        let mut i = h as usize & mask;
+        loop {
+            let slot = self.slots[i];
+            if slot == 0 {
+                self.slots[i] = slot_of(h, value);
+                self.log.push((h, i as u32));
+                return None;
+            }
+            if slot & 0xffff_ffff_0000_0000 == tag {
+                let v = Value::from_u32((slot as u32).wrapping_sub(1));
+                if equal(v) {
+                    return Some(v);
+                }
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Doubles the slots, re-adding the entries in their insertion order so that the
+    /// undo order still holds.
+    fn grow(&mut self) {
+        let n = self.slots.len() * 2;
+        let old = std::mem::replace(&mut self.slots, vec![0; n]);
+        let mask = n - 1;
+        for (h, slot) in &mut self.log {
+            let content = old[*slot as usize];
+            let mut i = *h as usize & mask;
+            while self.slots[i] != 0 {
+                i = (i + 1) & mask;
+            }
+            self.slots[i] = content;
+            *slot = i as u32;
+        }
+    }
 }
 
 /// Eliminates common subexpressions in one function; returns whether it changed.
 pub fn cse_function(func: &mut Function) -> bool {
-    let (_cfg, dom) = DomTree::of(func);
+    let (_cfg, dom) = DomTree::of_fast(func);
     let mut repl: Vec<Option<Value>> = vec![None; func.num_value_ids()];
-    // Hash of the key -> the values with that hash, innermost scope last.
-    let mut table: FxMap<u64, SmallVec<[Value; 1]>> = FxMap::default();
-    // Hashes added per scope, to undo when the walk leaves a dominator subtree.
-    let mut log: Vec<u64> = Vec::new();
+    let mut table = ScopedTable::new();
     let mut scopes: Vec<(Block, usize)> = Vec::new();
     let mut removed: Vec<Inst> = Vec::new();
-    let mut map: HashMap<Value, Src> = HashMap::new();
 
     let order: Vec<Block> = dom.preorder().collect();
     for block in order {
@@ -157,17 +251,10 @@ pub fn cse_function(func: &mut Function) -> bool {
             if dom.dominates(top, block) {
                 break;
             }
-            for h in log.drain(start..).rev() {
-                if let Some(bucket) = table.get_mut(&h) {
-                    bucket.pop();
-                    if bucket.is_empty() {
-                        table.remove(&h);
-                    }
-                }
-            }
+            table.pop_to(start);
             scopes.pop();
         }
-        scopes.push((block, log.len()));
+        scopes.push((block, table.mark()));
         let mut cur = func.first_inst(block);
         while let Some(inst) = cur {
             cur = func.next_inst(inst);
@@ -177,34 +264,26 @@ pub fn cse_function(func: &mut Function) -> bool {
             let Some(key) = key_of(func, block, inst, &repl) else {
                 continue;
             };
-            let h = hash_key(&key);
-            let earlier = table.get(&h).and_then(|bucket| {
-                bucket.iter().rev().copied().find(|&v| {
-                    let other = func.value_def(v).expect("table values have definitions");
-                    let other_block = func.inst_block(other).unwrap_or(block);
-                    key_of(func, other_block, other, &repl).as_ref() == Some(&key)
-                })
+            let earlier = table.find_or_insert(hash_key(&key), dest, |v| {
+                let other = func.value_def(v).expect("table values have definitions");
+                let other_block = func.inst_block(other).unwrap_or(block);
+                key_of(func, other_block, other, &repl).as_ref() == Some(&key)
             });
-            match earlier {
-                Some(earlier) => {
-                    repl[dest.index()] = Some(earlier);
-                    map.insert(dest, Src::new(earlier));
-                    removed.push(inst);
-                }
-                None => {
-                    table.entry(h).or_default().push(dest);
-                    log.push(h);
-                }
+            if let Some(earlier) = earlier {
+                repl[dest.index()] = Some(earlier);
+                removed.push(inst);
             }
         }
     }
-    if map.is_empty() {
+    if removed.is_empty() {
         return false;
     }
     for inst in removed {
         func.remove_inst(inst);
     }
-    func.replace_uses(&map);
+    // Every replacement is a value in scope of its own type, never itself replaced.
+    let map: Vec<Option<Src>> = repl.iter().map(|r| r.map(Src::new)).collect();
+    func.replace_uses_dense(&map);
     true
 }
 
