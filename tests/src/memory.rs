@@ -225,8 +225,6 @@ pub struct ImageBinding {
     pub state_format: tiling::Format,
     /// The image parameter block (`image_load_param`), 4 dwords per slot.
     pub param: Vec<u32>,
-    /// The bindless handle, if the image also has one.
-    pub bindless_handle: Option<u32>,
     /// Whether bit-6 swizzling applies to the surface's addresses.
     pub bit6_swizzle: tiling::Bit6Swizzle,
 }
@@ -482,7 +480,6 @@ impl Memory {
                 logical_format: logical,
                 state_format: state,
                 param: param.to_dwords().to_vec(),
-                bindless_handle: None,
                 bit6_swizzle,
             },
         );
@@ -512,35 +509,15 @@ impl Memory {
                 logical_format: logical,
                 state_format: state,
                 param: param.to_dwords().to_vec(),
-                bindless_handle: None,
                 bit6_swizzle: tiling::Bit6Swizzle::None,
             },
         );
         Ok(alloc)
     }
 
-    /// Gives the image at `binding` a bindless handle.
-    pub fn set_bindless_handle(&mut self, binding: u32, handle: u32) -> bool {
-        match self.images.get_mut(&binding) {
-            Some(b) => {
-                b.bindless_handle = Some(handle);
-                true
-            }
-            None => false,
-        }
-    }
-
     /// The image bound at binding-table index `binding`.
     pub fn image(&self, binding: u32) -> Option<&ImageBinding> {
         self.images.get(&binding)
-    }
-
-    /// The image with bindless handle `handle`.
-    pub fn image_by_handle(&self, handle: u32) -> Option<(u32, &ImageBinding)> {
-        self.images
-            .iter()
-            .find(|(_, b)| b.bindless_handle == Some(handle))
-            .map(|(k, b)| (*k, b))
     }
 
     /// Every bound image, by binding.

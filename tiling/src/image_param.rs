@@ -411,8 +411,10 @@ impl ImageParam {
     }
 
     /// Reads a block back from its memory image (the inverse of
-    /// [`to_dwords`](Self::to_dwords); unused lanes are ignored).
-    pub fn from_dwords(d: &[u32; DWORDS]) -> ImageParam {
+    /// [`to_dwords`](Self::to_dwords); unused lanes are ignored). The tests check the
+    /// round trip; shaders and the executor read the dwords directly.
+    #[cfg(test)]
+    pub(crate) fn from_dwords(d: &[u32; DWORDS]) -> ImageParam {
         let s = |i: u32| -> [u32; 4] {
             let b = (4 * i) as usize;
             [d[b], d[b + 1], d[b + 2], d[b + 3]]

@@ -49,7 +49,7 @@ pub mod dim;
 pub mod format;
 pub mod generation;
 pub mod image_param;
-pub mod miptail;
+pub(crate) mod miptail;
 pub mod surface;
 pub mod swizzle;
 pub mod tile;
@@ -67,8 +67,7 @@ pub use image_param::{
     ImageParam, ImageView, ParamError,
 };
 pub use surface::{
-    AddressError, ArrayPitchSpan, DimLayout, ImageInfo, ImageOffset, LayoutError, Surface,
-    SurfaceDesc,
+    AddressError, DimLayout, ImageInfo, ImageOffset, LayoutError, Surface, SurfaceDesc,
 };
 pub use swizzle::Bit6Swizzle;
 pub use tile::{BitSrc, Coord, Field, IslTiling, TileCoord, TileError, TileInfo, Tiling};

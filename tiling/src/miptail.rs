@@ -102,7 +102,7 @@ const ICL_3D: [[[u8; 3]; 5]; 15] = [
 ];
 
 /// isl's `isl_get_miptail_base_row`: Yf tails skip the first four (largest) slots.
-pub fn base_row(tiling: IslTiling) -> u32 {
+fn base_row(tiling: IslTiling) -> u32 {
     match tiling {
         IslTiling::SklYf | IslTiling::IclYf => 4,
         _ => 0,

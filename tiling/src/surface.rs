@@ -57,7 +57,7 @@ impl fmt::Display for DimLayout {
 
 /// isl's `isl_array_pitch_span` (tiling.md §7.4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ArrayPitchSpan {
+pub(crate) enum ArrayPitchSpan {
     /// qpitch is the height of one slice's miptree.
     Compact,
     /// qpitch is `h0 + h1 + m * valign` (the PRM's full spacing).
@@ -454,7 +454,6 @@ pub struct Surface {
     array_pitch_el_rows: u32,
     row_pitch_b: u32,
     size_b: u64,
-    alignment_b: u32,
 }
 
 fn align(n: u64, a: u64) -> u64 {
@@ -658,22 +657,12 @@ impl Surface {
             array_pitch_el_rows: 0,
             row_pitch_b: 0,
             size_b: 0,
-            alignment_b: 1,
         };
         s.array_pitch_span = s.choose_array_pitch_span();
         s.miptail_start_level = s.choose_miptail_start_level();
         s.calc_phys_total_extent();
         s.calc_row_pitch()?;
         s.calc_size()?;
-        s.alignment_b = if s.tile.tiling() == Tiling::Linear {
-            if desc.usage.contains(Usage::RENDER_TARGET) {
-                format.cpp().next_power_of_two()
-            } else {
-                1
-            }
-        } else {
-            s.tile.size_B()
-        };
         log::debug!(
             "surface {} {} {}x{}x{} l{} a{} {}: {} align {}x{} pitch {} qpitch {} size {}",
             gen,
@@ -1078,11 +1067,6 @@ impl Surface {
         self.dim_layout
     }
 
-    /// isl's `array_pitch_span`.
-    pub fn array_pitch_span(&self) -> ArrayPitchSpan {
-        self.array_pitch_span
-    }
-
     /// isl's `image_alignment_el`: HALIGN × VALIGN × DALIGN in elements.
     pub fn image_alignment_el(&self) -> Extent3d {
         self.align_el
@@ -1103,14 +1087,17 @@ impl Surface {
         self.align_el.d
     }
 
-    /// isl's `phys_level0_sa`: level 0 in samples, with the array length.
-    pub fn phys_level0_sa(&self) -> Extent4d {
+    /// isl's `phys_level0_sa`: level 0 in samples, with the array length (for the
+    /// crate's reference vectors).
+    #[cfg(test)]
+    pub(crate) fn phys_level0_sa(&self) -> Extent4d {
         self.phys_level0_sa
     }
 
     /// The total extent in elements that the row pitch and size are computed from
-    /// (isl's `phys_total_el`).
-    pub fn phys_total_el(&self) -> Extent4d {
+    /// (isl's `phys_total_el`; for the crate's reference vectors).
+    #[cfg(test)]
+    pub(crate) fn phys_total_el(&self) -> Extent4d {
         self.phys_total_el
     }
 
@@ -1131,12 +1118,6 @@ impl Surface {
     #[allow(non_snake_case)]
     pub fn size_B(&self) -> u64 {
         self.size_b
-    }
-
-    /// Required base-address alignment in bytes (the tile size for tiled surfaces).
-    #[allow(non_snake_case)]
-    pub fn alignment_B(&self) -> u32 {
-        self.alignment_b
     }
 
     /// The first level stored in the mip tail, if the surface has one.

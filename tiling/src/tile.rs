@@ -794,11 +794,6 @@ impl TileInfo {
         self.dim
     }
 
-    /// Bits per element of the surface format.
-    pub fn element_bpb(&self) -> u32 {
-        self.bpb
-    }
-
     /// isl's `format_bpb`: the element size the tile is measured in (`bpb / 3` for
     /// 24/48/96-bit formats, else the format's bpb).
     pub fn format_bpb(&self) -> u32 {
