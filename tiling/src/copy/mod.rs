@@ -287,16 +287,11 @@ pub fn copy_linear_to_tiled(
     linear: &[u8],
     linear_pitch_B: usize,
 ) -> Result<(), CopyError> {
-    let plan = Plan::new(surface, region, linear.len(), linear_pitch_B, tiled.len())?;
-    let nt = plan.streaming(region.stores, tiled.as_ptr(), true);
-    let io = ToTiled { tiled, linear };
-    if nt {
-        plan.execute::<_, true>(io);
-        chunk::fence::<true>();
-    } else {
-        plan.execute::<_, false>(io);
-    }
-    Ok(())
+    let io = Buffers::<true> {
+        dst: tiled,
+        src: linear,
+    };
+    copy(surface, region, io, linear_pitch_B)
 }
 
 /// Reads `region` of `surface`'s memory `tiled` into `linear`, whose rows are
@@ -312,14 +307,32 @@ pub fn copy_tiled_to_linear(
     region: &CopyRegion,
     tiled: &[u8],
 ) -> Result<(), CopyError> {
-    let plan = Plan::new(surface, region, linear.len(), linear_pitch_B, tiled.len())?;
-    let nt = plan.streaming(region.stores, linear.as_ptr(), false);
-    let io = ToLinear { linear, tiled };
-    if nt {
-        plan.execute::<_, true>(io);
+    let io = Buffers::<false> {
+        dst: linear,
+        src: tiled,
+    };
+    copy(surface, region, io, linear_pitch_B)
+}
+
+/// Validates and plans a copy of `region` between `io`'s buffers, then runs it with
+/// streaming stores when [`Plan::streaming`] picks them for the destination.
+fn copy<const L2T: bool>(
+    surface: &Surface,
+    region: &CopyRegion,
+    io: Buffers<'_, L2T>,
+    linear_pitch_b: usize,
+) -> Result<(), CopyError> {
+    let (tiled_len, linear_len) = if L2T {
+        (io.dst.len(), io.src.len())
+    } else {
+        (io.src.len(), io.dst.len())
+    };
+    let plan = Plan::new(surface, region, linear_len, linear_pitch_b, tiled_len)?;
+    if plan.streaming(region.stores, io.dst.as_ptr(), L2T) {
+        plan.execute::<L2T, true>(io);
         chunk::fence::<true>();
     } else {
-        plan.execute::<_, false>(io);
+        plan.execute::<L2T, false>(io);
     }
     Ok(())
 }
@@ -525,7 +538,7 @@ impl Plan {
     }
 
     /// Runs the copy.
-    fn execute<D: Direction, const NT: bool>(&self, mut io: D) {
+    fn execute<const L2T: bool, const NT: bool>(&self, mut io: Buffers<'_, L2T>) {
         let (x, y, lp) = (self.x.clone(), self.y.clone(), self.lin_pitch);
         let (x0, y0) = (x.start, y.start);
         let lin_off = move |col: usize, row: usize| (row - y0) * lp + (col - x0);
@@ -575,13 +588,7 @@ impl Plan {
         // stay inside their tile and its rows of the linear image. With `NT`,
         // `streaming` checked the alignment the kernels need. The two buffers are
         // distinct borrows, so they do not overlap.
-        unsafe {
-            if D::L2T {
-                tiles.run::<true, NT>(fast)
-            } else {
-                tiles.run::<false, NT>(fast)
-            }
-        };
+        unsafe { tiles.run::<L2T, NT>(fast) };
     }
 }
 
@@ -704,50 +711,30 @@ impl TileWalk<'_> {
     }
 }
 
-/// The direction of a copy and its buffers.
-trait Direction {
-    /// Linear to tiled.
-    const L2T: bool;
+/// The buffers of a copy: `dst` is written, `src` read. With `L2T` (linear to tiled)
+/// the destination is the tiled buffer, else the linear one.
+struct Buffers<'a, const L2T: bool> {
+    dst: &'a mut [u8],
+    src: &'a [u8],
+}
+
+impl<const L2T: bool> Buffers<'_, L2T> {
     /// Copies `len` bytes between offset `t` of the tiled buffer and `l` of the linear
     /// one (panics when out of bounds: callers stay inside the validated rectangle).
-    fn run<const NT: bool>(&mut self, t: usize, l: usize, len: usize);
+    #[inline(always)]
+    fn run<const NT: bool>(&mut self, t: usize, l: usize, len: usize) {
+        let (d, s) = if L2T { (t, l) } else { (l, t) };
+        chunk::copy_slice::<NT>(&mut self.dst[d..d + len], &self.src[s..s + len]);
+    }
+
     /// Base pointers of the tiled and the linear buffer; only the destination's is
     /// written through.
-    fn pointers(&mut self) -> (*mut u8, *mut u8);
-}
-
-struct ToTiled<'a> {
-    tiled: &'a mut [u8],
-    linear: &'a [u8],
-}
-
-impl Direction for ToTiled<'_> {
-    const L2T: bool = true;
-
-    #[inline(always)]
-    fn run<const NT: bool>(&mut self, t: usize, l: usize, len: usize) {
-        chunk::copy_slice::<NT>(&mut self.tiled[t..t + len], &self.linear[l..l + len]);
-    }
-
     fn pointers(&mut self) -> (*mut u8, *mut u8) {
-        (self.tiled.as_mut_ptr(), self.linear.as_ptr().cast_mut())
-    }
-}
-
-struct ToLinear<'a> {
-    linear: &'a mut [u8],
-    tiled: &'a [u8],
-}
-
-impl Direction for ToLinear<'_> {
-    const L2T: bool = false;
-
-    #[inline(always)]
-    fn run<const NT: bool>(&mut self, t: usize, l: usize, len: usize) {
-        chunk::copy_slice::<NT>(&mut self.linear[l..l + len], &self.tiled[t..t + len]);
-    }
-
-    fn pointers(&mut self) -> (*mut u8, *mut u8) {
-        (self.tiled.as_ptr().cast_mut(), self.linear.as_mut_ptr())
+        let (d, s) = (self.dst.as_mut_ptr(), self.src.as_ptr().cast_mut());
+        if L2T {
+            (d, s)
+        } else {
+            (s, d)
+        }
     }
 }
