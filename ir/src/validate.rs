@@ -1898,6 +1898,29 @@ mod tests {
         assert_eq!(errors(sh), want, "diagnostics differ");
     }
 
+    /// An intrinsic for [`emit`]: opcode, image, sources, indices, destination type.
+    type Intr<'a> = (
+        IntrinsicOp,
+        Option<ImageRef>,
+        Vec<Src>,
+        &'a [u32],
+        Option<Type>,
+    );
+
+    /// Emits `list` in order: the tests of malformed intrinsics are tables of these,
+    /// one expected message each.
+    fn emit(b: &mut Builder, list: &[Intr<'_>]) {
+        for (op, image, srcs, indices, dest) in list {
+            b.intrinsic(*op, *image, srcs, indices, *dest);
+        }
+    }
+
+    /// `decl`'s image indices followed by `last` (`dest_type`, `src_type` or
+    /// `atomic_op`), as the image access intrinsics carry them.
+    fn access_indices(decl: &ImageDecl, last: u32) -> Vec<u32> {
+        image_indices(decl).into_iter().chain([last]).collect()
+    }
+
     fn u32t() -> AluType {
         AluType::new(BaseType::Uint, 32)
     }
@@ -1909,6 +1932,14 @@ mod tests {
     fn coord2(b: &mut Builder) -> Value {
         let x = b.imm_u32(1);
         b.vec(&[x.into(), x.into()])
+    }
+
+    /// For [`shader`]: `if true {} else {}`, one `if` whose lists are one empty block
+    /// each.
+    fn empty_if(b: &mut Builder, _: &Shader) {
+        let c = b.imm_bool(true);
+        let i = b.push_if(c);
+        b.pop_if(i);
     }
 
     use crate::entity::Value;
@@ -2042,11 +2073,7 @@ mod tests {
             &["blocks b0 and b1 follow each other in the body of fn `main`; expected an `if` or `loop` between them"],
         );
 
-        let mut sh = shader(|b, _| {
-            let c = b.imm_bool(true);
-            let i = b.push_if(c);
-            b.pop_if(i);
-        });
+        let mut sh = shader(empty_if);
         let f = &mut sh.functions[0];
         // Drop the block between the `if` and a new loop: if, loop adjacent.
         let l = f.create_loop(CfParent::Root, Span::UNKNOWN);
@@ -2093,11 +2120,7 @@ mod tests {
 
     #[test]
     fn block_twice_and_wrong_parent() {
-        let mut sh = shader(|b, _| {
-            let c = b.imm_bool(true);
-            let i = b.push_if(c);
-            b.pop_if(i);
-        });
+        let mut sh = shader(empty_if);
         let f = &mut sh.functions[0];
         let i = f.ifs_in_order()[0];
         let then_block = f.first_block(CfParent::Then(i)).unwrap();
@@ -2109,11 +2132,7 @@ mod tests {
             vec!["block b2 appears more than once in the control-flow tree"]
         );
 
-        let mut sh = shader(|b, _| {
-            let c = b.imm_bool(true);
-            let i = b.push_if(c);
-            b.pop_if(i);
-        });
+        let mut sh = shader(empty_if);
         let f = &mut sh.functions[0];
         let i = f.ifs_in_order()[0];
         let else_block = f.first_block(CfParent::Else(i)).unwrap();
@@ -2458,31 +2477,24 @@ mod tests {
     fn image_operand_presence() {
         let sh = shader(|b, sh| {
             let (d, r) = img(sh, "r32");
-            let xy = coord2(b);
-            let idx = image_indices(&d);
-            let mut ind = idx.to_vec();
-            ind.push(u32t().to_index());
-            b.intrinsic(
-                IntrinsicOp::ImageLoad,
-                None,
-                &[xy.into()],
-                &ind,
-                Some(Type::U32),
-            );
-            b.intrinsic(
-                IntrinsicOp::LoadGlobalInvocationId,
-                Some(r),
-                &[],
-                &[],
-                Some(Type::vec32(3)),
-            );
+            let xy: Src = coord2(b).into();
+            let ind = access_indices(&d, u32t().to_index());
             let bogus = ImageRef::new(crate::entity::ImageId::from_u32(9));
-            b.intrinsic(
-                IntrinsicOp::ImageLoad,
-                Some(bogus),
-                &[xy.into()],
-                &ind,
-                Some(Type::U32),
+            let ty = Some(Type::U32);
+            use IntrinsicOp::{ImageLoad, LoadGlobalInvocationId};
+            emit(
+                b,
+                &[
+                    (ImageLoad, None, vec![xy], &ind, ty),
+                    (
+                        LoadGlobalInvocationId,
+                        Some(r),
+                        vec![],
+                        &[],
+                        Some(Type::vec32(3)),
+                    ),
+                    (ImageLoad, Some(bogus), vec![xy], &ind, ty),
+                ],
             );
         });
         assert_errors(
@@ -2540,45 +2552,23 @@ mod tests {
     fn indices_and_source_counts() {
         let sh = shader(|b, sh| {
             let (d, r) = img(sh, "r32");
-            let xy = coord2(b);
-            let t = b.imm_bool(true);
+            let xy: Src = coord2(b).into();
+            let t: Src = b.imm_bool(true).into();
+            let zero: Src = b.imm_u32(0).into();
             let idx = image_indices(&d);
-            b.intrinsic(
-                IntrinsicOp::ImageLoad,
-                Some(r),
-                &[xy.into()],
-                &idx,
-                Some(Type::U32),
-            );
-            let mut bad = idx.to_vec();
-            bad.push(0x900);
-            b.intrinsic(
-                IntrinsicOp::ImageLoad,
-                Some(r),
-                &[xy.into()],
-                &bad,
-                Some(Type::U32),
-            );
-            let mut ok = idx.to_vec();
-            ok.push(u32t().to_index());
-            b.intrinsic(
-                IntrinsicOp::ImageLoad,
-                Some(r),
-                &[xy.into(), t.into(), t.into()],
-                &ok,
-                Some(Type::U32),
-            );
-            b.intrinsic(IntrinsicOp::ImageLoad, Some(r), &[], &ok, Some(Type::U32));
-            let zero = b.imm_u32(0);
-            b.intrinsic(
-                IntrinsicOp::ImageStore,
-                Some(r),
-                &[xy.into(), zero.into(), zero.into()],
-                &image_indices(&d)
-                    .into_iter()
-                    .chain([u32t().to_index()])
-                    .collect::<Vec<_>>(),
-                None,
+            let bad = [&idx[..], &[0x900]].concat();
+            let ok = access_indices(&d, u32t().to_index());
+            let ty = Some(Type::U32);
+            use IntrinsicOp::{ImageLoad, ImageStore};
+            emit(
+                b,
+                &[
+                    (ImageLoad, Some(r), vec![xy], &idx, ty),
+                    (ImageLoad, Some(r), vec![xy], &bad, ty),
+                    (ImageLoad, Some(r), vec![xy, t, t], &ok, ty),
+                    (ImageLoad, Some(r), vec![], &ok, ty),
+                    (ImageStore, Some(r), vec![xy, zero, zero], &ok, None),
+                ],
             );
         });
         assert_errors(
@@ -2597,42 +2587,29 @@ mod tests {
     fn image_load_lod_operand() {
         let sh = shader(|b, sh| {
             let (d, r) = img(sh, "r32");
-            let xy = coord2(b);
-            let lod = b.imm_u32(1);
-            let lod16 = b.load_const(Type::new(16, 1).unwrap(), &[1]);
-            let ok = image_indices(&d)
-                .into_iter()
-                .chain([u32t().to_index()])
-                .collect::<Vec<_>>();
-            // Fine: with and without a 32-bit scalar LOD.
-            b.intrinsic(
-                IntrinsicOp::ImageLoad,
-                Some(r),
-                &[xy.into()],
-                &ok,
-                Some(Type::U32),
-            );
-            b.intrinsic(
-                IntrinsicOp::ImageLoad,
-                Some(r),
-                &[xy.into(), lod.into()],
-                &ok,
-                Some(Type::U32),
-            );
-            // Wrong: a vector LOD, a 16-bit LOD.
-            b.intrinsic(
-                IntrinsicOp::ImageLoad,
-                Some(r),
-                &[xy.into(), xy.into()],
-                &ok,
-                Some(Type::U32),
-            );
-            b.intrinsic(
-                IntrinsicOp::ImageLoad,
-                Some(r),
-                &[xy.into(), lod16.into()],
-                &ok,
-                Some(Type::U32),
+            let xy: Src = coord2(b).into();
+            let lod: Src = b.imm_u32(1).into();
+            let lod16: Src = b.load_const(Type::new(16, 1).unwrap(), &[1]).into();
+            let ok = access_indices(&d, u32t().to_index());
+            let load = |srcs| {
+                (
+                    IntrinsicOp::ImageLoad,
+                    Some(r),
+                    srcs,
+                    &ok[..],
+                    Some(Type::U32),
+                )
+            };
+            emit(
+                b,
+                &[
+                    // Fine: with and without a 32-bit scalar LOD.
+                    load(vec![xy]),
+                    load(vec![xy, lod]),
+                    // Wrong: a vector LOD, a 16-bit LOD.
+                    load(vec![xy, xy]),
+                    load(vec![xy, lod16]),
+                ],
             );
         });
         assert_errors(
@@ -2734,52 +2711,30 @@ mod tests {
         let sh = shader(|b, sh| {
             let (d, r) = img(sh, "r32f");
             let idx = image_indices(&d);
-            b.intrinsic(
-                IntrinsicOp::ImageSize,
-                Some(r),
-                &[],
-                &idx,
-                Some(Type::vec32(1)),
-            );
-            b.image_load_param(r, 32, 4);
-            b.intrinsic(
-                IntrinsicOp::ImageLoadParam,
-                Some(r),
-                &[],
-                &[(-1i32) as u32],
-                Some(Type::vec32(2)),
-            );
-            b.intrinsic(
-                IntrinsicOp::ImageLoadParam,
-                Some(r),
-                &[],
-                &[0],
-                Some(Type::U64),
-            );
-            b.intrinsic(
-                IntrinsicOp::ImageSamples,
-                Some(r),
-                &[],
-                &idx[..2],
-                Some(Type::U64),
-            );
-            b.intrinsic(
-                IntrinsicOp::LoadWorkgroupId,
-                None,
-                &[],
-                &[],
-                Some(Type::vec32(2)),
-            );
-            b.intrinsic(IntrinsicOp::LoadWorkgroupId, None, &[], &[], None);
-            let x = b.imm_u32(0);
-            let mut ind = idx.to_vec();
-            ind.push(f32t().to_index());
-            b.intrinsic(
-                IntrinsicOp::ImageStore,
-                Some(r),
-                &[x.into(), x.into()],
-                &ind,
-                Some(Type::U32),
+            let x: Src = b.imm_u32(0).into();
+            let store = access_indices(&d, f32t().to_index());
+            let minus_one = [-1i32 as u32];
+            use IntrinsicOp::{
+                ImageLoadParam, ImageSamples, ImageSize, ImageStore, LoadWorkgroupId,
+            };
+            emit(
+                b,
+                &[
+                    (ImageSize, Some(r), vec![], &idx, Some(Type::vec32(1))),
+                    (ImageLoadParam, Some(r), vec![], &[32], Some(Type::vec32(4))),
+                    (
+                        ImageLoadParam,
+                        Some(r),
+                        vec![],
+                        &minus_one,
+                        Some(Type::vec32(2)),
+                    ),
+                    (ImageLoadParam, Some(r), vec![], &[0], Some(Type::U64)),
+                    (ImageSamples, Some(r), vec![], &idx[..2], Some(Type::U64)),
+                    (LoadWorkgroupId, None, vec![], &[], Some(Type::vec32(2))),
+                    (LoadWorkgroupId, None, vec![], &[], None),
+                    (ImageStore, Some(r), vec![x, x], &store, Some(Type::U32)),
+                ],
             );
         });
         assert_errors(
@@ -2889,89 +2844,41 @@ mod tests {
     fn lsc_message_errors() {
         let sh = shader(|b, sh| {
             let (_, r) = img(sh, "r32");
-            let a64 = b.imm_u64(0);
-            let a32 = b.imm_u32(0);
+            let a64: Src = b.imm_u64(0).into();
+            let a32: Src = b.imm_u32(0).into();
+            let p: Src = b.imm_u32(1).into();
+            let v64: Src = b.load_const(Type::new(64, 4).unwrap(), &[0; 4]).into();
             let d4 = DataShape::vector(DataSize::D32, 4, false);
             let flat = lsc(Sfid::Ugm, AddrType::Flat, AddrSize::A64, d4);
             let bti = lsc(Sfid::Ugm, AddrType::Bti, AddrSize::A32, d4);
-            b.intrinsic(
-                IntrinsicOp::LscLoad,
-                Some(r),
-                &[a64.into()],
-                &flat,
-                Some(Type::vec32(4)),
-            );
-            b.intrinsic(
-                IntrinsicOp::LscLoad,
-                None,
-                &[a32.into()],
-                &bti,
-                Some(Type::vec32(4)),
-            );
-            b.intrinsic(
-                IntrinsicOp::LscLoad,
-                None,
-                &[a32.into()],
-                &flat,
-                Some(Type::vec32(2)),
-            );
-            b.intrinsic(
-                IntrinsicOp::LscLoadQuad,
-                None,
-                &[a64.into()],
-                &flat,
-                Some(Type::vec32(4)),
-            );
-            let v = b.load_const(Type::new(64, 4).unwrap(), &[0; 4]);
-            b.intrinsic(
-                IntrinsicOp::LscStore,
-                None,
-                &[a64.into(), v.into()],
-                &flat,
-                None,
-            );
-            let t = lsc(
-                Sfid::Ugm,
-                AddrType::Flat,
-                AddrSize::A64,
-                DataShape::vector(DataSize::D32, 32, true),
-            );
-            b.intrinsic(
-                IntrinsicOp::LscLoad,
-                None,
-                &[a64.into()],
-                &t,
-                Some(Type::vec32(16)),
-            );
-            let mut at = lsc(
-                Sfid::Ugm,
-                AddrType::Flat,
-                AddrSize::A64,
-                DataShape::vector(DataSize::D32, 1, false),
-            );
+            let d32x32t = DataShape::vector(DataSize::D32, 32, true);
+            let t = lsc(Sfid::Ugm, AddrType::Flat, AddrSize::A64, d32x32t);
+            let d32 = DataShape::vector(DataSize::D32, 1, false);
+            let mut at = lsc(Sfid::Ugm, AddrType::Flat, AddrSize::A64, d32);
             at.push(crate::lsc::LscAtomicOp::Iadd.opcode());
-            b.intrinsic(
-                IntrinsicOp::LscAtomic,
-                None,
-                &[a64.into(), a64.into()],
-                &at,
-                Some(Type::U32),
-            );
-            let p = b.imm_u32(1);
-            b.intrinsic(
-                IntrinsicOp::LscLoad,
-                None,
-                &[a64.into(), p.into()],
-                &flat,
-                Some(Type::vec32(4)),
-            );
-            let chans = IndexKind::Channels.parse_value("rgba").unwrap();
-            b.intrinsic(
-                IntrinsicOp::SamplerLd,
-                Some(r),
-                &[a32.into(); 4],
-                &[chans, f32t().to_index()],
-                Some(Type::vec32(3)),
+            let rgba = IndexKind::Channels.parse_value("rgba").unwrap();
+            let sampler = [rgba, f32t().to_index()];
+            let v4 = Some(Type::vec32(4));
+            use IntrinsicOp::{LscAtomic, LscLoad, LscLoadQuad, LscStore, SamplerLd};
+            emit(
+                b,
+                &[
+                    (LscLoad, Some(r), vec![a64], &flat, v4),
+                    (LscLoad, None, vec![a32], &bti, v4),
+                    (LscLoad, None, vec![a32], &flat, Some(Type::vec32(2))),
+                    (LscLoadQuad, None, vec![a64], &flat, v4),
+                    (LscStore, None, vec![a64, v64], &flat, None),
+                    (LscLoad, None, vec![a64], &t, Some(Type::vec32(16))),
+                    (LscAtomic, None, vec![a64, a64], &at, Some(Type::U32)),
+                    (LscLoad, None, vec![a64, p], &flat, v4),
+                    (
+                        SamplerLd,
+                        Some(r),
+                        vec![a32; 4],
+                        &sampler,
+                        Some(Type::vec32(3)),
+                    ),
+                ],
             );
         });
         assert_errors(
@@ -3008,12 +2915,10 @@ mod tests {
         let spans: Vec<Span> = d.iter().map(|d| d.span).collect();
         assert_eq!(spans, vec![Span::new(4, 7), Span::new(9, 2), Span::UNKNOWN]);
     }
-    fn text_errors(text: &str) -> Vec<String> {
-        let sh = crate::parse_shader(text).unwrap_or_else(|d| panic!("parse: {d:?}"));
-        match validate(&sh) {
-            Ok(()) => vec![],
-            Err(d) => d.into_iter().map(|d| d.message).collect(),
-        }
+
+    /// The validator's messages for the shader `text`, which must parse.
+    pub(super) fn text_errors(text: &str) -> Vec<String> {
+        errors(&crate::parse_shader(text).unwrap_or_else(|d| panic!("parse: {d:?}")))
     }
 
     const BLOCK_DECLS: &str = "image @t : 2d r32_uint (binding=0)
@@ -3134,7 +3039,7 @@ image @g : 2d rg32_uint (binding=5)
 
 #[cfg(test)]
 mod async_copy_tests {
-    use super::*;
+    use super::tests::text_errors;
 
     /// Validates `body` (instructions after the constants `%c0` = 0, `%c1` = 1,
     /// `%c2` = 2, `%c3` = 3, `%c4` = 4, `%c8` = 8, `%g` a 64-bit address, `%s` a 32-bit
@@ -3165,11 +3070,7 @@ fn main {{
         .replace("%g", "%6")
         .replace("%s", "%7")
         .replace("%x", "%8.x");
-        let shader = crate::parse_shader(&text).unwrap_or_else(|d| panic!("{d:?}"));
-        match validate(&shader) {
-            Ok(()) => Vec::new(),
-            Err(d) => d.into_iter().map(|d| d.message).collect(),
-        }
+        text_errors(&text)
     }
 
     #[test]
