@@ -725,11 +725,7 @@ impl<'s> Interpreter<'s> {
         self.stats = Stats::default();
         self.entry_mask = mask & lane_mask;
         self.barriers = 0;
-        self.frames.push(Frame::List {
-            list: self.func.body(),
-            pos: 0,
-            mask: self.entry_mask,
-        });
+        self.enter_list(self.func.body(), self.entry_mask);
         Ok(())
     }
 
@@ -828,11 +824,7 @@ impl<'s> Interpreter<'s> {
                                 out: 0,
                                 in_else: then_mask == 0,
                             });
-                            self.frames.push(Frame::List {
-                                list,
-                                pos: 0,
-                                mask: first,
-                            });
+                            self.enter_list(list, first);
                         }
                         CfNode::Loop(id) => {
                             self.frames.push(Frame::Loop {
@@ -840,11 +832,7 @@ impl<'s> Interpreter<'s> {
                                 broken: 0,
                                 continued: 0,
                             });
-                            self.frames.push(Frame::List {
-                                list: &func.loop_data(id).body,
-                                pos: 0,
-                                mask,
-                            });
+                            self.enter_list(&func.loop_data(id).body, mask);
                         }
                     }
                 }
@@ -860,11 +848,7 @@ impl<'s> Interpreter<'s> {
                         *in_else = true;
                         let m = *else_mask;
                         let list = &func.if_data(*id).else_list;
-                        self.frames.push(Frame::List {
-                            list,
-                            pos: 0,
-                            mask: m,
-                        });
+                        self.enter_list(list, m);
                     } else {
                         let out = *out;
                         self.frames.pop();
@@ -882,11 +866,7 @@ impl<'s> Interpreter<'s> {
                     if active != 0 {
                         *continued = 0;
                         let list = &func.loop_data(*id).body;
-                        self.frames.push(Frame::List {
-                            list,
-                            pos: 0,
-                            mask: active,
-                        });
+                        self.enter_list(list, active);
                     } else {
                         let broken = *broken;
                         self.frames.pop();
@@ -901,6 +881,12 @@ impl<'s> Interpreter<'s> {
                 }
             }
         }
+    }
+
+    /// Starts running `list` (a function body, a branch of an `if`, a loop body) with
+    /// the lanes of `mask`.
+    fn enter_list(&mut self, list: &'s [CfNode], mask: Mask) {
+        self.frames.push(Frame::List { list, pos: 0, mask });
     }
 
     /// Sets the lanes still running in the list frame on top of the stack (after an

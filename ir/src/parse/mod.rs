@@ -1116,25 +1116,14 @@ impl<'a> Parser<'a> {
                 format!("malformed value `%{}{}`", digits, shorten(rest)),
             ));
         }
-        let Some(n) = bounded(digits, MAX_VALUE_ID) else {
-            return Err(error(
-                span,
-                format!(
-                    "value id %{} is too large (value ids must be below {MAX_VALUE_ID})",
-                    shorten(digits)
-                ),
-            ));
-        };
-        if self.value_ids_used + n as usize >= MAX_VALUE_ID as usize {
-            return Err(error(
-                span,
-                format!(
-                    "value id %{n} is too large: the functions of a shader share a budget of \
-                     {MAX_VALUE_ID} value ids and the functions before this one use {}",
-                    self.value_ids_used
-                ),
-            ));
-        }
+        let n = id_in_budget(
+            span,
+            digits,
+            "value",
+            '%',
+            MAX_VALUE_ID,
+            self.value_ids_used,
+        )?;
         let v = Value::from_u32(n);
         // A use may come before the definition (phis at loop headers), and a value may
         // be used and never defined (the validator reports that): either way its id
@@ -1188,25 +1177,14 @@ impl<'a> Parser<'a> {
             Some(d) if !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()) => d,
             _ => return Err(self.expected("a block label (`bN`)")),
         };
-        let Some(n) = bounded(digits, MAX_BLOCK_ID) else {
-            return Err(error(
-                span,
-                format!(
-                    "block id b{} is too large (block ids must be below {MAX_BLOCK_ID})",
-                    shorten(digits)
-                ),
-            ));
-        };
-        if self.block_ids_used + n as usize >= MAX_BLOCK_ID as usize {
-            return Err(error(
-                span,
-                format!(
-                    "block id b{n} is too large: the functions of a shader share a budget of \
-                     {MAX_BLOCK_ID} block ids and the functions before this one use {}",
-                    self.block_ids_used
-                ),
-            ));
-        }
+        let n = id_in_budget(
+            span,
+            digits,
+            "block",
+            'b',
+            MAX_BLOCK_ID,
+            self.block_ids_used,
+        )?;
         self.lx.bump(w.len());
         Ok((Block::from_u32(n), span))
     }
@@ -1330,6 +1308,38 @@ fn bounded(digits: &str, limit: u32) -> Option<u32> {
         }
     }
     Some(acc as u32)
+}
+
+/// The id `digits` of a value or block (`what`, written `{sigil}N`): it must be below
+/// `max` and fit in what the shader-wide budget of `max` ids leaves after the `used`
+/// ids of the functions before this one (the ids size arenas, see [`MAX_VALUE_ID`]).
+fn id_in_budget(
+    span: Span,
+    digits: &str,
+    what: &str,
+    sigil: char,
+    max: u32,
+    used: usize,
+) -> PResult<u32> {
+    let Some(n) = bounded(digits, max) else {
+        return Err(error(
+            span,
+            format!(
+                "{what} id {sigil}{} is too large ({what} ids must be below {max})",
+                shorten(digits)
+            ),
+        ));
+    };
+    if used + n as usize >= max as usize {
+        return Err(error(
+            span,
+            format!(
+                "{what} id {sigil}{n} is too large: the functions of a shader share a budget of \
+                 {max} {what} ids and the functions before this one use {used}"
+            ),
+        ));
+    }
+    Ok(n)
 }
 
 /// A token cut to a length fit for a message.
