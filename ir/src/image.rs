@@ -430,6 +430,22 @@ pub struct ImageDecl {
 }
 
 impl ImageDecl {
+    /// The plain declaration `image @name : dim format (binding=0)`: one image, not
+    /// arrayed, no access qualifiers, no static layout. Set the other fields on the
+    /// result for anything else.
+    pub fn new(name: &str, dim: ImageDim, format: Format) -> ImageDecl {
+        ImageDecl {
+            name: name.to_string(),
+            dim,
+            arrayed: false,
+            format,
+            access: Access::NONE,
+            binding: 0,
+            count: None,
+            layout: None,
+        }
+    }
+
     /// Number of coordinate components of an access to this image.
     pub fn coord_components(&self) -> u8 {
         self.dim.coord_components(self.arrayed)

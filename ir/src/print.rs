@@ -370,16 +370,7 @@ mod tests {
     use crate::types::{AluType, BaseType};
 
     fn decl(name: &str, dim: ImageDim, format: Format) -> ImageDecl {
-        ImageDecl {
-            name: name.into(),
-            dim,
-            arrayed: false,
-            format,
-            access: Access::NONE,
-            binding: 0,
-            count: None,
-            layout: None,
-        }
+        ImageDecl::new(name, dim, format)
     }
 
     /// The body lines of the only function (without `fn`, block label and `}`).

@@ -113,23 +113,14 @@ mod tests {
     use super::*;
     use crate::builder::Builder;
     use crate::function::Jump;
-    use crate::image::{Access, Format, ImageDecl, ImageDim, ImageRef};
+    use crate::image::{Format, ImageDecl, ImageDim, ImageRef};
     use crate::intrinsic::IntrinsicOp;
     use crate::types::{AluType, BaseType, Src, Type};
 
     #[test]
     fn counts_each_kind() {
         let mut sh = Shader::new([1, 1, 1]);
-        let decl = ImageDecl {
-            name: "img".into(),
-            dim: ImageDim::D2,
-            arrayed: false,
-            format: Format::R32Uint,
-            access: Access::NONE,
-            binding: 0,
-            count: None,
-            layout: None,
-        };
+        let decl = ImageDecl::new("img", ImageDim::D2, Format::R32Uint);
         let img = sh.add_image(decl.clone());
         let mut f = Function::new("main");
         let mut b = Builder::at_end(&mut f);

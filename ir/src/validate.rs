@@ -1846,20 +1846,14 @@ mod tests {
     use super::*;
     use crate::builder::{image_indices, Builder};
     use crate::function::{Cursor, Jump};
-    use crate::image::{Access, ImageRef, StaticLayout};
+    use crate::image::{ImageRef, StaticLayout};
     use crate::lsc::{CacheControl, DataSize};
     use crate::types::Swizzle;
 
     fn decl(name: &str, dim: ImageDim, arrayed: bool, format: Format) -> ImageDecl {
         ImageDecl {
-            name: name.into(),
-            dim,
             arrayed,
-            format,
-            access: Access::NONE,
-            binding: 0,
-            count: None,
-            layout: None,
+            ..ImageDecl::new(name, dim, format)
         }
     }
 

@@ -550,7 +550,7 @@ mod tests {
     use super::*;
     use crate::builder::Builder;
     use crate::function::Jump;
-    use crate::image::{Access, Format, ImageDecl, ImageDim, ImageRef};
+    use crate::image::{Format, ImageDecl, ImageDim, ImageRef};
     use crate::types::{AluType, BaseType, Type};
     use crate::validate::validate;
 
@@ -601,16 +601,7 @@ mod tests {
     }
 
     fn store_decl() -> ImageDecl {
-        ImageDecl {
-            name: "out".into(),
-            dim: ImageDim::Buffer,
-            arrayed: false,
-            format: Format::R32Uint,
-            access: Access::NONE,
-            binding: 0,
-            count: None,
-            layout: None,
-        }
+        ImageDecl::new("out", ImageDim::Buffer, Format::R32Uint)
     }
 
     /// A side effect that keeps `v` alive: `image_store` to image 0.
