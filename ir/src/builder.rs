@@ -266,6 +266,17 @@ impl<'a> Builder<'a> {
         )
     }
 
+    /// Adds the source `src` from predecessor `pred` to the phi defining `phi`, as
+    /// `nir_phi_instr_add_src`: a loop header's phi gets its back-edge source once the
+    /// block ending the body exists. Panics if `phi` is not defined by a phi.
+    pub fn add_phi_src(&mut self, phi: Value, pred: Block, src: impl Into<Src>) {
+        let inst = self.func.value_def(phi).expect("the phi is defined");
+        match &mut self.func.inst_mut(inst).kind {
+            InstKind::Phi(p) => p.srcs.push((pred, src.into())),
+            other => panic!("{phi} is defined by {other:?}, not a phi"),
+        }
+    }
+
     /// After [`Builder::pop_if`]: a phi merging `then_val` (from the end of the then
     /// list) and `else_val` (from the end of the else list), as `nir_if_phi`.
     pub fn if_phi(
@@ -595,5 +606,37 @@ mod tests {
             _ => unreachable!(),
         };
         assert_eq!(f.successors(header).as_slice(), &[after]);
+    }
+
+    #[test]
+    fn add_phi_src_appends_the_back_edge_source() {
+        let mut f = Function::new("main");
+        let mut b = Builder::at_end(&mut f);
+        let zero = b.imm_u32(0);
+        let pre = b.current_block();
+        let l = b.push_loop();
+        let h = b.phi(Type::U32, &[(pre, zero.into())]);
+        let next = b.iadd(h, h);
+        let latch = b.current_block();
+        b.pop_loop(l);
+        b.add_phi_src(h, latch, next);
+        let hi = f.value_def(h).unwrap();
+        match &f.inst(hi).kind {
+            InstKind::Phi(p) => assert_eq!(
+                p.srcs.as_slice(),
+                &[(pre, Src::new(zero)), (latch, Src::new(next))]
+            ),
+            k => panic!("{k:?}"),
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "not a phi")]
+    fn add_phi_src_to_a_non_phi_panics() {
+        let mut f = Function::new("main");
+        let mut b = Builder::at_end(&mut f);
+        let x = b.imm_u32(0);
+        let block = b.current_block();
+        b.add_phi_src(x, block, x);
     }
 }

@@ -1269,14 +1269,31 @@ impl Function {
 mod tests {
     use super::*;
 
-    fn konst(f: &mut Function, b: Block, v: u64) -> Value {
-        let i = f.create_inst(
-            InstKind::LoadConst(smallvec::smallvec![v]),
-            Some(Type::U32),
-            Span::UNKNOWN,
-        );
+    /// Appends an instruction of `kind` defining a `ty` value to block `b`.
+    fn append(f: &mut Function, b: Block, kind: InstKind, ty: Type) -> (Inst, Value) {
+        let i = f.create_inst(kind, Some(ty), Span::UNKNOWN);
         f.insert_inst(i, Cursor::BlockEnd(b));
-        f.inst(i).dest.unwrap()
+        (i, f.inst(i).dest.unwrap())
+    }
+
+    /// Appends the 32-bit constant `v` to block `b`.
+    fn konst(f: &mut Function, b: Block, v: u64) -> Value {
+        append(f, b, InstKind::LoadConst(smallvec::smallvec![v]), Type::U32).1
+    }
+
+    /// Appends `load_const (1, 2, 3)` to block `b`.
+    fn vec3_const(f: &mut Function, b: Block) -> Value {
+        let kind = InstKind::LoadConst(smallvec::smallvec![1, 2, 3]);
+        append(f, b, kind, Type::vec32(3)).1
+    }
+
+    /// Appends `mov src` (of type `ty`) to block `b`.
+    fn append_mov(f: &mut Function, b: Block, src: Src, ty: Type) -> (Inst, Value) {
+        let kind = InstKind::Alu(AluInst {
+            op: AluOp::Mov,
+            srcs: smallvec::smallvec![src],
+        });
+        append(f, b, kind, ty)
     }
 
     #[test]
@@ -1303,25 +1320,8 @@ mod tests {
     fn replace_uses_keeps_partial_swizzles() {
         let mut f = Function::new("main");
         let b0 = f.first_block(CfParent::Root).unwrap();
-        let v3 = f.create_inst(
-            InstKind::LoadConst(smallvec::smallvec![1, 2, 3]),
-            Some(Type::vec32(3)),
-            Span::UNKNOWN,
-        );
-        f.insert_inst(v3, Cursor::BlockEnd(b0));
-        let v3 = f.inst(v3).dest.unwrap();
-        let user = |f: &mut Function, src: Src, ty: Type| {
-            let i = f.create_inst(
-                InstKind::Alu(AluInst {
-                    op: AluOp::Mov,
-                    srcs: smallvec::smallvec![src],
-                }),
-                Some(ty),
-                Span::UNKNOWN,
-            );
-            f.insert_inst(i, Cursor::BlockEnd(b0));
-            (i, f.inst(i).dest.unwrap())
-        };
+        let v3 = vec3_const(&mut f, b0);
+        let user = |f: &mut Function, src: Src, ty: Type| append_mov(f, b0, src, ty);
         let (_, xy) = user(&mut f, Src::swizzled(v3, &[0, 1]).unwrap(), Type::vec32(2));
         let (_, xyz) = user(
             &mut f,
@@ -1344,25 +1344,8 @@ mod tests {
     fn replace_uses_follows_chains_in_any_id_order_and_stops_cycles() {
         let mut f = Function::new("main");
         let b0 = f.first_block(CfParent::Root).unwrap();
-        let v3 = f.create_inst(
-            InstKind::LoadConst(smallvec::smallvec![1, 2, 3]),
-            Some(Type::vec32(3)),
-            Span::UNKNOWN,
-        );
-        f.insert_inst(v3, Cursor::BlockEnd(b0));
-        let v3 = f.inst(v3).dest.unwrap();
-        let mov = |f: &mut Function, src: Src, ty: Type| {
-            let i = f.create_inst(
-                InstKind::Alu(AluInst {
-                    op: AluOp::Mov,
-                    srcs: smallvec::smallvec![src],
-                }),
-                Some(ty),
-                Span::UNKNOWN,
-            );
-            f.insert_inst(i, Cursor::BlockEnd(b0));
-            (i, f.inst(i).dest.unwrap())
-        };
+        let v3 = vec3_const(&mut f, b0);
+        let mov = |f: &mut Function, src: Src, ty: Type| append_mov(f, b0, src, ty);
         let (_, a) = mov(&mut f, Src::new(v3), Type::vec32(3));
         let (_, b) = mov(&mut f, Src::swizzled(v3, &[0, 1]).unwrap(), Type::vec32(2));
         // `a` (the lower id) is replaced by a read of `c` (a higher one).

@@ -1985,10 +1985,7 @@ mod tests {
             b.pop_if(j);
             let latch = b.current_block();
             b.pop_loop(l);
-            let phi_inst = b.func.value_def(ph).unwrap();
-            if let InstKind::Phi(phi) = &mut b.func.inst_mut(phi_inst).kind {
-                phi.srcs.push((latch, next.into()));
-            }
+            b.add_phi_src(ph, latch, next);
             let _ = header;
             // 1-bit operands of unsized integer ops are NIR booleans.
             let both = b.iand(c, c);

@@ -630,6 +630,12 @@ mod tests {
         f
     }
 
+    /// Runs DCE, which must leave `f` as it is, and checks its shape.
+    fn dce_keeps(mut f: Function, want_shape: &str) {
+        assert!(!dce_function(&mut f));
+        assert_eq!(shape(&f), want_shape);
+    }
+
     /// `if cond { break }` at the cursor, the cursor left after it.
     fn break_if(b: &mut Builder, cond: Value) {
         let i = b.push_if(cond);
@@ -654,10 +660,7 @@ mod tests {
         break_if(&mut b, c);
         let latch = b.current_block();
         b.pop_loop(l);
-        let pi = b.func.value_def(p).unwrap();
-        if let InstKind::Phi(phi) = &mut b.func.inst_mut(pi).kind {
-            phi.srcs.push((latch, q.into()));
-        }
+        b.add_phi_src(p, latch, q);
         assert!(remove_dead_instructions(&mut f));
         assert_eq!(
             kinds(&f),
@@ -718,8 +721,7 @@ mod tests {
         b.pop_if(i);
         let p = b.if_phi(i, v, w);
         keep(&mut b, p);
-        assert!(!dce_function(&mut f));
-        assert_eq!(shape(&f), "B if[B][B] B");
+        dce_keeps(f, "B if[B][B] B");
     }
 
     #[test]
@@ -736,10 +738,7 @@ mod tests {
         let x = b.iadd(h, one);
         let latch = b.current_block();
         b.pop_loop(l);
-        let hi = b.func.value_def(h).unwrap();
-        if let InstKind::Phi(phi) = &mut b.func.inst_mut(hi).kind {
-            phi.srcs.push((latch, x.into()));
-        }
+        b.add_phi_src(h, latch, x);
         keep(&mut b, h);
         assert!(dce_function(&mut f));
         let f = check_with_image(f);
@@ -803,11 +802,9 @@ mod tests {
         let last = b.current_block();
         b.jump(Jump::Break);
         b.pop_loop(l);
+        b.add_phi_src(h, cont, next);
         keep(&mut b, h);
         let hi = f.value_def(h).unwrap();
-        if let InstKind::Phi(phi) = &mut f.inst_mut(hi).kind {
-            phi.srcs.push((cont, next.into()));
-        }
         let _ = check_with_image(f.clone());
         let f = dce_changes_to(f, "B loop[B if[B(break)][B(continue)] B] B");
         match &f.inst(hi).kind {
@@ -845,8 +842,7 @@ mod tests {
         let c = b.ult(one, one);
         break_if(&mut b, c);
         b.pop_loop(l);
-        assert!(!dce_function(&mut f));
-        assert_eq!(shape(&f), "B loop[B if[B(break)][B] B] B");
+        dce_keeps(f, "B loop[B if[B(break)][B] B] B");
     }
 
     #[test]
