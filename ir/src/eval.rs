@@ -1045,10 +1045,17 @@ mod tests {
         }
     }
 
+    /// The error of evaluating `op` to a `dest` value over one-component operands of
+    /// the given bit sizes.
+    fn eval_err(op: AluOp, dest: Type, bits: &[u8]) -> EvalError {
+        let a = [1u64];
+        let srcs: Vec<Operand> = bits.iter().map(|&b| Operand::new(b, &a)).collect();
+        eval_alu(op, dest, &srcs).unwrap_err()
+    }
+
     #[test]
     fn shape_errors_are_reported() {
-        let a = [1u64];
-        let e = eval_alu(AluOp::Iadd, Type::U32, &[Operand::new(32, &a)]).unwrap_err();
+        let e = eval_err(AluOp::Iadd, Type::U32, &[32]);
         assert!(matches!(
             e,
             EvalError::SourceCount {
@@ -1057,29 +1064,14 @@ mod tests {
                 ..
             }
         ));
-        let e = eval_alu(
-            AluOp::Iadd,
-            Type::U32,
-            &[Operand::new(32, &a), Operand::new(16, &a)],
-        )
-        .unwrap_err();
+        let e = eval_err(AluOp::Iadd, Type::U32, &[32, 16]);
         assert_eq!(
             e.to_string(),
             "source 1 of `iadd` must be 32-bit, found 16-bit"
         );
-        let e = eval_alu(
-            AluOp::Fadd,
-            Type::scalar(8).unwrap(),
-            &[Operand::new(8, &a), Operand::new(8, &a)],
-        )
-        .unwrap_err();
+        let e = eval_err(AluOp::Fadd, Type::scalar(8).unwrap(), &[8, 8]);
         assert!(matches!(e, EvalError::UnsupportedBitSize { bits: 8, .. }));
-        let e = eval_alu(
-            AluOp::Iadd,
-            Type::vec32(2),
-            &[Operand::new(32, &a), Operand::new(32, &a)],
-        )
-        .unwrap_err();
+        let e = eval_err(AluOp::Iadd, Type::vec32(2), &[32, 32]);
         assert!(matches!(
             e,
             EvalError::SourceComponents {
@@ -1089,12 +1081,7 @@ mod tests {
                 ..
             }
         ));
-        let e = eval_alu(
-            AluOp::Ieq,
-            Type::U32,
-            &[Operand::new(32, &a), Operand::new(32, &a)],
-        )
-        .unwrap_err();
+        let e = eval_err(AluOp::Ieq, Type::U32, &[32, 32]);
         assert!(matches!(
             e,
             EvalError::DestBitSize {
@@ -1103,12 +1090,7 @@ mod tests {
                 ..
             }
         ));
-        let e = eval_alu(
-            AluOp::Vec2,
-            Type::vec32(3),
-            &[Operand::new(32, &a), Operand::new(32, &a)],
-        )
-        .unwrap_err();
+        let e = eval_err(AluOp::Vec2, Type::vec32(3), &[32, 32]);
         assert!(matches!(
             e,
             EvalError::DestComponents {

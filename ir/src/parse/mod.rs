@@ -796,15 +796,7 @@ impl<'a> Parser<'a> {
                     ));
                 };
                 self.lx.bump(name.len());
-                let mut srcs = SmallVec::new();
-                if !self.at_statement_end() {
-                    loop {
-                        srcs.push(self.src(st)?);
-                        if !self.lx.eat(b',') {
-                            break;
-                        }
-                    }
-                }
+                let srcs = self.statement_list(|p| p.src(st))?;
                 Ok(InstKind::Alu(AluInst { op, srcs }))
             }
         }
@@ -812,6 +804,24 @@ impl<'a> Parser<'a> {
 
     fn at_statement_end(&mut self) -> bool {
         self.lx.at_line_break() || self.lx.peek() == Some(b'}')
+    }
+
+    /// Items read by `item`, separated by `,`, up to the end of the statement (none if
+    /// it ends at once): the sources of an ALU op or of a phi.
+    fn statement_list<A: smallvec::Array>(
+        &mut self,
+        mut item: impl FnMut(&mut Self) -> PResult<A::Item>,
+    ) -> PResult<SmallVec<A>> {
+        let mut items = SmallVec::new();
+        if !self.at_statement_end() {
+            loop {
+                items.push(item(self)?);
+                if !self.lx.eat(b',') {
+                    break;
+                }
+            }
+        }
+        Ok(items)
     }
 
     /// `load_const (c, ...)`
@@ -836,19 +846,13 @@ impl<'a> Parser<'a> {
 
     /// `phi bN: <src>, ...`
     fn phi(&mut self, st: &mut FnState) -> PResult<InstKind> {
-        let mut srcs = SmallVec::new();
-        if !self.at_statement_end() {
-            loop {
-                let (b, span) = self.block_label()?;
-                self.expect(b':', "`:` after the predecessor block")?;
-                let s = self.src(st)?;
-                st.phi_preds.push((b, span));
-                srcs.push((b, s));
-                if !self.lx.eat(b',') {
-                    break;
-                }
-            }
-        }
+        let srcs = self.statement_list(|p| {
+            let (b, span) = p.block_label()?;
+            p.expect(b':', "`:` after the predecessor block")?;
+            let s = p.src(st)?;
+            st.phi_preds.push((b, span));
+            Ok((b, s))
+        })?;
         Ok(InstKind::Phi(Phi { srcs }))
     }
 
