@@ -8,7 +8,10 @@
 
 use crate::atomic::AtomicOp;
 use crate::image::{Access, Format, ImageDim};
-use crate::lsc::{AddrSize, AddrType, BlockShape, CacheControl, DataShape, LscAtomicOp, Sfid};
+use crate::lsc::{
+    channel_mask_letters, parse_channel_mask, AddrSize, AddrType, BlockShape, CacheControl,
+    DataShape, LscAtomicOp, Sfid,
+};
 use crate::types::AluType;
 use std::fmt;
 
@@ -101,12 +104,7 @@ impl IndexKind {
                 if v == 0 || v > 0xf {
                     return None;
                 }
-                "rgba"
-                    .chars()
-                    .enumerate()
-                    .filter(|(i, _)| v & (1 << i) != 0)
-                    .map(|(_, c)| c)
-                    .collect()
+                channel_mask_letters(v, "rgba")
             }
         })
     }
@@ -151,22 +149,7 @@ impl IndexKind {
                 }
                 shape.to_index()?
             }
-            IndexKind::Channels => {
-                let mut mask = 0u32;
-                let mut last = -1i32;
-                for ch in s.chars() {
-                    let bit = "rgba".find(ch)? as i32;
-                    if bit <= last {
-                        return None;
-                    }
-                    last = bit;
-                    mask |= 1 << bit;
-                }
-                if mask == 0 {
-                    return None;
-                }
-                mask
-            }
+            IndexKind::Channels => parse_channel_mask(s, "rgba")?,
         })
     }
 }

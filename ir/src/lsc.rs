@@ -218,25 +218,13 @@ impl DataShape {
             Some(i) => (&s[..i], &s[i..]),
             None => (s, ""),
         };
-        let size = DataSize::ALL
-            .iter()
-            .copied()
-            .find(|d| d.name() == size_str)?;
+        let size = DataSize::from_name(size_str)?;
         if rest.is_empty() {
             return Some(DataShape::vector(size, 1, false));
         }
         if let Some(mask) = rest.strip_prefix('.') {
-            let mut cmask = 0u8;
-            let mut last = -1i32;
-            for ch in mask.chars() {
-                let bit = "xyzw".find(ch)? as i32;
-                if bit <= last {
-                    return None;
-                }
-                last = bit;
-                cmask |= 1 << bit;
-            }
-            return (cmask != 0).then_some(DataShape::quad(size, cmask));
+            let cmask = parse_channel_mask(mask, "xyzw")?;
+            return Some(DataShape::quad(size, cmask as u8));
         }
         let rest = rest.strip_prefix('x')?;
         let (num, transpose) = match rest.strip_suffix('t') {
@@ -250,17 +238,39 @@ impl DataShape {
     }
 }
 
+/// The letters of the four-bit channel mask `mask` in the alphabet `letters` (`xyzw`
+/// for the data of quad messages, `rgba` for the sampler's return channels): one per
+/// set bit, lowest bit first.
+pub(crate) fn channel_mask_letters(mask: u32, letters: &str) -> String {
+    letters
+        .chars()
+        .enumerate()
+        .filter(|(i, _)| mask & (1 << i) != 0)
+        .map(|(_, c)| c)
+        .collect()
+}
+
+/// Inverse of [`channel_mask_letters`]: `None` unless `s` is at least one letter of
+/// `letters`, in increasing order and none twice (the one spelling of each mask).
+pub(crate) fn parse_channel_mask(s: &str, letters: &str) -> Option<u32> {
+    let mut mask = 0u32;
+    let mut last = -1i32;
+    for ch in s.chars() {
+        let bit = letters.find(ch)? as i32;
+        if bit <= last {
+            return None;
+        }
+        last = bit;
+        mask |= 1 << bit;
+    }
+    (mask != 0).then_some(mask)
+}
+
 impl fmt::Display for DataShape {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.size.name())?;
         if self.cmask != 0 {
-            f.write_str(".")?;
-            for (i, c) in "xyzw".chars().enumerate() {
-                if self.cmask & (1 << i) != 0 {
-                    write!(f, "{c}")?;
-                }
-            }
-            return Ok(());
+            return write!(f, ".{}", channel_mask_letters(self.cmask.into(), "xyzw"));
         }
         if self.vect != 1 || self.transpose {
             write!(f, "x{}", self.vect)?;
@@ -440,6 +450,24 @@ impl LscAtomicOp {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn channel_masks_have_one_spelling() {
+        assert_eq!(channel_mask_letters(0b0101, "xyzw"), "xz");
+        assert_eq!(channel_mask_letters(0b1011, "rgba"), "rga");
+        assert_eq!(parse_channel_mask("xz", "xyzw"), Some(0b0101));
+        assert_eq!(parse_channel_mask("rga", "rgba"), Some(0b1011));
+        for mask in 1..=0xf {
+            for letters in ["xyzw", "rgba"] {
+                let s = channel_mask_letters(mask, letters);
+                assert_eq!(parse_channel_mask(&s, letters), Some(mask), "{s}");
+            }
+        }
+        // Empty, out of order, repeated, foreign letters.
+        for bad in ["", "yx", "xx", "xq", "rg"] {
+            assert_eq!(parse_channel_mask(bad, "xyzw"), None, "{bad}");
+        }
+    }
 
     #[test]
     fn data_shapes_round_trip() {
