@@ -16,16 +16,15 @@
 //!   `%v = vec2 %a.z, %b` becomes `%a.z`), as NIR's `copy_prop_alu_src` does for vector
 //!   sources, so that a vector built only to feed component reads dies.
 //!
-//! All uses are rewritten in one sweep ([`Function::replace_uses`]), so the pass is
+//! All uses are rewritten in one sweep ([`Function::replace_uses_dense`]), so the pass is
 //! linear in the size of the function. Copies left without uses are removed by DCE.
 
 use super::{Pass, PassError};
 use crate::alu::AluOp;
 use crate::entity::Value;
-use crate::function::{AluInst, Function, InstKind};
+use crate::function::{AluInst, Function, InstData, InstKind};
 use crate::shader::Shader;
 use crate::types::{Src, Swizzle};
-use std::collections::HashMap;
 
 /// The copy-propagation pass, `copy-prop`.
 #[derive(Copy, Clone, Debug, Default)]
@@ -48,7 +47,11 @@ impl Pass for CopyProp {
 /// Propagates the copies of one function; returns whether a use changed.
 pub fn copy_prop_function(func: &mut Function) -> bool {
     let insts = func.insts_in_order();
-    let mut map: HashMap<Value, Src> = HashMap::new();
+    // The copied source per value (indexed by value; the shaders this runs on after
+    // lowering have millions of values, where a hash map costs a cache miss and a hash
+    // per lookup).
+    let mut map: Vec<Option<Src>> = vec![None; func.num_value_ids()];
+    let mut copies = 0usize;
     for &inst in &insts {
         let data = func.inst(inst);
         let Some(dest) = data.dest else { continue };
@@ -80,60 +83,86 @@ pub fn copy_prop_function(func: &mut Function) -> bool {
         };
         if let Some(src) = copied {
             if src.value != dest {
-                map.insert(dest, src);
+                map[dest.index()] = Some(src);
+                copies += 1;
             }
         }
     }
-    break_cycles(&mut map);
     let mut changed = false;
-    if !map.is_empty() {
+    if copies > 0 {
+        break_cycles(&mut map);
         changed = propagate_whole_copies(func, &insts, &map);
     }
     // The component rewrite reads the function as the whole-copy rewrite left it.
     changed | propagate_vec_components(func, &insts)
 }
 
-/// Rewrites the uses of the values in `map` (whole-value copies); returns whether a use
-/// changed.
+/// Whether `f` holds for a source of `data` (the image index included), without
+/// collecting the sources.
+fn any_src(data: &InstData, mut f: impl FnMut(Src) -> bool) -> bool {
+    match &data.kind {
+        InstKind::Alu(a) => a.srcs.iter().any(|&s| f(s)),
+        InstKind::Phi(p) => p.srcs.iter().any(|&(_, s)| f(s)),
+        InstKind::Intrinsic(i) => {
+            i.image.and_then(|r| r.index).is_some_and(&mut f) || i.srcs.iter().any(|&s| f(s))
+        }
+        InstKind::LoadConst(_) | InstKind::Undef => false,
+    }
+}
+
+/// Rewrites the uses of the values in `map` (whole-value copies, indexed by value);
+/// returns whether a use changed.
 fn propagate_whole_copies(
     func: &mut Function,
     insts: &[crate::entity::Inst],
-    map: &HashMap<Value, Src>,
+    map: &[Option<Src>],
 ) -> bool {
+    let is_copy = |v: Value| map.get(v.index()).is_some_and(Option::is_some);
     // Only report progress when a use actually reads a copy; dead copies are DCE's.
-    let used = insts.iter().any(|&i| {
-        func.inst(i)
-            .srcs()
-            .iter()
-            .any(|s| map.contains_key(&s.value))
-    }) || func
-        .ifs_in_order()
+    let used = insts
         .iter()
-        .any(|&i| map.contains_key(&func.if_data(i).cond.value));
+        .any(|&i| any_src(func.inst(i), |s| is_copy(s.value)))
+        || func
+            .ifs_in_order()
+            .iter()
+            .any(|&i| is_copy(func.if_data(i).cond.value));
     if !used {
         return false;
     }
-    func.replace_uses(map);
+    func.replace_uses_dense(map);
     true
 }
 
 /// Rewrites uses that read components of a `vecN` when every selected component comes
 /// from one value; returns whether a use changed.
 fn propagate_vec_components(func: &mut Function, insts: &[crate::entity::Inst]) -> bool {
-    let mut vecs: HashMap<Value, smallvec::SmallVec<[Src; 4]>> = HashMap::new();
+    // Per value: the index in `parts` of its scalar sources, if it is such a `vecN`.
+    const NOT_A_VEC: u32 = u32::MAX;
+    let mut vec_of: Vec<u32> = Vec::new();
+    let mut parts: Vec<smallvec::SmallVec<[Src; 4]>> = Vec::new();
     for &inst in insts {
         let data = func.inst(inst);
         if let (InstKind::Alu(a), Some(dest)) = (&data.kind, data.dest) {
             if a.op.is_vec() && a.srcs.iter().all(|s| func.src_components(*s) == 1) {
-                vecs.insert(dest, a.srcs.iter().map(|s| s.component(0)).collect());
+                if vec_of.is_empty() {
+                    vec_of = vec![NOT_A_VEC; func.num_value_ids()];
+                }
+                vec_of[dest.index()] = parts.len() as u32;
+                parts.push(a.srcs.iter().map(|s| s.component(0)).collect());
             }
         }
     }
-    if vecs.is_empty() {
+    if parts.is_empty() {
         return false;
     }
+    let parts_of = |v: Value| -> Option<&smallvec::SmallVec<[Src; 4]>> {
+        match vec_of.get(v.index()) {
+            Some(&k) if k != NOT_A_VEC => parts.get(k as usize),
+            _ => None,
+        }
+    };
     let rewrite = |func: &Function, src: Src| -> Option<Src> {
-        let parts = vecs.get(&src.value)?;
+        let parts = parts_of(src.value)?;
         let n = func.src_components(src);
         let first = parts.get(src.swizzle.component(0) as usize)?.value;
         if func.value_type(first).bit_size() != func.value_type(src.value).bit_size() {
@@ -159,12 +188,7 @@ fn propagate_vec_components(func: &mut Function, insts: &[crate::entity::Inst]) 
     };
     let mut changed = false;
     for &inst in insts {
-        if !func
-            .inst(inst)
-            .srcs()
-            .iter()
-            .any(|s| vecs.contains_key(&s.value))
-        {
+        if !any_src(func.inst(inst), |s| parts_of(s.value).is_some()) {
             continue;
         }
         let mut data = func.inst(inst).clone();
@@ -220,31 +244,30 @@ fn alu_copy(func: &Function, a: &AluInst, dest: Value) -> Option<Src> {
 }
 
 /// Removes the copies that only lead back to themselves (possible in unreachable code,
-/// where dominance does not order the definitions).
-fn break_cycles(map: &mut HashMap<Value, Src>) {
+/// where dominance does not order the definitions). `map` is indexed by value.
+fn break_cycles(map: &mut [Option<Src>]) {
     // 1: on the current path, 2: resolved.
-    let mut state: HashMap<Value, u8> = HashMap::with_capacity(map.len());
-    let keys: Vec<Value> = map.keys().copied().collect();
+    let mut state: Vec<u8> = vec![0; map.len()];
     let mut path: Vec<Value> = Vec::new();
-    for k in keys {
-        if state.contains_key(&k) {
+    for k in 0..map.len() {
+        if map[k].is_none() || state[k] != 0 {
             continue;
         }
         path.clear();
-        let mut cur = k;
+        let mut cur = Value::from_u32(k as u32);
         loop {
-            match state.get(&cur) {
-                Some(2) => break,
-                Some(_) => {
+            match state.get(cur.index()).copied().unwrap_or(0) {
+                2 => break,
+                1 => {
                     let start = path.iter().position(|&v| v == cur).unwrap_or(0);
                     for v in &path[start..] {
-                        map.remove(v);
+                        map[v.index()] = None;
                     }
                     break;
                 }
-                None => match map.get(&cur) {
+                _ => match map.get(cur.index()).copied().flatten() {
                     Some(next) => {
-                        state.insert(cur, 1);
+                        state[cur.index()] = 1;
                         path.push(cur);
                         cur = next.value;
                     }
@@ -253,7 +276,7 @@ fn break_cycles(map: &mut HashMap<Value, Src>) {
             }
         }
         for v in &path {
-            state.insert(*v, 2);
+            state[v.index()] = 2;
         }
     }
 }
@@ -365,20 +388,19 @@ mod tests {
 
     #[test]
     fn copy_cycles_in_unreachable_code_are_left_alone() {
-        let mut map = HashMap::new();
+        let mut map = vec![None; 10];
         let (a, b, c, d) = (
             Value::from_u32(1),
             Value::from_u32(2),
             Value::from_u32(3),
             Value::from_u32(4),
         );
-        map.insert(a, Src::new(b));
-        map.insert(b, Src::new(a));
-        map.insert(c, Src::new(a));
-        map.insert(d, Src::new(Value::from_u32(9)));
+        map[a.index()] = Some(Src::new(b));
+        map[b.index()] = Some(Src::new(a));
+        map[c.index()] = Some(Src::new(a));
+        map[d.index()] = Some(Src::new(Value::from_u32(9)));
         break_cycles(&mut map);
-        let mut keys: Vec<Value> = map.keys().copied().collect();
-        keys.sort();
-        assert_eq!(keys, vec![c, d]);
+        let keys: Vec<usize> = (0..map.len()).filter(|&i| map[i].is_some()).collect();
+        assert_eq!(keys, vec![c.index(), d.index()]);
     }
 }
