@@ -894,76 +894,91 @@ impl Function {
                 *slot = Some(*s);
             }
         }
-        self.replace_uses_dense(&dense);
+        self.replace_uses_dense(dense);
     }
 
     /// [`Function::replace_uses`] with the map as a vector indexed by value (it may be
     /// shorter than the value arena): the form passes that number values densely build
-    /// directly. Each chain is resolved once, so the sweep is linear in the size of the
-    /// function plus the map.
-    pub fn replace_uses_dense(&mut self, map: &[Option<Src>]) {
+    /// directly. The map is consumed: each chain is resolved once, in place, so the
+    /// sweep is linear in the size of the function plus the map and allocates no second
+    /// map (which would be a hundred megabytes on a shader of millions of values).
+    pub fn replace_uses_dense(&mut self, mut map: Vec<Option<Src>>) {
         let entries = map.iter().filter(|s| s.is_some()).count();
         if entries == 0 {
             return;
         }
-        let lookup = |v: Value| map.get(v.index()).copied().flatten();
-        // Where each chain ends, for a whole-value read of its first value. Composing
-        // swizzles is associative and `replace_step` leaves them in one canonical form,
-        // so a use then takes a single step through its value's resolution. A cycle
-        // (callers break them beforehand) falls back to walking each use, capped as
-        // before.
-        let mut resolved: Vec<Option<Src>> = vec![None; map.len()];
-        let mut on_path = vec![false; map.len()];
-        let mut cyclic = false;
-        let mut path: Vec<Value> = Vec::new();
-        'entries: for index in 0..map.len() {
-            if map[index].is_none() || resolved[index].is_some() {
-                continue;
-            }
-            // Follow the chain to a value that is resolved or not replaced...
-            let mut cur = Value::from_u32(index as u32);
-            path.clear();
-            while let Some(rep) = lookup(cur) {
-                if resolved[cur.index()].is_some() {
-                    break;
+        // Cycles (callers break them beforehand) keep the capped walk per use of
+        // `replace_uses`; otherwise every chain is resolved first.
+        let cyclic = map_has_cycle(&map);
+        if !cyclic {
+            // Composing swizzles is associative and `replace_step` leaves them in one
+            // canonical form, so an entry can be replaced by the end of its chain and a
+            // use then takes a single step.
+            let mut done = vec![false; map.len()];
+            let mut path: Vec<Value> = Vec::new();
+            for index in 0..map.len() {
+                if map[index].is_none() || done[index] {
+                    continue;
                 }
-                if on_path[cur.index()] {
-                    cyclic = true;
-                    break 'entries;
+                let mut cur = Value::from_u32(index as u32);
+                while let Some(rep) = map.get(cur.index()).copied().flatten() {
+                    if done[cur.index()] {
+                        break;
+                    }
+                    path.push(cur);
+                    cur = rep.value;
                 }
-                on_path[cur.index()] = true;
-                path.push(cur);
-                cur = rep.value;
-            }
-            // ...then resolve the path back to front.
-            while let Some(v) = path.pop() {
-                on_path[v.index()] = false;
-                let rep = lookup(v).expect("path values are replaced");
-                let mut r = self.replace_step(Src::new(v), rep);
-                if let Some(tail) = resolved.get(rep.value.index()).copied().flatten() {
-                    r = self.replace_step(r, tail);
+                // Back to front: the next value of each chain is resolved (or not
+                // replaced at all) when its predecessor is.
+                while let Some(v) = path.pop() {
+                    let rep = map[v.index()].expect("path values are replaced");
+                    let mut r = self.replace_step(Src::new(v), rep);
+                    if let Some(tail) = map.get(rep.value.index()).copied().flatten() {
+                        r = self.replace_step(r, tail);
+                    }
+                    map[v.index()] = Some(r);
+                    done[v.index()] = true;
                 }
-                resolved[v.index()] = Some(r);
             }
         }
         let resolve = |func: &Function, src: Src| -> Src {
-            if cyclic {
-                let mut cur = src;
-                let mut guard = 0;
-                while let Some(rep) = lookup(cur.value) {
-                    cur = func.replace_step(cur, rep);
-                    guard += 1;
-                    if guard > entries {
-                        break;
-                    }
+            let lookup = |v: Value| map.get(v.index()).copied().flatten();
+            if !cyclic {
+                return match lookup(src.value) {
+                    Some(r) => func.replace_step(src, r),
+                    None => src,
+                };
+            }
+            let mut cur = src;
+            let mut guard = 0;
+            while let Some(rep) = lookup(cur.value) {
+                cur = func.replace_step(cur, rep);
+                guard += 1;
+                if guard > entries {
+                    break;
                 }
-                return cur;
             }
-            match resolved.get(src.value.index()).copied().flatten() {
-                Some(r) => func.replace_step(src, r),
-                None => src,
-            }
+            cur
         };
+        self.rewrite_srcs(resolve);
+    }
+
+    /// Rewrites every use of `v` into a use of `repl[v]` (shorter than the value arena
+    /// is fine), keeping the use's swizzle: what [`Function::replace_uses`] does for a
+    /// map of whole values of the same type none of which is itself replaced (CSE's
+    /// merges), without building that map.
+    pub fn replace_values(&mut self, repl: &[Option<Value>]) {
+        self.rewrite_srcs(
+            |func, src| match repl.get(src.value.index()).copied().flatten() {
+                Some(v) => func.replace_step(src, Src::new(v)),
+                None => src,
+            },
+        );
+    }
+
+    /// Sets every source of the instructions of the tree and every `if` condition to
+    /// `f` of it, in program order.
+    fn rewrite_srcs(&mut self, f: impl Fn(&Function, Src) -> Src) {
         for b in self.blocks_in_order() {
             let mut cur = self.blocks[b.index()].first;
             while let Some(i) = cur {
@@ -974,7 +989,7 @@ impl Function {
                         kind: data,
                         dest: None,
                     };
-                    tmp.for_each_src_mut(|s| *s = resolve(self, *s));
+                    tmp.for_each_src_mut(|s| *s = f(self, *s));
                     data = tmp.kind;
                 }
                 self.insts[i.index()].kind = data;
@@ -982,7 +997,7 @@ impl Function {
         }
         for id in 0..self.ifs.len() {
             let cond = self.ifs[id].cond;
-            self.ifs[id].cond = resolve(self, cond);
+            self.ifs[id].cond = f(self, cond);
         }
     }
 
@@ -1190,6 +1205,38 @@ impl Function {
             self.rename_phi_pred(s, second, first);
         }
     }
+}
+
+/// Whether following `map` (indexed by value) from some entry comes back to it.
+fn map_has_cycle(map: &[Option<Src>]) -> bool {
+    // 1: on the current path, 2: known to end.
+    let mut state = vec![0u8; map.len()];
+    let mut path: Vec<usize> = Vec::new();
+    for start in 0..map.len() {
+        if map[start].is_none() || state[start] != 0 {
+            continue;
+        }
+        let mut cur = start;
+        loop {
+            match state.get(cur).copied() {
+                Some(1) => return true,
+                Some(0) => match map[cur] {
+                    Some(rep) => {
+                        state[cur] = 1;
+                        path.push(cur);
+                        cur = rep.value.index();
+                    }
+                    None => break,
+                },
+                // Known to end, or beyond the map (not replaced).
+                _ => break,
+            }
+        }
+        for v in path.drain(..) {
+            state[v] = 2;
+        }
+    }
+    false
 }
 
 /// Iterator over the instructions of a block.

@@ -91,7 +91,7 @@ pub fn copy_prop_function(func: &mut Function) -> bool {
     let mut changed = false;
     if copies > 0 {
         break_cycles(&mut map);
-        changed = propagate_whole_copies(func, &insts, &map);
+        changed = propagate_whole_copies(func, &insts, map);
     }
     // The component rewrite reads the function as the whole-copy rewrite left it.
     changed | propagate_vec_components(func, &insts)
@@ -115,7 +115,7 @@ fn any_src(data: &InstData, mut f: impl FnMut(Src) -> bool) -> bool {
 fn propagate_whole_copies(
     func: &mut Function,
     insts: &[crate::entity::Inst],
-    map: &[Option<Src>],
+    map: Vec<Option<Src>>,
 ) -> bool {
     let is_copy = |v: Value| map.get(v.index()).is_some_and(Option::is_some);
     // Only report progress when a use actually reads a copy; dead copies are DCE's.

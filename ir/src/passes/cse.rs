@@ -282,8 +282,7 @@ pub fn cse_function(func: &mut Function) -> bool {
         func.remove_inst(inst);
     }
     // Every replacement is a value in scope of its own type, never itself replaced.
-    let map: Vec<Option<Src>> = repl.iter().map(|r| r.map(Src::new)).collect();
-    func.replace_uses_dense(&map);
+    func.replace_values(&repl);
     true
 }
 
