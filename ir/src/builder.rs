@@ -563,6 +563,15 @@ impl Builder<'_> {
         self.pop_if(id);
         (id, t, e)
     }
+
+    /// `if cond { break }` at the cursor, the cursor left after it: the loop exit of
+    /// the tests' loops.
+    pub(crate) fn break_if(&mut self, cond: impl Into<Src>) -> IfId {
+        let id = self.push_if(cond);
+        self.jump(Jump::Break);
+        self.pop_if(id);
+        id
+    }
 }
 
 #[cfg(test)]

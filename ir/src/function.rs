@@ -1510,9 +1510,7 @@ mod tests {
         let mut b = crate::builder::Builder::at_end(&mut f);
         let l = b.push_loop();
         let c = b.imm_bool(true);
-        let i = b.push_if(c);
-        b.jump(Jump::Break);
-        b.pop_if(i);
+        let i = b.break_if(c);
         let _ = b.imm_u32(3);
         b.pop_loop(l);
         f.inline_if_branch(i, true);

@@ -112,7 +112,6 @@ impl fmt::Display for Stats {
 mod tests {
     use super::*;
     use crate::builder::Builder;
-    use crate::function::Jump;
     use crate::image::{Format, ImageDecl, ImageDim, ImageRef};
     use crate::intrinsic::IntrinsicOp;
     use crate::types::{AluType, BaseType, Src, Type};
@@ -138,9 +137,7 @@ mod tests {
         let l = b.push_loop();
         let u = b.undef(Type::U32);
         let cond = b.ieq(u, w);
-        let i = b.push_if(cond);
-        b.jump(Jump::Break);
-        b.pop_if(i);
+        b.break_if(cond);
         b.pop_loop(l);
         sh.functions.push(f);
         let s = Stats::of(&sh);

@@ -1980,9 +1980,7 @@ mod tests {
             let ph = b.phi(Type::U32, &[(pre, p.into())]);
             let next = b.iadd(ph, one);
             let done = b.uge(next, old);
-            let j = b.push_if(done);
-            b.jump(Jump::Break);
-            b.pop_if(j);
+            b.break_if(done);
             let latch = b.current_block();
             b.pop_loop(l);
             b.add_phi_src(ph, latch, next);
