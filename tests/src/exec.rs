@@ -434,13 +434,14 @@ impl<'s> Executor<'s> {
         let mut interps: Vec<Interpreter<'_>> = (0..in_step)
             .map(|_| Interpreter::new(shader, func, self.config.interp))
             .collect();
+        let grid = Grid {
+            local_size: local,
+            workgroups,
+            subgroup_size: sg,
+        };
         let mut lanes = vec![0u32; sg as usize];
         for wl in 0..num_wg {
-            let wg = [
-                (wl % workgroups[0] as u64) as u32,
-                ((wl / workgroups[0] as u64) % workgroups[1] as u64) as u32,
-                (wl / (workgroups[0] as u64 * workgroups[1] as u64)) as u32,
-            ];
+            let wg = linear_to_xyz(wl, workgroups);
             self.memory
                 .begin_workgroup(wl as u32, self.config.shared_size);
             if !self.shared_init.is_empty() {
@@ -449,88 +450,39 @@ impl<'s> Executor<'s> {
                 shared[..n].copy_from_slice(&self.shared_init[..n]);
             }
             let mut copies = AsyncCopies::new();
-            if !has_barrier {
-                for i in 0..num_sg {
-                    let start = i as u64 * sg as u64;
-                    let count = (wg_size - start).min(sg as u64) as usize;
-                    let first = (wl * wg_size + start) as u32;
-                    for (i, l) in lanes.iter_mut().enumerate() {
-                        *l = first.wrapping_add(i as u32);
-                    }
-                    let mask = if count == 32 {
-                        u32::MAX
-                    } else {
-                        (1u32 << count) - 1
-                    };
-                    let run_err = |error| ExecError::Run {
-                        workgroup: wg,
-                        first_invocation: first,
-                        error,
-                    };
-                    let interp = &mut interps[0];
-                    let mut env = ExecEnv {
-                        mem: &mut self.memory,
-                        local_size: local,
-                        workgroups,
-                        trace: self.config.trace_calls.then_some(&mut result.calls),
-                        subgroup_size: sg,
-                        subgroup: i as u32,
-                        lanes: mask,
-                        copies: &mut copies,
-                    };
-                    interp.run_masked(&lanes, mask, &mut env).map_err(run_err)?;
-                    record_subgroup(result, interp, first, count);
-                }
-                copies
-                    .finish(num_sg as u32)
-                    .map_err(|e| ExecError::Workgroup {
-                        workgroup: wg,
-                        error: WorkgroupError::AsyncCopy(e),
-                    })?;
-                continue;
-            }
-            // (first invocation, lanes, active mask) of each subgroup.
+            // (first invocation, lanes, active mask) of each subgroup run in step.
             let mut subgroups = Vec::with_capacity(num_sg);
-            for (i, interp) in interps.iter_mut().enumerate() {
-                let start = i as u64 * sg as u64;
-                let count = (wg_size - start).min(sg as u64) as usize;
-                let first = (wl * wg_size + start) as u32;
-                for (i, l) in lanes.iter_mut().enumerate() {
-                    *l = first.wrapping_add(i as u32);
+            if has_barrier {
+                for (i, interp) in interps.iter_mut().enumerate() {
+                    let slot = SubgroupSlot::fill(wl * wg_size, wg_size, sg, i, &mut lanes);
+                    interp
+                        .start(&lanes, slot.mask)
+                        .map_err(run_error(wg, slot.first))?;
+                    subgroups.push(slot);
                 }
-                let mask = if count == 32 {
-                    u32::MAX
-                } else {
-                    (1u32 << count) - 1
-                };
-                let run_err = |error| ExecError::Run {
-                    workgroup: wg,
-                    first_invocation: first,
-                    error,
-                };
-                interp.start(&lanes, mask).map_err(run_err)?;
-                subgroups.push((first, count, mask));
+            } else {
+                for i in 0..num_sg {
+                    let slot = SubgroupSlot::fill(wl * wg_size, wg_size, sg, i, &mut lanes);
+                    let interp = &mut interps[0];
+                    let trace = self.config.trace_calls.then_some(&mut result.calls);
+                    let mut env =
+                        ExecEnv::new(&mut self.memory, grid, trace, &mut copies, i, slot.mask);
+                    interp
+                        .run_masked(&lanes, slot.mask, &mut env)
+                        .map_err(run_error(wg, slot.first))?;
+                    record_subgroup(result, interp, slot);
+                }
             }
-            loop {
+            // Without subgroups in step the loop ends at once.
+            while !subgroups.is_empty() {
                 // Every subgroup runs to its next barrier (or to its end).
                 let mut stops = Vec::with_capacity(num_sg);
                 for (i, interp) in interps.iter_mut().enumerate() {
-                    let (first, _, mask) = subgroups[i];
-                    let mut env = ExecEnv {
-                        mem: &mut self.memory,
-                        local_size: local,
-                        workgroups,
-                        trace: self.config.trace_calls.then_some(&mut result.calls),
-                        subgroup_size: sg,
-                        subgroup: i as u32,
-                        lanes: mask,
-                        copies: &mut copies,
-                    };
-                    let state = interp.resume(&mut env).map_err(|error| ExecError::Run {
-                        workgroup: wg,
-                        first_invocation: first,
-                        error,
-                    })?;
+                    let slot = subgroups[i];
+                    let trace = self.config.trace_calls.then_some(&mut result.calls);
+                    let mut env =
+                        ExecEnv::new(&mut self.memory, grid, trace, &mut copies, i, slot.mask);
+                    let state = interp.resume(&mut env).map_err(run_error(wg, slot.first))?;
                     stops.push(state);
                 }
                 let wg_err = |error| ExecError::Workgroup {
@@ -573,16 +525,68 @@ impl<'s> Executor<'s> {
                     workgroup: wg,
                     error: WorkgroupError::AsyncCopy(e),
                 })?;
-            for (interp, &(first, count, _)) in interps.iter().zip(&subgroups) {
-                record_subgroup(result, interp, first, count);
+            // Subgroups in step are complete only now; the others were recorded as they
+            // finished.
+            for (interp, &slot) in interps.iter().zip(&subgroups) {
+                record_subgroup(result, interp, slot);
             }
         }
         Ok(())
     }
 }
 
+/// `index` split into (x, y, z) coordinates of a `dims` grid, x fastest.
+fn linear_to_xyz(index: u64, dims: [u32; 3]) -> [u32; 3] {
+    let [nx, ny, _] = dims.map(|n| n as u64);
+    [
+        (index % nx) as u32,
+        ((index / nx) % ny) as u32,
+        (index / (nx * ny)) as u32,
+    ]
+}
+
+/// Turns an interpreter error into the error of the subgroup from `first_invocation`.
+fn run_error(workgroup: [u32; 3], first_invocation: u32) -> impl FnOnce(InterpError) -> ExecError {
+    move |error| ExecError::Run {
+        workgroup,
+        first_invocation,
+        error,
+    }
+}
+
+/// Where one subgroup of a workgroup runs.
+#[derive(Clone, Copy)]
+struct SubgroupSlot {
+    /// The invocation of lane 0.
+    first: u32,
+    /// The lanes that exist (fewer than the subgroup size in a trailing partial subgroup).
+    count: usize,
+    /// The execution mask of those lanes.
+    mask: u32,
+}
+
+impl SubgroupSlot {
+    /// Subgroup `index` (of size `sg`) of the workgroup of `wg_size` invocations starting
+    /// at invocation `wg_first`; writes its lanes' invocations to `lanes`.
+    fn fill(wg_first: u64, wg_size: u64, sg: u32, index: usize, lanes: &mut [u32]) -> Self {
+        let start = index as u64 * sg as u64;
+        let count = (wg_size - start).min(sg as u64) as usize;
+        let first = (wg_first + start) as u32;
+        for (i, l) in lanes.iter_mut().enumerate() {
+            *l = first.wrapping_add(i as u32);
+        }
+        let mask = if count == 32 {
+            u32::MAX
+        } else {
+            (1u32 << count) - 1
+        };
+        SubgroupSlot { first, count, mask }
+    }
+}
+
 /// Adds a finished subgroup's counters and recorded values to `result`.
-fn record_subgroup(result: &mut RunResult, interp: &Interpreter<'_>, first: u32, count: usize) {
+fn record_subgroup(result: &mut RunResult, interp: &Interpreter<'_>, slot: SubgroupSlot) {
+    let SubgroupSlot { first, count, .. } = slot;
     let stats = interp.stats();
     result.stats.blocks += stats.blocks;
     result.stats.instructions += stats.instructions;
@@ -597,10 +601,8 @@ fn record_subgroup(result: &mut RunResult, interp: &Interpreter<'_>, first: u32,
 /// The environment of one subgroup.
 struct ExecEnv<'m> {
     mem: &'m mut Memory,
-    local_size: [u32; 3],
-    workgroups: [u32; 3],
+    grid: Grid,
     trace: Option<&'m mut Vec<CallTrace>>,
-    subgroup_size: u32,
     /// The subgroup's index in its workgroup.
     subgroup: u32,
     /// The lanes the subgroup runs (all but the trailing ones of a partial subgroup).
@@ -609,30 +611,45 @@ struct ExecEnv<'m> {
     copies: &'m mut AsyncCopies,
 }
 
-impl ExecEnv<'_> {
+/// The shape of a dispatch.
+#[derive(Clone, Copy)]
+struct Grid {
+    local_size: [u32; 3],
+    workgroups: [u32; 3],
+    subgroup_size: u32,
+}
+
+impl<'m> ExecEnv<'m> {
+    fn new(
+        mem: &'m mut Memory,
+        grid: Grid,
+        trace: Option<&'m mut Vec<CallTrace>>,
+        copies: &'m mut AsyncCopies,
+        subgroup: usize,
+        lanes: u32,
+    ) -> Self {
+        ExecEnv {
+            mem,
+            grid,
+            trace,
+            subgroup: subgroup as u32,
+            lanes,
+            copies,
+        }
+    }
+
     /// (workgroup id, local id) of an invocation.
     fn ids(&self, invocation: u32) -> ([u32; 3], [u32; 3]) {
-        let [sx, sy, sz] = self.local_size.map(|n| n as u64);
-        let wg_size = sx * sy * sz;
+        let wg_size: u64 = self.grid.local_size.iter().map(|&n| n as u64).product();
         let inv = invocation as u64;
-        let (wl, li) = (inv / wg_size, inv % wg_size);
-        let local = [
-            (li % sx) as u32,
-            ((li / sx) % sy) as u32,
-            (li / (sx * sy)) as u32,
-        ];
-        let [nx, ny, _] = self.workgroups.map(|n| n as u64);
-        let wg = [
-            (wl % nx) as u32,
-            ((wl / nx) % ny) as u32,
-            (wl / (nx * ny)) as u32,
-        ];
+        let wg = linear_to_xyz(inv / wg_size, self.grid.workgroups);
+        let local = linear_to_xyz(inv % wg_size, self.grid.local_size);
         (wg, local)
     }
 
     /// The linear local index of an invocation in its workgroup.
     fn local_index(&self, invocation: u32) -> u32 {
-        let wg_size: u64 = self.local_size.iter().map(|&n| n as u64).product();
+        let wg_size: u64 = self.grid.local_size.iter().map(|&n| n as u64).product();
         (invocation as u64 % wg_size) as u32
     }
 }
@@ -695,14 +712,14 @@ impl Env for ExecEnv<'_> {
             | IntrinsicOp::LoadSubgroupInvocation
             | IntrinsicOp::LoadSubgroupId
             | IntrinsicOp::LoadNumSubgroups => {
-                let wg_size: u32 = self.local_size.iter().product();
+                let wg_size: u32 = self.grid.local_size.iter().product();
                 for lane in lanes {
                     let li = self.local_index(call.invocations[lane]);
                     let v = match op {
                         IntrinsicOp::LoadLocalInvocationIndex => li,
-                        IntrinsicOp::LoadSubgroupInvocation => li % self.subgroup_size,
-                        IntrinsicOp::LoadSubgroupId => li / self.subgroup_size,
-                        _ => wg_size.div_ceil(self.subgroup_size),
+                        IntrinsicOp::LoadSubgroupInvocation => li % self.grid.subgroup_size,
+                        IntrinsicOp::LoadSubgroupId => li / self.grid.subgroup_size,
+                        _ => wg_size.div_ceil(self.grid.subgroup_size),
                     };
                     call.set_dest(lane, &[v as u64]);
                 }
@@ -716,11 +733,11 @@ impl Env for ExecEnv<'_> {
                     let (wg, local) = self.ids(call.invocations[lane]);
                     let v: [u32; 3] = match op {
                         IntrinsicOp::LoadGlobalInvocationId => {
-                            [0, 1, 2].map(|i| wg[i] * self.local_size[i] + local[i])
+                            [0, 1, 2].map(|i| wg[i] * self.grid.local_size[i] + local[i])
                         }
                         IntrinsicOp::LoadLocalInvocationId => local,
                         IntrinsicOp::LoadWorkgroupId => wg,
-                        _ => self.workgroups,
+                        _ => self.grid.workgroups,
                     };
                     call.set_dest(lane, &v.map(|x| x as u64));
                 }

@@ -241,7 +241,6 @@ pub fn texel_offset_at_lod(
     let Some(ext) = u32::try_from(lod).ok().and_then(|l| b.view_extent(l)) else {
         return Ok(None);
     };
-    let inside = |v: i64, n: u64| v >= 0 && (v as u64) < n;
     // (x, y, layer-or-slice) of the texel, relative to the view.
     let (x, y, z, z_limit) = match (decl.dim, decl.arrayed) {
         (ImageDim::Buffer, _) => (c(0), 0, 0, 1),
@@ -253,25 +252,8 @@ pub fn texel_offset_at_lod(
         (ImageDim::Cube, true) => (c(0), c(1), c(2), ext.layers),
         (ImageDim::D3, _) => (c(0), c(1), c(2), ext.depth),
     };
-    if !(inside(x, ext.width) && inside(y, ext.height) && inside(z, z_limit)) {
-        return Ok(None);
-    }
-    match &b.storage {
-        ImageStorage::Buffer { .. } => Ok(Some(x as u64 * b.state_texel_bytes() as u64)),
-        ImageStorage::Surface { surface, .. } => {
-            // The view's first layer (3D: first slice) is layer (slice) 0.
-            let zz = ext.base_layer + z as u32;
-            surface
-                .texel_offset(x as u32, y as u32, zz, ext.level, b.bit6_swizzle)
-                .map(Some)
-                .map_err(|e| ImageError::Unsupported {
-                    reason: format!(
-                        "the layout reference rejects texel ({x}, {y}, {zz}) of level {}: {e}",
-                        ext.level
-                    ),
-                })
-        }
-    }
+    b.view_texel_offset(&ext, [x, y, z], z_limit)
+        .map_err(|reason| ImageError::Unsupported { reason })
 }
 
 /// The size `image_size` returns for the view (before truncation to the destination).

@@ -272,6 +272,37 @@ impl ImageBinding {
             }
         }
     }
+
+    /// The byte offset in the allocation of texel `(x, y, z)` of the view at `ext` (z: the
+    /// array layer or 3D slice, below `z_limit`), or `None` when the texel is outside the
+    /// view. The error is the layout reference's rejection, worded for the caller's error.
+    pub(crate) fn view_texel_offset(
+        &self,
+        ext: &ViewExtent,
+        [x, y, z]: [i64; 3],
+        z_limit: u64,
+    ) -> Result<Option<u64>, String> {
+        let inside = |v: i64, n: u64| v >= 0 && (v as u64) < n;
+        if !(inside(x, ext.width) && inside(y, ext.height) && inside(z, z_limit)) {
+            return Ok(None);
+        }
+        match &self.storage {
+            ImageStorage::Buffer { .. } => Ok(Some(x as u64 * self.state_texel_bytes() as u64)),
+            ImageStorage::Surface { surface, .. } => {
+                // The view's first layer (3D: first slice) is layer (slice) 0.
+                let zz = ext.base_layer + z as u32;
+                surface
+                    .texel_offset(x as u32, y as u32, zz, ext.level, self.bit6_swizzle)
+                    .map(Some)
+                    .map_err(|e| {
+                        format!(
+                            "the layout reference rejects texel ({x}, {y}, {zz}) of level {}: {e}",
+                            ext.level
+                        )
+                    })
+            }
+        }
+    }
 }
 
 /// What a view exposes at one level.

@@ -136,7 +136,7 @@
 //!   is known.
 
 use crate::image::{access_ctx, bound_image, image_binding_index};
-use crate::memory::{AccessKind, ImageBinding, ImageStorage, Memory, Space, Target};
+use crate::memory::{AccessKind, ImageBinding, Memory, Space, Target};
 use crate::texel::{ChannelKind, TexelLayout};
 use ir::eval::{eval_alu, Operand};
 use ir::interp::{EnvError, IntrinsicCall};
@@ -767,7 +767,6 @@ fn typed_texel(
     let Some(ext) = b.view_extent(lod as u32) else {
         return Ok(None);
     };
-    let inside = |v: i64, n: u64| v >= 0 && (v as u64) < n;
     // (x, y, array index or slice, its limit) per surface type.
     let (x, y, z, zl) = match ext.surf_dim {
         None => (x, 0, 0, 1),
@@ -775,25 +774,8 @@ fn typed_texel(
         Some(SurfDim::D2) => (x, y, r, ext.layers),
         Some(SurfDim::D3) => (x, y, r, ext.depth),
     };
-    if !(inside(x, ext.width) && inside(y, ext.height) && inside(z, zl)) {
-        return Ok(None);
-    }
-    match &b.storage {
-        ImageStorage::Buffer { .. } => Ok(Some(x as u64 * b.state_texel_bytes() as u64)),
-        ImageStorage::Surface { surface, .. } => {
-            // The view's first layer (3D: first slice) is layer (slice) 0.
-            let zz = ext.base_layer + z as u32;
-            surface
-                .texel_offset(x as u32, y as u32, zz, ext.level, b.bit6_swizzle)
-                .map(Some)
-                .map_err(|e| {
-                    EnvError::msg(format!(
-                        "the layout reference rejects texel ({x}, {y}, {zz}) of level {}: {e}",
-                        ext.level
-                    ))
-                })
-        }
-    }
+    b.view_texel_offset(&ext, [x, y, z], zl)
+        .map_err(EnvError::msg)
 }
 
 /// How a typed message's data size carries channel values.
@@ -1014,19 +996,7 @@ pub fn uniform_scalar(
     src: usize,
     operand: &'static str,
 ) -> Result<u64, EnvError> {
-    let v = call.src_scalar(src, 0);
-    for lane in 1..call.num_lanes() {
-        if call.src_scalar(src, lane) != v {
-            return Err(lane_err(
-                lane,
-                MessageError::NotUniform {
-                    operand,
-                    lane: lane as u32,
-                },
-            ));
-        }
-    }
-    Ok(v)
+    uniform_in_lanes(call, operand, |lane| call.src_scalar(src, lane))
 }
 
 /// Lane 0's value of source `src` (all components), checked to be the same in every
@@ -1036,19 +1006,26 @@ pub fn uniform_vector(
     src: usize,
     operand: &'static str,
 ) -> Result<Vec<u64>, EnvError> {
-    let v = call.src(src, 0).to_vec();
-    for lane in 1..call.num_lanes() {
-        if call.src(src, lane) != v.as_slice() {
-            return Err(lane_err(
-                lane,
-                MessageError::NotUniform {
-                    operand,
-                    lane: lane as u32,
-                },
-            ));
-        }
+    uniform_in_lanes(call, operand, |lane| call.src(src, lane)).map(<[u64]>::to_vec)
+}
+
+/// Lane 0's `value`, or [`MessageError::NotUniform`] at the first lane that differs.
+fn uniform_in_lanes<T: PartialEq>(
+    call: &IntrinsicCall<'_>,
+    operand: &'static str,
+    value: impl Fn(usize) -> T,
+) -> Result<T, EnvError> {
+    let v = value(0);
+    match (1..call.num_lanes()).find(|&lane| value(lane) != v) {
+        Some(lane) => Err(lane_err(
+            lane,
+            MessageError::NotUniform {
+                operand,
+                lane: lane as u32,
+            },
+        )),
+        None => Ok(v),
     }
-    Ok(v)
 }
 
 /// Checks that a value of type `t` spreads `bytes` over the call's lanes.
