@@ -833,11 +833,7 @@ impl Env for ExecEnv<'_> {
 mod tests {
     use super::*;
 
-    fn parse(text: &str) -> Shader {
-        let s = ir::parse_shader(text).unwrap_or_else(|d| panic!("parse: {d:?}"));
-        ir::validate::validate(&s).unwrap_or_else(|d| panic!("validate: {d:?}"));
-        s
-    }
+    use crate::fixtures::parse;
 
     #[test]
     fn invocation_ids_over_a_grid_with_partial_subgroups() {
@@ -851,13 +847,7 @@ fn main {
     32x3 %3 = @load_num_workgroups
 }";
         let shader = parse(text);
-        let mut ex = Executor::with_config(
-            &shader,
-            ExecConfig {
-                subgroup_size: 4,
-                ..ExecConfig::default()
-            },
-        );
+        let mut ex = crate::fixtures::executor(&shader, 4);
         let rec: Vec<Value> = (0..4).map(Value::from_u32).collect();
         let r = ex.run_recording([2, 1, 2], &rec).unwrap();
         assert_eq!(r.invocations, 24);
@@ -1094,26 +1084,13 @@ fn main {
                 ..ExecConfig::default()
             },
         );
-        let desc = tiling::SurfaceDesc::new(
-            tiling::Gen::Gfx125,
-            tiling::SurfDim::D2,
+        crate::fixtures::bind_linear_2d(
+            &mut ex.memory,
+            0,
             tiling::Format::R32_UINT,
-            tiling::Tiling::Linear,
-        )
-        .extent(2, 2, 1);
-        let surface = tiling::Surface::new(desc).unwrap();
-        let view = tiling::ImageView::level(&surface, 0);
-        ex.memory
-            .bind_surface_image(
-                0,
-                "img",
-                surface,
-                view,
-                ir::Format::R32Uint,
-                tiling::Format::R32_UINT,
-                tiling::Bit6Swizzle::None,
-            )
-            .unwrap();
+            ir::Format::R32Uint,
+            [2, 2],
+        );
         let r = ex.run([1, 1, 1]).unwrap();
         assert_eq!(r.calls.len(), 2);
         let (load, msg) = (r.calls[0], r.calls[1]);

@@ -780,14 +780,10 @@ fn image_block(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exec::{ExecConfig, Executor, RunResult};
-    use ir::{Shader, Value};
+    use crate::exec::{Executor, RunResult};
+    use ir::Value;
 
-    fn parse(text: &str) -> Shader {
-        let s = ir::parse_shader(text).unwrap_or_else(|d| panic!("parse: {d:?}"));
-        ir::validate::validate(&s).unwrap_or_else(|d| panic!("validate: {d:?}"));
-        s
-    }
+    use crate::fixtures::parse;
 
     fn surface(
         dim: tiling::SurfDim,
@@ -847,64 +843,53 @@ mod tests {
 
     fn bind_all(mem: &mut Memory) {
         use tiling::SurfDim::*;
-        // 1D array: 8 wide, 4 layers, viewed from layer 1 (3 layers).
-        mem.bind_surface_image(
-            0,
-            "a1",
-            surface(D1, R32, 8, 1, 1, 4, 1),
-            view(0, 1, 3, R32),
-            ir::Format::R32Uint,
-            R32,
-            tiling::Bit6Swizzle::None,
-        )
-        .unwrap();
-        // Cube: 4x4, 6 layers.
-        mem.bind_surface_image(
-            1,
-            "cube",
-            surface(D2, R32, 4, 4, 1, 6, 1),
-            view(0, 0, 6, R32),
-            ir::Format::R32Uint,
-            R32,
-            tiling::Bit6Swizzle::None,
-        )
-        .unwrap();
-        // Cube array of 2 cubes.
-        mem.bind_surface_image(
-            2,
-            "cubes",
-            surface(D2, R32, 4, 4, 1, 12, 1),
-            view(0, 0, 12, R32),
-            ir::Format::R32Uint,
-            R32,
-            tiling::Bit6Swizzle::None,
-        )
-        .unwrap();
-        // 3D 4x4x4, viewed from slice 1 (3 slices).
-        mem.bind_surface_image(
-            3,
-            "vol",
-            surface(D3, R32, 4, 4, 4, 1, 1),
-            view(0, 1, 3, R32),
-            ir::Format::R32Uint,
-            R32,
-            tiling::Bit6Swizzle::None,
-        )
-        .unwrap();
+        let surfaces = [
+            // 1D array: 8 wide, 4 layers, viewed from layer 1 (3 layers).
+            (0, "a1", surface(D1, R32, 8, 1, 1, 4, 1), view(0, 1, 3, R32)),
+            // Cube: 4x4, 6 layers.
+            (
+                1,
+                "cube",
+                surface(D2, R32, 4, 4, 1, 6, 1),
+                view(0, 0, 6, R32),
+            ),
+            // Cube array of 2 cubes.
+            (
+                2,
+                "cubes",
+                surface(D2, R32, 4, 4, 1, 12, 1),
+                view(0, 0, 12, R32),
+            ),
+            // 3D 4x4x4, viewed from slice 1 (3 slices).
+            (
+                3,
+                "vol",
+                surface(D3, R32, 4, 4, 4, 1, 1),
+                view(0, 1, 3, R32),
+            ),
+            // 2D 8x8 with 3 levels, viewed at level 1.
+            (
+                5,
+                "mip",
+                surface(D2, R32, 8, 8, 1, 1, 3),
+                view(1, 0, 1, R32),
+            ),
+        ];
+        for (binding, name, surface, view) in surfaces {
+            mem.bind_surface_image(
+                binding,
+                name,
+                surface,
+                view,
+                ir::Format::R32Uint,
+                R32,
+                tiling::Bit6Swizzle::None,
+            )
+            .unwrap();
+        }
         // A 16-texel buffer.
         mem.bind_buffer_image(4, "buf", 16, ir::Format::R32Uint, R32)
             .unwrap();
-        // 2D 8x8 with 3 levels, viewed at level 1.
-        mem.bind_surface_image(
-            5,
-            "mip",
-            surface(D2, R32, 8, 8, 1, 1, 3),
-            view(1, 0, 1, R32),
-            ir::Format::R32Uint,
-            R32,
-            tiling::Bit6Swizzle::None,
-        )
-        .unwrap();
     }
 
     const DECLS: &str = "shader compute (local_size=1,1,1)
@@ -948,13 +933,7 @@ image @mip : 2d r32_uint (binding=5)
 }}"
         );
         let shader = parse(&text);
-        let mut ex = Executor::with_config(
-            &shader,
-            ExecConfig {
-                subgroup_size: 1,
-                ..ExecConfig::default()
-            },
-        );
+        let mut ex = crate::fixtures::executor(&shader, 1);
         let m = &mut ex.memory;
         bind_all(m);
         poke(m, 0, 5, 0, 3, 0, 1001); // 1D array: layer 2 of the view is physical layer 3
@@ -998,13 +977,7 @@ image @mip : 2d r32_uint (binding=5)
 }}"
         );
         let shader = parse(&text);
-        let mut ex = Executor::with_config(
-            &shader,
-            ExecConfig {
-                subgroup_size: 1,
-                ..ExecConfig::default()
-            },
-        );
+        let mut ex = crate::fixtures::executor(&shader, 1);
         let m = &mut ex.memory;
         bind_all(m);
         poke(m, 5, 1, 1, 0, 1, 1006);
@@ -1038,13 +1011,7 @@ image @mip : 2d r32_uint (binding=5)
 }}"
         );
         let shader = parse(&text);
-        let mut ex = Executor::with_config(
-            &shader,
-            ExecConfig {
-                subgroup_size: 1,
-                ..ExecConfig::default()
-            },
-        );
+        let mut ex = crate::fixtures::executor(&shader, 1);
         bind_all(&mut ex.memory);
         let param: Vec<u64> = ex.memory.image(5).unwrap().param[4..8]
             .iter()
@@ -1076,26 +1043,10 @@ fn main {
     @image_store (@img, %2, %3) (src_type=float32)
 }";
         let shader = parse(text);
-        let mut ex = Executor::with_config(
-            &shader,
-            ExecConfig {
-                subgroup_size: 1,
-                ..ExecConfig::default()
-            },
-        );
+        let mut ex = crate::fixtures::executor(&shader, 1);
         let f = tiling::Format::R8G8B8A8_UNORM;
-        let id = ex
-            .memory
-            .bind_surface_image(
-                0,
-                "img",
-                surface(tiling::SurfDim::D2, f, 2, 2, 1, 1, 1),
-                view(0, 0, 1, f),
-                ir::Format::Rgba8Unorm,
-                f,
-                tiling::Bit6Swizzle::None,
-            )
-            .unwrap();
+        let id =
+            crate::fixtures::bind_linear_2d(&mut ex.memory, 0, f, ir::Format::Rgba8Unorm, [2, 2]);
         ex.memory.allocation_mut(id).bytes.fill(0x11);
         let r = run(&mut ex, &[]);
         let off = match &ex.memory.image(0).unwrap().storage {
@@ -1141,31 +1092,14 @@ fn main {
     32x4 %3 = @image_load (@c, %0) (dest_type=uint32)
 }";
         let shader = parse(text);
-        let mut ex = Executor::with_config(
-            &shader,
-            ExecConfig {
-                subgroup_size: 1,
-                ..ExecConfig::default()
-            },
-        );
+        let mut ex = crate::fixtures::executor(&shader, 1);
         let formats = [
             (tiling::Format::R16G16_FLOAT, ir::Format::Rg16Float),
             (tiling::Format::R8G8B8A8_UNORM, ir::Format::Rgba8Unorm),
             (R32, ir::Format::R32Uint),
         ];
         for (i, (f, irf)) in formats.into_iter().enumerate() {
-            let id = ex
-                .memory
-                .bind_surface_image(
-                    i as u32,
-                    "img",
-                    surface(tiling::SurfDim::D2, f, 2, 2, 1, 1, 1),
-                    view(0, 0, 1, f),
-                    irf,
-                    f,
-                    tiling::Bit6Swizzle::None,
-                )
-                .unwrap();
+            let id = crate::fixtures::bind_linear_2d(&mut ex.memory, i as u32, f, irf, [2, 2]);
             ex.memory.allocation_mut(id).bytes.fill(0x5a);
         }
         let r = run(&mut ex, &[1, 2, 3]);
@@ -1278,24 +1212,8 @@ fn main {
     32   %7 = @image_atomic (@img, %6, %1) (atomic_op=iadd)
 }";
         let shader = parse(text);
-        let mut ex = Executor::with_config(
-            &shader,
-            ExecConfig {
-                subgroup_size: 2,
-                ..ExecConfig::default()
-            },
-        );
-        ex.memory
-            .bind_surface_image(
-                0,
-                "img",
-                surface(tiling::SurfDim::D2, R32, 2, 2, 1, 1, 1),
-                view(0, 0, 1, R32),
-                ir::Format::R32Uint,
-                R32,
-                tiling::Bit6Swizzle::None,
-            )
-            .unwrap();
+        let mut ex = crate::fixtures::executor(&shader, 2);
+        crate::fixtures::bind_linear_2d(&mut ex.memory, 0, R32, ir::Format::R32Uint, [2, 2]);
         poke(&mut ex.memory, 0, 1, 1, 0, 0, 4);
         let rec: Vec<Value> = [2, 5, 7].iter().map(|&v| Value::from_u32(v)).collect();
         let r = ex.run_recording([1, 1, 1], &rec).unwrap();
@@ -1318,25 +1236,9 @@ fn main {
     32   %1 = @image_load (@img, %0) (dest_type=uint32)
 }";
         let shader = parse(text);
-        let mut ex = Executor::with_config(
-            &shader,
-            ExecConfig {
-                subgroup_size: 1,
-                ..ExecConfig::default()
-            },
-        );
+        let mut ex = crate::fixtures::executor(&shader, 1);
         let f = tiling::Format::R8G8B8A8_UNORM;
-        ex.memory
-            .bind_surface_image(
-                0,
-                "img",
-                surface(tiling::SurfDim::D2, f, 2, 2, 1, 1, 1),
-                view(0, 0, 1, f),
-                ir::Format::Rgba8Unorm,
-                f,
-                tiling::Bit6Swizzle::None,
-            )
-            .unwrap();
+        crate::fixtures::bind_linear_2d(&mut ex.memory, 0, f, ir::Format::Rgba8Unorm, [2, 2]);
         let e = ex.run([1, 1, 1]).unwrap_err().to_string();
         assert!(
             e.contains("image `@img`: declared r32_uint but the bound view is rgba8_unorm"),

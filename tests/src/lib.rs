@@ -23,6 +23,8 @@ pub mod async_copy;
 pub mod cases;
 pub mod cli;
 pub mod exec;
+#[cfg(test)]
+mod fixtures;
 pub mod image;
 pub mod memory;
 pub mod message;

@@ -1501,7 +1501,6 @@ mod tests {
 
     #[test]
     fn out_of_bounds_typed_reads_return_the_texel_replacement() {
-        use crate::exec::{ExecConfig, Executor};
         use ir::Value;
         // An RG16_FLOAT surface read as four channels: in bounds the missing B and A
         // read (0, 1.0); out of bounds R and G are 0 too.
@@ -1514,32 +1513,11 @@ fn main {
     32x4 %2 = @lsc_load_quad (@img, %1, %0, %0, %0) (lsc_sfid=tgm, lsc_addr=bti, lsc_addr_size=a32, lsc_data=d32.xyzw)
     32x4 %3 = @lsc_load_quad (@img, %0, %0, %0, %0) (lsc_sfid=tgm, lsc_addr=bti, lsc_addr_size=a32, lsc_data=d32.xyzw)
 }";
-        let shader = ir::parse_shader(text).unwrap_or_else(|d| panic!("parse: {d:?}"));
-        let mut ex = Executor::with_config(
-            &shader,
-            ExecConfig {
-                subgroup_size: 1,
-                ..ExecConfig::default()
-            },
-        );
+        let shader = crate::fixtures::parse(text);
+        let mut ex = crate::fixtures::executor(&shader, 1);
         let f = tiling::Format::R16G16_FLOAT;
-        let desc =
-            tiling::SurfaceDesc::new(tiling::Gen::Gfx125, SurfDim::D2, f, tiling::Tiling::Linear)
-                .extent(2, 2, 1);
-        let surface = tiling::Surface::new(desc).unwrap();
-        let view = tiling::ImageView::level(&surface, 0);
-        let id = ex
-            .memory
-            .bind_surface_image(
-                0,
-                "img",
-                surface,
-                view,
-                ir::Format::Rg16Float,
-                f,
-                tiling::Bit6Swizzle::None,
-            )
-            .unwrap();
+        let id =
+            crate::fixtures::bind_linear_2d(&mut ex.memory, 0, f, ir::Format::Rg16Float, [2, 2]);
         // 1.0 (0x3c00) in R and G of every texel.
         for t in ex.memory.allocation_mut(id).bytes.chunks_mut(4) {
             t.copy_from_slice(&[0x00, 0x3c, 0x00, 0x3c]);

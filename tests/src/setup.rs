@@ -1208,11 +1208,7 @@ pub fn valid_raw(kind: ChannelKind, bits: u8, random: u64) -> u64 {
 mod tests {
     use super::*;
 
-    fn parse(text: &str) -> Shader {
-        let s = ir::parse_shader(text).unwrap_or_else(|d| panic!("parse: {d:?}"));
-        ir::validate::validate(&s).unwrap_or_else(|d| panic!("validate: {d:?}"));
-        s
-    }
+    use crate::fixtures::parse;
 
     const DECLS: &str = "shader compute (local_size=8,8,1)
 image @a : 2d rgba8_unorm (binding=0)

@@ -1458,11 +1458,7 @@ mod tests {
     use super::*;
     use crate::setup::DEFAULT_GLOBAL_BYTES;
 
-    fn parse(text: &str) -> Shader {
-        let s = ir::parse_shader(text).unwrap_or_else(|d| panic!("parse: {d:?}"));
-        ir::validate(&s).unwrap_or_else(|d| panic!("validate: {d:?}"));
-        s
-    }
+    use crate::fixtures::parse;
 
     const COPY: &str = "shader compute (local_size=4,4,1)
 image @src : 2d r32_uint readonly (binding=0)
