@@ -50,20 +50,22 @@ const PRELUDE: &str = "
     64   %3 = u2u64 %0.x
 ";
 
-fn run(
+/// Runs `text` on one workgroup of subgroups of `lanes`, recording `record`, after
+/// `setup` prepared the memory; returns what `setup` returned too.
+fn run<T>(
     text: &str,
     lanes: u32,
     record: &[u32],
-    setup: impl FnOnce(&mut Memory),
-) -> (Executor<'static>, RunResult) {
+    setup: impl FnOnce(&mut Memory) -> T,
+) -> (Executor<'static>, RunResult, T) {
     let shader: &'static Shader = Box::leak(Box::new(parse(text)));
     let mut ex = Executor::with_config(shader, config(lanes));
-    setup(&mut ex.memory);
+    let prepared = setup(&mut ex.memory);
     let rec: Vec<Value> = record.iter().map(|&v| Value::from_u32(v)).collect();
     let r = ex
         .run_recording([1, 1, 1], &rec)
         .unwrap_or_else(|e| panic!("{e}"));
-    (ex, r)
+    (ex, r, prepared)
 }
 
 #[test]
@@ -81,7 +83,7 @@ fn main {{
 }}"
     );
     let init: Vec<u32> = (0..16).map(|i| 0x100 + i).collect();
-    let (_, r) = run(&text, 4, &[7, 8], |m| {
+    let (_, r, _) = run(&text, 4, &[7, 8], |m| {
         global_words(m, &init);
     });
     for n in 0..4u64 {
@@ -133,9 +135,8 @@ fn main {{
     @lsc_store (%22, %16) (lsc_sfid=ugm, lsc_addr=flat, lsc_addr_size=a64, lsc_data=d16u32)
 }}"
     );
-    let mut buf = None;
-    let (ex, r) = run(&text, 1, &[10, 11, 12, 13, 14], |m| {
-        buf = Some(global_words(m, &[0x1234_ff80, 0, 0, 0]).0);
+    let (ex, r, buf) = run(&text, 1, &[10, 11, 12, 13, 14], |m| {
+        global_words(m, &[0x1234_ff80, 0, 0, 0]).0
     });
     assert_eq!(value(&r, 10, 0), [0x0000_00ff], "d8u32 zero-extends byte 1");
     assert_eq!(
@@ -153,7 +154,7 @@ fn main {{
     // d8u32 stores the low byte only (bytes 9..11 stay 0); d16u32h stores the high half,
     // d16u32 the low half: bytes 12..15 = fe ca be ba.
     assert_eq!(
-        words(&ex.memory, buf.unwrap()),
+        words(&ex.memory, buf),
         [0x1234_ff80, 0, 0x0000_00ab, 0xbabe_cafe]
     );
 }
@@ -179,10 +180,7 @@ fn main {{
 }}"
     );
     let init: Vec<u32> = (0..20).map(|i| 0x200 + i).collect();
-    let mut buf = None;
-    let (ex, r) = run(&text, 4, &[10, 11, 12, 13], |m| {
-        buf = Some(global_words(m, &init).0);
-    });
+    let (ex, r, buf) = run(&text, 4, &[10, 11, 12, 13], |m| global_words(m, &init).0);
     for n in 0..4u64 {
         // Pitch 0: every lane reads the word at the base.
         assert_eq!(value(&r, 10, n as usize), [0x200], "broadcast, lane {n}");
@@ -201,7 +199,7 @@ fn main {{
         assert_eq!(value(&r, 13, n as usize), [0x200 + 2 * n, 0x201 + 2 * n]);
     }
     // The strided store with pitch 4 from word 16 writes 3n to word 16 + n.
-    let w = words(&ex.memory, buf.unwrap());
+    let w = words(&ex.memory, buf);
     assert_eq!(&w[16..20], &[0, 3, 6, 9]);
     assert_eq!(&w[..16], &init[..16]);
 }
@@ -221,12 +219,9 @@ fn main {{
     32   %6 = @lsc_atomic ({operands}) (lsc_sfid=ugm, lsc_addr=flat, lsc_addr_size=a64, lsc_data=d32, lsc_op={op})
 }}"
     );
-    let mut buf = None;
-    let (ex, r) = run(&text, 1, &[6], |m| {
-        buf = Some(global_words(m, &[old]).0);
-    });
+    let (ex, r, buf) = run(&text, 1, &[6], |m| global_words(m, &[old]).0);
     let returned = value(&r, 6, 0)[0] as u32;
-    (returned, words(&ex.memory, buf.unwrap())[0])
+    (returned, words(&ex.memory, buf)[0])
 }
 
 #[test]
@@ -292,17 +287,14 @@ fn main {{
     32   %10 = @lsc_atomic (%8, %9, %5) (lsc_sfid=ugm, lsc_addr=flat, lsc_addr_size=a64, lsc_data=d32, lsc_op=icas)
 }}"
     );
-    let mut buf = None;
-    let (ex, r) = run(&text, 4, &[6, 10], |m| {
-        buf = Some(global_words(m, &[0, 0]).0);
-    });
+    let (ex, r, buf) = run(&text, 4, &[6, 10], |m| global_words(m, &[0, 0]).0);
     // iadd of 1, 2, 3, 4 in lane order: old values 0, 1, 3, 6; 10 in the end.
     let olds: Vec<u64> = (0..4).map(|n| value(&r, 6, n)[0]).collect();
     assert_eq!(olds, [0, 1, 3, 6]);
     // icas(0 -> n + 1): lane 0 wins; the others see 1 and fail.
     let cas: Vec<u64> = (0..4).map(|n| value(&r, 10, n)[0]).collect();
     assert_eq!(cas, [0, 1, 1, 1]);
-    assert_eq!(words(&ex.memory, buf.unwrap()), [10, 1]);
+    assert_eq!(words(&ex.memory, buf), [10, 1]);
 }
 
 #[test]
@@ -322,9 +314,8 @@ fn main {{
     64   %12 = @lsc_atomic (%8, %11) (lsc_sfid=ugm, lsc_addr=flat, lsc_addr_size=a64, lsc_data=d64, lsc_op=umax)
 }}"
     );
-    let mut buf = None;
-    let (ex, r) = run(&text, 1, &[6, 10, 12], |m| {
-        buf = Some(global_words(m, &[0xffff_2211, 0, 0xffff_ffff, 0]).0);
+    let (ex, r, buf) = run(&text, 1, &[6, 10, 12], |m| {
+        global_words(m, &[0xffff_2211, 0, 0xffff_ffff, 0]).0
     });
     // d16u32: the halfword at byte 2 wraps from 0xffff to 0; the old value comes back
     // zero-extended; bytes 0..1 are untouched.
@@ -332,7 +323,7 @@ fn main {{
     // d64: 0xffffffff + 1 carries into the high word; umax keeps 2^32.
     assert_eq!(value(&r, 10, 0), [0xffff_ffff]);
     assert_eq!(value(&r, 12, 0), [0x1_0000_0000]);
-    assert_eq!(words(&ex.memory, buf.unwrap()), [0x0000_2211, 0, 0, 1]);
+    assert_eq!(words(&ex.memory, buf), [0x0000_2211, 0, 0, 1]);
 }
 
 #[test]
@@ -349,7 +340,7 @@ fn main {
     32   %3 = @lsc_load (%2) (lsc_sfid=slm, lsc_addr=flat, lsc_addr_size=a32, lsc_data=d32)
     32   %4 = @load_shared (%2) (base=0, align_mul=4)
 }";
-    let (_, r) = run(text, 1, &[3, 4], |_| {});
+    let (_, r, _) = run(text, 1, &[3, 4], |_| {});
     assert_eq!(value(&r, 3, 0), [0xdead_beef]);
     assert_eq!(value(&r, 4, 0), [0xdead_beef]);
     let slm: Vec<_> = r
@@ -462,11 +453,10 @@ fn main {{
     32   %11 = @lsc_load (%6) (lsc_sfid=ugm, lsc_addr=flat, lsc_addr_size=a64, lsc_data=d32) if %10
 }}"
     );
-    let mut buf = None;
-    let (ex, r) = run(&text, 4, &[11], |m| {
-        buf = Some(global_words(m, &[0xaa, 0xbb, 0xcc, 0xdd]).0);
+    let (ex, r, buf) = run(&text, 4, &[11], |m| {
+        global_words(m, &[0xaa, 0xbb, 0xcc, 0xdd]).0
     });
-    assert_eq!(words(&ex.memory, buf.unwrap()), [0, 0xbb, 2, 0xdd]);
+    assert_eq!(words(&ex.memory, buf), [0, 0xbb, 2, 0xdd]);
     // Odd lanes load their word; even lanes are predicated off and read 0.
     let loaded: Vec<u64> = (0..4).map(|n| value(&r, 11, n)[0]).collect();
     assert_eq!(loaded, [0, 0xbb, 0, 0xdd]);
@@ -530,6 +520,12 @@ fn bind_2d(
     .unwrap()
 }
 
+/// [`bind_2d`] of a 4x4 single-layer surface at binding 0, of the same format for the
+/// surface and its state.
+fn bind_4x4(mem: &mut Memory, format: tiling::Format, logical: ir::Format) -> AllocId {
+    bind_2d(mem, 0, 4, 4, 1, 0, format, logical, format)
+}
+
 /// The byte offset of texel (x, y, layer) through the layout reference.
 fn texel_at(mem: &Memory, binding: u32, x: u32, y: u32, layer: u32) -> usize {
     match &mem.image(binding).unwrap().storage {
@@ -587,22 +583,11 @@ fn main {{
     @lsc_store_quad (@img, %2, %3, %0, %0, %8) ({TGM}, lsc_data=d32.xy)
 }}"
     );
-    let mut alloc = None;
-    let (ex, r) = run(&text, 1, &[4, 5, 6], |m| {
-        let id = bind_2d(
-            m,
-            0,
-            4,
-            4,
-            1,
-            0,
-            tiling::Format::R8G8B8A8_UNORM,
-            ir::Format::Rgba8Unorm,
-            tiling::Format::R8G8B8A8_UNORM,
-        );
+    let (ex, r, alloc) = run(&text, 1, &[4, 5, 6], |m| {
+        let id = bind_4x4(m, tiling::Format::R8G8B8A8_UNORM, ir::Format::Rgba8Unorm);
         put_texel(m, id, 0, 1, 2, 0, &[0x00, 0x80, 0xff, 0x40]);
         put_texel(m, id, 0, 2, 3, 0, &[0x11, 0x22, 0x33, 0x44]);
-        alloc = Some(id);
+        id
     });
     // .xz returns R and B packed: 0/255 and 255/255.
     assert_eq!(value(&r, 4, 0), [0, 0x3f80_0000]);
@@ -611,7 +596,7 @@ fn main {{
     assert_eq!(value(&r, 6, 0), [0, 0x3f00_8081, 0x3f80_0000, 0x3e80_8081]);
     // .xy writes R = 1.0 -> 0xff and G = 0.0 -> 0x00; B and A keep 0x33 and 0x44.
     assert_eq!(
-        get_texel(&ex.memory, alloc.unwrap(), 0, 2, 3, 0, 4),
+        get_texel(&ex.memory, alloc, 0, 2, 3, 0, 4),
         [0xff, 0x00, 0x33, 0x44]
     );
 }
@@ -636,25 +621,14 @@ fn main {{
     @lsc_store_quad (@img, %0, %2, %0, %0, %9) ({TGM}, lsc_data=d32.xyzw)
 }}"
     );
-    let mut alloc = None;
-    let (ex, r) = run(&text, 1, &[4, 5, 6, 7, 8], |m| {
-        let id = bind_2d(
-            m,
-            0,
-            4,
-            4,
-            1,
-            0,
-            tiling::Format::R8G8B8A8_UNORM,
-            ir::Format::Rgba8Unorm,
-            tiling::Format::R8G8B8A8_UNORM,
-        );
+    let (ex, r, id) = run(&text, 1, &[4, 5, 6, 7, 8], |m| {
+        let id = bind_4x4(m, tiling::Format::R8G8B8A8_UNORM, ir::Format::Rgba8Unorm);
         for y in 0..4 {
             for x in 0..4 {
                 put_texel(m, id, 0, x, y, 0, &[0xff; 4]);
             }
         }
-        alloc = Some(id);
+        id
     });
     // x = 4 (width 4), x = -1, lod 1 (a one-level view), layer 1 (one layer): all 0.
     for v in [4, 5, 6, 7] {
@@ -662,7 +636,6 @@ fn main {{
     }
     assert_eq!(value(&r, 8, 0), [0x3f80_0000; 4], "in bounds");
     // The store at y = 4 is dropped: every byte is still 0xff.
-    let id = alloc.unwrap();
     assert!(ex
         .memory
         .allocation(id)
@@ -702,8 +675,7 @@ fn main {{
     @lsc_store_quad (@img, %4, %0, %0, %0, %3) ({TGM}, lsc_data=d32.x)
 }}"
     );
-    let mut alloc = None;
-    let (ex, r) = run(&text, 1, &[1, 2], |m| {
+    let (ex, r, id) = run(&text, 1, &[1, 2], |m| {
         let id = bind_2d(
             m,
             0,
@@ -717,14 +689,13 @@ fn main {{
         );
         put_texel(m, id, 0, 0, 0, 0, &[0xde, 0xad, 0xbe, 0xef]);
         put_texel(m, id, 0, 0, 0, 1, &[0x00, 0x80, 0xff, 0x40]);
-        alloc = Some(id);
+        id
     });
     // Layer 0 of the view is physical layer 1.
     assert_eq!(value(&r, 1, 0), [0x40ff_8000]);
     // The reference decodes the same texel as rgba8_unorm.
     assert_eq!(value(&r, 2, 0), [0, 0x3f00_8081, 0x3f80_0000, 0x3e80_8081]);
     // The raw store lands in physical layer 1 at x = 1, unconverted.
-    let id = alloc.unwrap();
     assert_eq!(
         get_texel(&ex.memory, id, 0, 1, 0, 1, 4),
         0xa1b2_c3d4u32.to_le_bytes()
@@ -753,21 +724,10 @@ fn main {{
     32   %8 = @lsc_atomic (@img, %7, %1, %0, %0) ({TGM}, lsc_data=d32, lsc_op=iinc)
 }}"
     );
-    let mut alloc = None;
-    let (ex, r) = run(&text, 2, &[3, 6, 8], |m| {
-        let id = bind_2d(
-            m,
-            0,
-            4,
-            4,
-            1,
-            0,
-            tiling::Format::R32_UINT,
-            ir::Format::R32Uint,
-            tiling::Format::R32_UINT,
-        );
+    let (ex, r, alloc) = run(&text, 2, &[3, 6, 8], |m| {
+        let id = bind_4x4(m, tiling::Format::R32_UINT, ir::Format::R32Uint);
         put_texel(m, id, 0, 1, 1, 0, &5u32.to_le_bytes());
-        alloc = Some(id);
+        id
     });
     // Two lanes add 3 each: 5 -> 8 -> 11; the icas(8 -> 99) of both lanes then fails.
     assert_eq!([value(&r, 3, 0)[0], value(&r, 3, 1)[0]], [5, 8]);
@@ -775,7 +735,7 @@ fn main {{
     // x = 7 is outside the 4-wide image: dropped, returns 0.
     assert_eq!([value(&r, 8, 0)[0], value(&r, 8, 1)[0]], [0, 0]);
     assert_eq!(
-        get_texel(&ex.memory, alloc.unwrap(), 0, 1, 1, 0, 4),
+        get_texel(&ex.memory, alloc, 0, 1, 1, 0, 4),
         11u32.to_le_bytes()
     );
 }
@@ -796,18 +756,8 @@ fn main {
     32x4 %7 = @sampler_ld (@img, %1, %2, %1, %0) (channels=rgba, dest_type=float32)
     16   %8 = @sampler_ld_lz (@img, %1, %2, %0) (channels=g, dest_type=float16)
 }";
-    let (_, r) = run(text, 1, &[4, 5, 6, 7, 8], |m| {
-        let id = bind_2d(
-            m,
-            0,
-            4,
-            4,
-            1,
-            0,
-            tiling::Format::R8G8B8A8_UNORM,
-            ir::Format::Rgba8Unorm,
-            tiling::Format::R8G8B8A8_UNORM,
-        );
+    let (_, r, _) = run(text, 1, &[4, 5, 6, 7, 8], |m| {
+        let id = bind_4x4(m, tiling::Format::R8G8B8A8_UNORM, ir::Format::Rgba8Unorm);
         put_texel(m, id, 0, 1, 2, 0, &[0x00, 0x80, 0xff, 0x40]);
     });
     // channels=rb: R and B packed.
@@ -832,16 +782,10 @@ fn main {
 }";
     let shader = parse(text);
     let mut ex = Executor::with_config(&shader, config(1));
-    let id = bind_2d(
+    let id = bind_4x4(
         &mut ex.memory,
-        0,
-        4,
-        4,
-        1,
-        0,
         tiling::Format::R8G8B8A8_UNORM,
         ir::Format::Rgba8Unorm,
-        tiling::Format::R8G8B8A8_UNORM,
     );
     put_texel(&mut ex.memory, id, 0, 3, 1, 0, &[1, 2, 3, 4]);
     let off = texel_at(&ex.memory, 0, 3, 1, 0) as u32;
