@@ -18,19 +18,25 @@ fn parse(text: &str) -> Shader {
 }
 
 /// Runs one subgroup of `sg` lanes (the shader fixes the subgroup size).
-fn run(
+/// Returns what `setup` (run on the memory first) returned too.
+fn run<T>(
     text: &str,
     record: &[u32],
-    setup: impl FnOnce(&mut Memory),
-) -> Result<(Executor<'static>, RunResult), String> {
+    setup: impl FnOnce(&mut Memory) -> T,
+) -> Result<(Executor<'static>, RunResult, T), String> {
     let shader: &'static Shader = Box::leak(Box::new(parse(text)));
     let mut ex = Executor::with_config(shader, ExecConfig::default());
-    setup(&mut ex.memory);
+    let prepared = setup(&mut ex.memory);
     let rec: Vec<Value> = record.iter().map(|&v| Value::from_u32(v)).collect();
     let r = ex
         .run_recording([1, 1, 1], &rec)
         .map_err(|e| e.to_string())?;
-    Ok((ex, r))
+    Ok((ex, r, prepared))
+}
+
+/// The error of a run of `text` after `setup`, which must fail.
+fn run_error<T>(text: &str, setup: impl FnOnce(&mut Memory) -> T) -> String {
+    run(text, &[], setup).err().expect("the run fails")
 }
 
 /// The register image of value `%v`, reassembled from the lanes (`bits` per component).
@@ -102,10 +108,7 @@ fn nn_pads_rows_to_a_power_of_two_and_blocks_to_a_grf() {
         1,
         "    8x8  %7 = @lsc_load_block2d (%1, %2, %3, %4, %5, %6) (lsc_sfid=ugm, lsc_data=d8, lsc_block=2x3x2nn)",
     );
-    let (_, r) = run(&text, &[7], |m| {
-        byte_surface(m);
-    })
-    .unwrap();
+    let (_, r, _) = run(&text, &[7], byte_surface).unwrap();
     let want = image(
         128,
         &[
@@ -143,10 +146,7 @@ fn vnni_packs_row_pairs_of_d16() {
         0,
         "    32   %7 = @lsc_load_block2d (%1, %2, %3, %4, %5, %6) (lsc_sfid=ugm, lsc_data=d16, lsc_block=2x4nt)",
     );
-    let (_, r) = run(&text, &[7], |m| {
-        byte_surface(m);
-    })
-    .unwrap();
+    let (_, r, _) = run(&text, &[7], byte_surface).unwrap();
     let e = |row: u8, col: u8| [0x10 * row + 2 * col + 1, 0x10 * row + 2 * col + 2];
     let want = image(
         64,
@@ -176,10 +176,7 @@ fn vnni_packs_four_rows_of_d8() {
         0,
         "    32   %7 = @lsc_load_block2d (%1, %2, %3, %4, %5, %6) (lsc_sfid=ugm, lsc_data=d8, lsc_block=4x4nt)",
     );
-    let (_, r) = run(&text, &[7], |m| {
-        byte_surface(m);
-    })
-    .unwrap();
+    let (_, r, _) = run(&text, &[7], byte_surface).unwrap();
     let col = |c: u8| [c + 1, 0x10 + c + 1, 0x20 + c + 1, 0x30 + c + 1];
     let want = image(
         64,
@@ -202,10 +199,7 @@ fn transpose_turns_columns_into_register_rows() {
         0,
         "    32   %7 = @lsc_load_block2d (%1, %2, %3, %4, %5, %6) (lsc_sfid=ugm, lsc_data=d32, lsc_block=2x3tn)",
     );
-    let (_, r) = run(&text, &[7], |m| {
-        byte_surface(m);
-    })
-    .unwrap();
+    let (_, r, _) = run(&text, &[7], byte_surface).unwrap();
     let w = |row: u8, col: u8| {
         let b = 0x10 * row + 4 * col + 1;
         [b, b + 1, b + 2, b + 3]
@@ -238,10 +232,7 @@ fn out_of_surface_elements_read_zero() {
         3,
         "    32   %7 = @lsc_load_block2d (%1, %2, %3, %4, %5, %6) (lsc_sfid=ugm, lsc_data=d32, lsc_block=4x2nn)",
     );
-    let (_, r) = run(&text, &[7], |m| {
-        byte_surface(m);
-    })
-    .unwrap();
+    let (_, r, _) = run(&text, &[7], byte_surface).unwrap();
     let want = image(
         64,
         &[
@@ -274,12 +265,8 @@ fn store_writes_one_block_from_the_nn_layout() {
     32   %11 = iadd %10, %9
     @lsc_store_block2d (%1, %2, %3, %4, %5, %6, %11) (lsc_sfid=ugm, lsc_data=d16, lsc_block=3x2nn)",
     );
-    let mut id = None;
-    let (ex, _) = run(&text, &[], |m| {
-        id = Some(byte_surface(m).0);
-    })
-    .unwrap();
-    let bytes = &ex.memory.allocation(id.unwrap()).bytes;
+    let (ex, _, (id, _)) = run(&text, &[], byte_surface).unwrap();
+    let bytes = &ex.memory.allocation(id).bytes;
     let mut want: Vec<u8> = (0..64u32)
         .map(|o| (0x10 * (o / 16) + o % 16 + 1) as u8)
         .collect();
@@ -300,11 +287,7 @@ fn main {
     32   %2 = load_const (0x0000000f)
     32   %7 = @lsc_load_block2d (%1, %2, %2, %2, %0, %0) (lsc_sfid=ugm, lsc_data=d32, lsc_block=16x1nn)
 }";
-    let e = run(text, &[], |m| {
-        byte_surface(m);
-    })
-    .err()
-    .expect("the run fails");
+    let e = run_error(text, byte_surface);
     assert!(
         e.contains("needs all 16 lanes active, but lanes 12, 13, 14, 15 are inactive"),
         "{e}"
@@ -318,11 +301,7 @@ fn main {
     32   %3 = load_const (0x0000000f)
     32   %4 = @lsc_load_block2d (%2, %3, %3, %3, %0.x, %1) (lsc_sfid=ugm, lsc_data=d32, lsc_block=16x1nn)
 }";
-    let e = run(text, &[], |m| {
-        byte_surface(m);
-    })
-    .err()
-    .expect("the run fails");
+    let e = run_error(text, byte_surface);
     assert!(
         e.contains("the x of a strided or block message must be uniform across its lanes, but lane 1 differs"),
         "{e}"
@@ -345,11 +324,7 @@ fn illegal_layouts_are_errors() {
             "    {ty} %7 = @lsc_load_block2d (%1, %2, %3, %4, %5, %6) (lsc_sfid=ugm, lsc_data={data}, lsc_block={shape})"
         );
         let text = untyped(16, 15, 3, 15, 0, 0, &body);
-        let e = run(&text, &[], |m| {
-            byte_surface(m);
-        })
-        .err()
-        .expect("the run fails");
+        let e = run_error(&text, byte_surface);
         assert!(e.contains(want), "{shape}: {e}");
     }
 }
@@ -432,10 +407,7 @@ fn typed_load_reads_the_tiled_surface() {
         1,
         "    32   %2 = @lsc_load_block2d (@img, %0, %1) (lsc_sfid=tgm, lsc_data=d32, lsc_block=12x4)",
     );
-    let (_, r) = run(&text, &[2], |m| {
-        tiled_image(m);
-    })
-    .unwrap();
+    let (_, r, _) = run(&text, &[2], tiled_image).unwrap();
     let t = |x: u32, y: u32| (0x1000 * y + x + 1).to_le_bytes();
     let rows: Vec<[[u8; 4]; 3]> = (1..5).map(|y| [t(1, y), t(2, y), t(3, y)]).collect();
     let mut set: Vec<(usize, &[u8])> = Vec::new();
@@ -456,10 +428,7 @@ fn typed_blocks_clip_to_the_view() {
         10,
         "    32   %2 = @lsc_load_block2d (@img, %0, %1) (lsc_sfid=tgm, lsc_data=d32, lsc_block=8x8)",
     );
-    let (_, r) = run(&text, &[2], |m| {
-        tiled_image(m);
-    })
-    .unwrap();
+    let (_, r, _) = run(&text, &[2], tiled_image).unwrap();
     let a = (0x1000 * 10 + 20u32).to_le_bytes();
     let b = (0x1000 * 11 + 20u32).to_le_bytes();
     assert_eq!(
@@ -480,12 +449,7 @@ fn typed_store_writes_the_tiled_surface() {
     32   %4 = iadd %2.x, %3
     @lsc_store_block2d (@img, %0, %1, %4) (lsc_sfid=tgm, lsc_data=d32, lsc_block=16x4)",
     );
-    let mut id = None;
-    let (ex, r) = run(&text, &[], |m| {
-        id = Some(tiled_image(m));
-    })
-    .unwrap();
-    let id = id.unwrap();
+    let (ex, r, id) = run(&text, &[], tiled_image).unwrap();
     for y in 0..12 {
         for x in 0..20 {
             let inside = (17..20).contains(&x) && (9..12).contains(&y);
@@ -510,11 +474,7 @@ fn typed_blocks_must_be_whole_texels() {
         0,
         "    32   %2 = @lsc_load_block2d (@img, %0, %1) (lsc_sfid=tgm, lsc_data=d32, lsc_block=8x8)",
     );
-    let e = run(&text, &[], |m| {
-        tiled_image(m);
-    })
-    .err()
-    .expect("the run fails");
+    let e = run_error(&text, tiled_image);
     assert!(e.contains("is not made of whole 4-byte texels"), "{e}");
 }
 
@@ -532,10 +492,7 @@ fn image_block_load_packs_texels_row_major() {
     32   %3 = @image_block_load (@img, %2) (block=4x4)
     @image_block_store (@img, %2, %3) (block=4x4)",
     );
-    let (_, r) = run(&text, &[3], |m| {
-        tiled_image(m);
-    })
-    .unwrap();
+    let (_, r, _) = run(&text, &[3], tiled_image).unwrap();
     for i in 0..16u32 {
         let (x, y) = (18 + i % 4, 10 + i / 4);
         let want = if x < 20 && y < 12 {
@@ -568,12 +525,7 @@ fn main {
     32x2 %5 = vec2 %3, %4
     @image_block_store (@img, %5, %2) (block=4x2)
 }";
-    let mut id = None;
-    let (ex, r) = run(text, &[], |m| {
-        id = Some(tiled_image(m));
-    })
-    .unwrap();
-    let id = id.unwrap();
+    let (ex, r, id) = run(text, &[], tiled_image).unwrap();
     for y in 0..12 {
         for x in 0..20 {
             let want = match (x, y) {

@@ -8,7 +8,7 @@ use ir::lsc::DataShape;
 use ir::{AluOp, Builder, Cursor, Function, IndexKind, Inst, IntrinsicOp, Src, Swizzle, Type};
 use lowering::{Device, LowerOptions};
 use verify::setup::{ImageLayout, Setup};
-use verify::verifier::{lower, verify, Lowered, MismatchKind, Report};
+use verify::verifier::{lower, verify, Lowered, Mismatch, MismatchKind, Report};
 
 fn parse(text: &str) -> ir::Shader {
     let s = ir::parse_shader(text).unwrap_or_else(|d| panic!("parse: {d:?}"));
@@ -33,6 +33,30 @@ fn lowered(text: &str, platform: &str, force_untyped: bool) -> (Lowered, Setup, 
 
 fn check(l: &Lowered, setup: &Setup, device: &Device) -> Report {
     verify(&l.original, &l.lowered, device, setup).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The report on the corrupted lowering, which must fail.
+fn check_fails(l: &Lowered, setup: &Setup, device: &Device) -> Report {
+    let r = check(l, setup, device);
+    assert!(!r.passed(), "the corrupted lowering must not verify:\n{r}");
+    r
+}
+
+/// Asserts that mismatch `m` names an instruction whose text starts with `prefix`.
+fn assert_instruction(m: &Mismatch, prefix: &str) {
+    let named = m
+        .instruction
+        .as_deref()
+        .unwrap_or_else(|| panic!("no instruction: {m}"));
+    assert!(named.starts_with(prefix), "{m}");
+}
+
+/// The first `op` intrinsic of `f`.
+fn first_intrinsic(f: &Function, op: IntrinsicOp) -> Inst {
+    f.insts_in_order()
+        .into_iter()
+        .find(|&i| f.inst(i).as_intrinsic().is_some_and(|x| x.op == op))
+        .unwrap_or_else(|| panic!("no {op} in the lowered shader"))
 }
 
 fn assert_unmodified_passes(l: &Lowered, setup: &Setup, device: &Device) {
@@ -71,7 +95,7 @@ fn set_const_src(f: &mut Function, inst: Inst, src: usize, ty: Type, bits: &[u64
 }
 
 /// The one mismatch of `kind` the report lists first.
-fn first(r: &Report, kind: MismatchKind) -> &verify::verifier::Mismatch {
+fn first(r: &Report, kind: MismatchKind) -> &Mismatch {
     r.mismatches
         .iter()
         .find(|m| m.kind == kind)
@@ -108,17 +132,10 @@ fn off_by_one_shift_in_the_texel_address() {
         })
         .expect("the store's cpp shift");
     set_const_src(func(&mut l), target, 1, Type::U32, &[3]);
-    let r = check(&l, &setup, &device);
-    assert!(!r.passed());
+    let r = check_fails(&l, &setup, &device);
     let m = first(&r, MismatchKind::Address);
     assert_eq!(m.span.map(|s| s.line), Some(STORE_LINE), "{m}");
-    assert!(
-        m.instruction
-            .as_deref()
-            .unwrap()
-            .starts_with("@image_store (@dst, %1, %2)"),
-        "{m}"
-    );
+    assert_instruction(m, "@image_store (@dst, %1, %2)");
     // Invocation 1 stores texel (1, 0) at byte 4; the shifted column lands on byte 8.
     let m1 = r
         .mismatches
@@ -193,16 +210,9 @@ fn wrong_qpitch() {
     if let InstKind::Alu(a) = &mut f.inst_mut(user).kind {
         a.srcs[k] = Src::new(wrong);
     }
-    let r = check(&l, &setup, &device);
-    assert!(!r.passed());
+    let r = check_fails(&l, &setup, &device);
     let m = first(&r, MismatchKind::Address);
-    assert!(
-        m.instruction
-            .as_deref()
-            .unwrap()
-            .starts_with("@image_store (@dst, %0, %0.x)"),
-        "{m}"
-    );
+    assert_instruction(m, "@image_store (@dst, %0, %0.x)");
     // Layer 0 is unaffected; the first wrong access is in a later layer, one row down.
     assert!(m.expected.contains("of layer "), "{m}");
     assert!(!m.expected.contains("of layer 0,"), "{m}");
@@ -253,17 +263,10 @@ fn missing_bit6_swizzle_on_ivb() {
         a.op = AluOp::Mov;
         a.srcs = smallvec::smallvec![keep];
     }
-    let r = check(&l, &setup, &device);
-    assert!(!r.passed());
+    let r = check_fails(&l, &setup, &device);
     let m = first(&r, MismatchKind::Address);
     assert_eq!(m.span.map(|s| s.line), Some(STORE_LINE), "{m}");
-    assert!(
-        m.instruction
-            .as_deref()
-            .unwrap()
-            .starts_with("@image_store"),
-        "{m}"
-    );
+    assert_instruction(m, "@image_store");
     // Bit 6 differs: the two texels are 64 bytes apart.
     assert!(r.has(MismatchKind::ImageTexel), "{r}");
 }
@@ -285,15 +288,7 @@ fn wrong_channel_mask_on_a_typed_store() {
     let (mut l, setup, device) = lowered(COPY_RGBA32F, "dg2", false);
     assert_unmodified_passes(&l, &setup, &device);
     let f = func(&mut l);
-    let store = f
-        .insts_in_order()
-        .into_iter()
-        .find(|&i| {
-            f.inst(i)
-                .as_intrinsic()
-                .is_some_and(|x| x.op == IntrinsicOp::LscStoreQuad)
-        })
-        .expect("a typed store");
+    let store = first_intrinsic(f, IntrinsicOp::LscStoreQuad);
     let InstKind::Intrinsic(IntrinsicInst {
         srcs, indices, op, ..
     }) = &mut f.inst_mut(store).kind
@@ -307,17 +302,10 @@ fn wrong_channel_mask_on_a_typed_store() {
     indices[pos] = shape.to_index();
     // The data keeps its first three channels, as the mask now says.
     srcs[4].swizzle = Swizzle::new(&[0, 1, 2]).unwrap();
-    let r = check(&l, &setup, &device);
-    assert!(!r.passed());
+    let r = check_fails(&l, &setup, &device);
     let m = first(&r, MismatchKind::ImageTexel);
     assert!(m.location.starts_with("@dst texel ("), "{m}");
-    assert!(
-        m.instruction
-            .as_deref()
-            .unwrap()
-            .starts_with("@image_store (@dst, %1, %2)"),
-        "{m}"
-    );
+    assert_instruction(m, "@image_store (@dst, %1, %2)");
     // The texel's alpha stays what the pattern put there: expected and actual differ in
     // the last channel only.
     let exp: Vec<&str> = m.expected.split(", ").collect();
@@ -334,22 +322,13 @@ fn missing_bounds_check_on_an_untyped_store() {
     let (mut l, setup, device) = lowered(COPY_2D, "dg2", true);
     assert_unmodified_passes(&l, &setup, &device);
     let f = func(&mut l);
-    let store = f
-        .insts_in_order()
-        .into_iter()
-        .find(|&i| {
-            f.inst(i)
-                .as_intrinsic()
-                .is_some_and(|x| x.op == IntrinsicOp::LscStore)
-        })
-        .expect("an untyped store");
+    let store = first_intrinsic(f, IntrinsicOp::LscStore);
     let InstKind::Intrinsic(x) = &mut f.inst_mut(store).kind else {
         unreachable!()
     };
     assert!(x.predicate().is_some(), "the store is predicated");
     x.srcs.pop();
-    let r = check(&l, &setup, &device);
-    assert!(!r.passed());
+    let r = check_fails(&l, &setup, &device);
     // The grid reaches past the image: those stores were dropped by the original and
     // land somewhere in (or outside) the surface in the lowered run.
     let m = r
@@ -361,13 +340,7 @@ fn missing_bounds_check_on_an_untyped_store() {
         })
         .unwrap_or_else(|| panic!("an out-of-bounds store that went through:\n{r}"));
     assert_eq!(m.span.map(|s| s.line), Some(STORE_LINE), "{m}");
-    assert!(
-        m.instruction
-            .as_deref()
-            .unwrap()
-            .starts_with("@image_store"),
-        "{m}"
-    );
+    assert_instruction(m, "@image_store");
     assert!(m.actual.starts_with("store: "), "{m}");
     assert!(!m.actual.contains("no access"), "{m}");
     // Some of them overwrite texels of the image (the next row's first texels, or a
@@ -408,16 +381,9 @@ fn wrong_colour_conversion_constant() {
     let n = ty.num_components() as usize;
     // 256.0 instead of 255.0.
     set_const_src(func(&mut l), div, 1, ty, &vec![0x4380_0000; n]);
-    let r = check(&l, &setup, &device);
-    assert!(!r.passed());
+    let r = check_fails(&l, &setup, &device);
     let m = first(&r, MismatchKind::Value);
-    assert!(
-        m.instruction
-            .as_deref()
-            .unwrap()
-            .starts_with("32x4 %2 = @image_load (@src, %1) (dest_type=float32)"),
-        "{m}"
-    );
+    assert_instruction(m, "32x4 %2 = @image_load (@src, %1) (dest_type=float32)");
     assert!(r.has(MismatchKind::ImageTexel), "{r}");
     assert!(!r.has(MismatchKind::Address), "{r}");
 }
