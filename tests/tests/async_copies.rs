@@ -91,23 +91,31 @@ fn copies_are_performed_once_per_workgroup_with_events() {
     assert_eq!(copies, 2 * 3 * 2 * 6);
 }
 
-#[test]
-fn three_d_copies_walk_planes() {
-    // 1-byte elements, 2 per line, 2 lines, 2 planes; source line length 3, plane area
-    // 7, offset 1; destination (shared) line length 2, plane area 5.
-    let text = "shader compute (local_size=2,1,1)
-fn main {
+/// A 3D copy to shared offset 0 from global `%0` (push constant 0..8) at element 1:
+/// 1-byte elements, 2 per line, 2 lines, 2 planes; source line length 3, destination
+/// line length 2, plane areas `src_area` and `dst_area`.
+fn three_d_copy(src_area: u32, dst_area: u32) -> String {
+    format!(
+        "shader compute (local_size=2,1,1)
+fn main {{
   block b0:
     32   %1 = load_const (0x00000000)
     64   %0 = @load_push_constant (%1) (base=0, range=16)
     32   %2 = load_const (0x00000001)
     32   %3 = load_const (0x00000002)
     32   %4 = load_const (0x00000003)
-    32   %5 = load_const (0x00000007)
-    32   %6 = load_const (0x00000005)
+    32   %5 = load_const ({src_area:#010x})
+    32   %6 = load_const ({dst_area:#010x})
     32   %7 = @group_async_copy_3d3d (%1, %1, %0, %2, %2, %3, %3, %3, %4, %5, %3, %6, %1)
-}";
-    let shader = parse(text);
+}}"
+    )
+}
+
+#[test]
+fn three_d_copies_walk_planes() {
+    // 1-byte elements, 2 per line, 2 lines, 2 planes; source line length 3, plane area
+    // 7, offset 1; destination (shared) line length 2, plane area 5.
+    let shader = parse(&three_d_copy(7, 5));
     let mut ex = Executor::with_config(&shader, config());
     setup(&mut ex);
     ex.run([1, 1, 1]).unwrap();
@@ -232,19 +240,7 @@ fn undefined_copies_are_errors() {
 #[test]
 fn overlapping_planes_are_errors() {
     // Source plane area 5 < 2 lines x line length 3.
-    let text = "shader compute (local_size=2,1,1)
-fn main {
-  block b0:
-    32   %1 = load_const (0x00000000)
-    64   %0 = @load_push_constant (%1) (base=0, range=16)
-    32   %2 = load_const (0x00000001)
-    32   %3 = load_const (0x00000002)
-    32   %4 = load_const (0x00000003)
-    32   %5 = load_const (0x00000005)
-    32   %6 = load_const (0x00000004)
-    32   %7 = @group_async_copy_3d3d (%1, %1, %0, %2, %2, %3, %3, %3, %4, %5, %3, %6, %1)
-}";
-    let e = run_err(text);
+    let e = run_err(&three_d_copy(5, 4));
     assert!(
         e.contains(
             "overlapping planes: the source plane area 5 is smaller than lines x line length = 6"
