@@ -11,22 +11,8 @@ use lowering::message::{
 };
 use lowering::Device;
 
-fn dg2() -> Device {
-    Device::preset("dg2").unwrap()
-}
-fn pvc() -> Device {
-    Device::preset("pvc").unwrap()
-}
-/// LNL with SIMD16 typed messages (the preset uses SIMD32, the Xe2 maximum; IGC uses
-/// SIMD16 under `DisableLSCSIMD32TGMMessages`, and lsc.md §6 prints SIMD16).
-fn lnl() -> Device {
-    let mut d = Device::preset("lnl").unwrap();
-    d.typed_simd = 16;
-    d
-}
-fn tgl() -> Device {
-    Device::preset("tgl").unwrap()
-}
+mod platforms;
+use platforms::{dg2, lnl, pvc, tgl};
 
 fn image(binding: u32, count: Option<u32>) -> ImageDecl {
     ImageDecl {

@@ -13,22 +13,8 @@ use ir::{
 use lowering::visa::emit_visa;
 use lowering::Device;
 
-fn dg2() -> Device {
-    Device::preset("dg2").unwrap()
-}
-fn pvc() -> Device {
-    Device::preset("pvc").unwrap()
-}
-/// LNL with SIMD16 typed messages (the preset uses SIMD32, the Xe2 maximum; IGC uses
-/// SIMD16 under `DisableLSCSIMD32TGMMessages`, and lsc.md §6 prints SIMD16).
-fn lnl() -> Device {
-    let mut d = Device::preset("lnl").unwrap();
-    d.typed_simd = 16;
-    d
-}
-fn tgl() -> Device {
-    Device::preset("tgl").unwrap()
-}
+mod platforms;
+use platforms::{dg2, lnl, pvc, tgl};
 
 fn image(name: &str, binding: u32, count: Option<u32>) -> ImageDecl {
     ImageDecl {
@@ -357,6 +343,20 @@ fn uv(b: &mut Builder) -> (Src, Src, Src) {
     let u = scalar32(b, 10);
     let v = scalar32(b, 11);
     (u.into(), v.into(), zero.into())
+}
+
+/// A typed `lsc_load_quad` of image 0 at `(V10, V11)` (see [`uv`]) with address model
+/// `addr` of `size` and data shape `data`, into a value of the shape's components.
+fn uv_quad_load(b: &mut Builder, addr: &str, size: &str, data: &str) {
+    let (u, v, z) = uv(b);
+    let comps = DataShape::parse(data).unwrap().components();
+    b.intrinsic(
+        IntrinsicOp::LscLoadQuad,
+        img(0),
+        &[u, v, z, z],
+        &idx("tgm", addr, size, data, "df.df", 0),
+        Some(Type::new(32, comps).unwrap()),
+    );
 }
 
 #[test]
@@ -894,14 +894,7 @@ fn main {
 #[test]
 fn pre_lsc_platforms_are_rejected() {
     let mut s = shader_with(vec![image("img", 1, None)], |b| {
-        let (u, v, z) = uv(b);
-        b.intrinsic(
-            IntrinsicOp::LscLoadQuad,
-            img(0),
-            &[u, v, z, z],
-            &idx("tgm", "bti", "a32", "d32.xyzw", "df.df", 0),
-            Some(Type::vec32(4)),
-        );
+        uv_quad_load(b, "bti", "a32", "d32.xyzw");
     });
     let f = &mut s.functions[0];
     let inst = f.insts_in_order().into_iter().last().unwrap();
@@ -932,14 +925,7 @@ fn pre_lsc_platforms_are_rejected() {
 fn illegal_messages_are_errors() {
     // a64 on tgm.
     let s = shader_with(vec![image("img", 1, None)], |b| {
-        let (u, v, z) = uv(b);
-        b.intrinsic(
-            IntrinsicOp::LscLoadQuad,
-            img(0),
-            &[u, v, z, z],
-            &idx("tgm", "bti", "a64", "d32.xyzw", "df.df", 0),
-            Some(Type::vec32(4)),
-        );
+        uv_quad_load(b, "bti", "a64", "d32.xyzw");
     });
     let e = emit_visa(&s, &lnl()).unwrap_err();
     assert_eq!(
@@ -967,14 +953,7 @@ fn presets_choose_exec_sizes() {
     // lsc.md §10 via the device presets: typed SIMD8 on DG2/MTL, 16 on PVC, 32 on Xe2;
     // untyped SIMD16 on DG2/MTL, 32 on PVC and Xe2; no LSC before DG2.
     let s = shader_with(vec![image("img", 1, None)], |b| {
-        let (u, v, z) = uv(b);
-        b.intrinsic(
-            IntrinsicOp::LscLoadQuad,
-            img(0),
-            &[u, v, z, z],
-            &idx("tgm", "bti", "a32", "d32.xyzw", "df.df", 0),
-            Some(Type::vec32(4)),
-        );
+        uv_quad_load(b, "bti", "a32", "d32.xyzw");
         let a = value_at(b, 20, Type::U64);
         b.intrinsic(
             IntrinsicOp::LscLoad,
@@ -1015,14 +994,7 @@ fn presets_choose_exec_sizes() {
 fn ss_surfaces_vector_predicates_and_diagnostics() {
     // ss prints the variable holding the image's surface-state offset.
     let s = shader_with(vec![image("dst", 0, None)], |b| {
-        let (u, v, z) = uv(b);
-        b.intrinsic(
-            IntrinsicOp::LscLoadQuad,
-            img(0),
-            &[u, v, z, z],
-            &idx("tgm", "ss", "a32", "d32.x", "df.df", 0),
-            Some(Type::U32),
-        );
+        uv_quad_load(b, "ss", "a32", "d32.x");
     });
     assert_eq!(
         one_line(&dg2(), &s),
