@@ -50,7 +50,7 @@ use crate::memory::{ImageStorage, Memory};
 use crate::setup::{
     image_label, pointer_slots, texel_positions, Fill, Setup, SetupError, MAX_MEMORY_BYTES,
 };
-use crate::texel::{ChannelKind, TexelLayout};
+use crate::texel::TexelLayout;
 use crate::verifier::{lower_and_verify, Report, VerifyError};
 use ir::diag::Diagnostic;
 use ir::{IntrinsicClass, Shader, Span};
@@ -727,21 +727,7 @@ fn row_text(
 
 /// The channels of a decoded texel, in RGBA order.
 fn decoded(layout: &TexelLayout, rgba: &[u64; 4]) -> String {
-    let mut chans: Vec<_> = layout.channels.iter().collect();
-    chans.sort_by_key(|c| c.slot);
-    let parts: Vec<String> = chans
-        .iter()
-        .map(|c| {
-            let v = rgba[c.slot as usize];
-            match c.kind {
-                ChannelKind::Uint | ChannelKind::Raw => v.to_string(),
-                ChannelKind::Sint if c.bits == 64 => (v as i64).to_string(),
-                ChannelKind::Sint => (v as u32 as i32).to_string(),
-                _ if c.bits == 64 => format!("{:?}", f64::from_bits(v)),
-                _ => format!("{:?}", f32::from_bits(v as u32)),
-            }
-        })
-        .collect();
+    let parts = layout.channel_texts(rgba);
     if parts.len() == 1 {
         parts[0].clone()
     } else {

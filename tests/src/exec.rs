@@ -654,7 +654,11 @@ impl<'m> ExecEnv<'m> {
     }
 }
 
-fn lane_err(lane: usize, e: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> EnvError {
+/// `e` as the error of lane `lane` of an intrinsic.
+pub(crate) fn lane_err(
+    lane: usize,
+    e: impl Into<Box<dyn std::error::Error + Send + Sync>>,
+) -> EnvError {
     EnvError::at_lane(lane as u32, e)
 }
 

@@ -57,6 +57,7 @@
 //! (`cmpxchg` included) on `r16_float` and float operations on `r16_uint`/`r16_sint` are
 //! errors, as the validator rules for every format; `xchg` fits all three.
 
+use crate::exec::lane_err;
 use crate::memory::{AccessCtx, AccessKind, ImageBinding, ImageStorage, Memory, Space, Target};
 use crate::texel::{decode_channel, encode_channel, ChannelKind, TexelLayout};
 use ir::eval::{eval_alu, Operand};
@@ -510,10 +511,6 @@ fn check_atomic_format(
 fn index(call: &IntrinsicCall<'_>, kind: IndexKind) -> Result<u32, EnvError> {
     call.index(kind)
         .ok_or_else(|| EnvError::new(ImageError::BadIndex { index: kind.name() }))
-}
-
-fn lane_err(lane: usize, e: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> EnvError {
-    EnvError::at_lane(lane as u32, e)
 }
 
 /// Executes a high-level image intrinsic (`image_load`, `image_store`, `image_atomic`,

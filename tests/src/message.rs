@@ -135,6 +135,7 @@
 //!   lane 0; out-of-surface ones are logged as discarded when the surface's allocation
 //!   is known.
 
+use crate::exec::lane_err;
 use crate::image::{access_ctx, bound_image, image_binding_index};
 use crate::memory::{AccessKind, ImageBinding, Memory, Space, Target};
 use crate::texel::{ChannelKind, TexelLayout};
@@ -206,10 +207,6 @@ fn shape_err(reason: impl Into<String>) -> EnvError {
     EnvError::new(MessageError::Shape {
         reason: reason.into(),
     })
-}
-
-fn lane_err(lane: usize, e: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> EnvError {
-    EnvError::at_lane(lane as u32, e)
 }
 
 /// A decoded LSC message: its indices.

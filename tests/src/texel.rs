@@ -261,6 +261,26 @@ impl TexelLayout {
         self.channels.iter().any(|c| c.bits == 64)
     }
 
+    /// The decoded channels `rgba` as text, in RGBA order: integer channels in decimal,
+    /// the others as the floats they decode to (64-bit channels as `f64`).
+    pub fn channel_texts(&self, rgba: &[u64; 4]) -> Vec<String> {
+        let mut chans: Vec<&TexelChannel> = self.channels.iter().collect();
+        chans.sort_by_key(|c| c.slot);
+        chans
+            .iter()
+            .map(|c| {
+                let v = rgba[c.slot as usize];
+                match c.kind {
+                    ChannelKind::Uint | ChannelKind::Raw => v.to_string(),
+                    ChannelKind::Sint if c.bits == 64 => (v as i64).to_string(),
+                    ChannelKind::Sint => (v as u32 as i32).to_string(),
+                    _ if c.bits == 64 => format!("{:?}", f64::from_bits(v)),
+                    _ => format!("{:?}", f32::from_bits(v as u32)),
+                }
+            })
+            .collect()
+    }
+
     /// Decodes one texel into register values, RGBA order.
     pub fn decode(&self, texel: &[u8]) -> Result<[u64; 4], TexelError> {
         self.check_len(texel.len())?;

@@ -45,7 +45,7 @@
 use crate::exec::{ExecConfig, ExecError, Executor, RunResult};
 use crate::memory::{Access, AccessCtx, AccessKind, AllocId, ImageStorage, Memory, Space};
 use crate::setup::{texel_positions, Setup, SetupError, TexelPos};
-use crate::texel::{ChannelKind, TexelLayout};
+use crate::texel::TexelLayout;
 use ir::passes::cleanup::{Cleanup, DEFAULT_MAX_ITERATIONS};
 use ir::passes::manager::PassManager;
 use ir::{Function, Inst, IntrinsicClass, IntrinsicOp, Shader, Span, Value};
@@ -1417,31 +1417,7 @@ fn texel_text(f: &ImageFacts, bytes: &[u8]) -> String {
     let Ok(rgba) = layout.decode(bytes) else {
         return bits;
     };
-    let mut chans: Vec<&crate::texel::TexelChannel> = layout.channels.iter().collect();
-    chans.sort_by_key(|c| c.slot);
-    let vals: Vec<String> = chans
-        .iter()
-        .map(|c| {
-            let v = rgba[c.slot as usize];
-            match c.kind {
-                ChannelKind::Uint | ChannelKind::Raw => v.to_string(),
-                ChannelKind::Sint => {
-                    if c.bits == 64 {
-                        (v as i64).to_string()
-                    } else {
-                        (v as u32 as i32).to_string()
-                    }
-                }
-                _ => {
-                    if c.bits == 64 {
-                        format!("{:?}", f64::from_bits(v))
-                    } else {
-                        format!("{:?}", f32::from_bits(v as u32))
-                    }
-                }
-            }
-        })
-        .collect();
+    let vals = layout.channel_texts(&rgba);
     format!("{bits} = ({})", vals.join(", "))
 }
 
