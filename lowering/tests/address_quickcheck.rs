@@ -24,17 +24,13 @@ use lowering::address::AddressPlan;
 use lowering::format::isl_format;
 use lowering::Device;
 use quickcheck::{Arbitrary, Gen as QcGen, QuickCheck, TestResult};
+
+mod random_images;
+use random_images::{below, extent, pick, qc_tests, storage_surface, surf_dim, view_and_param};
 use tiling::{
     fill_buffer_image_param, fill_image_param, storage_tilings, Gen, ImageParam, ImageView,
     SurfDim, Surface, SurfaceDesc, Tiling, Usage,
 };
-
-fn qc_tests(default: u64) -> u64 {
-    std::env::var("QC_TESTS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
-}
 
 const LANES: usize = 32;
 
@@ -61,18 +57,6 @@ const FORMATS: [Format; 15] = [
 /// kind (a Tile64 tile is up to 1 KiB wide and 256 rows high).
 const SIZES: [u32; 14] = [1, 2, 3, 5, 8, 16, 17, 33, 64, 100, 129, 257, 300, 513];
 const DEPTHS: [u32; 9] = [1, 2, 3, 5, 8, 16, 17, 33, 40];
-
-fn pick<T: Copy>(g: &mut QcGen, xs: &[T]) -> T {
-    *g.choose(xs).expect("non-empty")
-}
-
-fn below(g: &mut QcGen, n: u32) -> u32 {
-    if n == 0 {
-        0
-    } else {
-        u32::arbitrary(g) % n
-    }
-}
 
 /// One random image, view and set of coordinates.
 #[derive(Clone, Debug)]
@@ -156,11 +140,7 @@ impl Case {
                 param,
             });
         }
-        let sdim = match dim {
-            ImageDim::D1 => SurfDim::D1,
-            ImageDim::D3 => SurfDim::D3,
-            _ => SurfDim::D2,
-        };
+        let sdim = surf_dim(dim);
         // Without a static layout the address code handles the driver's tilings
         // (`Device::storage_tilings_for`); a static layout may name any storage tiling
         // isl allows.
@@ -177,17 +157,7 @@ impl Case {
             return None;
         }
         let cube = dim == ImageDim::Cube;
-        let w = pick(g, &SIZES);
-        let h = match sdim {
-            SurfDim::D1 => 1,
-            _ if cube => w,
-            _ => pick(g, &SIZES),
-        };
-        let d = if sdim == SurfDim::D3 {
-            pick(g, &DEPTHS)
-        } else {
-            1
-        };
+        let [w, h, d] = extent(g, sdim, cube, &SIZES, &DEPTHS);
         let layers = if cube {
             6 * pick(g, &[1, 1, 2, 3])
         } else if sdim == SurfDim::D3 {
@@ -197,16 +167,7 @@ impl Case {
         };
         let largest = w.max(h).max(d);
         let levels = 1 + below(g, 32 - largest.leading_zeros());
-        let mut usage = Usage::STORAGE;
-        if cube {
-            usage |= Usage::CUBE;
-        }
-        let desc = SurfaceDesc::new(gen, sdim, tformat, tiling)
-            .extent(w, h, d)
-            .levels(levels)
-            .array_len(layers)
-            .usage(usage);
-        let surface = Surface::new(desc).ok()?;
+        let surface = storage_surface(gen, sdim, tformat, tiling, [w, h, d], levels, layers, cube)?;
         let level = below(g, levels);
         let (base, count) = match (dim, arrayed) {
             (ImageDim::D3, _) => {
@@ -231,21 +192,7 @@ impl Case {
                 (base, 1 + below(g, layers - base))
             }
         };
-        let view = ImageView {
-            base_level: level,
-            base_layer: base,
-            layer_count: count,
-            format: tformat,
-        };
-        let swizzle = device.may_have_bit6_swizzle
-            && matches!(tiling, Tiling::X | Tiling::Y)
-            && bool::arbitrary(g);
-        let param = fill_image_param(
-            &surface,
-            &view,
-            tiling::Bit6Swizzle::from_has_bit6_swizzling(swizzle),
-        )
-        .ok()?;
+        let (view, swizzle, param) = view_and_param(g, &device, &surface, level, [base, count])?;
         let size = param.size;
         let mut coords = Vec::with_capacity(LANES);
         let mut expect = Vec::with_capacity(LANES);
@@ -296,7 +243,7 @@ impl Case {
             dim,
             arrayed,
             format,
-            surface: Some(desc),
+            surface: Some(*surface.desc()),
             view: Some(view),
             swizzle,
             layout,

@@ -18,17 +18,13 @@ use ir::{ChannelKind, Format, ImageDim, IndexKind, IntrinsicOp, Shader};
 use lowering::format::isl_format;
 use lowering::{lower_images, Device, LowerErrorKind, LowerOptions, UntypedAddress};
 use quickcheck::{Arbitrary, Gen as QcGen, QuickCheck, TestResult};
+
+mod random_images;
+use random_images::{below, extent, pick, qc_tests, storage_surface, surf_dim, view_and_param};
 use std::collections::BTreeMap;
 use tiling::{
     fill_image_param, Gen, ImageParam, ImageView, SurfDim, Surface, SurfaceDesc, Tiling, Usage,
 };
-
-fn qc_tests(default: u64) -> u64 {
-    std::env::var("QC_TESTS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
-}
 
 fn dev(name: &str) -> Device {
     Device::preset(name).expect("preset")
@@ -263,18 +259,6 @@ impl Env for Machine<'_> {
 const SIZES: [u32; 11] = [1, 2, 3, 5, 8, 16, 17, 33, 64, 100, 130];
 const DEPTHS: [u32; 7] = [1, 2, 3, 5, 16, 17, 33];
 
-fn pick<T: Copy>(g: &mut QcGen, xs: &[T]) -> T {
-    *g.choose(xs).expect("non-empty")
-}
-
-fn below(g: &mut QcGen, n: u32) -> u32 {
-    if n == 0 {
-        0
-    } else {
-        u32::arbitrary(g) % n
-    }
-}
-
 /// An image on a platform with a bound view and its parameter block.
 #[derive(Clone, Debug)]
 struct Image {
@@ -306,24 +290,10 @@ impl Image {
                 (ImageDim::D3, false),
             ],
         );
-        let sdim = match dim {
-            ImageDim::D1 => SurfDim::D1,
-            ImageDim::D3 => SurfDim::D3,
-            _ => SurfDim::D2,
-        };
+        let sdim = surf_dim(dim);
         let tiling = pick(g, &device.storage_tilings_for(tformat, sdim));
         let cube = dim == ImageDim::Cube;
-        let w = pick(g, &SIZES);
-        let h = match sdim {
-            SurfDim::D1 => 1,
-            _ if cube => w,
-            _ => pick(g, &SIZES),
-        };
-        let d = if sdim == SurfDim::D3 {
-            pick(g, &DEPTHS)
-        } else {
-            1
-        };
+        let [w, h, d] = extent(g, sdim, cube, &SIZES, &DEPTHS);
         let layers = if cube {
             6 * pick(g, &[1, 2])
         } else if sdim == SurfDim::D3 {
@@ -332,17 +302,7 @@ impl Image {
             pick(g, &[1, 2, 3])
         };
         let levels = 1 + below(g, (32 - w.max(h).max(d).leading_zeros()).min(3));
-        let usage = if cube {
-            Usage::STORAGE | Usage::CUBE
-        } else {
-            Usage::STORAGE
-        };
-        let desc = SurfaceDesc::new(gen, sdim, tformat, tiling)
-            .extent(w, h, d)
-            .levels(levels)
-            .array_len(layers)
-            .usage(usage);
-        let surface = Surface::new(desc).ok()?;
+        let surface = storage_surface(gen, sdim, tformat, tiling, [w, h, d], levels, layers, cube)?;
         let level = below(g, levels);
         let (base, count) = match (dim, arrayed) {
             (ImageDim::D3, _) => (0, tiling::minify(d, level)),
@@ -351,21 +311,7 @@ impl Image {
             (_, false) => (below(g, layers), 1),
             (_, true) => (0, layers),
         };
-        let view = ImageView {
-            base_level: level,
-            base_layer: base,
-            layer_count: count,
-            format: tformat,
-        };
-        let swizzle = device.may_have_bit6_swizzle
-            && matches!(tiling, Tiling::X | Tiling::Y)
-            && bool::arbitrary(g);
-        let param = fill_image_param(
-            &surface,
-            &view,
-            tiling::Bit6Swizzle::from_has_bit6_swizzling(swizzle),
-        )
-        .ok()?;
+        let (view, swizzle, param) = view_and_param(g, &device, &surface, level, [base, count])?;
         let static_name = match tiling {
             Tiling::Linear => Some("linear"),
             Tiling::X => Some("x"),
