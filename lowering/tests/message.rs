@@ -81,6 +81,13 @@ struct Vals {
     pred: Value,
 }
 
+impl Vals {
+    /// The four 32-bit coordinates (U, V, R, LOD) of a typed message.
+    fn quad(&self) -> Vec<Src> {
+        vec![self.u32.into(); 4]
+    }
+}
+
 fn build(f: impl FnOnce(&mut Builder, &Vals) -> Inst) -> Case {
     let mut func = Function::new("main");
     let mut b = Builder::at_end(&mut func);
@@ -110,10 +117,26 @@ fn emit(
     dest: Option<Type>,
 ) -> Inst {
     b.intrinsic(op, image, srcs, &indices(f), dest);
+    last_inst(b)
+}
+
+/// The instruction the builder just added.
+fn last_inst(b: &Builder) -> Inst {
     match b.cursor {
         ir::Cursor::After(i) => i,
         c => panic!("cursor {c:?}"),
     }
+}
+
+/// A case of one `op` message with the sources `srcs` picks from the values.
+fn message(
+    op: IntrinsicOp,
+    image: Option<ImageRef>,
+    srcs: impl FnOnce(&Vals) -> Vec<Src>,
+    f: Fields<'static>,
+    dest: Option<Type>,
+) -> Case {
+    build(|b, v| emit(b, op, image, &srcs(v), f, dest))
 }
 
 fn img0() -> Option<ImageRef> {
@@ -137,7 +160,7 @@ fn typed_load(data: &'static str, size: &'static str, addr: &'static str) -> Cas
             b,
             IntrinsicOp::LscLoadQuad,
             img0(),
-            &[v.u32.into(), v.u32.into(), v.u32.into(), v.u32.into()],
+            &v.quad(),
             fields("tgm", addr, size, data),
             Some(Type::new(32, comps).unwrap()),
         )
@@ -245,16 +268,13 @@ fn tgm_with_a64_or_a16() {
 
 #[test]
 fn tgm_flat() {
-    let c = build(|b, v| {
-        emit(
-            b,
-            IntrinsicOp::LscLoadQuad,
-            None,
-            &[v.u32.into(), v.u32.into(), v.u32.into(), v.u32.into()],
-            fields("tgm", "flat", "a32", "d32.x"),
-            Some(Type::U32),
-        )
-    });
+    let c = message(
+        IntrinsicOp::LscLoadQuad,
+        None,
+        Vals::quad,
+        fields("tgm", "flat", "a32", "d32.x"),
+        Some(Type::U32),
+    );
     assert_eq!(
         check(&pvc(), &c),
         Err(
@@ -265,16 +285,13 @@ fn tgm_flat() {
 
 #[test]
 fn slm_non_flat() {
-    let c = build(|b, v| {
-        emit(
-            b,
-            IntrinsicOp::LscLoad,
-            img0(),
-            &[v.u32.into()],
-            fields("slm", "bti", "a32", "d32"),
-            Some(Type::U32),
-        )
-    });
+    let c = message(
+        IntrinsicOp::LscLoad,
+        img0(),
+        |v| vec![v.u32.into()],
+        fields("slm", "bti", "a32", "d32"),
+        Some(Type::U32),
+    );
     assert_eq!(
         check(&dg2(), &c),
         Err("lsc.md §13.1: .slm messages take flat addresses only, found bti".into())
@@ -322,30 +339,24 @@ fn ugm_a64_from_gfx8() {
 
 #[test]
 fn ops_not_on_sfid() {
-    let c = build(|b, v| {
-        emit(
-            b,
-            IntrinsicOp::LscLoad,
-            img0(),
-            &[v.u32.into(), v.u32.into(), v.u32.into(), v.u32.into()],
-            fields("tgm", "bti", "a32", "d32"),
-            Some(Type::U32),
-        )
-    });
+    let c = message(
+        IntrinsicOp::LscLoad,
+        img0(),
+        Vals::quad,
+        fields("tgm", "bti", "a32", "d32"),
+        Some(Type::U32),
+    );
     assert_eq!(
         check(&dg2(), &c),
         Err("lsc.md §2: lsc_load is not available on .tgm (typed loads are lsc_load_quad)".into())
     );
-    let c = build(|b, v| {
-        emit(
-            b,
-            IntrinsicOp::LscLoadStrided,
-            None,
-            &[v.u64.into(), v.u32.into()],
-            fields("ugml", "flat", "a64", "d32"),
-            Some(Type::U32),
-        )
-    });
+    let c = message(
+        IntrinsicOp::LscLoadStrided,
+        None,
+        |v| vec![v.u64.into(), v.u32.into()],
+        fields("ugml", "flat", "a64", "d32"),
+        Some(Type::U32),
+    );
     assert_eq!(
         check(&pvc(), &c),
         Err("lsc.md §2: lsc_load_strided is not available on .ugml".into())
@@ -363,14 +374,11 @@ fn load_quad_mask_zero() {
         b.intrinsic(
             IntrinsicOp::LscLoadQuad,
             img0(),
-            &[v.u32.into(), v.u32.into(), v.u32.into(), v.u32.into()],
+            &v.quad(),
             &idx,
             Some(Type::U32),
         );
-        match b.cursor {
-            ir::Cursor::After(i) => i,
-            _ => unreachable!(),
-        }
+        last_inst(b)
     });
     assert_eq!(
         check(&dg2(), &c),
@@ -490,10 +498,7 @@ fn transpose_with_channel_mask_or_atomic() {
             &idx,
             Some(Type::vec32(2)),
         );
-        match b.cursor {
-            ir::Cursor::After(i) => i,
-            _ => unreachable!(),
-        }
+        last_inst(b)
     });
     assert_eq!(
         check(&dg2(), &c),
@@ -519,16 +524,13 @@ fn transpose_with_channel_mask_or_atomic() {
 
 #[test]
 fn channel_mask_on_vector_op() {
-    let c = build(|b, v| {
-        emit(
-            b,
-            IntrinsicOp::LscLoad,
-            None,
-            &[v.u64.into()],
-            fields("ugm", "flat", "a64", "d32.xy"),
-            Some(Type::vec32(2)),
-        )
-    });
+    let c = message(
+        IntrinsicOp::LscLoad,
+        None,
+        |v| vec![v.u64.into()],
+        fields("ugm", "flat", "a64", "d32.xy"),
+        Some(Type::vec32(2)),
+    );
     assert_eq!(
         check(&dg2(), &c),
         Err("lsc.md §4: lsc_load takes a vector size, not a channel mask (only lsc_load_quad and lsc_store_quad have one)".into())
@@ -826,16 +828,13 @@ fn data_payload_limit() {
         )
     );
     // Transposed d64x64 = 512 bytes: 16 registers of 32 bytes, 8 of 64.
-    let c = build(|b, v| {
-        emit(
-            b,
-            IntrinsicOp::LscStore,
-            None,
-            &[v.u64.into(), v.d64.into()],
-            fields("ugm", "flat", "a64", "d64x64t"),
-            None,
-        )
-    });
+    let c = message(
+        IntrinsicOp::LscStore,
+        None,
+        |v| vec![v.u64.into(), v.d64.into()],
+        fields("ugm", "flat", "a64", "d64x64t"),
+        None,
+    );
     let err = check(&dg2(), &c).unwrap_err();
     assert_eq!(
         err,
@@ -888,7 +887,7 @@ fn typed_immediate_offset() {
             b,
             IntrinsicOp::LscLoadQuad,
             img0(),
-            &[v.u32.into(), v.u32.into(), v.u32.into(), v.u32.into()],
+            &v.quad(),
             fl,
             Some(Type::U32),
         )
@@ -936,16 +935,13 @@ fn typed_u_missing() {
 
 #[test]
 fn surfaces() {
-    let c = build(|b, v| {
-        emit(
-            b,
-            IntrinsicOp::LscLoad,
-            None,
-            &[v.u32.into()],
-            fields("ugm", "bti", "a32", "d32"),
-            Some(Type::U32),
-        )
-    });
+    let c = message(
+        IntrinsicOp::LscLoad,
+        None,
+        |v| vec![v.u32.into()],
+        fields("ugm", "bti", "a32", "d32"),
+        Some(Type::U32),
+    );
     assert_eq!(
         check(&dg2(), &c),
         Err(
@@ -953,16 +949,13 @@ fn surfaces() {
                 .into()
         )
     );
-    let c = build(|b, v| {
-        emit(
-            b,
-            IntrinsicOp::LscLoad,
-            img0(),
-            &[v.u64.into()],
-            fields("ugm", "flat", "a64", "d32"),
-            Some(Type::U32),
-        )
-    });
+    let c = message(
+        IntrinsicOp::LscLoad,
+        img0(),
+        |v| vec![v.u64.into()],
+        fields("ugm", "flat", "a64", "d32"),
+        Some(Type::U32),
+    );
     assert_eq!(
         check(&dg2(), &c),
         Err("lsc.md §5: flat messages take no surface, but the message names an image".into())
@@ -982,7 +975,7 @@ fn surfaces() {
             b,
             IntrinsicOp::LscLoadQuad,
             Some(r),
-            &[v.u32.into(), v.u32.into(), v.u32.into(), v.u32.into()],
+            &v.quad(),
             fields("tgm", "bti", "a32", "d32.x"),
             Some(Type::U32),
         )
@@ -1001,16 +994,13 @@ fn address_register_size() {
         f
     });
     assert_eq!(check(&dg2(), &c), Ok(()));
-    let c = build(|b, v| {
-        emit(
-            b,
-            IntrinsicOp::LscLoad,
-            None,
-            &[v.u32.into()],
-            fields("ugm", "flat", "a64", "d32"),
-            Some(Type::U32),
-        )
-    });
+    let c = message(
+        IntrinsicOp::LscLoad,
+        None,
+        |v| vec![v.u32.into()],
+        fields("ugm", "flat", "a64", "d32"),
+        Some(Type::U32),
+    );
     assert_eq!(
         check(&dg2(), &c),
         Err("lsc.md §5: :a64 addresses need a 64-bit address register, found 32-bit".into())
@@ -1040,45 +1030,36 @@ fn slm_a16_offset_range() {
 
 #[test]
 fn operand_types_and_counts() {
-    let c = build(|b, v| {
-        emit(
-            b,
-            IntrinsicOp::LscLoad,
-            None,
-            &[v.u64.into()],
-            fields("ugm", "flat", "a64", "d32x4"),
-            Some(Type::U32),
-        )
-    });
+    let c = message(
+        IntrinsicOp::LscLoad,
+        None,
+        |v| vec![v.u64.into()],
+        fields("ugm", "flat", "a64", "d32x4"),
+        Some(Type::U32),
+    );
     assert_eq!(
         check(&dg2(), &c),
         Err("the dest operand must be 32x4 for this message, found 32".into())
     );
-    let c = build(|b, v| {
-        emit(
-            b,
-            IntrinsicOp::LscStore,
-            None,
-            &[v.u64.into()],
-            fields("ugm", "flat", "a64", "d32"),
-            None,
-        )
-    });
+    let c = message(
+        IntrinsicOp::LscStore,
+        None,
+        |v| vec![v.u64.into()],
+        fields("ugm", "flat", "a64", "d32"),
+        None,
+    );
     assert_eq!(
         check(&dg2(), &c),
         Err("the message takes 2 sources (plus an optional 1-bit predicate), found 1".into())
     );
     // A trailing 1-bit source is a predicate.
-    let c = build(|b, v| {
-        emit(
-            b,
-            IntrinsicOp::LscStore,
-            None,
-            &[v.u64.into(), v.u32.into(), v.pred.into()],
-            fields("ugm", "flat", "a64", "d32"),
-            None,
-        )
-    });
+    let c = message(
+        IntrinsicOp::LscStore,
+        None,
+        |v| vec![v.u64.into(), v.u32.into(), v.pred.into()],
+        fields("ugm", "flat", "a64", "d32"),
+        None,
+    );
     assert_eq!(check(&dg2(), &c), Ok(()));
 }
 
@@ -1097,10 +1078,7 @@ fn sampler_needs_a_sampler() {
             ],
             Some(Type::vec32(4)),
         );
-        match b.cursor {
-            ir::Cursor::After(i) => i,
-            _ => unreachable!(),
-        }
+        last_inst(b)
     });
     assert_eq!(
         check(&pvc(), &c),
@@ -1149,10 +1127,7 @@ fn error_names_instruction_and_position() {
 fn non_messages_pass() {
     let c = build(|b, v| {
         b.iadd(v.u32, v.u32);
-        match b.cursor {
-            ir::Cursor::After(i) => i,
-            _ => unreachable!(),
-        }
+        last_inst(b)
     });
     assert_eq!(check(&dg2(), &c), Ok(()));
 }
@@ -1163,16 +1138,13 @@ fn descriptors() {
 
     // lsc_load.ugm (M1, 16) d32x4 bti a32 on DG2: opcode 0, a32 (2) << 7, d32 (2) << 9,
     // x4 (3) << 12, dst 4 × ceil(64/32) = 8 << 20, src0 ceil(64/32) = 2 << 25, bti 3 << 29.
-    let c = build(|b, v| {
-        emit(
-            b,
-            IntrinsicOp::LscLoad,
-            img0(),
-            &[v.u32.into()],
-            fields("ugm", "bti", "a32", "d32x4"),
-            Some(Type::vec32(4)),
-        )
-    });
+    let c = message(
+        IntrinsicOp::LscLoad,
+        img0(),
+        |v| vec![v.u32.into()],
+        fields("ugm", "bti", "a32", "d32x4"),
+        Some(Type::vec32(4)),
+    );
     let m = decode(&c);
     assert_eq!(m.op, LscOp::Load);
     let want = (2 << 7) | (2 << 9) | (3 << 12) | (8 << 20) | (2 << 25) | (3 << 29);
