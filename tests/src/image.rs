@@ -778,7 +778,7 @@ fn image_block(
 mod tests {
     use super::*;
     use crate::exec::{Executor, RunResult};
-    use ir::Value;
+    use ir::{Shader, Value};
 
     use crate::fixtures::parse;
 
@@ -889,6 +889,19 @@ mod tests {
             .unwrap();
     }
 
+    /// A single-lane executor of `text` with the images of [`bind_all`] bound.
+    fn with_all_images(text: &str) -> Executor<'static> {
+        let shader: &'static Shader = Box::leak(Box::new(parse(text)));
+        let mut ex = crate::fixtures::executor(shader, 1);
+        bind_all(&mut ex.memory);
+        ex
+    }
+
+    /// The accesses a run dropped as out of bounds.
+    fn discarded(r: &RunResult) -> usize {
+        r.accesses.iter().filter(|a| !a.in_bounds).count()
+    }
+
     const DECLS: &str = "shader compute (local_size=1,1,1)
 image @a1 : 1d array r32_uint (binding=0)
 image @cube : cube r32_uint (binding=1)
@@ -929,10 +942,8 @@ image @mip : 2d r32_uint (binding=5)
     32   %23 = @image_load (@mip, %22) (dest_type=uint32)
 }}"
         );
-        let shader = parse(&text);
-        let mut ex = crate::fixtures::executor(&shader, 1);
+        let mut ex = with_all_images(&text);
         let m = &mut ex.memory;
-        bind_all(m);
         poke(m, 0, 5, 0, 3, 0, 1001); // 1D array: layer 2 of the view is physical layer 3
         poke(m, 1, 1, 2, 4, 0, 1002); // cube face 4
         poke(m, 2, 3, 0, 11, 0, 1003); // cube 1, face 5 = layer 11
@@ -948,8 +959,7 @@ image @mip : 2d r32_uint (binding=5)
         // and x = 4 of
         // the 4-wide level 1 are outside: 0.
         assert_eq!([13, 15, 17, 19, 21, 23].map(|v| val(&r, v)[0]), [0; 6]);
-        let discarded = r.accesses.iter().filter(|a| !a.in_bounds).count();
-        assert_eq!(discarded, 6);
+        assert_eq!(discarded(&r), 6);
     }
 
     #[test]
@@ -973,10 +983,8 @@ image @mip : 2d r32_uint (binding=5)
     32   %10 = @image_load (@buf, %8, %2) (dest_type=uint32)
 }}"
         );
-        let shader = parse(&text);
-        let mut ex = crate::fixtures::executor(&shader, 1);
+        let mut ex = with_all_images(&text);
         let m = &mut ex.memory;
-        bind_all(m);
         poke(m, 5, 1, 1, 0, 1, 1006);
         poke(m, 5, 1, 1, 0, 2, 2006); // level 2 of the surface: not part of the view
         poke(m, 4, 9, 0, 0, 0, 1005);
@@ -988,8 +996,7 @@ image @mip : 2d r32_uint (binding=5)
         // Out of bounds, an R32_UINT texel reads as the zero texel converted to RGBA
         // (robustImageAccess2): the missing alpha is 1.
         assert_eq!(val(&r, 6), [0, 0, 0, 1]);
-        let discarded = r.accesses.iter().filter(|a| !a.in_bounds).count();
-        assert_eq!(discarded, 3);
+        assert_eq!(discarded(&r), 3);
     }
 
     #[test]
@@ -1007,9 +1014,7 @@ image @mip : 2d r32_uint (binding=5)
     32x4 %7 = @image_load_param (@mip) (base=1)
 }}"
         );
-        let shader = parse(&text);
-        let mut ex = crate::fixtures::executor(&shader, 1);
-        bind_all(&mut ex.memory);
+        let mut ex = with_all_images(&text);
         let param: Vec<u64> = ex.memory.image(5).unwrap().param[4..8]
             .iter()
             .map(|&d| d as u64)
@@ -1066,7 +1071,7 @@ fn main {
             .filter(|&&b| b != 0x11)
             .count();
         assert_eq!(count, 2);
-        assert_eq!(r.accesses.iter().filter(|a| !a.in_bounds).count(), 1);
+        assert_eq!(discarded(&r), 1);
         let v = view_bytes(&ex.memory, 0).unwrap();
         assert_eq!((v.width, v.height, v.layers, v.texel_bytes), (2, 2, 1, 4));
         assert_eq!(v.texel(1, 0, 0), [0xff, 0x80, 0x11, 0x11]);
@@ -1103,7 +1108,7 @@ fn main {
         assert_eq!(val(&r, 1), [0, 0, 0, 0x3f80_0000]);
         assert_eq!(val(&r, 2), [0, 0, 0, 0]);
         assert_eq!(val(&r, 3), [0, 0, 0, 1]);
-        assert_eq!(r.accesses.iter().filter(|a| !a.in_bounds).count(), 3);
+        assert_eq!(discarded(&r), 3);
     }
 
     #[test]
