@@ -366,12 +366,18 @@ fn main {
     }
 }
 
+/// The error of one workgroup of `shader` in subgroups of `subgroup_size`, which must
+/// fail.
+fn run_error(shader: &ir::Shader, subgroup_size: u32) -> ExecError {
+    let mut ex = Executor::with_config(shader, exec_config(subgroup_size));
+    ex.run([1, 1, 1]).unwrap_err()
+}
+
 #[test]
 fn subgroups_that_miss_a_barrier_are_workgroup_errors() {
     // Uniform within each subgroup of 4, but only subgroup 0 takes the barrier.
     let shader = barrier_under_condition(4);
-    let mut ex = Executor::with_config(&shader, exec_config(4));
-    let e = ex.run([1, 1, 1]).unwrap_err();
+    let e = run_error(&shader, 4);
     assert!(
         matches!(
             e,
@@ -392,8 +398,7 @@ fn subgroups_that_miss_a_barrier_are_workgroup_errors() {
         "workgroup (0, 0, 0): subgroup 1 finished without reaching barrier 1 (subgroup 0 waits at 9:7): every invocation of the workgroup must reach every barrier"
     );
     // Within one subgroup of 8 the same condition diverges.
-    let mut ex = Executor::with_config(&shader, exec_config(8));
-    let e = ex.run([1, 1, 1]).unwrap_err().to_string();
+    let e = run_error(&shader, 8).to_string();
     assert!(e.contains("barrier in divergent control flow"), "{e}");
 
     // Different barriers on the two sides of an `if`.
@@ -413,8 +418,7 @@ fn main {
   block b3:
 }";
     let shader = parse(text);
-    let mut ex = Executor::with_config(&shader, exec_config(4));
-    let e = ex.run([1, 1, 1]).unwrap_err();
+    let e = run_error(&shader, 4);
     assert!(
         matches!(
             e,
