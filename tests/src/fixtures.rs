@@ -5,11 +5,9 @@ use crate::exec::{ExecConfig, Executor};
 use crate::memory::{AllocId, Memory};
 use ir::Shader;
 
-/// `text` parsed and validated; a test panics with the diagnostics otherwise.
+/// `text` parsed and validated; a test panics with the rendered diagnostics otherwise.
 pub(crate) fn parse(text: &str) -> Shader {
-    let s = ir::parse_shader(text).unwrap_or_else(|d| panic!("parse: {d:?}"));
-    ir::validate::validate(&s).unwrap_or_else(|d| panic!("validate: {d:?}"));
-    s
+    crate::cli::load("test.ir", text).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// An executor of `shader` running subgroups of `subgroup_size` lanes.

@@ -5,10 +5,9 @@
 use ir::{Shader, Value};
 use verify::exec::{ExecConfig, ExecError, Executor, WorkgroupError};
 
+/// `text` parsed and validated; the test panics with the rendered diagnostics otherwise.
 fn parse(text: &str) -> Shader {
-    let s = ir::parse_shader(text).unwrap_or_else(|d| panic!("parse: {d:?}"));
-    ir::validate::validate(&s).unwrap_or_else(|d| panic!("validate: {d:?}"));
-    s
+    verify::cli::load("test.ir", text).unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn config() -> ExecConfig {

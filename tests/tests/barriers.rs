@@ -7,10 +7,9 @@ use ir::{IntrinsicOp, Shader, Value};
 use std::collections::HashMap;
 use verify::exec::{ExecConfig, ExecError, Executor, WorkgroupError};
 
+/// `text` parsed and validated; the test panics with the rendered diagnostics otherwise.
 fn parse(text: &str) -> Shader {
-    let s = ir::parse_shader(text).unwrap_or_else(|d| panic!("parse: {d:?}"));
-    ir::validate::validate(&s).unwrap_or_else(|d| panic!("validate: {d:?}"));
-    s
+    verify::cli::load("test.ir", text).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Serves `load_local_invocation_index` (the invocation) and shared memory as a map of

@@ -11,10 +11,9 @@ use ir::{Shader, Value};
 use verify::exec::{ExecConfig, Executor, RunResult};
 use verify::memory::{AccessKind, AllocId, Memory};
 
+/// `text` parsed and validated; the test panics with the rendered diagnostics otherwise.
 fn parse(text: &str) -> Shader {
-    let s = ir::parse_shader(text).unwrap_or_else(|d| panic!("parse: {d:?}"));
-    ir::validate::validate(&s).unwrap_or_else(|d| panic!("validate: {d:?}\n{text}"));
-    s
+    verify::cli::load("test.ir", text).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Runs one subgroup of `sg` lanes (the shader fixes the subgroup size).

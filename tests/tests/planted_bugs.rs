@@ -10,10 +10,9 @@ use lowering::{Device, LowerOptions};
 use verify::setup::{ImageLayout, Setup};
 use verify::verifier::{lower, verify, Lowered, Mismatch, MismatchKind, Report};
 
+/// `text` parsed and validated; the test panics with the rendered diagnostics otherwise.
 fn parse(text: &str) -> ir::Shader {
-    let s = ir::parse_shader(text).unwrap_or_else(|d| panic!("parse: {d:?}"));
-    ir::validate(&s).unwrap_or_else(|d| panic!("validate: {d:?}"));
-    s
+    verify::cli::load("test.ir", text).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Lowers `text` for `platform` and builds the default setup with the lowering's

@@ -135,10 +135,9 @@ const FLOAT_OPS_RESULTS: [u32; 6] = [
 ];
 const FLOAT_OPS_TEXEL: u16 = 0x0001;
 
+/// `text` parsed and validated; the test panics with the rendered diagnostics otherwise.
 fn parse(text: &str) -> ir::Shader {
-    let s = ir::parse_shader(text).unwrap_or_else(|d| panic!("parse: {d:?}"));
-    ir::validate(&s).unwrap_or_else(|d| panic!("validate: {d:?}"));
-    s
+    verify::cli::load("test.ir", text).unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn setup(shader: &ir::Shader, device: &Device) -> Setup {
