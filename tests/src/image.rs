@@ -58,7 +58,7 @@
 //! errors, as the validator rules for every format; `xchg` fits all three.
 
 use crate::exec::lane_err;
-use crate::memory::{AccessCtx, AccessKind, ImageBinding, ImageStorage, Memory, Space, Target};
+use crate::memory::{AccessCtx, AccessKind, ImageBinding, ImageStorage, Memory, Target};
 use crate::texel::{decode_channel, encode_channel, ChannelKind, TexelLayout};
 use ir::eval::{eval_alu, Operand};
 use ir::interp::{EnvError, IntrinsicCall};
@@ -575,19 +575,10 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
                 };
                 let offset = texel_offset_at_lod(decl, b, call.src(0, lane), lod)
                     .map_err(|e| lane_err(lane, e))?;
+                // Out of bounds, the texel replacement: an all-zero texel, decoded.
                 let mut bytes = vec![0u8; layout.bytes];
-                match offset {
-                    Some(offset) => mem
-                        .load(Target::Alloc(alloc, offset), &mut bytes, &ctx)
-                        .map_err(|e| lane_err(lane, e))?,
-                    // The texel replacement: an all-zero texel, decoded.
-                    None => mem.record_discarded(
-                        AccessKind::Load,
-                        Space::Alloc(alloc),
-                        layout.bytes as u32,
-                        &ctx,
-                    ),
-                }
+                mem.texel_access(AccessKind::Load, alloc, offset, &mut bytes, &ctx)
+                    .map_err(|e| lane_err(lane, e))?;
                 let rgba = layout.decode(&bytes).map_err(|e| lane_err(lane, e))?;
                 call.set_dest(lane, &rgba);
             }
@@ -596,12 +587,7 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
                 let offset =
                     texel_offset(decl, b, call.src(0, lane)).map_err(|e| lane_err(lane, e))?;
                 let Some(offset) = offset else {
-                    mem.record_discarded(
-                        AccessKind::Store,
-                        Space::Alloc(alloc),
-                        layout.bytes as u32,
-                        &ctx,
-                    );
+                    mem.discard_texel(AccessKind::Store, alloc, layout.bytes, &ctx);
                     continue;
                 };
                 let data = call.src(1, lane);
@@ -633,12 +619,7 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
                     texel_offset(decl, b, call.src(0, lane)).map_err(|e| lane_err(lane, e))?;
                 let Some(offset) = offset else {
                     // Dropped; the destination keeps its 0.
-                    mem.record_discarded(
-                        AccessKind::Atomic,
-                        Space::Alloc(alloc),
-                        layout.bytes as u32,
-                        &ctx,
-                    );
+                    mem.discard_texel(AccessKind::Atomic, alloc, layout.bytes, &ctx);
                     continue;
                 };
                 let (mut data, mut data2) = if op == IntrinsicOp::ImageAtomicSwap {
@@ -753,18 +734,9 @@ fn image_block(
         for i in 0..w {
             let c = [(x0 + i as i64) as u64, (y0 + j as i64) as u64];
             let at = (j * w + i) * tb;
-            match texel_offset(decl, &b, &c).map_err(|e| lane_err(0, e))? {
-                Some(off) => {
-                    let t = Target::Alloc(b.alloc, off);
-                    let res = if store {
-                        mem.store(t, &r[at..at + tb], &ctx)
-                    } else {
-                        mem.load(t, &mut r[at..at + tb], &ctx)
-                    };
-                    res.map_err(|e| lane_err(0, e))?;
-                }
-                None => mem.record_discarded(kind, Space::Alloc(b.alloc), tb as u32, &ctx),
-            }
+            let offset = texel_offset(decl, &b, &c).map_err(|e| lane_err(0, e))?;
+            mem.texel_access(kind, b.alloc, offset, &mut r[at..at + tb], &ctx)
+                .map_err(|e| lane_err(0, e))?;
         }
     }
     if store {

@@ -606,6 +606,41 @@ impl Memory {
         }
     }
 
+    /// Records a texel access of `size` bytes to allocation `alloc` that the bounds check
+    /// discarded ([`Memory::record_discarded`]).
+    pub fn discard_texel(
+        &mut self,
+        kind: AccessKind,
+        alloc: AllocId,
+        size: usize,
+        ctx: &AccessCtx,
+    ) {
+        self.record_discarded(kind, Space::Alloc(alloc), size as u32, ctx);
+    }
+
+    /// A bounds-checked texel access: at `Some(offset)` of allocation `alloc`, a load into
+    /// `bytes` (`kind` [`AccessKind::Load`]) or a store of them (any other kind); at `None`
+    /// a discarded access of their size, leaving `bytes` as they are.
+    pub fn texel_access(
+        &mut self,
+        kind: AccessKind,
+        alloc: AllocId,
+        offset: Option<u64>,
+        bytes: &mut [u8],
+        ctx: &AccessCtx,
+    ) -> Result<(), MemoryError> {
+        let Some(offset) = offset else {
+            self.discard_texel(kind, alloc, bytes.len(), ctx);
+            return Ok(());
+        };
+        let target = Target::Alloc(alloc, offset);
+        if kind == AccessKind::Load {
+            self.load(target, bytes, ctx)
+        } else {
+            self.store(target, bytes, ctx)
+        }
+    }
+
     // ----- accesses -----------------------------------------------------------------
 
     /// Resolves a target to its space, offset and flat address, checking the range.

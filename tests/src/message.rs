@@ -855,17 +855,8 @@ fn typed(mem: &mut Memory, call: &mut IntrinsicCall<'_>, m: &LscMessage) -> Resu
                 // in the missing G, B, A (Vulkan's texel replacement, which anv
                 // guarantees with robustImageAccess2).
                 let mut bytes = vec![0u8; tbytes];
-                match texel {
-                    Some(off) => mem
-                        .load(Target::Alloc(alloc, off), &mut bytes, &ctx)
-                        .map_err(|e| lane_err(lane, e))?,
-                    None => mem.record_discarded(
-                        AccessKind::Load,
-                        Space::Alloc(alloc),
-                        tbytes as u32,
-                        &ctx,
-                    ),
-                }
+                mem.texel_access(AccessKind::Load, alloc, texel, &mut bytes, &ctx)
+                    .map_err(|e| lane_err(lane, e))?;
                 let rgba = if shape.size.is_conversion() {
                     raw_channels(&layout, &bytes)
                 } else {
@@ -880,12 +871,7 @@ fn typed(mem: &mut Memory, call: &mut IntrinsicCall<'_>, m: &LscMessage) -> Resu
             IntrinsicOp::LscStoreQuad => {
                 check_typed_size(&layout, shape.size)?;
                 let Some(off) = texel else {
-                    mem.record_discarded(
-                        AccessKind::Store,
-                        Space::Alloc(alloc),
-                        tbytes as u32,
-                        &ctx,
-                    );
+                    mem.discard_texel(AccessKind::Store, alloc, tbytes, &ctx);
                     continue;
                 };
                 let data = call.src(4, lane);
@@ -932,12 +918,7 @@ fn typed(mem: &mut Memory, call: &mut IntrinsicCall<'_>, m: &LscMessage) -> Resu
                     )));
                 }
                 let Some(off) = texel else {
-                    mem.record_discarded(
-                        AccessKind::Atomic,
-                        Space::Alloc(alloc),
-                        tbytes as u32,
-                        &ctx,
-                    );
+                    mem.discard_texel(AccessKind::Atomic, alloc, tbytes, &ctx);
                     continue;
                 };
                 let (a, bb) = atomic_operands(call, 4, op, lane);
@@ -1356,18 +1337,9 @@ fn typed_block2d(
         for v in 0..wb / tb {
             let (cx, cy) = (tx + v as i64, y + u as i64);
             let at = u * pitch + v * tb;
-            match typed_texel(&b, cx as u64, cy as u64, 0, 0)? {
-                Some(off) => {
-                    let t = Target::Alloc(alloc, off);
-                    let res = if m.store {
-                        mem.store(t, &r[at..at + tb], &ctx)
-                    } else {
-                        mem.load(t, &mut r[at..at + tb], &ctx)
-                    };
-                    res.map_err(|e| lane_err(0, e))?;
-                }
-                None => mem.record_discarded(kind, Space::Alloc(alloc), tb as u32, &ctx),
-            }
+            let offset = typed_texel(&b, cx as u64, cy as u64, 0, 0)?;
+            mem.texel_access(kind, alloc, offset, &mut r[at..at + tb], &ctx)
+                .map_err(|e| lane_err(0, e))?;
         }
     }
     if m.store {
@@ -1436,12 +1408,7 @@ fn sampler_ld(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), EnvE
             )
         };
         let Some(off) = typed_texel(b, u, v, r, lod)? else {
-            mem.record_discarded(
-                AccessKind::Load,
-                Space::Alloc(alloc),
-                layout.bytes as u32,
-                &ctx,
-            );
+            mem.discard_texel(AccessKind::Load, alloc, layout.bytes, &ctx);
             continue;
         };
         let mut bytes = vec![0u8; layout.bytes];
