@@ -101,24 +101,35 @@ fn first(r: &Report, kind: MismatchKind) -> &Mismatch {
         .unwrap_or_else(|| panic!("no {kind} mismatch in:\n{r}"))
 }
 
-const COPY_2D: &str = "shader compute (local_size=8,8,1)
-image @src : 2d r32_uint readonly (binding=0)
-image @dst : 2d r32_uint (binding=1)
-fn main {
+/// An 8x8-workgroup copy from `@src` (`src_format`) to `@dst` (`dst_format`) of
+/// texels loaded as `value` (type text) of `ty`.
+fn copy_2d(src_format: &str, dst_format: &str, value: &str, ty: &str) -> String {
+    format!(
+        "shader compute (local_size=8,8,1)
+image @src : 2d {src_format} readonly (binding=0)
+image @dst : 2d {dst_format} (binding=1)
+fn main {{
   block b0:
     32x3 %0 = @load_global_invocation_id
     32x2 %1 = mov %0.xy
-    32   %2 = @image_load (@src, %1) (dest_type=uint32)
-    @image_store (@dst, %1, %2) (src_type=uint32)
+    {value:<4} %2 = @image_load (@src, %1) (dest_type={ty})
+    @image_store (@dst, %1, %2) (src_type={ty})
+}}
+"
+    )
 }
-";
 
-/// The span of the `image_store` of the examples above (line 9).
+/// The r32_uint copy.
+fn copy_r32() -> String {
+    copy_2d("r32_uint", "r32_uint", "32", "uint32")
+}
+
+/// The line of the `image_store` of [`copy_2d`].
 const STORE_LINE: u32 = 9;
 
 #[test]
 fn off_by_one_shift_in_the_texel_address() {
-    let (mut l, setup, device) = lowered(COPY_2D, "dg2", true);
+    let (mut l, setup, device) = lowered(&copy_r32(), "dg2", true);
     assert_unmodified_passes(&l, &setup, &device);
     // The byte column of the store's address: `ishl x', log2(cpp)` with cpp = 4.
     let target = insts(&l)
@@ -219,7 +230,7 @@ fn wrong_qpitch() {
 
 #[test]
 fn missing_bit6_swizzle_on_ivb() {
-    let (mut l, mut setup, device) = lowered(COPY_2D, "ivb", true);
+    let (mut l, mut setup, device) = lowered(&copy_r32(), "ivb", true);
     // Both images X-tiled with bit-6 swizzling, as an IVB kernel with swizzling sets
     // them up.
     for img in &mut setup.images {
@@ -270,21 +281,13 @@ fn missing_bit6_swizzle_on_ivb() {
     assert!(r.has(MismatchKind::ImageTexel), "{r}");
 }
 
-const COPY_RGBA32F: &str = "shader compute (local_size=8,8,1)
-image @src : 2d rgba32_float readonly (binding=0)
-image @dst : 2d rgba32_float (binding=1)
-fn main {
-  block b0:
-    32x3 %0 = @load_global_invocation_id
-    32x2 %1 = mov %0.xy
-    32x4 %2 = @image_load (@src, %1) (dest_type=float32)
-    @image_store (@dst, %1, %2) (src_type=float32)
-}
-";
-
 #[test]
 fn wrong_channel_mask_on_a_typed_store() {
-    let (mut l, setup, device) = lowered(COPY_RGBA32F, "dg2", false);
+    let (mut l, setup, device) = lowered(
+        &copy_2d("rgba32_float", "rgba32_float", "32x4", "float32"),
+        "dg2",
+        false,
+    );
     assert_unmodified_passes(&l, &setup, &device);
     let f = func(&mut l);
     let store = first_intrinsic(f, IntrinsicOp::LscStoreQuad);
@@ -318,7 +321,7 @@ fn wrong_channel_mask_on_a_typed_store() {
 
 #[test]
 fn missing_bounds_check_on_an_untyped_store() {
-    let (mut l, setup, device) = lowered(COPY_2D, "dg2", true);
+    let (mut l, setup, device) = lowered(&copy_r32(), "dg2", true);
     assert_unmodified_passes(&l, &setup, &device);
     let f = func(&mut l);
     let store = first_intrinsic(f, IntrinsicOp::LscStore);
@@ -350,23 +353,15 @@ fn missing_bounds_check_on_an_untyped_store() {
     );
 }
 
-const UNORM_TO_FLOAT: &str = "shader compute (local_size=8,8,1)
-image @src : 2d rgba8_unorm readonly (binding=0)
-image @dst : 2d rgba32_float (binding=1)
-fn main {
-  block b0:
-    32x3 %0 = @load_global_invocation_id
-    32x2 %1 = mov %0.xy
-    32x4 %2 = @image_load (@src, %1) (dest_type=float32)
-    @image_store (@dst, %1, %2) (src_type=float32)
-}
-";
-
 #[test]
 fn wrong_colour_conversion_constant() {
     // SKL binds RGBA8_UNORM storage as R32_UINT and unpacks in the shader: each channel
     // is `u2f32(c) / 255.0` (image-lowering.md §4 load step 6).
-    let (mut l, setup, device) = lowered(UNORM_TO_FLOAT, "skl", false);
+    let (mut l, setup, device) = lowered(
+        &copy_2d("rgba8_unorm", "rgba32_float", "32x4", "float32"),
+        "skl",
+        false,
+    );
     assert_unmodified_passes(&l, &setup, &device);
     let f = &l.lowered.functions[0];
     let div = insts(&l)
