@@ -43,7 +43,6 @@
 //! whose result is never a signalling NaN (IEEE arithmetic, conversions, `fsat`, ...) or
 //! is a constant without one. `fadd x, +0.0` is never simplified: `-0.0 + +0.0` is `+0.0`.
 
-use super::const_fold::const_components;
 use super::{Pass, PassError};
 use crate::alu::AluOp;
 use crate::builder::Builder;
@@ -76,18 +75,31 @@ impl Pass for Algebraic {
 /// anything changed.
 pub fn simplify_function(func: &mut Function) -> bool {
     let mut changed = false;
-    for inst in func.insts_in_order() {
-        // A rewrite can enable another on the same instruction (a swap, then a rule on
-        // the constant; `imul` to `ishl`, then a shift fusion). Every rule makes the
-        // instruction strictly simpler, so this terminates; the bound is a safety net.
-        for _ in 0..8 {
-            match match_rules(func, inst) {
-                Some(rewrite) => {
-                    apply(func, inst, rewrite);
-                    changed = true;
-                }
-                None => break,
+    // The instructions a rewrite adds go before the one rewritten, so following the
+    // `next` links visits exactly the instructions there were at the start.
+    for block in func.blocks_in_order() {
+        let mut cur = func.first_inst(block);
+        while let Some(inst) = cur {
+            changed |= simplify_inst(func, inst);
+            cur = func.next_inst(inst);
+        }
+    }
+    changed
+}
+
+/// Applies rules to one instruction until none matches; returns whether one did.
+fn simplify_inst(func: &mut Function, inst: Inst) -> bool {
+    let mut changed = false;
+    // A rewrite can enable another on the same instruction (a swap, then a rule on the
+    // constant; `imul` to `ishl`, then a shift fusion). Every rule makes the instruction
+    // strictly simpler, so this terminates; the bound is a safety net.
+    for _ in 0..8 {
+        match match_rules(func, inst) {
+            Some(rewrite) => {
+                apply(func, inst, rewrite);
+                changed = true;
             }
+            None => break,
         }
     }
     changed
@@ -125,11 +137,10 @@ fn apply(func: &mut Function, inst: Inst, rewrite: Rewrite) {
         }),
         Rewrite::Const(vals) => InstKind::LoadConst(vals.into_iter().collect()),
         Rewrite::Swap => {
-            let mut kind = func.inst(inst).kind.clone();
-            if let InstKind::Alu(a) = &mut kind {
+            if let InstKind::Alu(a) = &mut func.inst_mut(inst).kind {
                 a.srcs.swap(0, 1);
             }
-            kind
+            return;
         }
         Rewrite::Alu(op, new_srcs) => {
             let mut b = Builder::new(func, Cursor::Before(inst));
@@ -148,44 +159,73 @@ fn apply(func: &mut Function, inst: Inst, rewrite: Rewrite) {
 }
 
 /// A source as the rules see it: the value components it reads and, if it reads a
-/// constant, the constant components.
-struct Operand {
+/// constant, the constant's components. Nothing is copied out of the function: the
+/// components are read through the swizzle when a rule asks for them.
+struct Operand<'f> {
     src: Src,
-    /// The value components read, one per component of the instruction.
-    comps: SmallVec<[u8; 16]>,
-    konst: Option<Comps>,
+    /// The number of components read, one per component of the instruction.
+    n: u8,
+    /// The components of the `load_const` defining the value, if it is one and every
+    /// component read exists.
+    konst: Option<&'f [u64]>,
     bits: u8,
 }
 
-impl Operand {
+impl Operand<'_> {
+    /// The value component read for component `i` of the instruction.
+    fn comp(&self, i: u8) -> u8 {
+        self.src.swizzle.component(i)
+    }
+
+    fn is_const(&self) -> bool {
+        self.konst.is_some()
+    }
+
+    /// The constant components read, one per component of the instruction.
+    fn konst_iter(&self) -> Option<impl Iterator<Item = u64> + '_> {
+        let vals = self.konst?;
+        Some((0..self.n).map(move |i| vals[self.comp(i) as usize]))
+    }
+
+    /// The constant components read, collected.
+    fn konst(&self) -> Option<Comps> {
+        Some(self.konst_iter()?.collect())
+    }
+
     fn is_splat(&self, v: u64) -> bool {
-        self.konst
-            .as_ref()
-            .is_some_and(|c| c.iter().all(|&x| x == v))
+        self.all(|x| x == v)
     }
 
     fn all(&self, f: impl Fn(u64) -> bool) -> bool {
-        self.konst.as_ref().is_some_and(|c| c.iter().all(|&x| f(x)))
+        self.konst_iter().is_some_and(|mut c| c.all(f))
     }
 
     fn same_as(&self, other: &Operand) -> bool {
-        self.src.value == other.src.value && self.comps == other.comps
+        self.src.value == other.src.value
+            && self.n == other.n
+            && (0..self.n).all(|i| self.comp(i) == other.comp(i))
     }
 }
 
-fn operand(func: &Function, src: Src, n: usize) -> Option<Operand> {
+fn operand(func: &Function, src: Src, n: usize) -> Option<Operand<'_>> {
     if src.value.index() >= func.num_value_ids() || func.src_components(src) as usize != n {
         return None;
     }
     let ty = func.value_type(src.value);
-    let comps: SmallVec<[u8; 16]> = (0..n as u8).map(|i| src.swizzle.component(i)).collect();
-    if comps.iter().any(|&c| c >= ty.num_components()) {
+    let n = n as u8;
+    if (0..n).any(|i| src.swizzle.component(i) >= ty.num_components()) {
         return None;
     }
+    // As `const_fold::const_components`: a live `load_const` holding every component read.
+    let konst = func
+        .value_def(src.value)
+        .filter(|&def| func.inst_block(def).is_some())
+        .and_then(|def| func.inst(def).as_const())
+        .filter(|vals| (0..n).all(|i| (src.swizzle.component(i) as usize) < vals.len()));
     Some(Operand {
         src,
-        comps,
-        konst: const_components(func, src),
+        n,
+        konst,
         bits: ty.bit_size(),
     })
 }
@@ -221,13 +261,13 @@ fn log2_exact(v: u64) -> Option<u64> {
 /// operation that quiets NaNs (or never makes one), or is a constant without one.
 fn never_snan(func: &Function, src: &Operand, depth: u32) -> bool {
     let bits = src.bits;
-    if let Some(c) = &src.konst {
+    if let Some(mut c) = src.konst_iter() {
         let quiet = match bits {
             16 => 0x0200,
             32 => 0x0040_0000,
             _ => 0x0008_0000_0000_0000,
         };
-        return c.iter().all(|&v| !is_nan(bits, v) || v & quiet != 0);
+        return c.all(|v| !is_nan(bits, v) || v & quiet != 0);
     }
     let Some(alu) = alu_def(func, src.src.value) else {
         return false;
@@ -249,6 +289,42 @@ fn never_snan(func: &Function, src: &Operand, depth: u32) -> bool {
     }
 }
 
+/// Whether `match_rules` has a rule for `op` besides moving a constant second (the ops
+/// its final `match` names; keep the two in step).
+fn has_rules(op: AluOp) -> bool {
+    use AluOp::*;
+    matches!(
+        op,
+        Iadd | Isub
+            | Imul
+            | Udiv
+            | Idiv
+            | Umod
+            | Ishl
+            | Ishr
+            | Ushr
+            | Iand
+            | Ior
+            | Ixor
+            | Imin
+            | Imax
+            | Umin
+            | Umax
+            | Ubfe
+            | BitfieldInsert
+            | Bcsel
+            | Ieq
+            | Ine
+            | Ilt
+            | Ige
+            | Ult
+            | Uge
+            | Fmul
+            | Fadd
+            | Fsub
+    )
+}
+
 /// The rewrite for an instruction, if a rule applies.
 fn match_rules(func: &Function, inst: Inst) -> Option<Rewrite> {
     let data = func.inst(inst);
@@ -258,6 +334,10 @@ fn match_rules(func: &Function, inst: Inst) -> Option<Rewrite> {
     let dest = func.value_type(data.dest?);
     let info = alu.op.info();
     if alu.srcs.len() != info.num_inputs as usize || info.output_size != 0 {
+        return None;
+    }
+    // Most instructions have no rule at all: leave before looking at their sources.
+    if !info.commutative && !has_rules(alu.op) {
         return None;
     }
     let n = dest.num_components() as usize;
@@ -278,10 +358,10 @@ fn match_rules(func: &Function, inst: Inst) -> Option<Rewrite> {
 
     // Constants go second in commutative ops. Float ops keep a NaN constant first: with
     // two NaN operands the first one is returned, so swapping would change the result.
-    if info.commutative && ops[1].konst.is_none() {
-        if let Some(c) = &ops[0].konst {
+    if info.commutative && !ops[1].is_const() {
+        if let Some(mut c) = ops[0].konst_iter() {
             let float = info.input_types[0].base == BaseType::Float;
-            let has_nan = float && c.iter().any(|&v| is_nan(ops[0].bits, v));
+            let has_nan = float && c.any(|v| is_nan(ops[0].bits, v));
             if !has_nan || matches!(op, Feq | Fneu) {
                 return Some(Rewrite::Swap);
             }
@@ -295,7 +375,9 @@ fn match_rules(func: &Function, inst: Inst) -> Option<Rewrite> {
                 return copy(a);
             }
             // iadd(iadd(x, c1), c2) -> iadd(x, c1 + c2)
-            let c2 = b.konst.as_ref()?;
+            if !b.is_const() {
+                return None;
+            }
             let inner = alu_def(func, a.src.value)?;
             if inner.op != Iadd {
                 return None;
@@ -303,15 +385,15 @@ fn match_rules(func: &Function, inst: Inst) -> Option<Rewrite> {
             let inner_n = func.value_type(a.src.value).num_components() as usize;
             let i0 = operand(func, inner.srcs[0], inner_n)?;
             let i1 = operand(func, inner.srcs[1], inner_n)?;
-            let (x, c1) = match (&i0.konst, &i1.konst) {
+            let (x, c1) = match (i0.konst(), i1.konst()) {
                 (None, Some(c)) => (&i0, c),
                 (Some(c), None) => (&i1, c),
                 _ => return None,
             };
-            let x_comps: SmallVec<[u8; 16]> =
-                a.comps.iter().map(|&j| x.comps[j as usize]).collect();
+            let c2 = b.konst()?;
+            let x_comps: SmallVec<[u8; 16]> = (0..a.n).map(|i| x.comp(a.comp(i))).collect();
             let sum: Comps = (0..n)
-                .map(|i| c1[a.comps[i] as usize].wrapping_add(c2[i]) & ones)
+                .map(|i| c1[a.comp(i as u8) as usize].wrapping_add(c2[i]) & ones)
                 .collect();
             Some(Rewrite::Alu(
                 Iadd,
@@ -332,7 +414,7 @@ fn match_rules(func: &Function, inst: Inst) -> Option<Rewrite> {
         }
         Imul => {
             let (a, b) = (&ops[0], &ops[1]);
-            let c = b.konst.as_ref()?;
+            let c = b.konst()?;
             if b.is_splat(0) {
                 Some(Rewrite::Const(zeros()))
             } else if b.is_splat(1) {
@@ -351,7 +433,7 @@ fn match_rules(func: &Function, inst: Inst) -> Option<Rewrite> {
         }
         Udiv | Idiv | Umod => {
             let (a, b) = (&ops[0], &ops[1]);
-            let c = b.konst.as_ref()?;
+            let c = b.konst()?;
             // Division by zero is 0 in NIR, and so is x % 1.
             if b.is_splat(0) || (op == Umod && b.is_splat(1)) {
                 return Some(Rewrite::Const(zeros()));
@@ -393,16 +475,19 @@ fn match_rules(func: &Function, inst: Inst) -> Option<Rewrite> {
                 return None;
             }
             // Fuse two shifts in the same direction by constants.
-            let c2 = b.konst.as_ref()?;
+            if !b.is_const() {
+                return None;
+            }
             let inner = alu_def(func, a.src.value)?;
             if inner.op != op {
                 return None;
             }
             let inner_n = func.value_type(a.src.value).num_components() as usize;
             let x = operand(func, inner.srcs[0], inner_n)?;
-            let c1 = operand(func, inner.srcs[1], inner_n)?.konst?;
+            let c1 = operand(func, inner.srcs[1], inner_n)?.konst()?;
+            let c2 = b.konst()?;
             let total: Comps = (0..n)
-                .map(|i| (c1[a.comps[i] as usize] & m) + (c2[i] & m))
+                .map(|i| (c1[a.comp(i as u8) as usize] & m) + (c2[i] & m))
                 .collect();
             if total.iter().all(|&t| t >= bits as u64) {
                 return Some(Rewrite::Const(zeros()));
@@ -410,8 +495,7 @@ fn match_rules(func: &Function, inst: Inst) -> Option<Rewrite> {
             if total.iter().any(|&t| t >= bits as u64) {
                 return None;
             }
-            let x_comps: SmallVec<[u8; 16]> =
-                a.comps.iter().map(|&j| x.comps[j as usize]).collect();
+            let x_comps: SmallVec<[u8; 16]> = (0..a.n).map(|i| x.comp(a.comp(i))).collect();
             Some(Rewrite::Alu(
                 op,
                 smallvec![
@@ -453,7 +537,7 @@ fn match_rules(func: &Function, inst: Inst) -> Option<Rewrite> {
             if !ops[1].all(|v| v & 31 == 0) {
                 return None;
             }
-            let w = ops[2].konst.as_ref()?;
+            let w = ops[2].konst()?;
             let mask: Comps = w.iter().map(|&w| bit_mask((w & 31) as u8)).collect();
             if mask.iter().all(|&m| m == 0) {
                 return Some(Rewrite::Const(zeros()));
@@ -477,12 +561,7 @@ fn match_rules(func: &Function, inst: Inst) -> Option<Rewrite> {
             if !base.is_splat(0) {
                 return None;
             }
-            let mask: Comps = w
-                .konst
-                .as_ref()?
-                .iter()
-                .map(|&w| bit_mask(w as u8))
-                .collect();
+            let mask: Comps = w.konst()?.iter().map(|&w| bit_mask(w as u8)).collect();
             Some(Rewrite::Alu(
                 Iand,
                 smallvec![NewSrc::Old(ins.src), NewSrc::Const(dest, mask)],

@@ -37,7 +37,7 @@ use super::{Pass, PassError};
 use crate::alu::AluOp;
 use crate::dominance::Cfg;
 use crate::entity::{Block, Inst, Value};
-use crate::function::{AluInst, CfNode, CfParent, Cursor, Function, InstKind, Jump};
+use crate::function::{AluInst, CfNode, CfParent, Cursor, Function, InstData, InstKind, Jump};
 use crate::shader::Shader;
 use crate::types::Src;
 use smallvec::{smallvec, SmallVec};
@@ -82,38 +82,85 @@ fn removable(kind: &InstKind) -> bool {
     }
 }
 
+/// Calls `f` on every value an instruction reads (what [`InstData::srcs`] lists, without
+/// collecting it).
+fn for_each_src_value(data: &InstData, mut f: impl FnMut(Value)) {
+    match &data.kind {
+        InstKind::Alu(a) => a.srcs.iter().for_each(|s| f(s.value)),
+        InstKind::Phi(p) => p.srcs.iter().for_each(|(_, s)| f(s.value)),
+        InstKind::Intrinsic(i) => {
+            if let Some(idx) = i.image.and_then(|r| r.index) {
+                f(idx.value);
+            }
+            i.srcs.iter().for_each(|s| f(s.value));
+        }
+        InstKind::LoadConst(_) | InstKind::Undef => {}
+    }
+}
+
 /// Mark and sweep over the instructions of the tree; returns whether any was removed.
+///
+/// The marking walks the tree backwards, so that in SSA order (a definition before its
+/// uses) every instruction is known to be live or dead when it is reached and the
+/// instructions are read in one sequential sweep. A value whose definition was already
+/// passed (a loop phi's back-edge source) goes to a work list instead; the live set is
+/// the same as with a plain work-list marking: everything a root reaches.
 pub fn remove_dead_instructions(func: &mut Function) -> bool {
-    let insts = func.insts_in_order();
-    let mut live = vec![false; func.num_inst_ids()];
+    let n = func.num_inst_ids();
+    // Per instruction: bit 0 live, bit 1 already passed by the backward walk.
+    const LIVE: u8 = 1;
+    const PASSED: u8 = 2;
+    let mut state = vec![0u8; n];
     let mut work: Vec<Inst> = Vec::new();
-    let mark = |v: Value, live: &mut Vec<bool>, work: &mut Vec<Inst>, func: &Function| {
+    let mark = |v: Value, state: &mut [u8], work: &mut Vec<Inst>, func: &Function| {
         if let Some(d) = func.value_def(v) {
-            if !live[d.index()] {
-                live[d.index()] = true;
-                work.push(d);
+            let st = &mut state[d.index()];
+            if *st & LIVE == 0 {
+                *st |= LIVE;
+                if *st & PASSED != 0 {
+                    work.push(d);
+                }
             }
         }
     };
-    for &i in &insts {
-        if !removable(&func.inst(i).kind) {
-            live[i.index()] = true;
-            work.push(i);
-        }
-    }
-    func.walk(|n| {
-        if let CfNode::If(id) = n {
-            mark(func.if_data(id).cond.value, &mut live, &mut work, func);
+    func.walk(|node| {
+        if let CfNode::If(id) = node {
+            mark(func.if_data(id).cond.value, &mut state, &mut work, func);
         }
     });
-    while let Some(i) = work.pop() {
-        for s in func.inst(i).srcs() {
-            mark(s.value, &mut live, &mut work, func);
+    // Instructions not live when passed: the candidates for removal.
+    let mut dead: Vec<Inst> = Vec::new();
+    let blocks = func.blocks_in_order();
+    for &b in blocks.iter().rev() {
+        let mut cur = func.last_inst(b);
+        while let Some(i) = cur {
+            cur = func.prev_inst(i);
+            let data = func.inst(i);
+            let st = &mut state[i.index()];
+            *st |= PASSED;
+            if *st & LIVE == 0 && removable(&data.kind) {
+                dead.push(i);
+                continue;
+            }
+            *st |= LIVE;
+            for_each_src_value(data, |v| mark(v, &mut state, &mut work, func));
         }
     }
+    // Live instructions the walk did not pass (outside the tree: only an invalid
+    // function reads them) still keep their sources alive. From here on every newly
+    // live instruction goes to the work list.
+    for (k, st) in state.iter_mut().enumerate() {
+        if *st == LIVE {
+            work.push(Inst::from_u32(k as u32));
+        }
+        *st |= PASSED;
+    }
+    while let Some(i) = work.pop() {
+        for_each_src_value(func.inst(i), |v| mark(v, &mut state, &mut work, func));
+    }
     let mut changed = false;
-    for &i in &insts {
-        if !live[i.index()] {
+    for i in dead {
+        if state[i.index()] & LIVE == 0 {
             func.remove_inst(i);
             changed = true;
         }
