@@ -331,15 +331,15 @@ fn match_rules(func: &Function, inst: Inst) -> Option<Rewrite> {
     let InstKind::Alu(alu) = &data.kind else {
         return None;
     };
-    let dest = func.value_type(data.dest?);
     let info = alu.op.info();
     if alu.srcs.len() != info.num_inputs as usize || info.output_size != 0 {
         return None;
     }
-    // Most instructions have no rule at all: leave before looking at their sources.
+    // Most instructions have no rule at all: leave before looking at their values.
     if !info.commutative && !has_rules(alu.op) {
         return None;
     }
+    let dest = func.value_type(data.dest?);
     let n = dest.num_components() as usize;
     let ops: SmallVec<[Operand; 4]> = alu
         .srcs
