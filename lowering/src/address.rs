@@ -219,6 +219,15 @@ pub fn layout_tiling(t: LayoutTiling) -> Tiling {
     }
 }
 
+/// The static-layout tiling naming `t`, if a static layout can name it (linear, X, Y,
+/// Tile4 and Tile64: the tilings the untyped address code handles).
+pub fn static_layout_tiling(t: Tiling) -> Option<LayoutTiling> {
+    LayoutTiling::ALL
+        .iter()
+        .copied()
+        .find(|&l| layout_tiling(l) == t)
+}
+
 /// One candidate tiling of the image: its field decomposition and what the parameter
 /// block holds for it.
 struct Candidate {
@@ -965,4 +974,31 @@ fn eval_bitfield_insert(base: u32, ins: u32, off: u32, bits: u32) -> u32 {
     }
     let m = ((((1u64 << w) - 1) << o) & 0xffff_ffff) as u32;
     (base & !m) | ((ins << o) & m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn static_layouts_name_the_untyped_tilings() {
+        let named: Vec<Tiling> = Tiling::ALL
+            .iter()
+            .copied()
+            .filter(|&t| static_layout_tiling(t).is_some())
+            .collect();
+        assert_eq!(
+            named,
+            [
+                Tiling::Linear,
+                Tiling::X,
+                Tiling::Y,
+                Tiling::Tile4,
+                Tiling::Tile64
+            ]
+        );
+        for l in LayoutTiling::ALL {
+            assert_eq!(static_layout_tiling(layout_tiling(l)), Some(l));
+        }
+    }
 }

@@ -20,7 +20,7 @@ use ir::{
     Access, Builder, Format, Function, ImageDecl, ImageDim, ImageRef, IndexKind, IntrinsicOp,
     LayoutTiling, Shader, Src, StaticLayout,
 };
-use lowering::address::AddressPlan;
+use lowering::address::{static_layout_tiling, AddressPlan};
 use lowering::format::isl_format;
 use lowering::Device;
 use quickcheck::{Arbitrary, Gen as QcGen, QuickCheck, TestResult};
@@ -75,17 +75,6 @@ struct Case {
     /// The reference address per lane.
     expect: Vec<u64>,
     param: ImageParam,
-}
-
-fn layout_tiling(t: Tiling) -> Option<LayoutTiling> {
-    Some(match t {
-        Tiling::Linear => LayoutTiling::Linear,
-        Tiling::X => LayoutTiling::X,
-        Tiling::Y => LayoutTiling::Y,
-        Tiling::Tile4 => LayoutTiling::Tile4,
-        Tiling::Tile64 => LayoutTiling::Tile64,
-        _ => return None,
-    })
 }
 
 impl Case {
@@ -153,7 +142,7 @@ impl Case {
             return None;
         }
         let tiling = pick(g, &tilings);
-        if statics && layout_tiling(tiling).is_none() {
+        if statics && static_layout_tiling(tiling).is_none() {
             return None;
         }
         let cube = dim == ImageDim::Cube;
@@ -230,7 +219,7 @@ impl Case {
         }
         let layout = if statics {
             Some(StaticLayout {
-                tiling: layout_tiling(tiling)?,
+                tiling: static_layout_tiling(tiling)?,
                 row_pitch: surface.row_pitch_B(),
                 qpitch: (u8::arbitrary(g) % 4 != 0).then_some(surface.array_pitch_el_rows()),
                 swizzle,
@@ -639,7 +628,7 @@ fn worked_vectors_of_the_reference() {
         for layout in [
             None,
             Some(StaticLayout {
-                tiling: layout_tiling(v.tiling).unwrap(),
+                tiling: static_layout_tiling(v.tiling).unwrap(),
                 row_pitch: surface.row_pitch_B(),
                 qpitch: Some(surface.array_pitch_el_rows()),
                 swizzle: v.swizzle,

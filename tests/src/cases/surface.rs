@@ -2,7 +2,7 @@
 
 use super::device::tiling_gen;
 use super::{below, between, bits64, chance, pick};
-use ir::{Format, ImageDim, LayoutTiling, StaticLayout};
+use ir::{Format, ImageDim, StaticLayout};
 use lowering::format::isl_format;
 use lowering::Device;
 use quickcheck::Gen;
@@ -277,14 +277,7 @@ impl ImageSetup {
         else {
             return None;
         };
-        let tiling = match desc.tiling {
-            Tiling::Linear => LayoutTiling::Linear,
-            Tiling::X => LayoutTiling::X,
-            Tiling::Y => LayoutTiling::Y,
-            Tiling::Tile4 => LayoutTiling::Tile4,
-            Tiling::Tile64 => LayoutTiling::Tile64,
-            _ => return None,
-        };
+        let tiling = lowering::address::static_layout_tiling(desc.tiling)?;
         let s = self.surface()?;
         let layered = self.dim.arrayed() || self.dim.is_cube() || self.dim == DimKind::D3;
         Some(StaticLayout {
