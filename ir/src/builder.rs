@@ -307,12 +307,12 @@ impl<'a> Builder<'a> {
         indices: &[u32],
         dest: Option<Type>,
     ) -> Option<Value> {
-        let kind = InstKind::Intrinsic(IntrinsicInst {
+        let kind = InstKind::Intrinsic(Box::new(IntrinsicInst {
             op,
             image,
             srcs: srcs.iter().copied().collect(),
             indices: indices.iter().copied().collect(),
-        });
+        }));
         let inst = self.insert(kind, dest);
         self.func.inst(inst).dest
     }

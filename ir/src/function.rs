@@ -85,8 +85,10 @@ pub enum InstKind {
     Undef,
     /// A phi.
     Phi(Phi),
-    /// An intrinsic.
-    Intrinsic(IntrinsicInst),
+    /// An intrinsic. Boxed: an intrinsic carries up to four sources, an image operand
+    /// and six indices, and unboxed it would double the size of every instruction
+    /// (most are ALU operations), which the passes pay for in memory traffic.
+    Intrinsic(Box<IntrinsicInst>),
 }
 
 /// An instruction: what it does and the value it defines, if any.

@@ -397,12 +397,12 @@ pub fn lower_async_copies_all(
                     report.block2d_messages += b.blocks.len();
                 }
                 Plan::Wait(inst) => {
-                    func.inst_mut(inst).kind = InstKind::Intrinsic(IntrinsicInst {
+                    func.inst_mut(inst).kind = InstKind::Intrinsic(Box::new(IntrinsicInst {
                         op: IntrinsicOp::Barrier,
                         image: None,
                         srcs: smallvec![],
                         indices: smallvec![],
-                    });
+                    }));
                     report.waits += 1;
                 }
             }

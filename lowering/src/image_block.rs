@@ -348,9 +348,9 @@ impl ImageBlock {
             // in front of it.
             let last = stores.pop().expect("a split has at least one piece");
             for s in stores {
-                e.b.insert(InstKind::Intrinsic(s), None);
+                e.b.insert(InstKind::Intrinsic(Box::new(s)), None);
             }
-            func.inst_mut(inst).kind = InstKind::Intrinsic(last);
+            func.inst_mut(inst).kind = InstKind::Intrinsic(Box::new(last));
             return;
         }
         // The result: component c comes from the message component that holds it.

@@ -368,11 +368,11 @@ impl TypedStore {
         let shape = DataShape::quad(DataSize::D32, contiguous_mask(self.channels));
         let mut srcs: SmallVec<[Src; 4]> = SmallVec::from_slice(&coords);
         srcs.push(data);
-        func.inst_mut(inst).kind = InstKind::Intrinsic(IntrinsicInst {
+        func.inst_mut(inst).kind = InstKind::Intrinsic(Box::new(IntrinsicInst {
             op: IntrinsicOp::LscStoreQuad,
             image: Some(self.image),
             srcs,
             indices: tgm_indices(shape, self.cache).into_iter().collect(),
-        });
+        }));
     }
 }

@@ -537,12 +537,12 @@ impl UntypedAccess {
                     let max = e.b.imm_u32((1u32 << bits) - 1);
                     data = Src::new(e.b.umin(data, max));
                 }
-                func.inst_mut(inst).kind = InstKind::Intrinsic(IntrinsicInst {
+                func.inst_mut(inst).kind = InstKind::Intrinsic(Box::new(IntrinsicInst {
                     op: IntrinsicOp::LscStore,
                     image,
                     srcs: with_pred(smallvec![addr, data]),
                     indices: indices.into_iter().collect(),
-                });
+                }));
             }
             Kind::Atomic { operands, ty, .. } => {
                 let mut srcs: SmallVec<[Src; 4]> = smallvec![addr];

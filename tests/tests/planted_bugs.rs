@@ -291,12 +291,12 @@ fn wrong_channel_mask_on_a_typed_store() {
     assert_unmodified_passes(&l, &setup, &device);
     let f = func(&mut l);
     let store = first_intrinsic(f, IntrinsicOp::LscStoreQuad);
-    let InstKind::Intrinsic(IntrinsicInst {
-        srcs, indices, op, ..
-    }) = &mut f.inst_mut(store).kind
-    else {
+    let InstKind::Intrinsic(intr) = &mut f.inst_mut(store).kind else {
         unreachable!()
     };
+    let IntrinsicInst {
+        srcs, indices, op, ..
+    } = &mut **intr;
     let pos = op.index_position(IndexKind::LscData).unwrap();
     let mut shape = DataShape::from_index(indices[pos]).unwrap();
     assert_eq!(shape.cmask, 0xf, "lsc_data=d32.xyzw");

@@ -735,7 +735,8 @@ impl<'a> Parser<'a> {
         open_block(st, list, span)?;
         let inst = if self.lx.peek() == Some(b'@') {
             let intr = self.intrinsic(st)?;
-            st.func.create_inst(InstKind::Intrinsic(intr), None, span)
+            st.func
+                .create_inst(InstKind::Intrinsic(Box::new(intr)), None, span)
         } else {
             let ty = self.ty()?;
             let vspan = self.here();
@@ -763,7 +764,7 @@ impl<'a> Parser<'a> {
     /// What follows `=`: an intrinsic, `load_const`, `undef`, `phi` or an ALU op.
     fn operation(&mut self, st: &mut FnState, ty: Type) -> PResult<InstKind> {
         if self.lx.peek() == Some(b'@') {
-            return Ok(InstKind::Intrinsic(self.intrinsic(st)?));
+            return Ok(InstKind::Intrinsic(Box::new(self.intrinsic(st)?)));
         }
         let span = self.here();
         let name = self.lx.peek_word();
