@@ -216,13 +216,19 @@ impl fmt::Display for AluType {
 pub struct Swizzle {
     /// Number of selected components; 0 means identity over the whole value.
     len: u8,
-    /// Four bits per selected component, component `i` in bits `4i..4i+4`.
-    comps: u64,
+    /// Four bits per selected component, component `i` in bits `4i..4i+4` of the 64-bit
+    /// word `comps[1]:comps[0]`. Two 32-bit halves rather than a `u64`, so that a
+    /// swizzle is 4-byte aligned and a source (value and swizzle) takes 16 bytes, not
+    /// 24: every instruction holds several.
+    comps: [u32; 2],
 }
 
 impl Swizzle {
     /// Read the whole value, in order.
-    pub const IDENTITY: Swizzle = Swizzle { len: 0, comps: 0 };
+    pub const IDENTITY: Swizzle = Swizzle {
+        len: 0,
+        comps: [0, 0],
+    };
 
     /// A swizzle selecting `comps` (each 0..16, at most 16 of them). `None` if out of range.
     pub fn new(comps: &[u8]) -> Option<Swizzle> {
@@ -235,7 +241,7 @@ impl Swizzle {
         }
         Some(Swizzle {
             len: comps.len() as u8,
-            comps: packed,
+            comps: [packed as u32, (packed >> 32) as u32],
         })
     }
 
@@ -264,7 +270,8 @@ impl Swizzle {
         if self.len == 0 {
             i
         } else {
-            ((self.comps >> (4 * i as u32)) & 0xf) as u8
+            let word = self.comps.get(i as usize / 8).copied().unwrap_or(0);
+            ((word >> (4 * (i as u32 % 8))) & 0xf) as u8
         }
     }
 
