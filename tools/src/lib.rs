@@ -194,23 +194,14 @@ pub mod pipeline {
         }
         match split_pipeline(text) {
             Ok(_) => Ok(()),
-            Err(PipelineError::Syntax { offset, message }) => {
-                // The position counts the top-level commas before the offset.
-                let mut depth = 0usize;
-                let mut item = 1;
-                for b in text.bytes().take(offset) {
-                    match b {
-                        b'(' => depth += 1,
-                        b')' => depth = depth.saturating_sub(1),
-                        b',' if depth == 0 => item += 1,
-                        _ => {}
-                    }
-                }
-                Err(OptionError::new(
-                    "-p",
-                    format!("`{text}`, pass {item} (byte {offset}): {message}"),
-                ))
-            }
+            Err(PipelineError::Syntax {
+                item,
+                offset,
+                message,
+            }) => Err(OptionError::new(
+                "-p",
+                format!("`{text}`, pass {item} (byte {offset}): {message}"),
+            )),
             // Option values are checked when the passes are built.
             Err(_) => Ok(()),
         }

@@ -180,6 +180,8 @@ impl fmt::Display for PassOptions {
 pub enum PipelineError {
     /// The pipeline text is malformed.
     Syntax {
+        /// Which pass of the pipeline was being read, counting from 1.
+        item: usize,
         /// Byte offset in the pipeline text.
         offset: usize,
         /// What is wrong.
@@ -204,7 +206,9 @@ pub enum PipelineError {
 impl fmt::Display for PipelineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            PipelineError::Syntax { offset, message } => {
+            PipelineError::Syntax {
+                offset, message, ..
+            } => {
                 write!(f, "pipeline, at offset {offset}: {message}")
             }
             PipelineError::UnknownPass { name, known } => {
@@ -454,6 +458,7 @@ pub fn split_pipeline(text: &str) -> Result<Vec<(String, PassOptions)>, Pipeline
             }
             if pos >= bytes.len() {
                 return Err(PipelineError::Syntax {
+                    item: out.len() + 1,
                     offset: open,
                     message: "unclosed `(`".to_string(),
                 });
@@ -466,12 +471,14 @@ pub fn split_pipeline(text: &str) -> Result<Vec<(String, PassOptions)>, Pipeline
         }
         if pos < bytes.len() && bytes[pos] == b')' {
             return Err(PipelineError::Syntax {
+                item: out.len() + 1,
                 offset: pos,
                 message: "unmatched `)`".to_string(),
             });
         }
         if pos < bytes.len() && bytes[pos] != b',' {
             return Err(PipelineError::Syntax {
+                item: out.len() + 1,
                 offset: pos,
                 message: "expected `,` after the options of a pass".to_string(),
             });
@@ -481,6 +488,7 @@ pub fn split_pipeline(text: &str) -> Result<Vec<(String, PassOptions)>, Pipeline
                 return Ok(out);
             }
             return Err(PipelineError::Syntax {
+                item: out.len() + 1,
                 offset: start,
                 message: "expected a pass name".to_string(),
             });
@@ -490,6 +498,7 @@ pub fn split_pipeline(text: &str) -> Result<Vec<(String, PassOptions)>, Pipeline
             .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
         {
             return Err(PipelineError::Syntax {
+                item: out.len() + 1,
                 offset: start,
                 message: format!("`{name}` is not a pass name (letters, digits, `-` and `_`)"),
             });
@@ -715,6 +724,14 @@ mod tests {
             err("c$e"),
             "pipeline, at offset 0: `c$e` is not a pass name (letters, digits, `-` and `_`)"
         );
+        // The pass being read, counted from 1; commas inside options do not count.
+        let item = |t: &str| match split_pipeline(t) {
+            Err(PipelineError::Syntax { item, .. }) => item,
+            other => panic!("{t}: {other:?}"),
+        };
+        assert_eq!(item("cse,,dce"), 2);
+        assert_eq!(item("c$e"), 1);
+        assert_eq!(item("a(x=1,y=2),b,c(z"), 3);
         assert_eq!(
             err("x(a=1,a=2)"),
             "pass `x`: option `a` is given more than once"
