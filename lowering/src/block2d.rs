@@ -55,7 +55,7 @@
 //! image block access needs to hand the pieces to its lanes without shuffling bytes.
 
 use crate::device::Device;
-use crate::message::MessageRule;
+use crate::message::{expect_type, MessageRule};
 use ir::lsc::{BlockShape, CacheControl, DataShape, DataSize, Sfid};
 use ir::{Function, IndexKind, Inst, IntrinsicOp, Src, Type};
 use std::fmt;
@@ -231,19 +231,8 @@ pub fn block2d_operands(
         ]
     };
     for (k, (s, name)) in i.srcs.iter().zip(names).enumerate() {
-        let want = if !typed && k == 0 {
-            Type::U64
-        } else {
-            Type::U32
-        };
-        let found = func.src_type(*s);
-        if found != want {
-            return Err(MessageRule::OperandType {
-                operand: name,
-                expected: want,
-                found,
-            });
-        }
+        let base = !typed && k == 0;
+        expect_type(func, name, *s, if base { Type::U64 } else { Type::U32 })?;
     }
     let data = (n_data == 1).then(|| i.srcs[n_payload]);
     let value = match (data, func.inst(inst).dest) {

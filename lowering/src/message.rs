@@ -1184,17 +1184,14 @@ pub struct LscOperands {
     pub predicate: Option<Src>,
 }
 
-fn value_type_of(func: &Function, src: Src) -> Type {
-    func.src_type(src)
-}
-
-fn expect_type(
+/// Checks that operand `operand` (`src`) of a message has type `expected`.
+pub(crate) fn expect_type(
     func: &Function,
     operand: &'static str,
     src: Src,
     expected: Type,
 ) -> Result<(), MessageRule> {
-    let found = value_type_of(func, src);
+    let found = func.src_type(src);
     if found == expected {
         Ok(())
     } else {
@@ -1274,7 +1271,7 @@ pub fn lsc_operands(
             expect_type(func, name, *s, Type::U32)?;
         }
     } else {
-        let t = value_type_of(func, addr[0]);
+        let t = func.src_type(addr[0]);
         if t.num_components() != 1 || t.bit_size() != m.addr_size.bits() {
             if t.num_components() == 1 {
                 return Err(MessageRule::AddressBits {
@@ -1296,7 +1293,7 @@ pub fn lsc_operands(
     let bits = m.data.size.reg_bits();
     let comps = m.data.components();
     if let Some(d) = data {
-        let found = value_type_of(func, d);
+        let found = func.src_type(d);
         match Type::new(bits, comps) {
             Some(t) => expect_type(func, "data", d, t)?,
             None => {
