@@ -15,14 +15,15 @@
 //! to another image so that nothing is dead. Each configuration lowers a fresh copy of
 //! the shader (the copy is not timed) and reports the best time over the runs, accesses
 //! per second and the time per access; the growth column is the time ratio to the
-//! previous size, 10.0 for linear time. Times are the thread's CPU time
-//! (`CLOCK_THREAD_CPUTIME_ID`, on Linux), so that the scheduling delays of a loaded
-//! machine do not count; the wall time of the best run is printed next to it.
+//! previous size, 10.0 for linear time. Times are the thread's CPU time (the `cpu-time`
+//! crate; wall time where there is no thread clock), so that the scheduling delays of a
+//! loaded machine do not count; the wall time of the best run is printed next to it.
 //!
 //! Configurations: typed on DG2 (LSC typed messages), untyped on BDW (`force_untyped`:
 //! the Gfx8 address code), untyped on DG2 (all tilings of Gfx12.5 to address), and the
 //! untyped DG2 lowering followed by the `cleanup` loop, as `ir-opt -O` runs it.
 
+use cpu_time::ThreadTime;
 use ir::passes::cleanup::{Cleanup, DEFAULT_MAX_ITERATIONS};
 use ir::passes::Pass;
 use ir::{
@@ -143,37 +144,6 @@ struct Config {
     cleanup: bool,
 }
 
-/// Nanoseconds of CPU time this thread has used (`CLOCK_THREAD_CPUTIME_ID`), on Linux.
-#[cfg(target_os = "linux")]
-fn cpu_ns() -> Option<u64> {
-    #[repr(C)]
-    struct Timespec {
-        tv_sec: i64,
-        tv_nsec: i64,
-    }
-    extern "C" {
-        fn clock_gettime(clock: i32, tp: *mut Timespec) -> i32;
-    }
-    /// Linux's `CLOCK_THREAD_CPUTIME_ID`.
-    const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
-    let mut t = Timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `t` is a valid, writable timespec (two C longs on the 64-bit Linux
-    // targets this is built for) that outlives the call; the libc function only writes
-    // it.
-    let r = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut t) };
-    (r == 0 && std::mem::size_of::<usize>() == 8)
-        .then(|| t.tv_sec as u64 * 1_000_000_000 + t.tv_nsec as u64)
-}
-
-/// Wall time only elsewhere.
-#[cfg(not(target_os = "linux"))]
-fn cpu_ns() -> Option<u64> {
-    None
-}
-
 fn die(msg: &str) -> ! {
     eprintln!("lower bench: {msg}");
     std::process::exit(2)
@@ -239,7 +209,7 @@ fn main() {
             cleanup: true,
         },
     ];
-    let cpu = cpu_ns().is_some();
+    let cpu = ThreadTime::try_now().is_ok();
     println!(
         "{:<24} {:>8} {:>12} {:>12} {:>12} {:>10} {:>7} {:>10}",
         "configuration",
@@ -260,7 +230,7 @@ fn main() {
             let mut alu = 0;
             for _ in 0..runs {
                 let mut sh = base.clone();
-                let (t, c0) = (Instant::now(), cpu_ns());
+                let (t, c0) = (Instant::now(), ThreadTime::try_now());
                 lower_images(&mut sh, &device, &c.options)
                     .unwrap_or_else(|e| die(&format!("{}: {e}", c.name)));
                 if c.cleanup {
@@ -269,10 +239,7 @@ fn main() {
                         .unwrap_or_else(|e| die(&format!("cleanup: {e}")));
                 }
                 let wall = t.elapsed();
-                let time = match (c0, cpu_ns()) {
-                    (Some(a), Some(b)) => Duration::from_nanos(b.saturating_sub(a)),
-                    _ => wall,
-                };
+                let time = c0.and_then(|c| c.try_elapsed()).unwrap_or(wall);
                 if time < best {
                     (best, best_wall) = (time, wall);
                 }

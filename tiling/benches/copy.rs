@@ -14,45 +14,16 @@
 //! machine disturbs less than wall time since descheduled time does not count; the
 //! `wall` column is the same ratio from wall-clock times.
 
+use cpu_time::ThreadTime;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-/// The calling thread's CPU time, through `clock_gettime(CLOCK_THREAD_CPUTIME_ID)`.
-#[cfg(all(target_os = "linux", target_pointer_width = "64"))]
-fn thread_cpu_time() -> Option<Duration> {
-    #[repr(C)]
-    struct Timespec {
-        tv_sec: i64,
-        tv_nsec: i64,
-    }
-    extern "C" {
-        fn clock_gettime(clock: i32, tp: *mut Timespec) -> i32;
-    }
-    const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
-    let mut t = Timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `clock_gettime` from the C library std links; `t` is a valid, writable
-    // `struct timespec` (two 64-bit fields on 64-bit Linux).
-    let r = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut t) };
-    (r == 0).then(|| Duration::new(t.tv_sec as u64, t.tv_nsec as u32))
-}
-
-#[cfg(not(all(target_os = "linux", target_pointer_width = "64")))]
-fn thread_cpu_time() -> Option<Duration> {
-    None
-}
-
 /// Times `f`: (CPU time, or wall time where there is no thread clock; wall time).
 fn time(f: impl FnOnce()) -> (Duration, Duration) {
-    let (c0, w0) = (thread_cpu_time(), Instant::now());
+    let (c0, w0) = (ThreadTime::try_now(), Instant::now());
     f();
-    let (c1, wall) = (thread_cpu_time(), w0.elapsed());
-    let cpu = match (c0, c1) {
-        (Some(a), Some(b)) => b.saturating_sub(a),
-        _ => wall,
-    };
+    let wall = w0.elapsed();
+    let cpu = c0.and_then(|c| c.try_elapsed()).unwrap_or(wall);
     (cpu, wall)
 }
 
