@@ -1,4 +1,4 @@
-//! Lowering properties: random image shaders ([`verify::cases`]) lowered for every
+//! Lowering properties: random image shaders ([`suites::cases`]) lowered for every
 //! platform preset do what the original does, as the verifier checks it (every access's
 //! address against the reference layout, every returned value, every texel of every
 //! image and every byte of the output buffer afterwards).
@@ -44,11 +44,11 @@ use quickcheck::{Arbitrary, Gen, QuickCheck, TestResult};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Mutex;
 use std::time::Instant;
+use suites::cases::coords::CoordClass;
+use suites::cases::device::{can_lower, tiling_gen, FormatClass};
+use suites::cases::image_shader::{AccessSpec, Case, CaseConfig, ImageCase, Op};
+use suites::cases::surface::DimKind;
 use tiling::Tiling;
-use verify::cases::coords::CoordClass;
-use verify::cases::device::{can_lower, tiling_gen, FormatClass};
-use verify::cases::image_shader::{AccessSpec, Case, CaseConfig, ImageCase, Op};
-use verify::cases::surface::DimKind;
 use verify::verifier::{lower, verify, VerifyError};
 
 /// Cases per suite in a normal (release) run.
@@ -243,7 +243,7 @@ impl Tally {
             if img.decl_format == ir::Format::None {
                 bump(&mut self.features, "format-less");
             }
-            if let verify::cases::surface::ImageMemory::Surface { desc, view, .. } =
+            if let suites::cases::surface::ImageMemory::Surface { desc, view, .. } =
                 &img.setup.memory
             {
                 if view.base_level > 0 {
@@ -290,14 +290,14 @@ impl Tally {
         if case
             .body
             .iter()
-            .any(|s| matches!(s, verify::cases::image_shader::Stmt::If { .. }))
+            .any(|s| matches!(s, suites::cases::image_shader::Stmt::If { .. }))
         {
             bump(&mut self.features, "if");
         }
         if case
             .body
             .iter()
-            .any(|s| matches!(s, verify::cases::image_shader::Stmt::Loop { .. }))
+            .any(|s| matches!(s, suites::cases::image_shader::Stmt::Loop { .. }))
         {
             bump(&mut self.features, "loop");
         }

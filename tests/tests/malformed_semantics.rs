@@ -468,7 +468,7 @@ fn documented_examples_are_valid() {
 #[test]
 fn validator_survives_random_corruption() {
     use ir::function::{CfNode, CfParent, Cursor, InstKind, Jump};
-    use verify::shader_gen::{generate, GenConfig};
+    use suites::shader_gen::{generate, GenConfig};
 
     struct Rng(u64);
     impl Rng {

@@ -17,7 +17,7 @@ use ir::interp::{Config, Env, EnvError, Interpreter, IntrinsicCall};
 use ir::passes::manager::{PassManager, PassRegistry};
 use ir::{print_shader, validate, Shader};
 use quickcheck::{Gen, QuickCheck, TestResult};
-use verify::shader_gen::{generate, GenConfig, RandomShader};
+use suites::shader_gen::{generate, GenConfig, RandomShader};
 
 fn cases(default: u64) -> u64 {
     std::env::var("QC_TESTS")

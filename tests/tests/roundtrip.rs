@@ -4,7 +4,7 @@
 
 use ir::{parse_shader, print_shader, Shader};
 use quickcheck::{Gen, QuickCheck, TestResult};
-use verify::shader_gen::{generate, GenConfig, RandomShader};
+use suites::shader_gen::{generate, GenConfig, RandomShader};
 
 fn round_trip(shader: &Shader) -> TestResult {
     let text = print_shader(shader);

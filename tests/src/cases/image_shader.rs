@@ -30,10 +30,6 @@ use super::surface::{
     arbitrary_dim, arbitrary_image_setup, DimKind, Fill, ImageMemory, ImageSetup,
 };
 use super::{below, between, bits64, chance, pick};
-use crate::setup::{
-    pattern_bytes, BufferKind, BufferSetup, Fill as SetupFill, ImageLayout,
-    ImageSetup as SetupImage, Setup, ViewRange,
-};
 use ir::builder::image_indices;
 use ir::function::{InstKind, Phi};
 use ir::{
@@ -44,6 +40,10 @@ use lowering::{Device, LowerOptions};
 use quickcheck::Gen;
 use std::collections::HashMap;
 use std::fmt;
+use verify::setup::{
+    pattern_bytes, BufferKind, BufferSetup, Fill as SetupFill, ImageLayout,
+    ImageSetup as SetupImage, Setup, ViewRange,
+};
 
 /// Bytes of one output slot: room for a 64x4 load.
 pub const SLOT_BYTES: u32 = 32;

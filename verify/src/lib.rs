@@ -1,0 +1,31 @@
+//! The executor and the lowering verifier: runs shaders against a byte memory holding
+//! surfaces and buffers, with the high-level image intrinsics executed on the logical
+//! image (the linear reference) and the message intrinsics executed with the hardware's
+//! semantics on the surfaces' real tiled bytes.
+//!
+//! * [`texel`]: the reference encoding and decoding of every storage format;
+//! * [`memory`]: the byte memory (flat address space, bindings, shared memory, push
+//!   constants) and its access log;
+//! * [`image`]: the high-level image intrinsics on the logical image;
+//! * [`message`]: LSC and sampler messages with the hardware's semantics;
+//! * [`async_copy`]: group async copies at the reference level;
+//! * [`exec`]: the [`exec::Executor`] running a grid of workgroups;
+//! * [`setup`]: surfaces, views, fills, buffers and dispatch of a run
+//!   ([`setup::Setup`]);
+//! * [`verifier`]: runs a shader before and after lowering and compares them
+//!   ([`verifier::verify`], [`verifier::lower_and_verify`]);
+//! * [`cli`]: the library behind `ir-opt run` and `ir-opt verify`.
+//!
+//! The random generators of the property suites live in the `suites` crate (`tests/`).
+
+pub mod async_copy;
+pub mod cli;
+pub mod exec;
+#[cfg(test)]
+mod fixtures;
+pub mod image;
+pub mod memory;
+pub mod message;
+pub mod setup;
+pub mod texel;
+pub mod verifier;
