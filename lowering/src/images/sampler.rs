@@ -53,11 +53,13 @@
 //! vISA: `load_lz.R (M1, 16)  0x0:uw T0 V12.0 %null.0 V10.0 V11.0` (see
 //! [`crate::visa`]).
 
+use super::access::ImageAccess;
+use super::context::EmitCtx;
+use super::options::LowerOptions;
+use super::report::SurfaceFormat;
 use crate::convert;
 use crate::device::Device;
 use crate::error::{LowerError, LowerErrorKind};
-use crate::lower_images::{EmitCtx, ImageAccess, LowerOptions, Plan, SurfaceFormat};
-use crate::message::has_sampler;
 use ir::{AluType, Format, Function, ImageDim, ImageRef, Inst, IntrinsicOp, Src, Type};
 
 /// A planned sampler load.
@@ -95,7 +97,7 @@ pub(crate) fn wants_sampler(a: &ImageAccess<'_>, device: &Device, options: &Lowe
         && !q.contains(ir::Access::NON_READABLE)
         && !q.contains(ir::Access::COHERENT)
         && !q.contains(ir::Access::VOLATILE)
-        && has_sampler(device)
+        && device.has_sampler()
         && sampler_reads_format(a.format)
 }
 
@@ -104,7 +106,7 @@ pub(crate) fn plan(
     a: &ImageAccess<'_>,
     device: &Device,
     options: &LowerOptions,
-) -> Result<Option<Plan>, LowerError> {
+) -> Result<Option<SamplerLoad>, LowerError> {
     if !wants_sampler(a, device, options) {
         return Ok(None);
     }
@@ -146,7 +148,7 @@ pub(crate) fn plan(
     };
     // ld_lz when the LOD is known to be 0, ld with the LOD otherwise.
     let lod = if a.const_lod() == Some(0) { None } else { lod };
-    Ok(Some(Plan::Sampler(SamplerLoad {
+    Ok(Some(SamplerLoad {
         image: a.image,
         coord,
         dim: a.dim,
@@ -157,7 +159,7 @@ pub(crate) fn plan(
         dest_type,
         dest_comps,
         surface,
-    })))
+    }))
 }
 
 impl SamplerLoad {
@@ -197,7 +199,7 @@ impl SamplerLoad {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lower_images::lower_images;
+    use crate::images::lower_images;
 
     fn lower(
         decl: &str,

@@ -4,7 +4,7 @@
 //! An image block access moves the `W x H` texel block at `(x, y)` of a non-arrayed 2D
 //! image as raw texel bits, packed row-major without padding into a register image that
 //! the subgroup's lanes share: component `k` of lane `i` of the `b`-bit value holds bytes
-//! `[(k·SG + i)·b/8, +b/8)` (see the block messages of `tests/src/message.rs`). The access
+//! `[(k·SG + i)·b/8, +b/8)` (see the block messages of `verify/src/message.rs`). The access
 //! becomes block messages over that rectangle of texels (one element per texel):
 //!
 //! * **Xe2** (`Device::typed_block2d`: LNL, BMG): typed `.tgm` messages on the image's
@@ -40,14 +40,16 @@
 //! Block accesses are subgroup-level: the coordinates must be uniform and every lane
 //! active, as for the messages.
 
+use super::access::ImageAccess;
+use super::context::EmitCtx;
+use super::report::SurfaceFormat;
 use crate::address::{slot, Emitter, Operand};
-use crate::block2d::{
-    self, data_size_of, Block2dForm, Block2dTable, BlockAccess, BlockPiece, BlockRect, Packing,
-};
 use crate::device::Device;
 use crate::error::{LowerError, LowerErrorKind};
 use crate::format::{storage_access, StorageAccess};
-use crate::lower_images::{EmitCtx, ImageAccess, SurfaceFormat};
+use crate::messages::block2d::{
+    self, data_size_of, Block2dForm, Block2dTable, BlockAccess, BlockPiece, BlockRect, Packing,
+};
 use ir::function::{InstKind, IntrinsicInst};
 use ir::lsc::{CacheControl, DataShape, Sfid};
 use ir::{Function, ImageDim, ImageRef, IndexKind, Inst, IntrinsicOp, LayoutTiling, Src, Type};

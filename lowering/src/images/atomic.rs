@@ -51,14 +51,14 @@
 //!   already refuses them, and `cmpxchg` on float formats). Before Gfx12
 //!   every R16 atomic is an [`LowerErrorKind::AtomicFormatUnsupported`] error.
 
+use super::access::ImageAccess;
+use super::context::{EmitCtx, PlanCtx, Route, UntypedReason};
+use super::report::SurfaceFormat;
+use super::typed::{tgm_indices, typed_coords};
+use crate::address::slot;
 use crate::convert;
 use crate::device::Device;
 use crate::error::{LowerError, LowerErrorKind};
-use crate::lower_images::{
-    plan_untyped, EmitCtx, ImageAccess, Plan, PlanCtx, SurfaceFormat, UntypedReason,
-    PARAM_SLOT_SIZE,
-};
-use crate::typed::{tgm_indices, typed_coords};
 use ir::lsc::{CacheControl, CacheOpt, DataShape, DataSize, LscAtomicOp};
 use ir::{AtomicOp, Builder, Format, Function, ImageRef, IndexKind, Inst, IntrinsicOp, Src, Type};
 use smallvec::SmallVec;
@@ -217,7 +217,10 @@ pub(crate) fn check_domain(
 }
 
 /// Plans an `image_atomic` or `image_atomic_swap`.
-pub(crate) fn plan(a: &ImageAccess<'_>, ctx: &mut PlanCtx<'_>) -> Result<Plan, LowerError> {
+pub(crate) fn plan(
+    a: &ImageAccess<'_>,
+    ctx: &PlanCtx<'_>,
+) -> Result<Route<TypedAtomic>, LowerError> {
     let (device, options) = (ctx.device, ctx.options);
     let coord = a.check_coord()?;
     let op = a
@@ -261,7 +264,7 @@ pub(crate) fn plan(a: &ImageAccess<'_>, ctx: &mut PlanCtx<'_>) -> Result<Plan, L
     let is64 = dest.bit_size() == 64 || matches!(a.format, Format::R64Uint | Format::R64Sint);
     if is64 {
         // The untyped path checks that the platform has 64-bit atomics.
-        return plan_untyped(a, UntypedReason::Int64Atomic, ctx);
+        return Ok(Route::Untyped(UntypedReason::Int64Atomic));
     }
     if dest.bit_size() != 32 {
         return Err(a.error(
@@ -270,7 +273,7 @@ pub(crate) fn plan(a: &ImageAccess<'_>, ctx: &mut PlanCtx<'_>) -> Result<Plan, L
         ));
     }
     if options.force_untyped {
-        return plan_untyped(a, UntypedReason::Forced, ctx);
+        return Ok(Route::Untyped(UntypedReason::Forced));
     }
     check_supported(a, op, device)?;
     let (size, float_format) = match a.format {
@@ -305,7 +308,7 @@ pub(crate) fn plan(a: &ImageAccess<'_>, ctx: &mut PlanCtx<'_>) -> Result<Plan, L
         1 => SmallVec::from_slice(&[a.srcs[1]]),
         _ => SmallVec::from_slice(&[a.srcs[1], a.srcs[2]]),
     };
-    Ok(Plan::Atomic(TypedAtomic {
+    Ok(Route::Typed(TypedAtomic {
         image: a.image,
         coord,
         coord_comps: a.coord_components(),
@@ -336,7 +339,7 @@ impl TypedAtomic {
             &self.operands,
         ));
         let predicate = if self.guard {
-            let size = b.image_load_param(self.image, PARAM_SLOT_SIZE, 3);
+            let size = b.image_load_param(self.image, slot::SIZE, 3);
             let bound = b.ine(Src::channel(size, 0), zero);
             srcs.push(Src::new(bound));
             Some(bound)

@@ -51,7 +51,7 @@
 //!   on IVB/BYT where the conversion masks them already.
 //! - **Atomics** follow the typed path's format and operation rules (R32 formats, R16
 //!   from Gfx12 with `d16u32` and the data and result conversions of
-//!   [`crate::atomic`]'s "Atomics on R16 images", float operations where the device
+//!   the typed atomics' "Atomics on R16 images" (`atomic.rs`), float operations where the device
 //!   exposes them on images); 64-bit atomics use `d64` on R64 images and need
 //!   [`Device::image_int64_atomics`].
 //! - **LOD.** The parameter block describes the view's one level, so the path can only
@@ -64,15 +64,16 @@
 //!   (Mesa); coherent accesses L1UC_L3C loads / L1UC_L3WB stores, volatile L1UC_L3UC
 //!   before Xe2 (lsc.md §9, Mesa's choices); otherwise the default.
 
+use super::access::ImageAccess;
+use super::atomic::{self, lsc_op_for_atomic, r16_atomic_operands, r16_atomic_result};
+use super::context::{EmitCtx, PlanCtx, UntypedReason};
+use super::options::UntypedAddress;
+use super::report::SurfaceFormat;
 use crate::address::{slot, AddressError, AddressPlan, Emitter, Operand};
-use crate::atomic::{self, lsc_op_for_atomic, r16_atomic_operands, r16_atomic_result};
 use crate::bounds;
 use crate::convert;
 use crate::device::Device;
 use crate::error::{LowerError, LowerErrorKind};
-use crate::lower_images::{
-    EmitCtx, ImageAccess, PlanCtx, SurfaceFormat, UntypedAddress, UntypedReason,
-};
 use ir::function::{InstKind, IntrinsicInst};
 use ir::lsc::{AddrSize, AddrType, CacheControl, CacheOpt, DataShape, DataSize, LscAtomicOp, Sfid};
 use ir::{AtomicOp, Format, Function, ImageRef, IndexKind, Inst, IntrinsicOp, Src, Type};
@@ -121,7 +122,7 @@ pub(crate) struct UntypedAccess {
     lod: Option<Src>,
 }
 
-/// What [`crate::lower_images::LowerReport`] counts of an untyped access.
+/// What [`LowerReport`](super::report::LowerReport) counts of an untyped access.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub(crate) enum UntypedKind {
     /// A load.

@@ -16,13 +16,13 @@
 //! element, so d8u32/d16u32, which cannot be vectors and leave the upper bits undefined
 //! on DG2/PVC (lsc.md §1, §4), bring nothing.
 
+use super::access::ImageAccess;
+use super::context::{EmitCtx, PlanCtx, Route, UntypedReason};
+use super::report::SurfaceFormat;
 use crate::convert;
 use crate::device::Device;
-use crate::error::LowerErrorKind;
+use crate::error::{LowerError, LowerErrorKind};
 use crate::format::{storage_access, supports_typed_read, supports_typed_write, StorageAccess};
-use crate::lower_images::{
-    plan_untyped, EmitCtx, ImageAccess, Plan, PlanCtx, SurfaceFormat, UntypedReason,
-};
 use ir::function::{InstKind, IntrinsicInst};
 use ir::lsc::{AddrSize, AddrType, CacheControl, CacheOpt, DataShape, DataSize, Sfid};
 use ir::{Format, Function, ImageRef, Inst, IntrinsicOp, Src, Type, Value};
@@ -134,7 +134,10 @@ pub(crate) struct TypedStore {
 }
 
 /// Plans an `image_load`.
-pub(crate) fn plan_load(a: &ImageAccess<'_>, ctx: &mut PlanCtx<'_>) -> Result<Plan, LowerError> {
+pub(crate) fn plan_load(
+    a: &ImageAccess<'_>,
+    ctx: &PlanCtx<'_>,
+) -> Result<Route<TypedLoad>, LowerError> {
     let (device, options) = (ctx.device, ctx.options);
     let coord = a.check_coord()?;
     let lod = a.check_lod()?;
@@ -173,7 +176,7 @@ pub(crate) fn plan_load(a: &ImageAccess<'_>, ctx: &mut PlanCtx<'_>) -> Result<Pl
                 format!("a format-less load returns 32x1 to 32x4, not {dest}"),
             ));
         }
-        return Ok(Plan::Load(TypedLoad {
+        return Ok(Route::Typed(TypedLoad {
             image: a.image,
             coord,
             coord_comps: a.coord_components(),
@@ -188,10 +191,10 @@ pub(crate) fn plan_load(a: &ImageAccess<'_>, ctx: &mut PlanCtx<'_>) -> Result<Pl
         }));
     }
     if options.force_untyped {
-        return plan_untyped(a, UntypedReason::Forced, ctx);
+        return Ok(Route::Untyped(UntypedReason::Forced));
     }
     let lower = match storage_access(device, a.format).map_err(|e| a.format_error(e))? {
-        StorageAccess::Raw(_) => return plan_untyped(a, UntypedReason::NoTypedFormat, ctx),
+        StorageAccess::Raw(_) => return Ok(Route::Untyped(UntypedReason::NoTypedFormat)),
         StorageAccess::Typed(lower) => lower,
     };
     // IVB/BYT read R8/R16_UINT surfaces through the misaligned 32-bit typed read that
@@ -217,7 +220,7 @@ pub(crate) fn plan_load(a: &ImageAccess<'_>, ctx: &mut PlanCtx<'_>) -> Result<Pl
             ),
         ));
     }
-    Ok(Plan::Load(TypedLoad {
+    Ok(Route::Typed(TypedLoad {
         image: a.image,
         coord,
         coord_comps: a.coord_components(),
@@ -233,7 +236,10 @@ pub(crate) fn plan_load(a: &ImageAccess<'_>, ctx: &mut PlanCtx<'_>) -> Result<Pl
 }
 
 /// Plans an `image_store`.
-pub(crate) fn plan_store(a: &ImageAccess<'_>, ctx: &mut PlanCtx<'_>) -> Result<Plan, LowerError> {
+pub(crate) fn plan_store(
+    a: &ImageAccess<'_>,
+    ctx: &PlanCtx<'_>,
+) -> Result<Route<TypedStore>, LowerError> {
     let (device, options) = (ctx.device, ctx.options);
     let coord = a.check_coord()?;
     let data = a.srcs[1];
@@ -242,14 +248,14 @@ pub(crate) fn plan_store(a: &ImageAccess<'_>, ctx: &mut PlanCtx<'_>) -> Result<P
     // Stores the hardware converts: format-less images (every storage format is
     // typed-writable from Gfx7, TW column) and non-64-bit stores to write-only images,
     // which Mesa leaves alone (image-lowering.md §2, §10).
-    let native = |channels: u8, surface: SurfaceFormat| -> Result<Plan, LowerError> {
+    let native = |channels: u8, surface: SurfaceFormat| -> Result<Route<TypedStore>, LowerError> {
         if data_ty.bit_size() != 32 || data_ty.num_components() < channels {
             return Err(a.error(
                 LowerErrorKind::Malformed,
                 format!("the stored data is {data_ty}, expected at least 32x{channels}"),
             ));
         }
-        Ok(Plan::Store(TypedStore {
+        Ok(Route::Typed(TypedStore {
             image: a.image,
             coord,
             coord_comps: a.coord_components(),
@@ -279,7 +285,7 @@ pub(crate) fn plan_store(a: &ImageAccess<'_>, ctx: &mut PlanCtx<'_>) -> Result<P
         return native(data_ty.num_components(), SurfaceFormat::ViewFormat);
     }
     if options.force_untyped {
-        return plan_untyped(a, UntypedReason::Forced, ctx);
+        return Ok(Route::Untyped(UntypedReason::Forced));
     }
     let is_r64 = matches!(a.format, Format::R64Uint | Format::R64Sint);
     if a.is_write_only() && !is_r64 {
@@ -292,7 +298,7 @@ pub(crate) fn plan_store(a: &ImageAccess<'_>, ctx: &mut PlanCtx<'_>) -> Result<P
         return native(a.format.num_channels(), SurfaceFormat::Typed(a.format));
     }
     let lower = match storage_access(device, a.format).map_err(|e| a.format_error(e))? {
-        StorageAccess::Raw(_) => return plan_untyped(a, UntypedReason::NoTypedFormat, ctx),
+        StorageAccess::Raw(_) => return Ok(Route::Untyped(UntypedReason::NoTypedFormat)),
         StorageAccess::Typed(lower) => lower,
     };
     if !supports_typed_write(device, lower) {
@@ -303,7 +309,7 @@ pub(crate) fn plan_store(a: &ImageAccess<'_>, ctx: &mut PlanCtx<'_>) -> Result<P
     }
     convert::check_store(a.format, lower, data_ty)
         .map_err(|e| a.error(LowerErrorKind::Malformed, e.to_string()))?;
-    Ok(Plan::Store(TypedStore {
+    Ok(Route::Typed(TypedStore {
         image: a.image,
         coord,
         coord_comps: a.coord_components(),
@@ -316,8 +322,6 @@ pub(crate) fn plan_store(a: &ImageAccess<'_>, ctx: &mut PlanCtx<'_>) -> Result<P
         surface: SurfaceFormat::Typed(lower),
     }))
 }
-
-use crate::error::LowerError;
 
 impl TypedLoad {
     pub(crate) fn emit(self, func: &mut Function, inst: Inst, device: &Device, ctx: &mut EmitCtx) {
