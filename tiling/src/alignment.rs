@@ -2,9 +2,9 @@
 //! `isl_gfx*_choose_image_alignment_el` with `DISABLE_AUX` (tiling.md §7.2).
 
 use crate::dim::Extent3d;
+use crate::dim_layout::DimLayout;
 use crate::format::Format;
 use crate::generation::Gen;
-use crate::surface::DimLayout;
 use crate::tile::{IslTiling, TileInfo};
 use crate::usage::Usage;
 

@@ -324,7 +324,7 @@ fn byte_decode_inverts_texel_offsets() {
 
 #[test]
 fn generator_covers_every_tiling_layout_and_tail() {
-    use crate::surface::DimLayout;
+    use crate::dim_layout::DimLayout;
     use std::collections::HashSet;
     let mut g = QcGen::from_size_and_seed(100, 0x5eed_0103);
     let mut tilings = HashSet::new();

@@ -2,9 +2,10 @@
 //! intra-tile values) and the whole-surface rows of §9.
 
 use crate::dim::SurfDim;
+use crate::dim_layout::DimLayout;
 use crate::format::Format;
 use crate::generation::Gen;
-use crate::surface::{AddressError, DimLayout, LayoutError, Surface, SurfaceDesc};
+use crate::surface::{AddressError, LayoutError, Surface, SurfaceDesc};
 use crate::swizzle::Bit6Swizzle;
 use crate::tile::{TileError, Tiling};
 use crate::usage::Usage;
