@@ -1090,8 +1090,21 @@ impl Surface {
         self.size_b
     }
 
-    /// The first level stored in the mip tail, if the surface has one.
-    pub fn miptail_start_level(&self) -> Option<u32> {
+    /// isl's `miptail_start_level`: the first level stored in the mip tail, or, when the
+    /// surface has no tail, the number of levels (isl's `isl_choose_miptail_start_level`
+    /// returns `info->levels` then). This is the value a driver programs into
+    /// RENDER_SURFACE_STATE's Mip Tail Start LOD. It can exceed the level count: isl
+    /// answers 15 for YUV formats on Gfx12 tilings with a tail.
+    ///
+    /// [`miptail_first_level`](Self::miptail_first_level) answers "which level, if any,
+    /// starts the tail".
+    pub fn miptail_start_level(&self) -> u32 {
+        self.miptail_start_level
+    }
+
+    /// The first level stored in the mip tail, or `None` if no level is (isl's
+    /// `miptail_start_level` is then the level count or more).
+    pub fn miptail_first_level(&self) -> Option<u32> {
         (self.miptail_start_level < self.desc.levels).then_some(self.miptail_start_level)
     }
 

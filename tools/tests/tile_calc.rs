@@ -162,9 +162,8 @@ fn a1_bdw_512_mip_chain() {
     assert_eq!(num(&v, "dalign_el"), 1);
     assert_eq!(v["dim_layout"], "gfx4_2d");
     assert_eq!(
-        v["miptail_start_level"],
-        Value::Null,
-        "Y tiling has no mip tail"
+        v["miptail_start_level"], 10,
+        "Y tiling has no mip tail: isl reports the 10 levels"
     );
     // Y tile for 4-byte elements: 128 B / 4 = 32 el wide, 32 rows; 128 B x 32 physically.
     assert_eq!(
@@ -300,7 +299,8 @@ fn dg2_rgba8_3d_tile4() {
     assert_eq!((num(&v, "halign_el"), num(&v, "valign_el")), (8, 4));
     assert_eq!(num(&v, "row_pitch_B"), 128);
     assert_eq!(num(&v, "array_pitch_el_rows"), 32);
-    assert_eq!(v["miptail_start_level"], Value::Null);
+    // Tile4 has no mip tail: isl reports the level count.
+    assert_eq!(v["miptail_start_level"], 4);
     // (level, z, texel x, texel y, image origin, offset)
     let rows = [
         (0, 4, 15, 7, (0, 128), 16892),
@@ -380,6 +380,72 @@ fn skl_rgba16_2d_array_ys_tail() {
     assert_eq!(image(&v, 8, 0, 0), (128, 76, 0));
     assert_eq!(offset(s, [38, 0, 1, 2], false), 499904);
     assert_eq!(offset(s, [0, 0, 0, 8], false), 197888);
+}
+
+/// isl's `miptail_start_level` is a number for every surface: the first level in the
+/// tail, or the level count when there is none (`isl_choose_miptail_start_level`).
+#[test]
+fn miptail_start_level_is_isl_value() {
+    // No tail on Y, linear or X: the level count (A1 has 10 levels).
+    assert_eq!(layout(A1)["miptail_start_level"], 10);
+    let linear = "--gen tgl --format r32_float --dim 2d --width 8 --height 8 --levels 3 \
+                  --tiling linear";
+    assert_eq!(layout(linear)["miptail_start_level"], 3);
+    let x = "--gen hsw --format r8_unorm --dim 2d --width 64 --height 64 --tiling x";
+    assert_eq!(layout(x)["miptail_start_level"], 1);
+    // SKL Ys, 32 bpb 2D: a 128x128-element tile whose tail slot 0 starts at (64, 0).
+    // With 2 levels of a 1024-wide surface none fits (1024, 512 > 64): no tail, so 2;
+    // with 5 levels, level 4 (64x64) fits: 4.
+    let ys = "--gen skl --format rgba8_unorm --dim 2d --width 1024 --height 1024 --tiling ys";
+    assert_eq!(
+        layout(&format!("{ys} --levels 2"))["miptail_start_level"],
+        2
+    );
+    assert_eq!(
+        layout(&format!("{ys} --levels 5"))["miptail_start_level"],
+        4
+    );
+    // The table says what the number means.
+    let text = ok(&format!("layout {ys} --levels 5"));
+    assert!(
+        text.lines().any(|l| l.split_whitespace().eq([
+            "miptail_start_level",
+            "4",
+            "(level",
+            "4",
+            "in",
+            "the",
+            "tail)"
+        ])),
+        "{text}"
+    );
+    let text = ok(&format!("layout {ys} --levels 2"));
+    assert!(
+        text.lines().any(|l| l.split_whitespace().eq([
+            "miptail_start_level",
+            "2",
+            "(no",
+            "mip",
+            "tail)"
+        ])),
+        "{text}"
+    );
+    let text = ok(
+        "layout --gen skl --format r16g16b16a16_uint --dim 2d --width 256 \
+                   --height 5 --array-len 2 --levels 9 --tiling ys",
+    );
+    assert!(
+        text.lines().any(|l| l.split_whitespace().eq([
+            "miptail_start_level",
+            "2",
+            "(levels",
+            "2-8",
+            "in",
+            "the",
+            "tail)"
+        ])),
+        "{text}"
+    );
 }
 
 /// §9 small-pitch vectors, as whole single-level surfaces whose minimum row pitch is
@@ -665,9 +731,13 @@ fn table_output() {
     assert!(lines
         .iter()
         .any(|l| l.split_whitespace().eq(["dim_layout", "gfx4_2d"])));
-    assert!(lines
-        .iter()
-        .any(|l| l.split_whitespace().eq(["miptail_start_level", "none"])));
+    assert!(lines.iter().any(|l| l.split_whitespace().eq([
+        "miptail_start_level",
+        "10",
+        "(no",
+        "mip",
+        "tail)"
+    ])));
     // One row per image after the column header: level, layer, z, x_el, y_el, ...
     let header = lines
         .iter()

@@ -335,12 +335,12 @@ fn generator_covers_every_tiling_layout_and_tail() {
         let s = Surface::new(case.desc).unwrap();
         tilings.insert(s.tiling());
         layouts.insert(s.dim_layout());
-        tails += s.miptail_start_level().is_some() as u32;
+        tails += s.miptail_first_level().is_some() as u32;
         std_3d += (s.tiling().is_std() && s.dim() == SurfDim::D3) as u32;
         cubes += case.desc.usage.contains(Usage::CUBE) as u32;
         yfys_3d_tails += (matches!(s.tiling(), Tiling::Yf | Tiling::Ys)
             && s.dim() == SurfDim::D3
-            && s.miptail_start_level().is_some()) as u32;
+            && s.miptail_first_level().is_some()) as u32;
     }
     assert_eq!(tilings.len(), Tiling::ALL.len(), "{tilings:?}");
     for l in [

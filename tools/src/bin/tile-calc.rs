@@ -49,9 +49,10 @@ Surface options (shared by both commands):
 const LAYOUT_OUTPUT: &str = "\
 Output: a table of the surface facts, then one row per image. With --json, one JSON
 object on one line, with isl's names: row_pitch_B, array_pitch_el_rows, halign_el,
-valign_el, dalign_el, size_B, miptail_start_level (null when there is no mip tail),
-dim_layout (gfx4_2d, gfx4_3d, gfx9_1d or gfx6_stencil_hiz), tile_w_el, tile_h_el,
-tile_d_el, tile_phys_w_B, tile_phys_h, and images: one {level, layer, z, x_el, y_el,
+valign_el, dalign_el, size_B, miptail_start_level (isl's value: the first level in
+the mip tail, or the number of levels when there is no tail), dim_layout (gfx4_2d,
+gfx4_3d, gfx9_1d or gfx6_stencil_hiz), tile_w_el, tile_h_el, tile_d_el,
+tile_phys_w_B, tile_phys_h, and images: one {level, layer, z, x_el, y_el,
 z_el} per level and array layer (3D: per level and slice), the origin that
 isl_surf_get_image_offset_el reports. Yf, Ys and Tile64 surfaces keep 3D slices (plus
 any mip-tail z) in z_el and 2D layers as a separate array offset, equal to `layer`, of
@@ -403,6 +404,17 @@ fn layout_json(s: &Surface) -> String {
     )
 }
 
+/// isl's `miptail_start_level` with what it means for this surface.
+fn miptail_text(s: &Surface) -> String {
+    let start = s.miptail_start_level();
+    let levels = s.desc().levels;
+    match s.miptail_first_level() {
+        Some(first) if first + 1 == levels => format!("{start} (level {first} in the tail)"),
+        Some(first) => format!("{start} (levels {first}-{} in the tail)", levels - 1),
+        None => format!("{start} (no mip tail)"),
+    }
+}
+
 fn layout_table(s: &Surface, args: &SurfaceArgs) -> String {
     let d = s.desc();
     let f = s.format();
@@ -459,11 +471,7 @@ fn layout_table(s: &Surface, args: &SurfaceArgs) -> String {
             ),
         ),
         ("size_B", s.size_B().to_string()),
-        (
-            "miptail_start_level",
-            s.miptail_start_level()
-                .map_or("none".to_string(), |l| l.to_string()),
-        ),
+        ("miptail_start_level", miptail_text(s)),
         (
             "tile_el",
             format!(
