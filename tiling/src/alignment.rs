@@ -22,10 +22,11 @@ fn e(w: u32, h: u32) -> Extent3d {
     Extent3d { w, h, d: 1 }
 }
 
-/// isl's `gfx7_format_needs_valign2`: IVB/BYT cannot use VALIGN_4 for R32G32B32_FLOAT
-/// (Haswell can). No YUV formats are modelled.
+/// isl's `gfx7_format_needs_valign2` (Mesa `src/intel/isl/isl_gfx7.c`): Gfx7 cannot use
+/// VALIGN_4 for the YUV formats (Haswell included), nor, on IVB/BYT only, for
+/// R32G32B32_FLOAT. False on other generations.
 pub(crate) fn gfx7_needs_valign2(gen: Gen, format: Format) -> bool {
-    gen == Gen::Gfx7 && format == Format::R32G32B32_FLOAT
+    gen.ver() == 7 && (format.is_yuv() || (gen == Gen::Gfx7 && format == Format::R32G32B32_FLOAT))
 }
 
 /// The image alignment of a surface, in elements.

@@ -48,6 +48,7 @@ pub mod copy;
 pub mod dim;
 pub mod dim_layout;
 pub mod format;
+pub mod format_name;
 pub mod generation;
 pub mod image_param;
 pub(crate) mod miptail;
@@ -62,7 +63,10 @@ pub use copy::{
 };
 pub use dim::{minify, Extent3d, Extent4d, SurfDim};
 pub use dim_layout::DimLayout;
-pub use format::{Channel, ChannelName, ChannelType, Format, UnknownFormat};
+pub use format::{Channel, ChannelName, ChannelType, Compression, Format};
+#[allow(deprecated)]
+pub use format_name::UnknownFormat;
+pub use format_name::{ParseFormatError, Unsupported, UnsupportedFormat};
 pub use generation::Gen;
 pub use image_param::{
     fill_buffer_image_param, fill_image_param, max_address_fields, storage_tilings, FieldCounts,

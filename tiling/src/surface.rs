@@ -703,8 +703,13 @@ impl Surface {
         if max == 0 {
             return d.levels;
         }
-        let min_start = d.levels.saturating_sub(max);
         let f = d.format;
+        // isl keeps YUV formats out of the tail on Gfx12 (Gfx12.5 included) by
+        // answering 15, past the last level of any surface.
+        if d.gen.ver() == 12 && f.is_yuv() {
+            return 15;
+        }
+        let min_start = d.levels.saturating_sub(max);
         let level0 = Extent3d {
             w: d.width.div_ceil(f.block_width()),
             h: d.height.div_ceil(f.block_height()),
@@ -896,13 +901,19 @@ impl Surface {
             return self.tile.phys_width_B();
         }
         // PRM: linear render targets and surfaces accessed with typed messages need an
-        // element-multiple pitch (isl enforces the render-target half).
+        // element-multiple pitch, two elements for YUV formats (isl enforces the
+        // render-target half, isl_calc_row_pitch_alignment).
+        let f = self.desc.format;
         if self
             .desc
             .usage
             .intersects(Usage::RENDER_TARGET | Usage::STORAGE)
         {
-            self.desc.format.cpp()
+            if f.is_yuv() {
+                2 * f.cpp()
+            } else {
+                f.cpp()
+            }
         } else {
             1
         }

@@ -21,7 +21,7 @@ pub(super) struct SurfCase {
     pub desc: SurfaceDesc,
 }
 
-const COLOUR: [Format; 16] = [
+const COLOUR: [Format; 20] = [
     Format::R8_UINT,
     Format::R8G8_UNORM,
     Format::R16_FLOAT,
@@ -38,6 +38,11 @@ const COLOUR: [Format; 16] = [
     Format::BC1_UNORM,
     Format::BC3_UNORM,
     Format::ASTC_LDR_2D_8X8_FLT16,
+    // Non-power-of-two blocks, a YUV format and the shared-exponent format.
+    Format::ASTC_LDR_2D_5X4_FLT16,
+    Format::FXT1,
+    Format::YCRCB_NORMAL,
+    Format::R9G9B9E5_SHAREDEXP,
 ];
 
 const SIZES: [u32; 14] = [1, 1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 24, 31, 40];
