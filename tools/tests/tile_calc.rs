@@ -1,6 +1,6 @@
 //! `tile-calc` end to end: every test runs the binary.
 //!
-//! Expected values come from `shared/reference/tiling.md` (§8.1 is Mesa's
+//! Expected values come from `docs/hardware/tiling.md` (§8.1 is Mesa's
 //! `isl_surf_get_image_offset_test`, §9 the worked address vectors) or are computed by
 //! hand in the comments, never from the tool or the `tiling` crate.
 
