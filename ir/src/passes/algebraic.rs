@@ -43,7 +43,7 @@
 //! whose result is never a signalling NaN (IEEE arithmetic, conversions, `fsat`, ...) or
 //! is a constant without one. `fadd x, +0.0` is never simplified: `-0.0 + +0.0` is `+0.0`.
 
-use super::{Pass, PassError};
+use super::pass::{Pass, PassError};
 use crate::alu::AluOp;
 use crate::builder::Builder;
 use crate::entity::{Inst, Value};
