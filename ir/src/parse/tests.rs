@@ -1,5 +1,10 @@
+use super::literal::constant;
 use super::*;
+use crate::entity::{Block, Value};
+use crate::function::{CfNode, Jump};
+use crate::intrinsic::IntrinsicOp;
 use crate::print::print_shader;
+use crate::span::Span;
 
 const EXAMPLE: &str = r#"// comments run to end of line
 shader compute (local_size=8,8,1)
