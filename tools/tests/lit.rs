@@ -36,7 +36,8 @@ struct LitFile {
 
 fn parse_lit(text: &str) -> Result<LitFile, String> {
     let mut lit = LitFile::default();
-    for (n, line) in text.lines().enumerate() {
+    // The same line breaks as the tools: LF, CRLF or a lone CR.
+    for (n, line) in ir::span::source_lines(text).enumerate() {
         let Some(comment) = line.trim_start().strip_prefix("//") else {
             continue;
         };
