@@ -163,6 +163,16 @@ pub fn generate(seed: u64, cfg: &GenConfig) -> Shader {
     for d in local_size.iter_mut() {
         *d = *rng.pick(&dims);
     }
+    // Within the 1024 invocations every Intel GPU runs per workgroup (the validator
+    // refuses more): halve the z dimension, then y, until it fits.
+    for d in [2, 1] {
+        while local_size.iter().product::<u32>() > ir::validate::MAX_WORKGROUP_INVOCATIONS {
+            if local_size[d] == 1 {
+                break;
+            }
+            local_size[d] /= 2;
+        }
+    }
     let mut shader = Shader::new(local_size);
     for decl in gen_images(&mut rng, cfg) {
         shader.add_image(decl);

@@ -58,6 +58,7 @@ impl<'a> Parser<'a> {
         if self.lx.peek_word() != "local_size" {
             return Err(self.expected("`local_size`"));
         }
+        self.shader.local_size_span = self.here();
         self.keyword("local_size");
         self.expect(b'=', "`=`")?;
         for i in 0..3 {

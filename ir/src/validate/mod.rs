@@ -3,6 +3,7 @@
 //!
 //! What is checked:
 //!
+//! - **Workgroup**: at most 1024 invocations, as on every Intel GPU.
 //! - **Declarations**: unique image names, `arrayed` only for dimensions that can be
 //!   arrayed, image arrays of at least one element, sane static layouts.
 //! - **Control-flow shape** (NIR's): every list starts and ends with a block, blocks
@@ -55,6 +56,7 @@ mod ssa;
 #[cfg(test)]
 mod tests;
 
+pub use interface::{MAX_WORKGROUP_INVOCATIONS, MAX_WORKGROUP_SIZE};
 pub use intrinsic::IMAGE_PARAM_SLOTS;
 
 use crate::diag::Diagnostic;
@@ -68,6 +70,7 @@ use std::collections::HashMap;
 /// found, sorted by source position (problems without a position last).
 pub fn validate(shader: &Shader) -> Result<(), Vec<Diagnostic>> {
     let mut diags = Vec::new();
+    interface::check_workgroup(shader, &mut diags);
     interface::check_declarations(shader, &mut diags);
     let mut names: HashMap<&str, Span> = HashMap::new();
     for f in &shader.functions {

@@ -1070,3 +1070,56 @@ fn diagnostics_sorted_by_position() {
 
 // The text-in, text-out tests of block messages and group async copies are lit files
 // under `tests/lit/validate/`.
+
+#[test]
+fn workgroups_within_the_hardware_limits() {
+    let errors_for = |text: &str| -> Vec<(Span, String)> {
+        let sh = crate::parse_shader(text).unwrap_or_else(|d| panic!("{d:?}"));
+        match validate(&sh) {
+            Ok(()) => Vec::new(),
+            Err(d) => d.into_iter().map(|d| (d.span, d.message)).collect(),
+        }
+    };
+    let fine = "fn main {\n  block b0:\n}\n";
+    for ok in [
+        "1024,1,1", "1,1024,1", "1,1,1024", "32,32,1", "16,8,8", "1,1,1",
+    ] {
+        let text = format!("shader compute (local_size={ok})\n{fine}");
+        assert_eq!(errors_for(&text), [], "{ok}");
+    }
+    // The reproducer: 65535 wide in x.
+    let text = format!("shader compute (local_size=65535,8,1)\n{fine}");
+    assert_eq!(
+        errors_for(&text),
+        [(
+            Span::new(1, 17),
+            "local_size=65535,8,1: the workgroup is 65535 invocations wide in x; Intel GPUs allow at most 1024 per dimension".to_string()
+        )]
+    );
+    let text = format!("shader compute (local_size=1,2,4096)\n{fine}");
+    assert_eq!(
+        errors_for(&text)[0].1,
+        "local_size=1,2,4096: the workgroup is 4096 invocations wide in z; Intel GPUs allow at most 1024 per dimension"
+    );
+    // Every dimension within its limit, the product not: 64 x 32 = 2048, and
+    // 1025 x 1024 x 1024 would overflow 32 bits.
+    let text = format!("shader compute (local_size=64,32,1)\n{fine}");
+    assert_eq!(
+        errors_for(&text),
+        [(
+            Span::new(1, 17),
+            "local_size=64,32,1: the workgroup has 64 x 32 x 1 = 2048 invocations; Intel GPUs run at most 1024 per workgroup".to_string()
+        )]
+    );
+    let text = format!("shader compute (local_size=1024,1024,1024)\n{fine}");
+    assert_eq!(
+        errors_for(&text)[0].1,
+        "local_size=1024,1024,1024: the workgroup has 1024 x 1024 x 1024 = 1073741824 invocations; Intel GPUs run at most 1024 per workgroup"
+    );
+    // Built without text: the same check, without a position.
+    let mut sh = Shader::new([2048, 1, 1]);
+    sh.functions.push(Function::new("main"));
+    let d = validate(&sh).unwrap_err();
+    assert_eq!(d.len(), 1);
+    assert_eq!(d[0].span, Span::UNKNOWN);
+}
