@@ -2,7 +2,7 @@
 
 use super::context::{FnCheck, IntrCtx};
 use crate::atomic::AtomicOp;
-use crate::image::{Format, ImageDim};
+use crate::image::{Access, Format, ImageDim};
 use crate::intrinsic::{IndexKind, IntrinsicOp};
 use crate::types::{AluType, BaseType, Type};
 
@@ -240,6 +240,51 @@ impl FnCheck<'_> {
                     ),
                 );
             }
+        }
+    }
+
+    /// The image's access qualifiers against what the intrinsic does to it: a
+    /// `readonly` image (NIR's ACCESS_NON_WRITEABLE) is never written and a `writeonly`
+    /// one (ACCESS_NON_READABLE) never read. Loads (`image_load`, `image_block_load`,
+    /// the sampler's `ld`/`ld_lz`) read; stores (`image_store`, `image_block_store`)
+    /// write; atomics do both. Queries (`image_size`, `image_samples`,
+    /// `image_load_param`) read the descriptor, not the texels, and are allowed on
+    /// either. The qualifiers are the declaration's together with the intrinsic's
+    /// `access` index, which restates them.
+    pub(super) fn check_access_qualifiers(&mut self, c: &IntrCtx<'_>) {
+        let Some(decl) = c.decl else { return };
+        let (reads, writes) = match c.intr.op {
+            IntrinsicOp::ImageLoad
+            | IntrinsicOp::ImageBlockLoad
+            | IntrinsicOp::SamplerLd
+            | IntrinsicOp::SamplerLdLz => (true, false),
+            IntrinsicOp::ImageStore | IntrinsicOp::ImageBlockStore => (false, true),
+            IntrinsicOp::ImageAtomic | IntrinsicOp::ImageAtomicSwap => (true, true),
+            _ => return,
+        };
+        let access = c
+            .intr
+            .index(IndexKind::Access)
+            .and_then(Access::from_bits)
+            .map_or(decl.access, |a| a | decl.access);
+        let does = match (reads, writes) {
+            (true, true) => "reads and writes",
+            (true, false) => "reads",
+            _ => "writes",
+        };
+        let mut refuse = |qualifier: &str, rule: &str| {
+            self.error(
+                c.span,
+                format!(
+                    "{}: `@{}` is {qualifier}, but this {does} it; {rule}",
+                    c.name, decl.name
+                ),
+            )
+        };
+        if writes && access.contains(Access::NON_WRITEABLE) {
+            refuse("readonly", "a readonly image is never written");
+        } else if reads && access.contains(Access::NON_READABLE) {
+            refuse("writeonly", "a writeonly image is never read");
         }
     }
 }

@@ -252,6 +252,7 @@ impl FnCheck<'_> {
             decl,
             dest: dest_ty,
         };
+        self.check_access_qualifiers(&ctx);
         match op {
             IntrinsicOp::ImageLoad
             | IntrinsicOp::ImageStore

@@ -7,7 +7,7 @@ use crate::atomic::AtomicOp;
 use crate::builder::{image_indices, Builder};
 use crate::entity::{Block, IfId};
 use crate::function::{CfNode, CfParent, Cursor, InstKind, Jump};
-use crate::image::{Format, ImageDecl, ImageDim};
+use crate::image::{Access, Format, ImageDecl, ImageDim};
 use crate::image::{ImageRef, LayoutTiling, StaticLayout};
 use crate::intrinsic::{IndexKind, IntrinsicOp};
 use crate::lsc::{AddrSize, AddrType, DataShape, Sfid};
@@ -1122,4 +1122,51 @@ fn workgroups_within_the_hardware_limits() {
     let d = validate(&sh).unwrap_err();
     assert_eq!(d.len(), 1);
     assert_eq!(d[0].span, Span::UNKNOWN);
+}
+
+#[test]
+fn access_qualifiers_of_sampler_reads_and_restated_indices() {
+    // The sampler's ld reads its image: refused on a writeonly image, fine on a
+    // readonly one. An image access whose `access` index says readonly is held to it
+    // even when the declaration does not say so.
+    let mut sh = shader(|_, _| {});
+    let mut ro = decl("ro", ImageDim::D2, false, Format::R32Float);
+    ro.access = Access::NON_WRITEABLE;
+    let ro = sh.add_image(ro);
+    let mut wo = decl("wo", ImageDim::D2, false, Format::R32Float);
+    wo.access = Access::NON_READABLE;
+    let wo = sh.add_image(wo);
+    let plain = sh.image_by_name("r32").unwrap();
+    let mut func = Function::new("main");
+    let mut b = Builder::at_end(&mut func);
+    let a32 = b.imm_u32(0);
+    let rgba = IndexKind::Channels.parse_value("rgba").unwrap();
+    for image in [ro, wo] {
+        b.intrinsic(
+            IntrinsicOp::SamplerLdLz,
+            Some(ImageRef::new(image)),
+            &[a32.into(), a32.into(), a32.into()],
+            &[rgba, f32t().to_index()],
+            Some(Type::vec32(4)),
+        );
+    }
+    let d = sh.image(plain).clone();
+    let xy = b.vec(&[a32.into(), a32.into()]);
+    let mut idx = access_indices(&d, u32t().to_index());
+    idx[3] = Access::NON_WRITEABLE.bits();
+    b.intrinsic(
+        IntrinsicOp::ImageStore,
+        Some(ImageRef::new(plain)),
+        &[xy.into(), a32.into()],
+        &idx,
+        None,
+    );
+    sh.functions[0] = func;
+    assert_errors(
+        &sh,
+        &[
+            "`@sampler_ld_lz`: `@wo` is writeonly, but this reads it; a writeonly image is never read",
+            "`@image_store`: `@r32` is readonly, but this writes it; a readonly image is never written",
+        ],
+    );
 }
