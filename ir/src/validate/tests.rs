@@ -1170,3 +1170,30 @@ fn access_qualifiers_of_sampler_reads_and_restated_indices() {
         ],
     );
 }
+
+#[test]
+fn cube_sizes_have_two_or_three_components() {
+    let check = |decl: &str, ty: &str| -> Vec<String> {
+        let text = format!(
+            "image @c : {decl} (binding=0)\nfn main {{\n  block b0:\n    {ty} %0 = @image_size (@c)\n}}\n"
+        );
+        errors(&crate::parse_shader(&text).unwrap_or_else(|d| panic!("{d:?}")))
+    };
+    // A non-array cube: its face size (SPIR-V OpImageQuerySize, GLSL imageSize on an
+    // imageCube), or that and 1 cube.
+    assert_eq!(check("cube rgba8_unorm", "32x2"), Vec::<String>::new());
+    assert_eq!(check("cube rgba8_unorm", "32x3"), Vec::<String>::new());
+    assert_eq!(
+        check("cube rgba8_unorm", "32x4"),
+        ["`@image_size`: the destination is 32x4, expected 32x3 for a cube image"]
+    );
+    // A cube array counts its cubes: 3 components only; other dimensions as before.
+    assert_eq!(
+        check("cube array rgba8_unorm", "32x2"),
+        ["`@image_size`: the destination is 32x2, expected 32x3 for a cube array image"]
+    );
+    assert_eq!(
+        check("3d rgba8_unorm", "32x2"),
+        ["`@image_size`: the destination is 32x2, expected 32x3 for a 3d image"]
+    );
+}
