@@ -9,17 +9,20 @@
 //!
 //! The files: `body` (the arenas and the instruction layout), `inst` (instructions and
 //! values), `tree` (the control-flow tree's nodes), `control` (walking and editing the
-//! tree), `rewrite` (replacing uses) and `equality`.
+//! tree), `rewrite` (replacing uses), `equality` and `spelling` (how the text wrote
+//! swizzles).
 
 mod body;
 mod control;
 mod equality;
 mod inst;
 mod rewrite;
+mod spelling;
 #[cfg(test)]
 mod tests;
 mod tree;
 
 pub use body::{BlockInsts, Function};
 pub use inst::{AluInst, InstData, InstKind, IntrinsicInst, Phi, ValueData};
+pub use spelling::{SrcSite, SwizzleSpelling};
 pub use tree::{BlockData, CfNode, CfParent, Cursor, IfData, Jump, LoopData};

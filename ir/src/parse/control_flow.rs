@@ -4,6 +4,7 @@
 use super::limits::MAX_NESTING;
 use super::parser::{error, FnState, PBlock, PNode, PResult, Parser};
 use crate::entity::Block;
+use crate::function::SrcSite;
 use crate::function::{CfNode, CfParent, Cursor, Jump};
 use crate::span::Span;
 
@@ -114,6 +115,7 @@ impl<'a> Parser<'a> {
         let open = self.here();
         self.expect(b'{', "`{` after the condition")?;
         let id = st.func.create_if(cond, CfParent::Root, span);
+        st.record_swizzles(SrcSite::If(id));
         let then_list = self.list(st, open)?;
         let mut else_list = Vec::new();
         if self.lx.peek_word() == "else" {

@@ -6,6 +6,7 @@ use super::lexer::is_word_byte;
 use super::literal::{constant, shorten};
 use super::parser::{alu_ops, error, intrinsic_ops, FnState, PNode, PResult, Parser};
 use crate::entity::Value;
+use crate::function::SrcSite;
 use crate::function::{AluInst, Function, InstKind, IntrinsicInst, Phi};
 use crate::image::{ImageDim, ImageRef};
 use crate::intrinsic::{ImageOperand, IndexKind, IntrinsicOp};
@@ -48,6 +49,7 @@ impl<'a> Parser<'a> {
                 None => return Err(error(vspan, format!("value {v} is defined twice"))),
             }
         };
+        st.record_swizzles(SrcSite::Inst(inst));
         st.pending.push(inst);
         if let Some(PNode::Block(b)) = list.last_mut() {
             b.end = st.pending.len();

@@ -5,6 +5,7 @@ use super::limits::{MAX_BLOCK_ID, MAX_VALUE_ID};
 use super::literal::{id_in_budget, shorten};
 use super::parser::{error, FnState, PResult, Parser};
 use crate::entity::{Block, Value};
+use crate::function::SwizzleSpelling;
 use crate::span::Span;
 use crate::types::{swizzle_component, Src, Swizzle, Type};
 
@@ -101,9 +102,15 @@ impl<'a> Parser<'a> {
         self.lx.bump(1);
         let letters = self.lx.take_while(is_word_byte);
         let mut comps: SmallVec<[u8; 16]> = SmallVec::new();
+        let mut xyzw = 0u16;
         for c in letters.chars() {
             match swizzle_component(c) {
-                Some(i) => comps.push(i),
+                Some(i) => {
+                    if matches!(c, 'x' | 'y' | 'z' | 'w') && comps.len() < 16 {
+                        xyzw |= 1 << comps.len();
+                    }
+                    comps.push(i)
+                }
                 None => {
                     return Err(error(
                         span,
@@ -125,7 +132,9 @@ impl<'a> Parser<'a> {
                 ),
             ));
         };
-        Ok(Src { value, swizzle })
+        let src = Src { value, swizzle };
+        st.swizzles.push(SwizzleSpelling { src, span, xyzw });
+        Ok(src)
     }
 
     /// `bN`

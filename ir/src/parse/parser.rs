@@ -6,6 +6,7 @@ use crate::alu::AluOp;
 use crate::diag::Diagnostic;
 use crate::entity::{Block, IfId, ImageId, Inst, LoopId};
 use crate::function::{Function, Jump};
+use crate::function::{SrcSite, SwizzleSpelling};
 use crate::intrinsic::IntrinsicOp;
 use crate::shader::Shader;
 use crate::span::Span;
@@ -65,6 +66,18 @@ pub(super) struct FnState {
     pub(super) pending: Vec<Inst>,
     pub(super) depth: u32,
     pub(super) loop_depth: u32,
+    /// Swizzles of the statement being read, recorded in the function once the
+    /// statement's instruction or `if` exists.
+    pub(super) swizzles: Vec<SwizzleSpelling>,
+}
+
+impl FnState {
+    /// Records the swizzles read since the last call as read at `site`.
+    pub(super) fn record_swizzles(&mut self, site: SrcSite) {
+        for s in self.swizzles.drain(..) {
+            self.func.record_swizzle_spelling(site, s);
+        }
+    }
 }
 
 pub(super) struct Parser<'a> {

@@ -358,6 +358,7 @@ impl<'a> Parser<'a> {
             pending: Vec::new(),
             depth: 0,
             loop_depth: 0,
+            swizzles: Vec::new(),
         };
         st.func.span = span;
         let list = self.list(&mut st, open)?;

@@ -2,6 +2,7 @@
 
 use crate::diag::Diagnostic;
 use crate::entity::{Block, IfId};
+use crate::function::SrcSite;
 use crate::function::{Function, IntrinsicInst};
 use crate::image::ImageDecl;
 use crate::shader::Shader;
@@ -38,6 +39,9 @@ pub(super) struct FnCheck<'a> {
     pub(super) if_uses: Vec<(IfId, Option<Block>)>,
     /// (cfg node, position) of every instruction in the tree.
     pub(super) inst_pos: Vec<(u32, u32)>,
+    /// Where the sources being checked are read, to find how the text spelled their
+    /// swizzles.
+    pub(super) site: Option<SrcSite>,
 }
 
 impl<'a> FnCheck<'a> {
@@ -56,6 +60,7 @@ impl<'a> FnCheck<'a> {
             seen_loops: vec![false; func.num_loop_ids()],
             if_uses: Vec::new(),
             inst_pos: vec![(NONE, 0); func.num_inst_ids()],
+            site: None,
         }
     }
 

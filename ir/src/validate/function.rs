@@ -4,7 +4,7 @@
 use super::context::{FnCheck, Named, UseAt};
 use crate::dominance::{Cfg, DomTree};
 use crate::entity::{Block, Inst};
-use crate::function::{CfParent, InstKind};
+use crate::function::{CfParent, InstKind, SrcSite};
 use crate::types::Type;
 use smallvec::SmallVec;
 
@@ -28,6 +28,7 @@ impl FnCheck<'_> {
         }
         let if_uses = std::mem::take(&mut self.if_uses);
         for (id, before) in if_uses {
+            self.site = Some(SrcSite::If(id));
             let d = self.func.if_data(id);
             let at = match before.and_then(|b| cfg.node(b)) {
                 Some(n) => UseAt::End { node: n as u32 },
@@ -76,6 +77,7 @@ impl FnCheck<'_> {
         inst: Inst,
         seen_non_phi: &mut bool,
     ) {
+        self.site = Some(SrcSite::Inst(inst));
         let data = self.func.inst(inst);
         let span = self.func.inst_span(inst);
         let dest_ty = data

@@ -78,20 +78,28 @@ impl FnCheck<'_> {
         let ty = self.func.value_type(v);
         let comps = ty.num_components();
         if !src.swizzle.is_identity() {
+            // The swizzle as the user wrote it, with the caret on it, when the text
+            // recorded it; otherwise in the printer's spelling at the instruction.
+            let written = self
+                .site
+                .and_then(|site| self.func.swizzle_spelling(site, src));
+            let (sspan, letters) = match written {
+                Some(w) => (w.span, w.letters()),
+                None => (span, printed_swizzle(src)),
+            };
             let len = src.swizzle.len();
             if !Type::is_valid_num_components(len) {
                 self.error(
-                    span,
-                    format!("the swizzle of `{v}` selects {len} components; expected 1, 2, 3, 4, 8 or 16"),
+                    sspan,
+                    format!("swizzle `.{letters}` of `{v}` selects {len} components; expected 1, 2, 3, 4, 8 or 16"),
                 );
                 return None;
             }
             if let Some(c) = src.swizzle.components().find(|&c| c >= comps) {
                 self.error(
-                    span,
+                    sspan,
                     format!(
-                        "swizzle `.{}` reads component {c} of `{v}`, which has {comps} component{}",
-                        swizzle_letter(c, 16),
+                        "swizzle `.{letters}` reads component {c} of `{v}`, which has {comps} component{}",
                         if comps == 1 { "" } else { "s" }
                     ),
                 );
@@ -212,4 +220,14 @@ impl FnCheck<'_> {
             }
         }
     }
+}
+
+/// A swizzle in the printer's letters: `xyzw` when it reads only the first four
+/// components, `a` to `p` otherwise.
+fn printed_swizzle(src: Src) -> String {
+    let wide = src.swizzle.components().any(|c| c >= 4);
+    src.swizzle
+        .components()
+        .map(|c| swizzle_letter(c, if wide { 16 } else { 4 }))
+        .collect()
 }

@@ -616,8 +616,8 @@ fn swizzles_constants_and_conditions() {
     assert_errors(
         &sh,
         &[
-            "swizzle `.c` reads component 2 of `%0`, which has 2 components",
-            "the swizzle of `%0` selects 5 components; expected 1, 2, 3, 4, 8 or 16",
+            "swizzle `.z` reads component 2 of `%0`, which has 2 components",
+            "swizzle `.xyxyx` of `%0` selects 5 components; expected 1, 2, 3, 4, 8 or 16",
             "`load_const` has 3 values, expected 2 for type 32x2",
             "`load_const` value 0 (0x1ff) does not fit in 8 bits",
             "`if` condition must be a 1-bit scalar, found 32",
@@ -1196,4 +1196,64 @@ fn cube_sizes_have_two_or_three_components() {
         check("3d rgba8_unorm", "32x2"),
         ["`@image_size`: the destination is 32x2, expected 32x3 for a 3d image"]
     );
+}
+
+#[test]
+fn swizzle_messages_echo_the_text_and_point_at_it() {
+    // The issue's reproducer: `.xyzw` on a 2-component value is reported as written,
+    // with the caret on the swizzle, not as a letter the user did not write.
+    let text = "fn main {
+  block b0:
+    32x2 %0 = load_const (1, 2)
+    32x4 %1 = mov %0.xyzw
+    32x2 %2 = iadd %0.ab, %0.xd
+    32x3 %3 = vec3 %0.x, %0.y, %0.xyyyx
+    1    %4 = load_const (true)
+    1x2  %5 = vec2 %4, %4
+  if %5.xz {
+    block b1:
+  } else {
+    block b2:
+  }
+  block b3:
+}
+";
+    let sh = crate::parse_shader(text).unwrap_or_else(|d| panic!("{d:?}"));
+    let got: Vec<(Span, String)> = validate(&sh)
+        .unwrap_err()
+        .into_iter()
+        .map(|d| (d.span, d.message))
+        .collect();
+    let want = [
+        (
+            4,
+            21,
+            "swizzle `.xyzw` reads component 2 of `%0`, which has 2 components",
+        ),
+        (
+            5,
+            29,
+            "swizzle `.xd` reads component 3 of `%0`, which has 2 components",
+        ),
+        (
+            6,
+            34,
+            "swizzle `.xyyyx` of `%0` selects 5 components; expected 1, 2, 3, 4, 8 or 16",
+        ),
+        (
+            9,
+            8,
+            "swizzle `.xz` reads component 2 of `%5`, which has 2 components",
+        ),
+    ];
+    let want: Vec<(Span, String)> = want
+        .iter()
+        .map(|&(l, c, m)| (Span::new(l, c), m.to_string()))
+        .collect();
+    assert_eq!(got, want);
+    // Rendered, the caret is under the swizzle's `.`.
+    let r = crate::diag::render_all(&validate(&sh).unwrap_err()[..1], "t.ir", text);
+    let lines: Vec<&str> = r.lines().collect();
+    let at = lines[4].find('^').unwrap();
+    assert_eq!(&lines[3][at..at + 5], ".xyzw", "{r}");
 }
