@@ -13,6 +13,9 @@ use ir::{AluOp, Cursor, Function, IntrinsicOp, Jump, Shader, Src, Type};
 use naga::{Binding as NagaBinding, BuiltIn, ShaderStage, TypeInner};
 use std::collections::HashMap;
 
+/// The most rounds of copy propagation and dead-code elimination after the import.
+const MAX_CLEANUP_ROUNDS: usize = 32;
+
 /// An imported shader and the resources it uses.
 #[derive(Clone, Debug)]
 pub struct Imported {
@@ -298,9 +301,16 @@ pub fn import(parsed: &Parsed, entry: Option<&str>) -> Result<Imported, ImportEr
     }
     shader.functions.push(func);
     // The SSA construction leaves phis no edge changes and values nothing reads.
+    // A loop's header phi can read an inner loop's, so one sweep leaves some: repeat
+    // (each round only removes instructions, so the rounds are bounded by them).
     let cleanup: Result<(), ir::passes::PassError> = (|| {
-        ir::passes::copy_prop::CopyProp.run(&mut shader)?;
-        ir::passes::dce::Dce.run(&mut shader)?;
+        for _ in 0..MAX_CLEANUP_ROUNDS {
+            let a = ir::passes::copy_prop::CopyProp.run(&mut shader)?;
+            let b = ir::passes::dce::Dce.run(&mut shader)?;
+            if !a && !b {
+                break;
+            }
+        }
         Ok(())
     })();
     cleanup.map_err(|e| {

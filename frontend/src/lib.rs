@@ -83,3 +83,14 @@ pub fn import(
     let parsed = source::read(language, bytes)?;
     entry::import(&parsed, entry)
 }
+
+/// The names of a parsed module's compute entry points, in the module's order.
+pub fn compute_entry_points(parsed: &Parsed) -> Vec<String> {
+    parsed
+        .module
+        .entry_points
+        .iter()
+        .filter(|e| e.stage == naga::ShaderStage::Compute)
+        .map(|e| e.name.clone())
+        .collect()
+}
