@@ -4,7 +4,7 @@
 
 use crate::bindings::{Mapping, Role};
 use crate::error::{ErrorKind, ImportError, Location};
-use crate::source::{location, Language};
+use crate::source::Language;
 use crate::value::{Cached, Val, VarKey};
 use ir::builder::alu_dest_type;
 use ir::{
@@ -81,8 +81,8 @@ pub struct Ctx<'m> {
     pub info: &'m naga::valid::ModuleInfo,
     /// The language it was read from.
     pub language: Language,
-    /// The source text (text languages).
-    pub text: Option<&'m str>,
+    /// What locates naga's spans.
+    pub map: &'m crate::source::SourceMap,
     /// Sizes and alignments of the module's types.
     pub layouter: Layouter,
     /// The binding mapping.
@@ -117,7 +117,7 @@ pub struct Ctx<'m> {
 impl<'m> Ctx<'m> {
     /// The location of a naga span.
     pub fn locate(&self, span: naga::Span) -> Location {
-        location(self.language, self.text, span)
+        self.map.locate(span)
     }
 
     /// The location of the construct being translated.

@@ -221,7 +221,6 @@ pub fn import(parsed: &Parsed, entry: Option<&str>) -> Result<Imported, ImportEr
     let index = choose_entry(module, entry)?;
     let ep = &module.entry_points[index];
     let ep_info = parsed.info.get_entry_point(index);
-    let text = parsed.text.as_deref();
     let language = parsed.language;
     let mut layouter = naga::proc::Layouter::default();
     layouter.update(module.to_ctx()).map_err(|e| {
@@ -231,7 +230,7 @@ pub fn import(parsed: &Parsed, entry: Option<&str>) -> Result<Imported, ImportEr
             format!("naga's layouter: {e}"),
         )
     })?;
-    let locate = |span: naga::Span| crate::source::location(language, text, span);
+    let locate = |span: naga::Span| parsed.map.locate(span);
     let mapping = bindings::map(module, &layouter, &|g| ep_info[g], &locate)?;
     let mut func = Function::new("main");
     let first = func.first_block(ir::CfParent::Root).ok_or_else(|| {
@@ -246,7 +245,7 @@ pub fn import(parsed: &Parsed, entry: Option<&str>) -> Result<Imported, ImportEr
         module,
         info: &parsed.info,
         language,
-        text,
+        map: &parsed.map,
         layouter,
         mapping,
         workgroup_size: ep.workgroup_size,
@@ -270,7 +269,17 @@ pub fn import(parsed: &Parsed, entry: Option<&str>) -> Result<Imported, ImportEr
         args: Vec::new(),
         loop_base: 0,
     });
-    for arg in &ep.function.arguments {
+    for (i, arg) in ep.function.arguments.iter().enumerate() {
+        // Errors about an argument point at naga's expression for it.
+        let span = ep
+            .function
+            .expressions
+            .iter()
+            .find(|(_, e)| matches!(e, naga::Expression::FunctionArgument(k) if *k as usize == i))
+            .map(|(h, _)| ep.function.expressions.get_span(h));
+        if let Some(span) = span {
+            ctx.at(span);
+        }
         let v = argument(&mut ctx, arg)?;
         ctx.frame_mut()?.args.push(Cached::Val(v));
     }

@@ -59,6 +59,7 @@ pub fn get(ctx: &mut Ctx<'_>, h: Handle<naga::Expression>) -> Result<Cached, Imp
 /// Translates the expressions of an `Emit` range, in order, remembering each.
 pub fn emit(ctx: &mut Ctx<'_>, range: naga::Range<naga::Expression>) -> Result<(), ImportError> {
     for h in range {
+        // An expression naga gave no span keeps its statement's.
         let saved = (ctx.span, ctx.naga_span);
         let span = ctx.frame()?.function.expressions.get_span(h);
         ctx.at(span);

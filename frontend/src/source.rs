@@ -11,6 +11,7 @@ use naga::valid::{Capabilities, ModuleInfo, ValidationFlags, Validator};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 
+
 /// The languages naga reads.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Language {
@@ -65,22 +66,104 @@ pub struct Parsed {
     pub module: naga::Module,
     /// naga's analysis of it (types of every expression, uses of globals).
     pub info: ModuleInfo,
-    /// The source text, for text languages (to turn spans into lines and columns).
-    pub text: Option<String>,
+    /// What turns naga's spans into locations.
+    pub map: SourceMap,
 }
 
-/// The location of a naga span in an input of `language` (`text` for text inputs).
-pub fn location(language: Language, text: Option<&str>, span: naga::Span) -> Location {
-    let Some(range) = span.to_range() else {
-        return Location::Unknown;
-    };
-    match (language, text) {
-        (Language::SpirV, _) => Location::SpirV {
-            word: (range.start / 4) as u32,
-        },
-        (_, Some(text)) => text_location(text, range.start),
-        _ => Location::Unknown,
+/// Turns naga's spans into [`Location`]s: lines and columns of the text for WGSL and
+/// GLSL; for SPIR-V the start of the instruction the span falls in (naga's SPIR-V spans
+/// start at different words of an instruction depending on the reader's path, so the
+/// map finds the instruction from the module's own word counts).
+#[derive(Clone, Debug)]
+pub struct SourceMap {
+    /// The language.
+    pub language: Language,
+    /// The source text, for text languages.
+    pub text: Option<String>,
+    /// `(naga's offset, byte offset)` of each SPIR-V instruction, ascending.
+    instruction_starts: Vec<(u32, u32)>,
+}
+
+impl SourceMap {
+    /// The map of an input of `language` with these bytes (`text` for text inputs).
+    pub fn new(language: Language, bytes: &[u8], text: Option<String>) -> SourceMap {
+        let instruction_starts = if language == Language::SpirV {
+            spirv_instruction_starts(bytes)
+        } else {
+            Vec::new()
+        };
+        SourceMap {
+            language,
+            text,
+            instruction_starts,
+        }
     }
+
+    /// The location of a naga span.
+    pub fn locate(&self, span: naga::Span) -> Location {
+        let Some(range) = span.to_range() else {
+            return Location::Unknown;
+        };
+        match (self.language, &self.text) {
+            (Language::SpirV, _) => {
+                let at = range.start as u32;
+                let i = self.instruction_starts.partition_point(|&(n, _)| n <= at);
+                let start = match i {
+                    0 => at,
+                    i => self.instruction_starts[i - 1].1,
+                };
+                Location::SpirV { word: start / 4 }
+            }
+            (_, Some(text)) => text_location(text, range.start),
+            _ => Location::Unknown,
+        }
+    }
+}
+
+/// For each SPIR-V instruction, `(naga's offset of it, its byte offset)`, ascending.
+///
+/// naga 30's SPIR-V reader counts the bytes it reads to make spans, but reads the
+/// interface ids of `OpEntryPoint`, the operands of `OpExecutionMode` and the parameter
+/// types of `OpTypeFunction` without counting them, so every later span is short by
+/// those words. The walk below counts them the same way (after the five-word header,
+/// each instruction's first word holds its word count in the high half) and so maps
+/// naga's offsets back to real ones. A count of 0 or past the end stops the walk
+/// (naga rejects such a module).
+fn spirv_instruction_starts(bytes: &[u8]) -> Vec<(u32, u32)> {
+    const OP_ENTRY_POINT: u32 = 15;
+    const OP_EXECUTION_MODE: u32 = 16;
+    const OP_TYPE_FUNCTION: u32 = 33;
+    let words = bytes.len() / 4;
+    let word = |i: usize| {
+        u32::from_le_bytes([
+            bytes[4 * i],
+            bytes[4 * i + 1],
+            bytes[4 * i + 2],
+            bytes[4 * i + 3],
+        ])
+    };
+    let mut out = Vec::new();
+    let (mut i, mut skipped) = (5usize, 0usize);
+    while i < words {
+        let (wc, op) = ((word(i) >> 16) as usize, word(i) & 0xffff);
+        if wc == 0 || i + wc > words {
+            break;
+        }
+        out.push(((4 * (i - skipped)) as u32, (4 * i) as u32));
+        skipped += match op {
+            // Model and function id, then the name: up to its word with a 0 byte.
+            OP_ENTRY_POINT if wc > 3 => {
+                let name_words = (i + 3..i + wc)
+                    .position(|j| word(j).to_le_bytes().contains(&0))
+                    .map_or(wc - 3, |p| p + 1);
+                wc - 3 - name_words
+            }
+            OP_EXECUTION_MODE | OP_TYPE_FUNCTION if wc > 3 => wc - 3,
+            _ => 0,
+        };
+        i += wc;
+    }
+    out
 }
 
 /// The line and column (in characters) of byte `offset` of `text`.
@@ -198,11 +281,7 @@ pub fn parse(
 
 /// Validates a module with naga's validator (every check, every capability: what the
 /// IR cannot express is refused later, by construct).
-pub fn validate(
-    language: Language,
-    module: &naga::Module,
-    text: Option<&str>,
-) -> Result<ModuleInfo, ImportError> {
+pub fn validate(module: &naga::Module, map: &SourceMap) -> Result<ModuleInfo, ImportError> {
     let result = catch_unwind(AssertUnwindSafe(|| {
         Validator::new(ValidationFlags::all(), Capabilities::all())
             .validate(module)
@@ -214,7 +293,7 @@ pub fn validate(
             let loc = e
                 .spans()
                 .next()
-                .map(|(span, _)| location(language, text, *span))
+                .map(|(span, _)| map.locate(*span))
                 .unwrap_or_default();
             let mut msg = format!("naga's validator rejects the module: {}", e.as_inner());
             let mut src: Option<&dyn std::error::Error> = std::error::Error::source(e.as_inner());
@@ -239,7 +318,8 @@ pub fn validate(
 /// overrides) take their default values.
 pub fn read(language: Language, bytes: &[u8]) -> Result<Parsed, ImportError> {
     let (module, text) = parse(language, bytes)?;
-    let info = validate(language, &module, text.as_deref())?;
+    let map = SourceMap::new(language, bytes, text);
+    let info = validate(&module, &map)?;
     let (module, info) = if module.overrides.is_empty() {
         (module, info)
     } else {
@@ -274,7 +354,7 @@ pub fn read(language: Language, bytes: &[u8]) -> Result<Parsed, ImportError> {
         language,
         module,
         info,
-        text,
+        map,
     })
 }
 
@@ -305,6 +385,23 @@ mod tests {
             text_location(t, 1000),
             Location::Text { line: 3, column: 1 }
         );
+    }
+
+    #[test]
+    fn spirv_offsets_undo_nagas_uncounted_words() {
+        // Header, OpEntryPoint GLCompute %1 "main" %2 %3 (two interface ids naga does not
+        // count), OpExecutionMode %1 LocalSize 8 1 1 (three more), then OpNop at word 18.
+        let mut w: Vec<u32> = vec![0x0723_0203, 0x0001_0000, 0, 10, 0];
+        w.extend([(7 << 16) | 15, 5, 1, u32::from_le_bytes(*b"main"), 0, 2, 3]);
+        w.extend([(6 << 16) | 16, 1, 17, 8, 1, 1]);
+        w.push((1 << 16) | 1);
+        let bytes: Vec<u8> = w.iter().flat_map(|x| x.to_le_bytes()).collect();
+        let map = SourceMap::new(Language::SpirV, &bytes, None);
+        // naga sees the OpNop at byte 4 * (18 - 5).
+        let span = naga::Span::from(4 * 13..4 * 14);
+        assert_eq!(map.locate(span), Location::SpirV { word: 18 });
+        // An offset inside an instruction names its first word.
+        assert_eq!(map.locate(naga::Span::from(4 * 6..4 * 7)), Location::SpirV { word: 5 });
     }
 
     #[test]
