@@ -11,7 +11,6 @@ use naga::valid::{Capabilities, ModuleInfo, ValidationFlags, Validator};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 
-
 /// The languages naga reads.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Language {
@@ -401,7 +400,10 @@ mod tests {
         let span = naga::Span::from(4 * 13..4 * 14);
         assert_eq!(map.locate(span), Location::SpirV { word: 18 });
         // An offset inside an instruction names its first word.
-        assert_eq!(map.locate(naga::Span::from(4 * 6..4 * 7)), Location::SpirV { word: 5 });
+        assert_eq!(
+            map.locate(naga::Span::from(4 * 6..4 * 7)),
+            Location::SpirV { word: 5 }
+        );
     }
 
     #[test]
