@@ -108,6 +108,9 @@ pub struct Ctx<'m> {
     pub frames: Vec<Frame<'m>>,
     /// The enclosing loops, innermost last.
     pub loops: Vec<LoopCtx<'m>>,
+    /// The function whose body's top-level statements are being translated (its local
+    /// variables enter and leave the state by its schedule).
+    pub locals: Option<&'m naga::Function>,
     /// The next frame number.
     pub next_frame: u32,
     /// The next switch number.

@@ -258,6 +258,7 @@ pub fn import(parsed: &Parsed, entry: Option<&str>) -> Result<Imported, ImportEr
         vars: Default::default(),
         frames: Vec::new(),
         loops: Vec::new(),
+        locals: None,
         next_frame: 1,
         next_switch: 0,
     };
@@ -298,7 +299,7 @@ pub fn import(parsed: &Parsed, entry: Option<&str>) -> Result<Imported, ImportEr
         ctx.vars.insert(VarKey::Private(h), v);
     }
     stmt::start_frame(&mut ctx, &ep.function)?;
-    stmt::block(&mut ctx, &ep.function.body)?;
+    stmt::body(&mut ctx, &ep.function)?;
     let shared_bytes = ctx.mapping.shared_bytes;
     let Ctx {
         mut func, mapping, ..

@@ -68,15 +68,143 @@ fn returned_flag(ctx: &Ctx<'_>) -> Result<Src, ImportError> {
 /// Translates a list of statements.
 pub fn block<'m>(ctx: &mut Ctx<'m>, body: &'m naga::Block) -> Result<(), ImportError> {
     let stmts: Vec<(&'m S, naga::Span)> = body.span_iter().map(|(s, sp)| (s, *sp)).collect();
-    list(ctx, &stmts)
+    list(ctx, &stmts, &[])
 }
 
-fn list<'m>(ctx: &mut Ctx<'m>, stmts: &[(&'m S, naga::Span)]) -> Result<(), ImportError> {
+/// The local variable a pointer expression is rooted at, if any.
+fn local_root(
+    f: &naga::Function,
+    mut h: Handle<naga::Expression>,
+) -> Option<Handle<naga::LocalVariable>> {
+    loop {
+        match f.expressions[h] {
+            naga::Expression::LocalVariable(l) => return Some(l),
+            naga::Expression::Access { base, .. } | naga::Expression::AccessIndex { base, .. } => {
+                h = base
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// Every local variable a statement reads or writes (through loads, stores, atomics and
+/// pointer arguments).
+fn locals_of(f: &naga::Function, s: &S, out: &mut Vec<Handle<naga::LocalVariable>>) {
+    let root = |h: Handle<naga::Expression>, out: &mut Vec<_>| out.extend(local_root(f, h));
+    match s {
+        S::Emit(range) => {
+            for h in range.clone() {
+                match f.expressions[h] {
+                    naga::Expression::Load { pointer } => root(pointer, out),
+                    naga::Expression::Access { base, .. }
+                    | naga::Expression::AccessIndex { base, .. } => root(base, out),
+                    _ => {}
+                }
+            }
+        }
+        S::Store { pointer, .. } | S::Atomic { pointer, .. } => root(*pointer, out),
+        S::WorkGroupUniformLoad { pointer, .. } => root(*pointer, out),
+        S::Call { arguments, .. } => arguments.iter().for_each(|&a| root(a, out)),
+        S::Block(b) => b.iter().for_each(|x| locals_of(f, x, out)),
+        S::If { accept, reject, .. } => accept
+            .iter()
+            .chain(reject.iter())
+            .for_each(|x| locals_of(f, x, out)),
+        S::Switch { cases, .. } => cases
+            .iter()
+            .for_each(|c| c.body.iter().for_each(|x| locals_of(f, x, out))),
+        S::Loop {
+            body, continuing, ..
+        } => body
+            .iter()
+            .chain(continuing.iter())
+            .for_each(|x| locals_of(f, x, out)),
+        _ => {}
+    }
+}
+
+/// When a top-level statement of a frame's body brings local variables into the
+/// promoted state and takes them out.
+#[derive(Clone, Default)]
+struct Schedule {
+    /// Locals first used by the statement: initialized just before it.
+    enter: Vec<Handle<naga::LocalVariable>>,
+    /// Locals last used by the statement: dropped after it.
+    leave: Vec<VarKey>,
+}
+
+/// Translates the body of a frame's function. A local variable enters the promoted
+/// state before the first top-level statement that uses it and leaves it after the
+/// last, so that the state every branch copies and merges holds the live variables
+/// only (GLSL compilers give every block-scoped variable a function-level variable of
+/// its own, and a long shader has thousands).
+pub fn body<'m>(ctx: &mut Ctx<'m>, f: &'m naga::Function) -> Result<(), ImportError> {
+    // Nested blocks only scope: their statements are the body's, in order.
+    fn flatten<'m>(b: &'m naga::Block, out: &mut Vec<(&'m S, naga::Span)>) {
+        for (s, sp) in b.span_iter() {
+            match s {
+                S::Block(inner) => flatten(inner, out),
+                _ => out.push((s, *sp)),
+            }
+        }
+    }
+    let mut stmts = Vec::new();
+    flatten(&f.body, &mut stmts);
+    let mut span: Vec<Option<(usize, usize)>> = vec![None; f.local_variables.len()];
+    for (i, (s, _)) in stmts.iter().enumerate() {
+        let mut used = Vec::new();
+        locals_of(f, s, &mut used);
+        for l in used {
+            let e = &mut span[l.index()];
+            *e = Some(e.map_or((i, i), |(first, _)| (first, i)));
+        }
+    }
+    let frame = ctx.frame()?.id;
+    let mut schedule: Vec<Schedule> = vec![Schedule::default(); stmts.len()];
+    for (l, _) in f.local_variables.iter() {
+        if let Some((first, last)) = span[l.index()] {
+            schedule[first].enter.push(l);
+            schedule[last].leave.push(VarKey::Local(frame, l));
+        }
+    }
+    let saved = ctx.locals.replace(f);
+    let r = list(ctx, &stmts, &schedule);
+    ctx.locals = saved;
+    r
+}
+
+/// A local variable's initial value: its initializer, or zero.
+fn init_local<'m>(
+    ctx: &mut Ctx<'m>,
+    f: &'m naga::Function,
+    l: Handle<naga::LocalVariable>,
+) -> Result<Val, ImportError> {
+    let local = &f.local_variables[l];
+    match local.init {
+        Some(init) => expr::value(ctx, init),
+        None => ctx.zero_of(&ctx.module.types[local.ty].inner.clone()),
+    }
+}
+
+/// Translates statements; `schedule[i]` (when given) brings locals in before statement
+/// `i` and drops them after it.
+fn list<'m>(
+    ctx: &mut Ctx<'m>,
+    stmts: &[(&'m S, naga::Span)],
+    schedule: &[Schedule],
+) -> Result<(), ImportError> {
     for (i, &(s, span)) in stmts.iter().enumerate() {
         if !ctx.live || ctx.skipping {
             return Ok(());
         }
         ctx.at(span);
+        if let (Some(sch), Some(f)) = (schedule.get(i), ctx.locals) {
+            let frame = ctx.frame()?.id;
+            for &l in &sch.enter {
+                let v = init_local(ctx, f, l)?;
+                ctx.vars.insert(VarKey::Local(frame, l), v);
+            }
+        }
         // A memory barrier next to an execution barrier is part of it (`barrier()` with
         // `memoryBarrierShared()`, `workgroupBarrier()`): the IR's barrier orders memory.
         if let S::MemoryBarrier(_) = s {
@@ -88,6 +216,9 @@ fn list<'m>(ctx: &mut Ctx<'m>, stmts: &[(&'m S, naga::Span)]) -> Result<(), Impo
             }
         }
         statement(ctx, s)?;
+        for key in schedule.get(i).map(|x| x.leave.as_slice()).unwrap_or(&[]) {
+            ctx.vars.remove(key);
+        }
         let rest = &stmts[i + 1..];
         if may_return(s) && ctx.live && !ctx.skipping && !rest.is_empty() {
             let flag = returned_flag(ctx)?;
@@ -104,7 +235,7 @@ fn list<'m>(ctx: &mut Ctx<'m>, stmts: &[(&'m S, naga::Span)]) -> Result<(), Impo
                 let id = ctx.push_if(flag);
                 let then_state = (ctx.current_block()?, before.clone());
                 ctx.push_else(id);
-                list(ctx, rest)?;
+                list(ctx, rest, schedule.get(i + 1..).unwrap_or(&[]))?;
                 let else_state = edge(ctx)?;
                 ctx.pop_if(id);
                 let mut preds = vec![then_state];
@@ -572,7 +703,7 @@ fn call<'m>(
         loop_base,
     });
     start_frame(ctx, callee)?;
-    block(ctx, &callee.body)?;
+    body(ctx, callee)?;
     ctx.skipping = false;
     let rv = ctx.vars.remove(&VarKey::ReturnValue(id));
     ctx.vars.retain(|k, _| match k {
@@ -587,18 +718,10 @@ fn call<'m>(
     Ok(())
 }
 
-/// Initializes the innermost frame's locals (their initializers, or zero), its returned
-/// flag and its return value.
+/// Initializes the innermost frame's returned flag and return value (its locals enter
+/// the state where [`body`] first needs them).
 pub fn start_frame<'m>(ctx: &mut Ctx<'m>, f: &'m naga::Function) -> Result<(), ImportError> {
     let id = ctx.frame()?.id;
-    for (h, local) in f.local_variables.iter() {
-        ctx.at(f.local_variables.get_span(h));
-        let v = match local.init {
-            Some(init) => expr::value(ctx, init)?,
-            None => ctx.zero_of(&ctx.module.types[local.ty].inner.clone())?,
-        };
-        ctx.vars.insert(VarKey::Local(id, h), v);
-    }
     let no = ctx.imm(1, 0)?;
     ctx.vars.insert(VarKey::Returned(id), Val::Leaf(no));
     if let Some(r) = &f.result {
