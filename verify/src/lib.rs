@@ -25,6 +25,7 @@ pub mod exec;
 mod fixtures;
 pub mod image;
 pub mod memory;
+pub mod memory_atomic;
 pub mod message;
 pub mod setup;
 pub mod texel;
