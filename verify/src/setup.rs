@@ -236,6 +236,8 @@ pub struct Setup {
     pub grid: [u32; 3],
     /// Lanes per subgroup (1 to 32).
     pub subgroup_size: u32,
+    /// The step budget of each subgroup's run ([`ir::interp::Config::max_steps`]).
+    pub max_steps: u64,
     /// The surfaces the lowering asks the driver to bind (its report's `bindings`);
     /// images not listed are bound with [`expected_surface_format`].
     pub bindings: Vec<lowering::ImageBinding>,
@@ -552,6 +554,7 @@ impl Setup {
             push_constants,
             grid: [1, 1, 1],
             subgroup_size: 16,
+            max_steps: ir::interp::DEFAULT_MAX_STEPS,
             bindings: Vec::new(),
             report_limit: DEFAULT_REPORT_LIMIT,
         };

@@ -420,6 +420,7 @@ pub fn verify(
         trace_calls: true,
         ..ExecConfig::default()
     };
+    config.interp.max_steps = setup.max_steps;
     // Zeroing 64 KiB of shared memory per workgroup is a large part of a small run;
     // shaders that never touch it get none.
     if !uses_shared_memory(original) && !uses_shared_memory(lowered) {
@@ -430,7 +431,15 @@ pub fn verify(
     let run_a = ex_a
         .run_recording(setup.grid, &values)
         .map_err(VerifyError::Original)?;
-    let mut ex_b = Executor::with_config(lowered, config);
+    let mut ex_b = Executor::with_config(
+        lowered,
+        ExecConfig {
+            interp: ir::interp::Config {
+                max_steps: lowered_step_budget(setup.max_steps, ofunc, lfunc),
+            },
+            ..config
+        },
+    );
     ex_b.memory = mem_b;
     let (run_b, failure) = ex_b.run_partial(setup.grid, &values);
 
@@ -476,6 +485,17 @@ pub fn verify(
         }
     }
     Ok(cmp.finish(setup.report_limit))
+}
+
+/// The step budget of the lowered run: the original's scaled by how much the lowering
+/// grew the entry function (rounded up). The original's run already proved the loops
+/// finish within `max_steps`; the lowered code executes the same iterations with more
+/// instructions each (an untyped image access becomes dozens), which must not turn into
+/// a spurious failure.
+fn lowered_step_budget(max_steps: u64, ofunc: &Function, lfunc: &Function) -> u64 {
+    let before = ofunc.insts_in_order().len().max(1) as u64;
+    let after = lfunc.insts_in_order().len() as u64;
+    max_steps.saturating_mul(after.div_ceil(before).max(1))
 }
 
 /// Whether any function of `shader` may access shared local memory.

@@ -74,9 +74,12 @@ pointer to a global allocation of its own (--global-size bytes, a pattern from -
 --global OFFSET=gradient puts k in the dword at byte 4k), compared byte by byte after
 both runs. Shared memory is not compared: copy results out of it.
 Limits: at most {} invocations (workgroups times the workgroup size) and {} MiB
-of images, buffers and global memory per run.",
+of images, buffers and global memory per run; each subgroup executes at most --max-steps
+steps (instructions and blocks; default {}), enough for loops of hundreds of thousands
+of iterations, while a runaway loop stops within seconds.",
         verify::exec::DEFAULT_MAX_INVOCATIONS,
-        verify::setup::MAX_MEMORY_BYTES >> 20
+        verify::setup::MAX_MEMORY_BYTES >> 20,
+        ir::interp::DEFAULT_MAX_STEPS
     )
 }
 
@@ -111,6 +114,10 @@ struct ExecArgs {
     /// 0x hexadecimal; the rest of the push constants is a pattern from --seed).
     #[arg(long = "push", value_name = "OFFSET=V,...")]
     push: Vec<String>,
+    /// Step budget of each subgroup: the instructions and blocks it may execute before
+    /// the run stops as a runaway loop (default: see Limits below).
+    #[arg(long, value_name = "N", value_parser = parse_u64, allow_hyphen_values = true)]
+    max_steps: Option<u64>,
 }
 
 #[derive(Args)]
@@ -270,6 +277,7 @@ fn run_options(e: &ExecArgs, target: Option<String>) -> verify::cli::RunOptions 
         global_size: e.global_size,
         globals: e.globals.clone(),
         push: e.push.clone(),
+        max_steps: e.max_steps,
     }
 }
 
