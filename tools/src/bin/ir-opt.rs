@@ -4,6 +4,7 @@
 
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use ir::passes::manager::{PassManager, RunError};
+use std::io::IsTerminal;
 use std::process::ExitCode;
 use tools::{load_shader, read_input, write_output, Failure, OptionError};
 
@@ -180,9 +181,9 @@ enum Emit {
 
 #[derive(Args)]
 struct OptArgs {
-    /// Input file, or `-` for standard input.
-    #[arg(default_value = "-")]
-    file: String,
+    /// Input file, or `-` for standard input (the default when standard input is not a
+    /// terminal; with neither FILE nor piped input, ir-opt prints its usage).
+    file: Option<String>,
     /// Output file (default: standard output).
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     output: Option<String>,
@@ -254,6 +255,17 @@ fn main() -> ExitCode {
         Err(exit) => return exit.report(),
     };
     let result = match &cli.command {
+        // Nothing to read: no file, and standard input is the terminal, where reading
+        // would wait silently for text the user does not know to type.
+        None if cli.opt.file.is_none() && std::io::stdin().is_terminal() => {
+            eprintln!(
+                "error: no input: give a FILE, or pipe a shader into standard input \
+                 (`-` reads the terminal)\n"
+            );
+            eprint!("{}", Cli::command().render_usage());
+            eprintln!("\n\nFor more information, try '--help'.");
+            return ExitCode::FAILURE;
+        }
         None => optimize(&cli.opt),
         Some(Command::Run(a)) => run(a),
         Some(Command::Verify(a)) => verify(a),
@@ -322,12 +334,9 @@ fn target_device(name: &str) -> Result<lowering::Device, Failure> {
 }
 
 fn optimize(args: &OptArgs) -> Result<(), Failure> {
-    let source = read_input(&args.file)?;
-    let file = if args.file == "-" {
-        "<stdin>"
-    } else {
-        &args.file
-    };
+    let path = args.file.as_deref().unwrap_or("-");
+    let source = read_input(path)?;
+    let file = if path == "-" { "<stdin>" } else { path };
     let shader = load_shader(file, &source)?;
     log::info!("parsed {file}: {} function(s)", shader.functions.len());
     let device = args.target.as_deref().map(target_device).transpose()?;
@@ -423,15 +432,33 @@ fn run_pipeline(
     if args.time_passes {
         eprint!("{}", pm.timing_report());
     }
-    result.map(|_| ()).map_err(|e| {
-        let what = match &e {
-            RunError::InvalidInput(_) => "error: the input shader is invalid".to_string(),
-            RunError::Pass(p) => format!("error: pass `{}` failed", p.pass),
-            RunError::InvalidAfter { pass, .. } => {
-                format!("error: the shader is invalid after pass `{pass}`")
-            }
-        };
-        let details = tools::render(e.diagnostics(), file, source);
-        Failure(format!("{what}\n{details}"))
-    })
+    result
+        .map(|_| ())
+        .map_err(|e| pipeline_failure(&e, file, source))
+}
+
+/// A failed pipeline as ir-opt prints it: the reasons first (every diagnostic with its
+/// source line and caret, so the first line says what is wrong), then a note naming
+/// the pass they came from.
+fn pipeline_failure(e: &RunError, file: &str, source: &str) -> Failure {
+    let context = match e {
+        RunError::InvalidInput(_) => "the input shader is invalid".to_string(),
+        RunError::Pass(p) => format!("pass `{}` failed", p.pass),
+        RunError::InvalidAfter { pass, .. } => {
+            format!("the shader is invalid after pass `{pass}` (a bug in that pass)")
+        }
+    };
+    let diags = e.diagnostics();
+    if diags.is_empty() {
+        return Failure(format!("error: {context}"));
+    }
+    let details = tools::render(diags, file, source);
+    let count = match diags.len() {
+        1 => "1 error".to_string(),
+        n => format!("{n} errors"),
+    };
+    Failure(format!(
+        "{}\nnote: {context} ({count})",
+        details.0.trim_end()
+    ))
 }
