@@ -31,10 +31,12 @@
 //!   components of `bit_size / 8` bytes each, little-endian, lane by lane;
 //! * the high-level image intrinsics and `image_load_param` on the logical image
 //!   ([`crate::image`]);
-//! * the message intrinsics with the hardware's semantics ([`crate::message`]).
+//! * the message intrinsics with the hardware's semantics
+//!   ([`crate::message_intrinsics`], over [`crate::messages`]).
 
 use crate::async_copy::{AsyncCopies, CountMismatch};
-use crate::memory::{Access, AccessCtx, AccessKind, Memory, Target};
+use crate::call::{access_ctx, lane_err};
+use crate::memory::{Access, AccessKind, Memory, Target};
 use ir::interp::{Config, Env, EnvError, InterpError, Interpreter, IntrinsicCall, RunState, Stats};
 use ir::{IndexKind, Inst, IntrinsicClass, IntrinsicOp, Shader, Span, Value};
 use std::collections::BTreeMap;
@@ -654,18 +656,6 @@ impl<'m> ExecEnv<'m> {
     }
 }
 
-/// `e` as the error of lane `lane` of an intrinsic.
-pub(crate) fn lane_err(
-    lane: usize,
-    e: impl Into<Box<dyn std::error::Error + Send + Sync>>,
-) -> EnvError {
-    EnvError::at_lane(lane as u32, e)
-}
-
-fn ctx_of(call: &IntrinsicCall<'_>, lane: usize) -> AccessCtx {
-    crate::image::access_ctx(call, lane)
-}
-
 /// Bytes per component of memory data of `bits` bits.
 fn component_bytes(bits: u8) -> Result<usize, EnvError> {
     match bits {
@@ -687,7 +677,7 @@ impl Env for ExecEnv<'_> {
             let r = if class == IntrinsicClass::Image {
                 crate::image::execute(self.mem, call)
             } else {
-                crate::message::execute(self.mem, call)
+                crate::message_intrinsics::execute(self.mem, call)
             };
             if let Some(trace) = self.trace.as_deref_mut() {
                 trace.push(CallTrace {
@@ -765,7 +755,7 @@ impl Env for ExecEnv<'_> {
         let n = ty.num_components() as usize;
         let base = call.index(IndexKind::Base).unwrap_or(0) as i32 as i64 as u64;
         for lane in lanes {
-            let ctx = ctx_of(call, lane);
+            let ctx = access_ctx(call, lane);
             let kind = if is_store {
                 AccessKind::Store
             } else {

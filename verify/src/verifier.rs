@@ -3,7 +3,7 @@
 //!
 //! The original runs with the image intrinsics at the reference level (the linear
 //! reference of [`crate::image`]) on memory A; the lowered shader runs its messages with
-//! the hardware's semantics ([`crate::message`]) on memory B. Both memories are built
+//! the hardware's semantics ([`crate::messages`]) on memory B. Both memories are built
 //! from one [`Setup`], so they hold the same bytes at the same addresses. Then:
 //!
 //! 1. **Addresses.** Every memory access of an image intrinsic in the original, and of

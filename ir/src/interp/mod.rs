@@ -307,6 +307,15 @@ impl<'a> IntrinsicCall<'a> {
         &self.src_data[start..start + n]
     }
 
+    /// What source `i` reads in every lane: its components (swizzle applied) for lane
+    /// 0, then lane 1, and so on (inactive lanes read zeros); a SIMD operand as a
+    /// message's payload holds it.
+    pub fn src_lanes(&self, i: usize) -> &'a [u64] {
+        let n = self.src_types[i].num_components() as usize;
+        let start = self.src_offsets[i];
+        &self.src_data[start..start + n * self.invocations.len()]
+    }
+
     /// The first component source `i` reads in lane `lane`.
     pub fn src_scalar(&self, i: usize, lane: usize) -> u64 {
         self.src(i, lane)[0]
@@ -359,6 +368,12 @@ impl<'a> IntrinsicCall<'a> {
             return &mut [];
         }
         &mut self.dest[lane * n..lane * n + n]
+    }
+
+    /// The destination of every lane: its components for lane 0, then lane 1, and so
+    /// on (see [`IntrinsicCall::dest_mut`]). Empty without a destination.
+    pub fn dest_lanes_mut(&mut self) -> &mut [u64] {
+        self.dest
     }
 
     /// Writes the destination of lane `lane` (extra values are ignored, missing ones
