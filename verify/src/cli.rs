@@ -541,15 +541,18 @@ pub fn run(file: &str, source: &str, o: &RunOptions) -> Result<String, CliError>
     let setup = make_setup(&shader, &dev, o)?;
     let mem = setup.build_memory(&shader, &dev).map_err(CliError::Setup)?;
     let initial = mem.clone();
+    // Accesses are counted, not logged: the log of a large grid would outgrow any
+    // memory.
     let mut config = ExecConfig {
         subgroup_size: setup.subgroup_size,
+        log_accesses: false,
         ..ExecConfig::default()
     };
     config.interp.max_steps = setup.max_steps;
     let mut ex = Executor::with_config(&shader, config);
     ex.memory = mem;
     let r = ex.run(setup.grid).map_err(CliError::Run)?;
-    let accesses = r.accesses.len();
+    let accesses = r.access_count;
     let mut out = String::new();
     // The run succeeded, so the executor found that the workgroup size fits in 64 bits.
     let _ = writeln!(

@@ -356,6 +356,8 @@ pub struct Memory {
     workgroup: u32,
     log: Vec<Access>,
     logging: bool,
+    /// Accesses made (logged or not).
+    accesses: u64,
 }
 
 impl Memory {
@@ -585,6 +587,12 @@ impl Memory {
         &self.log
     }
 
+    /// How many accesses were made (discarded ones included), whether logging was on or
+    /// not.
+    pub fn access_count(&self) -> u64 {
+        self.accesses
+    }
+
     /// Takes the recorded accesses, leaving the log empty.
     pub fn take_log(&mut self) -> Vec<Access> {
         std::mem::take(&mut self.log)
@@ -593,6 +601,7 @@ impl Memory {
     /// Records an access that touched no memory (an out-of-bounds typed or image access
     /// the hardware discards).
     pub fn record_discarded(&mut self, kind: AccessKind, space: Space, size: u32, ctx: &AccessCtx) {
+        self.accesses += 1;
         if self.logging {
             self.log.push(Access {
                 kind,
@@ -722,6 +731,7 @@ impl Memory {
         size: usize,
         ctx: &AccessCtx,
     ) {
+        self.accesses += 1;
         if self.logging {
             self.log.push(Access {
                 kind,
