@@ -43,7 +43,12 @@
 //! shader's workgroup size) must stay within the executor's limit
 //! ([`crate::exec::DEFAULT_MAX_INVOCATIONS`] invocations), and the memory the setup
 //! allocates within [`MAX_MEMORY_BYTES`]; `--subgroup` is a power of two up to 32
-//! and must agree with a `subgroup_size` the shader fixes.
+//! and must agree with a `subgroup_size` the shader fixes. `--max-steps N` sets the
+//! step budget of each subgroup (instructions and blocks it may execute,
+//! [`ir::interp::DEFAULT_MAX_STEPS`] by default); a run that exhausts it fails with a
+//! hint naming the option. Neither command keeps a log of the whole grid: `run` counts
+//! accesses, `verify` compares a slice of workgroups at a time
+//! ([`crate::verifier`]).
 
 use crate::exec::{dispatch_invocations, ExecConfig, ExecError, Executor};
 use crate::memory::{ImageStorage, Memory};
