@@ -11,7 +11,8 @@
 //! The operand sizes are the validator's: the data, the comparand and the destination
 //! share one bit size, 8 to 64 bits.
 
-use crate::image::{access_ctx, apply_nir_atomic};
+use crate::call::access_ctx;
+use crate::image::apply_nir_atomic;
 use crate::memory::{AccessKind, Memory, Target};
 use ir::interp::{EnvError, IntrinsicCall};
 use ir::{AtomicOp, IndexKind, IntrinsicOp};
