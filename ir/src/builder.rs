@@ -12,6 +12,7 @@
 
 use crate::alu::AluOp;
 use crate::atomic::AtomicOp;
+use crate::dataport::DpDesc;
 use crate::entity::{Block, IfId, LoopId, Value};
 use crate::function::{
     AluInst, CfNode, CfParent, Cursor, Function, InstKind, IntrinsicInst, Jump, Phi,
@@ -574,6 +575,57 @@ impl Builder<'_> {
     }
 }
 
+/// Legacy data-port messages (`@dp_*`, [`crate::dataport`]).
+impl Builder<'_> {
+    /// Emits the data-port message `desc` with its indices. `image` names the surface
+    /// (typed messages and `dp_addr=bti`), `srcs` are the coordinates U, V, R, LOD or
+    /// the address, then the data or the atomic operands, in
+    /// [`IntrinsicOp::srcs`] order; `pred`, when given, is a 1-bit predicate that
+    /// leaves the message off in lanes where it is false. Returns the destination of
+    /// reads and atomics, whose type the fields give ([`DpDesc::data_bits`] by
+    /// [`DpDesc::components`]).
+    pub fn dp_message(
+        &mut self,
+        desc: &DpDesc,
+        image: Option<ImageRef>,
+        srcs: &[Src],
+        pred: Option<Src>,
+    ) -> Option<Value> {
+        let dest = desc
+            .msg
+            .has_dest()
+            .then(|| Type::new(desc.data_bits(), desc.components()))
+            .flatten();
+        let mut all: SmallVec<[Src; 8]> = srcs.iter().copied().collect();
+        all.extend(pred);
+        self.intrinsic(
+            IntrinsicOp::for_dp_msg(desc.msg),
+            image,
+            &all,
+            &desc.to_indices(),
+            dest,
+        )
+    }
+
+    /// A typed surface read of the channels `cmask` of the texel at `coords`
+    /// (U, V, R, LOD).
+    pub fn dp_typed_read(&mut self, image: ImageRef, coords: [Src; 4], cmask: u8) -> Value {
+        self.dp_message(&DpDesc::typed_read(cmask), Some(image), &coords, None)
+            .expect("a typed read has a destination")
+    }
+
+    /// A typed surface write of the channels `cmask` from `data`.
+    pub fn dp_typed_write(&mut self, image: ImageRef, coords: [Src; 4], data: Src, cmask: u8) {
+        let [u, v, r, lod] = coords;
+        self.dp_message(
+            &DpDesc::typed_write(cmask),
+            Some(image),
+            &[u, v, r, lod, data],
+            None,
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -637,6 +689,50 @@ mod tests {
             ),
             k => panic!("{k:?}"),
         }
+    }
+
+    #[test]
+    fn dataport_messages_validate() {
+        use crate::dataport::{DpAddr, DpAtomicOp};
+        let mut sh = crate::parse_shader(
+            "shader compute (local_size=8,1,1)\nimage @img : 2d r32_uint (binding=0)\nfn main {\n  block b0:\n}\n",
+        )
+        .unwrap();
+        let img = ImageRef {
+            image: crate::ImageId::from_u32(0),
+            index: None,
+        };
+        let mut f = sh.functions.pop().unwrap();
+        let mut b = Builder::at_end(&mut f);
+        let zero = Src::new(b.imm_u32(0));
+        let texel = b.dp_typed_read(img, [zero; 4], 0b0001);
+        b.dp_typed_write(img, [zero; 4], Src::new(texel), 0b0001);
+        let addr = Src::new(b.imm_u64(0x1000));
+        let old = b
+            .dp_message(
+                &DpDesc::untyped_atomic(DpAddr::A64, DpAtomicOp::Umax, 64),
+                None,
+                &[addr, addr],
+                None,
+            )
+            .unwrap();
+        let pred = Src::new(b.imm_bool(true));
+        let none = b.dp_message(
+            &DpDesc::byte_scattered_write(DpAddr::Slm, 2),
+            None,
+            &[zero, Src::new(texel)],
+            Some(pred),
+        );
+        assert!(none.is_none());
+        assert_eq!(f.value_type(old), Type::U64);
+        sh.functions.push(f);
+        crate::validate(&sh).unwrap();
+        let text = sh.to_string();
+        assert!(
+            text.contains("@dp_untyped_atomic (%2, %2) (dp_addr=a64, dp_op=umax, dp_bits=64)"),
+            "{text}"
+        );
+        assert!(text.contains("(dp_addr=slm, dp_bytes=2) if %4"), "{text}");
     }
 
     #[test]

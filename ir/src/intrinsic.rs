@@ -7,6 +7,7 @@
 //! `u32` and decoded through [`IndexKind`].
 
 use crate::atomic::AtomicOp;
+use crate::dataport::{self, DpDesc, DpField, DpMsg};
 use crate::image::{Access, Format, ImageDim};
 use crate::lsc::{
     channel_mask_letters, parse_channel_mask, AddrSize, AddrType, BlockShape, CacheControl,
@@ -67,6 +68,30 @@ spelled_enum! {
         LscBlock => "lsc_block",
         /// The shape of an image block access in texels and rows ([`BlockShape`], `WxH`).
         Block => "block",
+        /// Data-port address model ([`dataport::DpAddr`]: `bti`, `slm`, `a64`).
+        DpAddr => "dp_addr",
+        /// Data-port channel mask (`xyzw`, `xz`, ...).
+        DpCmask => "dp_cmask",
+        /// Data-port atomic operation ([`dataport::DpAtomicOp`]).
+        DpOp => "dp_op",
+        /// Bits of a data-port atomic's memory operand (16, 32, 64).
+        DpBits => "dp_bits",
+        /// Bytes per lane of a byte scattered message (1, 2, 4, 8).
+        DpBytes => "dp_bytes",
+    }
+}
+
+impl IndexKind {
+    /// The data-port field this index holds, if it is one.
+    pub fn dp_field(self) -> Option<DpField> {
+        Some(match self {
+            IndexKind::DpAddr => DpField::Addr,
+            IndexKind::DpCmask => DpField::Cmask,
+            IndexKind::DpOp => DpField::Op,
+            IndexKind::DpBits => DpField::Bits,
+            IndexKind::DpBytes => DpField::Bytes,
+            _ => return None,
+        })
     }
 }
 
@@ -106,6 +131,11 @@ impl IndexKind {
                 }
                 channel_mask_letters(v, "rgba")
             }
+            IndexKind::DpAddr
+            | IndexKind::DpCmask
+            | IndexKind::DpOp
+            | IndexKind::DpBits
+            | IndexKind::DpBytes => dataport::format_field(self.dp_field()?, v)?,
         })
     }
 
@@ -150,6 +180,11 @@ impl IndexKind {
                 shape.to_index()?
             }
             IndexKind::Channels => parse_channel_mask(s, "rgba")?,
+            IndexKind::DpAddr
+            | IndexKind::DpCmask
+            | IndexKind::DpOp
+            | IndexKind::DpBits
+            | IndexKind::DpBytes => dataport::parse_field(self.dp_field()?, s)?,
         })
     }
 }
@@ -256,6 +291,12 @@ const LSC_IDX: &[IndexKind] = &[
     K::LscCache,
     K::LscOffset,
 ];
+const DP_CMASK_IDX: &[IndexKind] = &[K::DpCmask];
+const DP_TYPED_ATOMIC_IDX: &[IndexKind] = &[K::DpOp, K::DpBits];
+const DP_UNTYPED_IDX: &[IndexKind] = &[K::DpAddr, K::DpCmask];
+const DP_UNTYPED_ATOMIC_IDX: &[IndexKind] = &[K::DpAddr, K::DpOp, K::DpBits];
+const DP_BYTE_IDX: &[IndexKind] = &[K::DpAddr, K::DpBytes];
+const DP_DWORD_IDX: &[IndexKind] = &[K::DpAddr];
 const LSC_ATOMIC_IDX: &[IndexKind] = &[
     K::LscSfid,
     K::LscAddr,
@@ -580,6 +621,56 @@ intrinsics! {
         dest: DestInfo::Variable, indices: &[K::Channels, K::DestType],
         class: Message, predicable: true, eliminate: true, reorder: false,
     }
+    /// Legacy data port, typed surface read: the `dp_cmask` channels of the texel at (U, V, R, LOD), converted by the surface format.
+    DpTypedRead = "dp_typed_read" {
+        image: ImageOperand::Required, srcs: &TYPED_COORD_SRCS, dest: DestInfo::Variable, indices: DP_CMASK_IDX,
+        class: Message, predicable: true, eliminate: true, reorder: false,
+    }
+    /// Legacy data port, typed surface write of the `dp_cmask` channels of `data` to the texel at (U, V, R, LOD).
+    DpTypedWrite = "dp_typed_write" {
+        image: ImageOperand::Required, srcs: &[], dest: DestInfo::None, indices: DP_CMASK_IDX,
+        class: Message, predicable: true, eliminate: false, reorder: false,
+    }
+    /// Legacy data port, typed atomic `dp_op` on the texel at (U, V, R, LOD), returning the old texel.
+    DpTypedAtomic = "dp_typed_atomic" {
+        image: ImageOperand::Required, srcs: &[], dest: DestInfo::Variable, indices: DP_TYPED_ATOMIC_IDX,
+        class: Message, predicable: true, eliminate: false, reorder: false,
+    }
+    /// Legacy data port, untyped surface read: the `dp_cmask` dwords of four consecutive ones at `addr`.
+    DpUntypedRead = "dp_untyped_read" {
+        image: ImageOperand::Optional, srcs: &[], dest: DestInfo::Variable, indices: DP_UNTYPED_IDX,
+        class: Message, predicable: true, eliminate: true, reorder: false,
+    }
+    /// Legacy data port, untyped surface write of the `dp_cmask` dwords of `data` at `addr`.
+    DpUntypedWrite = "dp_untyped_write" {
+        image: ImageOperand::Optional, srcs: &[], dest: DestInfo::None, indices: DP_UNTYPED_IDX,
+        class: Message, predicable: true, eliminate: false, reorder: false,
+    }
+    /// Legacy data port, untyped atomic `dp_op` on `dp_bits`-bit memory at `addr`, returning the old value.
+    DpUntypedAtomic = "dp_untyped_atomic" {
+        image: ImageOperand::Optional, srcs: &[], dest: DestInfo::Variable, indices: DP_UNTYPED_ATOMIC_IDX,
+        class: Message, predicable: true, eliminate: false, reorder: false,
+    }
+    /// Legacy data port, byte scattered read of `dp_bytes` bytes at `addr` into the low bytes of each lane's element.
+    DpByteScatteredRead = "dp_byte_scattered_read" {
+        image: ImageOperand::Optional, srcs: &[], dest: DestInfo::Variable, indices: DP_BYTE_IDX,
+        class: Message, predicable: true, eliminate: true, reorder: false,
+    }
+    /// Legacy data port, byte scattered write of the low `dp_bytes` bytes of `data` at `addr`.
+    DpByteScatteredWrite = "dp_byte_scattered_write" {
+        image: ImageOperand::Optional, srcs: &[], dest: DestInfo::None, indices: DP_BYTE_IDX,
+        class: Message, predicable: true, eliminate: false, reorder: false,
+    }
+    /// Legacy data port, dword scattered read of one dword at `addr`.
+    DpDwordScatteredRead = "dp_dword_scattered_read" {
+        image: ImageOperand::Optional, srcs: &[], dest: DestInfo::Variable, indices: DP_DWORD_IDX,
+        class: Message, predicable: true, eliminate: true, reorder: false,
+    }
+    /// Legacy data port, dword scattered write of `data` at `addr`.
+    DpDwordScatteredWrite = "dp_dword_scattered_write" {
+        image: ImageOperand::Optional, srcs: &[], dest: DestInfo::None, indices: DP_DWORD_IDX,
+        class: Message, predicable: true, eliminate: false, reorder: false,
+    }
 }
 
 /// The coordinate sources of a typed (`.tgm`) message: U, V, R and LOD, each one 32-bit
@@ -590,6 +681,27 @@ pub const TYPED_COORD_SRCS: [SrcInfo; 4] = [
     src("r", 1, 32),
     src("lod", 1, 32),
 ];
+
+/// The sources of a data-port message: the typed coordinates U, V, R, LOD or the
+/// address (32- or 64-bit by the address model), then the written `data` or the
+/// atomic's `src0` and `src1` (as many as the operation takes; the compare value first
+/// for `cmpwr`/`fcmpwr`). Data shapes are the validator's to check against the
+/// message's fields.
+fn dp_srcs(d: &DpDesc) -> Vec<SrcInfo> {
+    let mut out = Vec::with_capacity(6);
+    if d.msg.is_typed() {
+        out.extend_from_slice(&TYPED_COORD_SRCS);
+    } else {
+        out.push(src("addr", 1, d.addr_bits()));
+    }
+    if d.msg.has_data() {
+        out.push(src("data", 0, 0));
+    }
+    for name in ["src0", "src1"].iter().take(d.num_atomic_srcs()) {
+        out.push(src(name, 1, 0));
+    }
+    out
+}
 
 /// The payload sources of an untyped 2D block message, as the vISA operands: surface
 /// base address, width - 1 and pitch - 1 in bytes, height - 1 in rows, and the block
@@ -639,6 +751,44 @@ impl IntrinsicOp {
         )
     }
 
+    /// The legacy data-port message family of a `@dp_*` intrinsic.
+    pub fn dp_msg(self) -> Option<DpMsg> {
+        Some(match self {
+            IntrinsicOp::DpTypedRead => DpMsg::TypedRead,
+            IntrinsicOp::DpTypedWrite => DpMsg::TypedWrite,
+            IntrinsicOp::DpTypedAtomic => DpMsg::TypedAtomic,
+            IntrinsicOp::DpUntypedRead => DpMsg::UntypedRead,
+            IntrinsicOp::DpUntypedWrite => DpMsg::UntypedWrite,
+            IntrinsicOp::DpUntypedAtomic => DpMsg::UntypedAtomic,
+            IntrinsicOp::DpByteScatteredRead => DpMsg::ByteScatteredRead,
+            IntrinsicOp::DpByteScatteredWrite => DpMsg::ByteScatteredWrite,
+            IntrinsicOp::DpDwordScatteredRead => DpMsg::DwordScatteredRead,
+            IntrinsicOp::DpDwordScatteredWrite => DpMsg::DwordScatteredWrite,
+            _ => return None,
+        })
+    }
+
+    /// The intrinsic of a data-port message family.
+    pub fn for_dp_msg(msg: DpMsg) -> IntrinsicOp {
+        match msg {
+            DpMsg::TypedRead => IntrinsicOp::DpTypedRead,
+            DpMsg::TypedWrite => IntrinsicOp::DpTypedWrite,
+            DpMsg::TypedAtomic => IntrinsicOp::DpTypedAtomic,
+            DpMsg::UntypedRead => IntrinsicOp::DpUntypedRead,
+            DpMsg::UntypedWrite => IntrinsicOp::DpUntypedWrite,
+            DpMsg::UntypedAtomic => IntrinsicOp::DpUntypedAtomic,
+            DpMsg::ByteScatteredRead => IntrinsicOp::DpByteScatteredRead,
+            DpMsg::ByteScatteredWrite => IntrinsicOp::DpByteScatteredWrite,
+            DpMsg::DwordScatteredRead => IntrinsicOp::DpDwordScatteredRead,
+            DpMsg::DwordScatteredWrite => IntrinsicOp::DpDwordScatteredWrite,
+        }
+    }
+
+    /// Whether this is one of the legacy data-port message intrinsics (`dp_*`).
+    pub fn is_dataport(self) -> bool {
+        self.dp_msg().is_some()
+    }
+
     /// The sources this intrinsic takes given its indices (not counting a predicate).
     ///
     /// For LSC messages on `.tgm` the single address becomes the four typed coordinates,
@@ -658,6 +808,9 @@ impl IntrinsicOp {
             };
             out.extend_from_slice(info.srcs);
             return Some(out);
+        }
+        if let Some(msg) = self.dp_msg() {
+            return Some(dp_srcs(&DpDesc::from_indices(msg, indices).ok()?));
         }
         if !self.is_lsc() {
             return Some(info.srcs.to_vec());
@@ -817,6 +970,59 @@ mod tests {
             IntrinsicOp::LoadPushConstant.srcs_description(&[]).unwrap(),
             "1 source (offset)"
         );
+    }
+
+    #[test]
+    fn dataport_intrinsics_carry_their_fields() {
+        for msg in DpMsg::ALL {
+            let op = IntrinsicOp::for_dp_msg(msg);
+            assert_eq!(op.dp_msg(), Some(msg));
+            assert_eq!(op.name(), msg.name());
+            let kinds: Vec<Option<DpField>> =
+                op.info().indices.iter().map(|k| k.dp_field()).collect();
+            let fields: Vec<Option<DpField>> = msg.fields().iter().copied().map(Some).collect();
+            assert_eq!(kinds, fields, "{op}");
+            for k in op.info().indices {
+                assert_eq!(k.name(), k.dp_field().unwrap().name());
+            }
+        }
+        let n = IntrinsicOp::ALL.iter().filter(|o| o.is_dataport()).count();
+        assert_eq!(n, DpMsg::ALL.len());
+        let atomic = DpDesc::untyped_atomic(
+            crate::dataport::DpAddr::A64,
+            crate::dataport::DpAtomicOp::Fcmpwr,
+            32,
+        );
+        let names = |op: IntrinsicOp, d: &DpDesc| -> Vec<&str> {
+            op.srcs(&d.to_indices())
+                .unwrap()
+                .iter()
+                .map(|s| s.name)
+                .collect()
+        };
+        assert_eq!(
+            names(IntrinsicOp::DpUntypedAtomic, &atomic),
+            ["addr", "src0", "src1"]
+        );
+        assert_eq!(
+            IntrinsicOp::DpUntypedAtomic
+                .srcs(&atomic.to_indices())
+                .unwrap()[0]
+                .bit_size,
+            64
+        );
+        let w = DpDesc::typed_write(0b11);
+        assert_eq!(
+            names(IntrinsicOp::DpTypedWrite, &w),
+            ["u", "v", "r", "lod", "data"]
+        );
+        let inc = DpDesc::typed_atomic(crate::dataport::DpAtomicOp::Inc, 16);
+        assert_eq!(
+            names(IntrinsicOp::DpTypedAtomic, &inc),
+            ["u", "v", "r", "lod"]
+        );
+        // Indices that do not decode give no source list.
+        assert_eq!(IntrinsicOp::DpTypedRead.srcs(&[0]), None);
     }
 
     #[test]

@@ -17,6 +17,7 @@ mod spelling;
 pub mod alu;
 pub mod atomic;
 pub mod builder;
+pub mod dataport;
 pub mod diag;
 pub mod dominance;
 pub mod entity;

@@ -2,6 +2,8 @@
 //! then the checks of its family.
 
 use super::context::{FnCheck, IntrCtx, Named, UseAt};
+use super::dataport;
+use crate::dataport::DpDesc;
 use crate::dominance::{Cfg, DomTree};
 use crate::function::IntrinsicInst;
 use crate::image::ImageDecl;
@@ -66,13 +68,24 @@ impl FnCheck<'_> {
 
         // The image operand.
         let lsc_addr = idx(IndexKind::LscAddr).and_then(|v| AddrType::ALL.get(v as usize).copied());
+        // A data-port message whose indices decode.
+        let dp = op
+            .dp_msg()
+            .filter(|_| indices_ok)
+            .and_then(|m| DpDesc::from_indices(m, &intr.indices).ok());
         let wants_image = match info.image {
             ImageOperand::None => Some(false),
             ImageOperand::Required => Some(true),
             ImageOperand::Optional => lsc_addr.map(|a| a != AddrType::Flat),
         };
         let mut decl: Option<&ImageDecl> = None;
+        if let Some(d) = &dp {
+            if let Some(m) = dataport::image_operand(&name.to_string(), d, intr.image.is_some()) {
+                self.error(span, m);
+            }
+        }
         match (wants_image, intr.image) {
+            _ if op.is_dataport() => {}
             (Some(false), Some(_)) => {
                 if info.image == ImageOperand::Optional {
                     self.error(
@@ -289,6 +302,13 @@ impl FnCheck<'_> {
             _ if op.is_lsc() => {
                 // The indices decoded (the sources were checked against them).
                 self.check_lsc(&ctx, &src_of);
+            }
+            _ if op.is_dataport() => {
+                if let Some(d) = &dp {
+                    for m in dataport::operand_shapes(&name.to_string(), d, dest_ty, &src_of) {
+                        self.error(span, m);
+                    }
+                }
             }
             IntrinsicOp::GroupAsyncCopy2d2d | IntrinsicOp::GroupAsyncCopy3d3d => {
                 self.check_async_copy(&ctx, &src_of);

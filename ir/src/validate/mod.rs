@@ -20,7 +20,8 @@
 //!   swizzles within the value, `load_const` values that fit, 1-bit scalar `if`
 //!   conditions.
 //! - **Intrinsics**: image operand and index, source counts and shapes, index values,
-//!   image access shapes against the declaration, LSC data shapes, sampler channels,
+//!   image access shapes against the declaration, LSC data shapes, legacy data-port
+//!   operand shapes and image operands, sampler channels,
 //!   system-value destinations; group async copies (one pointer shared, the other
 //!   global; constant element sizes and the overlap rules on constant shapes); 2D block
 //!   messages and image block accesses (surface, data size, shape form, and data
@@ -47,6 +48,7 @@ mod alu;
 mod async_copy;
 mod context;
 mod control_flow;
+mod dataport;
 mod function;
 mod image;
 mod interface;
