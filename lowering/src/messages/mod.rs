@@ -21,6 +21,7 @@
 
 pub mod block2d;
 mod check;
+pub mod dataport;
 mod descriptor;
 mod legality;
 mod lsc;

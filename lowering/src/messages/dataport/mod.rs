@@ -1,0 +1,19 @@
+//! Legacy data-port messages (the `@dp_*` intrinsics of [`ir::dataport`]): the legality
+//! table per generation and the send each message becomes.
+//!
+//! - [`caps`]: what a generation's data port offers ([`DataportCaps`]);
+//! - [`legality`]: which messages, atomics and SIMD widths it takes
+//!   ([`check_dataport`], [`simd_widths`]);
+//! - [`send`]: the SFID, descriptors and payload lengths of one send
+//!   ([`legacy_send`]);
+//! - [`rule`]: the rules as errors with their sentences ([`DataportRule`]).
+
+pub mod caps;
+pub mod legality;
+pub mod rule;
+pub mod send;
+
+pub use caps::{DataportCaps, DpEncoding};
+pub use legality::{check_dataport, check_simd, max_simd, simd_widths};
+pub use rule::DataportRule;
+pub use send::{legacy_send, DpSfid, LegacySend, SendShape};

@@ -1,0 +1,182 @@
+//! The legality rules of legacy data-port messages ([`DataportRule`]), each rendered as
+//! the sentence that states it.
+
+use ir::dataport::{DpAddr, DpAtomicOp, DpMsg};
+use std::fmt;
+
+/// A broken data-port rule. The platform is named by the caller's error.
+#[derive(Clone, PartialEq, Eq, Debug)]
+#[non_exhaustive]
+pub enum DataportRule {
+    /// The platform does not lower to legacy data-port messages: before Gfx7 it has no
+    /// storage images, from Gfx12.5 it has LSC.
+    NotLegacy {
+        /// The platform.
+        platform: String,
+    },
+    /// An A64 message before Gfx8.
+    NoA64 {
+        /// The platform.
+        platform: String,
+        /// The message family.
+        msg: DpMsg,
+    },
+    /// A byte scattered message on surfaces or SLM before Haswell.
+    NoByteScattered {
+        /// The platform.
+        platform: String,
+    },
+    /// A dword scattered message with an address model other than `bti`.
+    DwordScatteredAddr {
+        /// The model used.
+        addr: DpAddr,
+    },
+    /// An 8-byte byte scattered message that is not A64, or on a platform without it.
+    ByteScatteredEight {
+        /// The platform.
+        platform: String,
+        /// The model used.
+        addr: DpAddr,
+    },
+    /// A float operation in a typed atomic: typed atomics are integer only.
+    TypedFloatAtomic {
+        /// The operation.
+        op: DpAtomicOp,
+    },
+    /// A float atomic before Gfx9.
+    NoFloatAtomics {
+        /// The platform.
+        platform: String,
+        /// The operation.
+        op: DpAtomicOp,
+    },
+    /// An atomic width the message does not have.
+    AtomicBits {
+        /// The message family.
+        msg: DpMsg,
+        /// The address model (untyped atomics).
+        addr: DpAddr,
+        /// The operation.
+        op: DpAtomicOp,
+        /// The width.
+        bits: u8,
+    },
+    /// A 16-bit atomic before Gfx12.
+    NoHalfAtomics {
+        /// The platform.
+        platform: String,
+    },
+    /// A SIMD width the message does not take on the platform.
+    SimdWidth {
+        /// The platform.
+        platform: String,
+        /// The message family.
+        msg: DpMsg,
+        /// The width asked for.
+        exec_size: u32,
+        /// The widths the message takes.
+        allowed: Vec<u32>,
+    },
+    /// A binding-table index above 251: the descriptor's field is 8 bits and 252 to
+    /// 255 are Mesa's special indices (252 bindless from Gfx9, 253 and 255 stateless,
+    /// 254 SLM; `brw_eu_defines.h`).
+    Bti {
+        /// The index.
+        bti: u64,
+    },
+    /// A typed message addressed with a coordinate count outside 1 to 4.
+    TypedCoords {
+        /// The count.
+        coords: u32,
+    },
+}
+
+impl fmt::Display for DataportRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use DataportRule as R;
+        match self {
+            R::NotLegacy { platform } => write!(
+                f,
+                "{platform} has no legacy data-port messages to lower to: they are the memory messages of Gfx7 to Gfx12.0 (Ivy Bridge to Tiger Lake)"
+            ),
+            R::NoA64 { platform, msg } => write!(
+                f,
+                "{platform} has no A64 messages (@{msg} with dp_addr=a64): 64-bit stateless addresses arrive with Gfx8 (Broadwell)"
+            ),
+            R::NoByteScattered { platform } => write!(
+                f,
+                "{platform} has no byte scattered messages on surfaces: they arrive with Haswell"
+            ),
+            R::DwordScatteredAddr { addr } => write!(
+                f,
+                "dword scattered messages address binding-table surfaces (dp_addr=bti), found dp_addr={addr}"
+            ),
+            R::ByteScatteredEight { platform, addr } => {
+                if *addr == DpAddr::A64 {
+                    write!(
+                        f,
+                        "{platform} has no 8-byte A64 byte scattered messages (Gfx8 to Gfx11 have them)"
+                    )
+                } else {
+                    write!(
+                        f,
+                        "8-byte byte scattered messages are A64 only, found dp_addr={addr}"
+                    )
+                }
+            }
+            R::TypedFloatAtomic { op } => write!(
+                f,
+                "typed atomics are integer operations, found dp_op={op}"
+            ),
+            R::NoFloatAtomics { platform, op } => write!(
+                f,
+                "{platform} has no float atomics (dp_op={op}): they arrive with Gfx9 (Sky Lake)"
+            ),
+            R::AtomicBits {
+                msg,
+                addr,
+                op,
+                bits,
+            } => {
+                let what = match msg {
+                    DpMsg::TypedAtomic => "typed atomics are 32-bit (16-bit from Gfx12)".to_string(),
+                    _ if *addr == DpAddr::A64 && op.is_float() => {
+                        "A64 float atomics are 32-bit (16-bit from Gfx12)".to_string()
+                    }
+                    _ if *addr == DpAddr::A64 => {
+                        "A64 integer atomics are 32- or 64-bit (16-bit from Gfx12)".to_string()
+                    }
+                    _ => format!("untyped atomics on dp_addr={addr} are 32-bit"),
+                };
+                write!(f, "{what}, found dp_bits={bits}")
+            }
+            R::NoHalfAtomics { platform } => write!(
+                f,
+                "{platform} has no 16-bit atomics: they arrive with Gfx12 (Tiger Lake)"
+            ),
+            R::SimdWidth {
+                platform,
+                msg,
+                exec_size,
+                allowed,
+            } => {
+                let list: Vec<String> = allowed.iter().map(|w| format!("SIMD{w}")).collect();
+                write!(
+                    f,
+                    "@{msg} on {platform} takes {}, not SIMD{exec_size}",
+                    list.join(" or ")
+                )
+            }
+            R::Bti { bti } => write!(
+                f,
+                "binding-table index {bti} is not a surface's: data-port surfaces take 0 to 251 (252 is bindless, 253 and 255 stateless, 254 shared local memory)"
+            ),
+            R::TypedCoords { coords } => write!(
+                f,
+                "typed messages send 1 to 4 coordinates (U, V, R, LOD), found {coords}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for DataportRule {}
