@@ -62,6 +62,9 @@ pub struct ExecConfig {
     pub trace_calls: bool,
     /// Interpreter settings (the loop guard).
     pub interp: Config,
+    /// The legacy data port of the generation the shader runs on, which decides how
+    /// `@dp_*` messages behave ([`crate::dataport`]); `None` runs no `@dp_*` message.
+    pub dataport: Option<lowering::messages::dataport::DataportCaps>,
     /// The most invocations (workgroups times workgroup size) a dispatch may have; a
     /// larger one is [`ExecError::TooManyInvocations`]. Invocation indices are 32-bit,
     /// so no dispatch runs more than 2^32 - 1 invocations whatever this says.
@@ -76,6 +79,7 @@ impl Default for ExecConfig {
             log_accesses: true,
             trace_calls: false,
             interp: Config::default(),
+            dataport: None,
             max_invocations: DEFAULT_MAX_INVOCATIONS,
         }
     }
@@ -508,6 +512,7 @@ impl<'s> Executor<'s> {
                     let trace = self.config.trace_calls.then_some(&mut result.calls);
                     let mut env =
                         ExecEnv::new(&mut self.memory, grid, trace, &mut copies, i, slot.mask);
+                    env.dataport = self.config.dataport;
                     interp
                         .run_masked(&lanes, slot.mask, &mut env)
                         .map_err(run_error(wg, slot.first))?;
@@ -523,6 +528,7 @@ impl<'s> Executor<'s> {
                     let trace = self.config.trace_calls.then_some(&mut result.calls);
                     let mut env =
                         ExecEnv::new(&mut self.memory, grid, trace, &mut copies, i, slot.mask);
+                    env.dataport = self.config.dataport;
                     let state = interp.resume(&mut env).map_err(run_error(wg, slot.first))?;
                     stops.push(state);
                 }
@@ -651,6 +657,8 @@ struct ExecEnv<'m> {
     lanes: u32,
     /// The workgroup's group async copies.
     copies: &'m mut AsyncCopies,
+    /// The legacy data port `@dp_*` messages run on.
+    dataport: Option<lowering::messages::dataport::DataportCaps>,
 }
 
 /// The shape of a dispatch.
@@ -677,6 +685,7 @@ impl<'m> ExecEnv<'m> {
             subgroup: subgroup as u32,
             lanes,
             copies,
+            dataport: None,
         }
     }
 
@@ -716,6 +725,8 @@ impl Env for ExecEnv<'_> {
             let enabled = call.enabled_mask();
             let r = if class == IntrinsicClass::Image {
                 crate::image::execute(self.mem, call)
+            } else if op.is_dataport() {
+                crate::dataport::execute(self.mem, self.dataport.as_ref(), call)
             } else {
                 crate::message_intrinsics::execute(self.mem, call)
             };

@@ -26,6 +26,7 @@
 pub mod async_copy;
 pub mod call;
 pub mod cli;
+pub mod dataport;
 pub mod exec;
 #[cfg(test)]
 mod fixtures;

@@ -33,6 +33,8 @@ pub enum DpEncoding {
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 #[non_exhaustive]
 pub struct DataportCaps {
+    /// The generation.
+    pub gen: tiling::Gen,
     /// The descriptor encoding.
     pub encoding: DpEncoding,
     /// Byte scattered messages on surfaces and SLM: Haswell and later (Mesa's elk
@@ -75,6 +77,7 @@ impl DataportCaps {
             _ => return None,
         };
         Some(DataportCaps {
+            gen,
             encoding,
             byte_scattered: gen >= G::Gfx75,
             a64: gen >= G::Gfx8,
