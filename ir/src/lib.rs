@@ -5,7 +5,8 @@
 //! structured control flow (blocks, `if`, `loop`) over SSA values with a bit size and a
 //! component count. Instructions are ALU ops with NIR's names and semantics
 //! ([`AluOp`], [`eval`]), constants, undefs, phis and intrinsics ([`IntrinsicOp`]):
-//! high-level image intrinsics and the message intrinsics the lowering produces.
+//! high-level image intrinsics and the message intrinsics the lowering produces: LSC
+//! messages ([`lsc`]) from Gfx12.5, the legacy data-port messages ([`dataport`]) before.
 //!
 //! The crate also holds the text format (see `SYNTAX.md`), the validator, the generic
 //! cleanup passes and the interpreter core.

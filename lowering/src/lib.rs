@@ -12,7 +12,8 @@
 //!   block messages;
 //! - [`messages`]: legality of the LSC, block2d and sampler messages per platform, send
 //!   descriptors; [`messages::block2d`] holds the 2D block rules, register images and
-//!   splitting;
+//!   splitting, [`messages::dataport`] the legality table and sends of the legacy
+//!   data-port messages (Gfx7 to Gfx12.0);
 //! - [`visa`]: vISA text of the messages, as IGC prints it;
 //! - [`async_copy`]: the `lower-async-copies` pass ([`LowerAsyncCopies`],
 //!   [`lower_async_copies()`]): group async copies as per-invocation message loops or

@@ -103,7 +103,7 @@ fn get(mem: &Memory, id: AllocId, at: usize, n: usize) -> Vec<u8> {
 const ONE_F: u64 = 0x3f80_0000;
 
 #[test]
-fn typed_reads_mask_channels_and_give_alpha_one_out_of_bounds() {
+fn typed_reads_mask_channels_and_give_the_zero_texel_out_of_bounds() {
     let text = "shader compute (local_size=1,1,1)
 image @img : 2d rgba8_unorm (binding=0)
 fn main {
@@ -131,14 +131,14 @@ fn main {
     });
     // Texel (1, 0) is (1.0, 0, 1.0, 0): .xz gives R and B.
     assert_eq!(value(&r, 3, 0), [ONE_F, ONE_F]);
-    // x = 4 is outside the 4-wide view, LOD 1 outside the one-level view: zeros and an
-    // alpha of 1.0 (an LSC load would return the zero texel, alpha 0).
-    assert_eq!(value(&r, 4, 0), [0, 0, 0, ONE_F]);
-    assert_eq!(value(&r, 5, 0), [0, ONE_F]);
+    // x = 4 is outside the 4-wide view, LOD 1 outside the one-level view: the zero
+    // texel, alpha included (RGBA8 has alpha).
+    assert_eq!(value(&r, 4, 0), [0, 0, 0, 0]);
+    assert_eq!(value(&r, 5, 0), [0, 0]);
 }
 
 #[test]
-fn typed_reads_of_integer_formats_give_integer_one() {
+fn typed_reads_out_of_bounds_fill_missing_alpha_with_integer_one() {
     let text = "shader compute (local_size=1,1,1)
 image @img : 2d r32_uint (binding=0)
 fn main {

@@ -13,6 +13,8 @@
 //!   per-lane data, shared by every interpreter;
 //! * [`message_intrinsics`]: the IR's message intrinsics executed through
 //!   [`messages`];
+//! * [`dataport`]: the legacy data-port messages of Gfx7 to Gfx12.0 with the
+//!   hardware's semantics;
 //! * [`async_copy`]: group async copies at the reference level;
 //! * [`exec`]: the [`exec::Executor`] running a grid of workgroups;
 //! * [`setup`]: surfaces, views, fills, buffers and dispatch of a run

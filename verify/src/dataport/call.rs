@@ -34,17 +34,11 @@ impl DpPayload for CallPayload<'_, '_> {
     }
 
     fn ctx(&self, lane: usize) -> AccessCtx {
-        AccessCtx {
-            inst: self.call.inst,
-            span: self.call.span,
-            op: self.call.op(),
-            lane: lane as u32,
-            invocation: self.call.invocations.get(lane).copied().unwrap_or(0),
-        }
+        crate::call::access_ctx(self.call, lane)
     }
 
     fn binding(&self, lane: usize) -> Result<u32, EnvError> {
-        crate::image::image_binding_index(self.call, lane)
+        crate::call::image_binding_index(self.call, lane)
     }
 }
 

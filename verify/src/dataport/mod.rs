@@ -4,8 +4,9 @@
 //!
 //! - [`payload`]: the operands as an interface ([`DpPayload`]), so that the semantics
 //!   serve the IR executor and an interpreter of emitted code alike, and the errors;
-//! - [`typed`]: typed surface read, write and atomic (out-of-bounds reads give
-//!   (0, 0, 0, 1), Ivy Bridge's 32-bit reads of 8- and 16-bit surfaces);
+//! - [`typed`]: typed surface read, write and atomic (out of bounds, reads give the
+//!   zero texel and writes are dropped; Ivy Bridge's 32-bit reads of 8- and 16-bit
+//!   surfaces);
 //! - [`untyped`]: untyped surface read/write, byte and dword scattered messages and
 //!   atomics on surfaces (bounded by the buffer), shared local memory and A64 addresses;
 //! - [`atomic`]: the atomic operations themselves;

@@ -8,11 +8,14 @@
 //!   A coordinate outside the view is out of bounds (the surface state's bounds check).
 //! * Read: each served lane gets the enabled channels (bit 0 = R) of the texel
 //!   converted by the surface-state format, 32-bit, packed in channel order; a format
-//!   without G, B or A reads 0, 0, 1 there. Out of bounds the message returns 0 in R, G,
-//!   B and 1 in A (the integer 1 for integer formats, 1.0 otherwise): IGC's vISA
-//!   specification of `GATHER4_TYPED` ("ones are returned in the alpha channel, zeros in
-//!   the other channels"). This differs from LSC's typed loads, which return the
-//!   all-zero texel (alpha 0 for formats that have alpha).
+//!   without G, B or A reads 0, 0, 1 there. Out of bounds the message returns the
+//!   all-zero texel converted by the surface format: 0 in the format's channels, and
+//!   0, 0, 1 in a missing G, B, A. IGC's vISA specification of `GATHER4_TYPED` says "ones
+//!   are returned in the alpha channel, zeros in the other channels", which agrees for
+//!   formats without alpha; for formats with alpha the executor follows Mesa's anv, which
+//!   exposes Vulkan's `robustImageAccess2` (out-of-bounds image loads return zero values)
+//!   on Gfx9 to Gfx12 with these messages and no bounds check in the shader
+//!   (*inferred*; `docs/hardware/dataport.md` §8).
 //! * Ivy Bridge and Bay Trail: a typed read of an `R8_UINT` or `R16_UINT` surface returns
 //!   the 32-bit word at the texel's address in R (the texel and the bytes after it),
 //!   which is why Mesa masks such reads there (its storage-image lowering,
@@ -35,7 +38,7 @@
 use super::atomic::apply_dp_atomic;
 use super::payload::{src_values, with_undefined_upper, DpExecError, DpPayload, UNDEFINED_BYTE};
 use crate::memory::{AccessKind, AllocId, ImageBinding, Memory, Target};
-use crate::texel::{TexelLayout, F32_ONE};
+use crate::texel::TexelLayout;
 use ir::dataport::{DpDesc, DpMsg};
 use ir::interp::EnvError;
 use lowering::messages::dataport::{DataportCaps, DpEncoding};
@@ -143,16 +146,26 @@ pub fn read(
         let t = surface(mem, p, lane)?;
         let rgba = match t.offset {
             None => {
-                mem.discard_texel(AccessKind::Load, t.alloc, t.layout.bytes, &ctx);
-                let one = if t.layout.is_integer() { 1 } else { F32_ONE };
-                [0, 0, 0, one]
+                // The zero texel, converted (the discarded load leaves the bytes 0).
+                let mut bytes = vec![0u8; t.layout.bytes];
+                mem.texel_access(AccessKind::Load, t.alloc, None, &mut bytes, &ctx)
+                    .map_err(|e| at_lane(lane, e))?;
+                t.layout.decode(&bytes).map_err(|e| at_lane(lane, e))?
             }
             Some(off) if ivb_word_read(caps, t.format) => {
-                // The word at the texel: as much of it as the surface holds.
+                // The word at the texel: the texel (the access, as logged) and as much
+                // of the bytes after it as the surface holds.
                 let n = t.size.saturating_sub(off).min(4) as usize;
                 let mut bytes = [UNDEFINED_BYTE; 4];
-                mem.load(Target::Alloc(t.alloc, off), &mut bytes[..n], &ctx)
+                let texel = t.layout.bytes.min(n);
+                mem.load(Target::Alloc(t.alloc, off), &mut bytes[..texel], &ctx)
                     .map_err(|e| at_lane(lane, e))?;
+                mem.peek(
+                    Target::Alloc(t.alloc, off + texel as u64),
+                    &mut bytes[texel..n],
+                    &ctx,
+                )
+                .map_err(|e| at_lane(lane, e))?;
                 [u64::from(u32::from_le_bytes(bytes)), 0, 0, 1]
             }
             Some(off) => {

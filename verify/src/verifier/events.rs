@@ -122,6 +122,15 @@ pub fn subtract_ranges(a: &[(Space, u64, u64)], b: &[(Space, u64, u64)]) -> Vec<
 /// intrinsic that accesses memory.
 pub fn access_kind(op: IntrinsicOp) -> Option<AccessKind> {
     use IntrinsicOp::*;
+    if let Some(m) = op.dp_msg() {
+        return Some(if m.is_atomic() {
+            AccessKind::Atomic
+        } else if m.has_dest() {
+            AccessKind::Load
+        } else {
+            AccessKind::Store
+        });
+    }
     Some(match op {
         ImageLoad | ImageBlockLoad | LscLoad | LscLoadQuad | LscLoadStrided | LscLoadBlock2d
         | SamplerLd | SamplerLdLz => AccessKind::Load,

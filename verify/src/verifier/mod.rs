@@ -67,6 +67,7 @@ pub use runs::SLICE_INVOCATIONS;
 use crate::setup::Setup;
 use describe::Describer;
 use ir::{IntrinsicClass, Shader, Value};
+use lowering::messages::dataport::DataportCaps;
 use lowering::{Device, LowerOptions};
 use report::Findings;
 use runs::Runs;
@@ -141,7 +142,8 @@ pub fn verify(
     }
     let values: Vec<Value> = record.iter().map(|(v, _)| *v).collect();
     let d = Describer::new(original, lowered, ofunc, lfunc, &mem);
-    let mut runs = Runs::new(original, lowered, setup, mem.clone(), values);
+    let dataport = DataportCaps::for_device(device);
+    let mut runs = Runs::new(original, lowered, setup, mem.clone(), values, dataport);
     let mut found = Findings::new(setup.report_limit);
     let mut report = Report::default();
     let mut failed = false;
@@ -175,7 +177,7 @@ pub fn verify(
     drop(runs);
     let queries = found.finish(&mut report);
     if !queries.is_empty() {
-        writers::name_writers(&d, setup, mem, &mut report, &queries)
+        writers::name_writers(&d, setup, mem, &mut report, &queries, dataport)
             .map_err(VerifyError::Original)?;
     }
     Ok(report)

@@ -11,6 +11,7 @@ use crate::memory::Memory;
 use crate::setup::Setup;
 use ir::interp::Config;
 use ir::{Function, IntrinsicClass, IntrinsicOp, Shader, Value};
+use lowering::messages::dataport::DataportCaps;
 use std::ops::Range;
 
 /// About how many invocations one slice runs (whole workgroups, at least one).
@@ -50,17 +51,20 @@ impl<'s> Runs<'s> {
     /// Both runs of `setup.grid`, on copies of `mem`, recording `record`, with every
     /// access logged and every image or message call traced (see
     /// [`Runs::set_logging`]).
+    /// `dataport` is the legacy data port of the platform, which runs `@dp_*` messages.
     pub fn new(
         original: &'s Shader,
         lowered: &'s Shader,
         setup: &Setup,
         mem: Memory,
         record: Vec<Value>,
+        dataport: Option<DataportCaps>,
     ) -> Runs<'s> {
         let mut config = ExecConfig {
             subgroup_size: setup.subgroup_size,
             log_accesses: true,
             trace_calls: true,
+            dataport,
             ..ExecConfig::default()
         };
         config.interp.max_steps = setup.max_steps;

@@ -11,6 +11,7 @@ use crate::setup::Setup;
 use crate::verifier::describe::Describer;
 use crate::verifier::report::{Report, WriterQuery};
 use crate::verifier::runs::Runs;
+use lowering::messages::dataport::DataportCaps;
 
 /// The last store or atomic of `accesses` overlapping the range of `q`.
 fn last_writer(accesses: &[Access], q: &WriterQuery) -> Option<AccessCtx> {
@@ -37,8 +38,9 @@ pub fn name_writers(
     mem: Memory,
     report: &mut Report,
     queries: &[(usize, WriterQuery)],
+    dataport: Option<DataportCaps>,
 ) -> Result<(), ExecError> {
-    let mut runs = Runs::new(d.original, d.lowered, setup, mem, Vec::new());
+    let mut runs = Runs::new(d.original, d.lowered, setup, mem, Vec::new(), dataport);
     runs.set_logging(true, false);
     let mut last: Vec<(Option<AccessCtx>, Option<AccessCtx>)> = vec![(None, None); queries.len()];
     while let Some(slice) = runs.next_slice()? {

@@ -7,7 +7,7 @@
 //! | typed atomic, integer ops, 32-bit | surface | 8 | Gfx7+ (16-bit Gfx12) |
 //! | untyped read/write, any channel mask | bti, slm | 8, 16 | Gfx7+ |
 //! | untyped read/write | a64 | 8 (Gfx8), 8/16 (Gfx9+) | Gfx8+ |
-//! | untyped atomic, integer ops, 32-bit | bti, slm | 8, 16 | Gfx7+ |
+//! | untyped atomic, integer ops, 32-bit | bti, slm | 8, 16 | Gfx7+ (16-bit but `cmpwr` Gfx12) |
 //! | untyped atomic, `fmax`/`fmin`/`fcmpwr` 32-bit | bti, slm | 8, 16 | Gfx9+ |
 //! | A64 atomic, integer 32/64-bit, float 32-bit | a64 | 8 | Gfx8+ (float Gfx9+, 16-bit Gfx12) |
 //! | byte scattered 1, 2, 4 bytes | bti, slm | 8, 16 | Gfx7.5+ |
@@ -19,14 +19,14 @@
 //! and sizes they take) and `brw_lower_simd_width.cpp` (typed messages split to SIMD8,
 //! untyped and scattered ones to SIMD16, A64 to SIMD8 on Gfx8, A64 atomics to SIMD8);
 //! IGC's `HWCaps.inc` for 8-byte A64 gathers and float atomics. The project leaves out
-//! what no compiler emits and what vISA cannot say: 16-bit untyped atomics on surfaces
-//! (Mesa has none; IGC's own vISA verifier rejects its `dword_atomic .16` forms), the
-//! SIMD4x2 forms, `revsub` and `predec`. Dword scattered messages take `bti` only: IGC's
+//! what vISA cannot say: 16-bit float and 16-bit `cmpwr` atomics on surfaces and SLM
+//! (IGC's vISA verifier rejects `dword_atomic .16` with float operations and with
+//! `cmpxchg`), the SIMD4x2 forms, `revsub` and `predec`. Dword scattered messages take `bti` only: IGC's
 //! finalizer turns a dword gather on SLM into an untyped surface read.
 
 use super::caps::DataportCaps;
 use super::rule::DataportRule;
-use ir::dataport::{DpAddr, DpDesc, DpMsg};
+use ir::dataport::{DpAddr, DpAtomicOp, DpDesc, DpMsg};
 
 /// Checks the fields of data-port message `d` on a generation with `caps`;
 /// `platform` names it in errors.
@@ -56,6 +56,8 @@ pub fn check_dataport(caps: &DataportCaps, platform: &str, d: &DpDesc) -> Result
             let widths: &[u8] = match (d.addr, d.op.is_float()) {
                 (DpAddr::A64, false) => &[16, 32, 64],
                 (DpAddr::A64, true) => &[16, 32],
+                // 16-bit integer atomics on surfaces and SLM (Gfx12), except cmpwr.
+                (_, false) if d.op != DpAtomicOp::Cmpwr => &[16, 32],
                 (_, _) => &[32],
             };
             check_bits(caps, platform, d, widths)?;
@@ -188,7 +190,10 @@ mod tests {
         assert!(!ok(Gen::Gfx11, f(DpAddr::A64, DpAtomicOp::Add, 16)));
         assert!(ok(Gen::Gfx12, f(DpAddr::A64, DpAtomicOp::Add, 16)));
         assert!(ok(Gen::Gfx12, f(DpAddr::A64, DpAtomicOp::Fmax, 16)));
-        assert!(!ok(Gen::Gfx12, f(DpAddr::Slm, DpAtomicOp::Add, 16)));
+        assert!(ok(Gen::Gfx12, f(DpAddr::Slm, DpAtomicOp::Add, 16)));
+        assert!(!ok(Gen::Gfx11, f(DpAddr::Slm, DpAtomicOp::Add, 16)));
+        assert!(!ok(Gen::Gfx12, f(DpAddr::Bti, DpAtomicOp::Cmpwr, 16)));
+        assert!(!ok(Gen::Gfx12, f(DpAddr::Bti, DpAtomicOp::Fmax, 16)));
         assert!(ok(Gen::Gfx12, DpDesc::typed_atomic(DpAtomicOp::Inc, 16)));
         assert!(!ok(Gen::Gfx11, DpDesc::typed_atomic(DpAtomicOp::Inc, 16)));
         assert!(!ok(Gen::Gfx12, DpDesc::typed_atomic(DpAtomicOp::Inc, 64)));
@@ -210,7 +215,7 @@ mod tests {
             )
             .unwrap_err()
             .to_string(),
-            "untyped atomics on dp_addr=slm are 32-bit, found dp_bits=64"
+            "untyped integer atomics on dp_addr=slm are 32-bit (16-bit from Gfx12), found dp_bits=64"
         );
     }
 

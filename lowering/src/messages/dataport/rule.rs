@@ -84,6 +84,13 @@ pub enum DataportRule {
         /// The index.
         bti: u64,
     },
+    /// An LSC-shaped message with no legacy data-port form.
+    NoLegacyForm {
+        /// The platform.
+        platform: String,
+        /// What has no form, in words.
+        what: String,
+    },
     /// A typed message addressed with a coordinate count outside 1 to 4.
     TypedCoords {
         /// The count.
@@ -146,7 +153,12 @@ impl fmt::Display for DataportRule {
                     _ if *addr == DpAddr::A64 => {
                         "A64 integer atomics are 32- or 64-bit (16-bit from Gfx12)".to_string()
                     }
-                    _ => format!("untyped atomics on dp_addr={addr} are 32-bit"),
+                    _ if op.is_float() || *op == DpAtomicOp::Cmpwr => {
+                        format!("{op} atomics on dp_addr={addr} are 32-bit")
+                    }
+                    _ => format!(
+                        "untyped integer atomics on dp_addr={addr} are 32-bit (16-bit from Gfx12)"
+                    ),
                 };
                 write!(f, "{what}, found dp_bits={bits}")
             }
@@ -170,6 +182,10 @@ impl fmt::Display for DataportRule {
             R::Bti { bti } => write!(
                 f,
                 "binding-table index {bti} is not a surface's: data-port surfaces take 0 to 251 (252 is bindless, 253 and 255 stateless, 254 shared local memory)"
+            ),
+            R::NoLegacyForm { platform, what } => write!(
+                f,
+                "{platform} has no LSC messages, and the legacy data port has no form for {what}"
             ),
             R::TypedCoords { coords } => write!(
                 f,

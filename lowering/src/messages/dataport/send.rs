@@ -228,6 +228,9 @@ pub fn legacy_send(
             let (sfid, ty) = match (d.op.is_float(), enc) {
                 (true, _) => (DpSfid::DataCache1, 0x1b),
                 (false, DpEncoding::Ivb) => (DpSfid::DataCache0, 6),
+                // Gfx12's half-integer untyped atomic (IGC
+                // `DC1_UNTYPED_HALF_INTEGER_ATOMIC`).
+                (false, _) if d.bits == 16 => (DpSfid::DataCache1, 3),
                 (false, _) => (DpSfid::DataCache1, 2),
             };
             (sfid, ty, aop | simd8 << 4 | ret << 5)
@@ -433,6 +436,13 @@ mod tests {
             SendShape::new(16),
         );
         assert_eq!((s.desc, s.ex_desc), (0x0420_5efe, 0));
+        // TGL 16-bit untyped umax on SLM, SIMD8: 0x0210FCFE (type 3).
+        let s = send(
+            Gen::Gfx12,
+            DpDesc::untyped_atomic(DpAddr::Slm, DpAtomicOp::Umax, 16),
+            SendShape::new(8),
+        );
+        assert_eq!((s.desc, s.ex_desc), (0x0210_fcfe, 0x40));
         // Dword scattered writes are one payload even with split sends.
         let s = send(
             Gen::Gfx12,
