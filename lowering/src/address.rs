@@ -151,8 +151,6 @@ pub enum AddressError {
     NoFormat,
     /// The format has no texel layout the tiling crate knows.
     Format(String),
-    /// The device generation is not one the tiling crate models.
-    Platform(String),
     /// No tiling is allowed for a storage image of this kind on the platform.
     NoTiling(String),
     /// The static layout cannot describe this image on this platform.
@@ -168,7 +166,6 @@ impl fmt::Display for AddressError {
                 "the untyped path computes texel addresses from the format, and the image has none",
             ),
             AddressError::Format(m)
-            | AddressError::Platform(m)
             | AddressError::NoTiling(m)
             | AddressError::Layout(m)
             | AddressError::Dim(m) => f.write_str(m),
@@ -196,16 +193,6 @@ pub struct AddressPlan {
     pub shape: AddressShape,
     /// The bit-6 swizzle shifts (IVB/HSW X and Y surfaces), if the code must apply it.
     pub swizzle: Option<[LayoutValue; 2]>,
-}
-
-/// The `tiling` crate's generation for a device.
-pub fn tiling_gen(device: &Device) -> Result<Gen, AddressError> {
-    Gen::from_verx10(device.verx10).ok_or_else(|| {
-        AddressError::Platform(format!(
-            "the tiling crate has no surface layouts for verx10 {} ({})",
-            device.verx10, device.name
-        ))
-    })
 }
 
 /// The `tiling` crate's tiling named by a static layout.
@@ -379,7 +366,7 @@ impl AddressPlan {
                 swizzle: None,
             });
         };
-        let gen = tiling_gen(device)?;
+        let gen = device.gen;
         // A static layout names the surface's actual tiling, which only has to be one
         // isl allows for storage; without one, the code must handle every tiling the
         // driver may pick (its policy within isl's rules).

@@ -112,6 +112,9 @@ pub enum LowerErrorKind {
     BlockUnsupported,
     /// The instruction does not have the shape its opcode requires.
     Malformed,
+    /// An image access for a generation without storage images (Gfx4-6: typed surface
+    /// access from shaders arrives with Gfx7).
+    NoStorageImages,
 }
 
 impl LowerErrorKind {
@@ -135,6 +138,7 @@ impl LowerErrorKind {
             LowerErrorKind::LodUnsupported => "LOD unsupported",
             LowerErrorKind::BlockUnsupported => "block access unsupported",
             LowerErrorKind::Malformed => "malformed instruction",
+            LowerErrorKind::NoStorageImages => "no storage images",
         }
     }
 }

@@ -279,7 +279,12 @@ fn atomic_ops_map_to_lsc() {
             let (r, out) = lower_ok(&atomic_text(fmt, op, "%0.x"), &d.name);
             assert!(out.contains(want), "{op} on {} {out}", d.name);
             assert!(out.contains("lsc_data=d32"), "{out}");
-            assert_eq!(r.guarded_atomics, usize::from(d.verx10 < 75), "{}", d.name);
+            assert_eq!(
+                r.guarded_atomics,
+                usize::from(d.verx10() < 75),
+                "{}",
+                d.name
+            );
             if d.tgm_cache_control {
                 assert!(out.contains("lsc_cache=uc.wb"), "{out}");
             } else {

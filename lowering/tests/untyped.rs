@@ -116,7 +116,7 @@ impl Machine<'_> {
     fn message(&mut self, call: &mut IntrinsicCall<'_>) -> Result<(), EnvError> {
         let shape = Self::shape(call)?;
         let elem = shape.size.mem_bytes() as u64;
-        let upper_undefined = shape.size.is_conversion() && self.device.verx10 < 200;
+        let upper_undefined = shape.size.is_conversion() && self.device.verx10() < 200;
         let lanes: Vec<usize> = call.active_lanes().collect();
         for lane in lanes {
             if !call.predicate(lane) {
@@ -276,7 +276,7 @@ struct Image {
 
 impl Image {
     fn generate(g: &mut QcGen, device: Device, format: Format) -> Option<Image> {
-        let gen = Gen::from_verx10(device.verx10)?;
+        let gen = Gen::from_verx10(device.verx10())?;
         let tformat = isl_format(format)?;
         let (dim, arrayed) = pick(
             g,
@@ -735,7 +735,7 @@ impl Arbitrary for Atomics {
             if device.image_int64_atomics {
                 formats.extend([Format::R64Uint, Format::R64Sint]);
             }
-            if device.verx10 >= 120 {
+            if device.verx10() >= 120 {
                 formats.extend([Format::R16Uint, Format::R16Sint]);
             }
             let format = pick(g, &formats);
@@ -924,7 +924,7 @@ fn lower_text(
 /// A 2D image on `device` with a fixed layout (level 0, layer 0).
 fn image_2d(device: &str, format: Format, tiling: Tiling, w: u32, h: u32) -> Image {
     let device = dev(device);
-    let gen = Gen::from_verx10(device.verx10).unwrap();
+    let gen = Gen::from_verx10(device.verx10()).unwrap();
     let tformat = isl_format(format).unwrap();
     let desc = SurfaceDesc::new(gen, SurfDim::D2, tformat, tiling)
         .extent(w, h, 1)

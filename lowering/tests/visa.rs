@@ -973,7 +973,7 @@ fn presets_choose_exec_sizes() {
                 let e = emit_visa(&s, &d).unwrap_err();
                 assert!(
                     e.to_string()
-                        .contains(&format!("{name} (verx10 {})", d.verx10)),
+                        .contains(&format!("{name} (verx10 {})", d.verx10())),
                     "{e}"
                 );
                 continue;

@@ -61,7 +61,7 @@ pub use copy::{
 };
 pub use dim::{minify, Extent3d, Extent4d, SurfDim};
 pub use format::{Channel, ChannelName, ChannelType, Format, UnknownFormat};
-pub use generation::Gen;
+pub use generation::{Gen, ParseGenError, Platform};
 pub use image_param::{
     fill_buffer_image_param, fill_image_param, max_address_fields, storage_tilings, FieldCounts,
     ImageParam, ImageView, ParamError,

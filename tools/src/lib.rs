@@ -122,6 +122,26 @@ pub fn load_shader(file: &str, source: &str) -> Result<ir::Shader, Failure> {
     Ok(shader)
 }
 
+/// The names `ir-opt --target` takes, for its error message: the presets first, then
+/// every other name of the platform table (`tiling::Platform`, which `tile-calc --gen`
+/// reads too) and the generation numbers.
+pub fn target_names() -> String {
+    let presets = lowering::Device::PRESET_NAMES;
+    let others: Vec<&str> = tiling::Platform::names()
+        .filter(|n| !presets.contains(n))
+        .collect();
+    let gens: Vec<String> = tiling::Gen::ALL
+        .iter()
+        .map(|g| g.to_string().trim_start_matches("gfx").to_string())
+        .collect();
+    format!(
+        "{} (or another platform: {}; or a generation: {})",
+        presets.join(", "),
+        others.join(", "),
+        gens.join(", ")
+    )
+}
+
 /// Pass registration for the tools: the IR's cleanup passes plus `lower-images`.
 pub mod pipeline {
     use crate::OptionError;

@@ -59,6 +59,7 @@ use crate::address::slot;
 use crate::convert;
 use crate::device::Device;
 use crate::error::{LowerError, LowerErrorKind};
+use crate::format::supports_typed_atomic;
 use ir::lsc::{CacheControl, CacheOpt, DataShape, DataSize, LscAtomicOp};
 use ir::{AtomicOp, Builder, Format, Function, ImageRef, IndexKind, Inst, IntrinsicOp, Src, Type};
 use smallvec::SmallVec;
@@ -128,12 +129,18 @@ pub(crate) fn r16_atomic_operands(
         .collect()
 }
 
+/// Whether atomics on R16 images exist (typed on the R16 surface, untyped with
+/// `d16u32`): where isl's TA column gives R16 surfaces typed atomics (Gfx12).
+pub(crate) fn r16_atomics(device: &Device) -> bool {
+    supports_typed_atomic(device, Format::R16Uint)
+}
+
 /// The result of an atomic on a `format` image from the `d16u32` message's `old` (see
 /// the module documentation): R16_UINT zero-extended (masked before Xe2), R16_SINT
 /// sign-extended, R16_FLOAT converted to float32; other formats unchanged.
 pub(crate) fn r16_atomic_result(b: &mut Builder, device: &Device, format: Format, old: Src) -> Src {
     match format {
-        Format::R16Uint if device.verx10 < 200 => {
+        Format::R16Uint if !device.narrow_data_zero_extended => {
             let m = b.imm_u32(0xffff);
             Src::new(b.iand(old, m))
         }
@@ -280,7 +287,7 @@ pub(crate) fn plan(
         Format::None => (DataSize::D32, None),
         Format::R32Uint | Format::R32Sint => (DataSize::D32, Some(false)),
         Format::R32Float => (DataSize::D32, Some(true)),
-        Format::R16Uint | Format::R16Sint | Format::R16Float if device.verx10 >= 120 => {
+        Format::R16Uint | Format::R16Sint | Format::R16Float if r16_atomics(device) => {
             (DataSize::D16U32, Some(a.format == Format::R16Float))
         }
         f => {
@@ -288,7 +295,7 @@ pub(crate) fn plan(
                 LowerErrorKind::AtomicFormatUnsupported,
                 format!(
                     "typed atomics need an R32 surface{}, not {f}",
-                    if device.verx10 >= 120 {
+                    if r16_atomics(device) {
                         " or an R16 one"
                     } else {
                         ""

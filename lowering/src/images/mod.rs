@@ -301,6 +301,16 @@ impl Plan {
 /// return a plan or the reason the access must be untyped; this is the only place that
 /// sends an access down the untyped path.
 fn plan(access: &ImageAccess<'_>, ctx: &mut PlanCtx<'_>) -> Result<Plan, LowerError> {
+    if !ctx.device.storage_images {
+        return Err(access.error(
+            LowerErrorKind::NoStorageImages,
+            format!(
+                "{} has no storage images: shaders access images through typed surface \
+                 messages, which arrive with Gfx7 (Ivy Bridge)",
+                ctx.device.gen
+            ),
+        ));
+    }
     let routed = match access.op {
         IntrinsicOp::ImageLoad => {
             if let Some(s) = sampler::plan(access, ctx.device, ctx.options)? {

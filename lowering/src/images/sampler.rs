@@ -16,7 +16,7 @@
 //! * the access qualifiers say `readonly` (`NON_WRITEABLE`) and not `writeonly`;
 //! * they say neither `coherent` nor `volatile`: the sampler's caches are not coherent
 //!   with stores made during the dispatch, which those qualifiers ask to see;
-//! * the platform has a 3D sampler ([`has_sampler`]: not Xe-HPC, IGC's
+//! * the platform has a 3D sampler ([`Device::has_sampler`]: not Xe-HPC, IGC's
 //!   `hasSamplerSupport`): PVC reads read-only images with typed messages as IGC does;
 //! * the sampler can read the format: every storage format but R64 (ISL's format table
 //!   has no sampling support for `R64_PASSTHRU`, the surface format R64 images need;
@@ -97,7 +97,7 @@ pub(crate) fn wants_sampler(a: &ImageAccess<'_>, device: &Device, options: &Lowe
         && !q.contains(ir::Access::NON_READABLE)
         && !q.contains(ir::Access::COHERENT)
         && !q.contains(ir::Access::VOLATILE)
-        && device.has_sampler()
+        && device.has_sampler
         && sampler_reads_format(a.format)
 }
 

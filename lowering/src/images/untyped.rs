@@ -65,7 +65,7 @@
 //!   before Xe2 (lsc.md §9, Mesa's choices); otherwise the default.
 
 use super::access::ImageAccess;
-use super::atomic::{self, lsc_op_for_atomic, r16_atomic_operands, r16_atomic_result};
+use super::atomic::{self, lsc_op_for_atomic, r16_atomic_operands, r16_atomic_result, r16_atomics};
 use super::context::{EmitCtx, PlanCtx, UntypedReason};
 use super::options::UntypedAddress;
 use super::report::SurfaceFormat;
@@ -179,9 +179,7 @@ fn address_error(a: &ImageAccess<'_>, e: AddressError) -> LowerError {
         AddressError::Format(_) => LowerErrorKind::UnsupportedFormat,
         AddressError::Dim(_) => LowerErrorKind::UnsupportedDim,
         AddressError::Layout(_) => LowerErrorKind::InvalidLayout,
-        AddressError::Platform(_) | AddressError::NoTiling(_) => {
-            LowerErrorKind::UntypedPathUnavailable
-        }
+        AddressError::NoTiling(_) => LowerErrorKind::UntypedPathUnavailable,
     };
     a.error(kind, e.to_string())
 }
@@ -213,7 +211,7 @@ fn access_cache(device: &Device, q: ir::Access, l3_coherent: CacheOpt) -> CacheC
     };
     if !device.has_lsc {
         CacheControl::DEFAULT
-    } else if is_volatile(q) && device.verx10 < 200 {
+    } else if is_volatile(q) && device.volatile_bypasses_l3 {
         uc(CacheOpt::Uc)
     } else if is_volatile(q) || is_coherent(q) {
         uc(l3_coherent)
@@ -317,7 +315,7 @@ pub(crate) fn plan(
             access.cache = load_cache(device, a.qualifiers);
             access.raw_guard = natural_raw && device.is_gfx7_without_hsw();
             let narrow = bits <= 16 && a.format.num_channels() == 1;
-            if narrow && device.verx10 < 200 && !device.is_gfx7_without_hsw() {
+            if narrow && !device.narrow_data_zero_extended && !device.is_gfx7_without_hsw() {
                 access.mask_bits = Some(bits);
             }
         }
@@ -363,7 +361,7 @@ fn plan_atomic(a: &ImageAccess<'_>, access: &mut UntypedAccess) -> Result<(), Lo
         Format::R64Uint | Format::R64Sint => (DataSize::D64, false),
         Format::R32Uint | Format::R32Sint => (DataSize::D32, false),
         Format::R32Float => (DataSize::D32, true),
-        Format::R16Uint | Format::R16Sint | Format::R16Float if device.verx10 >= 120 => {
+        Format::R16Uint | Format::R16Sint | Format::R16Float if r16_atomics(device) => {
             (DataSize::D16U32, a.format == Format::R16Float)
         }
         f => {
@@ -371,7 +369,7 @@ fn plan_atomic(a: &ImageAccess<'_>, access: &mut UntypedAccess) -> Result<(), Lo
                 LowerErrorKind::AtomicFormatUnsupported,
                 format!(
                     "untyped image atomics need an R32{} or R64 image, not {f}",
-                    if device.verx10 >= 120 { ", R16" } else { "" }
+                    if r16_atomics(device) { ", R16" } else { "" }
                 ),
             ))
         }

@@ -127,7 +127,8 @@ struct RunArgs {
 struct VerifyArgs {
     #[command(flatten)]
     exec: ExecArgs,
-    /// Platform to lower for: ivb, byt, hsw, bdw, skl, icl, tgl, dg2, mtl, pvc, lnl, bmg.
+    /// Platform to lower for: a code name (ivb, byt, hsw, bdw, skl, icl, tgl, dg2, mtl,
+    /// arl, pvc, lnl, bmg, ...) or a generation (9, 12.5, ...), as tile-calc --gen.
     #[arg(long, value_name = "PLATFORM")]
     target: String,
     /// lower-images: use the untyped fallback even where typed messages would do.
@@ -185,7 +186,10 @@ struct OptArgs {
     /// The default pipeline: lower-images, lower-async-copies, then cleanup (needs --target).
     #[arg(short = 'O')]
     optimize: bool,
-    /// Platform to lower for: ivb, byt, hsw, bdw, skl, icl, tgl, dg2, mtl, pvc, lnl, bmg.
+    /// Platform to lower for: a code name (ivb, byt, hsw, bdw, skl, icl, tgl, dg2, mtl,
+    /// arl, pvc, lnl, bmg, ...) or a generation (9, 12.5, ...), as tile-calc --gen.
+    /// Gfx4-6 parts are accepted and have no storage images: lowering an image access
+    /// for them is an error.
     #[arg(long, value_name = "PLATFORM")]
     target: Option<String>,
     /// lower-images: use the untyped fallback even where typed messages would do.
@@ -299,16 +303,13 @@ fn verify(a: &VerifyArgs) -> Result<(), Failure> {
     write_output(None, &text)
 }
 
-/// The device preset named by `--target`.
+/// The device `--target` names: any name of the platform table, the names
+/// `tile-calc --gen` takes.
 fn target_device(name: &str) -> Result<lowering::Device, Failure> {
-    lowering::Device::preset(&name.to_ascii_lowercase()).ok_or_else(|| {
-        let names: Vec<String> = lowering::Device::presets()
-            .into_iter()
-            .map(|d| d.name.to_string())
-            .collect();
+    lowering::Device::preset(name).ok_or_else(|| {
         Failure(format!(
             "error: unknown --target `{name}`; expected one of: {}",
-            names.join(", ")
+            tools::target_names()
         ))
     })
 }
