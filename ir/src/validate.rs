@@ -939,7 +939,7 @@ impl<'a> FnCheck<'a> {
         let idx = |k: IndexKind| if indices_ok { intr.index(k) } else { None };
 
         // The image operand.
-        let lsc_addr = idx(IndexKind::LscAddr).and_then(|v| AddrType::ALL.get(v as usize).copied());
+        let lsc_addr = idx(IndexKind::LscAddr).and_then(AddrType::from_index);
         let wants_image = match info.image {
             ImageOperand::None => Some(false),
             ImageOperand::Required => Some(true),
@@ -1442,8 +1442,8 @@ impl<'a> FnCheck<'a> {
         let (name, span) = (c.name, c.span);
         let dec = |k: IndexKind| intr.index(k);
         let (Some(sfid), Some(asz), Some(shape)) = (
-            dec(IndexKind::LscSfid).and_then(|v| Sfid::ALL.get(v as usize).copied()),
-            dec(IndexKind::LscAddrSize).and_then(|v| AddrSize::ALL.get(v as usize).copied()),
+            dec(IndexKind::LscSfid).and_then(Sfid::from_index),
+            dec(IndexKind::LscAddrSize).and_then(AddrSize::from_index),
             dec(IndexKind::LscData).and_then(DataShape::from_index),
         ) else {
             return;
@@ -1683,8 +1683,7 @@ impl FnCheck<'_> {
         let intr = c.intr;
         let (name, span) = (c.name, c.span);
         let (Some(sfid), Some(data), Some(shape)) = (
-            intr.index(IndexKind::LscSfid)
-                .and_then(|v| Sfid::ALL.get(v as usize).copied()),
+            intr.index(IndexKind::LscSfid).and_then(Sfid::from_index),
             intr.index(IndexKind::LscData)
                 .and_then(DataShape::from_index),
             intr.index(IndexKind::LscBlock)

@@ -11,7 +11,7 @@
 
 use ir::eval::{f16_to_f32, f32_to_f16};
 use ir::interp::{Config, Env, EnvError, Interpreter, IntrinsicCall};
-use ir::lsc::{AddrSize, AddrType, DataShape, LscAtomicOp};
+use ir::lsc::{AddrSize, AddrType, DataShape, LscAtomicOp, LscDesc};
 use ir::passes::{Cleanup, Pass};
 use ir::stats::Stats;
 use ir::{ChannelKind, Format, ImageDim, IndexKind, IntrinsicOp, Shader};
@@ -60,12 +60,8 @@ fn err(m: impl Into<String>) -> EnvError {
 impl Machine<'_> {
     /// The surface offset of lane `lane`'s address (source 0).
     fn offset(&self, call: &IntrinsicCall<'_>, lane: usize) -> Result<(AddrType, u64), EnvError> {
-        let addr = AddrType::ALL[call
-            .index(IndexKind::LscAddr)
-            .ok_or_else(|| err("no lsc_addr"))? as usize];
-        let size = AddrSize::ALL[call
-            .index(IndexKind::LscAddrSize)
-            .ok_or_else(|| err("no lsc_addr_size"))? as usize];
+        let desc = Self::desc(call)?;
+        let (addr, size) = (desc.addr_type, desc.addr_size);
         let a = call.src_scalar(0, lane);
         let off = match (addr, size) {
             (AddrType::Bti, AddrSize::A32) => a,
@@ -107,10 +103,13 @@ impl Machine<'_> {
         Ok(())
     }
 
+    fn desc(call: &IntrinsicCall<'_>) -> Result<LscDesc, EnvError> {
+        LscDesc::from_indices(&call.intrinsic.indices)
+            .map_err(|e| err(format!("bad message indices: {e}")))
+    }
+
     fn shape(call: &IntrinsicCall<'_>) -> Result<DataShape, EnvError> {
-        call.index(IndexKind::LscData)
-            .and_then(DataShape::from_index)
-            .ok_or_else(|| err("no lsc_data"))
+        Self::desc(call).map(|d| d.data)
     }
 
     fn message(&mut self, call: &mut IntrinsicCall<'_>) -> Result<(), EnvError> {
@@ -145,10 +144,7 @@ impl Machine<'_> {
                     }
                 }
                 IntrinsicOp::LscAtomic => {
-                    let op = call
-                        .index(IndexKind::LscOp)
-                        .and_then(LscAtomicOp::from_opcode)
-                        .ok_or_else(|| err("no lsc_op"))?;
+                    let op = Self::desc(call)?.atomic.ok_or_else(|| err("no lsc_op"))?;
                     let old = self.read(off, elem)?;
                     let s1 = (op.num_data_operands() > 0).then(|| call.src_scalar(1, lane));
                     let s2 = (op.num_data_operands() > 1).then(|| call.src_scalar(2, lane));

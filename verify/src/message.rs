@@ -232,39 +232,22 @@ impl LscMessage {
     /// Decodes the indices of an LSC message and checks the hardware's rules that the
     /// executor depends on (lsc.md §4, §5, §13).
     pub fn decode(call: &IntrinsicCall<'_>) -> Result<LscMessage, EnvError> {
-        let idx = |k: IndexKind| {
-            call.index(k)
-                .ok_or_else(|| EnvError::new(MessageError::BadIndex { index: k.name() }))
-        };
         let bad = |k: IndexKind| EnvError::new(MessageError::BadIndex { index: k.name() });
         let op = call.op();
-        let sfid = *Sfid::ALL
-            .get(idx(IndexKind::LscSfid)? as usize)
-            .ok_or_else(|| bad(IndexKind::LscSfid))?;
-        let addr_type = *AddrType::ALL
-            .get(idx(IndexKind::LscAddr)? as usize)
-            .ok_or_else(|| bad(IndexKind::LscAddr))?;
-        let addr_size = *AddrSize::ALL
-            .get(idx(IndexKind::LscAddrSize)? as usize)
-            .ok_or_else(|| bad(IndexKind::LscAddrSize))?;
-        let shape = DataShape::from_index(idx(IndexKind::LscData)?)
-            .ok_or_else(|| bad(IndexKind::LscData))?;
-        let offset = call.index(IndexKind::LscOffset).unwrap_or(0) as i32;
+        let d = ir::lsc::LscDesc::from_indices(&call.intrinsic.indices)
+            .map_err(|e| bad(e.field.into()))?;
         let atomic = if op == IntrinsicOp::LscAtomic {
-            Some(
-                LscAtomicOp::from_opcode(idx(IndexKind::LscOp)?)
-                    .ok_or_else(|| bad(IndexKind::LscOp))?,
-            )
+            Some(d.atomic.ok_or_else(|| bad(IndexKind::LscOp))?)
         } else {
             None
         };
         let m = LscMessage {
             op,
-            sfid,
-            addr_type,
-            addr_size,
-            shape,
-            offset,
+            sfid: d.sfid,
+            addr_type: d.addr_type,
+            addr_size: d.addr_size,
+            shape: d.data,
+            offset: d.offset,
             atomic,
         };
         m.check()?;
@@ -1082,15 +1065,11 @@ struct Block2d {
 
 fn decode_block2d(call: &IntrinsicCall<'_>) -> Result<Block2d, EnvError> {
     let bad = |k: IndexKind| EnvError::new(MessageError::BadIndex { index: k.name() });
-    let idx = |k: IndexKind| call.index(k).ok_or_else(|| bad(k));
-    let sfid = *Sfid::ALL
-        .get(idx(IndexKind::LscSfid)? as usize)
-        .ok_or_else(|| bad(IndexKind::LscSfid))?;
-    let data =
-        DataShape::from_index(idx(IndexKind::LscData)?).ok_or_else(|| bad(IndexKind::LscData))?;
-    let shape = BlockShape::from_index(idx(IndexKind::LscBlock)?)
-        .ok_or_else(|| bad(IndexKind::LscBlock))?;
-    if data.size.is_conversion() || data.vect != 1 || data.transpose || data.cmask != 0 {
+    let d = ir::lsc::Block2dDesc::from_indices(&call.intrinsic.indices)
+        .map_err(|e| bad(e.field.into()))?;
+    let (sfid, shape) = (d.sfid, d.shape);
+    let data = DataShape::vector(d.size, 1, false);
+    if data.size.is_conversion() {
         return Err(illegal(format!(
             "block messages move d8, d16, d32 or d64 elements, found lsc_data={data}"
         )));

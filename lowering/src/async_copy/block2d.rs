@@ -1,6 +1,6 @@
 //! Copies as 2D block messages.
 
-use super::address::{lsc_indices, position};
+use super::address::side_desc;
 use super::arith::Arith;
 use super::copy::{builder, Copy, Num, Side};
 use crate::device::Device;
@@ -8,7 +8,7 @@ use crate::messages::block2d::{
     data_size_of, register_bytes, split_rect, Block2dForm, Block2dOp, Block2dTable, BlockAccess,
     BlockRect, Packing,
 };
-use ir::lsc::{BlockShape, CacheControl, DataShape, DataSize, Sfid};
+use ir::lsc::{Block2dDesc, BlockShape, DataShape, DataSize, Sfid};
 use ir::{Builder, Function, IntrinsicOp, Src, Type};
 
 /// Copies that take more block messages than this use the loop under
@@ -311,17 +311,12 @@ pub(super) fn emit_block(
     let x = a.src(Num::K(blk.x as u64), 32);
     let y = a.src(Num::K(blk.y as u64), 32);
     let block_srcs = [base, payload[0], payload[1], payload[2], x, y];
-    let block_indices = [
-        position(&Sfid::ALL, Sfid::Ugm),
-        DataShape::vector(size, 1, false).to_index(),
-        blk.shape.to_index().expect("planned shapes encode"),
-        CacheControl::DEFAULT.to_index(),
-    ];
+    let block = Block2dDesc::new(Sfid::Ugm, size, blk.shape);
+    let shared = side_desc(Side::Shared, chunk_shape(blk.chunk));
     let rp = p.row_pitch(blk);
     let chunk = blk.chunk;
     let chunk_ty = Type::new((chunk * 8) as u8, 1).expect("chunks are 8 to 64 bits");
     let value_ty = Type::new((chunk * 8) as u8, blk.comps as u8).expect("planned counts");
-    let shape = chunk_shape(chunk);
     // The shared-memory address of chunk `k` of this lane (row r, byte c of the
     // register image) and whether it is an element byte.
     let lane_bytes = a.mul(Num::V(lane), Num::K(chunk as u64), 32);
@@ -372,14 +367,8 @@ pub(super) fn emit_block(
     match p.dir {
         Direction::ToShared => {
             let data =
-                a.b.intrinsic(
-                    IntrinsicOp::LscLoadBlock2d,
-                    None,
-                    &block_srcs,
-                    &block_indices,
-                    Some(value_ty),
-                )
-                .expect("a block load defines a value");
+                a.b.lsc_load_block2d(&block, None, &block_srcs, value_ty)
+                    .expect("planned shapes encode");
             for k in 0..blk.comps {
                 if !(0..sg).any(|l| p.chunk_valid(blk, k, l)) {
                     continue;
@@ -393,19 +382,10 @@ pub(super) fn emit_block(
                 } else {
                     comp
                 };
-                let mut srcs = vec![addr, value];
-                srcs.extend(pred);
-                a.b.intrinsic(
-                    IntrinsicOp::LscStore,
-                    None,
-                    &srcs,
-                    &lsc_indices(Side::Shared, shape),
-                    None,
-                );
+                a.b.lsc_store(&shared, None, &[addr], value, pred);
             }
         }
         Direction::ToGlobal => {
-            let reg = Type::new(shape.size.reg_bits(), 1).expect("scalar");
             let mut comps = Vec::with_capacity(blk.comps as usize);
             for k in 0..blk.comps {
                 if !(0..sg).any(|l| p.chunk_valid(blk, k, l)) {
@@ -413,17 +393,7 @@ pub(super) fn emit_block(
                     continue;
                 }
                 let (addr, pred) = chunk_addr(a, k);
-                let mut srcs = vec![addr];
-                srcs.extend(pred);
-                let v =
-                    a.b.intrinsic(
-                        IntrinsicOp::LscLoad,
-                        None,
-                        &srcs,
-                        &lsc_indices(Side::Shared, shape),
-                        Some(reg),
-                    )
-                    .expect("lsc_load defines a value");
+                let v = a.b.lsc_load(&shared, None, &[addr], pred);
                 let v = match chunk {
                     1 => a.b.u2u8(v),
                     2 => a.b.u2u16(v),
@@ -436,15 +406,8 @@ pub(super) fn emit_block(
             } else {
                 Src::new(a.b.vec(&comps))
             };
-            let mut srcs = block_srcs.to_vec();
-            srcs.push(data);
-            a.b.intrinsic(
-                IntrinsicOp::LscStoreBlock2d,
-                None,
-                &srcs,
-                &block_indices,
-                None,
-            );
+            a.b.lsc_store_block2d(&block, None, &block_srcs, data)
+                .expect("planned shapes encode");
         }
     }
 }

@@ -54,7 +54,7 @@
 use super::access::ImageAccess;
 use super::context::{EmitCtx, PlanCtx, Route, UntypedReason};
 use super::report::SurfaceFormat;
-use super::typed::{tgm_indices, typed_coords};
+use super::typed::{tgm_desc, typed_coords};
 use crate::address::slot;
 use crate::convert;
 use crate::device::Device;
@@ -338,32 +338,22 @@ impl TypedAtomic {
         let zero = ctx.zero(func);
         let mut b = ctx.builder(func, inst);
         let coords = typed_coords(self.coord, self.coord_comps, zero);
-        let mut srcs: SmallVec<[Src; 7]> = SmallVec::from_slice(&coords);
-        srcs.extend(r16_atomic_operands(
-            &mut b,
-            device,
-            self.format,
-            &self.operands,
-        ));
+        let operands = r16_atomic_operands(&mut b, device, self.format, &self.operands);
         let predicate = if self.guard {
             let size = b.image_load_param(self.image, slot::SIZE, 3);
-            let bound = b.ine(Src::channel(size, 0), zero);
-            srcs.push(Src::new(bound));
-            Some(bound)
+            Some(b.ine(Src::channel(size, 0), zero))
         } else {
             None
         };
-        let mut indices = tgm_indices(DataShape::vector(self.size, 1, false), self.cache);
-        indices.push(self.op.opcode());
-        let old = b
-            .intrinsic(
-                IntrinsicOp::LscAtomic,
-                Some(self.image),
-                &srcs,
-                &indices,
-                Some(Type::U32),
-            )
-            .expect("lsc_atomic defines a value");
+        let desc =
+            tgm_desc(DataShape::vector(self.size, 1, false), self.cache).with_atomic(self.op);
+        let old = b.lsc_atomic(
+            &desc,
+            Some(self.image),
+            &coords,
+            &operands,
+            predicate.map(Src::new),
+        );
         let old = r16_atomic_result(&mut b, device, self.format, Src::new(old));
         let result = match predicate {
             Some(p) => Src::new(b.bcsel(p, old, zero)),

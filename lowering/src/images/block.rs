@@ -51,7 +51,7 @@ use crate::messages::block2d::{
     self, data_size_of, Block2dForm, Block2dTable, BlockAccess, BlockPiece, BlockRect, Packing,
 };
 use ir::function::{InstKind, IntrinsicInst};
-use ir::lsc::{CacheControl, DataShape, Sfid};
+use ir::lsc::Block2dDesc;
 use ir::{Function, ImageDim, ImageRef, IndexKind, Inst, IntrinsicOp, LayoutTiling, Src, Type};
 use smallvec::SmallVec;
 
@@ -243,16 +243,10 @@ struct UntypedSurface {
 }
 
 impl ImageBlock {
-    /// The indices of one message.
-    fn indices(&self, piece: &BlockPiece) -> SmallVec<[u32; 6]> {
+    /// The message of one piece: one texel per element, default caching.
+    fn desc(&self, piece: &BlockPiece) -> Block2dDesc {
         let size = data_size_of(self.texel_bytes).expect("checked when planned");
-        let sfid = self.form.sfid();
-        SmallVec::from_slice(&[
-            Sfid::ALL.iter().position(|s| *s == sfid).unwrap_or(0) as u32,
-            DataShape::vector(size, 1, false).to_index(),
-            piece.shape.to_index().expect("split pieces encode"),
-            CacheControl::DEFAULT.to_index(),
-        ])
+        Block2dDesc::new(self.form.sfid(), size, piece.shape)
     }
 
     /// The component of the result that component `j` of `piece`'s message holds.
@@ -328,19 +322,18 @@ impl ImageBlock {
                         op: IntrinsicOp::LscStoreBlock2d,
                         image,
                         srcs,
-                        indices: self.indices(piece).into_iter().collect(),
+                        indices: self
+                            .desc(piece)
+                            .indices()
+                            .expect("split pieces encode")
+                            .into_iter()
+                            .collect(),
                     });
                 }
                 None => {
                     let v =
-                        e.b.intrinsic(
-                            IntrinsicOp::LscLoadBlock2d,
-                            image,
-                            &srcs,
-                            &self.indices(piece),
-                            Some(pty),
-                        )
-                        .expect("a block load defines a value");
+                        e.b.lsc_load_block2d(&self.desc(piece), image, &srcs, pty)
+                            .expect("split pieces encode");
                     values.push((k, v));
                 }
             }

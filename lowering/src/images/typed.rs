@@ -24,27 +24,15 @@ use crate::device::Device;
 use crate::error::{LowerError, LowerErrorKind};
 use crate::format::{storage_access, supports_typed_read, supports_typed_write, StorageAccess};
 use ir::function::{InstKind, IntrinsicInst};
-use ir::lsc::{AddrSize, AddrType, CacheControl, CacheOpt, DataShape, DataSize, Sfid};
+use ir::lsc::{CacheControl, CacheOpt, DataShape, DataSize, LscDesc};
 use ir::{Format, Function, ImageRef, Inst, IntrinsicOp, Src, Type, Value};
-use smallvec::{smallvec, SmallVec};
+use smallvec::SmallVec;
 
-fn position<T: PartialEq>(all: &[T], x: T) -> u32 {
-    all.iter().position(|y| *y == x).unwrap_or(0) as u32
-}
-
-/// The indices of a TGM message through the binding table: `lsc_sfid=tgm, lsc_addr=bti,
-/// lsc_addr_size=a32` (typed messages are a32 only and never flat, lsc.md §5), the data
-/// shape and cache controls, and a zero base offset (TGM messages cannot have one,
-/// image-lowering.md §10).
-pub(crate) fn tgm_indices(shape: DataShape, cache: CacheControl) -> SmallVec<[u32; 7]> {
-    smallvec![
-        position(&Sfid::ALL, Sfid::Tgm),
-        position(&AddrType::ALL, AddrType::Bti),
-        position(&AddrSize::ALL, AddrSize::A32),
-        shape.to_index(),
-        cache.to_index(),
-        0,
-    ]
+/// A TGM message through the binding table (`LscDesc::typed`: `.tgm`, `bti`, `a32`)
+/// with data `shape` and cache controls `cache`, and no immediate offset (TGM messages
+/// cannot have one, `docs/hardware/image-lowering.md` §10).
+pub(crate) fn tgm_desc(shape: DataShape, cache: CacheControl) -> LscDesc {
+    LscDesc::typed(shape).with_cache(cache)
 }
 
 /// The channel mask of `n` contiguous channels from X: `(1 << n) - 1`.
@@ -332,15 +320,12 @@ impl TypedLoad {
             coords[3] = lod;
         }
         let shape = DataShape::quad(DataSize::D32, contiguous_mask(self.channels));
-        let data = b
-            .intrinsic(
-                IntrinsicOp::LscLoadQuad,
-                Some(self.image),
-                &coords,
-                &tgm_indices(shape, self.cache),
-                Some(Type::vec32(self.channels)),
-            )
-            .expect("lsc_load_quad defines a value");
+        let data = b.lsc_load(
+            &tgm_desc(shape, self.cache),
+            Some(self.image),
+            &coords,
+            None,
+        );
         let result = if self.convert {
             convert::load_color(
                 &mut b,
@@ -376,7 +361,7 @@ impl TypedStore {
             op: IntrinsicOp::LscStoreQuad,
             image: Some(self.image),
             srcs,
-            indices: tgm_indices(shape, self.cache).into_iter().collect(),
+            indices: tgm_desc(shape, self.cache).indices().into_iter().collect(),
         }));
     }
 }

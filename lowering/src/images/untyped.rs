@@ -75,7 +75,9 @@ use crate::convert;
 use crate::device::Device;
 use crate::error::{LowerError, LowerErrorKind};
 use ir::function::{InstKind, IntrinsicInst};
-use ir::lsc::{AddrSize, AddrType, CacheControl, CacheOpt, DataShape, DataSize, LscAtomicOp, Sfid};
+use ir::lsc::{
+    AddrSize, AddrType, CacheControl, CacheOpt, DataShape, DataSize, LscAtomicOp, LscDesc, Sfid,
+};
 use ir::{AtomicOp, Format, Function, ImageRef, IndexKind, Inst, IntrinsicOp, Src, Type};
 use smallvec::{smallvec, SmallVec};
 use std::rc::Rc;
@@ -430,30 +432,19 @@ fn plan_atomic(a: &ImageAccess<'_>, access: &mut UntypedAccess) -> Result<(), Lo
     Ok(())
 }
 
-fn position<T: PartialEq>(all: &[T], x: T) -> u32 {
-    all.iter().position(|y| *y == x).unwrap_or(0) as u32
-}
-
 impl UntypedAccess {
-    /// The LSC indices of the message.
-    fn indices(&self) -> SmallVec<[u32; 7]> {
+    /// The message: `.ugm` through the binding table (`bti`, `a32`) or flat `a64`.
+    fn desc(&self) -> LscDesc {
         let (addr, size) = if self.a64 {
             (AddrType::Flat, AddrSize::A64)
         } else {
             (AddrType::Bti, AddrSize::A32)
         };
-        let mut idx: SmallVec<[u32; 7]> = smallvec![
-            position(&Sfid::ALL, Sfid::Ugm),
-            position(&AddrType::ALL, addr),
-            position(&AddrSize::ALL, size),
-            self.shape.to_index(),
-            self.cache.to_index(),
-            0,
-        ];
-        if let Kind::Atomic { op, .. } = &self.kind {
-            idx.push(op.opcode());
+        let desc = LscDesc::new(Sfid::Ugm, addr, size, self.shape).with_cache(self.cache);
+        match &self.kind {
+            Kind::Atomic { op, .. } => desc.with_atomic(*op),
+            _ => desc,
         }
-        idx
     }
 
     /// Emits the access in place of `inst`.
@@ -487,25 +478,12 @@ impl UntypedAccess {
             e.src(offset)
         };
         let image = (!self.a64).then_some(self.image);
-        let indices = self.indices();
-        let with_pred = |mut srcs: SmallVec<[Src; 4]>| {
-            if let Some(p) = pred {
-                srcs.push(Src::new(p));
-            }
-            srcs
-        };
+        let desc = self.desc();
+        let pred_src = pred.map(Src::new);
         match self.kind {
             Kind::Load { dest_comps } => {
                 let n = self.raw_fmt.num_channels();
-                let v =
-                    e.b.intrinsic(
-                        IntrinsicOp::LscLoad,
-                        image,
-                        &with_pred(smallvec![addr]),
-                        &indices,
-                        Some(Type::vec32(n)),
-                    )
-                    .expect("lsc_load defines a value");
+                let v = e.b.lsc_load(&desc, image, &[addr], pred_src);
                 let mut v = Operand::Val(Src::new(v));
                 if let Some(bits) = self.mask_bits {
                     v = e.iand(v, Operand::Imm((1u32 << bits) - 1));
@@ -536,25 +514,18 @@ impl UntypedAccess {
                     let max = e.b.imm_u32((1u32 << bits) - 1);
                     data = Src::new(e.b.umin(data, max));
                 }
+                let mut srcs: SmallVec<[Src; 4]> = smallvec![addr, data];
+                srcs.extend(pred_src);
                 func.inst_mut(inst).kind = InstKind::Intrinsic(Box::new(IntrinsicInst {
                     op: IntrinsicOp::LscStore,
                     image,
-                    srcs: with_pred(smallvec![addr, data]),
-                    indices: indices.into_iter().collect(),
+                    srcs,
+                    indices: desc.indices().into_iter().collect(),
                 }));
             }
             Kind::Atomic { operands, ty, .. } => {
-                let mut srcs: SmallVec<[Src; 4]> = smallvec![addr];
-                srcs.extend(r16_atomic_operands(e.b, device, self.image_fmt, &operands));
-                let old =
-                    e.b.intrinsic(
-                        IntrinsicOp::LscAtomic,
-                        image,
-                        &with_pred(srcs),
-                        &indices,
-                        Some(ty),
-                    )
-                    .expect("lsc_atomic defines a value");
+                let operands = r16_atomic_operands(e.b, device, self.image_fmt, &operands);
+                let old = e.b.lsc_atomic(&desc, image, &[addr], &operands, pred_src);
                 let old = r16_atomic_result(e.b, device, self.image_fmt, Src::new(old));
                 let result = match pred {
                     Some(p) => {
