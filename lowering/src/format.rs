@@ -13,9 +13,49 @@
 //! [`Device::gen`], looked up here.
 
 use crate::device::Device;
-use crate::error::{FormatError, FormatErrorKind};
 use ir::{ChannelKind, Format};
+use std::fmt;
 use tiling::Gen;
+
+/// Why a format has no storage lowering.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+#[non_exhaustive]
+pub enum FormatErrorKind {
+    /// The image has no format qualifier.
+    NoFormat,
+    /// The format is not a storage-image format on this platform.
+    NotStorable,
+}
+
+/// A format that cannot be lowered on a platform.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct FormatError {
+    /// The format.
+    pub format: Format,
+    /// The platform name.
+    pub platform: String,
+    /// Why.
+    pub kind: FormatErrorKind,
+}
+
+impl fmt::Display for FormatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.kind {
+            FormatErrorKind::NoFormat => write!(
+                f,
+                "the image has no format qualifier, so its format cannot be lowered on {}",
+                self.platform
+            ),
+            FormatErrorKind::NotStorable => write!(
+                f,
+                "{} is not a storage image format on {}",
+                self.format, self.platform
+            ),
+        }
+    }
+}
+
+impl std::error::Error for FormatError {}
 
 /// How storage accesses to a format reach memory on a device.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -478,6 +518,19 @@ mod tests {
         assert_eq!(
             isl_format(Format::R64Sint).map(tiling::Format::name),
             Some("R64_PASSTHRU")
+        );
+    }
+
+    #[test]
+    fn format_error_text() {
+        let e = FormatError {
+            format: Format::R64Uint,
+            platform: "hsw".into(),
+            kind: FormatErrorKind::NotStorable,
+        };
+        assert_eq!(
+            e.to_string(),
+            "r64_uint is not a storage image format on hsw"
         );
     }
 

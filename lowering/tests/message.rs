@@ -1195,7 +1195,7 @@ fn descriptors() {
     // No descriptor without LSC.
     assert_eq!(
         message_descriptor(&tgl(), &decode(&c), false, 1).unwrap_err().to_string(),
-        "lsc.md §1: tgl (verx10 120) has no LSC messages (DG2, verx10 125, is the first); its backend maps them onto legacy HDC messages"
+        "tgl (verx10 120) has no LSC messages (DG2, verx10 125, is the first); its backend maps them onto legacy HDC messages"
     );
 }
 

@@ -4,6 +4,7 @@ use super::address::side_desc;
 use super::arith::Arith;
 use super::copy::{builder, Copy, Num, Side};
 use crate::device::Device;
+use crate::error::CopyBlockProblem;
 use crate::messages::block2d::{
     data_size_of, register_bytes, split_rect, Block2dForm, Block2dOp, Block2dTable, BlockAccess,
     BlockRect, Packing,
@@ -102,24 +103,21 @@ pub(super) fn plan_block2d(
     device: &Device,
     subgroup_size: Option<u32>,
     wg_size: u32,
-) -> Result<BlockPlan, String> {
+) -> Result<BlockPlan, CopyBlockProblem> {
     let table = Block2dTable::for_device(device);
     table
         .check_available(Block2dForm::Untyped)
-        .map_err(|r| r.to_string())?;
-    let sg = subgroup_size.ok_or(
-        "the shader fixes no subgroup_size, and a block message's data is spread over the lanes of a subgroup",
-    )?;
+        .map_err(CopyBlockProblem::Rule)?;
+    let sg = subgroup_size.ok_or(CopyBlockProblem::NoSubgroupSize)?;
     if !wg_size.is_multiple_of(sg) {
-        return Err(format!(
-            "the workgroup's {wg_size} invocations are not whole subgroups of {sg}, and a block message needs every lane of its subgroup"
-        ));
+        return Err(CopyBlockProblem::PartialSubgroups {
+            invocations: wg_size,
+            subgroup: sg,
+        });
     }
-    let konst = |n: Num, what: &str| match n {
+    let konst = |n: Num, operand: &'static str| match n {
         Num::K(k) => Ok(k),
-        Num::V(_) => Err(format!(
-            "a block message's shape is a constant, but `{what}` is not"
-        )),
+        Num::V(_) => Err(CopyBlockProblem::DynamicShape { operand }),
     };
     let eb = konst(c.elem_bytes, "elem_bytes")?;
     let epl = konst(c.elems_per_line, "elems_per_line")?;
@@ -132,11 +130,12 @@ pub(super) fn plan_block2d(
     let line_bytes = epl * eb;
     let fits = |v: u64| (1..=1u64 << 32).contains(&v);
     if !fits(line_bytes) || !fits(lines) || !fits(src_ll * eb) || !fits(dst_ll * eb) {
-        return Err(format!(
-            "the payload's width ({line_bytes} bytes), height ({lines} rows) and pitches ({} and {} bytes) must be 1 to 2^32",
-            src_ll * eb,
-            dst_ll * eb
-        ));
+        return Err(CopyBlockProblem::PayloadRange {
+            width: line_bytes,
+            height: lines,
+            src_pitch: src_ll * eb,
+            dst_pitch: dst_ll * eb,
+        });
     }
     // The message's element: the largest of 8, 4, 2, 1 bytes dividing a line.
     let e = [8u64, 4, 2, 1]
@@ -158,7 +157,7 @@ pub(super) fn plan_block2d(
         elem_bytes: e,
     };
     let pieces = split_rect(&table, Block2dForm::Untyped, access, rect, Packing::Any)
-        .map_err(|err| err.to_string())?;
+        .map_err(CopyBlockProblem::Split)?;
     let size = data_size_of(e).expect("e is 1, 2, 4 or 8");
     let mut blocks = Vec::new();
     for plane in 0..planes as u32 {
@@ -179,10 +178,10 @@ pub(super) fn plan_block2d(
                     h = h.div_ceil(2);
                 };
                 let Some((shape, chunk, comps)) = layout else {
-                    return Err(format!(
-                        "a {}-byte block row's register image does not spread over a subgroup of {sg} as an IR vector (1, 2, 3, 4, 8 or 16 components per lane)",
-                        p.width * e,
-                    ));
+                    return Err(CopyBlockProblem::LaneLayout {
+                        row_bytes: p.width * e,
+                        subgroup: sg,
+                    });
                 };
                 let access_op = match dir {
                     Direction::ToShared => Block2dOp::Load,
@@ -190,7 +189,7 @@ pub(super) fn plan_block2d(
                 };
                 table
                     .check_shape(Block2dForm::Untyped, access_op, size, shape)
-                    .map_err(|r| r.to_string())?;
+                    .map_err(CopyBlockProblem::Rule)?;
                 blocks.push(PlannedBlock {
                     plane,
                     x: p.x,

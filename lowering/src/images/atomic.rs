@@ -53,15 +53,15 @@
 
 use super::access::ImageAccess;
 use super::context::{EmitCtx, PlanCtx, Route, UntypedReason};
-use super::report::SurfaceFormat;
 use super::typed::{tgm_desc, typed_coords};
 use crate::address::slot;
 use crate::convert;
 use crate::device::Device;
-use crate::error::{LowerError, LowerErrorKind};
+use crate::error::{LowerError, LowerErrorKind, Malformation};
 use crate::format::supports_typed_atomic;
+use crate::report::SurfaceFormat;
 use ir::lsc::{CacheControl, CacheOpt, DataShape, DataSize, LscAtomicOp};
-use ir::{AtomicOp, Builder, Format, Function, ImageRef, IndexKind, Inst, IntrinsicOp, Src, Type};
+use ir::{AtomicOp, Builder, Format, Function, ImageRef, Inst, IntrinsicOp, Src};
 use smallvec::SmallVec;
 
 /// The LSC atomic operation for a NIR atomic op, as Mesa's `lsc_op_for_nir_intrinsic`
@@ -197,10 +197,7 @@ pub(crate) fn check_supported(
     if supported {
         return Ok(());
     }
-    Err(a.error(
-        LowerErrorKind::FloatAtomicUnsupported,
-        format!("image atomic {op} is not supported on this platform"),
-    ))
+    Err(a.error(LowerErrorKind::FloatAtomicUnsupported { op }))
 }
 
 /// Refuses integer arithmetic on a float format and float arithmetic on an integer one
@@ -211,14 +208,12 @@ pub(crate) fn check_domain(
     is_float: bool,
 ) -> Result<(), LowerError> {
     match op_domain(op) {
-        Some(float_op) if float_op != is_float => Err(a.error(
-            LowerErrorKind::AtomicTypeMismatch,
-            format!(
-                "{} atomic {op} on a{} format",
-                if float_op { "float" } else { "integer" },
-                if is_float { " float" } else { "n integer" }
-            ),
-        )),
+        Some(float_op) if float_op != is_float => {
+            Err(a.error(LowerErrorKind::AtomicTypeMismatch {
+                op,
+                float_format: is_float,
+            }))
+        }
         _ => Ok(()),
     }
 }
@@ -230,54 +225,16 @@ pub(crate) fn plan(
 ) -> Result<Route<TypedAtomic>, LowerError> {
     let (device, options) = (ctx.device, ctx.options);
     let coord = a.check_coord()?;
-    let op = a
-        .indices
-        .get(
-            a.op.index_position(IndexKind::AtomicOp)
-                .expect("image atomics carry atomic_op"),
-        )
-        .and_then(|&v| AtomicOp::from_index(v))
-        .ok_or_else(|| a.error(LowerErrorKind::Malformed, "bad atomic_op index"))?;
+    let op = a.atomic_op()?;
     let swap = a.op == IntrinsicOp::ImageAtomicSwap;
-    if op.is_swap() != swap {
-        return Err(a.error(
-            LowerErrorKind::Malformed,
-            format!(
-                "atomic op {op} belongs to {}",
-                if op.is_swap() {
-                    "image_atomic_swap"
-                } else {
-                    "image_atomic"
-                }
-            ),
-        ));
-    }
-    if matches!(op, AtomicOp::IncWrap | AtomicOp::DecWrap) {
-        return Err(a.error(
-            LowerErrorKind::AtomicOpUnmapped,
-            format!("atomic op {op} has no LSC operation"),
-        ));
-    }
-    let dest = a.dest.unwrap_or(Type::U32);
-    let data_tys = &a.src_types[1..];
-    if dest.num_components() != 1 || data_tys.iter().any(|t| *t != dest) {
-        return Err(a.error(
-            LowerErrorKind::Malformed,
-            format!(
-                "atomic data and result must be one scalar type, found {dest} and {data_tys:?}"
-            ),
-        ));
-    }
+    let dest = a.atomic_type()?;
     let is64 = dest.bit_size() == 64 || matches!(a.format, Format::R64Uint | Format::R64Sint);
     if is64 {
         // The untyped path checks that the platform has 64-bit atomics.
         return Ok(Route::Untyped(UntypedReason::Int64Atomic));
     }
     if dest.bit_size() != 32 {
-        return Err(a.error(
-            LowerErrorKind::Malformed,
-            format!("image atomics operate on 32- or 64-bit data, not {dest}"),
-        ));
+        return Err(a.malformed(Malformation::AtomicBits { found: dest }));
     }
     if options.force_untyped {
         return Ok(Route::Untyped(UntypedReason::Forced));
@@ -290,18 +247,12 @@ pub(crate) fn plan(
         Format::R16Uint | Format::R16Sint | Format::R16Float if r16_atomics(device) => {
             (DataSize::D16U32, Some(a.format == Format::R16Float))
         }
-        f => {
-            return Err(a.error(
-                LowerErrorKind::AtomicFormatUnsupported,
-                format!(
-                    "typed atomics need an R32 surface{}, not {f}",
-                    if r16_atomics(device) {
-                        " or an R16 one"
-                    } else {
-                        ""
-                    }
-                ),
-            ))
+        format => {
+            return Err(a.error(LowerErrorKind::AtomicFormatUnsupported {
+                format,
+                untyped: false,
+                r16: r16_atomics(device),
+            }))
         }
     };
     if let Some(is_float) = float_format {

@@ -55,11 +55,11 @@
 
 use super::access::ImageAccess;
 use super::context::EmitCtx;
-use super::options::LowerOptions;
-use super::report::SurfaceFormat;
 use crate::convert;
 use crate::device::Device;
-use crate::error::{LowerError, LowerErrorKind};
+use crate::error::{FormatProblem, LowerError, LowerErrorKind, Malformation};
+use crate::options::LowerOptions;
+use crate::report::SurfaceFormat;
 use ir::{AluType, Format, Function, ImageDim, ImageRef, Inst, IntrinsicOp, Src, Type};
 
 /// A planned sampler load.
@@ -115,10 +115,7 @@ pub(crate) fn plan(
     let dest = a.dest.unwrap_or(Type::U32);
     let dest_comps = dest.num_components();
     if dest.bit_size() != 32 || !(1..=4).contains(&dest_comps) {
-        return Err(a.error(
-            LowerErrorKind::Malformed,
-            format!("the load defines {dest}; a storage image load returns 32x1 to 32x4"),
-        ));
+        return Err(a.malformed(Malformation::LoadComponents { found: dest }));
     }
     let (channels, dest_type, surface) = if a.format == Format::None {
         let t =
@@ -126,19 +123,13 @@ pub(crate) fn plan(
                 .and_then(|p| a.indices.get(p))
                 .and_then(|&v| AluType::from_index(v))
                 .filter(|t| t.bits == 32)
-                .ok_or_else(|| {
-                    a.error(
-                        LowerErrorKind::Malformed,
-                        "a format-less load needs a 32-bit dest_type",
-                    )
-                })?;
+                .ok_or_else(|| a.malformed(Malformation::FormatlessDestType))?;
         (dest_comps, t, SurfaceFormat::ViewFormat)
     } else {
         let base = a.format.data_base_type().ok_or_else(|| {
-            a.error(
-                LowerErrorKind::UnsupportedFormat,
-                format!("{} has no data type", a.format),
-            )
+            a.error(LowerErrorKind::UnsupportedFormat(Box::new(
+                FormatProblem::NoDataType { format: a.format },
+            )))
         })?;
         (
             dest_comps.min(a.format.num_channels()),
@@ -324,7 +315,13 @@ fn main {
 ";
         let mut sh = ir::parse_shader(text).unwrap();
         let e = lower_images(&mut sh, &Device::preset("skl").unwrap(), &on()).unwrap_err();
-        assert_eq!(e.kind, LowerErrorKind::Malformed);
+        assert!(
+            matches!(
+                e.kind,
+                LowerErrorKind::Malformed(Malformation::Lod { found }) if found == ir::Type::U64
+            ),
+            "{e}"
+        );
         assert!(
             e.to_string()
                 .contains("the LOD is 64, expected a 32-bit scalar"),

@@ -67,18 +67,20 @@
 use super::access::ImageAccess;
 use super::atomic::{self, lsc_op_for_atomic, r16_atomic_operands, r16_atomic_result, r16_atomics};
 use super::context::{EmitCtx, PlanCtx, UntypedReason};
-use super::options::UntypedAddress;
-use super::report::SurfaceFormat;
-use crate::address::{slot, AddressError, AddressPlan, Emitter, Operand};
+use crate::address::{slot, AddressPlan, Emitter, Operand};
 use crate::bounds;
 use crate::convert;
 use crate::device::Device;
-use crate::error::{LowerError, LowerErrorKind};
+use crate::error::{
+    address_error_kind, A64Use, FormatProblem, FormatUse, LowerError, LowerErrorKind, Malformation,
+};
+use crate::options::UntypedAddress;
+use crate::report::SurfaceFormat;
 use ir::function::{InstKind, IntrinsicInst};
 use ir::lsc::{
     AddrSize, AddrType, CacheControl, CacheOpt, DataShape, DataSize, LscAtomicOp, LscDesc, Sfid,
 };
-use ir::{AtomicOp, Format, Function, ImageRef, IndexKind, Inst, IntrinsicOp, Src, Type};
+use ir::{Format, Function, ImageRef, Inst, IntrinsicOp, Src, Type};
 use smallvec::{smallvec, SmallVec};
 use std::rc::Rc;
 
@@ -124,7 +126,7 @@ pub(crate) struct UntypedAccess {
     lod: Option<Src>,
 }
 
-/// What [`LowerReport`](super::report::LowerReport) counts of an untyped access.
+/// What [`LowerReport`](crate::LowerReport) counts of an untyped access.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub(crate) enum UntypedKind {
     /// A load.
@@ -173,17 +175,6 @@ fn raw_format(bits: u32) -> Option<(Format, DataShape)> {
         ),
         _ => return None,
     })
-}
-
-fn address_error(a: &ImageAccess<'_>, e: AddressError) -> LowerError {
-    let kind = match e {
-        AddressError::NoFormat => LowerErrorKind::FormatRequired,
-        AddressError::Format(_) => LowerErrorKind::UnsupportedFormat,
-        AddressError::Dim(_) => LowerErrorKind::UnsupportedDim,
-        AddressError::Layout(_) => LowerErrorKind::InvalidLayout,
-        AddressError::NoTiling(_) => LowerErrorKind::UntypedPathUnavailable,
-    };
-    a.error(kind, e.to_string())
 }
 
 fn is_coherent(q: ir::Access) -> bool {
@@ -243,27 +234,20 @@ pub(crate) fn plan(
     let (device, options) = (ctx.device, ctx.options);
     let coord = a.check_coord()?;
     if a.format == Format::None {
-        return Err(a.error(
-            LowerErrorKind::FormatRequired,
-            "the untyped path computes texel addresses from the format, and the image has none",
-        ));
+        return Err(a.error(LowerErrorKind::FormatRequired(FormatUse::UntypedAddress)));
     }
     if options.untyped_address == UntypedAddress::A64 && !device.has_a64 {
-        return Err(a.error(
-            LowerErrorKind::A64Unsupported,
-            "untyped-address=a64 needs 64-bit flat addresses, which messages have from Gfx8",
-        ));
+        return Err(a.error(LowerErrorKind::A64Unsupported(A64Use::UntypedAddress)));
     }
     let plan = ctx
         .address_plans
         .get(a.dim, a.arrayed, a.format, a.decl.layout.as_ref())
-        .map_err(|e| address_error(a, e))?;
+        .map_err(|e| a.error(address_error_kind(e)))?;
     let bits = a.format.bits_per_texel();
     let (raw_fmt, shape) = raw_format(bits).ok_or_else(|| {
-        a.error(
-            LowerErrorKind::UnsupportedFormat,
-            format!("{bits}-bit texels have no untyped access size"),
-        )
+        a.error(LowerErrorKind::UnsupportedFormat(Box::new(
+            FormatProblem::UntypedTexelBits { bits },
+        )))
     })?;
     let message = Type::vec32(raw_fmt.num_channels());
     let natural_raw = reason == UntypedReason::NoTypedFormat;
@@ -287,16 +271,12 @@ pub(crate) fn plan(
         IntrinsicOp::ImageLoad => {
             let dest = a.dest.unwrap_or(Type::U32);
             convert::check_load(a.format, raw_fmt, message, dest.num_components())
-                .map_err(|e| a.error(LowerErrorKind::Malformed, e.to_string()))?;
+                .map_err(|e| a.malformed(Malformation::Conversion(e)))?;
             if dest.bit_size() != a.format.data_bit_size() {
-                return Err(a.error(
-                    LowerErrorKind::Malformed,
-                    format!(
-                        "the load defines {dest}, but {} data is {}-bit",
-                        a.format,
-                        a.format.data_bit_size()
-                    ),
-                ));
+                return Err(a.malformed(Malformation::LoadBits {
+                    found: dest,
+                    format: a.format,
+                }));
             }
             access.kind = Kind::Load {
                 dest_comps: dest.num_components(),
@@ -304,13 +284,7 @@ pub(crate) fn plan(
             let lod = a.check_lod()?;
             if a.const_lod() != Some(0) {
                 if !options.bounds_check {
-                    return Err(a.error(
-                        LowerErrorKind::LodUnsupported,
-                        "the untyped path addresses the view's level only (its parameter \
-                         block describes one level), and without the bounds check a LOD \
-                         that is not the constant 0 cannot be turned into an \
-                         out-of-bounds load",
-                    ));
+                    return Err(a.error(LowerErrorKind::LodUnsupported));
                 }
                 access.lod = lod;
             }
@@ -323,7 +297,7 @@ pub(crate) fn plan(
         }
         IntrinsicOp::ImageStore => {
             convert::check_store(a.format, raw_fmt, a.src_types[1])
-                .map_err(|e| a.error(LowerErrorKind::Malformed, e.to_string()))?;
+                .map_err(|e| a.malformed(Malformation::Conversion(e)))?;
             access.kind = Kind::Store { data: a.srcs[1] };
             access.cache = store_cache(device, a.qualifiers);
             access.raw_guard = natural_raw && device.is_gfx7_without_hsw();
@@ -333,31 +307,16 @@ pub(crate) fn plan(
             access.cache = atomic_cache(device);
             access.bound_guard = !options.bounds_check && device.is_gfx7_without_hsw();
         }
-        other => {
-            return Err(a.error(
-                LowerErrorKind::Malformed,
-                format!("`{other}` has no untyped lowering"),
-            ))
-        }
+        op => return Err(a.malformed(Malformation::NotAnImageAccess { op })),
     }
     Ok(access)
 }
 
 fn plan_atomic(a: &ImageAccess<'_>, access: &mut UntypedAccess) -> Result<(), LowerError> {
     let device = a.device;
-    let op =
-        a.op.index_position(IndexKind::AtomicOp)
-            .and_then(|p| a.indices.get(p))
-            .and_then(|&v| AtomicOp::from_index(v))
-            .ok_or_else(|| a.error(LowerErrorKind::Malformed, "bad atomic_op index"))?;
-    if matches!(op, AtomicOp::IncWrap | AtomicOp::DecWrap) {
-        return Err(a.error(
-            LowerErrorKind::AtomicOpUnmapped,
-            format!("atomic op {op} has no LSC operation"),
-        ));
-    }
+    let op = a.atomic_op()?;
     let swap = a.op == IntrinsicOp::ImageAtomicSwap;
-    let ty = a.dest.unwrap_or(Type::U32);
+    let ty = a.atomic_type()?;
     let is64 = ty.bit_size() == 64 || matches!(a.format, Format::R64Uint | Format::R64Sint);
     let (size, float_format) = match a.format {
         Format::R64Uint | Format::R64Sint => (DataSize::D64, false),
@@ -366,45 +325,29 @@ fn plan_atomic(a: &ImageAccess<'_>, access: &mut UntypedAccess) -> Result<(), Lo
         Format::R16Uint | Format::R16Sint | Format::R16Float if r16_atomics(device) => {
             (DataSize::D16U32, a.format == Format::R16Float)
         }
-        f => {
-            return Err(a.error(
-                LowerErrorKind::AtomicFormatUnsupported,
-                format!(
-                    "untyped image atomics need an R32{} or R64 image, not {f}",
-                    if r16_atomics(device) { ", R16" } else { "" }
-                ),
-            ))
+        format => {
+            return Err(a.error(LowerErrorKind::AtomicFormatUnsupported {
+                format,
+                untyped: true,
+                r16: r16_atomics(device),
+            }))
         }
     };
-    if is64 != (size == DataSize::D64) || ty.num_components() != 1 {
-        return Err(a.error(
-            LowerErrorKind::Malformed,
-            format!(
-                "the atomic defines {ty}, but {} data is {}-bit",
-                a.format,
-                a.format.data_bit_size()
-            ),
-        ));
+    if is64 != (size == DataSize::D64) {
+        return Err(a.malformed(Malformation::AtomicFormatBits {
+            found: ty,
+            format: a.format,
+        }));
     }
     if is64 {
         if !(device.image_int64_atomics && device.has_a64) {
-            return Err(a.error(
-                LowerErrorKind::Int64AtomicUnsupported,
-                "64-bit image atomics need A64 global atomics (Gfx9+)",
-            ));
+            return Err(a.error(LowerErrorKind::Int64AtomicUnsupported));
         }
         // anv's path (§9): A64 UGM atomics on the computed texel address.
         access.a64 = true;
     }
     atomic::check_supported(a, op, device)?;
     atomic::check_domain(a, op, float_format)?;
-    let data_tys = &a.src_types[1..];
-    if data_tys.iter().any(|t| *t != ty) {
-        return Err(a.error(
-            LowerErrorKind::Malformed,
-            format!("atomic data and result must be one scalar type, found {ty} and {data_tys:?}"),
-        ));
-    }
     let constant = a
         .const_srcs
         .get(1)
@@ -412,12 +355,8 @@ fn plan_atomic(a: &ImageAccess<'_>, access: &mut UntypedAccess) -> Result<(), Lo
         .flatten()
         .filter(|_| !is64)
         .map(|v| v as u32);
-    let lsc = lsc_op_for_atomic(op, if swap { None } else { constant }).ok_or_else(|| {
-        a.error(
-            LowerErrorKind::AtomicOpUnmapped,
-            format!("atomic op {op} has no LSC operation"),
-        )
-    })?;
+    let lsc = lsc_op_for_atomic(op, if swap { None } else { constant })
+        .ok_or_else(|| a.error(LowerErrorKind::AtomicOpUnmapped { op }))?;
     let operands: SmallVec<[Src; 2]> = match lsc.num_data_operands() {
         0 => SmallVec::new(),
         1 => smallvec![a.srcs[1]],

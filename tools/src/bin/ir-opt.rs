@@ -342,14 +342,11 @@ fn optimize(args: &OptArgs) -> Result<(), Failure> {
     write_output(args.output.as_deref(), &text)
 }
 
-/// The pipeline `-O` and `-p` ask for, in order; every `-p` text is checked on its own
-/// first, so that a problem (an empty pass name in `cse,,dce`) is reported against
-/// the text the user wrote.
+/// The pipeline `-p` asks for, in order; every `-p` text is checked on its own first,
+/// so that a problem (an empty pass name in `cse,,dce`) is reported against the text the
+/// user wrote. `-O` is not part of it: it runs `lowering::lower_shader` first.
 fn pipeline_text(args: &OptArgs) -> Result<String, Failure> {
     let mut items: Vec<String> = Vec::new();
-    if args.optimize {
-        items.push("lower-images,lower-async-copies,cleanup".into());
-    }
     for text in &args.passes {
         tools::pipeline::check_text(text).map_err(|e| Failure(e.line()))?;
         items.push(text.clone());
@@ -357,8 +354,8 @@ fn pipeline_text(args: &OptArgs) -> Result<String, Failure> {
     Ok(items.join(","))
 }
 
-/// The lowering options given on the command line, refused when no pass of the
-/// pipeline would read them.
+/// The lowering options given on the command line, refused when neither `-O` nor a
+/// pass of the pipeline would read them.
 fn check_lowering_options(args: &OptArgs, pipeline: &str) -> Result<(), Failure> {
     let given = [
         ("--force-untyped", args.force_untyped),
@@ -366,9 +363,10 @@ fn check_lowering_options(args: &OptArgs, pipeline: &str) -> Result<(), Failure>
         ("--readonly-via-sampler", args.readonly_via_sampler),
         ("--untyped-address", args.untyped_address.is_some()),
     ];
-    let lowers = ir::passes::manager::split_pipeline(pipeline)
-        .map(|items| items.iter().any(|(name, _)| name == "lower-images"))
-        .unwrap_or(true);
+    let lowers = args.optimize
+        || ir::passes::manager::split_pipeline(pipeline)
+            .map(|items| items.iter().any(|(name, _)| name == "lower-images"))
+            .unwrap_or(true);
     match given.iter().find(|(_, on)| *on) {
         Some((option, _)) if !lowers => Err(Failure(
             OptionError::new(
@@ -391,9 +389,6 @@ fn run_pipeline(
 ) -> Result<(), Failure> {
     let text = pipeline_text(args)?;
     check_lowering_options(args, &text)?;
-    if text.is_empty() {
-        return Ok(());
-    }
     let defaults = lowering::LowerOptions {
         bounds_check: !args.no_bounds_check,
         force_untyped: args.force_untyped,
@@ -402,7 +397,17 @@ fn run_pipeline(
             AddressModel::Bti => lowering::UntypedAddress::Bti,
             AddressModel::A64 => lowering::UntypedAddress::A64,
         },
+        ..lowering::LowerOptions::default()
     };
+    if args.optimize {
+        let device = device.ok_or_else(|| {
+            Failure(OptionError::new("-O", "lowers for a platform: pass --target").line())
+        })?;
+        optimize_with_lower_shader(args, device, &defaults, shader, file, source)?;
+    }
+    if text.is_empty() {
+        return Ok(());
+    }
     let registry = tools::pipeline::registry(device, defaults);
     let mut pm = PassManager::parse_pipeline(&text, &registry)
         .map_err(|e| Failure(format!("error: {e}")))?;
@@ -426,5 +431,50 @@ fn run_pipeline(
         };
         let details = tools::render(e.diagnostics(), file, source);
         Failure(format!("{what}\n{details}"))
+    })
+}
+
+/// `-O`: the default pipeline, `lowering::lower_shader`, with `--print-after-all`,
+/// `--time-passes` and `--verify` applied to its stages.
+fn optimize_with_lower_shader(
+    args: &OptArgs,
+    device: &lowering::Device,
+    options: &lowering::LowerOptions,
+    shader: &mut ir::Shader,
+    file: &str,
+    source: &str,
+) -> Result<(), Failure> {
+    let mut timings: Vec<(String, std::time::Duration)> = Vec::new();
+    let mut invalid: Option<(String, Vec<ir::diag::Diagnostic>)> = None;
+    let mut last = std::time::Instant::now();
+    let result = lowering::lower_shader_with(shader, device, options, &mut |stage, s| {
+        timings.push((stage.to_string(), last.elapsed()));
+        if args.print_after_all {
+            eprint!("// ----- after {stage} -----\n{}", ir::print_shader(s));
+        }
+        if args.verify && invalid.is_none() {
+            if let Err(d) = ir::validate(s) {
+                invalid = Some((stage.to_string(), d));
+            }
+        }
+        last = std::time::Instant::now();
+    });
+    if args.time_passes {
+        eprint!("{}", tools::stage_timing_report(&timings));
+    }
+    if let Some((stage, diagnostics)) = invalid {
+        return Err(Failure(format!(
+            "error: the shader is invalid after pass `{stage}`\n{}",
+            tools::render(&diagnostics, file, source)
+        )));
+    }
+    result.map(|_| ()).map_err(|errors| {
+        let hints = tools::LoweringFlags {
+            force_untyped: args.force_untyped,
+            no_bounds_check: args.no_bounds_check,
+            untyped_address_a64: args.untyped_address == Some(AddressModel::A64),
+        };
+        let details = tools::render(&tools::lowering_diagnostics(&errors, &hints), file, source);
+        Failure(format!("error: lowering failed\n{details}"))
     })
 }
