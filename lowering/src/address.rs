@@ -50,7 +50,7 @@ use smallvec::SmallVec;
 use std::collections::HashMap;
 use std::fmt;
 use std::rc::Rc;
-use tiling::{Coord, Field, Gen, SurfDim, TileInfo, Tiling};
+use tiling::{Coord, Field, SurfDim, TileInfo, Tiling};
 
 pub use tiling::image_param::slot;
 
@@ -403,7 +403,13 @@ struct Candidate {
 }
 
 impl Candidate {
-    fn new(tiling: Tiling, gen: Gen, dim: ImageDim, bpb: u32) -> Result<Candidate, AddressError> {
+    fn new(
+        tiling: Tiling,
+        device: &Device,
+        dim: ImageDim,
+        bpb: u32,
+    ) -> Result<Candidate, AddressError> {
+        let gen = device.gen;
         let sdim = surface_dim(dim).unwrap_or(SurfDim::D2);
         let tile = TileInfo::new(tiling, gen, sdim, bpb, 1)
             .map_err(|e| AddressError::Layout(LayoutError::Tile(e.to_string())))?;
@@ -420,7 +426,7 @@ impl Candidate {
             u: fields(Coord::U),
             v: fields(Coord::V),
             r: if slabs { fields(Coord::R) } else { Vec::new() },
-            gfx4_3d: is3d && gen.ver() < 9,
+            gfx4_3d: is3d && device.gfx4_3d_layout(),
             slabs,
             tile,
         })
@@ -554,7 +560,7 @@ impl AddressPlan {
             None => {
                 let cands = allowed
                     .iter()
-                    .map(|&t| Candidate::new(t, gen, dim, bpb))
+                    .map(|&t| Candidate::new(t, device, dim, bpb))
                     .collect::<Result<Vec<_>, _>>()?;
                 Self::dynamic(device, dim, arrayed, &cands)
             }
@@ -569,7 +575,7 @@ impl AddressPlan {
                         allowed,
                     }));
                 }
-                let c = Candidate::new(t, gen, dim, bpb)?;
+                let c = Candidate::new(t, device, dim, bpb)?;
                 Self::fixed(device, dim, arrayed, log2_cpp, &c, l)?
             }
         };

@@ -284,6 +284,13 @@ impl Device {
             .collect()
     }
 
+    /// Whether 3D surfaces use isl's GFX4_3D dimension layout (each level's slices
+    /// side by side, the layout `isl_choose_dim_layout` picks for 3D before Gfx9), whose
+    /// slice placement the untyped address code reads from the parameter block.
+    pub fn gfx4_3d_layout(&self) -> bool {
+        self.gen < Gen::Gfx9
+    }
+
     /// The SIMD width of sampler messages: the untyped width capped at 16, the widest the
     /// vISA 3D_LOAD encoding lists (IGC `documentation/visa/instructions/3D_LOAD.md`,
     /// Exec_size).
