@@ -24,11 +24,6 @@
 //! The entry point is [`lower_shader`]; `lowering/examples/driver.rs` is a driver's use
 //! of it from building a shader to filling its parameter blocks.
 
-// A `LowerError` names the instruction, image, format and platform and carries its
-// reason as data (`LowerErrorKind`); it is built once per access that cannot be
-// lowered, on the error path, where its size costs nothing that matters.
-#![allow(clippy::result_large_err)]
-
 pub mod address;
 pub mod async_copy;
 pub mod bounds;
