@@ -65,7 +65,7 @@ impl FnCheck<'_> {
         let idx = |k: IndexKind| if indices_ok { intr.index(k) } else { None };
 
         // The image operand.
-        let lsc_addr = idx(IndexKind::LscAddr).and_then(|v| AddrType::ALL.get(v as usize).copied());
+        let lsc_addr = idx(IndexKind::LscAddr).and_then(AddrType::from_index);
         let wants_image = match info.image {
             ImageOperand::None => Some(false),
             ImageOperand::Required => Some(true),

@@ -13,8 +13,8 @@ impl FnCheck<'_> {
         let (name, span) = (c.name, c.span);
         let dec = |k: IndexKind| intr.index(k);
         let (Some(sfid), Some(asz), Some(shape)) = (
-            dec(IndexKind::LscSfid).and_then(|v| Sfid::ALL.get(v as usize).copied()),
-            dec(IndexKind::LscAddrSize).and_then(|v| AddrSize::ALL.get(v as usize).copied()),
+            dec(IndexKind::LscSfid).and_then(Sfid::from_index),
+            dec(IndexKind::LscAddrSize).and_then(AddrSize::from_index),
             dec(IndexKind::LscData).and_then(DataShape::from_index),
         ) else {
             return;
@@ -145,8 +145,7 @@ impl FnCheck<'_> {
         let intr = c.intr;
         let (name, span) = (c.name, c.span);
         let (Some(sfid), Some(data), Some(shape)) = (
-            intr.index(IndexKind::LscSfid)
-                .and_then(|v| Sfid::ALL.get(v as usize).copied()),
+            intr.index(IndexKind::LscSfid).and_then(Sfid::from_index),
             intr.index(IndexKind::LscData)
                 .and_then(DataShape::from_index),
             intr.index(IndexKind::LscBlock)

@@ -482,7 +482,7 @@ impl Case {
             next_id: 0,
             visible: Vec::new(),
             in_loop: false,
-            r16_atomics: device.verx10 >= 120,
+            r16_atomics: device.verx10() >= 120,
         };
         let mut body = Vec::new();
         while st.budget > 0 {
@@ -780,7 +780,7 @@ fn arbitrary_image(g: &mut Gen, device: &Device, cfg: &CaseConfig, index: usize)
         // The formats atomics run on (five of the 41, and the three R16 formats from
         // Gfx12): drawn more often so that every atomic op is exercised on every
         // platform.
-        let r16: &[Format] = if device.verx10 >= 120 {
+        let r16: &[Format] = if device.verx10() >= 120 {
             &[Format::R16Uint, Format::R16Sint, Format::R16Float]
         } else {
             &[]
