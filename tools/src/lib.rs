@@ -34,7 +34,7 @@ pub fn read_input(path: &str) -> Result<String, Failure> {
     decode_utf8(bytes).map_err(|e| Failure(format!("error: {name} is not UTF-8 text: {e}")))
 }
 
-/// Reads `path`, or standard input for `-`, as bytes (up to [`MAX_INPUT_BYTES`]):
+/// Reads `path`, or standard input for `-`, as bytes (up to [`MAX_TEXT_BYTES`]):
 /// returns how to name the input in messages and its bytes.
 pub fn read_bytes(path: &str) -> Result<(String, Vec<u8>), Failure> {
     let (name, result) = if path == "-" {
