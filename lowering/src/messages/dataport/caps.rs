@@ -91,7 +91,7 @@ impl DataportCaps {
 
     /// The facts of `device`'s generation (see [`DataportCaps::for_gen`]).
     pub fn for_device(device: &crate::Device) -> Option<DataportCaps> {
-        tiling::Gen::from_verx10(device.verx10).and_then(DataportCaps::for_gen)
+        tiling::Gen::from_verx10(device.verx10()).and_then(DataportCaps::for_gen)
     }
 
     /// Whether typed and untyped surface messages use Haswell's data cache 1 (every
