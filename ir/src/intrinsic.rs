@@ -81,6 +81,19 @@ spelled_enum! {
     }
 }
 
+impl From<DpField> for IndexKind {
+    /// The index that holds a data-port field.
+    fn from(f: DpField) -> IndexKind {
+        match f {
+            DpField::Addr => IndexKind::DpAddr,
+            DpField::Cmask => IndexKind::DpCmask,
+            DpField::Op => IndexKind::DpOp,
+            DpField::Bits => IndexKind::DpBits,
+            DpField::Bytes => IndexKind::DpBytes,
+        }
+    }
+}
+
 impl IndexKind {
     /// The data-port field this index holds, if it is one.
     pub fn dp_field(self) -> Option<DpField> {

@@ -14,9 +14,10 @@
 //! added.
 //!
 //! Every number names its source: the project's hardware notes
-//! (`docs/hardware/image-lowering.md`, `docs/hardware/lsc.md`) and the Mesa and IGC files
-//! they read.
+//! (`docs/hardware/image-lowering.md`, `docs/hardware/lsc.md`,
+//! `docs/hardware/dataport.md`) and the Mesa and IGC files they read.
 
+use crate::messages::dataport::DataportCaps;
 use std::fmt;
 use tiling::{Gen, Platform};
 
@@ -52,6 +53,11 @@ pub struct Device {
     pub is_baytrail: bool,
     /// Whether LSC messages exist (Gfx12.5 and later; `docs/hardware/lsc.md` §1).
     pub has_lsc: bool,
+    /// The legacy data port the lowering sends its messages to where there is no LSC
+    /// (Gfx7 to Gfx12.0): its messages, atomics, SIMD widths and descriptor encoding
+    /// (`docs/hardware/dataport.md`). `None` from Gfx12.5 (LSC) and before Gfx7 (no
+    /// storage images).
+    pub dataport: Option<DataportCaps>,
     /// SIMD width of one typed (TGM) message.
     pub typed_simd: u32,
     /// The widest typed message the hardware takes (`docs/hardware/lsc.md` §10, §13.11):
@@ -175,6 +181,7 @@ impl Device {
             storage_images: gen >= Gen::Gfx7,
             is_baytrail: false,
             has_lsc,
+            dataport: DataportCaps::for_gen(gen),
             // Typed messages: Mesa splits them to SIMD8 whenever ver < 20
             // (brw_lower_simd_width.cpp, MEMORY_MODE_TYPED; legacy typed surface
             // messages are SIMD8 too). IGC's maxima are DG2/MTL 8, PVC 16, Xe2 32

@@ -20,7 +20,10 @@
 //! - [`visa`]: vISA text of the messages, as IGC prints it;
 //! - [`async_copy`]: the `lower-async-copies` pass ([`LowerAsyncCopies`],
 //!   [`lower_async_copies()`]): group async copies as per-invocation message loops or
-//!   2D block messages.
+//!   2D block messages;
+//! - [`dataport`]: the `lower-dataport` pass ([`LowerDataport`], [`lower_dataport()`]):
+//!   on platforms without LSC (Gfx7 to Gfx12.0) the LSC-shaped messages become legacy
+//!   data-port messages; the two passes above run it after their emission there.
 //!
 //! The entry point is [`lower_shader`]; `lowering/examples/driver.rs` is a driver's use
 //! of it from building a shader to filling its parameter blocks.
@@ -29,6 +32,7 @@ pub mod address;
 pub mod async_copy;
 pub mod bounds;
 pub mod convert;
+pub mod dataport;
 pub mod device;
 pub mod error;
 pub mod format;
@@ -45,6 +49,7 @@ pub use async_copy::{
     AsyncCopyReport, Block2dPolicy, LowerAsyncCopies,
 };
 pub use convert::{ConvertError, ConvertProblem};
+pub use dataport::{lower_dataport, register_lower_dataport, LowerDataport};
 pub use device::{CacheControlField, Device};
 pub use error::{
     A64Use, BlockProblem, CopyBlockProblem, DimProblem, FormatProblem, FormatUse, LowerError,

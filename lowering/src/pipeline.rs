@@ -2,9 +2,11 @@
 //! driver calls.
 //!
 //! The pipeline is `lower-images`, `lower-async-copies`, then the IR's `cleanup` loop
-//! ([`PIPELINE`]), the list `ir-opt -O` and the verifier run too. The stages stay passes
-//! of their own for custom pipelines (`ir-opt -p`, a [`ir::passes::PassManager`]),
-//! sharing this code.
+//! ([`PIPELINE`]), the list `ir-opt -O` and the verifier run too. On platforms without
+//! LSC each of the first two stages ends with the `lower-dataport` rewrite
+//! ([`crate::dataport`]), so that the shader never holds an LSC message there. The
+//! stages stay passes of their own for custom pipelines (`ir-opt -p`, a
+//! [`ir::passes::PassManager`]), sharing this code.
 //!
 //! The lowering requires a valid shader: [`lower_shader`] runs the validator once, first,
 //! and reports what it finds as [`LowerErrorKind::InvalidShader`] errors. It then plans
@@ -13,6 +15,7 @@
 //! reported.
 
 use crate::async_copy;
+use crate::dataport;
 use crate::device::Device;
 use crate::error::{LowerError, LowerErrorKind};
 use crate::images;
@@ -60,21 +63,28 @@ pub fn lower_shader_with(
             })
             .collect::<Vec<_>>()
     })?;
-    // Plan both stages before changing anything.
+    // Plan both stages before changing anything; without LSC, the LSC messages the
+    // shader holds already must have legacy data-port forms too.
     let image_plans = images::plan_shader(shader, device, options);
     let copy_plans = async_copy::plan_shader(shader, device, &options.async_copies);
-    let (image_plans, copy_plans) = match (image_plans, copy_plans) {
-        (Ok(i), Ok(c)) => (i, c),
-        (i, c) => {
+    let checked = dataport::check_input(shader, device);
+    let (image_plans, copy_plans) = match (image_plans, copy_plans, checked) {
+        (Ok(i), Ok(c), Ok(())) => (i, c),
+        (i, c, d) => {
             let mut errors = i.err().unwrap_or_default();
             errors.extend(c.err().unwrap_or_default());
+            errors.extend(d.err().unwrap_or_default());
             return Err(errors);
         }
     };
     let mut report = images::emit_shader(shader, image_plans, device);
+    // The planners checked that every message they emit has a legacy form: a failure
+    // here is the lowering's bug, reported as such.
+    dataport::lower_dataport(shader, device).map_err(|e| rewrite_failed(PIPELINE[0], e))?;
     stage_done(PIPELINE[0], shader, device)?;
     after_stage(PIPELINE[0], shader);
     report.async_copies = async_copy::emit_shader(shader, copy_plans);
+    dataport::lower_dataport(shader, device).map_err(|e| rewrite_failed(PIPELINE[1], e))?;
     stage_done(PIPELINE[1], shader, device)?;
     after_stage(PIPELINE[1], shader);
     Cleanup::standard(DEFAULT_MAX_ITERATIONS)
@@ -84,6 +94,21 @@ pub fn lower_shader_with(
     after_stage(PIPELINE[2], shader);
     report.summarize(shader);
     Ok(report)
+}
+
+/// The errors of the data-port rewrite after `stage`, which planning should have
+/// prevented: stage failures, each naming the message and the rule.
+fn rewrite_failed(stage: &'static str, errors: Vec<LowerError>) -> Vec<LowerError> {
+    errors
+        .into_iter()
+        .map(|e| LowerError {
+            kind: LowerErrorKind::StageFailed {
+                stage,
+                diagnostic: Box::new(e.to_diagnostic()),
+            },
+            ..e
+        })
+        .collect()
 }
 
 /// The errors of a stage that failed, one per diagnostic.

@@ -3,6 +3,7 @@
 //! blocks to fill, how each image is accessed, and the messages the shader sends.
 
 use crate::async_copy::AsyncCopyReport;
+use ir::dataport::{DpAddr, DpDesc};
 use ir::lsc::{Block2dDesc, LscDesc, Sfid};
 use ir::{Format, ImageId, IntrinsicOp, Shader};
 
@@ -77,11 +78,12 @@ pub struct ImageReport {
 pub struct MessageStats {
     /// Every message intrinsic.
     pub total: usize,
-    /// Typed messages (`.tgm`).
+    /// Typed messages (`.tgm`; the legacy typed surface messages).
     pub typed: usize,
-    /// Untyped global-memory messages (`.ugm`, `.ugml`).
+    /// Untyped global-memory messages (`.ugm`, `.ugml`; the legacy untyped, scattered
+    /// and A64 messages on surfaces and global memory).
     pub untyped: usize,
-    /// Shared-local-memory messages (`.slm`).
+    /// Shared-local-memory messages (`.slm`; legacy messages with `dp_addr=slm`).
     pub shared: usize,
     /// Sampler messages.
     pub sampler: usize,
@@ -193,6 +195,18 @@ impl LowerReport {
                 }
                 let sfid = if intr.op.is_lsc() {
                     LscDesc::from_indices(&intr.indices).ok().map(|d| d.sfid)
+                } else if let Some(msg) = intr.op.dp_msg() {
+                    // Legacy data-port messages count as the LSC messages they stand
+                    // for: typed, shared local memory, or untyped.
+                    DpDesc::from_indices(msg, &intr.indices).ok().map(|d| {
+                        if d.msg.is_typed() {
+                            Sfid::Tgm
+                        } else if d.addr == DpAddr::Slm {
+                            Sfid::Slm
+                        } else {
+                            Sfid::Ugm
+                        }
+                    })
                 } else if intr.op.is_block2d() {
                     Block2dDesc::from_indices(&intr.indices)
                         .ok()
@@ -204,7 +218,10 @@ impl LowerReport {
                 };
                 stats.total += 1;
                 stats.block2d += usize::from(intr.op.is_block2d());
-                stats.atomics += usize::from(intr.op == IntrinsicOp::LscAtomic);
+                stats.atomics += usize::from(
+                    intr.op == IntrinsicOp::LscAtomic
+                        || intr.op.dp_msg().is_some_and(|m| m.is_atomic()),
+                );
                 let required = intr.op.srcs(&intr.indices).map_or(0, |s| s.len());
                 stats.predicated +=
                     usize::from(intr.op.info().predicable && intr.srcs.len() > required);

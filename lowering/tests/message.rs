@@ -7,7 +7,7 @@ use ir::{
     IntrinsicOp, Span, Src, Type, Value,
 };
 use lowering::messages::{
-    cache_encoding, check_message, message_descriptor, LscMessage, LscOp, OpClass,
+    cache_encoding, check_lsc, check_message, message_descriptor, LscMessage, LscOp, OpClass,
 };
 use lowering::Device;
 
@@ -145,6 +145,15 @@ fn img0() -> Option<ImageRef> {
 
 fn check(p: &Device, c: &Case) -> Result<(), String> {
     check_message(p, &[image(1, None)], &c.func, c.inst).map_err(|e| e.rule.to_string())
+}
+
+/// The rules of the LSC-shaped form alone (`check_lsc`), which the lowering checks on
+/// every platform before the legacy data port takes over where there is no LSC.
+fn check_fields(p: &Device, c: &Case) -> Result<(), String> {
+    let m = LscMessage::decode(&c.func, c.inst)
+        .map_err(|r| r.to_string())?
+        .expect("an LSC message");
+    check_lsc(p, &m).map_err(|r| r.to_string())
 }
 
 fn check_images(p: &Device, images: &[ImageDecl], c: &Case) -> Result<(), String> {
@@ -328,13 +337,13 @@ fn ugm_a64_from_gfx8() {
         Device::preset("bdw").unwrap(),
     );
     assert_eq!(
-        check(&hsw, &c),
+        check_fields(&hsw, &c),
         Err(
             ":a64 addresses need 64-bit flat (A64) messages, which this platform (before Gfx8) does not have"
                 .into()
         )
     );
-    assert_eq!(check(&bdw, &c), Ok(()));
+    assert_eq!(check_fields(&bdw, &c), Ok(()));
 }
 
 #[test]
@@ -1093,13 +1102,24 @@ fn sampler_needs_a_sampler() {
 
 #[test]
 fn pre_lsc_messages_are_legal_ir() {
-    // The IR's messages model LSC semantics; a pre-LSC backend maps them onto HDC
-    // messages, so only platform-independent rules apply.
-    assert_eq!(check(&tgl(), &typed_load("d32.xyzw", "a32", "bti")), Ok(()));
-    assert_eq!(check(&tgl(), &ugm_load("ugm", "d64x4", |f| f)), Ok(()));
+    // The LSC-shaped form the lowering describes accesses with: on a platform without
+    // LSC only platform-independent rules apply to it.
     assert_eq!(
-        check(&tgl(), &typed_store("d32.xz")),
+        check_fields(&tgl(), &typed_load("d32.xyzw", "a32", "bti")),
+        Ok(())
+    );
+    assert_eq!(
+        check_fields(&tgl(), &ugm_load("ugm", "d64x4", |f| f)),
+        Ok(())
+    );
+    assert_eq!(
+        check_fields(&tgl(), &typed_store("d32.xz")),
         Err("lsc.md §13.2: store_quad channel mask must be contiguous (.x, .xy, .xyz, .xyzw), found .xz".into())
+    );
+    // As a message of the final IR it is not the platform's: the legacy data port's are.
+    assert_eq!(
+        check(&tgl(), &typed_load("d32.xyzw", "a32", "bti")),
+        Err("tgl (verx10 120) has no LSC messages (DG2, verx10 125, is the first); its messages are the legacy data port's, which the lowering rewrites LSC-shaped messages into".into())
     );
 }
 
@@ -1195,7 +1215,7 @@ fn descriptors() {
     // No descriptor without LSC.
     assert_eq!(
         message_descriptor(&tgl(), &decode(&c), false, 1).unwrap_err().to_string(),
-        "tgl (verx10 120) has no LSC messages (DG2, verx10 125, is the first); its backend maps them onto legacy HDC messages"
+        "tgl (verx10 120) has no LSC messages (DG2, verx10 125, is the first); its messages are the legacy data port's, which the lowering rewrites LSC-shaped messages into"
     );
 }
 

@@ -99,17 +99,24 @@ fn every_format_on_every_platform() {
                     assert_eq!((r.typed_loads, r.typed_stores), (1, 1), "{what}");
                     assert_eq!(r.bindings[0].surface, SurfaceFormat::Typed(lower), "{what}");
                     let mask = ["x", "xy", "xyz", "xyzw"][lower.num_channels() as usize - 1];
-                    assert_eq!(
-                        out.matches(&format!("lsc_data=d32.{mask})")).count(),
-                        2,
-                        "{what}\n{out}"
-                    );
+                    // LSC typed messages, or the legacy typed read and write.
+                    let field = if d.has_lsc {
+                        format!("lsc_data=d32.{mask})")
+                    } else {
+                        format!("(dp_cmask={mask})")
+                    };
+                    assert_eq!(out.matches(&field).count(), 2, "{what}\n{out}");
                 }
                 Ok(StorageAccess::Raw(_)) => {
                     let (r, out) = lower_ok(&text, &d.name);
                     assert_eq!((r.untyped_loads, r.untyped_stores), (1, 1), "{what}");
                     assert_eq!(r.bindings[0].surface, SurfaceFormat::Raw, "{what}");
-                    assert_eq!(out.matches("lsc_sfid=ugm").count(), 2, "{what}\n{out}");
+                    let field = if d.has_lsc {
+                        "lsc_sfid=ugm"
+                    } else {
+                        "dp_addr=bti"
+                    };
+                    assert_eq!(out.matches(field).count(), 2, "{what}\n{out}");
                 }
                 Err(_) => {
                     let e = lower_err(&text, &d.name, LowerOptions::default());
@@ -150,7 +157,12 @@ fn every_dimension_lowers_and_validates() {
         for d in ["hsw", "skl", "dg2", "bmg"] {
             let (r, out) = lower_ok(&text, d);
             assert_eq!(r.typed_atomics, 1, "{dim} on {d}");
-            assert!(out.contains("lsc_load_quad"), "{dim}");
+            let read = if dev(d).has_lsc {
+                "lsc_load_quad"
+            } else {
+                "dp_typed_read"
+            };
+            assert!(out.contains(read), "{dim}");
         }
     }
 }
@@ -211,10 +223,10 @@ fn main {
 ";
     let (_, out) = lower_ok(text, "ivb");
     assert!(
-        out.contains("@lsc_load_quad (@imgs[%0.z], %1.x, %1.y,"),
+        out.contains("@dp_typed_read (@imgs[%0.z], %1.x, %1.y,"),
         "{out}"
     );
-    assert!(out.contains("@lsc_atomic (@imgs[%0.z],"), "{out}");
+    assert!(out.contains("@dp_typed_atomic (@imgs[%0.z],"), "{out}");
     assert!(
         out.contains("@image_load_param (@imgs[%0.z]) (base=1)"),
         "{out}"
@@ -264,24 +276,30 @@ fn atomic_text(fmt: &str, op: &str, data: &str) -> String {
 
 #[test]
 fn atomic_ops_map_to_lsc() {
+    // The LSC operation, and the legacy data port's (docs/hardware/dataport.md §5).
     let cases = [
-        ("iadd", "r32_uint", "lsc_op=iadd"),
-        ("imin", "r32_sint", "lsc_op=smin"),
-        ("imax", "r32_sint", "lsc_op=smax"),
-        ("umin", "r32_uint", "lsc_op=umin"),
-        ("umax", "r32_uint", "lsc_op=umax"),
-        ("iand", "r32_uint", "lsc_op=and"),
-        ("ior", "r32_uint", "lsc_op=or"),
-        ("ixor", "r32_uint", "lsc_op=xor"),
-        ("xchg", "r32_uint", "lsc_op=store"),
-        ("xchg", "r32_float", "lsc_op=store"),
-        ("cmpxchg", "r32_sint", "lsc_op=icas"),
+        ("iadd", "r32_uint", "lsc_op=iadd", "dp_op=add"),
+        ("imin", "r32_sint", "lsc_op=smin", "dp_op=imin"),
+        ("imax", "r32_sint", "lsc_op=smax", "dp_op=imax"),
+        ("umin", "r32_uint", "lsc_op=umin", "dp_op=umin"),
+        ("umax", "r32_uint", "lsc_op=umax", "dp_op=umax"),
+        ("iand", "r32_uint", "lsc_op=and", "dp_op=and"),
+        ("ior", "r32_uint", "lsc_op=or", "dp_op=or"),
+        ("ixor", "r32_uint", "lsc_op=xor", "dp_op=xor"),
+        ("xchg", "r32_uint", "lsc_op=store", "dp_op=mov"),
+        ("xchg", "r32_float", "lsc_op=store", "dp_op=mov"),
+        ("cmpxchg", "r32_sint", "lsc_op=icas", "dp_op=cmpwr"),
     ];
     for d in Device::presets() {
-        for (op, fmt, want) in cases {
+        for (op, fmt, lsc, dp) in cases {
             let (r, out) = lower_ok(&atomic_text(fmt, op, "%0.x"), &d.name);
+            let (want, width) = if d.has_lsc {
+                (lsc, "lsc_data=d32")
+            } else {
+                (dp, "dp_bits=32")
+            };
             assert!(out.contains(want), "{op} on {} {out}", d.name);
-            assert!(out.contains("lsc_data=d32"), "{out}");
+            assert!(out.contains(width), "{out}");
             assert_eq!(
                 r.guarded_atomics,
                 usize::from(d.verx10() < 75),
@@ -339,7 +357,7 @@ fn ivb_atomics_are_guarded_by_the_image_size() {
 fn r16_atomics_from_gfx12() {
     let text = atomic_text("r16_uint", "umax", "%0.x");
     let (_, out) = lower_ok(&text, "tgl");
-    assert!(out.contains("lsc_data=d16u32"), "{out}");
+    assert!(out.contains("(dp_op=umax, dp_bits=16)"), "{out}");
     let e = lower_err(&text, "icl", LowerOptions::default());
     assert!(matches!(
         e.kind,
@@ -438,6 +456,11 @@ fn main {
 ";
     let (r, out) = lower_ok(text, "skl");
     assert_eq!((r.untyped_atomics, r.a64_accesses), (1, 1));
+    assert!(
+        out.contains("(dp_addr=a64, dp_op=add, dp_bits=64)"),
+        "{out}"
+    );
+    let (_, out) = lower_ok(text, "dg2");
     assert!(
         out.contains("lsc_addr=flat, lsc_addr_size=a64, lsc_data=d64"),
         "{out}"
@@ -592,7 +615,7 @@ fn the_pass_is_idempotent() {
         .filter(|&i| {
             f.inst(i)
                 .as_intrinsic()
-                .is_some_and(|x| x.op == IntrinsicOp::LscLoadQuad)
+                .is_some_and(|x| x.op == IntrinsicOp::DpTypedRead)
         })
         .count();
     assert_eq!(quads, 1);

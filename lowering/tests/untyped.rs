@@ -3,12 +3,15 @@
 //!
 //! The environment executes the untyped LSC messages as lsc.md describes them (per-lane
 //! addresses into the surface's memory, `d8u32`/`d16u32` widening, `d32xN` vectors,
-//! atomics returning the old value) and, to catch code that relies on what the hardware
-//! does not promise, writes garbage into the destination of every lane a predicate
-//! disables and into the upper bits of `d8u32`/`d16u32` loads (undefined before Xe2,
-//! lsc.md §1). Surfaces, views and parameter blocks come from the tiling crate; texel
+//! atomics returning the old value), and the legacy data-port messages of the platforms
+//! before Gfx12.5 as `docs/hardware/dataport.md` describes them, and, to catch code that
+//! relies on what the hardware does not promise, writes garbage into the destination of
+//! every lane a predicate disables, into the upper bits of `d8u32`/`d16u32` loads
+//! (undefined before Xe2, lsc.md §1) and into those of byte scattered reads and 16-bit
+//! atomics. Surfaces, views and parameter blocks come from the tiling crate; texel
 //! positions from `Surface::texel_offset`.
 
+use ir::dataport::{DpAddr, DpAtomicOp, DpDesc, DpMsg};
 use ir::eval::{f16_to_f32, f32_to_f16};
 use ir::interp::{Config, Env, EnvError, Interpreter, IntrinsicCall};
 use ir::lsc::{AddrSize, AddrType, DataShape, LscAtomicOp, LscDesc};
@@ -159,6 +162,104 @@ impl Machine<'_> {
     }
 }
 
+impl Machine<'_> {
+    /// The surface offset of lane `lane`'s data-port address (source 0).
+    fn dp_offset(&self, d: &DpDesc, a: u64) -> Result<(AddrType, u64), EnvError> {
+        match d.addr {
+            DpAddr::Bti => Ok((AddrType::Bti, a & 0xffff_ffff)),
+            DpAddr::A64 => Ok((
+                AddrType::Flat,
+                a.checked_sub(BASE_ADDRESS)
+                    .ok_or_else(|| err(format!("flat address {a:#x} below the surface")))?,
+            )),
+            DpAddr::Slm => Err(err("unexpected shared-memory message")),
+        }
+    }
+
+    /// A legacy data-port message (docs/hardware/dataport.md §8): untyped reads and
+    /// writes of the enabled dwords at `addr + 4c`, byte scattered reads and writes
+    /// (the upper bytes of a read undefined), atomics on `dp_bits` returning the old
+    /// value (the upper half of a 16-bit one undefined).
+    fn dp_message(&mut self, call: &mut IntrinsicCall<'_>) -> Result<(), EnvError> {
+        let msg = call
+            .op()
+            .dp_msg()
+            .ok_or_else(|| err("not a data-port message"))?;
+        let d = DpDesc::from_indices(msg, &call.intrinsic.indices)
+            .map_err(|e| err(format!("bad message indices: {e}")))?;
+        let lanes: Vec<usize> = call.active_lanes().collect();
+        for lane in lanes {
+            if !call.predicate(lane) {
+                let n = call.dest_components();
+                call.set_dest(lane, &vec![GARBAGE; n]);
+                continue;
+            }
+            let (model, off) = self.dp_offset(&d, call.src_scalar(0, lane))?;
+            self.accesses.push((call.op(), model, off));
+            let channels: Vec<u64> = (0..4).filter(|c| d.cmask & (1 << c) != 0).collect();
+            match msg {
+                DpMsg::UntypedRead => {
+                    let mut out = Vec::new();
+                    for &c in &channels {
+                        out.push(self.read(off + 4 * c, 4)?);
+                    }
+                    call.set_dest(lane, &out);
+                }
+                DpMsg::UntypedWrite => {
+                    let data = call.src(1, lane).to_vec();
+                    for (&c, &v) in channels.iter().zip(&data) {
+                        self.write(off + 4 * c, 4, v)?;
+                    }
+                }
+                DpMsg::ByteScatteredRead => {
+                    let n = u64::from(d.bytes);
+                    let v = self.read(off, n)? | (GARBAGE << (8 * n) & 0xffff_ffff);
+                    call.set_dest(lane, &[v]);
+                }
+                DpMsg::ByteScatteredWrite => {
+                    let v = call.src_scalar(1, lane);
+                    self.write(off, u64::from(d.bytes), v)?;
+                }
+                DpMsg::UntypedAtomic => {
+                    let bytes = u64::from(d.bits / 8);
+                    let old = self.read(off, bytes)?;
+                    let n = d.num_atomic_srcs();
+                    let s0 = (n > 0).then(|| call.src_scalar(1, lane));
+                    let s1 = (n > 1).then(|| call.src_scalar(2, lane));
+                    let op = match d.op {
+                        DpAtomicOp::Inc => LscAtomicOp::Iinc,
+                        DpAtomicOp::Dec => LscAtomicOp::Idec,
+                        DpAtomicOp::Add => LscAtomicOp::Iadd,
+                        DpAtomicOp::Sub => LscAtomicOp::Isub,
+                        DpAtomicOp::Imin => LscAtomicOp::Smin,
+                        DpAtomicOp::Imax => LscAtomicOp::Smax,
+                        DpAtomicOp::Umin => LscAtomicOp::Umin,
+                        DpAtomicOp::Umax => LscAtomicOp::Umax,
+                        DpAtomicOp::And => LscAtomicOp::And,
+                        DpAtomicOp::Or => LscAtomicOp::Or,
+                        DpAtomicOp::Xor => LscAtomicOp::Xor,
+                        DpAtomicOp::Mov => LscAtomicOp::Store,
+                        DpAtomicOp::Cmpwr => LscAtomicOp::Icas,
+                        DpAtomicOp::Fmin => LscAtomicOp::Fmin,
+                        DpAtomicOp::Fmax => LscAtomicOp::Fmax,
+                        DpAtomicOp::Fcmpwr => LscAtomicOp::Fcas,
+                    };
+                    let new = atomic(op, bytes * 8, old, s0, s1)?;
+                    self.write(off, bytes, new)?;
+                    let old = if bytes == 2 {
+                        old | (GARBAGE << 16 & 0xffff_ffff)
+                    } else {
+                        old
+                    };
+                    call.set_dest(lane, &[old]);
+                }
+                other => return Err(err(format!("unexpected message {other}"))),
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The memory value after an atomic `op` on `bits`-bit `old` (lsc.md §2).
 fn atomic(
     op: LscAtomicOp,
@@ -244,6 +345,7 @@ impl Env for Machine<'_> {
             IntrinsicOp::LscLoad | IntrinsicOp::LscStore | IntrinsicOp::LscAtomic => {
                 self.message(call)?
             }
+            op if op.is_dataport() => self.dp_message(call)?,
             op => return Err(err(format!("unexpected intrinsic {op}"))),
         }
         Ok(())
@@ -622,6 +724,21 @@ fn round_trip(case: RoundTrip) -> TestResult {
         },
         ..LowerOptions::default()
     };
+    // Ivy Bridge and Bay Trail have no byte scattered messages, so the untyped path
+    // has no message for 8- and 16-bit texels there (docs/hardware/dataport.md §1):
+    // the documented error, and the shader left alone.
+    if img.device.dataport.is_some_and(|c| !c.byte_scattered) && img.format.bits_per_texel() <= 16 {
+        let mut sh = ir::parse_shader(&text).expect("the test's shader parses");
+        let before = sh.clone();
+        return match lower_images(&mut sh, &img.device, &options) {
+            Err(e) if matches!(e.kind, LowerErrorKind::NoDataportMessage(_)) && sh == before => {
+                TestResult::passed()
+            }
+            other => TestResult::error(format!(
+                "expected the byte scattered error, got {other:?}\n{case:#?}"
+            )),
+        };
+    }
     let mut g = QcGen::from_size_and_seed(10, case.memory_seed);
     let before = random_memory(&mut g, img.surface.size_B());
     let inputs = vec![case.values.clone()];

@@ -909,7 +909,7 @@ fn pre_lsc_platforms_are_rejected() {
     let e = emit_visa(&s, &tgl()).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "4:5: in fn main: `%12 = @lsc_load_quad`: tgl (verx10 120) has no LSC messages (DG2, verx10 125, is the first); its backend maps them onto legacy HDC messages"
+        "4:5: in fn main: `%12 = @lsc_load_quad`: tgl (verx10 120) has no LSC messages (DG2, verx10 125, is the first); its messages are the legacy data port's, which the lowering rewrites LSC-shaped messages into"
     );
     // Sampler loads exist before LSC and print.
     let s = shader_with(vec![image("tex", 5, None)], |b| {

@@ -310,9 +310,15 @@ impl Case {
         (shader, t.push)
     }
 
-    /// Runs `shader` on fresh memory; returns the global destination and the shared
+    /// Runs `shader` on fresh memory (on `device`, whose legacy data port runs the
+    /// messages of Gfx8 to Gfx12.0); returns the global destination and the shared
     /// memory at the end.
-    fn run(&self, shader: &Shader, push: &[u32]) -> Result<(Vec<u8>, Vec<u8>), String> {
+    fn run(
+        &self,
+        shader: &Shader,
+        push: &[u32],
+        device: Option<&Device>,
+    ) -> Result<(Vec<u8>, Vec<u8>), String> {
         let (src_n, dst_n) = self.global_sizes();
         let mut ex = Executor::with_config(
             shader,
@@ -320,6 +326,7 @@ impl Case {
                 subgroup_size: self.exec_subgroup,
                 shared_size: SHARED_SIZE,
                 log_accesses: false,
+                dataport: device.and_then(|d| d.dataport),
                 ..ExecConfig::default()
             },
         );
@@ -398,7 +405,7 @@ fn check_case(c: Case) -> TestResult {
         }
         Ok(())
     };
-    let reference = match c.run(&shader, &push) {
+    let reference = match c.run(&shader, &push, None) {
         Ok(r) => r,
         Err(e) => return TestResult::error(format!("reference: {e}")),
     };
@@ -444,7 +451,7 @@ fn check_case(c: Case) -> TestResult {
         }
         runs.insert(text, device.name.clone());
         LOWERED_RUNS.fetch_add(1, Ordering::Relaxed);
-        let got = match c.run(&lowered, &push) {
+        let got = match c.run(&lowered, &push, Some(&device)) {
             Ok(r) => r,
             Err(e) => return TestResult::error(format!("{} lowered: {e}", device.name)),
         };
@@ -456,7 +463,7 @@ fn check_case(c: Case) -> TestResult {
         if let Err(e) = ir::passes::Cleanup::standard(8).run(&mut cleaned) {
             return TestResult::error(format!("cleanup: {e:?}"));
         }
-        match c.run(&cleaned, &push) {
+        match c.run(&cleaned, &push, Some(&device)) {
             Ok(r) => {
                 if let Err(e) = compare(&format!("{} lowered + cleanup", device.name), r) {
                     return TestResult::error(e);
@@ -536,7 +543,7 @@ static OVERLAPS: AtomicUsize = AtomicUsize::new(0);
 fn the_executor_reports_overlapping_lines_and_planes() {
     fn prop(o: Overlap) -> TestResult {
         let (shader, push) = o.case.shader();
-        let e = match o.case.run(&shader, &push) {
+        let e = match o.case.run(&shader, &push, None) {
             Ok(_) => return TestResult::error("an overlapping copy ran"),
             Err(e) => e,
         };

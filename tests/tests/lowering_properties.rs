@@ -14,19 +14,24 @@
 //! A lowering error is allowed only where the lowering documents the combination as
 //! unsupported (R64 before Gfx9, format-less loads before Gfx12.5 or on the untyped path,
 //! float atomics the platform lacks, 64-bit atomics without A64 atomics, `inc_wrap` and
-//! `dec_wrap`, which have no LSC operation): every error must be one of the kinds
+//! `dec_wrap`, which have no LSC operation, 8- and 16-bit texels on the untyped path of
+//! Ivy Bridge and Bay Trail, which have no byte scattered messages): every error must be one of the kinds
 //! [`expected_errors`] predicts for an access of that image and opcode, and where it
 //! predicts a certain error the lowering must fail. Any other error, a verifier error, a
 //! mismatch or a panic fails the property; quickcheck then shrinks the case (fewer
 //! invocations, statements removed, `if`s and loops flattened) and prints it with its
 //! shader.
 //!
+//! The lowered shader's messages must be the platform's: LSC messages from Gfx12.5, the
+//! legacy data-port messages before (`docs/hardware/dataport.md`), never the other
+//! family; the verifier runs the data-port messages with their own semantics.
+//!
 //! After its cases, each suite prints a coverage table and fails if a platform, a
 //! tiling, a dimension, a format class, a (platform, tiling), (platform, dimension),
-//! (platform, format class), (platform, texel size: 8 to 128 bits), (dimension, tiling)
-//! or (format class, load/store) combination that can occur never appeared in a
-//! verified case, or an atomic op, a coordinate class or a lowering path the suite is
-//! meant to reach was never verified.
+//! (platform, format class), (platform, texel size: 8 to 128 bits), (dimension, tiling),
+//! (format class, load/store) or (platform, message family) combination that can occur
+//! never appeared in a verified case, or an atomic op, a coordinate class or a lowering
+//! path the suite is meant to reach was never verified.
 //!
 //! Fixed seeds. Environment: `QC_TESTS` = cases per suite (default [`CI_CASES`] in
 //! release builds, [`DEBUG_CASES`] in debug builds, where the coverage is not checked),
@@ -117,6 +122,15 @@ fn expected_errors(
             kinds.push(K::FormatRequired);
             certain = true;
         }
+    }
+    // Without byte scattered messages (Ivy Bridge, Bay Trail), the untyped path cannot
+    // move 8- and 16-bit texels (docs/hardware/dataport.md §1); typed formats cover
+    // them there unless the untyped path is forced.
+    let narrow = format != Format::None && format.bits_per_texel() <= 16;
+    let no_byte_scattered = device.dataport.is_some_and(|c| !c.byte_scattered);
+    if narrow && no_byte_scattered && matches!(access.op, Op::Load { .. } | Op::Store { .. }) {
+        kinds.push(K::NoDataportMessage);
+        certain |= options.force_untyped;
     }
     if let Op::Atomic { op, .. } = access.op {
         match op {
@@ -363,6 +377,9 @@ fn expected_coverage() -> (BTreeSet<String>, BTreeSet<String>, BTreeSet<Combinat
     let mut pairs = BTreeSet::new();
     for d in Device::presets() {
         platforms.insert(d.name.clone());
+        // Verified cases whose messages are the platform's family.
+        let family = if d.has_lsc { "lsc" } else { "legacy data port" };
+        pairs.insert(("platform-messages", d.name.clone(), family.into()));
         for dim in DimKind::ALL {
             pairs.insert(("platform-dim", d.name.clone(), dim.name().to_string()));
         }
@@ -507,6 +524,20 @@ fn check_coverage(name: &str, tally: &Tally, expect: &Expect) {
 
 // ----- the property -----------------------------------------------------------------
 
+/// The LSC messages (2D blocks included) and the legacy data-port messages of `shader`.
+fn message_families(shader: &ir::Shader) -> (usize, usize) {
+    let (mut lsc, mut dataport) = (0, 0);
+    for f in &shader.functions {
+        for inst in f.insts_in_order() {
+            if let Some(i) = f.inst(inst).as_intrinsic() {
+                lsc += usize::from(i.op.is_lsc() || i.op.is_block2d());
+                dataport += usize::from(i.op.is_dataport());
+            }
+        }
+    }
+    (lsc, dataport)
+}
+
 fn check(case: &Case, tally: &Mutex<Tally>) -> TestResult {
     let shader = case.build();
     let lowered = match lower(&shader, &case.device, &case.options) {
@@ -554,6 +585,18 @@ fn check(case: &Case, tally: &Mutex<Tally>) -> TestResult {
             ));
         }
     }
+    // The messages are the platform's: LSC from Gfx12.5, the legacy data port's before.
+    let (lsc, dataport) = message_families(&lowered.lowered);
+    let family = match (case.device.has_lsc, lsc, dataport) {
+        (true, _, 0) => "lsc",
+        (false, 0, _) => "legacy data port",
+        _ => {
+            return TestResult::error(format!(
+                "{} LSC and {dataport} data-port messages on {}\n{case:?}\nlowered:\n{}",
+                lsc, case.device.name, lowered.lowered
+            ))
+        }
+    };
     let mut setup = case.setup();
     setup.bindings = lowered.report.bindings.clone();
     match verify(&lowered.original, &lowered.lowered, &case.device, &setup) {
@@ -561,6 +604,11 @@ fn check(case: &Case, tally: &Mutex<Tally>) -> TestResult {
             let mut t = tally.lock().unwrap_or_else(|p| p.into_inner());
             t.cases += 1;
             t.record_verified(case, &lowered.report, &report);
+            if lsc + dataport > 0 {
+                let key = ("platform-messages", case.device.name.clone(), family.into());
+                bump(&mut t.pairs, key);
+            }
+            *t.paths.entry("data-port message").or_default() += dataport as u64;
             TestResult::passed()
         }
         Ok(report) => {
@@ -663,6 +711,7 @@ suite!(
         coords: ALL_COORDS,
         // Untyped: 64/128-bit formats before Gfx9 (raw) and 64-bit atomics (A64).
         paths: &[
+            "data-port message",
             "typed load",
             "typed store",
             "typed atomic",
@@ -691,6 +740,7 @@ suite!(
     Expect {
         coords: ALL_COORDS,
         paths: &[
+            "data-port message",
             "untyped load",
             "untyped store",
             "untyped atomic",
@@ -719,6 +769,7 @@ suite!(
     Expect {
         coords: IN_RANGE_COORDS,
         paths: &[
+            "data-port message",
             "typed load",
             "typed store",
             "typed atomic",
@@ -733,7 +784,8 @@ suite!(
 // ----- regressions: failures the suites found, as fixed cases ------------------------
 
 /// Lowers and verifies `text` on every platform with every option set of the suites, on
-/// the verifier's default setups of a few seeds; every run must verify.
+/// the verifier's default setups of a few seeds; every run must verify, or fail with the
+/// documented error of the untyped path's narrow texels on Ivy Bridge and Bay Trail.
 fn verify_everywhere(text: &str) {
     let shader = ir::parse_shader(text).unwrap_or_else(|d| panic!("parse: {d:?}"));
     let option_sets = [
@@ -751,6 +803,15 @@ fn verify_everywhere(text: &str) {
                     .unwrap_or_else(|e| panic!("setup on {}: {e}", device.name));
                 match verify::verifier::lower_and_verify(&shader, &device, options, &setup) {
                     Ok(r) => assert!(r.passed(), "{} {options:?} seed {seed}:\n{r}", device.name),
+                    // The documented error: no byte scattered messages for the untyped
+                    // path's 8- and 16-bit texels before Haswell.
+                    Err(VerifyError::Lower(e))
+                        if options.force_untyped
+                            && device.dataport.is_some_and(|c| !c.byte_scattered)
+                            && e.kind.code() == LowerErrorCode::NoDataportMessage =>
+                    {
+                        break
+                    }
                     Err(VerifyError::Lower(e)) => panic!("{} {options:?}: {e}", device.name),
                     Err(e) => panic!("{} {options:?} seed {seed}: {e}", device.name),
                 }

@@ -157,6 +157,7 @@ fn run(shader: &ir::Shader, device: &Device, setup: &Setup, n: usize) -> (Vec<u3
         shader,
         ExecConfig {
             subgroup_size: 1,
+            dataport: device.dataport,
             ..ExecConfig::default()
         },
     );

@@ -557,7 +557,7 @@ pub fn run_shader(shader: &Shader, o: &RunOptions) -> Result<String, CliError> {
     let mut config = ExecConfig {
         subgroup_size: setup.subgroup_size,
         log_accesses: false,
-        dataport: lowering::messages::dataport::DataportCaps::for_device(&dev),
+        dataport: dev.dataport,
         ..ExecConfig::default()
     };
     config.interp.max_steps = setup.max_steps;

@@ -63,7 +63,7 @@ pub struct ExecConfig {
     /// Interpreter settings (the loop guard).
     pub interp: Config,
     /// The legacy data port of the generation the shader runs on, which decides how
-    /// `@dp_*` messages behave ([`crate::dataport`]); `None` runs no `@dp_*` message.
+    /// `@dp_*` messages behave ([`crate::messages::dataport`]); `None` runs no `@dp_*` message.
     pub dataport: Option<lowering::messages::dataport::DataportCaps>,
     /// The most invocations (workgroups times workgroup size) a dispatch may have; a
     /// larger one is [`ExecError::TooManyInvocations`]. Invocation indices are 32-bit,
@@ -726,7 +726,7 @@ impl Env for ExecEnv<'_> {
             let r = if class == IntrinsicClass::Image {
                 crate::image::execute(self.mem, call)
             } else if op.is_dataport() {
-                crate::dataport::execute(self.mem, self.dataport.as_ref(), call)
+                crate::dataport_intrinsics::execute(self.mem, self.dataport.as_ref(), call)
             } else {
                 crate::message_intrinsics::execute(self.mem, call)
             };

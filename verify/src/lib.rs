@@ -9,12 +9,11 @@
 //! * [`call`]: reading an IR intrinsic call (its access context, image bindings,
 //!   uniform operands, register images spread over lanes);
 //! * [`image`]: the high-level image intrinsics on the logical image;
-//! * [`messages`]: the semantics of LSC, 2D block and sampler messages over plain
-//!   per-lane data, shared by every interpreter;
-//! * [`message_intrinsics`]: the IR's message intrinsics executed through
-//!   [`messages`];
-//! * [`dataport`]: the legacy data-port messages of Gfx7 to Gfx12.0 with the
-//!   hardware's semantics;
+//! * [`messages`]: the semantics of LSC, 2D block, sampler and legacy data-port
+//!   messages (Gfx7 to Gfx12.0, [`messages::dataport`]) over plain per-lane data,
+//!   shared by every interpreter;
+//! * [`message_intrinsics`], [`dataport_intrinsics`]: the IR's message intrinsics
+//!   executed through [`messages`];
 //! * [`async_copy`]: group async copies at the reference level;
 //! * [`exec`]: the [`exec::Executor`] running a grid of workgroups;
 //! * [`setup`]: surfaces, views, fills, buffers and dispatch of a run
@@ -28,7 +27,7 @@
 pub mod async_copy;
 pub mod call;
 pub mod cli;
-pub mod dataport;
+pub mod dataport_intrinsics;
 pub mod exec;
 #[cfg(test)]
 mod fixtures;

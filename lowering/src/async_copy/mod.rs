@@ -136,8 +136,19 @@ pub fn lower_async_copies_all(
     device: &Device,
     options: &AsyncCopyOptions,
 ) -> Result<AsyncCopyReport, Vec<LowerError>> {
-    let plans = plan_shader(shader, device, options)?;
-    Ok(emit_shader(shader, plans))
+    let plans = plan_shader(shader, device, options);
+    let checked = crate::dataport::check_input(shader, device);
+    let plans = match (plans, checked) {
+        (Ok(p), Ok(())) => p,
+        (p, c) => {
+            let mut errors = p.err().unwrap_or_default();
+            errors.extend(c.err().unwrap_or_default());
+            return Err(errors);
+        }
+    };
+    let report = emit_shader(shader, plans);
+    crate::dataport::lower_dataport(shader, device)?;
+    Ok(report)
 }
 
 /// The plans of every copy and wait of a shader, made before anything is emitted.

@@ -18,6 +18,7 @@ pub use reason::{A64Use, BlockProblem, CopyBlockProblem, DimProblem, FormatProbl
 
 use crate::address::AddressError;
 use crate::format::{FormatError, FormatErrorKind};
+use crate::messages::dataport::DataportRule;
 use ir::diag::Diagnostic;
 use ir::{AtomicOp, Format, Span};
 use std::fmt;
@@ -105,6 +106,9 @@ pub enum LowerErrorKind {
         /// sampler at all.
         format: Option<Format>,
     },
+    /// A message the platform's legacy data port (Gfx7 to Gfx12.0, where there is no
+    /// LSC) has no form for: the rule it breaks.
+    NoDataportMessage(Box<DataportRule>),
     /// The instruction does not have the shape its opcode requires.
     Malformed(Malformation),
     /// A stage of [`crate::lower_shader`] failed on a shader the lowering itself
@@ -161,6 +165,8 @@ pub enum LowerErrorCode {
     BlockUnsupported,
     /// [`LowerErrorKind::SamplerUnavailable`].
     SamplerUnavailable,
+    /// [`LowerErrorKind::NoDataportMessage`].
+    NoDataportMessage,
     /// [`LowerErrorKind::Malformed`].
     Malformed,
     /// [`LowerErrorKind::StageFailed`].
@@ -190,6 +196,7 @@ impl LowerErrorCode {
             LowerErrorCode::LodUnsupported => "LOD unsupported",
             LowerErrorCode::BlockUnsupported => "block access unsupported",
             LowerErrorCode::SamplerUnavailable => "sampler unavailable",
+            LowerErrorCode::NoDataportMessage => "no data-port message",
             LowerErrorCode::Malformed => "malformed instruction",
             LowerErrorCode::StageFailed => "stage failed",
         }
@@ -227,6 +234,7 @@ impl LowerErrorKind {
             LowerErrorKind::LodUnsupported => LowerErrorCode::LodUnsupported,
             LowerErrorKind::BlockUnsupported(_) => LowerErrorCode::BlockUnsupported,
             LowerErrorKind::SamplerUnavailable { .. } => LowerErrorCode::SamplerUnavailable,
+            LowerErrorKind::NoDataportMessage(_) => LowerErrorCode::NoDataportMessage,
             LowerErrorKind::Malformed(_) => LowerErrorCode::Malformed,
             LowerErrorKind::StageFailed { .. } => LowerErrorCode::StageFailed,
         }
@@ -316,6 +324,7 @@ impl fmt::Display for LowerErrorKind {
                 f,
                 "the image is a sampled texture of format {format}, which the sampler cannot read"
             ),
+            K::NoDataportMessage(rule) => write!(f, "{rule}"),
             K::Malformed(m) => write!(f, "{m}"),
             K::StageFailed { stage, diagnostic } => write!(
                 f,
@@ -444,6 +453,7 @@ impl std::error::Error for LowerError {
                 _ => None,
             },
             K::Malformed(Malformation::Conversion(e)) => Some(e),
+            K::NoDataportMessage(rule) => Some(rule.as_ref()),
             _ => None,
         }
     }

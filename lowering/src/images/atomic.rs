@@ -59,6 +59,7 @@ use crate::convert;
 use crate::device::Device;
 use crate::error::{LowerError, LowerErrorKind, Malformation};
 use crate::format::supports_typed_atomic;
+use crate::messages::{LscMessage, LscOp};
 use crate::report::SurfaceFormat;
 use ir::lsc::{CacheControl, CacheOpt, DataShape, DataSize, LscAtomicOp};
 use ir::{AtomicOp, Builder, Format, Function, ImageRef, Inst, IntrinsicOp, Src};
@@ -285,6 +286,13 @@ pub(crate) fn plan(
 }
 
 impl TypedAtomic {
+    /// The message the atomic sends.
+    pub(crate) fn message(&self) -> LscMessage {
+        let desc =
+            tgm_desc(DataShape::vector(self.size, 1, false), self.cache).with_atomic(self.op);
+        LscMessage::new(LscOp::Atomic(self.op), &desc)
+    }
+
     pub(crate) fn emit(self, func: &mut Function, inst: Inst, device: &Device, ctx: &mut EmitCtx) {
         let zero = ctx.zero(func);
         let mut b = ctx.builder(func, inst);
@@ -349,7 +357,7 @@ mod tests {
         assert_eq!(LscAtomicOp::Icas.num_data_operands(), 2);
     }
 
-    /// The instructions that use the `lsc_atomic`'s result, printed, after lowering an
+    /// The instructions that use the atomic message's result, printed, after lowering an
     /// `iadd` on a `format` image for `platform` (typed path).
     fn r16_result_ops(format: &str, data: &str, op: &str, platform: &str) -> Vec<String> {
         let text = format!(
@@ -370,11 +378,15 @@ fn main {{
         let f = &shader.functions[0];
         let text = ir::print::print_function(&shader, f);
         let lines: Vec<&str> = text.lines().map(str::trim).collect();
+        // Without LSC (TGL) the atomic is the legacy typed atomic of 16 bits.
         let at = lines
             .iter()
-            .position(|l| l.contains("@lsc_atomic"))
-            .expect("an lsc_atomic");
-        assert!(lines[at].contains("lsc_data=d16u32"), "{text}");
+            .position(|l| l.contains("@lsc_atomic") || l.contains("@dp_typed_atomic"))
+            .expect("an atomic message");
+        assert!(
+            lines[at].contains("lsc_data=d16u32") || lines[at].contains("dp_bits=16"),
+            "{text}"
+        );
         lines[at..]
             .iter()
             .take_while(|l| !l.contains("@store_ssbo"))

@@ -42,6 +42,8 @@ pub use sampler::sampler_reads_format;
 use crate::address::AddressPlans;
 use crate::device::Device;
 use crate::error::{LowerError, LowerErrorKind, Malformation};
+use crate::messages::dataport::plan_legacy;
+use crate::messages::LscMessage;
 use crate::options::{LowerOptions, UntypedAddress};
 use crate::report::{ImageBinding, LowerReport, SurfaceFormat};
 use access::ImageAccess;
@@ -49,7 +51,9 @@ use context::{EmitCtx, PlanCtx, Route};
 use ir::passes::{Pass, PassError};
 use ir::{ImageDecl, ImageId, Inst, IntrinsicClass, IntrinsicOp, Shader};
 
-/// Lowers every image intrinsic of every function of `shader` for `device`.
+/// Lowers every image intrinsic of every function of `shader` for `device`. On a
+/// device without LSC the messages are then the legacy data port's
+/// ([`crate::lower_dataport`]).
 ///
 /// On error the shader is unchanged and the first problem (in program order) is
 /// returned; [`LowerImages`] reports all of them.
@@ -67,8 +71,19 @@ pub fn lower_images_all(
     device: &Device,
     options: &LowerOptions,
 ) -> Result<LowerReport, Vec<LowerError>> {
-    let plans = plan_shader(shader, device, options)?;
-    Ok(emit_shader(shader, plans, device))
+    let plans = plan_shader(shader, device, options);
+    let checked = crate::dataport::check_input(shader, device);
+    let plans = match (plans, checked) {
+        (Ok(p), Ok(())) => p,
+        (p, c) => {
+            let mut errors = p.err().unwrap_or_default();
+            errors.extend(c.err().unwrap_or_default());
+            return Err(errors);
+        }
+    };
+    let report = emit_shader(shader, plans, device);
+    crate::dataport::lower_dataport(shader, device)?;
+    Ok(report)
 }
 
 /// The plans of every image access of a shader, made before anything is emitted.
@@ -305,6 +320,18 @@ impl Plan {
         }
     }
 
+    /// The LSC messages the plan sends, where one device may need them in another form
+    /// (the legacy data port's): typed and untyped accesses.
+    fn messages(&self) -> Vec<LscMessage> {
+        match self {
+            Plan::Load(l) => vec![l.message()],
+            Plan::Store(s) => vec![s.message()],
+            Plan::Atomic(a) => vec![a.message()],
+            Plan::Untyped(u) => vec![u.message()],
+            Plan::Block(_) | Plan::Sampler(_) | Plan::Size(_) | Plan::Samples => Vec::new(),
+        }
+    }
+
     fn emit(self, func: &mut ir::Function, inst: Inst, device: &Device, ctx: &mut EmitCtx) {
         match self {
             Plan::Load(l) => l.emit(func, inst, device, ctx),
@@ -346,8 +373,23 @@ fn plan(access: &ImageAccess<'_>, ctx: &mut PlanCtx<'_>) -> Result<Plan, LowerEr
         }
         op => return Err(access.malformed(Malformation::NotAnImageAccess { op })),
     };
-    match routed {
-        Route::Typed(p) => Ok(p),
-        Route::Untyped(reason) => untyped::plan(access, reason, ctx).map(Plan::Untyped),
+    let p = match routed {
+        Route::Typed(p) => p,
+        Route::Untyped(reason) => untyped::plan(access, reason, ctx).map(Plan::Untyped)?,
+    };
+    check_legacy(access, ctx.device, &p)?;
+    Ok(p)
+}
+
+/// Without LSC, the messages of `p` must have legacy data-port forms: the
+/// `lower-dataport` rewrite that follows emission must not fail.
+fn check_legacy(access: &ImageAccess<'_>, device: &Device, p: &Plan) -> Result<(), LowerError> {
+    let Some(caps) = &device.dataport else {
+        return Ok(());
+    };
+    for m in p.messages() {
+        plan_legacy(caps, &device.name, &m)
+            .map_err(|rule| access.error(LowerErrorKind::NoDataportMessage(Box::new(rule))))?;
     }
+    Ok(())
 }

@@ -22,6 +22,7 @@ use crate::convert;
 use crate::device::Device;
 use crate::error::{FormatUse, LowerError, LowerErrorKind, Malformation};
 use crate::format::{storage_access, supports_typed_read, supports_typed_write, StorageAccess};
+use crate::messages::{LscMessage, LscOp};
 use crate::report::SurfaceFormat;
 use ir::function::{InstKind, IntrinsicInst};
 use ir::lsc::{CacheControl, CacheOpt, DataShape, DataSize, LscDesc};
@@ -288,6 +289,12 @@ pub(crate) fn plan_store(
 }
 
 impl TypedLoad {
+    /// The message the load sends.
+    pub(crate) fn message(&self) -> LscMessage {
+        let shape = DataShape::quad(DataSize::D32, contiguous_mask(self.channels));
+        LscMessage::new(LscOp::LoadQuad, &tgm_desc(shape, self.cache))
+    }
+
     pub(crate) fn emit(self, func: &mut Function, inst: Inst, device: &Device, ctx: &mut EmitCtx) {
         let zero = ctx.zero(func);
         let mut b = ctx.builder(func, inst);
@@ -320,6 +327,12 @@ impl TypedLoad {
 }
 
 impl TypedStore {
+    /// The message the store sends.
+    pub(crate) fn message(&self) -> LscMessage {
+        let shape = DataShape::quad(DataSize::D32, contiguous_mask(self.channels));
+        LscMessage::new(LscOp::StoreQuad, &tgm_desc(shape, self.cache))
+    }
+
     pub(crate) fn emit(self, func: &mut Function, inst: Inst, device: &Device, ctx: &mut EmitCtx) {
         let zero = ctx.zero(func);
         let mut b = ctx.builder(func, inst);

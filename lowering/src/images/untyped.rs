@@ -74,6 +74,8 @@ use crate::device::Device;
 use crate::error::{
     address_error_kind, A64Use, FormatProblem, FormatUse, LowerError, LowerErrorKind, Malformation,
 };
+use crate::messages::dataport::plan_legacy;
+use crate::messages::{LscMessage, LscOp};
 use crate::options::UntypedAddress;
 use crate::report::SurfaceFormat;
 use ir::function::{InstKind, IntrinsicInst};
@@ -309,7 +311,27 @@ pub(crate) fn plan(
         }
         op => return Err(a.malformed(Malformation::NotAnImageAccess { op })),
     }
+    legacy_address(device, &mut access);
     Ok(access)
+}
+
+/// Without LSC, an access whose binding-table message the legacy data port lacks
+/// takes A64 addresses when their message exists, as 64-bit atomics always do: 16-bit
+/// compare-and-swap atomics on Gfx12 exist on A64 addresses only
+/// (`docs/hardware/dataport.md` §5, §9). Anything else the data port lacks is the
+/// dispatcher's error.
+fn legacy_address(device: &Device, access: &mut UntypedAccess) {
+    let Some(caps) = &device.dataport else {
+        return;
+    };
+    if access.a64 || !device.has_a64 || plan_legacy(caps, &device.name, &access.message()).is_ok() {
+        return;
+    }
+    let mut a64 = access.clone();
+    a64.a64 = true;
+    if plan_legacy(caps, &device.name, &a64.message()).is_ok() {
+        access.a64 = true;
+    }
 }
 
 fn plan_atomic(a: &ImageAccess<'_>, access: &mut UntypedAccess) -> Result<(), LowerError> {
@@ -372,6 +394,16 @@ fn plan_atomic(a: &ImageAccess<'_>, access: &mut UntypedAccess) -> Result<(), Lo
 }
 
 impl UntypedAccess {
+    /// The message the access sends.
+    pub(crate) fn message(&self) -> LscMessage {
+        let op = match &self.kind {
+            Kind::Load { .. } => LscOp::Load,
+            Kind::Store { .. } => LscOp::Store,
+            Kind::Atomic { op, .. } => LscOp::Atomic(*op),
+        };
+        LscMessage::new(op, &self.desc())
+    }
+
     /// The message: `.ugm` through the binding table (`bti`, `a32`) or flat `a64`.
     fn desc(&self) -> LscDesc {
         let (addr, size) = if self.a64 {

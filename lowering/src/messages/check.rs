@@ -1,14 +1,17 @@
 //! Checking message intrinsics as a whole: fields, surface and operands.
 
 use super::block2d::{block2d_operands, Block2dMessage, Block2dTable};
+use super::dataport::legality::check_dataport;
+use super::dataport::rule::DataportRule;
 use super::legality::check_lsc;
 use super::lsc::LscMessage;
 use super::operands::lsc_operands;
 use super::rule::{MessageError, MessageRule};
 use super::sampler::{sampler_operands, SamplerMessage};
 use crate::device::Device;
+use ir::dataport::{DpDecodeError, DpDesc, DpMsg};
 use ir::lsc::{AddrType, Sfid};
-use ir::{Function, Inst};
+use ir::{Function, IndexKind, Inst};
 
 /// Checks the surface operand of an LSC message: stateful models need an image, flat
 /// ones take none, and a binding-table index fits in 8 bits (lsc.md §5).
@@ -56,7 +59,10 @@ impl SurfaceInfo {
 }
 
 /// Checks one message intrinsic of `func` on platform `p`: its fields (see
-/// [`check_lsc`]), its surface and its operands. Instructions that are not message
+/// [`check_lsc`]; for legacy data-port messages the generation's table,
+/// [`check_dataport`](super::dataport::check_dataport)), its surface and its operands.
+/// A platform without LSC takes only legacy data-port messages (and sampler ones), a
+/// platform with LSC none of them. Instructions that are not message
 /// intrinsics pass. `images` are the shader's image declarations (for binding-table
 /// ranges).
 pub fn check_message(
@@ -87,7 +93,16 @@ pub fn check_message(
         block2d_operands(func, inst, &m).map_err(err)?;
         return Ok(());
     }
+    if let Some(msg) = func.inst(inst).as_intrinsic().and_then(|i| i.op.dp_msg()) {
+        return check_dataport_message(p, images, func, inst, msg).map_err(err);
+    }
     if let Some(m) = LscMessage::decode(func, inst).map_err(err)? {
+        if !p.has_lsc {
+            return Err(err(MessageRule::NoLsc {
+                platform: p.name.clone(),
+                verx10: p.verx10(),
+            }));
+        }
         check_lsc(p, &m).map_err(err)?;
         let surface = SurfaceInfo::of(images, func, inst);
         check_surface(surface, func, inst, &m).map_err(err)?;
@@ -101,6 +116,52 @@ pub fn check_message(
             }));
         }
         sampler_operands(func, inst, &m).map_err(err)?;
+    }
+    Ok(())
+}
+
+/// Checks a legacy data-port message: the platform must have the legacy data port and
+/// the message (its legality table), and a surface's binding-table index must be one
+/// the descriptor can hold (0 to 251).
+fn check_dataport_message(
+    p: &Device,
+    images: &[ir::ImageDecl],
+    func: &Function,
+    inst: Inst,
+    msg: DpMsg,
+) -> Result<(), MessageRule> {
+    let indices = func
+        .inst(inst)
+        .as_intrinsic()
+        .map(|i| i.indices.to_vec())
+        .unwrap_or_default();
+    let d = DpDesc::from_indices(msg, &indices).map_err(|e| match e {
+        DpDecodeError::Value { field, value } => MessageRule::BadIndex {
+            kind: field.into(),
+            value: Some(value),
+        },
+        // The wrong number of indices: the first one is missing or extra.
+        _ => MessageRule::BadIndex {
+            kind: msg
+                .fields()
+                .first()
+                .map_or(IndexKind::DpCmask, |&f| f.into()),
+            value: None,
+        },
+    })?;
+    let caps = p.dataport.as_ref().ok_or_else(|| {
+        MessageRule::Dataport(DataportRule::NotLegacy {
+            platform: p.name.clone(),
+        })
+    })?;
+    check_dataport(caps, &p.name, &d).map_err(MessageRule::Dataport)?;
+    if d.names_image() {
+        if let Some(b) = SurfaceInfo::of(images, func, inst)
+            .max_bti
+            .filter(|b| *b > 251)
+        {
+            return Err(MessageRule::Dataport(DataportRule::Bti { bti: b }));
+        }
     }
     Ok(())
 }

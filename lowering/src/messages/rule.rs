@@ -2,6 +2,7 @@
 //! and the error naming the instruction that breaks one ([`MessageError`]).
 
 use super::block2d::Block2dRule;
+use super::dataport::rule::DataportRule;
 use super::op::{LscOp, OpClass};
 use ir::lsc::{AddrSize, AddrType, CacheControl, DataSize, Sfid};
 use ir::{Function, IndexKind, Inst, Span, Type};
@@ -266,6 +267,9 @@ pub enum MessageRule {
         /// Its verx10.
         verx10: u32,
     },
+    /// A legacy data-port message the platform does not have (no legacy data port
+    /// from Gfx12.5, or a message its generation lacks).
+    Dataport(DataportRule),
 }
 
 fn channel_mask_suffix(mask: u8) -> String {
@@ -539,8 +543,9 @@ impl fmt::Display for MessageRule {
             ),
             R::NoLsc { platform, verx10 } => write!(
                 f,
-                "{platform} (verx10 {verx10}) has no LSC messages (DG2, verx10 125, is the first); its backend maps them onto legacy HDC messages"
+                "{platform} (verx10 {verx10}) has no LSC messages (DG2, verx10 125, is the first); its messages are the legacy data port's, which the lowering rewrites LSC-shaped messages into"
             ),
+            R::Dataport(rule) => write!(f, "{rule}"),
         }
     }
 }

@@ -95,11 +95,16 @@ pub fn describe(f: &Function, i: Inst) -> String {
     }
 }
 
-/// The message intrinsics of `main`, described as in [`listing`].
+/// The message intrinsics of `main` (LSC, and the legacy data port's before Gfx12.5),
+/// described as in [`listing`].
 pub fn messages(f: &Function) -> Vec<String> {
     f.insts_in_order()
         .into_iter()
-        .filter(|&i| f.inst(i).as_intrinsic().is_some_and(|x| x.op.is_lsc()))
+        .filter(|&i| {
+            f.inst(i)
+                .as_intrinsic()
+                .is_some_and(|x| x.op.is_lsc() || x.op.is_dataport())
+        })
         .map(|i| describe(f, i))
         .collect()
 }

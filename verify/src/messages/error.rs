@@ -29,6 +29,13 @@ pub enum MessageError {
         /// Why.
         reason: String,
     },
+    /// A lane's address is not aligned as the message needs.
+    Misaligned {
+        /// The address.
+        address: u64,
+        /// The alignment needed, in bytes.
+        align: u32,
+    },
     /// An operand that must be uniform across the message's lanes is not.
     NotUniform {
         /// The operand.
@@ -70,6 +77,10 @@ impl fmt::Display for MessageError {
                 "the {operand} of a strided or block message must be uniform across its lanes, but lane {lane} differs"
             ),
             MessageError::Subgroup { reason } => f.write_str(reason),
+            MessageError::Misaligned { address, align } => write!(
+                f,
+                "address {address:#x} is not {align}-byte aligned, as the message needs"
+            ),
         }
     }
 }

@@ -24,6 +24,7 @@
 //! | 2D block load, store, untyped | [`block2d::load_untyped`], [`block2d::store_untyped`] |
 //! | 2D block load, store, typed | [`block2d::TypedBlock`] |
 //! | sampler `ld`, `ld_lz` | [`sampler::ld`] |
+//! | legacy data-port messages (Gfx7 to Gfx12.0) | [`dataport`] |
 //!
 //! A message runs once for all its lanes, as one SIMD message. The lanes it serves are
 //! the active lanes whose predicate is true (the vISA `Msg.ChEn`); the others touch no
@@ -159,6 +160,7 @@
 
 pub mod atomic;
 pub mod block2d;
+pub mod dataport;
 pub mod error;
 pub mod lanes;
 pub mod lsc;

@@ -67,7 +67,6 @@ pub use runs::SLICE_INVOCATIONS;
 use crate::setup::Setup;
 use describe::Describer;
 use ir::{IntrinsicClass, Shader, Value};
-use lowering::messages::dataport::DataportCaps;
 use lowering::{Device, LowerOptions};
 use report::Findings;
 use runs::Runs;
@@ -142,7 +141,7 @@ pub fn verify(
     }
     let values: Vec<Value> = record.iter().map(|(v, _)| *v).collect();
     let d = Describer::new(original, lowered, ofunc, lfunc, &mem);
-    let dataport = DataportCaps::for_device(device);
+    let dataport = device.dataport;
     let mut runs = Runs::new(original, lowered, setup, mem.clone(), values, dataport);
     let mut found = Findings::new(setup.report_limit);
     let mut report = Report::default();

@@ -1,6 +1,7 @@
 //! What the legacy data port of a generation offers: the per-generation facts behind the
 //! legality table ([`super::check_dataport`]) and the send descriptors
-//! ([`super::legacy_send`]).
+//! ([`super::legacy_send`]). A [`Device`](crate::Device) holds its generation's as
+//! [`Device::dataport`](crate::Device::dataport).
 //!
 //! The facts are keyed by generation in their sources (Mesa's `brw_eu.h`/`elk_eu.h`
 //! encoders and `brw_lower_simd_width.cpp`, IGC's vISA finalizer
@@ -87,11 +88,6 @@ impl DataportCaps {
             half_atomics: gen >= G::Gfx12,
             split_send: gen >= G::Gfx9,
         })
-    }
-
-    /// The facts of `device`'s generation (see [`DataportCaps::for_gen`]).
-    pub fn for_device(device: &crate::Device) -> Option<DataportCaps> {
-        tiling::Gen::from_verx10(device.verx10()).and_then(DataportCaps::for_gen)
     }
 
     /// Whether typed and untyped surface messages use Haswell's data cache 1 (every

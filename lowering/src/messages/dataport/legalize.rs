@@ -1,52 +1,42 @@
-//! LSC-shaped message intrinsics rewritten into the legacy data-port messages of a
-//! generation without LSC, the way Mesa's brw/elk backends lower their logical memory
-//! opcodes per generation (`brw_lower_logical_sends.cpp`).
+//! The `lower-dataport` rewrite: LSC-shaped message intrinsics replaced, in place, by
+//! the legacy data-port messages of a generation without LSC, as their plans
+//! ([`plan_legacy`]) say.
 //!
-//! The lowering passes describe every access as an LSC message; on Gfx7 to Gfx12.0
-//! [`legalize_function`] replaces each one, in place (the instruction keeps its value
-//! id and source position), by the messages that generation has:
+//! Every image and group-copy lowering describes its accesses as LSC messages; on
+//! Gfx7 to Gfx12.0 the lowering then rewrites each one (the instruction keeps its value
+//! id and source position, so no use changes). It plans every message of a function
+//! before it changes anything, so a function with a message the generation cannot send
+//! is left as it was, with every such message reported ([`LegacyError`]).
 //!
-//! | LSC message | legacy data port |
-//! | --- | --- |
-//! | `lsc_load_quad.tgm` / `lsc_store_quad.tgm`, d32 | `dp_typed_read` / `dp_typed_write`, same mask |
-//! | `lsc_atomic.tgm`, d32 / d16u32 | `dp_typed_atomic`, 32 / 16 bits |
-//! | `lsc_load`/`lsc_store` `.ugm` bti / `.slm` / `.ugm` flat a64, d32 x n | `dp_untyped_read`/`write` of up to four dwords per message |
-//! | the same, d64 x n | the dwords of each element, packed or unpacked in the shader |
-//! | the same, d8u32, d16u32, d16u32h, d8, d16 | `dp_byte_scattered_*` of 1 or 2 bytes (masked to the size) |
-//! | quad forms on untyped memory | `dp_untyped_*` with the same mask |
-//! | strided forms | the same, lane `n`'s address `base + n · pitch` |
-//! | `lsc_atomic`, d32 / d64 / d16u32 | `dp_untyped_atomic`, 32 / 64 / 16 bits |
-//!
-//! An immediate `lsc_offset` is added to the address (the legacy messages have none);
-//! cache controls are dropped (the legacy descriptors carry none). Atomic `load`
-//! becomes `or` with 0, `store` becomes `mov`, `icas`/`fcas` become `cmpwr`/`fcmpwr`
-//! (compare value first in both).
-//!
-//! Whatever the generation does not have is an error naming the instruction: A64 and
-//! 8- or 16-bit accesses to surfaces and SLM on Gfx7 (byte scattered messages arrive
-//! with Haswell; Mesa never needs them there, its raw image path is for 64- and 128-bit
-//! formats), float atomic add, 64-bit atomics on surfaces, 2D blocks, 32-bit flat
-//! addresses, bindless surfaces.
+//! The data the legacy messages return reads as the LSC message's: 64-bit elements are
+//! packed from their dwords, `d8` and `d16` data narrowed and `d16u32h` data shifted,
+//! and a strided message's lanes get their own address. The upper bytes of 1- and
+//! 2-byte scattered reads and of 16-bit atomics stay undefined, as those of LSC's
+//! `d8u32` and `d16u32` data are before Xe2 (`docs/hardware/lsc.md` §1), the only LSC
+//! parts that have them; the image lowering clears them where it needs to.
 
 use super::caps::DataportCaps;
-use super::legality::check_dataport;
-use super::rule::DataportRule;
+use super::legacy::{plan_legacy, Access, LegacyPlan};
+use super::rule::{DataportRule, LegacyGap};
 use crate::device::Device;
 use crate::messages::lsc::LscMessage;
-use crate::messages::op::LscOp;
 use crate::messages::rule::describe_inst;
-use ir::dataport::{DpAddr, DpAtomicOp, DpDesc};
-use ir::lsc::{AddrSize, AddrType, DataSize, LscAtomicOp, Sfid};
-use ir::{Builder, Cursor, Function, Inst, InstKind, IntrinsicOp, Span, Src, Type, Value};
+use ir::dataport::DpDesc;
+use ir::lsc::DataSize;
+use ir::{Builder, Cursor, Function, Inst, InstKind, IntrinsicOp, Shader, Span, Src, Type, Value};
 use std::fmt;
 
 /// An LSC message that has no legacy data-port form on the platform.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct LegacyError {
+    /// The function.
+    pub function: String,
     /// The instruction.
     pub inst: Inst,
     /// Its source position.
     pub span: Span,
+    /// The intrinsic (`lsc_load_quad`).
+    pub op: IntrinsicOp,
     /// How it reads (`%12 = @lsc_load_quad`).
     pub what: String,
     /// The rule it breaks.
@@ -65,120 +55,112 @@ impl std::error::Error for LegacyError {
     }
 }
 
-/// Where an untyped access goes.
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
-enum Space {
-    Typed,
-    Addr(DpAddr),
+/// Whether `inst` is an LSC message intrinsic (2D blocks included).
+fn is_lsc_message(func: &Function, inst: Inst) -> bool {
+    func.inst(inst)
+        .as_intrinsic()
+        .is_some_and(|i| i.op.is_lsc() || i.op.is_block2d())
 }
 
-/// The legacy address model of an LSC message.
-fn space(m: &LscMessage, platform: &str) -> Result<Space, DataportRule> {
-    let unsupported = |what: &str| DataportRule::NoLegacyForm {
-        platform: platform.to_string(),
-        what: what.to_string(),
+/// The plan of LSC message `inst`.
+fn plan_inst(
+    func: &Function,
+    inst: Inst,
+    caps: Option<&DataportCaps>,
+    platform: &str,
+) -> Result<LegacyPlan, DataportRule> {
+    let Some(caps) = caps else {
+        return Err(DataportRule::NotLegacy {
+            platform: platform.to_string(),
+        });
     };
-    Ok(match (m.sfid, m.addr_type, m.addr_size) {
-        (Sfid::Tgm, _, _) => Space::Typed,
-        (Sfid::Slm, _, _) => Space::Addr(DpAddr::Slm),
-        (_, AddrType::Flat, AddrSize::A64) => Space::Addr(DpAddr::A64),
-        (_, AddrType::Flat, _) => {
-            return Err(unsupported(
-                "flat addresses narrower than 64 bits (stateless A32 messages are not modelled)",
-            ))
-        }
-        (_, AddrType::Bti, _) => Space::Addr(DpAddr::Bti),
-        (_, t, _) => {
-            return Err(unsupported(&format!(
-                "the {} address model (bindless surfaces)",
-                t.name()
-            )))
-        }
-    })
+    match LscMessage::decode(func, inst) {
+        Ok(Some(m)) => plan_legacy(caps, platform, &m),
+        // 2D block messages.
+        Ok(None) => Err(DataportRule::NoLegacyForm {
+            platform: platform.to_string(),
+            gap: LegacyGap::Block2d,
+        }),
+        Err(_) => Err(DataportRule::NoLegacyForm {
+            platform: platform.to_string(),
+            gap: LegacyGap::Undecodable,
+        }),
+    }
 }
 
-/// The legacy atomic of an LSC atomic sub-op.
-fn atomic_op(op: LscAtomicOp, platform: &str) -> Result<DpAtomicOp, DataportRule> {
-    use DpAtomicOp as D;
-    use LscAtomicOp as L;
-    Ok(match op {
-        L::Iinc => D::Inc,
-        L::Idec => D::Dec,
-        // An atomic read: `or` with 0 writes back what it reads.
-        L::Load => D::Or,
-        L::Store => D::Mov,
-        L::Iadd => D::Add,
-        L::Isub => D::Sub,
-        L::Smin => D::Imin,
-        L::Smax => D::Imax,
-        L::Umin => D::Umin,
-        L::Umax => D::Umax,
-        L::Icas => D::Cmpwr,
-        L::Fmin => D::Fmin,
-        L::Fmax => D::Fmax,
-        L::Fcas => D::Fcmpwr,
-        L::And => D::And,
-        L::Or => D::Or,
-        L::Xor => D::Xor,
-        L::Fadd | L::Fsub => {
-            return Err(DataportRule::NoLegacyForm {
-                platform: platform.to_string(),
-                what: format!(
-                    "atomic {} (the legacy data port has no float add or subtract)",
-                    op.name()
-                ),
-            })
-        }
-    })
-}
-
-/// Rewrites every LSC message of `func` (`@lsc_load`, `@lsc_store`, the strided and
-/// quad forms, `@lsc_atomic`) into legacy data-port messages for `device`, which must
-/// have no LSC. Returns how many it rewrote, or every message it could not.
-pub fn legalize_function(func: &mut Function, device: &Device) -> Result<usize, Vec<LegacyError>> {
-    let Some(caps) = DataportCaps::for_device(device) else {
-        return Err(func
-            .insts_in_order()
-            .into_iter()
-            .filter(|&i| is_lsc_message(func, i))
-            .map(|inst| LegacyError {
-                inst,
-                span: func.inst_span(inst),
-                what: describe_inst(func, inst),
-                rule: DataportRule::NotLegacy {
-                    platform: device.name.clone(),
-                },
-            })
-            .collect());
-    };
+/// The plans of every LSC message of `func` for `device`, in program order, or every
+/// message the device cannot send (nothing is changed).
+pub fn plan_function(
+    func: &Function,
+    device: &Device,
+) -> Result<Vec<(Inst, LegacyPlan)>, Vec<LegacyError>> {
+    let mut plans = Vec::new();
     let mut errors = Vec::new();
-    let mut n = 0;
     for inst in func.insts_in_order() {
         if !is_lsc_message(func, inst) {
             continue;
         }
-        match legalize(func, inst, &caps, &device.name) {
-            Ok(()) => n += 1,
+        match plan_inst(func, inst, device.dataport.as_ref(), &device.name) {
+            Ok(p) => plans.push((inst, p)),
             Err(rule) => errors.push(LegacyError {
+                function: func.name.clone(),
                 inst,
                 span: func.inst_span(inst),
+                op: func
+                    .inst(inst)
+                    .as_intrinsic()
+                    .map_or(IntrinsicOp::LscLoad, |i| i.op),
                 what: describe_inst(func, inst),
                 rule,
             }),
         }
     }
     if errors.is_empty() {
-        Ok(n)
+        Ok(plans)
     } else {
         Err(errors)
     }
 }
 
-/// Whether `inst` is an LSC message intrinsic (2D blocks included).
-fn is_lsc_message(func: &Function, inst: Inst) -> bool {
-    func.inst(inst)
-        .as_intrinsic()
-        .is_some_and(|i| i.op.is_lsc() || i.op.is_block2d())
+/// Rewrites every LSC message of `func` (`@lsc_load`, `@lsc_store`, the strided and
+/// quad forms, `@lsc_atomic`) into the legacy data-port messages of `device`, which
+/// must have them ([`Device::dataport`]). Returns how many it rewrote, or every message
+/// it cannot rewrite (the function is then unchanged).
+pub fn legalize_function(func: &mut Function, device: &Device) -> Result<usize, Vec<LegacyError>> {
+    let plans = plan_function(func, device)?;
+    Ok(emit_plans(func, plans))
+}
+
+/// [`legalize_function`] over every function of `shader`: every function is planned
+/// before any is changed.
+pub fn legalize_shader(shader: &mut Shader, device: &Device) -> Result<usize, Vec<LegacyError>> {
+    let mut plans = Vec::with_capacity(shader.functions.len());
+    let mut errors = Vec::new();
+    for func in &shader.functions {
+        match plan_function(func, device) {
+            Ok(p) => plans.push(p),
+            Err(e) => errors.extend(e),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    Ok(shader
+        .functions
+        .iter_mut()
+        .zip(plans)
+        .map(|(func, p)| emit_plans(func, p))
+        .sum())
+}
+
+/// Emits `plans` (of [`plan_function`] on `func`); returns how many messages it
+/// rewrote.
+pub fn emit_plans(func: &mut Function, plans: Vec<(Inst, LegacyPlan)>) -> usize {
+    let n = plans.len();
+    for (inst, plan) in plans {
+        emit(func, inst, &plan);
+    }
+    n
 }
 
 /// The operands of one LSC instruction.
@@ -191,200 +173,174 @@ struct Operands {
 
 fn operands(func: &Function, inst: Inst) -> Operands {
     let data = func.inst(inst);
-    let intr = data.as_intrinsic().expect("an intrinsic");
-    let mut srcs: Vec<Src> = intr.srcs.iter().copied().collect();
-    let expected = intr.op.srcs(&intr.indices).map_or(srcs.len(), |s| s.len());
+    let (image, mut srcs, expected) = match data.as_intrinsic() {
+        Some(intr) => {
+            let srcs: Vec<Src> = intr.srcs.iter().copied().collect();
+            let expected = intr.op.srcs(&intr.indices).map_or(srcs.len(), |s| s.len());
+            (intr.image, srcs, expected)
+        }
+        None => (None, Vec::new(), 0),
+    };
     let pred = (srcs.len() > expected).then(|| srcs.pop()).flatten();
     Operands {
-        image: intr.image,
+        image,
         srcs,
         pred,
         dest: data.dest,
     }
 }
 
-fn legalize(
-    func: &mut Function,
-    inst: Inst,
-    caps: &DataportCaps,
-    platform: &str,
-) -> Result<(), DataportRule> {
-    let unsupported = |what: String| DataportRule::NoLegacyForm {
-        platform: platform.to_string(),
-        what,
-    };
-    let m = match LscMessage::decode(func, inst) {
-        Ok(Some(m)) => m,
-        // 2D block messages, and LSC intrinsics whose indices do not decode.
-        _ => {
-            let op = func.inst(inst).as_intrinsic().map(|i| i.op.name());
-            return Err(unsupported(format!(
-                "@{} (no 2D block or LSC message exists before Gfx12.5)",
-                op.unwrap_or("?")
-            )));
-        }
-    };
-    let space = space(&m, platform)?;
+/// Replaces LSC message `inst` by the messages of `plan`. A plan of one message that
+/// needs no conversion of its result becomes the instruction itself (the value keeps
+/// its definition); otherwise the messages go in front and the instruction becomes the
+/// `mov` of their assembled result, or goes away.
+fn emit(func: &mut Function, inst: Inst, plan: &LegacyPlan) {
     let ops = operands(func, inst);
     let span = func.inst_span(inst);
     let mut b = Builder::new(func, Cursor::Before(inst));
     b.span = span;
     let mut e = Emitter {
         b,
-        caps,
-        platform,
         pred: ops.pred,
+        image: ops.image,
     };
-    let result = match (space, m.op) {
-        (Space::Typed, LscOp::LoadQuad) => {
-            e.check_size(&m, DataSize::D32)?;
-            let coords = &ops.srcs[..4];
-            Some(Src::new(e.read(
-                DpDesc::typed_read(m.data.cmask),
-                ops.image,
-                coords,
-            )?))
+    let data = || *ops.srcs.last().expect("a store has data");
+    let single = |d: &DpDesc, srcs: Vec<Src>| Outcome::InPlace(*d, srcs);
+    let outcome = match &plan.access {
+        Access::Typed(d) => {
+            // Typed messages keep the LSC operands: U, V, R, LOD, then the data or the
+            // atomic operands.
+            let mut srcs = ops.srcs[..4.min(ops.srcs.len())].to_vec();
+            if d.msg.has_data() {
+                srcs.extend(ops.srcs.get(4).copied());
+            } else if d.msg.is_atomic() {
+                srcs.extend(e.atomic_srcs(plan, ops.srcs.get(4..).unwrap_or(&[]), 32));
+            }
+            single(d, srcs)
         }
-        (Space::Typed, LscOp::StoreQuad) => {
-            e.check_size(&m, DataSize::D32)?;
-            e.message(DpDesc::typed_write(m.data.cmask), ops.image, &ops.srcs[..5])?;
-            None
-        }
-        (Space::Typed, LscOp::Atomic(op)) => {
-            let bits = match m.data.size {
-                DataSize::D32 => 32,
-                DataSize::D16U32 => 16,
-                s => return Err(unsupported(format!("typed {} atomics", s.name()))),
-            };
-            let d = DpDesc::typed_atomic(atomic_op(op, platform)?, bits);
-            let mut srcs = ops.srcs[..4].to_vec();
-            srcs.extend(e.atomic_srcs(op, &ops.srcs[4..], 32));
-            let v = e.read(d, ops.image, &srcs)?;
-            Some(Src::new(e.narrow_atomic(v, bits)))
-        }
-        (Space::Typed, op) => return Err(unsupported(format!("typed {op}"))),
-        (Space::Addr(addr), op) => {
-            let image = (addr == DpAddr::Bti).then_some(ops.image).flatten();
-            let address = e.address(&m, op, &ops.srcs)?;
-            match op {
-                LscOp::Load | LscOp::LoadStrided | LscOp::LoadQuad => {
-                    Some(e.load(&m, addr, image, address)?)
-                }
-                LscOp::Store | LscOp::StoreStrided | LscOp::StoreQuad => {
-                    let data = *ops.srcs.last().expect("stores have data");
-                    e.store(&m, addr, image, address, data)?;
-                    None
-                }
-                LscOp::Atomic(aop) => {
-                    let bits = match m.data.size {
-                        DataSize::D32 => 32,
-                        DataSize::D64 => 64,
-                        DataSize::D16U32 => 16,
-                        s => return Err(unsupported(format!("{} atomics", s.name()))),
-                    };
-                    let d = DpDesc::untyped_atomic(addr, atomic_op(aop, platform)?, bits);
+        access => {
+            let address = e.address(plan, &ops.srcs);
+            match access {
+                Access::Atomic(d) => {
                     let mut srcs = vec![address];
-                    srcs.extend(e.atomic_srcs(aop, &ops.srcs[1..], m.data.size.reg_bits()));
-                    let v = e.read(d, image, &srcs)?;
-                    Some(Src::new(e.narrow_atomic(v, bits)))
+                    let operands = ops.srcs.get(1..).unwrap_or(&[]);
+                    srcs.extend(e.atomic_srcs(plan, operands, d.data_bits()));
+                    single(d, srcs)
                 }
+                // d8u32 and d16u32 read as the legacy message returns them: the bytes
+                // above the access undefined, as LSC leaves them before Xe2
+                // (docs/hardware/lsc.md §1).
+                Access::Narrow { desc, size }
+                    if plan.load && matches!(size, DataSize::D8U32 | DataSize::D16U32) =>
+                {
+                    single(desc, vec![address])
+                }
+                Access::Narrow { desc, size } if plan.load => {
+                    Outcome::Value(e.narrow_load(desc, *size, address))
+                }
+                Access::Narrow { desc, size } => {
+                    e.narrow_store(desc, *size, address, data());
+                    Outcome::Done
+                }
+                Access::Dwords {
+                    wide: false,
+                    windows,
+                    ..
+                } if windows.len() == 1 && windows[0].offset == 0 => {
+                    let w = &windows[0];
+                    let mut srcs = vec![address];
+                    if !plan.load {
+                        srcs.push(data());
+                    }
+                    single(&w.desc, srcs)
+                }
+                Access::Dwords {
+                    wide,
+                    dwords,
+                    windows,
+                } if plan.load => {
+                    Outcome::Value(e.load_dwords(*wide, dwords, windows, address, plan))
+                }
+                Access::Dwords {
+                    wide,
+                    dwords,
+                    windows,
+                } => {
+                    e.store_dwords(*wide, dwords, windows, address, data(), plan);
+                    Outcome::Done
+                }
+                Access::Typed(_) => Outcome::Done,
             }
         }
     };
-    match (ops.dest, result) {
-        (Some(_), Some(r)) => {
+    match outcome {
+        Outcome::InPlace(d, mut srcs) => {
+            srcs.extend(ops.pred);
+            let image = if d.names_image() { ops.image } else { None };
+            func.inst_mut(inst).kind = InstKind::Intrinsic(Box::new(ir::IntrinsicInst {
+                op: IntrinsicOp::for_dp_msg(d.msg),
+                image,
+                srcs: srcs.into_iter().collect(),
+                indices: d.to_indices().into_iter().collect(),
+            }));
+        }
+        Outcome::Value(r) if ops.dest.is_some() => {
             func.inst_mut(inst).kind = InstKind::Alu(ir::AluInst {
                 op: ir::AluOp::Mov,
                 srcs: std::iter::once(r).collect(),
             });
         }
-        _ => func.remove_inst(inst),
+        Outcome::Value(_) | Outcome::Done => func.remove_inst(inst),
     }
-    Ok(())
+}
+
+/// What replaces an LSC message.
+enum Outcome {
+    /// One data-port message with these sources (without the predicate), in place.
+    InPlace(DpDesc, Vec<Src>),
+    /// Messages in front, and the LSC message's value assembled from them.
+    Value(Src),
+    /// Messages in front, and no value.
+    Done,
 }
 
 /// Emits the data-port messages of one LSC message in front of it.
-struct Emitter<'f, 'c> {
+struct Emitter<'f> {
     b: Builder<'f>,
-    caps: &'c DataportCaps,
-    platform: &'c str,
     pred: Option<Src>,
+    image: Option<ir::ImageRef>,
 }
 
-impl Emitter<'_, '_> {
-    /// One data-port message, checked against the legality table; its destination,
-    /// for reads and atomics.
-    fn message(
-        &mut self,
-        d: DpDesc,
-        image: Option<ir::ImageRef>,
-        srcs: &[Src],
-    ) -> Result<Option<Value>, DataportRule> {
-        check_dataport(self.caps, self.platform, &d)?;
-        Ok(self.b.dp_message(&d, image, srcs, self.pred))
-    }
-
-    /// A message that reads: its destination.
-    fn read(
-        &mut self,
-        d: DpDesc,
-        image: Option<ir::ImageRef>,
-        srcs: &[Src],
-    ) -> Result<Value, DataportRule> {
-        Ok(self
-            .message(d, image, srcs)?
-            .expect("reads and atomics have a destination"))
+impl Emitter<'_> {
+    /// One data-port message; its destination, for reads and atomics.
+    fn message(&mut self, d: &DpDesc, srcs: &[Src]) -> Option<Value> {
+        let image = if d.names_image() { self.image } else { None };
+        self.b.dp_message(d, image, srcs, self.pred)
     }
 
     /// A `bits`-wide constant `v` (cut to the width).
     fn imm(&mut self, bits: u8, v: u64) -> Value {
-        self.b.load_const(
-            Type::scalar(bits).expect("32 or 64 bits"),
-            &[v & ir::types::bit_mask(bits)],
-        )
+        let ty = if bits == 64 { Type::U64 } else { Type::U32 };
+        self.b.load_const(ty, &[v & ir::types::bit_mask(bits)])
     }
 
-    fn check_size(&self, m: &LscMessage, want: DataSize) -> Result<(), DataportRule> {
-        if m.data.size == want {
-            Ok(())
-        } else {
-            Err(DataportRule::NoLegacyForm {
-                platform: self.platform.to_string(),
-                what: format!(
-                    "typed {} data (legacy typed messages carry d32)",
-                    m.data.size
-                ),
-            })
-        }
-    }
-
-    /// The data operands of an atomic: LSC's `src1`, `src2` in order (the compare value
-    /// first for `icas`/`fcas`, as the legacy `cmpwr`), and the 0 of an atomic `load`.
-    fn atomic_srcs(&mut self, op: LscAtomicOp, srcs: &[Src], bits: u8) -> Vec<Src> {
-        if op == LscAtomicOp::Load {
+    /// The operands of an atomic: the LSC data operands in order (the compare value
+    /// first for `icas`/`fcas`, as the legacy `cmpwr`), or the 0 of an atomic `load`.
+    fn atomic_srcs(&mut self, plan: &LegacyPlan, data: &[Src], bits: u8) -> Vec<Src> {
+        if plan.atomic_load {
+            let bits = if bits == 64 { 64 } else { 32 };
             vec![Src::new(self.imm(bits, 0))]
         } else {
-            srcs.iter().copied().take(op.num_data_operands()).collect()
-        }
-    }
-
-    /// A 16-bit atomic's result with its undefined upper half cleared, as an LSC
-    /// `d16u32` result reads.
-    fn narrow_atomic(&mut self, v: Value, bits: u8) -> Value {
-        if bits == 16 {
-            let m = self.b.imm_u32(0xffff);
-            self.b.iand(v, m)
-        } else {
-            v
+            data.iter().copied().take(plan.atomic_operands).collect()
         }
     }
 
     /// The byte address of lane `n`'s first element: the address (strided: the base
     /// plus `n` times the pitch) plus the immediate offset.
-    fn address(&mut self, m: &LscMessage, op: LscOp, srcs: &[Src]) -> Result<Src, DataportRule> {
-        let bits = m.addr_size.bits();
+    fn address(&mut self, plan: &LegacyPlan, srcs: &[Src]) -> Src {
+        let bits = plan.addr_bits;
         let mut a = srcs[0];
-        if op.is_strided() {
+        if plan.strided {
             let lane = self
                 .b
                 .intrinsic(
@@ -394,7 +350,7 @@ impl Emitter<'_, '_> {
                     &[],
                     Some(Type::U32),
                 )
-                .expect("a system value");
+                .expect("a system value has a destination");
             let pitch = srcs[1];
             let (lane, pitch) = if bits == 64 {
                 let l = self.b.u2u64(lane);
@@ -406,11 +362,11 @@ impl Emitter<'_, '_> {
             let step = self.b.imul(lane, pitch);
             a = Src::new(self.b.iadd(a, step));
         }
-        if m.offset != 0 {
-            let off = self.imm(bits, i64::from(m.offset) as u64);
+        if plan.offset != 0 {
+            let off = self.imm(bits, plan.offset as u64);
             a = Src::new(self.b.iadd(a, off));
         }
-        Ok(a)
+        a
     }
 
     /// `address + delta`.
@@ -422,165 +378,109 @@ impl Emitter<'_, '_> {
         Src::new(self.b.iadd(address, d))
     }
 
-    /// The dwords an access of `m` moves, as byte offsets from the address, with the
-    /// register components they carry: `(offset, component, half)`, half 0 or 1 for the
-    /// dwords of a 64-bit element.
-    fn dwords(m: &LscMessage) -> Vec<(u64, u8, u8)> {
-        let s = m.data;
-        let elems: Vec<u8> = if s.cmask != 0 {
-            (0..4).filter(|c| s.cmask & (1 << c) != 0).collect()
-        } else {
-            (0..s.vect).collect()
-        };
-        let mut out = Vec::new();
-        for (k, &e) in elems.iter().enumerate() {
-            if s.size == DataSize::D64 {
-                let at = 8 * u64::from(e);
-                out.push((at, k as u8, 0));
-                out.push((at + 4, k as u8, 1));
-            } else {
-                out.push((4 * u64::from(e), k as u8, 0));
-            }
-        }
-        out
-    }
-
-    /// The dwords grouped into untyped surface messages: windows of four dwords from
-    /// the first one each covers, with their channel masks.
-    fn windows(dwords: &[(u64, u8, u8)]) -> Vec<(u64, u8, Vec<usize>)> {
-        let mut out: Vec<(u64, u8, Vec<usize>)> = Vec::new();
-        for (i, &(at, _, _)) in dwords.iter().enumerate() {
-            match out.last_mut() {
-                Some((base, mask, members)) if at >= *base && at < *base + 16 => {
-                    *mask |= 1 << ((at - *base) / 4);
-                    members.push(i);
-                }
-                _ => out.push((at, 1, vec![i])),
-            }
-        }
-        out
-    }
-
-    fn load(
+    fn load_dwords(
         &mut self,
-        m: &LscMessage,
-        addr: DpAddr,
-        image: Option<ir::ImageRef>,
+        wide: bool,
+        dwords: &[super::legacy::Dword],
+        windows: &[super::legacy::Window],
         address: Src,
-    ) -> Result<Src, DataportRule> {
-        let bits = m.addr_size.bits();
-        match m.data.size {
-            DataSize::D32 | DataSize::D64 => {
-                let dwords = Self::dwords(m);
-                let mut words: Vec<Option<Src>> = vec![None; dwords.len()];
-                for (base, mask, members) in Self::windows(&dwords) {
-                    let a = self.offset(address, base, bits);
-                    let v = self.read(DpDesc::untyped_read(addr, mask), image, &[a])?;
-                    for (k, &i) in members.iter().enumerate() {
-                        words[i] = Some(if members.len() == 1 {
-                            Src::new(v)
-                        } else {
-                            Src::channel(v, k as u8)
-                        });
-                    }
-                }
-                let words: Vec<Src> = words
-                    .into_iter()
-                    .map(|w| w.expect("every dword is in a window"))
-                    .collect();
-                let comps: Vec<Src> = if m.data.size == DataSize::D64 {
-                    words
-                        .chunks(2)
-                        .map(|p| Src::new(self.b.pack_64_2x32_split(p[0], p[1])))
-                        .collect()
+        plan: &LegacyPlan,
+    ) -> Src {
+        let mut words: Vec<Option<Src>> = vec![None; dwords.len()];
+        for w in windows {
+            let a = self.offset(address, w.offset, plan.addr_bits);
+            let v = self
+                .message(&w.desc, &[a])
+                .expect("a read has a destination");
+            for (k, &i) in w.dwords.iter().enumerate() {
+                words[i] = Some(if w.dwords.len() == 1 {
+                    Src::new(v)
                 } else {
-                    words
-                };
-                Ok(Src::new(self.b.vec(&comps)))
+                    Src::channel(v, k as u8)
+                });
             }
-            size => {
-                let bytes = size.mem_bytes();
-                let raw = self.narrow_load(addr, image, address, bytes)?;
-                Ok(Src::new(match size {
-                    DataSize::D8 => self.b.u2u8(raw),
-                    DataSize::D16 => self.b.u2u16(raw),
-                    DataSize::D16U32H => {
-                        let s = self.b.imm_u32(16);
-                        self.b.ishl(raw, s)
-                    }
-                    _ => raw,
-                }))
-            }
+        }
+        let words: Vec<Src> = words
+            .into_iter()
+            .map(|w| w.expect("every dword is in a window"))
+            .collect();
+        let comps: Vec<Src> = if wide {
+            words
+                .chunks(2)
+                .map(|p| Src::new(self.b.pack_64_2x32_split(p[0], p[1])))
+                .collect()
+        } else {
+            words
+        };
+        if comps.len() == 1 {
+            comps[0]
+        } else {
+            Src::new(self.b.vec(&comps))
         }
     }
 
-    /// An 8- or 16-bit load, zero-extended to 32 bits.
-    fn narrow_load(
+    fn store_dwords(
         &mut self,
-        addr: DpAddr,
-        image: Option<ir::ImageRef>,
-        address: Src,
-        bytes: u32,
-    ) -> Result<Value, DataportRule> {
-        let d = DpDesc::byte_scattered_read(addr, bytes as u8);
-        let v = self.read(d, image, &[address])?;
-        // The bytes above the access are undefined.
-        let mask = self.b.imm_u32(if bytes == 1 { 0xff } else { 0xffff });
-        Ok(self.b.iand(v, mask))
-    }
-
-    fn store(
-        &mut self,
-        m: &LscMessage,
-        addr: DpAddr,
-        image: Option<ir::ImageRef>,
+        wide: bool,
+        dwords: &[super::legacy::Dword],
+        windows: &[super::legacy::Window],
         address: Src,
         data: Src,
-    ) -> Result<(), DataportRule> {
-        let bits = m.addr_size.bits();
-        match m.data.size {
-            DataSize::D32 | DataSize::D64 => {
-                let dwords = Self::dwords(m);
-                let mut words = Vec::with_capacity(dwords.len());
-                for &(_, comp, half) in &dwords {
-                    let c = data.component(comp);
-                    words.push(if m.data.size == DataSize::D64 {
-                        Src::new(if half == 0 {
-                            self.b.unpack_64_2x32_split_x(c)
-                        } else {
-                            self.b.unpack_64_2x32_split_y(c)
-                        })
-                    } else {
-                        c
-                    });
-                }
-                for (base, mask, members) in Self::windows(&dwords) {
-                    let a = self.offset(address, base, bits);
-                    let parts: Vec<Src> = members.iter().map(|&i| words[i]).collect();
-                    let v = if parts.len() == 1 {
-                        parts[0]
-                    } else {
-                        Src::new(self.b.vec(&parts))
-                    };
-                    self.message(DpDesc::untyped_write(addr, mask), image, &[a, v])?;
-                }
-                Ok(())
-            }
-            size => {
-                let bytes = size.mem_bytes();
-                let value = match size {
-                    DataSize::D8 | DataSize::D16 => Src::new(self.b.u2u32(data)),
-                    DataSize::D16U32H => {
-                        let s = self.b.imm_u32(16);
-                        Src::new(self.b.ushr(data, s))
-                    }
-                    _ => data,
-                };
-                let d = DpDesc::byte_scattered_write(addr, bytes as u8);
-                self.message(d, image, &[address, value])?;
-                Ok(())
-            }
+        plan: &LegacyPlan,
+    ) {
+        let mut words = Vec::with_capacity(dwords.len());
+        for d in dwords {
+            let c = data.component(d.component);
+            words.push(if wide {
+                Src::new(if d.half == 0 {
+                    self.b.unpack_64_2x32_split_x(c)
+                } else {
+                    self.b.unpack_64_2x32_split_y(c)
+                })
+            } else {
+                c
+            });
         }
+        for w in windows {
+            let a = self.offset(address, w.offset, plan.addr_bits);
+            let parts: Vec<Src> = w.dwords.iter().map(|&i| words[i]).collect();
+            let v = if parts.len() == 1 {
+                parts[0]
+            } else {
+                Src::new(self.b.vec(&parts))
+            };
+            self.message(&w.desc, &[a, v]);
+        }
+    }
+
+    /// An 8- or 16-bit load, in the register as LSC data size `size` holds it.
+    fn narrow_load(&mut self, d: &DpDesc, size: DataSize, address: Src) -> Src {
+        let raw = self
+            .message(d, &[address])
+            .expect("a read has a destination");
+        Src::new(match size {
+            DataSize::D8 => self.b.u2u8(raw),
+            DataSize::D16 => self.b.u2u16(raw),
+            DataSize::D16U32H => {
+                let s = self.b.imm_u32(16);
+                self.b.ishl(raw, s)
+            }
+            // d8u32, d16u32: as the message returns them (see `emit`).
+            _ => raw,
+        })
+    }
+
+    /// An 8- or 16-bit store of `data`, held as LSC data size `size` says.
+    fn narrow_store(&mut self, d: &DpDesc, size: DataSize, address: Src, data: Src) {
+        let value = match size {
+            DataSize::D8 | DataSize::D16 => Src::new(self.b.u2u32(data)),
+            DataSize::D16U32H => {
+                let s = self.b.imm_u32(16);
+                Src::new(self.b.ushr(data, s))
+            }
+            _ => data,
+        };
+        self.message(d, &[address, value]);
     }
 }
 
@@ -624,11 +524,9 @@ mod tests {
         assert_eq!(
             lines(&out),
             [
-                "32x2 %4 = @dp_typed_read (@img, %0, %0, %0, %0) (dp_cmask=xz)",
-                "32x2 %2 = mov %4",
+                "32x2 %2 = @dp_typed_read (@img, %0, %0, %0, %0) (dp_cmask=xz)",
                 "@dp_typed_write (@img, %0, %0, %0, %0, %2.x) (dp_cmask=x)",
-                "32   %5 = @dp_typed_atomic (@img, %0, %0, %0, %0, %0, %0) (dp_op=cmpwr, dp_bits=32)",
-                "32   %3 = mov %5",
+                "32   %3 = @dp_typed_atomic (@img, %0, %0, %0, %0, %0, %0) (dp_op=cmpwr, dp_bits=32)",
             ]
         );
     }
@@ -663,8 +561,9 @@ mod tests {
 
     #[test]
     fn narrow_and_wide_elements() {
-        // d16u32 on SLM: a 2-byte gather masked to 16 bits; d64 on a surface: two
-        // dwords packed; an 8-bit store: a 1-byte scatter of the zero-extended value.
+        // d16u32 on SLM: a 2-byte gather in place (its upper bytes undefined, as LSC's
+        // before Xe2); d64 on a surface: two dwords packed; an 8-bit store: a 1-byte
+        // scatter of the zero-extended value.
         let out = legalized(
             "hsw",
             "    32   %2 = @lsc_load (%0) (lsc_sfid=slm, lsc_addr=flat, lsc_addr_size=a32, lsc_data=d16u32)\n    64   %3 = @lsc_load (@img, %0) (lsc_sfid=ugm, lsc_addr=bti, lsc_addr_size=a32, lsc_data=d64)\n    8    %4 = u2u8 %2\n    @lsc_store (%0, %4) (lsc_sfid=slm, lsc_addr=flat, lsc_addr_size=a32, lsc_data=d8)\n",
@@ -673,18 +572,18 @@ mod tests {
         let l = lines(&out);
         assert!(
             l.contains(
-                &"32   %5 = @dp_byte_scattered_read (%0) (dp_addr=slm, dp_bytes=2)".to_string()
+                &"32   %2 = @dp_byte_scattered_read (%0) (dp_addr=slm, dp_bytes=2)".to_string()
             ),
             "{l:?}"
         );
         assert!(
             l.contains(
-                &"32x2 %8 = @dp_untyped_read (@img, %0) (dp_addr=bti, dp_cmask=xy)".to_string()
+                &"32x2 %5 = @dp_untyped_read (@img, %0) (dp_addr=bti, dp_cmask=xy)".to_string()
             ),
             "{l:?}"
         );
         assert!(
-            l.contains(&"64   %9 = pack_64_2x32_split %8.x, %8.y".to_string()),
+            l.contains(&"64   %6 = pack_64_2x32_split %5.x, %5.y".to_string()),
             "{l:?}"
         );
         assert!(
@@ -708,7 +607,7 @@ mod tests {
         assert_eq!(l[2], "32   %5 = iadd %0, %4");
         assert_eq!(
             l[3],
-            "32   %6 = @dp_untyped_read (%5) (dp_addr=slm, dp_cmask=x)"
+            "32   %2 = @dp_untyped_read (%5) (dp_addr=slm, dp_cmask=x)"
         );
     }
 
@@ -723,7 +622,10 @@ mod tests {
         assert!(e[0].contains("byt has no byte scattered messages"), "{e:?}");
         let fadd = "    32   %2 = @lsc_atomic (%1, %0) (lsc_sfid=ugm, lsc_addr=flat, lsc_addr_size=a64, lsc_data=d32, lsc_op=fadd)\n";
         let e = legalized("tgl", fadd).unwrap_err();
-        assert!(e[0].contains("no float add or subtract"), "{e:?}");
+        assert!(
+            e[0].contains("float add and subtract arrive with LSC"),
+            "{e:?}"
+        );
         let e = legalized("dg2", a64).unwrap_err();
         assert!(
             e[0].contains("dg2 has no legacy data-port messages"),
@@ -742,7 +644,7 @@ mod tests {
         assert_eq!(l[1], "32   %4 = load_const (0x00000000)");
         assert_eq!(
             l[2],
-            "32   %5 = @dp_untyped_atomic (@img, %0, %4) (dp_addr=bti, dp_op=or, dp_bits=32) if %2"
+            "32   %3 = @dp_untyped_atomic (@img, %0, %4) (dp_addr=bti, dp_op=or, dp_bits=32) if %2"
         );
     }
 }

@@ -1,8 +1,74 @@
 //! The legality rules of legacy data-port messages ([`DataportRule`]), each rendered as
 //! the sentence that states it.
 
+use crate::messages::op::LscOp;
 use ir::dataport::{DpAddr, DpAtomicOp, DpMsg};
+use ir::lsc::{AddrType, DataShape, DataSize, LscAtomicOp};
 use std::fmt;
+
+/// What an LSC-shaped message asks for that no legacy data-port message does.
+#[derive(Clone, PartialEq, Eq, Debug)]
+#[non_exhaustive]
+pub enum LegacyGap {
+    /// A float add or subtract atomic: the legacy float atomics are `fmax`, `fmin` and
+    /// `fcmpwr`.
+    FloatAddAtomic(LscAtomicOp),
+    /// A flat address narrower than 64 bits (stateless A32 messages are not modelled).
+    FlatA32,
+    /// A bindless surface (`bss`, `ss`).
+    Bindless(AddrType),
+    /// A 2D block message (they arrive with LSC).
+    Block2d,
+    /// Typed data other than `d32` (`d16u32` for atomics).
+    TypedData(DataSize),
+    /// A typed operation other than a quad load, quad store or atomic.
+    TypedOp(LscOp),
+    /// An atomic data size other than `d16u32`, `d32`, `d64`.
+    AtomicData(DataSize),
+    /// A vector of 8- or 16-bit elements: the byte scattered messages move one element
+    /// per lane.
+    NarrowVector(DataShape),
+    /// An LSC intrinsic whose indices do not decode.
+    Undecodable,
+}
+
+impl fmt::Display for LegacyGap {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LegacyGap::FloatAddAtomic(op) => write!(
+                f,
+                "atomic {} (its float atomics are fmax, fmin and fcmpwr; float add and subtract arrive with LSC)",
+                op.name()
+            ),
+            LegacyGap::FlatA32 => f.write_str(
+                "flat addresses narrower than 64 bits (stateless A32 messages are not modelled)",
+            ),
+            LegacyGap::Bindless(t) => {
+                write!(f, "the {} address model (bindless surfaces)", t.name())
+            }
+            LegacyGap::Block2d => f.write_str("2D block messages (they arrive with LSC)"),
+            LegacyGap::TypedData(size) => write!(
+                f,
+                "typed {} data (typed messages carry 32-bit channels; atomics also 16-bit ones)",
+                size.name()
+            ),
+            LegacyGap::TypedOp(op) => write!(
+                f,
+                "typed {op} (typed messages read, write and update texels by coordinates)"
+            ),
+            LegacyGap::AtomicData(size) => write!(
+                f,
+                "{} atomics (atomics are 16-, 32- or 64-bit)",
+                size.name()
+            ),
+            LegacyGap::NarrowVector(shape) => write!(
+                f,
+                "{shape} (byte scattered messages move one 8- or 16-bit element per lane)"
+            ),
+            LegacyGap::Undecodable => f.write_str("an LSC message whose indices do not decode"),
+        }
+    }
+}
 
 /// A broken data-port rule. The platform is named by the caller's error.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -88,8 +154,8 @@ pub enum DataportRule {
     NoLegacyForm {
         /// The platform.
         platform: String,
-        /// What has no form, in words.
-        what: String,
+        /// What has no form.
+        gap: LegacyGap,
     },
     /// A typed message addressed with a coordinate count outside 1 to 4.
     TypedCoords {
@@ -183,9 +249,9 @@ impl fmt::Display for DataportRule {
                 f,
                 "binding-table index {bti} is not a surface's: data-port surfaces take 0 to 251 (252 is bindless, 253 and 255 stateless, 254 shared local memory)"
             ),
-            R::NoLegacyForm { platform, what } => write!(
+            R::NoLegacyForm { platform, gap } => write!(
                 f,
-                "{platform} has no LSC messages, and the legacy data port has no form for {what}"
+                "{platform} has no LSC messages, and the legacy data port has no form for {gap}"
             ),
             R::TypedCoords { coords } => write!(
                 f,

@@ -2,10 +2,8 @@
 //! surface through its surface state (format, view, tiled layout).
 //!
 //! * Coordinates: U, V, R, LOD, signed 32-bit, read per surface type as the hardware
-//!   reads them from the surface state (1D: U = x, V = array index; 2D, cubes bound as
-//!   2D arrays: U = x, V = y, R = array index; 3D: U, V, R = x, y, z; buffers: U =
-//!   element; LOD relative to the view's base level; a storage view has one level).
-//!   A coordinate outside the view is out of bounds (the surface state's bounds check).
+//!   reads them from the surface state ([`crate::messages::surface::typed_texel`]); a
+//!   coordinate outside the view is out of bounds (the surface state's bounds check).
 //! * Read: each served lane gets the enabled channels (bit 0 = R) of the texel
 //!   converted by the surface-state format, 32-bit, packed in channel order; a format
 //!   without G, B or A reads 0, 0, 1 there. Out of bounds the message returns the
@@ -20,7 +18,7 @@
 //!   the 32-bit word at the texel's address in R (the texel and the bytes after it),
 //!   which is why Mesa masks such reads there (its storage-image lowering,
 //!   `docs/hardware/image-lowering.md` §3, §4). Bytes past the surface read as
-//!   [`super::UNDEFINED_BYTE`].
+//!   [`UNDEFINED_BYTE`].
 //! * Write: each served lane converts its enabled channels with the surface-state format
 //!   (`SCATTER4_TYPED`'s conversions: float rounding to even, clamping of narrower
 //!   normalized and integer channels) and writes them, leaving the texel's other channels
@@ -36,41 +34,22 @@
 //! an error.
 
 use super::atomic::apply_dp_atomic;
-use super::payload::{src_values, with_undefined_upper, DpExecError, DpPayload, UNDEFINED_BYTE};
-use crate::memory::{AccessKind, AllocId, ImageBinding, Memory, Target};
+use super::message::{with_undefined_upper, DpMessage, UNDEFINED_BYTE};
+use crate::memory::{AccessKind, AllocId, Memory, Target};
+use crate::messages::error::MessageError;
+use crate::messages::lanes::{Lanes, LanesMut};
+use crate::messages::surface::{bound, typed_texel};
+use crate::messages::typed::Coords;
 use crate::texel::TexelLayout;
-use ir::dataport::{DpDesc, DpMsg};
 use ir::interp::EnvError;
-use lowering::messages::dataport::{DataportCaps, DpEncoding};
-use tiling::SurfDim;
+use lowering::messages::dataport::DpEncoding;
 
 fn at_lane(lane: usize, e: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> EnvError {
     EnvError::at_lane(lane as u32, e)
 }
 
 fn illegal(lane: usize, reason: String) -> EnvError {
-    at_lane(lane, DpExecError::Illegal { reason })
-}
-
-/// The byte offset of the texel at U, V, R, LOD in the image's allocation, or `None`
-/// when the surface state's bounds check fails.
-fn texel_offset(b: &ImageBinding, [u, v, r, lod]: [u64; 4]) -> Result<Option<u64>, EnvError> {
-    let s = |v: u64| v as u32 as i32 as i64;
-    let (x, y, r, lod) = (s(u), s(v), s(r), s(lod));
-    if lod < 0 {
-        return Ok(None);
-    }
-    let Some(ext) = b.view_extent(lod as u32) else {
-        return Ok(None);
-    };
-    let (x, y, z, zl) = match ext.surf_dim {
-        None => (x, 0, 0, 1),
-        Some(SurfDim::D1) => (x, 0, y, ext.layers),
-        Some(SurfDim::D2) => (x, y, r, ext.layers),
-        Some(SurfDim::D3) => (x, y, r, ext.depth),
-    };
-    b.view_texel_offset(&ext, [x, y, z], zl)
-        .map_err(EnvError::msg)
+    at_lane(lane, MessageError::Illegal { reason })
 }
 
 /// What a typed message of one lane reaches.
@@ -88,19 +67,13 @@ struct Texel {
 }
 
 /// The surface and texel of lane `lane`.
-fn surface(mem: &Memory, p: &dyn DpPayload, lane: usize) -> Result<Texel, EnvError> {
-    let binding = p.binding(lane)?;
-    let b = mem.image(binding).ok_or_else(|| {
-        at_lane(
-            lane,
-            Memory::unbound(
-                AccessKind::Load,
-                "image binding",
-                u64::from(binding),
-                &p.ctx(lane),
-            ),
-        )
-    })?;
+fn texel(
+    mem: &Memory,
+    msg: &DpMessage<'_>,
+    coords: &Coords<'_>,
+    lane: usize,
+) -> Result<Texel, EnvError> {
+    let b = bound(mem, &msg.sender, msg.surface(lane)?, lane)?;
     let layout = TexelLayout::from_isl(b.state_format).map_err(|e| at_lane(lane, e))?;
     if layout.is_64bit() {
         return Err(illegal(
@@ -111,39 +84,33 @@ fn surface(mem: &Memory, p: &dyn DpPayload, lane: usize) -> Result<Texel, EnvErr
             ),
         ));
     }
-    let coords = src_values(p, 0, lane, 1, "u")?[0];
-    let c = [
-        coords,
-        src_values(p, 1, lane, 1, "v")?[0],
-        src_values(p, 2, lane, 1, "r")?[0],
-        src_values(p, 3, lane, 1, "lod")?[0],
-    ];
+    let c = |l: &Lanes<'_>| l.scalar(lane);
     Ok(Texel {
         alloc: b.alloc,
         size: mem.allocation(b.alloc).bytes.len() as u64,
         format: b.state_format,
-        offset: texel_offset(b, c)?,
+        offset: typed_texel(b, c(&coords.u), c(&coords.v), c(&coords.r), c(&coords.lod))?,
         layout,
     })
 }
 
 /// Whether a typed read of this surface format returns the misaligned 32-bit word on
 /// Ivy Bridge (the single-channel 8- and 16-bit unsigned integer formats).
-fn ivb_word_read(caps: &DataportCaps, format: tiling::Format) -> bool {
-    caps.encoding == DpEncoding::Ivb
+fn ivb_word_read(msg: &DpMessage<'_>, format: tiling::Format) -> bool {
+    msg.caps.encoding == DpEncoding::Ivb
         && matches!(format, tiling::Format::R8_UINT | tiling::Format::R16_UINT)
 }
 
-/// `@dp_typed_read`.
+/// `@dp_typed_read`: the enabled channels of each served lane's texel, packed.
 pub fn read(
     mem: &mut Memory,
-    caps: &DataportCaps,
-    d: &DpDesc,
-    p: &mut dyn DpPayload,
+    msg: &DpMessage<'_>,
+    coords: Coords<'_>,
+    dest: &mut LanesMut<'_>,
 ) -> Result<(), EnvError> {
-    for lane in p.lanes() {
-        let ctx = p.ctx(lane);
-        let t = surface(mem, p, lane)?;
+    for lane in msg.lanes() {
+        let ctx = msg.sender.ctx(lane);
+        let t = texel(mem, msg, &coords, lane)?;
         let rgba = match t.offset {
             None => {
                 // The zero texel, converted (the discarded load leaves the bytes 0).
@@ -152,7 +119,7 @@ pub fn read(
                     .map_err(|e| at_lane(lane, e))?;
                 t.layout.decode(&bytes).map_err(|e| at_lane(lane, e))?
             }
-            Some(off) if ivb_word_read(caps, t.format) => {
+            Some(off) if ivb_word_read(msg, t.format) => {
                 // The word at the texel: the texel (the access, as logged) and as much
                 // of the bytes after it as the surface holds.
                 let n = t.size.saturating_sub(off).min(4) as usize;
@@ -176,40 +143,57 @@ pub fn read(
             }
         };
         let vals: Vec<u64> = (0..4)
-            .filter(|c| d.cmask & (1 << c) != 0)
+            .filter(|c| msg.desc.cmask & (1 << c) != 0)
             .map(|c| rgba[c])
             .collect();
-        p.set_dest(lane, &vals);
+        dest.set(lane, &vals)?;
     }
     Ok(())
 }
 
-/// `@dp_typed_write`.
-pub fn write(mem: &mut Memory, d: &DpDesc, p: &mut dyn DpPayload) -> Result<(), EnvError> {
-    let n = d.components() as usize;
-    for lane in p.lanes() {
-        let ctx = p.ctx(lane);
-        let t = surface(mem, p, lane)?;
-        let (alloc, layout) = (t.alloc, &t.layout);
+/// `@dp_typed_write`: the enabled channels of `data` (packed) into each served lane's
+/// texel.
+pub fn write(
+    mem: &mut Memory,
+    msg: &DpMessage<'_>,
+    coords: Coords<'_>,
+    data: Lanes<'_>,
+) -> Result<(), EnvError> {
+    let cmask = msg.desc.cmask;
+    let n = msg.desc.components() as usize;
+    for lane in msg.lanes() {
+        let ctx = msg.sender.ctx(lane);
+        let t = texel(mem, msg, &coords, lane)?;
         let Some(off) = t.offset else {
-            mem.discard_texel(AccessKind::Store, alloc, layout.bytes, &ctx);
+            mem.discard_texel(AccessKind::Store, t.alloc, t.layout.bytes, &ctx);
             continue;
         };
-        let data = src_values(p, 4, lane, n, "data")?;
+        let values = data.lane(lane);
+        if values.len() < n {
+            return Err(at_lane(
+                lane,
+                MessageError::Shape {
+                    reason: format!(
+                        "the message writes {n} channels, the data has {}",
+                        values.len()
+                    ),
+                },
+            ));
+        }
         let mut rgba = [0u64; 4];
         let mut k = 0;
         for (c, slot) in rgba.iter_mut().enumerate() {
-            if d.cmask & (1 << c) != 0 {
-                *slot = data[k];
+            if cmask & (1 << c) != 0 {
+                *slot = values[k];
                 k += 1;
             }
         }
-        let target = Target::Alloc(alloc, off);
-        let mut bytes = vec![0u8; layout.bytes];
+        let target = Target::Alloc(t.alloc, off);
+        let mut bytes = vec![0u8; t.layout.bytes];
         mem.peek(target, &mut bytes, &ctx)
             .map_err(|e| at_lane(lane, e))?;
-        layout
-            .encode_into(&rgba, d.cmask, &mut bytes)
+        t.layout
+            .encode_into(&rgba, cmask, &mut bytes)
             .map_err(|e| at_lane(lane, e))?;
         mem.store(target, &bytes, &ctx)
             .map_err(|e| at_lane(lane, e))?;
@@ -217,46 +201,46 @@ pub fn write(mem: &mut Memory, d: &DpDesc, p: &mut dyn DpPayload) -> Result<(), 
     Ok(())
 }
 
-/// `@dp_typed_atomic`.
-pub fn atomic(mem: &mut Memory, d: &DpDesc, p: &mut dyn DpPayload) -> Result<(), EnvError> {
-    debug_assert_eq!(d.msg, DpMsg::TypedAtomic);
+/// `@dp_typed_atomic`: `dp_op` on each served lane's texel with operands `src0`,
+/// `src1` (empty when the operation takes fewer); `dest` gets the old texel.
+pub fn atomic(
+    mem: &mut Memory,
+    msg: &DpMessage<'_>,
+    coords: Coords<'_>,
+    src0: Lanes<'_>,
+    src1: Lanes<'_>,
+    dest: &mut LanesMut<'_>,
+) -> Result<(), EnvError> {
+    let d = msg.desc;
     let bytes = usize::from(d.bits / 8);
-    let nsrc = d.num_atomic_srcs();
-    for lane in p.lanes() {
-        let ctx = p.ctx(lane);
-        let t = surface(mem, p, lane)?;
-        let (alloc, layout, texel) = (t.alloc, &t.layout, t.offset);
-        if layout.bytes != bytes || layout.channels.len() != 1 {
+    for lane in msg.lanes() {
+        let ctx = msg.sender.ctx(lane);
+        let t = texel(mem, msg, &coords, lane)?;
+        if t.layout.bytes != bytes || t.layout.channels.len() != 1 {
             return Err(illegal(
                 lane,
                 format!(
                     "a {}-bit typed atomic needs a single-channel {}-bit surface format, found {}",
-                    d.bits, d.bits, layout.name
+                    d.bits, d.bits, t.layout.name
                 ),
             ));
         }
-        let srcs = (0..nsrc)
-            .map(|i| src_values(p, 4 + i, lane, 1, ["src0", "src1"][i]).map(|v| v[0]))
-            .collect::<Result<Vec<u64>, EnvError>>()?;
-        let a = srcs.first().copied().unwrap_or(0);
-        let b = srcs.get(1).copied().unwrap_or(0);
-        let old = match texel {
+        let (a, b) = (src0.scalar(lane), src1.scalar(lane));
+        let old = match t.offset {
             None => {
-                mem.discard_texel(AccessKind::Atomic, alloc, bytes, &ctx);
+                mem.discard_texel(AccessKind::Atomic, t.alloc, bytes, &ctx);
                 0
             }
-            Some(off) => mem
-                .atomic(Target::Alloc(alloc, off), bytes, &ctx, |old| {
-                    apply_dp_atomic(d.op, d.bits, old, a, b)
-                })
-                .map_err(|e| at_lane(lane, e))?,
+            Some(off) => {
+                let old = mem
+                    .atomic(Target::Alloc(t.alloc, off), bytes, &ctx, |old| {
+                        apply_dp_atomic(d.op, d.bits, old, a, b)
+                    })
+                    .map_err(|e| at_lane(lane, e))?;
+                with_undefined_upper(old, bytes as u32)
+            }
         };
-        let value = if d.bits == 16 && texel.is_some() {
-            with_undefined_upper(old, 2)
-        } else {
-            old
-        };
-        p.set_dest(lane, &[value]);
+        dest.set(lane, &[old])?;
     }
     Ok(())
 }
