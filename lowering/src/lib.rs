@@ -12,7 +12,6 @@
 //!   [`bounds`];
 //! - [`sampler`]: loads from read-only images through the sampler's `ld` / `ld_lz`;
 //! - [`message`]: legality of the LSC and sampler messages per platform, send descriptors;
-//! - [`visa`]: vISA text of the messages, as IGC prints it;
 //! - [`block2d`]: 2D block messages: legality per platform, register images, splitting;
 //!   image block accesses become block messages in [`image_block`] (part of the pass);
 //! - [`async_copy`]: the `lower-async-copies` pass ([`LowerAsyncCopies`],
@@ -34,7 +33,6 @@ pub mod message;
 pub mod sampler;
 pub mod typed;
 pub mod untyped;
-pub mod visa;
 
 pub use address::{AddressError, AddressPlan};
 pub use async_copy::{
