@@ -1,7 +1,7 @@
 //! Running IGC's vISA finalizer, `GenX_IR` (Debian package `libigc-tools`), on a kernel:
 //! the judge of syntax and legality.
 //!
-//! `GenX_IR k.visaasm -platform DG2 -output` writes `k.asm`, the Gen assembly, where
+//! `GenX_IR k.visaasm -platform DG2 -output -timestats` writes `k.asm`, the Gen assembly, where
 //! every message's `send` carries `desc:` and `ex_desc:` in its comment; on a rejection
 //! it exits 1 and writes the reasons to `k.errors.txt`. Each run gets a fresh directory
 //! (GenX_IR writes next to its input and leaves old error files behind). Many kernels
@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// The environment variable that names the `GenX_IR` executable (default: `GenX_IR`
 /// on `PATH`).
@@ -33,12 +34,23 @@ pub struct SendDesc {
 pub struct Compiled {
     /// The Gen assembly (`.asm`).
     pub asm: String,
-    /// The messages of the kernel body, in order (the payload prolog's loads carry no
-    /// descriptor comment and are not listed).
+    /// The sends of the listing, in order: the kernel's messages, and any payload
+    /// loads GenX_IR adds at entry (as the `bti[255]` loads of cross-thread inputs
+    /// seen on PVC). A message's line ends in `// $N`, the vISA instruction it came
+    /// from.
     pub sends: Vec<SendDesc>,
     /// Whether the kernel needed PVC's 256-register mode (`-TotalGRFNum 256`): with
     /// 128 registers GenX_IR had to spill, which it reports as a failure.
     pub large_grf: bool,
+    /// Whether GenX_IR crashed on the kernel and compiled it without its local
+    /// register allocator (`-nolocalra`; see [`compile`]).
+    pub without_local_ra: bool,
+    /// The finalizer's own time for the kernel: the `Total` line of the `jit_time.txt`
+    /// that `-timestats` makes it write (`None` if it wrote none).
+    pub finalize: Option<Duration>,
+    /// The wall time of the `GenX_IR` process that compiled the kernel (start-up and
+    /// file handling included).
+    pub process: Duration,
 }
 
 /// Why a kernel did not compile.
@@ -136,27 +148,64 @@ fn work_dir() -> std::io::Result<PathBuf> {
     Ok(d)
 }
 
-/// Compiles `text` with `GenX_IR -platform <platform> -output`. On PVC a kernel that
-/// spills with 128 registers (GenX_IR exits 1 and says "Spill memory used"; GenX_IR
-/// 1.0.12504 also crashes on some spills there) is compiled again in the 256-register
-/// mode the platform has (`-TotalGRFNum 256`), as IGC does for kernels under register
-/// pressure; [`Compiled::large_grf`] says so.
+/// Compiles `text` with `GenX_IR -platform <platform> -output -timestats`.
+///
+/// Two retries work around GenX_IR 1.0.12504 itself, and [`Compiled`] says which one
+/// was taken:
+///
+/// * On PVC a kernel that spills with 128 registers (GenX_IR exits 1 and says "Spill
+///   memory used"; it also crashes on some spills there) is compiled again in the
+///   256-register mode the platform has (`-TotalGRFNum 256`), as IGC does for kernels
+///   under register pressure ([`Compiled::large_grf`]).
+/// * A kernel on which GenX_IR crashes (a segmentation fault, no message) is compiled
+///   again without its local register allocator (`-nolocalra`: every variable goes to
+///   the global allocator) ([`Compiled::without_local_ra`]). The property sweep meets
+///   this about once in a thousand SIMD8 DG2 kernels; the crash goes away when a dead
+///   `mov` is deleted or LVN, copy propagation or the local allocator is turned off,
+///   so it is a finalizer bug rather than a property of the kernel.
 pub fn compile(text: &str, platform: &str) -> Result<Compiled, CheckError> {
     let exe = find_tool().ok_or_else(|| CheckError::ToolMissing { tool: tool() })?;
     let dir = work_dir()?;
-    let mut r = compile_in(&exe, &dir, text, platform, false);
+    let crashed = |r: &Result<Compiled, CheckError>| {
+        matches!(r, Err(CheckError::Rejected { status: None, .. }))
+    };
+    let mut r = compile_in(&exe, &dir, text, platform, Retry::default());
     if platform == "PVC" {
         if let Err(CheckError::Rejected { status, errors }) = &r {
             // A crash (no exit status) or a spill.
             if status.is_none() || errors.contains("Spill memory used") {
-                let _ = std::fs::remove_dir_all(&dir);
-                std::fs::create_dir_all(&dir)?;
-                r = compile_in(&exe, &dir, text, platform, true);
+                fresh(&dir)?;
+                let retry = Retry {
+                    large_grf: true,
+                    ..Retry::default()
+                };
+                r = compile_in(&exe, &dir, text, platform, retry);
             }
         }
     }
+    if crashed(&r) {
+        fresh(&dir)?;
+        let retry = Retry {
+            large_grf: platform == "PVC",
+            no_local_ra: true,
+        };
+        r = compile_in(&exe, &dir, text, platform, retry);
+    }
     let _ = std::fs::remove_dir_all(&dir);
     r
+}
+
+/// Empties the work directory.
+fn fresh(dir: &Path) -> std::io::Result<()> {
+    let _ = std::fs::remove_dir_all(dir);
+    std::fs::create_dir_all(dir)
+}
+
+/// The options of a retry.
+#[derive(Copy, Clone, Default, Debug)]
+struct Retry {
+    large_grf: bool,
+    no_local_ra: bool,
 }
 
 fn compile_in(
@@ -164,7 +213,7 @@ fn compile_in(
     dir: &Path,
     text: &str,
     platform: &str,
-    large_grf: bool,
+    retry: Retry,
 ) -> Result<Compiled, CheckError> {
     let input = dir.join("k.visaasm");
     std::fs::write(&input, text)?;
@@ -173,11 +222,17 @@ fn compile_in(
         .arg("-platform")
         .arg(platform)
         .arg("-output")
+        .arg("-timestats")
         .current_dir(dir);
-    if large_grf {
+    if retry.large_grf {
         cmd.arg("-TotalGRFNum").arg("256");
     }
+    if retry.no_local_ra {
+        cmd.arg("-nolocalra");
+    }
+    let started = Instant::now();
     let out = cmd.output()?;
+    let process = started.elapsed();
     let errors = std::fs::read_to_string(dir.join("k.errors.txt")).unwrap_or_default();
     if !out.status.success() {
         let said = if errors.trim().is_empty() {
@@ -196,10 +251,28 @@ fn compile_in(
     }
     let asm = std::fs::read_to_string(dir.join("k.asm"))?;
     let sends = parse_sends(&asm);
+    let finalize = std::fs::read_to_string(dir.join("jit_time.txt"))
+        .ok()
+        .and_then(|t| total_seconds(&t))
+        .map(Duration::from_secs_f64);
     Ok(Compiled {
         asm,
         sends,
-        large_grf,
+        large_grf: retry.large_grf,
+        without_local_ra: retry.no_local_ra,
+        finalize,
+        process,
+    })
+}
+
+/// The seconds of the `Total` line of a `jit_time.txt` (`Total <tab> 0.0428 <tab> 100%`).
+fn total_seconds(jit_time: &str) -> Option<f64> {
+    jit_time.lines().find_map(|l| {
+        let mut f = l.split_whitespace();
+        (f.next() == Some("Total"))
+            .then(|| f.next().and_then(|s| s.parse::<f64>().ok()))
+            .flatten()
+            .filter(|s| s.is_finite() && *s >= 0.0)
     })
 }
 
@@ -283,5 +356,12 @@ mod tests {
         assert_eq!(s.len(), 2);
         assert_eq!((s[0].desc, s[0].ex_desc), (0x0400_0504, 0));
         assert_eq!((s[1].desc, s[1].ex_desc), (0x6240_F502, 0x0300_0000));
+    }
+
+    #[test]
+    fn finalize_time_is_the_total_line() {
+        let t = "Total                   \t0.0428627   \t100%\nIR_Build                \t0.00102868  \t2.4%\n";
+        assert_eq!(total_seconds(t), Some(0.0428627));
+        assert_eq!(total_seconds("IR_Build 0.1 2%"), None);
     }
 }

@@ -61,7 +61,9 @@
 //! `mad`, `and`, `or`, `xor`, `not`, `shl`, `shr`, `asr`, `min`, `max`, `sel`, `cmp`,
 //! `bfe`, `bfi`, `fbl`, `lzd`, `cbit`, `inv`, `divm` (PVC), `rndd`, `rndu`, `rnde`,
 //! `rndz`; `goto`, labels, `ret`; `lsc_*` messages and `lsc_fence`, `barrier`, `movs`
-//! and `load_3d`/`load_lz`. 64-bit integers are computed on 32-bit halves
+//! and `load_3d`/`load_lz`; `lifetime.start <var>` right before a variable is first
+//! written, a liveness hint with no effect on values (the variable holds nothing live
+//! before it; emitted for temporaries, and for values defined outside loops). 64-bit integers are computed on 32-bit halves
 //! ([`alu64`]); integer division is emulated ([`idiv`]); float division is correctly
 //! rounded ([`float`]).
 //!

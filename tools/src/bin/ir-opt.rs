@@ -384,11 +384,13 @@ fn check_with_igc(kernel: &visa::Kernel, device: &lowering::Device) -> Result<()
     })?;
     match visa::igc::compile(&kernel.text, platform) {
         Ok(c) => {
-            let mode = if c.large_grf {
-                ", in the 256-register mode"
-            } else {
-                ""
-            };
+            let mut mode = String::new();
+            if c.large_grf {
+                mode.push_str(", in the 256-register mode");
+            }
+            if c.without_local_ra {
+                mode.push_str(", with -nolocalra after a GenX_IR crash");
+            }
             eprintln!(
                 "GenX_IR -platform {platform}: accepted ({} sends{mode})",
                 c.sends.len()
