@@ -30,7 +30,7 @@ use ir::passes::cleanup::{Cleanup, DEFAULT_MAX_ITERATIONS};
 use ir::passes::Pass;
 use lowering::{lower_images, lower_shader, Device, LowerOptions};
 use std::time::{Duration, Instant};
-use suites::bench_shader::image_accesses;
+use suites::bench_shader::{image_accesses, BenchArgs};
 
 struct Config {
     name: &'static str,
@@ -56,30 +56,9 @@ fn die(msg: &str) -> ! {
 }
 
 fn main() {
-    let mut max = 100_000usize;
-    let mut runs = 3usize;
-    let mut only = String::new();
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        let mut value = |name: &str| -> usize {
-            args.next()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or_else(|| die(&format!("{name} needs a positive number")))
-        };
-        match a.as_str() {
-            "--bench" => {}
-            "--max" => max = value("--max").max(1000),
-            "--runs" => runs = value("--runs").max(1),
-            "--only" => {
-                only = args
-                    .next()
-                    .unwrap_or_else(|| die("--only needs a configuration name part"))
-            }
-            other => die(&format!(
-                "unknown option `{other}` (--max N, --runs R, --only NAME)"
-            )),
-        }
-    }
+    let args = BenchArgs::parse(std::env::args().skip(1), "a configuration name part")
+        .unwrap_or_else(|e| die(&e));
+    let (max, runs) = (args.max, args.runs);
     let mut sizes = vec![1000usize];
     while sizes.last().is_some_and(|&s| s * 10 <= max) {
         let next = sizes.last().map_or(1000, |s| s * 10);
@@ -133,7 +112,7 @@ fn main() {
         "growth",
         "ALU after"
     );
-    for c in configs.iter().filter(|c| c.name.starts_with(only.as_str())) {
+    for c in configs.iter().filter(|c| args.runs_part(c.name)) {
         let device = Device::preset(c.device).unwrap_or_else(|| die("unknown device"));
         let mut previous: Option<Duration> = None;
         for &n in &sizes {

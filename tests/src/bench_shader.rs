@@ -1,6 +1,7 @@
 //! The shader the lowering and vISA emission benchmarks share
 //! (`cargo bench -p lowering --bench lower`, `cargo bench -p visa --bench emit`): one
-//! construction, so that their figures are about the same input.
+//! construction, so that their figures are about the same input. [`BenchArgs`] reads
+//! their common options.
 
 use ir::{
     Access, AluType, AtomicOp, BaseType, Builder, Format, Function, ImageDecl, ImageDim, ImageRef,
@@ -111,4 +112,84 @@ pub fn image_accesses(n: usize) -> Shader {
     }
     sh.functions.push(f);
     sh
+}
+
+/// The options of the lowering and vISA benches: `--max N` (the largest shader, at
+/// least 1000 accesses; default 100,000), `--runs R` (best of R; default 3) and
+/// `--only NAME` (the parts whose name starts with NAME). Cargo's own `--bench` is
+/// accepted and ignored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BenchArgs {
+    /// The largest shader, in image accesses.
+    pub max: usize,
+    /// Runs per measurement; the best counts.
+    pub runs: usize,
+    /// A prefix of the part names to run (empty: all).
+    pub only: String,
+}
+
+impl BenchArgs {
+    /// Reads `args` (without the program name); `parts` says in the error what `--only`
+    /// takes. The error is a sentence for the bench to print before exiting.
+    pub fn parse(args: impl IntoIterator<Item = String>, parts: &str) -> Result<BenchArgs, String> {
+        let mut out = BenchArgs {
+            max: 100_000,
+            runs: 3,
+            only: String::new(),
+        };
+        let mut args = args.into_iter();
+        while let Some(a) = args.next() {
+            let mut value = |name: &str| -> Result<usize, String> {
+                args.next()
+                    .and_then(|v| v.parse().ok())
+                    .ok_or_else(|| format!("{name} needs a positive number"))
+            };
+            match a.as_str() {
+                "--bench" => {}
+                "--max" => out.max = value("--max")?.max(1000),
+                "--runs" => out.runs = value("--runs")?.max(1),
+                "--only" => {
+                    out.only = args
+                        .next()
+                        .ok_or_else(|| format!("--only needs a part name ({parts})"))?
+                }
+                other => {
+                    return Err(format!(
+                        "unknown option `{other}` (--max N, --runs R, --only {parts})"
+                    ))
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Whether the part `name` runs.
+    pub fn runs_part(&self, name: &str) -> bool {
+        self.only.is_empty() || name.starts_with(self.only.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::BenchArgs;
+
+    fn parse(args: &[&str]) -> Result<BenchArgs, String> {
+        BenchArgs::parse(args.iter().map(|a| a.to_string()), "a|b")
+    }
+
+    #[test]
+    fn options_and_their_errors() {
+        let a = parse(&["--bench", "--max", "10", "--runs", "0", "--only", "typed"]).unwrap();
+        assert_eq!((a.max, a.runs, a.only.as_str()), (1000, 1, "typed"));
+        assert!(a.runs_part("typed dg2") && !a.runs_part("untyped bdw"));
+        assert!(parse(&[]).unwrap().runs_part("anything"));
+        assert_eq!(
+            parse(&["--max", "x"]).unwrap_err(),
+            "--max needs a positive number"
+        );
+        assert_eq!(
+            parse(&["-x"]).unwrap_err(),
+            "unknown option `-x` (--max N, --runs R, --only a|b)"
+        );
+    }
 }

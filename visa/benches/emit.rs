@@ -32,7 +32,7 @@ use ir::Shader;
 use lowering::{lower_images, Device, LowerOptions};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
-use suites::bench_shader::image_accesses;
+use suites::bench_shader::{image_accesses, BenchArgs};
 
 fn die(msg: &str) -> ! {
     eprintln!("emit bench: {msg}");
@@ -208,34 +208,12 @@ fn examples(runs: usize) {
 }
 
 fn main() {
-    let mut max = 100_000usize;
-    let mut runs = 3usize;
-    let mut only = String::new();
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        let mut value = |name: &str| -> usize {
-            args.next()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or_else(|| die(&format!("{name} needs a positive number")))
-        };
-        match a.as_str() {
-            "--bench" => {}
-            "--max" => max = value("--max").max(1000),
-            "--runs" => runs = value("--runs").max(1),
-            "--only" => {
-                only = args
-                    .next()
-                    .unwrap_or_else(|| die("--only needs a part name"))
-            }
-            other => die(&format!(
-                "unknown option `{other}` (--max N, --runs R, --only throughput|examples)"
-            )),
-        }
+    let args = BenchArgs::parse(std::env::args().skip(1), "throughput|examples")
+        .unwrap_or_else(|e| die(&e));
+    if args.runs_part("throughput") {
+        throughput(args.max, args.runs);
     }
-    if only.is_empty() || "throughput".starts_with(only.as_str()) {
-        throughput(max, runs);
-    }
-    if only.is_empty() || "examples".starts_with(only.as_str()) {
-        examples(runs);
+    if args.runs_part("examples") {
+        examples(args.runs);
     }
 }
