@@ -17,7 +17,6 @@
 //!   descriptors; [`messages::block2d`] holds the 2D block rules, register images and
 //!   splitting, [`messages::dataport`] the legality table and sends of the legacy
 //!   data-port messages (Gfx7 to Gfx12.0);
-//! - [`visa`]: vISA text of the messages, as IGC prints it;
 //! - [`async_copy`]: the `lower-async-copies` pass ([`LowerAsyncCopies`],
 //!   [`lower_async_copies()`]): group async copies as per-invocation message loops or
 //!   2D block messages;
@@ -41,7 +40,6 @@ pub mod messages;
 pub mod options;
 pub mod pipeline;
 pub mod report;
-pub mod visa;
 
 pub use address::{AddressError, AddressPlan};
 pub use async_copy::{
