@@ -1,6 +1,7 @@
 //! The vISA sweep: a fixed-seed sample of random image shaders from the lowering
 //! property generator ([`suites::cases::image_shader::Case`]), lowered like `ir-opt -O`
-//! for DG2 and PVC with the typed, `--force-untyped` (BTI and A64) and
+//! for two groups of platforms, the LSC ones (DG2, PVC) and those of the legacy data
+//! port (BDW, SKL, ICL, TGL), with the typed, `--force-untyped` (BTI and A64) and
 //! `--readonly-via-sampler` options at the case's SIMD width (8, 16 or 32; PVC, which
 //! has no SIMD8 dispatch, runs SIMD8 cases at 16), emitted as whole kernels by
 //! [`visa::emit_kernel`] and compiled by IGC's GenX_IR, many processes at once.
@@ -11,10 +12,12 @@
 //! a lowering error (the lowering property suites check which ones are expected), or an
 //! emission error of a kind the back end documents (a message the platform's legality
 //! table refuses, a kernel whose live values need more registers than a thread has).
-//! Any other emission error fails the sweep, and so do too few compiled kernels
-//! ([`MIN_COMPILED`]). After the run the sweep prints what happened per platform.
+//! Any other emission error fails the sweep, and so do too few compiled kernels in a
+//! group ([`MIN_COMPILED`]). After the run the sweep prints what happened per platform.
 //!
-//! Environment: `QC_TESTS` = cases per platform (default [`CASES`]), `QC_SEED` = a seed
+//! Environment: `QC_TESTS` = cases per LSC platform (default [`CASES`]; each legacy
+//! platform gets 600 / 1100 of it, so that both groups compile over 2,000 kernels),
+//! `QC_SEED` = a seed
 //! mixed into the fixed one, `VISA_SWEEP_THREADS` = GenX_IR processes at once (default:
 //! the available parallelism). GenX_IR is Debian's `libigc-tools`; without it the sweep
 //! fails when env `CI` is set and skips with a message otherwise.
@@ -29,14 +32,18 @@ use std::collections::BTreeMap;
 use std::time::Instant;
 use suites::cases::image_shader::{Case, CaseConfig};
 
-/// Cases per platform.
+/// Cases per LSC platform.
 const CASES: usize = 1100;
 
-/// Platforms the sweep compiles for (both must compile at least [`MIN_COMPILED`] kernels
-/// together).
-const PLATFORMS: [&str; 2] = ["dg2", "pvc"];
+/// The groups of platforms the sweep compiles for, and the cases of each platform of
+/// the group in a default run (a run of `QC_TESTS` cases scales them by
+/// `QC_TESTS / CASES`): each group must compile at least [`MIN_COMPILED`] kernels.
+const GROUPS: [(&[&str], usize); 2] = [
+    (&["dg2", "pvc"], CASES),
+    (&["bdw", "skl", "icl", "tgl"], 600),
+];
 
-/// The fewest compiled kernels a default run accepts.
+/// The fewest compiled kernels of a group a default run accepts.
 const MIN_COMPILED: usize = 2000;
 
 fn env_u64(name: &str) -> Option<u64> {
@@ -112,9 +119,15 @@ fn random_image_shaders_compile_through_genx_ir() {
     let mut outcomes: BTreeMap<(&str, Outcome), usize> = BTreeMap::new();
     let mut failures = Vec::new();
     let mut emit_time = std::time::Duration::ZERO;
-    for (p, plat) in PLATFORMS.iter().enumerate() {
+    // The group of each job, to count compiled kernels per group.
+    let mut groups = Vec::new();
+    let platforms = GROUPS
+        .iter()
+        .enumerate()
+        .flat_map(|(g, (plats, per))| plats.iter().map(move |p| (g, *p, *per)));
+    for (p, (group, plat, per)) in platforms.enumerate() {
         let seed = 0x715a_5eed_u64 ^ (p as u64) ^ user_seed.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        for (i, case) in cases(plat, n, seed).into_iter().enumerate() {
+        for (i, case) in cases(plat, per * n / CASES, seed).into_iter().enumerate() {
             let label = format!("{plat} case {i} (seed {seed:#x})");
             let mut shader = case.build();
             let t = Instant::now();
@@ -134,7 +147,7 @@ fn random_image_shaders_compile_through_genx_ir() {
                 *outcomes.entry((plat, Outcome::Lowering)).or_default() += 1;
                 continue;
             }
-            let simd = match (case.subgroup_size, *plat) {
+            let simd = match (case.subgroup_size, plat) {
                 (8, "pvc") => 16,
                 (s, _) => s,
             };
@@ -145,9 +158,10 @@ fn random_image_shaders_compile_through_genx_ir() {
                     *outcomes.entry((plat, Outcome::Emitted)).or_default() += 1;
                     let platform = k
                         .genx_platform
-                        .expect("DG2 and PVC have a GenX_IR platform");
+                        .expect("the swept platforms have a GenX_IR platform");
                     jobs.push((k.text, platform.to_string()));
                     labels.push((label, shader.to_string()));
+                    groups.push(group);
                 }
                 Err(e) => {
                     let kind = match *e.kind {
@@ -169,10 +183,14 @@ fn random_image_shaders_compile_through_genx_ir() {
     let results = visa::igc::compile_many(jobs, threads);
     let compile_time = compile_started.elapsed();
     let (mut compiled, mut large_grf, mut no_local_ra) = (0, 0, 0);
-    for (((label, ir_text), text), r) in labels.iter().zip(&texts).zip(results) {
+    let mut per_group = vec![0usize; GROUPS.len()];
+    for ((((label, ir_text), text), r), &group) in
+        labels.iter().zip(&texts).zip(results).zip(&groups)
+    {
         match r {
             Ok(c) => {
                 compiled += 1;
+                per_group[group] += 1;
                 large_grf += usize::from(c.large_grf);
                 no_local_ra += usize::from(c.without_local_ra);
             }
@@ -193,9 +211,10 @@ fn random_image_shaders_compile_through_genx_ir() {
         }
     }
     eprintln!(
-        "visa_sweep: {} cases per platform, {emitted} kernels emitted in {:.2?} (lowering included), \
+        "visa_sweep: {} cases per LSC platform, {} per legacy one; {emitted} kernels emitted in {:.2?} (lowering included), \
          {compiled} compiled by GenX_IR in {:.2?} on {threads} threads; {:.2?} in all",
         n,
+        GROUPS[1].1 * n / CASES,
         emit_time,
         compile_time,
         started.elapsed()
@@ -204,6 +223,9 @@ fn random_image_shaders_compile_through_genx_ir() {
         "  compiled in PVC's 256-register mode: {large_grf}; \
          without the local register allocator after a GenX_IR crash: {no_local_ra}"
     );
+    for ((plats, _), got) in GROUPS.iter().zip(&per_group) {
+        eprintln!("  compiled for {plats:?}: {got}");
+    }
     for ((plat, o), count) in &outcomes {
         eprintln!("  {plat:4} {o:?}: {count}");
     }
@@ -219,9 +241,11 @@ fn random_image_shaders_compile_through_genx_ir() {
             .join("\n\n")
     );
     if n >= CASES {
-        assert!(
-            compiled >= MIN_COMPILED,
-            "only {compiled} kernels compiled (at least {MIN_COMPILED} expected)"
-        );
+        for ((plats, _), got) in GROUPS.iter().zip(&per_group) {
+            assert!(
+                *got >= MIN_COMPILED,
+                "only {got} kernels compiled for {plats:?} (at least {MIN_COMPILED} expected)"
+            );
+        }
     }
 }

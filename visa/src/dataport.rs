@@ -30,7 +30,8 @@
 //! new value first and the compare value second, the reverse of the hardware's
 //! `cmpwr` (the finalizer swaps them back; `fcmpwr` keeps the hardware's order,
 //! `DWORD_ATOMIC.md`); and the dword scattered `gather`/`scatter` take element offsets
-//! in dwords and no predicate. Atomic operands are read as the type the operation
+//! in dwords and no predicate (a predicated one is skipped by the lanes whose predicate
+//! is false with a SIMD `goto`, as [`crate::control`] writes an `if`). Atomic operands are read as the type the operation
 //! needs (`d` for `minsint`/`maxsint`, `f` for float operations, `uq`/`q` at 64 bits;
 //! GenX_IR takes 16-bit integer atomics on `ud` only).
 
@@ -254,12 +255,19 @@ pub fn emit_access(cx: &mut Ctx, a: &DpAccess) -> Result<(), EmitError> {
         d.msg,
         DpMsg::DwordScatteredRead | DpMsg::DwordScatteredWrite
     );
-    if dword_scattered && a.pred.is_some() {
-        return Err(cx.unsupported(
-            "vISA's dword gather and scatter take no predicate: a predicated dword scattered message has no vISA form",
-        ));
-    }
     let pred = a.pred.map(|p| cx.pred_of(p));
+    // vISA's dword gather and scatter take no predicate: the lanes whose predicate is
+    // false skip them with a SIMD goto, waiting at its label.
+    let skip = match (&pred, dword_scattered) {
+        (Some(p), true) => {
+            let label = cx.new_label("dp_skip");
+            let es = cx.es();
+            cx.line(&format!("(!{p}) goto {es} {label}"));
+            Some(label)
+        }
+        _ => None,
+    };
+    let pred = if skip.is_some() { None } else { pred };
     let ty = data_type(&d);
     let addr_ty = VType::uint(d.addr_bits());
     for c in payload::chunks(cx, max_simd(&caps, &d)) {
@@ -289,6 +297,9 @@ pub fn emit_access(cx: &mut Ctx, a: &DpAccess) -> Result<(), EmitError> {
         if let Some(p) = dest {
             p.finish(cx);
         }
+    }
+    if let Some(label) = skip {
+        cx.label(&label);
     }
     Ok(())
 }

@@ -36,8 +36,8 @@ pub struct Compiled {
     pub asm: String,
     /// The sends of the listing, in order: the kernel's messages, and any payload
     /// loads GenX_IR adds at entry (as the `bti[255]` loads of cross-thread inputs
-    /// seen on PVC). A message's line ends in `// $N`, the vISA instruction it came
-    /// from.
+    /// seen on PVC); before DG2 every `send` (fences and barriers too). A message's
+    /// line ends in `// $N`, the vISA instruction it came from.
     pub sends: Vec<SendDesc>,
     /// Whether the kernel needed PVC's 256-register mode (`-TotalGRFNum 256`): with
     /// 128 registers GenX_IR had to spill, which it reports as a failure.
@@ -250,7 +250,12 @@ fn compile_in(
         });
     }
     let asm = std::fs::read_to_string(dir.join("k.asm"))?;
-    let sends = parse_sends(&asm);
+    // Before DG2 the listing writes sends with their descriptors as operands.
+    let sends = if matches!(platform, "BDW" | "CHV" | "SKL" | "BXT" | "ICLLP" | "TGLLP") {
+        parse_raw_sends(&asm)
+    } else {
+        parse_sends(&asm)
+    };
     let finalize = std::fs::read_to_string(dir.join("jit_time.txt"))
         .ok()
         .and_then(|t| total_seconds(&t))
