@@ -7,13 +7,17 @@
 //! this rewrite after their emission when the device has no LSC, so that no IR they
 //! produce for such a device holds an LSC message. They ask `check_input` first,
 //! with their own planning: the LSC messages a shader already holds must have legacy
-//! forms too, so that a shader that cannot be lowered is left unchanged. The pass of
+//! forms too, and its data-port messages must be the platform's (none where there is
+//! LSC), so that a shader that cannot be lowered is left unchanged. The pass of
 //! its own ([`LowerDataport`], `-p lower-dataport`) rewrites LSC messages written by
 //! hand or by another producer.
 
 use crate::device::Device;
 use crate::error::{LowerError, LowerErrorKind};
-use crate::messages::dataport::{legalize_shader, plan_function, LegacyError};
+use crate::messages::dataport::{
+    check_dataport, legalize_shader, plan_function, DataportRule, LegacyError,
+};
+use ir::dataport::DpDesc;
 use ir::passes::{Pass, PassError};
 use ir::Shader;
 
@@ -31,19 +35,58 @@ fn rewrites(device: &Device) -> bool {
     !device.has_lsc
 }
 
-/// Checks, changing nothing, that every LSC message `shader` holds has a legacy form
-/// on `device` (nothing to check on a device with LSC).
-pub(crate) fn check_input(shader: &Shader, device: &Device) -> Result<(), Vec<LowerError>> {
-    if !rewrites(device) {
-        return Ok(());
+/// The data-port messages `func` already holds that `device` cannot send: every one
+/// where there is LSC, those its generation's table refuses elsewhere.
+fn foreign_dataport(func: &ir::Function, device: &Device) -> Vec<LowerError> {
+    let mut out = Vec::new();
+    for inst in func.insts_in_order() {
+        let Some(i) = func.inst(inst).as_intrinsic() else {
+            continue;
+        };
+        let Some(msg) = i.op.dp_msg() else {
+            continue;
+        };
+        let Ok(d) = DpDesc::from_indices(msg, &i.indices) else {
+            continue; // the validator's to report
+        };
+        let rule = match &device.dataport {
+            None => Some(DataportRule::NotLegacy {
+                platform: device.name.clone(),
+            }),
+            Some(caps) => check_dataport(caps, &device.name, &d).err(),
+        };
+        if let Some(rule) = rule {
+            out.push(
+                LowerError::new(
+                    LowerErrorKind::NoDataportMessage(Box::new(rule)),
+                    &device.name,
+                )
+                .at(&func.name, Some(i.op.name()), func.inst_span(inst)),
+            );
+        }
     }
-    let errors: Vec<LowerError> = shader
+    out
+}
+
+/// Checks, changing nothing, that the messages `shader` already holds are `device`'s
+/// or can become its: without LSC every LSC message has a legacy form, and every
+/// data-port message is one the generation has; with LSC there is no data-port message.
+pub(crate) fn check_input(shader: &Shader, device: &Device) -> Result<(), Vec<LowerError>> {
+    let mut errors: Vec<LowerError> = shader
         .functions
         .iter()
-        .filter_map(|f| plan_function(f, device).err())
-        .flatten()
-        .map(|e| lower_error(e, device))
+        .flat_map(|f| foreign_dataport(f, device))
         .collect();
+    if rewrites(device) {
+        errors.extend(
+            shader
+                .functions
+                .iter()
+                .filter_map(|f| plan_function(f, device).err())
+                .flatten()
+                .map(|e| lower_error(e, device)),
+        );
+    }
     if errors.is_empty() {
         Ok(())
     } else {
@@ -152,5 +195,20 @@ fn main {
             "{text}"
         );
         ir::validate(&sh).unwrap();
+        // Data-port messages are not DG2's, and an A64 one is not Haswell's.
+        let errors = check_input(&sh, &dg2).unwrap_err();
+        assert_eq!(errors.len(), 2);
+        assert!(
+            errors[0]
+                .to_string()
+                .contains("dg2 has no legacy data-port messages"),
+            "{}",
+            errors[0]
+        );
+        let hsw = Device::preset("hsw").unwrap();
+        let errors = check_input(&sh, &hsw).unwrap_err();
+        assert_eq!(errors.len(), 1);
+        assert_eq!(errors[0].span.line, 9);
+        assert!(check_input(&sh, &bdw).is_ok());
     }
 }

@@ -1,4 +1,4 @@
-//! Legality of Intel LSC and sampler messages, per platform.
+//! Legality of Intel LSC, sampler and legacy data-port messages, per platform.
 //!
 //! The IR's message intrinsics (`@lsc_load`, `@lsc_store`, `@lsc_load_strided`,
 //! `@lsc_store_strided`, `@lsc_load_quad`, `@lsc_store_quad`, `@lsc_atomic`,
@@ -11,10 +11,12 @@
 //! [`block2d`] (§13.8, §13.9). Every failure is a [`MessageError`] that
 //! names the rule (section and text), the instruction and its source position.
 //!
-//! Platforms without LSC (verx10 < 125) are accepted here: the message intrinsics model
-//! LSC semantics, which a pre-LSC backend maps onto legacy HDC messages. Whether a
-//! message can be *printed* as vISA LSC text is the back end's business (the `visa`
-//! crate), which rejects them.
+//! On platforms without LSC (verx10 < 125) the LSC-shaped message is the form the
+//! lowering describes accesses in, and [`check_lsc`] checks it against the
+//! platform-independent rules only; the messages of the final IR there are the legacy
+//! data port's ([`dataport`]: its legality table, the plan that turns an LSC-shaped
+//! message into them, their send descriptors), and [`check_message`] refuses an LSC
+//! message on such a platform, as it refuses a data-port message where there is LSC.
 //!
 //! The same decoded message also yields the hardware send descriptor
 //! ([`message_descriptor`], lsc.md §11, Mesa's `lsc_msg_desc` layout).
