@@ -218,6 +218,26 @@ fn main {
     }
 
     #[test]
+    fn without_lsc_the_report_counts_the_data_port_messages() {
+        // Sky Lake: the same accesses as the legacy data port's messages (a typed read
+        // and an A64 atomic), counted as the LSC ones are; no LSC message is left.
+        let mut sh = parse(SHADER);
+        let skl = Device::preset("skl").unwrap();
+        let r = lower_shader(&mut sh, &skl, &LowerOptions::default()).unwrap();
+        let m = r.messages;
+        assert_eq!((m.total, m.typed, m.untyped, m.atomics), (2, 1, 1, 1));
+        assert_eq!(m.predicated, 1);
+        assert!(r.images[0].typed && !r.images[0].untyped);
+        let text = ir::print_shader(&sh);
+        assert!(!text.contains("@lsc_"), "{text}");
+        assert!(text.contains("@dp_typed_read (@src,"), "{text}");
+        assert!(
+            text.contains("(dp_addr=a64, dp_op=umax, dp_bits=64) if"),
+            "{text}"
+        );
+    }
+
+    #[test]
     fn invalid_or_unlowerable_shaders_are_errors_and_left_alone() {
         // An image load with a one-component coordinate: the validator's error.
         let bad = SHADER.replace("(@src, %1)", "(@src, %0.x)");
