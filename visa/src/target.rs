@@ -63,6 +63,10 @@ pub struct Target {
     /// Whether vISA `divm` (the IEEE divide macro) exists: GenX_IR rejects it on DG2 and
     /// MTL ("IEEE instruction divm is not supported on DG2 platform") and takes it on PVC.
     pub divm: bool,
+    /// Whether vISA `sqrtm` (the IEEE square root macro) exists, and `sqrt` takes `df`
+    /// operands: GenX_IR rejects both on DG2 and MTL ("IEEE instruction sqrtm is not
+    /// supported on MTL platform") and takes them on PVC.
+    pub sqrtm: bool,
     /// The `-platform` name of GenX_IR, if GenX_IR 1.0.12504 knows the platform.
     pub genx_platform: Option<&'static str>,
 }
@@ -128,6 +132,7 @@ impl Target {
             sampler_simd: device.sampler_simd(),
             fp64: family != Family::Dg2,
             divm: matches!(family, Family::Pvc | Family::Xe2),
+            sqrtm: matches!(family, Family::Pvc | Family::Xe2),
             genx_platform: match family {
                 Family::Dg2 => Some("DG2"),
                 Family::Mtl => Some("MTL"),
