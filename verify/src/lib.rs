@@ -14,7 +14,8 @@
 //!   ([`setup::Setup`]);
 //! * [`verifier`]: runs a shader before and after lowering and compares them
 //!   ([`verifier::verify`], [`verifier::lower_and_verify`]);
-//! * [`cli`]: the library behind `ir-opt run` and `ir-opt verify`.
+//! * [`cli`]: the library behind `ir-opt run` and `ir-opt verify`;
+//! * [`visa`]: the vISA interpreter, which runs the kernels of the vISA back end.
 //!
 //! The random generators of the property suites live in the `suites` crate (`tests/`).
 
@@ -29,3 +30,4 @@ pub mod message;
 pub mod setup;
 pub mod texel;
 pub mod verifier;
+pub mod visa;
