@@ -9,10 +9,18 @@
 //! * [`lexer`], [`read_operands`], [`read_messages`], [`reader`]: the text reader
 //!   ([`reader::read`]).
 
+pub mod alu;
+pub mod control;
+pub mod convert;
 pub mod error;
 pub mod lexer;
 pub mod listing;
+pub mod program;
 pub mod read_messages;
 pub mod read_operands;
 pub mod reader;
+pub mod regfile;
+pub mod run;
+#[cfg(test)]
+mod testing;
 pub mod types;
