@@ -99,6 +99,7 @@ fn channels(chen: u32) -> impl Iterator<Item = usize> {
     })
 }
 
+#[inline(always)]
 fn write_dst(d: &XDst, st: &mut RegState, n: usize, bits: u64) {
     if let XDst::Reg { ty, offs } = d {
         st.write(offs[n], ty.size(), bits);
@@ -215,28 +216,65 @@ fn write_cmp(a: &XAlu, st: &mut RegState, results: u32, chen: u32) {
     }
 }
 
-fn int_op(a: &XAlu, st: &mut RegState, chen: u32, sel_mask: u32) -> Result<(), ErrorKind> {
-    let mut s = [[0i128; MAX_CHANNELS]; 4];
-    for (k, src) in a.srcs.iter().enumerate() {
-        let ty = src.ty();
-        let m = modifier(src);
-        for n in channels(chen) {
-            s[k][n] = int_mod(int_value(lane_bits(src, st, n), ty), m);
+#[inline(always)]
+fn int_src(s: &XSrc, st: &RegState, n: usize) -> i128 {
+    match s {
+        XSrc::Reg { ty, modifier, offs } => {
+            let off = if offs.len() == 1 { offs[0] } else { offs[n] };
+            int_mod(int_value(st.read(off, ty.size()), *ty), *modifier)
         }
+        XSrc::Imm { ty, lanes } => int_value(lanes[if lanes.len() == 1 { 0 } else { n }], *ty),
+        XSrc::Pred(_) => 0,
     }
-    let [s0, s1, s2, s3] = &s;
+}
+
+/// Source `k` of channel `n` (0 if the instruction has fewer sources).
+#[inline(always)]
+fn int_arg(a: &XAlu, st: &RegState, k: usize, n: usize) -> i128 {
+    match a.srcs.get(k) {
+        Some(s) => int_src(s, st, n),
+        None => 0,
+    }
+}
+
+/// Writes `f(src0, src1, src2, channel)` to every enabled channel (missing sources
+/// are 0).
+#[inline(always)]
+fn map_int(a: &XAlu, st: &mut RegState, chen: u32, f: impl Fn(i128, i128, i128, usize) -> i128) {
+    let dty = a.dst.ty();
+    let sat = a.sat;
+    match a.srcs.as_slice() {
+        [s0] => {
+            for n in channels(chen) {
+                let r = f(int_src(s0, st, n), 0, 0, n);
+                write_dst(&a.dst, st, n, int_result(r, dty, sat));
+            }
+        }
+        [s0, s1] => {
+            for n in channels(chen) {
+                let r = f(int_src(s0, st, n), int_src(s1, st, n), 0, n);
+                write_dst(&a.dst, st, n, int_result(r, dty, sat));
+            }
+        }
+        [s0, s1, s2, ..] => {
+            for n in channels(chen) {
+                let r = f(
+                    int_src(s0, st, n),
+                    int_src(s1, st, n),
+                    int_src(s2, st, n),
+                    n,
+                );
+                write_dst(&a.dst, st, n, int_result(r, dty, sat));
+            }
+        }
+        [] => {}
+    }
+}
+
+fn int_op(a: &XAlu, st: &mut RegState, chen: u32, sel_mask: u32) -> Result<(), ErrorKind> {
     let dty = a.dst.ty();
     let off = u32::from(a.exec.offset);
-    if a.op == AluOp::Cmp {
-        let c = a.cond.unwrap_or(CondMod::Eq);
-        let mut results = 0u32;
-        for n in channels(chen) {
-            results |= u32::from(compare(c, s0[n], s1[n])) << n;
-        }
-        write_cmp(a, st, results, chen);
-        return Ok(());
-    }
-    // The execution width of shifts and rotates.
+    // The execution width of shifts: 64 bits when the destination or src0 is q/uq.
     let wide = [dty, a.srcs[0].ty()]
         .iter()
         .any(|t| matches!(t, VType::Q | VType::Uq));
@@ -247,146 +285,165 @@ fn int_op(a: &XAlu, st: &mut RegState, chen: u32, sel_mask: u32) -> Result<(), E
         u32::MAX as u128
     };
     let src0_bits = a.srcs[0].ty().bits();
-    for n in channels(chen) {
-        let (x, y, z, w) = (s0[n], s1[n], s2[n], s3[n]);
-        let r: i128 = match a.op {
-            AluOp::Add => x + y,
-            AluOp::Add3 => x + y + z,
-            AluOp::Avg => (x + y + 1) >> 1,
-            AluOp::Mul => mul_sat(x, y),
-            AluOp::Mad => mul_sat(x, y).saturating_add(z),
-            AluOp::Mulh => (x * y) >> 32,
-            AluOp::Addc => {
-                let sum = x + y;
-                if let Some(d2) = &a.dst2 {
-                    write_dst(d2, st, n, ((sum >> dty.bits()) & 1) as u64);
-                }
-                sum
+    match a.op {
+        AluOp::Cmp => {
+            let c = a.cond.unwrap_or(CondMod::Eq);
+            let mut results = 0u32;
+            for n in channels(chen) {
+                results |= u32::from(compare(c, int_arg(a, st, 0, n), int_arg(a, st, 1, n))) << n;
             }
-            AluOp::Subb => {
-                if let Some(d2) = &a.dst2 {
-                    write_dst(d2, st, n, u64::from(x < y));
-                }
-                x - y
-            }
-            AluOp::Div | AluOp::Mod => {
-                if y == 0 {
-                    return Err(ErrorKind::DivideByZero {
-                        channel: off + n as u32,
-                    });
-                }
-                if a.op == AluOp::Div {
-                    x / y
-                } else {
-                    x % y
-                }
-            }
-            AluOp::Min => x.min(y),
-            AluOp::Max => x.max(y),
-            AluOp::Sel => {
+            write_cmp(a, st, results, chen);
+        }
+        AluOp::Add => map_int(a, st, chen, |x, y, _, _| x + y),
+        AluOp::Add3 => map_int(a, st, chen, |x, y, z, _| x + y + z),
+        AluOp::Avg => map_int(a, st, chen, |x, y, _, _| (x + y + 1) >> 1),
+        AluOp::Mul => map_int(a, st, chen, |x, y, _, _| mul_sat(x, y)),
+        AluOp::Mad => map_int(a, st, chen, |x, y, z, _| mul_sat(x, y).saturating_add(z)),
+        AluOp::Mulh => map_int(a, st, chen, |x, y, _, _| mul_sat(x, y) >> 32),
+        AluOp::Min => map_int(a, st, chen, |x, y, _, _| x.min(y)),
+        AluOp::Max => map_int(a, st, chen, |x, y, _, _| x.max(y)),
+        AluOp::Sel => map_int(
+            a,
+            st,
+            chen,
+            |x, y, _, n| {
                 if sel_mask >> n & 1 != 0 {
                     x
                 } else {
                     y
                 }
+            },
+        ),
+        AluOp::Shl => map_int(a, st, chen, |x, y, _, _| x << (y as u32 & (width - 1))),
+        AluOp::Shr => map_int(a, st, chen, |x, y, _, _| {
+            ((x as u128 & wmask) >> (y as u32 & (width - 1))) as i128
+        }),
+        AluOp::Asr => map_int(a, st, chen, |x, y, _, _| {
+            let c = y as u32 & (width - 1);
+            if wide {
+                ((x as i64) >> c) as i128
+            } else {
+                ((x as i32) >> c) as i128
             }
-            AluOp::Shl => x << (y as u32 & (width - 1)),
-            AluOp::Shr => ((x as u128 & wmask) >> (y as u32 & (width - 1))) as i128,
-            AluOp::Asr => {
-                let c = y as u32 & (width - 1);
-                if wide {
-                    ((x as i64) >> c) as i128
-                } else {
-                    ((x as i32) >> c) as i128
-                }
-            }
-            AluOp::Rol | AluOp::Ror => {
-                // RotateMask = sizeof(src0) * 8 - 1: a rotation within src0's width.
-                let bits = src0_bits;
-                let m = bits - 1;
-                let v = (x as u128) & ((1u128 << bits) - 1);
+        }),
+        AluOp::Rol | AluOp::Ror => {
+            // RotateMask = sizeof(src0) * 8 - 1: a rotation within src0's width.
+            let bits = src0_bits;
+            let m = bits - 1;
+            let all = (1u128 << bits) - 1;
+            let right = a.op == AluOp::Ror;
+            map_int(a, st, chen, |x, y, _, _| {
+                let v = (x as u128) & all;
                 let c = y as u32 & m;
-                let c = if a.op == AluOp::Ror {
-                    (bits - c) & m
-                } else {
-                    c
-                };
-                (((v << c) | (v >> ((bits - c) & m))) & ((1u128 << bits) - 1)) as i128
-            }
-            AluOp::And => x & y,
-            AluOp::Or => x | y,
-            AluOp::Xor => x ^ y,
-            AluOp::Not => !x,
-            AluOp::Bfn(table) => {
-                // Bit i of the result is bit (s0_i + 2 s1_i + 4 s2_i) of the table.
-                let (p, q, r) = (x as u64, y as u64, z as u64);
-                let mut out = 0u64;
-                for k in 0..8u64 {
-                    if table >> k & 1 != 0 {
-                        let sel = |v: u64, bit: u64| if k >> bit & 1 != 0 { v } else { !v };
-                        out |= sel(p, 0) & sel(q, 1) & sel(r, 2);
-                    }
+                let c = if right { (bits - c) & m } else { c };
+                (((v << c) | (v >> ((bits - c) & m))) & all) as i128
+            })
+        }
+        AluOp::And => map_int(a, st, chen, |x, y, _, _| x & y),
+        AluOp::Or => map_int(a, st, chen, |x, y, _, _| x | y),
+        AluOp::Xor => map_int(a, st, chen, |x, y, _, _| x ^ y),
+        AluOp::Not => map_int(a, st, chen, |x, _, _, _| !x),
+        AluOp::Bfn(table) => map_int(a, st, chen, |x, y, z, _| {
+            // Bit i of the result is bit (s0_i + 2 s1_i + 4 s2_i) of the table.
+            let (p, q, r) = (x as u64, y as u64, z as u64);
+            let mut out = 0u64;
+            for k in 0..8u64 {
+                if table >> k & 1 != 0 {
+                    let sel = |v: u64, bit: u64| if k >> bit & 1 != 0 { v } else { !v };
+                    out |= sel(p, 0) & sel(q, 1) & sel(r, 2);
                 }
-                out as i64 as i128
             }
-            AluOp::Bfe => {
+            out as i64 as i128
+        }),
+        AluOp::Bfe => {
+            let signed = dty.is_signed_int();
+            map_int(a, st, chen, |x, y, z, _| {
                 let w = x as u32 & 0x1f;
                 let o = y as u32 & 0x1f;
                 let mask = (1u32 << w).wrapping_sub(1);
-                if dty.is_signed_int() {
-                    let f = ((z as i32) >> o) as u32 & mask;
-                    if w == 0 {
-                        0
-                    } else {
-                        (((f << (32 - w)) as i32) >> (32 - w)) as i128
-                    }
-                } else {
+                if !signed {
                     ((z as u32 >> o) & mask) as i128
+                } else if w == 0 {
+                    0
+                } else {
+                    // `(src2 >> offset) & mask` with an arithmetic shift, sign-extended
+                    // from the field's top bit.
+                    let f = ((z as i32) >> o) as u32 & mask;
+                    (((f << (32 - w)) as i32) >> (32 - w)) as i128
                 }
-            }
-            AluOp::Bfi => {
-                let wd = x as u32 & 0x1f;
-                let o = y as u32 & 0x1f;
+            })
+        }
+        AluOp::Bfi => {
+            for n in channels(chen) {
+                let wd = int_arg(a, st, 0, n) as u32 & 0x1f;
+                let o = int_arg(a, st, 1, n) as u32 & 0x1f;
                 let mask = (1u32 << wd).wrapping_sub(1) << o;
-                (((z as u32) << o) & mask | (w as u32 & !mask)) as i128
+                let r = ((int_arg(a, st, 2, n) as u32) << o) & mask
+                    | (int_arg(a, st, 3, n) as u32 & !mask);
+                write_dst(&a.dst, st, n, int_result(r.into(), dty, a.sat));
             }
-            AluOp::Bfrev => (x as u32).reverse_bits() as i128,
-            AluOp::Cbit => {
-                let v = (x as u128) & ((1u128 << src0_bits) - 1);
-                v.count_ones() as i128
+        }
+        AluOp::Bfrev => map_int(a, st, chen, |x, _, _, _| (x as u32).reverse_bits().into()),
+        AluOp::Cbit => {
+            let all = (1u128 << src0_bits) - 1;
+            map_int(a, st, chen, |x, _, _, _| {
+                ((x as u128) & all).count_ones().into()
+            })
+        }
+        AluOp::Fbl => map_int(a, st, chen, |x, _, _, _| {
+            let v = x as u32;
+            if v == 0 {
+                0xffff_ffff
+            } else {
+                v.trailing_zeros().into()
             }
-            AluOp::Fbl => {
+        }),
+        AluOp::Fbh => {
+            let signed = a.srcs[0].ty().is_signed_int();
+            map_int(a, st, chen, |x, _, _, _| {
                 let v = x as u32;
-                if v == 0 {
+                if v == 0 || (signed && v == u32::MAX) {
                     0xffff_ffff
+                } else if signed && (v as i32) < 0 {
+                    v.leading_ones().into()
                 } else {
-                    v.trailing_zeros() as i128
+                    v.leading_zeros().into()
                 }
-            }
-            AluOp::Fbh => {
-                let v = x as u32;
-                if a.srcs[0].ty().is_signed_int() {
-                    if v == 0 || v == u32::MAX {
-                        0xffff_ffff
-                    } else if (v as i32) < 0 {
-                        v.leading_ones() as i128
-                    } else {
-                        v.leading_zeros() as i128
-                    }
-                } else if v == 0 {
-                    0xffff_ffff
+            })
+        }
+        AluOp::Lzd => map_int(a, st, chen, |x, _, _, _| (x as u32).leading_zeros().into()),
+        AluOp::Addc | AluOp::Subb => {
+            for n in channels(chen) {
+                let (x, y) = (int_arg(a, st, 0, n), int_arg(a, st, 1, n));
+                let (r, out) = if a.op == AluOp::Addc {
+                    let sum = x + y;
+                    (sum, ((sum >> dty.bits()) & 1) as u64)
                 } else {
-                    v.leading_zeros() as i128
+                    (x - y, u64::from(x < y))
+                };
+                if let Some(d2) = &a.dst2 {
+                    write_dst(d2, st, n, out);
                 }
+                write_dst(&a.dst, st, n, int_result(r, dty, a.sat));
             }
-            AluOp::Lzd => (x as u32).leading_zeros() as i128,
-            _ => {
-                return Err(ErrorKind::Unsupported {
-                    what: format!("`{}` on integers", a.op.name()),
-                })
+        }
+        AluOp::Div | AluOp::Mod => {
+            for n in channels(chen) {
+                let (x, y) = (int_arg(a, st, 0, n), int_arg(a, st, 1, n));
+                if y == 0 {
+                    return Err(ErrorKind::DivideByZero {
+                        channel: off + n as u32,
+                    });
+                }
+                let r = if a.op == AluOp::Div { x / y } else { x % y };
+                write_dst(&a.dst, st, n, int_result(r, dty, a.sat));
             }
-        };
-        write_dst(&a.dst, st, n, int_result(r, dty, a.sat));
+        }
+        _ => {
+            return Err(ErrorKind::Unsupported {
+                what: format!("`{}` on integers", a.op.name()),
+            })
+        }
     }
     Ok(())
 }
@@ -449,6 +506,103 @@ fn min_max(x: f64, y: f64, max: bool) -> f64 {
     }
 }
 
+#[inline(always)]
+fn float_src(s: &XSrc, st: &RegState, n: usize, mode: FpMode) -> f64 {
+    match s {
+        XSrc::Reg { ty, modifier, offs } => {
+            let off = if offs.len() == 1 { offs[0] } else { offs[n] };
+            // A source narrower than the execution type widens exactly.
+            let v = flush(float_value(st.read(off, ty.size()), *ty), *ty, mode);
+            match modifier {
+                SrcMod::Neg => -v,
+                SrcMod::Abs => v.abs(),
+                SrcMod::NegAbs => -v.abs(),
+                _ => v,
+            }
+        }
+        XSrc::Imm { ty, lanes } => flush(
+            float_value(lanes[if lanes.len() == 1 { 0 } else { n }], *ty),
+            *ty,
+            mode,
+        ),
+        XSrc::Pred(_) => 0.0,
+    }
+}
+
+#[inline(always)]
+fn float_arg(a: &XAlu, st: &RegState, k: usize, n: usize, mode: FpMode) -> f64 {
+    match a.srcs.get(k) {
+        Some(s) => float_src(s, st, n, mode),
+        None => 0.0,
+    }
+}
+
+/// A float result of the execution type `ex` as the destination's bits.
+fn float_out(v: f64, ex: VType, dty: VType, sat: bool, mode: FpMode) -> u64 {
+    let v = flush(v, ex, mode);
+    if v.is_nan() {
+        return FloatFormat::of(dty).map_or(0, |f| f.quiet_nan());
+    }
+    // A mixed-mode destination of another float type is a conversion (to nearest
+    // even) with its own denormal mode.
+    let v = if dty == ex {
+        v
+    } else {
+        flush(round_exec(v, dty), dty, mode)
+    };
+    let b = f64_to_bits(v, dty, Round::NearestEven);
+    if sat {
+        saturate_float_bits(b, dty)
+    } else {
+        b
+    }
+}
+
+/// Writes `f(src0, src1, src2, channel)`, of the execution type, to every enabled
+/// channel.
+#[inline(always)]
+fn map_float(
+    a: &XAlu,
+    st: &mut RegState,
+    chen: u32,
+    mode: FpMode,
+    ex: VType,
+    f: impl Fn(f64, f64, f64, usize) -> f64,
+) {
+    let dty = a.dst.ty();
+    let sat = a.sat;
+    match a.srcs.as_slice() {
+        [s0] => {
+            for n in channels(chen) {
+                let v = f(float_src(s0, st, n, mode), 0.0, 0.0, n);
+                write_dst(&a.dst, st, n, float_out(v, ex, dty, sat, mode));
+            }
+        }
+        [s0, s1] => {
+            for n in channels(chen) {
+                let v = f(
+                    float_src(s0, st, n, mode),
+                    float_src(s1, st, n, mode),
+                    0.0,
+                    n,
+                );
+                write_dst(&a.dst, st, n, float_out(v, ex, dty, sat, mode));
+            }
+        }
+        [s0, s1, s2, ..] => {
+            for n in channels(chen) {
+                let (x, y, z) = (
+                    float_src(s0, st, n, mode),
+                    float_src(s1, st, n, mode),
+                    float_src(s2, st, n, mode),
+                );
+                write_dst(&a.dst, st, n, float_out(f(x, y, z, n), ex, dty, sat, mode));
+            }
+        }
+        [] => {}
+    }
+}
+
 fn float_op(
     a: &XAlu,
     st: &mut RegState,
@@ -462,89 +616,56 @@ fn float_op(
             what: "float arithmetic in ALT mode or with a rounding mode other than round to nearest even".into(),
         });
     }
-    let mut s = [[0f64; MAX_CHANNELS]; 3];
-    for (k, src) in a.srcs.iter().enumerate().take(3) {
-        let ty = src.ty();
-        let m = modifier(src);
-        for n in channels(chen) {
-            let v = flush(float_value(lane_bits(src, st, n), ty), ty, mode);
-            let v = match m {
-                SrcMod::Neg => -v,
-                SrcMod::Abs => v.abs(),
-                SrcMod::NegAbs => -v.abs(),
-                _ => v,
-            };
-            // Sources narrower than the execution type widen exactly.
-            s[k][n] = v;
-        }
-    }
-    let [s0, s1, s2] = &s;
-    if a.op == AluOp::Cmp {
-        let c = a.cond.unwrap_or(CondMod::Eq);
-        let mut results = 0u32;
-        for n in channels(chen) {
-            results |= u32::from(compare(c, s0[n], s1[n])) << n;
-        }
-        write_cmp(a, st, results, chen);
-        return Ok(());
-    }
-    let dty = a.dst.ty();
-    let r = |v: f64| round_exec(v, ex);
-    for n in channels(chen) {
-        let (x, y, z) = (s0[n], s1[n], s2[n]);
-        let v = match a.op {
-            AluOp::Add => r(x + y),
-            AluOp::Mul => r(x * y),
-            AluOp::Mad => match ex {
-                VType::F => f64::from((x as f32).mul_add(y as f32, z as f32)),
-                _ => r(x.mul_add(y, z)),
-            },
-            AluOp::Div => r(x * r(1.0 / y)),
-            AluOp::Min => min_max(x, y, false),
-            AluOp::Max => min_max(x, y, true),
-            AluOp::Sel => {
-                if sel_mask >> n & 1 != 0 {
-                    x
-                } else {
-                    y
-                }
+    let r = move |v: f64| round_exec(v, ex);
+    match a.op {
+        AluOp::Cmp => {
+            let c = a.cond.unwrap_or(CondMod::Eq);
+            let mut results = 0u32;
+            for n in channels(chen) {
+                let (x, y) = (float_arg(a, st, 0, n, mode), float_arg(a, st, 1, n, mode));
+                results |= u32::from(compare(c, x, y)) << n;
             }
-            AluOp::Inv => r(1.0 / x),
-            AluOp::Sqrt => r(x.sqrt()),
-            AluOp::Rsqrt => r(1.0 / x.sqrt()),
-            AluOp::Exp => r(x.exp2()),
-            AluOp::Log => r(x.log2()),
-            AluOp::Sin => r(x.sin()),
-            AluOp::Cos => r(x.cos()),
-            AluOp::Pow => r(x.powf(y)),
-            AluOp::Rnde => x.round_ties_even(),
-            AluOp::Rndd => x.floor(),
-            AluOp::Rndu => x.ceil(),
-            AluOp::Rndz => x.trunc(),
-            AluOp::Frc => r(x - x.floor()),
-            _ => {
-                return Err(ErrorKind::Unsupported {
-                    what: format!("`{}` on floats", a.op.name()),
+            write_cmp(a, st, results, chen);
+        }
+        AluOp::Add => map_float(a, st, chen, mode, ex, |x, y, _, _| r(x + y)),
+        AluOp::Mul => map_float(a, st, chen, mode, ex, |x, y, _, _| r(x * y)),
+        AluOp::Mad => {
+            if ex == VType::F {
+                map_float(a, st, chen, mode, ex, |x, y, z, _| {
+                    f64::from((x as f32).mul_add(y as f32, z as f32))
                 })
-            }
-        };
-        let v = flush(v, ex, mode);
-        let bits = if v.is_nan() {
-            FloatFormat::of(dty).map_or(0, |f| f.quiet_nan())
-        } else {
-            let b = f64_to_bits(v, dty, Round::NearestEven);
-            let b = f64_to_bits(
-                flush(float_value(b, dty), dty, mode),
-                dty,
-                Round::NearestEven,
-            );
-            if a.sat {
-                saturate_float_bits(b, dty)
             } else {
-                b
+                map_float(a, st, chen, mode, ex, |x, y, z, _| r(x.mul_add(y, z)))
             }
-        };
-        write_dst(&a.dst, st, n, bits);
+        }
+        AluOp::Div => map_float(a, st, chen, mode, ex, |x, y, _, _| r(x * r(1.0 / y))),
+        AluOp::Min => map_float(a, st, chen, mode, ex, |x, y, _, _| min_max(x, y, false)),
+        AluOp::Max => map_float(a, st, chen, mode, ex, |x, y, _, _| min_max(x, y, true)),
+        AluOp::Sel => map_float(a, st, chen, mode, ex, |x, y, _, n| {
+            if sel_mask >> n & 1 != 0 {
+                x
+            } else {
+                y
+            }
+        }),
+        AluOp::Inv => map_float(a, st, chen, mode, ex, |x, _, _, _| r(1.0 / x)),
+        AluOp::Sqrt => map_float(a, st, chen, mode, ex, |x, _, _, _| r(x.sqrt())),
+        AluOp::Rsqrt => map_float(a, st, chen, mode, ex, |x, _, _, _| r(1.0 / x.sqrt())),
+        AluOp::Exp => map_float(a, st, chen, mode, ex, |x, _, _, _| r(x.exp2())),
+        AluOp::Log => map_float(a, st, chen, mode, ex, |x, _, _, _| r(x.log2())),
+        AluOp::Sin => map_float(a, st, chen, mode, ex, |x, _, _, _| r(x.sin())),
+        AluOp::Cos => map_float(a, st, chen, mode, ex, |x, _, _, _| r(x.cos())),
+        AluOp::Pow => map_float(a, st, chen, mode, ex, |x, y, _, _| r(x.powf(y))),
+        AluOp::Rnde => map_float(a, st, chen, mode, ex, |x, _, _, _| x.round_ties_even()),
+        AluOp::Rndd => map_float(a, st, chen, mode, ex, |x, _, _, _| x.floor()),
+        AluOp::Rndu => map_float(a, st, chen, mode, ex, |x, _, _, _| x.ceil()),
+        AluOp::Rndz => map_float(a, st, chen, mode, ex, |x, _, _, _| x.trunc()),
+        AluOp::Frc => map_float(a, st, chen, mode, ex, |x, _, _, _| r(x - x.floor())),
+        _ => {
+            return Err(ErrorKind::Unsupported {
+                what: format!("`{}` on floats", a.op.name()),
+            })
+        }
     }
     Ok(())
 }

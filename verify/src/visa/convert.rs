@@ -276,6 +276,11 @@ pub fn f64_to_bits(v: f64, ty: VType, round: Round) -> u64 {
     if ty == VType::Df {
         return v.to_bits();
     }
+    if ty == VType::F && round == Round::NearestEven && !v.is_nan() {
+        // Rust's f64 -> f32 cast rounds to nearest even (the Rust reference), as
+        // `round_to` does: a fast path for the common case.
+        return u64::from((v as f32).to_bits());
+    }
     if v.is_nan() {
         let sign = if v.is_sign_negative() {
             fmt.sign_bit()
@@ -334,6 +339,19 @@ pub fn int_to_int_bits(v: i128, ty: VType, sat: bool) -> u64 {
 
 /// An integer converted to the float type `ty`, rounded in mode `round`.
 pub fn int_to_float_bits(v: i128, ty: VType, round: Round) -> u64 {
+    // Rust's integer -> float casts round to nearest even (the Rust reference): fast
+    // paths for the common cases, equal to `round_to`'s results.
+    if round == Round::NearestEven {
+        // Through i64/u64 when the value fits (every source value does): those casts
+        // are cheaper than i128's and round the same.
+        match (ty, i64::try_from(v), u64::try_from(v)) {
+            (VType::F, Ok(i), _) => return u64::from((i as f32).to_bits()),
+            (VType::F, _, Ok(u)) => return u64::from((u as f32).to_bits()),
+            (VType::Df, Ok(i), _) => return (i as f64).to_bits(),
+            (VType::Df, _, Ok(u)) => return (u as f64).to_bits(),
+            _ => {}
+        }
+    }
     match FloatFormat::of(ty) {
         Some(fmt) => round_to(fmt, v < 0, v.unsigned_abs(), 0, round),
         None => 0,
@@ -350,16 +368,18 @@ pub fn float_to_int_bits(v: f64, ty: VType) -> u64 {
     if v.is_nan() {
         return 0;
     }
-    let t = v.trunc();
-    let (lo, hi) = (ty.int_min(), ty.int_max());
-    let i = if t <= lo as f64 {
-        lo
-    } else if t >= hi as f64 {
-        hi
-    } else {
-        t as i128
-    };
-    int_to_int_bits(i, ty, false)
+    // Rust's float -> integer casts truncate toward zero and saturate (NaN to 0): the
+    // rule of the vISA table, at each integer width.
+    match ty {
+        VType::B => v as i8 as u8 as u64,
+        VType::Ub => u64::from(v as u8),
+        VType::W => v as i16 as u16 as u64,
+        VType::Uw => u64::from(v as u16),
+        VType::D => v as i32 as u32 as u64,
+        VType::Ud => u64::from(v as u32),
+        VType::Q => v as i64 as u64,
+        _ => v as u64,
+    }
 }
 
 /// `.sat` for a float result of type `ty`: clamp to `[0.0, 1.0]`, NaN to +0.
@@ -425,8 +445,13 @@ mod tests {
 
     #[test]
     fn nearest_even_matches_rust_casts_and_the_half_crate() {
-        // Rust's `as` (f64 -> f32, i64/u64 -> f32/f64) and the `half` crate round to
-        // nearest even: independent references for the RNE path.
+        // Rust's `as` (f64 -> f32, integers -> f32/f64) and the `half` crate round to
+        // nearest even: independent references for `round_to`'s RNE path (called
+        // directly, as the public functions take Rust's casts as fast paths).
+        let generic = |v: f64, fmt: FloatFormat| {
+            let (neg, mag, e) = decompose(v);
+            round_to(fmt, neg, mag, e, RNE)
+        };
         let vals = [
             0.0,
             -0.0,
@@ -437,36 +462,38 @@ mod tests {
             1e-40,
             -1e-45,
             7e-46,
-            3.4028235677973366e38,
+            3.402_823_567_797_336_6e38,
             3.5e38,
             65504.0,
             65520.0,
             65519.99,
-            5.960464477539063e-8,
-            2.9802322387695312e-8,
+            5.960_464_477_539_063e-8,
+            2.980_232_238_769_531_2e-8,
             2.980_232_238_769_531_3e-8 * 1.000_000_1,
             1e-300,
-            -6.103515625e-5,
-            123456.789,
+            -6.103_515_625e-5,
+            123_456.789,
             f64::MAX,
         ];
         for v in vals {
             assert_eq!(
-                f64_to_bits(v, VType::F, RNE) as u32,
+                generic(v, FloatFormat::F) as u32,
                 (v as f32).to_bits(),
                 "f32 {v:e}"
             );
             assert_eq!(
-                f64_to_bits(v, VType::Hf, RNE) as u16,
+                generic(v, FloatFormat::HF) as u16,
                 half::f16::from_f64(v).to_bits(),
                 "f16 {v:e}"
             );
             assert_eq!(
-                f64_to_bits(v, VType::Bf, RNE) as u16,
+                generic(v, FloatFormat::BF) as u16,
                 half::bf16::from_f64(v).to_bits(),
                 "bf16 {v:e}"
             );
+            assert_eq!(f64_to_bits(v, VType::F, RNE) as u32, (v as f32).to_bits());
         }
+        let int = |i: i128, fmt: FloatFormat| round_to(fmt, i < 0, i.unsigned_abs(), 0, RNE);
         for i in [
             0i64,
             1,
@@ -479,21 +506,14 @@ mod tests {
             9_007_199_254_740_993,
         ] {
             assert_eq!(
-                int_to_float_bits(i as i128, VType::F, RNE) as u32,
+                int(i.into(), FloatFormat::F) as u32,
                 (i as f32).to_bits(),
                 "{i}"
             );
-            assert_eq!(
-                int_to_float_bits(i as i128, VType::Df, RNE),
-                (i as f64).to_bits(),
-                "{i}"
-            );
+            assert_eq!(int(i.into(), FloatFormat::DF), (i as f64).to_bits(), "{i}");
         }
         let u = u64::MAX;
-        assert_eq!(
-            int_to_float_bits(u as i128, VType::F, RNE) as u32,
-            (u as f32).to_bits()
-        );
+        assert_eq!(int(u.into(), FloatFormat::F) as u32, (u as f32).to_bits());
     }
 
     #[test]

@@ -535,7 +535,7 @@ impl RegState {
 
     /// The `size`-byte little-endian value at byte `off` (offsets come from a checked
     /// [`Layout`], so they are in range).
-    #[inline]
+    #[inline(always)]
     pub fn read(&self, off: u32, size: u32) -> u64 {
         let o = off as usize;
         let b = &self.bytes;
@@ -552,11 +552,16 @@ impl RegState {
     }
 
     /// Writes the low `size` bytes of `v` at byte `off`, little-endian.
-    #[inline]
+    #[inline(always)]
     pub fn write(&mut self, off: u32, size: u32, v: u64) {
         let o = off as usize;
-        let n = size as usize;
-        self.bytes[o..o + n].copy_from_slice(&v.to_le_bytes()[..n]);
+        let b = &mut self.bytes;
+        match size {
+            1 => b[o] = v as u8,
+            2 => b[o..o + 2].copy_from_slice(&(v as u16).to_le_bytes()),
+            4 => b[o..o + 4].copy_from_slice(&(v as u32).to_le_bytes()),
+            _ => b[o..o + 8].copy_from_slice(&v.to_le_bytes()),
+        }
     }
 }
 

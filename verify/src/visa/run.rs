@@ -114,6 +114,7 @@ pub struct Thread {
     pc: usize,
     flow: SimdFlow,
     executed: u64,
+    channels: u64,
     done: bool,
     cr0: u32,
 }
@@ -190,6 +191,7 @@ impl Thread {
             pc: 0,
             flow: SimdFlow::new(program.insts.len(), init.dispatch_mask),
             executed: 0,
+            channels: 0,
             done: init.dispatch_mask == 0,
             cr0: layout.start_of("%cr0").unwrap_or(0),
         })
@@ -198,6 +200,11 @@ impl Thread {
     /// Instructions executed so far.
     pub fn executed(&self) -> u64 {
         self.executed
+    }
+
+    /// Channel operations so far: the enabled channels of each ALU instruction.
+    pub fn channels_executed(&self) -> u64 {
+        self.channels
     }
 
     /// Whether the thread has finished.
@@ -250,6 +257,7 @@ impl Thread {
                     } else {
                         (me & pm, 0)
                     };
+                    self.channels += u64::from(chen.count_ones());
                     let mode = FpMode::from_cr0(self.regs.read(self.cr0, 4) as u32);
                     alu::execute(a, &mut self.regs, chen, sel, mode)
                         .map_err(|k| VisaError::new(line, k))?;
