@@ -7,9 +7,10 @@
 //! reads, for channel `n = i·W + j`, element `R·(GRF/size) + C + i·VS + j·HS` of `V`; a
 //! destination `V(R, C)<HS>` writes element `R·(GRF/size) + C + n·HS`. At execution
 //! size 1 a source is a scalar (its region is ignored). An element outside the variable
-//! is an error (the spec leaves it undefined), as are a width above the execution size,
-//! a zero width or destination stride at execution size > 1, and a column offset past
-//! the register.
+//! is an error (the spec leaves it undefined), as are a width above the execution size
+//! and a zero width or destination stride at execution size > 1. A column offset past
+//! the end of its register is taken as the linear element index, as IGC's finalizer
+//! does.
 
 use super::error::{ErrorKind, VisaError};
 use super::listing::{AluInst, AluOp, BranchOp, Dst, InstKind, Listing, Src, Stmt};
@@ -344,6 +345,16 @@ impl Program {
                 self.check_exec(*exec, line)?;
                 let pred = self.pred_use(pred.as_ref(), *exec, line)?;
                 let target = self.target(label, line)?;
+                if exec.no_mask && exec.size > 1 && *op == BranchOp::Goto {
+                    // Channels a NoMask goto would park are not in the execution mask:
+                    // the spec gives such a goto no meaning.
+                    return Err(err(
+                        line,
+                        ErrorKind::Unsupported {
+                            what: "a SIMD `goto` with NoMask".into(),
+                        },
+                    ));
+                }
                 match op {
                     BranchOp::Goto => XInst::Goto {
                         pred,
@@ -441,16 +452,10 @@ impl Program {
     ) -> Result<(VType, Box<[u32]>), VisaError> {
         let v = self.layout.general_var(name, line)?;
         let size = v.ty.size();
-        if col * size >= self.layout.grf {
-            return Err(bad(
-                line,
-                format!(
-                    "`{name}({row},{col})`: the column offset passes the end of the {}-byte register",
-                    self.layout.grf
-                ),
-            ));
-        }
-        let first = u64::from(row) * u64::from(self.layout.grf) + u64::from(col * size);
+        // The spec says a column offset may not cross the register, but IGC's
+        // finalizer takes one that does as the linear element index
+        // `row * GRF / size + col`, which is what is computed here.
+        let first = u64::from(row) * u64::from(self.layout.grf) + u64::from(col) * u64::from(size);
         let mut offs = Vec::with_capacity(count);
         for n in 0..count as u32 {
             let b = first + u64::from(elem(n)) * u64::from(size);
@@ -870,10 +875,12 @@ mod tests {
                 ..
             }
         ));
-        assert!(matches!(
-            kind("mov (M1, 8) B(0,0)<1> A(0,8)<1;1,0>"),
-            ErrorKind::BadInstruction { .. }
-        ));
+        // A column past the register is the linear element (as IGC's finalizer takes it).
+        let p = program("mov (M1, 1) B(0,0)<1> A(0,9)<0;1,0>", 32).unwrap();
+        let XSrc::Reg { offs, .. } = &first_alu(&p).srcs[0] else {
+            panic!()
+        };
+        assert_eq!((offs[0] - p.var_start("A").unwrap()) / 4, 9);
         assert!(matches!(
             kind("mov (M1, 4) B(0,0)<1> A(0,0)<8;8,1>"),
             ErrorKind::BadInstruction { .. }
