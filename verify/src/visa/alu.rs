@@ -639,6 +639,9 @@ fn float_op(
             }
         }
         AluOp::Div => map_float(a, st, chen, mode, ex, |x, y, _, _| r(x * r(1.0 / y))),
+        // IEEE division: the f64 quotient of two f32 values rounds to the f32 quotient
+        // (53 >= 2 * 24 + 2 bits).
+        AluOp::Divm => map_float(a, st, chen, mode, ex, |x, y, _, _| r(x / y)),
         AluOp::Min => map_float(a, st, chen, mode, ex, |x, y, _, _| min_max(x, y, false)),
         AluOp::Max => map_float(a, st, chen, mode, ex, |x, y, _, _| min_max(x, y, true)),
         AluOp::Sel => map_float(a, st, chen, mode, ex, |x, y, _, n| {
@@ -668,6 +671,27 @@ fn float_op(
         }
     }
     Ok(())
+}
+
+/// `movs`: `dst[i] = src0[i]` for the enabled channels, between state words (surface
+/// and sampler indices) and general operands.
+pub fn movs(
+    st: &mut RegState,
+    dst: &super::program::XState<XDst>,
+    src: &super::program::XState<XSrc>,
+    enabled: u32,
+) {
+    use super::program::XState;
+    for n in channels(enabled) {
+        let v = match src {
+            XState::Words(w) => u64::from(st.states[*w as usize + n]),
+            XState::General(s) => lane_bits(s, st, n),
+        };
+        match dst {
+            XState::Words(w) => st.states[*w as usize + n] = v as u32,
+            XState::General(d) => write_dst(d, st, n, v),
+        }
+    }
 }
 
 /// `setp (exec) P src`: a scalar source spreads its bits over the channels (bit `i` to
@@ -998,6 +1022,8 @@ mod tests {
         // 0x3edb6db7 and 0x3edb6db8 and rounds to the even one, unlike 3/7 (0x3edb6db7).
         assert_eq!(r1("f", "div (M1, 1) R(0,0)<1> 3.0:f 7.0:f"), 0x3edb_6db8);
         assert_eq!(r1("f", "inv (M1, 1) R(0,0)<1> 7.0:f"), 0x3e12_4925);
+        // divm is IEEE division: 3/7 rounds to 0x3edb6db7.
+        assert_eq!(r1("f", "divm (M1, 1) R(0,0)<1> 3.0:f 7.0:f"), 0x3edb_6db7);
         assert_eq!(r1("f", "sqrt (M1, 1) R(0,0)<1> 16.0:f"), 0x4080_0000);
         assert_eq!(r1("f", "rsqrt (M1, 1) R(0,0)<1> 4.0:f"), 0x3f00_0000);
         assert_eq!(r1("f", "exp (M1, 1) R(0,0)<1> 3.0:f"), 0x4100_0000);

@@ -166,6 +166,16 @@ pub enum InstKind {
         /// The source.
         src: Src,
     },
+    /// `movs (exec) dst src`: moves surface or sampler indices between state variables
+    /// and general operands or immediates.
+    Movs {
+        /// Execution size and mask.
+        exec: ExecCtrl,
+        /// The destination.
+        dst: StateOr<Dst>,
+        /// The source.
+        src: StateOr<Src>,
+    },
     /// `[(P)] goto (exec) label` or `[(P)] jmp (exec) label`.
     Branch {
         /// `goto` (SIMD control flow) or `jmp` (uniform).
@@ -206,6 +216,29 @@ pub enum InstKind {
     },
     /// `barrier`: workgroup barrier.
     Barrier,
+    /// `lifetime.start V` / `lifetime.end V`: the variable's value is dead before the
+    /// start (or after the end) marker.
+    Lifetime {
+        /// `lifetime.start`.
+        start: bool,
+        /// The variable.
+        var: String,
+    },
+}
+
+/// An operand of `movs`: a state operand `T6(0)` (a surface or sampler variable and
+/// its first element) or a general operand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StateOr<T> {
+    /// `V(offset)`.
+    State {
+        /// The surface or sampler variable.
+        var: String,
+        /// Its first element.
+        offset: u32,
+    },
+    /// A general operand (or an immediate source).
+    General(T),
 }
 
 /// `goto` or `jmp`.
@@ -242,6 +275,8 @@ pub enum AluOp {
     Subb,
     /// `div`.
     Div,
+    /// `divm`: IEEE (correctly rounded) division.
+    Divm,
     /// `mod`.
     Mod,
     /// `min`.
@@ -327,6 +362,7 @@ impl AluOp {
             "addc" => AluOp::Addc,
             "subb" => AluOp::Subb,
             "div" => AluOp::Div,
+            "divm" => AluOp::Divm,
             "mod" => AluOp::Mod,
             "min" => AluOp::Min,
             "max" => AluOp::Max,
@@ -378,6 +414,7 @@ impl AluOp {
             AluOp::Addc => "addc",
             AluOp::Subb => "subb",
             AluOp::Div => "div",
+            AluOp::Divm => "divm",
             AluOp::Mod => "mod",
             AluOp::Min => "min",
             AluOp::Max => "max",

@@ -13,8 +13,8 @@
 //! does.
 
 use super::error::{ErrorKind, VisaError};
-use super::listing::{AluInst, AluOp, BranchOp, Dst, InstKind, Listing, Src, Stmt};
-use super::regfile::{Layout, VarRef};
+use super::listing::{AluInst, AluOp, BranchOp, Dst, InstKind, Listing, Src, StateOr, Stmt};
+use super::regfile::{Layout, StateKind, VarRef};
 use super::types::{CondMod, ExecCtrl, PredCombine, SrcMod, TypeClass, VType};
 use std::collections::HashMap;
 
@@ -141,6 +141,15 @@ pub enum XInst {
         /// Whether the source is a scalar (its bits spread over the channels).
         scalar: bool,
     },
+    /// `movs`: surface or sampler indices to or from state variables.
+    Movs {
+        /// Execution size and mask.
+        exec: ExecCtrl,
+        /// The destination: state words from the first, or a general operand.
+        dst: XState<XDst>,
+        /// The source: state words from the first, or a general operand or immediate.
+        src: XState<XSrc>,
+    },
     /// `goto` (SIMD control flow).
     Goto {
         /// The predicate.
@@ -173,6 +182,36 @@ pub enum XInst {
     Fence,
     /// `barrier`.
     Barrier,
+    /// `lifetime.start` / `lifetime.end` of a variable: its value is dead, so its bytes
+    /// (or predicate bits) are refilled with the uninitialised pattern, which exposes a
+    /// kernel that still reads it.
+    Lifetime(Dead),
+}
+
+/// What a lifetime marker kills.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Dead {
+    /// Register-file bytes `start .. start + size`.
+    Bytes {
+        /// First byte.
+        start: u32,
+        /// Bytes.
+        size: u32,
+    },
+    /// A predicate.
+    Pred(usize),
+    /// Nothing the interpreter holds (an address variable).
+    Nothing,
+}
+
+/// A `movs` operand: the index of a state variable's first element used (into the
+/// register state's surface and sampler words), or a general operand.
+#[derive(Clone, Debug, PartialEq)]
+pub enum XState<T> {
+    /// State words from this one.
+    Words(u32),
+    /// A general operand.
+    General(T),
 }
 
 /// A kernel ready to run.
@@ -336,6 +375,58 @@ impl Program {
                     scalar,
                 }
             }
+            InstKind::Movs { exec, dst, src } => {
+                self.check_exec(*exec, line)?;
+                let mut class = None;
+                let dst = match dst {
+                    StateOr::State { var, offset } => {
+                        let (w, k) = self.state_words(var, *offset, *exec, line)?;
+                        class = Some(k);
+                        XState::Words(w)
+                    }
+                    StateOr::General(d) => XState::General(self.dst(d, *exec, line)?),
+                };
+                let src = match src {
+                    StateOr::State { var, offset } => {
+                        let (w, k) = self.state_words(var, *offset, *exec, line)?;
+                        if class.is_some_and(|c| c != k) {
+                            return Err(bad(
+                                line,
+                                "`movs` between state variables of different kinds (surface, sampler)"
+                                    .into(),
+                            ));
+                        }
+                        XState::Words(w)
+                    }
+                    StateOr::General(s) => {
+                        if class.is_none() {
+                            return Err(bad(line, "`movs` needs a state variable operand".into()));
+                        }
+                        XState::General(self.src(s, *exec, line, false)?)
+                    }
+                };
+                let general_ty = match (&dst, &src) {
+                    (XState::General(d), _) => Some(d.ty()),
+                    (_, XState::General(s)) => Some(s.ty()),
+                    _ => None,
+                };
+                if let Some(ty) = general_ty.filter(|t| !matches!(t, VType::Ud | VType::D)) {
+                    return Err(err(
+                        line,
+                        ErrorKind::BadType {
+                            op: "movs",
+                            operand: "the general operand",
+                            ty,
+                            rule: "it must be ud",
+                        },
+                    ));
+                }
+                XInst::Movs {
+                    exec: *exec,
+                    dst,
+                    src,
+                }
+            }
             InstKind::Branch {
                 op,
                 pred,
@@ -386,9 +477,63 @@ impl Program {
                 }
             }
             InstKind::Barrier => XInst::Barrier,
+            InstKind::Lifetime { var, .. } => {
+                XInst::Lifetime(match self.layout.lookup(var, line)? {
+                    VarRef::General(i) => {
+                        let v = &self.layout.general[i];
+                        Dead::Bytes {
+                            start: v.start,
+                            size: v.size,
+                        }
+                    }
+                    VarRef::Pred(i) => Dead::Pred(i),
+                    VarRef::Address => Dead::Nothing,
+                    _ => {
+                        return Err(err(
+                            line,
+                            ErrorKind::WrongVariableKind {
+                                name: var.clone(),
+                                expected: "a general, address or predicate variable",
+                            },
+                        ))
+                    }
+                })
+            }
             InstKind::Fence { .. } | InstKind::LscFence { .. } => XInst::Fence,
             other => XInst::Message(Box::new(other.clone())),
         })
+    }
+
+    /// The first state word of elements `offset .. offset + exec.size` of the surface or
+    /// sampler `var`, and its kind.
+    fn state_words(
+        &self,
+        var: &str,
+        offset: u32,
+        exec: ExecCtrl,
+        line: u32,
+    ) -> Result<(u32, StateKind), VisaError> {
+        let VarRef::State(i) = self.layout.lookup(var, line)? else {
+            return Err(err(
+                line,
+                ErrorKind::WrongVariableKind {
+                    name: var.to_string(),
+                    expected: "a surface or sampler",
+                },
+            ));
+        };
+        let st = &self.layout.states[i];
+        if offset + u32::from(exec.size) > st.num_elts {
+            return Err(err(
+                line,
+                ErrorKind::OutOfBounds {
+                    var: var.to_string(),
+                    byte: 4 * (offset + u32::from(exec.size)),
+                    size: 4 * st.num_elts,
+                },
+            ));
+        }
+        Ok((st.first + offset, st.kind))
     }
 
     /// Checks the execution size and mask control: the offset is a multiple of the size
@@ -717,6 +862,7 @@ impl Program {
                     | AluOp::Rndu
                     | AluOp::Rndz
                     | AluOp::Frc
+                    | AluOp::Divm
             );
             if int_only && float {
                 return Err(bad_type(

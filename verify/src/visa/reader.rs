@@ -9,7 +9,7 @@ use super::error::{ErrorKind, VisaError};
 use super::lexer::{strip_block_comments, Cursor};
 use super::listing::{
     Align, AluInst, AluOp, Attr, AttrValue, BranchOp, Decl, DeclKind, Input, Inst, InstKind,
-    Listing, Stmt,
+    Listing, StateOr, Stmt,
 };
 use super::read_messages::{is_message, message};
 use super::read_operands::{dst, exec_size, predicate, src};
@@ -382,6 +382,39 @@ fn read_inst(c: &mut Cursor<'_>) -> Result<Inst, VisaError> {
                 c.expect_end()?;
                 InstKind::Ret { pred, exec }
             }
+            "lifetime" => {
+                let start = match parts.get(1..) {
+                    Some(["start"]) => true,
+                    Some(["end"]) => false,
+                    _ => {
+                        c.reset(m);
+                        return Err(c.error("`lifetime.start` or `lifetime.end`"));
+                    }
+                };
+                if pred.is_some() {
+                    return Err(bad(line, "`lifetime` takes no predicate"));
+                }
+                let var = c.expect_ident("a variable")?.to_string();
+                c.expect_end()?;
+                InstKind::Lifetime { start, var }
+            }
+            "movs" => {
+                no_modifiers(c, &parts, m)?;
+                if pred.is_some() {
+                    return Err(bad(line, "`movs` takes no predicate"));
+                }
+                let exec = exec_size(c)?;
+                let dst = match state_operand(c)? {
+                    Some((var, offset)) => StateOr::State { var, offset },
+                    None => StateOr::General(dst(c, false)?),
+                };
+                let src = match state_operand(c)? {
+                    Some((var, offset)) => StateOr::State { var, offset },
+                    None => StateOr::General(src(c, false)?),
+                };
+                c.expect_end()?;
+                InstKind::Movs { exec, dst, src }
+            }
             "setp" => {
                 no_modifiers(c, &parts, m)?;
                 if pred.is_some() {
@@ -397,6 +430,32 @@ fn read_inst(c: &mut Cursor<'_>) -> Result<Inst, VisaError> {
         }
     };
     Ok(Inst { line, kind })
+}
+
+/// `SrcStateOperand` / `DstStateOperand`: `V(offset)`, told from a general operand
+/// `V(row, col)<...>` by the closing parenthesis after one number.
+fn state_operand(c: &mut Cursor<'_>) -> Result<Option<(String, u32)>, VisaError> {
+    let m = c.mark();
+    let Some(var) = c.ident() else {
+        return Ok(None);
+    };
+    if c.peek_raw() != Some('(') {
+        c.reset(m);
+        return Ok(None);
+    }
+    c.expect('(')?;
+    let v = c.int_expr(true)?;
+    if !c.eat(')') {
+        c.reset(m);
+        return Ok(None);
+    }
+    match u32::try_from(v) {
+        Ok(off) if off < 0x100 => Ok(Some((var.to_string(), off))),
+        _ => {
+            c.reset(m);
+            Err(c.error("a state operand offset below 256"))
+        }
+    }
 }
 
 fn bad(line: u32, reason: &str) -> VisaError {
@@ -656,6 +715,39 @@ _0_015:
         assert!(matches!(
             one("setp (M1_NM, 16) P1 0xff:uw").unwrap(),
             InstKind::Setp { .. }
+        ));
+        assert_eq!(
+            one("lifetime.start V12").unwrap(),
+            InstKind::Lifetime {
+                start: true,
+                var: "V12".into()
+            }
+        );
+        assert_eq!(
+            one("movs (M1_NM, 1) T6(0) 0x2:ud").unwrap(),
+            InstKind::Movs {
+                exec: ExecCtrl {
+                    size: 1,
+                    offset: 0,
+                    no_mask: true
+                },
+                dst: StateOr::State {
+                    var: "T6".into(),
+                    offset: 0
+                },
+                src: StateOr::General(Src::Imm {
+                    bits: 2,
+                    ty: VType::Ud
+                })
+            }
+        );
+        assert!(matches!(
+            one("movs (M1_NM, 1) V1(0,0)<1> T6(0)").unwrap(),
+            InstKind::Movs {
+                dst: StateOr::General(_),
+                src: StateOr::State { .. },
+                ..
+            }
         ));
         assert!(matches!(
             one("jmp (M1, 1) L2").unwrap(),

@@ -10,7 +10,7 @@ use super::control::{channel_enable, mask_enable, pred_mask, FlowError, Next, Si
 use super::convert::FpMode;
 use super::error::{ErrorKind, VisaError};
 use super::listing::{AluOp, InstKind};
-use super::program::{Program, XInst};
+use super::program::{Dead, Program, XInst};
 use super::regfile::{RegState, VarRef};
 use std::fmt;
 use std::sync::Arc;
@@ -273,6 +273,10 @@ impl Thread {
                     alu::setp(&mut self.regs, *dst, src, *scalar, *exec, enabled);
                     Next::At(pc + 1)
                 }
+                XInst::Movs { exec, dst, src } => {
+                    alu::movs(&mut self.regs, dst, src, mask_enable(*exec, em));
+                    Next::At(pc + 1)
+                }
                 XInst::Goto { pred, exec, target } => {
                     let pm = pred_mask(*exec, pred.as_ref(), &self.regs.preds);
                     self.flow
@@ -303,6 +307,17 @@ impl Thread {
                     Next::At(pc + 1)
                 }
                 XInst::Fence => Next::At(pc + 1),
+                XInst::Lifetime(dead) => {
+                    match *dead {
+                        Dead::Bytes { start, size } => {
+                            let (s, e) = (start as usize, (start + size) as usize);
+                            self.regs.bytes[s..e].fill(config.fill);
+                        }
+                        Dead::Pred(p) => self.regs.preds[p] = u32::from_ne_bytes([config.fill; 4]),
+                        Dead::Nothing => {}
+                    }
+                    Next::At(pc + 1)
+                }
                 XInst::Barrier => {
                     if self.flow.diverged() {
                         return Err(VisaError::new(
@@ -500,6 +515,28 @@ mod tests {
             &config,
         );
         assert!(matches!(e.kind, ErrorKind::Message { .. }), "{e}");
+    }
+
+    #[test]
+    fn lifetime_start_kills_the_value() {
+        let body = "mov (M1, 8) R(0,0)<1> 1:d\nlifetime.start R\nmov (M1, 4) R(0,0)<1> 2:d";
+        let (p, t) = run(&kernel(8, DECLS, body), 8);
+        let fill = 0xa5a5_a5a5;
+        assert_eq!(elems(&p, &t, "R"), [2, 2, 2, 2, fill, fill, fill, fill]);
+    }
+
+    #[test]
+    fn movs_moves_state_indices() {
+        let decls = ".decl T6 v_type=T num_elts=2\n.decl T7 v_type=T num_elts=1\n.decl R v_type=G type=ud num_elts=8";
+        let body = "movs (M1_NM, 1) T6(1) 0x5:ud\nmovs (M1_NM, 1) T7(0) T6(1)\nmovs (M1_NM, 1) R(0,0)<1> T7(0)";
+        let (p, t) = run(&kernel(8, decls, body), 8);
+        assert_eq!(elems(&p, &t, "R")[0], 5);
+        let bad = kernel(8, decls, "movs (M1_NM, 2) T7(0) 0x5:ud");
+        let listing = read(&bad).unwrap();
+        assert!(matches!(
+            Program::new(&listing, 32, 1 << 20).unwrap_err().kind,
+            ErrorKind::OutOfBounds { .. }
+        ));
     }
 
     #[test]
