@@ -30,6 +30,7 @@ pub mod convert;
 pub mod error;
 pub mod lexer;
 pub mod listing;
+pub mod payload;
 pub mod program;
 pub mod read_messages;
 pub mod read_operands;

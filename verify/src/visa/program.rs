@@ -14,6 +14,7 @@
 
 use super::error::{ErrorKind, VisaError};
 use super::listing::{AluInst, AluOp, BranchOp, Dst, InstKind, Listing, Src, StateOr, Stmt};
+use super::payload::{resolve_lsc, resolve_sampler, XMessage};
 use super::regfile::{Layout, StateKind, VarRef};
 use super::types::{CondMod, ExecCtrl, PredCombine, SrcMod, TypeClass, VType};
 use std::collections::HashMap;
@@ -176,7 +177,14 @@ pub enum XInst {
         exec: ExecCtrl,
     },
     /// A message instruction (LSC, sampler), run by a message port.
-    Message(Box<InstKind>),
+    Message {
+        /// The predicate.
+        pred: Option<XPred>,
+        /// Execution size and mask.
+        exec: ExecCtrl,
+        /// The message and its operands.
+        msg: Box<XMessage>,
+    },
     /// `fence_*` and `lsc_fence`: the interpreter's memory is sequentially consistent,
     /// so a fence orders nothing further.
     Fence,
@@ -500,7 +508,22 @@ impl Program {
                 })
             }
             InstKind::Fence { .. } | InstKind::LscFence { .. } => XInst::Fence,
-            other => XInst::Message(Box::new(other.clone())),
+            InstKind::Lsc(l) => {
+                self.check_exec(l.exec, line)?;
+                XInst::Message {
+                    pred: self.pred_use(l.pred.as_ref(), l.exec, line)?,
+                    exec: l.exec,
+                    msg: Box::new(XMessage::Lsc(resolve_lsc(&self.layout, l, line)?)),
+                }
+            }
+            InstKind::SamplerLoad(sl) => {
+                self.check_exec(sl.exec, line)?;
+                XInst::Message {
+                    pred: self.pred_use(sl.pred.as_ref(), sl.exec, line)?,
+                    exec: sl.exec,
+                    msg: Box::new(XMessage::Sampler(resolve_sampler(&self.layout, sl, line)?)),
+                }
+            }
         })
     }
 

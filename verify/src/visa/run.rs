@@ -9,7 +9,8 @@ use super::alu;
 use super::control::{channel_enable, mask_enable, pred_mask, FlowError, Next, SimdFlow};
 use super::convert::FpMode;
 use super::error::{ErrorKind, VisaError};
-use super::listing::{AluOp, InstKind};
+use super::listing::AluOp;
+use super::payload::XMessage;
 use super::program::{Dead, Program, XInst};
 use super::regfile::{RegState, VarRef};
 use std::fmt;
@@ -60,22 +61,23 @@ pub enum Stop {
 
 /// What a message instruction sees of its thread.
 pub struct MessageCtx<'a> {
-    /// The program.
-    pub program: &'a Program,
     /// The thread's registers.
     pub regs: &'a mut RegState,
-    /// The execution mask.
-    pub em: u32,
+    /// The message's channel enables (`Msg.ChEn`: the execution mask, or all channels
+    /// with NoMask, and the predicate); bit `n` is channel `n` of the message.
+    pub chen: u32,
+    /// Bytes per register.
+    pub grf: u32,
     /// The instruction's vISA line.
     pub line: u32,
 }
 
 /// The memory side of message instructions (LSC, sampler).
 pub trait MessagePort {
-    /// Runs `inst` for the thread `ctx`.
+    /// Runs `msg` for the thread `ctx`.
     fn message(
         &mut self,
-        inst: &InstKind,
+        msg: &XMessage,
         ctx: &mut MessageCtx<'_>,
     ) -> Result<(), Arc<dyn std::error::Error + Send + Sync>>;
 }
@@ -99,7 +101,7 @@ impl std::error::Error for NoMemoryError {}
 impl MessagePort for NoMemory {
     fn message(
         &mut self,
-        _: &InstKind,
+        _: &XMessage,
         _: &mut MessageCtx<'_>,
     ) -> Result<(), Arc<dyn std::error::Error + Send + Sync>> {
         Err(Arc::new(NoMemoryError))
@@ -295,14 +297,15 @@ impl Thread {
                         .ret(pc, *exec, pm)
                         .map_err(|e| flow_error(program, line, e))?
                 }
-                XInst::Message(kind) => {
+                XInst::Message { pred, exec, msg } => {
+                    let chen = channel_enable(*exec, em, pred.as_ref(), &self.regs.preds);
                     let mut ctx = MessageCtx {
-                        program,
                         regs: &mut self.regs,
-                        em,
+                        chen,
+                        grf: program.layout.grf,
                         line,
                     };
-                    port.message(kind, &mut ctx)
+                    port.message(msg, &mut ctx)
                         .map_err(|source| VisaError::new(line, ErrorKind::Message { source }))?;
                     Next::At(pc + 1)
                 }
