@@ -346,6 +346,50 @@ impl Thread {
     }
 }
 
+/// Runs the threads of one workgroup to the end, in thread order, each until it
+/// finishes or reaches a `barrier`; once every thread waits at the barrier they all go
+/// on. Returns the instructions executed.
+///
+/// A barrier that some threads reach while others have finished is an error (vISA's
+/// barrier waits for every thread of the group; those that ended never arrive).
+pub fn run_workgroup(
+    program: &Program,
+    threads: &mut [Thread],
+    port: &mut dyn MessagePort,
+    config: &RunConfig,
+) -> Result<u64, VisaError> {
+    loop {
+        let mut waiting = None;
+        let mut finished = 0;
+        for (i, t) in threads.iter_mut().enumerate() {
+            if t.is_done() {
+                finished += 1;
+                continue;
+            }
+            match t.run(program, port, config)? {
+                Stop::Done => finished += 1,
+                Stop::Barrier => {
+                    waiting.get_or_insert((i, program.lines[t.pc - 1]));
+                }
+            }
+        }
+        match waiting {
+            None => return Ok(threads.iter().map(Thread::executed).sum()),
+            Some((i, line)) if finished > 0 => {
+                return Err(VisaError::new(
+                    line,
+                    ErrorKind::ControlFlow {
+                        reason: format!(
+                            "thread {i} waits at a barrier that {finished} finished thread(s) of its workgroup never reach"
+                        ),
+                    },
+                ))
+            }
+            Some(_) => {}
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -540,6 +584,47 @@ mod tests {
             Program::new(&listing, 32, 1 << 20).unwrap_err().kind,
             ErrorKind::OutOfBounds { .. }
         ));
+    }
+
+    #[test]
+    fn workgroups_meet_at_barriers() {
+        // Thread t writes t (its %hw_id) to R, waits, then adds 10: every thread passes the
+        // barrier; a thread that returns before it leaves the others stranded.
+        let body = "mov (M1, 8) R(0,0)<1> %hw_id(0,0)<0;1,0>\nbarrier\nadd (M1, 8) R(0,0)<1> R(0,0)<1;1,0> 10:d";
+        let text = kernel(8, DECLS, body);
+        let program = Program::new(&read(&text).unwrap(), 32, 1 << 20).unwrap();
+        let config = RunConfig::default();
+        let payload = [0u8; 32];
+        let mut threads: Vec<Thread> = (0..3)
+            .map(|hw_id| {
+                let init = ThreadInit {
+                    payload: &payload,
+                    dispatch_mask: 0xff,
+                    hw_id,
+                };
+                Thread::new(&program, &init, &config).unwrap()
+            })
+            .collect();
+        let n = run_workgroup(&program, &mut threads, &mut NoMemory, &config).unwrap();
+        assert_eq!(n, 3 * 4);
+        for (i, t) in threads.iter().enumerate() {
+            assert_eq!(elems(&program, t, "R"), [i as u64 + 10; 8]);
+        }
+        let body = "cmp.eq (M1_NM, 8) P1 %hw_id(0,0)<0;1,0> 0:ud\n(P1.any) ret (M1, 1)\nbarrier";
+        let text = kernel(8, DECLS, body);
+        let program = Program::new(&read(&text).unwrap(), 32, 1 << 20).unwrap();
+        let mut threads: Vec<Thread> = (0..2)
+            .map(|hw_id| {
+                let init = ThreadInit {
+                    payload: &payload,
+                    dispatch_mask: 0xff,
+                    hw_id,
+                };
+                Thread::new(&program, &init, &config).unwrap()
+            })
+            .collect();
+        let e = run_workgroup(&program, &mut threads, &mut NoMemory, &config).unwrap_err();
+        assert!(matches!(e.kind, ErrorKind::ControlFlow { .. }), "{e}");
     }
 
     #[test]
