@@ -27,13 +27,14 @@ use super::convert::{
     FloatFormat, FpMode, Round,
 };
 use super::error::ErrorKind;
+use super::lanes::{
+    channels, flush, gather_float, gather_int, int_mod, lane_bits, store_bits, store_int,
+    write_dst, Lanes, MAX_CHANNELS,
+};
 use super::listing::AluOp;
 use super::program::{Domain, XAlu, XDst, XSrc};
 use super::regfile::RegState;
 use super::types::{CondMod, SrcMod, VType};
-
-/// Channels of an instruction, at most.
-pub const MAX_CHANNELS: usize = 32;
 
 /// Runs an ALU instruction on the channels `chen` (bit `n` = channel `n` of the
 /// instruction). For `sel`, `chen` holds the channels the execution mask enables and
@@ -59,50 +60,10 @@ pub fn execute(
     }
 }
 
-#[inline]
-fn lane_bits(s: &XSrc, st: &RegState, n: usize) -> u64 {
-    match s {
-        XSrc::Reg { ty, offs, .. } => st.read(offs[if offs.len() == 1 { 0 } else { n }], ty.size()),
-        XSrc::Imm { lanes, .. } => lanes[if lanes.len() == 1 { 0 } else { n }],
-        XSrc::Pred(_) => 0,
-    }
-}
-
 fn modifier(s: &XSrc) -> SrcMod {
     match s {
         XSrc::Reg { modifier, .. } => *modifier,
         _ => SrcMod::None,
-    }
-}
-
-fn int_mod(v: i128, m: SrcMod) -> i128 {
-    match m {
-        SrcMod::None => v,
-        SrcMod::Neg => -v,
-        SrcMod::Abs => v.abs(),
-        SrcMod::NegAbs => -v.abs(),
-        SrcMod::Not => !v,
-    }
-}
-
-/// Channels `n` set in `chen`.
-fn channels(chen: u32) -> impl Iterator<Item = usize> {
-    let mut m = chen;
-    std::iter::from_fn(move || {
-        if m == 0 {
-            None
-        } else {
-            let n = m.trailing_zeros() as usize;
-            m &= m - 1;
-            Some(n)
-        }
-    })
-}
-
-#[inline(always)]
-fn write_dst(d: &XDst, st: &mut RegState, n: usize, bits: u64) {
-    if let XDst::Reg { ty, offs } = d {
-        st.write(offs[n], ty.size(), bits);
     }
 }
 
@@ -132,6 +93,13 @@ fn mov(a: &XAlu, st: &mut RegState, chen: u32, mode: FpMode) -> Result<(), Error
     }
     let from = src.ty();
     let m = modifier(src);
+    if from.is_int() && to.is_int() {
+        // Extension or truncation, exactly (the common case, taken per instruction).
+        let mut v = [0i128; MAX_CHANNELS];
+        gather_int(src, st, chen, &mut v);
+        store_int(&a.dst, st, chen, &v, a.sat);
+        return Ok(());
+    }
     for n in channels(chen) {
         let bits = lane_bits(src, st, n);
         let out = if from.is_float() {
@@ -216,58 +184,19 @@ fn write_cmp(a: &XAlu, st: &mut RegState, results: u32, chen: u32) {
     }
 }
 
-#[inline(always)]
-fn int_src(s: &XSrc, st: &RegState, n: usize) -> i128 {
-    match s {
-        XSrc::Reg { ty, modifier, offs } => {
-            let off = if offs.len() == 1 { offs[0] } else { offs[n] };
-            int_mod(int_value(st.read(off, ty.size()), *ty), *modifier)
-        }
-        XSrc::Imm { ty, lanes } => int_value(lanes[if lanes.len() == 1 { 0 } else { n }], *ty),
-        XSrc::Pred(_) => 0,
-    }
-}
-
 /// Source `k` of channel `n` (0 if the instruction has fewer sources).
-#[inline(always)]
 fn int_arg(a: &XAlu, st: &RegState, k: usize, n: usize) -> i128 {
     match a.srcs.get(k) {
-        Some(s) => int_src(s, st, n),
+        Some(s) => int_mod(int_value(lane_bits(s, st, n), s.ty()), modifier(s)),
         None => 0,
     }
 }
 
-/// Writes `f(src0, src1, src2, channel)` to every enabled channel (missing sources
-/// are 0).
+/// `r[n] = f(n)` for the channels of `chen`.
 #[inline(always)]
-fn map_int(a: &XAlu, st: &mut RegState, chen: u32, f: impl Fn(i128, i128, i128, usize) -> i128) {
-    let dty = a.dst.ty();
-    let sat = a.sat;
-    match a.srcs.as_slice() {
-        [s0] => {
-            for n in channels(chen) {
-                let r = f(int_src(s0, st, n), 0, 0, n);
-                write_dst(&a.dst, st, n, int_result(r, dty, sat));
-            }
-        }
-        [s0, s1] => {
-            for n in channels(chen) {
-                let r = f(int_src(s0, st, n), int_src(s1, st, n), 0, n);
-                write_dst(&a.dst, st, n, int_result(r, dty, sat));
-            }
-        }
-        [s0, s1, s2, ..] => {
-            for n in channels(chen) {
-                let r = f(
-                    int_src(s0, st, n),
-                    int_src(s1, st, n),
-                    int_src(s2, st, n),
-                    n,
-                );
-                write_dst(&a.dst, st, n, int_result(r, dty, sat));
-            }
-        }
-        [] => {}
+fn compute<T: Copy>(chen: u32, r: &mut Lanes<T>, f: impl Fn(usize) -> T) {
+    for n in channels(chen) {
+        r[n] = f(n);
     }
 }
 
@@ -285,45 +214,50 @@ fn int_op(a: &XAlu, st: &mut RegState, chen: u32, sel_mask: u32) -> Result<(), E
         u32::MAX as u128
     };
     let src0_bits = a.srcs[0].ty().bits();
+    let mut x = [0i128; MAX_CHANNELS];
+    let mut y = [0i128; MAX_CHANNELS];
+    let mut z = [0i128; MAX_CHANNELS];
+    for (k, out) in [&mut x, &mut y, &mut z].into_iter().enumerate() {
+        if let Some(src) = a.srcs.get(k) {
+            gather_int(src, st, chen, out);
+        }
+    }
+    let mut r = [0i128; MAX_CHANNELS];
     match a.op {
         AluOp::Cmp => {
             let c = a.cond.unwrap_or(CondMod::Eq);
             let mut results = 0u32;
             for n in channels(chen) {
-                results |= u32::from(compare(c, int_arg(a, st, 0, n), int_arg(a, st, 1, n))) << n;
+                results |= u32::from(compare(c, x[n], y[n])) << n;
             }
             write_cmp(a, st, results, chen);
+            return Ok(());
         }
-        AluOp::Add => map_int(a, st, chen, |x, y, _, _| x + y),
-        AluOp::Add3 => map_int(a, st, chen, |x, y, z, _| x + y + z),
-        AluOp::Avg => map_int(a, st, chen, |x, y, _, _| (x + y + 1) >> 1),
-        AluOp::Mul => map_int(a, st, chen, |x, y, _, _| mul_sat(x, y)),
-        AluOp::Mad => map_int(a, st, chen, |x, y, z, _| mul_sat(x, y).saturating_add(z)),
-        AluOp::Mulh => map_int(a, st, chen, |x, y, _, _| mul_sat(x, y) >> 32),
-        AluOp::Min => map_int(a, st, chen, |x, y, _, _| x.min(y)),
-        AluOp::Max => map_int(a, st, chen, |x, y, _, _| x.max(y)),
-        AluOp::Sel => map_int(
-            a,
-            st,
-            chen,
-            |x, y, _, n| {
-                if sel_mask >> n & 1 != 0 {
-                    x
-                } else {
-                    y
-                }
-            },
-        ),
-        AluOp::Shl => map_int(a, st, chen, |x, y, _, _| x << (y as u32 & (width - 1))),
-        AluOp::Shr => map_int(a, st, chen, |x, y, _, _| {
-            ((x as u128 & wmask) >> (y as u32 & (width - 1))) as i128
-        }),
-        AluOp::Asr => map_int(a, st, chen, |x, y, _, _| {
-            let c = y as u32 & (width - 1);
-            if wide {
-                ((x as i64) >> c) as i128
+        AluOp::Add => compute(chen, &mut r, |n| x[n] + y[n]),
+        AluOp::Add3 => compute(chen, &mut r, |n| x[n] + y[n] + z[n]),
+        AluOp::Avg => compute(chen, &mut r, |n| (x[n] + y[n] + 1) >> 1),
+        AluOp::Mul => compute(chen, &mut r, |n| mul_sat(x[n], y[n])),
+        AluOp::Mad => compute(chen, &mut r, |n| mul_sat(x[n], y[n]).saturating_add(z[n])),
+        AluOp::Mulh => compute(chen, &mut r, |n| mul_sat(x[n], y[n]) >> 32),
+        AluOp::Min => compute(chen, &mut r, |n| x[n].min(y[n])),
+        AluOp::Max => compute(chen, &mut r, |n| x[n].max(y[n])),
+        AluOp::Sel => compute(chen, &mut r, |n| {
+            if sel_mask >> n & 1 != 0 {
+                x[n]
             } else {
-                ((x as i32) >> c) as i128
+                y[n]
+            }
+        }),
+        AluOp::Shl => compute(chen, &mut r, |n| x[n] << (y[n] as u32 & (width - 1))),
+        AluOp::Shr => compute(chen, &mut r, |n| {
+            ((x[n] as u128 & wmask) >> (y[n] as u32 & (width - 1))) as i128
+        }),
+        AluOp::Asr => compute(chen, &mut r, |n| {
+            let c = y[n] as u32 & (width - 1);
+            if wide {
+                ((x[n] as i64) >> c) as i128
+            } else {
+                ((x[n] as i32) >> c) as i128
             }
         }),
         AluOp::Rol | AluOp::Ror => {
@@ -332,66 +266,61 @@ fn int_op(a: &XAlu, st: &mut RegState, chen: u32, sel_mask: u32) -> Result<(), E
             let m = bits - 1;
             let all = (1u128 << bits) - 1;
             let right = a.op == AluOp::Ror;
-            map_int(a, st, chen, |x, y, _, _| {
-                let v = (x as u128) & all;
-                let c = y as u32 & m;
+            compute(chen, &mut r, |n| {
+                let v = (x[n] as u128) & all;
+                let c = y[n] as u32 & m;
                 let c = if right { (bits - c) & m } else { c };
                 (((v << c) | (v >> ((bits - c) & m))) & all) as i128
             })
         }
-        AluOp::And => map_int(a, st, chen, |x, y, _, _| x & y),
-        AluOp::Or => map_int(a, st, chen, |x, y, _, _| x | y),
-        AluOp::Xor => map_int(a, st, chen, |x, y, _, _| x ^ y),
-        AluOp::Not => map_int(a, st, chen, |x, _, _, _| !x),
-        AluOp::Bfn(table) => map_int(a, st, chen, |x, y, z, _| {
+        AluOp::And => compute(chen, &mut r, |n| x[n] & y[n]),
+        AluOp::Or => compute(chen, &mut r, |n| x[n] | y[n]),
+        AluOp::Xor => compute(chen, &mut r, |n| x[n] ^ y[n]),
+        AluOp::Not => compute(chen, &mut r, |n| !x[n]),
+        AluOp::Bfn(table) => compute(chen, &mut r, |n| {
             // Bit i of the result is bit (s0_i + 2 s1_i + 4 s2_i) of the table.
-            let (p, q, r) = (x as u64, y as u64, z as u64);
+            let (p, q, s) = (x[n] as u64, y[n] as u64, z[n] as u64);
             let mut out = 0u64;
             for k in 0..8u64 {
                 if table >> k & 1 != 0 {
                     let sel = |v: u64, bit: u64| if k >> bit & 1 != 0 { v } else { !v };
-                    out |= sel(p, 0) & sel(q, 1) & sel(r, 2);
+                    out |= sel(p, 0) & sel(q, 1) & sel(s, 2);
                 }
             }
             out as i64 as i128
         }),
         AluOp::Bfe => {
             let signed = dty.is_signed_int();
-            map_int(a, st, chen, |x, y, z, _| {
-                let w = x as u32 & 0x1f;
-                let o = y as u32 & 0x1f;
+            compute(chen, &mut r, |n| {
+                let w = x[n] as u32 & 0x1f;
+                let o = y[n] as u32 & 0x1f;
                 let mask = (1u32 << w).wrapping_sub(1);
                 if !signed {
-                    ((z as u32 >> o) & mask) as i128
+                    ((z[n] as u32 >> o) & mask) as i128
                 } else if w == 0 {
                     0
                 } else {
                     // `(src2 >> offset) & mask` with an arithmetic shift, sign-extended
                     // from the field's top bit.
-                    let f = ((z as i32) >> o) as u32 & mask;
+                    let f = ((z[n] as i32) >> o) as u32 & mask;
                     (((f << (32 - w)) as i32) >> (32 - w)) as i128
                 }
             })
         }
-        AluOp::Bfi => {
-            for n in channels(chen) {
-                let wd = int_arg(a, st, 0, n) as u32 & 0x1f;
-                let o = int_arg(a, st, 1, n) as u32 & 0x1f;
-                let mask = (1u32 << wd).wrapping_sub(1) << o;
-                let r = ((int_arg(a, st, 2, n) as u32) << o) & mask
-                    | (int_arg(a, st, 3, n) as u32 & !mask);
-                write_dst(&a.dst, st, n, int_result(r.into(), dty, a.sat));
-            }
-        }
-        AluOp::Bfrev => map_int(a, st, chen, |x, _, _, _| (x as u32).reverse_bits().into()),
+        AluOp::Bfi => compute(chen, &mut r, |n| {
+            let wd = x[n] as u32 & 0x1f;
+            let o = y[n] as u32 & 0x1f;
+            let mask = (1u32 << wd).wrapping_sub(1) << o;
+            let w = int_arg(a, st, 3, n) as u32;
+            (((z[n] as u32) << o) & mask | (w & !mask)).into()
+        }),
+        AluOp::Bfrev => compute(chen, &mut r, |n| (x[n] as u32).reverse_bits().into()),
         AluOp::Cbit => {
             let all = (1u128 << src0_bits) - 1;
-            map_int(a, st, chen, |x, _, _, _| {
-                ((x as u128) & all).count_ones().into()
-            })
+            compute(chen, &mut r, |n| ((x[n] as u128) & all).count_ones().into())
         }
-        AluOp::Fbl => map_int(a, st, chen, |x, _, _, _| {
-            let v = x as u32;
+        AluOp::Fbl => compute(chen, &mut r, |n| {
+            let v = x[n] as u32;
             if v == 0 {
                 0xffff_ffff
             } else {
@@ -400,8 +329,8 @@ fn int_op(a: &XAlu, st: &mut RegState, chen: u32, sel_mask: u32) -> Result<(), E
         }),
         AluOp::Fbh => {
             let signed = a.srcs[0].ty().is_signed_int();
-            map_int(a, st, chen, |x, _, _, _| {
-                let v = x as u32;
+            compute(chen, &mut r, |n| {
+                let v = x[n] as u32;
                 if v == 0 || (signed && v == u32::MAX) {
                     0xffff_ffff
                 } else if signed && (v as i32) < 0 {
@@ -411,38 +340,47 @@ fn int_op(a: &XAlu, st: &mut RegState, chen: u32, sel_mask: u32) -> Result<(), E
                 }
             })
         }
-        AluOp::Lzd => map_int(a, st, chen, |x, _, _, _| (x as u32).leading_zeros().into()),
+        AluOp::Lzd => compute(chen, &mut r, |n| (x[n] as u32).leading_zeros().into()),
         AluOp::Addc | AluOp::Subb => {
+            let mut carry = [0u64; MAX_CHANNELS];
             for n in channels(chen) {
-                let (x, y) = (int_arg(a, st, 0, n), int_arg(a, st, 1, n));
-                let (r, out) = if a.op == AluOp::Addc {
-                    let sum = x + y;
-                    (sum, ((sum >> dty.bits()) & 1) as u64)
+                if a.op == AluOp::Addc {
+                    r[n] = x[n] + y[n];
+                    carry[n] = ((r[n] >> dty.bits()) & 1) as u64;
                 } else {
-                    (x - y, u64::from(x < y))
-                };
-                if let Some(d2) = &a.dst2 {
-                    write_dst(d2, st, n, out);
+                    r[n] = x[n] - y[n];
+                    carry[n] = u64::from(x[n] < y[n]);
                 }
-                write_dst(&a.dst, st, n, int_result(r, dty, a.sat));
+            }
+            if let Some(d2) = &a.dst2 {
+                store_bits(d2, st, chen, &carry);
             }
         }
         AluOp::Div | AluOp::Mod => {
             for n in channels(chen) {
-                let (x, y) = (int_arg(a, st, 0, n), int_arg(a, st, 1, n));
-                if y == 0 {
+                if y[n] == 0 {
                     return Err(ErrorKind::DivideByZero {
                         channel: off + n as u32,
                     });
                 }
-                let r = if a.op == AluOp::Div { x / y } else { x % y };
-                write_dst(&a.dst, st, n, int_result(r, dty, a.sat));
+                r[n] = if a.op == AluOp::Div {
+                    x[n] / y[n]
+                } else {
+                    x[n] % y[n]
+                };
             }
         }
         _ => {
             return Err(ErrorKind::Unsupported {
                 what: format!("`{}` on integers", a.op.name()),
             })
+        }
+    }
+    if dty.is_int() {
+        store_int(&a.dst, st, chen, &r, a.sat);
+    } else {
+        for n in channels(chen) {
+            write_dst(&a.dst, st, n, int_result(r[n], dty, a.sat));
         }
     }
     Ok(())
@@ -467,28 +405,6 @@ fn round_exec(v: f64, ex: VType) -> f64 {
     }
 }
 
-/// `v` with a denormal of type `ty` flushed to a zero of its sign, unless `%cr0` keeps
-/// that type's denormals.
-fn flush(v: f64, ty: VType, mode: FpMode) -> f64 {
-    if mode.keeps_denorms(ty) || v == 0.0 || !v.is_finite() {
-        return v;
-    }
-    let min_normal = match ty {
-        VType::Df => f64::MIN_POSITIVE,
-        VType::Hf => 6.103_515_625e-5,
-        _ => f64::from(f32::MIN_POSITIVE),
-    };
-    if v.abs() < min_normal {
-        if v < 0.0 {
-            -0.0
-        } else {
-            0.0
-        }
-    } else {
-        v
-    }
-}
-
 /// IEEE min/max with vISA's NaN rule (the non-NaN source, `src1` when both are NaN)
 /// and `-0 < +0`.
 fn min_max(x: f64, y: f64, max: bool) -> f64 {
@@ -503,37 +419,6 @@ fn min_max(x: f64, y: f64, max: bool) -> f64 {
                 y
             }
         }
-    }
-}
-
-#[inline(always)]
-fn float_src(s: &XSrc, st: &RegState, n: usize, mode: FpMode) -> f64 {
-    match s {
-        XSrc::Reg { ty, modifier, offs } => {
-            let off = if offs.len() == 1 { offs[0] } else { offs[n] };
-            // A source narrower than the execution type widens exactly.
-            let v = flush(float_value(st.read(off, ty.size()), *ty), *ty, mode);
-            match modifier {
-                SrcMod::Neg => -v,
-                SrcMod::Abs => v.abs(),
-                SrcMod::NegAbs => -v.abs(),
-                _ => v,
-            }
-        }
-        XSrc::Imm { ty, lanes } => flush(
-            float_value(lanes[if lanes.len() == 1 { 0 } else { n }], *ty),
-            *ty,
-            mode,
-        ),
-        XSrc::Pred(_) => 0.0,
-    }
-}
-
-#[inline(always)]
-fn float_arg(a: &XAlu, st: &RegState, k: usize, n: usize, mode: FpMode) -> f64 {
-    match a.srcs.get(k) {
-        Some(s) => float_src(s, st, n, mode),
-        None => 0.0,
     }
 }
 
@@ -558,8 +443,7 @@ fn float_out(v: f64, ex: VType, dty: VType, sat: bool, mode: FpMode) -> u64 {
     }
 }
 
-/// Writes `f(src0, src1, src2, channel)`, of the execution type, to every enabled
-/// channel.
+/// Writes `f(channel)`, a value of the execution type `ex`, to every enabled channel.
 #[inline(always)]
 fn map_float(
     a: &XAlu,
@@ -567,40 +451,14 @@ fn map_float(
     chen: u32,
     mode: FpMode,
     ex: VType,
-    f: impl Fn(f64, f64, f64, usize) -> f64,
+    f: impl Fn(usize) -> f64,
 ) {
     let dty = a.dst.ty();
-    let sat = a.sat;
-    match a.srcs.as_slice() {
-        [s0] => {
-            for n in channels(chen) {
-                let v = f(float_src(s0, st, n, mode), 0.0, 0.0, n);
-                write_dst(&a.dst, st, n, float_out(v, ex, dty, sat, mode));
-            }
-        }
-        [s0, s1] => {
-            for n in channels(chen) {
-                let v = f(
-                    float_src(s0, st, n, mode),
-                    float_src(s1, st, n, mode),
-                    0.0,
-                    n,
-                );
-                write_dst(&a.dst, st, n, float_out(v, ex, dty, sat, mode));
-            }
-        }
-        [s0, s1, s2, ..] => {
-            for n in channels(chen) {
-                let (x, y, z) = (
-                    float_src(s0, st, n, mode),
-                    float_src(s1, st, n, mode),
-                    float_src(s2, st, n, mode),
-                );
-                write_dst(&a.dst, st, n, float_out(f(x, y, z, n), ex, dty, sat, mode));
-            }
-        }
-        [] => {}
+    let mut bits = [0u64; MAX_CHANNELS];
+    for n in channels(chen) {
+        bits[n] = float_out(f(n), ex, dty, a.sat, mode);
     }
+    store_bits(&a.dst, st, chen, &bits);
 }
 
 fn float_op(
@@ -617,53 +475,60 @@ fn float_op(
         });
     }
     let r = move |v: f64| round_exec(v, ex);
+    let mut x = [0f64; MAX_CHANNELS];
+    let mut y = [0f64; MAX_CHANNELS];
+    let mut z = [0f64; MAX_CHANNELS];
+    for (k, out) in [&mut x, &mut y, &mut z].into_iter().enumerate() {
+        if let Some(src) = a.srcs.get(k) {
+            gather_float(src, st, chen, mode, out);
+        }
+    }
     match a.op {
         AluOp::Cmp => {
             let c = a.cond.unwrap_or(CondMod::Eq);
             let mut results = 0u32;
             for n in channels(chen) {
-                let (x, y) = (float_arg(a, st, 0, n, mode), float_arg(a, st, 1, n, mode));
-                results |= u32::from(compare(c, x, y)) << n;
+                results |= u32::from(compare(c, x[n], y[n])) << n;
             }
             write_cmp(a, st, results, chen);
         }
-        AluOp::Add => map_float(a, st, chen, mode, ex, |x, y, _, _| r(x + y)),
-        AluOp::Mul => map_float(a, st, chen, mode, ex, |x, y, _, _| r(x * y)),
+        AluOp::Add => map_float(a, st, chen, mode, ex, |n| r(x[n] + y[n])),
+        AluOp::Mul => map_float(a, st, chen, mode, ex, |n| r(x[n] * y[n])),
         AluOp::Mad => {
             if ex == VType::F {
-                map_float(a, st, chen, mode, ex, |x, y, z, _| {
-                    f64::from((x as f32).mul_add(y as f32, z as f32))
+                map_float(a, st, chen, mode, ex, |n| {
+                    f64::from((x[n] as f32).mul_add(y[n] as f32, z[n] as f32))
                 })
             } else {
-                map_float(a, st, chen, mode, ex, |x, y, z, _| r(x.mul_add(y, z)))
+                map_float(a, st, chen, mode, ex, |n| r(x[n].mul_add(y[n], z[n])))
             }
         }
-        AluOp::Div => map_float(a, st, chen, mode, ex, |x, y, _, _| r(x * r(1.0 / y))),
+        AluOp::Div => map_float(a, st, chen, mode, ex, |n| r(x[n] * r(1.0 / y[n]))),
         // IEEE division: the f64 quotient of two f32 values rounds to the f32 quotient
         // (53 >= 2 * 24 + 2 bits).
-        AluOp::Divm => map_float(a, st, chen, mode, ex, |x, y, _, _| r(x / y)),
-        AluOp::Min => map_float(a, st, chen, mode, ex, |x, y, _, _| min_max(x, y, false)),
-        AluOp::Max => map_float(a, st, chen, mode, ex, |x, y, _, _| min_max(x, y, true)),
-        AluOp::Sel => map_float(a, st, chen, mode, ex, |x, y, _, n| {
+        AluOp::Divm => map_float(a, st, chen, mode, ex, |n| r(x[n] / y[n])),
+        AluOp::Min => map_float(a, st, chen, mode, ex, |n| min_max(x[n], y[n], false)),
+        AluOp::Max => map_float(a, st, chen, mode, ex, |n| min_max(x[n], y[n], true)),
+        AluOp::Sel => map_float(a, st, chen, mode, ex, |n| {
             if sel_mask >> n & 1 != 0 {
-                x
+                x[n]
             } else {
-                y
+                y[n]
             }
         }),
-        AluOp::Inv => map_float(a, st, chen, mode, ex, |x, _, _, _| r(1.0 / x)),
-        AluOp::Sqrt => map_float(a, st, chen, mode, ex, |x, _, _, _| r(x.sqrt())),
-        AluOp::Rsqrt => map_float(a, st, chen, mode, ex, |x, _, _, _| r(1.0 / x.sqrt())),
-        AluOp::Exp => map_float(a, st, chen, mode, ex, |x, _, _, _| r(x.exp2())),
-        AluOp::Log => map_float(a, st, chen, mode, ex, |x, _, _, _| r(x.log2())),
-        AluOp::Sin => map_float(a, st, chen, mode, ex, |x, _, _, _| r(x.sin())),
-        AluOp::Cos => map_float(a, st, chen, mode, ex, |x, _, _, _| r(x.cos())),
-        AluOp::Pow => map_float(a, st, chen, mode, ex, |x, y, _, _| r(x.powf(y))),
-        AluOp::Rnde => map_float(a, st, chen, mode, ex, |x, _, _, _| x.round_ties_even()),
-        AluOp::Rndd => map_float(a, st, chen, mode, ex, |x, _, _, _| x.floor()),
-        AluOp::Rndu => map_float(a, st, chen, mode, ex, |x, _, _, _| x.ceil()),
-        AluOp::Rndz => map_float(a, st, chen, mode, ex, |x, _, _, _| x.trunc()),
-        AluOp::Frc => map_float(a, st, chen, mode, ex, |x, _, _, _| r(x - x.floor())),
+        AluOp::Inv => map_float(a, st, chen, mode, ex, |n| r(1.0 / x[n])),
+        AluOp::Sqrt => map_float(a, st, chen, mode, ex, |n| r(x[n].sqrt())),
+        AluOp::Rsqrt => map_float(a, st, chen, mode, ex, |n| r(1.0 / x[n].sqrt())),
+        AluOp::Exp => map_float(a, st, chen, mode, ex, |n| r(x[n].exp2())),
+        AluOp::Log => map_float(a, st, chen, mode, ex, |n| r(x[n].log2())),
+        AluOp::Sin => map_float(a, st, chen, mode, ex, |n| r(x[n].sin())),
+        AluOp::Cos => map_float(a, st, chen, mode, ex, |n| r(x[n].cos())),
+        AluOp::Pow => map_float(a, st, chen, mode, ex, |n| r(x[n].powf(y[n]))),
+        AluOp::Rnde => map_float(a, st, chen, mode, ex, |n| x[n].round_ties_even()),
+        AluOp::Rndd => map_float(a, st, chen, mode, ex, |n| x[n].floor()),
+        AluOp::Rndu => map_float(a, st, chen, mode, ex, |n| x[n].ceil()),
+        AluOp::Rndz => map_float(a, st, chen, mode, ex, |n| x[n].trunc()),
+        AluOp::Frc => map_float(a, st, chen, mode, ex, |n| r(x[n] - x[n].floor())),
         _ => {
             return Err(ErrorKind::Unsupported {
                 what: format!("`{}` on floats", a.op.name()),

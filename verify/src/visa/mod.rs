@@ -28,6 +28,7 @@ pub mod alu;
 pub mod control;
 pub mod convert;
 pub mod error;
+pub mod lanes;
 pub mod lexer;
 pub mod listing;
 pub mod payload;
