@@ -28,6 +28,9 @@ pub struct Shader {
     pub stage: Stage,
     /// Workgroup size.
     pub local_size: [u32; 3],
+    /// Source position of `local_size` in the header ([`Span::UNKNOWN`] when the text
+    /// does not set it or the shader was built without text).
+    pub local_size_span: Span,
     /// The subgroup (SIMD) size the shader is compiled for, when fixed (NIR's
     /// `subgroup_size`). Subgroup-level operations (2D block messages and image block
     /// accesses, whose data is spread over the lanes) need it.
@@ -46,6 +49,7 @@ impl Shader {
         Shader {
             stage: Stage::Compute,
             local_size,
+            local_size_span: Span::UNKNOWN,
             subgroup_size: None,
             images: Vec::new(),
             image_spans: Vec::new(),

@@ -37,3 +37,49 @@ impl std::fmt::Display for Span {
         }
     }
 }
+
+/// The lines of a source text, without their line breaks. A line break is LF, CRLF or
+/// a lone CR, the same three the parser counts, so that line `n` of a [`Span`] is item
+/// `n - 1` here. (`str::lines` knows only LF and CRLF: a file with CR line breaks would
+/// be one line to it.)
+pub fn source_lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = Some(text);
+    std::iter::from_fn(move || {
+        let t = rest?;
+        match t.find(['\n', '\r']) {
+            Some(i) => {
+                let skip = if t[i..].starts_with("\r\n") { 2 } else { 1 };
+                rest = Some(&t[i + skip..]).filter(|r| !r.is_empty());
+                Some(&t[..i])
+            }
+            None => {
+                rest = None;
+                Some(t)
+            }
+        }
+    })
+    .filter(|_| !text.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn split(t: &str) -> Vec<&str> {
+        source_lines(t).collect()
+    }
+
+    #[test]
+    fn source_lines_split_on_lf_crlf_and_lone_cr() {
+        assert_eq!(split("a\nb\r\nc\rd"), ["a", "b", "c", "d"]);
+        assert_eq!(split("a\r\rb"), ["a", "", "b"]);
+        assert_eq!(split("a\n\rb\r\n"), ["a", "", "b"]);
+        // As `str::lines`: a final line break ends the last line, it does not open one.
+        assert_eq!(split("a\n"), ["a"]);
+        assert_eq!(split(""), Vec::<&str>::new());
+        assert_eq!(split("\n"), [""]);
+        for t in ["x\ny\n", "x\r\ny", "\n\nz", "p\r\n\r\nq\n"] {
+            assert_eq!(split(t), t.lines().collect::<Vec<_>>(), "{t:?}");
+        }
+    }
+}

@@ -212,6 +212,41 @@ impl Device {
             .collect()
     }
 
+    /// Whether this is Xe2 or later (4-bit cache controls, TGM float add).
+    pub fn is_xe2(&self) -> bool {
+        self.verx10 >= 200
+    }
+
+    /// Whether this is Xe-HPC (Ponte Vecchio): an LSC part with 64-byte GRFs before Xe2.
+    /// It has SIMD16 typed messages and no 3D sampler.
+    pub fn is_xe_hpc(&self) -> bool {
+        self.has_lsc && !self.is_xe2() && self.grf_bytes == 64
+    }
+
+    /// The widest typed message the hardware takes: SIMD8 on DG2/MTL/ARL, SIMD16 on
+    /// PVC, SIMD32 on Xe2+.
+    pub fn typed_simd_max(&self) -> u32 {
+        if self.is_xe2() {
+            32
+        } else if self.is_xe_hpc() {
+            16
+        } else {
+            8
+        }
+    }
+
+    /// Whether the platform has a 3D sampler. IGC's `Platform.hpp` (`hasSamplerSupport`)
+    /// gives Xe-HPC none.
+    pub fn has_sampler(&self) -> bool {
+        !self.is_xe_hpc()
+    }
+
+    /// The SIMD width of sampler messages: the untyped width capped at 16, the widest the
+    /// vISA 3D_LOAD encoding lists (`visa-3d-load.md`, Exec_size).
+    pub fn sampler_simd(&self) -> u32 {
+        self.untyped_simd.min(16)
+    }
+
     /// Ivy Bridge or Bay Trail: the generation whose typed reads of R8/R16 surfaces
     /// need masking and whose typed atomics need the null-surface guard
     /// (verx10 < 75; image-lowering.md §4, §8).
@@ -293,6 +328,24 @@ mod tests {
         assert!(dev("byt").is_gfx7_without_hsw());
         assert!(dev("ivb").is_gfx7_without_hsw());
         assert!(!dev("hsw").is_gfx7_without_hsw());
+    }
+
+    #[test]
+    fn platform_classes() {
+        let names = |f: fn(&Device) -> bool| -> Vec<String> {
+            Device::presets()
+                .into_iter()
+                .filter(f)
+                .map(|d| d.name)
+                .collect()
+        };
+        assert_eq!(names(Device::is_xe_hpc), ["pvc"]);
+        assert_eq!(names(|d| !d.has_sampler()), ["pvc"]);
+        let max: Vec<u32> = ["dg2", "mtl", "pvc", "lnl", "bmg"]
+            .iter()
+            .map(|n| Device::preset(n).unwrap().typed_simd_max())
+            .collect();
+        assert_eq!(max, [8, 8, 16, 32, 32]);
     }
 
     #[test]

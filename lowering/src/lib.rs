@@ -5,35 +5,28 @@
 //! - [`format`](mod@format): storage formats, typed-message support and format lowering;
 //! - [`convert`]: shader-side colour conversion between an image format and the format
 //!   its surface is accessed as;
-//! - [`lower_images`](mod@lower_images): the `lower-images` pass ([`LowerImages`],
-//!   [`lower_images()`]), with the typed path in [`typed`] and atomics in [`atomic`];
-//! - [`untyped`]: the untyped fallback (raw loads, stores and atomics on a computed
-//!   byte address), with the texel address code in [`address`] and the bounds check in
-//!   [`bounds`];
-//! - [`sampler`]: loads from read-only images through the sampler's `ld` / `ld_lz`;
-//! - [`message`]: legality of the LSC and sampler messages per platform, send descriptors;
+//! - [`images`]: the `lower-images` pass ([`LowerImages`], [`lower_images()`]): per
+//!   access, the typed path, atomics, the untyped fallback (raw loads, stores and
+//!   atomics on a computed byte address, with the texel address code in [`address`] and
+//!   the bounds check in [`bounds`]), the sampler path, and image block accesses as 2D
+//!   block messages;
+//! - [`messages`]: legality of the LSC, block2d and sampler messages per platform, send
+//!   descriptors; [`messages::block2d`] holds the 2D block rules, register images and
+//!   splitting;
 //! - [`visa`]: vISA text of the messages, as IGC prints it;
-//! - [`block2d`]: 2D block messages: legality per platform, register images, splitting;
-//!   image block accesses become block messages in [`image_block`] (part of the pass);
 //! - [`async_copy`]: the `lower-async-copies` pass ([`LowerAsyncCopies`],
 //!   [`lower_async_copies()`]): group async copies as per-invocation message loops or
 //!   2D block messages.
 
 pub mod address;
 pub mod async_copy;
-pub mod atomic;
-pub mod block2d;
 pub mod bounds;
 pub mod convert;
 pub mod device;
 pub mod error;
 pub mod format;
-pub mod image_block;
-pub mod lower_images;
-pub mod message;
-pub mod sampler;
-pub mod typed;
-pub mod untyped;
+pub mod images;
+pub mod messages;
 pub mod visa;
 
 pub use address::{AddressError, AddressPlan};
@@ -47,7 +40,7 @@ pub use format::{
     has_matching_typed_storage_image_format, lower_storage_image_format, storage_access,
     FormatInfo, StorageAccess,
 };
-pub use lower_images::{
+pub use images::{
     lower_images, lower_images_all, register_lower_images, ImageBinding, LowerImages, LowerOptions,
     LowerReport, SurfaceFormat, UntypedAddress,
 };

@@ -83,11 +83,11 @@
 //! Platforms without LSC (verx10 < 125) are rejected for LSC messages: vISA LSC text
 //! cannot express what their backend does.
 
-use crate::block2d::{block2d_operands, Block2dMessage, Block2dOp};
 use crate::device::Device;
-use crate::message::{
-    check_message, describe_inst, lsc_operands, sampler_operands, sampler_simd, LscMessage,
-    MessageError, MessageRule, OpClass, SamplerMessage, SamplerOp,
+use crate::messages::block2d::{block2d_operands, Block2dMessage, Block2dOp};
+use crate::messages::{
+    check_message, describe_inst, lsc_operands, sampler_operands, LscMessage, MessageError,
+    MessageRule, OpClass, SamplerMessage, SamplerOp,
 };
 use ir::diag::Diagnostic;
 use ir::lsc::{AddrType, Sfid};
@@ -676,7 +676,7 @@ impl<'a> Emitter<'a> {
     fn sampler(&self, inst: Inst, m: &SamplerMessage) -> Result<Vec<String>, String> {
         let func = self.func;
         let ops = sampler_operands(func, inst, m).map_err(|r| r.to_string())?;
-        let n = sampler_simd(self.p);
+        let n = self.p.sampler_simd();
         let mut lines = Vec::new();
         let r = func
             .inst(inst)

@@ -6,7 +6,7 @@ use ir::{
     Access, Builder, Format, Function, ImageDecl, ImageDim, ImageId, ImageRef, IndexKind, Inst,
     IntrinsicOp, Span, Src, Type, Value,
 };
-use lowering::message::{
+use lowering::messages::{
     cache_encoding, check_message, message_descriptor, LscMessage, LscOp, OpClass,
 };
 use lowering::Device;
@@ -1240,7 +1240,7 @@ fn main {
 ";
     let s = ir::parse_shader(text).unwrap_or_else(|d| panic!("{d:?}"));
     let f = &s.functions[0];
-    let errors = lowering::message::check_function(&dg2(), &s.images, f).unwrap_err();
+    let errors = lowering::messages::check_function(&dg2(), &s.images, f).unwrap_err();
     let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
     assert_eq!(
         text,
@@ -1250,6 +1250,6 @@ fn main {
         ]
     );
     // The store is illegal everywhere, the float add only before Xe2.
-    let errors = lowering::message::check_function(&lnl(), &s.images, f);
+    let errors = lowering::messages::check_function(&lnl(), &s.images, f);
     assert_eq!(errors.map_err(|e| e.len()), Err(1));
 }

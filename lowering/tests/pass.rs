@@ -36,7 +36,7 @@ fn lower_ok(text: &str, device: &str) -> (LowerReport, String) {
     }
     for f in &sh.functions {
         assert_eq!(ir::stats::Stats::of_function(f).image, 0, "{out}");
-        if let Err(e) = lowering::message::check_function(&dev(device), &sh.images, f) {
+        if let Err(e) = lowering::messages::check_function(&dev(device), &sh.images, f) {
             let msgs: Vec<String> = e.iter().map(|m| m.to_string()).collect();
             panic!("illegal messages on {device}: {msgs:#?}\n{out}");
         }

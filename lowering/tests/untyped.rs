@@ -511,7 +511,7 @@ fn lower_and_run(
     let mut sh = ir::parse_shader(text).map_err(|e| format!("{e:?}\n{text}"))?;
     lower_images(&mut sh, &img.device, options).map_err(|e| format!("lowering: {e}\n{text}"))?;
     ir::validate(&sh).map_err(|e| format!("invalid after lowering: {e:?}"))?;
-    if let Err(e) = lowering::message::check_function(&img.device, &sh.images, &sh.functions[0]) {
+    if let Err(e) = lowering::messages::check_function(&img.device, &sh.images, &sh.functions[0]) {
         return Err(format!(
             "illegal messages: {e:?}\n{}",
             ir::print_shader(&sh)

@@ -163,6 +163,16 @@ pub fn generate(seed: u64, cfg: &GenConfig) -> Shader {
     for d in local_size.iter_mut() {
         *d = *rng.pick(&dims);
     }
+    // Within the 1024 invocations every Intel GPU runs per workgroup (the validator
+    // refuses more): halve the z dimension, then y, until it fits.
+    for d in [2, 1] {
+        while local_size.iter().product::<u32>() > ir::validate::MAX_WORKGROUP_INVOCATIONS {
+            if local_size[d] == 1 {
+                break;
+            }
+            local_size[d] /= 2;
+        }
+    }
     let mut shader = Shader::new(local_size);
     for decl in gen_images(&mut rng, cfg) {
         shader.add_image(decl);
@@ -685,7 +695,16 @@ impl<'a, 'f> FnGen<'a, 'f> {
             idx(IndexKind::LscAddrSize, "a64"),
         ];
         let with_image: Vec<usize> = (0..self.images.len()).collect();
-        let choice = self.rng.below(if with_image.is_empty() { 3 } else { 6 });
+        // The sampler reads its image, which a writeonly image forbids.
+        let readable: Vec<usize> = with_image
+            .iter()
+            .copied()
+            .filter(|&i| !self.images[i].access.contains(Access::NON_READABLE))
+            .collect();
+        let mut choice = self.rng.below(if with_image.is_empty() { 3 } else { 6 });
+        if choice == 5 && readable.is_empty() {
+            choice = 3;
+        }
         let mut srcs: Vec<Src> = Vec::new();
         let (op, image, indices, dest) = match choice {
             0 | 1 => {
@@ -760,7 +779,7 @@ impl<'a, 'f> FnGen<'a, 'f> {
             }
             _ => {
                 // Sampler ld_lz of all four channels.
-                let img = *self.rng.pick(&with_image);
+                let img = *self.rng.pick(&readable);
                 let image = self.image_ref(img);
                 for _ in 0..3 {
                     srcs.push(self.src(32, 1));

@@ -11,7 +11,7 @@
 //! operands that are constants or come from push constants (dynamic shapes, dynamic
 //! element sizes). Shared memory starts with random bytes, so a read of an element the
 //! first copy did not write is checked too. The lowered shaders are validated and every
-//! message in them must be legal on the platform (`lowering::message::check_function`).
+//! message in them must be legal on the platform (`lowering::messages::check_function`).
 //!
 //! A second property checks that the executor reports overlapping lines and planes.
 //!
@@ -429,7 +429,7 @@ fn check_case(c: Case) -> TestResult {
             return TestResult::error(format!("{}: invalid after lowering: {d:?}", device.name));
         }
         for f in &lowered.functions {
-            if let Err(errs) = lowering::message::check_function(&device, &lowered.images, f) {
+            if let Err(errs) = lowering::messages::check_function(&device, &lowered.images, f) {
                 return TestResult::error(format!("{}: illegal message: {}", device.name, errs[0]));
             }
         }

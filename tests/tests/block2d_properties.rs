@@ -258,7 +258,7 @@ fn prop(c: BlockCase) -> TestResult {
         ));
     }
     // Every message the lowering emitted is legal on the platform.
-    if let Err(errs) = lowering::message::check_function(
+    if let Err(errs) = lowering::messages::check_function(
         &device,
         &lowered.lowered.images,
         lowered.lowered.entry().unwrap(),

@@ -107,7 +107,7 @@ fn swizzle_out_of_range() {
     32x2 %0 = load_const (0x00000001, 0x00000002)
     32   %1 = mov %0.z
 }",
-        &["4:5: swizzle `.c` reads component 2 of `%0`, which has 2 components"],
+        &["4:21: swizzle `.z` reads component 2 of `%0`, which has 2 components"],
     );
 }
 

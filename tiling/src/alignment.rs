@@ -2,9 +2,9 @@
 //! `isl_gfx*_choose_image_alignment_el` with `DISABLE_AUX` (tiling.md §7.2).
 
 use crate::dim::Extent3d;
+use crate::dim_layout::DimLayout;
 use crate::format::Format;
 use crate::generation::Gen;
-use crate::surface::DimLayout;
 use crate::tile::{IslTiling, TileInfo};
 use crate::usage::Usage;
 
@@ -22,10 +22,11 @@ fn e(w: u32, h: u32) -> Extent3d {
     Extent3d { w, h, d: 1 }
 }
 
-/// isl's `gfx7_format_needs_valign2`: IVB/BYT cannot use VALIGN_4 for R32G32B32_FLOAT
-/// (Haswell can). No YUV formats are modelled.
+/// isl's `gfx7_format_needs_valign2` (Mesa `src/intel/isl/isl_gfx7.c`): Gfx7 cannot use
+/// VALIGN_4 for the YUV formats (Haswell included), nor, on IVB/BYT only, for
+/// R32G32B32_FLOAT. False on other generations.
 pub(crate) fn gfx7_needs_valign2(gen: Gen, format: Format) -> bool {
-    gen == Gen::Gfx7 && format == Format::R32G32B32_FLOAT
+    gen.ver() == 7 && (format.is_yuv() || (gen == Gen::Gfx7 && format == Format::R32G32B32_FLOAT))
 }
 
 /// The image alignment of a surface, in elements.

@@ -100,9 +100,10 @@
 use std::fmt;
 
 use crate::dim::{minify, SurfDim};
+use crate::dim_layout::DimLayout;
 use crate::format::Format;
 use crate::generation::Gen;
-use crate::surface::{DimLayout, Surface};
+use crate::surface::Surface;
 use crate::swizzle::{swizzle_applies, Bit6Swizzle};
 use crate::tile::{Coord, Field, TileInfo, Tiling};
 use crate::tiling_filter::allowed_tilings;

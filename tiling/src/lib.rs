@@ -46,7 +46,9 @@
 pub(crate) mod alignment;
 pub mod copy;
 pub mod dim;
+pub mod dim_layout;
 pub mod format;
+pub mod format_name;
 pub mod generation;
 pub mod image_param;
 pub(crate) mod miptail;
@@ -60,15 +62,17 @@ pub use copy::{
     copy_linear_to_tiled, copy_tiled_to_linear, CopyError, CopyRegion, Rect, StoreHint,
 };
 pub use dim::{minify, Extent3d, Extent4d, SurfDim};
-pub use format::{Channel, ChannelName, ChannelType, Format, UnknownFormat};
+pub use dim_layout::DimLayout;
+pub use format::{Channel, ChannelName, ChannelType, Compression, Format};
+#[allow(deprecated)]
+pub use format_name::UnknownFormat;
+pub use format_name::{ParseFormatError, Unsupported, UnsupportedFormat};
 pub use generation::Gen;
 pub use image_param::{
     fill_buffer_image_param, fill_image_param, max_address_fields, storage_tilings, FieldCounts,
     ImageParam, ImageView, ParamError,
 };
-pub use surface::{
-    AddressError, DimLayout, ImageInfo, ImageOffset, LayoutError, Surface, SurfaceDesc,
-};
+pub use surface::{AddressError, ImageInfo, ImageOffset, LayoutError, Surface, SurfaceDesc};
 pub use swizzle::Bit6Swizzle;
 pub use tile::{BitSrc, Coord, Field, IslTiling, TileCoord, TileError, TileInfo, Tiling};
 pub use tiling_filter::allowed_tilings;

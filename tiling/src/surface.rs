@@ -13,6 +13,7 @@ use std::fmt;
 
 use crate::alignment::{image_alignment_el, AlignInput};
 use crate::dim::{minify, Extent3d, Extent4d, SurfDim};
+use crate::dim_layout::choose_dim_layout;
 use crate::format::Format;
 use crate::generation::Gen;
 use crate::miptail;
@@ -21,39 +22,8 @@ use crate::tile::{TileCoord, TileError, TileInfo, Tiling};
 use crate::tiling_filter::{rejection, FilterInput};
 use crate::usage::Usage;
 
-/// How the images of a surface are arranged in two dimensions, isl's `isl_dim_layout`
-/// (tiling.md §7.1).
-#[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum DimLayout {
-    /// Levels in a left column (LOD0, LOD1) and a right column (LOD2+); array slices and
-    /// Gfx9+ 3D slices stacked at qpitch rows.
-    GFX4_2D,
-    /// Gfx4–8 3D (and Gfx4 cubes): each level's slices in rows of `2^level`.
-    GFX4_3D,
-    /// Gfx6 W-tiled stencil: every level is as tall as level 0.
-    GFX6_STENCIL_HIZ,
-    /// Gfx9+ linear 1D: levels side by side, one row per layer.
-    GFX9_1D,
-}
-
-impl DimLayout {
-    /// isl's name without the prefix, e.g. `GFX4_2D`.
-    pub fn name(self) -> &'static str {
-        match self {
-            DimLayout::GFX4_2D => "GFX4_2D",
-            DimLayout::GFX4_3D => "GFX4_3D",
-            DimLayout::GFX6_STENCIL_HIZ => "GFX6_STENCIL_HIZ",
-            DimLayout::GFX9_1D => "GFX9_1D",
-        }
-    }
-}
-
-impl fmt::Display for DimLayout {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+/// Re-exported so that `tiling::surface::DimLayout` keeps working.
+pub use crate::dim_layout::DimLayout;
 
 /// isl's `isl_array_pitch_span` (tiling.md §7.4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -616,7 +586,7 @@ impl Surface {
                 reason,
             });
         }
-        let dim_layout = choose_dim_layout(&desc);
+        let dim_layout = choose_dim_layout(desc.gen, desc.dim, desc.tiling, desc.usage);
         let align_el = image_alignment_el(&AlignInput {
             gen,
             format,
@@ -733,8 +703,13 @@ impl Surface {
         if max == 0 {
             return d.levels;
         }
-        let min_start = d.levels.saturating_sub(max);
         let f = d.format;
+        // isl keeps YUV formats out of the tail on Gfx12 (Gfx12.5 included) by
+        // answering 15, past the last level of any surface.
+        if d.gen.ver() == 12 && f.is_yuv() {
+            return 15;
+        }
+        let min_start = d.levels.saturating_sub(max);
         let level0 = Extent3d {
             w: d.width.div_ceil(f.block_width()),
             h: d.height.div_ceil(f.block_height()),
@@ -926,13 +901,19 @@ impl Surface {
             return self.tile.phys_width_B();
         }
         // PRM: linear render targets and surfaces accessed with typed messages need an
-        // element-multiple pitch (isl enforces the render-target half).
+        // element-multiple pitch, two elements for YUV formats (isl enforces the
+        // render-target half, isl_calc_row_pitch_alignment).
+        let f = self.desc.format;
         if self
             .desc
             .usage
             .intersects(Usage::RENDER_TARGET | Usage::STORAGE)
         {
-            self.desc.format.cpp()
+            if f.is_yuv() {
+                2 * f.cpp()
+            } else {
+                f.cpp()
+            }
         } else {
             1
         }
@@ -1120,8 +1101,21 @@ impl Surface {
         self.size_b
     }
 
-    /// The first level stored in the mip tail, if the surface has one.
-    pub fn miptail_start_level(&self) -> Option<u32> {
+    /// isl's `miptail_start_level`: the first level stored in the mip tail, or, when the
+    /// surface has no tail, the number of levels (isl's `isl_choose_miptail_start_level`
+    /// returns `info->levels` then). This is the value a driver programs into
+    /// RENDER_SURFACE_STATE's Mip Tail Start LOD. It can exceed the level count: isl
+    /// answers 15 for YUV formats on Gfx12 tilings with a tail.
+    ///
+    /// [`miptail_first_level`](Self::miptail_first_level) answers "which level, if any,
+    /// starts the tail".
+    pub fn miptail_start_level(&self) -> u32 {
+        self.miptail_start_level
+    }
+
+    /// The first level stored in the mip tail, or `None` if no level is (isl's
+    /// `miptail_start_level` is then the level count or more).
+    pub fn miptail_first_level(&self) -> Option<u32> {
         (self.miptail_start_level < self.desc.levels).then_some(self.miptail_start_level)
     }
 
@@ -1390,25 +1384,5 @@ impl Surface {
         } else {
             off
         })
-    }
-}
-
-/// isl's `isl_surf_choose_dim_layout`.
-fn choose_dim_layout(d: &SurfaceDesc) -> DimLayout {
-    if d.gen.ver() == 6 && d.tiling == Tiling::W {
-        return DimLayout::GFX6_STENCIL_HIZ;
-    }
-    if d.gen.ver() >= 9 {
-        if d.dim == SurfDim::D1 && d.tiling == Tiling::Linear {
-            DimLayout::GFX9_1D
-        } else {
-            DimLayout::GFX4_2D
-        }
-    } else {
-        match d.dim {
-            SurfDim::D3 => DimLayout::GFX4_3D,
-            _ if d.gen == Gen::Gfx4 && d.usage.contains(Usage::CUBE) => DimLayout::GFX4_3D,
-            _ => DimLayout::GFX4_2D,
-        }
     }
 }

@@ -119,6 +119,10 @@ pub(crate) fn rejection(t: Tiling, i: &FilterInput) -> Option<&'static str> {
     if bpb.is_multiple_of(3) && t == Tiling::Tile64 {
         return Some("Tile64 is not defined for 24, 48 and 96-bit formats");
     }
+    // isl_gfx125_filter_tiling / isl_gfx20_filter_tiling, citing Bspec 58767.
+    if i.format.is_yuv() && t == Tiling::Tile64 {
+        return Some("packed YUV formats cannot be Tile64");
+    }
     None
 }
 

@@ -14,11 +14,14 @@
 //! | `// CHECK-NOT: pat` | `pat` does not occur between the surrounding matches |
 //! | `// CHECK-ERROR: pat` | the command fails (exit status 1) and its stderr matches `pat` (in order) |
 //! | `// CHECK-ERROR-NEXT: pat` | `pat` matches stderr on the line after the previous stderr match |
+//! | `// CHECK-ERROR-NOT: pat` | `pat` does not occur in stderr between the surrounding stderr matches (after the last one: up to the end) |
 //!
 //! A file without `CHECK-ERROR` lines must succeed; its stdout is matched. Patterns are
 //! literal text except `$VAR` / `$(VAR=regex)` captures, as in `filecheck`.
 //!
-//! `LIT_FILTER=substring cargo test -p tools --test lit` runs a subset.
+//! Each file is one test (the runner is `harness = false`, through `libtest-mimic`).
+//! `LIT_FILTER=substring cargo test -p tools --test lit` runs a subset, and so does a
+//! name filter after `--`.
 
 use filecheck::{CheckerBuilder, NO_VARIABLES};
 use std::path::{Path, PathBuf};
@@ -33,7 +36,8 @@ struct LitFile {
 
 fn parse_lit(text: &str) -> Result<LitFile, String> {
     let mut lit = LitFile::default();
-    for (n, line) in text.lines().enumerate() {
+    // The same line breaks as the tools: LF, CRLF or a lone CR.
+    for (n, line) in ir::span::source_lines(text).enumerate() {
         let Some(comment) = line.trim_start().strip_prefix("//") else {
             continue;
         };
@@ -41,6 +45,7 @@ fn parse_lit(text: &str) -> Result<LitFile, String> {
         let mapping = [
             ("RUN:", ""),
             ("CHECK-ERROR-NEXT:", "nextln:"),
+            ("CHECK-ERROR-NOT:", "not:"),
             ("CHECK-ERROR:", "check:"),
             ("CHECK-NEXT:", "nextln:"),
             ("CHECK-SAME:", "sameln:"),
@@ -50,12 +55,12 @@ fn parse_lit(text: &str) -> Result<LitFile, String> {
         for (prefix, directive) in mapping {
             if let Some(rest) = comment.strip_prefix(prefix) {
                 let rest = rest.trim();
-                if rest.is_empty() && prefix != "CHECK-NOT:" {
+                if rest.is_empty() && !prefix.ends_with("NOT:") {
                     return Err(format!("line {}: empty `{prefix}` directive", n + 1));
                 }
                 match prefix {
                     "RUN:" => lit.runs.push(rest.to_string()),
-                    "CHECK-ERROR:" | "CHECK-ERROR-NEXT:" => {
+                    "CHECK-ERROR:" | "CHECK-ERROR-NEXT:" | "CHECK-ERROR-NOT:" => {
                         lit.stderr_directives.push(format!("{directive} {rest}"))
                     }
                     _ => lit.stdout_directives.push(format!("{directive} {rest}")),
@@ -159,37 +164,44 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-#[test]
-fn lit() {
+/// Every lit file is one test, named by its path under `tests/lit/` (`async/err_validate.ir`),
+/// so that `cargo test -p tools --test lit -- async/` runs the files of one folder and the
+/// test count follows the number of files. `LIT_FILTER=substring` keeps only the files
+/// whose path contains the substring, as before the one-test-per-file runner.
+fn main() {
+    let args = libtest_mimic::Arguments::from_args();
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/lit");
     let mut files = Vec::new();
     collect(&root, &mut files);
     files.sort();
+    assert!(!files.is_empty(), "no lit files under {}", root.display());
     let filter = std::env::var("LIT_FILTER").unwrap_or_default();
-    let mut failures = Vec::new();
-    let mut ran = 0;
-    for f in files
-        .iter()
+    let mut trials: Vec<libtest_mimic::Trial> = files
+        .into_iter()
         .filter(|f| f.display().to_string().contains(&filter))
-    {
-        ran += 1;
-        if let Err(e) = run_one(f) {
-            failures.push(format!("FAIL {}\n{e}", f.display()));
-        }
-    }
-    eprintln!("lit: {ran} files, {} failed", failures.len());
-    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+        .map(|f| {
+            let name = f.strip_prefix(&root).unwrap_or(&f).display().to_string();
+            libtest_mimic::Trial::test(name, move || {
+                run_one(&f).map_err(|e| format!("FAIL {}\n{e}", f.display()).into())
+            })
+        })
+        .collect();
+    trials.push(libtest_mimic::Trial::test("directives_parse", || {
+        directives_parse();
+        Ok(())
+    }));
+    libtest_mimic::run(&args, trials).exit();
 }
 
-#[test]
+/// The directive table above, on a small example.
 fn directives_parse() {
     let lit = parse_lit(
         "// RUN: ir-opt %s\n// CHECK: a\n// CHECK-NEXT: b\n// CHECK-NOT: c\n// CHECK-ERROR: d\n\
-         // CHECK-ERROR-NEXT: e\n",
+         // CHECK-ERROR-NEXT: e\n// CHECK-ERROR-NOT: f\n",
     )
     .unwrap();
     assert_eq!(lit.runs, ["ir-opt %s"]);
     assert_eq!(lit.stdout_directives, ["check: a", "nextln: b", "not: c"]);
-    assert_eq!(lit.stderr_directives, ["check: d", "nextln: e"]);
+    assert_eq!(lit.stderr_directives, ["check: d", "nextln: e", "not: f"]);
     assert!(parse_lit("// CHECK: a\n").is_err());
 }

@@ -1,6 +1,6 @@
 //! `tile-calc` end to end: every test runs the binary.
 //!
-//! Expected values come from `shared/reference/tiling.md` (§8.1 is Mesa's
+//! Expected values come from `docs/hardware/tiling.md` (§8.1 is Mesa's
 //! `isl_surf_get_image_offset_test`, §9 the worked address vectors) or are computed by
 //! hand in the comments, never from the tool or the `tiling` crate.
 
@@ -162,9 +162,8 @@ fn a1_bdw_512_mip_chain() {
     assert_eq!(num(&v, "dalign_el"), 1);
     assert_eq!(v["dim_layout"], "gfx4_2d");
     assert_eq!(
-        v["miptail_start_level"],
-        Value::Null,
-        "Y tiling has no mip tail"
+        v["miptail_start_level"], 10,
+        "Y tiling has no mip tail: isl reports the 10 levels"
     );
     // Y tile for 4-byte elements: 128 B / 4 = 32 el wide, 32 rows; 128 B x 32 physically.
     assert_eq!(
@@ -300,7 +299,8 @@ fn dg2_rgba8_3d_tile4() {
     assert_eq!((num(&v, "halign_el"), num(&v, "valign_el")), (8, 4));
     assert_eq!(num(&v, "row_pitch_B"), 128);
     assert_eq!(num(&v, "array_pitch_el_rows"), 32);
-    assert_eq!(v["miptail_start_level"], Value::Null);
+    // Tile4 has no mip tail: isl reports the level count.
+    assert_eq!(v["miptail_start_level"], 4);
     // (level, z, texel x, texel y, image origin, offset)
     let rows = [
         (0, 4, 15, 7, (0, 128), 16892),
@@ -380,6 +380,72 @@ fn skl_rgba16_2d_array_ys_tail() {
     assert_eq!(image(&v, 8, 0, 0), (128, 76, 0));
     assert_eq!(offset(s, [38, 0, 1, 2], false), 499904);
     assert_eq!(offset(s, [0, 0, 0, 8], false), 197888);
+}
+
+/// isl's `miptail_start_level` is a number for every surface: the first level in the
+/// tail, or the level count when there is none (`isl_choose_miptail_start_level`).
+#[test]
+fn miptail_start_level_is_isl_value() {
+    // No tail on Y, linear or X: the level count (A1 has 10 levels).
+    assert_eq!(layout(A1)["miptail_start_level"], 10);
+    let linear = "--gen tgl --format r32_float --dim 2d --width 8 --height 8 --levels 3 \
+                  --tiling linear";
+    assert_eq!(layout(linear)["miptail_start_level"], 3);
+    let x = "--gen hsw --format r8_unorm --dim 2d --width 64 --height 64 --tiling x";
+    assert_eq!(layout(x)["miptail_start_level"], 1);
+    // SKL Ys, 32 bpb 2D: a 128x128-element tile whose tail slot 0 starts at (64, 0).
+    // With 2 levels of a 1024-wide surface none fits (1024, 512 > 64): no tail, so 2;
+    // with 5 levels, level 4 (64x64) fits: 4.
+    let ys = "--gen skl --format rgba8_unorm --dim 2d --width 1024 --height 1024 --tiling ys";
+    assert_eq!(
+        layout(&format!("{ys} --levels 2"))["miptail_start_level"],
+        2
+    );
+    assert_eq!(
+        layout(&format!("{ys} --levels 5"))["miptail_start_level"],
+        4
+    );
+    // The table says what the number means.
+    let text = ok(&format!("layout {ys} --levels 5"));
+    assert!(
+        text.lines().any(|l| l.split_whitespace().eq([
+            "miptail_start_level",
+            "4",
+            "(level",
+            "4",
+            "in",
+            "the",
+            "tail)"
+        ])),
+        "{text}"
+    );
+    let text = ok(&format!("layout {ys} --levels 2"));
+    assert!(
+        text.lines().any(|l| l.split_whitespace().eq([
+            "miptail_start_level",
+            "2",
+            "(no",
+            "mip",
+            "tail)"
+        ])),
+        "{text}"
+    );
+    let text = ok(
+        "layout --gen skl --format r16g16b16a16_uint --dim 2d --width 256 \
+                   --height 5 --array-len 2 --levels 9 --tiling ys",
+    );
+    assert!(
+        text.lines().any(|l| l.split_whitespace().eq([
+            "miptail_start_level",
+            "2",
+            "(levels",
+            "2-8",
+            "in",
+            "the",
+            "tail)"
+        ])),
+        "{text}"
+    );
 }
 
 /// §9 small-pitch vectors, as whole single-level surfaces whose minimum row pitch is
@@ -665,9 +731,13 @@ fn table_output() {
     assert!(lines
         .iter()
         .any(|l| l.split_whitespace().eq(["dim_layout", "gfx4_2d"])));
-    assert!(lines
-        .iter()
-        .any(|l| l.split_whitespace().eq(["miptail_start_level", "none"])));
+    assert!(lines.iter().any(|l| l.split_whitespace().eq([
+        "miptail_start_level",
+        "10",
+        "(no",
+        "mip",
+        "tail)"
+    ])));
     // One row per image after the column header: level, layer, z, x_el, y_el, ...
     let header = lines
         .iter()
@@ -681,6 +751,168 @@ fn table_output() {
     assert_eq!(rows.len(), 10);
     let level3: Vec<&str> = rows[3].split_whitespace().take(5).collect();
     assert_eq!(level3, ["3", "0", "0", "256", "640"]);
+}
+
+// ---------------------------------------------------------------- formats
+
+/// The rows of `tile-calc formats` before the not-supported section, without the header.
+fn format_rows() -> Vec<Vec<String>> {
+    let text = ok("formats");
+    text.lines()
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .map(|l| l.split_whitespace().map(String::from).collect())
+        .collect()
+}
+
+/// `tile-calc formats` lists isl's formats with isl's bpb and block extent
+/// (isl_format_layout.csv), then isl's other formats with a reason.
+#[test]
+fn formats_lists_isl_table() {
+    let rows = format_rows();
+    // isl_format_layout.csv has 293 rows; 38 are not laid out.
+    assert_eq!(rows.len(), 255);
+    let row = |name: &str| -> Vec<String> {
+        rows.iter()
+            .find(|r| r[0] == name)
+            .unwrap_or_else(|| panic!("{name} is not listed"))
+            .clone()
+    };
+    assert_eq!(
+        row("R9G9B9E5_SHAREDEXP"),
+        ["R9G9B9E5_SHAREDEXP", "32", "1x1"]
+    );
+    assert_eq!(
+        row("ASTC_LDR_2D_5X4_U8SRGB"),
+        ["ASTC_LDR_2D_5X4_U8SRGB", "128", "5x4", "astc,", "srgb"]
+    );
+    assert_eq!(
+        row("ASTC_HDR_2D_12X12_FLT16"),
+        ["ASTC_HDR_2D_12X12_FLT16", "128", "12x12", "astc"]
+    );
+    assert_eq!(row("FXT1"), ["FXT1", "128", "8x4", "fxt1"]);
+    assert_eq!(row("ETC1_RGB8"), ["ETC1_RGB8", "64", "4x4", "etc1"]);
+    assert_eq!(row("YCRCB_SWAPUV"), ["YCRCB_SWAPUV", "16", "1x1", "yuv"]);
+    assert_eq!(row("R16G16B16_SNORM"), ["R16G16B16_SNORM", "48", "1x1"]);
+    assert_eq!(
+        row("R8G8B8A8_UNORM"),
+        ["R8G8B8A8_UNORM", "32", "1x1", "storage"]
+    );
+    let astc = rows.iter().filter(|r| r[0].starts_with("ASTC_")).count();
+    assert_eq!(astc, 42);
+    let text = ok("formats");
+    let (_, rest) = text
+        .split_once("\nisl formats tile-calc does not lay out:\n")
+        .expect("a not-supported section");
+    let unsupported: Vec<&str> = rest.lines().collect();
+    assert_eq!(unsupported.len(), 38);
+    for name in [
+        "R1_UNORM",
+        "R64G64B64A64_FLOAT",
+        "PLANAR_420_8",
+        "RAW",
+        "MCS_2X",
+    ] {
+        assert!(
+            unsupported
+                .iter()
+                .any(|l| l.split_whitespace().next() == Some(name)),
+            "{name}"
+        );
+    }
+}
+
+/// A format isl has but tile-calc does not lay out is "not supported", with the reason;
+/// a name isl does not have is "unknown".
+#[test]
+fn not_supported_is_not_unknown() {
+    let s = "--dim 2d --width 64 --height 64 --tiling y";
+    fails_str(
+        &format!("layout --gen skl --format r1_unorm {s}"),
+        "error: --format: isl format R1_UNORM is not supported: its 1-bit elements are \
+         smaller than a byte, and tilings place whole bytes",
+    );
+    fails_str(
+        &format!("layout --gen skl --format R64G64B64A64_FLOAT {s}"),
+        "error: --format: isl format R64G64B64A64_FLOAT is not supported: its 256-bit \
+         elements are wider than the 128 bits any tiling takes (isl's formats this wide are \
+         vertex-fetch formats)",
+    );
+    fails_str(
+        &format!("layout --gen skl --format planar_420_8 {s}"),
+        "error: --format: isl format PLANAR_420_8 is not supported: it is planar YUV, which \
+         has no single element; each plane is a separate surface",
+    );
+    fails_str(
+        &format!("offset --gen tgl --format isl_format_hiz {s} --texel 0,0,0,0"),
+        "error: --format: isl format HIZ is not supported: it is a HiZ auxiliary-surface \
+         format, and only main surfaces without auxiliary data are laid out",
+    );
+    fails_str(
+        &format!("layout --gen skl --format astc_ldr_2d_7x7_flt16 {s}"),
+        "error: --format: unknown format `astc_ldr_2d_7x7_flt16` (expected an isl name such \
+         as R8G8B8A8_UNORM or a short name such as rgba8_unorm)",
+    );
+}
+
+/// Formats tile-calc used to call unknown, laid out by hand from isl's rules.
+#[test]
+fn astc_and_shared_exponent_layouts() {
+    // SKL ASTC 5x4, Y, 100x50 px, 3 levels. Gfx9 aligns compressed images to 4x4
+    // blocks (20x16 px): L0 100x64, L1 60x32, L2 40x16 px; width max(100, 60 + 40) =
+    // 100 px = 20 blocks of 16 B = 320 B -> three Y tiles, 384 B; height
+    // max(64 + 32, 64 + 16) = 96 px = 24 block rows, one 32-row tile row: 12288 B.
+    let s = "--gen skl --format astc_ldr_2d_5x4_flt16 --dim 2d --width 100 --height 50 \
+             --levels 3 --tiling y";
+    let v = layout(s);
+    assert_eq!((num(&v, "halign_el"), num(&v, "valign_el")), (4, 4));
+    assert_eq!(num(&v, "row_pitch_B"), 384);
+    assert_eq!(num(&v, "array_pitch_el_rows"), 24);
+    assert_eq!(num(&v, "size_B"), 12288);
+    assert_eq!(image(&v, 1, 0, 0), (0, 16, 0));
+    assert_eq!(image(&v, 2, 0, 0), (12, 16, 0));
+    // Block (1, 2) of L2 = element (13, 18): Y tile 1 (4096) + OWord column 5 (2560) +
+    // row 18 (288).
+    assert_eq!(offset(s, [1, 2, 0, 2], false), 6944);
+    // BDW R9G9B9E5_SHAREDEXP (32 bpb), Y, 64x64: texel (40, 33) is byte column 160, tile
+    // 3 of a 2-tile-wide pitch (12288), OWord column 2 (1024), row 1 (16).
+    let s = "--gen bdw --format r9g9b9e5_sharedexp --dim 2d --width 64 --height 64 --tiling y";
+    assert_eq!(num(&layout(s), "row_pitch_B"), 256);
+    assert_eq!(offset(s, [40, 33, 0, 0], false), 13328);
+}
+
+/// Every listed format lays out, or fails with one `error: --OPTION:` line, for a few
+/// surface kinds; never a panic.
+#[test]
+fn every_listed_format_lays_out_or_fails_cleanly() {
+    let surfaces = [
+        "--gen dg2 --dim 2d --width 37 --height 19 --levels 3 --array-len 2 --tiling 4",
+        "--gen tgl --dim 2d --width 64 --height 64 --levels 7 --tiling ys",
+        "--gen ivb --dim 3d --width 17 --height 9 --depth 5 --levels 3 --tiling y",
+        "--gen lnl --dim 2d --width 40 --height 24 --levels 2 --tiling 64",
+    ];
+    let mut good = 0;
+    for row in format_rows() {
+        for s in surfaces {
+            let args = format!("layout --format {} {s} --json", row[0]);
+            let out = tile_calc(&words(&args));
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            match out.status.code() {
+                Some(0) => {
+                    good += 1;
+                    serde_json::from_slice::<Value>(&out.stdout)
+                        .unwrap_or_else(|e| panic!("{args}: bad JSON: {e}"));
+                }
+                Some(1) => assert!(
+                    stderr.starts_with("error: --") && stderr.lines().count() == 1,
+                    "{args}: {stderr}"
+                ),
+                c => panic!("{args}: exit {c:?}: {stderr}"),
+            }
+        }
+    }
+    // Most combinations lay out (YUV and 24/48/96-bit formats refuse Tile64).
+    assert!(good > 255 * 3, "{good}");
 }
 
 // ---------------------------------------------------------------- bad options
@@ -784,11 +1016,11 @@ fn missing_options() {
     fails_str("layout --gen", "error: --gen: missing value");
     fails(
         &[],
-        "error: missing command (expected layout or offset; see tile-calc --help)",
+        "error: missing command (expected layout, offset or formats; see tile-calc --help)",
     );
     fails_str(
         "frob",
-        "error: unknown command `frob` (expected layout or offset)",
+        "error: unknown command `frob` (expected layout, offset or formats)",
     );
 }
 
@@ -945,6 +1177,9 @@ fn help_and_version_exit_zero() {
     let out = tile_calc(&["offset", "--help"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("--texel") && text.contains("--swizzle"));
+    let out = tile_calc(&["formats", "--help"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("isl_format_layout.csv"));
     let out = tile_calc(&["--version"]);
     assert_eq!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("tile-calc "));

@@ -214,29 +214,46 @@ impl TexelLayout {
         if format.is_srgb() {
             return Err(unsupported("sRGB formats are not storage formats"));
         }
+        if format.is_yuv() {
+            return Err(unsupported("YUV formats are not storage formats"));
+        }
         let channels = format
             .channels()
             .iter()
-            .map(|c| TexelChannel {
-                slot: match c.name {
-                    tiling::ChannelName::R => 0,
-                    tiling::ChannelName::G => 1,
-                    tiling::ChannelName::B => 2,
-                    tiling::ChannelName::A => 3,
-                },
-                start_bit: c.start_bit as u16,
-                bits: c.bits,
-                kind: match c.ty {
-                    tiling::ChannelType::Unorm => ChannelKind::Unorm,
-                    tiling::ChannelType::Snorm => ChannelKind::Snorm,
-                    tiling::ChannelType::Uint => ChannelKind::Uint,
-                    tiling::ChannelType::Sint => ChannelKind::Sint,
-                    tiling::ChannelType::Float => ChannelKind::Float,
-                    tiling::ChannelType::Ufloat => ChannelKind::Ufloat,
-                    tiling::ChannelType::Raw => ChannelKind::Raw,
-                },
+            .map(|c| {
+                Ok(TexelChannel {
+                    slot: match c.name {
+                        tiling::ChannelName::R => 0,
+                        tiling::ChannelName::G => 1,
+                        tiling::ChannelName::B => 2,
+                        tiling::ChannelName::A => 3,
+                        _ => {
+                            return Err(unsupported(
+                                "luminance, intensity and palette channels are not storage \
+                                 format channels",
+                            ))
+                        }
+                    },
+                    start_bit: c.start_bit as u16,
+                    bits: c.bits,
+                    kind: match c.ty {
+                        tiling::ChannelType::Unorm => ChannelKind::Unorm,
+                        tiling::ChannelType::Snorm => ChannelKind::Snorm,
+                        tiling::ChannelType::Uint => ChannelKind::Uint,
+                        tiling::ChannelType::Sint => ChannelKind::Sint,
+                        tiling::ChannelType::Float => ChannelKind::Float,
+                        tiling::ChannelType::Ufloat => ChannelKind::Ufloat,
+                        tiling::ChannelType::Raw => ChannelKind::Raw,
+                        _ => {
+                            return Err(unsupported(
+                                "scaled and fixed-point channels are not storage format \
+                                 channels",
+                            ))
+                        }
+                    },
+                })
             })
-            .collect();
+            .collect::<Result<Vec<_>, _>>()?;
         TexelLayout::new(format.name(), (format.bpb() / 8) as usize, channels)
     }
 
@@ -681,5 +698,27 @@ mod tests {
         write_bits(&mut b, 3, 11, 0x5a5);
         assert_eq!(read_bits(&b, 3, 11), 0x5a5);
         assert_eq!(u32::from_le_bytes(b), 0x5a5 << 3);
+    }
+
+    /// isl formats whose channels no storage message converts are refused with a
+    /// reason, not mapped to a wrong slot or kind.
+    #[test]
+    fn isl_formats_without_storage_channels_are_unsupported() {
+        for f in [
+            tiling::Format::L8A8_UNORM,
+            tiling::Format::A8P8_UNORM_PALETTE0,
+            tiling::Format::R8G8B8A8_USCALED,
+            tiling::Format::R32_SFIXED,
+            tiling::Format::YCRCB_NORMAL,
+        ] {
+            assert!(
+                matches!(
+                    TexelLayout::from_isl(f),
+                    Err(TexelError::Unsupported { .. })
+                ),
+                "{f}"
+            );
+        }
+        assert!(TexelLayout::from_isl(tiling::Format::R8G8B8A8_UNORM).is_ok());
     }
 }

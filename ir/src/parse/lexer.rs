@@ -47,12 +47,19 @@ impl<'a> Lexer<'a> {
     }
 
     /// Skips blanks, line breaks and `//` comments.
+    ///
+    /// A line break is LF, CRLF or a lone CR (classic Mac OS files), as in
+    /// [`crate::span::source_lines`], so that spans and the lines a diagnostic shows
+    /// agree whatever the file's convention.
     pub(crate) fn skip_trivia(&mut self) {
         while let Some(&b) = self.bytes.get(self.pos) {
             match b {
-                b' ' | b'\t' | b'\r' => self.pos += 1,
-                b'\n' => {
+                b' ' | b'\t' => self.pos += 1,
+                b'\n' | b'\r' => {
                     self.pos += 1;
+                    if b == b'\r' && self.bytes.get(self.pos) == Some(&b'\n') {
+                        self.pos += 1;
+                    }
                     self.line += 1;
                     self.line_start = self.pos;
                     self.cache_pos = self.pos;
@@ -61,7 +68,10 @@ impl<'a> Lexer<'a> {
                 }
                 b'/' if self.bytes.get(self.pos + 1) == Some(&b'/') => {
                     // A comment runs to the line break, which the loop then counts.
-                    match self.bytes[self.pos..].iter().position(|&c| c == b'\n') {
+                    match self.bytes[self.pos..]
+                        .iter()
+                        .position(|&c| c == b'\n' || c == b'\r')
+                    {
                         Some(n) => self.pos += n,
                         None => self.pos = self.bytes.len(),
                     }
@@ -249,6 +259,34 @@ mod tests {
         assert_eq!(lx.span(), Span::new(2, 5));
         assert_eq!(lx.word(), "x");
         assert_eq!(lx.found(), "end of input");
+    }
+
+    #[test]
+    fn every_line_break_convention_counts_one_line() {
+        // LF, CRLF and a lone CR each end one line; a comment ends at any of them.
+        for text in [
+            "a // c\nb\n  c",
+            "a // c\r\nb\r\n  c",
+            "a // c\rb\r  c",
+            "a // c\r\nb\r  c",
+        ] {
+            let mut lx = Lexer::new(text);
+            assert_eq!(lx.word(), "a");
+            assert!(lx.at_line_break(), "{text:?}");
+            assert_eq!(lx.span(), Span::new(2, 1), "{text:?}");
+            assert_eq!(lx.word(), "b");
+            assert!(lx.at_line_break(), "{text:?}");
+            assert_eq!(lx.span(), Span::new(3, 3), "{text:?}");
+            assert_eq!(lx.word(), "c");
+        }
+        // CR CR is two line breaks, LF CR too.
+        let mut lx = Lexer::new("a\r\rb\n\rc");
+        assert_eq!(lx.word(), "a");
+        let _ = lx.peek();
+        assert_eq!(lx.span(), Span::new(3, 1));
+        assert_eq!(lx.word(), "b");
+        let _ = lx.peek();
+        assert_eq!(lx.span(), Span::new(5, 1));
     }
 
     #[test]

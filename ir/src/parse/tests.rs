@@ -1,5 +1,10 @@
+use super::literal::constant;
 use super::*;
+use crate::entity::{Block, Value};
+use crate::function::{CfNode, Jump};
+use crate::intrinsic::IntrinsicOp;
 use crate::print::print_shader;
+use crate::span::Span;
 
 const EXAMPLE: &str = r#"// comments run to end of line
 shader compute (local_size=8,8,1)
@@ -328,4 +333,31 @@ fn id_bounds_hold_for_the_whole_shader() {
         "block id b1 is too large: the functions of a shader share a budget of 4194304 \
          block ids and the functions before this one use 4194303"
     );
+}
+
+#[test]
+fn cr_and_crlf_line_breaks_read_as_lf() {
+    // A file saved with CR line breaks (classic Mac OS) or CRLF parses to the same
+    // shader, with the same positions, as with LF; none of them reads as one long
+    // comment line.
+    let lf = parse_ok(EXAMPLE);
+    let spans = |s: &Shader| -> Vec<Span> {
+        let f = &s.functions[0];
+        f.insts_in_order().iter().map(|&i| f.inst_span(i)).collect()
+    };
+    for sep in ["\r", "\r\n"] {
+        let text = EXAMPLE.replace('\n', sep);
+        let other = parse_ok(&text);
+        assert_eq!(other, lf, "{sep:?}");
+        assert_eq!(spans(&other), spans(&lf), "{sep:?}");
+        assert_eq!(other.image_spans, lf.image_spans, "{sep:?}");
+    }
+    assert!(!lf.functions[0].insts_in_order().is_empty());
+    // An error on line 5 of a CR file is reported on line 5.
+    let err = parse_ok_or_diag("shader compute (local_size=1,1,1)\r// a comment\rfn main {\r  block b0:\r    32 %0 = foo\r}\r");
+    assert_eq!(err.span, Span::new(5, 13), "{err:?}");
+}
+
+fn parse_ok_or_diag(src: &str) -> crate::diag::Diagnostic {
+    parse_shader(src).unwrap_err().remove(0)
 }

@@ -5,7 +5,7 @@
 //! runs after lowering: constant folding, algebraic simplification, copy propagation,
 //! CSE and DCE, as the `do { ... } while (progress)` loops of Mesa's drivers.
 
-use super::{Pass, PassError};
+use super::pass::{Pass, PassError};
 use crate::shader::Shader;
 
 /// The default cap on rounds; every pass of the loop only shrinks or simplifies the
@@ -47,11 +47,11 @@ impl Cleanup {
     pub fn standard(max_iterations: u32) -> Cleanup {
         Cleanup::new(
             vec![
-                Box::new(super::ConstFold),
-                Box::new(super::Algebraic),
-                Box::new(super::CopyProp),
-                Box::new(super::Cse),
-                Box::new(super::Dce),
+                Box::new(super::const_fold::ConstFold),
+                Box::new(super::algebraic::Algebraic),
+                Box::new(super::copy_prop::CopyProp),
+                Box::new(super::cse::Cse),
+                Box::new(super::dce::Dce),
             ],
             max_iterations,
         )

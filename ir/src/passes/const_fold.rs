@@ -7,7 +7,7 @@
 //! size of the function. Intrinsics, phis and undefs are left alone; an instruction that
 //! cannot be evaluated (a shape the validator rejects) is left as it is.
 
-use super::{Pass, PassError};
+use super::pass::{Pass, PassError};
 use crate::eval::{eval_alu, Operand};
 use crate::function::{Function, InstKind};
 use crate::shader::Shader;

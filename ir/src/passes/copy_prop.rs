@@ -19,7 +19,7 @@
 //! All uses are rewritten in one sweep ([`Function::replace_uses_dense`]), so the pass is
 //! linear in the size of the function. Copies left without uses are removed by DCE.
 
-use super::{Pass, PassError};
+use super::pass::{Pass, PassError};
 use crate::alu::AluOp;
 use crate::entity::Value;
 use crate::function::{AluInst, Function, InstData, InstKind};

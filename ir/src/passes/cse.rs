@@ -24,7 +24,7 @@
 //! which keeps memory small on shaders with millions of instructions in scope. The
 //! dominator tree comes from [`DomTree::new_fast`].
 
-use super::{Pass, PassError};
+use super::pass::{Pass, PassError};
 use crate::alu::AluOp;
 use crate::dominance::DomTree;
 use crate::entity::{Block, ImageId, Inst, Value};

@@ -33,7 +33,7 @@
 //! alternate until the rebuild finds nothing, which takes one round more than the
 //! depth of nested constructs that become removable only after the one inside them.
 
-use super::{Pass, PassError};
+use super::pass::{Pass, PassError};
 use crate::alu::AluOp;
 use crate::dominance::Cfg;
 use crate::entity::{Block, Inst, Value};

@@ -23,7 +23,7 @@
 //! assert_eq!(pm.run(&mut shader).unwrap(), false);
 //! ```
 
-use super::{Pass, PassError};
+use super::pass::{Pass, PassError};
 use crate::diag::Diagnostic;
 use crate::shader::Shader;
 use crate::validate::validate;
@@ -337,27 +337,27 @@ impl PassRegistry {
         r.register(
             "const-fold",
             "evaluate instructions whose sources are constants",
-            simple::<super::ConstFold>,
+            simple::<super::const_fold::ConstFold>,
         );
         r.register(
             "algebraic",
             "algebraic simplification (nir_opt_algebraic-style rules)",
-            simple::<super::Algebraic>,
+            simple::<super::algebraic::Algebraic>,
         );
         r.register(
             "copy-prop",
             "forward mov, vecN-as-swizzle and trivial-phi copies to their uses",
-            simple::<super::CopyProp>,
+            simple::<super::copy_prop::CopyProp>,
         );
         r.register(
             "cse",
             "global value numbering over the dominator tree",
-            simple::<super::Cse>,
+            simple::<super::cse::Cse>,
         );
         r.register(
             "dce",
             "remove unused instructions and dead control flow",
-            simple::<super::Dce>,
+            simple::<super::dce::Dce>,
         );
         r.register(
             "cleanup",
@@ -371,7 +371,7 @@ impl PassRegistry {
                 if n == 0 {
                     return Err("max-iterations must be at least 1".to_string());
                 }
-                Ok(Box::new(super::Cleanup::standard(n)) as Box<dyn Pass>)
+                Ok(Box::new(super::cleanup::Cleanup::standard(n)) as Box<dyn Pass>)
             },
         );
         r

@@ -3,6 +3,7 @@
 //! Properties run a fixed-seed, modest number of cases by default; set `QC_TESTS=<n>` to
 //! run `n` cases of every property instead.
 
+mod format_vectors;
 mod independent;
 mod mesa_formula;
 mod param_vectors;

@@ -7,13 +7,14 @@ use super::mesa_formula::mesa_image_address;
 use super::properties::SurfCase;
 use super::quickcheck;
 use crate::dim::{minify, SurfDim};
+use crate::dim_layout::DimLayout;
 use crate::format::Format;
 use crate::generation::Gen;
 use crate::image_param::{
     fill_buffer_image_param, fill_image_param, max_address_fields, slot, storage_tilings,
     FieldCounts, ImageParam, ImageView, ParamError,
 };
-use crate::surface::{DimLayout, Surface, SurfaceDesc};
+use crate::surface::{Surface, SurfaceDesc};
 use crate::swizzle::Bit6Swizzle;
 use crate::tile::Tiling;
 use crate::usage::Usage;

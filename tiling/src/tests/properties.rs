@@ -21,7 +21,7 @@ pub(super) struct SurfCase {
     pub desc: SurfaceDesc,
 }
 
-const COLOUR: [Format; 16] = [
+const COLOUR: [Format; 20] = [
     Format::R8_UINT,
     Format::R8G8_UNORM,
     Format::R16_FLOAT,
@@ -38,6 +38,11 @@ const COLOUR: [Format; 16] = [
     Format::BC1_UNORM,
     Format::BC3_UNORM,
     Format::ASTC_LDR_2D_8X8_FLT16,
+    // Non-power-of-two blocks, a YUV format and the shared-exponent format.
+    Format::ASTC_LDR_2D_5X4_FLT16,
+    Format::FXT1,
+    Format::YCRCB_NORMAL,
+    Format::R9G9B9E5_SHAREDEXP,
 ];
 
 const SIZES: [u32; 14] = [1, 1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 24, 31, 40];
@@ -324,7 +329,7 @@ fn byte_decode_inverts_texel_offsets() {
 
 #[test]
 fn generator_covers_every_tiling_layout_and_tail() {
-    use crate::surface::DimLayout;
+    use crate::dim_layout::DimLayout;
     use std::collections::HashSet;
     let mut g = QcGen::from_size_and_seed(100, 0x5eed_0103);
     let mut tilings = HashSet::new();
@@ -335,12 +340,12 @@ fn generator_covers_every_tiling_layout_and_tail() {
         let s = Surface::new(case.desc).unwrap();
         tilings.insert(s.tiling());
         layouts.insert(s.dim_layout());
-        tails += s.miptail_start_level().is_some() as u32;
+        tails += s.miptail_first_level().is_some() as u32;
         std_3d += (s.tiling().is_std() && s.dim() == SurfDim::D3) as u32;
         cubes += case.desc.usage.contains(Usage::CUBE) as u32;
         yfys_3d_tails += (matches!(s.tiling(), Tiling::Yf | Tiling::Ys)
             && s.dim() == SurfDim::D3
-            && s.miptail_start_level().is_some()) as u32;
+            && s.miptail_first_level().is_some()) as u32;
     }
     assert_eq!(tilings.len(), Tiling::ALL.len(), "{tilings:?}");
     for l in [

@@ -2,9 +2,10 @@
 //! intra-tile values) and the whole-surface rows of §9.
 
 use crate::dim::SurfDim;
+use crate::dim_layout::DimLayout;
 use crate::format::Format;
 use crate::generation::Gen;
-use crate::surface::{AddressError, DimLayout, LayoutError, Surface, SurfaceDesc};
+use crate::surface::{AddressError, LayoutError, Surface, SurfaceDesc};
 use crate::swizzle::Bit6Swizzle;
 use crate::tile::{TileError, Tiling};
 use crate::usage::Usage;
@@ -207,7 +208,8 @@ fn section_9_whole_surface_vectors() {
     );
     assert_eq!((s.halign_el(), s.valign_el()), (32, 16));
     assert_eq!((s.row_pitch_B(), s.array_pitch_el_rows()), (512, 32));
-    assert_eq!(s.miptail_start_level(), Some(1));
+    assert_eq!(s.miptail_start_level(), 1);
+    assert_eq!(s.miptail_first_level(), Some(1));
     for (level, z, x, origin, want) in [
         (0, 7, 21, (0, 0), 22152),
         (1, 3, 13, (16, 16), 138888),
@@ -248,7 +250,8 @@ fn section_9_whole_surface_vectors() {
     );
     assert_eq!((s.halign_el(), s.valign_el()), (128, 64));
     assert_eq!((s.row_pitch_B(), s.array_pitch_el_rows()), (2048, 128));
-    assert_eq!(s.miptail_start_level(), Some(2));
+    assert_eq!(s.miptail_start_level(), 2);
+    assert_eq!(s.miptail_first_level(), Some(2));
     let o = s.image_offset_el(2, 1).unwrap();
     assert_eq!((o.x_el, o.y_el, o.array_offset), (192, 64, 1));
     assert_eq!(s.texel_offset(38, 0, 1, 2, Bit6Swizzle::None), Ok(499904));
@@ -263,8 +266,68 @@ fn section_7_10_skl_ys_tail_example() {
             .extent(64, 64, 1)
             .levels(7),
     );
-    assert_eq!(s.miptail_start_level(), Some(0));
+    assert_eq!(s.miptail_start_level(), 0);
+    assert_eq!(s.miptail_first_level(), Some(0));
     assert_eq!(xy(&s, 5, 0), (8, 16));
+}
+
+/// Without a tail, isl's `miptail_start_level` is the level count
+/// (`isl_choose_miptail_start_level` returns `info->levels`), whether the tiling has no
+/// tail at all or the levels never shrink into one.
+#[test]
+fn miptail_start_level_without_a_tail_is_the_level_count() {
+    // Y, Tile4 and linear have no mip tail (isl's `tiling_max_mip_tail` is 0).
+    let s = bdw_rgba8_y(SurfDim::D2, 512, 512, 1, 10, 1);
+    assert_eq!(
+        (s.miptail_start_level(), s.miptail_first_level()),
+        (10, None)
+    );
+    let s = surf(
+        SurfaceDesc::new(
+            Gen::Gfx125,
+            SurfDim::D3,
+            Format::R8G8B8A8_UNORM,
+            Tiling::Tile4,
+        )
+        .extent(16, 16, 8)
+        .levels(4),
+    );
+    assert_eq!(
+        (s.miptail_start_level(), s.miptail_first_level()),
+        (4, None)
+    );
+    let s = surf(SurfaceDesc::new(
+        Gen::Gfx9,
+        SurfDim::D2,
+        Format::R8_UNORM,
+        Tiling::Linear,
+    ));
+    assert_eq!(
+        (s.miptail_start_level(), s.miptail_first_level()),
+        (1, None)
+    );
+    // SKL Ys, 32 bpb, 2D: the tile is 128x128 elements and tail slot 0 starts at
+    // (64, 0) (SKL 2D table, row 0, 32 bpb), leaving 64x128. Levels 0 and 1 of a
+    // 1024-wide surface (1024, 512) never fit, so there is no tail.
+    let s = surf(
+        SurfaceDesc::new(Gen::Gfx9, SurfDim::D2, Format::R8G8B8A8_UNORM, Tiling::Ys)
+            .extent(1024, 1024, 1)
+            .levels(2),
+    );
+    assert_eq!(
+        (s.miptail_start_level(), s.miptail_first_level()),
+        (2, None)
+    );
+    // The same surface with 5 levels: level 4 is 64 wide and 64 high, which fits.
+    let s = surf(
+        SurfaceDesc::new(Gen::Gfx9, SurfDim::D2, Format::R8G8B8A8_UNORM, Tiling::Ys)
+            .extent(1024, 1024, 1)
+            .levels(5),
+    );
+    assert_eq!(
+        (s.miptail_start_level(), s.miptail_first_level()),
+        (4, Some(4))
+    );
 }
 
 #[test]

@@ -1,5 +1,5 @@
 //! `tile-calc`: lays out an Intel GPU surface the way Mesa's isl does and prints the
-//! layout, or the byte offset of one texel.
+//! layout, or the byte offset of one texel; `tile-calc formats` lists the formats.
 //!
 //! See `tile-calc --help` for the options. The layout itself comes from the `tiling`
 //! crate; this file only turns options into a [`SurfaceDesc`] and results into text.
@@ -14,7 +14,7 @@ use std::fmt::Write as _;
 use std::process::ExitCode;
 use tiling::{
     AddressError, Bit6Swizzle, Format, Gen, ImageInfo, LayoutError, SurfDim, Surface, SurfaceDesc,
-    Tiling, Usage,
+    Tiling, UnsupportedFormat, Usage,
 };
 use tools::OptionError;
 
@@ -28,6 +28,7 @@ Examples:
       --array-len 3 --tiling 64 --texel 195,99,2,0
   tile-calc offset --gen ivb --format r8_unorm --dim 2d --width 1024 --height 64 \\
       --tiling x --texel 354,33,0,0 --swizzle
+  tile-calc formats
 
 Surfaces are single-sampled and have no auxiliary (CCS/MCS/HiZ) surface, as with isl's
 DISABLE_AUX usage. Cube maps: --width and --height must be equal, --array-len counts
@@ -39,7 +40,8 @@ Surface options (shared by both commands):
   --gen G         4, 5, 6, 7, 7.5, 8, 9, 11, 12, 12.5, 20, or a platform: ivb, byt, hsw,
                   bdw, skl, icl, tgl, dg2, mtl, pvc, lnl, bmg
   --format F      an isl format name in any case: r8g8b8a8_unorm, R32G32B32A32_FLOAT,
-                  bc1_unorm, ... (short names such as rgba8_unorm work too)
+                  bc1_unorm, astc_ldr_2d_5x4_flt16, ... (short names such as
+                  rgba8_unorm work too); `tile-calc formats` lists them
   --dim D         1d, 2d, 3d or cube
   --tiling T      linear, x, y, w, yf, ys, 4, 64 (yf, ys and 64 resolve to the
                   generation's variant: SKL or ICL Yf/Ys, Gfx12.5 or Xe2 Tile64)
@@ -49,14 +51,23 @@ Surface options (shared by both commands):
 const LAYOUT_OUTPUT: &str = "\
 Output: a table of the surface facts, then one row per image. With --json, one JSON
 object on one line, with isl's names: row_pitch_B, array_pitch_el_rows, halign_el,
-valign_el, dalign_el, size_B, miptail_start_level (null when there is no mip tail),
-dim_layout (gfx4_2d, gfx4_3d, gfx9_1d or gfx6_stencil_hiz), tile_w_el, tile_h_el,
-tile_d_el, tile_phys_w_B, tile_phys_h, and images: one {level, layer, z, x_el, y_el,
+valign_el, dalign_el, size_B, miptail_start_level (isl's value: the first level in
+the mip tail, or the number of levels when there is no tail), dim_layout (gfx4_2d,
+gfx4_3d, gfx9_1d or gfx6_stencil_hiz), tile_w_el, tile_h_el, tile_d_el,
+tile_phys_w_B, tile_phys_h, and images: one {level, layer, z, x_el, y_el,
 z_el} per level and array layer (3D: per level and slice), the origin that
 isl_surf_get_image_offset_el reports. Yf, Ys and Tile64 surfaces keep 3D slices (plus
 any mip-tail z) in z_el and 2D layers as a separate array offset, equal to `layer`, of
 array_pitch_el_rows rows each: neither is folded into y_el. For gfx4_3d,
 array_pitch_el_rows is isl's nominal value and is not used for addressing.";
+
+const FORMATS_OUTPUT: &str = "\
+Output: one row per format tile-calc lays out, in the order of isl's format table
+(Mesa's src/intel/isl/isl_format_layout.csv): the isl name, bits per element (per
+block for compressed formats), the block in pixels, and notes: the compression
+(isl's txc: dxt1, bptc, etc2, astc, ...), srgb, yuv, and storage for the formats isl
+accepts for storage images. Then the isl formats tile-calc does not lay out, each with
+the reason.";
 
 const OFFSET_OUTPUT: &str = "\
 Output: the byte offset of the texel's first byte from the surface base, in decimal,
@@ -110,6 +121,10 @@ enum Command {
         #[arg(long)]
         swizzle: bool,
     },
+    /// List the formats --format takes (isl's names, element size, block), then isl's
+    /// other formats with the reason tile-calc does not lay them out.
+    #[command(after_help = FORMATS_OUTPUT)]
+    Formats,
 }
 
 #[derive(Args)]
@@ -403,6 +418,17 @@ fn layout_json(s: &Surface) -> String {
     )
 }
 
+/// isl's `miptail_start_level` with what it means for this surface.
+fn miptail_text(s: &Surface) -> String {
+    let start = s.miptail_start_level();
+    let levels = s.desc().levels;
+    match s.miptail_first_level() {
+        Some(first) if first + 1 == levels => format!("{start} (level {first} in the tail)"),
+        Some(first) => format!("{start} (levels {first}-{} in the tail)", levels - 1),
+        None => format!("{start} (no mip tail)"),
+    }
+}
+
 fn layout_table(s: &Surface, args: &SurfaceArgs) -> String {
     let d = s.desc();
     let f = s.format();
@@ -459,11 +485,7 @@ fn layout_table(s: &Surface, args: &SurfaceArgs) -> String {
             ),
         ),
         ("size_B", s.size_B().to_string()),
-        (
-            "miptail_start_level",
-            s.miptail_start_level()
-                .map_or("none".to_string(), |l| l.to_string()),
-        ),
+        ("miptail_start_level", miptail_text(s)),
         (
             "tile_el",
             format!(
@@ -558,8 +580,55 @@ fn texel_error(e: &AddressError) -> OptionError {
     OptionError::new("--texel", m)
 }
 
+/// `tile-calc formats`: the supported formats, then isl's others with the reason.
+fn formats_table() -> String {
+    let mut rows: Vec<[String; 4]> = Format::ALL
+        .iter()
+        .map(|&f| {
+            let mut notes: Vec<&str> = Vec::new();
+            if let Some(c) = f.compression() {
+                notes.push(c.name());
+            }
+            if f.is_srgb() {
+                notes.push("srgb");
+            }
+            if f.is_yuv() {
+                notes.push("yuv");
+            }
+            if f.is_storage_image_format() {
+                notes.push("storage");
+            }
+            [
+                f.name().to_string(),
+                f.bpb().to_string(),
+                format!("{}x{}", f.block_width(), f.block_height()),
+                notes.join(", "),
+            ]
+        })
+        .collect();
+    rows.insert(0, ["format", "bpb", "block", "notes"].map(String::from));
+    let width = |c: usize| rows.iter().map(|r| r[c].len()).max().unwrap_or(0);
+    let (w0, w1, w2) = (width(0), width(1), width(2));
+    let mut out = String::new();
+    for r in &rows {
+        let line = format!("{:<w0$}  {:>w1$}  {:<w2$}  {}", r[0], r[1], r[2], r[3]);
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+    let _ = writeln!(out, "\nisl formats tile-calc does not lay out:");
+    let wu = UnsupportedFormat::ALL
+        .iter()
+        .map(|u| u.name.len())
+        .max()
+        .unwrap_or(0);
+    for u in UnsupportedFormat::ALL {
+        let _ = writeln!(out, "{:<wu$}  {}", u.name, u.reason);
+    }
+    out
+}
+
 fn run(cli: &Cli) -> Result<String, OptionError> {
     match &cli.command {
+        Command::Formats => Ok(formats_table()),
         Command::Layout { surface, json } => {
             let s = build_surface(surface)?;
             Ok(if *json {

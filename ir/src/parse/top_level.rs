@@ -1,0 +1,380 @@
+//! The top level: the shader header, image declarations and their static layouts,
+//! and functions.
+
+use super::control_flow::place_list;
+use super::lexer::is_word_byte;
+use super::literal::shorten;
+use super::parser::{error, FnState, PResult, Parser};
+use crate::function::{CfParent, Function};
+use crate::image::{Access, Format, ImageDecl, ImageDim, LayoutTiling, StaticLayout};
+use crate::shader::Shader;
+
+use std::collections::HashMap;
+
+impl<'a> Parser<'a> {
+    pub(super) fn shader(mut self) -> PResult<Shader> {
+        let mut first = true;
+        while self.lx.peek().is_some() {
+            let span = self.here();
+            match self.lx.peek_word() {
+                "shader" => {
+                    if !first {
+                        return Err(error(
+                            span,
+                            "the `shader` line may appear only once, before any `image` or `fn`",
+                        ));
+                    }
+                    self.header()?;
+                }
+                "image" => self.image_decl()?,
+                "fn" => self.function()?,
+                _ => return Err(self.expected("`shader`, `image` or `fn`")),
+            }
+            first = false;
+        }
+        Ok(self.shader)
+    }
+
+    /// `shader compute [(local_size=X,Y,Z[, subgroup_size=N])]`
+    pub(super) fn header(&mut self) -> PResult<()> {
+        self.keyword("shader");
+        let span = self.here();
+        let stage = self.lx.peek_word();
+        if stage != "compute" {
+            return Err(if stage.is_empty() {
+                self.expected("a shader stage (`compute`)")
+            } else {
+                error(
+                    span,
+                    format!("unknown shader stage `{stage}` (expected `compute`)"),
+                )
+            });
+        }
+        self.lx.bump(stage.len());
+        if self.lx.at_line_break() || self.lx.peek() != Some(b'(') {
+            return Ok(());
+        }
+        self.lx.bump(1);
+        if self.lx.peek_word() != "local_size" {
+            return Err(self.expected("`local_size`"));
+        }
+        self.shader.local_size_span = self.here();
+        self.keyword("local_size");
+        self.expect(b'=', "`=`")?;
+        for i in 0..3 {
+            if i > 0 {
+                self.expect(b',', "`,` and the next workgroup dimension")?;
+            }
+            let span = self.here();
+            let n = self.number_u32("a workgroup size")?;
+            if n == 0 {
+                return Err(error(span, "a workgroup dimension must be at least 1"));
+            }
+            self.shader.local_size[i] = n;
+        }
+        if self.lx.peek() == Some(b',') {
+            self.lx.bump(1);
+            if self.lx.peek_word() != "subgroup_size" {
+                return Err(self.expected("`subgroup_size`"));
+            }
+            self.keyword("subgroup_size");
+            self.expect(b'=', "`=`")?;
+            let span = self.here();
+            let n = self.number_u32("a subgroup size")?;
+            if ![1, 2, 4, 8, 16, 32].contains(&n) {
+                return Err(error(
+                    span,
+                    format!("subgroup size {n} is not one of 1, 2, 4, 8, 16, 32"),
+                ));
+            }
+            self.shader.subgroup_size = Some(n);
+        }
+        self.expect(b')', "`)` or `, subgroup_size=N`")
+    }
+
+    /// `image @name[N] : <dim> [array] <format> <access...> (binding=N[, layout={...}])`
+    pub(super) fn image_decl(&mut self) -> PResult<()> {
+        let span = self.here();
+        self.keyword("image");
+        self.expect(b'@', "an image name (`@name`)")?;
+        let name_span = self.lx.span();
+        let name = self.name_after_sigil("an image name after `@`")?;
+        if let Some(&prev) = self.images.get(name) {
+            let first = self.shader.image_spans[prev.index()];
+            return Err(error(
+                name_span,
+                format!("image `@{name}` is declared twice (first at {first})"),
+            ));
+        }
+        let mut count = None;
+        if self.lx.eat(b'[') {
+            let cspan = self.here();
+            let n = self.number_u32("the number of images in the array")?;
+            if n == 0 {
+                return Err(error(cspan, "an image array must hold at least one image"));
+            }
+            count = Some(n);
+            self.expect(b']', "`]`")?;
+        }
+        self.expect(b':', "`:` and the image type")?;
+
+        let dspan = self.here();
+        let dim_word = self.lx.peek_word();
+        let dim = ImageDim::from_name(dim_word).ok_or_else(|| {
+            if dim_word.is_empty() {
+                self.expected("an image dimension (1d, 2d, 3d, cube, buffer)")
+            } else {
+                error(
+                    dspan,
+                    format!(
+                        "unknown image dimension `{}` (expected 1d, 2d, 3d, cube or buffer)",
+                        shorten(dim_word)
+                    ),
+                )
+            }
+        })?;
+        self.lx.bump(dim_word.len());
+        let arrayed = self.lx.peek_word() == "array";
+        if arrayed {
+            self.keyword("array");
+        }
+        let fspan = self.here();
+        let fmt_word = self.lx.peek_word();
+        let format = Format::from_name(fmt_word).ok_or_else(|| {
+            if fmt_word.is_empty() {
+                self.expected("an image format such as `rgba8_unorm`")
+            } else {
+                error(
+                    fspan,
+                    format!(
+                        "unknown image format `{}` (expected a format such as rgba8_unorm or r32_uint, or none)",
+                        shorten(fmt_word)
+                    ),
+                )
+            }
+        })?;
+        self.lx.bump(fmt_word.len());
+        let mut access = Access::NONE;
+        loop {
+            let aspan = self.here();
+            let w = self.lx.peek_word();
+            if w.is_empty() {
+                break;
+            }
+            let a = Access::from_name(w).ok_or_else(|| {
+                error(
+                    aspan,
+                    format!(
+                        "unknown access qualifier `{}` (expected readonly, writeonly, coherent, volatile or restrict)",
+                        shorten(w)
+                    ),
+                )
+            })?;
+            if access.contains(a) {
+                return Err(error(
+                    aspan,
+                    format!("access qualifier `{w}` is given twice"),
+                ));
+            }
+            access |= a;
+            self.lx.bump(w.len());
+        }
+
+        let open = self.here();
+        self.expect(b'(', "`(binding=N)`")?;
+        let mut binding = None;
+        let mut layout = None;
+        loop {
+            let kspan = self.here();
+            let key = self.lx.peek_word();
+            match key {
+                "binding" | "layout" => {
+                    let dup = if key == "binding" {
+                        binding.is_some()
+                    } else {
+                        layout.is_some()
+                    };
+                    if dup {
+                        return Err(error(kspan, format!("`{key}` is given twice")));
+                    }
+                    self.lx.bump(key.len());
+                    self.expect(b'=', "`=`")?;
+                    if key == "binding" {
+                        binding = Some(self.number_u32("a binding number")?);
+                    } else {
+                        layout = Some(self.layout()?);
+                    }
+                }
+                "" => return Err(self.expected("`binding` or `layout`")),
+                _ => {
+                    return Err(error(
+                        kspan,
+                        format!(
+                            "unknown image property `{}` (expected `binding` or `layout`)",
+                            shorten(key)
+                        ),
+                    ))
+                }
+            }
+            if self.lx.eat(b')') {
+                break;
+            }
+            self.expect(b',', "`,` or `)`")?;
+        }
+        let Some(binding) = binding else {
+            return Err(error(
+                open,
+                format!("missing `binding` in the declaration of image `@{name}`"),
+            ));
+        };
+        let decl = ImageDecl {
+            name: name.to_string(),
+            dim,
+            arrayed,
+            format,
+            access,
+            binding,
+            count,
+            layout,
+        };
+        let id = self.shader.add_image_at(decl, span);
+        self.images.insert(name, id);
+        Ok(())
+    }
+
+    /// `{tiling=y, row_pitch=N[, qpitch=N][, swizzle=true|false]}`
+    pub(super) fn layout(&mut self) -> PResult<StaticLayout> {
+        let open = self.here();
+        self.expect(b'{', "`{` and a layout")?;
+        let mut tiling = None;
+        let mut row_pitch = None;
+        let mut qpitch = None;
+        let mut swizzle = None;
+        loop {
+            let kspan = self.here();
+            let key = self.lx.peek_word();
+            let seen = match key {
+                "tiling" => tiling.is_some(),
+                "row_pitch" => row_pitch.is_some(),
+                "qpitch" => qpitch.is_some(),
+                "swizzle" => swizzle.is_some(),
+                "" => return Err(self.expected("a layout property (`tiling`, `row_pitch`, `qpitch`, `swizzle`)")),
+                _ => {
+                    return Err(error(
+                        kspan,
+                        format!(
+                            "unknown layout property `{}` (expected tiling, row_pitch, qpitch or swizzle)",
+                            shorten(key)
+                        ),
+                    ))
+                }
+            };
+            if seen {
+                return Err(error(kspan, format!("`{key}` is given twice")));
+            }
+            self.lx.bump(key.len());
+            self.expect(b'=', "`=`")?;
+            match key {
+                "tiling" => {
+                    let vspan = self.here();
+                    let w = self.lx.peek_word();
+                    let t = LayoutTiling::from_name(w).ok_or_else(|| {
+                        error(
+                            vspan,
+                            format!(
+                                "unknown tiling {} (expected linear, x, y, 4 or 64)",
+                                if w.is_empty() {
+                                    self.lx.found()
+                                } else {
+                                    format!("`{}`", shorten(w))
+                                }
+                            ),
+                        )
+                    })?;
+                    self.lx.bump(w.len());
+                    tiling = Some(t);
+                }
+                "row_pitch" => row_pitch = Some(self.number_u32("a row pitch in bytes")?),
+                "qpitch" => qpitch = Some(self.number_u32("a qpitch in rows")?),
+                _ => {
+                    let w = self.lx.peek_word();
+                    let v = match w {
+                        "true" => true,
+                        "false" => false,
+                        _ => return Err(self.expected("`true` or `false`")),
+                    };
+                    self.lx.bump(w.len());
+                    swizzle = Some(v);
+                }
+            }
+            if self.lx.eat(b'}') {
+                break;
+            }
+            self.expect(b',', "`,` or `}`")?;
+        }
+        let (Some(tiling), Some(row_pitch)) = (tiling, row_pitch) else {
+            let missing = if tiling.is_none() {
+                "tiling"
+            } else {
+                "row_pitch"
+            };
+            return Err(error(open, format!("missing `{missing}` in the layout")));
+        };
+        Ok(StaticLayout {
+            tiling,
+            row_pitch,
+            qpitch,
+            swizzle: swizzle.unwrap_or(false),
+        })
+    }
+
+    /// A name right after `@` (no blank in between).
+    pub(super) fn name_after_sigil(&mut self, what: &str) -> PResult<&'a str> {
+        match self.lx.peek_raw() {
+            Some(b) if b.is_ascii_alphabetic() || b == b'_' => Ok(self.lx.take_while(is_word_byte)),
+            _ => Err(self.expected(what)),
+        }
+    }
+
+    /// `fn name { ... }`
+    pub(super) fn function(&mut self) -> PResult<()> {
+        let span = self.here();
+        self.keyword("fn");
+        let name_span = self.here();
+        let name = self.name("a function name")?;
+        if let Some(first) = self.functions.get(name) {
+            return Err(error(
+                name_span,
+                format!("function `{name}` is defined twice (first at {first})"),
+            ));
+        }
+        self.functions.insert(name, span);
+        let open = self.here();
+        self.expect(b'{', "`{`")?;
+        let mut st = FnState {
+            func: Function::empty(name),
+            labels: HashMap::new(),
+            phi_preds: Vec::new(),
+            pending: Vec::new(),
+            depth: 0,
+            loop_depth: 0,
+            swizzles: Vec::new(),
+        };
+        st.func.span = span;
+        let list = self.list(&mut st, open)?;
+        for &(b, pspan) in &st.phi_preds {
+            if !st.labels.contains_key(&b.as_u32()) {
+                return Err(error(
+                    pspan,
+                    format!("phi source names block {b}, which is not defined in fn {name}"),
+                ));
+            }
+        }
+        let mut fresh = st.labels.keys().max().map_or(0, |&m| m + 1);
+        place_list(&mut st, CfParent::Root, list, span, &mut fresh);
+        self.value_ids_used += st.func.num_value_ids();
+        self.block_ids_used += st.func.num_block_ids();
+        self.shader.functions.push(st.func);
+        Ok(())
+    }
+}

@@ -1,0 +1,118 @@
+//! Group async copies: `group_async_copy_2d2d` / `group_async_copy_3d3d`, the
+//! instructions of Codeplay's `NonSemantic.Codeplay.GroupAsyncCopies` SPIR-V extended
+//! instruction set (the builtins of the `cl_khr_extended_async_copies` OpenCL C
+//! extension).
+//!
+//! The generic source checks already require 32-bit scalars for everything but the two
+//! pointers. Here:
+//!
+//! - the pointers: the specification requires one side in Workgroup storage and the
+//!   other in CrossWorkgroup storage. In the IR a global (CrossWorkgroup) pointer is a
+//!   64-bit address and a shared (Workgroup) pointer a 32-bit byte offset, so exactly one
+//!   of `dst` and `src` is 32-bit and the other 64-bit;
+//! - a constant `elem_bytes` is a power of two from 1 to 128: the sizes of the OpenCL C
+//!   gentypes the builtins copy (char to double16/long16; 3-component vectors are sized
+//!   as 4-component ones);
+//! - what the specification leaves undefined and constants reveal: a line length below
+//!   the elements per line (overlapping lines) and a plane area below lines x line length
+//!   (overlapping planes). With dynamic operands the executor reports these at run time.
+
+use super::context::{FnCheck, IntrCtx};
+use crate::types::{Src, Type};
+
+impl FnCheck<'_> {
+    /// The value of a scalar source defined by a `load_const`.
+    pub(super) fn const_scalar(&self, src: Src) -> Option<u64> {
+        if src.value.index() >= self.func.num_value_ids() {
+            return None;
+        }
+        let def = self.func.value_def(src.value)?;
+        if def.index() >= self.func.num_inst_ids() {
+            return None;
+        }
+        let vals = self.func.inst(def).as_const()?;
+        vals.get(src.swizzle.component(0) as usize).copied()
+    }
+
+    pub(super) fn check_async_copy(
+        &mut self,
+        c: &IntrCtx<'_>,
+        src_of: &dyn Fn(&str) -> Option<Type>,
+    ) {
+        let (name, span, intr) = (c.name, c.span, c.intr);
+        // The pointers.
+        let ptr_bits = |which: &str| src_of(which).map(|t| t.bit_size());
+        for which in ["dst", "src"] {
+            if let Some(bits) = ptr_bits(which) {
+                if bits != 32 && bits != 64 {
+                    self.error(
+                        span,
+                        format!(
+                            "{name}: `{which}` is {bits}-bit; expected a 64-bit global address or a 32-bit shared-memory offset"
+                        ),
+                    );
+                }
+            }
+        }
+        if let (Some(d), Some(s)) = (ptr_bits("dst"), ptr_bits("src")) {
+            if d == s && (d == 32 || d == 64) {
+                let what = if d == 64 {
+                    "64-bit global addresses"
+                } else {
+                    "32-bit shared-memory offsets"
+                };
+                self.error(
+                    span,
+                    format!(
+                        "{name}: `dst` and `src` are both {what}; a group async copy moves data between shared (Workgroup, a 32-bit offset) and global (CrossWorkgroup, a 64-bit address) memory, so exactly one side is shared"
+                    ),
+                );
+            }
+        }
+        // Constant operands, by name.
+        let Some(specs) = intr.op.srcs(&intr.indices) else {
+            return;
+        };
+        let konst = |this: &Self, which: &str| -> Option<u64> {
+            let k = specs.iter().position(|s| s.name == which)?;
+            this.const_scalar(*intr.srcs.get(k)?)
+        };
+        if let Some(eb) = konst(self, "elem_bytes") {
+            if !eb.is_power_of_two() || eb > 128 {
+                self.error(
+                    span,
+                    format!(
+                        "{name}: elem_bytes is {eb}; expected a power of two from 1 to 128 (the size of an OpenCL C gentype)"
+                    ),
+                );
+            }
+        }
+        let epl = konst(self, "elems_per_line");
+        let lines = konst(self, "lines");
+        for side in ["src", "dst"] {
+            let ll = konst(self, &format!("{side}_line_length"));
+            if let (Some(ll), Some(epl)) = (ll, epl) {
+                if ll < epl {
+                    self.error(
+                        span,
+                        format!(
+                            "{name}: {side}_line_length {ll} is smaller than elems_per_line {epl}: the lines overlap, which the specification leaves undefined"
+                        ),
+                    );
+                }
+            }
+            let pa = konst(self, &format!("{side}_plane_area"));
+            if let (Some(pa), Some(lines), Some(ll)) = (pa, lines, ll) {
+                let needed = lines * ll;
+                if pa < needed {
+                    self.error(
+                        span,
+                        format!(
+                            "{name}: {side}_plane_area {pa} is smaller than lines x {side}_line_length = {lines} x {ll} = {needed}: the planes overlap, which the specification leaves undefined"
+                        ),
+                    );
+                }
+            }
+        }
+    }
+}

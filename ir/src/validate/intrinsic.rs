@@ -1,0 +1,307 @@
+//! What every intrinsic shares: indices, the image operand, sources, the destination;
+//! then the checks of its family.
+
+use super::context::{FnCheck, IntrCtx, Named, UseAt};
+use crate::dominance::{Cfg, DomTree};
+use crate::function::IntrinsicInst;
+use crate::image::ImageDecl;
+use crate::intrinsic::{DestInfo, ImageOperand, IndexKind, IntrinsicOp};
+use crate::lsc::AddrType;
+use crate::span::Span;
+use crate::types::Type;
+use smallvec::SmallVec;
+
+/// Number of vec4 slots of an image parameter block that `image_load_param` may read.
+pub const IMAGE_PARAM_SLOTS: i32 = 32;
+
+impl FnCheck<'_> {
+    pub(super) fn check_intrinsic(
+        &mut self,
+        intr: &IntrinsicInst,
+        dest_ty: Option<Type>,
+        span: Span,
+        at: UseAt,
+        cfg: &Cfg,
+        dom: Option<&DomTree>,
+    ) {
+        let op = intr.op;
+        let info = op.info();
+        let name = Named(op.name(), "@");
+
+        // Indices first: most shape checks depend on them.
+        let mut indices_ok = true;
+        if intr.indices.len() != info.indices.len() {
+            indices_ok = false;
+            let names: Vec<&str> = info.indices.iter().map(|k| k.name()).collect();
+            self.error(
+                span,
+                format!(
+                    "{name} takes {} ind{} ({}), found {}",
+                    info.indices.len(),
+                    if info.indices.len() == 1 {
+                        "ex"
+                    } else {
+                        "ices"
+                    },
+                    if names.is_empty() {
+                        "none".to_string()
+                    } else {
+                        names.join(", ")
+                    },
+                    intr.indices.len()
+                ),
+            );
+        } else {
+            for (k, &v) in info.indices.iter().zip(&intr.indices) {
+                if k.format_value(v).is_none() {
+                    indices_ok = false;
+                    self.error(
+                        span,
+                        format!("{name}: index `{}` has an invalid value ({v})", k.name()),
+                    );
+                }
+            }
+        }
+        let idx = |k: IndexKind| if indices_ok { intr.index(k) } else { None };
+
+        // The image operand.
+        let lsc_addr = idx(IndexKind::LscAddr).and_then(|v| AddrType::ALL.get(v as usize).copied());
+        let wants_image = match info.image {
+            ImageOperand::None => Some(false),
+            ImageOperand::Required => Some(true),
+            ImageOperand::Optional => lsc_addr.map(|a| a != AddrType::Flat),
+        };
+        let mut decl: Option<&ImageDecl> = None;
+        match (wants_image, intr.image) {
+            (Some(false), Some(_)) => {
+                if info.image == ImageOperand::Optional {
+                    self.error(
+                        span,
+                        format!("{name} with lsc_addr=flat cannot name an image"),
+                    );
+                } else {
+                    self.error(span, format!("{name} does not take an image operand"));
+                }
+            }
+            (Some(true), None) => {
+                if let (ImageOperand::Optional, Some(a)) = (info.image, lsc_addr) {
+                    self.error(
+                        span,
+                        format!(
+                            "{name} with lsc_addr={} needs an image operand (the surface)",
+                            a.name()
+                        ),
+                    );
+                } else {
+                    self.error(span, format!("{name} needs an image operand (`@image`)"));
+                }
+            }
+            _ => {}
+        }
+        if let Some(r) = intr.image {
+            match self.shader.images.get(r.image.index()) {
+                None => self.error(
+                    span,
+                    format!("{name} names {}, which is not declared", r.image),
+                ),
+                Some(d) => {
+                    decl = Some(d);
+                    match (d.count, r.index) {
+                        (Some(count), None) => self.error(
+                            span,
+                            format!(
+                                "{name}: `@{}` is an array of {count} images and needs an index (`@{}[%i]`)",
+                                d.name, d.name
+                            ),
+                        ),
+                        (None, Some(_)) => self.error(
+                            span,
+                            format!("{name}: `@{}` is not an array of images and cannot be indexed", d.name),
+                        ),
+                        _ => {}
+                    }
+                }
+            }
+            if let Some(index) = r.index {
+                if let Some(ty) = self.use_type(index, at, span, cfg, dom, &name) {
+                    if ty != Type::U32 {
+                        self.error(
+                            span,
+                            format!("{name}: the image index must be a 32-bit scalar, found {ty}"),
+                        );
+                    }
+                }
+            }
+        }
+
+        // Sources.
+        let tys: SmallVec<[Option<Type>; 6]> = intr
+            .srcs
+            .iter()
+            .map(|&s| self.use_type(s, at, span, cfg, dom, &name))
+            .collect();
+        let specs = if indices_ok {
+            op.srcs(&intr.indices)
+        } else {
+            None
+        };
+        let Some(mut specs) = specs else {
+            return;
+        };
+        let n = specs.len();
+        let with_pred = info.predicable && intr.srcs.len() == n + 1;
+        // Optional trailing sources (the `lod` of `image_load`); never on a predicable
+        // intrinsic (see `IntrinsicInfo::optional_srcs`).
+        let optional = intr.srcs.len() > n && intr.srcs.len() <= n + info.optional_srcs.len();
+        if intr.srcs.len() != n && !with_pred && !optional {
+            let counts = op
+                .srcs_description(&intr.indices)
+                .unwrap_or_else(|| format!("{n} sources"));
+            self.error(
+                span,
+                format!(
+                    "{name} takes {counts}{}, found {}",
+                    if info.predicable {
+                        " plus an optional predicate".to_string()
+                    } else {
+                        String::new()
+                    },
+                    intr.srcs.len()
+                ),
+            );
+            return;
+        }
+        if optional {
+            specs.extend_from_slice(&info.optional_srcs[..intr.srcs.len() - n]);
+        }
+        if with_pred {
+            if let Some(ty) = tys[n] {
+                if ty != Type::BOOL {
+                    self.error(
+                        span,
+                        format!("{name}: the predicate must be a 1-bit scalar, found {ty}"),
+                    );
+                }
+            }
+        }
+        for (k, spec) in specs.iter().enumerate() {
+            let Some(ty) = tys[k] else { continue };
+            if spec.components != 0 && ty.num_components() != spec.components {
+                self.error(
+                    span,
+                    format!(
+                        "{name}: source `{}` has {} components, expected {}",
+                        spec.name,
+                        ty.num_components(),
+                        spec.components
+                    ),
+                );
+            }
+            if spec.bit_size != 0 && ty.bit_size() != spec.bit_size {
+                self.error(
+                    span,
+                    format!(
+                        "{name}: source `{}` is {}-bit, expected {}-bit",
+                        spec.name,
+                        ty.bit_size(),
+                        spec.bit_size
+                    ),
+                );
+            }
+        }
+        let src_of = |want: &str| -> Option<Type> {
+            specs
+                .iter()
+                .position(|s| s.name == want)
+                .and_then(|k| tys[k])
+        };
+
+        // The destination.
+        match info.dest {
+            DestInfo::None => {
+                if dest_ty.is_some() {
+                    self.error(span, format!("{name} does not produce a value"));
+                }
+            }
+            DestInfo::Fixed {
+                components,
+                bit_size,
+            } => match dest_ty {
+                None => self.error(span, format!("{name} must define a value")),
+                Some(d) => {
+                    let want = Type::new(bit_size, components).unwrap_or(Type::U32);
+                    if d != want {
+                        self.error(
+                            span,
+                            format!("{name}: the destination is {d}, expected {want}"),
+                        );
+                    }
+                }
+            },
+            DestInfo::Variable => {
+                if dest_ty.is_none() {
+                    self.error(span, format!("{name} must define a value"));
+                }
+            }
+        }
+
+        let ctx = IntrCtx {
+            name: &name,
+            span,
+            intr,
+            decl,
+            dest: dest_ty,
+        };
+        self.check_access_qualifiers(&ctx);
+        match op {
+            IntrinsicOp::ImageLoad
+            | IntrinsicOp::ImageStore
+            | IntrinsicOp::ImageAtomic
+            | IntrinsicOp::ImageAtomicSwap
+            | IntrinsicOp::ImageSize
+            | IntrinsicOp::ImageSamples => {
+                // The indices decoded (the sources were checked against them).
+                self.check_image_access(&ctx, &src_of);
+            }
+            IntrinsicOp::ImageLoadParam => {
+                if let Some(base) = idx(IndexKind::Base) {
+                    let base = base as i32;
+                    if !(0..IMAGE_PARAM_SLOTS).contains(&base) {
+                        self.error(
+                            span,
+                            format!(
+                                "{name}: base {base} is out of range; the image parameter block has {IMAGE_PARAM_SLOTS} slots (0..{IMAGE_PARAM_SLOTS})"
+                            ),
+                        );
+                    }
+                }
+                if let Some(d) = dest_ty {
+                    if d.bit_size() != 32 || d.num_components() > 4 {
+                        self.error(
+                            span,
+                            format!(
+                                "{name}: the destination is {d}, expected 1 to 4 32-bit components"
+                            ),
+                        );
+                    }
+                }
+            }
+            _ if op.is_lsc() => {
+                // The indices decoded (the sources were checked against them).
+                self.check_lsc(&ctx, &src_of);
+            }
+            IntrinsicOp::GroupAsyncCopy2d2d | IntrinsicOp::GroupAsyncCopy3d3d => {
+                self.check_async_copy(&ctx, &src_of);
+            }
+            IntrinsicOp::LscLoadBlock2d | IntrinsicOp::LscStoreBlock2d => {
+                self.check_block2d(&ctx, &src_of);
+            }
+            IntrinsicOp::ImageBlockLoad | IntrinsicOp::ImageBlockStore => {
+                self.check_image_access(&ctx, &src_of);
+                self.check_image_block(&ctx, &src_of);
+            }
+            IntrinsicOp::SamplerLd | IntrinsicOp::SamplerLdLz => self.check_sampler(&ctx),
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,242 @@
+//! One image intrinsic decoded for the planners ([`ImageAccess`]).
+
+use crate::device::Device;
+use crate::error::{FormatError, FormatErrorKind, LowerError, LowerErrorKind};
+use ir::{
+    Format, Function, ImageDecl, ImageDim, ImageRef, IndexKind, Inst, IntrinsicOp, Span, Src, Type,
+};
+use smallvec::SmallVec;
+
+/// A decoded image intrinsic: what the callbacks plan from.
+pub(crate) struct ImageAccess<'a> {
+    pub op: IntrinsicOp,
+    pub function: &'a str,
+    pub span: Span,
+    pub image: ImageRef,
+    pub decl: &'a ImageDecl,
+    pub dim: ImageDim,
+    pub arrayed: bool,
+    pub format: Format,
+    /// The access qualifiers.
+    pub qualifiers: ir::Access,
+    pub srcs: SmallVec<[Src; 4]>,
+    /// Types of `srcs` (what each reads).
+    pub src_types: SmallVec<[Type; 4]>,
+    pub dest: Option<Type>,
+    /// The intrinsic's indices.
+    pub indices: SmallVec<[u32; 6]>,
+    /// The value of a source when it is a `load_const` (per source, component read).
+    pub const_srcs: SmallVec<[Option<u64>; 4]>,
+    pub platform: &'a str,
+    /// The device.
+    pub device: &'a Device,
+    /// The shader's fixed subgroup size (block accesses spread their data over it).
+    pub subgroup_size: Option<u32>,
+}
+
+impl<'a> ImageAccess<'a> {
+    pub fn decode(
+        func: &'a Function,
+        inst: Inst,
+        images: &'a [ImageDecl],
+        device: &'a Device,
+        subgroup_size: Option<u32>,
+    ) -> Result<ImageAccess<'a>, LowerError> {
+        let data = func.inst(inst);
+        let intr = data.as_intrinsic().expect("caller checked");
+        let span = func.inst_span(inst);
+        let malformed = |image: Option<&ImageDecl>, message: String| LowerError {
+            kind: LowerErrorKind::Malformed,
+            function: Some(func.name.as_str().into()),
+            intrinsic: Some(intr.op.name()),
+            span,
+            image: image.map(|d| d.name.as_str().into()),
+            format: None,
+            platform: device.name.as_str().into(),
+            message,
+        };
+        let Some(image) = intr.image else {
+            return Err(malformed(None, "the intrinsic names no image".into()));
+        };
+        let Some(decl) = images.get(image.image.index()) else {
+            return Err(malformed(
+                None,
+                format!("image {} is not declared", image.image.index()),
+            ));
+        };
+        let index = |k: IndexKind| intr.index(k);
+        let dim = match index(IndexKind::ImageDim) {
+            Some(v) => ImageDim::from_index(v)
+                .ok_or_else(|| malformed(Some(decl), format!("bad image_dim index {v}")))?,
+            None => decl.dim,
+        };
+        let arrayed = match index(IndexKind::ImageArray) {
+            Some(v) => v != 0,
+            None => decl.arrayed,
+        };
+        let format = match index(IndexKind::Format) {
+            Some(v) => Format::from_index(v)
+                .ok_or_else(|| malformed(Some(decl), format!("bad format index {v}")))?,
+            None => decl.format,
+        };
+        let qualifiers = match index(IndexKind::Access) {
+            Some(v) => ir::Access::from_bits(v)
+                .ok_or_else(|| malformed(Some(decl), format!("bad access index {v}")))?,
+            None => decl.access,
+        };
+        let defines = intr.op.info().dest != ir::DestInfo::None;
+        if data.dest.is_some() != defines {
+            return Err(malformed(
+                Some(decl),
+                format!(
+                    "`{}` {} a value",
+                    intr.op,
+                    if defines {
+                        "must define"
+                    } else {
+                        "cannot define"
+                    }
+                ),
+            ));
+        }
+        // The required sources, then a prefix of the optional ones (the `lod` of
+        // `image_load`); image intrinsics are never predicated.
+        if intr
+            .op
+            .srcs_for_count(&intr.indices, intr.srcs.len())
+            .is_none()
+        {
+            let counts = intr
+                .op
+                .srcs_description(&intr.indices)
+                .unwrap_or_else(|| "sources its indices do not determine".into());
+            return Err(malformed(
+                Some(decl),
+                format!("expected {counts}, found {}", intr.srcs.len()),
+            ));
+        }
+        let src_types = intr.srcs.iter().map(|s| func.src_type(*s)).collect();
+        let const_srcs = intr
+            .srcs
+            .iter()
+            .map(|s| {
+                let def = func.value_def(s.value)?;
+                let c = func.inst(def).as_const()?;
+                let comp = s.swizzle.component(0) as usize;
+                (func.src_components(*s) == 1).then(|| c.get(comp).copied())?
+            })
+            .collect();
+        Ok(ImageAccess {
+            op: intr.op,
+            function: &func.name,
+            span,
+            image,
+            decl,
+            dim,
+            arrayed,
+            format,
+            qualifiers,
+            srcs: intr.srcs.clone(),
+            src_types,
+            dest: data.dest.map(|v| func.value_type(v)),
+            indices: intr.indices.clone(),
+            const_srcs,
+            platform: &device.name,
+            device,
+            subgroup_size,
+        })
+    }
+
+    /// An error about this access.
+    pub fn error(&self, kind: LowerErrorKind, message: impl Into<String>) -> LowerError {
+        LowerError {
+            kind,
+            function: Some(self.function.into()),
+            intrinsic: Some(self.op.name()),
+            span: self.span,
+            image: Some(self.decl.name.as_str().into()),
+            format: Some(self.format),
+            platform: self.platform.into(),
+            message: message.into(),
+        }
+    }
+
+    /// The error for a format the platform cannot store.
+    pub fn format_error(&self, e: FormatError) -> LowerError {
+        let kind = match e.kind {
+            FormatErrorKind::NoFormat => LowerErrorKind::FormatRequired,
+            FormatErrorKind::NotStorable => LowerErrorKind::UnsupportedFormat,
+        };
+        self.error(kind, e.to_string())
+    }
+
+    /// Number of coordinate components (NIR's `nir_image_intrinsic_coord_components`).
+    pub fn coord_components(&self) -> u8 {
+        self.dim.coord_components(self.arrayed)
+    }
+
+    /// Checks the dimension and the coordinate source (source 0).
+    pub fn check_coord(&self) -> Result<Src, LowerError> {
+        if self.arrayed && !self.dim.can_be_arrayed() {
+            return Err(self.error(
+                LowerErrorKind::UnsupportedDim,
+                format!("{} images cannot be arrayed", self.dim),
+            ));
+        }
+        let need = self.coord_components();
+        let ty = self.src_types[0];
+        if ty.bit_size() != 32 || ty.num_components() < need {
+            return Err(self.error(
+                LowerErrorKind::Malformed,
+                format!(
+                    "the coordinate is {ty}, a{} {} image needs 32x{need}",
+                    if self.arrayed { "n arrayed" } else { "" },
+                    self.dim
+                ),
+            ));
+        }
+        Ok(self.srcs[0])
+    }
+
+    /// The position of the `lod` source (NIR's `lod` of `image_load`), when the
+    /// instruction has one.
+    fn lod_position(&self) -> Option<usize> {
+        let req = self.op.srcs(&self.indices)?.len();
+        let k = self
+            .op
+            .optional_srcs()
+            .iter()
+            .position(|s| s.name == "lod")?;
+        (req + k < self.srcs.len()).then_some(req + k)
+    }
+
+    /// The LOD when it is known when lowering: 0 without a LOD source, the constant a
+    /// `load_const` LOD holds, `None` for a LOD computed at run time.
+    pub fn const_lod(&self) -> Option<u64> {
+        match self.lod_position() {
+            None => Some(0),
+            Some(k) => self.const_srcs[k].map(|v| v & 0xffff_ffff),
+        }
+    }
+
+    /// The LOD source (relative to the view's base level; without one the LOD is 0),
+    /// checked to be a 32-bit scalar.
+    pub fn check_lod(&self) -> Result<Option<Src>, LowerError> {
+        let Some(k) = self.lod_position() else {
+            return Ok(None);
+        };
+        let ty = self.src_types[k];
+        if ty != Type::U32 {
+            return Err(self.error(
+                LowerErrorKind::Malformed,
+                format!("the LOD is {ty}, expected a 32-bit scalar"),
+            ));
+        }
+        Ok(Some(self.srcs[k]))
+    }
+
+    /// Whether the image is declared `writeonly`.
+    pub fn is_write_only(&self) -> bool {
+        self.qualifiers.contains(ir::Access::NON_READABLE)
+    }
+}

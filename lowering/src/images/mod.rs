@@ -1,0 +1,331 @@
+//! The `lower-images` pass: every image intrinsic becomes message intrinsics.
+//!
+//! As NIR's `nir_shader_instructions_pass`, the pass visits each instruction once and
+//! hands image intrinsics to a per-intrinsic callback. It runs in two phases so that a
+//! shader it cannot lower is left untouched: first every access is *planned* (which path,
+//! which formats, which message; every error is found here), then the plans are
+//! *emitted*. Emission builds the new code in front of the original instruction and
+//! turns the original instruction into the last instruction of its replacement, so the
+//! value it defines keeps its id and no use is rewritten: the pass is linear in the size
+//! of the shader.
+//!
+//! Per access (image-lowering.md §2, §8, §10, §11):
+//! - loads and stores take the typed path (`lsc_load_quad` / `lsc_store_quad` on TGM)
+//!   when a typed format matches, converting colours between the image format and the
+//!   lowered format the surface is bound with (`typed.rs`);
+//! - atomics become typed `lsc_atomic` messages (`atomic.rs`);
+//! - accesses without a matching typed format, 64-bit atomics and everything under
+//!   [`LowerOptions::force_untyped`] need the untyped fallback (`untyped.rs`). The typed
+//!   planners never enter it: each returns a typed plan or the reason the access must
+//!   be untyped (`context::Route`), and only the dispatcher below picks the path;
+//! - under [`LowerOptions::readonly_via_sampler`], loads from read-only images become the
+//!   sampler's `ld` / `ld_lz` (`sampler.rs`), as IGC does for OpenCL;
+//! - `image_size` reads the image parameter block, `image_samples` is 1 (`size.rs`);
+//! - image block accesses become 2D block messages (`block.rs`).
+//!
+//! The files: `access.rs` decodes an intrinsic for the planners, `context.rs` holds the
+//! state one run shares, `options.rs` and `report.rs` the pass's inputs and outputs;
+//! this file is the pass and the dispatcher.
+
+mod access;
+mod atomic;
+mod block;
+mod context;
+mod options;
+mod report;
+mod sampler;
+mod size;
+mod typed;
+mod untyped;
+
+pub use atomic::{atomic_cache, lsc_op_for_atomic};
+pub use options::{LowerOptions, UntypedAddress};
+pub use report::{ImageBinding, LowerReport, SurfaceFormat};
+pub use sampler::sampler_reads_format;
+
+use crate::address::AddressPlans;
+use crate::device::Device;
+use crate::error::{LowerError, LowerErrorKind};
+use access::ImageAccess;
+use context::{EmitCtx, PlanCtx, Route};
+use ir::passes::{Pass, PassError};
+use ir::{ImageDecl, ImageId, Inst, IntrinsicClass, IntrinsicOp, Shader};
+
+/// Lowers every image intrinsic of every function of `shader` for `device`.
+///
+/// On error the shader is unchanged and the first problem (in program order) is
+/// returned; [`LowerImages`] reports all of them.
+pub fn lower_images(
+    shader: &mut Shader,
+    device: &Device,
+    options: &LowerOptions,
+) -> Result<LowerReport, LowerError> {
+    lower_images_all(shader, device, options).map_err(|mut errors| errors.swap_remove(0))
+}
+
+/// [`lower_images`], reporting every access that cannot be lowered.
+pub fn lower_images_all(
+    shader: &mut Shader,
+    device: &Device,
+    options: &LowerOptions,
+) -> Result<LowerReport, Vec<LowerError>> {
+    let subgroup_size = shader.subgroup_size;
+    let Shader {
+        images, functions, ..
+    } = shader;
+    let images: &[ImageDecl] = images;
+    let mut ctx = PlanCtx {
+        device,
+        options,
+        address_plans: AddressPlans::new(device),
+    };
+    let mut errors = Vec::new();
+    let mut plans: Vec<Vec<(Inst, Plan)>> = Vec::with_capacity(functions.len());
+    let mut used = vec![None; images.len()];
+    for func in functions.iter() {
+        let mut fplans = Vec::new();
+        for inst in func.insts_in_order() {
+            let Some(intr) = func.inst(inst).as_intrinsic() else {
+                continue;
+            };
+            if intr.op.info().class != IntrinsicClass::Image {
+                continue;
+            }
+            let planned = ImageAccess::decode(func, inst, images, device, subgroup_size)
+                .and_then(|access| plan(&access, &mut ctx).map(|p| (access, p)));
+            match planned {
+                Ok((access, p)) => {
+                    if let Some(surface) = p.surface() {
+                        used[access.image.image.index()] = Some(surface);
+                    }
+                    fplans.push((inst, p));
+                }
+                Err(e) => errors.push(e),
+            }
+        }
+        plans.push(fplans);
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let mut report = LowerReport::default();
+    for (func, fplans) in functions.iter_mut().zip(plans) {
+        let mut ctx = EmitCtx::new(func);
+        for (inst, p) in fplans {
+            p.count(&mut report);
+            p.emit(func, inst, device, &mut ctx);
+        }
+    }
+    report.bindings = used
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, s)| {
+            s.map(|surface| ImageBinding {
+                image: ImageId::from_u32(i as u32),
+                name: images[i].name.clone(),
+                surface,
+            })
+        })
+        .collect();
+    Ok(report)
+}
+
+/// The `lower-images` pass for a pass pipeline.
+#[derive(Clone, Debug)]
+pub struct LowerImages {
+    /// The target.
+    pub device: Device,
+    /// The options.
+    pub options: LowerOptions,
+    /// What the last run did.
+    pub report: Option<LowerReport>,
+}
+
+impl LowerImages {
+    /// The pass for `device` with default options.
+    pub fn new(device: Device) -> LowerImages {
+        LowerImages::with_options(device, LowerOptions::default())
+    }
+
+    /// The pass for `device` with `options`.
+    pub fn with_options(device: Device, options: LowerOptions) -> LowerImages {
+        LowerImages {
+            device,
+            options,
+            report: None,
+        }
+    }
+}
+
+impl Pass for LowerImages {
+    fn name(&self) -> &'static str {
+        "lower-images"
+    }
+
+    fn run(&mut self, shader: &mut Shader) -> Result<bool, PassError> {
+        let lowered = lower_images_all(shader, &self.device, &self.options).map(|report| {
+            let n = report.lowered();
+            self.report = Some(report);
+            n
+        });
+        crate::error::pass_outcome(self.name(), shader, lowered)
+    }
+}
+
+/// Registers `lower-images` for `device` in a pass registry, so that pipelines such as
+/// `-p lower-images,cleanup` can name it. `defaults` are the options when the pipeline
+/// gives none; options written after the name override them:
+/// `lower-images(force-untyped, bounds-check=false, untyped-address=a64,
+/// readonly-via-sampler)`.
+pub fn register_lower_images(
+    registry: &mut ir::passes::PassRegistry,
+    device: Device,
+    defaults: LowerOptions,
+) {
+    registry.register(
+        "lower-images",
+        "lower image intrinsics to LSC typed messages (force-untyped, bounds-check=B, \
+         untyped-address=bti|a64, readonly-via-sampler)",
+        move |o: &ir::passes::PassOptions| {
+            o.expect_only(&[
+                "force-untyped",
+                "bounds-check",
+                "untyped-address",
+                "readonly-via-sampler",
+            ])?;
+            let untyped_address = match o.string("untyped-address")? {
+                None => defaults.untyped_address,
+                Some("bti") => UntypedAddress::Bti,
+                Some("a64") => UntypedAddress::A64,
+                Some(other) => {
+                    return Err(format!(
+                        "untyped-address must be `bti` or `a64`, not `{other}`"
+                    ))
+                }
+            };
+            let options = LowerOptions {
+                force_untyped: o.bool("force-untyped", defaults.force_untyped)?,
+                bounds_check: o.bool("bounds-check", defaults.bounds_check)?,
+                untyped_address,
+                readonly_via_sampler: o
+                    .bool("readonly-via-sampler", defaults.readonly_via_sampler)?,
+            };
+            Ok(Box::new(LowerImages::with_options(device.clone(), options)) as Box<dyn Pass>)
+        },
+    );
+}
+
+/// How one access is lowered.
+#[derive(Clone, Debug)]
+enum Plan {
+    /// A typed load.
+    Load(typed::TypedLoad),
+    /// A typed store.
+    Store(typed::TypedStore),
+    /// A typed atomic.
+    Atomic(atomic::TypedAtomic),
+    /// An untyped load, store or atomic.
+    Untyped(untyped::UntypedAccess),
+    /// An image block load or store, as 2D block messages.
+    Block(block::ImageBlock),
+    /// A sampler `ld` / `ld_lz`.
+    Sampler(sampler::SamplerLoad),
+    /// `image_size` from the parameter block.
+    Size(size::ImageSize),
+    /// `image_samples`: 1.
+    Samples,
+}
+
+impl Plan {
+    fn surface(&self) -> Option<SurfaceFormat> {
+        match self {
+            Plan::Load(l) => Some(l.surface),
+            Plan::Store(s) => Some(s.surface),
+            Plan::Atomic(a) => Some(a.surface),
+            Plan::Untyped(u) => u.surface(),
+            Plan::Block(b) => b.surface,
+            Plan::Sampler(l) => Some(l.surface),
+            Plan::Size(_) | Plan::Samples => None,
+        }
+    }
+
+    fn count(&self, r: &mut LowerReport) {
+        match self {
+            Plan::Load(_) => r.typed_loads += 1,
+            Plan::Store(_) => r.typed_stores += 1,
+            Plan::Atomic(a) => {
+                r.typed_atomics += 1;
+                if a.guard {
+                    r.guarded_atomics += 1;
+                }
+            }
+            Plan::Untyped(u) => {
+                match u.kind() {
+                    untyped::UntypedKind::Load => r.untyped_loads += 1,
+                    untyped::UntypedKind::Store => r.untyped_stores += 1,
+                    untyped::UntypedKind::Atomic => r.untyped_atomics += 1,
+                }
+                if u.is_a64() {
+                    r.a64_accesses += 1;
+                }
+            }
+            Plan::Block(b) => {
+                if b.is_store() {
+                    r.block_stores += 1;
+                } else {
+                    r.block_loads += 1;
+                }
+                r.block_messages += b.messages();
+            }
+            Plan::Sampler(_) => r.sampler_loads += 1,
+            Plan::Size(_) => r.sizes += 1,
+            Plan::Samples => r.samples += 1,
+        }
+    }
+
+    fn emit(self, func: &mut ir::Function, inst: Inst, device: &Device, ctx: &mut EmitCtx) {
+        match self {
+            Plan::Load(l) => l.emit(func, inst, device, ctx),
+            Plan::Store(s) => s.emit(func, inst, device, ctx),
+            Plan::Atomic(a) => a.emit(func, inst, device, ctx),
+            Plan::Untyped(u) => u.emit(func, inst, device, ctx),
+            Plan::Block(b) => b.emit(func, inst, ctx),
+            Plan::Sampler(l) => l.emit(func, inst, ctx),
+            Plan::Size(s) => s.emit(func, inst, ctx),
+            Plan::Samples => size::emit_samples(func, inst),
+        }
+    }
+}
+
+/// The dispatcher: plans one image intrinsic, choosing its path. The typed planners
+/// return a plan or the reason the access must be untyped; this is the only place that
+/// sends an access down the untyped path.
+fn plan(access: &ImageAccess<'_>, ctx: &mut PlanCtx<'_>) -> Result<Plan, LowerError> {
+    let routed = match access.op {
+        IntrinsicOp::ImageLoad => {
+            if let Some(s) = sampler::plan(access, ctx.device, ctx.options)? {
+                return Ok(Plan::Sampler(s));
+            }
+            typed::plan_load(access, ctx)?.map(Plan::Load)
+        }
+        IntrinsicOp::ImageStore => typed::plan_store(access, ctx)?.map(Plan::Store),
+        IntrinsicOp::ImageAtomic | IntrinsicOp::ImageAtomicSwap => {
+            atomic::plan(access, ctx)?.map(Plan::Atomic)
+        }
+        IntrinsicOp::ImageSize => return size::plan_size(access).map(Plan::Size),
+        IntrinsicOp::ImageSamples => return size::plan_samples(access).map(|()| Plan::Samples),
+        IntrinsicOp::ImageBlockLoad | IntrinsicOp::ImageBlockStore => {
+            return block::plan(access, ctx.device).map(Plan::Block)
+        }
+        other => {
+            return Err(access.error(
+                LowerErrorKind::Malformed,
+                format!("`{other}` is not an image access the pass knows"),
+            ))
+        }
+    };
+    match routed {
+        Route::Typed(p) => Ok(p),
+        Route::Untyped(reason) => untyped::plan(access, reason, ctx).map(Plan::Untyped),
+    }
+}

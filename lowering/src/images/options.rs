@@ -1,0 +1,41 @@
+//! The options of the `lower-images` pass ([`LowerOptions`]).
+
+/// Where untyped accesses find their memory.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub enum UntypedAddress {
+    /// A raw buffer view of the image bound at its binding-table index, addressed with
+    /// 32-bit byte offsets (Mesa's Gfx7/8 raw path).
+    #[default]
+    Bti,
+    /// 64-bit global addresses from the surface base (anv's 64-bit image atomics).
+    A64,
+}
+
+/// Options of the lowering.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct LowerOptions {
+    /// Bounds-check untyped accesses against the image size (typed messages are
+    /// bounds-checked by the hardware). Default: on.
+    pub bounds_check: bool,
+    /// Take the untyped path for every load, store and atomic, even where typed
+    /// messages could be used.
+    pub force_untyped: bool,
+    /// The address model of untyped accesses.
+    pub untyped_address: UntypedAddress,
+    /// Route loads from read-only images through the sampler (`sampler_ld_lz`, or
+    /// `sampler_ld` with a LOD), as IGC does for OpenCL; see the sampler path of [`crate::images`] for
+    /// which loads qualify (the others take the normal path). It takes precedence over
+    /// `force_untyped` for the loads it covers. Default: off.
+    pub readonly_via_sampler: bool,
+}
+
+impl Default for LowerOptions {
+    fn default() -> LowerOptions {
+        LowerOptions {
+            bounds_check: true,
+            force_untyped: false,
+            untyped_address: UntypedAddress::Bti,
+            readonly_via_sampler: false,
+        }
+    }
+}

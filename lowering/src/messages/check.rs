@@ -1,0 +1,124 @@
+//! Checking message intrinsics as a whole: fields, surface and operands.
+
+use super::block2d::{block2d_operands, Block2dMessage, Block2dTable};
+use super::legality::check_lsc;
+use super::lsc::LscMessage;
+use super::operands::lsc_operands;
+use super::rule::{MessageError, MessageRule};
+use super::sampler::{sampler_operands, SamplerMessage};
+use crate::device::Device;
+use ir::lsc::{AddrType, Sfid};
+use ir::{Function, Inst};
+
+/// Checks the surface operand of an LSC message: stateful models need an image, flat
+/// ones take none, and a binding-table index fits in 8 bits (lsc.md §5).
+fn check_surface(
+    surface: SurfaceInfo,
+    func: &Function,
+    inst: Inst,
+    m: &LscMessage,
+) -> Result<(), MessageRule> {
+    let image = func.inst(inst).as_intrinsic().and_then(|i| i.image);
+    match (m.addr_type, image) {
+        (AddrType::Flat, Some(_)) => Err(MessageRule::FlatWithSurface),
+        (AddrType::Flat, None) => Ok(()),
+        (t, None) => Err(MessageRule::StatefulWithoutSurface { addr_type: t }),
+        (AddrType::Bti, Some(_)) => match surface.max_bti {
+            Some(b) if b > 255 => Err(MessageRule::BtiRange { bti: b }),
+            _ => Ok(()),
+        },
+        (_, Some(_)) => Ok(()),
+    }
+}
+
+/// The facts about the image of a message that legality needs, taken from the shader's
+/// declaration: the highest binding-table index the message can reach.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+pub struct SurfaceInfo {
+    /// `binding + count - 1` for an image array, `binding` otherwise; `None` if unknown.
+    pub max_bti: Option<u64>,
+}
+
+impl SurfaceInfo {
+    /// The surface facts of `inst`'s image in `shader`'s declarations.
+    pub fn of(images: &[ir::ImageDecl], func: &Function, inst: Inst) -> SurfaceInfo {
+        let image = func.inst(inst).as_intrinsic().and_then(|i| i.image);
+        let max_bti = image.and_then(|r| {
+            let d = images.get(r.image.index())?;
+            let extra = match (r.index, d.count) {
+                (Some(_), Some(n)) => u64::from(n.saturating_sub(1)),
+                _ => 0,
+            };
+            Some(u64::from(d.binding) + extra)
+        });
+        SurfaceInfo { max_bti }
+    }
+}
+
+/// Checks one message intrinsic of `func` on platform `p`: its fields (see
+/// [`check_lsc`]), its surface and its operands. Instructions that are not message
+/// intrinsics pass. `images` are the shader's image declarations (for binding-table
+/// ranges).
+pub fn check_message(
+    p: &Device,
+    images: &[ir::ImageDecl],
+    func: &Function,
+    inst: Inst,
+) -> Result<(), MessageError> {
+    let err = |rule| MessageError::new(func, inst, rule);
+    if let Some(m) = Block2dMessage::decode(func, inst).map_err(err)? {
+        Block2dTable::for_device(p)
+            .check(&m)
+            .map_err(|r| err(MessageRule::Block2d(r)))?;
+        let typed = m.sfid == Sfid::Tgm;
+        let has_image = func
+            .inst(inst)
+            .as_intrinsic()
+            .is_some_and(|i| i.image.is_some());
+        if has_image != typed {
+            return Err(err(MessageRule::Block2dSurface { typed }));
+        }
+        if typed {
+            let surface = SurfaceInfo::of(images, func, inst);
+            if let Some(b) = surface.max_bti.filter(|b| *b > 255) {
+                return Err(err(MessageRule::BtiRange { bti: b }));
+            }
+        }
+        block2d_operands(func, inst, &m).map_err(err)?;
+        return Ok(());
+    }
+    if let Some(m) = LscMessage::decode(func, inst).map_err(err)? {
+        check_lsc(p, &m).map_err(err)?;
+        let surface = SurfaceInfo::of(images, func, inst);
+        check_surface(surface, func, inst, &m).map_err(err)?;
+        lsc_operands(func, inst, &m).map_err(err)?;
+        return Ok(());
+    }
+    if let Some(m) = SamplerMessage::decode(func, inst).map_err(err)? {
+        if !p.has_sampler() {
+            return Err(err(MessageRule::NoSampler {
+                platform: p.name.clone(),
+            }));
+        }
+        sampler_operands(func, inst, &m).map_err(err)?;
+    }
+    Ok(())
+}
+
+/// Checks every message of `func`, in program order; returns every error.
+pub fn check_function(
+    p: &Device,
+    images: &[ir::ImageDecl],
+    func: &Function,
+) -> Result<(), Vec<MessageError>> {
+    let errors: Vec<MessageError> = func
+        .insts_in_order()
+        .into_iter()
+        .filter_map(|i| check_message(p, images, func, i).err())
+        .collect();
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
+}

@@ -1,0 +1,39 @@
+//! Legality of Intel LSC and sampler messages, per platform.
+//!
+//! The IR's message intrinsics (`@lsc_load`, `@lsc_store`, `@lsc_load_strided`,
+//! `@lsc_store_strided`, `@lsc_load_quad`, `@lsc_store_quad`, `@lsc_atomic`,
+//! `@sampler_ld`, `@sampler_ld_lz`) can describe messages that no hardware accepts: their
+//! indices are independent fields. This module decodes a message intrinsic into an
+//! [`LscMessage`] (or a [`SamplerMessage`]) and checks it against the rules of
+//! `shared/reference/lsc.md` §13, items 1-7, 10, 11 and 14, plus the operand rules of §5
+//! (surface presence, address register sizes). The 2D block messages
+//! (`@lsc_load_block2d`, `@lsc_store_block2d`) are checked against the block2d table of
+//! [`block2d`] (§13.8, §13.9). Every failure is a [`MessageError`] that
+//! names the rule (section and text), the instruction and its source position.
+//!
+//! Platforms without LSC (verx10 < 125) are accepted here: the message intrinsics model
+//! LSC semantics, which a pre-LSC backend maps onto legacy HDC messages. Whether a
+//! message can be *printed* as vISA LSC text is the emitter's business
+//! ([`crate::visa`]), which rejects them.
+//!
+//! The same decoded message also yields the hardware send descriptor
+//! ([`message_descriptor`], lsc.md §11, Mesa's `lsc_msg_desc` layout).
+
+pub mod block2d;
+mod check;
+mod descriptor;
+mod legality;
+mod lsc;
+mod op;
+mod operands;
+mod rule;
+mod sampler;
+
+pub use check::{check_function, check_message, SurfaceInfo};
+pub use descriptor::message_descriptor;
+pub use legality::{cache_encoding, check_lsc};
+pub use lsc::LscMessage;
+pub use op::{LscOp, OpClass};
+pub use operands::{lsc_operands, LscOperands};
+pub use rule::{describe_inst, MessageError, MessageRule};
+pub use sampler::{sampler_operands, SamplerMessage, SamplerOp, SamplerOperands};
