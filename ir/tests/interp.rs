@@ -388,7 +388,7 @@ fn partial_subgroups_and_undef() {
 }
 
 #[test]
-fn infinite_loops_hit_the_iteration_limit() {
+fn infinite_loops_hit_the_step_limit() {
     let mut f = Function::new("main");
     {
         let mut b = Builder::at_end(&mut f);
@@ -397,28 +397,19 @@ fn infinite_loops_hit_the_iteration_limit() {
         b.pop_loop(l);
     }
     let shader = shader_of(f);
-    let mut interp = Interpreter::new(
-        &shader,
-        &shader.functions[0],
-        Config {
-            max_block_executions: 50,
-        },
-    );
+    let mut interp = Interpreter::new(&shader, &shader.functions[0], Config { max_steps: 50 });
     let err = interp.run(&[0, 1], &mut MarkerEnv::default()).unwrap_err();
     assert!(
         matches!(
             err.kind,
-            InterpErrorKind::IterationLimit {
+            InterpErrorKind::StepLimit {
                 limit: 50,
                 in_loop: Some(_)
             }
         ),
         "{err}"
     );
-    assert!(
-        err.to_string().contains("more than 50 block executions"),
-        "{err}"
-    );
+    assert!(err.to_string().contains("more than 50 steps"), "{err}");
 }
 
 #[test]
@@ -538,4 +529,110 @@ fn loop_exit_phi_takes_the_breaking_block_of_each_lane() {
             "n in lane {lane}"
         );
     }
+}
+
+/// A shader whose `main` counts `%10` from 0 to `iterations` in a loop whose body
+/// holds `body` more `iadd`s (accumulated in `%20`), with no intrinsics.
+fn counting_loop(iterations: u32, body: usize) -> Shader {
+    let mut text = format!(
+        "shader compute (local_size=1,1,1)
+fn main {{
+  block b0:
+    32 %2 = load_const (0)
+    32 %3 = load_const (1)
+    32 %4 = load_const ({iterations})
+  loop {{
+    block b1:
+      32 %10 = phi b0: %2, b3: %11
+      32 %20 = phi b0: %2, b3: %30
+      1  %12 = uge %10, %4
+    if %12 {{
+      block b2:
+        break
+    }} else {{
+      block b4:
+    }}
+    block b3:
+      32 %11 = iadd %10, %3
+"
+    );
+    let mut prev = "%20".to_string();
+    for k in 0..body {
+        text.push_str(&format!("      32 %{} = iadd {prev}, %3\n", 100 + k));
+        prev = format!("%{}", 100 + k);
+    }
+    text.push_str(&format!(
+        "      32 %30 = mov {prev}
+  }}
+  block b5:
+}}
+"
+    ));
+    ir::parse_shader(&text).unwrap_or_else(|e| panic!("{e:?}\n{text}"))
+}
+
+#[test]
+fn registers_follow_the_values_used_not_the_largest_id() {
+    // The only values are %16777215 and %16777214: the registers hold two scalars per
+    // lane, not 2^24 (which took gigabytes per subgroup).
+    let shader = ir::parse_shader(
+        "shader compute (local_size=32,1,1)
+fn main {
+  block b0:
+    32 %16777214 = load_const (20)
+    32 %16777215 = iadd %16777214, %16777214
+}
+",
+    )
+    .unwrap();
+    let mut interp = Interpreter::new(&shader, &shader.functions[0], Config::default());
+    let lanes: Vec<u32> = (0..32).collect();
+    interp.run(&lanes, &mut MarkerEnv::default()).unwrap();
+    assert_eq!(interp.register_words(), 2 * 32);
+    assert_eq!(
+        interp.value(Value::from_u32(16_777_215), 31),
+        Some(&[40u64][..])
+    );
+    assert_eq!(interp.value(Value::from_u32(7), 0), None);
+}
+
+#[test]
+fn the_step_budget_counts_instructions_not_blocks() {
+    // 1,000 iterations of 3 blocks and 23 instructions: 3,000 blocks, but 26,000 steps.
+    let shader = counting_loop(1000, 20);
+    let mut interp = Interpreter::new(&shader, &shader.functions[0], Config { max_steps: 10_000 });
+    let err = interp.run(&[0], &mut MarkerEnv::default()).unwrap_err();
+    assert!(
+        matches!(
+            err.kind,
+            InterpErrorKind::StepLimit {
+                limit: 10_000,
+                in_loop: Some(_)
+            }
+        ),
+        "{err}"
+    );
+    // With room, it finishes and reports its steps: per iteration 3 blocks (header,
+    // else, latch) plus 2 phis, the compare, the counter, 20 iadds and the mov; the
+    // last test takes 2 blocks (header, then) and 3 instructions, the entry 1 block and
+    // 3 constants, the empty block after the loop 1 block.
+    let mut interp = Interpreter::new(&shader, &shader.functions[0], Config { max_steps: 30_000 });
+    let stats = interp.run(&[0], &mut MarkerEnv::default()).unwrap();
+    assert_eq!(stats.steps(), 1000 * (3 + 25) + (2 + 3) + (1 + 3) + 1);
+}
+
+#[test]
+fn a_long_finite_loop_finishes_under_the_default_budget() {
+    // 400,000 iterations: refused as an infinite loop by the old 1,000,000-block limit.
+    let shader = counting_loop(400_000, 1);
+    let mut interp = Interpreter::new(&shader, &shader.functions[0], Config::default());
+    interp.run(&[0], &mut MarkerEnv::default()).unwrap();
+    assert_eq!(
+        interp.value(Value::from_u32(10), 0),
+        Some(&[400_000u64][..])
+    );
+    assert_eq!(
+        interp.value(Value::from_u32(20), 0),
+        Some(&[400_000u64][..])
+    );
 }

@@ -17,10 +17,15 @@ impl std::fmt::Display for Failure {
 
 impl std::error::Error for Failure {}
 
-/// The largest input the tools read, in bytes: 256 MiB. Shaders are text of a few
-/// kilobytes; the limit turns `ir-opt /dev/zero` into an error instead of a run
-/// that ends when the host's memory does.
-pub const MAX_INPUT_BYTES: u64 = 1 << 28;
+/// The largest text the tools read or write, in bytes: 256 MiB. Shaders are text of a
+/// few kilobytes; the limit turns `ir-opt /dev/zero` into an error instead of a run
+/// that ends when the host's memory does. It holds for output too, so that whatever a
+/// tool writes it can read back: lowering can multiply a shader's size (every image
+/// access of an untyped Gfx7 lowering becomes dozens of instructions), and an output
+/// past the limit is an error rather than a file `ir-opt` then refuses. Parsing costs
+/// a few times the text's size in memory, so raising the limit would only move the
+/// problem to the host's memory.
+pub const MAX_TEXT_BYTES: u64 = 1 << 28;
 
 /// Reads `path`, or standard input for `-`. The text must be UTF-8; otherwise the
 /// failure names the first invalid byte, its offset, line and column.
@@ -40,16 +45,31 @@ pub fn read_input(path: &str) -> Result<String, Failure> {
     decode_utf8(bytes).map_err(|e| Failure(format!("error: {name} is not UTF-8 text: {e}")))
 }
 
-/// Reads everything, up to [`MAX_INPUT_BYTES`].
+/// Reads everything, up to [`MAX_TEXT_BYTES`].
 fn read_limited(input: impl Read) -> std::io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
-    input.take(MAX_INPUT_BYTES + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_INPUT_BYTES {
+    input.take(MAX_TEXT_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_TEXT_BYTES {
         return Err(std::io::Error::other(format!(
-            "the input is larger than the limit of {MAX_INPUT_BYTES} bytes"
+            "the input is larger than the limit of {MAX_TEXT_BYTES} bytes"
         )));
     }
     Ok(bytes)
+}
+
+/// Checks that an output of `len` bytes is within [`MAX_TEXT_BYTES`], the most the
+/// tools read back.
+pub fn check_output_size(len: usize) -> Result<(), Failure> {
+    if len as u64 > MAX_TEXT_BYTES {
+        return Err(Failure(format!(
+            "error: the output is {len} bytes ({} MiB), more than the limit of {MAX_TEXT_BYTES} \
+             bytes ({} MiB) the tools read: nothing was written. Lower a smaller shader, or \
+             split it into several",
+            len >> 20,
+            MAX_TEXT_BYTES >> 20
+        )));
+    }
+    Ok(())
 }
 
 /// Where the first byte that is not UTF-8 lies in an input.
@@ -94,8 +114,10 @@ pub fn decode_utf8(bytes: Vec<u8>) -> Result<String, InvalidUtf8> {
     })
 }
 
-/// Writes `text` to `path`, or standard output when `path` is `None` or `-`.
+/// Writes `text` to `path`, or standard output when `path` is `None` or `-`. A text
+/// over [`MAX_TEXT_BYTES`] is an error and nothing is written.
 pub fn write_output(path: Option<&str>, text: &str) -> Result<(), Failure> {
+    check_output_size(text.len())?;
     match path {
         None | Some("-") => {
             use std::io::Write;
@@ -466,5 +488,37 @@ pub mod command_line {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tools_write_only_what_they_can_read_back() {
+        // The largest text read is the largest written.
+        let limit = MAX_TEXT_BYTES as usize;
+        assert!(check_output_size(limit).is_ok());
+        let e = check_output_size(limit + 1).unwrap_err().0;
+        assert!(
+            e.starts_with("error: the output is 268435457 bytes (256 MiB), more than the limit of 268435456 bytes (256 MiB)"),
+            "{e}"
+        );
+        // Reading stops at the same limit.
+        let over = std::io::repeat(b' ').take(MAX_TEXT_BYTES + 1);
+        let e = read_limited(over).unwrap_err().to_string();
+        assert_eq!(e, "the input is larger than the limit of 268435456 bytes");
+        let at = std::io::repeat(b' ').take(MAX_TEXT_BYTES);
+        assert_eq!(read_limited(at).unwrap().len(), limit);
+    }
+
+    #[test]
+    fn an_output_over_the_limit_writes_nothing() {
+        let dir = std::env::temp_dir().join(format!("tools-output-{}", std::process::id()));
+        let path = dir.to_str().unwrap().to_string();
+        let big = " ".repeat(MAX_TEXT_BYTES as usize + 1);
+        assert!(write_output(Some(&path), &big).is_err());
+        assert!(!dir.exists(), "a partial output was written");
     }
 }

@@ -1,6 +1,6 @@
 //! Group async copies at the reference level: `group_async_copy_2d2d`,
-//! `group_async_copy_3d3d` and `group_wait_events` (`shared/spec/group-async-copies.md`,
-//! the builtins of `cl_khr_extended_async_copies`).
+//! `group_async_copy_3d3d` and `group_wait_events` (the builtins of the OpenCL
+//! extension `cl_khr_extended_async_copies`).
 //!
 //! A group async copy is a workgroup-level operation: every work-item of the workgroup
 //! must encounter it, with the same operands. The reference performs it once per
@@ -29,7 +29,7 @@
 //! executed by every lane of the subgroup. The workgroup-level checks (every subgroup
 //! executed each copy as often as the first) are [`AsyncCopies::finish`]'s.
 
-use crate::image::access_ctx;
+use crate::call::access_ctx;
 use crate::memory::{Memory, Target};
 use ir::interp::{EnvError, IntrinsicCall};
 use ir::{Inst, IntrinsicOp, Span};

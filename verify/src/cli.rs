@@ -43,7 +43,12 @@
 //! shader's workgroup size) must stay within the executor's limit
 //! ([`crate::exec::DEFAULT_MAX_INVOCATIONS`] invocations), and the memory the setup
 //! allocates within [`MAX_MEMORY_BYTES`]; `--subgroup` is a power of two up to 32
-//! and must agree with a `subgroup_size` the shader fixes.
+//! and must agree with a `subgroup_size` the shader fixes. `--max-steps N` sets the
+//! step budget of each subgroup (instructions and blocks it may execute,
+//! [`ir::interp::DEFAULT_MAX_STEPS`] by default); a run that exhausts it fails with a
+//! hint naming the option. Neither command keeps a log of the whole grid: `run` counts
+//! accesses, `verify` compares a slice of workgroups at a time
+//! ([`crate::verifier`]).
 
 use crate::exec::{dispatch_invocations, ExecConfig, ExecError, Executor};
 use crate::memory::{ImageStorage, Memory};
@@ -53,6 +58,7 @@ use crate::setup::{
 use crate::texel::TexelLayout;
 use crate::verifier::{lower_and_verify, Report, VerifyError};
 use ir::diag::Diagnostic;
+use ir::interp::InterpErrorKind;
 use ir::{IntrinsicClass, Shader, Span};
 use lowering::{Device, LowerOptions, UntypedAddress};
 use std::fmt;
@@ -77,6 +83,9 @@ pub struct RunOptions {
     pub globals: Vec<String>,
     /// Push-constant dwords (`--push OFFSET=V[,V...]`).
     pub push: Vec<String>,
+    /// The step budget of each subgroup (`--max-steps N`, default
+    /// [`ir::interp::DEFAULT_MAX_STEPS`]).
+    pub max_steps: Option<u64>,
 }
 
 /// The options of `verify` beyond [`RunOptions`].
@@ -124,7 +133,7 @@ impl fmt::Display for CliError {
             CliError::Input(m) => f.write_str(m),
             CliError::Located { span, message } => write!(f, "error: {span}: {message}"),
             CliError::Setup(e) => write!(f, "error: cannot set up the run: {e}"),
-            CliError::Run(e) => write!(f, "error: the shader failed: {e}"),
+            CliError::Run(e) => write!(f, "error: the shader failed: {e}{}", step_hint(e)),
             CliError::Verify(e) => write!(f, "error: {e}"),
             CliError::Mismatch(r) => write!(f, "{r}"),
         }
@@ -182,8 +191,21 @@ fn exec_diagnostic(prefix: &str, e: &ExecError) -> Option<Diagnostic> {
     let what = text.strip_prefix(&position).unwrap_or(&text);
     Some(Diagnostic::error(
         error.span,
-        format!("{prefix}workgroup ({x}, {y}, {z}), subgroup from invocation {first_invocation}: {what}"),
+        format!(
+            "{prefix}workgroup ({x}, {y}, {z}), subgroup from invocation {first_invocation}: {what}{}",
+            step_hint(e)
+        ),
     ))
+}
+
+/// How to raise the step budget, after an error that exhausted it.
+fn step_hint(e: &ExecError) -> &'static str {
+    match e {
+        ExecError::Run { error, .. } if matches!(error.kind, InterpErrorKind::StepLimit { .. }) => {
+            "; a loop that really runs this long needs a larger budget: --max-steps N"
+        }
+        _ => "",
+    }
 }
 
 /// Parses and validates `source`, rendering problems against `file`.
@@ -270,6 +292,14 @@ fn make_setup(shader: &Shader, device: &Device, o: &RunOptions) -> Result<Setup,
             )));
         }
         setup.subgroup_size = n;
+    }
+    if let Some(n) = o.max_steps {
+        if n == 0 {
+            return Err(CliError::Usage(
+                "--max-steps: a subgroup needs at least 1 step".into(),
+            ));
+        }
+        setup.max_steps = n;
     }
     apply_image_fills(shader, &mut setup, o)?;
     if let Some(n) = o.global_size {
@@ -516,16 +546,18 @@ pub fn run(file: &str, source: &str, o: &RunOptions) -> Result<String, CliError>
     let setup = make_setup(&shader, &dev, o)?;
     let mem = setup.build_memory(&shader, &dev).map_err(CliError::Setup)?;
     let initial = mem.clone();
-    let mut ex = Executor::with_config(
-        &shader,
-        ExecConfig {
-            subgroup_size: setup.subgroup_size,
-            ..ExecConfig::default()
-        },
-    );
+    // Accesses are counted, not logged: the log of a large grid would outgrow any
+    // memory.
+    let mut config = ExecConfig {
+        subgroup_size: setup.subgroup_size,
+        log_accesses: false,
+        ..ExecConfig::default()
+    };
+    config.interp.max_steps = setup.max_steps;
+    let mut ex = Executor::with_config(&shader, config);
     ex.memory = mem;
     let r = ex.run(setup.grid).map_err(CliError::Run)?;
-    let accesses = r.accesses.len();
+    let accesses = r.access_count;
     let mut out = String::new();
     // The run succeeded, so the executor found that the workgroup size fits in 64 bits.
     let _ = writeln!(
@@ -875,6 +907,82 @@ fn main {
             let e = make_setup(&shader, &dev, &opts).unwrap_err().to_string();
             assert_eq!(e, want);
         }
+    }
+
+    /// A loop of `n` iterations, each storing its counter to texel (0, 0).
+    fn loop_of(n: u32) -> String {
+        format!(
+            "shader compute (local_size=1,1,1)
+image @img : 2d r32_uint (binding=0)
+fn main {{
+  block b0:
+    32   %0 = load_const (0)
+    32   %1 = load_const (1)
+    32   %2 = load_const ({n})
+    32x2 %3 = vec2 %0, %0
+  loop {{
+    block b1:
+      32 %4 = phi b0: %0, b3: %5
+      1  %6 = uge %4, %2
+    if %6 {{
+      block b2:
+        break
+    }} else {{
+      block b4:
+    }}
+    block b3:
+      32 %5 = iadd %4, %1
+  }}
+  block b5:
+    @image_store (@img, %3, %4) (src_type=uint32)
+}}
+"
+        )
+    }
+
+    #[test]
+    fn the_step_budget_lets_long_loops_finish_and_can_be_set() {
+        // 400,000 iterations of 6 steps: refused as "infinite" by the old limit of
+        // 1,000,000 blocks, well within the default budget.
+        let o = RunOptions {
+            grid: Some("1".into()),
+            ..RunOptions::default()
+        };
+        let text = run("t.ir", &loop_of(400_000), &o).unwrap();
+        assert!(text.contains("(0,0)=400000 "), "{text}");
+        // A smaller budget stops it, naming the option that raises it.
+        let small = RunOptions {
+            max_steps: Some(1000),
+            ..o.clone()
+        };
+        let e = run("t.ir", &loop_of(400_000), &small).unwrap_err();
+        let shown = e.render("t.ir", &loop_of(400_000));
+        assert!(
+            shown.contains("more than 1000 steps") && shown.contains("--max-steps N"),
+            "{shown}"
+        );
+        let v = verify(
+            "t.ir",
+            &loop_of(400_000),
+            &RunOptions {
+                target: Some("dg2".into()),
+                max_steps: Some(1000),
+                ..o.clone()
+            },
+            &VerifyOptions::default(),
+        )
+        .unwrap_err()
+        .render("t.ir", &loop_of(400_000));
+        assert!(
+            v.contains("the original shader failed") && v.contains("--max-steps N"),
+            "{v}"
+        );
+        let zero = RunOptions {
+            max_steps: Some(0),
+            ..o
+        };
+        let e = run("t.ir", &loop_of(3), &zero).unwrap_err().to_string();
+        assert_eq!(e, "error: --max-steps: a subgroup needs at least 1 step");
     }
 
     #[test]

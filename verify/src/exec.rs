@@ -31,10 +31,12 @@
 //!   components of `bit_size / 8` bytes each, little-endian, lane by lane;
 //! * the high-level image intrinsics and `image_load_param` on the logical image
 //!   ([`crate::image`]);
-//! * the message intrinsics with the hardware's semantics ([`crate::message`]).
+//! * the message intrinsics with the hardware's semantics
+//!   ([`crate::message_intrinsics`], over [`crate::messages`]).
 
 use crate::async_copy::{AsyncCopies, CountMismatch};
-use crate::memory::{Access, AccessCtx, AccessKind, Memory, Target};
+use crate::call::{access_ctx, lane_err};
+use crate::memory::{Access, AccessKind, Memory, Target};
 use ir::interp::{Config, Env, EnvError, InterpError, Interpreter, IntrinsicCall, RunState, Stats};
 use ir::{IndexKind, Inst, IntrinsicClass, IntrinsicOp, Shader, Span, Value};
 use std::collections::BTreeMap;
@@ -272,14 +274,21 @@ impl fmt::Display for WorkgroupError {
 
 impl std::error::Error for WorkgroupError {}
 
-/// What a dispatch produced (the memory itself stays in the executor).
+/// What a dispatch, or a range of its workgroups, produced (the memory itself stays in
+/// the executor).
 #[derive(Clone, Debug, Default)]
 pub struct RunResult {
-    /// For each value asked for, its components in every invocation (indexed by the
-    /// invocation's linear index), or `None` where the invocation did not define it.
+    /// For each value asked for, its components in every invocation run (indexed by the
+    /// invocation's linear index minus [`RunResult::first_invocation`]), or `None` where
+    /// the invocation did not define it.
     pub values: BTreeMap<Value, Vec<Option<Vec<u64>>>>,
+    /// The linear index of the first invocation run: 0 for a whole dispatch, the first
+    /// invocation of the first workgroup for [`Executor::run_workgroups`].
+    pub first_invocation: u32,
     /// Every memory access, in execution order (empty when logging is off).
     pub accesses: Vec<Access>,
+    /// How many memory accesses the run made (discarded ones included), logged or not.
+    pub access_count: u64,
     /// Every execution of an image or message intrinsic, in execution order (empty
     /// unless [`ExecConfig::trace_calls`] is on).
     pub calls: Vec<CallTrace>,
@@ -287,6 +296,15 @@ pub struct RunResult {
     pub stats: Stats,
     /// Number of invocations run.
     pub invocations: u32,
+}
+
+impl RunResult {
+    /// The value of `value` asked for in invocation `invocation` (a linear index in the
+    /// dispatch), if that invocation was run and defined it.
+    pub fn value(&self, value: Value, invocation: u32) -> Option<&[u64]> {
+        let i = invocation.checked_sub(self.first_invocation)? as usize;
+        self.values.get(&value)?.get(i)?.as_deref()
+    }
 }
 
 /// One execution of an image or message intrinsic by a subgroup.
@@ -388,15 +406,33 @@ impl<'s> Executor<'s> {
         workgroups: [u32; 3],
         record: &[Value],
     ) -> (RunResult, Option<ExecError>) {
+        self.run_workgroups(workgroups, 0..u64::MAX, record)
+    }
+
+    /// Runs the workgroups of a dispatch of `workgroups` whose linear indices (x
+    /// fastest, then y, then z) are in `range` (clipped to the dispatch), recording the
+    /// values of `record`; as [`Executor::run_partial`] otherwise. The memory carries
+    /// over from one call to the next, so a dispatch can be run a slice of workgroups at
+    /// a time, each result (its values, its access log) covering only its slice: what
+    /// keeps a verification of a large grid within bounded memory.
+    pub fn run_workgroups(
+        &mut self,
+        workgroups: [u32; 3],
+        range: std::ops::Range<u64>,
+        record: &[Value],
+    ) -> (RunResult, Option<ExecError>) {
         let mut result = RunResult::default();
-        let error = self.run_into(workgroups, record, &mut result).err();
+        let count_before = self.memory.access_count();
+        let error = self.run_into(workgroups, range, record, &mut result).err();
         result.accesses = self.memory.take_log();
+        result.access_count = self.memory.access_count() - count_before;
         (result, error)
     }
 
     fn run_into(
         &mut self,
         workgroups: [u32; 3],
+        range: std::ops::Range<u64>,
         record: &[Value],
         result: &mut RunResult,
     ) -> Result<(), ExecError> {
@@ -414,9 +450,14 @@ impl<'s> Executor<'s> {
         // 0, so the number of workgroups is at most the total.
         let num_wg = workgroups.iter().map(|&n| n as u64).product::<u64>();
         let wg_size = local.iter().map(|&n| n as u64).product::<u64>();
-        result.invocations = total as u32;
+        let range = range.start.min(num_wg)..range.end.min(num_wg);
+        // Within the total, which fits in 32 bits.
+        let first = (range.start * wg_size) as u32;
+        let count = ((range.end - range.start) * wg_size).min(total);
+        result.first_invocation = first;
+        result.invocations = count as u32;
         for &v in record {
-            result.values.insert(v, vec![None; total as usize]);
+            result.values.insert(v, vec![None; count as usize]);
         }
         self.memory.set_logging(self.config.log_accesses);
         let num_sg = wg_size.div_ceil(sg as u64) as usize;
@@ -440,7 +481,7 @@ impl<'s> Executor<'s> {
             subgroup_size: sg,
         };
         let mut lanes = vec![0u32; sg as usize];
-        for wl in 0..num_wg {
+        for wl in range {
             let wg = linear_to_xyz(wl, workgroups);
             self.memory
                 .begin_workgroup(wl as u32, self.config.shared_size);
@@ -587,6 +628,7 @@ impl SubgroupSlot {
 /// Adds a finished subgroup's counters and recorded values to `result`.
 fn record_subgroup(result: &mut RunResult, interp: &Interpreter<'_>, slot: SubgroupSlot) {
     let SubgroupSlot { first, count, .. } = slot;
+    let first = first - result.first_invocation;
     let stats = interp.stats();
     result.stats.blocks += stats.blocks;
     result.stats.instructions += stats.instructions;
@@ -654,18 +696,6 @@ impl<'m> ExecEnv<'m> {
     }
 }
 
-/// `e` as the error of lane `lane` of an intrinsic.
-pub(crate) fn lane_err(
-    lane: usize,
-    e: impl Into<Box<dyn std::error::Error + Send + Sync>>,
-) -> EnvError {
-    EnvError::at_lane(lane as u32, e)
-}
-
-fn ctx_of(call: &IntrinsicCall<'_>, lane: usize) -> AccessCtx {
-    crate::image::access_ctx(call, lane)
-}
-
 /// Bytes per component of memory data of `bits` bits.
 fn component_bytes(bits: u8) -> Result<usize, EnvError> {
     match bits {
@@ -687,7 +717,7 @@ impl Env for ExecEnv<'_> {
             let r = if class == IntrinsicClass::Image {
                 crate::image::execute(self.mem, call)
             } else {
-                crate::message::execute(self.mem, call)
+                crate::message_intrinsics::execute(self.mem, call)
             };
             if let Some(trace) = self.trace.as_deref_mut() {
                 trace.push(CallTrace {
@@ -765,7 +795,7 @@ impl Env for ExecEnv<'_> {
         let n = ty.num_components() as usize;
         let base = call.index(IndexKind::Base).unwrap_or(0) as i32 as i64 as u64;
         for lane in lanes {
-            let ctx = ctx_of(call, lane);
+            let ctx = access_ctx(call, lane);
             let kind = if is_store {
                 AccessKind::Store
             } else {
@@ -838,6 +868,58 @@ mod tests {
     use super::*;
 
     use crate::fixtures::parse;
+
+    #[test]
+    fn a_dispatch_runs_a_slice_of_workgroups_at_a_time() {
+        // Each invocation stores its global x at byte 4x of SSBO 0: run as a whole, or
+        // as slices of workgroups whose results cover only their slice.
+        let text = "shader compute (local_size=2,1,1)
+fn main {
+  block b0:
+    32x3 %0 = @load_global_invocation_id
+    32   %1 = load_const (4)
+    32   %2 = imul %0.x, %1
+    32   %3 = load_const (0)
+    @store_ssbo (%0.x, %3, %2) (access=none, align_mul=4)
+}";
+        let shader = parse(text);
+        let rec = [Value::from_u32(2)];
+        let fresh = || {
+            let mut ex = crate::fixtures::executor(&shader, 2);
+            let (id, _) = ex.memory.alloc_zeroed("ssbo 0", 40);
+            ex.memory.bind_ssbo(0, id);
+            ex
+        };
+        let mut whole = fresh();
+        let all = whole.run_recording([5, 1, 1], &rec).unwrap();
+        assert_eq!((all.first_invocation, all.invocations), (0, 10));
+        assert_eq!(all.accesses.len(), 10);
+        assert_eq!(all.access_count, 10);
+        let mut sliced = fresh();
+        let mut accesses = Vec::new();
+        for (range, first) in [(0..2, 0u32), (2..4, 4), (4..9, 8)] {
+            let (r, e) = sliced.run_workgroups([5, 1, 1], range.clone(), &rec);
+            assert!(e.is_none());
+            // Only the slice: its invocations (the last slice clipped to the grid), its
+            // values, its accesses.
+            let n = (range.end.min(5) - range.start) as u32 * 2;
+            assert_eq!((r.first_invocation, r.invocations), (first, n));
+            assert_eq!(r.values[&rec[0]].len(), n as usize);
+            assert_eq!(r.accesses.len(), n as usize);
+            assert_eq!(r.access_count, n as u64);
+            for inv in first..first + n {
+                assert_eq!(r.value(rec[0], inv), Some(&[4 * inv as u64][..]));
+            }
+            assert_eq!(r.value(rec[0], first + n), None);
+            accesses.extend(r.accesses);
+        }
+        assert_eq!(accesses, all.accesses);
+        // The memory carried over from slice to slice.
+        assert_eq!(
+            sliced.memory.allocation(crate::memory::AllocId(0)).bytes,
+            whole.memory.allocation(crate::memory::AllocId(0)).bytes
+        );
+    }
 
     #[test]
     fn invocation_ids_over_a_grid_with_partial_subgroups() {

@@ -42,13 +42,13 @@
 //!
 //! `image_block_load` / `image_block_store` move a `W x H` block of raw texels at once
 //! for the whole subgroup (see [`execute`]'s `image_block` and the block messages in
-//! [`crate::message`]).
+//! [`crate::messages`]).
 //!
 //! Atomics act on single-channel 32- and 64-bit formats (`r32_uint`, `r32_sint`,
 //! `r32_float`, `r64_uint`, `r64_sint`) with NIR's semantics (see
 //! [`apply_nir_atomic`]), lane by lane in ascending lane order, and on the 16-bit
 //! `r16_uint`, `r16_sint` and `r16_float` (typed `d16u32` atomics from Gfx12,
-//! image-lowering.md §3) with 32-bit data and results related to the 16-bit texel as
+//! `docs/hardware/image-lowering.md` §3) with 32-bit data and results related to the 16-bit texel as
 //! [`r16_atomic_operand`] and [`r16_atomic_result`] define: integer operations act on
 //! the data's low 16 bits and wrap modulo 2^16, `imin`/`imax` compare 16-bit signed
 //! values; the old texel is returned zero-extended (`r16_uint`) or sign-extended
@@ -57,8 +57,11 @@
 //! (`cmpxchg` included) on `r16_float` and float operations on `r16_uint`/`r16_sint` are
 //! errors, as the validator rules for every format; `xchg` fits all three.
 
-use crate::exec::lane_err;
-use crate::memory::{AccessCtx, AccessKind, ImageBinding, ImageStorage, Memory, Target};
+use crate::call::{
+    access_ctx, bound_image, check_whole_subgroup, gather_from_lanes, image_binding_index,
+    lane_err, scatter_to_lanes, uniform_vector,
+};
+use crate::memory::{AccessKind, ImageBinding, ImageStorage, Memory, Target};
 use crate::texel::{decode_channel, encode_channel, ChannelKind, TexelLayout};
 use ir::eval::{eval_alu, Operand};
 use ir::interp::{EnvError, IntrinsicCall};
@@ -80,15 +83,6 @@ pub enum ImageError {
         /// Why.
         reason: String,
     },
-    /// A descriptor-array index beyond the array.
-    ArrayIndex {
-        /// The image name.
-        image: String,
-        /// The index.
-        index: u64,
-        /// The array size.
-        count: u32,
-    },
     /// An operation the reference does not define for this format or data.
     Unsupported {
         /// Why.
@@ -101,74 +95,12 @@ impl fmt::Display for ImageError {
         match self {
             ImageError::BadIndex { index } => write!(f, "index `{index}` is missing or invalid"),
             ImageError::Mismatch { image, reason } => write!(f, "image `@{image}`: {reason}"),
-            ImageError::ArrayIndex {
-                image,
-                index,
-                count,
-            } => write!(
-                f,
-                "image `@{image}`: descriptor index {index} is outside the array of {count}"
-            ),
             ImageError::Unsupported { reason } => f.write_str(reason),
         }
     }
 }
 
 impl std::error::Error for ImageError {}
-
-/// The access context of lane `lane` of a call.
-pub fn access_ctx(call: &IntrinsicCall<'_>, lane: usize) -> AccessCtx {
-    AccessCtx {
-        inst: call.inst,
-        span: call.span,
-        op: call.op(),
-        lane: lane as u32,
-        invocation: call.invocations.get(lane).copied().unwrap_or(0),
-    }
-}
-
-/// The binding-table index of the image a call names, in lane `lane`: the declaration's
-/// binding plus the descriptor-array index.
-pub fn image_binding_index(call: &IntrinsicCall<'_>, lane: usize) -> Result<u32, EnvError> {
-    let decl = call
-        .image
-        .ok_or_else(|| EnvError::msg(format!("`@{}` names no image", call.op())))?;
-    let index = call.image_index(lane);
-    if let Some(count) = decl.count {
-        if index >= count as u64 {
-            return Err(EnvError::at_lane(
-                lane as u32,
-                ImageError::ArrayIndex {
-                    image: decl.name.clone(),
-                    index,
-                    count,
-                },
-            ));
-        }
-    }
-    Ok(decl.binding + index as u32)
-}
-
-/// The image a call names, in lane `lane`.
-pub fn bound_image<'m>(
-    mem: &'m Memory,
-    call: &IntrinsicCall<'_>,
-    lane: usize,
-) -> Result<(u32, &'m ImageBinding), EnvError> {
-    let binding = image_binding_index(call, lane)?;
-    match mem.image(binding) {
-        Some(b) => Ok((binding, b)),
-        None => Err(EnvError::at_lane(
-            lane as u32,
-            Memory::unbound(
-                AccessKind::Load,
-                "image binding",
-                binding as u64,
-                &access_ctx(call, lane),
-            ),
-        )),
-    }
-}
 
 /// The format the reference converts with: the declaration's, which must match the view
 /// bound; the view's when the declaration has none (read/write without format).
@@ -666,7 +598,7 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
 /// `image_block_load` / `image_block_store`: the `W x H` texel block at `(x, y)` of a
 /// non-arrayed 2D view, as raw texel bits (no format conversion), packed row-major
 /// without padding into a register image (row pitch `W · bpp`) and spread over the lanes
-/// as block messages spread theirs ([`crate::message::scatter_to_lanes`]). The access
+/// as block messages spread theirs ([`crate::call::scatter_to_lanes`]). The access
 /// is subgroup-level: every lane must be active and pass the same coordinate (lane 0's
 /// is used). Texels outside the view read 0 and are not written (logged as discarded).
 /// Texels of 1, 2, 4 or 8 bytes.
@@ -675,9 +607,6 @@ fn image_block(
     call: &mut IntrinsicCall<'_>,
     decl: &ImageDecl,
 ) -> Result<(), EnvError> {
-    use crate::message::{
-        check_whole_subgroup, gather_from_lanes, scatter_to_lanes, uniform_vector,
-    };
     let op = call.op();
     check_whole_subgroup(call)?;
     if decl.dim != ImageDim::D2 || decl.arrayed {

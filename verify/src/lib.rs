@@ -6,8 +6,13 @@
 //! * [`texel`]: the reference encoding and decoding of every storage format;
 //! * [`memory`]: the byte memory (flat address space, bindings, shared memory, push
 //!   constants) and its access log;
+//! * [`call`]: reading an IR intrinsic call (its access context, image bindings,
+//!   uniform operands, register images spread over lanes);
 //! * [`image`]: the high-level image intrinsics on the logical image;
-//! * [`message`]: LSC and sampler messages with the hardware's semantics;
+//! * [`messages`]: the semantics of LSC, 2D block and sampler messages over plain
+//!   per-lane data, shared by every interpreter;
+//! * [`message_intrinsics`]: the IR's message intrinsics executed through
+//!   [`messages`];
 //! * [`async_copy`]: group async copies at the reference level;
 //! * [`exec`]: the [`exec::Executor`] running a grid of workgroups;
 //! * [`setup`]: surfaces, views, fills, buffers and dispatch of a run
@@ -20,13 +25,15 @@
 //! The random generators of the property suites live in the `suites` crate (`tests/`).
 
 pub mod async_copy;
+pub mod call;
 pub mod cli;
 pub mod exec;
 #[cfg(test)]
 mod fixtures;
 pub mod image;
 pub mod memory;
-pub mod message;
+pub mod message_intrinsics;
+pub mod messages;
 pub mod setup;
 pub mod texel;
 pub mod verifier;

@@ -221,7 +221,7 @@ pub struct ImageBinding {
     /// and encodes with).
     pub logical_format: ir::Format,
     /// The surface-state format: what typed messages and the sampler convert with (the
-    /// lowered storage format the driver binds, `image-lowering.md` §3).
+    /// lowered storage format the driver binds, `docs/hardware/image-lowering.md` §3).
     pub state_format: tiling::Format,
     /// The image parameter block (`image_load_param`), 4 dwords per slot.
     pub param: Vec<u32>,
@@ -356,6 +356,8 @@ pub struct Memory {
     workgroup: u32,
     log: Vec<Access>,
     logging: bool,
+    /// Accesses made (logged or not).
+    accesses: u64,
 }
 
 impl Memory {
@@ -585,6 +587,12 @@ impl Memory {
         &self.log
     }
 
+    /// How many accesses were made (discarded ones included), whether logging was on or
+    /// not.
+    pub fn access_count(&self) -> u64 {
+        self.accesses
+    }
+
     /// Takes the recorded accesses, leaving the log empty.
     pub fn take_log(&mut self) -> Vec<Access> {
         std::mem::take(&mut self.log)
@@ -593,6 +601,7 @@ impl Memory {
     /// Records an access that touched no memory (an out-of-bounds typed or image access
     /// the hardware discards).
     pub fn record_discarded(&mut self, kind: AccessKind, space: Space, size: u32, ctx: &AccessCtx) {
+        self.accesses += 1;
         if self.logging {
             self.log.push(Access {
                 kind,
@@ -722,6 +731,7 @@ impl Memory {
         size: usize,
         ctx: &AccessCtx,
     ) {
+        self.accesses += 1;
         if self.logging {
             self.log.push(Access {
                 kind,

@@ -236,6 +236,8 @@ pub struct Setup {
     pub grid: [u32; 3],
     /// Lanes per subgroup (1 to 32).
     pub subgroup_size: u32,
+    /// The step budget of each subgroup's run ([`ir::interp::Config::max_steps`]).
+    pub max_steps: u64,
     /// The surfaces the lowering asks the driver to bind (its report's `bindings`);
     /// images not listed are bound with [`expected_surface_format`].
     pub bindings: Vec<lowering::ImageBinding>,
@@ -320,7 +322,7 @@ pub fn raw_surface_format(bits: u32) -> Option<tiling::Format> {
 }
 
 /// The surface the lowering binds an image with when its report does not say (Mesa's
-/// choice, image-lowering.md §2, §3, §10): the view format for format-less images, the
+/// choice, `docs/hardware/image-lowering.md` §2, §3, §10): the view format for format-less images, the
 /// image format for write-only images (the hardware converts stores), otherwise the
 /// lowered storage format, or the raw format where no typed format matches.
 pub fn expected_surface_format(decl: &ImageDecl, device: &Device) -> SurfaceFormat {
@@ -552,6 +554,7 @@ impl Setup {
             push_constants,
             grid: [1, 1, 1],
             subgroup_size: 16,
+            max_steps: ir::interp::DEFAULT_MAX_STEPS,
             bindings: Vec::new(),
             report_limit: DEFAULT_REPORT_LIMIT,
         };

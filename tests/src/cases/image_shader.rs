@@ -681,6 +681,7 @@ impl Case {
             push_constants: Vec::new(),
             grid: self.workgroups,
             subgroup_size: self.subgroup_size,
+            max_steps: ir::interp::DEFAULT_MAX_STEPS,
             bindings: Vec::new(),
             report_limit: 8,
         }

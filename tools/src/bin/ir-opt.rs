@@ -4,6 +4,7 @@
 
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use ir::passes::manager::{PassManager, RunError};
+use std::io::IsTerminal;
 use std::process::ExitCode;
 use tools::{load_shader, read_input, write_output, Failure, OptionError};
 
@@ -74,9 +75,12 @@ pointer to a global allocation of its own (--global-size bytes, a pattern from -
 --global OFFSET=gradient puts k in the dword at byte 4k), compared byte by byte after
 both runs. Shared memory is not compared: copy results out of it.
 Limits: at most {} invocations (workgroups times the workgroup size) and {} MiB
-of images, buffers and global memory per run.",
+of images, buffers and global memory per run; each subgroup executes at most --max-steps
+steps (instructions and blocks; default {}), enough for loops of hundreds of thousands
+of iterations, while a runaway loop stops within seconds.",
         verify::exec::DEFAULT_MAX_INVOCATIONS,
-        verify::setup::MAX_MEMORY_BYTES >> 20
+        verify::setup::MAX_MEMORY_BYTES >> 20,
+        ir::interp::DEFAULT_MAX_STEPS
     )
 }
 
@@ -111,6 +115,10 @@ struct ExecArgs {
     /// 0x hexadecimal; the rest of the push constants is a pattern from --seed).
     #[arg(long = "push", value_name = "OFFSET=V,...")]
     push: Vec<String>,
+    /// Step budget of each subgroup: the instructions and blocks it may execute before
+    /// the run stops as a runaway loop (default: see Limits below).
+    #[arg(long, value_name = "N", value_parser = parse_u64, allow_hyphen_values = true)]
+    max_steps: Option<u64>,
 }
 
 #[derive(Args)]
@@ -173,9 +181,9 @@ enum Emit {
 
 #[derive(Args)]
 struct OptArgs {
-    /// Input file, or `-` for standard input.
-    #[arg(default_value = "-")]
-    file: String,
+    /// Input file, or `-` for standard input (the default when standard input is not a
+    /// terminal; with neither FILE nor piped input, ir-opt prints its usage).
+    file: Option<String>,
     /// Output file (default: standard output).
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     output: Option<String>,
@@ -247,6 +255,17 @@ fn main() -> ExitCode {
         Err(exit) => return exit.report(),
     };
     let result = match &cli.command {
+        // Nothing to read: no file, and standard input is the terminal, where reading
+        // would wait silently for text the user does not know to type.
+        None if cli.opt.file.is_none() && std::io::stdin().is_terminal() => {
+            eprintln!(
+                "error: no input: give a FILE, or pipe a shader into standard input \
+                 (`-` reads the terminal)\n"
+            );
+            eprint!("{}", Cli::command().render_usage());
+            eprintln!("\n\nFor more information, try '--help'.");
+            return ExitCode::FAILURE;
+        }
         None => optimize(&cli.opt),
         Some(Command::Run(a)) => run(a),
         Some(Command::Verify(a)) => verify(a),
@@ -270,6 +289,7 @@ fn run_options(e: &ExecArgs, target: Option<String>) -> verify::cli::RunOptions 
         global_size: e.global_size,
         globals: e.globals.clone(),
         push: e.push.clone(),
+        max_steps: e.max_steps,
     }
 }
 
@@ -314,12 +334,9 @@ fn target_device(name: &str) -> Result<lowering::Device, Failure> {
 }
 
 fn optimize(args: &OptArgs) -> Result<(), Failure> {
-    let source = read_input(&args.file)?;
-    let file = if args.file == "-" {
-        "<stdin>"
-    } else {
-        &args.file
-    };
+    let path = args.file.as_deref().unwrap_or("-");
+    let source = read_input(path)?;
+    let file = if path == "-" { "<stdin>" } else { path };
     let shader = load_shader(file, &source)?;
     log::info!("parsed {file}: {} function(s)", shader.functions.len());
     let device = args.target.as_deref().map(target_device).transpose()?;
@@ -415,15 +432,33 @@ fn run_pipeline(
     if args.time_passes {
         eprint!("{}", pm.timing_report());
     }
-    result.map(|_| ()).map_err(|e| {
-        let what = match &e {
-            RunError::InvalidInput(_) => "error: the input shader is invalid".to_string(),
-            RunError::Pass(p) => format!("error: pass `{}` failed", p.pass),
-            RunError::InvalidAfter { pass, .. } => {
-                format!("error: the shader is invalid after pass `{pass}`")
-            }
-        };
-        let details = tools::render(e.diagnostics(), file, source);
-        Failure(format!("{what}\n{details}"))
-    })
+    result
+        .map(|_| ())
+        .map_err(|e| pipeline_failure(&e, file, source))
+}
+
+/// A failed pipeline as ir-opt prints it: the reasons first (every diagnostic with its
+/// source line and caret, so the first line says what is wrong), then a note naming
+/// the pass they came from.
+fn pipeline_failure(e: &RunError, file: &str, source: &str) -> Failure {
+    let context = match e {
+        RunError::InvalidInput(_) => "the input shader is invalid".to_string(),
+        RunError::Pass(p) => format!("pass `{}` failed", p.pass),
+        RunError::InvalidAfter { pass, .. } => {
+            format!("the shader is invalid after pass `{pass}` (a bug in that pass)")
+        }
+    };
+    let diags = e.diagnostics();
+    if diags.is_empty() {
+        return Failure(format!("error: {context}"));
+    }
+    let details = tools::render(diags, file, source);
+    let count = match diags.len() {
+        1 => "1 error".to_string(),
+        n => format!("{n} errors"),
+    };
+    Failure(format!(
+        "{}\nnote: {context} ({count})",
+        details.0.trim_end()
+    ))
 }

@@ -42,9 +42,13 @@
 //! can only happen in a function the validator rejects), and [`Interpreter::value`]
 //! returns `None` for such lanes.
 //!
-//! Errors ([`InterpError`]) name the instruction (its span and opcode) and the lane. An
-//! iteration limit ([`Config::max_block_executions`]) turns an infinite loop into an
-//! error instead of a hang.
+//! Errors ([`InterpError`]) name the instruction (its span and opcode) and the lane. A
+//! step budget ([`Config::max_steps`]) turns an infinite loop into an error instead of a
+//! hang: a run may execute that many steps, a step being one instruction or one block
+//! entered by the subgroup (a SIMD instruction counts once whatever its lanes; an empty
+//! block counts, so that `loop { continue }` stops too). The budget is counted in what
+//! the interpreter does rather than in loop iterations, so a long loop with a small body
+//! and a short one with a large body are treated alike.
 //!
 //! ```
 //! use ir::interp::{Config, Env, EnvError, IntrinsicCall, Interpreter};
@@ -78,24 +82,34 @@ use crate::intrinsic::{IndexKind, IntrinsicOp};
 use crate::shader::Shader;
 use crate::span::Span;
 use crate::types::{bit_mask, Src, Type};
+use registers::{Registers, Slot};
 use smallvec::SmallVec;
 use std::fmt;
+
+mod registers;
 
 /// The largest subgroup the interpreter runs (one bit per lane in a `u32` mask).
 pub const MAX_LANES: usize = 32;
 
+/// The default step budget of a run ([`Config::max_steps`]): 2^24 (16,777,216)
+/// instructions and blocks per subgroup. The interpreter executes a few million SIMD
+/// instructions a second, so a runaway loop stops within seconds, while a real loop
+/// still has room: 400,000 iterations of a body of 40 instructions fit.
+pub const DEFAULT_MAX_STEPS: u64 = 1 << 24;
+
 /// Interpreter settings.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Config {
-    /// How many block executions one [`Interpreter::run`] may perform before it stops
-    /// with [`InterpErrorKind::IterationLimit`] (a guard against infinite loops).
-    pub max_block_executions: u64,
+    /// How many steps (instructions and blocks, see the module documentation) one run
+    /// of a subgroup may execute before it stops with [`InterpErrorKind::StepLimit`]
+    /// (a guard against infinite loops).
+    pub max_steps: u64,
 }
 
 impl Default for Config {
     fn default() -> Config {
         Config {
-            max_block_executions: 1_000_000,
+            max_steps: DEFAULT_MAX_STEPS,
         }
     }
 }
@@ -109,6 +123,13 @@ pub struct Stats {
     pub instructions: u64,
     /// Intrinsics handed to the environment.
     pub intrinsics: u64,
+}
+
+impl Stats {
+    /// The steps counted against [`Config::max_steps`]: blocks plus instructions.
+    pub fn steps(&self) -> u64 {
+        self.blocks + self.instructions
+    }
 }
 
 /// An error reported by an [`Env`]: the lane it concerns, if one, and the cause, which
@@ -286,6 +307,15 @@ impl<'a> IntrinsicCall<'a> {
         &self.src_data[start..start + n]
     }
 
+    /// What source `i` reads in every lane: its components (swizzle applied) for lane
+    /// 0, then lane 1, and so on (inactive lanes read zeros); a SIMD operand as a
+    /// message's payload holds it.
+    pub fn src_lanes(&self, i: usize) -> &'a [u64] {
+        let n = self.src_types[i].num_components() as usize;
+        let start = self.src_offsets[i];
+        &self.src_data[start..start + n * self.invocations.len()]
+    }
+
     /// The first component source `i` reads in lane `lane`.
     pub fn src_scalar(&self, i: usize, lane: usize) -> u64 {
         self.src(i, lane)[0]
@@ -340,6 +370,12 @@ impl<'a> IntrinsicCall<'a> {
         &mut self.dest[lane * n..lane * n + n]
     }
 
+    /// The destination of every lane: its components for lane 0, then lane 1, and so
+    /// on (see [`IntrinsicCall::dest_mut`]). Empty without a destination.
+    pub fn dest_lanes_mut(&mut self) -> &mut [u64] {
+        self.dest
+    }
+
     /// Writes the destination of lane `lane` (extra values are ignored, missing ones
     /// stay 0).
     pub fn set_dest(&mut self, lane: usize, values: &[u64]) {
@@ -385,8 +421,8 @@ pub enum InterpErrorKind {
         /// The jump.
         jump: Jump,
     },
-    /// The run exceeded [`Config::max_block_executions`].
-    IterationLimit {
+    /// The run exceeded its step budget, [`Config::max_steps`].
+    StepLimit {
         /// The limit.
         limit: u64,
         /// The loop being iterated, if any.
@@ -487,8 +523,11 @@ impl fmt::Display for InterpError {
                     jump.name()
                 )
             }
-            InterpErrorKind::IterationLimit { limit, in_loop } => {
-                write!(f, "more than {limit} block executions")?;
+            InterpErrorKind::StepLimit { limit, in_loop } => {
+                write!(
+                    f,
+                    "the subgroup executed more than {limit} steps (instructions and blocks)"
+                )?;
                 if let Some(l) = in_loop {
                     write!(f, " (in {l}; infinite loop?)")?;
                 }
@@ -519,15 +558,6 @@ impl std::error::Error for InterpError {
             _ => None,
         }
     }
-}
-
-/// Where a value lives in the store: component prefix and shape.
-#[derive(Copy, Clone, Debug)]
-struct Slot {
-    /// Sum of the component counts of the values before this one.
-    base: u32,
-    comps: u8,
-    bits: u8,
 }
 
 /// One entry of the interpreter's control-flow stack.
@@ -589,11 +619,13 @@ pub struct Interpreter<'s> {
     shader: &'s Shader,
     func: &'s Function,
     config: Config,
-    slots: Vec<Slot>,
-    total_comps: usize,
+    /// The dense register layout of the function's values.
+    regs: Registers,
     lanes: usize,
     invocations: Vec<u32>,
+    /// The registers, `components x lanes` words each (lane-major within a register).
     store: Vec<u64>,
+    /// Per register, the lanes that defined it in the current run.
     defined: Vec<u32>,
     prev_block: [Option<Block>; MAX_LANES],
     /// The control-flow stack of the current run (empty when there is none).
@@ -616,24 +648,15 @@ type Mask = u32;
 impl<'s> Interpreter<'s> {
     /// An interpreter for `func`, one of `shader`'s functions (the shader supplies the
     /// image declarations).
+    ///
+    /// The registers are laid out once here (see the `registers` module): memory is
+    /// proportional to the values the function uses, whatever their ids.
     pub fn new(shader: &'s Shader, func: &'s Function, config: Config) -> Interpreter<'s> {
-        let mut slots = Vec::with_capacity(func.num_value_ids());
-        let mut base = 0u32;
-        for i in 0..func.num_value_ids() {
-            let ty = func.value_type(Value::from_u32(i as u32));
-            slots.push(Slot {
-                base,
-                comps: ty.num_components(),
-                bits: ty.bit_size(),
-            });
-            base += ty.num_components() as u32;
-        }
         Interpreter {
             shader,
             func,
             config,
-            slots,
-            total_comps: base as usize,
+            regs: Registers::new(func),
             lanes: 0,
             invocations: Vec::new(),
             store: Vec::new(),
@@ -714,13 +737,13 @@ impl<'s> Interpreter<'s> {
         self.lanes = n;
         self.invocations.clear();
         self.invocations.extend_from_slice(invocations);
-        let size = self.total_comps * n;
+        let size = self.regs.total_comps() * n;
         if self.store.len() != size {
             self.store.clear();
             self.store.resize(size, 0);
         }
         self.defined.clear();
-        self.defined.resize(self.slots.len(), 0);
+        self.defined.resize(self.regs.len(), 0);
         self.prev_block = [None; MAX_LANES];
         self.stats = Stats::default();
         self.entry_mask = mask & lane_mask;
@@ -758,8 +781,11 @@ impl<'s> Interpreter<'s> {
     /// The components of `value` in lane `lane` after a run, or `None` if that lane did
     /// not define it (or the value does not exist).
     pub fn value(&self, value: Value, lane: usize) -> Option<&[u64]> {
-        let slot = self.slots.get(value.index())?;
-        if lane >= self.lanes || self.defined[value.index()] & (1 << lane) == 0 {
+        let id = self.regs.id(value)?;
+        let slot = self.regs.slot(id)?;
+        if lane >= self.lanes
+            || self.defined.get(id as usize).copied().unwrap_or(0) & (1 << lane) == 0
+        {
             return None;
         }
         let n = slot.comps as usize;
@@ -767,9 +793,18 @@ impl<'s> Interpreter<'s> {
         Some(&self.store[start..start + n])
     }
 
+    /// The size of the register store of the current run, in 64-bit words: one per
+    /// component per lane of every value the function uses.
+    pub fn register_words(&self) -> usize {
+        self.store.len()
+    }
+
     /// The lanes that defined `value` in the last run.
     pub fn defined_lanes(&self, value: Value) -> u32 {
-        self.defined.get(value.index()).copied().unwrap_or(0)
+        self.regs
+            .id(value)
+            .and_then(|id| self.defined.get(id as usize).copied())
+            .unwrap_or(0)
     }
 
     /// Counters of the last run (so far, while it is suspended at a barrier).
@@ -809,7 +844,7 @@ impl<'s> Interpreter<'s> {
                         CfNode::Block(b) => self.enter_block(b, mask)?,
                         CfNode::If(id) => {
                             let data = func.if_data(id);
-                            let cond = self.read_bool(data.cond, mask, data.span)?;
+                            let cond = self.read_cond(id, mask)?;
                             let (then_mask, else_mask) = (mask & cond, mask & !cond);
                             // A side without lanes is skipped; `mask` is not empty, so
                             // at least one side runs.
@@ -905,24 +940,40 @@ impl<'s> Interpreter<'s> {
             .find(|f| matches!(f, Frame::Loop { .. }))
     }
 
+    /// Counts the entry into `block` as one step.
     fn count_block(&mut self, block: Block) -> Result<(), InterpError> {
         self.stats.blocks += 1;
-        if self.stats.blocks > self.config.max_block_executions {
-            let in_loop = match self.innermost_loop() {
-                Some(Frame::Loop { id, .. }) => Some(*id),
-                _ => None,
-            };
-            return Err(InterpError::new(
-                self.func.block(block).span,
-                None,
-                None,
-                InterpErrorKind::IterationLimit {
-                    limit: self.config.max_block_executions,
-                    in_loop,
-                },
-            ));
+        if self.stats.steps() > self.config.max_steps {
+            return Err(self.step_limit(self.func.block(block).span, None));
         }
         Ok(())
+    }
+
+    /// Counts the execution of `inst` as one step.
+    #[inline]
+    fn count_step(&mut self, inst: Inst) -> Result<(), InterpError> {
+        self.stats.instructions += 1;
+        if self.stats.steps() > self.config.max_steps {
+            return Err(self.step_limit(self.func.inst_span(inst), Some(inst)));
+        }
+        Ok(())
+    }
+
+    /// The error of a run that exceeded its step budget at `span`.
+    fn step_limit(&mut self, span: Span, inst: Option<Inst>) -> InterpError {
+        let in_loop = match self.innermost_loop() {
+            Some(Frame::Loop { id, .. }) => Some(*id),
+            _ => None,
+        };
+        InterpError::new(
+            span,
+            inst,
+            None,
+            InterpErrorKind::StepLimit {
+                limit: self.config.max_steps,
+                in_loop,
+            },
+        )
     }
 
     /// Enters a block: counts it, executes its phis and pushes a frame for the rest.
@@ -967,7 +1018,7 @@ impl<'s> Interpreter<'s> {
                 InstKind::Intrinsic(i) if i.op == IntrinsicOp::Barrier
             );
             if is_barrier {
-                self.stats.instructions += 1;
+                self.count_step(inst)?;
                 let span = func.inst_span(inst);
                 if mask != self.entry_mask {
                     return Err(InterpError::new(
@@ -1019,22 +1070,20 @@ impl<'s> Interpreter<'s> {
 
     // ----- values ---------------------------------------------------------------------
 
-    fn slot(&self, value: Value, span: Span, inst: Option<Inst>) -> Result<Slot, InterpError> {
-        self.slots
-            .get(value.index())
-            .copied()
-            .ok_or_else(|| InterpError::new(span, inst, None, InterpErrorKind::BadValue { value }))
-    }
-
-    /// Checks that every lane of `mask` defined `value`.
-    fn check_defined(
+    /// The slot of register `id` (the register of `value`, read by `inst`), checking
+    /// that every lane of `mask` defined it.
+    fn operand(
         &self,
+        id: u32,
         value: Value,
         mask: Mask,
         span: Span,
         inst: Option<Inst>,
-    ) -> Result<(), InterpError> {
-        let missing = mask & !self.defined[value.index()];
+    ) -> Result<Slot, InterpError> {
+        let slot = self.regs.slot(id).ok_or_else(|| {
+            InterpError::new(span, inst, None, InterpErrorKind::BadValue { value })
+        })?;
+        let missing = mask & !self.defined[id as usize];
         if missing != 0 {
             return Err(InterpError::new(
                 span,
@@ -1043,10 +1092,16 @@ impl<'s> Interpreter<'s> {
                 InterpErrorKind::UndefinedValue { value },
             ));
         }
-        Ok(())
+        Ok(slot)
     }
 
-    /// Component `c` of what `src` reads, in lane `lane`.
+    /// The slot of the destination register of `inst`, if it has one.
+    fn dest_slot(&self, inst: Inst) -> Option<(u32, Slot)> {
+        let id = self.regs.dest(inst);
+        self.regs.slot(id).map(|s| (id, s))
+    }
+
+    /// Component `c` of what `src` reads from the register in `slot`, in lane `lane`.
     #[inline]
     fn read_comp(&self, slot: Slot, src: Src, lane: usize, c: u8) -> u64 {
         let n = slot.comps as usize;
@@ -1058,9 +1113,11 @@ impl<'s> Interpreter<'s> {
         self.store[slot.base as usize * self.lanes + lane * n + comp]
     }
 
-    fn read_bool(&self, cond: Src, mask: Mask, span: Span) -> Result<Mask, InterpError> {
-        let slot = self.slot(cond.value, span, None)?;
-        self.check_defined(cond.value, mask, span, None)?;
+    /// The lanes of `mask` for which the condition of `if` `id` is true.
+    fn read_cond(&self, id: IfId, mask: Mask) -> Result<Mask, InterpError> {
+        let data = self.func.if_data(id);
+        let cond = data.cond;
+        let slot = self.operand(self.regs.if_cond(id), cond.value, mask, data.span, None)?;
         let mut out = 0;
         for lane in lanes_of(mask) {
             if self.read_comp(slot, cond, lane, 0) & 1 != 0 {
@@ -1070,8 +1127,10 @@ impl<'s> Interpreter<'s> {
         Ok(out)
     }
 
-    fn write_lane(&mut self, value: Value, lane: usize, comps: &[u64]) {
-        let slot = self.slots[value.index()];
+    /// Writes the components of lane `lane` of the register in `slot` (missing ones
+    /// are 0), masked to its bit size.
+    #[inline]
+    fn write_lane(&mut self, slot: Slot, lane: usize, comps: &[u64]) {
         let n = slot.comps as usize;
         let start = slot.base as usize * self.lanes + lane * n;
         let mask = bit_mask(slot.bits);
@@ -1085,19 +1144,54 @@ impl<'s> Interpreter<'s> {
     fn exec_phis(&mut self, block: Block, phis: &[Inst], mask: Mask) -> Result<(), InterpError> {
         let mut tmp = std::mem::take(&mut self.phi_tmp);
         tmp.clear();
+        let r = self.read_phis(block, phis, mask, &mut tmp);
+        if r.is_ok() {
+            let mut pos = 0;
+            for &inst in phis {
+                let Some((id, slot)) = self.dest_slot(inst) else {
+                    continue;
+                };
+                let n = slot.comps as usize;
+                for lane in lanes_of(mask) {
+                    let vals: SmallVec<[u64; 16]> = tmp[pos..pos + n].iter().copied().collect();
+                    self.write_lane(slot, lane, &vals);
+                    pos += n;
+                }
+                self.defined[id as usize] |= mask;
+            }
+        }
+        self.phi_tmp = tmp;
+        r
+    }
+
+    /// Reads the sources of `phis` for the lanes of `mask` into `tmp` (phi after phi,
+    /// lane after lane), before any of them is written.
+    fn read_phis(
+        &mut self,
+        block: Block,
+        phis: &[Inst],
+        mask: Mask,
+        tmp: &mut Vec<u64>,
+    ) -> Result<(), InterpError> {
         for &inst in phis {
-            self.stats.instructions += 1;
+            self.count_step(inst)?;
             let span = self.func.inst_span(inst);
             let data = self.func.inst(inst);
             let InstKind::Phi(phi) = &data.kind else {
                 unreachable!("collected as a phi")
             };
             let Some(dest) = data.dest else { continue };
-            let dest_slot = self.slot(dest, span, Some(inst))?;
+            let Some((_, dest_slot)) = self.dest_slot(inst) else {
+                return Err(InterpError::new(
+                    span,
+                    Some(inst),
+                    None,
+                    InterpErrorKind::BadValue { value: dest },
+                ));
+            };
             for lane in lanes_of(mask) {
                 let pred = self.prev_block[lane];
-                let Some(&(_, src)) = phi.srcs.iter().find(|(p, _)| Some(*p) == pred) else {
-                    self.phi_tmp = tmp;
+                let Some(k) = phi.srcs.iter().position(|(p, _)| Some(*p) == pred) else {
                     return Err(InterpError::new(
                         span,
                         Some(inst),
@@ -1105,51 +1199,47 @@ impl<'s> Interpreter<'s> {
                         InterpErrorKind::MissingPhiSource { block, pred },
                     ));
                 };
-                let slot = self.slot(src.value, span, Some(inst))?;
-                if self.defined[src.value.index()] & (1 << lane) == 0 {
-                    self.phi_tmp = tmp;
-                    return Err(InterpError::new(
-                        span,
-                        Some(inst),
-                        Some(lane as u32),
-                        InterpErrorKind::UndefinedValue { value: src.value },
-                    ));
-                }
+                let src = phi.srcs[k].1;
+                let id = self.regs.src(inst, k);
+                let slot = self.operand(id, src.value, 1 << lane, span, Some(inst))?;
                 for c in 0..dest_slot.comps {
                     tmp.push(self.read_comp(slot, src, lane, c));
                 }
             }
         }
-        let mut pos = 0;
-        for &inst in phis {
-            let Some(dest) = self.func.inst(inst).dest else {
-                continue;
-            };
-            let n = self.slots[dest.index()].comps as usize;
-            for lane in lanes_of(mask) {
-                let vals: SmallVec<[u64; 16]> = tmp[pos..pos + n].iter().copied().collect();
-                self.write_lane(dest, lane, &vals);
-                pos += n;
-            }
-            self.defined[dest.index()] |= mask;
-        }
-        self.phi_tmp = tmp;
         Ok(())
     }
 
     fn exec_inst(&mut self, inst: Inst, mask: Mask, env: &mut dyn Env) -> Result<(), InterpError> {
-        self.stats.instructions += 1;
         let func = self.func;
         let data = func.inst(inst);
+        if matches!(data.kind, InstKind::Phi(_)) {
+            // A phi after a non-phi instruction: the validator rejects this; execute it
+            // as a phi of its own (which counts its step) so that the run still follows
+            // the CFG.
+            let block = func
+                .inst_block(inst)
+                .expect("executing a placed instruction");
+            return self.exec_phis(block, &[inst], mask);
+        }
+        self.count_step(inst)?;
         let span = func.inst_span(inst);
         match &data.kind {
             InstKind::Alu(alu) => {
                 let Some(dest) = data.dest else { return Ok(()) };
+                let Some((dest_id, dest_slot)) = self.dest_slot(inst) else {
+                    return Err(InterpError::new(
+                        span,
+                        Some(inst),
+                        None,
+                        InterpErrorKind::BadValue { value: dest },
+                    ));
+                };
                 let dest_ty = func.value_type(dest);
                 let mut slots: SmallVec<[Slot; 4]> = SmallVec::new();
-                for src in &alu.srcs {
-                    slots.push(self.slot(src.value, span, Some(inst))?);
-                    self.check_defined(src.value, mask, span, Some(inst))?;
+                for (i, src) in alu.srcs.iter().enumerate() {
+                    let id = self.regs.src(inst, i);
+                    slots.push(self.operand(id, src.value, mask, span, Some(inst))?);
                 }
                 // Swizzled operands, gathered on the stack (at most `MAX_INPUTS`
                 // sources, for `vec16`, of at most 16 components).
@@ -1185,35 +1275,28 @@ impl<'s> Interpreter<'s> {
                             )
                         })?
                     };
-                    self.write_lane(dest, lane, &result);
+                    self.write_lane(dest_slot, lane, &result);
                 }
-                self.defined[dest.index()] |= mask;
+                self.defined[dest_id as usize] |= mask;
             }
             InstKind::LoadConst(values) => {
-                if let Some(dest) = data.dest {
+                if let Some((id, slot)) = self.dest_slot(inst) {
                     for lane in lanes_of(mask) {
-                        self.write_lane(dest, lane, values);
+                        self.write_lane(slot, lane, values);
                     }
-                    self.defined[dest.index()] |= mask;
+                    self.defined[id as usize] |= mask;
                 }
             }
             InstKind::Undef => {
                 // NIR leaves an undef's value unspecified; 0 keeps runs reproducible.
-                if let Some(dest) = data.dest {
+                if let Some((id, slot)) = self.dest_slot(inst) {
                     for lane in lanes_of(mask) {
-                        self.write_lane(dest, lane, &[]);
+                        self.write_lane(slot, lane, &[]);
                     }
-                    self.defined[dest.index()] |= mask;
+                    self.defined[id as usize] |= mask;
                 }
             }
-            InstKind::Phi(_) => {
-                // A phi after a non-phi instruction: the validator rejects this; execute
-                // it as a phi of its own so that the run still follows the CFG.
-                let block = func
-                    .inst_block(inst)
-                    .expect("executing a placed instruction");
-                self.exec_phis(block, &[inst], mask)?;
-            }
+            InstKind::Phi(_) => unreachable!("handled above"),
             InstKind::Intrinsic(intr) => self.exec_intrinsic(inst, intr, mask, env)?,
         }
         Ok(())
@@ -1234,9 +1317,9 @@ impl<'s> Interpreter<'s> {
         self.src_data.clear();
         self.src_types.clear();
         self.src_offsets.clear();
-        for &src in &intr.srcs {
-            let slot = self.slot(src.value, span, Some(inst))?;
-            self.check_defined(src.value, mask, span, Some(inst))?;
+        for (i, &src) in intr.srcs.iter().enumerate() {
+            let id = self.regs.src(inst, i);
+            let slot = self.operand(id, src.value, mask, span, Some(inst))?;
             let ty = func.src_type(src);
             let n = ty.num_components();
             self.src_types.push(ty);
@@ -1267,8 +1350,8 @@ impl<'s> Interpreter<'s> {
             image = Some(decl);
             image_id = Some(r.image);
             if let Some(idx) = r.index {
-                let slot = self.slot(idx.value, span, Some(inst))?;
-                self.check_defined(idx.value, mask, span, Some(inst))?;
+                let id = self.regs.src(inst, intr.srcs.len());
+                let slot = self.operand(id, idx.value, mask, span, Some(inst))?;
                 image_index = Some(self.src_data.len());
                 for lane in 0..lanes {
                     let v = if mask & (1 << lane) != 0 {
@@ -1283,11 +1366,22 @@ impl<'s> Interpreter<'s> {
         let predicate = intr.predicate().map(|_| intr.srcs.len() - 1);
         let dest = func.inst(inst).dest;
         let dest_type = dest.map(|d| func.value_type(d));
-        let (dest_start, dest_len) = match dest {
-            Some(d) => {
-                let slot = self.slot(d, span, Some(inst))?;
-                (slot.base as usize * lanes, slot.comps as usize * lanes)
-            }
+        let dest_reg = match dest {
+            Some(d) => match self.dest_slot(inst) {
+                Some(reg) => Some(reg),
+                None => {
+                    return Err(InterpError::new(
+                        span,
+                        Some(inst),
+                        None,
+                        InterpErrorKind::BadValue { value: d },
+                    ))
+                }
+            },
+            None => None,
+        };
+        let (dest_start, dest_len) = match dest_reg {
+            Some((_, slot)) => (slot.base as usize * lanes, slot.comps as usize * lanes),
             None => (0, 0),
         };
         let dest_slice = &mut self.store[dest_start..dest_start + dest_len];
@@ -1321,7 +1415,7 @@ impl<'s> Interpreter<'s> {
                 InterpErrorKind::Env { op: intr.op, error },
             )
         })?;
-        if let (Some(d), Some(ty)) = (dest, dest_type) {
+        if let (Some((id, _)), Some(ty)) = (dest_reg, dest_type) {
             let n = ty.num_components() as usize;
             let m = ty.component_mask();
             let dest_slice = &mut self.store[dest_start..dest_start + dest_len];
@@ -1330,7 +1424,7 @@ impl<'s> Interpreter<'s> {
                     *v &= m;
                 }
             }
-            self.defined[d.index()] |= mask;
+            self.defined[id as usize] |= mask;
         }
         Ok(())
     }

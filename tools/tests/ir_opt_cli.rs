@@ -1,0 +1,119 @@
+//! `ir-opt` as a user meets it: what it does with no input on a terminal, and how a
+//! failed pipeline reads.
+
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn ir_opt() -> &'static str {
+    env!("CARGO_BIN_EXE_ir-opt")
+}
+
+/// Runs `cmd` to completion, or kills it after `limit` and fails.
+fn run_with_limit(mut cmd: Command, limit: Duration) -> Output {
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let start = Instant::now();
+    loop {
+        if child.try_wait().expect("wait").is_some() {
+            return child.wait_with_output().expect("output");
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            panic!("{cmd:?} did not finish within {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A file under the target directory's temporary folder.
+fn temp_file(name: &str, text: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write a temporary file");
+    path
+}
+
+#[test]
+fn no_input_on_a_terminal_prints_the_usage() {
+    // `script` (util-linux, Debian's essential bsdutils) runs ir-opt with a
+    // pseudo-terminal as its standard input.
+    let has_script = Command::new("script")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_script {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "`script` (util-linux) is needed to give ir-opt a terminal"
+        );
+        eprintln!("skipped: `script` (util-linux) is not installed");
+        return;
+    }
+    let mut cmd = Command::new("script");
+    cmd.args(["-q", "-e", "-c", ir_opt(), "/dev/null"]);
+    let out = run_with_limit(cmd, Duration::from_secs(60));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.starts_with("error: no input: give a FILE, or pipe a shader into standard input"),
+        "{text}"
+    );
+    assert!(text.contains("Usage: ir-opt [OPTIONS] [FILE]"), "{text}");
+}
+
+#[test]
+fn piped_input_is_still_read() {
+    let mut child = Command::new(ir_opt())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"shader compute (local_size=2,1,1)\nfn main {\n  block b0:\n}\n")
+        .expect("write");
+    let out = child.wait_with_output().expect("output");
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("shader compute (local_size=2,1,1)"));
+}
+
+#[test]
+fn a_failed_pass_says_why_on_its_first_line() {
+    let path = temp_file(
+        "r64_on_ivb.ir",
+        "shader compute (local_size=8,1,1)
+image @acc : 2d r64_uint (binding=0)
+fn main {
+  block b0:
+    32x3 %0 = @load_global_invocation_id
+    32x2 %1 = mov %0.xy
+    64   %2 = load_const (0x1)
+    64   %3 = @image_atomic (@acc, %1, %2) (atomic_op=iadd)
+}
+",
+    );
+    let mut cmd = Command::new(ir_opt());
+    cmd.arg(&path).args(["--target", "ivb", "-O"]);
+    let out = run_with_limit(cmd, Duration::from_secs(60));
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = err.lines().collect();
+    assert!(
+        lines[0].starts_with("error: cannot lower @image_atomic of @acc (r64_uint) on ivb: "),
+        "{err}"
+    );
+    assert!(lines[1].ends_with("r64_on_ivb.ir:8:5"), "{err}");
+    assert_eq!(
+        lines.last().copied(),
+        Some("note: pass `lower-images` failed (1 error)"),
+        "{err}"
+    );
+}

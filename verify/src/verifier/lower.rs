@@ -1,0 +1,91 @@
+//! The lowering the verifier checks: the shader before and after the default pipeline.
+//!
+//! [`lower`] is the one place the pipeline is spelled; the rest of the verifier only
+//! sees the two shaders.
+
+use crate::verifier::error::VerifyError;
+use crate::verifier::events::{access_kind, is_group_copy};
+use ir::passes::cleanup::{Cleanup, DEFAULT_MAX_ITERATIONS};
+use ir::passes::manager::PassManager;
+use ir::{Shader, Span};
+use lowering::{Device, LowerOptions, LowerReport};
+use std::collections::BTreeSet;
+
+/// A shader before and after `lower-images` and `cleanup`.
+#[derive(Clone, Debug)]
+pub struct Lowered {
+    /// The input (with stamped spans if its image accesses shared spans).
+    pub original: Shader,
+    /// The lowered, cleaned-up shader.
+    pub lowered: Shader,
+    /// What the lowering did, with the surfaces to bind.
+    pub report: LowerReport,
+}
+
+/// Gives every instruction of every function its own span (`n:1`, numbered in program
+/// order from 1), so that the verifier can pair the accesses of programmatically built
+/// shaders, whose spans are all unknown.
+pub fn stamp_spans(shader: &mut Shader) {
+    let mut n = 1u32;
+    for func in &mut shader.functions {
+        for inst in func.insts_in_order() {
+            func.set_inst_span(inst, Span::new(n, 1));
+            n += 1;
+        }
+    }
+}
+
+/// The spans shared by several image, message or group async copy intrinsics of the
+/// entry function.
+pub fn ambiguous_spans(shader: &Shader) -> Vec<Span> {
+    let Some(func) = shader.entry() else {
+        return Vec::new();
+    };
+    let mut seen = BTreeSet::new();
+    let mut dup = BTreeSet::new();
+    for inst in func.insts_in_order() {
+        let Some(intr) = func.inst(inst).as_intrinsic() else {
+            continue;
+        };
+        if access_kind(intr.op).is_none() && !is_group_copy(intr.op) {
+            continue;
+        }
+        let s = func.inst_span(inst);
+        if !seen.insert((s.line, s.col)) {
+            dup.insert((s.line, s.col));
+        }
+    }
+    dup.into_iter().map(|(l, c)| Span::new(l, c)).collect()
+}
+
+/// Lowers `shader` for `device` (`lower-images` with `options`, `lower-async-copies`,
+/// then `cleanup` through the pass manager, validating in debug builds), stamping spans first when the
+/// shader's image accesses share spans.
+pub fn lower(
+    shader: &Shader,
+    device: &Device,
+    options: &LowerOptions,
+) -> Result<Lowered, VerifyError> {
+    let mut original = shader.clone();
+    if !ambiguous_spans(&original).is_empty() {
+        stamp_spans(&mut original);
+    }
+    let mut lowered = original.clone();
+    let report =
+        lowering::lower_images(&mut lowered, device, options).map_err(VerifyError::Lower)?;
+    // The same pipeline as `ir-opt -O`: images, then group async copies (which may use
+    // block messages), then cleanup.
+    lowering::lower_async_copies(&mut lowered, device, &lowering::AsyncCopyOptions::default())
+        .map_err(VerifyError::Lower)?;
+    let mut pm = PassManager::new();
+    pm.add_pass(Box::new(Cleanup::standard(DEFAULT_MAX_ITERATIONS)));
+    pm.run(&mut lowered).map_err(|e| {
+        let diags: Vec<String> = e.diagnostics().iter().map(|d| d.to_string()).collect();
+        VerifyError::Cleanup(format!("{e:?}: {}", diags.join("; ")))
+    })?;
+    Ok(Lowered {
+        original,
+        lowered,
+        report,
+    })
+}
