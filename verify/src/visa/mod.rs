@@ -32,6 +32,7 @@ pub mod lanes;
 pub mod lexer;
 pub mod listing;
 pub mod payload;
+pub mod port;
 pub mod program;
 pub mod read_messages;
 pub mod read_operands;

@@ -168,6 +168,13 @@ pub fn block_bytes(n: u32, esz: u32, grf: u32) -> u32 {
     (n * esz).div_ceil(grf) * grf
 }
 
+/// Bytes `comps` SIMT components of `n` elements of `esz` bytes reach: every component
+/// but the last starts a register, the last ends after its `n` elements (a payload of
+/// fewer bytes than a register may live in a smaller variable).
+pub fn simt_span(comps: u32, n: u32, esz: u32, grf: u32) -> u32 {
+    comps.saturating_sub(1) * block_bytes(n, esz, grf) + n * esz
+}
+
 struct Resolver<'a> {
     layout: &'a Layout,
     line: u32,
@@ -261,7 +268,7 @@ impl Resolver<'_> {
                     }
                     u32::from(shape.vect) * esz
                 } else {
-                    u32::from(shape.components()) * block_bytes(exec, esz, grf)
+                    simt_span(u32::from(shape.components()), exec, esz, grf)
                 };
                 (self.raw(r, bytes)?, XShape::Vector(*shape))
             }
@@ -294,9 +301,9 @@ impl Resolver<'_> {
                 let per_reg = if strided {
                     addr_bytes(*size)
                 } else if typed {
-                    block_bytes(exec, 4, grf)
+                    exec * 4
                 } else {
-                    block_bytes(exec, addr_bytes(*size), grf)
+                    exec * addr_bytes(*size)
                 };
                 let regs = regs
                     .iter()
@@ -322,9 +329,12 @@ impl Resolver<'_> {
             }
         };
         let src_bytes = match &l.data {
-            LscData::Shape(_, shape) => {
-                u32::from(shape.components()) * block_bytes(exec, reg_bytes(shape.size), grf)
-            }
+            LscData::Shape(_, shape) => simt_span(
+                u32::from(shape.components()),
+                exec,
+                reg_bytes(shape.size),
+                grf,
+            ),
             LscData::Block(..) => 0,
         };
         let src = |r: &Option<Raw>| match r {
@@ -370,8 +380,12 @@ impl Resolver<'_> {
             None
         } else {
             let v = self.layout.general_var(&s.dst.var, self.line)?;
-            let per = block_bytes(exec, v.ty.size(), grf);
-            let bytes = s.channels.count_ones() * per + if s.pixel_null_mask { grf } else { 0 };
+            let chans = s.channels.count_ones();
+            let bytes = if s.pixel_null_mask {
+                chans * block_bytes(exec, v.ty.size(), grf) + 4
+            } else {
+                simt_span(chans, exec, v.ty.size(), grf)
+            };
             self.raw(&s.dst, bytes)?
         };
         let max = match s.op {
@@ -401,7 +415,7 @@ impl Resolver<'_> {
                         rule: "sampler coordinates are ud or uw",
                     }));
                 }
-                self.required(r, block_bytes(exec, v.ty.size(), grf), "a coordinate")
+                self.required(r, exec * v.ty.size(), "a coordinate")
             })
             .collect::<Result<Vec<_>, _>>()?;
         Ok(XSampler {
@@ -539,10 +553,15 @@ mod tests {
             panic!()
         };
         assert_eq!(regs[0].bytes, 128);
-        // SIMD8 d32x2 on 64-byte registers: each component starts a register.
+        // SIMD8 d32x2 on 64-byte registers: each component starts a register, the last
+        // ends after its 32 bytes.
         let (_, m) = resolve(DECLS, "lsc_load.ugm (M1, 8) D:d32x2 flat[A]:a32", 64).unwrap();
         let XMessage::Lsc(l) = m else { panic!() };
-        assert_eq!(l.data.unwrap().bytes, 2 * 64);
+        assert_eq!(l.data.unwrap().bytes, 64 + 32);
+        // So a SIMD1 message fits a scalar variable.
+        let (_, m) = resolve(DECLS, "lsc_load.ugm (M1_NM, 1) S:d32 flat[A]:a64", 64).unwrap();
+        let XMessage::Lsc(l) = m else { panic!() };
+        assert_eq!(l.data.unwrap().bytes, 4);
         // A transposed d32x16 is 64 bytes; d16 SIMT packs two bytes per lane.
         let (_, m) = resolve(DECLS, "lsc_load.ugm (M1_NM, 1) D:d32x16t flat[A]:a64", 32).unwrap();
         let XMessage::Lsc(l) = m else { panic!() };
@@ -578,11 +597,11 @@ mod tests {
 
     #[test]
     fn sampler_footprints() {
-        // Four channels of 16 ud lanes (2 registers each on DG2) plus the null mask.
+        // Four channels of 16 ud lanes (2 registers each on DG2) then the null-mask dword.
         let body = "load_lz.pixel_null_mask.RGBA (M1, 16) 0x0:uw T6 D.0 D.0 D.64";
         let (_, m) = resolve(DECLS, body, 32).unwrap();
         let XMessage::Sampler(s) = m else { panic!() };
-        assert_eq!(s.dst.unwrap().bytes, 4 * 64 + 32);
+        assert_eq!(s.dst.unwrap().bytes, 4 * 64 + 4);
         assert_eq!(s.srcs.len(), 2);
         assert!(resolve(DECLS, "load_lz.R (M1, 16) 0x0:uw D D.0 D.0", 32).is_err());
     }
