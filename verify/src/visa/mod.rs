@@ -16,8 +16,13 @@
 //!
 //! * [`run::Thread`] runs one hardware thread from its payload (the register file at
 //!   kernel entry), with the execution mask, predicates and SIMD control flow of
-//!   [`control`], the ALU semantics of [`alu`] and the type conversions of [`convert`],
-//!   within an instruction budget; message instructions go to a [`run::MessagePort`];
+//!   [`control`], the ALU semantics of [`alu`] (operands read and written by [`lanes`])
+//!   and the type conversions of [`convert`], within an instruction budget;
+//!   [`run::run_workgroup`] runs a workgroup's threads through their barriers;
+//! * message instructions go to a [`run::MessagePort`]: [`port::MemoryPort`] runs them
+//!   with the executor's message semantics ([`crate::messages`]) on a
+//!   [`crate::memory::Memory`], their operands laid out as [`payload`] describes;
+//! * [`dispatch::run_workgroups`] runs a grid of workgroups, split into threads;
 //! * [`types`] holds vISA's data types and execution controls, [`error`] the errors,
 //!   each with the line of the vISA text it concerns.
 //!
@@ -27,6 +32,7 @@
 pub mod alu;
 pub mod control;
 pub mod convert;
+pub mod dispatch;
 pub mod error;
 pub mod lanes;
 pub mod lexer;

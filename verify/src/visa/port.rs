@@ -66,22 +66,18 @@ fn env(e: EnvError) -> Arc<dyn std::error::Error + Send + Sync> {
     Arc::new(e)
 }
 
-/// Message instructions run on a [`Memory`], for the threads of one dispatch.
+/// Message instructions run on a [`Memory`]. The access log records, for each lane,
+/// the invocation its thread's channel serves ([`MessageCtx::invocations`]; channels
+/// past its end log invocation 0).
 pub struct MemoryPort<'m> {
     /// The memory.
     pub mem: &'m mut Memory,
-    /// The invocation (linear index in the dispatch) each channel of the running thread
-    /// serves; set before each thread runs. Channels past its end log invocation 0.
-    pub invocations: Vec<u32>,
 }
 
 impl<'m> MemoryPort<'m> {
     /// A port on `mem`.
     pub fn new(mem: &'m mut Memory) -> MemoryPort<'m> {
-        MemoryPort {
-            mem,
-            invocations: Vec::new(),
-        }
+        MemoryPort { mem }
     }
 }
 
@@ -145,7 +141,7 @@ impl MemoryPort<'_> {
     fn lsc(&mut self, m: &XLsc, ctx: &mut MessageCtx<'_>) -> PortResult {
         let op = intrinsic(m.op);
         let exec = u32::from(m.exec.size);
-        let invocations = lane_invocations(&self.invocations, u32::from(m.exec.offset), exec);
+        let invocations = lane_invocations(ctx.invocations, u32::from(m.exec.offset), exec);
         let grf = ctx.grf;
         let line = ctx.line;
         if let XShape::Block(size, shape) = m.shape {
@@ -364,7 +360,7 @@ impl MemoryPort<'_> {
         let st = &mut *ctx.regs;
         let p: [u64; 6] = fields.map(|f: ScalarRef| f.value(st) as u64);
         let surf = UntypedBlock::from_payload(p);
-        let invocations = lane_invocations(&self.invocations, u32::from(m.exec.offset), 1);
+        let invocations = lane_invocations(ctx.invocations, u32::from(m.exec.offset), 1);
         let sender = sender(&invocations, op, ctx.line);
         let raw = m.data;
         if desc.store {
@@ -418,7 +414,7 @@ impl MemoryPort<'_> {
             SamplerOp::LdLz => IntrinsicOp::SamplerLdLz,
         };
         let comps = s.channels.count_ones() as usize;
-        let invocations = lane_invocations(&self.invocations, u32::from(s.exec.offset), exec);
+        let invocations = lane_invocations(ctx.invocations, u32::from(s.exec.offset), exec);
         let msg = SamplerMessage {
             sender: sender(&invocations, op, ctx.line),
             enabled: ctx.chen,
@@ -489,8 +485,8 @@ mod tests {
             hw_id: 0,
         };
         let mut t = Thread::new(&program, &init, &config).unwrap();
+        t.invocations = (100..108).collect();
         let mut port = MemoryPort::new(mem);
-        port.invocations = (100..108).collect();
         let stop = t
             .run(&program, &mut port, &config)
             .unwrap_or_else(|e| panic!("{e}\n{text}"));

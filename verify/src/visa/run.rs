@@ -70,6 +70,8 @@ pub struct MessageCtx<'a> {
     pub grf: u32,
     /// The instruction's vISA line.
     pub line: u32,
+    /// The invocation (linear index in the dispatch) each channel of the thread serves.
+    pub invocations: &'a [u32],
 }
 
 /// The memory side of message instructions (LSC, sampler).
@@ -113,6 +115,9 @@ impl MessagePort for NoMemory {
 pub struct Thread {
     /// Its registers.
     pub regs: RegState,
+    /// The invocation (linear index in the dispatch) each channel serves, for the access
+    /// log of its messages; empty (invocation 0) unless the dispatcher sets it.
+    pub invocations: Vec<u32>,
     pc: usize,
     flow: SimdFlow,
     executed: u64,
@@ -190,6 +195,7 @@ impl Thread {
         set("%hw_id", 0, init.hw_id);
         Ok(Thread {
             regs,
+            invocations: Vec::new(),
             pc: 0,
             flow: SimdFlow::new(program.insts.len(), init.dispatch_mask),
             executed: 0,
@@ -304,6 +310,7 @@ impl Thread {
                         chen,
                         grf: program.layout.grf,
                         line,
+                        invocations: &self.invocations,
                     };
                     port.message(msg, &mut ctx)
                         .map_err(|source| VisaError::new(line, ErrorKind::Message { source }))?;
