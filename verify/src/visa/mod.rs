@@ -23,6 +23,9 @@
 //!   with the executor's message semantics ([`crate::messages`]) on a
 //!   [`crate::memory::Memory`], their operands laid out as [`payload`] describes;
 //! * [`dispatch::run_workgroups`] runs a grid of workgroups, split into threads;
+//! * [`leg::verify_kernel`] is the verifier's vISA leg: the lowered shader and its
+//!   kernel on the same memory, their accesses and memories compared, mismatches named
+//!   by vISA line;
 //! * [`types`] holds vISA's data types and execution controls, [`error`] the errors,
 //!   each with the line of the vISA text it concerns.
 //!
@@ -35,6 +38,7 @@ pub mod convert;
 pub mod dispatch;
 pub mod error;
 pub mod lanes;
+pub mod leg;
 pub mod lexer;
 pub mod listing;
 pub mod payload;
