@@ -59,14 +59,18 @@ pub struct Kernel<'a> {
 impl Kernel<'_> {
     /// The text of vISA line `line`, trimmed, without its comment.
     pub fn line_text(&self, line: u32) -> String {
-        let l = self
-            .text
-            .lines()
-            .nth(line.saturating_sub(1) as usize)
-            .unwrap_or("");
-        let l = l.split("//").next().unwrap_or("");
-        l.trim().to_string()
+        line_text(self.text, line)
     }
+}
+
+/// The text of line `line` of `text`, trimmed, without its comment.
+pub fn line_text(text: &str, line: u32) -> String {
+    let l = text
+        .lines()
+        .nth(line.saturating_sub(1) as usize)
+        .unwrap_or("");
+    let l = l.split("//").next().unwrap_or("");
+    l.trim().to_string()
 }
 
 /// Mismatches kept within a report's limit, all counted.
@@ -225,6 +229,55 @@ fn run_kernel(
     let mut payload = |l: &ThreadLanes, out: &mut Vec<u8>| abi.payload(l, out);
     run_workgroups(kernel.program, grid, range, mem, &mut payload, config).map(|s| s.instructions)
 }
+
+/// Verifies the vISA kernel `text` against `lowered` (the shader it was made from) on
+/// `setup`, with registers of `grf` bytes. A kernel the interpreter cannot read or lay
+/// out is an execution mismatch naming the offending line.
+pub fn verify_text(
+    lowered: &Shader,
+    device: &Device,
+    setup: &Setup,
+    text: &str,
+    grf: u32,
+    abi: &mut dyn KernelAbi,
+    config: &RunConfig,
+) -> Result<Report, VerifyError> {
+    let program = match super::reader::read(text)
+        .and_then(|l| Program::new(&l, grf, MAX_REGISTER_BYTES))
+    {
+        Ok(p) => p,
+        Err(e) => {
+            let mut found = Found::new(setup.report_limit);
+            found.push(Mismatch {
+                kind: MismatchKind::Execution,
+                invocation: None,
+                span: (e.line != 0).then(|| Span::new(e.line, 0)),
+                instruction: (e.line != 0).then(|| format!("vISA: {}", line_text(text, e.line))),
+                location: "the kernel".into(),
+                expected: "a kernel the interpreter can run".into(),
+                actual: e.to_string(),
+                note: String::new(),
+            });
+            let mut report = Report::default();
+            found.finish(&mut report);
+            return Ok(report);
+        }
+    };
+    verify_kernel(
+        lowered,
+        device,
+        setup,
+        Kernel {
+            program: &program,
+            text,
+        },
+        abi,
+        config,
+    )
+}
+
+/// The register-file bytes a kernel may declare ([`Program::new`]'s limit here).
+pub const MAX_REGISTER_BYTES: u64 = 4 << 20;
 
 /// Verifies `kernel` against `lowered` (the shader it was made from) on `setup`.
 pub fn verify_kernel(
@@ -583,6 +636,30 @@ main:
             .unwrap();
         assert_eq!(m.span, Some(Span::new(21, 0)));
         assert_eq!(r.by_kind[&MismatchKind::Address], 47);
+    }
+
+    #[test]
+    fn a_kernel_that_cannot_be_laid_out_is_an_execution_mismatch() {
+        // The store's data operand V is too small for 32 channels (line 21).
+        let text = kernel_text("0x3", "0x2").replace(
+            "lsc_store.ugm (M1, 16) flat[A]:a64 V:d32",
+            "lsc_store.ugm (M1, 32) flat[A]:a64 V:d32",
+        );
+        let shader = ir::parse_shader(SHADER).unwrap();
+        let device = Device::preset("dg2").unwrap();
+        let setup = Setup::default_for(&shader, &device, 7).unwrap();
+        let r = verify_text(
+            &shader,
+            &device,
+            &setup,
+            &text,
+            32,
+            &mut Abi { table: 0 },
+            &RunConfig::default(),
+        )
+        .unwrap();
+        assert!(r.has(MismatchKind::Execution), "{r}");
+        assert_eq!(r.mismatches[0].span, Some(Span::new(21, 0)));
     }
 
     #[test]
