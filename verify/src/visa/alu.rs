@@ -13,7 +13,9 @@
 //!   is fused; `div` is `src0 * inv(src1)` as the spec says. Denormal inputs and
 //!   results are flushed to zero unless `%cr0` keeps them for their type. `min`/`max`
 //!   return the non-NaN source when one is NaN, `src1` when both are, and order
-//!   `-0 < +0`. A NaN result is the type's positive quiet NaN. `inv`, `sqrt`, `rsqrt`,
+//!   `-0 < +0`. NaN payloads, which the spec leaves open, follow IEEE-754 §6.2.3 (the
+//!   first NaN operand, quieted) and invalid operations give the default NaN (sign set,
+//!   quiet, payload 0), as the IR's evaluator does. `inv`, `sqrt`, `rsqrt`,
 //!   `exp` (base 2), `log` (base 2), `sin`, `cos` and `pow` are the values of Rust's
 //!   `f64` functions rounded to the execution type; the hardware's math unit is only
 //!   documented to be approximate, so results relying on their last bits are not exact.
@@ -422,11 +424,30 @@ fn min_max(x: f64, y: f64, max: bool) -> f64 {
     }
 }
 
+/// The NaN rule the vISA spec leaves open, as IEEE-754 §6.2.3 recommends and the IR's
+/// evaluator does: an operation with a NaN operand returns the first one (in source
+/// order; quieted when written); an invalid operation without one (`0 * inf`,
+/// `inf - inf`, `sqrt(-1)`) returns the default NaN (sign set, quiet, payload 0).
+#[inline(always)]
+fn nan_rule(args: &[f64], op: impl FnOnce() -> f64) -> f64 {
+    if let Some(n) = args.iter().find(|a| a.is_nan()) {
+        return *n;
+    }
+    let r = op();
+    if r.is_nan() {
+        f64::from_bits(0xfff8_0000_0000_0000)
+    } else {
+        r
+    }
+}
+
 /// A float result of the execution type `ex` as the destination's bits.
 fn float_out(v: f64, ex: VType, dty: VType, sat: bool, mode: FpMode) -> u64 {
     let v = flush(v, ex, mode);
     if v.is_nan() {
-        return FloatFormat::of(dty).map_or(0, |f| f.quiet_nan());
+        // Quieted, its sign and payload kept (`.sat` makes it 0).
+        let b = f64_to_bits(v, dty, Round::NearestEven);
+        return if sat { saturate_float_bits(b, dty) } else { b };
     }
     // A mixed-mode destination of another float type is a conversion (to nearest
     // even) with its own denormal mode.
@@ -492,21 +513,33 @@ fn float_op(
             }
             write_cmp(a, st, results, chen);
         }
-        AluOp::Add => map_float(a, st, chen, mode, ex, |n| r(x[n] + y[n])),
-        AluOp::Mul => map_float(a, st, chen, mode, ex, |n| r(x[n] * y[n])),
+        AluOp::Add => map_float(a, st, chen, mode, ex, |n| {
+            nan_rule(&[x[n], y[n]], || r(x[n] + y[n]))
+        }),
+        AluOp::Mul => map_float(a, st, chen, mode, ex, |n| {
+            nan_rule(&[x[n], y[n]], || r(x[n] * y[n]))
+        }),
         AluOp::Mad => {
             if ex == VType::F {
                 map_float(a, st, chen, mode, ex, |n| {
-                    f64::from((x[n] as f32).mul_add(y[n] as f32, z[n] as f32))
+                    nan_rule(&[x[n], y[n], z[n]], || {
+                        f64::from((x[n] as f32).mul_add(y[n] as f32, z[n] as f32))
+                    })
                 })
             } else {
-                map_float(a, st, chen, mode, ex, |n| r(x[n].mul_add(y[n], z[n])))
+                map_float(a, st, chen, mode, ex, |n| {
+                    nan_rule(&[x[n], y[n], z[n]], || r(x[n].mul_add(y[n], z[n])))
+                })
             }
         }
-        AluOp::Div => map_float(a, st, chen, mode, ex, |n| r(x[n] * r(1.0 / y[n]))),
+        AluOp::Div => map_float(a, st, chen, mode, ex, |n| {
+            nan_rule(&[x[n], y[n]], || r(x[n] * r(1.0 / y[n])))
+        }),
         // IEEE division: the f64 quotient of two f32 values rounds to the f32 quotient
         // (53 >= 2 * 24 + 2 bits).
-        AluOp::Divm => map_float(a, st, chen, mode, ex, |n| r(x[n] / y[n])),
+        AluOp::Divm => map_float(a, st, chen, mode, ex, |n| {
+            nan_rule(&[x[n], y[n]], || r(x[n] / y[n]))
+        }),
         AluOp::Min => map_float(a, st, chen, mode, ex, |n| min_max(x[n], y[n], false)),
         AluOp::Max => map_float(a, st, chen, mode, ex, |n| min_max(x[n], y[n], true)),
         AluOp::Sel => map_float(a, st, chen, mode, ex, |n| {
@@ -516,19 +549,43 @@ fn float_op(
                 y[n]
             }
         }),
-        AluOp::Inv => map_float(a, st, chen, mode, ex, |n| r(1.0 / x[n])),
-        AluOp::Sqrt => map_float(a, st, chen, mode, ex, |n| r(x[n].sqrt())),
-        AluOp::Rsqrt => map_float(a, st, chen, mode, ex, |n| r(1.0 / x[n].sqrt())),
-        AluOp::Exp => map_float(a, st, chen, mode, ex, |n| r(x[n].exp2())),
-        AluOp::Log => map_float(a, st, chen, mode, ex, |n| r(x[n].log2())),
-        AluOp::Sin => map_float(a, st, chen, mode, ex, |n| r(x[n].sin())),
-        AluOp::Cos => map_float(a, st, chen, mode, ex, |n| r(x[n].cos())),
-        AluOp::Pow => map_float(a, st, chen, mode, ex, |n| r(x[n].powf(y[n]))),
-        AluOp::Rnde => map_float(a, st, chen, mode, ex, |n| x[n].round_ties_even()),
-        AluOp::Rndd => map_float(a, st, chen, mode, ex, |n| x[n].floor()),
-        AluOp::Rndu => map_float(a, st, chen, mode, ex, |n| x[n].ceil()),
-        AluOp::Rndz => map_float(a, st, chen, mode, ex, |n| x[n].trunc()),
-        AluOp::Frc => map_float(a, st, chen, mode, ex, |n| r(x[n] - x[n].floor())),
+        AluOp::Inv => map_float(a, st, chen, mode, ex, |n| {
+            nan_rule(&[x[n]], || r(1.0 / x[n]))
+        }),
+        AluOp::Sqrt => map_float(a, st, chen, mode, ex, |n| {
+            nan_rule(&[x[n]], || r(x[n].sqrt()))
+        }),
+        AluOp::Rsqrt => map_float(a, st, chen, mode, ex, |n| {
+            nan_rule(&[x[n]], || r(1.0 / x[n].sqrt()))
+        }),
+        AluOp::Exp => map_float(a, st, chen, mode, ex, |n| {
+            nan_rule(&[x[n]], || r(x[n].exp2()))
+        }),
+        AluOp::Log => map_float(a, st, chen, mode, ex, |n| {
+            nan_rule(&[x[n]], || r(x[n].log2()))
+        }),
+        AluOp::Sin => map_float(a, st, chen, mode, ex, |n| {
+            nan_rule(&[x[n]], || r(x[n].sin()))
+        }),
+        AluOp::Cos => map_float(a, st, chen, mode, ex, |n| {
+            nan_rule(&[x[n]], || r(x[n].cos()))
+        }),
+        AluOp::Pow => map_float(a, st, chen, mode, ex, |n| {
+            nan_rule(&[x[n], y[n]], || r(x[n].powf(y[n])))
+        }),
+        AluOp::Rnde => map_float(a, st, chen, mode, ex, |n| {
+            nan_rule(&[x[n]], || x[n].round_ties_even())
+        }),
+        AluOp::Rndd => map_float(a, st, chen, mode, ex, |n| {
+            nan_rule(&[x[n]], || x[n].floor())
+        }),
+        AluOp::Rndu => map_float(a, st, chen, mode, ex, |n| nan_rule(&[x[n]], || x[n].ceil())),
+        AluOp::Rndz => map_float(a, st, chen, mode, ex, |n| {
+            nan_rule(&[x[n]], || x[n].trunc())
+        }),
+        AluOp::Frc => map_float(a, st, chen, mode, ex, |n| {
+            nan_rule(&[x[n]], || r(x[n] - x[n].floor()))
+        }),
         _ => {
             return Err(ErrorKind::Unsupported {
                 what: format!("`{}` on floats", a.op.name()),
@@ -929,7 +986,11 @@ mod tests {
         // min/max: the non-NaN source; -0 below +0.
         assert_eq!(f("max (M1, 1) R(0,0)<1> 0x7fc00000:f 1.0:f"), 1.0);
         assert_eq!(f("min (M1, 1) R(0,0)<1> 2.0:f 0x7fc00000:f"), 2.0);
-        assert!(f("min (M1, 1) R(0,0)<1> 0x7fc00000:f 0x7fc00001:f").is_nan());
+        // Both NaN: src1, quieted (0x7f800001 is a signaling NaN: 0x7fc00001).
+        assert_eq!(
+            r1("f", "min (M1, 1) R(0,0)<1> 0x7fc00000:f 0x7f800001:f"),
+            0x7fc0_0001
+        );
         assert_eq!(
             r1("f", "min (M1, 1) R(0,0)<1> 0x0:f 0x80000000:f"),
             0x8000_0000
@@ -944,6 +1005,33 @@ mod tests {
         assert_eq!(r1_cr0("f", body, 0x80), u64::from(kept));
         assert_eq!(r1_cr0("f", "add (M1, 1) R(0,0)<1> 0x1:f 0x0:f", 0), 0);
         assert_eq!(r1_cr0("f", "add (M1, 1) R(0,0)<1> 0x1:f 0x0:f", 0x4c0), 1);
+    }
+
+    #[test]
+    fn nan_operands_propagate_and_invalid_operations_give_the_default_nan() {
+        // The first NaN operand, quieted, sign and payload kept.
+        assert_eq!(
+            r1("f", "add (M1, 1) R(0,0)<1> 0x7f800001:f 1.0:f"),
+            0x7fc0_0001
+        );
+        assert_eq!(
+            r1("f", "mul (M1, 1) R(0,0)<1> 2.0:f 0xffc00123:f"),
+            0xffc0_0123
+        );
+        assert_eq!(
+            r1("f", "mad (M1, 1) R(0,0)<1> 1.0:f 0x7fc00005:f 0xffc00007:f"),
+            0x7fc0_0005
+        );
+        // 0 * inf and sqrt(-1): the default NaN 0xffc00000.
+        assert_eq!(
+            r1("f", "mul (M1, 1) R(0,0)<1> 0x0:f 0x7f800000:f"),
+            0xffc0_0000
+        );
+        assert_eq!(r1("f", "sqrt (M1, 1) R(0,0)<1> -1.0:f"), 0xffc0_0000);
+        // Narrowing keeps the top payload bits: f 0x7fd00000 -> hf 0x7e80.
+        assert_eq!(r1("hf", "mov (M1, 1) R(0,0)<1> 0x7fd00000:f"), 0x7e80);
+        // .sat makes a NaN 0.
+        assert_eq!(r1("f", "add.sat (M1, 1) R(0,0)<1> 0x7fc00000:f 1.0:f"), 0);
     }
 
     #[test]

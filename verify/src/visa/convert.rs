@@ -131,9 +131,10 @@ impl FloatFormat {
         ((self.exp_max() - 1) << self.frac_bits) | ((1 << self.frac_bits) - 1)
     }
 
-    /// The quiet NaN this interpreter writes (sign clear, top fraction bit set).
-    pub fn quiet_nan(self) -> u64 {
-        (self.exp_max() << self.frac_bits) | (1 << (self.frac_bits - 1))
+    /// The default NaN an invalid operation produces: sign set, quiet bit set, payload
+    /// 0 (x86's, which the IR's evaluator also produces: `0xffc00000` for `f`).
+    pub fn default_nan(self) -> u64 {
+        self.sign_bit() | (self.exp_max() << self.frac_bits) | (1 << (self.frac_bits - 1))
     }
 
     /// The value of the bits `b` of this format, exactly, as an `f64` (every format here
@@ -142,12 +143,13 @@ impl FloatFormat {
         let sign = b & self.sign_bit() != 0;
         let exp = (b >> self.frac_bits) & self.exp_max();
         let frac = b & ((1 << self.frac_bits) - 1);
+        if exp == self.exp_max() && frac != 0 {
+            // A NaN keeps its sign, quiet bit and payload (at the top of the fraction).
+            let bits = (u64::from(sign) << 63) | (0x7ff << 52) | (frac << (52 - self.frac_bits));
+            return f64::from_bits(bits);
+        }
         let mag = if exp == self.exp_max() {
-            if frac == 0 {
-                f64::INFINITY
-            } else {
-                f64::NAN
-            }
+            f64::INFINITY
         } else if exp == 0 {
             frac as f64 * 2f64.powi(1 - self.bias() - self.frac_bits as i32)
         } else {
@@ -274,7 +276,12 @@ pub fn f64_to_bits(v: f64, ty: VType, round: Round) -> u64 {
         return v.to_bits();
     };
     if ty == VType::Df {
-        return v.to_bits();
+        // A NaN is quieted.
+        return if v.is_nan() {
+            v.to_bits() | (1 << 51)
+        } else {
+            v.to_bits()
+        };
     }
     if ty == VType::F && round == Round::NearestEven && !v.is_nan() {
         // Rust's f64 -> f32 cast rounds to nearest even (the Rust reference), as
@@ -282,12 +289,12 @@ pub fn f64_to_bits(v: f64, ty: VType, round: Round) -> u64 {
         return u64::from((v as f32).to_bits());
     }
     if v.is_nan() {
-        let sign = if v.is_sign_negative() {
-            fmt.sign_bit()
-        } else {
-            0
-        };
-        return sign | fmt.quiet_nan();
+        // A NaN keeps its sign and the top bits of its payload, and is quieted (as
+        // IEEE-754 conversions do).
+        let b = v.to_bits();
+        let sign = if b >> 63 != 0 { fmt.sign_bit() } else { 0 };
+        let payload = (b & ((1 << 52) - 1)) >> (52 - fmt.frac_bits);
+        return sign | (fmt.exp_max() << fmt.frac_bits) | payload | (1 << (fmt.frac_bits - 1));
     }
     if v.is_infinite() {
         let sign = if v < 0.0 { fmt.sign_bit() } else { 0 };
@@ -301,7 +308,14 @@ pub fn f64_to_bits(v: f64, ty: VType, round: Round) -> u64 {
 pub fn float_value(bits: u64, ty: VType) -> f64 {
     match ty {
         VType::Df => f64::from_bits(bits),
-        VType::F => f64::from(f32::from_bits(bits as u32)),
+        VType::F => {
+            let f = f32::from_bits(bits as u32);
+            if f.is_nan() {
+                FloatFormat::F.to_f64(bits)
+            } else {
+                f64::from(f)
+            }
+        }
         _ => FloatFormat::of(ty).map_or(0.0, |f| f.to_f64(bits)),
     }
 }
