@@ -148,6 +148,12 @@ alu_ops! {
     Idiv = "idiv": 2, 0, INT, [0, 0], [INT, INT];
     /// Unsigned remainder `a % b`; a zero divisor gives 0.
     Umod = "umod": 2, 0, UINT, [0, 0], [UINT, UINT];
+    /// Signed remainder with the sign of `a` (C's `%`); a zero divisor gives 0, and so does INT_MIN % -1.
+    Irem = "irem": 2, 0, INT, [0, 0], [INT, INT];
+    /// Signed modulus with the sign of `b` (`a - b * floor(a / b)`); a zero divisor gives 0.
+    Imod = "imod": 2, 0, INT, [0, 0], [INT, INT];
+    /// The sign of a signed integer: -1, 0 or 1.
+    Isign = "isign": 1, 0, INT, [0], [INT];
     /// Two's-complement negation, `-a` (INT_MIN stays INT_MIN).
     Ineg = "ineg": 1, 0, INT, [0], [INT];
     /// Signed absolute value (INT_MIN stays INT_MIN).
@@ -185,6 +191,12 @@ alu_ops! {
     BitfieldInsert = "bitfield_insert": 4, 0, UINT32, [0, 0, 0, 0], [UINT32, UINT32, INT32, INT32];
     /// Index of the most significant set bit, or -1 for 0.
     UfindMsb = "ufind_msb": 1, 0, INT32, [0], [UINT];
+    /// Index of the least significant set bit, or -1 for 0.
+    FindLsb = "find_lsb": 1, 0, INT32, [0], [INT];
+    /// Index of the most significant bit that differs from the sign bit, or -1 for 0 and -1.
+    IfindMsb = "ifind_msb": 1, 0, INT32, [0], [INT32];
+    /// The 32 bits in reverse order (bit 0 becomes bit 31).
+    BitfieldReverse = "bitfield_reverse": 1, 0, UINT32, [0], [UINT32];
     /// Number of set bits.
     BitCount = "bit_count": 1, 0, UINT32, [0], [UINT];
     /// Byte `b` of `a`, zero-extended.
@@ -254,6 +266,40 @@ alu_ops! {
     /// Float reciprocal, `1.0 / a`.
     Frcp = "frcp": 1, 0, FLOAT, [0], [FLOAT];
 
+    /// Square root, correctly rounded.
+    Fsqrt = "fsqrt": 1, 0, FLOAT, [0], [FLOAT];
+    /// Reciprocal square root, `1 / sqrt(a)` (see the `eval` module on transcendentals).
+    Frsq = "frsq": 1, 0, FLOAT, [0], [FLOAT];
+    /// Base-2 exponential, `2^a` (see the `eval` module on transcendentals).
+    Fexp2 = "fexp2": 1, 0, FLOAT, [0], [FLOAT];
+    /// Base-2 logarithm (see the `eval` module on transcendentals).
+    Flog2 = "flog2": 1, 0, FLOAT, [0], [FLOAT];
+    /// Sine of an angle in radians (see the `eval` module on transcendentals).
+    Fsin = "fsin": 1, 0, FLOAT, [0], [FLOAT];
+    /// Cosine of an angle in radians (see the `eval` module on transcendentals).
+    Fcos = "fcos": 1, 0, FLOAT, [0], [FLOAT];
+    /// `a^b` (see the `eval` module on transcendentals).
+    Fpow = "fpow": 2, 0, FLOAT, [0, 0], [FLOAT, FLOAT];
+    /// The fractional part, `a - floor(a)`.
+    Ffract = "ffract": 1, 0, FLOAT, [0], [FLOAT];
+    /// The sign: 1.0, -1.0, the zero itself for a zero, 0.0 for NaN.
+    Fsign = "fsign": 1, 0, FLOAT, [0], [FLOAT];
+    /// Linear interpolation `a * (1 - c) + b * c`, each step rounded.
+    Flrp = "flrp": 3, 0, FLOAT, [0, 0, 0], [FLOAT, FLOAT, FLOAT];
+    /// Floored float modulus, `a - b * floor(a / b)`, each step rounded.
+    Fmod = "fmod": 2, 0, FLOAT, [0, 0], [FLOAT, FLOAT];
+    /// Truncated float remainder, `a - b * trunc(a / b)`, each step rounded.
+    Frem = "frem": 2, 0, FLOAT, [0, 0], [FLOAT, FLOAT];
+    /// `a * 2^b`; a result that is not a normal number (zero, subnormal, infinite, NaN) becomes a zero with the sign of `a`.
+    Ldexp = "ldexp": 2, 0, FLOAT, [0, 0], [FLOAT, INT32];
+    /// Dot product of two 2-component vectors, `a.y * b.y + a.x * b.x`, each step rounded.
+    Fdot2 = "fdot2": 2, 1, FLOAT, [2, 2], [FLOAT, FLOAT], COMM;
+    /// Dot product of two 3-component vectors, `(a.z * b.z + a.y * b.y) + a.x * b.x`, each step rounded.
+    Fdot3 = "fdot3": 2, 1, FLOAT, [3, 3], [FLOAT, FLOAT], COMM;
+    /// Dot product of two 4-component vectors, `(a.w * b.w + a.z * b.z) + (a.y * b.y + a.x * b.x)`, each step rounded.
+    Fdot4 = "fdot4": 2, 1, FLOAT, [4, 4], [FLOAT, FLOAT], COMM;
+    /// Rounds a 32-bit float to binary16 precision and back; magnitudes below 2^-14 become a zero of the same sign.
+    Fquantize2f16 = "fquantize2f16": 1, 0, FLOAT32, [0], [FLOAT32];
     /// Float to 32-bit signed integer, truncating; out-of-range values saturate, NaN gives 0.
     F2i32 = "f2i32": 1, 0, INT32, [0], [FLOAT];
     /// Float to 32-bit unsigned integer, truncating; out-of-range values saturate, NaN gives 0.

@@ -298,13 +298,22 @@ impl Access {
     pub const NON_WRITEABLE: Access = Access(1 << 3);
     /// `writeonly` (ACCESS_NON_READABLE).
     pub const NON_READABLE: Access = Access(1 << 4);
+    /// `sampled`: the image is a sampled texture (Vulkan's `SAMPLED_IMAGE`, a WGSL
+    /// `texture_2d`, a GLSL `texture2D` read with `texelFetch`), which the driver binds
+    /// for the sampler. Shaders only read it, and every read goes through the sampler's
+    /// `ld` / `ld_lz`, never the data port's typed or untyped messages: a platform
+    /// without a sampler refuses it. NIR has no such qualifier (it keeps textures apart
+    /// from images altogether); the IR marks them here so that one `image_load`
+    /// describes both kinds of read.
+    pub const SAMPLED: Access = Access(1 << 5);
 
-    const NAMES: [(Access, &'static str); 5] = [
+    const NAMES: [(Access, &'static str); 6] = [
         (Access::NON_WRITEABLE, "readonly"),
         (Access::NON_READABLE, "writeonly"),
         (Access::COHERENT, "coherent"),
         (Access::VOLATILE, "volatile"),
         (Access::RESTRICT, "restrict"),
+        (Access::SAMPLED, "sampled"),
     ];
 
     /// The raw bits.
@@ -314,7 +323,7 @@ impl Access {
 
     /// From raw bits; `None` if an unknown bit is set.
     pub fn from_bits(bits: u32) -> Option<Access> {
-        (bits & !0x1f == 0).then_some(Access(bits))
+        (bits & !0x3f == 0).then_some(Access(bits))
     }
 
     /// Whether every qualifier of `other` is set.
@@ -323,7 +332,7 @@ impl Access {
     }
 
     /// The qualifier called `name` (`readonly`, `writeonly`, `coherent`, `volatile`,
-    /// `restrict`).
+    /// `restrict`, `sampled`).
     pub fn from_name(name: &str) -> Option<Access> {
         Access::NAMES
             .iter()

@@ -430,6 +430,31 @@ intrinsics! {
         image: ImageOperand::None, srcs: &[src("data", 0, 0), src("offset", 1, 32)], dest: DestInfo::None,
         indices: &[K::Base, K::AlignMul], class: Memory, predicable: false, eliminate: false, reorder: false,
     }
+    /// Applies `atomic_op` with `data` to the scalar at byte `offset` of storage buffer `block`, returning the old value.
+    SsboAtomic = "ssbo_atomic" {
+        image: ImageOperand::None, srcs: &[src("block", 1, 32), src("offset", 1, 32), src("data", 1, 0)],
+        dest: DestInfo::Variable, indices: &[K::Access, K::AtomicOp],
+        class: Memory, predicable: false, eliminate: false, reorder: false,
+    }
+    /// Compare-and-swap (`cmpxchg`, `fcmpxchg`) of the scalar at byte `offset` of storage buffer `block`, returning the old value.
+    SsboAtomicSwap = "ssbo_atomic_swap" {
+        image: ImageOperand::None,
+        srcs: &[src("block", 1, 32), src("offset", 1, 32), src("compare", 1, 0), src("data", 1, 0)],
+        dest: DestInfo::Variable, indices: &[K::Access, K::AtomicOp],
+        class: Memory, predicable: false, eliminate: false, reorder: false,
+    }
+    /// Applies `atomic_op` with `data` to the scalar at byte `base + offset` of shared memory, returning the old value.
+    SharedAtomic = "shared_atomic" {
+        image: ImageOperand::None, srcs: &[src("offset", 1, 32), src("data", 1, 0)],
+        dest: DestInfo::Variable, indices: &[K::Base, K::AtomicOp],
+        class: Memory, predicable: false, eliminate: false, reorder: false,
+    }
+    /// Compare-and-swap of the scalar at byte `base + offset` of shared memory, returning the old value.
+    SharedAtomicSwap = "shared_atomic_swap" {
+        image: ImageOperand::None, srcs: &[src("offset", 1, 32), src("compare", 1, 0), src("data", 1, 0)],
+        dest: DestInfo::Variable, indices: &[K::Base, K::AtomicOp],
+        class: Memory, predicable: false, eliminate: false, reorder: false,
+    }
     /// LSC untyped (or typed) load: one address per lane, each reading the data shape's vector.
     LscLoad = "lsc_load" {
         image: ImageOperand::Optional, srcs: &[src("addr", 1, 0)], dest: DestInfo::Variable, indices: LSC_IDX,

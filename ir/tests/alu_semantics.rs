@@ -993,6 +993,67 @@ fn malformed_instructions_are_errors() {
     assert!(matches!(r, Err(EvalError::SourceCount { .. })));
 }
 
+#[test]
+fn front_end_float_math() {
+    // Exact cases: roots, powers and logarithms of powers of two, trig at 0.
+    assert_eq!(u32op(AluOp::Fsqrt, &[f(16.0)]), f(4.0));
+    assert_eq!(u32op(AluOp::Fsqrt, &[f(2.25)]), f(1.5));
+    assert_eq!(u32op(AluOp::Frsq, &[f(0.25)]), f(2.0));
+    assert_eq!(u32op(AluOp::Fexp2, &[f(3.0)]), f(8.0));
+    assert_eq!(u32op(AluOp::Fexp2, &[f(-2.0)]), f(0.25));
+    assert_eq!(u32op(AluOp::Flog2, &[f(0.125)]), f(-3.0));
+    // sin(-0) = -0; cos(0) = 1.
+    assert_eq!(u32op(AluOp::Fsin, &[f(-0.0)]), 0x8000_0000);
+    assert_eq!(u32op(AluOp::Fcos, &[f(0.0)]), f(1.0));
+    assert_eq!(u32op(AluOp::Fpow, &[f(3.0), f(2.0)]), f(9.0));
+    // fract(-1.25) = -1.25 - floor(-1.25) = -1.25 + 2 = 0.75.
+    assert_eq!(u32op(AluOp::Ffract, &[f(-1.25)]), f(0.75));
+    assert_eq!(u32op(AluOp::Fsign, &[f(-2.0)]), f(-1.0));
+    assert_eq!(u32op(AluOp::Fsign, &[0x7fc0_0000]), 0);
+    // 0 * (1 - 0.25) + 8 * 0.25 = 2.
+    assert_eq!(u32op(AluOp::Flrp, &[f(0.0), f(8.0), f(0.25)]), f(2.0));
+    // mod(-5.5, 2) = -5.5 - 2 * floor(-2.75) = -5.5 + 6 = 0.5; rem uses trunc: -5.5 + 4.
+    assert_eq!(u32op(AluOp::Fmod, &[f(5.5), f(2.0)]), f(1.5));
+    assert_eq!(u32op(AluOp::Fmod, &[f(-5.5), f(2.0)]), f(0.5));
+    assert_eq!(u32op(AluOp::Frem, &[f(-5.5), f(2.0)]), f(-1.5));
+    assert_eq!(sc(AluOp::Ldexp, 32, &[(32, f(0.75)), (32, 2)]), f(3.0));
+    // Dot products: 1*3 + 2*4 = 11; 1 + 2 + 3 = 6; four 1*2 = 8.
+    let r = ev(
+        AluOp::Fdot2,
+        ty(32, 1),
+        &[(32, &[f(1.0), f(2.0)]), (32, &[f(3.0), f(4.0)])],
+    );
+    assert_eq!(r, [f(11.0)]);
+    let ones = [f(1.0); 3];
+    let r = ev(
+        AluOp::Fdot3,
+        ty(32, 1),
+        &[(32, &[f(1.0), f(2.0), f(3.0)]), (32, &ones)],
+    );
+    assert_eq!(r, [f(6.0)]);
+    let r = ev(
+        AluOp::Fdot4,
+        ty(32, 1),
+        &[(32, &[f(1.0); 4]), (32, &[f(2.0); 4])],
+    );
+    assert_eq!(r, [f(8.0)]);
+    // 0.1 * 16 = 1.6: mantissa 0.6 * 1024 = 614.4 rounds to 614, so binary16 0x2e66 =
+    // (1 + 614/1024) / 16 = 0.0999755859375 = binary32 0x3dccc000.
+    assert_eq!(u32op(AluOp::Fquantize2f16, &[f(0.1)]), 0x3dcc_c000);
+}
+
+#[test]
+fn front_end_integer_ops() {
+    let m = |v: i64| v as u64 & 0xffff_ffff;
+    // -7 = 2 * -3 - 1: irem keeps the dividend's sign (-1), imod the divisor's (1).
+    assert_eq!(u32op(AluOp::Irem, &[m(-7), 2]), m(-1));
+    assert_eq!(u32op(AluOp::Imod, &[m(-7), 2]), 1);
+    assert_eq!(u32op(AluOp::Isign, &[m(-5)]), m(-1));
+    assert_eq!(sc(AluOp::FindLsb, 32, &[(32, 8)]), 3);
+    assert_eq!(u32op(AluOp::IfindMsb, &[0x100]), 8);
+    assert_eq!(u32op(AluOp::BitfieldReverse, &[0x8000_0000]), 1);
+}
+
 /// Every opcode is named somewhere above, so none is left without a hand-computed test.
 #[test]
 fn every_opcode_is_covered() {

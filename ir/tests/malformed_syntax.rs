@@ -272,7 +272,7 @@ fn unknown_format_dimension_and_access() {
     );
     fails(
         "image @a : 2d r32_uint readable (binding=0)\n",
-        "1:24: unknown access qualifier `readable` (expected readonly, writeonly, coherent, volatile or restrict)",
+        "1:24: unknown access qualifier `readable` (expected readonly, writeonly, coherent, volatile, restrict or sampled)",
     );
 }
 

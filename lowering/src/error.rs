@@ -110,6 +110,10 @@ pub enum LowerErrorKind {
     /// messages, an untyped surface that is not statically linear, or a shape the
     /// block2d rules cannot split into whole SIMT components).
     BlockUnsupported,
+    /// A read of a sampled image (`sampled` access) on a platform without a 3D sampler,
+    /// or of a format the sampler cannot read: sampled images are read through the
+    /// sampler only.
+    SamplerUnavailable,
     /// The instruction does not have the shape its opcode requires.
     Malformed,
 }
@@ -134,6 +138,7 @@ impl LowerErrorKind {
             LowerErrorKind::IllegalBlock2d => "illegal 2D block message",
             LowerErrorKind::LodUnsupported => "LOD unsupported",
             LowerErrorKind::BlockUnsupported => "block access unsupported",
+            LowerErrorKind::SamplerUnavailable => "sampler unavailable",
             LowerErrorKind::Malformed => "malformed instruction",
         }
     }

@@ -30,6 +30,13 @@ pub const MAX_TEXT_BYTES: u64 = 1 << 28;
 /// Reads `path`, or standard input for `-`. The text must be UTF-8; otherwise the
 /// failure names the first invalid byte, its offset, line and column.
 pub fn read_input(path: &str) -> Result<String, Failure> {
+    let (name, bytes) = read_bytes(path)?;
+    decode_utf8(bytes).map_err(|e| Failure(format!("error: {name} is not UTF-8 text: {e}")))
+}
+
+/// Reads `path`, or standard input for `-`, as bytes (up to [`MAX_INPUT_BYTES`]):
+/// returns how to name the input in messages and its bytes.
+pub fn read_bytes(path: &str) -> Result<(String, Vec<u8>), Failure> {
     let (name, result) = if path == "-" {
         (
             "standard input".to_string(),
@@ -42,7 +49,7 @@ pub fn read_input(path: &str) -> Result<String, Failure> {
         )
     };
     let bytes = result.map_err(|e| Failure(format!("error: cannot read {name}: {e}")))?;
-    decode_utf8(bytes).map_err(|e| Failure(format!("error: {name} is not UTF-8 text: {e}")))
+    Ok((name, bytes))
 }
 
 /// Reads everything, up to [`MAX_TEXT_BYTES`].

@@ -518,7 +518,13 @@ fn parse_offset(text: &str) -> Option<u64> {
 
 /// `ir-opt run`: runs `source` and returns the summary it prints.
 pub fn run(file: &str, source: &str, o: &RunOptions) -> Result<String, CliError> {
-    let shader = load(file, source)?;
+    run_shader(&load(file, source)?, o)
+}
+
+/// `ir-opt run` on a shader already loaded (the IR text, or a shader a front end
+/// imported): runs it and returns the summary it prints.
+pub fn run_shader(shader: &Shader, o: &RunOptions) -> Result<String, CliError> {
+    let shader = shader.clone();
     let has_messages = shader.entry().and_then(|f| {
         f.insts_in_order()
             .into_iter()
@@ -581,7 +587,17 @@ pub fn verify(
     o: &RunOptions,
     v: &VerifyOptions,
 ) -> Result<String, CliError> {
-    let shader = load(file, source)?;
+    verify_shader(&load(file, source)?, o, v)
+}
+
+/// `ir-opt verify` on a shader already loaded (the IR text, or a shader a front end
+/// imported): lowers and verifies it; returns the summary line.
+pub fn verify_shader(
+    shader: &Shader,
+    o: &RunOptions,
+    v: &VerifyOptions,
+) -> Result<String, CliError> {
+    let shader = shader.clone();
     let target = o
         .target
         .as_deref()

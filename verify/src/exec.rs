@@ -742,6 +742,9 @@ impl Env for ExecEnv<'_> {
                     .execute(self.mem, call, self.subgroup, self.lanes)
             }
             IntrinsicOp::GroupWaitEvents => return AsyncCopies::wait(call, self.lanes),
+            op if crate::memory_atomic::serves(op) => {
+                return crate::memory_atomic::execute(self.mem, call)
+            }
             IntrinsicOp::LoadLocalInvocationIndex
             | IntrinsicOp::LoadSubgroupInvocation
             | IntrinsicOp::LoadSubgroupId

@@ -32,6 +32,7 @@ pub mod exec;
 mod fixtures;
 pub mod image;
 pub mod memory;
+pub mod memory_atomic;
 pub mod message_intrinsics;
 pub mod messages;
 pub mod setup;

@@ -516,7 +516,12 @@ impl Setup {
         let mut buffers = Vec::new();
         for b in constant_blocks(
             shader,
-            &[(IntrinsicOp::LoadSsbo, 0), (IntrinsicOp::StoreSsbo, 1)],
+            &[
+                (IntrinsicOp::LoadSsbo, 0),
+                (IntrinsicOp::StoreSsbo, 1),
+                (IntrinsicOp::SsboAtomic, 0),
+                (IntrinsicOp::SsboAtomicSwap, 0),
+            ],
         ) {
             buffers.push(BufferSetup {
                 kind: BufferKind::Ssbo,

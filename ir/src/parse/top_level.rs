@@ -165,7 +165,7 @@ impl<'a> Parser<'a> {
                 error(
                     aspan,
                     format!(
-                        "unknown access qualifier `{}` (expected readonly, writeonly, coherent, volatile or restrict)",
+                        "unknown access qualifier `{}` (expected readonly, writeonly, coherent, volatile, restrict or sampled)",
                         shorten(w)
                     ),
                 )

@@ -81,6 +81,20 @@ impl FnCheck<'_> {
         let format = decl.format;
         let data_bits = format.data_bit_size();
         let op = intr.op;
+        if decl.access.contains(crate::image::Access::SAMPLED)
+            && matches!(
+                op,
+                IntrinsicOp::ImageStore | IntrinsicOp::ImageAtomic | IntrinsicOp::ImageAtomicSwap
+            )
+        {
+            self.error(
+                span,
+                format!(
+                    "{name}: @{} is a sampled image, which shaders only read",
+                    decl.name
+                ),
+            );
+        }
         match op {
             IntrinsicOp::ImageLoad => {
                 if let Some(d) = c.dest {

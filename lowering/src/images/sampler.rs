@@ -8,15 +8,19 @@
 //!
 //! # Which loads
 //!
-//! An `image_load` takes this path when all of these hold; otherwise it takes the
-//! normal (typed or untyped) path, never an error, since the option states a
-//! preference and the normal path reads the same texels:
+//! A load from a sampled image (`sampled` access: a texture, bound for the sampler)
+//! always takes this path; on a platform without a sampler, or for a format the sampler
+//! cannot read, it is an error ([`LowerErrorKind::SamplerUnavailable`]), never a data
+//! port read of a surface the driver bound for sampling. Any other `image_load` takes
+//! this path when all of these hold; otherwise it takes the normal (typed or untyped)
+//! path, never an error, since the option states a preference and the normal path
+//! reads the same texels:
 //!
 //! * the option is on;
 //! * the access qualifiers say `readonly` (`NON_WRITEABLE`) and not `writeonly`;
 //! * they say neither `coherent` nor `volatile`: the sampler's caches are not coherent
 //!   with stores made during the dispatch, which those qualifiers ask to see;
-//! * the platform has a 3D sampler ([`has_sampler`]: not Xe-HPC, IGC's
+//! * the platform has a 3D sampler ([`Device::has_sampler`]: not Xe-HPC, IGC's
 //!   `hasSamplerSupport`): PVC reads read-only images with typed messages as IGC does;
 //! * the sampler can read the format: every storage format but R64 (ISL's format table
 //!   has no sampling support for `R64_PASSTHRU`, the surface format R64 images need;
@@ -91,6 +95,9 @@ pub fn sampler_reads_format(format: Format) -> bool {
 /// (see the module documentation).
 pub(crate) fn wants_sampler(a: &ImageAccess<'_>, device: &Device, options: &LowerOptions) -> bool {
     let q = a.qualifiers;
+    if a.op == IntrinsicOp::ImageLoad && q.contains(ir::Access::SAMPLED) {
+        return true;
+    }
     options.readonly_via_sampler
         && a.op == IntrinsicOp::ImageLoad
         && q.contains(ir::Access::NON_WRITEABLE)
@@ -109,6 +116,28 @@ pub(crate) fn plan(
 ) -> Result<Option<SamplerLoad>, LowerError> {
     if !wants_sampler(a, device, options) {
         return Ok(None);
+    }
+    if a.qualifiers.contains(ir::Access::SAMPLED) {
+        // A sampled image is bound for the sampler: no other path may read it.
+        if !device.has_sampler() {
+            return Err(a.error(
+                LowerErrorKind::SamplerUnavailable,
+                format!(
+                    "the image is a sampled texture, which is read through the sampler, \
+                     and {} has no 3D sampler",
+                    device.name
+                ),
+            ));
+        }
+        if !sampler_reads_format(a.format) {
+            return Err(a.error(
+                LowerErrorKind::SamplerUnavailable,
+                format!(
+                    "the image is a sampled texture of format {}, which the sampler cannot read",
+                    a.format
+                ),
+            ));
+        }
     }
     let coord = a.check_coord()?;
     let lod = a.check_lod()?;

@@ -1,4 +1,5 @@
-//! `ir-opt`: reads a textual IR shader, runs a pass pipeline, prints the result.
+//! `ir-opt`: reads a shader (the IR's text, or SPIR-V, WGSL or GLSL through the front
+//! end), runs a pass pipeline, prints the result.
 //!
 //! See `ir-opt --help` for the options and examples.
 
@@ -6,11 +7,13 @@ use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use ir::passes::manager::{PassManager, RunError};
 use std::io::IsTerminal;
 use std::process::ExitCode;
-use tools::{load_shader, read_input, write_output, Failure, OptionError};
+use tools::{load_shader, read_bytes, read_input, write_output, Failure, OptionError};
 
 const EXAMPLES: &str = "\
 Examples:
   ir-opt examples/blur.ir                      parse, validate and print
+  ir-opt tests/corpus/x.comp --target dg2 -O   import GLSL through naga, then lower
+  ir-opt shader.spv --entry main               import one entry point of a SPIR-V module
   ir-opt examples/blur.ir -p cse,dce           run passes
   ir-opt examples/blur.ir --target dg2 -O      lower images for DG2, then clean up
   ir-opt examples/blur.ir --target dg2 -O --emit visa
@@ -84,11 +87,47 @@ of iterations, while a runaway loop stops within seconds.",
     )
 }
 
+/// The front end that reads an input.
+#[derive(Copy, Clone, PartialEq, Eq, ValueEnum)]
+enum From {
+    /// A SPIR-V binary module.
+    Spirv,
+    /// WGSL text.
+    Wgsl,
+    /// GLSL compute shader text.
+    Glsl,
+}
+
+impl From {
+    fn language(self) -> frontend::Language {
+        match self {
+            From::Spirv => frontend::Language::SpirV,
+            From::Wgsl => frontend::Language::Wgsl,
+            From::Glsl => frontend::Language::Glsl,
+        }
+    }
+}
+
+/// How an input is read: the IR's text, or a shader through naga.
+#[derive(Args)]
+struct SourceArgs {
+    /// Read FILE as SPIR-V, WGSL or GLSL through naga (default: by extension, `.spv`,
+    /// `.wgsl`, `.comp`, `.glsl`; anything else is the IR's text).
+    #[arg(long, value_name = "LANG", value_enum)]
+    from: Option<From>,
+    /// The compute entry point to import from a SPIR-V, WGSL or GLSL module (default:
+    /// its only one).
+    #[arg(long, value_name = "NAME")]
+    entry: Option<String>,
+}
+
 /// Options shared by `run` and `verify`.
 #[derive(Args)]
 struct ExecArgs {
     /// Input file, or `-` for standard input.
     file: String,
+    #[command(flatten)]
+    source: SourceArgs,
     /// Workgroups to dispatch: `X[,Y[,Z]]` (default: cover the largest image plus a margin).
     #[arg(long, value_name = "X,Y,Z", allow_hyphen_values = true)]
     grid: Option<String>,
@@ -184,6 +223,8 @@ struct OptArgs {
     /// Input file, or `-` for standard input (the default when standard input is not a
     /// terminal; with neither FILE nor piped input, ir-opt prints its usage).
     file: Option<String>,
+    #[command(flatten)]
+    source: SourceArgs,
     /// Output file (default: standard output).
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     output: Option<String>,
@@ -293,20 +334,74 @@ fn run_options(e: &ExecArgs, target: Option<String>) -> verify::cli::RunOptions 
     }
 }
 
-fn input(file: &str) -> Result<(String, &str), Failure> {
-    let source = read_input(file)?;
-    Ok((source, if file == "-" { "<stdin>" } else { file }))
+/// A loaded input: the shader, the input's name for messages, and the text that
+/// diagnostics point into (the IR text, or the WGSL or GLSL source; empty for SPIR-V,
+/// whose imported instructions carry no text positions).
+struct Input {
+    shader: ir::Shader,
+    file: String,
+    text: String,
+}
+
+/// Reads `path` as the IR's text, or as SPIR-V, WGSL or GLSL (by `--from`, else by
+/// extension) through the front end, and validates it.
+fn load(path: &str, source: &SourceArgs) -> Result<Input, Failure> {
+    let file = if path == "-" { "<stdin>" } else { path }.to_string();
+    let language = match source.from {
+        Some(f) => Some(f.language()),
+        None => frontend::Language::from_path(path),
+    };
+    let Some(language) = language else {
+        if source.entry.is_some() {
+            return Err(Failure(
+                OptionError::new(
+                    "--entry",
+                    "selects an entry point of a SPIR-V, WGSL or GLSL input; this input is \
+                     the IR's text (name a .spv, .wgsl, .comp or .glsl file, or pass --from)",
+                )
+                .line(),
+            ));
+        }
+        let text = read_input(path)?;
+        let shader = load_shader(&file, &text)?;
+        return Ok(Input { shader, file, text });
+    };
+    let (_, bytes) = read_bytes(path)?;
+    let imported = frontend::import(&bytes, language, source.entry.as_deref()).map_err(|e| {
+        let text = language
+            .is_text()
+            .then(|| String::from_utf8_lossy(&bytes).into_owned());
+        Failure(e.render(&file, text.as_deref()))
+    })?;
+    log::info!(
+        "imported entry point `{}` of {file} ({} resources)",
+        imported.entry,
+        imported.bindings.len()
+    );
+    let text = if language.is_text() {
+        String::from_utf8_lossy(&bytes).into_owned()
+    } else {
+        String::new()
+    };
+    Ok(Input {
+        shader: imported.shader,
+        file,
+        text,
+    })
 }
 
 fn run(a: &RunArgs) -> Result<(), Failure> {
-    let (source, file) = input(&a.exec.file)?;
+    let input = load(&a.exec.file, &a.exec.source)?;
+    let (file, source) = (&input.file, &input.text);
     let o = run_options(&a.exec, a.target.clone());
-    let text = verify::cli::run(file, &source, &o).map_err(|e| Failure(e.render(file, &source)))?;
+    let text =
+        verify::cli::run_shader(&input.shader, &o).map_err(|e| Failure(e.render(file, source)))?;
     write_output(None, &text)
 }
 
 fn verify(a: &VerifyArgs) -> Result<(), Failure> {
-    let (source, file) = input(&a.exec.file)?;
+    let input = load(&a.exec.file, &a.exec.source)?;
+    let (file, source) = (&input.file, &input.text);
     let o = run_options(&a.exec, Some(a.target.clone()));
     let v = verify::cli::VerifyOptions {
         force_untyped: a.force_untyped,
@@ -314,8 +409,8 @@ fn verify(a: &VerifyArgs) -> Result<(), Failure> {
         untyped_address: a.untyped_address.map(|m| m.name().to_string()),
         readonly_via_sampler: a.readonly_via_sampler,
     };
-    let text =
-        verify::cli::verify(file, &source, &o, &v).map_err(|e| Failure(e.render(file, &source)))?;
+    let text = verify::cli::verify_shader(&input.shader, &o, &v)
+        .map_err(|e| Failure(e.render(file, source)))?;
     write_output(None, &text)
 }
 
@@ -334,11 +429,13 @@ fn target_device(name: &str) -> Result<lowering::Device, Failure> {
 }
 
 fn optimize(args: &OptArgs) -> Result<(), Failure> {
-    let path = args.file.as_deref().unwrap_or("-");
-    let source = read_input(path)?;
-    let file = if path == "-" { "<stdin>" } else { path };
-    let shader = load_shader(file, &source)?;
-    log::info!("parsed {file}: {} function(s)", shader.functions.len());
+    let Input {
+        shader,
+        file,
+        text: source,
+    } = load(args.file.as_deref().unwrap_or("-"), &args.source)?;
+    let file = file.as_str();
+    log::info!("loaded {file}: {} function(s)", shader.functions.len());
     let device = args.target.as_deref().map(target_device).transpose()?;
     let mut shader = shader;
     run_pipeline(args, device.as_ref(), &mut shader, file, &source)?;

@@ -179,6 +179,8 @@ fn uses_shared_memory(shader: &Shader) -> bool {
                     x.op,
                     IntrinsicOp::LoadShared
                         | IntrinsicOp::StoreShared
+                        | IntrinsicOp::SharedAtomic
+                        | IntrinsicOp::SharedAtomicSwap
                         | IntrinsicOp::GroupAsyncCopy2d2d
                         | IntrinsicOp::GroupAsyncCopy3d3d
                 ) || (x.op.info().class == IntrinsicClass::Message
