@@ -31,7 +31,7 @@ use crate::exec::{ExecConfig, Executor};
 use crate::memory::{Access, AccessKind, Memory, Space};
 use crate::setup::Setup;
 use crate::verifier::{Mismatch, MismatchKind, Report, VerifyError, SLICE_INVOCATIONS};
-use ir::{Shader, Span};
+use ir::Shader;
 use lowering::Device;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -61,6 +61,11 @@ impl Kernel<'_> {
     pub fn line_text(&self, line: u32) -> String {
         line_text(self.text, line)
     }
+}
+
+/// How a mismatch names a vISA instruction: `vISA line N: <its text>`.
+pub fn visa_instruction(text: &str, line: u32) -> Option<String> {
+    (line != 0).then(|| format!("vISA line {line}: {}", line_text(text, line)))
 }
 
 /// The text of line `line` of `text`, trimmed, without its comment.
@@ -183,36 +188,38 @@ fn compare_accesses(
             _ => true,
         });
         let Some(i) = first else { continue };
-        let (expected, actual, line, span) = match (b.get(i), c.get(i)) {
+        let (expected, actual, line, lowered_span) = match (b.get(i), c.get(i)) {
             (Some(x), Some(y)) => (
                 describe(x, mem),
                 describe(y, mem),
                 y.ctx.span.line,
-                y.ctx.span,
+                Some(x.ctx.span),
             ),
             (Some(x), None) => (
                 describe(x, mem),
                 "no access (the kernel made fewer)".to_string(),
                 0,
-                x.ctx.span,
+                Some(x.ctx.span),
             ),
             (None, Some(y)) => (
                 "no access (the lowered shader made fewer)".to_string(),
                 describe(y, mem),
                 y.ctx.span.line,
-                y.ctx.span,
+                None,
             ),
             (None, None) => continue,
         };
         found.push(Mismatch {
             kind: MismatchKind::Address,
             invocation: Some(inv),
-            span: Some(span),
-            instruction: (line != 0).then(|| format!("vISA: {}", kernel.line_text(line))),
+            span: lowered_span,
+            instruction: visa_instruction(kernel.text, line),
             location: format!("access {} of the invocation", i + 1),
             expected,
             actual,
-            note: String::new(),
+            note: lowered_span
+                .map(|s| format!("the lowered shader's access is its instruction at {s}"))
+                .unwrap_or_default(),
         });
     }
 }
@@ -242,27 +249,26 @@ pub fn verify_text(
     abi: &mut dyn KernelAbi,
     config: &RunConfig,
 ) -> Result<Report, VerifyError> {
-    let program = match super::reader::read(text)
-        .and_then(|l| Program::new(&l, grf, MAX_REGISTER_BYTES))
-    {
-        Ok(p) => p,
-        Err(e) => {
-            let mut found = Found::new(setup.report_limit);
-            found.push(Mismatch {
-                kind: MismatchKind::Execution,
-                invocation: None,
-                span: (e.line != 0).then(|| Span::new(e.line, 0)),
-                instruction: (e.line != 0).then(|| format!("vISA: {}", line_text(text, e.line))),
-                location: "the kernel".into(),
-                expected: "a kernel the interpreter can run".into(),
-                actual: e.to_string(),
-                note: String::new(),
-            });
-            let mut report = Report::default();
-            found.finish(&mut report);
-            return Ok(report);
-        }
-    };
+    let program =
+        match super::reader::read(text).and_then(|l| Program::new(&l, grf, MAX_REGISTER_BYTES)) {
+            Ok(p) => p,
+            Err(e) => {
+                let mut found = Found::new(setup.report_limit);
+                found.push(Mismatch {
+                    kind: MismatchKind::Execution,
+                    invocation: None,
+                    span: None,
+                    instruction: visa_instruction(text, e.line),
+                    location: "the kernel".into(),
+                    expected: "a kernel the interpreter can run".into(),
+                    actual: e.to_string(),
+                    note: String::new(),
+                });
+                let mut report = Report::default();
+                found.finish(&mut report);
+                return Ok(report);
+            }
+        };
     verify_kernel(
         lowered,
         device,
@@ -353,8 +359,8 @@ pub fn verify_kernel(
             found.push(Mismatch {
                 kind: MismatchKind::Execution,
                 invocation: None,
-                span: Some(Span::new(line, 0)),
-                instruction: (line != 0).then(|| format!("vISA: {}", kernel.line_text(line))),
+                span: None,
+                instruction: visa_instruction(kernel.text, line),
                 location: {
                     let [x, y, z] = e.workgroup;
                     format!("workgroup ({x}, {y}, {z})")
@@ -438,8 +444,8 @@ fn compare_memories(
                 MismatchKind::BufferByte
             },
             invocation: None,
-            span: line.map(|l| Span::new(l, 0)),
-            instruction: line.map(|l| format!("vISA: {}", kernel.line_text(l))),
+            span: None,
+            instruction: line.and_then(|l| visa_instruction(kernel.text, l)),
             location: format!("{} bytes {s}..{}", x.name, s + len),
             expected: format!("{:02x?}", &x.bytes[s..s + shown]),
             actual: format!("{:02x?}", &y.bytes[s..s + shown]),
@@ -615,12 +621,12 @@ main:
         let r = check(&kernel_text("0x4", "0x2"));
         assert!(r.has(MismatchKind::BufferByte), "{r}");
         let m = &r.mismatches[0];
-        assert_eq!(m.span, Some(Span::new(21, 0)));
+        assert_eq!(m.span, None);
         assert!(m
             .instruction
             .as_deref()
             .unwrap()
-            .starts_with("vISA: lsc_store.ugm"));
+            .starts_with("vISA line 21: lsc_store.ugm"));
     }
 
     #[test]
@@ -634,7 +640,13 @@ main:
             .iter()
             .find(|m| m.kind == MismatchKind::Address)
             .unwrap();
-        assert_eq!(m.span, Some(Span::new(21, 0)));
+        assert!(
+            m.instruction
+                .as_deref()
+                .unwrap()
+                .starts_with("vISA line 21: "),
+            "{m}"
+        );
         assert_eq!(r.by_kind[&MismatchKind::Address], 47);
     }
 
@@ -659,7 +671,14 @@ main:
         )
         .unwrap();
         assert!(r.has(MismatchKind::Execution), "{r}");
-        assert_eq!(r.mismatches[0].span, Some(Span::new(21, 0)));
+        let m = &r.mismatches[0];
+        assert!(
+            m.instruction
+                .as_deref()
+                .unwrap()
+                .starts_with("vISA line 21: "),
+            "{m}"
+        );
     }
 
     #[test]
@@ -688,6 +707,13 @@ main:
         )
         .unwrap();
         assert!(r.has(MismatchKind::Execution), "{r}");
-        assert_eq!(r.mismatches[0].span, Some(Span::new(18, 0)));
+        let m = &r.mismatches[0];
+        assert!(
+            m.instruction
+                .as_deref()
+                .unwrap()
+                .starts_with("vISA line 18: mul"),
+            "{m}"
+        );
     }
 }
