@@ -164,6 +164,33 @@ fn same(x: &Access, y: &Access) -> bool {
         && (!x.in_bounds || (x.offset == y.offset && x.size == y.size))
 }
 
+/// An invocation's accesses with each run of loads (or stores) that continue one
+/// another (the next starts where the last ended, same space, in bounds) as one access
+/// from the run's first instruction: a vector the lowered shader accesses at once may
+/// be several messages, or several components of one, in the kernel (a `vec4` of
+/// 64-bit values as two `d64x2` stores). Atomics stay one each.
+fn coalesce(list: Vec<&Access>) -> Vec<Access> {
+    let mut out: Vec<Access> = Vec::with_capacity(list.len());
+    for a in list {
+        if let Some(last) = out.last_mut() {
+            if a.kind != AccessKind::Atomic
+                && a.kind == last.kind
+                && a.space == last.space
+                && a.in_bounds
+                && last.in_bounds
+                && a.offset == last.offset + u64::from(last.size)
+            {
+                if let Some(size) = last.size.checked_add(a.size) {
+                    last.size = size;
+                    continue;
+                }
+            }
+        }
+        out.push(a.clone());
+    }
+    out
+}
+
 /// Compares the accesses of one slice, invocation by invocation.
 fn compare_accesses(
     kernel: &Kernel<'_>,
@@ -182,6 +209,7 @@ fn compare_accesses(
         by_inv.entry(a.ctx.invocation).or_default().1.push(a);
     }
     for (inv, (b, c)) in by_inv {
+        let (b, c) = (coalesce(b), coalesce(c));
         report.accesses += b.len().min(c.len()) as u64;
         let first = (0..b.len().max(c.len())).find(|&i| match (b.get(i), c.get(i)) {
             (Some(x), Some(y)) => !same(x, y),
@@ -252,22 +280,7 @@ pub fn verify_text(
     let program =
         match super::reader::read(text).and_then(|l| Program::new(&l, grf, MAX_REGISTER_BYTES)) {
             Ok(p) => p,
-            Err(e) => {
-                let mut found = Found::new(setup.report_limit);
-                found.push(Mismatch {
-                    kind: MismatchKind::Execution,
-                    invocation: None,
-                    span: None,
-                    instruction: visa_instruction(text, e.line),
-                    location: "the kernel".into(),
-                    expected: "a kernel the interpreter can run".into(),
-                    actual: e.to_string(),
-                    note: String::new(),
-                });
-                let mut report = Report::default();
-                found.finish(&mut report);
-                return Ok(report);
-            }
+            Err(e) => return Ok(unusable_kernel(text, &e)),
         };
     verify_kernel(
         lowered,
@@ -280,6 +293,25 @@ pub fn verify_text(
         abi,
         config,
     )
+}
+
+/// The report on a kernel that cannot run at all (the interpreter cannot read or lay
+/// it out, or its inputs are not the ABI's): one execution mismatch naming the line.
+pub fn unusable_kernel(text: &str, e: &VisaError) -> Report {
+    let mut found = Found::new(1);
+    found.push(Mismatch {
+        kind: MismatchKind::Execution,
+        invocation: None,
+        span: None,
+        instruction: visa_instruction(text, e.line),
+        location: "the kernel".into(),
+        expected: "a kernel the interpreter can run".into(),
+        actual: e.to_string(),
+        note: String::new(),
+    });
+    let mut report = Report::default();
+    found.finish(&mut report);
+    report
 }
 
 /// The register-file bytes a kernel may declare ([`Program::new`]'s limit here).

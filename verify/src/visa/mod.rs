@@ -25,14 +25,18 @@
 //! * [`dispatch::run_workgroups`] runs a grid of workgroups, split into threads;
 //! * [`leg::verify_kernel`] is the verifier's vISA leg: the lowered shader and its
 //!   kernel on the same memory, their accesses and memories compared, mismatches named
-//!   by vISA line;
+//!   by vISA line; [`abi`] lays the back end's inputs out as its ABI document says, and
+//!   [`check::lower_and_verify_visa`] checks a shader's three forms (original, lowered,
+//!   kernel) on the same memory;
 //! * [`types`] holds vISA's data types and execution controls, [`error`] the errors,
 //!   each with the line of the vISA text it concerns.
 //!
 //! `cargo bench -p verify --bench visa_interp` measures the interpreter in vISA
 //! instructions per second.
 
+pub mod abi;
 pub mod alu;
+pub mod check;
 pub mod control;
 pub mod convert;
 pub mod dispatch;
