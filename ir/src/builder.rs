@@ -18,6 +18,7 @@ use crate::function::{
 };
 use crate::image::{ImageDecl, ImageRef};
 use crate::intrinsic::{IndexKind, IntrinsicOp};
+use crate::lsc::{Block2dDesc, LscDesc};
 use crate::span::Span;
 use crate::types::{AluType, Src, Type};
 use crate::Inst;
@@ -449,6 +450,138 @@ impl<'a> Builder<'a> {
             Some(Type::vec32(components)),
         )
         .expect("dest")
+    }
+
+    // ----- message intrinsics (the lowering's output) ------------------------------
+
+    /// Sources of a message: `addr`, then `rest`, then the predicate if any.
+    fn message_srcs(addr: &[Src], rest: &[Src], predicate: Option<Src>) -> SmallVec<[Src; 4]> {
+        let mut srcs: SmallVec<[Src; 4]> = SmallVec::from_slice(addr);
+        srcs.extend_from_slice(rest);
+        srcs.extend(predicate);
+        srcs
+    }
+
+    /// The register type of one lane's data of `desc`: the register element size times
+    /// the components (vector size or channel count).
+    fn message_data_type(desc: &LscDesc) -> Type {
+        Type::new(desc.data.size.reg_bits(), desc.data.components())
+            .expect("a message data shape with an IR type")
+    }
+
+    /// `@lsc_load` of `desc`, or `@lsc_load_quad` when its data has a channel mask, at
+    /// `addr` (one address, or U, V, R, LOD on `.tgm`), predicated when `predicate` is
+    /// given. `image` is the surface of stateful address models. The value has the
+    /// register type of the data shape (`d32x4`: 32x4, `d8u32`: 32, `d32.xy`: 32x2).
+    pub fn lsc_load(
+        &mut self,
+        desc: &LscDesc,
+        image: Option<ImageRef>,
+        addr: &[Src],
+        predicate: Option<Src>,
+    ) -> Value {
+        let op = if desc.data.cmask != 0 {
+            IntrinsicOp::LscLoadQuad
+        } else {
+            IntrinsicOp::LscLoad
+        };
+        let srcs = Builder::message_srcs(addr, &[], predicate);
+        let ty = Builder::message_data_type(desc);
+        self.intrinsic(op, image, &srcs, &desc.indices(), Some(ty))
+            .expect("loads define a value")
+    }
+
+    /// `@lsc_store` of `desc` (`@lsc_store_quad` for a channel-mask shape): `data` to
+    /// `addr`, predicated when `predicate` is given.
+    pub fn lsc_store(
+        &mut self,
+        desc: &LscDesc,
+        image: Option<ImageRef>,
+        addr: &[Src],
+        data: Src,
+        predicate: Option<Src>,
+    ) -> Inst {
+        let op = if desc.data.cmask != 0 {
+            IntrinsicOp::LscStoreQuad
+        } else {
+            IntrinsicOp::LscStore
+        };
+        let srcs = Builder::message_srcs(addr, &[data], predicate);
+        let kind = InstKind::Intrinsic(Box::new(IntrinsicInst {
+            op,
+            image,
+            srcs,
+            indices: desc.indices().into_iter().collect(),
+        }));
+        self.insert(kind, None)
+    }
+
+    /// `@lsc_atomic` of `desc` (whose `atomic` names the sub-operation) at `addr` with
+    /// the sub-operation's data `operands` (none, one, or compare then new value),
+    /// predicated when `predicate` is given. Returns the old value, of the data size's
+    /// register type.
+    pub fn lsc_atomic(
+        &mut self,
+        desc: &LscDesc,
+        image: Option<ImageRef>,
+        addr: &[Src],
+        operands: &[Src],
+        predicate: Option<Src>,
+    ) -> Value {
+        debug_assert!(
+            desc.atomic.is_some(),
+            "lsc_atomic needs an atomic sub-operation"
+        );
+        let srcs = Builder::message_srcs(addr, operands, predicate);
+        let ty = Builder::message_data_type(desc);
+        self.intrinsic(
+            IntrinsicOp::LscAtomic,
+            image,
+            &srcs,
+            &desc.indices(),
+            Some(ty),
+        )
+        .expect("atomics define a value")
+    }
+
+    /// `@lsc_load_block2d` of `desc` with the payload `payload` (untyped `base,
+    /// width - 1, height - 1, pitch - 1, x, y`; typed `x, y`), its register image read
+    /// as `ty`. `None` if the block shape does not encode.
+    pub fn lsc_load_block2d(
+        &mut self,
+        desc: &Block2dDesc,
+        image: Option<ImageRef>,
+        payload: &[Src],
+        ty: Type,
+    ) -> Option<Value> {
+        let indices = desc.indices()?;
+        self.intrinsic(
+            IntrinsicOp::LscLoadBlock2d,
+            image,
+            payload,
+            &indices,
+            Some(ty),
+        )
+    }
+
+    /// `@lsc_store_block2d` of `desc`: `data` to the block the payload describes.
+    /// `None` if the block shape does not encode.
+    pub fn lsc_store_block2d(
+        &mut self,
+        desc: &Block2dDesc,
+        image: Option<ImageRef>,
+        payload: &[Src],
+        data: Src,
+    ) -> Option<Inst> {
+        let indices = desc.indices()?;
+        let srcs = Builder::message_srcs(payload, &[data], None);
+        let kind = InstKind::Intrinsic(Box::new(IntrinsicInst {
+            op: IntrinsicOp::LscStoreBlock2d,
+            image,
+            srcs,
+            indices: indices.into_iter().collect(),
+        }));
+        Some(self.insert(kind, None))
     }
 
     /// A system value with a fixed 32x3 type (`load_global_invocation_id`, ...).

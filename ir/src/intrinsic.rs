@@ -10,7 +10,7 @@ use crate::atomic::AtomicOp;
 use crate::image::{Access, Format, ImageDim};
 use crate::lsc::{
     channel_mask_letters, parse_channel_mask, AddrSize, AddrType, BlockShape, CacheControl,
-    DataShape, LscAtomicOp, Sfid,
+    DataShape, LscAtomicOp, LscDesc, LscField, Sfid,
 };
 use crate::types::AluType;
 use std::fmt;
@@ -70,6 +70,22 @@ spelled_enum! {
     }
 }
 
+impl From<LscField> for IndexKind {
+    /// The index kind of a message descriptor field.
+    fn from(f: LscField) -> IndexKind {
+        match f {
+            LscField::Sfid => IndexKind::LscSfid,
+            LscField::AddrType => IndexKind::LscAddr,
+            LscField::AddrSize => IndexKind::LscAddrSize,
+            LscField::Data => IndexKind::LscData,
+            LscField::Cache => IndexKind::LscCache,
+            LscField::Offset => IndexKind::LscOffset,
+            LscField::AtomicOp => IndexKind::LscOp,
+            LscField::Block => IndexKind::LscBlock,
+        }
+    }
+}
+
 impl IndexKind {
     /// Formats an encoded value; `None` if the value does not decode.
     pub fn format_value(self, v: u32) -> Option<String> {
@@ -86,9 +102,9 @@ impl IndexKind {
             IndexKind::AtomicOp => AtomicOp::from_index(v)?.name().to_string(),
             IndexKind::Base | IndexKind::LscOffset => (v as i32).to_string(),
             IndexKind::Range | IndexKind::AlignMul => v.to_string(),
-            IndexKind::LscSfid => Sfid::ALL.get(v as usize)?.name().to_string(),
-            IndexKind::LscAddr => AddrType::ALL.get(v as usize)?.name().to_string(),
-            IndexKind::LscAddrSize => AddrSize::ALL.get(v as usize)?.name().to_string(),
+            IndexKind::LscSfid => Sfid::from_index(v)?.name().to_string(),
+            IndexKind::LscAddr => AddrType::from_index(v)?.name().to_string(),
+            IndexKind::LscAddrSize => AddrSize::from_index(v)?.name().to_string(),
             IndexKind::LscData => DataShape::from_index(v)?.to_string(),
             IndexKind::LscCache => CacheControl::from_index(v)?.to_string(),
             IndexKind::LscOp => LscAtomicOp::from_opcode(v)?.name().to_string(),
@@ -134,10 +150,9 @@ impl IndexKind {
             IndexKind::AtomicOp => AtomicOp::from_name(s)?.to_index(),
             IndexKind::Base | IndexKind::LscOffset => s.parse::<i32>().ok()? as u32,
             IndexKind::Range | IndexKind::AlignMul => s.parse::<u32>().ok()?,
-            // These three encode the position in `ALL`, which is declaration order.
-            IndexKind::LscSfid => Sfid::from_name(s)? as u32,
-            IndexKind::LscAddr => AddrType::from_name(s)? as u32,
-            IndexKind::LscAddrSize => AddrSize::from_name(s)? as u32,
+            IndexKind::LscSfid => Sfid::from_name(s)?.to_index(),
+            IndexKind::LscAddr => AddrType::from_name(s)?.to_index(),
+            IndexKind::LscAddrSize => AddrSize::from_name(s)?.to_index(),
             IndexKind::LscData => DataShape::parse(s)?.to_index(),
             IndexKind::LscCache => CacheControl::parse(s)?.to_index(),
             IndexKind::LscOp => LscAtomicOp::from_name(s)?.opcode(),
@@ -650,7 +665,7 @@ impl IntrinsicOp {
             // Untyped 2D blocks address a linear surface given in the payload (lsc.md
             // §8.2); typed ones take the surface from the image's surface state and only
             // the block origin (§8.1).
-            let sfid = *Sfid::ALL.get(*indices.first()? as usize)?;
+            let sfid = Sfid::from_index(*indices.first()?)?;
             let mut out = if sfid == Sfid::Tgm {
                 vec![src("x", 1, 32), src("y", 1, 32)]
             } else {
@@ -662,7 +677,9 @@ impl IntrinsicOp {
         if !self.is_lsc() {
             return Some(info.srcs.to_vec());
         }
-        let sfid = *Sfid::ALL.get(*indices.first()? as usize)?;
+        // Only the fields that shape the sources: the SFID and the atomic sub-op (the
+        // validator reports the other indices, `LscDesc::from_indices` decodes them).
+        let sfid = Sfid::from_index(*indices.first()?)?;
         let mut out = Vec::with_capacity(6);
         if sfid == Sfid::Tgm {
             out.extend_from_slice(&TYPED_COORD_SRCS);
@@ -671,7 +688,7 @@ impl IntrinsicOp {
         }
         out.extend_from_slice(&info.srcs[1..]);
         if self == IntrinsicOp::LscAtomic {
-            let op = LscAtomicOp::from_opcode(*indices.get(6)?)?;
+            let op = LscAtomicOp::from_opcode(*indices.get(LscDesc::INDICES)?)?;
             let names = ["src1", "src2"];
             for name in names.iter().take(op.num_data_operands()) {
                 out.push(src(name, 1, 0));
@@ -737,6 +754,73 @@ impl fmt::Display for IntrinsicOp {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn message_descriptors_encode_in_the_table_order() {
+        use crate::lsc::{Block2dDesc, DataSize, LscIndexError};
+        let desc = LscDesc::new(
+            Sfid::Slm,
+            AddrType::Ss,
+            AddrSize::A16,
+            DataShape::vector(DataSize::D64, 8, true),
+        )
+        .with_cache(CacheControl::parse("st.uc").unwrap())
+        .with_offset(-8)
+        .with_atomic(LscAtomicOp::Umax);
+        let idx = desc.indices();
+        let at = |op: IntrinsicOp, k: IndexKind| op.index_position(k).map(|p| idx[p]);
+        for op in [
+            IntrinsicOp::LscLoad,
+            IntrinsicOp::LscStore,
+            IntrinsicOp::LscLoadStrided,
+            IntrinsicOp::LscStoreStrided,
+            IntrinsicOp::LscLoadQuad,
+            IntrinsicOp::LscStoreQuad,
+            IntrinsicOp::LscAtomic,
+        ] {
+            let n = op.info().indices.len();
+            assert_eq!(
+                n,
+                LscDesc::INDICES + usize::from(op == IntrinsicOp::LscAtomic)
+            );
+            assert_eq!(at(op, K::LscSfid), Some(Sfid::Slm.to_index()), "{op}");
+            assert_eq!(at(op, K::LscAddr), Some(AddrType::Ss.to_index()), "{op}");
+            assert_eq!(
+                at(op, K::LscAddrSize),
+                Some(AddrSize::A16.to_index()),
+                "{op}"
+            );
+            assert_eq!(at(op, K::LscData), Some(desc.data.to_index()), "{op}");
+            assert_eq!(at(op, K::LscCache), Some(desc.cache.to_index()), "{op}");
+            assert_eq!(at(op, K::LscOffset), Some(-8i32 as u32), "{op}");
+        }
+        assert_eq!(
+            at(IntrinsicOp::LscAtomic, K::LscOp),
+            Some(LscAtomicOp::Umax.opcode())
+        );
+        // A decoding error names the intrinsic table's index kind.
+        let e = LscDesc::from_indices(&idx[..3]).unwrap_err();
+        assert_eq!(IndexKind::from(e.field), K::LscData);
+        assert_eq!(
+            LscDesc::from_indices(&[0, 0, 1, 2, 0, 0, 1]),
+            Err(LscIndexError {
+                field: LscField::AtomicOp,
+                value: Some(1)
+            })
+        );
+        let b = Block2dDesc::new(Sfid::Tgm, DataSize::D8, BlockShape::plain(8, 4));
+        let bidx = b.indices().unwrap();
+        for op in [IntrinsicOp::LscLoadBlock2d, IntrinsicOp::LscStoreBlock2d] {
+            let pos = |k: IndexKind| op.index_position(k).map(|p| bidx[p]);
+            assert_eq!(pos(K::LscSfid), Some(Sfid::Tgm.to_index()));
+            assert_eq!(
+                pos(K::LscData),
+                Some(DataShape::vector(DataSize::D8, 1, false).to_index())
+            );
+            assert_eq!(pos(K::LscBlock), b.shape.to_index());
+            assert_eq!(pos(K::LscCache), Some(CacheControl::DEFAULT.to_index()));
+        }
+    }
 
     #[test]
     fn names_unique_and_round_trip() {

@@ -1,9 +1,16 @@
 //! The fields of Intel LSC messages, as carried by the message intrinsics' indices.
 //!
-//! Names and spellings follow the vISA text syntax (`../shared/reference/lsc.md` §3, §6).
+//! Names and spellings follow the vISA text syntax (`docs/hardware/lsc.md` §3, §6).
 //! Legality (which combinations a platform accepts) is the lowering's business; these
 //! types only describe a message.
+//!
+//! A message intrinsic's indices are the fields of one [`LscDesc`] (`@lsc_load`,
+//! `@lsc_store`, their strided and quad forms, `@lsc_atomic`) or [`Block2dDesc`]
+//! (`@lsc_load_block2d`, `@lsc_store_block2d`): every producer builds its indices with
+//! [`LscDesc::indices`] and every consumer reads them back with
+//! [`LscDesc::from_indices`], so that the encoding is written once, here.
 
+use smallvec::SmallVec;
 use std::fmt;
 
 spelled_enum! {
@@ -447,6 +454,270 @@ impl LscAtomicOp {
     }
 }
 
+/// Encodes and decodes the position of a value in `ALL` (declaration order), the index
+/// encoding of the enums above.
+macro_rules! index_encoding {
+    ($($ty:ident),+) => {$(
+        impl $ty {
+            /// The index encoding: the position in `ALL`.
+            pub fn to_index(self) -> u32 {
+                self as u32
+            }
+
+            /// Inverse of `to_index`.
+            pub fn from_index(v: u32) -> Option<$ty> {
+                $ty::ALL.get(usize::try_from(v).ok()?).copied()
+            }
+        }
+    )+};
+}
+
+index_encoding!(Sfid, AddrType, AddrSize);
+
+/// A field of a message intrinsic's indices, named in [`LscIndexError`] (the
+/// intrinsic table's `IndexKind` of the same name: `lsc_sfid`, `lsc_addr`, ...).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+#[non_exhaustive]
+pub enum LscField {
+    /// `lsc_sfid`.
+    Sfid,
+    /// `lsc_addr`.
+    AddrType,
+    /// `lsc_addr_size`.
+    AddrSize,
+    /// `lsc_data`.
+    Data,
+    /// `lsc_cache`.
+    Cache,
+    /// `lsc_offset`.
+    Offset,
+    /// `lsc_op`.
+    AtomicOp,
+    /// `lsc_block`.
+    Block,
+}
+
+/// An index of a message intrinsic that is missing or does not decode.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct LscIndexError {
+    /// The field.
+    pub field: LscField,
+    /// The value found, or `None` when the index is missing.
+    pub value: Option<u32>,
+}
+
+impl fmt::Display for LscIndexError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.value {
+            None => write!(f, "the message has no {:?} index", self.field),
+            Some(v) => write!(f, "the {:?} index value {v} does not decode", self.field),
+        }
+    }
+}
+
+impl std::error::Error for LscIndexError {}
+
+/// The message an LSC intrinsic (`@lsc_load`, `@lsc_store`, `@lsc_load_strided`,
+/// `@lsc_store_strided`, `@lsc_load_quad`, `@lsc_store_quad`, `@lsc_atomic`) sends: its
+/// indices by name. The operation is the intrinsic; `atomic` is the sub-operation of
+/// `@lsc_atomic` and `None` for the others.
+///
+/// ```
+/// use ir::lsc::{AddrSize, AddrType, CacheControl, DataShape, DataSize, LscDesc, Sfid};
+/// // `lsc_load.ugm.uc.ca (flat, a64) d32x4`, as the text format spells its indices.
+/// let desc = LscDesc::new(Sfid::Ugm, AddrType::Flat, AddrSize::A64, DataShape::vector(DataSize::D32, 4, false))
+///     .with_cache(CacheControl::parse("uc.ca").unwrap());
+/// assert_eq!(LscDesc::from_indices(&desc.indices()), Ok(desc));
+/// ```
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct LscDesc {
+    /// The shared function.
+    pub sfid: Sfid,
+    /// The address model.
+    pub addr_type: AddrType,
+    /// The address size.
+    pub addr_size: AddrSize,
+    /// The data shape.
+    pub data: DataShape,
+    /// The L1/L3 cache controls.
+    pub cache: CacheControl,
+    /// The immediate byte offset added to every address.
+    pub offset: i32,
+    /// The atomic sub-operation (`@lsc_atomic` only).
+    pub atomic: Option<LscAtomicOp>,
+}
+
+impl LscDesc {
+    /// Number of indices without an atomic sub-operation.
+    pub const INDICES: usize = 6;
+
+    /// A message with default caching, no offset and no atomic sub-operation.
+    pub fn new(sfid: Sfid, addr_type: AddrType, addr_size: AddrSize, data: DataShape) -> LscDesc {
+        LscDesc {
+            sfid,
+            addr_type,
+            addr_size,
+            data,
+            cache: CacheControl::DEFAULT,
+            offset: 0,
+            atomic: None,
+        }
+    }
+
+    /// A typed message through the binding table: `.tgm`, `bti`, `a32` (typed messages
+    /// are a32 only and never flat, `docs/hardware/lsc.md` §5).
+    pub fn typed(data: DataShape) -> LscDesc {
+        LscDesc::new(Sfid::Tgm, AddrType::Bti, AddrSize::A32, data)
+    }
+
+    /// The same message with cache controls `cache`.
+    pub fn with_cache(self, cache: CacheControl) -> LscDesc {
+        LscDesc { cache, ..self }
+    }
+
+    /// The same message with immediate offset `offset`.
+    pub fn with_offset(self, offset: i32) -> LscDesc {
+        LscDesc { offset, ..self }
+    }
+
+    /// The same message as the atomic `op`.
+    pub fn with_atomic(self, op: LscAtomicOp) -> LscDesc {
+        LscDesc {
+            atomic: Some(op),
+            ..self
+        }
+    }
+
+    /// The intrinsic's indices: `lsc_sfid, lsc_addr, lsc_addr_size, lsc_data,
+    /// lsc_cache, lsc_offset`, then `lsc_op` for an atomic.
+    pub fn indices(&self) -> SmallVec<[u32; 7]> {
+        let mut out: SmallVec<[u32; 7]> = SmallVec::new();
+        out.extend([
+            self.sfid.to_index(),
+            self.addr_type.to_index(),
+            self.addr_size.to_index(),
+            self.data.to_index(),
+            self.cache.to_index(),
+            self.offset as u32,
+        ]);
+        if let Some(op) = self.atomic {
+            out.push(op.opcode());
+        }
+        out
+    }
+
+    /// Inverse of [`LscDesc::indices`]: six indices, or seven with an atomic
+    /// sub-operation. The error names the first index that is missing or does not
+    /// decode.
+    pub fn from_indices(indices: &[u32]) -> Result<LscDesc, LscIndexError> {
+        let get = |i: usize, field: LscField| {
+            indices
+                .get(i)
+                .copied()
+                .ok_or(LscIndexError { field, value: None })
+        };
+        let bad = |field: LscField, v: u32| LscIndexError {
+            field,
+            value: Some(v),
+        };
+        let v = get(0, LscField::Sfid)?;
+        let sfid = Sfid::from_index(v).ok_or(bad(LscField::Sfid, v))?;
+        let v = get(1, LscField::AddrType)?;
+        let addr_type = AddrType::from_index(v).ok_or(bad(LscField::AddrType, v))?;
+        let v = get(2, LscField::AddrSize)?;
+        let addr_size = AddrSize::from_index(v).ok_or(bad(LscField::AddrSize, v))?;
+        let v = get(3, LscField::Data)?;
+        let data = DataShape::from_index(v).ok_or(bad(LscField::Data, v))?;
+        let v = get(4, LscField::Cache)?;
+        let cache = CacheControl::from_index(v).ok_or(bad(LscField::Cache, v))?;
+        let offset = get(5, LscField::Offset)? as i32;
+        let atomic = match indices.get(6..) {
+            Some([]) | None => None,
+            Some([v]) => Some(LscAtomicOp::from_opcode(*v).ok_or(bad(LscField::AtomicOp, *v))?),
+            Some([_, extra, ..]) => return Err(bad(LscField::AtomicOp, *extra)),
+        };
+        Ok(LscDesc {
+            sfid,
+            addr_type,
+            addr_size,
+            data,
+            cache,
+            offset,
+            atomic,
+        })
+    }
+}
+
+/// The message a 2D block intrinsic (`@lsc_load_block2d`, `@lsc_store_block2d`) sends:
+/// its indices by name.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Block2dDesc {
+    /// The shared function (`.ugm` or `.tgm`).
+    pub sfid: Sfid,
+    /// The element size.
+    pub size: DataSize,
+    /// The block shape: untyped `[B x] W x H` in elements with flags, typed `W x H`
+    /// with the width in bytes.
+    pub shape: BlockShape,
+    /// The L1/L3 cache controls.
+    pub cache: CacheControl,
+}
+
+impl Block2dDesc {
+    /// A block message with default caching.
+    pub fn new(sfid: Sfid, size: DataSize, shape: BlockShape) -> Block2dDesc {
+        Block2dDesc {
+            sfid,
+            size,
+            shape,
+            cache: CacheControl::DEFAULT,
+        }
+    }
+
+    /// The intrinsic's indices: `lsc_sfid, lsc_data, lsc_block, lsc_cache`. `None` if
+    /// the shape does not encode ([`BlockShape::to_index`]).
+    pub fn indices(&self) -> Option<[u32; 4]> {
+        Some([
+            self.sfid.to_index(),
+            DataShape::vector(self.size, 1, false).to_index(),
+            self.shape.to_index()?,
+            self.cache.to_index(),
+        ])
+    }
+
+    /// Inverse of [`Block2dDesc::indices`]. The data index must be one element size: a
+    /// block's vector, transpose and channel mask are not `lsc_data`'s (transpose and
+    /// VNNI are `lsc_block`'s).
+    pub fn from_indices(indices: &[u32]) -> Result<Block2dDesc, LscIndexError> {
+        let get = |i: usize, field: LscField| {
+            indices
+                .get(i)
+                .copied()
+                .ok_or(LscIndexError { field, value: None })
+        };
+        let bad = |field: LscField, v: u32| LscIndexError {
+            field,
+            value: Some(v),
+        };
+        let v = get(0, LscField::Sfid)?;
+        let sfid = Sfid::from_index(v).ok_or(bad(LscField::Sfid, v))?;
+        let v = get(1, LscField::Data)?;
+        let data = DataShape::from_index(v)
+            .filter(|d| d.vect == 1 && !d.transpose && d.cmask == 0)
+            .ok_or(bad(LscField::Data, v))?;
+        let v = get(2, LscField::Block)?;
+        let shape = BlockShape::from_index(v).ok_or(bad(LscField::Block, v))?;
+        let v = get(3, LscField::Cache)?;
+        let cache = CacheControl::from_index(v).ok_or(bad(LscField::Cache, v))?;
+        Ok(Block2dDesc {
+            sfid,
+            size: data.size,
+            shape,
+            cache,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -683,5 +954,97 @@ mod block_tests {
         ] {
             assert_eq!(BlockShape::parse(bad), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn descriptors_round_trip_through_their_indices() {
+        let shapes = ["d32", "d32x4", "d64x16t", "d8u32", "d32.xyz"];
+        let caches = ["df.df", "uc.wb", "ri.ri"];
+        let mut n = 0;
+        for sfid in Sfid::ALL {
+            for addr_type in AddrType::ALL {
+                for addr_size in AddrSize::ALL {
+                    for shape in shapes {
+                        for cache in caches {
+                            let data = DataShape::parse(shape).unwrap();
+                            let d = LscDesc::new(sfid, addr_type, addr_size, data)
+                                .with_cache(CacheControl::parse(cache).unwrap())
+                                .with_offset(-64);
+                            assert_eq!(d.indices().len(), LscDesc::INDICES);
+                            assert_eq!(LscDesc::from_indices(&d.indices()), Ok(d));
+                            let a = d.with_atomic(LscAtomicOp::Fcas);
+                            assert_eq!(a.indices().len(), LscDesc::INDICES + 1);
+                            assert_eq!(LscDesc::from_indices(&a.indices()), Ok(a));
+                            n += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(n, 4 * 4 * 3 * 5 * 3);
+        // The positions: sfid, addr, addr size, data, cache, offset, op. Values by hand:
+        // tgm is the third SFID, bti the fourth model, a32 the second size; d32 is data
+        // size 2, vector code 0; uc.wb is l1 1 | l3 3 << 8.
+        let t = LscDesc::typed(DataShape::vector(DataSize::D32, 1, false))
+            .with_cache(CacheControl::parse("uc.wb").unwrap())
+            .with_atomic(LscAtomicOp::Iadd);
+        assert_eq!(t.indices().as_slice(), &[2, 3, 1, 2, 0x301, 0, 0x0C]);
+    }
+
+    #[test]
+    fn bad_indices_name_their_field() {
+        fn bad<T>(field: LscField, value: Option<u32>) -> Result<T, LscIndexError> {
+            Err(LscIndexError { field, value })
+        }
+        assert_eq!(
+            LscDesc::from_indices(&[0, 0, 1, 2, 0]),
+            bad(LscField::Offset, None)
+        );
+        assert_eq!(
+            LscDesc::from_indices(&[4, 0, 1, 2, 0, 0]),
+            bad(LscField::Sfid, Some(4))
+        );
+        assert_eq!(
+            LscDesc::from_indices(&[0, 9, 1, 2, 0, 0]),
+            bad(LscField::AddrType, Some(9))
+        );
+        assert_eq!(
+            LscDesc::from_indices(&[0, 0, 3, 2, 0, 0]),
+            bad(LscField::AddrSize, Some(3))
+        );
+        assert_eq!(
+            LscDesc::from_indices(&[0, 0, 1, 0xf, 0, 0]),
+            bad(LscField::Data, Some(0xf))
+        );
+        assert_eq!(
+            LscDesc::from_indices(&[0, 0, 1, 2, 0x900, 0]),
+            bad(LscField::Cache, Some(0x900))
+        );
+        assert_eq!(
+            LscDesc::from_indices(&[0, 0, 1, 2, 0, 0, 7]),
+            bad(LscField::AtomicOp, Some(7))
+        );
+        assert_eq!(
+            LscDesc::from_indices(&[0, 0, 1, 2, 0, 0, 8, 9]),
+            bad(LscField::AtomicOp, Some(9))
+        );
+        let b = Block2dDesc::new(
+            Sfid::Ugm,
+            DataSize::D16,
+            BlockShape::parse("2x16x8nn").unwrap(),
+        );
+        assert_eq!(Block2dDesc::from_indices(&b.indices().unwrap()), Ok(b));
+        // d16x2 is no block element.
+        let mut idx = b.indices().unwrap();
+        idx[1] = DataShape::vector(DataSize::D16, 2, false).to_index();
+        assert_eq!(
+            Block2dDesc::from_indices(&idx),
+            bad(LscField::Data, Some(idx[1]))
+        );
+        assert_eq!(
+            Block2dDesc::from_indices(&idx[..3]),
+            bad(LscField::Data, Some(idx[1]))
+        );
+        assert_eq!(Block2dDesc::from_indices(&[1]), bad(LscField::Data, None));
     }
 }

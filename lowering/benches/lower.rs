@@ -21,7 +21,9 @@
 //!
 //! Configurations: typed on DG2 (LSC typed messages), untyped on BDW (`force_untyped`:
 //! the Gfx8 address code), untyped on DG2 (all tilings of Gfx12.5 to address), and the
-//! untyped DG2 lowering followed by the `cleanup` loop, as `ir-opt -O` runs it.
+//! untyped DG2 lowering followed by the `cleanup` loop, and the whole entry point
+//! `lower_shader` on the untyped DG2 configuration (validation, both lowering passes,
+//! the cleanup loop and the report), as `ir-opt -O` runs it.
 
 use cpu_time::ThreadTime;
 use ir::passes::cleanup::{Cleanup, DEFAULT_MAX_ITERATIONS};
@@ -30,7 +32,7 @@ use ir::{
     Access, AluType, AtomicOp, BaseType, Builder, Format, Function, ImageDecl, ImageDim, ImageRef,
     IntrinsicOp, LayoutTiling, Shader, Src, StaticLayout,
 };
-use lowering::{lower_images, Device, LowerOptions};
+use lowering::{lower_images, lower_shader, Device, LowerOptions};
 use std::time::{Duration, Instant};
 
 fn decl(name: &str, dim: ImageDim, arrayed: bool, format: Format, binding: u32) -> ImageDecl {
@@ -141,7 +143,18 @@ struct Config {
     name: &'static str,
     device: &'static str,
     options: LowerOptions,
-    cleanup: bool,
+    stage: Stage,
+}
+
+/// What a configuration times.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Stage {
+    /// `lower_images` alone.
+    Images,
+    /// `lower_images`, then the cleanup loop.
+    ImagesThenCleanup,
+    /// `lower_shader`.
+    Shader,
 }
 
 fn die(msg: &str) -> ! {
@@ -188,30 +201,36 @@ fn main() {
             name: "typed, dg2",
             device: "dg2",
             options: LowerOptions::default(),
-            cleanup: false,
+            stage: Stage::Images,
         },
         Config {
             name: "untyped, bdw",
             device: "bdw",
             options: forced,
-            cleanup: false,
+            stage: Stage::Images,
         },
         Config {
             name: "untyped, dg2",
             device: "dg2",
             options: forced,
-            cleanup: false,
+            stage: Stage::Images,
         },
         Config {
             name: "untyped, dg2, + cleanup",
             device: "dg2",
             options: forced,
-            cleanup: true,
+            stage: Stage::ImagesThenCleanup,
+        },
+        Config {
+            name: "lower_shader, untyped, dg2",
+            device: "dg2",
+            options: forced,
+            stage: Stage::Shader,
         },
     ];
     let cpu = ThreadTime::try_now().is_ok();
     println!(
-        "{:<24} {:>8} {:>12} {:>12} {:>12} {:>10} {:>7} {:>10}",
+        "{:<27} {:>8} {:>12} {:>12} {:>12} {:>10} {:>7} {:>10}",
         "configuration",
         "accesses",
         if cpu { "best cpu" } else { "best wall" },
@@ -231,9 +250,14 @@ fn main() {
             for _ in 0..runs {
                 let mut sh = base.clone();
                 let (t, c0) = (Instant::now(), ThreadTime::try_now());
-                lower_images(&mut sh, &device, &c.options)
-                    .unwrap_or_else(|e| die(&format!("{}: {e}", c.name)));
-                if c.cleanup {
+                if c.stage == Stage::Shader {
+                    lower_shader(&mut sh, &device, &c.options)
+                        .unwrap_or_else(|e| die(&format!("{}: {}", c.name, e[0])));
+                } else {
+                    lower_images(&mut sh, &device, &c.options)
+                        .unwrap_or_else(|e| die(&format!("{}: {e}", c.name)));
+                }
+                if c.stage == Stage::ImagesThenCleanup {
                     Cleanup::standard(DEFAULT_MAX_ITERATIONS)
                         .run(&mut sh)
                         .unwrap_or_else(|e| die(&format!("cleanup: {e}")));
@@ -250,7 +274,7 @@ fn main() {
                 format!("{:.1}", secs / p.as_secs_f64())
             });
             println!(
-                "{:<24} {:>8} {:>10.2}ms {:>10.2}ms {:>12.0} {:>10.0} {:>7} {:>10}",
+                "{:<27} {:>8} {:>10.2}ms {:>10.2}ms {:>12.0} {:>10.0} {:>7} {:>10}",
                 c.name,
                 n,
                 secs * 1e3,

@@ -50,7 +50,7 @@ use smallvec::SmallVec;
 use std::collections::HashMap;
 use std::fmt;
 use std::rc::Rc;
-use tiling::{Coord, Field, Gen, SurfDim, TileInfo, Tiling};
+use tiling::{Coord, Field, SurfDim, TileInfo, Tiling};
 
 pub use tiling::image_param::slot;
 
@@ -146,19 +146,104 @@ pub enum AddressShape {
 
 /// Why no address code can be planned.
 #[derive(Clone, PartialEq, Eq, Debug)]
+#[non_exhaustive]
 pub enum AddressError {
     /// The image has no format, so texels have no size.
     NoFormat,
-    /// The format has no texel layout the tiling crate knows.
-    Format(String),
-    /// The device generation is not one the tiling crate models.
-    Platform(String),
+    /// The format's texels are not a power-of-two number of bytes.
+    TexelSize {
+        /// The format.
+        format: Format,
+        /// Its bits per texel.
+        bits: u32,
+    },
     /// No tiling is allowed for a storage image of this kind on the platform.
-    NoTiling(String),
+    NoTiling {
+        /// The image dimension.
+        dim: ImageDim,
+        /// The format.
+        format: Format,
+        /// The platform name.
+        platform: String,
+    },
+    /// The image dimension cannot be arrayed.
+    Arrayed {
+        /// The dimension.
+        dim: ImageDim,
+    },
     /// The static layout cannot describe this image on this platform.
-    Layout(String),
-    /// The image dimension cannot be addressed (arrayed 3D or buffer images).
-    Dim(String),
+    Layout(LayoutError),
+}
+
+/// What is wrong with a static layout ([`ir::StaticLayout`]).
+#[derive(Clone, PartialEq, Eq, Debug)]
+#[non_exhaustive]
+pub enum LayoutError {
+    /// A buffer image with a static layout.
+    Buffer,
+    /// The layout's tiling is not one isl allows for the image.
+    TilingNotAllowed {
+        /// The layout's tiling.
+        tiling: Tiling,
+        /// The image dimension.
+        dim: ImageDim,
+        /// The format.
+        format: Format,
+        /// The platform name.
+        platform: String,
+        /// The tilings isl allows.
+        allowed: Vec<Tiling>,
+    },
+    /// The tiling's tile geometry does not exist for the image (the tiling crate says
+    /// why).
+    Tile(String),
+    /// The row pitch is not a positive multiple of the tile width.
+    RowPitchTile {
+        /// The row pitch in bytes.
+        pitch: u32,
+        /// The tile width in bytes.
+        tile_width: u32,
+        /// The tiling.
+        tiling: Tiling,
+    },
+    /// A linear row pitch that is not a multiple of the texel size.
+    RowPitchTexel {
+        /// The row pitch in bytes.
+        pitch: u32,
+        /// The texel size in bytes.
+        texel_bytes: u32,
+    },
+    /// A row of tiles whose size overflows 32 bits.
+    RowPitchOverflow {
+        /// The row pitch in bytes.
+        pitch: u32,
+        /// The tiling.
+        tiling: Tiling,
+    },
+    /// A bit-6 swizzled layout on a platform that never swizzles.
+    SwizzlePlatform {
+        /// The platform name.
+        platform: String,
+    },
+    /// A bit-6 swizzled layout of a tiling other than X and Y.
+    SwizzleTiling {
+        /// The tiling.
+        tiling: Tiling,
+    },
+    /// A 3D qpitch that is not a multiple of the tile height.
+    QpitchTile {
+        /// The qpitch in rows.
+        qpitch: u32,
+        /// The tiling.
+        tiling: Tiling,
+        /// The tile height in rows.
+        tile_height: u32,
+    },
+    /// A qpitch whose slab stride overflows 32 bits.
+    QpitchOverflow {
+        /// The qpitch in rows.
+        qpitch: u32,
+    },
 }
 
 impl fmt::Display for AddressError {
@@ -167,16 +252,101 @@ impl fmt::Display for AddressError {
             AddressError::NoFormat => f.write_str(
                 "the untyped path computes texel addresses from the format, and the image has none",
             ),
-            AddressError::Format(m)
-            | AddressError::Platform(m)
-            | AddressError::NoTiling(m)
-            | AddressError::Layout(m)
-            | AddressError::Dim(m) => f.write_str(m),
+            AddressError::TexelSize { format, bits } => write!(
+                f,
+                "{format} texels are {bits} bits; the untyped path needs a power-of-two byte size"
+            ),
+            AddressError::NoTiling {
+                dim,
+                format,
+                platform,
+            } => write!(
+                f,
+                "no tiling is allowed for a {dim} storage image of {format} on {platform}"
+            ),
+            AddressError::Arrayed { dim } => write!(f, "{dim} images cannot be arrayed"),
+            AddressError::Layout(e) => write!(f, "{e}"),
         }
     }
 }
 
-impl std::error::Error for AddressError {}
+impl std::error::Error for AddressError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            AddressError::Layout(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for LayoutError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LayoutError::Buffer => f.write_str(
+                "buffer images are linear arrays of texels and take no static layout",
+            ),
+            LayoutError::TilingNotAllowed {
+                tiling,
+                dim,
+                format,
+                platform,
+                allowed,
+            } => {
+                let names: Vec<&str> = allowed.iter().map(|t| t.name()).collect();
+                write!(
+                    f,
+                    "the static layout's tiling {} is not allowed for a {dim} storage image \
+                     of {format} on {platform} (allowed: {})",
+                    tiling.name(),
+                    names.join(", ")
+                )
+            }
+            LayoutError::Tile(m) => f.write_str(m),
+            LayoutError::RowPitchTile {
+                pitch,
+                tile_width,
+                tiling,
+            } => write!(
+                f,
+                "row_pitch={pitch} is not a positive multiple of the {tile_width} B width of a {} tile",
+                tiling.name()
+            ),
+            LayoutError::RowPitchTexel { pitch, texel_bytes } => write!(
+                f,
+                "row_pitch={pitch} of a linear layout is not a multiple of the {texel_bytes} B texel"
+            ),
+            LayoutError::RowPitchOverflow { pitch, tiling } => write!(
+                f,
+                "row_pitch={pitch} overflows a row of {} tiles",
+                tiling.name()
+            ),
+            LayoutError::SwizzlePlatform { platform } => write!(
+                f,
+                "swizzle=true, but {platform} never swizzles bit 6 (only IVB and HSW do)"
+            ),
+            LayoutError::SwizzleTiling { tiling } => write!(
+                f,
+                "swizzle=true on a {} layout; only X and Y surfaces are swizzled",
+                tiling.name()
+            ),
+            LayoutError::QpitchTile {
+                qpitch,
+                tiling,
+                tile_height,
+            } => write!(
+                f,
+                "qpitch={qpitch} of a 3D {} layout is not a multiple of the {tile_height}-row \
+                 tile height",
+                tiling.name()
+            ),
+            LayoutError::QpitchOverflow { qpitch } => {
+                write!(f, "qpitch={qpitch} overflows 32 bits")
+            }
+        }
+    }
+}
+
+impl std::error::Error for LayoutError {}
 
 /// The compile-time part of the texel address of accesses to one image.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -196,16 +366,6 @@ pub struct AddressPlan {
     pub shape: AddressShape,
     /// The bit-6 swizzle shifts (IVB/HSW X and Y surfaces), if the code must apply it.
     pub swizzle: Option<[LayoutValue; 2]>,
-}
-
-/// The `tiling` crate's generation for a device.
-pub fn tiling_gen(device: &Device) -> Result<Gen, AddressError> {
-    Gen::from_verx10(device.verx10).ok_or_else(|| {
-        AddressError::Platform(format!(
-            "the tiling crate has no surface layouts for verx10 {} ({})",
-            device.verx10, device.name
-        ))
-    })
 }
 
 /// The `tiling` crate's tiling named by a static layout.
@@ -243,10 +403,16 @@ struct Candidate {
 }
 
 impl Candidate {
-    fn new(tiling: Tiling, gen: Gen, dim: ImageDim, bpb: u32) -> Result<Candidate, AddressError> {
+    fn new(
+        tiling: Tiling,
+        device: &Device,
+        dim: ImageDim,
+        bpb: u32,
+    ) -> Result<Candidate, AddressError> {
+        let gen = device.gen;
         let sdim = surface_dim(dim).unwrap_or(SurfDim::D2);
         let tile = TileInfo::new(tiling, gen, sdim, bpb, 1)
-            .map_err(|e| AddressError::Layout(e.to_string()))?;
+            .map_err(|e| AddressError::Layout(LayoutError::Tile(e.to_string())))?;
         let is3d = dim == ImageDim::D3;
         let slabs = is3d && tile.logical_extent_el().d > 1;
         // The block holds at most 8 fields per coordinate (`tiling::image_param`).
@@ -260,7 +426,7 @@ impl Candidate {
             u: fields(Coord::U),
             v: fields(Coord::V),
             r: if slabs { fields(Coord::R) } else { Vec::new() },
-            gfx4_3d: is3d && gen.ver() < 9,
+            gfx4_3d: is3d && device.gfx4_3d_layout(),
             slabs,
             tile,
         })
@@ -351,23 +517,19 @@ impl AddressPlan {
         layout: Option<&StaticLayout>,
     ) -> Result<AddressPlan, AddressError> {
         if arrayed && !dim.can_be_arrayed() {
-            return Err(AddressError::Dim(format!("{dim} images cannot be arrayed")));
+            return Err(AddressError::Arrayed { dim });
         }
         let Some(tformat) = isl_format(format) else {
             return Err(AddressError::NoFormat);
         };
         let bpb = tformat.bpb();
         if !bpb.is_power_of_two() || bpb < 8 {
-            return Err(AddressError::Format(format!(
-                "{format} texels are {bpb} bits; the untyped path needs a power-of-two byte size"
-            )));
+            return Err(AddressError::TexelSize { format, bits: bpb });
         }
         let log2_cpp = (bpb / 8).trailing_zeros();
         let Some(sdim) = surface_dim(dim) else {
             if layout.is_some() {
-                return Err(AddressError::Layout(
-                    "buffer images are linear arrays of texels and take no static layout".into(),
-                ));
+                return Err(AddressError::Layout(LayoutError::Buffer));
             }
             return Ok(AddressPlan {
                 dim,
@@ -379,7 +541,7 @@ impl AddressPlan {
                 swizzle: None,
             });
         };
-        let gen = tiling_gen(device)?;
+        let gen = device.gen;
         // A static layout names the surface's actual tiling, which only has to be one
         // isl allows for storage; without one, the code must handle every tiling the
         // driver may pick (its policy within isl's rules).
@@ -388,32 +550,32 @@ impl AddressPlan {
             None => device.storage_tilings_for(tformat, sdim),
         };
         if allowed.is_empty() {
-            return Err(AddressError::NoTiling(format!(
-                "no tiling is allowed for a {dim} storage image of {format} on {}",
-                device.name
-            )));
+            return Err(AddressError::NoTiling {
+                dim,
+                format,
+                platform: device.name.clone(),
+            });
         }
         let mut plan = match layout {
             None => {
                 let cands = allowed
                     .iter()
-                    .map(|&t| Candidate::new(t, gen, dim, bpb))
+                    .map(|&t| Candidate::new(t, device, dim, bpb))
                     .collect::<Result<Vec<_>, _>>()?;
                 Self::dynamic(device, dim, arrayed, &cands)
             }
             Some(l) => {
                 let t = layout_tiling(l.tiling);
                 if !allowed.contains(&t) {
-                    let names: Vec<&str> = allowed.iter().map(|t| t.name()).collect();
-                    return Err(AddressError::Layout(format!(
-                        "the static layout's tiling {} is not allowed for a {dim} storage image \
-                         of {format} on {} (allowed: {})",
-                        t.name(),
-                        device.name,
-                        names.join(", ")
-                    )));
+                    return Err(AddressError::Layout(LayoutError::TilingNotAllowed {
+                        tiling: t,
+                        dim,
+                        format,
+                        platform: device.name.clone(),
+                        allowed,
+                    }));
                 }
-                let c = Candidate::new(t, gen, dim, bpb)?;
+                let c = Candidate::new(t, device, dim, bpb)?;
                 Self::fixed(device, dim, arrayed, log2_cpp, &c, l)?
             }
         };
@@ -487,42 +649,37 @@ impl AddressPlan {
         l: &StaticLayout,
     ) -> Result<AddressPlan, AddressError> {
         let tile = &c.tile;
-        let tname = c.tiling.name();
+        let tiling = c.tiling;
+        let layout_error = |e: LayoutError| AddressError::Layout(e);
         let pitch = l.row_pitch;
         if pitch == 0 || !pitch.is_multiple_of(tile.phys_width_B()) {
-            return Err(AddressError::Layout(format!(
-                "row_pitch={pitch} is not a positive multiple of the {} B width of a {tname} tile",
-                tile.phys_width_B()
-            )));
+            return Err(layout_error(LayoutError::RowPitchTile {
+                pitch,
+                tile_width: tile.phys_width_B(),
+                tiling,
+            }));
         }
         if c.tiling == Tiling::Linear && !pitch.is_multiple_of(1 << log2_cpp) {
-            return Err(AddressError::Layout(format!(
-                "row_pitch={pitch} of a linear layout is not a multiple of the {} B texel",
-                1u32 << log2_cpp
-            )));
+            return Err(layout_error(LayoutError::RowPitchTexel {
+                pitch,
+                texel_bytes: 1 << log2_cpp,
+            }));
         }
-        let row_stride = pitch.checked_mul(tile.phys_height()).ok_or_else(|| {
-            AddressError::Layout(format!(
-                "row_pitch={pitch} overflows a row of {tname} tiles"
-            ))
-        })?;
+        let row_stride = pitch
+            .checked_mul(tile.phys_height())
+            .ok_or_else(|| layout_error(LayoutError::RowPitchOverflow { pitch, tiling }))?;
         let swizzle = if l.swizzle {
             if !device.may_have_bit6_swizzle {
-                return Err(AddressError::Layout(format!(
-                    "swizzle=true, but {} never swizzles bit 6 (only IVB and HSW do)",
-                    device.name
-                )));
+                return Err(layout_error(LayoutError::SwizzlePlatform {
+                    platform: device.name.clone(),
+                }));
             }
             // Mesa's shifts: bit 6 ^= bit 9 ^ bit 10 for X, bit 6 ^= bit 9 for Y
             // (image-lowering.md §7; 0xff shifts every bit out).
             match c.tiling {
                 Tiling::X => Some([LayoutValue::Const(3), LayoutValue::Const(4)]),
                 Tiling::Y => Some([LayoutValue::Const(3), LayoutValue::Const(0xff)]),
-                _ => {
-                    return Err(AddressError::Layout(format!(
-                        "swizzle=true on a {tname} layout; only X and Y surfaces are swizzled"
-                    )))
-                }
+                _ => return Err(layout_error(LayoutError::SwizzleTiling { tiling })),
             }
         } else {
             None
@@ -548,13 +705,14 @@ impl AddressPlan {
                         // isl aligns the qpitch of 3D surfaces whose tiles have depth to
                         // the tile height (tiling.md §7.4, §7.5).
                         if !q.is_multiple_of(tile_h) {
-                            return Err(AddressError::Layout(format!(
-                                "qpitch={q} of a 3D {tname} layout is not a multiple of the \
-                                 {tile_h}-row tile height"
-                            )));
+                            return Err(layout_error(LayoutError::QpitchTile {
+                                qpitch: q,
+                                tiling,
+                                tile_height: tile_h,
+                            }));
                         }
                         LayoutValue::Const((q / tile_h).checked_mul(row_stride).ok_or_else(
-                            || AddressError::Layout(format!("qpitch={q} overflows 32 bits")),
+                            || layout_error(LayoutError::QpitchOverflow { qpitch: q }),
                         )?)
                     }
                     None => param(slot::TILE, 3),

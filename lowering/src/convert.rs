@@ -23,18 +23,86 @@
 //! is the definition: the product is rounded to f32 before rounding to an integer.
 
 use crate::device::Device;
-use crate::error::ConvertError;
 use crate::format::has_signed_channel;
 use ir::{Builder, ChannelKind, Format, Src, Type, Value};
 use smallvec::SmallVec;
+use std::fmt;
+
+/// Why a colour conversion cannot be built.
+#[derive(Clone, PartialEq, Eq, Debug)]
+#[non_exhaustive]
+pub enum ConvertProblem {
+    /// One of the formats is [`Format::None`].
+    UnknownFormat,
+    /// The formats have different texel sizes.
+    SizeMismatch,
+    /// The lowered format is not a UINT format of one channel width.
+    LowerNotUint,
+    /// The image format has one lowering, and this is not it.
+    Expected(Format),
+    /// An image format with mixed channel widths lowered to something other than
+    /// R32_UINT.
+    MixedWidths,
+    /// Channels of a width other than 8, 16 or 32 bits.
+    ChannelWidth,
+    /// A load returning a component count other than 1 to 4.
+    LoadComponents(u8),
+    /// The loaded value is not one dword per channel of the lowered format.
+    LoadedValue(Type),
+    /// The stored value has the wrong bit size or too few components.
+    StoredValue(Type),
+}
+
+/// A colour conversion that cannot be built: the formats are not an image format and
+/// one of its lowerings, or the value does not have the shape the conversion needs.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct ConvertError {
+    /// The image format.
+    pub image: Format,
+    /// The format the surface is accessed as.
+    pub lower: Format,
+    /// What is wrong.
+    pub problem: ConvertProblem,
+}
+
+impl fmt::Display for ConvertError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (image, lower) = (self.image, self.lower);
+        write!(f, "cannot convert colours between {image} and {lower}: ")?;
+        match &self.problem {
+            ConvertProblem::UnknownFormat => f.write_str("both formats must be known"),
+            ConvertProblem::SizeMismatch => f.write_str("the formats differ in size"),
+            ConvertProblem::LowerNotUint => {
+                f.write_str("the lowered format must be a homogeneous UINT")
+            }
+            ConvertProblem::Expected(want) => write!(f, "expected {want}"),
+            ConvertProblem::MixedWidths => f.write_str("mixed channel widths need R32_UINT"),
+            ConvertProblem::ChannelWidth => f.write_str("channel widths must be 8, 16 or 32"),
+            ConvertProblem::LoadComponents(_) => f.write_str("a load returns 1 to 4 components"),
+            ConvertProblem::LoadedValue(value) => write!(
+                f,
+                "the loaded value is {value}, expected 32x{} (one dword per {lower} channel)",
+                lower.num_channels()
+            ),
+            ConvertProblem::StoredValue(value) => write!(
+                f,
+                "the stored value is {value}, expected at least {}x{}",
+                image.data_bit_size(),
+                image.num_channels()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ConvertError {}
 
 type Chans = SmallVec<[Src; 4]>;
 
-fn err(image: Format, lower: Format, message: impl Into<String>) -> ConvertError {
+fn err(image: Format, lower: Format, problem: ConvertProblem) -> ConvertError {
     ConvertError {
         image,
         lower,
-        message: message.into(),
+        problem,
     }
 }
 
@@ -90,24 +158,20 @@ fn vec_of(b: &mut Builder, chans: &[Src]) -> Src {
 /// it as on the raw path), so that the steps below apply.
 fn check_pair(image: Format, lower: Format) -> Result<(), ConvertError> {
     if image == Format::None || lower == Format::None {
-        return Err(err(image, lower, "both formats must be known"));
+        return Err(err(image, lower, ConvertProblem::UnknownFormat));
     }
     if image == lower {
         return Ok(());
     }
     if image.bits_per_texel() != lower.bits_per_texel() {
-        return Err(err(image, lower, "the formats differ in size"));
+        return Err(err(image, lower, ConvertProblem::SizeMismatch));
     }
     let lower_uint = lower
         .channels()
         .iter()
         .all(|c| c.kind == ChannelKind::Uint && c.bits == lower.channels()[0].bits);
     if !lower_uint {
-        return Err(err(
-            image,
-            lower,
-            "the lowered format must be a homogeneous UINT",
-        ));
+        return Err(err(image, lower, ConvertProblem::LowerNotUint));
     }
     match image {
         Format::R11G11B10Float | Format::R64Uint | Format::R64Sint => {
@@ -117,7 +181,7 @@ fn check_pair(image: Format, lower: Format) -> Result<(), ConvertError> {
                 Format::Rg32Uint
             };
             if lower != want {
-                return Err(err(image, lower, format!("expected {want}")));
+                return Err(err(image, lower, ConvertProblem::Expected(want)));
             }
         }
         _ => {
@@ -126,10 +190,10 @@ fn check_pair(image: Format, lower: Format) -> Result<(), ConvertError> {
             let packed = ib[0] != lb && lower == Format::R32Uint;
             let homogeneous = ib.iter().all(|&x| x == ib[0]);
             if !packed && !homogeneous {
-                return Err(err(image, lower, "mixed channel widths need R32_UINT"));
+                return Err(err(image, lower, ConvertProblem::MixedWidths));
             }
             if !packed && ![8, 16, 32].contains(&ib[0]) {
-                return Err(err(image, lower, "channel widths must be 8, 16 or 32"));
+                return Err(err(image, lower, ConvertProblem::ChannelWidth));
             }
         }
     }
@@ -147,17 +211,14 @@ pub fn check_load(
 ) -> Result<(), ConvertError> {
     check_pair(image, lower)?;
     if !(1..=4).contains(&dest_components) {
-        return Err(err(image, lower, "a load returns 1 to 4 components"));
-    }
-    if value.bit_size() != 32 || value.num_components() != lower.num_channels() {
         return Err(err(
             image,
             lower,
-            format!(
-                "the loaded value is {value}, expected 32x{} (one dword per {lower} channel)",
-                lower.num_channels()
-            ),
+            ConvertProblem::LoadComponents(dest_components),
         ));
+    }
+    if value.bit_size() != 32 || value.num_components() != lower.num_channels() {
+        return Err(err(image, lower, ConvertProblem::LoadedValue(value)));
     }
     Ok(())
 }
@@ -170,11 +231,7 @@ pub fn check_store(image: Format, lower: Format, value: Type) -> Result<(), Conv
     let want_bits = image.data_bit_size();
     let chans = image.num_channels();
     if value.bit_size() != want_bits || value.num_components() < chans {
-        return Err(err(
-            image,
-            lower,
-            format!("the stored value is {value}, expected at least {want_bits}x{chans}"),
-        ));
+        return Err(err(image, lower, ConvertProblem::StoredValue(value)));
     }
     Ok(())
 }

@@ -8,10 +8,54 @@
 //! - [`lower_storage_image_format`]: the format the driver binds and the typed message
 //!   reads or writes, with the shader converting between it and the image format;
 //! - typed read / write / atomic support per format (the TR / TW / TA columns).
+//!
+//! Like ISL's own table, these facts are keyed by generation: the device's part is
+//! [`Device::gen`], looked up here.
 
 use crate::device::Device;
-use crate::error::{FormatError, FormatErrorKind};
 use ir::{ChannelKind, Format};
+use std::fmt;
+use tiling::Gen;
+
+/// Why a format has no storage lowering.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+#[non_exhaustive]
+pub enum FormatErrorKind {
+    /// The image has no format qualifier.
+    NoFormat,
+    /// The format is not a storage-image format on this platform.
+    NotStorable,
+}
+
+/// A format that cannot be lowered on a platform.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct FormatError {
+    /// The format.
+    pub format: Format,
+    /// The platform name.
+    pub platform: String,
+    /// Why.
+    pub kind: FormatErrorKind,
+}
+
+impl fmt::Display for FormatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.kind {
+            FormatErrorKind::NoFormat => write!(
+                f,
+                "the image has no format qualifier, so its format cannot be lowered on {}",
+                self.platform
+            ),
+            FormatErrorKind::NotStorable => write!(
+                f,
+                "{} is not a storage image format on {}",
+                self.format, self.platform
+            ),
+        }
+    }
+}
+
+impl std::error::Error for FormatError {}
 
 /// How storage accesses to a format reach memory on a device.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -33,48 +77,49 @@ pub struct FormatInfo {
     pub isl: tiling::Format,
     /// Bits per texel.
     pub bpb: u32,
-    /// Lowest verx10 with typed reads of this surface format (isl TR column), if any.
-    pub typed_read: Option<u32>,
-    /// Lowest verx10 with typed writes (TW column), if any.
-    pub typed_write: Option<u32>,
-    /// Lowest verx10 with typed atomics (TA column), if any.
-    pub typed_atomic: Option<u32>,
+    /// The first generation with typed reads of this surface format (isl TR column),
+    /// if any.
+    pub typed_read: Option<Gen>,
+    /// The first generation with typed writes (TW column), if any.
+    pub typed_write: Option<Gen>,
+    /// The first generation with typed atomics (TA column), if any.
+    pub typed_atomic: Option<Gen>,
 }
 
-/// Typed-read minimum verx10 (image-lowering.md §3 notes, isl TR column).
-fn typed_read_min(fmt: Format) -> Option<u32> {
+/// The first generation with typed reads (image-lowering.md §3 notes, isl TR column).
+fn typed_read_min(fmt: Format) -> Option<Gen> {
     use Format::*;
     Some(match fmt {
-        R32Uint | R32Sint | R32Float => 70,
-        Rgba16Uint | Rgba8Uint | Rg16Uint | Rg8Uint | R16Uint | R8Uint => 75,
+        R32Uint | R32Sint | R32Float => Gen::Gfx7,
+        Rgba16Uint | Rgba8Uint | Rg16Uint | Rg8Uint | R16Uint | R8Uint => Gen::Gfx75,
         // "Other 16/32-bit int/float formats and RGBA32": the 8-bit SINT formats
         // belong here too, since HSW lowers them to UINT and Gfx9 leaves them alone
         // (inferred from the §3 table).
         Rgba32Uint | Rgba32Sint | Rgba32Float | Rg32Uint | Rg32Sint | Rg32Float | Rgba16Sint
         | Rgba16Float | Rg16Sint | Rg16Float | R16Sint | R16Float | Rgba8Sint | Rg8Sint
-        | R8Sint => 90,
+        | R8Sint => Gen::Gfx9,
         Rgba16Unorm | Rgba16Snorm | Rg16Unorm | Rg16Snorm | R16Unorm | R16Snorm | Rgba8Unorm
-        | Rgba8Snorm | Rg8Unorm | Rg8Snorm | R8Unorm | R8Snorm => 110,
-        Rgb10A2Uint | Rgb10A2Unorm | R11G11B10Float => 125,
+        | Rgba8Snorm | Rg8Unorm | Rg8Snorm | R8Unorm | R8Snorm => Gen::Gfx11,
+        Rgb10A2Uint | Rgb10A2Unorm | R11G11B10Float => Gen::Gfx125,
         // R64_PASSTHRU is never read typed as itself: it is lowered to R32G32_UINT.
         R64Uint | R64Sint | None => return Option::None,
     })
 }
 
-/// Typed-write minimum verx10: every one of the 39 storage formats from Gfx7
-/// (image-lowering.md §3 notes, TW column); R64_PASSTHRU is always lowered.
-fn typed_write_min(fmt: Format) -> Option<u32> {
-    (fmt != Format::None && !is_r64(fmt)).then_some(70)
+/// The first generation with typed writes: every one of the 39 storage formats from
+/// Gfx7 (image-lowering.md §3 notes, TW column); R64_PASSTHRU is always lowered.
+fn typed_write_min(fmt: Format) -> Option<Gen> {
+    (fmt != Format::None && !is_r64(fmt)).then_some(Gen::Gfx7)
 }
 
-/// Typed-atomic minimum verx10 (image-lowering.md §3 notes, isl TA column).
-fn typed_atomic_min(fmt: Format) -> Option<u32> {
+/// The first generation with typed atomics (image-lowering.md §3 notes, isl TA column).
+fn typed_atomic_min(fmt: Format) -> Option<Gen> {
     use Format::*;
     match fmt {
-        R32Uint | R32Sint => Some(70),
-        R32Float => Some(110),
-        R16Uint | R16Sint | R16Float => Some(120),
-        R64Uint | R64Sint => Some(90),
+        R32Uint | R32Sint => Some(Gen::Gfx7),
+        R32Float => Some(Gen::Gfx11),
+        R16Uint | R16Sint | R16Float => Some(Gen::Gfx12),
+        R64Uint | R64Sint => Some(Gen::Gfx9),
         _ => Option::None,
     }
 }
@@ -148,21 +193,27 @@ fn is_r64(fmt: Format) -> bool {
 
 /// Whether the device reads `fmt` surfaces with typed messages.
 pub fn supports_typed_read(device: &Device, fmt: Format) -> bool {
-    typed_read_min(fmt).is_some_and(|v| device.verx10 >= v)
+    typed_read_min(fmt).is_some_and(|g| device.gen >= g)
 }
 
 /// Whether the device writes `fmt` surfaces with typed messages.
 pub fn supports_typed_write(device: &Device, fmt: Format) -> bool {
-    typed_write_min(fmt).is_some_and(|v| device.verx10 >= v)
+    typed_write_min(fmt).is_some_and(|g| device.gen >= g)
+}
+
+/// Whether the device has typed atomics on `fmt` surfaces (the TA column: R32 integer
+/// formats from Gfx7, R32_FLOAT from Gfx11, R16 from Gfx12, R64 from Gfx9).
+pub fn supports_typed_atomic(device: &Device, fmt: Format) -> bool {
+    typed_atomic_min(fmt).is_some_and(|g| device.gen >= g)
 }
 
 /// Mesa's `isl_has_matching_typed_storage_image_format` (image-lowering.md §2): Gfx9+
 /// always; HSW/BDW up to 64 bpb; IVB/BYT up to 32 bpb.
 pub fn has_matching_typed_storage_image_format(device: &Device, fmt: Format) -> bool {
     let bpb = fmt.bits_per_texel();
-    if device.verx10 >= 90 {
+    if device.gen >= Gen::Gfx9 {
         true
-    } else if device.verx10 >= 75 {
+    } else if device.gen >= Gen::Gfx75 {
         bpb <= 64
     } else {
         bpb <= 32
@@ -188,13 +239,13 @@ fn unsupported(device: &Device, fmt: Format, kind: FormatErrorKind) -> FormatErr
 /// returns but no typed message uses it; [`storage_access`] gives the raw format then.
 pub fn lower_storage_image_format(device: &Device, fmt: Format) -> Result<Format, FormatError> {
     use Format::*;
-    let v = device.verx10;
+    let g = device.gen;
     // Picks between the image format and its lowered forms by generation: `gfx9` from
-    // verx10 90, `hsw` from 75, `ivb` below.
+    // Gfx9, `hsw` from Gfx7.5, `ivb` below.
     let by_gen = |gfx9: Format, hsw: Format, ivb: Format| {
-        if v >= 90 {
+        if g >= Gen::Gfx9 {
             gfx9
-        } else if v >= 75 {
+        } else if g >= Gen::Gfx75 {
             hsw
         } else {
             ivb
@@ -202,7 +253,7 @@ pub fn lower_storage_image_format(device: &Device, fmt: Format) -> Result<Format
     };
     // UNORM/SNORM: native from Gfx11, raw-width UINT on Gfx9/10.
     let norm = |gfx9: Format, hsw: Format, ivb: Format| {
-        if v >= 110 {
+        if g >= Gen::Gfx11 {
             fmt
         } else {
             by_gen(gfx9, hsw, ivb)
@@ -222,7 +273,7 @@ pub fn lower_storage_image_format(device: &Device, fmt: Format) -> Result<Format
         R8Uint | R8Sint => by_gen(fmt, R8Uint, R8Uint),
         // Typed reads of these arrive with Gfx12.5 (`supportsBGRATypedRead`, lsc.md §1).
         Rgb10A2Uint | Rgb10A2Unorm | R11G11B10Float => {
-            if v >= 125 {
+            if g >= Gen::Gfx125 {
                 fmt
             } else {
                 R32Uint
@@ -236,7 +287,7 @@ pub fn lower_storage_image_format(device: &Device, fmt: Format) -> Result<Format
         R8Unorm | R8Snorm => norm(R8Uint, R8Uint, R8Uint),
         // R64_PASSTHRU is a storage format from Gfx9 (Mesa main; isl TA from 90).
         R64Uint | R64Sint => {
-            if v >= 90 {
+            if g >= Gen::Gfx9 {
                 Rg32Uint
             } else {
                 return Err(unsupported(device, fmt, FormatErrorKind::NotStorable));
@@ -379,8 +430,8 @@ mod tests {
                     let what = format!("{fmt} -> {lower} on {}", d.name);
                     // IVB/BYT read R8/R16_UINT surfaces through the undocumented
                     // misaligned 32-bit typed read, masked in the shader (§3 notes, §4).
-                    let ivb_quirk =
-                        d.verx10 < 75 && matches!(lower, Format::R8Uint | Format::R16Uint);
+                    let ivb_quirk = d.is_gfx7_without_hsw()
+                        && matches!(lower, Format::R8Uint | Format::R16Uint);
                     assert!(supports_typed_read(&d, lower) || ivb_quirk, "{what}");
                     assert!(supports_typed_write(&d, lower), "{what}");
                     assert_eq!(lower.bits_per_texel(), fmt.bits_per_texel(), "{what}");
@@ -401,25 +452,25 @@ mod tests {
                 .unwrap()
                 .typed_atomic
         };
-        assert_eq!(tr("r32_float"), Some(70));
-        assert_eq!(tr("rgba8_uint"), Some(75));
-        assert_eq!(tr("r16_uint"), Some(75));
-        assert_eq!(tr("rgba16_float"), Some(90));
-        assert_eq!(tr("rgba32_float"), Some(90));
-        assert_eq!(tr("rg8_unorm"), Some(110));
-        assert_eq!(tr("rgba16_snorm"), Some(110));
-        assert_eq!(tr("rgb10a2_unorm"), Some(125));
-        assert_eq!(tr("r11g11b10_float"), Some(125));
-        assert_eq!(ta("r32_uint"), Some(70));
-        assert_eq!(ta("r32_sint"), Some(70));
-        assert_eq!(ta("r32_float"), Some(110));
-        assert_eq!(ta("r16_float"), Some(120));
-        assert_eq!(ta("r64_uint"), Some(90));
+        assert_eq!(tr("r32_float"), Some(Gen::Gfx7));
+        assert_eq!(tr("rgba8_uint"), Some(Gen::Gfx75));
+        assert_eq!(tr("r16_uint"), Some(Gen::Gfx75));
+        assert_eq!(tr("rgba16_float"), Some(Gen::Gfx9));
+        assert_eq!(tr("rgba32_float"), Some(Gen::Gfx9));
+        assert_eq!(tr("rg8_unorm"), Some(Gen::Gfx11));
+        assert_eq!(tr("rgba16_snorm"), Some(Gen::Gfx11));
+        assert_eq!(tr("rgb10a2_unorm"), Some(Gen::Gfx125));
+        assert_eq!(tr("r11g11b10_float"), Some(Gen::Gfx125));
+        assert_eq!(ta("r32_uint"), Some(Gen::Gfx7));
+        assert_eq!(ta("r32_sint"), Some(Gen::Gfx7));
+        assert_eq!(ta("r32_float"), Some(Gen::Gfx11));
+        assert_eq!(ta("r16_float"), Some(Gen::Gfx12));
+        assert_eq!(ta("r64_uint"), Some(Gen::Gfx9));
         assert_eq!(ta("rgba8_uint"), None);
         for &f in Format::ALL {
             let info = format_info(f).unwrap();
             if !matches!(f, Format::R64Uint | Format::R64Sint) {
-                assert_eq!(info.typed_write, Some(70), "{f}");
+                assert_eq!(info.typed_write, Some(Gen::Gfx7), "{f}");
             }
             assert_eq!(info.bpb, f.bits_per_texel());
         }
@@ -467,6 +518,19 @@ mod tests {
         assert_eq!(
             isl_format(Format::R64Sint).map(tiling::Format::name),
             Some("R64_PASSTHRU")
+        );
+    }
+
+    #[test]
+    fn format_error_text() {
+        let e = FormatError {
+            format: Format::R64Uint,
+            platform: "hsw".into(),
+            kind: FormatErrorKind::NotStorable,
+        };
+        assert_eq!(
+            e.to_string(),
+            "r64_uint is not a storage image format on hsw"
         );
     }
 

@@ -1,6 +1,9 @@
 //! Lowering of storage-image intrinsics to Intel messages, after Mesa's
 //! `brw_nir_lower_storage_image` and the brw backend's LSC lowering.
 //!
+//! - [`lower_shader`] ([`pipeline`]): the one entry point, the default pipeline;
+//!   [`LowerOptions`] ([`options`]) in, [`LowerReport`] ([`report`]) or [`LowerError`]s
+//!   ([`error`]) out;
 //! - [`device`]: the platforms ([`Device`]) and what each supports;
 //! - [`format`](mod@format): storage formats, typed-message support and format lowering;
 //! - [`convert`]: shader-side colour conversion between an image format and the format
@@ -17,6 +20,9 @@
 //! - [`async_copy`]: the `lower-async-copies` pass ([`LowerAsyncCopies`],
 //!   [`lower_async_copies()`]): group async copies as per-invocation message loops or
 //!   2D block messages.
+//!
+//! The entry point is [`lower_shader`]; `lowering/examples/driver.rs` is a driver's use
+//! of it from building a shader to filling its parameter blocks.
 
 pub mod address;
 pub mod async_copy;
@@ -27,6 +33,9 @@ pub mod error;
 pub mod format;
 pub mod images;
 pub mod messages;
+pub mod options;
+pub mod pipeline;
+pub mod report;
 pub mod visa;
 
 pub use address::{AddressError, AddressPlan};
@@ -34,13 +43,18 @@ pub use async_copy::{
     lower_async_copies, lower_async_copies_all, register_lower_async_copies, AsyncCopyOptions,
     AsyncCopyReport, Block2dPolicy, LowerAsyncCopies,
 };
+pub use convert::{ConvertError, ConvertProblem};
 pub use device::{CacheControlField, Device};
-pub use error::{ConvertError, FormatError, FormatErrorKind, LowerError, LowerErrorKind};
+pub use error::{
+    A64Use, BlockProblem, CopyBlockProblem, DimProblem, FormatProblem, FormatUse, LowerError,
+    LowerErrorCode, LowerErrorKind, Malformation,
+};
 pub use format::{
     has_matching_typed_storage_image_format, lower_storage_image_format, storage_access,
     FormatInfo, StorageAccess,
 };
-pub use images::{
-    lower_images, lower_images_all, register_lower_images, ImageBinding, LowerImages, LowerOptions,
-    LowerReport, SurfaceFormat, UntypedAddress,
-};
+pub use format::{FormatError, FormatErrorKind};
+pub use images::{lower_images, lower_images_all, register_lower_images, LowerImages};
+pub use options::{LowerOptions, UntypedAddress};
+pub use pipeline::{lower_shader, lower_shader_with, PIPELINE};
+pub use report::{ImageBinding, ImageReport, LowerReport, MessageStats, ParamBlock, SurfaceFormat};

@@ -173,7 +173,11 @@ pub fn emit_visa(shader: &Shader, device: &Device) -> Result<String, VisaError> 
     let _ = writeln!(
         out,
         "// vISA for {}: verx10 {}, {}-byte GRFs, typed SIMD{}, untyped SIMD{}",
-        p.name, p.verx10, p.grf_bytes, p.typed_simd, p.untyped_simd
+        p.name,
+        p.verx10(),
+        p.grf_bytes,
+        p.typed_simd,
+        p.untyped_simd
     );
     for func in &shader.functions {
         let mut e = Emitter {
@@ -304,7 +308,7 @@ impl<'a> Emitter<'a> {
                 inst,
                 VisaReason::Message(MessageRule::NoLsc {
                     platform: self.p.name.clone(),
-                    verx10: self.p.verx10,
+                    verx10: self.p.verx10(),
                 }),
             ));
         }

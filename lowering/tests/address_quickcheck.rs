@@ -88,7 +88,7 @@ impl Case {
             device.storage_tilings = Tiling::ALL.to_vec();
             device.linear_1d_storage = false;
         }
-        let gen = Gen::from_verx10(device.verx10)?;
+        let gen = Gen::from_verx10(device.verx10())?;
         let format = pick(g, &FORMATS);
         let tformat = isl_format(format)?;
         let (dim, arrayed) = pick(
@@ -452,7 +452,7 @@ fn generators_cover_platforms_tilings_dimensions_and_views() {
         swizzled |= c.swizzle;
         let is3d = c.dim == ImageDim::D3;
         slabs |= is3d && matches!(desc.tiling, Tiling::Tile64 | Tiling::Ys);
-        gfx4_3d |= is3d && c.device.verx10 < 90;
+        gfx4_3d |= is3d && c.device.verx10() < 90;
         levels |= view.base_level > 0;
         layers |= !is3d && view.base_layer > 0;
         slices |= is3d && view.base_layer > 0;
@@ -602,7 +602,7 @@ fn worked_vectors_of_the_reference() {
     ];
     for v in vectors {
         let device = Device::preset(v.device).unwrap();
-        let gen = Gen::from_verx10(device.verx10).unwrap();
+        let gen = Gen::from_verx10(device.verx10()).unwrap();
         let tformat = isl_format(v.format).unwrap();
         let sdim = if v.dim == ImageDim::D3 {
             SurfDim::D3

@@ -1,7 +1,7 @@
 //! Message legality: one test per rule of lsc.md §13 (items 1-7, 10, 11, 14) and §5,
 //! with the exact error text, plus legal counterparts on DG2, PVC and LNL.
 
-use ir::lsc::{CacheControl, DataShape, LscAtomicOp};
+use ir::lsc::{AddrSize, AddrType, CacheControl, DataShape, LscAtomicOp, LscDesc, Sfid};
 use ir::{
     Access, Builder, Format, Function, ImageDecl, ImageDim, ImageId, ImageRef, IndexKind, Inst,
     IntrinsicOp, Span, Src, Type, Value,
@@ -52,18 +52,18 @@ fn fields<'a>(sfid: &'a str, addr: &'a str, size: &'a str, data: &'a str) -> Fie
 }
 
 fn indices(f: Fields) -> Vec<u32> {
-    let mut v = vec![
-        IndexKind::LscSfid.parse_value(f.sfid).unwrap(),
-        IndexKind::LscAddr.parse_value(f.addr).unwrap(),
-        IndexKind::LscAddrSize.parse_value(f.size).unwrap(),
-        IndexKind::LscData.parse_value(f.data).unwrap(),
-        IndexKind::LscCache.parse_value(f.cache).unwrap(),
-        f.offset as u32,
-    ];
+    let mut desc = LscDesc::new(
+        Sfid::from_name(f.sfid).unwrap(),
+        AddrType::from_name(f.addr).unwrap(),
+        AddrSize::from_name(f.size).unwrap(),
+        DataShape::parse(f.data).unwrap(),
+    )
+    .with_cache(CacheControl::parse(f.cache).unwrap())
+    .with_offset(f.offset);
     if let Some(a) = f.atomic {
-        v.push(IndexKind::LscOp.parse_value(a).unwrap());
+        desc = desc.with_atomic(LscAtomicOp::from_name(a).unwrap());
     }
-    v
+    desc.indices().to_vec()
 }
 
 /// A function holding one message, with the values it needs: a 32-bit scalar, a 64-bit
@@ -1195,7 +1195,7 @@ fn descriptors() {
     // No descriptor without LSC.
     assert_eq!(
         message_descriptor(&tgl(), &decode(&c), false, 1).unwrap_err().to_string(),
-        "lsc.md §1: tgl (verx10 120) has no LSC messages (DG2, verx10 125, is the first); its backend maps them onto legacy HDC messages"
+        "tgl (verx10 120) has no LSC messages (DG2, verx10 125, is the first); its backend maps them onto legacy HDC messages"
     );
 }
 

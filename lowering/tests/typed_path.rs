@@ -176,7 +176,10 @@ fn format_less_access() {
     // Before Gfx12.5 the format is needed.
     let (mut sh, _) = load_shader(&d, 4, F32);
     let e = lowering::lower_images(&mut sh, &dev("tgl"), &Default::default()).unwrap_err();
-    assert_eq!(e.kind, lowering::LowerErrorKind::FormatRequired);
+    assert!(matches!(
+        e.kind,
+        lowering::LowerErrorKind::FormatRequired(..)
+    ));
     // Stores convert in hardware everywhere.
     let (mut sh, _) = shader(&d, |b, d, r, c| {
         let data = b.zero(Type::vec32(2));
@@ -211,7 +214,10 @@ fn r64_load_and_store_go_through_r32g32_uint() {
     // Not a storage format before Gfx9.
     let (mut sh, _) = load_shader(&d, 1, u64t);
     let e = lowering::lower_images(&mut sh, &dev("bdw"), &Default::default()).unwrap_err();
-    assert_eq!(e.kind, lowering::LowerErrorKind::UnsupportedFormat);
+    assert!(matches!(
+        e.kind,
+        lowering::LowerErrorKind::UnsupportedFormat(..)
+    ));
 }
 
 #[test]
@@ -261,11 +267,11 @@ fn malformed_accesses_are_errors_not_panics() {
     let (mut sh, _) = shader(&d2, |b, d, r, c| {
         Some(b.image_load(d, r, c.component(0), 4, F32))
     });
-    assert_eq!(error_kind(&mut sh, "dg2"), K::Malformed);
+    assert!(matches!(error_kind(&mut sh, "dg2"), K::Malformed(_)));
     // An arrayed 3D image.
     let d3 = decl(ImageDim::D3, true, Format::R32Uint, Access::NONE);
     let (mut sh, _) = shader(&d3, |b, d, r, c| Some(b.image_load(d, r, c, 1, U32)));
-    assert_eq!(error_kind(&mut sh, "dg2"), K::UnsupportedDim);
+    assert!(matches!(error_kind(&mut sh, "dg2"), K::UnsupportedDim(_)));
     // A load that defines nothing.
     let (mut sh, _) = shader(&d2, |b, d, r, c| {
         let idx = ir::builder::image_indices(d);
@@ -274,14 +280,14 @@ fn malformed_accesses_are_errors_not_panics() {
         b.intrinsic(IntrinsicOp::ImageLoad, Some(r), &[c], &ind, None);
         None
     });
-    assert_eq!(error_kind(&mut sh, "dg2"), K::Malformed);
+    assert!(matches!(error_kind(&mut sh, "dg2"), K::Malformed(_)));
     // A store of two components to a four-channel format that needs conversion.
     let (mut sh, _) = shader(&d2, |b, d, r, c| {
         let data = b.zero(Type::vec32(2));
         b.image_store(d, r, c, data, F32);
         None
     });
-    assert_eq!(error_kind(&mut sh, "ivb"), K::Malformed);
+    assert!(matches!(error_kind(&mut sh, "ivb"), K::Malformed(_)));
     // Atomics: a bad op index, and a swap op on image_atomic.
     let du = decl(ImageDim::D2, false, Format::R32Uint, Access::NONE);
     let (mut sh, _) = shader(&du, |b, d, r, c| {
@@ -292,14 +298,14 @@ fn malformed_accesses_are_errors_not_panics() {
         }
         Some(v)
     });
-    assert_eq!(error_kind(&mut sh, "dg2"), K::Malformed);
+    assert!(matches!(error_kind(&mut sh, "dg2"), K::Malformed(_)));
     let (mut sh, _) = shader(&du, |b, d, r, c| {
         Some(b.image_atomic(d, r, AtomicOp::Cmpxchg, c, c.component(0)))
     });
-    assert_eq!(error_kind(&mut sh, "dg2"), K::Malformed);
+    assert!(matches!(error_kind(&mut sh, "dg2"), K::Malformed(_)));
     // An image reference to an undeclared image.
     let (mut sh, _) = shader(&du, |b, d, _, c| {
         Some(b.image_load(d, ImageRef::new(ir::ImageId::from_u32(7)), c, 1, U32))
     });
-    assert_eq!(error_kind(&mut sh, "dg2"), K::Malformed);
+    assert!(matches!(error_kind(&mut sh, "dg2"), K::Malformed(_)));
 }

@@ -5,7 +5,7 @@
 //! Value ids are padded so that the operands get the variable numbers of the examples
 //! (`%12` prints as `V12`).
 
-use ir::lsc::{DataShape, LscAtomicOp};
+use ir::lsc::{AddrSize, AddrType, CacheControl, DataShape, LscAtomicOp, LscDesc, Sfid};
 use ir::{
     Access, AluType, Builder, Format, Function, ImageDecl, ImageDim, ImageId, ImageRef, IndexKind,
     IntrinsicOp, Shader, Span, Src, Type, Value,
@@ -29,21 +29,28 @@ fn image(name: &str, binding: u32, count: Option<u32>) -> ImageDecl {
     }
 }
 
+fn desc(sfid: &str, addr: &str, size: &str, data: &str, cache: &str, offset: i32) -> LscDesc {
+    LscDesc::new(
+        Sfid::from_name(sfid).unwrap(),
+        AddrType::from_name(addr).unwrap(),
+        AddrSize::from_name(size).unwrap(),
+        DataShape::parse(data).unwrap(),
+    )
+    .with_cache(CacheControl::parse(cache).unwrap())
+    .with_offset(offset)
+}
+
 fn idx(sfid: &str, addr: &str, size: &str, data: &str, cache: &str, offset: i32) -> Vec<u32> {
-    vec![
-        IndexKind::LscSfid.parse_value(sfid).unwrap(),
-        IndexKind::LscAddr.parse_value(addr).unwrap(),
-        IndexKind::LscAddrSize.parse_value(size).unwrap(),
-        IndexKind::LscData.parse_value(data).unwrap(),
-        IndexKind::LscCache.parse_value(cache).unwrap(),
-        offset as u32,
-    ]
+    desc(sfid, addr, size, data, cache, offset)
+        .indices()
+        .to_vec()
 }
 
 fn atomic_idx(sfid: &str, addr: &str, size: &str, data: &str, op: &str) -> Vec<u32> {
-    let mut v = idx(sfid, addr, size, data, "df.df", 0);
-    v.push(IndexKind::LscOp.parse_value(op).unwrap());
-    v
+    desc(sfid, addr, size, data, "df.df", 0)
+        .with_atomic(LscAtomicOp::from_name(op).unwrap())
+        .indices()
+        .to_vec()
 }
 
 /// Emits filler constants until the next value is `%n`.
@@ -902,7 +909,7 @@ fn pre_lsc_platforms_are_rejected() {
     let e = emit_visa(&s, &tgl()).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "4:5: in fn main: `%12 = @lsc_load_quad`: lsc.md §1: tgl (verx10 120) has no LSC messages (DG2, verx10 125, is the first); its backend maps them onto legacy HDC messages"
+        "4:5: in fn main: `%12 = @lsc_load_quad`: tgl (verx10 120) has no LSC messages (DG2, verx10 125, is the first); its backend maps them onto legacy HDC messages"
     );
     // Sampler loads exist before LSC and print.
     let s = shader_with(vec![image("tex", 5, None)], |b| {
@@ -973,7 +980,7 @@ fn presets_choose_exec_sizes() {
                 let e = emit_visa(&s, &d).unwrap_err();
                 assert!(
                     e.to_string()
-                        .contains(&format!("{name} (verx10 {})", d.verx10)),
+                        .contains(&format!("{name} (verx10 {})", d.verx10())),
                     "{e}"
                 );
                 continue;

@@ -32,7 +32,7 @@ use ir::builder::{image_indices, Builder};
 use ir::function::{Function, InstKind, Jump, Phi};
 use ir::image::{Access, Format, ImageDecl, ImageDim, ImageRef, LayoutTiling, StaticLayout};
 use ir::intrinsic::{IndexKind, IntrinsicOp};
-use ir::lsc::{DataShape, DataSize, LscAtomicOp};
+use ir::lsc::{AddrSize, AddrType, CacheControl, DataShape, DataSize, LscAtomicOp, LscDesc, Sfid};
 use ir::types::{AluType, BaseType};
 use ir::{AluOp, AtomicOp, Block, ImageId, Inst, Shader, Src, Swizzle, Type, Value};
 use quickcheck::{Arbitrary, Gen};
@@ -682,18 +682,18 @@ impl<'a, 'f> FnGen<'a, 'f> {
         } else {
             "df.df"
         };
-        let cache = idx(IndexKind::LscCache, cache_name);
+        let cache = CacheControl::parse(cache_name).expect("valid cache spelling");
         let offset = if self.rng.chance(1, 3) {
-            (4 * (self.rng.below(64) as i32 - 32)) as u32
+            4 * (self.rng.below(64) as i32 - 32)
         } else {
             0
         };
         let predicate = self.rng.chance(1, 3);
-        let flat = [
-            idx(IndexKind::LscSfid, "ugm"),
-            idx(IndexKind::LscAddr, "flat"),
-            idx(IndexKind::LscAddrSize, "a64"),
-        ];
+        let flat = |shape: DataShape| {
+            LscDesc::new(Sfid::Ugm, AddrType::Flat, AddrSize::A64, shape)
+                .with_cache(cache)
+                .with_offset(offset)
+        };
         let with_image: Vec<usize> = (0..self.images.len()).collect();
         // The sampler reads its image, which a writeonly image forbids.
         let readable: Vec<usize> = with_image
@@ -715,10 +715,10 @@ impl<'a, 'f> FnGen<'a, 'f> {
                     (DataSize::D32, 4),
                     (DataSize::D64, 1),
                 ]);
-                let shape = DataShape::vector(size, vect, false).to_index();
+                let shape = DataShape::vector(size, vect, false);
                 srcs.push(self.src(64, 1));
                 let ty = Type::new(size.reg_bits(), vect).expect("legal data type");
-                let indices = vec![flat[0], flat[1], flat[2], shape, cache, offset];
+                let indices = flat(shape).indices().to_vec();
                 if choice == 0 {
                     (IntrinsicOp::LscLoad, None, indices, Some(ty))
                 } else {
@@ -739,16 +739,8 @@ impl<'a, 'f> FnGen<'a, 'f> {
                 for _ in 0..aop.num_data_operands() {
                     srcs.push(self.src(32, 1));
                 }
-                let shape = DataShape::vector(DataSize::D32, 1, false).to_index();
-                let indices = vec![
-                    flat[0],
-                    flat[1],
-                    flat[2],
-                    shape,
-                    cache,
-                    offset,
-                    aop.opcode(),
-                ];
+                let shape = DataShape::vector(DataSize::D32, 1, false);
+                let indices = flat(shape).with_atomic(aop).indices().to_vec();
                 (IntrinsicOp::LscAtomic, None, indices, Some(Type::U32))
             }
             3 | 4 => {
@@ -757,18 +749,11 @@ impl<'a, 'f> FnGen<'a, 'f> {
                 let img = *self.rng.pick(&with_image);
                 let image = self.image_ref(img);
                 let cmask = 1 + self.rng.below(15) as u8;
-                let shape = DataShape::quad(DataSize::D32, cmask).to_index();
+                let shape = DataShape::quad(DataSize::D32, cmask);
                 for _ in 0..4 {
                     srcs.push(self.src(32, 1));
                 }
-                let indices = vec![
-                    idx(IndexKind::LscSfid, "tgm"),
-                    idx(IndexKind::LscAddr, "bti"),
-                    idx(IndexKind::LscAddrSize, "a32"),
-                    shape,
-                    cache,
-                    0,
-                ];
+                let indices = LscDesc::typed(shape).with_cache(cache).indices().to_vec();
                 let ty = Type::new(32, cmask.count_ones() as u8).expect("1 to 4 channels");
                 if choice == 3 {
                     (IntrinsicOp::LscLoadQuad, Some(image), indices, Some(ty))

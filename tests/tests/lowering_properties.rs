@@ -39,7 +39,7 @@
 //! QC_TESTS=333334 cargo test --release -p verify --test lowering_properties -- --nocapture
 //! ```
 
-use lowering::{Device, LowerErrorKind, LowerOptions, LowerReport, UntypedAddress};
+use lowering::{Device, LowerErrorCode, LowerOptions, LowerReport, UntypedAddress};
 use quickcheck::{Arbitrary, Gen, QuickCheck, TestResult};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Mutex;
@@ -87,9 +87,9 @@ fn expected_errors(
     options: &LowerOptions,
     img: &ImageCase,
     access: &AccessSpec,
-) -> (Vec<LowerErrorKind>, bool) {
+) -> (Vec<LowerErrorCode>, bool) {
     use ir::{AtomicOp as A, Format};
-    use LowerErrorKind as K;
+    use LowerErrorCode as K;
     let format = img.decl_format;
     let r64 = matches!(img.data_format(), Format::R64Uint | Format::R64Sint);
     let mut kinds = Vec::new();
@@ -464,7 +464,7 @@ fn check_coverage(name: &str, tally: &Tally, expect: &Expect) {
     }
     if !tally
         .errors
-        .contains_key(LowerErrorKind::AtomicOpUnmapped.name())
+        .contains_key(LowerErrorCode::AtomicOpUnmapped.name())
     {
         missing.push("the inc_wrap/dec_wrap error".into());
     }
@@ -525,7 +525,7 @@ fn check(case: &Case, tally: &Mutex<Tally>) -> TestResult {
                         && Some(intrinsic_name(&a.op)) == e.intrinsic
                         && expected_errors(&case.device, &case.options, img, a)
                             .0
-                            .contains(&e.kind)
+                            .contains(&e.kind.code())
                 });
                 if !documented {
                     return TestResult::error(format!(

@@ -88,7 +88,7 @@ fn pick<T: Copy>(g: &mut Gen, items: &[T]) -> T {
 impl Arbitrary for Case {
     fn arbitrary(g: &mut Gen) -> Case {
         let platform = pick(g, &PLATFORMS);
-        let verx10 = Device::preset(platform).expect("preset").verx10;
+        let verx10 = Device::preset(platform).expect("preset").verx10();
         let shape = pick(g, &SHAPES);
         let sampler = u8::arbitrary(g) % 4 != 0;
         let force_untyped = u8::arbitrary(g) % 4 == 0;

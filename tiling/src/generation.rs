@@ -1,4 +1,7 @@
-//! GPU generations, named the way Mesa's `intel_device_info` does (`ver`, `verx10`).
+//! GPU generations, named the way Mesa's `intel_device_info` does (`ver`, `verx10`), and
+//! the one table of platform names ([`Platform`]) every tool and crate of the project
+//! parses: `tile-calc --gen` and `ir-opt --target` take the same names because both
+//! read them here.
 
 use std::fmt;
 use std::str::FromStr;
@@ -119,28 +122,217 @@ impl std::error::Error for ParseGenError {}
 impl FromStr for Gen {
     type Err = ParseGenError;
 
+    /// A generation number, a `verx10`, or the name of a platform of that generation
+    /// (every spelling [`Platform`] parses).
     fn from_str(s: &str) -> Result<Gen, ParseGenError> {
+        s.parse::<Platform>().map(Platform::gen)
+    }
+}
+
+/// A named Intel GPU platform, as Mesa's `intel_platform` (`INTEL_PLATFORM_*`) names
+/// them: the parts the project knows by code name, each with its generation.
+///
+/// Parsed (case-insensitively) from its code name or one of its aliases (`ivb`,
+/// `ivybridge`; `byt`, `baytrail`, `vlv`), or from a generation as [`Gen`] parses it
+/// (`9`, `gfx12.5`, `125`), which stands for the generation's first platform
+/// ([`Gen::platform`]: `12.5` is DG2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Platform {
+    /// Broadwater / Crestline (i965, G965): Gfx4.
+    I965,
+    /// Eaglelake / Cantiga (G45, GM45): Gfx4 (Mesa's 4.5).
+    G45,
+    /// Ironlake: Gfx5.
+    Ilk,
+    /// Sandy Bridge: Gfx6.
+    Snb,
+    /// Ivy Bridge: Gfx7.
+    Ivb,
+    /// Bay Trail (Valleyview): Gfx7, the Atom part.
+    Byt,
+    /// Haswell: Gfx7.5.
+    Hsw,
+    /// Broadwell: Gfx8.
+    Bdw,
+    /// Cherry View: Gfx8, the Atom part.
+    Chv,
+    /// Sky Lake: Gfx9.
+    Skl,
+    /// Broxton: Gfx9, the Atom part.
+    Bxt,
+    /// Kaby Lake: Gfx9.
+    Kbl,
+    /// Gemini Lake: Gfx9, the Atom part.
+    Glk,
+    /// Coffee Lake: Gfx9.
+    Cfl,
+    /// Ice Lake: Gfx11.
+    Icl,
+    /// Elkhart Lake: Gfx11.
+    Ehl,
+    /// Jasper Lake: Gfx11.
+    Jsl,
+    /// Tiger Lake: Gfx12.
+    Tgl,
+    /// Rocket Lake: Gfx12.
+    Rkl,
+    /// DG1: Gfx12, discrete.
+    Dg1,
+    /// Alder Lake: Gfx12.
+    Adl,
+    /// DG2 (Alchemist): Gfx12.5, the first LSC part.
+    Dg2,
+    /// Meteor Lake: Gfx12.5.
+    Mtl,
+    /// Arrow Lake: Gfx12.5.
+    Arl,
+    /// Ponte Vecchio: Gfx12.5, Xe-HPC.
+    Pvc,
+    /// Lunar Lake: Xe2.
+    Lnl,
+    /// Battlemage: Xe2.
+    Bmg,
+}
+
+impl Platform {
+    /// Every platform, oldest generation first.
+    pub const ALL: [Platform; 27] = [
+        Platform::I965,
+        Platform::G45,
+        Platform::Ilk,
+        Platform::Snb,
+        Platform::Ivb,
+        Platform::Byt,
+        Platform::Hsw,
+        Platform::Bdw,
+        Platform::Chv,
+        Platform::Skl,
+        Platform::Bxt,
+        Platform::Kbl,
+        Platform::Glk,
+        Platform::Cfl,
+        Platform::Icl,
+        Platform::Ehl,
+        Platform::Jsl,
+        Platform::Tgl,
+        Platform::Rkl,
+        Platform::Dg1,
+        Platform::Adl,
+        Platform::Dg2,
+        Platform::Mtl,
+        Platform::Arl,
+        Platform::Pvc,
+        Platform::Lnl,
+        Platform::Bmg,
+    ];
+
+    /// The code name, as diagnostics print it (`ivb`, `dg2`).
+    pub fn name(self) -> &'static str {
+        self.entry().0
+    }
+
+    /// The other spellings the platform is parsed from.
+    pub fn aliases(self) -> &'static [&'static str] {
+        self.entry().1
+    }
+
+    /// The generation.
+    pub fn gen(self) -> Gen {
+        self.entry().2
+    }
+
+    /// The row of the table: code name, aliases, generation.
+    fn entry(self) -> (&'static str, &'static [&'static str], Gen) {
+        match self {
+            Platform::I965 => ("i965", &["g965"], Gen::Gfx4),
+            Platform::G45 => ("g45", &["gm45"], Gen::Gfx4),
+            Platform::Ilk => ("ilk", &["ironlake"], Gen::Gfx5),
+            Platform::Snb => ("snb", &["sandybridge"], Gen::Gfx6),
+            Platform::Ivb => ("ivb", &["ivybridge"], Gen::Gfx7),
+            Platform::Byt => ("byt", &["baytrail", "vlv"], Gen::Gfx7),
+            Platform::Hsw => ("hsw", &["haswell"], Gen::Gfx75),
+            Platform::Bdw => ("bdw", &["broadwell"], Gen::Gfx8),
+            Platform::Chv => ("chv", &["cherryview"], Gen::Gfx8),
+            Platform::Skl => ("skl", &["skylake"], Gen::Gfx9),
+            Platform::Bxt => ("bxt", &[], Gen::Gfx9),
+            Platform::Kbl => ("kbl", &[], Gen::Gfx9),
+            Platform::Glk => ("glk", &[], Gen::Gfx9),
+            Platform::Cfl => ("cfl", &[], Gen::Gfx9),
+            Platform::Icl => ("icl", &["icelake"], Gen::Gfx11),
+            Platform::Ehl => ("ehl", &[], Gen::Gfx11),
+            Platform::Jsl => ("jsl", &[], Gen::Gfx11),
+            Platform::Tgl => ("tgl", &["tigerlake"], Gen::Gfx12),
+            Platform::Rkl => ("rkl", &[], Gen::Gfx12),
+            Platform::Dg1 => ("dg1", &[], Gen::Gfx12),
+            Platform::Adl => ("adl", &[], Gen::Gfx12),
+            Platform::Dg2 => ("dg2", &[], Gen::Gfx125),
+            Platform::Mtl => ("mtl", &[], Gen::Gfx125),
+            Platform::Arl => ("arl", &[], Gen::Gfx125),
+            Platform::Pvc => ("pvc", &[], Gen::Gfx125),
+            Platform::Lnl => ("lnl", &[], Gen::Gfx20),
+            Platform::Bmg => ("bmg", &[], Gen::Gfx20),
+        }
+    }
+
+    /// The platform whose code name or alias is `name` (case-insensitive), without
+    /// generation numbers.
+    pub fn from_name(name: &str) -> Option<Platform> {
+        let lower = name.trim().to_ascii_lowercase();
+        Platform::ALL
+            .into_iter()
+            .find(|p| p.name() == lower || p.aliases().contains(&lower.as_str()))
+    }
+
+    /// Every name and alias the table parses, in table order.
+    pub fn names() -> impl Iterator<Item = &'static str> {
+        Platform::ALL
+            .into_iter()
+            .flat_map(|p| std::iter::once(p.name()).chain(p.aliases().iter().copied()))
+    }
+}
+
+impl Gen {
+    /// The first platform of the generation: what a generation number names where a
+    /// platform is needed (`ir-opt --target 12.5` is DG2).
+    pub fn platform(self) -> Platform {
+        match self {
+            Gen::Gfx4 => Platform::I965,
+            Gen::Gfx5 => Platform::Ilk,
+            Gen::Gfx6 => Platform::Snb,
+            Gen::Gfx7 => Platform::Ivb,
+            Gen::Gfx75 => Platform::Hsw,
+            Gen::Gfx8 => Platform::Bdw,
+            Gen::Gfx9 => Platform::Skl,
+            Gen::Gfx11 => Platform::Icl,
+            Gen::Gfx12 => Platform::Tgl,
+            Gen::Gfx125 => Platform::Dg2,
+            Gen::Gfx20 => Platform::Lnl,
+        }
+    }
+}
+
+impl fmt::Display for Platform {
+    /// Prints the code name.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Platform {
+    type Err = ParseGenError;
+
+    /// A code name or alias, or a generation: a version (`9`, `12.5`, `7.5`), a
+    /// `verx10` value (`90`, `125`, `75`), with an optional `gfx`/`gen` prefix
+    /// (`gfx12.5`), standing for [`Gen::platform`].
+    fn from_str(s: &str) -> Result<Platform, ParseGenError> {
         let err = || ParseGenError {
             input: s.to_string(),
         };
-        let lower = s.trim().to_ascii_lowercase();
-        let platform = match lower.as_str() {
-            "i965" | "g965" | "g45" | "gm45" => Some(Gen::Gfx4),
-            "ilk" | "ironlake" => Some(Gen::Gfx5),
-            "snb" | "sandybridge" => Some(Gen::Gfx6),
-            "ivb" | "ivybridge" | "byt" | "baytrail" | "vlv" => Some(Gen::Gfx7),
-            "hsw" | "haswell" => Some(Gen::Gfx75),
-            "bdw" | "broadwell" | "chv" | "cherryview" => Some(Gen::Gfx8),
-            "skl" | "skylake" | "kbl" | "cfl" | "bxt" | "glk" => Some(Gen::Gfx9),
-            "icl" | "icelake" | "ehl" | "jsl" => Some(Gen::Gfx11),
-            "tgl" | "tigerlake" | "rkl" | "adl" | "dg1" => Some(Gen::Gfx12),
-            "dg2" | "mtl" | "arl" | "pvc" => Some(Gen::Gfx125),
-            "lnl" | "bmg" => Some(Gen::Gfx20),
-            _ => None,
-        };
-        if let Some(g) = platform {
-            return Ok(g);
+        if let Some(p) = Platform::from_name(s) {
+            return Ok(p);
         }
+        let lower = s.trim().to_ascii_lowercase();
         let num = lower
             .strip_prefix("gfx")
             .or_else(|| lower.strip_prefix("gen"))
@@ -161,7 +353,7 @@ impl FromStr for Gen {
                 n
             }
         };
-        Gen::from_verx10(verx10).ok_or_else(err)
+        Gen::from_verx10(verx10).map(Gen::platform).ok_or_else(err)
     }
 }
 
@@ -199,6 +391,55 @@ mod tests {
         }
         for bad in ["10", "3", "12.7", "foo", "", "7.x"] {
             assert!(bad.parse::<Gen>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn every_name_of_the_table_parses_to_its_platform() {
+        for p in Platform::ALL {
+            assert_eq!(p.name().parse::<Platform>(), Ok(p));
+            assert_eq!(p.name().to_ascii_uppercase().parse::<Platform>(), Ok(p));
+            for a in p.aliases() {
+                assert_eq!(a.parse::<Platform>(), Ok(p), "{a}");
+            }
+            assert_eq!(p.to_string().parse::<Gen>(), Ok(p.gen()));
+        }
+        // No spelling names two platforms.
+        let names: Vec<&str> = Platform::names().collect();
+        let mut sorted = names.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted.len(), names.len());
+        // Every generation's platform is of that generation, and its number parses to it.
+        for g in Gen::ALL {
+            assert_eq!(g.platform().gen(), g);
+            assert_eq!(g.to_string().parse::<Platform>(), Ok(g.platform()));
+            assert_eq!(g.verx10().to_string().parse::<Platform>(), Ok(g.platform()));
+        }
+        assert_eq!("12.5".parse::<Platform>(), Ok(Platform::Dg2));
+        assert_eq!("arl".parse::<Gen>(), Ok(Gen::Gfx125));
+        assert_eq!("vlv".parse::<Platform>(), Ok(Platform::Byt));
+    }
+
+    #[test]
+    fn the_error_lists_only_names_that_parse() {
+        let text = ParseGenError { input: "x".into() }.to_string();
+        let platforms = text
+            .split("a platform: ")
+            .nth(1)
+            .unwrap()
+            .trim_end_matches(')');
+        for name in platforms.split_whitespace() {
+            assert!(Platform::from_name(name).is_some(), "{name}");
+        }
+        let numbers = text
+            .split("expected ")
+            .nth(1)
+            .unwrap()
+            .split(", a verx10")
+            .next();
+        for n in numbers.unwrap().split(", ") {
+            assert!(n.parse::<Gen>().is_ok(), "{n}");
         }
     }
 

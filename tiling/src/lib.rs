@@ -67,7 +67,7 @@ pub use format::{Channel, ChannelName, ChannelType, Compression, Format};
 #[allow(deprecated)]
 pub use format_name::UnknownFormat;
 pub use format_name::{ParseFormatError, Unsupported, UnsupportedFormat};
-pub use generation::Gen;
+pub use generation::{Gen, ParseGenError, Platform};
 pub use image_param::{
     fill_buffer_image_param, fill_image_param, max_address_fields, storage_tilings, FieldCounts,
     ImageParam, ImageView, ParamError,

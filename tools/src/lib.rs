@@ -34,7 +34,7 @@ pub fn read_input(path: &str) -> Result<String, Failure> {
     decode_utf8(bytes).map_err(|e| Failure(format!("error: {name} is not UTF-8 text: {e}")))
 }
 
-/// Reads `path`, or standard input for `-`, as bytes (up to [`MAX_INPUT_BYTES`]):
+/// Reads `path`, or standard input for `-`, as bytes (up to [`MAX_TEXT_BYTES`]):
 /// returns how to name the input in messages and its bytes.
 pub fn read_bytes(path: &str) -> Result<(String, Vec<u8>), Failure> {
     let (name, result) = if path == "-" {
@@ -151,6 +151,105 @@ pub fn load_shader(file: &str, source: &str) -> Result<ir::Shader, Failure> {
     Ok(shader)
 }
 
+/// The names `ir-opt --target` takes, for its error message: the presets first, then
+/// every other name of the platform table (`tiling::Platform`, which `tile-calc --gen`
+/// reads too) and the generation numbers.
+pub fn target_names() -> String {
+    let presets = lowering::Device::PRESET_NAMES;
+    let others: Vec<&str> = tiling::Platform::names()
+        .filter(|n| !presets.contains(n))
+        .collect();
+    let gens: Vec<String> = tiling::Gen::ALL
+        .iter()
+        .map(|g| g.to_string().trim_start_matches("gfx").to_string())
+        .collect();
+    format!(
+        "{} (or another platform: {}; or a generation: {})",
+        presets.join(", "),
+        others.join(", "),
+        gens.join(", ")
+    )
+}
+
+/// Which lowering flags the command line gave, for the hints [`lowering_diagnostics`]
+/// adds to lowering errors.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct LoweringFlags {
+    /// `--force-untyped`.
+    pub force_untyped: bool,
+    /// `--no-bounds-check`.
+    pub no_bounds_check: bool,
+    /// `--untyped-address a64`.
+    pub untyped_address_a64: bool,
+}
+
+/// The flag that asked for what a lowering error refuses, if a flag did: the library's
+/// messages never name flags, so the tool says which of its own led there.
+pub fn lowering_hint(
+    kind: &lowering::LowerErrorKind,
+    flags: &LoweringFlags,
+) -> Option<&'static str> {
+    use lowering::{A64Use, FormatUse, LowerErrorKind as K};
+    match kind {
+        K::A64Unsupported(A64Use::UntypedAddress) if flags.untyped_address_a64 => Some(
+            "--untyped-address a64 asks for these addresses; the default, bti, works on every \
+             platform",
+        ),
+        K::LodUnsupported if flags.no_bounds_check => {
+            Some("--no-bounds-check leaves out the check such a load needs")
+        }
+        K::FormatRequired(FormatUse::UntypedAddress) if flags.force_untyped => {
+            Some("--force-untyped sends the access down the untyped path")
+        }
+        K::NoStorageImages { .. } => {
+            Some("--target names a part without storage images; Gfx7 (ivb) is the first with them")
+        }
+        _ => None,
+    }
+}
+
+/// Lowering errors as diagnostics at their positions, each followed by a note naming
+/// the flag that led to it, if one did.
+pub fn lowering_diagnostics(
+    errors: &[lowering::LowerError],
+    flags: &LoweringFlags,
+) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for e in errors {
+        out.push(e.to_diagnostic());
+        if let Some(hint) = lowering_hint(&e.kind, flags) {
+            out.push(Diagnostic::note(e.span, hint));
+        }
+    }
+    out
+}
+
+/// A table of stage timings (`ir-opt -O --time-passes`), in the layout of the pass
+/// manager's: one line per stage, then the total.
+pub fn stage_timing_report(stages: &[(String, std::time::Duration)]) -> String {
+    let total: std::time::Duration = stages.iter().map(|(_, d)| *d).sum();
+    let share = |d: std::time::Duration| {
+        if total.is_zero() {
+            0.0
+        } else {
+            100.0 * d.as_secs_f64() / total.as_secs_f64()
+        }
+    };
+    let mut out = String::from("     time (ms)   share  stage (-O)\n");
+    for (name, d) in stages {
+        out.push_str(&format!(
+            "{:>14.3}  {:>5.1}%  {name}\n",
+            d.as_secs_f64() * 1e3,
+            share(*d)
+        ));
+    }
+    out.push_str(&format!(
+        "{:>14.3}  100.0%  total\n",
+        total.as_secs_f64() * 1e3
+    ));
+    out
+}
+
 /// Pass registration for the tools: the IR's cleanup passes plus `lower-images`.
 pub mod pipeline {
     use crate::OptionError;
@@ -190,9 +289,10 @@ pub mod pipeline {
             .map(|(n, _)| n.len())
             .max()
             .unwrap_or(0);
-        let mut out = String::from(
+        let mut out = format!(
             "Passes (-p NAME or NAME(OPTION=VALUE,...), comma-separated;\n\
-             -O runs lower-images,lower-async-copies,cleanup):\n",
+             -O runs lowering::lower_shader: {}):\n",
+            lowering::PIPELINE.join(",")
         );
         for (name, description) in with_device.passes() {
             let needs_target = split_pipeline(name)

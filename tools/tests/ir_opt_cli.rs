@@ -113,7 +113,7 @@ fn main {
     assert!(lines[1].ends_with("r64_on_ivb.ir:8:5"), "{err}");
     assert_eq!(
         lines.last().copied(),
-        Some("note: pass `lower-images` failed (1 error)"),
+        Some("note: the -O pipeline failed (1 error)"),
         "{err}"
     );
 }

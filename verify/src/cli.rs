@@ -617,6 +617,7 @@ pub fn verify_shader(
         force_untyped: v.force_untyped,
         untyped_address,
         readonly_via_sampler: v.readonly_via_sampler,
+        ..LowerOptions::default()
     };
     let setup = make_setup(&shader, &dev, o)?;
     let report = lower_and_verify(&shader, &dev, &options, &setup).map_err(CliError::Verify)?;

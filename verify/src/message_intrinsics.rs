@@ -30,7 +30,7 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
         IntrinsicOp::SamplerLd | IntrinsicOp::SamplerLdLz => sampler_ld(mem, call),
         IntrinsicOp::LscLoadBlock2d | IntrinsicOp::LscStoreBlock2d => block(mem, call),
         op if op.is_lsc() => {
-            let m = LscMessage::decode(op, |k| call.index(k))?;
+            let m = LscMessage::decode(op, &call.intrinsic.indices)?;
             if m.sfid == Sfid::Tgm {
                 typed_message(mem, call, m)
             } else {
@@ -257,7 +257,7 @@ fn typed_message(
 }
 
 fn block(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), EnvError> {
-    let m = Block2d::decode(call.op(), |k| call.index(k))?;
+    let m = Block2d::decode(call.op(), &call.intrinsic.indices)?;
     check_whole_subgroup(call)?;
     if m.sfid == Sfid::Tgm {
         typed_block(mem, call, &m)

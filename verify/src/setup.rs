@@ -461,7 +461,7 @@ impl Setup {
     /// that results are easy to follow by hand; other seeds also view level 1 or start
     /// at layer 1. See the module documentation.
     pub fn default_for(shader: &Shader, device: &Device, seed: u64) -> Result<Setup, SetupError> {
-        let gen = tiling::Gen::from_verx10(device.verx10).ok_or_else(|| {
+        let gen = tiling::Gen::from_verx10(device.verx10()).ok_or_else(|| {
             SetupError::new(
                 None,
                 format!("the tiling crate has no layouts for {}", device.name),

@@ -2,13 +2,11 @@
 //! instructions inside blocks.
 
 use super::inst::{InstData, InstKind, ValueData};
-use super::spelling::{SrcSite, SwizzleSpelling};
+use super::spelling::{Spellings, SrcSite, SwizzleSpelling};
 use super::tree::{BlockData, CfNode, CfParent, Cursor, IfData, InstNode, LoopData};
 use crate::entity::{Block, IfId, Inst, LoopId, Value};
 use crate::span::Span;
 use crate::types::{Src, Type};
-use smallvec::SmallVec;
-use std::collections::HashMap;
 
 /// A function.
 #[derive(Clone, Debug)]
@@ -26,7 +24,7 @@ pub struct Function {
     pub(super) loops: Vec<LoopData>,
     pub(super) body: Vec<CfNode>,
     /// How the text spelled each explicit swizzle, by where it is read.
-    pub(super) spellings: HashMap<SrcSite, SmallVec<[SwizzleSpelling; 1]>>,
+    pub(super) spellings: Spellings,
 }
 
 impl Function {
@@ -52,7 +50,7 @@ impl Function {
             blocks: Vec::new(),
             ifs: Vec::new(),
             loops: Vec::new(),
-            spellings: HashMap::new(),
+            spellings: Spellings::default(),
             body: Vec::new(),
         }
     }
@@ -415,13 +413,13 @@ impl Function {
     /// Records how the text spelled the swizzle of a source read at `site` (the
     /// parser does; see [`SwizzleSpelling`]).
     pub fn record_swizzle_spelling(&mut self, site: SrcSite, spelling: SwizzleSpelling) {
-        self.spellings.entry(site).or_default().push(spelling);
+        self.spellings.record(site, spelling);
     }
 
     /// How the text spelled the swizzle of `src` read at `site`, if it was parsed there
     /// and the source is still the one written.
     pub fn swizzle_spelling(&self, site: SrcSite, src: Src) -> Option<&SwizzleSpelling> {
-        self.spellings.get(&site)?.iter().find(|s| s.src == src)
+        self.spellings.find(site, src)
     }
 }
 

@@ -1,6 +1,7 @@
 //! ALU instructions and constants: operand bit sizes and component counts.
 
 use super::context::FnCheck;
+use super::error::{AluError, BitSizeRef};
 use crate::alu::AluOp;
 use crate::function::AluInst;
 use crate::span::Span;
@@ -11,12 +12,10 @@ impl FnCheck<'_> {
         if vals.len() != ty.num_components() as usize {
             self.error(
                 span,
-                format!(
-                    "`load_const` has {} value{}, expected {} for type {ty}",
-                    vals.len(),
-                    if vals.len() == 1 { "" } else { "s" },
-                    ty.num_components()
-                ),
+                AluError::ConstCount {
+                    values: vals.len(),
+                    ty,
+                },
             );
         }
         let mask = ty.component_mask();
@@ -24,11 +23,11 @@ impl FnCheck<'_> {
             if v & !mask != 0 {
                 self.error(
                     span,
-                    format!(
-                        "`load_const` value {i} (0x{v:x}) does not fit in {} bit{}",
-                        ty.bit_size(),
-                        if ty.bit_size() == 1 { "" } else { "s" }
-                    ),
+                    AluError::ConstTooWide {
+                        index: i,
+                        value: v,
+                        bits: ty.bit_size(),
+                    },
                 );
             }
         }
@@ -36,16 +35,16 @@ impl FnCheck<'_> {
 
     pub(super) fn check_alu(&mut self, a: &AluInst, dest: Type, tys: &[Option<Type>], span: Span) {
         let info = a.op.info();
-        let op = a.op.name();
+        let op = a.op;
         let n = info.num_inputs as usize;
         if a.srcs.len() != n {
             self.error(
                 span,
-                format!(
-                    "`{op}` takes {n} source{}, found {}",
-                    if n == 1 { "" } else { "s" },
-                    a.srcs.len()
-                ),
+                AluError::SourceCount {
+                    op,
+                    expected: n,
+                    found: a.srcs.len(),
+                },
             );
             return;
         }
@@ -53,34 +52,33 @@ impl FnCheck<'_> {
         if info.output_size != 0 && dc != info.output_size {
             self.error(
                 span,
-                format!(
-                    "`{op}` produces {} components, but the destination has {dc}",
-                    info.output_size
-                ),
+                AluError::DestComponents {
+                    op,
+                    expected: info.output_size,
+                    found: dc,
+                },
             );
         }
         if info.output_type.is_sized() {
             if db != info.output_type.bits {
                 self.error(
                     span,
-                    format!(
-                        "`{op}` produces a {}-bit result ({}), but the destination is {db}-bit",
-                        info.output_type.bits, info.output_type
-                    ),
+                    AluError::DestBits {
+                        op,
+                        expected: info.output_type,
+                        found: db,
+                    },
                 );
             }
         } else if info.output_type.base == BaseType::Float && !matches!(db, 16 | 32 | 64) {
-            self.error(
-                span,
-                format!("`{op}` produces a {db}-bit float; floats are 16, 32 or 64-bit"),
-            );
+            self.error(span, AluError::FloatDestBits { op, found: db });
         }
         // All unsized operands share one bit size: the destination's when it is
         // unsized, otherwise the first unsized source's (as in NIR's validator).
-        let mut reference: Option<(u8, String)> = if info.output_type.is_sized() {
+        let mut reference: Option<(u8, BitSizeRef)> = if info.output_type.is_sized() {
             None
         } else {
-            Some((db, "the destination's bit size".to_string()))
+            Some((db, BitSizeRef::Destination))
         };
         for (i, ty) in tys.iter().enumerate() {
             let Some(ty) = *ty else { continue };
@@ -90,32 +88,40 @@ impl FnCheck<'_> {
                 if sb != it.bits {
                     self.error(
                         span,
-                        format!(
-                            "source {i} of `{op}` must be {}-bit ({it}), found {sb}-bit",
-                            it.bits
-                        ),
+                        AluError::SourceBits {
+                            op,
+                            index: i,
+                            expected: it,
+                            found: sb,
+                        },
                     );
                 }
             } else {
-                match &reference {
+                match reference {
                     Some((rb, why)) => {
-                        if sb != *rb {
+                        if sb != rb {
                             self.error(
                                 span,
-                                format!(
-                                    "source {i} of `{op}` is {sb}-bit, expected {rb}-bit ({why})"
-                                ),
+                                AluError::SourceBitsMismatch {
+                                    op,
+                                    index: i,
+                                    expected: rb,
+                                    reference: why,
+                                    found: sb,
+                                },
                             );
                         }
                     }
-                    None => reference = Some((sb, format!("like source {i}"))),
+                    None => reference = Some((sb, BitSizeRef::Source(i))),
                 }
                 if it.base == BaseType::Float && !matches!(sb, 16 | 32 | 64) {
                     self.error(
                         span,
-                        format!(
-                            "source {i} of `{op}` is a {sb}-bit float; floats are 16, 32 or 64-bit"
-                        ),
+                        AluError::FloatSourceBits {
+                            op,
+                            index: i,
+                            found: sb,
+                        },
                     );
                 }
             }
@@ -124,7 +130,11 @@ impl FnCheck<'_> {
             if a.op == AluOp::UfindMsb && !matches!(sb, 32 | 64) {
                 self.error(
                     span,
-                    format!("source {i} of `{op}` must be 32 or 64-bit, found {sb}-bit"),
+                    AluError::Source32Or64 {
+                        op,
+                        index: i,
+                        found: sb,
+                    },
                 );
             }
             let want = match info.input_sizes[i] {
@@ -132,17 +142,15 @@ impl FnCheck<'_> {
                 k => k,
             };
             if sc != want {
-                let why = if info.input_sizes[i] == 0 {
-                    " (the destination's component count)"
-                } else {
-                    ""
-                };
                 self.error(
                     span,
-                    format!(
-                        "source {i} of `{op}` has {sc} component{}, expected {want}{why}",
-                        if sc == 1 { "" } else { "s" }
-                    ),
+                    AluError::SourceComponents {
+                        op,
+                        index: i,
+                        expected: want,
+                        like_dest: info.input_sizes[i] == 0,
+                        found: sc,
+                    },
                 );
             }
         }

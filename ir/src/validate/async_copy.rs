@@ -18,6 +18,7 @@
 //!   (overlapping planes). With dynamic operands the executor reports these at run time.
 
 use super::context::{FnCheck, IntrCtx};
+use super::error::AsyncCopyError;
 use crate::types::{Src, Type};
 
 impl FnCheck<'_> {
@@ -39,34 +40,26 @@ impl FnCheck<'_> {
         c: &IntrCtx<'_>,
         src_of: &dyn Fn(&str) -> Option<Type>,
     ) {
-        let (name, span, intr) = (c.name, c.span, c.intr);
+        let (op, span, intr) = (c.op, c.span, c.intr);
         // The pointers.
         let ptr_bits = |which: &str| src_of(which).map(|t| t.bit_size());
-        for which in ["dst", "src"] {
-            if let Some(bits) = ptr_bits(which) {
+        for pointer in ["dst", "src"] {
+            if let Some(bits) = ptr_bits(pointer) {
                 if bits != 32 && bits != 64 {
                     self.error(
                         span,
-                        format!(
-                            "{name}: `{which}` is {bits}-bit; expected a 64-bit global address or a 32-bit shared-memory offset"
-                        ),
+                        AsyncCopyError::PointerBits {
+                            op,
+                            pointer,
+                            found: bits,
+                        },
                     );
                 }
             }
         }
         if let (Some(d), Some(s)) = (ptr_bits("dst"), ptr_bits("src")) {
             if d == s && (d == 32 || d == 64) {
-                let what = if d == 64 {
-                    "64-bit global addresses"
-                } else {
-                    "32-bit shared-memory offsets"
-                };
-                self.error(
-                    span,
-                    format!(
-                        "{name}: `dst` and `src` are both {what}; a group async copy moves data between shared (Workgroup, a 32-bit offset) and global (CrossWorkgroup, a 64-bit address) memory, so exactly one side is shared"
-                    ),
-                );
+                self.error(span, AsyncCopyError::SameMemory { op, bits: d });
             }
         }
         // Constant operands, by name.
@@ -79,12 +72,7 @@ impl FnCheck<'_> {
         };
         if let Some(eb) = konst(self, "elem_bytes") {
             if !eb.is_power_of_two() || eb > 128 {
-                self.error(
-                    span,
-                    format!(
-                        "{name}: elem_bytes is {eb}; expected a power of two from 1 to 128 (the size of an OpenCL C gentype)"
-                    ),
-                );
+                self.error(span, AsyncCopyError::ElemBytes { op, value: eb });
             }
         }
         let epl = konst(self, "elems_per_line");
@@ -95,21 +83,29 @@ impl FnCheck<'_> {
                 if ll < epl {
                     self.error(
                         span,
-                        format!(
-                            "{name}: {side}_line_length {ll} is smaller than elems_per_line {epl}: the lines overlap, which the specification leaves undefined"
-                        ),
+                        AsyncCopyError::LinesOverlap {
+                            op,
+                            side,
+                            line_length: ll,
+                            elems_per_line: epl,
+                        },
                     );
                 }
             }
             let pa = konst(self, &format!("{side}_plane_area"));
             if let (Some(pa), Some(lines), Some(ll)) = (pa, lines, ll) {
-                let needed = lines * ll;
-                if pa < needed {
+                // In 128 bits: a 64-bit constant (reported by the source checks) must
+                // not overflow the product.
+                if u128::from(pa) < u128::from(lines) * u128::from(ll) {
                     self.error(
                         span,
-                        format!(
-                            "{name}: {side}_plane_area {pa} is smaller than lines x {side}_line_length = {lines} x {ll} = {needed}: the planes overlap, which the specification leaves undefined"
-                        ),
+                        AsyncCopyError::PlanesOverlap {
+                            op,
+                            side,
+                            plane_area: pa,
+                            lines,
+                            line_length: ll,
+                        },
                     );
                 }
             }

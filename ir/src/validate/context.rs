@@ -1,10 +1,11 @@
-//! The state the checks of one function share, and the small types their messages use.
+//! The state the checks of one function share, and how they report.
 
-use crate::diag::Diagnostic;
-use crate::entity::{Block, IfId};
-use crate::function::SrcSite;
+use super::error::{ImageName, Location, ValidationError, ValidationErrorKind};
+use crate::entity::{Block, IfId, ImageId};
+use crate::function::{CfNode, CfParent, SrcSite};
 use crate::function::{Function, IntrinsicInst};
 use crate::image::ImageDecl;
+use crate::intrinsic::IntrinsicOp;
 use crate::shader::Shader;
 use crate::span::Span;
 use crate::types::Type;
@@ -30,7 +31,7 @@ pub(super) enum UseAt {
 pub(super) struct FnCheck<'a> {
     pub(super) shader: &'a Shader,
     pub(super) func: &'a Function,
-    pub(super) diags: &'a mut Vec<Diagnostic>,
+    pub(super) errors: &'a mut Vec<ValidationError>,
     pub(super) shape_ok: bool,
     pub(super) seen_blocks: Vec<bool>,
     pub(super) seen_ifs: Vec<bool>,
@@ -39,8 +40,8 @@ pub(super) struct FnCheck<'a> {
     pub(super) if_uses: Vec<(IfId, Option<Block>)>,
     /// (cfg node, position) of every instruction in the tree.
     pub(super) inst_pos: Vec<(u32, u32)>,
-    /// Where the sources being checked are read, to find how the text spelled their
-    /// swizzles.
+    /// What is being checked: the instruction or `if` whose sources are read (also to
+    /// find how the text spelled their swizzles), `None` for the function as a whole.
     pub(super) site: Option<SrcSite>,
 }
 
@@ -48,12 +49,12 @@ impl<'a> FnCheck<'a> {
     pub(super) fn new(
         shader: &'a Shader,
         func: &'a Function,
-        diags: &'a mut Vec<Diagnostic>,
+        errors: &'a mut Vec<ValidationError>,
     ) -> Self {
         FnCheck {
             shader,
             func,
-            diags,
+            errors,
             shape_ok: true,
             seen_blocks: vec![false; func.num_block_ids()],
             seen_ifs: vec![false; func.num_if_ids()],
@@ -64,55 +65,78 @@ impl<'a> FnCheck<'a> {
         }
     }
 
-    pub(super) fn error(&mut self, span: Span, msg: impl Into<String>) {
-        self.diags.push(Diagnostic::error(span, msg));
+    /// Reports `kind` at `span`, about what is being checked (the current site).
+    pub(super) fn error(&mut self, span: Span, kind: impl Into<ValidationErrorKind>) {
+        let location = match self.site {
+            Some(SrcSite::Inst(i)) => Location::Inst(i),
+            Some(SrcSite::If(i)) => Location::If(i),
+            None => Location::Function,
+        };
+        self.error_at(location, span, kind);
     }
 
-    pub(super) fn shape_error(&mut self, span: Span, msg: impl Into<String>) {
+    /// Reports `kind` at `span`, about `location`.
+    pub(super) fn error_at(
+        &mut self,
+        location: Location,
+        span: Span,
+        kind: impl Into<ValidationErrorKind>,
+    ) {
+        self.errors.push(ValidationError::new(
+            span,
+            Some(self.func.name.clone()),
+            location,
+            kind,
+        ));
+    }
+
+    /// Reports a problem with the tree's shape, about `location`: the checks that rely
+    /// on the control-flow graph are skipped.
+    pub(super) fn shape_error(
+        &mut self,
+        location: Location,
+        span: Span,
+        kind: impl Into<ValidationErrorKind>,
+    ) {
         self.shape_ok = false;
-        self.error(span, msg);
+        self.error_at(location, span, kind);
     }
 }
 
-pub(super) fn first_at(span: Span) -> String {
-    if span.is_known() {
-        format!(" (first at {span})")
-    } else {
-        String::new()
+/// A node of the tree as a location.
+pub(super) fn node_location(node: CfNode) -> Location {
+    match node {
+        CfNode::Block(b) => Location::Block(b),
+        CfNode::If(i) => Location::If(i),
+        CfNode::Loop(l) => Location::Loop(l),
     }
 }
 
-pub(super) fn defined_at(span: Span) -> String {
-    if span.is_known() {
-        format!(" at {span}")
-    } else {
-        String::new()
+/// The owner of a list as a location: the function, the `if` or the `loop`.
+pub(super) fn list_owner_location(parent: CfParent) -> Location {
+    match parent {
+        CfParent::Root => Location::Function,
+        CfParent::Then(i) | CfParent::Else(i) => Location::If(i),
+        CfParent::Loop(l) => Location::Loop(l),
     }
 }
 
-/// An instruction or keyword named in a message: `` `iadd` ``, `` `@image_load` ``.
-pub(super) struct Named(pub(super) &'static str, pub(super) &'static str);
-
-impl std::fmt::Display for Named {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "`{}{}`", self.1, self.0)
-    }
-}
-
-/// The user of a phi source in messages.
-pub(super) struct PhiSource(pub(super) Block);
-
-impl std::fmt::Display for PhiSource {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "phi source from {}", self.0)
+/// An image declaration as errors name it.
+pub(super) fn image_name(id: ImageId, decl: &ImageDecl) -> ImageName {
+    ImageName {
+        id,
+        name: decl.name.clone(),
     }
 }
 
 /// What the intrinsic checks share.
 pub(super) struct IntrCtx<'a> {
-    pub(super) name: &'a Named,
+    pub(super) op: IntrinsicOp,
     pub(super) span: Span,
     pub(super) intr: &'a IntrinsicInst,
+    /// The image operand's declaration, when it names a declared image.
     pub(super) decl: Option<&'a ImageDecl>,
+    /// The declared image `decl` is (set together with it).
+    pub(super) image: Option<ImageId>,
     pub(super) dest: Option<Type>,
 }

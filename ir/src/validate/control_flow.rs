@@ -1,6 +1,7 @@
 //! NIR's control-flow shape: lists of blocks and `if`/`loop` nodes, parents, jumps.
 
-use super::context::FnCheck;
+use super::context::{list_owner_location, node_location, FnCheck};
+use super::error::{CfList, ControlFlowError};
 use crate::function::{CfNode, CfParent};
 use crate::span::Span;
 
@@ -24,121 +25,107 @@ impl FnCheck<'_> {
 
     /// Names a list in messages. Tolerates ids outside the arenas (a block may record
     /// a parent that does not exist).
-    pub(super) fn describe_list(&self, parent: CfParent) -> String {
-        let at = |node: CfNode, id: String| {
-            let span = self.node_span(node);
-            if span.is_known() {
-                format!("at {span}")
-            } else {
-                id
-            }
+    pub(super) fn cf_list(&self, parent: CfParent) -> CfList {
+        let owner = match parent {
+            CfParent::Root => Span::UNKNOWN,
+            _ => self.list_owner_span(parent),
         };
-        match parent {
-            CfParent::Root => format!("the body of fn `{}`", self.func.name),
-            CfParent::Then(i) => {
-                format!(
-                    "the then-list of the `if` {}",
-                    at(CfNode::If(i), i.to_string())
-                )
-            }
-            CfParent::Else(i) => {
-                format!(
-                    "the else-list of the `if` {}",
-                    at(CfNode::If(i), i.to_string())
-                )
-            }
-            CfParent::Loop(l) => format!(
-                "the body of the `loop` {}",
-                at(CfNode::Loop(l), l.to_string())
-            ),
-        }
-    }
-
-    pub(super) fn node_kind(node: CfNode) -> String {
-        match node {
-            CfNode::Block(b) => format!("block {b}"),
-            CfNode::If(_) => "an `if`".to_string(),
-            CfNode::Loop(_) => "a `loop`".to_string(),
+        CfList {
+            parent,
+            function: self.func.name.clone(),
+            owner,
         }
     }
 
     pub(super) fn check_list(&mut self, parent: CfParent, in_loop: bool) {
-        let list = self.func.cf_list(parent);
-        let desc = self.describe_list(parent);
-        if list.is_empty() {
+        let nodes = self.func.cf_list(parent);
+        if nodes.is_empty() {
             let span = self.list_owner_span(parent);
+            let list = self.cf_list(parent);
             self.shape_error(
+                list_owner_location(parent),
                 span,
-                format!("{desc} is empty; expected at least one block"),
+                ControlFlowError::EmptyList { list },
             );
             return;
         }
-        if !matches!(list[0], CfNode::Block(_)) {
-            let span = self.node_span(list[0]);
+        if !matches!(nodes[0], CfNode::Block(_)) {
+            let span = self.node_span(nodes[0]);
+            let list = self.cf_list(parent);
             self.shape_error(
+                node_location(nodes[0]),
                 span,
-                format!(
-                    "{desc} must start with a block, found {}",
-                    Self::node_kind(list[0])
-                ),
+                ControlFlowError::ListStart {
+                    list,
+                    found: nodes[0],
+                },
             );
         }
-        let last = list.len() - 1;
-        if list.len() > 1 && !matches!(list[last], CfNode::Block(_)) {
-            let span = self.node_span(list[last]);
+        let last = nodes.len() - 1;
+        if nodes.len() > 1 && !matches!(nodes[last], CfNode::Block(_)) {
+            let span = self.node_span(nodes[last]);
+            let list = self.cf_list(parent);
             self.shape_error(
+                node_location(nodes[last]),
                 span,
-                format!(
-                    "{desc} must end with a block, found {}",
-                    Self::node_kind(list[last])
-                ),
+                ControlFlowError::ListEnd {
+                    list,
+                    found: nodes[last],
+                },
             );
         }
-        for (pos, &node) in list.iter().enumerate() {
+        for (pos, &node) in nodes.iter().enumerate() {
             let span = self.node_span(node);
+            let location = node_location(node);
             if pos > 0 {
-                match (list[pos - 1], node) {
-                    (CfNode::Block(a), CfNode::Block(b)) => self.shape_error(
-                        span,
-                        format!(
-                            "blocks {a} and {b} follow each other in {desc}; expected an `if` or `loop` between them"
-                        ),
-                    ),
+                match (nodes[pos - 1], node) {
+                    (CfNode::Block(first), CfNode::Block(second)) => {
+                        let list = self.cf_list(parent);
+                        self.shape_error(
+                            location,
+                            span,
+                            ControlFlowError::AdjacentBlocks {
+                                list,
+                                first,
+                                second,
+                            },
+                        )
+                    }
                     (CfNode::Block(_), _) | (_, CfNode::Block(_)) => {}
-                    (prev, _) => self.shape_error(
-                        span,
-                        format!(
-                            "{} follows {} in {desc} without a block between them",
-                            Self::node_kind(node),
-                            Self::node_kind(prev)
-                        ),
-                    ),
+                    (prev, _) => {
+                        let list = self.cf_list(parent);
+                        self.shape_error(
+                            location,
+                            span,
+                            ControlFlowError::AdjacentNodes { list, prev, node },
+                        )
+                    }
                 }
             }
-            if !self.enter_node(node, span, parent, &desc) {
+            if !self.enter_node(node, span, parent) {
                 continue;
             }
             match node {
-                CfNode::Block(b) => {
-                    if let Some(jump) = self.func.block(b).jump {
+                CfNode::Block(block) => {
+                    if let Some(jump) = self.func.block(block).jump {
                         if !in_loop {
                             self.shape_error(
+                                location,
                                 span,
-                                format!("`{}` outside of a loop (it ends block {b})", jump.name()),
+                                ControlFlowError::JumpOutsideLoop { jump, block },
                             );
                         } else if pos != last {
+                            let list = self.cf_list(parent);
                             self.shape_error(
+                                location,
                                 span,
-                                format!(
-                                    "`{}` ends block {b}, which is not the last node of {desc}; a jump must end the last block of its list",
-                                    jump.name()
-                                ),
+                                ControlFlowError::JumpNotLast { jump, block, list },
                             );
                         }
                     }
                 }
                 CfNode::If(i) => {
-                    let before = match pos.checked_sub(1).map(|p| list[p]) {
+                    let before = match pos.checked_sub(1).map(|p| nodes[p]) {
                         Some(CfNode::Block(b)) => Some(b),
                         _ => None,
                     };
@@ -155,36 +142,16 @@ impl FnCheck<'_> {
     /// in the tree once, and it records the list it sits in as its parent. Returns
     /// whether the node may be looked into (it exists and was not seen before), so
     /// that a node listed twice is not walked twice.
-    pub(super) fn enter_node(
-        &mut self,
-        node: CfNode,
-        span: Span,
-        parent: CfParent,
-        desc: &str,
-    ) -> bool {
-        // `named`: how a list's message names the node (`block b3`, `if7`); `subject`:
-        // how a message about the node itself begins (`block b3`, `this `if``: the
-        // message's span already locates the `if` or `loop`).
-        let (index, count, named, subject) = match node {
-            CfNode::Block(b) => {
-                let named = format!("block {b}");
-                (b.index(), self.func.num_block_ids(), named.clone(), named)
-            }
-            CfNode::If(i) => (
-                i.index(),
-                self.func.num_if_ids(),
-                i.to_string(),
-                "this `if`".to_string(),
-            ),
-            CfNode::Loop(l) => (
-                l.index(),
-                self.func.num_loop_ids(),
-                l.to_string(),
-                "this `loop`".to_string(),
-            ),
+    pub(super) fn enter_node(&mut self, node: CfNode, span: Span, parent: CfParent) -> bool {
+        let location = node_location(node);
+        let (index, count) = match node {
+            CfNode::Block(b) => (b.index(), self.func.num_block_ids()),
+            CfNode::If(i) => (i.index(), self.func.num_if_ids()),
+            CfNode::Loop(l) => (l.index(), self.func.num_loop_ids()),
         };
         if index >= count {
-            self.shape_error(span, format!("{desc} names {named}, which does not exist"));
+            let list = self.cf_list(parent);
+            self.shape_error(location, span, ControlFlowError::MissingNode { list, node });
             return false;
         }
         let seen = match node {
@@ -193,10 +160,7 @@ impl FnCheck<'_> {
             CfNode::Loop(_) => &mut self.seen_loops,
         };
         if std::mem::replace(&mut seen[index], true) {
-            self.shape_error(
-                span,
-                format!("{subject} appears more than once in the control-flow tree"),
-            );
+            self.shape_error(location, span, ControlFlowError::NodeTwice { node });
             return false;
         }
         let recorded = match node {
@@ -205,13 +169,16 @@ impl FnCheck<'_> {
             CfNode::Loop(l) => Some(self.func.loop_data(l).parent),
         };
         if recorded != Some(parent) {
-            let recorded = match recorded {
-                Some(p) => self.describe_list(p),
-                None => "no list".to_string(),
-            };
+            let list = self.cf_list(parent);
+            let recorded = recorded.map(|p| self.cf_list(p));
             self.shape_error(
+                location,
                 span,
-                format!("{subject} sits in {desc} but records its parent as {recorded}"),
+                ControlFlowError::WrongParent {
+                    node,
+                    list,
+                    recorded,
+                },
             );
         }
         true

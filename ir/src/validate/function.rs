@@ -1,7 +1,8 @@
 //! The walk over one function: the control-flow tree first, then every block and
 //! instruction, handing each to the check of its kind.
 
-use super::context::{FnCheck, Named, UseAt};
+use super::context::{FnCheck, UseAt};
+use super::error::{AluError, ControlFlowError, SsaError, User};
 use crate::dominance::{Cfg, DomTree};
 use crate::entity::{Block, Inst};
 use crate::function::{CfParent, InstKind, SrcSite};
@@ -34,14 +35,9 @@ impl FnCheck<'_> {
                 Some(n) => UseAt::End { node: n as u32 },
                 None => UseAt::Nowhere,
             };
-            if let Some(ty) =
-                self.use_type(d.cond, at, d.span, &cfg, dom.as_ref(), &Named("if", ""))
-            {
+            if let Some(ty) = self.use_type(d.cond, at, d.span, &cfg, dom.as_ref(), User::If) {
                 if ty != Type::BOOL {
-                    self.error(
-                        d.span,
-                        format!("`if` condition must be a 1-bit scalar, found {ty}"),
-                    );
+                    self.error(d.span, ControlFlowError::IfCondition { found: ty });
                 }
             }
         }
@@ -57,12 +53,12 @@ impl FnCheck<'_> {
         let mut seen_non_phi = false;
         let insts: SmallVec<[Inst; 16]> = self.func.block_insts(block).collect();
         for (pos, &inst) in insts.iter().enumerate() {
-            let start = self.diags.len();
+            let start = self.errors.len();
             self.check_inst(cfg, dom, node, block, pos, inst, &mut seen_non_phi);
             // `iadd %1, %1` with a bad `%1` reports once.
-            let mut tail = self.diags.split_off(start);
+            let mut tail = self.errors.split_off(start);
             tail.dedup();
-            self.diags.extend(tail);
+            self.errors.extend(tail);
         }
     }
 
@@ -90,37 +86,33 @@ impl FnCheck<'_> {
         match &data.kind {
             InstKind::Phi(phi) => {
                 if *seen_non_phi {
-                    self.error(
-                        span,
-                        format!("phi in block {block} comes after other instructions; phis must be at the start of their block"),
-                    );
+                    self.error(span, SsaError::PhiNotAtStart { block });
                 }
                 self.check_phi(cfg, dom, block, phi, dest_ty, span);
             }
             InstKind::Alu(a) => {
                 *seen_non_phi = true;
-                let name = Named(a.op.name(), "");
                 let tys: SmallVec<[Option<Type>; 4]> = a
                     .srcs
                     .iter()
-                    .map(|&s| self.use_type(s, at, span, cfg, dom, &name))
+                    .map(|&s| self.use_type(s, at, span, cfg, dom, User::Alu(a.op)))
                     .collect();
                 match dest_ty {
                     Some(d) => self.check_alu(a, d, &tys, span),
-                    None => self.error(span, format!("{name} must define a value")),
+                    None => self.error(span, AluError::MissingDest { op: a.op }),
                 }
             }
             InstKind::LoadConst(vals) => {
                 *seen_non_phi = true;
                 match dest_ty {
                     Some(ty) => self.check_const(vals, ty, span),
-                    None => self.error(span, "`load_const` must define a value"),
+                    None => self.error(span, AluError::ConstWithoutDest),
                 }
             }
             InstKind::Undef => {
                 *seen_non_phi = true;
                 if dest_ty.is_none() {
-                    self.error(span, "`undef` must define a value");
+                    self.error(span, AluError::UndefWithoutDest);
                 }
             }
             InstKind::Intrinsic(intr) => {

@@ -1,6 +1,7 @@
 //! Image intrinsics against their declaration: dimension, format, coordinates, data.
 
-use super::context::{FnCheck, IntrCtx};
+use super::context::{image_name, FnCheck, IntrCtx};
+use super::error::{DataOperand, ImageError, Qualifier};
 use crate::atomic::AtomicOp;
 use crate::image::{Access, Format, ImageDim};
 use crate::intrinsic::{IndexKind, IntrinsicOp};
@@ -12,9 +13,11 @@ impl FnCheck<'_> {
         c: &IntrCtx<'_>,
         src_of: &dyn Fn(&str) -> Option<Type>,
     ) {
-        let Some(decl) = c.decl else { return };
+        let (Some(decl), Some(image)) = (c.decl, c.image) else {
+            return;
+        };
         let intr = c.intr;
-        let name = c.name;
+        let op = c.op;
         let span = c.span;
         // The indices restate the declaration; they must agree with it.
         if let Some(v) = intr.index(IndexKind::ImageDim) {
@@ -22,10 +25,12 @@ impl FnCheck<'_> {
                 if dim != decl.dim {
                     self.error(
                         span,
-                        format!(
-                            "{name}: image_dim={dim} does not match the declaration of `@{}` ({})",
-                            decl.name, decl.dim
-                        ),
+                        ImageError::DimMismatch {
+                            op,
+                            image: image_name(image, decl),
+                            found: dim,
+                            declared: decl.dim,
+                        },
                     );
                 }
             }
@@ -34,16 +39,12 @@ impl FnCheck<'_> {
             if (v != 0) != decl.arrayed {
                 self.error(
                     span,
-                    format!(
-                        "{name}: image_array={} does not match the declaration of `@{}` ({})",
-                        v != 0,
-                        decl.name,
-                        if decl.arrayed {
-                            "arrayed"
-                        } else {
-                            "not arrayed"
-                        }
-                    ),
+                    ImageError::ArrayedMismatch {
+                        op,
+                        image: image_name(image, decl),
+                        found: v != 0,
+                        declared: decl.arrayed,
+                    },
                 );
             }
         }
@@ -52,66 +53,50 @@ impl FnCheck<'_> {
                 if f != decl.format {
                     self.error(
                         span,
-                        format!(
-                            "{name}: format={f} does not match the declaration of `@{}` ({})",
-                            decl.name, decl.format
-                        ),
+                        ImageError::FormatMismatch {
+                            op,
+                            image: image_name(image, decl),
+                            found: f,
+                            declared: decl.format,
+                        },
                     );
                 }
             }
         }
         let coords = decl.coord_components();
-        let kind = format!(
-            "{} {}image",
-            decl.dim,
-            if decl.arrayed { "array " } else { "" }
-        );
         if let Some(ty) = src_of("coord") {
             if ty.num_components() != coords {
                 self.error(
                     span,
-                    format!(
-                        "{name}: the coordinate has {} component{}, expected {coords} for a {kind}",
-                        ty.num_components(),
-                        if ty.num_components() == 1 { "" } else { "s" }
-                    ),
+                    ImageError::CoordComponents {
+                        op,
+                        dim: decl.dim,
+                        arrayed: decl.arrayed,
+                        expected: coords,
+                        found: ty.num_components(),
+                    },
                 );
             }
         }
         let format = decl.format;
         let data_bits = format.data_bit_size();
-        let op = intr.op;
-        if decl.access.contains(crate::image::Access::SAMPLED)
-            && matches!(
-                op,
-                IntrinsicOp::ImageStore | IntrinsicOp::ImageAtomic | IntrinsicOp::ImageAtomicSwap
-            )
-        {
-            self.error(
-                span,
-                format!(
-                    "{name}: @{} is a sampled image, which shaders only read",
-                    decl.name
-                ),
-            );
-        }
         match op {
             IntrinsicOp::ImageLoad => {
                 if let Some(d) = c.dest {
-                    self.check_texel_data(c, "the destination", d, data_bits);
+                    self.check_texel_data(c, DataOperand::Destination, d, data_bits);
                     if let Some(t) = intr
                         .index(IndexKind::DestType)
                         .and_then(AluType::from_index)
                     {
-                        self.check_data_type(c, "dest_type", t, d.bit_size(), format);
+                        self.check_data_type(c, IndexKind::DestType, t, d.bit_size(), format);
                     }
                 }
             }
             IntrinsicOp::ImageStore => {
                 if let Some(d) = src_of("data") {
-                    self.check_texel_data(c, "the data", d, data_bits);
+                    self.check_texel_data(c, DataOperand::Data, d, data_bits);
                     if let Some(t) = intr.index(IndexKind::SrcType).and_then(AluType::from_index) {
-                        self.check_data_type(c, "src_type", t, d.bit_size(), format);
+                        self.check_data_type(c, IndexKind::SrcType, t, d.bit_size(), format);
                     }
                 }
             }
@@ -124,31 +109,22 @@ impl FnCheck<'_> {
                 };
                 let swap = op == IntrinsicOp::ImageAtomicSwap;
                 if aop.is_swap() && !swap {
-                    self.error(
-                        span,
-                        format!("{name}: atomic_op={aop} compares and swaps; it needs `@image_atomic_swap`"),
-                    );
+                    self.error(span, ImageError::AtomicNeedsSwap { op, atomic: aop });
                 } else if !aop.is_swap() && swap {
-                    self.error(
-                        span,
-                        format!("{name} takes atomic_op=cmpxchg or fcmpxchg, found {aop}"),
-                    );
+                    self.error(span, ImageError::SwapNeedsCompare { op, atomic: aop });
                 }
                 if let Some(base) = format.data_base_type() {
                     let float_format = base == BaseType::Float;
                     // Exchange moves bits and works on any format.
                     if aop != AtomicOp::Xchg && aop.is_float() != float_format {
-                        let (needs, has) = if aop.is_float() {
-                            ("a float", "integer")
-                        } else {
-                            ("an integer", "float")
-                        };
                         self.error(
                             span,
-                            format!(
-                                "{name}: atomic_op={aop} needs {needs} format, but `@{}` is {format} ({has} data)",
-                                decl.name
-                            ),
+                            ImageError::AtomicFormat {
+                                op,
+                                atomic: aop,
+                                image: image_name(image, decl),
+                                format,
+                            },
                         );
                     }
                 }
@@ -162,10 +138,13 @@ impl FnCheck<'_> {
                         if t.bit_size() != data_bits {
                             self.error(
                                 span,
-                                format!(
-                                    "{name}: the atomic {which} is {}-bit, expected {data_bits}-bit for format {format}",
-                                    t.bit_size()
-                                ),
+                                ImageError::AtomicOperandBits {
+                                    op,
+                                    operand: which,
+                                    format,
+                                    expected: data_bits,
+                                    found: t.bit_size(),
+                                },
                             );
                         }
                     }
@@ -175,7 +154,11 @@ impl FnCheck<'_> {
                     if d != want {
                         self.error(
                             span,
-                            format!("{name}: the destination is {d}, expected {want} (the old texel value)"),
+                            ImageError::AtomicDest {
+                                op,
+                                expected: want,
+                                found: d,
+                            },
                         );
                     }
                 }
@@ -192,7 +175,13 @@ impl FnCheck<'_> {
                     if d != want && !face {
                         self.error(
                             span,
-                            format!("{name}: the destination is {d}, expected {want} for a {kind}"),
+                            ImageError::SizeDest {
+                                op,
+                                dim: decl.dim,
+                                arrayed: decl.arrayed,
+                                expected: want,
+                                found: d,
+                            },
                         );
                     }
                 }
@@ -203,26 +192,34 @@ impl FnCheck<'_> {
 
     /// The texel data of an image load or store: 1 to 4 components of the format's
     /// data size.
-    pub(super) fn check_texel_data(&mut self, c: &IntrCtx<'_>, what: &str, ty: Type, bits: u8) {
+    pub(super) fn check_texel_data(
+        &mut self,
+        c: &IntrCtx<'_>,
+        operand: DataOperand,
+        ty: Type,
+        bits: u8,
+    ) {
         if ty.num_components() > 4 {
             self.error(
                 c.span,
-                format!(
-                    "{}: {what} has {} components, expected 1 to 4",
-                    c.name,
-                    ty.num_components()
-                ),
+                ImageError::TexelComponents {
+                    op: c.op,
+                    operand,
+                    found: ty.num_components(),
+                },
             );
         }
         if ty.bit_size() != bits {
             let format = c.decl.map(|d| d.format).unwrap_or(Format::None);
             self.error(
                 c.span,
-                format!(
-                    "{}: {what} is {}-bit, expected {bits}-bit for format {format}",
-                    c.name,
-                    ty.bit_size()
-                ),
+                ImageError::TexelBits {
+                    op: c.op,
+                    operand,
+                    format,
+                    expected: bits,
+                    found: ty.bit_size(),
+                },
             );
         }
     }
@@ -230,22 +227,25 @@ impl FnCheck<'_> {
     pub(super) fn check_data_type(
         &mut self,
         c: &IntrCtx<'_>,
-        which: &str,
+        index: IndexKind,
         t: AluType,
         bits: u8,
         format: Format,
     ) {
+        let op = c.op;
         if t.base == BaseType::Bool {
-            self.error(
-                c.span,
-                format!("{}: {which} cannot be a boolean type ({t})", c.name),
-            );
+            self.error(c.span, ImageError::BoolDataType { op, index, ty: t });
             return;
         }
         if t.is_sized() && t.bits != bits {
             self.error(
                 c.span,
-                format!("{}: {which}={t} does not match the {bits}-bit data", c.name),
+                ImageError::DataTypeBits {
+                    op,
+                    index,
+                    ty: t,
+                    bits,
+                },
             );
         }
         if let Some(base) = format.data_base_type() {
@@ -253,11 +253,12 @@ impl FnCheck<'_> {
             if (t.base == BaseType::Float) != float_format {
                 self.error(
                     c.span,
-                    format!(
-                        "{}: {which}={t} does not match format {format}, which holds {} data",
-                        c.name,
-                        if float_format { "float" } else { "integer" }
-                    ),
+                    ImageError::DataTypeFormat {
+                        op,
+                        index,
+                        ty: t,
+                        format,
+                    },
                 );
             }
         }
@@ -272,7 +273,9 @@ impl FnCheck<'_> {
     /// either. The qualifiers are the declaration's together with the intrinsic's
     /// `access` index, which restates them.
     pub(super) fn check_access_qualifiers(&mut self, c: &IntrCtx<'_>) {
-        let Some(decl) = c.decl else { return };
+        let (Some(decl), Some(image)) = (c.decl, c.image) else {
+            return;
+        };
         let (reads, writes) = match c.intr.op {
             IntrinsicOp::ImageLoad
             | IntrinsicOp::ImageBlockLoad
@@ -287,24 +290,24 @@ impl FnCheck<'_> {
             .index(IndexKind::Access)
             .and_then(Access::from_bits)
             .map_or(decl.access, |a| a | decl.access);
-        let does = match (reads, writes) {
-            (true, true) => "reads and writes",
-            (true, false) => "reads",
-            _ => "writes",
-        };
-        let mut refuse = |qualifier: &str, rule: &str| {
-            self.error(
-                c.span,
-                format!(
-                    "{}: `@{}` is {qualifier}, but this {does} it; {rule}",
-                    c.name, decl.name
-                ),
-            )
-        };
-        if writes && access.contains(Access::NON_WRITEABLE) {
-            refuse("readonly", "a readonly image is never written");
+        let qualifier = if writes && access.contains(Access::SAMPLED) {
+            Qualifier::Sampled
+        } else if writes && access.contains(Access::NON_WRITEABLE) {
+            Qualifier::Readonly
         } else if reads && access.contains(Access::NON_READABLE) {
-            refuse("writeonly", "a writeonly image is never read");
-        }
+            Qualifier::Writeonly
+        } else {
+            return;
+        };
+        self.error(
+            c.span,
+            ImageError::Access {
+                op: c.op,
+                image: image_name(image, decl),
+                qualifier,
+                reads,
+                writes,
+            },
+        );
     }
 }

@@ -1,58 +1,54 @@
 //! The shader's interface: the workgroup size and the image declarations.
 
-use super::context::first_at;
-use crate::diag::Diagnostic;
+use super::error::{ImageName, InterfaceError, Location, ValidationError};
+use crate::entity::ImageId;
 use crate::image::{ImageDim, LayoutTiling};
 use crate::shader::Shader;
 use crate::span::Span;
 use std::collections::HashMap;
 
-pub(super) fn check_declarations(shader: &Shader, diags: &mut Vec<Diagnostic>) {
+pub(super) fn check_declarations(shader: &Shader, errors: &mut Vec<ValidationError>) {
     let mut names: HashMap<&str, Span> = HashMap::new();
     for (i, decl) in shader.images.iter().enumerate() {
         let span = shader.image_spans.get(i).copied().unwrap_or(Span::UNKNOWN);
-        let mut err = |msg: String| diags.push(Diagnostic::error(span, msg));
+        let id = ImageId::from_u32(i as u32);
+        let image = || ImageName {
+            id,
+            name: decl.name.clone(),
+        };
+        let mut err = |e: InterfaceError| {
+            errors.push(ValidationError::new(span, None, Location::Image(id), e))
+        };
         match names.get(decl.name.as_str()) {
-            Some(&first) => err(format!(
-                "image `@{}` is declared more than once{}",
-                decl.name,
-                first_at(first)
-            )),
+            Some(&first) => err(InterfaceError::DuplicateImage {
+                image: image(),
+                first,
+            }),
             None => {
                 names.insert(decl.name.as_str(), span);
             }
         }
         if decl.arrayed && !decl.dim.can_be_arrayed() {
-            err(format!(
-                "image `@{}`: a {} image cannot be arrayed; only 1d, 2d and cube images can",
-                decl.name, decl.dim
-            ));
+            err(InterfaceError::ArrayedDim {
+                image: image(),
+                dim: decl.dim,
+            });
         }
         if decl.count == Some(0) {
-            err(format!(
-                "image `@{}`: an array of images needs at least one element, found 0",
-                decl.name
-            ));
+            err(InterfaceError::EmptyImageArray { image: image() });
         }
         if let Some(layout) = decl.layout {
             if layout.row_pitch == 0 {
-                err(format!(
-                    "image `@{}`: layout row_pitch must be greater than 0",
-                    decl.name
-                ));
+                err(InterfaceError::ZeroRowPitch { image: image() });
             }
             if layout.qpitch == Some(0) {
-                err(format!(
-                    "image `@{}`: layout qpitch must be greater than 0",
-                    decl.name
-                ));
+                err(InterfaceError::ZeroQpitch { image: image() });
             }
             if decl.dim == ImageDim::Buffer && layout.tiling != LayoutTiling::Linear {
-                err(format!(
-                    "image `@{}`: buffer images are linear, found tiling={}",
-                    decl.name,
-                    layout.tiling.name()
-                ));
+                err(InterfaceError::TiledBuffer {
+                    image: image(),
+                    tiling: layout.tiling,
+                });
             }
         }
     }
@@ -73,31 +69,40 @@ pub const MAX_WORKGROUP_SIZE: [u32; 3] = [1024, 1024, 1024];
 /// The workgroup size (`local_size`) against the hardware's limits: each dimension
 /// within [`MAX_WORKGROUP_SIZE`], and the product within [`MAX_WORKGROUP_INVOCATIONS`].
 /// A dimension over its limit is the error reported (the product is then over too).
-pub(super) fn check_workgroup(shader: &Shader, diags: &mut Vec<Diagnostic>) {
+pub(super) fn check_workgroup(shader: &Shader, errors: &mut Vec<ValidationError>) {
     let [x, y, z] = shader.local_size;
     let span = shader.local_size_span;
     let mut over = false;
-    for (axis, (size, max)) in ["x", "y", "z"]
+    for (axis, (size, max)) in shader
+        .local_size
         .into_iter()
-        .zip(shader.local_size.into_iter().zip(MAX_WORKGROUP_SIZE))
+        .zip(MAX_WORKGROUP_SIZE)
+        .enumerate()
     {
         if size > max {
             over = true;
-            diags.push(Diagnostic::error(
+            errors.push(ValidationError::new(
                 span,
-                format!(
-                    "local_size={x},{y},{z}: the workgroup is {size} invocations wide in {axis}; Intel GPUs allow at most {max} per dimension"
-                ),
+                None,
+                Location::Shader,
+                InterfaceError::WorkgroupDimension {
+                    local_size: shader.local_size,
+                    axis,
+                    max,
+                },
             ));
         }
     }
     let total = u64::from(x) * u64::from(y) * u64::from(z);
     if !over && total > u64::from(MAX_WORKGROUP_INVOCATIONS) {
-        diags.push(Diagnostic::error(
+        errors.push(ValidationError::new(
             span,
-            format!(
-                "local_size={x},{y},{z}: the workgroup has {x} x {y} x {z} = {total} invocations; Intel GPUs run at most {MAX_WORKGROUP_INVOCATIONS} per workgroup"
-            ),
+            None,
+            Location::Shader,
+            InterfaceError::WorkgroupInvocations {
+                local_size: shader.local_size,
+                max: MAX_WORKGROUP_INVOCATIONS,
+            },
         ));
     }
 }

@@ -1,7 +1,8 @@
 //! What every intrinsic shares: indices, the image operand, sources, the destination;
 //! then the checks of its family.
 
-use super::context::{FnCheck, IntrCtx, Named, UseAt};
+use super::context::{image_name, FnCheck, IntrCtx, UseAt};
+use super::error::{IntrinsicError, User};
 use crate::dominance::{Cfg, DomTree};
 use crate::function::IntrinsicInst;
 use crate::image::ImageDecl;
@@ -26,30 +27,18 @@ impl FnCheck<'_> {
     ) {
         let op = intr.op;
         let info = op.info();
-        let name = Named(op.name(), "@");
+        let user = User::Intrinsic(op);
 
         // Indices first: most shape checks depend on them.
         let mut indices_ok = true;
         if intr.indices.len() != info.indices.len() {
             indices_ok = false;
-            let names: Vec<&str> = info.indices.iter().map(|k| k.name()).collect();
             self.error(
                 span,
-                format!(
-                    "{name} takes {} ind{} ({}), found {}",
-                    info.indices.len(),
-                    if info.indices.len() == 1 {
-                        "ex"
-                    } else {
-                        "ices"
-                    },
-                    if names.is_empty() {
-                        "none".to_string()
-                    } else {
-                        names.join(", ")
-                    },
-                    intr.indices.len()
-                ),
+                IntrinsicError::IndexCount {
+                    op,
+                    found: intr.indices.len(),
+                },
             );
         } else {
             for (k, &v) in info.indices.iter().zip(&intr.indices) {
@@ -57,7 +46,11 @@ impl FnCheck<'_> {
                     indices_ok = false;
                     self.error(
                         span,
-                        format!("{name}: index `{}` has an invalid value ({v})", k.name()),
+                        IntrinsicError::InvalidIndex {
+                            op,
+                            index: *k,
+                            value: v,
+                        },
                     );
                 }
             }
@@ -65,7 +58,7 @@ impl FnCheck<'_> {
         let idx = |k: IndexKind| if indices_ok { intr.index(k) } else { None };
 
         // The image operand.
-        let lsc_addr = idx(IndexKind::LscAddr).and_then(|v| AddrType::ALL.get(v as usize).copied());
+        let lsc_addr = idx(IndexKind::LscAddr).and_then(AddrType::from_index);
         let wants_image = match info.image {
             ImageOperand::None => Some(false),
             ImageOperand::Required => Some(true),
@@ -75,60 +68,49 @@ impl FnCheck<'_> {
         match (wants_image, intr.image) {
             (Some(false), Some(_)) => {
                 if info.image == ImageOperand::Optional {
-                    self.error(
-                        span,
-                        format!("{name} with lsc_addr=flat cannot name an image"),
-                    );
+                    self.error(span, IntrinsicError::FlatWithImage { op });
                 } else {
-                    self.error(span, format!("{name} does not take an image operand"));
+                    self.error(span, IntrinsicError::UnexpectedImage { op });
                 }
             }
             (Some(true), None) => {
-                if let (ImageOperand::Optional, Some(a)) = (info.image, lsc_addr) {
-                    self.error(
-                        span,
-                        format!(
-                            "{name} with lsc_addr={} needs an image operand (the surface)",
-                            a.name()
-                        ),
-                    );
+                if let (ImageOperand::Optional, Some(addr)) = (info.image, lsc_addr) {
+                    self.error(span, IntrinsicError::MissingSurface { op, addr });
                 } else {
-                    self.error(span, format!("{name} needs an image operand (`@image`)"));
+                    self.error(span, IntrinsicError::MissingImage { op });
                 }
             }
             _ => {}
         }
         if let Some(r) = intr.image {
             match self.shader.images.get(r.image.index()) {
-                None => self.error(
-                    span,
-                    format!("{name} names {}, which is not declared", r.image),
-                ),
+                None => self.error(span, IntrinsicError::UndeclaredImage { op, image: r.image }),
                 Some(d) => {
                     decl = Some(d);
                     match (d.count, r.index) {
                         (Some(count), None) => self.error(
                             span,
-                            format!(
-                                "{name}: `@{}` is an array of {count} images and needs an index (`@{}[%i]`)",
-                                d.name, d.name
-                            ),
+                            IntrinsicError::MissingArrayIndex {
+                                op,
+                                image: image_name(r.image, d),
+                                count,
+                            },
                         ),
                         (None, Some(_)) => self.error(
                             span,
-                            format!("{name}: `@{}` is not an array of images and cannot be indexed", d.name),
+                            IntrinsicError::NotAnArray {
+                                op,
+                                image: image_name(r.image, d),
+                            },
                         ),
                         _ => {}
                     }
                 }
             }
             if let Some(index) = r.index {
-                if let Some(ty) = self.use_type(index, at, span, cfg, dom, &name) {
+                if let Some(ty) = self.use_type(index, at, span, cfg, dom, user) {
                     if ty != Type::U32 {
-                        self.error(
-                            span,
-                            format!("{name}: the image index must be a 32-bit scalar, found {ty}"),
-                        );
+                        self.error(span, IntrinsicError::ImageIndexType { op, found: ty });
                     }
                 }
             }
@@ -138,7 +120,7 @@ impl FnCheck<'_> {
         let tys: SmallVec<[Option<Type>; 6]> = intr
             .srcs
             .iter()
-            .map(|&s| self.use_type(s, at, span, cfg, dom, &name))
+            .map(|&s| self.use_type(s, at, span, cfg, dom, user))
             .collect();
         let specs = if indices_ok {
             op.srcs(&intr.indices)
@@ -154,20 +136,13 @@ impl FnCheck<'_> {
         // intrinsic (see `IntrinsicInfo::optional_srcs`).
         let optional = intr.srcs.len() > n && intr.srcs.len() <= n + info.optional_srcs.len();
         if intr.srcs.len() != n && !with_pred && !optional {
-            let counts = op
-                .srcs_description(&intr.indices)
-                .unwrap_or_else(|| format!("{n} sources"));
             self.error(
                 span,
-                format!(
-                    "{name} takes {counts}{}, found {}",
-                    if info.predicable {
-                        " plus an optional predicate".to_string()
-                    } else {
-                        String::new()
-                    },
-                    intr.srcs.len()
-                ),
+                IntrinsicError::SourceCount {
+                    op,
+                    indices: intr.indices.to_vec(),
+                    found: intr.srcs.len(),
+                },
             );
             return;
         }
@@ -177,10 +152,7 @@ impl FnCheck<'_> {
         if with_pred {
             if let Some(ty) = tys[n] {
                 if ty != Type::BOOL {
-                    self.error(
-                        span,
-                        format!("{name}: the predicate must be a 1-bit scalar, found {ty}"),
-                    );
+                    self.error(span, IntrinsicError::PredicateType { op, found: ty });
                 }
             }
         }
@@ -189,23 +161,23 @@ impl FnCheck<'_> {
             if spec.components != 0 && ty.num_components() != spec.components {
                 self.error(
                     span,
-                    format!(
-                        "{name}: source `{}` has {} components, expected {}",
-                        spec.name,
-                        ty.num_components(),
-                        spec.components
-                    ),
+                    IntrinsicError::SourceComponents {
+                        op,
+                        source: spec.name,
+                        expected: spec.components,
+                        found: ty.num_components(),
+                    },
                 );
             }
             if spec.bit_size != 0 && ty.bit_size() != spec.bit_size {
                 self.error(
                     span,
-                    format!(
-                        "{name}: source `{}` is {}-bit, expected {}-bit",
-                        spec.name,
-                        ty.bit_size(),
-                        spec.bit_size
-                    ),
+                    IntrinsicError::SourceBits {
+                        op,
+                        source: spec.name,
+                        expected: spec.bit_size,
+                        found: ty.bit_size(),
+                    },
                 );
             }
         }
@@ -220,36 +192,41 @@ impl FnCheck<'_> {
         match info.dest {
             DestInfo::None => {
                 if dest_ty.is_some() {
-                    self.error(span, format!("{name} does not produce a value"));
+                    self.error(span, IntrinsicError::UnexpectedDest { op });
                 }
             }
             DestInfo::Fixed {
                 components,
                 bit_size,
             } => match dest_ty {
-                None => self.error(span, format!("{name} must define a value")),
+                None => self.error(span, IntrinsicError::MissingDest { op }),
                 Some(d) => {
                     let want = Type::new(bit_size, components).unwrap_or(Type::U32);
                     if d != want {
                         self.error(
                             span,
-                            format!("{name}: the destination is {d}, expected {want}"),
+                            IntrinsicError::DestType {
+                                op,
+                                expected: want,
+                                found: d,
+                            },
                         );
                     }
                 }
             },
             DestInfo::Variable => {
                 if dest_ty.is_none() {
-                    self.error(span, format!("{name} must define a value"));
+                    self.error(span, IntrinsicError::MissingDest { op });
                 }
             }
         }
 
         let ctx = IntrCtx {
-            name: &name,
+            op,
             span,
             intr,
             decl,
+            image: decl.and(intr.image).map(|r| r.image),
             dest: dest_ty,
         };
         self.check_access_qualifiers(&ctx);
@@ -269,20 +246,17 @@ impl FnCheck<'_> {
                     if !(0..IMAGE_PARAM_SLOTS).contains(&base) {
                         self.error(
                             span,
-                            format!(
-                                "{name}: base {base} is out of range; the image parameter block has {IMAGE_PARAM_SLOTS} slots (0..{IMAGE_PARAM_SLOTS})"
-                            ),
+                            IntrinsicError::ParamSlot {
+                                op,
+                                base,
+                                slots: IMAGE_PARAM_SLOTS,
+                            },
                         );
                     }
                 }
                 if let Some(d) = dest_ty {
                     if d.bit_size() != 32 || d.num_components() > 4 {
-                        self.error(
-                            span,
-                            format!(
-                                "{name}: the destination is {d}, expected 1 to 4 32-bit components"
-                            ),
-                        );
+                        self.error(span, IntrinsicError::ParamDest { op, found: d });
                     }
                 }
             }

@@ -1,7 +1,8 @@
 //! Messages: LSC messages, 2D block messages, image block accesses and the sampler
 //! `ld`/`ld_lz`.
 
-use super::context::{FnCheck, IntrCtx};
+use super::context::{image_name, FnCheck, IntrCtx};
+use super::error::{DataOperand, MessageError};
 use crate::image::{Format, ImageDim};
 use crate::intrinsic::{IndexKind, IntrinsicOp};
 use crate::lsc::{AddrSize, BlockShape, DataShape, Sfid};
@@ -10,39 +11,31 @@ use crate::types::{AluType, Type};
 impl FnCheck<'_> {
     pub(super) fn check_lsc(&mut self, c: &IntrCtx<'_>, src_of: &dyn Fn(&str) -> Option<Type>) {
         let intr = c.intr;
-        let (name, span) = (c.name, c.span);
+        let (op, span) = (c.op, c.span);
         let dec = |k: IndexKind| intr.index(k);
         let (Some(sfid), Some(asz), Some(shape)) = (
-            dec(IndexKind::LscSfid).and_then(|v| Sfid::ALL.get(v as usize).copied()),
-            dec(IndexKind::LscAddrSize).and_then(|v| AddrSize::ALL.get(v as usize).copied()),
+            dec(IndexKind::LscSfid).and_then(Sfid::from_index),
+            dec(IndexKind::LscAddrSize).and_then(AddrSize::from_index),
             dec(IndexKind::LscData).and_then(DataShape::from_index),
         ) else {
             return;
         };
-        let op = intr.op;
         let quad = matches!(op, IntrinsicOp::LscLoadQuad | IntrinsicOp::LscStoreQuad);
         if quad && shape.cmask == 0 {
-            self.error(
-                span,
-                format!("{name} needs a channel-mask data shape such as d32.xyzw, found lsc_data={shape}"),
-            );
+            self.error(span, MessageError::QuadNeedsChannelMask { op, shape });
         } else if !quad && shape.cmask != 0 {
-            self.error(
-                span,
-                format!("{name} takes a vector data shape such as d32x4, found the channel mask lsc_data={shape}"),
-            );
+            self.error(span, MessageError::VectorNeedsVectorShape { op, shape });
         }
         if sfid != Sfid::Tgm {
             if let Some(t) = src_of("addr") {
                 if t.bit_size() != asz.bits() {
                     self.error(
                         span,
-                        format!(
-                            "{name}: the address is {}-bit, expected {}-bit for lsc_addr_size={}",
-                            t.bit_size(),
-                            asz.bits(),
-                            asz.name()
-                        ),
+                        MessageError::AddressBits {
+                            op,
+                            size: asz,
+                            found: t.bit_size(),
+                        },
                     );
                 }
             }
@@ -50,10 +43,7 @@ impl FnCheck<'_> {
         let comps = shape.components();
         let bits = shape.size.reg_bits();
         let Some(want) = Type::new(bits, comps) else {
-            self.error(
-                span,
-                format!("{name}: lsc_data={shape} has {comps} components per address, which no IR value can hold"),
-            );
+            self.error(span, MessageError::UnrepresentableShape { op, shape });
             return;
         };
         let loads = matches!(
@@ -68,9 +58,12 @@ impl FnCheck<'_> {
                 if d != want {
                     self.error(
                         span,
-                        format!(
-                            "{name}: the destination is {d}, expected {want} for lsc_data={shape}"
-                        ),
+                        MessageError::DestType {
+                            op,
+                            shape,
+                            expected: want,
+                            found: d,
+                        },
                     );
                 }
             }
@@ -79,7 +72,12 @@ impl FnCheck<'_> {
             if t != want {
                 self.error(
                     span,
-                    format!("{name}: the data is {t}, expected {want} for lsc_data={shape}"),
+                    MessageError::DataType {
+                        op,
+                        shape,
+                        expected: want,
+                        found: t,
+                    },
                 );
             }
         }
@@ -89,10 +87,13 @@ impl FnCheck<'_> {
                     if t.bit_size() != bits {
                         self.error(
                             span,
-                            format!(
-                                "{name}: atomic operand `{which}` is {}-bit, expected {bits}-bit for lsc_data={shape}",
-                                t.bit_size()
-                            ),
+                            MessageError::AtomicOperandBits {
+                                op,
+                                operand: which,
+                                shape,
+                                expected: bits,
+                                found: t.bit_size(),
+                            },
                         );
                     }
                 }
@@ -112,41 +113,42 @@ impl FnCheck<'_> {
 impl FnCheck<'_> {
     /// The data (or destination) of a subgroup-level block access: 8- to 64-bit
     /// components that spread `bytes` over the shader's subgroup.
-    pub(super) fn check_block_value(&mut self, c: &IntrCtx<'_>, what: &str, ty: Type, bytes: u32) {
-        let (name, span) = (c.name, c.span);
+    pub(super) fn check_block_value(
+        &mut self,
+        c: &IntrCtx<'_>,
+        operand: DataOperand,
+        ty: Type,
+        bytes: u32,
+    ) {
+        let (op, span) = (c.op, c.span);
         if ty.bit_size() < 8 {
-            self.error(
-                span,
-                format!("{name}: {what} is {ty}; block data has 8-, 16-, 32- or 64-bit components"),
-            );
+            self.error(span, MessageError::BlockComponentBits { op, operand, ty });
             return;
         }
         let Some(sg) = self.shader.subgroup_size else {
-            self.error(
-                span,
-                format!(
-                    "{name} spreads its data over a subgroup, so the shader must fix `subgroup_size` in its header"
-                ),
-            );
+            self.error(span, MessageError::NeedsSubgroupSize { op });
             return;
         };
         let have = u32::from(ty.num_components()) * u32::from(ty.bit_size()) / 8 * sg;
         if have != bytes {
             self.error(
                 span,
-                format!(
-                    "{name}: {what} is {ty}, which spreads {have} bytes over a subgroup of {sg}, but the block is {bytes} bytes"
-                ),
+                MessageError::BlockSpread {
+                    op,
+                    operand,
+                    ty,
+                    subgroup_size: sg,
+                    block_bytes: bytes,
+                },
             );
         }
     }
 
     pub(super) fn check_block2d(&mut self, c: &IntrCtx<'_>, src_of: &dyn Fn(&str) -> Option<Type>) {
         let intr = c.intr;
-        let (name, span) = (c.name, c.span);
+        let (op, span) = (c.op, c.span);
         let (Some(sfid), Some(data), Some(shape)) = (
-            intr.index(IndexKind::LscSfid)
-                .and_then(|v| Sfid::ALL.get(v as usize).copied()),
+            intr.index(IndexKind::LscSfid).and_then(Sfid::from_index),
             intr.index(IndexKind::LscData)
                 .and_then(DataShape::from_index),
             intr.index(IndexKind::LscBlock)
@@ -157,64 +159,49 @@ impl FnCheck<'_> {
         let typed = match sfid {
             Sfid::Tgm => true,
             Sfid::Ugm => false,
-            other => {
-                self.error(
-                    span,
-                    format!(
-                        "{name}: 2D block messages go to .ugm or .tgm, found lsc_sfid={}",
-                        other.name()
-                    ),
-                );
+            sfid => {
+                self.error(span, MessageError::Block2dSfid { op, sfid });
                 return;
             }
         };
         if data.size.is_conversion() || data.vect != 1 || data.transpose || data.cmask != 0 {
-            self.error(
-                span,
-                format!(
-                    "{name}: lsc_data of a block message is d8, d16, d32 or d64 (transpose and VNNI are in lsc_block), found {data}"
-                ),
-            );
+            self.error(span, MessageError::Block2dDataShape { op, shape: data });
             return;
         }
         if typed == shape.is_untyped() {
             self.error(
                 span,
-                if typed {
-                    format!("{name}: a .tgm block is WxH in bytes (`8x8`), found lsc_block={shape}")
-                } else {
-                    format!(
-                        "{name}: a .ugm block is [BxWxH] with transpose and VNNI flags (`16x8nn`), found lsc_block={shape}"
-                    )
+                MessageError::Block2dShape {
+                    op,
+                    typed,
+                    block: shape,
                 },
             );
             return;
         }
-        match (typed, c.decl) {
-            (true, None) if intr.image.is_none() => self.error(
+        match (typed, c.decl.zip(c.image)) {
+            (true, None) if intr.image.is_none() => {
+                self.error(span, MessageError::TypedBlockNeedsImage { op })
+            }
+            (true, Some((d, id))) if d.dim != ImageDim::D2 || d.arrayed => self.error(
                 span,
-                format!("{name} on .tgm needs an image operand (the surface)"),
+                MessageError::TypedBlockNot2d {
+                    op,
+                    image: image_name(id, d),
+                    dim: d.dim,
+                    arrayed: d.arrayed,
+                },
             ),
-            (true, Some(d)) if d.dim != ImageDim::D2 || d.arrayed => self.error(
-                span,
-                format!(
-                    "{name} on .tgm addresses a 2D surface, but `@{}` is a {}{} image",
-                    d.name,
-                    d.dim,
-                    if d.arrayed { " array" } else { "" }
-                ),
-            ),
-            (false, _) if intr.image.is_some() => self.error(
-                span,
-                format!("{name} on .ugm is flat (the surface is in the payload) and cannot name an image"),
-            ),
+            (false, _) if intr.image.is_some() => {
+                self.error(span, MessageError::UntypedBlockWithImage { op })
+            }
             _ => {}
         }
         let bytes = shape.register_bytes(data.size.mem_bytes());
         let value = if intr.op == IntrinsicOp::LscStoreBlock2d {
-            src_of("data").map(|t| ("the data", t))
+            src_of("data").map(|t| (DataOperand::Data, t))
         } else {
-            c.dest.map(|t| ("the destination", t))
+            c.dest.map(|t| (DataOperand::Destination, t))
         };
         if let Some((what, t)) = value {
             self.check_block_value(c, what, t, bytes);
@@ -226,27 +213,29 @@ impl FnCheck<'_> {
         c: &IntrCtx<'_>,
         src_of: &dyn Fn(&str) -> Option<Type>,
     ) {
-        let (name, span) = (c.name, c.span);
-        let Some(decl) = c.decl else { return };
+        let (op, span) = (c.op, c.span);
+        let (Some(decl), Some(image)) = (c.decl, c.image) else {
+            return;
+        };
         if decl.dim != ImageDim::D2 || decl.arrayed {
             self.error(
                 span,
-                format!(
-                    "{name} reads and writes 2D blocks of a non-arrayed 2D image, but `@{}` is a {}{} image",
-                    decl.name,
-                    decl.dim,
-                    if decl.arrayed { " array" } else { "" }
-                ),
+                MessageError::ImageBlockNot2d {
+                    op,
+                    image: image_name(image, decl),
+                    dim: decl.dim,
+                    arrayed: decl.arrayed,
+                },
             );
             return;
         }
         if decl.format == Format::None {
             self.error(
                 span,
-                format!(
-                    "{name}: `@{}` has no format, so its texel size is unknown",
-                    decl.name
-                ),
+                MessageError::ImageBlockNoFormat {
+                    op,
+                    image: image_name(image, decl),
+                },
             );
             return;
         }
@@ -254,10 +243,10 @@ impl FnCheck<'_> {
         if !matches!(tb, 1 | 2 | 4 | 8) {
             self.error(
                 span,
-                format!(
-                    "{name}: block accesses move texels of 1, 2, 4 or 8 bytes, but {} texels are {tb} bytes",
-                    decl.format
-                ),
+                MessageError::ImageBlockTexelSize {
+                    op,
+                    format: decl.format,
+                },
             );
             return;
         }
@@ -270,9 +259,9 @@ impl FnCheck<'_> {
         };
         let bytes = u32::from(shape.width) * u32::from(shape.height) * tb;
         let value = if c.intr.op == IntrinsicOp::ImageBlockStore {
-            src_of("data").map(|t| ("the data", t))
+            src_of("data").map(|t| (DataOperand::Data, t))
         } else {
-            c.dest.map(|t| ("the destination", t))
+            c.dest.map(|t| (DataOperand::Destination, t))
         };
         if let Some((what, t)) = value {
             self.check_block_value(c, what, t, bytes);
@@ -284,19 +273,19 @@ impl FnCheck<'_> {
     /// The sampler `ld`/`ld_lz`: the destination holds one component per channel read,
     /// of the size `dest_type` names.
     pub(super) fn check_sampler(&mut self, c: &IntrCtx<'_>) {
-        let (name, span) = (c.name, c.span);
+        let (op, span) = (c.op, c.span);
         let (Some(d), Some(ch)) = (c.dest, c.intr.index(IndexKind::Channels)) else {
             return;
         };
         let want = ch.count_ones() as u8;
         if d.num_components() != want {
-            let chans = IndexKind::Channels.format_value(ch).unwrap_or_default();
             self.error(
                 span,
-                format!(
-                    "{name}: the destination has {} components, expected {want} for channels={chans}",
-                    d.num_components()
-                ),
+                MessageError::SamplerComponents {
+                    op,
+                    channels: ch,
+                    found: d.num_components(),
+                },
             );
         }
         let dt = c
@@ -306,17 +295,18 @@ impl FnCheck<'_> {
         match dt {
             Some(t) if t.is_sized() && t.bits != d.bit_size() => self.error(
                 span,
-                format!(
-                    "{name}: dest_type {t} does not match the {}-bit destination",
-                    d.bit_size()
-                ),
+                MessageError::SamplerDestType {
+                    op,
+                    dest_type: t,
+                    found: d.bit_size(),
+                },
             ),
             _ if !matches!(d.bit_size(), 16 | 32) => self.error(
                 span,
-                format!(
-                    "{name}: the destination is {}-bit; the sampler returns 16 or 32-bit data",
-                    d.bit_size()
-                ),
+                MessageError::SamplerBits {
+                    op,
+                    found: d.bit_size(),
+                },
             ),
             _ => {}
         }

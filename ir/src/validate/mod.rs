@@ -42,11 +42,39 @@
 //! phis), `alu`, `intrinsic` (what every intrinsic shares), `image`, `message` (LSC
 //! and block messages) and `async_copy`. They share one per-function state,
 //! `context::FnCheck`; this file only wires them together.
+//!
+//! Problems are data: [`check_shader`] returns [`ValidationError`]s, each with its
+//! position, the function and entity it is about ([`Location`]) and a
+//! [`ValidationErrorKind`] whose topic enum carries the values, types, opcodes,
+//! indices and images involved, so that a driver can match on them:
+//!
+//! ```
+//! use ir::validate::{check_shader, AluError, ValidationErrorKind};
+//!
+//! let shader = ir::parse_shader(
+//!     "fn main {\n  block b0:\n    32 %0 = load_const (1)\n    64 %1 = iadd %0, %0\n}\n",
+//! )
+//! .unwrap();
+//! let errors = check_shader(&shader).unwrap_err();
+//! assert!(matches!(
+//!     errors[0].kind,
+//!     ValidationErrorKind::Alu(AluError::SourceBitsMismatch { index: 0, found: 32, expected: 64, .. })
+//! ));
+//! // Their `Display` is the message the tools print.
+//! assert_eq!(
+//!     errors[0].to_string(),
+//!     "source 0 of `iadd` is 32-bit, expected 64-bit (the destination's bit size)"
+//! );
+//! ```
+//!
+//! [`validate`] returns the same problems as [`Diagnostic`]s, ready to render with
+//! the source line.
 
 mod alu;
 mod async_copy;
 mod context;
 mod control_flow;
+mod error;
 mod function;
 mod image;
 mod interface;
@@ -56,6 +84,11 @@ mod ssa;
 #[cfg(test)]
 mod tests;
 
+pub use error::{
+    AluError, AsyncCopyError, BitSizeRef, CfList, ControlFlowError, DataOperand, ImageError,
+    ImageName, InterfaceError, IntrinsicError, Location, MessageError, Qualifier, SsaError, User,
+    ValidationError, ValidationErrorKind,
+};
 pub use interface::{MAX_WORKGROUP_INVOCATIONS, MAX_WORKGROUP_SIZE};
 pub use intrinsic::IMAGE_PARAM_SLOTS;
 
@@ -63,44 +96,59 @@ use crate::diag::Diagnostic;
 use crate::function::Function;
 use crate::shader::Shader;
 use crate::span::Span;
-use context::{first_at, FnCheck};
+use context::FnCheck;
 use std::collections::HashMap;
 
 /// Validates a whole shader: declarations and every function. Returns every problem
 /// found, sorted by source position (problems without a position last).
-pub fn validate(shader: &Shader) -> Result<(), Vec<Diagnostic>> {
-    let mut diags = Vec::new();
-    interface::check_workgroup(shader, &mut diags);
-    interface::check_declarations(shader, &mut diags);
+pub fn check_shader(shader: &Shader) -> Result<(), Vec<ValidationError>> {
+    let mut errors = Vec::new();
+    interface::check_workgroup(shader, &mut errors);
+    interface::check_declarations(shader, &mut errors);
     let mut names: HashMap<&str, Span> = HashMap::new();
     for f in &shader.functions {
         if let Some(&first) = names.get(f.name.as_str()) {
-            diags.push(Diagnostic::error(
+            errors.push(ValidationError::new(
                 f.span,
-                format!(
-                    "function `{}` is defined more than once{}",
-                    f.name,
-                    first_at(first)
-                ),
+                Some(f.name.clone()),
+                Location::Function,
+                InterfaceError::DuplicateFunction {
+                    name: f.name.clone(),
+                    first,
+                },
             ));
         }
         names.entry(f.name.as_str()).or_insert(f.span);
-        FnCheck::new(shader, f, &mut diags).run();
+        FnCheck::new(shader, f, &mut errors).run();
     }
-    finish(diags)
+    finish(errors)
 }
 
 /// Validates one function of `shader` (the shader supplies the image declarations).
-pub fn validate_function(shader: &Shader, func: &Function) -> Result<(), Vec<Diagnostic>> {
-    let mut diags = Vec::new();
-    FnCheck::new(shader, func, &mut diags).run();
-    finish(diags)
+pub fn check_function(shader: &Shader, func: &Function) -> Result<(), Vec<ValidationError>> {
+    let mut errors = Vec::new();
+    FnCheck::new(shader, func, &mut errors).run();
+    finish(errors)
 }
 
-fn finish(mut diags: Vec<Diagnostic>) -> Result<(), Vec<Diagnostic>> {
-    if diags.is_empty() {
+/// [`check_shader`], with the problems as diagnostics to render.
+pub fn validate(shader: &Shader) -> Result<(), Vec<Diagnostic>> {
+    check_shader(shader).map_err(diagnostics)
+}
+
+/// [`check_function`], with the problems as diagnostics to render.
+pub fn validate_function(shader: &Shader, func: &Function) -> Result<(), Vec<Diagnostic>> {
+    check_function(shader, func).map_err(diagnostics)
+}
+
+fn diagnostics(errors: Vec<ValidationError>) -> Vec<Diagnostic> {
+    errors.into_iter().map(Diagnostic::from).collect()
+}
+
+fn finish(mut errors: Vec<ValidationError>) -> Result<(), Vec<ValidationError>> {
+    if errors.is_empty() {
         return Ok(());
     }
-    diags.sort_by_key(|d| (!d.span.is_known(), d.span.line, d.span.col));
-    Err(diags)
+    errors.sort_by_key(|e| (!e.span.is_known(), e.span.line, e.span.col));
+    Err(errors)
 }

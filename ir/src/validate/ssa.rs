@@ -1,9 +1,10 @@
 //! SSA: single definitions, dominance of every use, phis.
 
-use super::context::{defined_at, FnCheck, PhiSource, UseAt, NONE};
+use super::context::{FnCheck, UseAt, NONE};
+use super::error::{SsaError, User};
 use crate::dominance::{Cfg, DomTree};
 use crate::entity::Block;
-use crate::function::Phi;
+use crate::function::{Phi, SrcSite};
 use crate::span::Span;
 use crate::types::{swizzle_letter, Src, Type};
 use smallvec::SmallVec;
@@ -15,33 +16,19 @@ impl FnCheck<'_> {
                 let Some(v) = self.func.inst(i).dest else {
                     continue;
                 };
+                self.site = Some(SrcSite::Inst(i));
                 let span = self.func.inst_span(i);
                 if v.index() >= self.func.num_value_ids() {
-                    self.error(span, format!("`{v}` has no entry in the value table"));
+                    self.error(span, SsaError::ValueWithoutEntry { value: v });
                     continue;
                 }
                 match self.func.value_def(v) {
                     Some(d) if d == i => {}
                     Some(d) if self.inst_pos[d.index()].0 != NONE => {
                         let other = self.func.inst_span(d);
-                        self.error(
-                            span,
-                            format!("`{v}` is defined more than once (also{})", {
-                                let s = defined_at(other);
-                                if s.is_empty() {
-                                    " elsewhere".to_string()
-                                } else {
-                                    s
-                                }
-                            }),
-                        );
+                        self.error(span, SsaError::DefinedTwice { value: v, other });
                     }
-                    _ => self.error(
-                        span,
-                        format!(
-                            "`{v}` is defined here but the value table names another definition"
-                        ),
-                    ),
+                    _ => self.error(span, SsaError::DefinitionMismatch { value: v }),
                 }
             }
         }
@@ -56,53 +43,55 @@ impl FnCheck<'_> {
         span: Span,
         cfg: &Cfg,
         dom: Option<&DomTree>,
-        user: &dyn std::fmt::Display,
+        user: User,
     ) -> Option<Type> {
         let v = src.value;
+        let undefined = SsaError::Undefined { user, value: v };
         if v.index() >= self.func.num_value_ids() {
-            self.error(span, format!("{user} uses `{v}`, which is not defined"));
+            self.error(span, undefined);
             return None;
         }
         let Some(def) = self.func.value_def(v) else {
-            self.error(span, format!("{user} uses `{v}`, which is not defined"));
+            self.error(span, undefined);
             return None;
         };
         let (dn, dk) = self.inst_pos[def.index()];
         if dn == NONE {
-            self.error(
-                span,
-                format!("{user} uses `{v}`, whose definition is not in the function body"),
-            );
+            self.error(span, SsaError::DefinitionOutsideBody { user, value: v });
             return None;
         }
         let ty = self.func.value_type(v);
         let comps = ty.num_components();
         if !src.swizzle.is_identity() {
-            // The swizzle as the user wrote it, with the caret on it, when the text
-            // recorded it; otherwise in the printer's spelling at the instruction.
-            let written = self
-                .site
-                .and_then(|site| self.func.swizzle_spelling(site, src));
-            let (sspan, letters) = match written {
-                Some(w) => (w.span, w.letters()),
-                None => (span, printed_swizzle(src)),
-            };
             let len = src.swizzle.len();
-            if !Type::is_valid_num_components(len) {
-                self.error(
-                    sspan,
-                    format!("swizzle `.{letters}` of `{v}` selects {len} components; expected 1, 2, 3, 4, 8 or 16"),
-                );
-                return None;
-            }
-            if let Some(c) = src.swizzle.components().find(|&c| c >= comps) {
-                self.error(
-                    sspan,
-                    format!(
-                        "swizzle `.{letters}` reads component {c} of `{v}`, which has {comps} component{}",
-                        if comps == 1 { "" } else { "s" }
-                    ),
-                );
+            let long = !Type::is_valid_num_components(len);
+            let outside = src.swizzle.components().find(|&c| c >= comps);
+            if long || outside.is_some() {
+                // The swizzle as the user wrote it, with the caret on it, when the
+                // text recorded it; otherwise in the printer's spelling at the
+                // instruction. Looked up only for a bad swizzle: valid ones cost
+                // nothing here.
+                let written = self
+                    .site
+                    .and_then(|site| self.func.swizzle_spelling(site, src));
+                let (sspan, letters) = match written {
+                    Some(w) => (w.span, w.letters()),
+                    None => (span, printed_swizzle(src)),
+                };
+                let kind = match outside {
+                    Some(c) if !long => SsaError::SwizzleComponent {
+                        value: v,
+                        letters,
+                        component: c,
+                        components: comps,
+                    },
+                    _ => SsaError::SwizzleLength {
+                        value: v,
+                        letters,
+                        len,
+                    },
+                };
+                self.error(sspan, kind);
                 return None;
             }
         }
@@ -113,10 +102,11 @@ impl FnCheck<'_> {
                     if dk >= pos {
                         self.error(
                             span,
-                            format!(
-                                "{user} uses `{v}` before its definition{}",
-                                defined_at(def_span)
-                            ),
+                            SsaError::UseBeforeDef {
+                                user,
+                                value: v,
+                                def: def_span,
+                            },
                         );
                     }
                 } else if let Some(dom) = dom {
@@ -124,10 +114,13 @@ impl FnCheck<'_> {
                     if !dom.dominates(db, ub) {
                         self.error(
                             span,
-                            format!(
-                                "{user} uses `{v}` in block {ub}, but its definition{} in block {db} does not dominate it",
-                                defined_at(def_span)
-                            ),
+                            SsaError::NotDominated {
+                                user,
+                                value: v,
+                                use_block: ub,
+                                def_block: db,
+                                def: def_span,
+                            },
                         );
                     }
                 }
@@ -139,10 +132,13 @@ impl FnCheck<'_> {
                         if !dom.dominates(db, ub) {
                             self.error(
                                 span,
-                                format!(
-                                    "{user} uses `{v}` at the end of block {ub}, but its definition{} in block {db} does not dominate it",
-                                    defined_at(def_span)
-                                ),
+                                SsaError::NotDominatedAtEnd {
+                                    user,
+                                    value: v,
+                                    use_block: ub,
+                                    def_block: db,
+                                    def: def_span,
+                                },
                             );
                         }
                     }
@@ -164,7 +160,7 @@ impl FnCheck<'_> {
         span: Span,
     ) {
         let Some(ty) = dest_ty else {
-            self.error(span, "phi must define a value");
+            self.error(span, SsaError::PhiWithoutDest);
             return;
         };
         for &(pred, src) in &phi.srcs {
@@ -172,12 +168,15 @@ impl FnCheck<'_> {
                 Some(n) if cfg.has_edge(pred, block) => UseAt::End { node: n as u32 },
                 _ => UseAt::Nowhere,
             };
-            let user = PhiSource(pred);
-            if let Some(st) = self.use_type(src, at, span, cfg, dom, &user) {
+            if let Some(st) = self.use_type(src, at, span, cfg, dom, User::PhiSource(pred)) {
                 if st != ty {
                     self.error(
                         span,
-                        format!("phi source from {pred} is {st}, expected {ty} (the phi's type)"),
+                        SsaError::PhiSourceType {
+                            pred,
+                            found: st,
+                            expected: ty,
+                        },
                     );
                 }
             }
@@ -189,34 +188,23 @@ impl FnCheck<'_> {
         let mut covered: SmallVec<[Block; 4]> = SmallVec::new();
         for &(pred, _) in &phi.srcs {
             if !preds.contains(&pred) {
-                let list = if preds.is_empty() {
-                    "it has none".to_string()
-                } else {
-                    format!(
-                        "predecessors: {}",
-                        preds
-                            .iter()
-                            .map(|b| b.to_string())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    )
-                };
                 self.error(
                     span,
-                    format!("phi has a source from {pred}, which is not a predecessor of {block} ({list})"),
+                    SsaError::PhiSourceNotPredecessor {
+                        pred,
+                        block,
+                        predecessors: preds.to_vec(),
+                    },
                 );
             } else if covered.contains(&pred) {
-                self.error(span, format!("phi has more than one source from {pred}"));
+                self.error(span, SsaError::PhiDuplicateSource { pred });
             } else {
                 covered.push(pred);
             }
         }
         for &p in &preds {
             if !covered.contains(&p) {
-                self.error(
-                    span,
-                    format!("phi has no source for predecessor {p} of {block}"),
-                );
+                self.error(span, SsaError::PhiMissingSource { pred: p, block });
             }
         }
     }

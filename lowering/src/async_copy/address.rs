@@ -2,27 +2,17 @@
 
 use super::arith::Arith;
 use super::copy::{Num, Region, Side};
-use ir::lsc::{AddrSize, AddrType, CacheControl, DataShape, Sfid};
+use ir::lsc::{AddrSize, AddrType, DataShape, LscDesc, Sfid};
 use ir::Src;
 
-pub(super) fn position<T: PartialEq + std::marker::Copy>(all: &[T], x: T) -> u32 {
-    all.iter().position(|y| *y == x).unwrap_or(0) as u32
-}
-
-/// The LSC indices of an untyped message on `side` with data `shape`.
-pub(super) fn lsc_indices(side: Side, shape: DataShape) -> [u32; 6] {
+/// The untyped message on `side` with data `shape`: `.ugm` flat a64 for global memory,
+/// `.slm` flat a32 for shared memory, default caching.
+pub(super) fn side_desc(side: Side, shape: DataShape) -> LscDesc {
     let (sfid, size) = match side {
         Side::Global => (Sfid::Ugm, AddrSize::A64),
         Side::Shared => (Sfid::Slm, AddrSize::A32),
     };
-    [
-        position(&Sfid::ALL, sfid),
-        position(&AddrType::ALL, AddrType::Flat),
-        position(&AddrSize::ALL, size),
-        shape.to_index(),
-        CacheControl::DEFAULT.to_index(),
-        0,
-    ]
+    LscDesc::new(sfid, AddrType::Flat, size, shape)
 }
 
 /// The address of byte `col_bytes` of the line `line` of plane `plane` of `r`.

@@ -1,14 +1,15 @@
 //! Copies as 2D block messages.
 
-use super::address::{lsc_indices, position};
+use super::address::side_desc;
 use super::arith::Arith;
 use super::copy::{builder, Copy, Num, Side};
 use crate::device::Device;
+use crate::error::CopyBlockProblem;
 use crate::messages::block2d::{
     data_size_of, register_bytes, split_rect, Block2dForm, Block2dOp, Block2dTable, BlockAccess,
     BlockRect, Packing,
 };
-use ir::lsc::{BlockShape, CacheControl, DataShape, DataSize, Sfid};
+use ir::lsc::{Block2dDesc, BlockShape, DataShape, DataSize, Sfid};
 use ir::{Builder, Function, IntrinsicOp, Src, Type};
 
 /// Copies that take more block messages than this use the loop under
@@ -102,24 +103,21 @@ pub(super) fn plan_block2d(
     device: &Device,
     subgroup_size: Option<u32>,
     wg_size: u32,
-) -> Result<BlockPlan, String> {
+) -> Result<BlockPlan, CopyBlockProblem> {
     let table = Block2dTable::for_device(device);
     table
         .check_available(Block2dForm::Untyped)
-        .map_err(|r| r.to_string())?;
-    let sg = subgroup_size.ok_or(
-        "the shader fixes no subgroup_size, and a block message's data is spread over the lanes of a subgroup",
-    )?;
+        .map_err(CopyBlockProblem::Rule)?;
+    let sg = subgroup_size.ok_or(CopyBlockProblem::NoSubgroupSize)?;
     if !wg_size.is_multiple_of(sg) {
-        return Err(format!(
-            "the workgroup's {wg_size} invocations are not whole subgroups of {sg}, and a block message needs every lane of its subgroup"
-        ));
+        return Err(CopyBlockProblem::PartialSubgroups {
+            invocations: wg_size,
+            subgroup: sg,
+        });
     }
-    let konst = |n: Num, what: &str| match n {
+    let konst = |n: Num, operand: &'static str| match n {
         Num::K(k) => Ok(k),
-        Num::V(_) => Err(format!(
-            "a block message's shape is a constant, but `{what}` is not"
-        )),
+        Num::V(_) => Err(CopyBlockProblem::DynamicShape { operand }),
     };
     let eb = konst(c.elem_bytes, "elem_bytes")?;
     let epl = konst(c.elems_per_line, "elems_per_line")?;
@@ -132,11 +130,12 @@ pub(super) fn plan_block2d(
     let line_bytes = epl * eb;
     let fits = |v: u64| (1..=1u64 << 32).contains(&v);
     if !fits(line_bytes) || !fits(lines) || !fits(src_ll * eb) || !fits(dst_ll * eb) {
-        return Err(format!(
-            "the payload's width ({line_bytes} bytes), height ({lines} rows) and pitches ({} and {} bytes) must be 1 to 2^32",
-            src_ll * eb,
-            dst_ll * eb
-        ));
+        return Err(CopyBlockProblem::PayloadRange {
+            width: line_bytes,
+            height: lines,
+            src_pitch: src_ll * eb,
+            dst_pitch: dst_ll * eb,
+        });
     }
     // The message's element: the largest of 8, 4, 2, 1 bytes dividing a line.
     let e = [8u64, 4, 2, 1]
@@ -158,7 +157,7 @@ pub(super) fn plan_block2d(
         elem_bytes: e,
     };
     let pieces = split_rect(&table, Block2dForm::Untyped, access, rect, Packing::Any)
-        .map_err(|err| err.to_string())?;
+        .map_err(CopyBlockProblem::Split)?;
     let size = data_size_of(e).expect("e is 1, 2, 4 or 8");
     let mut blocks = Vec::new();
     for plane in 0..planes as u32 {
@@ -179,10 +178,10 @@ pub(super) fn plan_block2d(
                     h = h.div_ceil(2);
                 };
                 let Some((shape, chunk, comps)) = layout else {
-                    return Err(format!(
-                        "a {}-byte block row's register image does not spread over a subgroup of {sg} as an IR vector (1, 2, 3, 4, 8 or 16 components per lane)",
-                        p.width * e,
-                    ));
+                    return Err(CopyBlockProblem::LaneLayout {
+                        row_bytes: p.width * e,
+                        subgroup: sg,
+                    });
                 };
                 let access_op = match dir {
                     Direction::ToShared => Block2dOp::Load,
@@ -190,7 +189,7 @@ pub(super) fn plan_block2d(
                 };
                 table
                     .check_shape(Block2dForm::Untyped, access_op, size, shape)
-                    .map_err(|r| r.to_string())?;
+                    .map_err(CopyBlockProblem::Rule)?;
                 blocks.push(PlannedBlock {
                     plane,
                     x: p.x,
@@ -311,17 +310,12 @@ pub(super) fn emit_block(
     let x = a.src(Num::K(blk.x as u64), 32);
     let y = a.src(Num::K(blk.y as u64), 32);
     let block_srcs = [base, payload[0], payload[1], payload[2], x, y];
-    let block_indices = [
-        position(&Sfid::ALL, Sfid::Ugm),
-        DataShape::vector(size, 1, false).to_index(),
-        blk.shape.to_index().expect("planned shapes encode"),
-        CacheControl::DEFAULT.to_index(),
-    ];
+    let block = Block2dDesc::new(Sfid::Ugm, size, blk.shape);
+    let shared = side_desc(Side::Shared, chunk_shape(blk.chunk));
     let rp = p.row_pitch(blk);
     let chunk = blk.chunk;
     let chunk_ty = Type::new((chunk * 8) as u8, 1).expect("chunks are 8 to 64 bits");
     let value_ty = Type::new((chunk * 8) as u8, blk.comps as u8).expect("planned counts");
-    let shape = chunk_shape(chunk);
     // The shared-memory address of chunk `k` of this lane (row r, byte c of the
     // register image) and whether it is an element byte.
     let lane_bytes = a.mul(Num::V(lane), Num::K(chunk as u64), 32);
@@ -372,14 +366,8 @@ pub(super) fn emit_block(
     match p.dir {
         Direction::ToShared => {
             let data =
-                a.b.intrinsic(
-                    IntrinsicOp::LscLoadBlock2d,
-                    None,
-                    &block_srcs,
-                    &block_indices,
-                    Some(value_ty),
-                )
-                .expect("a block load defines a value");
+                a.b.lsc_load_block2d(&block, None, &block_srcs, value_ty)
+                    .expect("planned shapes encode");
             for k in 0..blk.comps {
                 if !(0..sg).any(|l| p.chunk_valid(blk, k, l)) {
                     continue;
@@ -393,19 +381,10 @@ pub(super) fn emit_block(
                 } else {
                     comp
                 };
-                let mut srcs = vec![addr, value];
-                srcs.extend(pred);
-                a.b.intrinsic(
-                    IntrinsicOp::LscStore,
-                    None,
-                    &srcs,
-                    &lsc_indices(Side::Shared, shape),
-                    None,
-                );
+                a.b.lsc_store(&shared, None, &[addr], value, pred);
             }
         }
         Direction::ToGlobal => {
-            let reg = Type::new(shape.size.reg_bits(), 1).expect("scalar");
             let mut comps = Vec::with_capacity(blk.comps as usize);
             for k in 0..blk.comps {
                 if !(0..sg).any(|l| p.chunk_valid(blk, k, l)) {
@@ -413,17 +392,7 @@ pub(super) fn emit_block(
                     continue;
                 }
                 let (addr, pred) = chunk_addr(a, k);
-                let mut srcs = vec![addr];
-                srcs.extend(pred);
-                let v =
-                    a.b.intrinsic(
-                        IntrinsicOp::LscLoad,
-                        None,
-                        &srcs,
-                        &lsc_indices(Side::Shared, shape),
-                        Some(reg),
-                    )
-                    .expect("lsc_load defines a value");
+                let v = a.b.lsc_load(&shared, None, &[addr], pred);
                 let v = match chunk {
                     1 => a.b.u2u8(v),
                     2 => a.b.u2u16(v),
@@ -436,15 +405,8 @@ pub(super) fn emit_block(
             } else {
                 Src::new(a.b.vec(&comps))
             };
-            let mut srcs = block_srcs.to_vec();
-            srcs.push(data);
-            a.b.intrinsic(
-                IntrinsicOp::LscStoreBlock2d,
-                None,
-                &srcs,
-                &block_indices,
-                None,
-            );
+            a.b.lsc_store_block2d(&block, None, &block_srcs, data)
+                .expect("planned shapes encode");
         }
     }
 }

@@ -2,7 +2,7 @@
 //! becomes once lowered.
 
 use crate::device::Device;
-use crate::error::{LowerError, LowerErrorKind};
+use crate::error::{A64Use, LowerError, LowerErrorKind, Malformation};
 use ir::function::InstKind;
 use ir::{AluInst, Builder, Cursor, Function, Inst, IntrinsicOp, Span, Src, Type};
 use smallvec::smallvec;
@@ -56,18 +56,17 @@ impl Copy {
         let data = func.inst(inst);
         let intr = data.as_intrinsic().expect("caller checked");
         let span = func.inst_span(inst);
-        let err =
-            |message: String| copy_error(func, inst, device, LowerErrorKind::Malformed, message);
+        let err = |m: Malformation| copy_error(func, inst, device, LowerErrorKind::Malformed(m));
         let specs = intr.op.info().srcs;
         if intr.srcs.len() != specs.len() {
-            return Err(err(format!(
-                "expected {} sources, found {}",
-                specs.len(),
-                intr.srcs.len()
-            )));
+            return Err(err(Malformation::SourceCount {
+                required: specs.len(),
+                optional: 0,
+                found: intr.srcs.len(),
+            }));
         }
         if data.dest.map(|d| func.value_type(d)) != Some(Type::U32) {
-            return Err(err("the event it defines must be a 32-bit scalar".into()));
+            return Err(err(Malformation::CopyEvent));
         }
         for (s, spec) in intr.srcs.iter().zip(specs) {
             let t = func.src_type(*s);
@@ -77,7 +76,10 @@ impl Copy {
                 t.bit_size() == spec.bit_size
             };
             if t.num_components() != 1 || !bits_ok {
-                return Err(err(format!("source `{}` is {t}", spec.name)));
+                return Err(err(Malformation::CopyOperand {
+                    operand: spec.name,
+                    found: t,
+                }));
             }
         }
         let num = |i: usize| const_scalar(func, intr.srcs[i]).map_or(Num::V(intr.srcs[i]), Num::K);
@@ -90,10 +92,7 @@ impl Copy {
         };
         let (dst_side, src_side) = (side(0), side(2));
         if dst_side == src_side {
-            return Err(err(
-                "one of `dst` and `src` must be shared (32-bit) and the other global (64-bit)"
-                    .into(),
-            ));
+            return Err(err(Malformation::CopySides));
         }
         if !device.has_a64 {
             // The global side is a 64-bit pointer; Gfx7 messages cannot address it.
@@ -101,9 +100,7 @@ impl Copy {
                 func,
                 inst,
                 device,
-                LowerErrorKind::A64Unsupported,
-                "the global side needs 64-bit flat (A64) addresses, which messages have from Gfx8"
-                    .into(),
+                LowerErrorKind::A64Unsupported(A64Use::GroupCopy),
             ));
         }
         let three_d = intr.op == IntrinsicOp::GroupAsyncCopy3d3d;
@@ -151,18 +148,12 @@ pub(super) fn copy_error(
     inst: Inst,
     device: &Device,
     kind: LowerErrorKind,
-    message: String,
 ) -> LowerError {
-    LowerError {
-        kind,
-        function: Some(func.name.as_str().into()),
-        intrinsic: func.inst(inst).as_intrinsic().map(|i| i.op.name()),
-        span: func.inst_span(inst),
-        image: None,
-        format: None,
-        platform: device.name.as_str().into(),
-        message,
-    }
+    LowerError::new(kind, &device.name).at(
+        &func.name,
+        func.inst(inst).as_intrinsic().map(|i| i.op.name()),
+        func.inst_span(inst),
+    )
 }
 
 /// Makes the copy instruction define its event: the event operand when it is not zero,

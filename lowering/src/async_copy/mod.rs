@@ -75,8 +75,10 @@ mod per_invocation;
 
 pub use block2d::MAX_AUTO_BLOCKS;
 
+pub use crate::options::{AsyncCopyOptions, Block2dPolicy};
+
 use crate::device::Device;
-use crate::error::{LowerError, LowerErrorKind};
+use crate::error::{LowerError, LowerErrorKind, Malformation};
 use block2d::{emit_block2d, plan_block2d, BlockPlan};
 use copy::{copy_error, finish_copy, Copy};
 use ir::function::InstKind;
@@ -84,27 +86,6 @@ use ir::passes::{Pass, PassError};
 use ir::{Inst, IntrinsicInst, IntrinsicOp, Shader};
 use per_invocation::emit_loop;
 use smallvec::smallvec;
-
-/// When to use 2D block messages.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
-pub enum Block2dPolicy {
-    /// Where the shape is a compile-time constant and the platform has untyped 2D
-    /// block messages; the per-invocation loop otherwise.
-    #[default]
-    Auto,
-    /// Never: every copy becomes the per-invocation loop.
-    Never,
-    /// Always: a copy that cannot be done with 2D block messages is an error
-    /// ([`LowerErrorKind::IllegalBlock2d`], naming the rule).
-    Always,
-}
-
-/// Options of the `lower-async-copies` pass.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
-pub struct AsyncCopyOptions {
-    /// When to use 2D block messages.
-    pub block2d: Block2dPolicy,
-}
 
 /// What the pass did.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
@@ -155,6 +136,25 @@ pub fn lower_async_copies_all(
     device: &Device,
     options: &AsyncCopyOptions,
 ) -> Result<AsyncCopyReport, Vec<LowerError>> {
+    let plans = plan_shader(shader, device, options)?;
+    Ok(emit_shader(shader, plans))
+}
+
+/// The plans of every copy and wait of a shader, made before anything is emitted.
+pub(crate) struct ShaderPlans {
+    /// Per function, in program order.
+    plans: Vec<Vec<Plan>>,
+    /// Invocations in the workgroup.
+    wg_size: u32,
+}
+
+/// Plans every copy and wait of `shader` (nothing is changed): the plans, or every
+/// instruction that cannot be lowered.
+pub(crate) fn plan_shader(
+    shader: &Shader,
+    device: &Device,
+    options: &AsyncCopyOptions,
+) -> Result<ShaderPlans, Vec<LowerError>> {
     let wg_size = shader.workgroup_invocations();
     let mut errors = Vec::new();
     let mut plans: Vec<Vec<Plan>> = Vec::with_capacity(shader.functions.len());
@@ -171,8 +171,9 @@ pub fn lower_async_copies_all(
                             func,
                             inst,
                             device,
-                            LowerErrorKind::Malformed,
-                            format!("the workgroup has {wg_size} invocations"),
+                            LowerErrorKind::Malformed(Malformation::Workgroup {
+                                invocations: wg_size,
+                            }),
                         ));
                         continue;
                     }
@@ -197,8 +198,7 @@ pub fn lower_async_copies_all(
                                 func,
                                 inst,
                                 device,
-                                LowerErrorKind::IllegalBlock2d,
-                                format!("block2d=always: {reason}"),
+                                LowerErrorKind::IllegalBlock2d(Box::new(reason)),
                             ))
                         }
                         Err(_) => fplans.push(Plan::Loop(Box::new(c))),
@@ -210,8 +210,7 @@ pub fn lower_async_copies_all(
                             func,
                             inst,
                             device,
-                            LowerErrorKind::Malformed,
-                            "`group_wait_events` takes one event and defines nothing".into(),
+                            LowerErrorKind::Malformed(Malformation::WaitShape),
                         ));
                         continue;
                     }
@@ -225,12 +224,23 @@ pub fn lower_async_copies_all(
     if !errors.is_empty() {
         return Err(errors);
     }
+    Ok(ShaderPlans {
+        plans,
+        // Checked to fit when a copy was planned; without copies it is not used.
+        wg_size: u32::try_from(wg_size).unwrap_or(0),
+    })
+}
+
+/// Emits the plans of [`plan_shader`] into `shader`, which must be the shader they were
+/// made for.
+pub(crate) fn emit_shader(shader: &mut Shader, plans: ShaderPlans) -> AsyncCopyReport {
+    let wg_size = plans.wg_size;
     let mut report = AsyncCopyReport::default();
-    for (func, fplans) in shader.functions.iter_mut().zip(plans) {
+    for (func, fplans) in shader.functions.iter_mut().zip(plans.plans) {
         for p in fplans {
             match p {
                 Plan::Loop(c) => {
-                    emit_loop(func, &c, wg_size as u32);
+                    emit_loop(func, &c, wg_size);
                     finish_copy(func, &c);
                     report.loop_copies += 1;
                 }
@@ -252,7 +262,7 @@ pub fn lower_async_copies_all(
             }
         }
     }
-    Ok(report)
+    report
 }
 
 // ----- the pass --------------------------------------------------------------------------
@@ -400,7 +410,10 @@ fn main {
         let before = s.clone();
         let e = lower_async_copies(&mut s, &Device::preset("pvc").unwrap(), &Default::default())
             .unwrap_err();
-        assert_eq!(e.kind, LowerErrorKind::Malformed);
+        assert_eq!(
+            e.kind,
+            LowerErrorKind::Malformed(crate::Malformation::CopySides)
+        );
         assert_eq!(
             e.to_string(),
             "7:5: cannot lower @group_async_copy_2d2d on pvc: one of `dst` and `src` must be shared (32-bit) and the other global (64-bit)"

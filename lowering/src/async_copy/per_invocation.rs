@@ -1,6 +1,6 @@
 //! The per-invocation loop: every work-item moves its share of the copy's units.
 
-use super::address::{lsc_indices, region_address};
+use super::address::{region_address, side_desc};
 use super::arith::Arith;
 use super::copy::{builder, Copy, Num};
 use ir::function::InstKind;
@@ -84,21 +84,13 @@ pub(super) fn emit_loop(func: &mut Function, c: &Copy, wg_size: u32) {
     let col_bytes = a.mul(col, Num::K(u), 32);
     let from = region_address(&mut a, &c.src, c.elem_bytes, plane, line, col_bytes);
     let to = region_address(&mut a, &c.dst, c.elem_bytes, plane, line, col_bytes);
-    let reg = Type::new(shape.size.reg_bits(), shape.components()).expect("unit shapes fit");
     let data =
-        a.b.intrinsic(
-            IntrinsicOp::LscLoad,
-            None,
-            &[from],
-            &lsc_indices(c.src.side, shape),
-            Some(reg),
-        )
-        .expect("lsc_load defines a value");
-    a.b.intrinsic(
-        IntrinsicOp::LscStore,
+        a.b.lsc_load(&side_desc(c.src.side, shape), None, &[from], None);
+    a.b.lsc_store(
+        &side_desc(c.dst.side, shape),
         None,
-        &[to, Src::new(data)],
-        &lsc_indices(c.dst.side, shape),
+        &[to],
+        Src::new(data),
         None,
     );
     match header {

@@ -1,9 +1,11 @@
 //! One image intrinsic decoded for the planners ([`ImageAccess`]).
 
 use crate::device::Device;
-use crate::error::{FormatError, FormatErrorKind, LowerError, LowerErrorKind};
+use crate::error::{format_error_kind, DimProblem, LowerError, LowerErrorKind, Malformation};
+use crate::format::FormatError;
 use ir::{
-    Format, Function, ImageDecl, ImageDim, ImageRef, IndexKind, Inst, IntrinsicOp, Span, Src, Type,
+    AtomicOp, Format, Function, ImageDecl, ImageDim, ImageRef, IndexKind, Inst, IntrinsicOp, Span,
+    Src, Type,
 };
 use smallvec::SmallVec;
 
@@ -45,29 +47,43 @@ impl<'a> ImageAccess<'a> {
         let data = func.inst(inst);
         let intr = data.as_intrinsic().expect("caller checked");
         let span = func.inst_span(inst);
-        let malformed = |image: Option<&ImageDecl>, message: String| LowerError {
-            kind: LowerErrorKind::Malformed,
-            function: Some(func.name.as_str().into()),
-            intrinsic: Some(intr.op.name()),
-            span,
-            image: image.map(|d| d.name.as_str().into()),
-            format: None,
-            platform: device.name.as_str().into(),
-            message,
+        let malformed = |image: Option<&ImageDecl>, m: Malformation| {
+            let e = LowerError::new(LowerErrorKind::Malformed(m), &device.name).at(
+                &func.name,
+                Some(intr.op.name()),
+                span,
+            );
+            match image {
+                Some(d) => LowerError {
+                    image: Some(d.name.as_str().into()),
+                    ..e
+                },
+                None => e,
+            }
         };
         let Some(image) = intr.image else {
-            return Err(malformed(None, "the intrinsic names no image".into()));
+            return Err(malformed(None, Malformation::NoImage));
         };
         let Some(decl) = images.get(image.image.index()) else {
             return Err(malformed(
                 None,
-                format!("image {} is not declared", image.image.index()),
+                Malformation::UndeclaredImage {
+                    index: image.image.index(),
+                },
             ));
         };
         let index = |k: IndexKind| intr.index(k);
+        let bad = |kind: IndexKind, v: u32| {
+            malformed(
+                Some(decl),
+                Malformation::BadIndex {
+                    kind,
+                    value: Some(v),
+                },
+            )
+        };
         let dim = match index(IndexKind::ImageDim) {
-            Some(v) => ImageDim::from_index(v)
-                .ok_or_else(|| malformed(Some(decl), format!("bad image_dim index {v}")))?,
+            Some(v) => ImageDim::from_index(v).ok_or_else(|| bad(IndexKind::ImageDim, v))?,
             None => decl.dim,
         };
         let arrayed = match index(IndexKind::ImageArray) {
@@ -75,28 +91,21 @@ impl<'a> ImageAccess<'a> {
             None => decl.arrayed,
         };
         let format = match index(IndexKind::Format) {
-            Some(v) => Format::from_index(v)
-                .ok_or_else(|| malformed(Some(decl), format!("bad format index {v}")))?,
+            Some(v) => Format::from_index(v).ok_or_else(|| bad(IndexKind::Format, v))?,
             None => decl.format,
         };
         let qualifiers = match index(IndexKind::Access) {
-            Some(v) => ir::Access::from_bits(v)
-                .ok_or_else(|| malformed(Some(decl), format!("bad access index {v}")))?,
+            Some(v) => ir::Access::from_bits(v).ok_or_else(|| bad(IndexKind::Access, v))?,
             None => decl.access,
         };
         let defines = intr.op.info().dest != ir::DestInfo::None;
         if data.dest.is_some() != defines {
             return Err(malformed(
                 Some(decl),
-                format!(
-                    "`{}` {} a value",
-                    intr.op,
-                    if defines {
-                        "must define"
-                    } else {
-                        "cannot define"
-                    }
-                ),
+                Malformation::Definition {
+                    op: intr.op,
+                    defines,
+                },
             ));
         }
         // The required sources, then a prefix of the optional ones (the `lod` of
@@ -106,13 +115,14 @@ impl<'a> ImageAccess<'a> {
             .srcs_for_count(&intr.indices, intr.srcs.len())
             .is_none()
         {
-            let counts = intr
-                .op
-                .srcs_description(&intr.indices)
-                .unwrap_or_else(|| "sources its indices do not determine".into());
+            let required = intr.op.srcs(&intr.indices).map_or(0, |s| s.len());
             return Err(malformed(
                 Some(decl),
-                format!("expected {counts}, found {}", intr.srcs.len()),
+                Malformation::SourceCount {
+                    required,
+                    optional: intr.op.optional_srcs().len(),
+                    found: intr.srcs.len(),
+                },
             ));
         }
         let src_types = intr.srcs.iter().map(|s| func.src_type(*s)).collect();
@@ -147,27 +157,21 @@ impl<'a> ImageAccess<'a> {
         })
     }
 
-    /// An error about this access.
-    pub fn error(&self, kind: LowerErrorKind, message: impl Into<String>) -> LowerError {
-        LowerError {
-            kind,
-            function: Some(self.function.into()),
-            intrinsic: Some(self.op.name()),
-            span: self.span,
-            image: Some(self.decl.name.as_str().into()),
-            format: Some(self.format),
-            platform: self.platform.into(),
-            message: message.into(),
-        }
+    /// An error of `kind` about this access.
+    pub fn error(&self, kind: LowerErrorKind) -> LowerError {
+        LowerError::new(kind, self.platform)
+            .at(self.function, Some(self.op.name()), self.span)
+            .with_image(&self.decl.name, self.format)
+    }
+
+    /// The [`Malformation`] `m` of this access.
+    pub fn malformed(&self, m: Malformation) -> LowerError {
+        self.error(LowerErrorKind::Malformed(m))
     }
 
     /// The error for a format the platform cannot store.
     pub fn format_error(&self, e: FormatError) -> LowerError {
-        let kind = match e.kind {
-            FormatErrorKind::NoFormat => LowerErrorKind::FormatRequired,
-            FormatErrorKind::NotStorable => LowerErrorKind::UnsupportedFormat,
-        };
-        self.error(kind, e.to_string())
+        self.error(format_error_kind(e))
     }
 
     /// Number of coordinate components (NIR's `nir_image_intrinsic_coord_components`).
@@ -178,22 +182,20 @@ impl<'a> ImageAccess<'a> {
     /// Checks the dimension and the coordinate source (source 0).
     pub fn check_coord(&self) -> Result<Src, LowerError> {
         if self.arrayed && !self.dim.can_be_arrayed() {
-            return Err(self.error(
-                LowerErrorKind::UnsupportedDim,
-                format!("{} images cannot be arrayed", self.dim),
-            ));
+            return Err(
+                self.error(LowerErrorKind::UnsupportedDim(DimProblem::Arrayed {
+                    dim: self.dim,
+                })),
+            );
         }
         let need = self.coord_components();
         let ty = self.src_types[0];
         if ty.bit_size() != 32 || ty.num_components() < need {
-            return Err(self.error(
-                LowerErrorKind::Malformed,
-                format!(
-                    "the coordinate is {ty}, a{} {} image needs 32x{need}",
-                    if self.arrayed { "n arrayed" } else { "" },
-                    self.dim
-                ),
-            ));
+            return Err(self.malformed(Malformation::Coordinate {
+                found: ty,
+                dim: self.dim,
+                arrayed: self.arrayed,
+            }));
         }
         Ok(self.srcs[0])
     }
@@ -227,12 +229,44 @@ impl<'a> ImageAccess<'a> {
         };
         let ty = self.src_types[k];
         if ty != Type::U32 {
-            return Err(self.error(
-                LowerErrorKind::Malformed,
-                format!("the LOD is {ty}, expected a 32-bit scalar"),
-            ));
+            return Err(self.malformed(Malformation::Lod { found: ty }));
         }
         Ok(Some(self.srcs[k]))
+    }
+
+    /// The NIR atomic op of an `image_atomic` or `image_atomic_swap`: one that belongs
+    /// to the intrinsic, and that has an LSC operation.
+    pub fn atomic_op(&self) -> Result<AtomicOp, LowerError> {
+        let v = self
+            .op
+            .index_position(IndexKind::AtomicOp)
+            .and_then(|p| self.indices.get(p).copied());
+        let op = v.and_then(AtomicOp::from_index).ok_or_else(|| {
+            self.malformed(Malformation::BadIndex {
+                kind: IndexKind::AtomicOp,
+                value: v,
+            })
+        })?;
+        if op.is_swap() != (self.op == IntrinsicOp::ImageAtomicSwap) {
+            return Err(self.malformed(Malformation::AtomicIntrinsic { op }));
+        }
+        if matches!(op, AtomicOp::IncWrap | AtomicOp::DecWrap) {
+            return Err(self.error(LowerErrorKind::AtomicOpUnmapped { op }));
+        }
+        Ok(op)
+    }
+
+    /// The type of an atomic's result, which its data operands share: one scalar.
+    pub fn atomic_type(&self) -> Result<Type, LowerError> {
+        let ty = self.dest.unwrap_or(Type::U32);
+        let data = &self.src_types[1..];
+        if ty.num_components() != 1 || data.iter().any(|t| *t != ty) {
+            return Err(self.malformed(Malformation::AtomicTypes {
+                result: ty,
+                data: data.to_vec(),
+            }));
+        }
+        Ok(ty)
     }
 
     /// Whether the image is declared `writeonly`.

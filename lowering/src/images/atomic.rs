@@ -53,14 +53,15 @@
 
 use super::access::ImageAccess;
 use super::context::{EmitCtx, PlanCtx, Route, UntypedReason};
-use super::report::SurfaceFormat;
-use super::typed::{tgm_indices, typed_coords};
+use super::typed::{tgm_desc, typed_coords};
 use crate::address::slot;
 use crate::convert;
 use crate::device::Device;
-use crate::error::{LowerError, LowerErrorKind};
+use crate::error::{LowerError, LowerErrorKind, Malformation};
+use crate::format::supports_typed_atomic;
+use crate::report::SurfaceFormat;
 use ir::lsc::{CacheControl, CacheOpt, DataShape, DataSize, LscAtomicOp};
-use ir::{AtomicOp, Builder, Format, Function, ImageRef, IndexKind, Inst, IntrinsicOp, Src, Type};
+use ir::{AtomicOp, Builder, Format, Function, ImageRef, Inst, IntrinsicOp, Src};
 use smallvec::SmallVec;
 
 /// The LSC atomic operation for a NIR atomic op, as Mesa's `lsc_op_for_nir_intrinsic`
@@ -128,12 +129,18 @@ pub(crate) fn r16_atomic_operands(
         .collect()
 }
 
+/// Whether atomics on R16 images exist (typed on the R16 surface, untyped with
+/// `d16u32`): where isl's TA column gives R16 surfaces typed atomics (Gfx12).
+pub(crate) fn r16_atomics(device: &Device) -> bool {
+    supports_typed_atomic(device, Format::R16Uint)
+}
+
 /// The result of an atomic on a `format` image from the `d16u32` message's `old` (see
 /// the module documentation): R16_UINT zero-extended (masked before Xe2), R16_SINT
 /// sign-extended, R16_FLOAT converted to float32; other formats unchanged.
 pub(crate) fn r16_atomic_result(b: &mut Builder, device: &Device, format: Format, old: Src) -> Src {
     match format {
-        Format::R16Uint if device.verx10 < 200 => {
+        Format::R16Uint if !device.narrow_data_zero_extended => {
             let m = b.imm_u32(0xffff);
             Src::new(b.iand(old, m))
         }
@@ -190,10 +197,7 @@ pub(crate) fn check_supported(
     if supported {
         return Ok(());
     }
-    Err(a.error(
-        LowerErrorKind::FloatAtomicUnsupported,
-        format!("image atomic {op} is not supported on this platform"),
-    ))
+    Err(a.error(LowerErrorKind::FloatAtomicUnsupported { op }))
 }
 
 /// Refuses integer arithmetic on a float format and float arithmetic on an integer one
@@ -204,14 +208,12 @@ pub(crate) fn check_domain(
     is_float: bool,
 ) -> Result<(), LowerError> {
     match op_domain(op) {
-        Some(float_op) if float_op != is_float => Err(a.error(
-            LowerErrorKind::AtomicTypeMismatch,
-            format!(
-                "{} atomic {op} on a{} format",
-                if float_op { "float" } else { "integer" },
-                if is_float { " float" } else { "n integer" }
-            ),
-        )),
+        Some(float_op) if float_op != is_float => {
+            Err(a.error(LowerErrorKind::AtomicTypeMismatch {
+                op,
+                float_format: is_float,
+            }))
+        }
         _ => Ok(()),
     }
 }
@@ -223,54 +225,16 @@ pub(crate) fn plan(
 ) -> Result<Route<TypedAtomic>, LowerError> {
     let (device, options) = (ctx.device, ctx.options);
     let coord = a.check_coord()?;
-    let op = a
-        .indices
-        .get(
-            a.op.index_position(IndexKind::AtomicOp)
-                .expect("image atomics carry atomic_op"),
-        )
-        .and_then(|&v| AtomicOp::from_index(v))
-        .ok_or_else(|| a.error(LowerErrorKind::Malformed, "bad atomic_op index"))?;
+    let op = a.atomic_op()?;
     let swap = a.op == IntrinsicOp::ImageAtomicSwap;
-    if op.is_swap() != swap {
-        return Err(a.error(
-            LowerErrorKind::Malformed,
-            format!(
-                "atomic op {op} belongs to {}",
-                if op.is_swap() {
-                    "image_atomic_swap"
-                } else {
-                    "image_atomic"
-                }
-            ),
-        ));
-    }
-    if matches!(op, AtomicOp::IncWrap | AtomicOp::DecWrap) {
-        return Err(a.error(
-            LowerErrorKind::AtomicOpUnmapped,
-            format!("atomic op {op} has no LSC operation"),
-        ));
-    }
-    let dest = a.dest.unwrap_or(Type::U32);
-    let data_tys = &a.src_types[1..];
-    if dest.num_components() != 1 || data_tys.iter().any(|t| *t != dest) {
-        return Err(a.error(
-            LowerErrorKind::Malformed,
-            format!(
-                "atomic data and result must be one scalar type, found {dest} and {data_tys:?}"
-            ),
-        ));
-    }
+    let dest = a.atomic_type()?;
     let is64 = dest.bit_size() == 64 || matches!(a.format, Format::R64Uint | Format::R64Sint);
     if is64 {
         // The untyped path checks that the platform has 64-bit atomics.
         return Ok(Route::Untyped(UntypedReason::Int64Atomic));
     }
     if dest.bit_size() != 32 {
-        return Err(a.error(
-            LowerErrorKind::Malformed,
-            format!("image atomics operate on 32- or 64-bit data, not {dest}"),
-        ));
+        return Err(a.malformed(Malformation::AtomicBits { found: dest }));
     }
     if options.force_untyped {
         return Ok(Route::Untyped(UntypedReason::Forced));
@@ -280,21 +244,15 @@ pub(crate) fn plan(
         Format::None => (DataSize::D32, None),
         Format::R32Uint | Format::R32Sint => (DataSize::D32, Some(false)),
         Format::R32Float => (DataSize::D32, Some(true)),
-        Format::R16Uint | Format::R16Sint | Format::R16Float if device.verx10 >= 120 => {
+        Format::R16Uint | Format::R16Sint | Format::R16Float if r16_atomics(device) => {
             (DataSize::D16U32, Some(a.format == Format::R16Float))
         }
-        f => {
-            return Err(a.error(
-                LowerErrorKind::AtomicFormatUnsupported,
-                format!(
-                    "typed atomics need an R32 surface{}, not {f}",
-                    if device.verx10 >= 120 {
-                        " or an R16 one"
-                    } else {
-                        ""
-                    }
-                ),
-            ))
+        format => {
+            return Err(a.error(LowerErrorKind::AtomicFormatUnsupported {
+                format,
+                untyped: false,
+                r16: r16_atomics(device),
+            }))
         }
     };
     if let Some(is_float) = float_format {
@@ -331,32 +289,22 @@ impl TypedAtomic {
         let zero = ctx.zero(func);
         let mut b = ctx.builder(func, inst);
         let coords = typed_coords(self.coord, self.coord_comps, zero);
-        let mut srcs: SmallVec<[Src; 7]> = SmallVec::from_slice(&coords);
-        srcs.extend(r16_atomic_operands(
-            &mut b,
-            device,
-            self.format,
-            &self.operands,
-        ));
+        let operands = r16_atomic_operands(&mut b, device, self.format, &self.operands);
         let predicate = if self.guard {
             let size = b.image_load_param(self.image, slot::SIZE, 3);
-            let bound = b.ine(Src::channel(size, 0), zero);
-            srcs.push(Src::new(bound));
-            Some(bound)
+            Some(b.ine(Src::channel(size, 0), zero))
         } else {
             None
         };
-        let mut indices = tgm_indices(DataShape::vector(self.size, 1, false), self.cache);
-        indices.push(self.op.opcode());
-        let old = b
-            .intrinsic(
-                IntrinsicOp::LscAtomic,
-                Some(self.image),
-                &srcs,
-                &indices,
-                Some(Type::U32),
-            )
-            .expect("lsc_atomic defines a value");
+        let desc =
+            tgm_desc(DataShape::vector(self.size, 1, false), self.cache).with_atomic(self.op);
+        let old = b.lsc_atomic(
+            &desc,
+            Some(self.image),
+            &coords,
+            &operands,
+            predicate.map(Src::new),
+        );
         let old = r16_atomic_result(&mut b, device, self.format, Src::new(old));
         let result = match predicate {
             Some(p) => Src::new(b.bcsel(p, old, zero)),

@@ -42,16 +42,17 @@
 
 use super::access::ImageAccess;
 use super::context::EmitCtx;
-use super::report::SurfaceFormat;
 use crate::address::{slot, Emitter, Operand};
 use crate::device::Device;
-use crate::error::{LowerError, LowerErrorKind};
+use crate::error::{BlockProblem, DimProblem, FormatUse, LowerError, LowerErrorKind, Malformation};
 use crate::format::{storage_access, StorageAccess};
 use crate::messages::block2d::{
-    self, data_size_of, Block2dForm, Block2dTable, BlockAccess, BlockPiece, BlockRect, Packing,
+    self, data_size_of, Block2dForm, Block2dRule, Block2dTable, BlockAccess, BlockPiece, BlockRect,
+    Packing,
 };
+use crate::report::SurfaceFormat;
 use ir::function::{InstKind, IntrinsicInst};
-use ir::lsc::{CacheControl, DataShape, Sfid};
+use ir::lsc::Block2dDesc;
 use ir::{Function, ImageDim, ImageRef, IndexKind, Inst, IntrinsicOp, LayoutTiling, Src, Type};
 use smallvec::SmallVec;
 
@@ -86,58 +87,50 @@ impl ImageBlock {
     }
 }
 
-fn unsupported(a: &ImageAccess<'_>, message: impl Into<String>) -> LowerError {
-    a.error(LowerErrorKind::BlockUnsupported, message)
+fn unsupported(a: &ImageAccess<'_>, problem: BlockProblem) -> LowerError {
+    a.error(LowerErrorKind::BlockUnsupported(Box::new(problem)))
 }
 
 /// Plans an `image_block_load` or `image_block_store`.
 pub(crate) fn plan(a: &ImageAccess<'_>, device: &Device) -> Result<ImageBlock, LowerError> {
     let store = a.op == IntrinsicOp::ImageBlockStore;
     if a.dim != ImageDim::D2 || a.arrayed {
-        return Err(a.error(
-            LowerErrorKind::UnsupportedDim,
-            format!(
-                "block accesses address non-arrayed 2D images, not a {}{} image",
-                a.dim,
-                if a.arrayed { " array" } else { "" }
-            ),
-        ));
+        return Err(
+            a.error(LowerErrorKind::UnsupportedDim(DimProblem::BlockNot2d {
+                dim: a.dim,
+                arrayed: a.arrayed,
+            })),
+        );
     }
     let coord = a.check_coord()?;
     let tb = a.format.bits_per_texel() / 8;
     data_size_of(tb).ok_or_else(|| {
         if a.format == ir::Format::None {
-            a.error(
-                LowerErrorKind::FormatRequired,
-                "a block access moves whole texels, and the image has no format to size them",
-            )
+            a.error(LowerErrorKind::FormatRequired(FormatUse::BlockTexels))
         } else {
-            unsupported(
-                a,
-                format!("block messages move texels of 1, 2, 4 or 8 bytes, not {tb}"),
-            )
+            unsupported(a, BlockProblem::TexelBytes { bytes: tb })
         }
     })?;
-    let shape = a
-        .indices
-        .get(
-            a.op.index_position(IndexKind::Block)
-                .expect("image block accesses have a block index"),
-        )
-        .and_then(|&v| ir::lsc::BlockShape::from_index(v))
+    let index =
+        a.op.index_position(IndexKind::Block)
+            .and_then(|p| a.indices.get(p).copied());
+    let shape = index
+        .and_then(ir::lsc::BlockShape::from_index)
         .filter(|s| !s.is_untyped())
-        .ok_or_else(|| a.error(LowerErrorKind::Malformed, "the block index does not decode"))?;
+        .ok_or_else(|| {
+            a.malformed(Malformation::BadIndex {
+                kind: IndexKind::Block,
+                value: index,
+            })
+        })?;
     let ty = if store {
         a.src_types[1]
     } else {
         a.dest.unwrap_or(Type::U32)
     };
-    let sg = a.subgroup_size.ok_or_else(|| {
-        a.error(
-            LowerErrorKind::Malformed,
-            "block accesses spread their data over a subgroup, and the shader fixes no subgroup_size",
-        )
-    })?;
+    let sg = a
+        .subgroup_size
+        .ok_or_else(|| a.malformed(Malformation::NoSubgroupSize))?;
     let chunk = sg * u32::from(ty.bit_size()) / 8;
     let rect = BlockRect {
         width: u32::from(shape.width),
@@ -145,23 +138,17 @@ pub(crate) fn plan(a: &ImageAccess<'_>, device: &Device) -> Result<ImageBlock, L
         elem_bytes: tb,
     };
     if u32::from(ty.num_components()) * chunk != rect.bytes() || ty.bit_size() < 8 {
-        return Err(a.error(
-            LowerErrorKind::Malformed,
-            format!(
-                "the {} is {ty}, which does not spread the {}-byte block over a subgroup of {sg}",
-                if store { "data" } else { "result" },
-                rect.bytes()
-            ),
-        ));
+        return Err(a.malformed(Malformation::BlockValue {
+            store,
+            found: ty,
+            bytes: rect.bytes(),
+            subgroup: sg,
+        }));
     }
     let table = Block2dTable::for_device(device);
     let linear = matches!(a.decl.layout, Some(l) if l.tiling == LayoutTiling::Linear);
     if !store && a.is_write_only() {
-        return Err(a.error(
-            LowerErrorKind::WriteOnlyLoad,
-            "the image is declared writeonly (bound with its own format for hardware-converted \
-             stores), so it cannot be read",
-        ));
+        return Err(a.error(LowerErrorKind::WriteOnlyLoad));
     }
     // The surface is bound as the image's other typed accesses bind it (a block moves raw
     // texels, so any format of the texel's size would do): write-only images with their
@@ -182,23 +169,30 @@ pub(crate) fn plan(a: &ImageAccess<'_>, device: &Device) -> Result<ImageBlock, L
             if !linear {
                 return Err(unsupported(
                     a,
-                    format!(
-                        "untyped block2d (the only block messages for {} on {}) reads a linear surface described by the payload, so `@{}` must declare a static `layout={{tiling=linear, ...}}`",
-                        a.format, device.name, a.decl.name
-                    ),
+                    BlockProblem::UntypedNeedsLinear {
+                        format: a.format,
+                        platform: device.name.clone(),
+                        image: a.decl.name.clone(),
+                    },
                 ));
             }
             (Block2dForm::Untyped, None)
         }
         _ => {
+            // Neither typed messages on this surface nor untyped ones: the untyped
+            // table says why there are none.
             let rule = table
                 .check_available(Block2dForm::Untyped)
                 .err()
-                .map(|r| r.to_string())
-                .unwrap_or_default();
+                .unwrap_or_else(|| Block2dRule::UntypedUnavailable {
+                    platform: device.name.clone(),
+                });
             return Err(unsupported(
                 a,
-                format!("{} has no 2D block messages ({rule})", device.name),
+                BlockProblem::NoBlockMessages {
+                    platform: device.name.clone(),
+                    rule,
+                },
             ));
         }
     };
@@ -207,19 +201,27 @@ pub(crate) fn plan(a: &ImageAccess<'_>, device: &Device) -> Result<ImageBlock, L
     } else {
         BlockAccess::Load
     };
-    let pieces = block2d::split_rect(&table, form, access, rect, Packing::Simt { chunk_bytes: chunk })
-        .map_err(|e| {
-            unsupported(
-                a,
-                format!(
-                    "a {}x{} block of {}-byte texels as {ty} over a subgroup of {sg} cannot be split into {} block2d messages: {e}",
-                    shape.width,
-                    shape.height,
-                    tb,
-                    if form == Block2dForm::Typed { "typed" } else { "untyped" }
-                ),
-            )
-        })?;
+    let pieces = block2d::split_rect(
+        &table,
+        form,
+        access,
+        rect,
+        Packing::Simt { chunk_bytes: chunk },
+    )
+    .map_err(|error| {
+        unsupported(
+            a,
+            BlockProblem::Split {
+                width: shape.width,
+                height: shape.height,
+                texel_bytes: tb,
+                ty,
+                subgroup: sg,
+                typed: form == Block2dForm::Typed,
+                error,
+            },
+        )
+    })?;
     Ok(ImageBlock {
         image: a.image,
         coord,
@@ -243,16 +245,10 @@ struct UntypedSurface {
 }
 
 impl ImageBlock {
-    /// The indices of one message.
-    fn indices(&self, piece: &BlockPiece) -> SmallVec<[u32; 6]> {
+    /// The message of one piece: one texel per element, default caching.
+    fn desc(&self, piece: &BlockPiece) -> Block2dDesc {
         let size = data_size_of(self.texel_bytes).expect("checked when planned");
-        let sfid = self.form.sfid();
-        SmallVec::from_slice(&[
-            Sfid::ALL.iter().position(|s| *s == sfid).unwrap_or(0) as u32,
-            DataShape::vector(size, 1, false).to_index(),
-            piece.shape.to_index().expect("split pieces encode"),
-            CacheControl::DEFAULT.to_index(),
-        ])
+        Block2dDesc::new(self.form.sfid(), size, piece.shape)
     }
 
     /// The component of the result that component `j` of `piece`'s message holds.
@@ -328,19 +324,18 @@ impl ImageBlock {
                         op: IntrinsicOp::LscStoreBlock2d,
                         image,
                         srcs,
-                        indices: self.indices(piece).into_iter().collect(),
+                        indices: self
+                            .desc(piece)
+                            .indices()
+                            .expect("split pieces encode")
+                            .into_iter()
+                            .collect(),
                     });
                 }
                 None => {
                     let v =
-                        e.b.intrinsic(
-                            IntrinsicOp::LscLoadBlock2d,
-                            image,
-                            &srcs,
-                            &self.indices(piece),
-                            Some(pty),
-                        )
-                        .expect("a block load defines a value");
+                        e.b.lsc_load_block2d(&self.desc(piece), image, &srcs, pty)
+                            .expect("split pieces encode");
                     values.push((k, v));
                 }
             }

@@ -2,9 +2,9 @@
 //! ([`PlanCtx`]), the routing of an access between the typed and untyped paths
 //! ([`Route`]), and the per-function emission state ([`EmitCtx`]).
 
-use super::options::LowerOptions;
 use crate::address::AddressPlans;
 use crate::device::Device;
+use crate::options::LowerOptions;
 use ir::function::InstKind;
 use ir::{AluInst, Builder, Cursor, Function, Inst, Src, Value};
 use smallvec::smallvec;

@@ -24,28 +24,26 @@
 //! - image block accesses become 2D block messages (`block.rs`).
 //!
 //! The files: `access.rs` decodes an intrinsic for the planners, `context.rs` holds the
-//! state one run shares, `options.rs` and `report.rs` the pass's inputs and outputs;
-//! this file is the pass and the dispatcher.
+//! state one run shares; the options and the report are the crate's ([`LowerOptions`],
+//! [`LowerReport`]). This file is the pass and the dispatcher.
 
 mod access;
 mod atomic;
 mod block;
 mod context;
-mod options;
-mod report;
 mod sampler;
 mod size;
 mod typed;
 mod untyped;
 
 pub use atomic::{atomic_cache, lsc_op_for_atomic};
-pub use options::{LowerOptions, UntypedAddress};
-pub use report::{ImageBinding, LowerReport, SurfaceFormat};
 pub use sampler::sampler_reads_format;
 
 use crate::address::AddressPlans;
 use crate::device::Device;
-use crate::error::{LowerError, LowerErrorKind};
+use crate::error::{LowerError, LowerErrorKind, Malformation};
+use crate::options::{LowerOptions, UntypedAddress};
+use crate::report::{ImageBinding, LowerReport, SurfaceFormat};
 use access::ImageAccess;
 use context::{EmitCtx, PlanCtx, Route};
 use ir::passes::{Pass, PassError};
@@ -69,20 +67,35 @@ pub fn lower_images_all(
     device: &Device,
     options: &LowerOptions,
 ) -> Result<LowerReport, Vec<LowerError>> {
-    let subgroup_size = shader.subgroup_size;
-    let Shader {
-        images, functions, ..
-    } = shader;
-    let images: &[ImageDecl] = images;
+    let plans = plan_shader(shader, device, options)?;
+    Ok(emit_shader(shader, plans, device))
+}
+
+/// The plans of every image access of a shader, made before anything is emitted.
+pub(crate) struct ShaderPlans {
+    /// Per function, the accesses and their plans, in program order.
+    plans: Vec<Vec<(Inst, Plan)>>,
+    /// Per declared image, the surface its messages need, if any.
+    surfaces: Vec<Option<SurfaceFormat>>,
+}
+
+/// Plans every image access of `shader` (nothing is changed): the plans, or every
+/// access that cannot be lowered.
+pub(crate) fn plan_shader(
+    shader: &Shader,
+    device: &Device,
+    options: &LowerOptions,
+) -> Result<ShaderPlans, Vec<LowerError>> {
+    let images: &[ImageDecl] = &shader.images;
     let mut ctx = PlanCtx {
         device,
         options,
         address_plans: AddressPlans::new(device),
     };
     let mut errors = Vec::new();
-    let mut plans: Vec<Vec<(Inst, Plan)>> = Vec::with_capacity(functions.len());
-    let mut used = vec![None; images.len()];
-    for func in functions.iter() {
+    let mut plans: Vec<Vec<(Inst, Plan)>> = Vec::with_capacity(shader.functions.len());
+    let mut surfaces = vec![None; images.len()];
+    for func in &shader.functions {
         let mut fplans = Vec::new();
         for inst in func.insts_in_order() {
             let Some(intr) = func.inst(inst).as_intrinsic() else {
@@ -91,12 +104,12 @@ pub fn lower_images_all(
             if intr.op.info().class != IntrinsicClass::Image {
                 continue;
             }
-            let planned = ImageAccess::decode(func, inst, images, device, subgroup_size)
+            let planned = ImageAccess::decode(func, inst, images, device, shader.subgroup_size)
                 .and_then(|access| plan(&access, &mut ctx).map(|p| (access, p)));
             match planned {
                 Ok((access, p)) => {
                     if let Some(surface) = p.surface() {
-                        used[access.image.image.index()] = Some(surface);
+                        surfaces[access.image.image.index()] = Some(surface);
                     }
                     fplans.push((inst, p));
                 }
@@ -105,29 +118,37 @@ pub fn lower_images_all(
         }
         plans.push(fplans);
     }
-    if !errors.is_empty() {
-        return Err(errors);
+    if errors.is_empty() {
+        Ok(ShaderPlans { plans, surfaces })
+    } else {
+        Err(errors)
     }
+}
+
+/// Emits the plans of [`plan_shader`] into `shader`, which must be the shader they were
+/// made for.
+pub(crate) fn emit_shader(shader: &mut Shader, plans: ShaderPlans, device: &Device) -> LowerReport {
     let mut report = LowerReport::default();
-    for (func, fplans) in functions.iter_mut().zip(plans) {
+    for (func, fplans) in shader.functions.iter_mut().zip(plans.plans) {
         let mut ctx = EmitCtx::new(func);
         for (inst, p) in fplans {
             p.count(&mut report);
             p.emit(func, inst, device, &mut ctx);
         }
     }
-    report.bindings = used
+    report.bindings = plans
+        .surfaces
         .into_iter()
         .enumerate()
         .filter_map(|(i, s)| {
             s.map(|surface| ImageBinding {
                 image: ImageId::from_u32(i as u32),
-                name: images[i].name.clone(),
+                name: shader.images[i].name.clone(),
                 surface,
             })
         })
         .collect();
-    Ok(report)
+    report
 }
 
 /// The `lower-images` pass for a pass pipeline.
@@ -209,6 +230,7 @@ pub fn register_lower_images(
                 untyped_address,
                 readonly_via_sampler: o
                     .bool("readonly-via-sampler", defaults.readonly_via_sampler)?,
+                ..defaults
             };
             Ok(Box::new(LowerImages::with_options(device.clone(), options)) as Box<dyn Pass>)
         },
@@ -301,6 +323,11 @@ impl Plan {
 /// return a plan or the reason the access must be untyped; this is the only place that
 /// sends an access down the untyped path.
 fn plan(access: &ImageAccess<'_>, ctx: &mut PlanCtx<'_>) -> Result<Plan, LowerError> {
+    if !ctx.device.storage_images {
+        return Err(access.error(LowerErrorKind::NoStorageImages {
+            gen: ctx.device.gen,
+        }));
+    }
     let routed = match access.op {
         IntrinsicOp::ImageLoad => {
             if let Some(s) = sampler::plan(access, ctx.device, ctx.options)? {
@@ -317,12 +344,7 @@ fn plan(access: &ImageAccess<'_>, ctx: &mut PlanCtx<'_>) -> Result<Plan, LowerEr
         IntrinsicOp::ImageBlockLoad | IntrinsicOp::ImageBlockStore => {
             return block::plan(access, ctx.device).map(Plan::Block)
         }
-        other => {
-            return Err(access.error(
-                LowerErrorKind::Malformed,
-                format!("`{other}` is not an image access the pass knows"),
-            ))
-        }
+        op => return Err(access.malformed(Malformation::NotAnImageAccess { op })),
     };
     match routed {
         Route::Typed(p) => Ok(p),

@@ -20,7 +20,7 @@
 //! * the access qualifiers say `readonly` (`NON_WRITEABLE`) and not `writeonly`;
 //! * they say neither `coherent` nor `volatile`: the sampler's caches are not coherent
 //!   with stores made during the dispatch, which those qualifiers ask to see;
-//! * the platform has a 3D sampler ([`Device::has_sampler`]: not Xe-HPC, IGC's
+//! * the platform has a 3D sampler ([`Device::has_sampler`](crate::Device::has_sampler): not Xe-HPC, IGC's
 //!   `hasSamplerSupport`): PVC reads read-only images with typed messages as IGC does;
 //! * the sampler can read the format: every storage format but R64 (ISL's format table
 //!   has no sampling support for `R64_PASSTHRU`, the surface format R64 images need;
@@ -59,11 +59,11 @@
 
 use super::access::ImageAccess;
 use super::context::EmitCtx;
-use super::options::LowerOptions;
-use super::report::SurfaceFormat;
 use crate::convert;
 use crate::device::Device;
-use crate::error::{LowerError, LowerErrorKind};
+use crate::error::{FormatProblem, LowerError, LowerErrorKind, Malformation};
+use crate::options::LowerOptions;
+use crate::report::SurfaceFormat;
 use ir::{AluType, Format, Function, ImageDim, ImageRef, Inst, IntrinsicOp, Src, Type};
 
 /// A planned sampler load.
@@ -104,7 +104,7 @@ pub(crate) fn wants_sampler(a: &ImageAccess<'_>, device: &Device, options: &Lowe
         && !q.contains(ir::Access::NON_READABLE)
         && !q.contains(ir::Access::COHERENT)
         && !q.contains(ir::Access::VOLATILE)
-        && device.has_sampler()
+        && device.has_sampler
         && sampler_reads_format(a.format)
 }
 
@@ -119,24 +119,13 @@ pub(crate) fn plan(
     }
     if a.qualifiers.contains(ir::Access::SAMPLED) {
         // A sampled image is bound for the sampler: no other path may read it.
-        if !device.has_sampler() {
-            return Err(a.error(
-                LowerErrorKind::SamplerUnavailable,
-                format!(
-                    "the image is a sampled texture, which is read through the sampler, \
-                     and {} has no 3D sampler",
-                    device.name
-                ),
-            ));
+        if !device.has_sampler {
+            return Err(a.error(LowerErrorKind::SamplerUnavailable { format: None }));
         }
         if !sampler_reads_format(a.format) {
-            return Err(a.error(
-                LowerErrorKind::SamplerUnavailable,
-                format!(
-                    "the image is a sampled texture of format {}, which the sampler cannot read",
-                    a.format
-                ),
-            ));
+            return Err(a.error(LowerErrorKind::SamplerUnavailable {
+                format: Some(a.format),
+            }));
         }
     }
     let coord = a.check_coord()?;
@@ -144,10 +133,7 @@ pub(crate) fn plan(
     let dest = a.dest.unwrap_or(Type::U32);
     let dest_comps = dest.num_components();
     if dest.bit_size() != 32 || !(1..=4).contains(&dest_comps) {
-        return Err(a.error(
-            LowerErrorKind::Malformed,
-            format!("the load defines {dest}; a storage image load returns 32x1 to 32x4"),
-        ));
+        return Err(a.malformed(Malformation::LoadComponents { found: dest }));
     }
     let (channels, dest_type, surface) = if a.format == Format::None {
         let t =
@@ -155,19 +141,13 @@ pub(crate) fn plan(
                 .and_then(|p| a.indices.get(p))
                 .and_then(|&v| AluType::from_index(v))
                 .filter(|t| t.bits == 32)
-                .ok_or_else(|| {
-                    a.error(
-                        LowerErrorKind::Malformed,
-                        "a format-less load needs a 32-bit dest_type",
-                    )
-                })?;
+                .ok_or_else(|| a.malformed(Malformation::FormatlessDestType))?;
         (dest_comps, t, SurfaceFormat::ViewFormat)
     } else {
         let base = a.format.data_base_type().ok_or_else(|| {
-            a.error(
-                LowerErrorKind::UnsupportedFormat,
-                format!("{} has no data type", a.format),
-            )
+            a.error(LowerErrorKind::UnsupportedFormat(Box::new(
+                FormatProblem::NoDataType { format: a.format },
+            )))
         })?;
         (
             dest_comps.min(a.format.num_channels()),
@@ -353,7 +333,13 @@ fn main {
 ";
         let mut sh = ir::parse_shader(text).unwrap();
         let e = lower_images(&mut sh, &Device::preset("skl").unwrap(), &on()).unwrap_err();
-        assert_eq!(e.kind, LowerErrorKind::Malformed);
+        assert!(
+            matches!(
+                e.kind,
+                LowerErrorKind::Malformed(Malformation::Lod { found }) if found == ir::Type::U64
+            ),
+            "{e}"
+        );
         assert!(
             e.to_string()
                 .contains("the LOD is 64, expected a 32-bit scalar"),

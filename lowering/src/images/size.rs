@@ -9,7 +9,7 @@
 use super::access::ImageAccess;
 use super::context::EmitCtx;
 use crate::address::slot;
-use crate::error::{LowerError, LowerErrorKind};
+use crate::error::{DimProblem, LowerError, LowerErrorKind, Malformation};
 use ir::function::InstKind;
 use ir::{Function, ImageDim, ImageRef, Inst, Src, Type};
 use smallvec::{smallvec, SmallVec};
@@ -30,18 +30,19 @@ pub(crate) struct ImageSize {
 /// Plans an `image_size`.
 pub(crate) fn plan_size(access: &ImageAccess<'_>) -> Result<ImageSize, LowerError> {
     if access.arrayed && !access.dim.can_be_arrayed() {
-        return Err(access.error(
-            LowerErrorKind::UnsupportedDim,
-            format!("{} images cannot be arrayed", access.dim),
-        ));
+        return Err(
+            access.error(LowerErrorKind::UnsupportedDim(DimProblem::Arrayed {
+                dim: access.dim,
+            })),
+        );
     }
     let comps = match access.dest {
         Some(t) if t.bit_size() == 32 && t.num_components() <= 4 => t.num_components(),
-        other => {
-            return Err(access.error(
-                LowerErrorKind::Malformed,
-                format!("image_size defines {other:?}, expected 32-bit with 1 to 4 components"),
-            ))
+        found => {
+            return Err(access.malformed(Malformation::QueryType {
+                op: access.op,
+                found,
+            }))
         }
     };
     Ok(ImageSize {
@@ -56,10 +57,10 @@ pub(crate) fn plan_size(access: &ImageAccess<'_>) -> Result<ImageSize, LowerErro
 pub(crate) fn plan_samples(access: &ImageAccess<'_>) -> Result<(), LowerError> {
     match access.dest {
         Some(t) if t == Type::U32 => Ok(()),
-        other => Err(access.error(
-            LowerErrorKind::Malformed,
-            format!("image_samples defines {other:?}, expected a 32-bit scalar"),
-        )),
+        found => Err(access.malformed(Malformation::QueryType {
+            op: access.op,
+            found,
+        })),
     }
 }
 

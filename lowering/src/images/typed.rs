@@ -18,33 +18,21 @@
 
 use super::access::ImageAccess;
 use super::context::{EmitCtx, PlanCtx, Route, UntypedReason};
-use super::report::SurfaceFormat;
 use crate::convert;
 use crate::device::Device;
-use crate::error::{LowerError, LowerErrorKind};
+use crate::error::{FormatUse, LowerError, LowerErrorKind, Malformation};
 use crate::format::{storage_access, supports_typed_read, supports_typed_write, StorageAccess};
+use crate::report::SurfaceFormat;
 use ir::function::{InstKind, IntrinsicInst};
-use ir::lsc::{AddrSize, AddrType, CacheControl, CacheOpt, DataShape, DataSize, Sfid};
+use ir::lsc::{CacheControl, CacheOpt, DataShape, DataSize, LscDesc};
 use ir::{Format, Function, ImageRef, Inst, IntrinsicOp, Src, Type, Value};
-use smallvec::{smallvec, SmallVec};
+use smallvec::SmallVec;
 
-fn position<T: PartialEq>(all: &[T], x: T) -> u32 {
-    all.iter().position(|y| *y == x).unwrap_or(0) as u32
-}
-
-/// The indices of a TGM message through the binding table: `lsc_sfid=tgm, lsc_addr=bti,
-/// lsc_addr_size=a32` (typed messages are a32 only and never flat, lsc.md §5), the data
-/// shape and cache controls, and a zero base offset (TGM messages cannot have one,
-/// image-lowering.md §10).
-pub(crate) fn tgm_indices(shape: DataShape, cache: CacheControl) -> SmallVec<[u32; 7]> {
-    smallvec![
-        position(&Sfid::ALL, Sfid::Tgm),
-        position(&AddrType::ALL, AddrType::Bti),
-        position(&AddrSize::ALL, AddrSize::A32),
-        shape.to_index(),
-        cache.to_index(),
-        0,
-    ]
+/// A TGM message through the binding table (`LscDesc::typed`: `.tgm`, `bti`, `a32`)
+/// with data `shape` and cache controls `cache`, and no immediate offset (TGM messages
+/// cannot have one, `docs/hardware/image-lowering.md` §10).
+pub(crate) fn tgm_desc(shape: DataShape, cache: CacheControl) -> LscDesc {
+    LscDesc::typed(shape).with_cache(cache)
 }
 
 /// The channel mask of `n` contiguous channels from X: `(1 << n) - 1`.
@@ -143,38 +131,25 @@ pub(crate) fn plan_load(
     let lod = a.check_lod()?;
     let dest = a.dest.unwrap_or(Type::U32);
     if a.is_write_only() {
-        return Err(a.error(
-            LowerErrorKind::WriteOnlyLoad,
-            "the image is declared writeonly (it is bound with its own format for \
-             hardware-converted stores), so it cannot be read",
-        ));
+        return Err(a.error(LowerErrorKind::WriteOnlyLoad));
     }
     let cache = load_cache(device, a.qualifiers);
     let dest_comps = dest.num_components();
     if a.format == Format::None {
         if options.force_untyped {
-            return Err(a.error(
-                LowerErrorKind::FormatRequired,
-                "the untyped path computes texel addresses from the format, and the image \
-                 has none",
-            ));
+            return Err(a.error(LowerErrorKind::FormatRequired(FormatUse::UntypedAddress)));
         }
         // Typed reads convert every storage format from Gfx12.5 (isl TR column,
         // image-lowering.md §3; anv's `shaderStorageImageReadWithoutFormat =
         // verx10 >= 125`), so the message's data is the result. Earlier parts would
         // need Mesa main's FORMAT-parameter if-chain (§10), which is not implemented.
         if !device.has_lsc {
-            return Err(a.error(
-                LowerErrorKind::FormatRequired,
-                "typed reads before Gfx12.5 do not convert every format, so a load needs \
-                 the image's format qualifier",
-            ));
+            return Err(a.error(LowerErrorKind::FormatRequired(
+                FormatUse::TypedReadBeforeGfx125,
+            )));
         }
         if dest.bit_size() != 32 || dest_comps > 4 {
-            return Err(a.error(
-                LowerErrorKind::Malformed,
-                format!("a format-less load returns 32x1 to 32x4, not {dest}"),
-            ));
+            return Err(a.malformed(Malformation::LoadComponents { found: dest }));
         }
         return Ok(Route::Typed(TypedLoad {
             image: a.image,
@@ -202,23 +177,19 @@ pub(crate) fn plan_load(
     let ivb_quirk =
         device.is_gfx7_without_hsw() && matches!(lower, Format::R8Uint | Format::R16Uint);
     if !supports_typed_read(device, lower) && !ivb_quirk {
-        return Err(a.error(
-            LowerErrorKind::TypedUnsupported,
-            format!("typed reads of {lower} surfaces are not supported"),
-        ));
+        return Err(a.error(LowerErrorKind::TypedUnsupported {
+            write: false,
+            surface: lower,
+        }));
     }
     let message = Type::vec32(lower.num_channels());
     convert::check_load(a.format, lower, message, dest_comps)
-        .map_err(|e| a.error(LowerErrorKind::Malformed, e.to_string()))?;
+        .map_err(|e| a.malformed(Malformation::Conversion(e)))?;
     if dest.bit_size() != a.format.data_bit_size() {
-        return Err(a.error(
-            LowerErrorKind::Malformed,
-            format!(
-                "the load defines {dest}, but {} data is {}-bit",
-                a.format,
-                a.format.data_bit_size()
-            ),
-        ));
+        return Err(a.malformed(Malformation::LoadBits {
+            found: dest,
+            format: a.format,
+        }));
     }
     Ok(Route::Typed(TypedLoad {
         image: a.image,
@@ -250,10 +221,10 @@ pub(crate) fn plan_store(
     // which Mesa leaves alone (image-lowering.md §2, §10).
     let native = |channels: u8, surface: SurfaceFormat| -> Result<Route<TypedStore>, LowerError> {
         if data_ty.bit_size() != 32 || data_ty.num_components() < channels {
-            return Err(a.error(
-                LowerErrorKind::Malformed,
-                format!("the stored data is {data_ty}, expected at least 32x{channels}"),
-            ));
+            return Err(a.malformed(Malformation::StoreData {
+                found: data_ty,
+                channels,
+            }));
         }
         Ok(Route::Typed(TypedStore {
             image: a.image,
@@ -270,17 +241,10 @@ pub(crate) fn plan_store(
     };
     if a.format == Format::None {
         if options.force_untyped {
-            return Err(a.error(
-                LowerErrorKind::FormatRequired,
-                "the untyped path computes texel addresses from the format, and the image \
-                 has none",
-            ));
+            return Err(a.error(LowerErrorKind::FormatRequired(FormatUse::UntypedAddress)));
         }
         if data_ty.num_components() > 4 {
-            return Err(a.error(
-                LowerErrorKind::Malformed,
-                format!("the stored data is {data_ty}, a texel has at most 4 channels"),
-            ));
+            return Err(a.malformed(Malformation::StoreChannels { found: data_ty }));
         }
         return native(data_ty.num_components(), SurfaceFormat::ViewFormat);
     }
@@ -290,10 +254,10 @@ pub(crate) fn plan_store(
     let is_r64 = matches!(a.format, Format::R64Uint | Format::R64Sint);
     if a.is_write_only() && !is_r64 {
         if !supports_typed_write(device, a.format) {
-            return Err(a.error(
-                LowerErrorKind::TypedUnsupported,
-                format!("typed writes of {} surfaces are not supported", a.format),
-            ));
+            return Err(a.error(LowerErrorKind::TypedUnsupported {
+                write: true,
+                surface: a.format,
+            }));
         }
         return native(a.format.num_channels(), SurfaceFormat::Typed(a.format));
     }
@@ -302,13 +266,13 @@ pub(crate) fn plan_store(
         StorageAccess::Typed(lower) => lower,
     };
     if !supports_typed_write(device, lower) {
-        return Err(a.error(
-            LowerErrorKind::TypedUnsupported,
-            format!("typed writes of {lower} surfaces are not supported"),
-        ));
+        return Err(a.error(LowerErrorKind::TypedUnsupported {
+            write: true,
+            surface: lower,
+        }));
     }
     convert::check_store(a.format, lower, data_ty)
-        .map_err(|e| a.error(LowerErrorKind::Malformed, e.to_string()))?;
+        .map_err(|e| a.malformed(Malformation::Conversion(e)))?;
     Ok(Route::Typed(TypedStore {
         image: a.image,
         coord,
@@ -332,15 +296,12 @@ impl TypedLoad {
             coords[3] = lod;
         }
         let shape = DataShape::quad(DataSize::D32, contiguous_mask(self.channels));
-        let data = b
-            .intrinsic(
-                IntrinsicOp::LscLoadQuad,
-                Some(self.image),
-                &coords,
-                &tgm_indices(shape, self.cache),
-                Some(Type::vec32(self.channels)),
-            )
-            .expect("lsc_load_quad defines a value");
+        let data = b.lsc_load(
+            &tgm_desc(shape, self.cache),
+            Some(self.image),
+            &coords,
+            None,
+        );
         let result = if self.convert {
             convert::load_color(
                 &mut b,
@@ -376,7 +337,7 @@ impl TypedStore {
             op: IntrinsicOp::LscStoreQuad,
             image: Some(self.image),
             srcs,
-            indices: tgm_indices(shape, self.cache).into_iter().collect(),
+            indices: tgm_desc(shape, self.cache).indices().into_iter().collect(),
         }));
     }
 }

@@ -65,18 +65,22 @@
 //!   before Xe2 (lsc.md §9, Mesa's choices); otherwise the default.
 
 use super::access::ImageAccess;
-use super::atomic::{self, lsc_op_for_atomic, r16_atomic_operands, r16_atomic_result};
+use super::atomic::{self, lsc_op_for_atomic, r16_atomic_operands, r16_atomic_result, r16_atomics};
 use super::context::{EmitCtx, PlanCtx, UntypedReason};
-use super::options::UntypedAddress;
-use super::report::SurfaceFormat;
-use crate::address::{slot, AddressError, AddressPlan, Emitter, Operand};
+use crate::address::{slot, AddressPlan, Emitter, Operand};
 use crate::bounds;
 use crate::convert;
 use crate::device::Device;
-use crate::error::{LowerError, LowerErrorKind};
+use crate::error::{
+    address_error_kind, A64Use, FormatProblem, FormatUse, LowerError, LowerErrorKind, Malformation,
+};
+use crate::options::UntypedAddress;
+use crate::report::SurfaceFormat;
 use ir::function::{InstKind, IntrinsicInst};
-use ir::lsc::{AddrSize, AddrType, CacheControl, CacheOpt, DataShape, DataSize, LscAtomicOp, Sfid};
-use ir::{AtomicOp, Format, Function, ImageRef, IndexKind, Inst, IntrinsicOp, Src, Type};
+use ir::lsc::{
+    AddrSize, AddrType, CacheControl, CacheOpt, DataShape, DataSize, LscAtomicOp, LscDesc, Sfid,
+};
+use ir::{Format, Function, ImageRef, Inst, IntrinsicOp, Src, Type};
 use smallvec::{smallvec, SmallVec};
 use std::rc::Rc;
 
@@ -122,7 +126,7 @@ pub(crate) struct UntypedAccess {
     lod: Option<Src>,
 }
 
-/// What [`LowerReport`](super::report::LowerReport) counts of an untyped access.
+/// What [`LowerReport`](crate::LowerReport) counts of an untyped access.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub(crate) enum UntypedKind {
     /// A load.
@@ -173,19 +177,6 @@ fn raw_format(bits: u32) -> Option<(Format, DataShape)> {
     })
 }
 
-fn address_error(a: &ImageAccess<'_>, e: AddressError) -> LowerError {
-    let kind = match e {
-        AddressError::NoFormat => LowerErrorKind::FormatRequired,
-        AddressError::Format(_) => LowerErrorKind::UnsupportedFormat,
-        AddressError::Dim(_) => LowerErrorKind::UnsupportedDim,
-        AddressError::Layout(_) => LowerErrorKind::InvalidLayout,
-        AddressError::Platform(_) | AddressError::NoTiling(_) => {
-            LowerErrorKind::UntypedPathUnavailable
-        }
-    };
-    a.error(kind, e.to_string())
-}
-
 fn is_coherent(q: ir::Access) -> bool {
     q.contains(ir::Access::COHERENT)
 }
@@ -213,7 +204,7 @@ fn access_cache(device: &Device, q: ir::Access, l3_coherent: CacheOpt) -> CacheC
     };
     if !device.has_lsc {
         CacheControl::DEFAULT
-    } else if is_volatile(q) && device.verx10 < 200 {
+    } else if is_volatile(q) && device.volatile_bypasses_l3 {
         uc(CacheOpt::Uc)
     } else if is_volatile(q) || is_coherent(q) {
         uc(l3_coherent)
@@ -243,27 +234,20 @@ pub(crate) fn plan(
     let (device, options) = (ctx.device, ctx.options);
     let coord = a.check_coord()?;
     if a.format == Format::None {
-        return Err(a.error(
-            LowerErrorKind::FormatRequired,
-            "the untyped path computes texel addresses from the format, and the image has none",
-        ));
+        return Err(a.error(LowerErrorKind::FormatRequired(FormatUse::UntypedAddress)));
     }
     if options.untyped_address == UntypedAddress::A64 && !device.has_a64 {
-        return Err(a.error(
-            LowerErrorKind::A64Unsupported,
-            "untyped-address=a64 needs 64-bit flat addresses, which messages have from Gfx8",
-        ));
+        return Err(a.error(LowerErrorKind::A64Unsupported(A64Use::UntypedAddress)));
     }
     let plan = ctx
         .address_plans
         .get(a.dim, a.arrayed, a.format, a.decl.layout.as_ref())
-        .map_err(|e| address_error(a, e))?;
+        .map_err(|e| a.error(address_error_kind(e)))?;
     let bits = a.format.bits_per_texel();
     let (raw_fmt, shape) = raw_format(bits).ok_or_else(|| {
-        a.error(
-            LowerErrorKind::UnsupportedFormat,
-            format!("{bits}-bit texels have no untyped access size"),
-        )
+        a.error(LowerErrorKind::UnsupportedFormat(Box::new(
+            FormatProblem::UntypedTexelBits { bits },
+        )))
     })?;
     let message = Type::vec32(raw_fmt.num_channels());
     let natural_raw = reason == UntypedReason::NoTypedFormat;
@@ -287,16 +271,12 @@ pub(crate) fn plan(
         IntrinsicOp::ImageLoad => {
             let dest = a.dest.unwrap_or(Type::U32);
             convert::check_load(a.format, raw_fmt, message, dest.num_components())
-                .map_err(|e| a.error(LowerErrorKind::Malformed, e.to_string()))?;
+                .map_err(|e| a.malformed(Malformation::Conversion(e)))?;
             if dest.bit_size() != a.format.data_bit_size() {
-                return Err(a.error(
-                    LowerErrorKind::Malformed,
-                    format!(
-                        "the load defines {dest}, but {} data is {}-bit",
-                        a.format,
-                        a.format.data_bit_size()
-                    ),
-                ));
+                return Err(a.malformed(Malformation::LoadBits {
+                    found: dest,
+                    format: a.format,
+                }));
             }
             access.kind = Kind::Load {
                 dest_comps: dest.num_components(),
@@ -304,26 +284,20 @@ pub(crate) fn plan(
             let lod = a.check_lod()?;
             if a.const_lod() != Some(0) {
                 if !options.bounds_check {
-                    return Err(a.error(
-                        LowerErrorKind::LodUnsupported,
-                        "the untyped path addresses the view's level only (its parameter \
-                         block describes one level), and without the bounds check a LOD \
-                         that is not the constant 0 cannot be turned into an \
-                         out-of-bounds load",
-                    ));
+                    return Err(a.error(LowerErrorKind::LodUnsupported));
                 }
                 access.lod = lod;
             }
             access.cache = load_cache(device, a.qualifiers);
             access.raw_guard = natural_raw && device.is_gfx7_without_hsw();
             let narrow = bits <= 16 && a.format.num_channels() == 1;
-            if narrow && device.verx10 < 200 && !device.is_gfx7_without_hsw() {
+            if narrow && !device.narrow_data_zero_extended && !device.is_gfx7_without_hsw() {
                 access.mask_bits = Some(bits);
             }
         }
         IntrinsicOp::ImageStore => {
             convert::check_store(a.format, raw_fmt, a.src_types[1])
-                .map_err(|e| a.error(LowerErrorKind::Malformed, e.to_string()))?;
+                .map_err(|e| a.malformed(Malformation::Conversion(e)))?;
             access.kind = Kind::Store { data: a.srcs[1] };
             access.cache = store_cache(device, a.qualifiers);
             access.raw_guard = natural_raw && device.is_gfx7_without_hsw();
@@ -333,78 +307,47 @@ pub(crate) fn plan(
             access.cache = atomic_cache(device);
             access.bound_guard = !options.bounds_check && device.is_gfx7_without_hsw();
         }
-        other => {
-            return Err(a.error(
-                LowerErrorKind::Malformed,
-                format!("`{other}` has no untyped lowering"),
-            ))
-        }
+        op => return Err(a.malformed(Malformation::NotAnImageAccess { op })),
     }
     Ok(access)
 }
 
 fn plan_atomic(a: &ImageAccess<'_>, access: &mut UntypedAccess) -> Result<(), LowerError> {
     let device = a.device;
-    let op =
-        a.op.index_position(IndexKind::AtomicOp)
-            .and_then(|p| a.indices.get(p))
-            .and_then(|&v| AtomicOp::from_index(v))
-            .ok_or_else(|| a.error(LowerErrorKind::Malformed, "bad atomic_op index"))?;
-    if matches!(op, AtomicOp::IncWrap | AtomicOp::DecWrap) {
-        return Err(a.error(
-            LowerErrorKind::AtomicOpUnmapped,
-            format!("atomic op {op} has no LSC operation"),
-        ));
-    }
+    let op = a.atomic_op()?;
     let swap = a.op == IntrinsicOp::ImageAtomicSwap;
-    let ty = a.dest.unwrap_or(Type::U32);
+    let ty = a.atomic_type()?;
     let is64 = ty.bit_size() == 64 || matches!(a.format, Format::R64Uint | Format::R64Sint);
     let (size, float_format) = match a.format {
         Format::R64Uint | Format::R64Sint => (DataSize::D64, false),
         Format::R32Uint | Format::R32Sint => (DataSize::D32, false),
         Format::R32Float => (DataSize::D32, true),
-        Format::R16Uint | Format::R16Sint | Format::R16Float if device.verx10 >= 120 => {
+        Format::R16Uint | Format::R16Sint | Format::R16Float if r16_atomics(device) => {
             (DataSize::D16U32, a.format == Format::R16Float)
         }
-        f => {
-            return Err(a.error(
-                LowerErrorKind::AtomicFormatUnsupported,
-                format!(
-                    "untyped image atomics need an R32{} or R64 image, not {f}",
-                    if device.verx10 >= 120 { ", R16" } else { "" }
-                ),
-            ))
+        format => {
+            return Err(a.error(LowerErrorKind::AtomicFormatUnsupported {
+                format,
+                untyped: true,
+                r16: r16_atomics(device),
+            }))
         }
     };
-    if is64 != (size == DataSize::D64) || ty.num_components() != 1 {
-        return Err(a.error(
-            LowerErrorKind::Malformed,
-            format!(
-                "the atomic defines {ty}, but {} data is {}-bit",
-                a.format,
-                a.format.data_bit_size()
-            ),
-        ));
+    if is64 != (size == DataSize::D64) {
+        return Err(a.malformed(Malformation::AtomicFormatBits {
+            found: ty,
+            format: a.format,
+        }));
     }
     if is64 {
         if !(device.image_int64_atomics && device.has_a64) {
-            return Err(a.error(
-                LowerErrorKind::Int64AtomicUnsupported,
-                "64-bit image atomics need A64 global atomics (Gfx9+)",
-            ));
+            return Err(a.error(LowerErrorKind::Int64AtomicUnsupported));
         }
         // anv's path (§9): A64 UGM atomics on the computed texel address.
         access.a64 = true;
     }
     atomic::check_supported(a, op, device)?;
     atomic::check_domain(a, op, float_format)?;
-    let data_tys = &a.src_types[1..];
-    if data_tys.iter().any(|t| *t != ty) {
-        return Err(a.error(
-            LowerErrorKind::Malformed,
-            format!("atomic data and result must be one scalar type, found {ty} and {data_tys:?}"),
-        ));
-    }
     let constant = a
         .const_srcs
         .get(1)
@@ -412,12 +355,8 @@ fn plan_atomic(a: &ImageAccess<'_>, access: &mut UntypedAccess) -> Result<(), Lo
         .flatten()
         .filter(|_| !is64)
         .map(|v| v as u32);
-    let lsc = lsc_op_for_atomic(op, if swap { None } else { constant }).ok_or_else(|| {
-        a.error(
-            LowerErrorKind::AtomicOpUnmapped,
-            format!("atomic op {op} has no LSC operation"),
-        )
-    })?;
+    let lsc = lsc_op_for_atomic(op, if swap { None } else { constant })
+        .ok_or_else(|| a.error(LowerErrorKind::AtomicOpUnmapped { op }))?;
     let operands: SmallVec<[Src; 2]> = match lsc.num_data_operands() {
         0 => SmallVec::new(),
         1 => smallvec![a.srcs[1]],
@@ -432,30 +371,19 @@ fn plan_atomic(a: &ImageAccess<'_>, access: &mut UntypedAccess) -> Result<(), Lo
     Ok(())
 }
 
-fn position<T: PartialEq>(all: &[T], x: T) -> u32 {
-    all.iter().position(|y| *y == x).unwrap_or(0) as u32
-}
-
 impl UntypedAccess {
-    /// The LSC indices of the message.
-    fn indices(&self) -> SmallVec<[u32; 7]> {
+    /// The message: `.ugm` through the binding table (`bti`, `a32`) or flat `a64`.
+    fn desc(&self) -> LscDesc {
         let (addr, size) = if self.a64 {
             (AddrType::Flat, AddrSize::A64)
         } else {
             (AddrType::Bti, AddrSize::A32)
         };
-        let mut idx: SmallVec<[u32; 7]> = smallvec![
-            position(&Sfid::ALL, Sfid::Ugm),
-            position(&AddrType::ALL, addr),
-            position(&AddrSize::ALL, size),
-            self.shape.to_index(),
-            self.cache.to_index(),
-            0,
-        ];
-        if let Kind::Atomic { op, .. } = &self.kind {
-            idx.push(op.opcode());
+        let desc = LscDesc::new(Sfid::Ugm, addr, size, self.shape).with_cache(self.cache);
+        match &self.kind {
+            Kind::Atomic { op, .. } => desc.with_atomic(*op),
+            _ => desc,
         }
-        idx
     }
 
     /// Emits the access in place of `inst`.
@@ -489,25 +417,12 @@ impl UntypedAccess {
             e.src(offset)
         };
         let image = (!self.a64).then_some(self.image);
-        let indices = self.indices();
-        let with_pred = |mut srcs: SmallVec<[Src; 4]>| {
-            if let Some(p) = pred {
-                srcs.push(Src::new(p));
-            }
-            srcs
-        };
+        let desc = self.desc();
+        let pred_src = pred.map(Src::new);
         match self.kind {
             Kind::Load { dest_comps } => {
                 let n = self.raw_fmt.num_channels();
-                let v =
-                    e.b.intrinsic(
-                        IntrinsicOp::LscLoad,
-                        image,
-                        &with_pred(smallvec![addr]),
-                        &indices,
-                        Some(Type::vec32(n)),
-                    )
-                    .expect("lsc_load defines a value");
+                let v = e.b.lsc_load(&desc, image, &[addr], pred_src);
                 let mut v = Operand::Val(Src::new(v));
                 if let Some(bits) = self.mask_bits {
                     v = e.iand(v, Operand::Imm((1u32 << bits) - 1));
@@ -538,25 +453,18 @@ impl UntypedAccess {
                     let max = e.b.imm_u32((1u32 << bits) - 1);
                     data = Src::new(e.b.umin(data, max));
                 }
+                let mut srcs: SmallVec<[Src; 4]> = smallvec![addr, data];
+                srcs.extend(pred_src);
                 func.inst_mut(inst).kind = InstKind::Intrinsic(Box::new(IntrinsicInst {
                     op: IntrinsicOp::LscStore,
                     image,
-                    srcs: with_pred(smallvec![addr, data]),
-                    indices: indices.into_iter().collect(),
+                    srcs,
+                    indices: desc.indices().into_iter().collect(),
                 }));
             }
             Kind::Atomic { operands, ty, .. } => {
-                let mut srcs: SmallVec<[Src; 4]> = smallvec![addr];
-                srcs.extend(r16_atomic_operands(e.b, device, self.image_fmt, &operands));
-                let old =
-                    e.b.intrinsic(
-                        IntrinsicOp::LscAtomic,
-                        image,
-                        &with_pred(srcs),
-                        &indices,
-                        Some(ty),
-                    )
-                    .expect("lsc_atomic defines a value");
+                let operands = r16_atomic_operands(e.b, device, self.image_fmt, &operands);
+                let old = e.b.lsc_atomic(&desc, image, &[addr], &operands, pred_src);
                 let old = r16_atomic_result(e.b, device, self.image_fmt, Src::new(old));
                 let result = match pred {
                     Some(p) => {

@@ -95,7 +95,7 @@ pub fn check_message(
         return Ok(());
     }
     if let Some(m) = SamplerMessage::decode(func, inst).map_err(err)? {
-        if !p.has_sampler() {
+        if !p.has_sampler {
             return Err(err(MessageRule::NoSampler {
                 platform: p.name.clone(),
             }));

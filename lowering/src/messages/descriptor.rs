@@ -33,7 +33,7 @@ pub fn message_descriptor(
     if !p.has_lsc {
         return Err(MessageRule::NoLsc {
             platform: p.name.clone(),
-            verx10: p.verx10,
+            verx10: p.verx10(),
         });
     }
     check_lsc(p, m)?;

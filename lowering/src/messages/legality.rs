@@ -123,7 +123,9 @@ pub fn check_lsc(p: &Device, m: &LscMessage) -> Result<(), MessageRule> {
         if d.vect != 1 {
             return Err(MessageRule::AtomicVector { op, vect: d.vect });
         }
-        if m.sfid == Sfid::Tgm && matches!(a, LscAtomicOp::Fadd | LscAtomicOp::Fsub) && !p.is_xe2()
+        if m.sfid == Sfid::Tgm
+            && matches!(a, LscAtomicOp::Fadd | LscAtomicOp::Fsub)
+            && !p.tgm_float_add
         {
             return Err(MessageRule::TgmFloatAtomic {
                 op,
@@ -208,10 +210,10 @@ pub fn check_lsc(p: &Device, m: &LscMessage) -> Result<(), MessageRule> {
     }
 
     // §13.11: the typed width the device asks for must exist.
-    if m.sfid == Sfid::Tgm && p.typed_simd > p.typed_simd_max() {
+    if m.sfid == Sfid::Tgm && p.typed_simd > p.typed_simd_max {
         return Err(MessageRule::TypedExecSize {
             exec_size: p.typed_simd,
-            max: p.typed_simd_max(),
+            max: p.typed_simd_max,
             platform: p.name.clone(),
         });
     }

@@ -4,7 +4,7 @@
 use super::op::LscOp;
 use super::rule::MessageRule;
 use crate::device::Device;
-use ir::lsc::{AddrSize, AddrType, CacheControl, DataShape, LscAtomicOp, Sfid};
+use ir::lsc::{AddrSize, AddrType, CacheControl, DataShape, LscDesc, Sfid};
 use ir::{Function, IndexKind, Inst, IntrinsicOp};
 
 /// A decoded LSC message: the fields of one `@lsc_*` intrinsic.
@@ -27,6 +27,19 @@ pub struct LscMessage {
 }
 
 impl LscMessage {
+    /// The message `op` sends with the fields of `desc`.
+    pub fn new(op: LscOp, desc: &LscDesc) -> LscMessage {
+        LscMessage {
+            op,
+            sfid: desc.sfid,
+            addr_type: desc.addr_type,
+            addr_size: desc.addr_size,
+            data: desc.data,
+            cache: desc.cache,
+            offset: desc.offset,
+        }
+    }
+
     /// Decodes an LSC intrinsic. `Ok(None)` if `inst` is not an LSC message intrinsic;
     /// an error if one of its indices does not decode.
     pub fn decode(func: &Function, inst: Inst) -> Result<Option<LscMessage>, MessageRule> {
@@ -36,50 +49,16 @@ impl LscMessage {
         if !i.op.is_lsc() {
             return Ok(None);
         }
-        let index = |kind: IndexKind| -> Result<u32, MessageRule> {
-            i.index(kind)
-                .ok_or(MessageRule::BadIndex { kind, value: None })
-        };
-        let bad = |kind: IndexKind, value: u32| MessageRule::BadIndex {
-            kind,
-            value: Some(value),
-        };
-        let v = index(IndexKind::LscSfid)?;
-        let sfid = *Sfid::ALL
-            .get(v as usize)
-            .ok_or(bad(IndexKind::LscSfid, v))?;
-        let v = index(IndexKind::LscAddr)?;
-        let addr_type = *AddrType::ALL
-            .get(v as usize)
-            .ok_or(bad(IndexKind::LscAddr, v))?;
-        let v = index(IndexKind::LscAddrSize)?;
-        let addr_size = *AddrSize::ALL
-            .get(v as usize)
-            .ok_or(bad(IndexKind::LscAddrSize, v))?;
-        let v = index(IndexKind::LscData)?;
-        let data = DataShape::from_index(v).ok_or(bad(IndexKind::LscData, v))?;
-        let v = index(IndexKind::LscCache)?;
-        let cache = CacheControl::from_index(v).ok_or(bad(IndexKind::LscCache, v))?;
-        let offset = index(IndexKind::LscOffset)? as i32;
-        let atomic = if i.op == IntrinsicOp::LscAtomic {
-            let v = index(IndexKind::LscOp)?;
-            Some(LscAtomicOp::from_opcode(v).ok_or(bad(IndexKind::LscOp, v))?)
-        } else {
-            None
-        };
+        let desc = LscDesc::from_indices(&i.indices).map_err(|e| MessageRule::BadIndex {
+            kind: e.field.into(),
+            value: e.value,
+        })?;
+        let atomic = desc.atomic.filter(|_| i.op == IntrinsicOp::LscAtomic);
         let op = LscOp::from_intrinsic(i.op, atomic).ok_or(MessageRule::BadIndex {
             kind: IndexKind::LscOp,
             value: None,
         })?;
-        Ok(Some(LscMessage {
-            op,
-            sfid,
-            addr_type,
-            addr_size,
-            data,
-            cache,
-            offset,
-        }))
+        Ok(Some(LscMessage::new(op, &desc)))
     }
 
     /// The execution size the message is emitted with on `p`: 1 when transposed, the

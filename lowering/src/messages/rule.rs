@@ -539,7 +539,7 @@ impl fmt::Display for MessageRule {
             ),
             R::NoLsc { platform, verx10 } => write!(
                 f,
-                "lsc.md §1: {platform} (verx10 {verx10}) has no LSC messages (DG2, verx10 125, is the first); its backend maps them onto legacy HDC messages"
+                "{platform} (verx10 {verx10}) has no LSC messages (DG2, verx10 125, is the first); its backend maps them onto legacy HDC messages"
             ),
         }
     }

@@ -14,7 +14,7 @@ pub fn arbitrary_device(g: &mut Gen) -> Device {
 
 /// The tiling crate's generation of a device.
 pub fn tiling_gen(device: &Device) -> tiling::Gen {
-    tiling::Gen::from_verx10(device.verx10).expect("every preset has a tiling generation")
+    tiling::Gen::from_verx10(device.verx10()).expect("every preset has a tiling generation")
 }
 
 /// The classes the format generator draws from, and the coverage tables count.
@@ -216,9 +216,14 @@ mod tests {
     #[test]
     fn r64_is_lowerable_from_gfx9() {
         for d in Device::presets() {
-            assert_eq!(can_lower(&d, Format::R64Uint), d.verx10 >= 90, "{}", d.name);
+            assert_eq!(
+                can_lower(&d, Format::R64Uint),
+                d.verx10() >= 90,
+                "{}",
+                d.name
+            );
             let n = storage_formats(&d).len();
-            assert_eq!(n, if d.verx10 >= 90 { 41 } else { 39 }, "{}", d.name);
+            assert_eq!(n, if d.verx10() >= 90 { 41 } else { 39 }, "{}", d.name);
         }
     }
 

@@ -174,7 +174,8 @@ struct RunArgs {
 struct VerifyArgs {
     #[command(flatten)]
     exec: ExecArgs,
-    /// Platform to lower for: ivb, byt, hsw, bdw, skl, icl, tgl, dg2, mtl, pvc, lnl, bmg.
+    /// Platform to lower for: a code name (ivb, byt, hsw, bdw, skl, icl, tgl, dg2, mtl,
+    /// arl, pvc, lnl, bmg, ...) or a generation (9, 12.5, ...), as tile-calc --gen.
     #[arg(long, value_name = "PLATFORM")]
     target: String,
     /// lower-images: use the untyped fallback even where typed messages would do.
@@ -234,7 +235,10 @@ struct OptArgs {
     /// The default pipeline: lower-images, lower-async-copies, then cleanup (needs --target).
     #[arg(short = 'O')]
     optimize: bool,
-    /// Platform to lower for: ivb, byt, hsw, bdw, skl, icl, tgl, dg2, mtl, pvc, lnl, bmg.
+    /// Platform to lower for: a code name (ivb, byt, hsw, bdw, skl, icl, tgl, dg2, mtl,
+    /// arl, pvc, lnl, bmg, ...) or a generation (9, 12.5, ...), as tile-calc --gen.
+    /// Gfx4-6 parts are accepted and have no storage images: lowering an image access
+    /// for them is an error.
     #[arg(long, value_name = "PLATFORM")]
     target: Option<String>,
     /// lower-images: use the untyped fallback even where typed messages would do.
@@ -414,16 +418,13 @@ fn verify(a: &VerifyArgs) -> Result<(), Failure> {
     write_output(None, &text)
 }
 
-/// The device preset named by `--target`.
+/// The device `--target` names: any name of the platform table, the names
+/// `tile-calc --gen` takes.
 fn target_device(name: &str) -> Result<lowering::Device, Failure> {
-    lowering::Device::preset(&name.to_ascii_lowercase()).ok_or_else(|| {
-        let names: Vec<String> = lowering::Device::presets()
-            .into_iter()
-            .map(|d| d.name.to_string())
-            .collect();
+    lowering::Device::preset(name).ok_or_else(|| {
         Failure(format!(
             "error: unknown --target `{name}`; expected one of: {}",
-            names.join(", ")
+            tools::target_names()
         ))
     })
 }
@@ -455,14 +456,11 @@ fn optimize(args: &OptArgs) -> Result<(), Failure> {
     write_output(args.output.as_deref(), &text)
 }
 
-/// The pipeline `-O` and `-p` ask for, in order; every `-p` text is checked on its own
-/// first, so that a problem (an empty pass name in `cse,,dce`) is reported against
-/// the text the user wrote.
+/// The pipeline `-p` asks for, in order; every `-p` text is checked on its own first,
+/// so that a problem (an empty pass name in `cse,,dce`) is reported against the text the
+/// user wrote. `-O` is not part of it: it runs `lowering::lower_shader` first.
 fn pipeline_text(args: &OptArgs) -> Result<String, Failure> {
     let mut items: Vec<String> = Vec::new();
-    if args.optimize {
-        items.push("lower-images,lower-async-copies,cleanup".into());
-    }
     for text in &args.passes {
         tools::pipeline::check_text(text).map_err(|e| Failure(e.line()))?;
         items.push(text.clone());
@@ -470,8 +468,8 @@ fn pipeline_text(args: &OptArgs) -> Result<String, Failure> {
     Ok(items.join(","))
 }
 
-/// The lowering options given on the command line, refused when no pass of the
-/// pipeline would read them.
+/// The lowering options given on the command line, refused when neither `-O` nor a
+/// pass of the pipeline would read them.
 fn check_lowering_options(args: &OptArgs, pipeline: &str) -> Result<(), Failure> {
     let given = [
         ("--force-untyped", args.force_untyped),
@@ -479,9 +477,10 @@ fn check_lowering_options(args: &OptArgs, pipeline: &str) -> Result<(), Failure>
         ("--readonly-via-sampler", args.readonly_via_sampler),
         ("--untyped-address", args.untyped_address.is_some()),
     ];
-    let lowers = ir::passes::manager::split_pipeline(pipeline)
-        .map(|items| items.iter().any(|(name, _)| name == "lower-images"))
-        .unwrap_or(true);
+    let lowers = args.optimize
+        || ir::passes::manager::split_pipeline(pipeline)
+            .map(|items| items.iter().any(|(name, _)| name == "lower-images"))
+            .unwrap_or(true);
     match given.iter().find(|(_, on)| *on) {
         Some((option, _)) if !lowers => Err(Failure(
             OptionError::new(
@@ -504,9 +503,6 @@ fn run_pipeline(
 ) -> Result<(), Failure> {
     let text = pipeline_text(args)?;
     check_lowering_options(args, &text)?;
-    if text.is_empty() {
-        return Ok(());
-    }
     let defaults = lowering::LowerOptions {
         bounds_check: !args.no_bounds_check,
         force_untyped: args.force_untyped,
@@ -515,7 +511,17 @@ fn run_pipeline(
             AddressModel::Bti => lowering::UntypedAddress::Bti,
             AddressModel::A64 => lowering::UntypedAddress::A64,
         },
+        ..lowering::LowerOptions::default()
     };
+    if args.optimize {
+        let device = device.ok_or_else(|| {
+            Failure(OptionError::new("-O", "lowers for a platform: pass --target").line())
+        })?;
+        optimize_with_lower_shader(args, device, &defaults, shader, file, source)?;
+    }
+    if text.is_empty() {
+        return Ok(());
+    }
     let registry = tools::pipeline::registry(device, defaults);
     let mut pm = PassManager::parse_pipeline(&text, &registry)
         .map_err(|e| Failure(format!("error: {e}")))?;
@@ -558,4 +564,55 @@ fn pipeline_failure(e: &RunError, file: &str, source: &str) -> Failure {
         "{}\nnote: {context} ({count})",
         details.0.trim_end()
     ))
+}
+
+/// `-O`: the default pipeline, `lowering::lower_shader`, with `--print-after-all`,
+/// `--time-passes` and `--verify` applied to its stages.
+fn optimize_with_lower_shader(
+    args: &OptArgs,
+    device: &lowering::Device,
+    options: &lowering::LowerOptions,
+    shader: &mut ir::Shader,
+    file: &str,
+    source: &str,
+) -> Result<(), Failure> {
+    let mut timings: Vec<(String, std::time::Duration)> = Vec::new();
+    let mut invalid: Option<(String, Vec<ir::diag::Diagnostic>)> = None;
+    let mut last = std::time::Instant::now();
+    let result = lowering::lower_shader_with(shader, device, options, &mut |stage, s| {
+        timings.push((stage.to_string(), last.elapsed()));
+        if args.print_after_all {
+            eprint!("// ----- after {stage} -----\n{}", ir::print_shader(s));
+        }
+        if args.verify && invalid.is_none() {
+            if let Err(d) = ir::validate(s) {
+                invalid = Some((stage.to_string(), d));
+            }
+        }
+        last = std::time::Instant::now();
+    });
+    if args.time_passes {
+        eprint!("{}", tools::stage_timing_report(&timings));
+    }
+    if let Some((stage, diagnostics)) = invalid {
+        return Err(Failure(format!(
+            "error: the shader is invalid after pass `{stage}`\n{}",
+            tools::render(&diagnostics, file, source)
+        )));
+    }
+    result.map(|_| ()).map_err(|errors| {
+        let hints = tools::LoweringFlags {
+            force_untyped: args.force_untyped,
+            no_bounds_check: args.no_bounds_check,
+            untyped_address_a64: args.untyped_address == Some(AddressModel::A64),
+        };
+        // The reasons first, so the first line says what is wrong; then which step.
+        let details = tools::render(&tools::lowering_diagnostics(&errors, &hints), file, source);
+        let n = errors.len();
+        Failure(format!(
+            "{}\nnote: the -O pipeline failed ({n} error{})",
+            details.0.trim_end(),
+            if n == 1 { "" } else { "s" }
+        ))
+    })
 }

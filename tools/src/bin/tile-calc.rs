@@ -38,7 +38,8 @@ layout) is 6 * cube + face. Logging: RUST_LOG=debug tile-calc ...";
 const SURFACE_HELP: &str = "\
 Surface options (shared by both commands):
   --gen G         4, 5, 6, 7, 7.5, 8, 9, 11, 12, 12.5, 20, or a platform: ivb, byt, hsw,
-                  bdw, skl, icl, tgl, dg2, mtl, pvc, lnl, bmg
+                  bdw, skl, icl, tgl, dg2, mtl, arl, pvc, lnl, bmg, ... (the names
+                  ir-opt --target takes)
   --format F      an isl format name in any case: r8g8b8a8_unorm, R32G32B32A32_FLOAT,
                   bc1_unorm, astc_ldr_2d_5x4_flt16, ... (short names such as
                   rgba8_unorm work too); `tile-calc formats` lists them

@@ -9,7 +9,7 @@ use crate::messages::error::MessageError;
 use crate::messages::lanes::Sender;
 use crate::messages::surface::{bound, typed_texel};
 use ir::interp::EnvError;
-use ir::lsc::{BlockShape, DataShape, DataSize, Sfid};
+use ir::lsc::{Block2dDesc, BlockShape, DataShape, DataSize, Sfid};
 use ir::{IndexKind, IntrinsicOp};
 use tiling::SurfDim;
 
@@ -29,22 +29,19 @@ pub struct Block2d {
 }
 
 impl Block2d {
-    /// Decodes the indices of block message `op` (`index` gives the encoded value of
-    /// each index it has) and checks what the hardware accepts.
-    pub fn decode(
-        op: IntrinsicOp,
-        index: impl Fn(IndexKind) -> Option<u32>,
-    ) -> Result<Block2d, EnvError> {
-        let bad = |k: IndexKind| MessageError::bad_index(k.name());
-        let idx = |k: IndexKind| index(k).ok_or_else(|| bad(k));
-        let sfid = *Sfid::ALL
-            .get(idx(IndexKind::LscSfid)? as usize)
-            .ok_or_else(|| bad(IndexKind::LscSfid))?;
-        let data = DataShape::from_index(idx(IndexKind::LscData)?)
-            .ok_or_else(|| bad(IndexKind::LscData))?;
-        let shape = BlockShape::from_index(idx(IndexKind::LscBlock)?)
-            .ok_or_else(|| bad(IndexKind::LscBlock))?;
-        if data.size.is_conversion() || data.vect != 1 || data.transpose || data.cmask != 0 {
+    /// Decodes the indices of block message `op` and checks what the hardware accepts.
+    pub fn decode(op: IntrinsicOp, indices: &[u32]) -> Result<Block2d, EnvError> {
+        let desc = Block2dDesc::from_indices(indices)
+            .map_err(|e| MessageError::bad_index(IndexKind::from(e.field).name()))?;
+        Block2d::from_desc(op, &desc)
+    }
+
+    /// The block message `op` with descriptor `desc` (from an IR intrinsic's indices or
+    /// a vISA instruction's fields), checked against what the hardware accepts.
+    pub fn from_desc(op: IntrinsicOp, desc: &Block2dDesc) -> Result<Block2d, EnvError> {
+        let (sfid, shape) = (desc.sfid, desc.shape);
+        let data = DataShape::vector(desc.size, 1, false);
+        if data.size.is_conversion() {
             return Err(MessageError::illegal(format!(
                 "block messages move d8, d16, d32 or d64 elements, found lsc_data={data}"
             )));

@@ -4,7 +4,7 @@
 use crate::messages::error::MessageError;
 use crate::messages::lanes::Sender;
 use ir::interp::EnvError;
-use ir::lsc::{AddrSize, AddrType, DataShape, DataSize, LscAtomicOp, Sfid};
+use ir::lsc::{AddrSize, AddrType, DataShape, DataSize, LscAtomicOp, LscDesc, Sfid};
 use ir::{IndexKind, IntrinsicOp};
 
 /// A decoded LSC message: its indices.
@@ -27,42 +27,33 @@ pub struct LscMessage {
 }
 
 impl LscMessage {
-    /// Decodes the indices of an LSC message `op` (`index` gives the encoded value of
-    /// each index it has) and checks the hardware's rules that the executor depends on
-    /// (`docs/hardware/lsc.md` §4, §5, §13).
-    pub fn decode(
-        op: IntrinsicOp,
-        index: impl Fn(IndexKind) -> Option<u32>,
-    ) -> Result<LscMessage, EnvError> {
-        let idx = |k: IndexKind| index(k).ok_or_else(|| MessageError::bad_index(k.name()));
-        let bad = |k: IndexKind| MessageError::bad_index(k.name());
-        let sfid = *Sfid::ALL
-            .get(idx(IndexKind::LscSfid)? as usize)
-            .ok_or_else(|| bad(IndexKind::LscSfid))?;
-        let addr_type = *AddrType::ALL
-            .get(idx(IndexKind::LscAddr)? as usize)
-            .ok_or_else(|| bad(IndexKind::LscAddr))?;
-        let addr_size = *AddrSize::ALL
-            .get(idx(IndexKind::LscAddrSize)? as usize)
-            .ok_or_else(|| bad(IndexKind::LscAddrSize))?;
-        let shape = DataShape::from_index(idx(IndexKind::LscData)?)
-            .ok_or_else(|| bad(IndexKind::LscData))?;
-        let offset = index(IndexKind::LscOffset).unwrap_or(0) as i32;
+    /// Decodes the indices of an LSC message `op` and checks the hardware's rules that
+    /// the executor depends on (`docs/hardware/lsc.md` §4, §5, §13).
+    pub fn decode(op: IntrinsicOp, indices: &[u32]) -> Result<LscMessage, EnvError> {
+        let desc = LscDesc::from_indices(indices)
+            .map_err(|e| MessageError::bad_index(IndexKind::from(e.field).name()))?;
+        LscMessage::from_desc(op, &desc)
+    }
+
+    /// The message `op` with descriptor `desc` (from an IR intrinsic's indices or a vISA
+    /// instruction's fields), checked against the hardware's rules that the executor
+    /// depends on (`docs/hardware/lsc.md` §4, §5, §13).
+    pub fn from_desc(op: IntrinsicOp, desc: &LscDesc) -> Result<LscMessage, EnvError> {
         let atomic = if op == IntrinsicOp::LscAtomic {
             Some(
-                LscAtomicOp::from_opcode(idx(IndexKind::LscOp)?)
-                    .ok_or_else(|| bad(IndexKind::LscOp))?,
+                desc.atomic
+                    .ok_or_else(|| MessageError::bad_index(IndexKind::LscOp.name()))?,
             )
         } else {
             None
         };
         let m = LscMessage {
             op,
-            sfid,
-            addr_type,
-            addr_size,
-            shape,
-            offset,
+            sfid: desc.sfid,
+            addr_type: desc.addr_type,
+            addr_size: desc.addr_size,
+            shape: desc.data,
+            offset: desc.offset,
             atomic,
         };
         m.check()?;

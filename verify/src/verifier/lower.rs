@@ -5,8 +5,6 @@
 
 use crate::verifier::error::VerifyError;
 use crate::verifier::events::{access_kind, is_group_copy};
-use ir::passes::cleanup::{Cleanup, DEFAULT_MAX_ITERATIONS};
-use ir::passes::manager::PassManager;
 use ir::{Shader, Span};
 use lowering::{Device, LowerOptions, LowerReport};
 use std::collections::BTreeSet;
@@ -58,9 +56,8 @@ pub fn ambiguous_spans(shader: &Shader) -> Vec<Span> {
     dup.into_iter().map(|(l, c)| Span::new(l, c)).collect()
 }
 
-/// Lowers `shader` for `device` (`lower-images` with `options`, `lower-async-copies`,
-/// then `cleanup` through the pass manager, validating in debug builds), stamping spans first when the
-/// shader's image accesses share spans.
+/// Lowers `shader` for `device` with `lowering::lower_shader` (the pipeline of `ir-opt
+/// -O`), stamping spans first when the shader's image accesses share spans.
 pub fn lower(
     shader: &Shader,
     device: &Device,
@@ -71,18 +68,8 @@ pub fn lower(
         stamp_spans(&mut original);
     }
     let mut lowered = original.clone();
-    let report =
-        lowering::lower_images(&mut lowered, device, options).map_err(VerifyError::Lower)?;
-    // The same pipeline as `ir-opt -O`: images, then group async copies (which may use
-    // block messages), then cleanup.
-    lowering::lower_async_copies(&mut lowered, device, &lowering::AsyncCopyOptions::default())
-        .map_err(VerifyError::Lower)?;
-    let mut pm = PassManager::new();
-    pm.add_pass(Box::new(Cleanup::standard(DEFAULT_MAX_ITERATIONS)));
-    pm.run(&mut lowered).map_err(|e| {
-        let diags: Vec<String> = e.diagnostics().iter().map(|d| d.to_string()).collect();
-        VerifyError::Cleanup(format!("{e:?}: {}", diags.join("; ")))
-    })?;
+    let report = lowering::lower_shader(&mut lowered, device, options)
+        .map_err(|mut errors| VerifyError::Lower(errors.swap_remove(0)))?;
     Ok(Lowered {
         original,
         lowered,

@@ -168,10 +168,6 @@ fn lowered_step_budget(max_steps: u64, ofunc: &Function, lfunc: &Function) -> u6
 
 /// Whether any function of `shader` may access shared local memory.
 fn uses_shared_memory(shader: &Shader) -> bool {
-    let slm = ir::lsc::Sfid::ALL
-        .iter()
-        .position(|&s| s == ir::lsc::Sfid::Slm)
-        .map(|p| p as u32);
     shader.functions.iter().any(|f| {
         f.insts_in_order().into_iter().any(|i| {
             f.inst(i).as_intrinsic().is_some_and(|x| {
@@ -184,7 +180,8 @@ fn uses_shared_memory(shader: &Shader) -> bool {
                         | IntrinsicOp::GroupAsyncCopy2d2d
                         | IntrinsicOp::GroupAsyncCopy3d3d
                 ) || (x.op.info().class == IntrinsicClass::Message
-                    && x.index(ir::IndexKind::LscSfid) == slm)
+                    && ir::lsc::LscDesc::from_indices(&x.indices)
+                        .is_ok_and(|d| d.sfid == ir::lsc::Sfid::Slm))
             })
         })
     })

@@ -5,8 +5,8 @@ use super::form::{Block2dForm, Block2dOp};
 use super::register::register_bytes;
 use crate::messages::operands::expect_type;
 use crate::messages::rule::MessageRule;
-use ir::lsc::{BlockShape, CacheControl, DataShape, DataSize, Sfid};
-use ir::{Function, IndexKind, Inst, IntrinsicOp, Src, Type};
+use ir::lsc::{Block2dDesc, BlockShape, CacheControl, DataSize, Sfid};
+use ir::{Function, Inst, IntrinsicOp, Src, Type};
 
 /// The fields of one 2D block message.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -41,35 +41,16 @@ impl Block2dMessage {
             IntrinsicOp::LscStoreBlock2d => Block2dOp::Store,
             _ => return Ok(None),
         };
-        let index = |kind: IndexKind| -> Result<u32, MessageRule> {
-            i.index(kind)
-                .ok_or(MessageRule::BadIndex { kind, value: None })
-        };
-        let bad = |kind: IndexKind, value: u32| MessageRule::BadIndex {
-            kind,
-            value: Some(value),
-        };
-        let v = index(IndexKind::LscSfid)?;
-        let sfid = *Sfid::ALL
-            .get(v as usize)
-            .ok_or(bad(IndexKind::LscSfid, v))?;
-        let v = index(IndexKind::LscData)?;
-        let data = DataShape::from_index(v).ok_or(bad(IndexKind::LscData, v))?;
-        // A block's data is one element size; the vector, transpose and channel mask of
-        // `lsc_data` do not apply (transpose and VNNI are in `lsc_block`).
-        if data.vect != 1 || data.transpose || data.cmask != 0 {
-            return Err(bad(IndexKind::LscData, v));
-        }
-        let v = index(IndexKind::LscBlock)?;
-        let shape = BlockShape::from_index(v).ok_or(bad(IndexKind::LscBlock, v))?;
-        let v = index(IndexKind::LscCache)?;
-        let cache = CacheControl::from_index(v).ok_or(bad(IndexKind::LscCache, v))?;
+        let desc = Block2dDesc::from_indices(&i.indices).map_err(|e| MessageRule::BadIndex {
+            kind: e.field.into(),
+            value: e.value,
+        })?;
         Ok(Some(Block2dMessage {
             op,
-            sfid,
-            size: data.size,
-            shape,
-            cache,
+            sfid: desc.sfid,
+            size: desc.size,
+            shape: desc.shape,
+            cache: desc.cache,
         }))
     }
 

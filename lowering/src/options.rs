@@ -1,7 +1,10 @@
-//! The options of the `lower-images` pass ([`LowerOptions`]).
+//! The options of the lowering ([`LowerOptions`]): of [`lower_shader`](crate::lower_shader)
+//! as a whole, of which the `lower-images` pass reads the image fields and the
+//! `lower-async-copies` pass [`LowerOptions::async_copies`].
 
 /// Where untyped accesses find their memory.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+#[non_exhaustive]
 pub enum UntypedAddress {
     /// A raw buffer view of the image bound at its binding-table index, addressed with
     /// 32-bit byte offsets (Mesa's Gfx7/8 raw path).
@@ -27,6 +30,30 @@ pub struct LowerOptions {
     /// which loads qualify (the others take the normal path). It takes precedence over
     /// `force_untyped` for the loads it covers. Default: off.
     pub readonly_via_sampler: bool,
+    /// How group async copies are lowered.
+    pub async_copies: AsyncCopyOptions,
+}
+
+/// When to use 2D block messages for group async copies.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+#[non_exhaustive]
+pub enum Block2dPolicy {
+    /// Where the shape is a compile-time constant and the platform has untyped 2D
+    /// block messages; the per-invocation loop otherwise.
+    #[default]
+    Auto,
+    /// Never: every copy becomes the per-invocation loop.
+    Never,
+    /// Always: a copy that cannot be done with 2D block messages is an error
+    /// ([`IllegalBlock2d`](crate::LowerErrorKind::IllegalBlock2d), naming the rule).
+    Always,
+}
+
+/// Options of the `lower-async-copies` pass.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct AsyncCopyOptions {
+    /// When to use 2D block messages.
+    pub block2d: Block2dPolicy,
 }
 
 impl Default for LowerOptions {
@@ -36,6 +63,7 @@ impl Default for LowerOptions {
             force_untyped: false,
             untyped_address: UntypedAddress::Bti,
             readonly_via_sampler: false,
+            async_copies: AsyncCopyOptions::default(),
         }
     }
 }

@@ -1,0 +1,258 @@
+//! [`lower_shader`]: the one definition of the default pipeline, the entry point a
+//! driver calls.
+//!
+//! The pipeline is `lower-images`, `lower-async-copies`, then the IR's `cleanup` loop
+//! ([`PIPELINE`]), the list `ir-opt -O` and the verifier run too. The stages stay passes
+//! of their own for custom pipelines (`ir-opt -p`, a [`ir::passes::PassManager`]),
+//! sharing this code.
+//!
+//! The lowering requires a valid shader: [`lower_shader`] runs the validator once, first,
+//! and reports what it finds as [`LowerErrorKind::InvalidShader`] errors. It then plans
+//! every image access and every group async copy before changing anything, so a shader
+//! with any access that cannot be lowered is left as it was, with every such access
+//! reported.
+
+use crate::async_copy;
+use crate::device::Device;
+use crate::error::{LowerError, LowerErrorKind};
+use crate::images;
+use crate::options::LowerOptions;
+use crate::report::LowerReport;
+use ir::diag::Diagnostic;
+use ir::passes::cleanup::{Cleanup, DEFAULT_MAX_ITERATIONS};
+use ir::passes::Pass;
+use ir::Shader;
+
+/// The stages of the default pipeline, in order, as the pass registry names them.
+pub const PIPELINE: [&str; 3] = ["lower-images", "lower-async-copies", "cleanup"];
+
+/// Lowers `shader` for `device`: every image intrinsic and group async copy becomes
+/// messages, then the cleanup loop tightens the address code. Returns what a driver
+/// needs to know ([`LowerReport`]: the surfaces to bind, the parameter blocks to fill,
+/// the messages sent), or every problem found ([`LowerError`]); on error the shader is
+/// unchanged.
+///
+/// See `lowering/examples/driver.rs` for a driver that builds a shader, lowers it and
+/// fills its parameter blocks.
+pub fn lower_shader(
+    shader: &mut Shader,
+    device: &Device,
+    options: &LowerOptions,
+) -> Result<LowerReport, Vec<LowerError>> {
+    lower_shader_with(shader, device, options, &mut |_, _| {})
+}
+
+/// [`lower_shader`], calling `after_stage` with the stage's name ([`PIPELINE`]) and the
+/// shader after each stage (for printing or timing the pipeline, as `ir-opt
+/// --print-after-all` does).
+pub fn lower_shader_with(
+    shader: &mut Shader,
+    device: &Device,
+    options: &LowerOptions,
+    after_stage: &mut dyn FnMut(&str, &Shader),
+) -> Result<LowerReport, Vec<LowerError>> {
+    ir::validate(shader).map_err(|diagnostics| {
+        diagnostics
+            .into_iter()
+            .map(|d| LowerError {
+                span: d.span,
+                ..LowerError::new(LowerErrorKind::InvalidShader(Box::new(d)), &device.name)
+            })
+            .collect::<Vec<_>>()
+    })?;
+    // Plan both stages before changing anything.
+    let image_plans = images::plan_shader(shader, device, options);
+    let copy_plans = async_copy::plan_shader(shader, device, &options.async_copies);
+    let (image_plans, copy_plans) = match (image_plans, copy_plans) {
+        (Ok(i), Ok(c)) => (i, c),
+        (i, c) => {
+            let mut errors = i.err().unwrap_or_default();
+            errors.extend(c.err().unwrap_or_default());
+            return Err(errors);
+        }
+    };
+    let mut report = images::emit_shader(shader, image_plans, device);
+    stage_done(PIPELINE[0], shader, device)?;
+    after_stage(PIPELINE[0], shader);
+    report.async_copies = async_copy::emit_shader(shader, copy_plans);
+    stage_done(PIPELINE[1], shader, device)?;
+    after_stage(PIPELINE[1], shader);
+    Cleanup::standard(DEFAULT_MAX_ITERATIONS)
+        .run(shader)
+        .map_err(|e| stage_failed(PIPELINE[2], e.diagnostics, device))?;
+    stage_done(PIPELINE[2], shader, device)?;
+    after_stage(PIPELINE[2], shader);
+    report.summarize(shader);
+    Ok(report)
+}
+
+/// The errors of a stage that failed, one per diagnostic.
+fn stage_failed(
+    stage: &'static str,
+    diagnostics: Vec<Diagnostic>,
+    device: &Device,
+) -> Vec<LowerError> {
+    diagnostics
+        .into_iter()
+        .map(|diagnostic| LowerError {
+            span: diagnostic.span,
+            ..LowerError::new(
+                LowerErrorKind::StageFailed {
+                    stage,
+                    diagnostic: Box::new(diagnostic),
+                },
+                &device.name,
+            )
+        })
+        .collect()
+}
+
+/// Debug builds validate the shader after each stage (each pass validates its own
+/// output in debug builds).
+fn stage_done(
+    stage: &'static str,
+    shader: &Shader,
+    device: &Device,
+) -> Result<(), Vec<LowerError>> {
+    if cfg!(debug_assertions) {
+        ir::validate(shader).map_err(|d| stage_failed(stage, d, device))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{LowerErrorCode, SurfaceFormat};
+
+    fn parse(text: &str) -> Shader {
+        ir::parse_shader(text).unwrap_or_else(|d| panic!("{d:?}"))
+    }
+
+    const SHADER: &str = "shader compute (local_size=8,8,1)
+image @src : 2d rgba8_unorm readonly (binding=0)
+image @dst : 2d r64_uint (binding=1)
+image @unused : 2d r32_uint (binding=2)
+
+fn main {
+  block b0:
+    32x3 %0 = @load_global_invocation_id
+    32x2 %1 = mov %0.xy
+    32x4 %2 = @image_load (@src, %1) (dest_type=float32)
+    32   %3 = f2u32 %2.x
+    64   %4 = u2u64 %3
+    64   %5 = @image_atomic (@dst, %1, %4) (atomic_op=umax)
+    32x2 %6 = @image_size (@src)
+    @store_ssbo (%6, %0.x, %0.y) (access=none, align_mul=8)
+}
+";
+
+    #[test]
+    fn the_report_says_what_each_image_needs() {
+        let mut sh = parse(SHADER);
+        let dg2 = Device::preset("dg2").unwrap();
+        let r = lower_shader(&mut sh, &dg2, &LowerOptions::default()).unwrap();
+        assert_eq!((r.typed_loads, r.untyped_atomics, r.sizes), (1, 1, 1));
+        assert_eq!(r.a64_accesses, 1);
+        let [src, dst, unused] = &r.images[..] else {
+            panic!("{:?}", r.images)
+        };
+        // @src: a typed load of RGBA8_UNORM (native on DG2) and a size query.
+        assert_eq!(
+            src.surface,
+            Some(SurfaceFormat::Typed(ir::Format::Rgba8Unorm))
+        );
+        assert!(src.typed && !src.untyped && !src.sampler);
+        let size = tiling::image_param::slot::SIZE;
+        assert_eq!(
+            src.param_block.as_ref().map(|p| p.slots.clone()),
+            Some(vec![size])
+        );
+        assert_eq!(src.param_block.as_ref().map(|p| p.bytes), Some(512));
+        // @dst: a 64-bit atomic through A64 addresses from the block's BASE: no binding.
+        assert_eq!(dst.surface, None);
+        assert!(!dst.typed && !dst.untyped);
+        let slots = &dst.param_block.as_ref().expect("a block").slots;
+        assert!(
+            slots.contains(&tiling::image_param::slot::BASE),
+            "{slots:?}"
+        );
+        assert!(slots.contains(&size), "{slots:?}");
+        assert_eq!(dst.binding, 1);
+        // @unused: nothing.
+        assert_eq!((unused.surface, &unused.param_block), (None, &None));
+        // Messages: one typed load, one predicated untyped atomic.
+        let m = r.messages;
+        assert_eq!((m.total, m.typed, m.untyped, m.atomics), (2, 1, 1, 1));
+        assert_eq!(m.predicated, 1);
+        // The pipeline ran to the end: no image access is left, only parameter loads.
+        let text = ir::print_shader(&sh);
+        for op in ["@image_load (", "@image_atomic", "@image_size"] {
+            assert!(!text.contains(op), "{text}");
+        }
+    }
+
+    #[test]
+    fn invalid_or_unlowerable_shaders_are_errors_and_left_alone() {
+        // An image load with a one-component coordinate: the validator's error.
+        let bad = SHADER.replace("(@src, %1)", "(@src, %0.x)");
+        let mut sh = parse(&bad);
+        let before = sh.clone();
+        let dg2 = Device::preset("dg2").unwrap();
+        let errors = lower_shader(&mut sh, &dg2, &LowerOptions::default()).unwrap_err();
+        assert!(!errors.is_empty());
+        assert!(errors
+            .iter()
+            .all(|e| e.kind.code() == LowerErrorCode::InvalidShader && e.span.is_known()));
+        assert_eq!(sh, before);
+        // 64-bit atomics before Gfx9, and a group copy's global side on Gfx7: both
+        // reported, nothing changed.
+        let with_copy = SHADER.replace(
+            "    @store_ssbo",
+            "    64   %7 = load_const (0x0000000100000000)\n    32   %8 = load_const (4)\n    32   %9 = load_const (0)\n    32   %10 = @group_async_copy_2d2d (%9, %9, %7, %9, %8, %8, %8, %8, %8, %9)\n    @store_ssbo",
+        );
+        let mut sh = parse(&with_copy);
+        let before = sh.clone();
+        let hsw = Device::preset("hsw").unwrap();
+        let errors = lower_shader(&mut sh, &hsw, &LowerOptions::default()).unwrap_err();
+        let codes: Vec<LowerErrorCode> = errors.iter().map(|e| e.kind.code()).collect();
+        assert_eq!(
+            codes,
+            [
+                LowerErrorCode::Int64AtomicUnsupported,
+                LowerErrorCode::A64Unsupported
+            ],
+            "{errors:?}"
+        );
+        assert_eq!(sh, before);
+        // Gfx6: no storage images.
+        let mut sh = parse(SHADER);
+        let snb = Device::preset("snb").unwrap();
+        let errors = lower_shader(&mut sh, &snb, &LowerOptions::default()).unwrap_err();
+        assert_eq!(errors.len(), 3);
+        assert!(errors.iter().all(|e| e.kind
+            == LowerErrorKind::NoStorageImages {
+                gen: tiling::Gen::Gfx6
+            }));
+        assert!(
+            errors[0].to_string().contains("gfx6 has no storage images"),
+            "{}",
+            errors[0]
+        );
+    }
+
+    #[test]
+    fn stages_are_observed_in_order() {
+        let mut sh = parse(SHADER);
+        let mut seen = Vec::new();
+        lower_shader_with(
+            &mut sh,
+            &Device::preset("lnl").unwrap(),
+            &LowerOptions::default(),
+            &mut |stage, s| seen.push((stage.to_string(), ir::validate(s).is_ok())),
+        )
+        .unwrap();
+        let want: Vec<(String, bool)> = PIPELINE.iter().map(|s| (s.to_string(), true)).collect();
+        assert_eq!(seen, want);
+    }
+}
