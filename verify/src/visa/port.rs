@@ -34,8 +34,8 @@ use crate::messages::lsc::{LscMessage, Message};
 use crate::messages::sampler::{ld, SamplerMessage};
 use crate::messages::{typed, untyped};
 use ir::interp::EnvError;
-use ir::lsc::{AddrType, DataShape, Sfid};
-use ir::{BaseType, IndexKind, Inst, IntrinsicOp, Span};
+use ir::lsc::{AddrType, Block2dDesc, LscDesc, Sfid};
+use ir::{BaseType, Inst, IntrinsicOp, Span};
 use std::fmt;
 use std::sync::Arc;
 
@@ -94,10 +94,6 @@ fn intrinsic(op: LscOp) -> IntrinsicOp {
         LscOp::StoreBlock2d => IntrinsicOp::LscStoreBlock2d,
         LscOp::Atomic(_) => IntrinsicOp::LscAtomic,
     }
-}
-
-fn position<T: PartialEq>(all: &[T], v: &T) -> u32 {
-    all.iter().position(|x| x == v).unwrap_or(0) as u32
 }
 
 /// The per-lane values of a sampler coordinate: signed types sign-extended.
@@ -167,21 +163,11 @@ impl MemoryPort<'_> {
                 "the immediate offset {offset} does not fit 32 bits"
             ))
         })?;
-        let index = |k: IndexKind| -> Option<u32> {
-            Some(match k {
-                IndexKind::LscSfid => position(&Sfid::ALL, &m.sfid),
-                IndexKind::LscAddr => position(&AddrType::ALL, model),
-                IndexKind::LscAddrSize => position(&ir::lsc::AddrSize::ALL, size),
-                IndexKind::LscData => shape.to_index(),
-                IndexKind::LscOffset => offset as u32,
-                IndexKind::LscOp => match m.op {
-                    LscOp::Atomic(a) => a.opcode(),
-                    _ => return None,
-                },
-                _ => return None,
-            })
-        };
-        let desc = LscMessage::decode(op, index).map_err(env)?;
+        let mut desc = LscDesc::new(m.sfid, *model, *size, shape).with_offset(offset);
+        if let LscOp::Atomic(a) = m.op {
+            desc = desc.with_atomic(a);
+        }
+        let desc = LscMessage::from_desc(op, &desc).map_err(env)?;
         let st = &mut *ctx.regs;
         let surface_value = surface.map(|s| s.value(st) as u32);
         let stateful = m.sfid == Sfid::Tgm || (*model != AddrType::Flat && m.sfid != Sfid::Slm);
@@ -348,15 +334,7 @@ impl MemoryPort<'_> {
         let XAddr::Block2d(fields) = &m.addr else {
             return Err(fail("a 2D block message without its six payload fields"));
         };
-        let index = |k: IndexKind| -> Option<u32> {
-            Some(match k {
-                IndexKind::LscSfid => position(&Sfid::ALL, &m.sfid),
-                IndexKind::LscData => DataShape::vector(size, 1, false).to_index(),
-                IndexKind::LscBlock => shape.to_index()?,
-                _ => return None,
-            })
-        };
-        let desc = Block2d::decode(op, index).map_err(env)?;
+        let desc = Block2d::from_desc(op, &Block2dDesc::new(m.sfid, size, shape)).map_err(env)?;
         let st = &mut *ctx.regs;
         let p: [u64; 6] = fields.map(|f: ScalarRef| f.value(st) as u64);
         let surf = UntypedBlock::from_payload(p);
