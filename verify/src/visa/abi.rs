@@ -276,3 +276,219 @@ impl KernelAbi for DocumentedAbi {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::setup::Setup;
+    use crate::visa::reader::read;
+    use lowering::Device;
+
+    /// A shader that reads a UBO (block 0), writes SSBO 1 and loads image `@img`
+    /// (binding 2): the setup binds all three and fills the push constants.
+    const SHADER: &str = "shader compute (local_size=8,2,1)
+image @img : 2d r32_uint (binding=2)
+fn main {
+  block b0:
+    32x3 %0 = @load_local_invocation_id
+    32   %1 = load_const (0)
+    32   %2 = load_const (1)
+    32   %3 = @load_ubo (%1, %1) (align_mul=4)
+    32   %4 = @image_load (@img, %0.xy) (dest_type=uint32)
+    32   %5 = iadd %3, %4
+    @store_ssbo (%5, %2, %1) (access=none, align_mul=4)
+}
+";
+
+    /// The ABI's layout of a SIMD8 kernel on 32-byte registers reading every input:
+    /// three 16-byte local-id runs, one register each, then the cross-thread inputs in
+    /// the documented order, each aligned to its element size.
+    const INPUTS: &str = ".input local_id_x offset=32 size=16
+.input local_id_y offset=64 size=16
+.input local_id_z offset=96 size=16
+.input num_groups offset=128 size=12
+.input push offset=140 size=16
+.input push_addr offset=160 size=8
+.input ubo_table offset=168 size=8
+.input ssbo_table offset=176 size=8
+.input ss_img offset=184 size=4
+.input param_img offset=192 size=8";
+
+    fn decls() -> &'static str {
+        ".decl local_id_x v_type=G type=uw num_elts=8
+.decl local_id_y v_type=G type=uw num_elts=8
+.decl local_id_z v_type=G type=uw num_elts=8
+.decl num_groups v_type=G type=ud num_elts=3
+.decl push v_type=G type=ud num_elts=4
+.decl push_addr v_type=G type=uq num_elts=1
+.decl ubo_table v_type=G type=uq num_elts=1
+.decl ssbo_table v_type=G type=uq num_elts=1
+.decl ss_img v_type=G type=ud num_elts=1
+.decl param_img v_type=G type=uq num_elts=1"
+    }
+
+    fn program(decls: &str, inputs: &str) -> Result<Program, VisaError> {
+        let text = format!(
+            ".version 4.1\n.kernel \"k\"\n{decls}\n{inputs}\n.kernel_attr SimdSize=8\n\
+             .function \"main\"\nmain:\n    ret (M1, 1)\n"
+        );
+        read(&text).and_then(|l| Program::new(&l, 32, 1 << 20))
+    }
+
+    fn u64_at(bytes: &[u8], at: usize) -> u64 {
+        u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap())
+    }
+
+    fn u32_at(bytes: &[u8], at: usize) -> u32 {
+        u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap())
+    }
+
+    /// The bytes of the allocation at address `addr`, from its start.
+    fn at_address(mem: &Memory, addr: u64) -> &[u8] {
+        let a = mem
+            .allocations()
+            .iter()
+            .find(|a| a.base == addr)
+            .unwrap_or_else(|| panic!("no allocation at {addr:#x}"));
+        &a.bytes
+    }
+
+    #[test]
+    fn every_input_holds_what_the_abi_document_says() {
+        let shader = ir::parse_shader(SHADER).unwrap();
+        let device = Device::preset("dg2").unwrap();
+        let setup = Setup::default_for(&shader, &device, 3).unwrap();
+        let mut mem = setup.build_memory(&shader, &device).unwrap();
+        let p = program(decls(), INPUTS).unwrap();
+        let mut abi = DocumentedAbi::new(&p, &shader, [5, 6, 7]).unwrap();
+        let before = mem.allocations().len();
+        abi.prepare(&mut mem).unwrap();
+        // The push-constant copy, the two tables and the parameter blocks.
+        assert_eq!(mem.allocations().len(), before + 4);
+        // Thread 1 of workgroup (4, 5, 6): invocations 8..16 of the 8x2 workgroup,
+        // local ids (0..8, 1, 0).
+        let lanes = ThreadLanes {
+            workgroup: [4, 5, 6],
+            workgroup_linear: 4 + 5 * 5 + 6 * 30,
+            thread: 1,
+            local_ids: (0..8).map(|x| [x, 1, 0]).collect(),
+            invocations: (0..8).map(|x| 16 * 209 + 8 + x).collect(),
+            dispatch_mask: 0xff,
+        };
+        let mut out = Vec::new();
+        abi.payload(&lanes, &mut out).unwrap();
+        assert_eq!(out.len(), 200, "the payload ends with the last input");
+        // %r0: the group ids in dwords 1, 6, 7.
+        assert_eq!(
+            [u32_at(&out, 4), u32_at(&out, 24), u32_at(&out, 28)],
+            [4, 5, 6]
+        );
+        for lane in 0..8 {
+            let id =
+                |base: usize| u16::from_le_bytes([out[base + 2 * lane], out[base + 2 * lane + 1]]);
+            assert_eq!([id(32), id(64), id(96)], [lane as u16, 1, 0]);
+        }
+        assert_eq!(
+            [u32_at(&out, 128), u32_at(&out, 132), u32_at(&out, 136)],
+            [5, 6, 7]
+        );
+        assert_eq!(&out[140..156], &setup.push_constants[..16]);
+        assert_eq!(
+            at_address(&mem, u64_at(&out, 160)),
+            &setup.push_constants[..],
+            "push_addr points to a copy of all the push constants"
+        );
+        // The tables: entry b is the base address of binding b's buffer.
+        let ubo = mem.allocation(mem.ubo(0).unwrap()).base;
+        let ssbo = mem.allocation(mem.ssbo(1).unwrap()).base;
+        let ubo_table = at_address(&mem, u64_at(&out, 168));
+        let ssbo_table = at_address(&mem, u64_at(&out, 176));
+        assert_eq!(ubo_table.len(), 8 * TABLE_ENTRIES as usize);
+        assert_eq!(u64_at(ubo_table, 0), ubo);
+        assert_eq!(u64_at(ubo_table, 8), 0, "no UBO at binding 1");
+        assert_eq!(u64_at(ssbo_table, 0), 0, "no SSBO at binding 0");
+        assert_eq!(u64_at(ssbo_table, 8), ssbo);
+        // The surface is the image's binding-table index.
+        assert_eq!(u32_at(&out, 184), 2);
+        // The parameter block: dword k of the image's parameters at byte 4k.
+        let params = at_address(&mem, u64_at(&out, 192));
+        let b = mem.image(2).unwrap();
+        assert_eq!(params.len(), PARAM_BLOCK_BYTES);
+        assert!(b.param.iter().any(|&d| d != 0), "the image has parameters");
+        for (k, &d) in b.param.iter().enumerate().take(PARAM_BLOCK_BYTES / 4) {
+            assert_eq!(u32_at(params, 4 * k), d, "dword {k}");
+        }
+        // Registers no input covers keep the interpreter's fill (here zero).
+        assert_eq!(&out[156..160], &[0; 4]);
+    }
+
+    #[test]
+    fn a_partial_thread_leaves_its_missing_lanes_zero() {
+        let shader = ir::parse_shader(SHADER).unwrap();
+        let p = program(decls(), INPUTS).unwrap();
+        let abi = DocumentedAbi::new(&p, &shader, [1, 1, 1]).unwrap();
+        let lanes = ThreadLanes {
+            workgroup: [0, 0, 0],
+            workgroup_linear: 0,
+            thread: 0,
+            local_ids: vec![[3, 0, 0], [4, 0, 0]],
+            invocations: vec![3, 4],
+            dispatch_mask: 0b11,
+        };
+        let mut out = vec![0xee; 8];
+        abi.payload(&lanes, &mut out).unwrap();
+        assert_eq!(
+            &out[32..48],
+            &[3, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+        );
+        assert_eq!(&out[0..4], &[0; 4], "the payload starts from zero");
+    }
+
+    #[test]
+    fn inputs_outside_the_abi_are_errors_at_their_line() {
+        let shader = ir::parse_shader(SHADER).unwrap();
+        let cases = [
+            // An input the ABI does not define.
+            (
+                ".decl local_id_x v_type=G type=uw num_elts=8\n.decl bogus v_type=G type=ud num_elts=1",
+                ".input local_id_x offset=32 size=16\n.input bogus offset=64 size=4",
+                "not an input of the vISA back end's ABI",
+            ),
+            // Local ids of a SIMD8 kernel are 16 bytes.
+            (
+                ".decl local_id_x v_type=G type=uw num_elts=16",
+                ".input local_id_x offset=32 size=32",
+                "has 16 bytes, not 32",
+            ),
+            (
+                ".decl num_groups v_type=G type=ud num_elts=2",
+                ".input num_groups offset=32 size=8",
+                "has 12 bytes, not 8",
+            ),
+            (
+                ".decl push v_type=G type=ub num_elts=6",
+                ".input push offset=32 size=6",
+                "a multiple of 4",
+            ),
+            (
+                ".decl param_other v_type=G type=uq num_elts=1",
+                ".input param_other offset=32 size=8",
+                "declares no image `@other`",
+            ),
+            (
+                ".decl ss_other v_type=G type=ud num_elts=1",
+                ".input ss_other offset=32 size=4",
+                "declares no image `@other`",
+            ),
+        ];
+        for (decls, inputs, what) in cases {
+            let p = program(decls, inputs).unwrap();
+            let e = DocumentedAbi::new(&p, &shader, [1, 1, 1]).unwrap_err();
+            let decl_lines = decls.lines().count() as u32;
+            let input_lines = inputs.lines().count() as u32;
+            // The last input's line: after `.version`, `.kernel` and the declarations.
+            assert_eq!(e.line, 2 + decl_lines + input_lines, "{e}");
+            assert!(e.to_string().contains(what), "{e}");
+        }
+    }
+}

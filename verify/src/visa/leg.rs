@@ -186,7 +186,7 @@ fn coalesce(list: Vec<&Access>) -> Vec<Access> {
                 }
             }
         }
-        out.push(a.clone());
+        out.push(*a);
     }
     out
 }
