@@ -12,8 +12,12 @@
 //! 1. **Accesses.** For every invocation, the loads, stores and atomics both runs made to
 //!    the memory they share (the setup's allocations and the workgroup's shared memory)
 //!    must be the same, in the same order: same kind, same bytes, both in bounds or both
-//!    discarded. The first difference of an invocation is an address mismatch naming
-//!    the kernel's vISA line.
+//!    discarded. A load or store of the lowered shader may be split over consecutive
+//!    kernel accesses that continue one another (one vector message may be several vISA
+//!    messages), and one kernel access may cover consecutive accesses of one lowered
+//!    instruction. The first difference of an invocation is an address mismatch naming
+//!    the kernel's vISA line. Where the kernel failed, only the workgroups before the
+//!    failing one are compared.
 //! 2. **Execution.** A kernel that fails (an error of the interpreter or of a message)
 //!    is an execution mismatch with its vISA line.
 //! 3. **Memory.** Afterwards every byte of the setup's allocations must be equal; the
@@ -157,92 +161,132 @@ fn describe(a: &Access, mem: &Memory) -> String {
     }
 }
 
-fn same(x: &Access, y: &Access) -> bool {
+/// Whether two accesses are the same kind of access to the same place: both discarded,
+/// or both in bounds from the same byte (their sizes are [`align`]'s business).
+fn same_start(x: &Access, y: &Access) -> bool {
     x.kind == y.kind
         && x.space == y.space
         && x.in_bounds == y.in_bounds
-        && (!x.in_bounds || (x.offset == y.offset && x.size == y.size))
+        && (!x.in_bounds || x.offset == y.offset)
 }
 
-/// An invocation's accesses with each run of loads (or stores) that continue one
-/// another (the next starts where the last ended, same space, in bounds) as one access
-/// from the run's first instruction: a vector the lowered shader accesses at once may
-/// be several messages, or several components of one, in the kernel (a `vec4` of
-/// 64-bit values as two `d64x2` stores). Atomics stay one each.
-fn coalesce(list: Vec<&Access>) -> Vec<Access> {
-    let mut out: Vec<Access> = Vec::with_capacity(list.len());
-    for a in list {
-        if let Some(last) = out.last_mut() {
-            if a.kind != AccessKind::Atomic
-                && a.kind == last.kind
-                && a.space == last.space
-                && a.in_bounds
-                && last.in_bounds
-                && a.offset == last.offset + u64::from(last.size)
-            {
-                if let Some(size) = last.size.checked_add(a.size) {
-                    last.size = size;
-                    continue;
-                }
-            }
-        }
-        out.push(*a);
+/// `a` without its first `n` bytes.
+fn rest(a: &Access, n: u32) -> Access {
+    Access {
+        offset: a.offset + u64::from(n),
+        size: a.size - n,
+        ..*a
     }
-    out
 }
 
-/// Compares the accesses of one slice, invocation by invocation.
+/// The first difference between an invocation's accesses in the lowered shader (`b`)
+/// and in the kernel (`c`): the index of the lowered access and both accesses
+/// (`None`: that side made no more).
+struct Difference {
+    index: usize,
+    expected: Option<Access>,
+    actual: Option<Access>,
+}
+
+/// Pairs an invocation's accesses in order. A load or store of the lowered shader may
+/// be split over several consecutive accesses of the kernel that continue one another
+/// (a vector the lowered shader moves in one message may be several messages, or several
+/// components of one, in the kernel: a `vec4` of 64-bit values as two `d64x2` stores),
+/// and one kernel access may cover consecutive accesses of one lowered instruction;
+/// atomics and discarded accesses pair one to one. Returns the lowered accesses paired
+/// and the first difference.
+fn align(b: &[&Access], c: &[&Access]) -> (u64, Option<Difference>) {
+    let (mut i, mut j, mut paired) = (0usize, 0usize, 0u64);
+    // What is left of a partly paired access of either side, and (for the lowered
+    // side) the whole access, for the report.
+    let mut left_b: Option<(Access, Access)> = None;
+    let mut left_c: Option<Access> = None;
+    // The lowered instruction whose accesses a kernel access covers.
+    let mut covering: Option<ir::Inst> = None;
+    loop {
+        let x = left_b.take().or_else(|| {
+            let a = b.get(i).map(|a| (**a, **a));
+            i += usize::from(a.is_some());
+            a
+        });
+        let y = left_c.take().or_else(|| {
+            let a = c.get(j).map(|a| **a);
+            j += usize::from(a.is_some());
+            a
+        });
+        let index = i.saturating_sub(1);
+        let differ = |expected: Option<Access>, actual: Option<Access>| {
+            Some(Difference {
+                index,
+                expected,
+                actual,
+            })
+        };
+        let ((x, whole), y) = match (x, y) {
+            (None, None) => return (paired, None),
+            (Some((_, whole)), None) => return (paired, differ(Some(whole), None)),
+            (None, Some(y)) => return (paired, differ(None, Some(y))),
+            (Some(x), Some(y)) => (x, y),
+        };
+        if covering.is_some_and(|inst| inst != x.ctx.inst) || !same_start(&x, &y) {
+            return (paired, differ(Some(whole), Some(y)));
+        }
+        covering = None;
+        let splittable = x.kind != AccessKind::Atomic && x.in_bounds;
+        if x.size == y.size || !x.in_bounds {
+            paired += 1;
+        } else if !splittable {
+            return (paired, differ(Some(whole), Some(y)));
+        } else if y.size < x.size {
+            left_b = Some((rest(&x, y.size), whole));
+        } else {
+            paired += 1;
+            left_c = Some(rest(&y, x.size));
+            covering = Some(x.ctx.inst);
+        }
+    }
+}
+
+/// Compares the accesses of one slice, invocation by invocation: those of invocations
+/// below `upto` (the kernel's accesses stop where it failed).
+#[allow(clippy::too_many_arguments)]
 fn compare_accesses(
     kernel: &Kernel<'_>,
     mem: &Memory,
     common: usize,
     lowered: &[Access],
     visa: &[Access],
+    upto: u32,
     found: &mut Found,
     report: &mut Report,
 ) {
     let mut by_inv: BTreeMap<u32, (Vec<&Access>, Vec<&Access>)> = BTreeMap::new();
-    for a in lowered.iter().filter(|a| shared_space(a, common)) {
+    let keep = |a: &&Access| shared_space(a, common) && a.ctx.invocation < upto;
+    for a in lowered.iter().filter(keep) {
         by_inv.entry(a.ctx.invocation).or_default().0.push(a);
     }
-    for a in visa.iter().filter(|a| shared_space(a, common)) {
+    for a in visa.iter().filter(keep) {
         by_inv.entry(a.ctx.invocation).or_default().1.push(a);
     }
     for (inv, (b, c)) in by_inv {
-        let (b, c) = (coalesce(b), coalesce(c));
-        report.accesses += b.len().min(c.len()) as u64;
-        let first = (0..b.len().max(c.len())).find(|&i| match (b.get(i), c.get(i)) {
-            (Some(x), Some(y)) => !same(x, y),
-            _ => true,
-        });
-        let Some(i) = first else { continue };
-        let (expected, actual, line, lowered_span) = match (b.get(i), c.get(i)) {
-            (Some(x), Some(y)) => (
-                describe(x, mem),
-                describe(y, mem),
-                y.ctx.span.line,
-                Some(x.ctx.span),
-            ),
-            (Some(x), None) => (
-                describe(x, mem),
-                "no access (the kernel made fewer)".to_string(),
-                0,
-                Some(x.ctx.span),
-            ),
-            (None, Some(y)) => (
-                "no access (the lowered shader made fewer)".to_string(),
-                describe(y, mem),
-                y.ctx.span.line,
-                None,
-            ),
-            (None, None) => continue,
+        let (paired, difference) = align(&b, &c);
+        report.accesses += paired;
+        let Some(d) = difference else { continue };
+        let lowered_span = d.expected.map(|x| x.ctx.span);
+        let expected = match &d.expected {
+            Some(x) => describe(x, mem),
+            None => "no access (the lowered shader made fewer)".to_string(),
+        };
+        let (actual, line) = match &d.actual {
+            Some(y) => (describe(y, mem), y.ctx.span.line),
+            None => ("no access (the kernel made fewer)".to_string(), 0),
         };
         found.push(Mismatch {
             kind: MismatchKind::Address,
             invocation: Some(inv),
             span: lowered_span,
             instruction: visa_instruction(kernel.text, line),
-            location: format!("access {} of the invocation", i + 1),
+            location: format!("access {} of the invocation", d.index + 1),
             expected,
             actual,
             note: lowered_span
@@ -376,12 +420,24 @@ pub fn verify_kernel(
         report.invocations += rb.invocations;
         let rc = run_kernel(&kernel, &grid, range, &mut c, abi, config);
         let c_log = c.take_log();
+        // Where the kernel failed, only the workgroups before the failing one ran to
+        // the end: the accesses of the others are not compared.
+        let upto = match &rc {
+            Ok(_) => u32::MAX,
+            Err(e) => {
+                let [x, y, _] = setup.grid.map(u64::from);
+                let [wx, wy, wz] = e.workgroup.map(u64::from);
+                let wl = wx + wy * x + wz * x * y;
+                u32::try_from(wl * grid.workgroup_size()).unwrap_or(u32::MAX)
+            }
+        };
         compare_accesses(
             &kernel,
             &c,
             common,
             &rb.accesses,
             &c_log,
+            upto,
             &mut found,
             &mut report,
         );
@@ -545,7 +601,104 @@ pub fn merge(first: Report, second: Report) -> Report {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::memory::{AccessCtx, AllocId};
     use crate::visa::reader::read;
+
+    /// An access of instruction `inst` to bytes `offset .. offset + size` of
+    /// allocation 0.
+    fn access(kind: AccessKind, inst: u32, offset: u64, size: u32) -> Access {
+        Access {
+            kind,
+            space: Space::Alloc(AllocId(0)),
+            offset,
+            address: None,
+            size,
+            in_bounds: true,
+            ctx: AccessCtx {
+                inst: ir::Inst::from_u32(inst),
+                span: ir::Span::new(inst, 1),
+                op: ir::IntrinsicOp::LscLoad,
+                lane: 0,
+                invocation: 0,
+            },
+        }
+    }
+
+    /// `align` on two lists: the accesses paired and the first difference as (lowered
+    /// index, expected (offset, size), actual (offset, size)).
+    #[allow(clippy::type_complexity)]
+    fn aligned(
+        b: &[Access],
+        c: &[Access],
+    ) -> (u64, Option<(usize, Option<(u64, u32)>, Option<(u64, u32)>)>) {
+        let b: Vec<&Access> = b.iter().collect();
+        let c: Vec<&Access> = c.iter().collect();
+        let (n, d) = align(&b, &c);
+        let at = |a: Option<Access>| a.map(|a| (a.offset, a.size));
+        (n, d.map(|d| (d.index, at(d.expected), at(d.actual))))
+    }
+
+    #[test]
+    fn accesses_pair_in_order_and_may_be_split() {
+        use AccessKind::{Atomic, Load, Store};
+        let l = |inst, o, n| access(Load, inst, o, n);
+        let s = |inst, o, n| access(Store, inst, o, n);
+        // Equal lists.
+        assert_eq!(
+            aligned(&[l(1, 0, 4), s(2, 8, 4)], &[l(7, 0, 4), s(8, 8, 4)]),
+            (2, None)
+        );
+        // A 32-byte store as two 16-byte messages.
+        assert_eq!(
+            aligned(&[s(1, 64, 32)], &[s(7, 64, 16), s(8, 80, 16)]),
+            (1, None)
+        );
+        // One kernel load covering two loads of one lowered instruction...
+        assert_eq!(aligned(&[l(1, 0, 4), l(1, 4, 4)], &[l(7, 0, 8)]), (2, None));
+        // ...but not of two instructions.
+        assert_eq!(
+            aligned(&[l(1, 0, 4), l(2, 4, 4)], &[l(7, 0, 8)]),
+            (1, Some((1, Some((4, 4)), Some((4, 4)))))
+        );
+        // The second half of a split store goes elsewhere: the whole store is named.
+        assert_eq!(
+            aligned(&[s(1, 64, 32)], &[s(7, 64, 16), s(8, 96, 16)]),
+            (0, Some((0, Some((64, 32)), Some((96, 16)))))
+        );
+        // A load where the lowered shader stores; other bytes; an atomic of another
+        // size.
+        assert_eq!(
+            aligned(&[l(1, 0, 4)], &[s(7, 0, 4)]).1.map(|d| d.0),
+            Some(0)
+        );
+        assert_eq!(
+            aligned(&[l(1, 0, 4), l(2, 4, 4)], &[l(7, 0, 4), l(8, 12, 4)]),
+            (1, Some((1, Some((4, 4)), Some((12, 4)))))
+        );
+        assert_eq!(
+            aligned(
+                &[access(Atomic, 1, 0, 8)],
+                &[access(Atomic, 7, 0, 4), access(Atomic, 8, 4, 4)]
+            ),
+            (0, Some((0, Some((0, 8)), Some((0, 4)))))
+        );
+        // Either side making fewer.
+        assert_eq!(
+            aligned(&[l(1, 0, 4), l(2, 4, 4)], &[l(7, 0, 4)]),
+            (1, Some((1, Some((4, 4)), None)))
+        );
+        assert_eq!(
+            aligned(&[l(1, 0, 4)], &[l(7, 0, 4), l(8, 0, 4)]),
+            (1, Some((0, None, Some((0, 4)))))
+        );
+        // Discarded accesses pair whatever their sizes.
+        let mut d1 = l(1, 0, 16);
+        d1.in_bounds = false;
+        let mut d2 = l(7, 0, 4);
+        d2.in_bounds = false;
+        assert_eq!(aligned(&[d1], &[d2]), (1, None));
+        assert_eq!(aligned(&[d1], &[l(7, 0, 16)]).1.map(|d| d.0), Some(0));
+    }
 
     /// Each invocation stores 3 * id at dword id of SSBO 0.
     const SHADER: &str = "shader compute (local_size=16,1,1)
