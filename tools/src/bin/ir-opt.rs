@@ -21,7 +21,8 @@ Examples:
   ir-opt examples/blur.ir --target ivb -O --force-untyped --stats
   cat shader.ir | ir-opt - -o out.ir --verify --print-after-all
   ir-opt run examples/blur.ir --image @src=gradient --grid 5,3,1
-  ir-opt verify examples/blur.ir --target ivb --force-untyped";
+  ir-opt verify examples/blur.ir --target ivb --force-untyped
+  ir-opt verify examples/blur.ir --target pvc --visa   also run the vISA kernel";
 
 /// The text after the options: the examples, then every registered pass, so that the
 /// list cannot drift from the registry.
