@@ -7,6 +7,10 @@
 //! cargo bench -p suites --bench visa_interp -- --runs 5 --only blur
 //! ```
 //!
+//! The options are `suites::bench_shader::BenchArgs`: `--runs R` (best of R), `--only
+//! PREFIX` (the rows whose name starts with it: `blur`, `blur pvc`); `--max` does not
+//! apply.
+//!
 //! For every example under `examples/`, on DG2 and PVC, typed and `force_untyped`:
 //! the shader is lowered (`verify::verifier::lower`), its kernel emitted
 //! (`visa::emit_kernel`, SIMD16) and read, and the memory of the default setup built
@@ -25,6 +29,7 @@
 use cpu_time::ThreadTime;
 use lowering::{Device, LowerOptions};
 use std::time::{Duration, Instant};
+use suites::bench_shader::BenchArgs;
 use verify::exec::{ExecConfig, Executor};
 use verify::memory::Memory;
 use verify::setup::Setup;
@@ -41,34 +46,13 @@ fn die(msg: &str) -> ! {
     std::process::exit(1)
 }
 
-struct Options {
-    runs: u32,
-    only: Option<String>,
-}
-
-fn options() -> Options {
-    let mut o = Options {
-        runs: 3,
-        only: None,
-    };
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        match a.as_str() {
-            "--bench" => {}
-            "--runs" => {
-                o.runs = args
-                    .next()
-                    .and_then(|v| v.parse().ok())
-                    .filter(|v| *v > 0)
-                    .unwrap_or_else(|| die("--runs takes a positive whole number"))
-            }
-            "--only" => o.only = Some(args.next().unwrap_or_else(|| die("--only takes a name"))),
-            other => die(&format!(
-                "unknown option `{other}` (--runs R, --only SUBSTRING)"
-            )),
-        }
-    }
-    o
+/// The row of `file` on `target`: `blur dg2`, `blur dg2 untyped`.
+fn row_name(file: &str, target: &str, force_untyped: bool) -> String {
+    format!(
+        "{} {target}{}",
+        file.trim_end_matches(".ir"),
+        if force_untyped { " untyped" } else { "" }
+    )
 }
 
 /// One shader ready to run both ways.
@@ -92,11 +76,7 @@ fn prepare(file: &str, target: &str, force_untyped: bool) -> Prepared {
         force_untyped,
         ..LowerOptions::default()
     };
-    let name = format!(
-        "{} {target}{}",
-        file.trim_end_matches(".ir"),
-        if force_untyped { " untyped" } else { "" }
-    );
+    let name = row_name(file, target, force_untyped);
     let fail = |e: &dyn std::fmt::Display| -> ! { die(&format!("{name}: {e}")) };
     let l = lower(&shader, &device, &options).unwrap_or_else(|e| fail(&e));
     let mut setup = Setup::default_for(&shader, &device, 0).unwrap_or_else(|e| fail(&e));
@@ -125,7 +105,7 @@ fn prepare(file: &str, target: &str, force_untyped: bool) -> Prepared {
 }
 
 /// The best time of `runs` calls of `f`, and what the last call returned.
-fn best<T>(runs: u32, mut f: impl FnMut() -> T) -> (Duration, T) {
+fn best<T>(runs: usize, mut f: impl FnMut() -> T) -> (Duration, T) {
     let mut best = Duration::MAX;
     let mut last = None;
     for _ in 0..runs {
@@ -179,7 +159,8 @@ fn run_kernel(p: &Prepared) -> u64 {
 }
 
 fn main() {
-    let o = options();
+    let o = BenchArgs::parse(std::env::args().skip(1), "an example name, `blur dg2`, ...")
+        .unwrap_or_else(|e| die(&e));
     let cpu = ThreadTime::try_now().is_ok();
     let dir = format!("{}/../examples", env!("CARGO_MANIFEST_DIR"));
     let mut files: Vec<String> = std::fs::read_dir(&dir)
@@ -205,10 +186,11 @@ fn main() {
     let (mut ir_total, mut visa_total, mut invocations) = (0u64, 0u64, 0u64);
     for file in &files {
         for (target, untyped) in [("dg2", false), ("dg2", true), ("pvc", false), ("pvc", true)] {
-            let p = prepare(file, target, untyped);
-            if o.only.as_deref().is_some_and(|s| !p.name.contains(s)) {
+            let name = row_name(file, target, untyped);
+            if !o.runs_part(&name) {
                 continue;
             }
+            let p = prepare(file, target, untyped);
             let (te, (inv, ir_insts)) = best(o.runs, || run_executor(&p));
             let (tv, visa_insts) = best(o.runs, || run_kernel(&p));
             t_exec += te;
