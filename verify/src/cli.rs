@@ -12,6 +12,9 @@
 //!   [--image @name=FILL ...]` lowers the shader (`lower-images`, then `cleanup`),
 //!   runs both versions on the same initial memory and prints
 //!   `verified: I invocations, A accesses, 0 mismatches`, or fails with the mismatches.
+//!   With `--visa` the vISA kernel of the lowered shader runs on the same memory too
+//!   ([`verify_shader_visa`]; the caller passes the back end), and the line counts all
+//!   three forms.
 //!
 //! Both build their memory with [`Setup::default_for`] (`--seed`, default 0, varies
 //! the tilings, views and fills); `--grid` and `--subgroup` override the dispatch,
@@ -57,6 +60,8 @@ use crate::setup::{
 };
 use crate::texel::TexelLayout;
 use crate::verifier::{lower_and_verify, Report, VerifyError};
+use crate::visa::check::{lower_and_verify_visa, Backend};
+use crate::visa::run::RunConfig;
 use ir::diag::Diagnostic;
 use ir::interp::InterpErrorKind;
 use ir::{IntrinsicClass, Shader, Span};
@@ -597,7 +602,49 @@ pub fn verify_shader(
     o: &RunOptions,
     v: &VerifyOptions,
 ) -> Result<String, CliError> {
-    let shader = shader.clone();
+    let (dev, options, setup) = verify_inputs(shader, o, v)?;
+    let report = lower_and_verify(shader, &dev, &options, &setup).map_err(CliError::Verify)?;
+    outcome(report)
+}
+
+/// `ir-opt verify --visa`: as [`verify_shader`], and the vISA kernel `backend` makes
+/// from the lowered shader (at the subgroup size of the run) runs on the same memory
+/// too ([`crate::visa::check::lower_and_verify_visa`]); the summary counts all three
+/// forms, and a mismatch of the kernel names its vISA line.
+pub fn verify_shader_visa(
+    shader: &Shader,
+    o: &RunOptions,
+    v: &VerifyOptions,
+    backend: &dyn Backend,
+) -> Result<String, CliError> {
+    let (dev, options, setup) = verify_inputs(shader, o, v)?;
+    let verified = lower_and_verify_visa(
+        shader,
+        &dev,
+        &options,
+        &setup,
+        backend,
+        &RunConfig::default(),
+    )
+    .map_err(CliError::Verify)?;
+    outcome(verified.report())
+}
+
+/// The summary line of a passed report, or the mismatches.
+fn outcome(report: Report) -> Result<String, CliError> {
+    if report.passed() {
+        Ok(format!("{}\n", report.summary()))
+    } else {
+        Err(CliError::Mismatch(report))
+    }
+}
+
+/// The device, lowering options and setup `verify` runs with.
+fn verify_inputs(
+    shader: &Shader,
+    o: &RunOptions,
+    v: &VerifyOptions,
+) -> Result<(Device, LowerOptions, Setup), CliError> {
     let target = o
         .target
         .as_deref()
@@ -619,13 +666,8 @@ pub fn verify_shader(
         readonly_via_sampler: v.readonly_via_sampler,
         ..LowerOptions::default()
     };
-    let setup = make_setup(&shader, &dev, o)?;
-    let report = lower_and_verify(&shader, &dev, &options, &setup).map_err(CliError::Verify)?;
-    if report.passed() {
-        Ok(format!("{}\n", report.summary()))
-    } else {
-        Err(CliError::Mismatch(report))
-    }
+    let setup = make_setup(shader, &dev, o)?;
+    Ok((dev, options, setup))
 }
 
 /// FNV-1a, 64 bits.
