@@ -63,7 +63,9 @@
 //!   surface variable of binding `b` is named `T<b>`; an indexed image gets an `add` as
 //!   above and `movs (M1_NM, 1) T_<index variable>(0) <index variable>(0,0)<0;1,0>`
 //!   (IGC `CISA.y` `MovsInstruction`). The sampler width is the untyped width capped at
-//!   16, the widest the 3D_LOAD encoding lists.
+//!   16, the widest the 3D_LOAD encoding lists. `resinfo` (IGC's `printInstruction`
+//!   for `ISA_3D_INFO`; INFO.md) prints the channels, the exec size, the surface, the
+//!   LOD and the destination: `resinfo.RGBA (M1, 16)  T0 V10.0 V12.0`.
 //! * 2D block messages (lsc.md §6, §7 errata 3, 8, 10): untyped
 //!   `lsc_load_block2d.ugm (M1, 1)  V12:d16.2x16x32nn  flat[BASE,W-1,H-1,P-1,X,Y]` and
 //!   `lsc_store_block2d.ugm (M1, 1)  flat[...]  V12:d32.8x2nn` (`<size>.[B x]W x H` then
@@ -714,29 +716,33 @@ impl<'a> Emitter<'a> {
             used -= 1;
         }
         let mut text = self.predicate(ops.predicate)?;
-        text.push_str(match m.op {
-            SamplerOp::Ld => "load_3d.",
-            SamplerOp::LdLz => "load_lz.",
-        });
+        text.push_str(m.op.visa_name());
+        text.push('.');
         for (i, c) in "RGBA".chars().enumerate() {
             if m.channels & (1 << i) != 0 {
                 text.push(c);
             }
         }
-        let _ = write!(text, " (M1, {n})  0x0:uw {surface}");
-        match func.inst(inst).dest {
-            Some(v) => {
-                let _ = write!(text, " V{}.0", v.as_u32());
-            }
-            None => text.push_str(" %null.0"),
-        }
-        text.push_str(" %null.0");
+        let dest = match func.inst(inst).dest {
+            Some(v) => format!(" V{}.0", v.as_u32()),
+            None => " %null.0".to_string(),
+        };
+        let mut params = String::new();
         for s in &ops.params[..used] {
             let reg = self.raw(*s, 1, 4, Layout::Simt(n))?;
             if reg.contains('.') {
-                let _ = write!(text, " {reg}");
+                let _ = write!(params, " {reg}");
             } else {
-                let _ = write!(text, " {reg}.0");
+                let _ = write!(params, " {reg}.0");
+            }
+        }
+        match m.op {
+            // IGC's printer: the surface, the LOD, then the destination (INFO.md).
+            SamplerOp::Resinfo => {
+                let _ = write!(text, " (M1, {n})  {surface}{params}{dest}");
+            }
+            SamplerOp::Ld | SamplerOp::LdLz => {
+                let _ = write!(text, " (M1, {n})  0x0:uw {surface}{dest} %null.0{params}");
             }
         }
         lines.push(text);
