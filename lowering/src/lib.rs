@@ -16,7 +16,6 @@
 //! - [`messages`]: legality of the LSC, block2d and sampler messages per platform, send
 //!   descriptors; [`messages::block2d`] holds the 2D block rules, register images and
 //!   splitting;
-//! - [`visa`]: vISA text of the messages, as IGC prints it;
 //! - [`async_copy`]: the `lower-async-copies` pass ([`LowerAsyncCopies`],
 //!   [`lower_async_copies()`]): group async copies as per-invocation message loops or
 //!   2D block messages.
@@ -36,7 +35,6 @@ pub mod messages;
 pub mod options;
 pub mod pipeline;
 pub mod report;
-pub mod visa;
 
 pub use address::{AddressError, AddressPlan};
 pub use async_copy::{

@@ -2,6 +2,8 @@
 //! sizes, errors, and the pass's contract (valid output, values keep their ids, an
 //! error leaves the shader untouched).
 
+mod genx;
+
 use ir::passes::Pass;
 use ir::{parse_shader, print_shader, Format, IntrinsicOp, Shader};
 use lowering::{
@@ -41,13 +43,8 @@ fn lower_ok(text: &str, device: &str) -> (LowerReport, String) {
             panic!("illegal messages on {device}: {msgs:#?}\n{out}");
         }
     }
-    // LSC platforms can print the result as vISA.
-    let d = dev(device);
-    if d.has_lsc {
-        if let Err(e) = lowering::visa::emit_visa(&sh, &d) {
-            panic!("no vISA on {device}: {e}\n{out}");
-        }
-    }
+    // LSC platforms make a vISA kernel of the result, which IGC's GenX_IR compiles.
+    genx::compiles(&sh, &dev(device), text);
     (r, out)
 }
 

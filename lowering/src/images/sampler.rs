@@ -55,8 +55,8 @@
 //!   did not return: 0 for green and blue, 1 (1.0 for float formats) for alpha, the
 //!   values a texel of a format without them reads as.
 //!
-//! vISA: `load_lz.R (M1, 16)  0x0:uw T0 V12.0 %null.0 V10.0 V11.0` (see
-//! [`crate::visa`]).
+//! vISA: `load_lz.R (M1, 16)  0x0:uw T6 v12.0 v10.0 v11.0` (the `visa` crate emits
+//! it).
 
 use super::access::ImageAccess;
 use super::context::EmitCtx;

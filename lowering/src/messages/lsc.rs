@@ -89,6 +89,11 @@ impl LscMessage {
     /// Number of registers the address payload occupies on `p`, given how many typed
     /// coordinates are sent (ignored for untyped messages).
     pub fn addr_grfs(&self, p: &Device, typed_coords: u32) -> u32 {
+        // A strided message's address is one base and a pitch, one register (GenX_IR
+        // encodes src0 length 1).
+        if self.op.is_strided() {
+            return 1;
+        }
         if self.sfid == Sfid::Tgm {
             typed_coords * div_ceil(self.exec_size(p) * 4, p.grf_bytes)
         } else {

@@ -13,8 +13,8 @@
 //!
 //! Platforms without LSC (verx10 < 125) are accepted here: the message intrinsics model
 //! LSC semantics, which a pre-LSC backend maps onto legacy HDC messages. Whether a
-//! message can be *printed* as vISA LSC text is the emitter's business
-//! ([`crate::visa`]), which rejects them.
+//! message can be *printed* as vISA LSC text is the back end's business (the `visa`
+//! crate), which rejects them.
 //!
 //! The same decoded message also yields the hardware send descriptor
 //! ([`message_descriptor`], lsc.md §11, Mesa's `lsc_msg_desc` layout;

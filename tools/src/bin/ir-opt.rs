@@ -17,6 +17,7 @@ Examples:
   ir-opt examples/blur.ir -p cse,dce           run passes
   ir-opt examples/blur.ir --target dg2 -O      lower images for DG2, then clean up
   ir-opt examples/blur.ir --target dg2 -O --emit visa
+  ir-opt examples/blur.ir --target pvc -O --emit visa --check-with-igc
   ir-opt examples/blur.ir --target ivb -O --force-untyped --stats
   cat shader.ir | ir-opt - -o out.ir --verify --print-after-all
   ir-opt run examples/blur.ir --image @src=gradient --grid 5,3,1
@@ -215,7 +216,7 @@ impl AddressModel {
 enum Emit {
     /// The IR text.
     Ir,
-    /// vISA LSC text for the message intrinsics, other instructions as comments.
+    /// A whole vISA kernel (`.version 4.1`) for IGC's finalizer, GenX_IR.
     Visa,
 }
 
@@ -257,6 +258,15 @@ struct OptArgs {
     /// Output form.
     #[arg(long, value_enum, default_value = "ir")]
     emit: Emit,
+    /// With --emit visa: compile the kernel with IGC's vISA finalizer (GenX_IR, Debian
+    /// package libigc-tools) for the target and report its verdict; exit status 1 with
+    /// GenX_IR's errors when it rejects the kernel.
+    #[arg(long)]
+    check_with_igc: bool,
+    /// With --emit visa: the kernel's SIMD width (8, 16 or 32) when the shader fixes no
+    /// subgroup_size (default 16).
+    #[arg(long, value_name = "N", value_parser = parse_u32)]
+    simd: Option<u32>,
     /// Validate the shader after every pass.
     #[arg(long)]
     verify: bool,
@@ -440,20 +450,76 @@ fn optimize(args: &OptArgs) -> Result<(), Failure> {
     let device = args.target.as_deref().map(target_device).transpose()?;
     let mut shader = shader;
     run_pipeline(args, device.as_ref(), &mut shader, file, &source)?;
+    if args.emit != Emit::Visa {
+        for (flag, on) in [
+            ("--check-with-igc", args.check_with_igc),
+            ("--simd", args.simd.is_some()),
+        ] {
+            if on {
+                return Err(Failure(
+                    OptionError::new(flag, "applies to --emit visa only").line(),
+                ));
+            }
+        }
+    }
     let text = match args.emit {
         Emit::Ir => ir::print_shader(&shader),
         Emit::Visa => {
             let device = device
                 .as_ref()
                 .ok_or_else(|| Failure("error: --emit visa needs --target".into()))?;
-            lowering::visa::emit_visa(&shader, device)
-                .map_err(|e| tools::render(&[e.to_diagnostic()], file, &source))?
+            let options = match args.simd {
+                Some(w) => visa::Options::with_simd(w),
+                None => visa::Options::default(),
+            };
+            let kernel = visa::emit_kernel(&shader, device, &options)
+                .map_err(|e| tools::render(&[e.to_diagnostic()], file, &source))?;
+            if args.check_with_igc {
+                check_with_igc(&kernel, device)?;
+            }
+            kernel.text
         }
     };
     if args.stats {
         eprint!("{}", ir::stats::Stats::of(&shader));
     }
     write_output(args.output.as_deref(), &text)
+}
+
+/// Runs GenX_IR on the kernel and reports its verdict on stderr; a rejection is a
+/// failure carrying GenX_IR's errors.
+fn check_with_igc(kernel: &visa::Kernel, device: &lowering::Device) -> Result<(), Failure> {
+    let platform = kernel.genx_platform.ok_or_else(|| {
+        Failure(format!(
+            "error: --check-with-igc: {}",
+            visa::igc::CheckError::NoPlatform {
+                platform: device.name.clone()
+            }
+        ))
+    })?;
+    match visa::igc::compile(&kernel.text, platform) {
+        Ok(c) => {
+            let mut mode = String::new();
+            if c.large_grf {
+                mode.push_str(", in the 256-register mode");
+            }
+            if c.without_local_ra {
+                mode.push_str(", with -nolocalra after a GenX_IR crash");
+            }
+            eprintln!(
+                "GenX_IR -platform {platform}: accepted ({} sends{mode})",
+                c.sends.len()
+            );
+            for s in &c.sends {
+                eprintln!(
+                    "  desc:0x{:08x} ex_desc:0x{:08x}  {}",
+                    s.desc, s.ex_desc, s.line
+                );
+            }
+            Ok(())
+        }
+        Err(e) => Err(Failure(format!("error: GenX_IR -platform {platform}: {e}"))),
+    }
 }
 
 /// The pipeline `-p` asks for, in order; every `-p` text is checked on its own first,

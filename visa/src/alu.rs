@@ -1,0 +1,413 @@
+//! ALU instructions: the dispatcher, and NIR's integer, comparison and select semantics
+//! on 1-, 8-, 16- and 32-bit values.
+//!
+//! 64-bit integers go to [`crate::alu64`], floats to [`crate::float`], conversions and
+//! packing to [`crate::convert`], division to [`crate::idiv`].
+//!
+//! Narrow integers are computed by vISA's mixed-type integer instructions, which widen
+//! their sources by their declared type and truncate to the destination's type (IGC
+//! `documentation/visa/2_datatypes.md`, Type Conversion); where NIR's result depends on
+//! the bit size (shift counts masked to `bits - 1`, the high half of a product), the
+//! mask or shift is explicit. A 1-bit boolean is `0` or `~0`: bitwise operations, `min`,
+//! `max`, selects and comparisons keep that form; other arithmetic on 1-bit integers
+//! reads bit 0 (`and 1`, or the all-ones value as the signed `-1`) and writes its bit 0
+//! back as `0` or `~0`.
+
+use crate::ctx::{storage_type, Ctx, Opnd, Reg};
+use crate::error::EmitError;
+use crate::ops::{bool_from_bit0, compare, copy, mask, neg, sign_extend, widen};
+use crate::vtype::VType;
+use crate::{alu64, convert, float, idiv};
+use ir::{AluInst, AluOp, Value};
+
+/// Emits one ALU instruction defining `dest`.
+pub fn emit(cx: &mut Ctx, alu: &AluInst, dest: Value) -> Result<(), EmitError> {
+    use AluOp::*;
+    let op = alu.op;
+    let dty = cx.func.value_type(dest);
+    let n = dty.num_components();
+    if op.is_vec() {
+        for i in 0..n {
+            let s = alu.srcs[usize::from(i)];
+            let o = cx.comp(s, 0)?;
+            let d = cx.dest(dest, i)?;
+            copy(cx, d, o, dty.bit_size());
+        }
+        return Ok(());
+    }
+    // The bit size of the unsized operands: the destination's, or for comparisons and
+    // other ops with a sized output, the first unsized source's.
+    let info = op.info();
+    let bits = if info.output_type.is_sized() {
+        (0..usize::from(info.num_inputs))
+            .find(|&k| !info.input_types[k].is_sized())
+            .map(|k| cx.src_type(alu.srcs[k]).bit_size())
+            .unwrap_or(32)
+    } else {
+        dty.bit_size()
+    };
+    match op {
+        Mov => {
+            for i in 0..n {
+                let o = cx.comp(alu.srcs[0], i)?;
+                let d = cx.dest(dest, i)?;
+                copy(cx, d, o, dty.bit_size());
+            }
+            Ok(())
+        }
+        F2i32 | F2u32 | I2f32 | U2f32 | F2f16 | F2f32 | U2u8 | U2u16 | U2u32 | U2u64 | I2i8
+        | I2i16 | I2i32 | I2i64 | PackHalf2x16Split | UnpackHalf2x16SplitX
+        | UnpackHalf2x16SplitY | Pack64_2x32Split | Unpack64_2x32SplitX | Unpack64_2x32SplitY => {
+            convert::emit(cx, alu, dest, bits)
+        }
+        Fadd | Fsub | Fmul | Ffma | Fdiv | Fmin | Fmax | Fneg | Fabs | Fsat | Ffloor | Fceil
+        | FroundEven | Ftrunc | Frcp => float::emit(cx, alu, dest, bits),
+        Feq | Fneu | Flt | Fge => {
+            let fty = float::float_type(cx, bits)?;
+            let cond = match op {
+                Feq => "eq",
+                Fneu => "ne",
+                Flt => "lt",
+                _ => "ge",
+            };
+            for i in 0..n {
+                let (a, b) = (cx.comp(alu.srcs[0], i)?, cx.comp(alu.srcs[1], i)?);
+                let d = cx.dest(dest, i)?;
+                compare(cx, cond, a, b, fty, d);
+            }
+            Ok(())
+        }
+        _ if bits == 64 => alu64::emit(cx, alu, dest),
+        Udiv | Idiv | Umod => idiv::emit(cx, alu, dest, bits),
+        _ => {
+            for i in 0..n {
+                int_op(cx, alu, dest, i, bits)?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Whether an op keeps the `0`/`~0` form of 1-bit operands when computed on it directly.
+fn keeps_bool_form(op: AluOp) -> bool {
+    use AluOp::*;
+    matches!(
+        op,
+        Iand | Ior
+            | Ixor
+            | Inot
+            | Imin
+            | Imax
+            | Umin
+            | Umax
+            | Ieq
+            | Ine
+            | Ilt
+            | Ige
+            | Ult
+            | Uge
+            | Bcsel
+    )
+}
+
+/// Component `i` of source `k`, widened from a 1-bit boolean to the 32-bit integer NIR
+/// reads: unsigned 1-bit true is 1, signed is -1 (already the stored form).
+fn bool_as_int(
+    cx: &mut Ctx,
+    alu: &AluInst,
+    k: usize,
+    i: u8,
+    signed: bool,
+) -> Result<Opnd, EmitError> {
+    let o = cx.comp(alu.srcs[k], i)?;
+    if signed {
+        return Ok(o);
+    }
+    if let Opnd::Imm(b) = o {
+        return Ok(Opnd::Imm(b & 1));
+    }
+    let t = cx.temp(VType::Ud);
+    cx.op("and", t, VType::Ud, &[o, Opnd::Imm(1)]);
+    Ok(Opnd::Reg(t))
+}
+
+/// Whether `op` reads its unsized operands as signed (NIR's `int` operand types).
+fn signed_op(op: AluOp) -> bool {
+    use AluOp::*;
+    matches!(
+        op,
+        Ishr | Imin | Imax | Idiv | ImulHigh | Iabs | Ineg | Ilt | Ige | ExtractI8 | ExtractI16
+    )
+}
+
+/// One component of an integer op on 1-, 8-, 16- or 32-bit operands.
+fn int_op(cx: &mut Ctx, alu: &AluInst, dest: Value, i: u8, bits: u8) -> Result<(), EmitError> {
+    let op = alu.op;
+    let d = cx.dest(dest, i)?;
+    let dbits = cx.func.value_type(dest).bit_size();
+    if bits == 1 && !keeps_bool_form(op) {
+        // Compute on the widened operands in 32 bits, then keep bit 0 (for 1-bit
+        // results) or the 32-bit result (ufind_msb, bit_count).
+        let signed = signed_op(op);
+        let mut srcs = Vec::new();
+        for k in 0..usize::from(op.info().num_inputs) {
+            if op.info().input_types[k].is_sized() {
+                srcs.push(cx.comp(alu.srcs[k], i)?);
+            } else {
+                srcs.push(bool_as_int(cx, alu, k, i, signed)?);
+            }
+        }
+        let t = if dbits == 1 { cx.temp(VType::Ud) } else { d };
+        int_semantics(cx, op, t, &srcs, 32, Some(bits))?;
+        if dbits == 1 {
+            bool_from_bit0(cx, t, d);
+        }
+        return Ok(());
+    }
+    let mut srcs = Vec::new();
+    for k in 0..usize::from(op.info().num_inputs) {
+        srcs.push(cx.comp(alu.srcs[k], i)?);
+    }
+    int_semantics(cx, op, d, &srcs, bits, None)
+}
+
+/// NIR's integer op `op` on `bits`-bit operands (`srcs`), into `d`. `shift_bits`, when
+/// set, is the NIR bit size that masks shift counts (1-bit operands computed in 32).
+fn int_semantics(
+    cx: &mut Ctx,
+    op: AluOp,
+    d: Reg,
+    srcs: &[Opnd],
+    bits: u8,
+    shift_bits: Option<u8>,
+) -> Result<(), EmitError> {
+    use AluOp::*;
+    let st = storage_type(bits);
+    let (u, s) = (
+        VType::uint(st.bytes() as u8 * 8),
+        VType::sint(st.bytes() as u8 * 8),
+    );
+    // NIR masks shift counts with `bit_size - 1`, and a 1-bit value shifts by `& 7`.
+    let nir_bits = shift_bits.unwrap_or(bits);
+    let count_mask = u64::from(nir_bits.max(8)) - 1;
+    match op {
+        Iadd => cx.op("add", d, u, &[srcs[0], srcs[1]]),
+        Isub => {
+            let (a, b) = (cx.src(srcs[0], s), neg(cx, srcs[1], s));
+            let (es, dd) = (cx.es(), cx.dst(d, s));
+            cx.line(&format!("add {es} {dd} {a} {b}"));
+        }
+        Imul => cx.op("mul", d, u, &[srcs[0], srcs[1]]),
+        ImulHigh | UmulHigh => {
+            let ty = if op == ImulHigh { s } else { u };
+            if bits == 32 {
+                cx.op("mulh", d, ty, &[srcs[0], srcs[1]]);
+            } else {
+                // The whole product fits 32 bits; its high half is a shift away.
+                let wide = if op == ImulHigh { VType::D } else { VType::Ud };
+                let t = cx.temp(wide);
+                cx.op_typed("mul", (t, wide), &[(srcs[0], ty), (srcs[1], ty)]);
+                let sh = if op == ImulHigh { "asr" } else { "shr" };
+                cx.op_typed(
+                    sh,
+                    (d, ty),
+                    &[
+                        (Opnd::Reg(t), wide),
+                        (Opnd::Imm(u64::from(bits)), VType::Ud),
+                    ],
+                );
+            }
+        }
+        Ineg => {
+            let a = neg(cx, srcs[0], s);
+            let (es, dd) = (cx.es(), cx.dst(d, s));
+            cx.line(&format!("mov {es} {dd} {a}"));
+        }
+        Iabs => {
+            let a = match srcs[0] {
+                Opnd::Imm(b) => s.imm(sign_extend(bits, b).wrapping_abs() as u64),
+                r => format!("(abs){}", cx.src(r, s)),
+            };
+            let (es, dd) = (cx.es(), cx.dst(d, s));
+            cx.line(&format!("mov {es} {dd} {a}"));
+        }
+        Imin => cx.op("min", d, s, &[srcs[0], srcs[1]]),
+        Imax => cx.op("max", d, s, &[srcs[0], srcs[1]]),
+        Umin => cx.op("min", d, u, &[srcs[0], srcs[1]]),
+        Umax => cx.op("max", d, u, &[srcs[0], srcs[1]]),
+        Iand => cx.op("and", d, u, &[srcs[0], srcs[1]]),
+        Ior => cx.op("or", d, u, &[srcs[0], srcs[1]]),
+        Ixor => cx.op("xor", d, u, &[srcs[0], srcs[1]]),
+        Inot => cx.op("not", d, u, &[srcs[0]]),
+        Ishl | Ishr | Ushr => {
+            let (mnem, ty) = match op {
+                Ishl => ("shl", u),
+                Ishr => ("asr", s),
+                _ => ("shr", u),
+            };
+            // vISA masks 32-bit shift counts to five bits itself (IGC
+            // `documentation/visa/instructions/SHL.md`); narrower NIR sizes mask here.
+            let count = if count_mask == 31 {
+                srcs[1]
+            } else {
+                mask(cx, srcs[1], count_mask)
+            };
+            cx.op_typed(mnem, (d, ty), &[(srcs[0], ty), (count, VType::Ud)]);
+        }
+        Ubfe | Ibfe => {
+            // vISA `bfe` is SM5's: width and offset taken mod 32, width 0 gives 0, a
+            // field past bit 31 takes the bits from the offset up, and a `d`
+            // destination sign-extends (IGC `documentation/visa/instructions/BFE.md`).
+            let ty = if op == Ibfe { VType::D } else { VType::Ud };
+            cx.op_typed(
+                "bfe",
+                (d, ty),
+                &[(srcs[2], VType::Ud), (srcs[1], VType::Ud), (srcs[0], ty)],
+            );
+        }
+        Bfi => bfi(cx, d, srcs),
+        BitfieldInsert => bitfield_insert(cx, d, srcs),
+        UfindMsb => {
+            // 31 - lzd(x): lzd(0) is 32, so 0 gives -1 as NIR's ufind_msb.
+            let x = widen(cx, srcs[0], bits, false);
+            let t = cx.temp(VType::Ud);
+            cx.op("lzd", t, VType::Ud, &[x]);
+            let tn = neg(cx, Opnd::Reg(t), VType::D);
+            let (es, dd) = (cx.es(), cx.dst(d, VType::D));
+            cx.line(&format!("add {es} {dd} {tn} 0x1f:d"));
+        }
+        BitCount => {
+            let x = widen(cx, srcs[0], bits, false);
+            cx.op("cbit", d, VType::Ud, &[x]);
+        }
+        ExtractU8 | ExtractI8 | ExtractU16 | ExtractI16 => {
+            let width = if matches!(op, ExtractU8 | ExtractI8) {
+                8
+            } else {
+                16
+            };
+            let signed = matches!(op, ExtractI8 | ExtractI16);
+            extract(cx, d, srcs, bits, width, signed);
+        }
+        Ieq | Ine | Ilt | Ige | Ult | Uge => {
+            let (cond, ty) = match op {
+                Ieq => ("eq", u),
+                Ine => ("ne", u),
+                Ilt => ("lt", s),
+                Ige => ("ge", s),
+                Ult => ("lt", u),
+                _ => ("ge", u),
+            };
+            compare(cx, cond, srcs[0], srcs[1], ty, d);
+        }
+        Bcsel => {
+            let p = cx.pred_of(srcs[0]);
+            let es = cx.es();
+            let (dd, a, b) = (cx.dst(d, u), cx.src(srcs[1], u), cx.src(srcs[2], u));
+            cx.line(&format!("({p}) sel {es} {dd} {a} {b}"));
+        }
+        B2i32 => cx.op("and", d, VType::Ud, &[srcs[0], Opnd::Imm(1)]),
+        B2f32 => cx.op("and", d, VType::Ud, &[srcs[0], Opnd::Imm(0x3f80_0000)]),
+        other => {
+            return Err(cx.unsupported(format!(
+                "`{other}` on {bits}-bit operands has no vISA form in this back end"
+            )))
+        }
+    }
+    Ok(())
+}
+
+/// NIR `bfi(mask, insert, base)`: `insert` shifted to the lowest set bit of `mask`
+/// replaces the masked bits of `base`; a zero mask gives `base` (`nir_opcodes.py`).
+fn bfi(cx: &mut Ctx, d: Reg, srcs: &[Opnd]) {
+    let (m, ins, base) = (srcs[0], srcs[1], srcs[2]);
+    let u = VType::Ud;
+    // fbl(0) is ~0, a shift by 31 after masking: harmless, as the mask is 0 then.
+    let sh = cx.temp(u);
+    cx.op("fbl", sh, u, &[m]);
+    let t = cx.temp(u);
+    cx.op("shl", t, u, &[ins, Opnd::Reg(sh)]);
+    // base ^ ((base ^ t) & mask)
+    cx.op("xor", t, u, &[base, Opnd::Reg(t)]);
+    cx.op("and", t, u, &[Opnd::Reg(t), m]);
+    cx.op("xor", d, u, &[base, Opnd::Reg(t)]);
+}
+
+/// GLSL `bitfieldInsert(base, insert, offset, bits)` as NIR defines it: 0 bits gives
+/// `base`; a negative offset or count, or `offset + bits > 32`, gives 0. vISA `bfi`
+/// takes width and offset mod 32, so a full-width field and the invalid ones are
+/// selected explicitly.
+fn bitfield_insert(cx: &mut Ctx, d: Reg, srcs: &[Opnd]) {
+    let (base, ins, off, nbits) = (srcs[0], srcs[1], srcs[2], srcs[3]);
+    let u = VType::Ud;
+    let r = cx.temp(u);
+    cx.op("bfi", r, u, &[nbits, off, ins, base]);
+    // bits == 32 (valid only with offset 0, which the range check below keeps).
+    let p = cx.pred();
+    let es = cx.es();
+    let sb = cx.src(nbits, u);
+    cx.line(&format!("cmp.eq {es} {p} {sb} 0x20:ud"));
+    let (dr, si, sr) = (cx.dst(r, u), cx.src(ins, u), cx.src(Opnd::Reg(r), u));
+    cx.line(&format!("({p}) sel {es} {dr} {si} {sr}"));
+    // offset > 32 || bits > 32 || offset + bits > 32, unsigned: negatives are huge.
+    let sum = cx.temp(u);
+    cx.op("add", sum, u, &[off, nbits]);
+    let m = cx.temp(u);
+    cx.op("max", m, u, &[off, nbits]);
+    cx.op("max", m, u, &[Opnd::Reg(m), Opnd::Reg(sum)]);
+    let p = cx.pred();
+    let sm = cx.src(Opnd::Reg(m), u);
+    cx.line(&format!("cmp.gt {es} {p} {sm} 0x20:ud"));
+    let (dr, sr) = (cx.dst(r, u), cx.src(Opnd::Reg(r), u));
+    cx.line(&format!("({p}) sel {es} {dr} 0x0:ud {sr}"));
+    // bits == 0 gives base, whatever the offset.
+    let p = cx.pred();
+    let sb = cx.src(nbits, u);
+    cx.line(&format!("cmp.eq {es} {p} {sb} 0x0:ud"));
+    let (dd, sbase, sr) = (cx.dst(d, u), cx.src(base, u), cx.src(Opnd::Reg(r), u));
+    cx.line(&format!("({p}) sel {es} {dd} {sbase} {sr}"));
+}
+
+/// `extract_[ui]{8,16}(a, index)` on `bits`-bit operands (8, 16 or 32): the `width`-bit
+/// field `index`, zero- or sign-extended; an index past the value gives 0, or the sign
+/// of `a` for the signed forms (as `ir::eval` defines it).
+fn extract(cx: &mut Ctx, d: Reg, srcs: &[Opnd], bits: u8, width: u32, signed: bool) {
+    let fields = u64::from(bits) / u64::from(width);
+    let a = widen(cx, srcs[0], bits, signed);
+    let idx = widen(cx, srcs[1], bits, false);
+    let (ty, dty) = if signed {
+        (VType::D, VType::sint(bits))
+    } else {
+        (VType::Ud, VType::uint(bits))
+    };
+    let off = cx.temp(VType::Ud);
+    cx.op(
+        "shl",
+        off,
+        VType::Ud,
+        &[idx, Opnd::Imm(u64::from(width.trailing_zeros()))],
+    );
+    let f = cx.temp(ty);
+    cx.op_typed(
+        "bfe",
+        (f, ty),
+        &[
+            (Opnd::Imm(u64::from(width)), VType::Ud),
+            (Opnd::Reg(off), VType::Ud),
+            (a, ty),
+        ],
+    );
+    let past = if signed {
+        let t = cx.temp(VType::D);
+        cx.op("asr", t, VType::D, &[a, Opnd::Imm(31)]);
+        Opnd::Reg(t)
+    } else {
+        Opnd::Imm(0)
+    };
+    let p = cx.pred();
+    let es = cx.es();
+    let si = cx.src(idx, VType::Ud);
+    cx.line(&format!("cmp.lt {es} {p} {si} {}", VType::Ud.imm(fields)));
+    let (dd, sf, sp) = (cx.dst(d, dty), cx.src(Opnd::Reg(f), ty), cx.src(past, ty));
+    cx.line(&format!("({p}) sel {es} {dd} {sf} {sp}"));
+}

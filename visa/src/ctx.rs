@@ -1,0 +1,605 @@
+//! The emission context shared by the modules that turn instructions into vISA: the
+//! output, the symbol table, the inputs, and the mapping of IR values to variables and
+//! operands.
+//!
+//! # How values live in registers
+//!
+//! An IR value of `B` bits and `N` components is one vISA variable `v<id>`: component `c`
+//! of lane `l` is element `l` of the `c`-th run of `comp_bytes` bytes, where a run is the
+//! kernel's lanes rounded up to whole registers ([`Target::comp_bytes`]). So every
+//! component starts a register, which is the layout of LSC and sampler payloads at the
+//! kernel's width, and a value can be a message operand without copies. The element type
+//! is `ub`, `uw`, `ud` or `uq` for 8, 16, 32 and 64 bits; a 1-bit boolean is a `ud` that
+//! is `0` (false) or `0xffffffff` (true), what vISA `cmp` writes to a general
+//! destination. Other readings of the same bits go through typed aliases (`v12_f`,
+//! `v12_d`, the 32-bit halves `v12_ud` of a 64-bit value).
+//!
+//! Constants (`load_const`) have no variable: each use is an immediate, or a temporary
+//! where an operand must be a register. Uniform values ([`crate::uniform`]) are scalars
+//! (`N` elements, one per component) read as broadcasts (`<0;1,0>`); the instructions
+//! that define them run in *scalar mode*, `(M1_NM, 1)`.
+
+use crate::abi::AbiBuilder;
+use crate::decl::{Align, Decls, VarId};
+use crate::error::{EmitError, EmitErrorKind};
+use crate::target::Target;
+use crate::vtype::VType;
+use ir::{Function, Inst, InstKind, Shader, Src, Type, Value};
+use lowering::Device;
+use std::fmt::Write as _;
+
+/// The largest vISA variable: "the variable size (num_elements * sizeof(type)) must be
+/// less than 4K bytes" (IGC `documentation/visa/4_visa_header.md`).
+pub const MAX_VAR_BYTES: u32 = 4095;
+
+/// A register region: `off` bytes into variable `var`, read as every `stride`-th
+/// element of the view type (0: one element broadcast to every lane).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct Reg {
+    /// The variable.
+    pub var: VarId,
+    /// Byte offset of the region's first element.
+    pub off: u32,
+    /// Element stride: 0 (scalar broadcast), 1 (packed), 2 (one half of 64-bit lanes).
+    pub stride: u32,
+}
+
+impl Reg {
+    /// The region `bytes` further into the variable.
+    pub fn at(self, bytes: u32) -> Reg {
+        Reg {
+            off: self.off + bytes,
+            ..self
+        }
+    }
+}
+
+/// A source operand: a region or an immediate (its bits, typed when printed).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Opnd {
+    /// A register region.
+    Reg(Reg),
+    /// An immediate.
+    Imm(u64),
+}
+
+impl Opnd {
+    /// The low (`hi == false`) or high 32-bit half of a 64-bit operand.
+    pub fn half(self, hi: bool) -> Opnd {
+        match self {
+            Opnd::Imm(b) => Opnd::Imm(if hi { b >> 32 } else { b & 0xffff_ffff }),
+            Opnd::Reg(r) => Opnd::Reg(Reg {
+                var: r.var,
+                off: r.off + if hi { 4 } else { 0 },
+                stride: if r.stride == 0 { 0 } else { 2 },
+            }),
+        }
+    }
+}
+
+/// Storage of IR values of `bits` bits: `ub`, `uw`, `ud`, `uq`; booleans are `ud`.
+pub fn storage_type(bits: u8) -> VType {
+    match bits {
+        1 => VType::Ud,
+        b => VType::uint(b),
+    }
+}
+
+/// The emission context of one kernel.
+pub struct Ctx<'a> {
+    /// The shader.
+    pub shader: &'a Shader,
+    /// The function being emitted.
+    pub func: &'a Function,
+    /// The device.
+    pub device: &'a Device,
+    /// Platform facts and the kernel's SIMD width.
+    pub t: Target,
+    /// The symbol table.
+    pub decls: Decls,
+    /// The inputs asked for so far.
+    pub abi: AbiBuilder,
+    body: String,
+    inst: Option<Inst>,
+    /// Per value: its first variable and the components each variable holds (a
+    /// value too large for one variable is split into consecutive ones).
+    values: Vec<Option<(VarId, u8)>>,
+    uniform: Vec<bool>,
+    scalar: bool,
+    temps: u32,
+    labels: u32,
+    preds: u32,
+}
+
+impl<'a> Ctx<'a> {
+    /// A context for `func` of `shader`.
+    pub fn new(shader: &'a Shader, func: &'a Function, device: &'a Device, t: Target) -> Ctx<'a> {
+        let mut decls = Decls::default();
+        let abi = AbiBuilder::new(t.simd, t.grf, &mut decls);
+        Ctx {
+            shader,
+            func,
+            device,
+            t,
+            decls,
+            abi,
+            body: String::with_capacity(func.num_inst_ids() * 64),
+            inst: None,
+            values: vec![None; func.num_value_ids()],
+            uniform: crate::uniform::uniform_values(func),
+            scalar: false,
+            temps: 0,
+            labels: 0,
+            preds: 0,
+        }
+    }
+
+    /// The body emitted so far.
+    pub fn take_body(&mut self) -> String {
+        std::mem::take(&mut self.body)
+    }
+
+    // ----- errors ----------------------------------------------------------------------
+
+    /// Sets the instruction that errors are about.
+    pub fn set_inst(&mut self, inst: Option<Inst>) {
+        self.inst = inst;
+    }
+
+    /// An error of `kind` about the current instruction.
+    pub fn err(&self, kind: EmitErrorKind) -> EmitError {
+        let mut e = EmitError::shader(kind, &self.t.platform);
+        e.function = Some(self.func.name.clone());
+        if let Some(i) = self.inst {
+            e.inst = Some(i);
+            e.span = self.func.inst_span(i);
+            e.what = Some(describe(self.func, i));
+        }
+        e
+    }
+
+    /// "cannot be emitted" about the current instruction.
+    pub fn unsupported(&self, what: impl Into<String>) -> EmitError {
+        self.err(EmitErrorKind::Unsupported { what: what.into() })
+    }
+
+    // ----- text ------------------------------------------------------------------------
+
+    /// Appends one instruction.
+    pub fn line(&mut self, text: &str) {
+        self.body.push_str("    ");
+        self.body.push_str(text);
+        self.body.push('\n');
+    }
+
+    /// Appends a label.
+    pub fn label(&mut self, name: &str) {
+        let _ = writeln!(self.body, "{name}:");
+    }
+
+    /// Appends a comment line.
+    pub fn comment(&mut self, text: &str) {
+        let _ = writeln!(self.body, "    // {text}");
+    }
+
+    /// A fresh label name `<hint><n>`.
+    pub fn new_label(&mut self, hint: &str) -> String {
+        self.labels += 1;
+        format!("{hint}{}", self.labels)
+    }
+
+    /// The execution size of the current instruction: `(M1, W)` over the kernel's
+    /// lanes, `(M1_NM, 1)` in scalar mode.
+    pub fn es(&self) -> String {
+        if self.scalar {
+            "(M1_NM, 1)".to_string()
+        } else {
+            format!("(M1, {})", self.t.simd)
+        }
+    }
+
+    /// Whether value `v` is uniform (a scalar variable).
+    pub fn is_uniform(&self, v: Value) -> bool {
+        self.uniform.get(v.index()).copied().unwrap_or(false)
+    }
+
+    /// Enters or leaves scalar mode (instructions defining uniform values).
+    pub fn set_scalar(&mut self, on: bool) {
+        self.scalar = on;
+    }
+
+    /// Whether the context is in scalar mode.
+    pub fn scalar_mode(&self) -> bool {
+        self.scalar
+    }
+
+    /// A predicate variable for one use (a pool of four names, each declared once):
+    /// every predicate is written right before the instruction that reads it.
+    pub fn pred(&mut self) -> String {
+        self.preds = self.preds % 4 + 1;
+        let name = format!("p{}", self.preds);
+        self.decls.pred(&name, self.t.simd);
+        name
+    }
+
+    // ----- operands --------------------------------------------------------------------
+
+    /// A source operand as `ty`: `v12_f(2,0)<1;1,0>`, `t3(0,1)<2;1,0>`, `0x1:ud`.
+    pub fn src(&mut self, o: Opnd, ty: VType) -> String {
+        match o {
+            Opnd::Imm(b) => ty.imm(b),
+            Opnd::Reg(r) => {
+                let v = self.decls.view(r.var, ty);
+                let (row, col) = (r.off / self.t.grf, (r.off % self.t.grf) / ty.bytes());
+                let name = self.decls.name(v);
+                if r.stride == 0 {
+                    format!("{name}({row},{col})<0;1,0>")
+                } else {
+                    format!("{name}({row},{col})<{};1,0>", r.stride)
+                }
+            }
+        }
+    }
+
+    /// A destination region as `ty`: `v12(2,0)<1>`.
+    pub fn dst(&mut self, r: Reg, ty: VType) -> String {
+        let v = self.decls.view(r.var, ty);
+        let (row, col) = (r.off / self.t.grf, (r.off % self.t.grf) / ty.bytes());
+        format!("{}({row},{col})<{}>", self.decls.name(v), r.stride.max(1))
+    }
+
+    /// A raw operand (message payloads): `v12.64` (IGC `CISA.y` `RawOperand`).
+    pub fn raw(&self, r: Reg) -> String {
+        format!("{}.{}", self.decls.name(self.decls.root(r.var)), r.off)
+    }
+
+    /// The (first) variable of IR value `v`, declared on first use with the layout of
+    /// its type.
+    pub fn value_var(&mut self, v: Value) -> Result<VarId, EmitError> {
+        Ok(self.value_parts(v)?.0)
+    }
+
+    /// The variables of `v`: the first one and the components each holds. A value
+    /// whose bytes exceed the 4 KiB a variable may hold gets several.
+    fn value_parts(&mut self, v: Value) -> Result<(VarId, u8), EmitError> {
+        if let Some(p) = self.values.get(v.index()).copied().flatten() {
+            return Ok(p);
+        }
+        let ty = self.func.value_type(v);
+        let st = storage_type(ty.bit_size());
+        let per_comp = self.value_comp_bytes(v);
+        let comps = ty.num_components();
+        if per_comp > MAX_VAR_BYTES {
+            return Err(self.err(EmitErrorKind::TooLarge {
+                bytes: per_comp,
+                limit: MAX_VAR_BYTES,
+            }));
+        }
+        let per_part = ((MAX_VAR_BYTES / per_comp) as u8).min(comps).max(1);
+        // Scalars pack, except where a message writes them (a payload starts a
+        // register).
+        let message_dest = self
+            .func
+            .value_def(v)
+            .and_then(|d| self.func.inst(d).as_intrinsic())
+            .is_some_and(|i| i.op == ir::IntrinsicOp::ImageLoadParam);
+        let align = if self.is_uniform(v) && !message_dest {
+            Align::Natural
+        } else {
+            Align::Grf
+        };
+        let parts = comps.div_ceil(per_part);
+        let mut first = None;
+        for k in 0..parts {
+            let n = per_part.min(comps - k * per_part);
+            let name = if parts == 1 {
+                format!("v{}", v.as_u32())
+            } else {
+                format!("v{}_{k}", v.as_u32())
+            };
+            let var = self
+                .decls
+                .var(name, st, per_comp * u32::from(n) / st.bytes(), align);
+            first.get_or_insert(var);
+        }
+        let first = first.expect("a value has at least one component");
+        if v.index() >= self.values.len() {
+            self.values.resize(v.index() + 1, None);
+        }
+        self.values[v.index()] = Some((first, per_part));
+        Ok((first, per_part))
+    }
+
+    /// The variable holding component `c` of `v` and the component's byte offset in it.
+    fn comp_location(&mut self, v: Value, c: u8) -> Result<(VarId, u32), EmitError> {
+        let (first, per) = self.value_parts(v)?;
+        Ok((
+            first.nth(u32::from(c / per)),
+            u32::from(c % per) * self.value_comp_bytes(v),
+        ))
+    }
+
+    /// Bytes of one component of a SIMT value of `bits` bits.
+    pub fn comp_bytes(&self, bits: u8) -> u32 {
+        self.t.comp_bytes(storage_type(bits).bytes())
+    }
+
+    /// Bytes of one component of value `v`: a register run, or one element when the
+    /// value is uniform.
+    pub fn value_comp_bytes(&self, v: Value) -> u32 {
+        let bits = self.func.value_type(v).bit_size();
+        if self.is_uniform(v) {
+            storage_type(bits).bytes()
+        } else {
+            self.comp_bytes(bits)
+        }
+    }
+
+    /// The region of component `c` of value `v` (its destination).
+    pub fn dest(&mut self, v: Value, c: u8) -> Result<Reg, EmitError> {
+        let (var, off) = self.comp_location(v, c)?;
+        Ok(Reg {
+            var,
+            off,
+            stride: 1,
+        })
+    }
+
+    /// The constant components of `v`, if `load_const` defines it.
+    pub fn const_of(&self, v: Value) -> Option<&'a [u64]> {
+        let def = self.func.value_def(v)?;
+        self.func.inst(def).as_const()
+    }
+
+    /// Whether `undef` defines `v`.
+    pub fn is_undef(&self, v: Value) -> bool {
+        self.func
+            .value_def(v)
+            .is_some_and(|d| matches!(self.func.inst(d).kind, InstKind::Undef))
+    }
+
+    /// Component `i` of source `s` (after its swizzle): an immediate for constants (a true
+    /// boolean is all ones), else the component's region.
+    pub fn comp(&mut self, s: Src, i: u8) -> Result<Opnd, EmitError> {
+        let c = s.swizzle.component(i);
+        let ty = self.func.value_type(s.value);
+        if let Some(k) = self.const_of(s.value) {
+            let bits = k.get(usize::from(c)).copied().unwrap_or(0);
+            return Ok(Opnd::Imm(if ty.bit_size() == 1 {
+                if bits & 1 != 0 {
+                    u64::MAX
+                } else {
+                    0
+                }
+            } else {
+                bits
+            }));
+        }
+        if self.func.value_def(s.value).is_none() {
+            return Err(self.err(EmitErrorKind::Malformed {
+                what: format!("{} is used but never defined", s.value),
+            }));
+        }
+        let (var, off) = self.comp_location(s.value, c)?;
+        Ok(Opnd::Reg(Reg {
+            var,
+            off,
+            stride: if self.is_uniform(s.value) { 0 } else { 1 },
+        }))
+    }
+
+    /// The type of a source.
+    pub fn src_type(&self, s: Src) -> Type {
+        self.func.src_type(s)
+    }
+
+    // ----- temporaries -------------------------------------------------------------------
+
+    /// Marks `var` dead up to here (vISA `lifetime.start`): its first write, in parts
+    /// or under a mask, does not make the finalizer keep older contents alive.
+    pub fn lifetime_start(&mut self, var: VarId) {
+        let name = self.decls.name(self.decls.root(var)).to_string();
+        self.line(&format!("lifetime.start {name}"));
+    }
+
+    /// Marks the variables of value `v` dead up to here (see
+    /// [`Ctx::lifetime_start`]); only for definitions outside loops, where no lane
+    /// keeps a value from an earlier iteration.
+    pub fn value_lifetime_start(&mut self, v: Value) -> Result<(), EmitError> {
+        let (first, per) = self.value_parts(v)?;
+        let comps = self.func.value_type(v).num_components();
+        for k in 0..u32::from(comps.div_ceil(per)) {
+            self.lifetime_start(first.nth(k));
+        }
+        Ok(())
+    }
+
+    /// A fresh SIMT temporary of `comps` components of `ty` (the value layout); in
+    /// scalar mode, `comps` elements.
+    pub fn temp_n(&mut self, ty: VType, comps: u32) -> Reg {
+        self.temps += 1;
+        let per = if self.scalar {
+            ty.bytes()
+        } else {
+            self.t.comp_bytes(ty.bytes())
+        };
+        let var = self.decls.var(
+            format!("t{}", self.temps),
+            ty,
+            per * comps / ty.bytes(),
+            Align::Grf,
+        );
+        self.lifetime_start(var);
+        Reg {
+            var,
+            off: 0,
+            stride: 1,
+        }
+    }
+
+    /// A fresh one-component SIMT temporary of `ty`.
+    pub fn temp(&mut self, ty: VType) -> Reg {
+        self.temp_n(ty, 1)
+    }
+
+    /// A fresh temporary of `bytes` bytes (a message payload), whole registers.
+    pub fn temp_bytes(&mut self, ty: VType, bytes: u32) -> Reg {
+        self.temps += 1;
+        let bytes = bytes.div_ceil(self.t.grf).max(1) * self.t.grf;
+        let var = self.decls.var(
+            format!("t{}", self.temps),
+            ty,
+            bytes / ty.bytes(),
+            Align::Grf,
+        );
+        self.lifetime_start(var);
+        Reg {
+            var,
+            off: 0,
+            stride: 1,
+        }
+    }
+
+    /// A fresh scalar temporary of `ty` (one element, read as a broadcast).
+    pub fn scalar(&mut self, ty: VType) -> Reg {
+        self.temps += 1;
+        let var = self
+            .decls
+            .var(format!("s{}", self.temps), ty, 1, Align::Natural);
+        Reg {
+            var,
+            off: 0,
+            stride: 0,
+        }
+    }
+
+    /// `o` in a register: `o` itself, or a temporary holding the immediate.
+    pub fn in_reg(&mut self, o: Opnd, ty: VType) -> Reg {
+        match o {
+            Opnd::Reg(r) => r,
+            Opnd::Imm(_) => {
+                let t = self.temp(ty);
+                let (es, d, s) = (self.es(), self.dst(t, ty), self.src(o, ty));
+                self.line(&format!("mov {es} {d} {s}"));
+                t
+            }
+        }
+    }
+
+    /// Emits `op (M1, W) dst srcs...` over the whole kernel width, every operand as `ty`.
+    pub fn op(&mut self, op: &str, dst: Reg, ty: VType, srcs: &[Opnd]) {
+        let mut text = format!("{op} {} {}", self.es(), self.dst(dst, ty));
+        for s in srcs {
+            text.push(' ');
+            text.push_str(&self.src(*s, ty));
+        }
+        self.line(&text);
+    }
+
+    /// Emits `op (M1, W) dst srcs...` with each operand's own type.
+    pub fn op_typed(&mut self, op: &str, dst: (Reg, VType), srcs: &[(Opnd, VType)]) {
+        let mut text = format!("{op} {} {}", self.es(), self.dst(dst.0, dst.1));
+        for (s, t) in srcs {
+            text.push(' ');
+            text.push_str(&self.src(*s, *t));
+        }
+        self.line(&text);
+    }
+
+    /// A predicate holding `b != 0` for a boolean operand (`cmp.ne`), for the
+    /// instruction that follows.
+    pub fn pred_of(&mut self, b: Opnd) -> String {
+        let p = self.pred();
+        let es = self.es();
+        let s = self.src(b, VType::Ud);
+        self.line(&format!("cmp.ne {es} {p} {s} 0x0:ud"));
+        p
+    }
+
+    /// A predicate holding the boolean source `s` (one component).
+    pub fn pred_src(&mut self, s: Src) -> Result<String, EmitError> {
+        if self.func.src_components(s) != 1 {
+            return Err(self.unsupported(format!(
+                "a condition must be one boolean component, found {} components",
+                self.func.src_components(s)
+            )));
+        }
+        let o = self.comp(s, 0)?;
+        Ok(self.pred_of(o))
+    }
+
+    /// Writes a boolean (`0` or `0xffffffff`) from a predicate: `(p) sel`.
+    pub fn bool_from_pred(&mut self, p: &str, dst: Reg) {
+        let es = self.es();
+        let d = self.dst(dst, VType::Ud);
+        self.line(&format!("({p}) sel {es} {d} 0xffffffff:ud 0x0:ud"));
+    }
+
+    /// The value `o` of every active lane, OR-ed together into a scalar of `ty` (32 or
+    /// 64 bits): the operand's value when it is the same on every active lane, as the
+    /// surface index of a message or the payload of a 2D block must be (NIR's rule for
+    /// resource indices that are not `nonuniform`). Inactive lanes contribute zero.
+    pub fn uniform(&mut self, o: Opnd, ty: VType) -> Reg {
+        if let Opnd::Reg(r) = o {
+            if r.stride == 0 {
+                return r;
+            }
+        }
+        let s = self.scalar(ty);
+        if let Opnd::Imm(b) = o {
+            let (d, v) = (self.dst(s, ty), ty.imm(b));
+            self.line(&format!("mov (M1_NM, 1) {d} {v}"));
+            return s;
+        }
+        // 64-bit values are OR-ed as 32-bit halves.
+        let (lanes, half_ty) = if ty.bytes() == 8 {
+            (self.t.simd * 2, VType::Ud)
+        } else {
+            (self.t.simd, ty)
+        };
+        let t = self.temp_bytes(half_ty, lanes * half_ty.bytes());
+        let w = self.t.simd;
+        let zero = self.dst(t, ty);
+        self.line(&format!("mov (M1_NM, {w}) {zero} {}", ty.imm(0)));
+        let (d, sv) = (self.dst(t, ty), self.src(o, ty));
+        self.line(&format!("mov (M1, {w}) {d} {sv}"));
+        let mut n = lanes;
+        while n > if ty.bytes() == 8 { 2 } else { 1 } {
+            n /= 2;
+            // For 64-bit values the low and high halves alternate, so halving keeps
+            // them apart down to one pair.
+            let hi = Reg {
+                off: t.off + n * half_ty.bytes(),
+                ..t
+            };
+            let (d, a, b) = (
+                self.dst(t, half_ty),
+                self.src(Opnd::Reg(t), half_ty),
+                self.src(Opnd::Reg(hi), half_ty),
+            );
+            self.line(&format!("or (M1_NM, {n}) {d} {a} {b}"));
+        }
+        let (d, v) = (
+            self.dst(s, ty),
+            self.src(Opnd::Reg(Reg { stride: 0, ..t }), ty),
+        );
+        self.line(&format!("mov (M1_NM, 1) {d} {v}"));
+        s
+    }
+}
+
+/// How an instruction reads in messages: `%12 = @lsc_load_quad`, `%7 = udiv`, `phi`.
+pub fn describe(func: &Function, inst: Inst) -> String {
+    let data = func.inst(inst);
+    let name = match &data.kind {
+        InstKind::Intrinsic(i) => format!("@{}", i.op.name()),
+        InstKind::Alu(a) => a.op.name().to_string(),
+        InstKind::LoadConst(_) => "load_const".to_string(),
+        InstKind::Undef => "undef".to_string(),
+        InstKind::Phi(_) => "phi".to_string(),
+    };
+    match data.dest {
+        Some(v) => format!("{v} = {name}"),
+        None => name,
+    }
+}

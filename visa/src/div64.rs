@@ -1,0 +1,257 @@
+//! 64-bit integer multiply-high and division, on 32-bit halves.
+//!
+//! - `umul_high`: the four 32x32 partial products, the middle column's carries added
+//!   into the high half. `imul_high` subtracts `b` where `a` is negative and `a` where
+//!   `b` is, from the unsigned high half (the two's-complement identity).
+//! - `udiv`/`umod`: restoring division, one quotient bit per iteration of a 64-round
+//!   loop (a uniform scalar counter; the loop's SIMD `goto` is taken by every active
+//!   lane alike): the remainder:numerator pair shifts left by one, and where the
+//!   remainder reaches the divisor it is reduced and the quotient bit set. A zero
+//!   divisor gives 0 as NIR defines. `idiv` divides the magnitudes and negates the
+//!   quotient when the signs differ (`INT64_MIN / -1` wraps to `INT64_MIN`).
+
+use crate::ctx::{Ctx, Opnd, Reg};
+use crate::vtype::VType;
+
+const UD: VType = VType::Ud;
+const D: VType = VType::D;
+
+fn half(d: Reg, hi: bool) -> Reg {
+    Reg {
+        var: d.var,
+        off: d.off + if hi { 4 } else { 0 },
+        stride: 2,
+    }
+}
+
+/// `r += zext(x)`, 64-bit `r`.
+fn add_u32(cx: &mut Ctx, r: Reg, x: Opnd) {
+    let carry = cx.temp(UD);
+    let es = cx.es();
+    let (dl, dc, rl, sx) = (
+        cx.dst(half(r, false), UD),
+        cx.dst(carry, UD),
+        cx.src(Opnd::Reg(half(r, false)), UD),
+        cx.src(x, UD),
+    );
+    cx.line(&format!("addc {es} {dl} {dc} {rl} {sx}"));
+    cx.op(
+        "add",
+        half(r, true),
+        UD,
+        &[Opnd::Reg(half(r, true)), Opnd::Reg(carry)],
+    );
+}
+
+/// `d = high 64 bits of a * b`, unsigned or signed.
+pub fn mul_high(cx: &mut Ctx, d: Reg, a: Opnd, b: Opnd, signed: bool) {
+    let (a0, a1, b0, b1) = (a.half(false), a.half(true), b.half(false), b.half(true));
+    let part = |cx: &mut Ctx, x: Opnd, y: Opnd| {
+        let (lo, hi) = (cx.temp(UD), cx.temp(UD));
+        cx.op("mul", lo, UD, &[x, y]);
+        cx.op("mulh", hi, UD, &[x, y]);
+        (lo, hi)
+    };
+    let (_, h00) = part(cx, a0, b0);
+    let (l01, h01) = part(cx, a0, b1);
+    let (l10, h10) = part(cx, a1, b0);
+    let (l11, h11) = part(cx, a1, b1);
+    // The middle column h00 + l01 + l10 carries 0, 1 or 2 into the high half.
+    let es = cx.es();
+    let (mid, c1, c2) = (cx.temp(UD), cx.temp(UD), cx.temp(UD));
+    let (dm, dc, s0, s1) = (
+        cx.dst(mid, UD),
+        cx.dst(c1, UD),
+        cx.src(Opnd::Reg(h00), UD),
+        cx.src(Opnd::Reg(l01), UD),
+    );
+    cx.line(&format!("addc {es} {dm} {dc} {s0} {s1}"));
+    let (dm, dc, s0, s1) = (
+        cx.dst(mid, UD),
+        cx.dst(c2, UD),
+        cx.src(Opnd::Reg(mid), UD),
+        cx.src(Opnd::Reg(l10), UD),
+    );
+    cx.line(&format!("addc {es} {dm} {dc} {s0} {s1}"));
+    cx.op("add", c1, UD, &[Opnd::Reg(c1), Opnd::Reg(c2)]);
+    // r = p11 + h01 + h10 + carries
+    let r = if signed { cx.temp(VType::Uq) } else { d };
+    cx.op("mov", half(r, false), UD, &[Opnd::Reg(l11)]);
+    cx.op("mov", half(r, true), UD, &[Opnd::Reg(h11)]);
+    for x in [h01, h10, c1] {
+        add_u32(cx, r, Opnd::Reg(x));
+    }
+    if signed {
+        // r - (a < 0 ? b : 0) - (b < 0 ? a : 0)
+        let mut cur = r;
+        for (k, (neg_if, sub)) in [(a, b), (b, a)].into_iter().enumerate() {
+            let m = cx.temp(VType::Uq);
+            let s = cx.temp(D);
+            cx.op("asr", s, D, &[neg_if.half(true), Opnd::Imm(31)]);
+            for hi in [false, true] {
+                cx.op("and", half(m, hi), UD, &[sub.half(hi), Opnd::Reg(s)]);
+            }
+            let next = if k == 1 { d } else { cx.temp(VType::Uq) };
+            sub64(cx, next, Opnd::Reg(cur), Opnd::Reg(m));
+            cur = next;
+        }
+    }
+}
+
+/// `d = a - b`, 64-bit.
+fn sub64(cx: &mut Ctx, d: Reg, a: Opnd, b: Opnd) {
+    let borrow = cx.temp(UD);
+    let es = cx.es();
+    let (dl, db, al, bl) = (
+        cx.dst(half(d, false), UD),
+        cx.dst(borrow, UD),
+        cx.src(a.half(false), UD),
+        cx.src(b.half(false), UD),
+    );
+    cx.line(&format!("subb {es} {dl} {db} {al} {bl}"));
+    let (dh, ah) = (cx.dst(half(d, true), D), cx.src(a.half(true), D));
+    let bh = crate::ops::neg(cx, b.half(true), D);
+    let bw = crate::ops::neg(cx, Opnd::Reg(borrow), D);
+    cx.line(&format!("add3 {es} {dh} {ah} {bh} {bw}"));
+}
+
+/// Copies a 64-bit operand into a fresh temporary.
+fn copy64(cx: &mut Ctx, o: Opnd) -> Reg {
+    let t = cx.temp(VType::Uq);
+    for hi in [false, true] {
+        cx.op("mov", half(t, hi), UD, &[o.half(hi)]);
+    }
+    t
+}
+
+/// `d = a / b` (or `a % b`), unsigned 64-bit; 0 when `b` is 0.
+pub fn udiv(cx: &mut Ctx, d: Reg, a: Opnd, b: Opnd, modulo: bool) {
+    let n = copy64(cx, a);
+    let dv = copy64(cx, b);
+    let r = cx.temp(VType::Uq);
+    for hi in [false, true] {
+        cx.op("mov", half(r, hi), UD, &[Opnd::Imm(0)]);
+    }
+    let count = cx.scalar(UD);
+    let dc = cx.dst(count, UD);
+    cx.line(&format!("mov (M1_NM, 1) {dc} 0x40:ud"));
+    let head = cx.new_label("div");
+    let head = format!("{head}_loop");
+    cx.label(&head);
+    let es = cx.es();
+    // (r:n) <<= 1
+    let t = cx.temp(UD);
+    let shl_in = |cx: &mut Ctx, dst: Reg, from: Reg, t: Reg| {
+        // dst = dst << 1 | from >> 31
+        cx.op("shr", t, UD, &[Opnd::Reg(from), Opnd::Imm(31)]);
+        cx.op("shl", dst, UD, &[Opnd::Reg(dst), Opnd::Imm(1)]);
+        cx.op("or", dst, UD, &[Opnd::Reg(dst), Opnd::Reg(t)]);
+    };
+    shl_in(cx, half(r, true), half(r, false), t);
+    shl_in(cx, half(r, false), half(n, true), t);
+    shl_in(cx, half(n, true), half(n, false), t);
+    cx.op(
+        "shl",
+        half(n, false),
+        UD,
+        &[Opnd::Reg(half(n, false)), Opnd::Imm(1)],
+    );
+    // r >= dv: hi > or (hi == and lo >=)
+    let (p1, p2, p3) = (cx.pred(), cx.pred(), cx.pred());
+    let (rh, dh) = (
+        cx.src(Opnd::Reg(half(r, true)), UD),
+        cx.src(Opnd::Reg(half(dv, true)), UD),
+    );
+    cx.line(&format!("cmp.gt {es} {p1} {rh} {dh}"));
+    cx.line(&format!("cmp.eq {es} {p2} {rh} {dh}"));
+    let (rl, dl) = (
+        cx.src(Opnd::Reg(half(r, false)), UD),
+        cx.src(Opnd::Reg(half(dv, false)), UD),
+    );
+    cx.line(&format!("cmp.ge {es} {p3} {rl} {dl}"));
+    cx.line(&format!("and {es} {p2} {p2} {p3}"));
+    cx.line(&format!("or {es} {p1} {p1} {p2}"));
+    // where so: r -= dv; n |= 1
+    let borrow = cx.temp(UD);
+    let (drl, db) = (cx.dst(half(r, false), UD), cx.dst(borrow, UD));
+    cx.line(&format!("({p1}) subb {es} {drl} {db} {rl} {dl}"));
+    let (drh, rhd, dhd, bw) = (
+        cx.dst(half(r, true), D),
+        cx.src(Opnd::Reg(half(r, true)), D),
+        cx.src(Opnd::Reg(half(dv, true)), D),
+        cx.src(Opnd::Reg(borrow), D),
+    );
+    cx.line(&format!("({p1}) add3 {es} {drh} {rhd} (-){dhd} (-){bw}"));
+    let (dn, sn) = (
+        cx.dst(half(n, false), UD),
+        cx.src(Opnd::Reg(half(n, false)), UD),
+    );
+    cx.line(&format!("({p1}) or {es} {dn} {sn} 0x1:ud"));
+    // count -= 1; loop while count != 0 (uniform: every lane takes the branch alike)
+    let sc = cx.src(Opnd::Reg(count), UD);
+    cx.line(&format!("add (M1_NM, 1) {dc} {sc} 0xffffffff:ud"));
+    let p = cx.pred();
+    cx.line(&format!("cmp.ne {es} {p} {sc} 0x0:ud"));
+    let goto_es = if cx.scalar_mode() {
+        "(M1, 1)".to_string()
+    } else {
+        es.clone()
+    };
+    cx.line(&format!("({p}) goto {goto_es} {head}"));
+    // b == 0 gives 0
+    let res = if modulo { r } else { n };
+    let pz = cx.pred();
+    let pz2 = cx.pred();
+    let (bl, bh) = (cx.src(b.half(false), UD), cx.src(b.half(true), UD));
+    cx.line(&format!("cmp.eq {es} {pz} {bl} 0x0:ud"));
+    cx.line(&format!("cmp.eq {es} {pz2} {bh} 0x0:ud"));
+    cx.line(&format!("and {es} {pz} {pz} {pz2}"));
+    for hi in [false, true] {
+        let (dd, sr) = (
+            cx.dst(half(d, hi), UD),
+            cx.src(Opnd::Reg(half(res, hi)), UD),
+        );
+        cx.line(&format!("({pz}) sel {es} {dd} 0x0:ud {sr}"));
+    }
+}
+
+/// `d = a / b`, signed 64-bit, truncating; 0 when `b` is 0.
+pub fn sdiv(cx: &mut Ctx, d: Reg, a: Opnd, b: Opnd) {
+    let abs = |cx: &mut Ctx, o: Opnd| {
+        let neg = cx.temp(VType::Uq);
+        sub64(cx, neg, Opnd::Imm(0), o);
+        let p = cx.pred();
+        let es = cx.es();
+        let sh = cx.src(o.half(true), D);
+        cx.line(&format!("cmp.lt {es} {p} {sh} 0x0:d"));
+        let m = cx.temp(VType::Uq);
+        for hi in [false, true] {
+            let (dm, sn, so) = (
+                cx.dst(half(m, hi), UD),
+                cx.src(Opnd::Reg(neg).half(hi), UD),
+                cx.src(o.half(hi), UD),
+            );
+            cx.line(&format!("({p}) sel {es} {dm} {sn} {so}"));
+        }
+        m
+    };
+    let (ua, ub) = (abs(cx, a), abs(cx, b));
+    let q = cx.temp(VType::Uq);
+    udiv(cx, q, Opnd::Reg(ua), Opnd::Reg(ub), false);
+    let nq = cx.temp(VType::Uq);
+    sub64(cx, nq, Opnd::Imm(0), Opnd::Reg(q));
+    let sign = cx.temp(D);
+    cx.op("xor", sign, D, &[a.half(true), b.half(true)]);
+    let p = cx.pred();
+    let es = cx.es();
+    let ss = cx.src(Opnd::Reg(sign), D);
+    cx.line(&format!("cmp.lt {es} {p} {ss} 0x0:d"));
+    for hi in [false, true] {
+        let (dd, sn, sq) = (
+            cx.dst(half(d, hi), UD),
+            cx.src(Opnd::Reg(nq).half(hi), UD),
+            cx.src(Opnd::Reg(q).half(hi), UD),
+        );
+        cx.line(&format!("({p}) sel {es} {dd} {sn} {sq}"));
+    }
+}

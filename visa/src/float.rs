@@ -1,0 +1,302 @@
+//! Float ALU operations on 16-, 32- and 64-bit floats.
+//!
+//! The kernel keeps denormals and rounds to nearest even (it sets `%cr0` to IGC's
+//! `0x4c0` at entry: F, DF and HF denormals kept), NIR's default float controls, so
+//! `add`, `mul`, `mad` (fused), `min`/`max` (IEEE minNum/maxNum) and the `rnd*`
+//! instructions compute NIR's `fadd`, `fmul`, `ffma`, `fmin`/`fmax` and roundings.
+//! `fneg` and `fabs` flip or clear the sign bit with integer instructions, as IEEE-754
+//! §5.5.1 and NIR define them (no arithmetic on NaNs).
+//!
+//! Division: vISA `div` is `x * inv(y)`, not correctly rounded. PVC has `divm`, the IEEE
+//! divide macro; DG2 and MTL do not, so there the quotient comes from a refined
+//! reciprocal and two remainder corrections with fused multiply-adds (Markstein's
+//! method: `r = a - b*q` is exact with `mad`, and `q + r*y` rounds correctly when `y` is
+//! within an ulp of `1/b`). With a constant divisor (the colour conversions of the
+//! lowering divide by `2^n - 1`) the reciprocal is the correctly rounded constant. The
+//! result is NIR's correctly rounded quotient whenever `a`, `b` and `a/b` are normal
+//! floats; zeros, infinities and NaNs take IEEE's results through `a * inv(b)`. Where the
+//! quotient or the divisor is subnormal the result may differ from the correctly
+//! rounded one by an ulp. binary16 divides in binary32 and rounds once more, which is
+//! exact (binary32 has more than twice binary16's precision). NaN payloads are the
+//! hardware's, not `ir::eval`'s.
+
+use crate::ctx::{Ctx, Opnd, Reg};
+use crate::error::EmitError;
+use crate::vtype::VType;
+use ir::{AluInst, AluOp, Value};
+
+/// The vISA float type of `bits` bits on this platform.
+pub fn float_type(cx: &Ctx, bits: u8) -> Result<VType, EmitError> {
+    match VType::float(bits) {
+        Some(VType::Df) if !cx.t.fp64 => Err(cx.unsupported(format!(
+            "{} has no 64-bit floating point (IGC HWCaps noFP64)",
+            cx.t.platform
+        ))),
+        Some(t) => Ok(t),
+        None => Err(cx.unsupported(format!("{bits}-bit floats do not exist"))),
+    }
+}
+
+/// The sign bit of a float type.
+fn sign_bit(ty: VType) -> u64 {
+    1u64 << (ty.bytes() * 8 - 1)
+}
+
+/// Emits one float ALU instruction (every component).
+pub fn emit(cx: &mut Ctx, alu: &AluInst, dest: Value, bits: u8) -> Result<(), EmitError> {
+    use AluOp::*;
+    let ty = float_type(cx, bits)?;
+    let n = cx.func.value_type(dest).num_components();
+    for i in 0..n {
+        let mut s = Vec::new();
+        for k in 0..usize::from(alu.op.info().num_inputs) {
+            s.push(cx.comp(alu.srcs[k], i)?);
+        }
+        let d = cx.dest(dest, i)?;
+        match alu.op {
+            Fadd => cx.op("add", d, ty, &[s[0], s[1]]),
+            Fsub => {
+                let es = cx.es();
+                let (dd, a, b) = (cx.dst(d, ty), cx.src(s[0], ty), neg_float(cx, s[1], ty));
+                cx.line(&format!("add {es} {dd} {a} {b}"));
+            }
+            Fmul => cx.op("mul", d, ty, &[s[0], s[1]]),
+            Ffma => cx.op("mad", d, ty, &[s[0], s[1], s[2]]),
+            Fmin => cx.op("min", d, ty, &[s[0], s[1]]),
+            Fmax => cx.op("max", d, ty, &[s[0], s[1]]),
+            Fneg | Fabs => {
+                let it = VType::uint(bits);
+                if bits == 64 {
+                    // The sign is bit 31 of the high half; the low half is copied.
+                    let (lo, hi) = (
+                        Reg { stride: 2, ..d },
+                        Reg {
+                            stride: 2,
+                            ..d.at(4)
+                        },
+                    );
+                    cx.op("mov", lo, VType::Ud, &[s[0].half(false)]);
+                    if alu.op == Fneg {
+                        cx.op("xor", hi, VType::Ud, &[s[0].half(true), Opnd::Imm(1 << 31)]);
+                    } else {
+                        cx.op(
+                            "and",
+                            hi,
+                            VType::Ud,
+                            &[s[0].half(true), Opnd::Imm(0x7fff_ffff)],
+                        );
+                    }
+                } else if alu.op == Fneg {
+                    cx.op("xor", d, it, &[s[0], Opnd::Imm(sign_bit(ty))]);
+                } else {
+                    cx.op("and", d, it, &[s[0], Opnd::Imm(sign_bit(ty) - 1)]);
+                }
+            }
+            Fsat => {
+                let es = cx.es();
+                let (dd, a) = (cx.dst(d, ty), cx.src(s[0], ty));
+                cx.line(&format!("mov.sat {es} {dd} {a}"));
+            }
+            Ffloor | Fceil | FroundEven | Ftrunc => round(cx, alu.op, d, s[0], ty),
+            Fdiv => divide(cx, d, s[0], s[1], ty)?,
+            Frcp => divide(cx, d, Opnd::Imm(one(ty)), s[0], ty)?,
+            other => {
+                return Err(cx.unsupported(format!("`{other}` is not a float operation")));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// NIR's `ffloor`, `fceil`, `fround_even`, `ftrunc`. vISA's `rnd*` take binary32 only
+/// (GenX_IR: "rndd only supports single float type"): binary16 rounds through binary32
+/// (exact both ways: a rounded binary16 value is a binary16), binary64 with integer
+/// operations on its bits.
+fn round(cx: &mut Ctx, op: AluOp, d: Reg, a: Opnd, ty: VType) {
+    let mnem = match op {
+        AluOp::Ffloor => "rndd",
+        AluOp::Fceil => "rndu",
+        AluOp::FroundEven => "rnde",
+        _ => "rndz",
+    };
+    match ty {
+        VType::F => cx.op(mnem, d, ty, &[a]),
+        VType::Hf => {
+            let t = cx.temp(VType::F);
+            cx.op_typed("mov", (t, VType::F), &[(a, VType::Hf)]);
+            cx.op(mnem, t, VType::F, &[Opnd::Reg(t)]);
+            cx.op_typed("mov", (d, VType::Hf), &[(Opnd::Reg(t), VType::F)]);
+        }
+        _ => crate::round64::round(cx, op, d, a),
+    }
+}
+
+/// The bits of 1.0 in `ty`.
+fn one(ty: VType) -> u64 {
+    match ty {
+        VType::Hf => 0x3c00,
+        VType::Df => 0x3ff0_0000_0000_0000,
+        _ => 0x3f80_0000,
+    }
+}
+
+/// A float source negated: the sign of an immediate flipped here, `(-)` on a register.
+fn neg_float(cx: &mut Ctx, o: Opnd, ty: VType) -> String {
+    match o {
+        Opnd::Imm(b) => ty.imm(b ^ sign_bit(ty)),
+        Opnd::Reg(_) => format!("(-){}", cx.src(o, ty)),
+    }
+}
+
+/// `d = a / b`, correctly rounded (see the module documentation).
+fn divide(cx: &mut Ctx, d: Reg, a: Opnd, b: Opnd, ty: VType) -> Result<(), EmitError> {
+    let f = VType::F;
+    match ty {
+        VType::Df if cx.t.divm => {
+            cx.op("divm", d, ty, &[a, b]);
+            Ok(())
+        }
+        VType::Df => Err(cx.unsupported(format!(
+            "{} has no IEEE 64-bit float division (vISA divm), which NIR's fdiv needs",
+            cx.t.platform
+        ))),
+        VType::Hf => {
+            let (fa, fb) = (cx.temp(f), cx.temp(f));
+            cx.op_typed("mov", (fa, f), &[(a, VType::Hf)]);
+            cx.op_typed("mov", (fb, f), &[(b, VType::Hf)]);
+            let q = cx.temp(f);
+            divide32(cx, q, Opnd::Reg(fa), Opnd::Reg(fb));
+            cx.op_typed("mov", (d, VType::Hf), &[(Opnd::Reg(q), f)]);
+            Ok(())
+        }
+        _ => {
+            divide32(cx, d, a, b);
+            Ok(())
+        }
+    }
+}
+
+/// The correctly rounded binary32 reciprocal of a constant divisor, when the
+/// reciprocal and the divisor are normal (the range where the remainder method
+/// applies without scaling).
+fn const_reciprocal(b: u64) -> Option<f32> {
+    let x = f32::from_bits(b as u32);
+    let y = 1.0f32 / x;
+    (x.is_normal() && y.is_normal()).then_some(y)
+}
+
+/// `d = a / b` in binary32.
+fn divide32(cx: &mut Ctx, d: Reg, a: Opnd, b: Opnd) {
+    let f = VType::F;
+    let es = cx.es();
+    if cx.t.divm {
+        cx.op("divm", d, f, &[a, b]);
+        return;
+    }
+    // The reciprocal: a constant, or inv(b) refined once by Newton-Raphson,
+    // y = y0 + y0 * (1 - b*y0).
+    let y = match b {
+        Opnd::Imm(bits) if const_reciprocal(bits).is_some() => {
+            Opnd::Imm(u64::from(const_reciprocal(bits).unwrap_or(1.0).to_bits()))
+        }
+        _ => {
+            let y0 = cx.temp(f);
+            cx.op("inv", y0, f, &[b]);
+            let e = cx.temp(f);
+            let (de, nb, sy) = (cx.dst(e, f), neg_float(cx, b, f), cx.src(Opnd::Reg(y0), f));
+            cx.line(&format!("mad {es} {de} {nb} {sy} 0x3f800000:f"));
+            cx.op("mad", y0, f, &[Opnd::Reg(e), Opnd::Reg(y0), Opnd::Reg(y0)]);
+            Opnd::Reg(y0)
+        }
+    };
+    // q = a*y; twice: r = a - b*q (exact), q = q + r*y.
+    let q = cx.temp(f);
+    cx.op("mul", q, f, &[a, y]);
+    let r = cx.temp(f);
+    let q1 = cx.temp(f);
+    let mut cur = q;
+    for _ in 0..2 {
+        let (dr, nb, sq, sa) = (
+            cx.dst(r, f),
+            neg_float(cx, b, f),
+            cx.src(Opnd::Reg(cur), f),
+            cx.src(a, f),
+        );
+        cx.line(&format!("mad {es} {dr} {nb} {sq} {sa}"));
+        cx.op("mad", q1, f, &[Opnd::Reg(r), y, Opnd::Reg(cur)]);
+        cur = q1;
+    }
+    // Zeros, infinities and NaNs (an operand whose exponent is all zeros with a zero
+    // significand, or all ones), and an overflowing first estimate: IEEE's result is
+    // a * inv(b).
+    let special = cx.temp(f);
+    let ib = cx.temp(f);
+    cx.op("inv", ib, f, &[b]);
+    cx.op("mul", special, f, &[a, Opnd::Reg(ib)]);
+    let (p1, p2) = (cx.pred(), cx.pred());
+    let mut conds = Vec::new();
+    for (o, zero_too) in [(a, true), (b, true), (Opnd::Reg(q), false)] {
+        let m = cx.temp(VType::Ud);
+        cx.op("and", m, VType::Ud, &[o, Opnd::Imm(0x7fff_ffff)]);
+        conds.push((m, "ge", 0x7f80_0000u64));
+        if zero_too {
+            conds.push((m, "eq", 0));
+        }
+    }
+    for (k, (m, cond, v)) in conds.into_iter().enumerate() {
+        let sm = cx.src(Opnd::Reg(m), VType::Ud);
+        let p = if k == 0 { &p1 } else { &p2 };
+        cx.line(&format!("cmp.{cond} {es} {p} {sm} {}", VType::Ud.imm(v)));
+        if k > 0 {
+            cx.line(&format!("or {es} {p1} {p1} {p2}"));
+        }
+    }
+    let (dd, ss, sc) = (
+        cx.dst(d, f),
+        cx.src(Opnd::Reg(special), f),
+        cx.src(Opnd::Reg(cur), f),
+    );
+    cx.line(&format!("({p1}) sel {es} {dd} {ss} {sc}"));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Markstein's two corrections from a correctly rounded reciprocal, modelled with
+    /// `f32::mul_add` (a fused multiply-add), reproduce the correctly rounded quotient
+    /// of the unorm/snorm conversions, which divide by `2^n - 1`. (Zeros lose their
+    /// sign in the sequence, `-0 + 0`; the emitted code takes them through `a *
+    /// inv(b)` with the other special values.)
+    #[test]
+    fn constant_divisor_sequence_is_exact_for_the_conversions() {
+        for n in [2u32, 4, 5, 6, 8, 10, 11, 15, 16] {
+            let c = ((1u64 << n) - 1) as f32;
+            let y = const_reciprocal(u64::from(c.to_bits())).unwrap();
+            for x in 1..(1u32 << n.min(16)) {
+                let a = x as f32;
+                let mut q = a * y;
+                for _ in 0..2 {
+                    let r = (-c).mul_add(q, a);
+                    q = r.mul_add(y, q);
+                }
+                assert_eq!(q.to_bits(), (a / c).to_bits(), "{x} / {c}");
+                let a = -(x as f32);
+                let mut q = a * y;
+                for _ in 0..2 {
+                    let r = (-c).mul_add(q, a);
+                    q = r.mul_add(y, q);
+                }
+                assert_eq!(q.to_bits(), (a / c).to_bits(), "-{x} / {c}");
+            }
+        }
+    }
+
+    #[test]
+    fn reciprocals_of_unusual_constants_are_refused() {
+        assert!(const_reciprocal(0).is_none());
+        assert!(const_reciprocal(u64::from(f32::INFINITY.to_bits())).is_none());
+        assert!(const_reciprocal(u64::from(1e-40f32.to_bits())).is_none());
+        assert!(const_reciprocal(u64::from(3.0f32.to_bits())).is_some());
+    }
+}

@@ -1,0 +1,367 @@
+//! Running IGC's vISA finalizer, `GenX_IR` (Debian package `libigc-tools`), on a kernel:
+//! the judge of syntax and legality.
+//!
+//! `GenX_IR k.visaasm -platform DG2 -output -timestats` writes `k.asm`, the Gen assembly, where
+//! every message's `send` carries `desc:` and `ex_desc:` in its comment; on a rejection
+//! it exits 1 and writes the reasons to `k.errors.txt`. Each run gets a fresh directory
+//! (GenX_IR writes next to its input and leaves old error files behind). Many kernels
+//! run on a pool of threads ([`compile_many`]).
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// The environment variable that names the `GenX_IR` executable (default: `GenX_IR`
+/// on `PATH`).
+pub const GENX_IR_ENV: &str = "VISA_GENX_IR";
+
+/// One message of the compiled kernel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SendDesc {
+    /// The assembly line.
+    pub line: String,
+    /// The message descriptor.
+    pub desc: u32,
+    /// The extended message descriptor.
+    pub ex_desc: u32,
+}
+
+/// What `GenX_IR` made of an accepted kernel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Compiled {
+    /// The Gen assembly (`.asm`).
+    pub asm: String,
+    /// The sends of the listing, in order: the kernel's messages, and any payload
+    /// loads GenX_IR adds at entry (as the `bti[255]` loads of cross-thread inputs
+    /// seen on PVC). A message's line ends in `// $N`, the vISA instruction it came
+    /// from.
+    pub sends: Vec<SendDesc>,
+    /// Whether the kernel needed PVC's 256-register mode (`-TotalGRFNum 256`): with
+    /// 128 registers GenX_IR had to spill, which it reports as a failure.
+    pub large_grf: bool,
+    /// Whether GenX_IR crashed on the kernel and compiled it without its local
+    /// register allocator (`-nolocalra`; see [`compile`]).
+    pub without_local_ra: bool,
+    /// The finalizer's own time for the kernel: the `Total` line of the `jit_time.txt`
+    /// that `-timestats` makes it write (`None` if it wrote none).
+    pub finalize: Option<Duration>,
+    /// The wall time of the `GenX_IR` process that compiled the kernel (start-up and
+    /// file handling included).
+    pub process: Duration,
+}
+
+/// Why a kernel did not compile.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum CheckError {
+    /// No `GenX_IR` executable.
+    ToolMissing {
+        /// The executable looked for.
+        tool: String,
+    },
+    /// The platform has no `GenX_IR` name (Xe2 postdates GenX_IR 1.0.12504).
+    NoPlatform {
+        /// The platform.
+        platform: String,
+    },
+    /// `GenX_IR` rejected the kernel: its `errors.txt` (or its output).
+    Rejected {
+        /// The exit status.
+        status: Option<i32>,
+        /// What it said.
+        errors: String,
+    },
+    /// Reading or writing the work files failed.
+    Io(std::io::Error),
+}
+
+impl fmt::Display for CheckError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CheckError::ToolMissing { tool } => write!(
+                f,
+                "IGC's vISA finalizer `{tool}` was not found (Debian package libigc-tools)"
+            ),
+            CheckError::NoPlatform { platform } => write!(
+                f,
+                "GenX_IR 1.0.12504 knows no platform for {platform}; its kernel is emitted but cannot be checked"
+            ),
+            CheckError::Rejected { status, errors } => {
+                match status {
+                    Some(s) => write!(f, "GenX_IR rejected the kernel (exit status {s})")?,
+                    None => write!(f, "GenX_IR crashed on the kernel (killed by a signal)")?,
+                }
+                write!(f, ":\n{errors}")
+            }
+            CheckError::Io(e) => write!(f, "GenX_IR work files: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for CheckError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            CheckError::Io(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<std::io::Error> for CheckError {
+    fn from(e: std::io::Error) -> CheckError {
+        CheckError::Io(e)
+    }
+}
+
+/// The `GenX_IR` executable to run.
+pub fn tool() -> String {
+    std::env::var(GENX_IR_ENV).unwrap_or_else(|_| "GenX_IR".to_string())
+}
+
+/// The path of the `GenX_IR` executable, if there is one.
+pub fn find_tool() -> Option<PathBuf> {
+    let t = tool();
+    let p = Path::new(&t);
+    if p.components().count() > 1 {
+        return p.is_file().then(|| p.to_path_buf());
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join(&t))
+        .find(|c| c.is_file())
+}
+
+static RUN: AtomicU64 = AtomicU64::new(0);
+
+/// A fresh work directory.
+fn work_dir() -> std::io::Result<PathBuf> {
+    let n = RUN.fetch_add(1, Ordering::Relaxed);
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    let d = std::env::temp_dir().join(format!("visa-genx-{}-{n}-{t}", std::process::id()));
+    std::fs::create_dir_all(&d)?;
+    Ok(d)
+}
+
+/// Compiles `text` with `GenX_IR -platform <platform> -output -timestats`.
+///
+/// Two retries work around GenX_IR 1.0.12504 itself, and [`Compiled`] says which one
+/// was taken:
+///
+/// * On PVC a kernel that spills with 128 registers (GenX_IR exits 1 and says "Spill
+///   memory used"; it also crashes on some spills there) is compiled again in the
+///   256-register mode the platform has (`-TotalGRFNum 256`), as IGC does for kernels
+///   under register pressure ([`Compiled::large_grf`]).
+/// * A kernel on which GenX_IR crashes (a segmentation fault, no message) is compiled
+///   again without its local register allocator (`-nolocalra`: every variable goes to
+///   the global allocator) ([`Compiled::without_local_ra`]). The property sweep meets
+///   this about once in a thousand SIMD8 DG2 kernels; the crash goes away when a dead
+///   `mov` is deleted or LVN, copy propagation or the local allocator is turned off,
+///   so it is a finalizer bug rather than a property of the kernel.
+pub fn compile(text: &str, platform: &str) -> Result<Compiled, CheckError> {
+    let exe = find_tool().ok_or_else(|| CheckError::ToolMissing { tool: tool() })?;
+    let dir = work_dir()?;
+    let crashed = |r: &Result<Compiled, CheckError>| {
+        matches!(r, Err(CheckError::Rejected { status: None, .. }))
+    };
+    let mut r = compile_in(&exe, &dir, text, platform, Retry::default());
+    if platform == "PVC" {
+        if let Err(CheckError::Rejected { status, errors }) = &r {
+            // A crash (no exit status) or a spill.
+            if status.is_none() || errors.contains("Spill memory used") {
+                fresh(&dir)?;
+                let retry = Retry {
+                    large_grf: true,
+                    ..Retry::default()
+                };
+                r = compile_in(&exe, &dir, text, platform, retry);
+            }
+        }
+    }
+    if crashed(&r) {
+        fresh(&dir)?;
+        let retry = Retry {
+            large_grf: platform == "PVC",
+            no_local_ra: true,
+        };
+        r = compile_in(&exe, &dir, text, platform, retry);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    r
+}
+
+/// Empties the work directory.
+fn fresh(dir: &Path) -> std::io::Result<()> {
+    let _ = std::fs::remove_dir_all(dir);
+    std::fs::create_dir_all(dir)
+}
+
+/// The options of a retry.
+#[derive(Copy, Clone, Default, Debug)]
+struct Retry {
+    large_grf: bool,
+    no_local_ra: bool,
+}
+
+fn compile_in(
+    exe: &Path,
+    dir: &Path,
+    text: &str,
+    platform: &str,
+    retry: Retry,
+) -> Result<Compiled, CheckError> {
+    let input = dir.join("k.visaasm");
+    std::fs::write(&input, text)?;
+    let mut cmd = Command::new(exe);
+    cmd.arg("k.visaasm")
+        .arg("-platform")
+        .arg(platform)
+        .arg("-output")
+        .arg("-timestats")
+        .current_dir(dir);
+    if retry.large_grf {
+        cmd.arg("-TotalGRFNum").arg("256");
+    }
+    if retry.no_local_ra {
+        cmd.arg("-nolocalra");
+    }
+    let started = Instant::now();
+    let out = cmd.output()?;
+    let process = started.elapsed();
+    let errors = std::fs::read_to_string(dir.join("k.errors.txt")).unwrap_or_default();
+    if !out.status.success() {
+        let said = if errors.trim().is_empty() {
+            format!(
+                "{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            )
+        } else {
+            errors
+        };
+        return Err(CheckError::Rejected {
+            status: out.status.code(),
+            errors: said,
+        });
+    }
+    let asm = std::fs::read_to_string(dir.join("k.asm"))?;
+    let sends = parse_sends(&asm);
+    let finalize = std::fs::read_to_string(dir.join("jit_time.txt"))
+        .ok()
+        .and_then(|t| total_seconds(&t))
+        .map(Duration::from_secs_f64);
+    Ok(Compiled {
+        asm,
+        sends,
+        large_grf: retry.large_grf,
+        without_local_ra: retry.no_local_ra,
+        finalize,
+        process,
+    })
+}
+
+/// The seconds of the `Total` line of a `jit_time.txt` (`Total <tab> 0.0428 <tab> 100%`).
+fn total_seconds(jit_time: &str) -> Option<f64> {
+    jit_time.lines().find_map(|l| {
+        let mut f = l.split_whitespace();
+        (f.next() == Some("Total"))
+            .then(|| f.next().and_then(|s| s.parse::<f64>().ok()))
+            .flatten()
+            .filter(|s| s.is_finite() && *s >= 0.0)
+    })
+}
+
+/// The messages of an assembly listing: lines whose comment has `desc:`.
+pub fn parse_sends(asm: &str) -> Vec<SendDesc> {
+    let hex = |s: &str| -> Option<u32> {
+        let digits: String = s
+            .trim_start_matches("0x")
+            .chars()
+            .take_while(|c| c.is_ascii_hexdigit())
+            .collect();
+        u32::from_str_radix(&digits, 16).ok()
+    };
+    asm.lines()
+        .filter_map(|l| {
+            let ex = l.find("ex_desc:")?;
+            let ex_desc = hex(&l[ex + 8..])?;
+            let rest = &l[ex + 8..];
+            let d = rest.find(" desc:")?;
+            let desc = hex(&rest[d + 6..])?;
+            Some(SendDesc {
+                line: l.trim().to_string(),
+                desc,
+                ex_desc,
+            })
+        })
+        .collect()
+}
+
+/// Compiles many kernels (text, platform) on `threads` threads; results in input order.
+pub fn compile_many(
+    jobs: Vec<(String, String)>,
+    threads: usize,
+) -> Vec<Result<Compiled, CheckError>> {
+    let n = jobs.len();
+    let queue = Arc::new(Mutex::new(jobs.into_iter().enumerate().collect::<Vec<_>>()));
+    let results = Arc::new(Mutex::new((0..n).map(|_| None).collect::<Vec<_>>()));
+    std::thread::scope(|s| {
+        for _ in 0..threads.max(1) {
+            let queue = Arc::clone(&queue);
+            let results = Arc::clone(&results);
+            s.spawn(move || loop {
+                let job = queue.lock().map(|mut q| q.pop()).unwrap_or(None);
+                let Some((k, (text, platform))) = job else {
+                    break;
+                };
+                let r = compile(&text, &platform);
+                if let Ok(mut res) = results.lock() {
+                    res[k] = Some(r);
+                }
+            });
+        }
+    });
+    let results = Arc::try_unwrap(results)
+        .map(|m| m.into_inner().unwrap_or_default())
+        .unwrap_or_default();
+    results
+        .into_iter()
+        .map(|r| {
+            r.unwrap_or_else(|| {
+                Err(CheckError::Io(std::io::Error::other(
+                    "a worker thread stopped before compiling this kernel",
+                )))
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sends_are_parsed_from_comments() {
+        let asm = "\
+(W)     send.dc0 (8|M0)          r1       r127    null:0  0x0            0x021842FD           {A@1,$0} // wr:1h+0, rd:1; oword aligned block read x2 // $19
+        store.slm.d32.a32 (16|M0)  [r7:2]       r7:2               {A@1,$2} // ex_desc:0x0; desc:0x4000504 // $11
+        load_quad.tgm.d32.xyzw.a32 (8|M8)  r13:4 bti[3][r8:1]      {$4} // ex_desc:0x3000000; desc:0x6240F502 // $10
+";
+        let s = parse_sends(asm);
+        assert_eq!(s.len(), 2);
+        assert_eq!((s[0].desc, s[0].ex_desc), (0x0400_0504, 0));
+        assert_eq!((s[1].desc, s[1].ex_desc), (0x6240_F502, 0x0300_0000));
+    }
+
+    #[test]
+    fn finalize_time_is_the_total_line() {
+        let t = "Total                   \t0.0428627   \t100%\nIR_Build                \t0.00102868  \t2.4%\n";
+        assert_eq!(total_seconds(t), Some(0.0428627));
+        assert_eq!(total_seconds("IR_Build 0.1 2%"), None);
+    }
+}

@@ -1,0 +1,51 @@
+//! The dispatcher of intrinsics: system values, memory access, messages, barriers; the
+//! high-level image intrinsics and group async copies are the lowering's and are errors
+//! here.
+
+use crate::ctx::Ctx;
+use crate::error::{EmitError, EmitErrorKind};
+use crate::{block2d, lsc, memory, sampler, sysval};
+use ir::{Inst, IntrinsicClass, IntrinsicInst, IntrinsicOp, Value};
+
+/// Emits one intrinsic.
+pub fn emit(
+    cx: &mut Ctx,
+    inst: Inst,
+    i: &IntrinsicInst,
+    dest: Option<Value>,
+) -> Result<(), EmitError> {
+    use IntrinsicOp::*;
+    let need_dest = |cx: &Ctx| {
+        dest.ok_or_else(|| {
+            cx.err(EmitErrorKind::Malformed {
+                what: format!("`@{}` must define a value", i.op),
+            })
+        })
+    };
+    match i.op {
+        op if sysval::handles(op) => sysval::emit(cx, op, need_dest(cx)?),
+        Barrier => {
+            // A workgroup control and memory barrier: typed, untyped and shared memory
+            // accesses before it are visible to the workgroup after it.
+            cx.line("lsc_fence.ugm.none.group");
+            cx.line("lsc_fence.tgm.none.group");
+            cx.line("lsc_fence.slm.none.group");
+            cx.line("barrier");
+            Ok(())
+        }
+        LoadGlobal | StoreGlobal | LoadSsbo | StoreSsbo | LoadUbo | LoadShared | StoreShared
+        | LoadPushConstant | ImageLoadParam => memory::emit(cx, inst, i, dest),
+        op if op.is_lsc() => lsc::emit(cx, inst, i, dest),
+        LscLoadBlock2d | LscStoreBlock2d => block2d::emit(cx, inst, i, dest),
+        SamplerLd | SamplerLdLz | SamplerResinfo => sampler::emit(cx, inst, i, dest),
+        op if op.info().class == IntrinsicClass::Image => Err(cx.err(EmitErrorKind::NotLowered {
+            intrinsic: op.name(),
+        })),
+        GroupAsyncCopy2d2d | GroupAsyncCopy3d3d | GroupWaitEvents => {
+            Err(cx.err(EmitErrorKind::NotLowered {
+                intrinsic: i.op.name(),
+            }))
+        }
+        other => Err(cx.unsupported(format!("`@{other}` has no vISA form in this back end"))),
+    }
+}

@@ -1,0 +1,200 @@
+//! Kernel assembly: the header, declarations, inputs and attributes around the body
+//! that the instruction modules emit, walking the function's structured control flow.
+
+use crate::abi::Abi;
+use crate::control::{self, LoopLabels};
+use crate::ctx::{storage_type, Ctx};
+use crate::error::{EmitError, EmitErrorKind};
+use crate::phi::PhiCopies;
+use crate::target::{Family, Options, Target};
+use crate::{alu, intrinsic};
+use ir::{CfNode, CfParent, InstKind, Jump, Shader};
+use lowering::Device;
+use std::fmt::Write as _;
+
+/// A vISA kernel and what a driver needs to run it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Kernel {
+    /// The kernel's name (the entry function's).
+    pub name: String,
+    /// The vISA text (`.version 4.1`), what GenX_IR reads.
+    pub text: String,
+    /// The inputs: what the driver puts where.
+    pub abi: Abi,
+    /// The GenX_IR `-platform` name, if GenX_IR 1.0.12504 knows the platform.
+    pub genx_platform: Option<&'static str>,
+}
+
+/// Emits the entry function of `shader`, lowered for `device`, as one vISA kernel.
+///
+/// The shader must have gone through the lowering (image intrinsics are errors) and
+/// pass the validator. Errors name the instruction, its position and the platform.
+pub fn emit_kernel(
+    shader: &Shader,
+    device: &Device,
+    options: &Options,
+) -> Result<Kernel, EmitError> {
+    let t = Target::new(device, shader.subgroup_size, options)?;
+    let func = shader
+        .entry()
+        .ok_or_else(|| EmitError::shader(EmitErrorKind::NoEntry, &device.name))?;
+    let genx_platform = t.genx_platform;
+    let simd = t.simd;
+    let mut cx = Ctx::new(shader, func, device, t);
+    check_pressure(&mut cx)?;
+    let phis = PhiCopies::new(func);
+    // Keep F, DF and HF denormals (NIR's default float controls), as IGC does.
+    cx.line("or (M1_NM, 1) %cr0(0,0)<1> %cr0(0,0)<0;1,0> 0x4c0:ud");
+    let mut loops = Vec::new();
+    walk(&mut cx, &phis, func.body(), &mut loops)?;
+    cx.line("ret (M1, 1)");
+
+    let body = cx.take_body();
+    let Ctx { decls, abi, .. } = cx;
+    let (abi, inputs) = abi.finish(&decls);
+    let mut text = String::with_capacity(body.len() + decls.num_vars() * 64 + 256);
+    let _ = writeln!(text, ".version 4.1");
+    let _ = writeln!(text, ".kernel \"{}\"", func.name);
+    decls.render(&mut text);
+    text.push_str(&inputs);
+    let _ = writeln!(text, ".kernel_attr Target=\"3d\"");
+    let _ = writeln!(text, ".kernel_attr SimdSize={simd}");
+    let _ = writeln!(
+        text,
+        ".kernel_attr PerThreadInputSize={}",
+        abi.per_thread_bytes
+    );
+    text.push_str(&body);
+    Ok(Kernel {
+        name: func.name.clone(),
+        text,
+        abi,
+        genx_platform,
+    })
+}
+
+/// Refuses a kernel whose live values alone overflow the register file.
+fn check_pressure(cx: &mut Ctx) -> Result<(), EmitError> {
+    let func = cx.func;
+    let t = &cx.t;
+    // PVC and Xe2 have a 256-register mode; DG2 and MTL 128 registers. Register 0, the
+    // local ids and registers for temporaries are not for values: four dwords of the
+    // kernel's width, at least 8 registers (a SIMD32 DG2 kernel whose values peak at
+    // 112 of its 121 free registers spilled in the property sweep; one at 100 did not).
+    let regs = match t.family {
+        Family::Pvc | Family::Xe2 => 256,
+        Family::Dg2 | Family::Mtl => 128,
+    };
+    let ids = 3 * (t.simd * 2).div_ceil(t.grf);
+    let temps = 8.max(16 * t.simd / t.grf);
+    let available = (regs - 1 - ids - temps) * t.grf;
+    let uniform = crate::uniform::uniform_values(func);
+    let size = |v: ir::Value| {
+        let is_const = func
+            .value_def(v)
+            .is_some_and(|d| matches!(func.inst(d).kind, InstKind::LoadConst(_)));
+        if is_const || uniform.get(v.index()).copied().unwrap_or(false) {
+            return 0;
+        }
+        let ty = func.value_type(v);
+        u32::from(ty.num_components()) * t.comp_bytes(storage_type(ty.bit_size()).bytes())
+    };
+    let (bytes, at) = crate::pressure::peak(func, &size);
+    if bytes > available {
+        cx.set_inst(at);
+        return Err(cx.err(EmitErrorKind::RegisterPressure { bytes, available }));
+    }
+    Ok(())
+}
+
+/// Emits a control-flow list.
+fn walk(
+    cx: &mut Ctx,
+    phis: &PhiCopies,
+    nodes: &[CfNode],
+    loops: &mut Vec<LoopLabels>,
+) -> Result<(), EmitError> {
+    let func = cx.func;
+    for &node in nodes {
+        match node {
+            CfNode::Block(b) => {
+                for inst in func.block_insts(b) {
+                    cx.set_inst(Some(inst));
+                    instruction(cx, inst)?;
+                }
+                cx.set_inst(None);
+                phis.emit(cx, b)?;
+                match func.block(b).jump {
+                    None => {}
+                    Some(j) => {
+                        let Some(l) = loops.last() else {
+                            return Err(cx.err(EmitErrorKind::Malformed {
+                                what: format!("`{}` outside a loop in block {b}", j.name()),
+                            }));
+                        };
+                        match j {
+                            Jump::Break => control::break_(cx, l),
+                            Jump::Continue => control::continue_(cx, l),
+                        }
+                    }
+                }
+            }
+            CfNode::If(id) => {
+                let data = func.if_data(id);
+                cx.set_inst(None);
+                let l = control::if_start(cx, data.cond)?;
+                walk(cx, phis, func.cf_list(CfParent::Then(id)), loops)?;
+                control::if_else(cx, &l);
+                walk(cx, phis, func.cf_list(CfParent::Else(id)), loops)?;
+                control::if_end(cx, &l);
+            }
+            CfNode::Loop(id) => {
+                let l = control::loop_start(cx);
+                loops.push(l);
+                walk(cx, phis, func.cf_list(CfParent::Loop(id)), loops)?;
+                let l = loops.pop().expect("pushed above");
+                control::loop_end(cx, &l);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Emits one instruction.
+fn instruction(cx: &mut Ctx, inst: ir::Inst) -> Result<(), EmitError> {
+    let data = cx.func.inst(inst);
+    // Uniform values are computed once, in scalar mode.
+    cx.set_scalar(data.dest.is_some_and(|v| cx.is_uniform(v)));
+    let r = instruction_kind(cx, inst);
+    cx.set_scalar(false);
+    r
+}
+
+fn instruction_kind(cx: &mut Ctx, inst: ir::Inst) -> Result<(), EmitError> {
+    let data = cx.func.inst(inst);
+    // A value written in parts (components, halves, lanes) outside loops: tell the
+    // finalizer it is dead before, or it keeps it alive from the kernel's entry.
+    if let (Some(v), InstKind::Alu(_) | InstKind::Intrinsic(_)) = (data.dest, &data.kind) {
+        let in_loop = cx
+            .func
+            .inst_block(inst)
+            .is_some_and(|b| cx.func.enclosing_loop(CfNode::Block(b)).is_some());
+        if !in_loop {
+            cx.value_lifetime_start(v)?;
+        }
+    }
+    match &data.kind {
+        // Constants are immediates at their uses, undefs variables nobody writes, and
+        // phis are written by their predecessors.
+        InstKind::LoadConst(_) | InstKind::Undef | InstKind::Phi(_) => Ok(()),
+        InstKind::Alu(a) => {
+            let dest = data.dest.ok_or_else(|| {
+                cx.err(EmitErrorKind::Malformed {
+                    what: "an ALU instruction without a destination".into(),
+                })
+            })?;
+            alu::emit(cx, a, dest)
+        }
+        InstKind::Intrinsic(i) => intrinsic::emit(cx, inst, i, data.dest),
+    }
+}

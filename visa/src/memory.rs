@@ -1,0 +1,471 @@
+//! Memory intrinsics: global, SSBO, UBO, shared memory, push constants and image
+//! parameter blocks, as LSC messages of the kernel's lanes ([`crate::lsc`]).
+//!
+//! - `load_global`/`store_global`: `.ugm` flat `:a64` at the address.
+//! - `load_ssbo`/`store_ssbo`/`load_ubo`: the binding's base address is read from the
+//!   SSBO or UBO table (an input: `u64` per binding), then accessed as global memory at
+//!   `base + offset`. A table handles per-lane block indices as well as uniform ones.
+//! - `load_shared`/`store_shared`: `.slm` flat `:a32` at `offset`, `base` as the
+//!   message's immediate offset.
+//! - `load_push_constant`: a constant offset reads the push-constant input registers;
+//!   a dynamic one loads from the copy at the push-constant address input.
+//! - `image_load_param`: the image's parameter blocks are 512 bytes per array element at
+//!   the image's parameter-block address input; slot `s` is at byte `16 s`.
+//!
+//! Data is moved as the message vectors allow: 32- and 64-bit components in vectors of
+//! up to 8 (`d32x4`), 8- and 16-bit components one message each, each piece at its
+//! byte offset.
+
+use crate::ctx::{Ctx, Opnd, Reg};
+use crate::error::{EmitError, EmitErrorKind};
+use crate::lsc::{emit_access, Access, Surface};
+use crate::ops::copy;
+use crate::payload;
+use crate::vtype::VType;
+use ir::lsc::{AddrSize, AddrType, CacheControl, DataShape, DataSize, Sfid};
+use ir::{IndexKind, Inst, IntrinsicInst, IntrinsicOp, Src, Value};
+use lowering::messages::{LscMessage, LscOp};
+
+const UD: VType = VType::Ud;
+
+/// Bytes of one parameter block (`tiling::image_param`: 128 dwords).
+pub const PARAM_BLOCK_BYTES: u32 = 512;
+
+/// An untyped access of a value of `bits` x `comps` at `addr` (+ `offset`).
+struct Plain {
+    sfid: Sfid,
+    addr_size: AddrSize,
+    addr: Opnd,
+    offset: i32,
+    bits: u8,
+    comps: u8,
+}
+
+/// Emits a memory intrinsic.
+pub fn emit(
+    cx: &mut Ctx,
+    _inst: Inst,
+    i: &IntrinsicInst,
+    dest: Option<Value>,
+) -> Result<(), EmitError> {
+    use IntrinsicOp::*;
+    let need_dest = |cx: &Ctx| {
+        dest.ok_or_else(|| {
+            cx.err(EmitErrorKind::Malformed {
+                what: format!("`@{}` must define a value", i.op),
+            })
+        })
+    };
+    let base = i.index(IndexKind::Base).unwrap_or(0) as i32;
+    match i.op {
+        LoadGlobal => {
+            let d = need_dest(cx)?;
+            let a = cx.comp(src(cx, i, 0)?, 0)?;
+            load(cx, d, plain(cx, Sfid::Ugm, AddrSize::A64, a, 0, d))
+        }
+        StoreGlobal => {
+            let data = src(cx, i, 0)?;
+            let a = cx.comp(src(cx, i, 1)?, 0)?;
+            store(cx, data, Sfid::Ugm, AddrSize::A64, a, 0)
+        }
+        LoadSsbo | LoadUbo => {
+            let d = need_dest(cx)?;
+            let a = buffer_address(cx, i, 0, i.op == LoadUbo)?;
+            load(cx, d, plain(cx, Sfid::Ugm, AddrSize::A64, a, 0, d))
+        }
+        StoreSsbo => {
+            let data = src(cx, i, 0)?;
+            let a = buffer_address(cx, i, 1, false)?;
+            store(cx, data, Sfid::Ugm, AddrSize::A64, a, 0)
+        }
+        LoadShared => {
+            let d = need_dest(cx)?;
+            let a = cx.comp(src(cx, i, 0)?, 0)?;
+            load(cx, d, plain(cx, Sfid::Slm, AddrSize::A32, a, base, d))
+        }
+        StoreShared => {
+            let data = src(cx, i, 0)?;
+            let a = cx.comp(src(cx, i, 1)?, 0)?;
+            store(cx, data, Sfid::Slm, AddrSize::A32, a, base)
+        }
+        LoadPushConstant => push_constant(cx, i, base, need_dest(cx)?),
+        ImageLoadParam => image_param(cx, i, base, need_dest(cx)?),
+        other => Err(cx.unsupported(format!("`@{other}` is not a memory intrinsic"))),
+    }
+}
+
+fn src(cx: &Ctx, i: &IntrinsicInst, k: usize) -> Result<Src, EmitError> {
+    i.srcs.get(k).copied().ok_or_else(|| {
+        cx.err(EmitErrorKind::Malformed {
+            what: format!("`@{}` lacks source {k}", i.op),
+        })
+    })
+}
+
+fn plain(cx: &Ctx, sfid: Sfid, addr_size: AddrSize, addr: Opnd, offset: i32, d: Value) -> Plain {
+    let ty = cx.func.value_type(d);
+    Plain {
+        sfid,
+        addr_size,
+        addr,
+        offset,
+        bits: ty.bit_size(),
+        comps: ty.num_components(),
+    }
+}
+
+/// The pieces a vector of `comps` components of `bits` bits moves in: `(first, count)`,
+/// vectors of 1, 2, 3, 4 or 8 for 32- and 64-bit data within 8 payload registers,
+/// single components otherwise. The payload is counted at the platform's message width
+/// even for narrower kernels: the finalizer pads narrower messages to it (IGC's LSC
+/// granule: a SIMD8 message on DG2 has SIMD16's payload, a SIMD16 one on PVC SIMD32's).
+fn pieces(cx: &Ctx, sfid: Sfid, bits: u8, comps: u8) -> Vec<(u8, u8)> {
+    let width = if sfid == Sfid::Tgm {
+        cx.t.typed_simd
+    } else {
+        cx.t.untyped_simd
+    };
+    let per = payload::run_bytes(cx, width, u32::from(bits / 8));
+    let max = if bits >= 32 {
+        (8 * cx.t.grf / per).min(8) as u8
+    } else {
+        1
+    };
+    let mut out = Vec::new();
+    let mut j = 0;
+    while j < comps {
+        let k = [8u8, 4, 3, 2, 1]
+            .into_iter()
+            .find(|k| *k <= max && *k <= comps - j)
+            .unwrap_or(1);
+        out.push((j, k));
+        j += k;
+    }
+    out
+}
+
+fn data_size(cx: &Ctx, bits: u8) -> Result<DataSize, EmitError> {
+    match bits {
+        8 => Ok(DataSize::D8),
+        16 => Ok(DataSize::D16),
+        32 => Ok(DataSize::D32),
+        64 => Ok(DataSize::D64),
+        b => Err(cx.unsupported(format!("{b}-bit values have no memory form"))),
+    }
+}
+
+fn message(op: LscOp, sfid: Sfid, addr_size: AddrSize, data: DataShape, offset: i32) -> LscMessage {
+    LscMessage {
+        op,
+        sfid,
+        addr_type: AddrType::Flat,
+        addr_size,
+        data,
+        cache: CacheControl::DEFAULT,
+        offset,
+    }
+}
+
+fn load(cx: &mut Ctx, d: Value, p: Plain) -> Result<(), EmitError> {
+    let size = data_size(cx, p.bits)?;
+    for (first, k) in pieces(cx, p.sfid, p.bits, p.comps) {
+        let mut regs = Vec::new();
+        for c in first..first + k {
+            regs.push(cx.dest(d, c)?);
+        }
+        let off = p.offset + i32::from(first) * i32::from(p.bits / 8);
+        let m = message(
+            LscOp::Load,
+            p.sfid,
+            p.addr_size,
+            DataShape::vector(size, k, false),
+            off,
+        );
+        emit_access(
+            cx,
+            &Access {
+                m,
+                surface: Surface::Flat,
+                addr: vec![p.addr],
+                pitch: None,
+                data: Vec::new(),
+                atomic: Vec::new(),
+                dest: Some(regs),
+                pred: None,
+            },
+        )?;
+    }
+    Ok(())
+}
+
+fn store(
+    cx: &mut Ctx,
+    data: Src,
+    sfid: Sfid,
+    addr_size: AddrSize,
+    addr: Opnd,
+    offset: i32,
+) -> Result<(), EmitError> {
+    let ty = cx.src_type(data);
+    let (bits, comps) = (ty.bit_size(), ty.num_components());
+    let size = data_size(cx, bits)?;
+    for (first, k) in pieces(cx, sfid, bits, comps) {
+        let mut ops = Vec::new();
+        for c in first..first + k {
+            ops.push(cx.comp(data, c)?);
+        }
+        let off = offset + i32::from(first) * i32::from(bits / 8);
+        let m = message(
+            LscOp::Store,
+            sfid,
+            addr_size,
+            DataShape::vector(size, k, false),
+            off,
+        );
+        emit_access(
+            cx,
+            &Access {
+                m,
+                surface: Surface::Flat,
+                addr: vec![addr],
+                pitch: None,
+                data: ops,
+                atomic: Vec::new(),
+                dest: None,
+                pred: None,
+            },
+        )?;
+    }
+    Ok(())
+}
+
+/// `d = a + zext(b)` on 64-bit `d` and `a`, per lane.
+fn add64_u32(cx: &mut Ctx, d: Reg, a: Opnd, b: Opnd) {
+    let carry = cx.temp(UD);
+    let es = cx.es();
+    let lo = Reg { stride: 2, ..d };
+    let hi = Reg {
+        stride: 2,
+        ..d.at(4)
+    };
+    let (dl, dc, al, sb) = (
+        cx.dst(lo, UD),
+        cx.dst(carry, UD),
+        cx.src(a.half(false), UD),
+        cx.src(b, UD),
+    );
+    cx.line(&format!("addc {es} {dl} {dc} {al} {sb}"));
+    cx.op("add", hi, UD, &[a.half(true), Opnd::Reg(carry)]);
+}
+
+/// The address `table[block] + offset` of a buffer access (sources `block`, `offset`
+/// start at `k`).
+fn buffer_address(cx: &mut Ctx, i: &IntrinsicInst, k: usize, ubo: bool) -> Result<Opnd, EmitError> {
+    let block = cx.comp(src(cx, i, k)?, 0)?;
+    let offset = cx.comp(src(cx, i, k + 1)?, 0)?;
+    let table = if ubo {
+        cx.abi.ubo_table(&mut cx.decls)
+    } else {
+        cx.abi.ssbo_table(&mut cx.decls)
+    };
+    let table = Opnd::Reg(Reg {
+        var: table,
+        off: 0,
+        stride: 0,
+    });
+    // entry = table + block * 8
+    let scaled = cx.temp(VType::Uq);
+    let (lo, hi) = (
+        Reg {
+            stride: 2,
+            ..scaled
+        },
+        Reg {
+            stride: 2,
+            ..scaled.at(4)
+        },
+    );
+    cx.op("shl", lo, UD, &[block, Opnd::Imm(3)]);
+    cx.op("shr", hi, UD, &[block, Opnd::Imm(29)]);
+    let entry = cx.temp(VType::Uq);
+    let es = cx.es();
+    let carry = cx.temp(UD);
+    let (dl, dc, tl, sl) = (
+        cx.dst(Reg { stride: 2, ..entry }, UD),
+        cx.dst(carry, UD),
+        cx.src(table.half(false), UD),
+        cx.src(Opnd::Reg(lo), UD),
+    );
+    cx.line(&format!("addc {es} {dl} {dc} {tl} {sl}"));
+    cx.op(
+        "add3",
+        Reg {
+            stride: 2,
+            ..entry.at(4)
+        },
+        UD,
+        &[table.half(true), Opnd::Reg(hi), Opnd::Reg(carry)],
+    );
+    let base = cx.temp(VType::Uq);
+    emit_access(
+        cx,
+        &Access {
+            m: message(
+                LscOp::Load,
+                Sfid::Ugm,
+                AddrSize::A64,
+                DataShape::vector(DataSize::D64, 1, false),
+                0,
+            ),
+            surface: Surface::Flat,
+            addr: vec![Opnd::Reg(entry)],
+            pitch: None,
+            data: Vec::new(),
+            atomic: Vec::new(),
+            dest: Some(vec![base]),
+            pred: None,
+        },
+    )?;
+    let addr = cx.temp(VType::Uq);
+    add64_u32(cx, addr, Opnd::Reg(base), offset);
+    Ok(Opnd::Reg(addr))
+}
+
+fn push_constant(cx: &mut Ctx, i: &IntrinsicInst, base: i32, d: Value) -> Result<(), EmitError> {
+    let ty = cx.func.value_type(d);
+    let (bits, comps) = (ty.bit_size(), ty.num_components());
+    let eb = u32::from(bits.max(8) / 8);
+    let off = cx.comp(src(cx, i, 0)?, 0)?;
+    match off {
+        Opnd::Imm(o) => {
+            let start = i64::from(base) + o as u32 as i64;
+            let end = start + i64::from(eb) * i64::from(comps);
+            let align = eb.min(4);
+            if start < 0 || end > 0xffff || !(start as u32).is_multiple_of(align) {
+                return Err(cx.unsupported(format!(
+                    "push constant bytes {start}..{end} are not {align}-byte aligned registers of the payload"
+                )));
+            }
+            let var = cx.abi.push_constants(&mut cx.decls, end as u32);
+            for c in 0..comps {
+                let r = Reg {
+                    var,
+                    off: start as u32 + u32::from(c) * eb,
+                    stride: 0,
+                };
+                let dr = cx.dest(d, c)?;
+                copy(cx, dr, Opnd::Reg(r), bits);
+            }
+            Ok(())
+        }
+        Opnd::Reg(_) => {
+            let var = cx.abi.push_constants_address(&mut cx.decls);
+            let a = cx.temp(VType::Uq);
+            let p = Opnd::Reg(Reg {
+                var,
+                off: 0,
+                stride: 0,
+            });
+            add64_u32(cx, a, p, off);
+            load(
+                cx,
+                d,
+                plain(cx, Sfid::Ugm, AddrSize::A64, Opnd::Reg(a), base, d),
+            )
+        }
+    }
+}
+
+fn image_param(cx: &mut Ctx, i: &IntrinsicInst, slot: i32, d: Value) -> Result<(), EmitError> {
+    let r = i.image.ok_or_else(|| {
+        cx.err(EmitErrorKind::Malformed {
+            what: "`@image_load_param` names no image".into(),
+        })
+    })?;
+    let name = cx
+        .shader
+        .images
+        .get(r.image.index())
+        .map(|d| d.name.clone())
+        .ok_or_else(|| {
+            cx.err(EmitErrorKind::Malformed {
+                what: format!("image {} is not declared", r.image.as_u32()),
+            })
+        })?;
+    let var = cx.abi.image_params(&mut cx.decls, &name);
+    let table = Opnd::Reg(Reg {
+        var,
+        off: 0,
+        stride: 0,
+    });
+    let mut offset = i64::from(slot) * 16;
+    let addr = match r.index {
+        None => table,
+        Some(idx) => match cx.comp(idx, 0)? {
+            Opnd::Imm(k) => {
+                offset += (k as u32 as i64) * i64::from(PARAM_BLOCK_BYTES);
+                table
+            }
+            o => {
+                let t = cx.temp(UD);
+                cx.op("mul", t, UD, &[o, Opnd::Imm(u64::from(PARAM_BLOCK_BYTES))]);
+                let a = cx.temp(VType::Uq);
+                add64_u32(cx, a, table, Opnd::Reg(t));
+                Opnd::Reg(a)
+            }
+        },
+    };
+    let offset = i32::try_from(offset)
+        .map_err(|_| cx.unsupported("the parameter block offset does not fit 32 bits"))?;
+    if cx.is_uniform(d) {
+        return uniform_load(cx, d, addr, offset);
+    }
+    load(cx, d, plain(cx, Sfid::Ugm, AddrSize::A64, addr, offset, d))
+}
+
+/// Loads a uniform 32-bit vector with one transposed SIMD1 message (a block of
+/// dwords) into the value's scalar elements.
+fn uniform_load(cx: &mut Ctx, d: Value, addr: Opnd, offset: i32) -> Result<(), EmitError> {
+    let ty = cx.func.value_type(d);
+    if ty.bit_size() != 32 || !DataShape::VECT_SIZES.contains(&ty.num_components()) {
+        return Err(cx.unsupported(format!(
+            "a uniform load of {ty} has no transposed message shape"
+        )));
+    }
+    // The address in a register of its own (a payload starts a register).
+    let a = cx.temp_bytes(UD, 8);
+    for hi in [false, true] {
+        let r = Reg {
+            off: if hi { 4 } else { 0 },
+            stride: 1,
+            ..a
+        };
+        let (dd, ss) = (cx.dst(r, UD), cx.src(addr.half(hi), UD));
+        cx.line(&format!("mov (M1_NM, 1) {dd} {ss}"));
+    }
+    let m = message(
+        LscOp::Load,
+        Sfid::Ugm,
+        AddrSize::A64,
+        DataShape::vector(DataSize::D32, ty.num_components(), true),
+        offset,
+    );
+    let var = cx.value_var(d)?;
+    let dst = crate::lsc::lsc_raw(
+        cx,
+        Reg {
+            var,
+            off: 0,
+            stride: 1,
+        },
+    );
+    let off = match offset {
+        0 => String::new(),
+        o if o < 0 => format!("-0x{:x}", o.unsigned_abs()),
+        o => format!("+0x{o:x}"),
+    };
+    let addr = format!("flat[{}{off}]:a64", crate::lsc::lsc_raw(cx, a));
+    let text = crate::lsc::format_message(&m, None, "(M1_NM, 1)", Some(&dst), &addr, &[]);
+    cx.line(&text);
+    Ok(())
+}

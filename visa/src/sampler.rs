@@ -1,0 +1,139 @@
+//! Sampler `ld` and `ld_lz` (vISA `load_3d` and `load_lz`, IGC
+//! `documentation/visa/instructions/3D_LOAD.md`) and `resinfo` (vISA `info_3d`,
+//! `documentation/visa/instructions/INFO.md`).
+//!
+//! The surface is a surface variable numbered after the reserved `T0`-`T5` (one per
+//! image, `T6` up), set to the image's binding-table index with `movs` before each
+//! message (as IGC does). The message is at most SIMD16 (the widths 3D_LOAD lists),
+//! split over wider kernels; its parameters are raw operands with trailing constant
+//! zeros dropped ("the missing parameters will have a value of 0"), and it returns the
+//! enabled channels, one register run each:
+//!
+//! ```text
+//! movs (M1_NM, 1) T6(0) 0x5:ud
+//! (p1) load_lz.RGBA (M1, 16)  0x0:uw T6 v20.0 v10.0 v11.0
+//! ```
+//!
+//! `resinfo` is spelled as IGC's printer spells `info_3d` and its assembler reads it
+//! (`CISA.y` `ResInfo3dInstruction`): the channels, the execution size, the surface,
+//! the LOD (a raw operand even when it is the constant 0) and then the destination,
+//! without the `aoffimmi` immediate and without a predicate:
+//!
+//! ```text
+//! movs (M1_NM, 1) T6(0) 0x0:ud
+//! resinfo.RGB (M1, 16)  T6 v30.0 v31.0
+//! ```
+
+use crate::ctx::{Ctx, Opnd};
+use crate::error::{EmitError, EmitErrorKind};
+use crate::payload;
+use crate::vtype::VType;
+use ir::{Inst, IntrinsicInst, Value};
+use lowering::messages::{check_message, sampler_operands, SamplerMessage, SamplerOp};
+
+/// Emits a sampler message.
+pub fn emit(
+    cx: &mut Ctx,
+    inst: Inst,
+    i: &IntrinsicInst,
+    dest: Option<Value>,
+) -> Result<(), EmitError> {
+    check_message(cx.device, &cx.shader.images, cx.func, inst)
+        .map_err(|e| cx.err(EmitErrorKind::Message(e.rule)))?;
+    let m = SamplerMessage::decode(cx.func, inst)
+        .map_err(|r| cx.err(EmitErrorKind::Message(r)))?
+        .ok_or_else(|| cx.unsupported("not a sampler message"))?;
+    let ops = sampler_operands(cx.func, inst, &m).map_err(|r| cx.err(EmitErrorKind::Message(r)))?;
+    if let Some(v) = dest {
+        if cx.func.value_type(v).bit_size() != 32 {
+            return Err(cx.unsupported(
+                "sampler loads return 32-bit channels here; a 16-bit return needs the sampler's 16-bit response format",
+            ));
+        }
+    }
+    let r = i
+        .image
+        .ok_or_else(|| cx.unsupported("a sampler message names no image"))?;
+    let binding = cx
+        .shader
+        .images
+        .get(r.image.index())
+        .map(|d| d.binding)
+        .ok_or_else(|| cx.unsupported("the sampler message's image is not declared"))?;
+    let surface = format!("T{}", 6 + r.image.index());
+    cx.decls.surface(&surface);
+    let bti = match r.index {
+        None => VType::Ud.imm(u64::from(binding)),
+        Some(idx) => {
+            let o = cx.comp(idx, 0)?;
+            let t = cx.temp(VType::Ud);
+            cx.op("add", t, VType::Ud, &[o, Opnd::Imm(u64::from(binding))]);
+            let s = cx.uniform(Opnd::Reg(t), VType::Ud);
+            cx.src(Opnd::Reg(s), VType::Ud)
+        }
+    };
+    let mut params = Vec::new();
+    for s in &ops.params {
+        params.push(cx.comp(*s, 0)?);
+    }
+    while params.len() > 1 && params.last() == Some(&Opnd::Imm(0)) {
+        params.pop();
+    }
+    let pred = match ops.predicate {
+        Some(p) => {
+            let o = cx.comp(p, 0)?;
+            Some(cx.pred_of(o))
+        }
+        None => None,
+    };
+    let channels: String = "RGBA"
+        .chars()
+        .enumerate()
+        .filter(|(k, _)| m.channels & (1 << k) != 0)
+        .map(|(_, c)| c)
+        .collect();
+    let op = m.op.visa_name();
+    let comps = m.channels.count_ones() as u8;
+    for c in payload::chunks(cx, cx.t.sampler_simd) {
+        let srcs: Vec<String> = params
+            .iter()
+            .map(|p| {
+                let r = payload::source(cx, c, std::slice::from_ref(p), VType::Ud);
+                cx.raw(r)
+            })
+            .collect();
+        let d = match dest {
+            Some(v) => {
+                let mut regs = Vec::new();
+                for k in 0..comps {
+                    regs.push(cx.dest(v, k)?);
+                }
+                Some(payload::dest(cx, c, &regs, VType::Ud))
+            }
+            None => None,
+        };
+        let dtext = d
+            .as_ref()
+            .map(|d| cx.raw(d.reg))
+            .unwrap_or_else(|| "%null.0".to_string());
+        cx.line(&format!("movs (M1_NM, 1) {surface}(0) {bti}"));
+        let p = pred.as_ref().map(|p| format!("({p}) ")).unwrap_or_default();
+        let text = match m.op {
+            SamplerOp::Resinfo => format!(
+                "{op}.{channels} {}  {surface} {} {dtext}",
+                c.es(),
+                srcs.join(" ")
+            ),
+            SamplerOp::Ld | SamplerOp::LdLz => format!(
+                "{p}{op}.{channels} {}  0x0:uw {surface} {dtext} {}",
+                c.es(),
+                srcs.join(" ")
+            ),
+        };
+        cx.line(&text);
+        if let Some(d) = d {
+            d.finish(cx);
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,201 @@
+//! The platform as the back end sees it: the kernel's SIMD width, the register size, the
+//! message widths of the lowering's legality table, and the ALU facts of IGC's vISA
+//! finalizer for the platform.
+//!
+//! The message widths and the register size come from [`lowering::Device`] (the one
+//! platform table); this module adds what only the vISA back end needs, each fact with
+//! its source in IGC (`visa/HWCaps.inc`, the vISA verifier messages of GenX_IR
+//! 1.0.12504).
+
+use crate::error::{EmitError, EmitErrorKind};
+use lowering::Device;
+use tiling::Gen;
+
+/// Options of the back end.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Options {
+    /// The kernel's SIMD width when the shader fixes no `subgroup_size` (default 16,
+    /// which every LSC platform dispatches).
+    pub simd: Option<u32>,
+}
+
+impl Options {
+    /// Options with the kernel SIMD width `simd` for shaders that fix no subgroup size.
+    pub fn with_simd(simd: u32) -> Options {
+        Options { simd: Some(simd) }
+    }
+}
+
+/// The GPU family of a device, as far as vISA emission differs between them.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Family {
+    /// DG2 (Alchemist) and its relatives with 32-byte registers and no FP64.
+    Dg2,
+    /// Meteor Lake: DG2's messages, with FP64.
+    Mtl,
+    /// Ponte Vecchio: 64-byte registers, SIMD16 typed messages, untyped 2D blocks.
+    Pvc,
+    /// Xe2 (Lunar Lake, Battlemage): emitted, but GenX_IR 1.0.12504 predates it.
+    Xe2,
+}
+
+/// What the back end knows about the platform and the kernel it emits.
+#[derive(Clone, Debug)]
+pub struct Target {
+    /// The platform's name (for messages).
+    pub platform: String,
+    /// The family.
+    pub family: Family,
+    /// The kernel's SIMD width: the lanes of one hardware thread.
+    pub simd: u32,
+    /// Bytes per general register.
+    pub grf: u32,
+    /// Lanes of one typed (`.tgm`) message.
+    pub typed_simd: u32,
+    /// Lanes of one untyped (`.ugm`, `.slm`) message.
+    pub untyped_simd: u32,
+    /// Lanes of one sampler message.
+    pub sampler_simd: u32,
+    /// Whether the ALU has 64-bit floats. IGC `HWCaps.inc` `noFP64()`: ICL, TGL and DG2
+    /// have none.
+    pub fp64: bool,
+    /// Whether vISA `divm` (the IEEE divide macro) exists: GenX_IR rejects it on DG2 and
+    /// MTL ("IEEE instruction divm is not supported on DG2 platform") and takes it on PVC.
+    pub divm: bool,
+    /// The `-platform` name of GenX_IR, if GenX_IR 1.0.12504 knows the platform.
+    pub genx_platform: Option<&'static str>,
+}
+
+/// The SIMD widths a family dispatches: PVC and Xe2 have no SIMD8 compute dispatch
+/// (IGC compiles their kernels at SIMD16 or SIMD32).
+fn dispatch_widths(family: Family) -> &'static [u32] {
+    match family {
+        Family::Dg2 | Family::Mtl => &[8, 16, 32],
+        Family::Pvc | Family::Xe2 => &[16, 32],
+    }
+}
+
+impl Target {
+    /// The target for `device`, with the kernel's SIMD width taken from the shader's
+    /// `subgroup_size` (the SIMD width block messages spread their data over), else from
+    /// `options`, else 16.
+    pub fn new(
+        device: &Device,
+        subgroup_size: Option<u32>,
+        options: &Options,
+    ) -> Result<Target, EmitError> {
+        let err = |kind| Err(EmitError::shader(kind, &device.name));
+        if !device.has_lsc {
+            return err(EmitErrorKind::Platform {
+                reason: format!(
+                    "{} (verx10 {}) has no LSC messages, and the back end emits LSC only; its legacy data-port messages are not emitted yet",
+                    device.name, device.verx10()
+                ),
+            });
+        }
+        // Among Gfx12.5 parts, Ponte Vecchio is the one with 64-byte registers; Meteor
+        // Lake and Arrow Lake (Xe-LPG) differ from DG2 in the ALU (they have fp64).
+        let family = if device.gen >= Gen::Gfx20 {
+            Family::Xe2
+        } else if device.grf_bytes == 64 {
+            Family::Pvc
+        } else if matches!(device.name.as_str(), "mtl" | "arl") {
+            Family::Mtl
+        } else {
+            Family::Dg2
+        };
+        let simd = subgroup_size.or(options.simd).unwrap_or(16);
+        let allowed = dispatch_widths(family);
+        if !allowed.contains(&simd) {
+            return err(EmitErrorKind::SimdWidth { simd, allowed });
+        }
+        if device.typed_simd > device.typed_simd_max || device.untyped_simd == 0 {
+            return err(EmitErrorKind::Platform {
+                reason: format!(
+                    "{} asks for SIMD{} typed messages; the hardware takes at most SIMD{}",
+                    device.name, device.typed_simd, device.typed_simd_max
+                ),
+            });
+        }
+        Ok(Target {
+            platform: device.name.clone(),
+            family,
+            simd,
+            grf: device.grf_bytes,
+            typed_simd: device.typed_simd,
+            untyped_simd: device.untyped_simd,
+            sampler_simd: device.sampler_simd(),
+            fp64: family != Family::Dg2,
+            divm: matches!(family, Family::Pvc | Family::Xe2),
+            genx_platform: match family {
+                Family::Dg2 => Some("DG2"),
+                Family::Mtl => Some("MTL"),
+                Family::Pvc => Some("PVC"),
+                Family::Xe2 => None,
+            },
+        })
+    }
+
+    /// Bytes one component of a SIMT value of `elem_bytes`-byte elements occupies: the
+    /// kernel's lanes, rounded up to whole registers (every component of a message
+    /// payload starts a register, IGC `LSC_UNTYPED.md`).
+    pub fn comp_bytes(&self, elem_bytes: u32) -> u32 {
+        (self.simd * elem_bytes).div_ceil(self.grf) * self.grf
+    }
+}
+
+/// The GenX_IR `-platform` name of a device, if GenX_IR 1.0.12504 knows it (DG2, MTL,
+/// PVC); `None` for Xe2 and for platforms without LSC.
+pub fn genx_platform(device: &Device) -> Option<&'static str> {
+    Target::new(device, None, &Options::default())
+        .ok()
+        .and_then(|t| t.genx_platform)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dev(n: &str) -> Device {
+        Device::preset(n).unwrap()
+    }
+
+    #[test]
+    fn families_and_widths() {
+        let t = Target::new(&dev("dg2"), None, &Options::default()).unwrap();
+        assert_eq!(
+            (t.family, t.simd, t.grf, t.fp64, t.divm),
+            (Family::Dg2, 16, 32, false, false)
+        );
+        let t = Target::new(&dev("mtl"), Some(8), &Options::default()).unwrap();
+        assert_eq!((t.family, t.simd, t.fp64), (Family::Mtl, 8, true));
+        let t = Target::new(&dev("pvc"), None, &Options::with_simd(32)).unwrap();
+        assert_eq!(
+            (t.family, t.simd, t.grf, t.divm),
+            (Family::Pvc, 32, 64, true)
+        );
+        assert_eq!(t.genx_platform, Some("PVC"));
+        assert_eq!(genx_platform(&dev("bmg")), None);
+        assert_eq!(genx_platform(&dev("tgl")), None);
+        let e = Target::new(&dev("pvc"), Some(8), &Options::default()).unwrap_err();
+        assert!(matches!(*e.kind, EmitErrorKind::SimdWidth { simd: 8, .. }));
+        let e = Target::new(&dev("bdw"), None, &Options::default()).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("bdw (verx10 80) has no LSC messages"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn components_start_registers() {
+        let dg2 = Target::new(&dev("dg2"), None, &Options::default()).unwrap();
+        assert_eq!(dg2.comp_bytes(4), 64);
+        assert_eq!(dg2.comp_bytes(1), 32);
+        assert_eq!(dg2.comp_bytes(8), 128);
+        let pvc = Target::new(&dev("pvc"), None, &Options::default()).unwrap();
+        assert_eq!(pvc.comp_bytes(2), 64);
+        assert_eq!(pvc.comp_bytes(8), 128);
+    }
+}
