@@ -190,11 +190,14 @@ pub struct SamplerDescriptor {
 /// | 24:20 | response length: a register run per returned channel |
 /// | 28:25 | message length |
 ///
-/// A channel mask that is not a prefix (R, RG, RGB, RGBA) needs the header; IGC then
-/// sends it alone as the first source (message length 1) and the parameters as the
-/// second, one register run each. Checked against GenX_IR's `desc:` on DG2. Xe2's
-/// descriptor moves fields (Mesa's `brw_sampler_desc` for `ver >= 20`) and is not
-/// described: the result is an error there, as on platforms without a sampler.
+/// The payload is a split send (`sends`, Gfx9 on), one register run per parameter: a
+/// channel mask that is not a prefix (R, RG, RGB, RGBA) needs the message header, which
+/// IGC sends alone as the first source (message length 1) with every parameter in the
+/// second; without a header the first source is the first parameter and the second
+/// the others. Checked against GenX_IR's descriptors on SKL, ICL, TGL, DG2 and MTL
+/// (`visa/tests/sampler_descriptors.rs`). Xe2's descriptor moves fields (Mesa's
+/// `brw_sampler_desc` for `ver >= 20`) and is not described: the result is an error
+/// there, as on platforms without a sampler.
 pub fn sampler_descriptor(
     p: &Device,
     m: &SamplerMessage,
@@ -224,7 +227,7 @@ pub fn sampler_descriptor(
     let (mlen, src1_len) = if header {
         (1, params * run)
     } else {
-        (params * run, 0)
+        (run.min(params * run), params.saturating_sub(1) * run)
     };
     let desc = u32::from(bti)
         | m.op.message_type() << 12
@@ -272,6 +275,22 @@ mod tests {
         assert_eq!(d(SamplerOp::LdLz, 0b0001, 16, 1, 0), plain(0x0425_A000));
         // load_lz.RGA (M1, 16) with u: wr:1h+2, rd:6.
         assert_eq!(d(SamplerOp::LdLz, 0b1011, 16, 1, 3).desc, 0x026D_A003);
+        // load_3d.R (M1, 16) with u and v: wr:2+2, rd:2 (v in the second source).
+        assert_eq!(
+            d(SamplerOp::Ld, 0b0001, 16, 2, 3),
+            SamplerDescriptor {
+                desc: 0x0424_7003,
+                src1_len: 2
+            }
+        );
+        // load_3d.RB (M1, 16) with u and v: wr:1h+4, rd:4.
+        assert_eq!(
+            d(SamplerOp::Ld, 0b0101, 16, 2, 0),
+            SamplerDescriptor {
+                desc: 0x024C_7000,
+                src1_len: 4
+            }
+        );
     }
 
     #[test]
