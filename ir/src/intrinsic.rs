@@ -369,14 +369,19 @@ intrinsics! {
         indices: &[K::ImageDim, K::ImageArray, K::Format, K::Access, K::AtomicOp],
         class: Image, predicable: false, eliminate: false, reorder: false,
     }
-    /// The size of the image's view in texels (width, height, depth or layers, as its dimension has).
+    /// The size in texels of mip level `lod` of the image's view (0 if absent): width, height and depth minified, array layers (cubes) not; 0 in every component when `lod` is outside the view's levels.
     ImageSize = "image_size" {
-        image: ImageOperand::Required, srcs: &[], dest: DestInfo::Variable, indices: IMAGE_IDX,
-        class: Image, predicable: false, eliminate: true, reorder: true,
+        image: ImageOperand::Required, srcs: &[], optional: &[src("lod", 1, 32)], dest: DestInfo::Variable,
+        indices: IMAGE_IDX, class: Image, predicable: false, eliminate: true, reorder: true,
     }
     /// The number of samples per texel (1 for storage images).
     ImageSamples = "image_samples" {
         image: ImageOperand::Required, srcs: &[], dest: fixed(1, 32), indices: &[K::ImageDim, K::ImageArray],
+        class: Image, predicable: false, eliminate: true, reorder: true,
+    }
+    /// The number of mip levels of the image's view (1 for storage views).
+    ImageLevels = "image_levels" {
+        image: ImageOperand::Required, srcs: &[], dest: fixed(1, 32), indices: IMAGE_IDX,
         class: Image, predicable: false, eliminate: true, reorder: true,
     }
     /// Reads dwords at slot `base` of the image's parameter block (Mesa's `image_deref_load_param_intel`).
@@ -594,6 +599,11 @@ intrinsics! {
         image: ImageOperand::Required, srcs: &[src("u", 1, 32), src("v", 1, 32), src("r", 1, 32)],
         dest: DestInfo::Variable, indices: &[K::Channels, K::DestType],
         class: Message, predicable: true, eliminate: true, reorder: false,
+    }
+    /// The sampler's `resinfo` message: the view's width, height, depth or layers at mip `lod` and its level count, as `channels` selects.
+    SamplerResinfo = "sampler_resinfo" {
+        image: ImageOperand::Required, srcs: &[src("lod", 1, 32)], dest: DestInfo::Variable, indices: &[K::Channels],
+        class: Message, predicable: false, eliminate: true, reorder: true,
     }
 }
 
@@ -895,6 +905,10 @@ mod tests {
         );
         assert_eq!(
             IntrinsicOp::ImageSize.srcs_description(&[]).unwrap(),
+            "0 or 1 sources ([lod])"
+        );
+        assert_eq!(
+            IntrinsicOp::ImageLevels.srcs_description(&[]).unwrap(),
             "0 sources (none)"
         );
         assert_eq!(

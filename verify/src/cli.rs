@@ -712,7 +712,7 @@ fn summarize(out: &mut String, shader: &Shader, initial: &Memory, mem: &Memory) 
                     let d = surface.desc();
                     let _ = writeln!(
                         out,
-                        "image {label}: {} {} {}x{}x{}, {} levels, {} layers, {}{}; view level {}, layers {}..{}{}",
+                        "image {label}: {} {} {}x{}x{}, {} levels, {} layers, {}{}; view {}, layers {}..{}{}",
                         d.dim,
                         b.logical_format,
                         d.width,
@@ -722,7 +722,11 @@ fn summarize(out: &mut String, shader: &Shader, initial: &Memory, mem: &Memory) 
                         d.array_len,
                         d.tiling.name(),
                         if b.bit6_swizzle.is_enabled() { " (bit-6 swizzled)" } else { "" },
-                        view.base_level,
+                        if b.levels > 1 {
+                            format!("levels {}..{}", view.base_level, view.base_level + b.levels)
+                        } else {
+                            format!("level {}", view.base_level)
+                        },
                         view.base_layer,
                         view.base_layer + view.layer_count,
                         if changed { ", written" } else { "" }
@@ -738,9 +742,17 @@ fn summarize(out: &mut String, shader: &Shader, initial: &Memory, mem: &Memory) 
                         {
                             e += 1;
                         }
-                        let in_view = level == view.base_level
-                            && layer >= view.base_layer
-                            && layer < view.base_layer + view.layer_count;
+                        // Layers (3D: slices) of the view at its base level; a view
+                        // of several levels is whole at the levels below it.
+                        let in_view = if level == view.base_level {
+                            layer >= view.base_layer && layer < view.base_layer + view.layer_count
+                        } else {
+                            level > view.base_level
+                                && level < view.base_level + b.levels
+                                && (d.dim == tiling::SurfDim::D3
+                                    || (layer >= view.base_layer
+                                        && layer < view.base_layer + view.layer_count))
+                        };
                         let _ = writeln!(
                             out,
                             "  {} level {level} layer {layer}: {}",

@@ -34,8 +34,9 @@
 //!
 //! * **Operation.** `ld_lz` (u, v, r) when the load has no LOD or a constant 0 LOD;
 //!   `ld` (u, v, lod, r) otherwise, with the load's LOD, which is relative to the
-//!   view's base level as the sampler's is. A storage view has one level, so a non-zero
-//!   LOD reads 0 (the sampler's out-of-range rule), as the reference does.
+//!   view's base level as the sampler's is. A sampled view reads its level `lod`; a
+//!   LOD beyond its levels, and any non-zero LOD of a storage view (which has one
+//!   level), reads 0 (the sampler's out-of-range rule), as the reference does.
 //! * **Parameters per surface type** (`visa-3d-load.md`, u/v/r table): 1D: u = x; 1D
 //!   array: u = x, v = array index; 2D: u = x, v = y; 2D array: u = x, v = y, r = array
 //!   index; cubes and cube arrays, bound as 2D arrays as for every storage access: u =

@@ -238,6 +238,20 @@ pub enum MessageRule {
     },
     /// A sampler message without an image.
     SamplerWithoutImage,
+    /// A `resinfo` of a texel buffer: the message is defined for 1D, 2D, 3D and cube
+    /// surfaces (IGC's `documentation/visa/instructions/INFO.md`).
+    ResinfoOfBuffer,
+    /// A sampler send descriptor asked for a platform whose layout is not described
+    /// here (before Gfx9, or Xe2, whose descriptor moves fields).
+    SamplerDescriptorUnknown {
+        /// Platform name.
+        platform: String,
+    },
+    /// A sampler message at a SIMD width other than 8 or 16.
+    SamplerSimd {
+        /// The width.
+        simd: u32,
+    },
     /// Message operands asked of an instruction that is not that kind of message.
     NotAMessage,
     /// A 2D block message that breaks a rule of the block2d table (lsc.md §8, §13.8,
@@ -519,6 +533,19 @@ impl fmt::Display for MessageRule {
                 write!(f, "{platform} has no 3D sampler (IGC Platform.hpp hasSamplerSupport)")
             }
             R::SamplerWithoutImage => write!(f, "sampler messages need an image"),
+            R::ResinfoOfBuffer => write!(
+                f,
+                "resinfo reads 1D, 2D, 3D and cube surfaces, not a texel buffer (IGC INFO.md)"
+            ),
+            R::SamplerDescriptorUnknown { platform } => write!(
+                f,
+                "the sampler send descriptor is described for Gfx9 to Gfx12.5 (Mesa's \
+                 brw_sampler_desc), not for {platform}"
+            ),
+            R::SamplerSimd { simd } => write!(
+                f,
+                "sampler messages are SIMD8 or SIMD16, not SIMD{simd}"
+            ),
             R::NotAMessage => write!(f, "the instruction is not a message of that kind"),
             R::Block2d(r) => write!(f, "{r}"),
             R::Block2dSurface { typed: true } => write!(
