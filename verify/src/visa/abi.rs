@@ -40,6 +40,7 @@ pub const TABLE_ENTRIES: u32 = 256;
 
 /// What an input holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum InputKind {
     /// `local_id_x/y/z`: the local invocation id of each lane along an axis (`u16`).
     LocalId(usize),
