@@ -372,7 +372,7 @@ fn main {
         // PVC has no sampler: the sampled size at a LOD and the level count are refused.
         let e = lower(text, "pvc").unwrap_err();
         assert_eq!(e.kind, LowerErrorKind::SampledLevelsUnavailable);
-        assert_eq!(e.intrinsic.as_deref(), Some("image_size"));
+        assert_eq!(e.intrinsic, Some("image_size"));
     }
 
     #[test]

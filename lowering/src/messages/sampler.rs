@@ -223,7 +223,7 @@ pub fn sampler_descriptor(
     // One register run per parameter and per returned channel: SIMD lanes of dwords.
     let run = (simd * 4).div_ceil(p.grf_bytes);
     let header = !m.channels_are_a_prefix();
-    let rlen = u32::from(m.channels.count_ones()) * run;
+    let rlen = m.channels.count_ones() * run;
     let (mlen, src1_len) = if header {
         (1, params * run)
     } else {
