@@ -181,9 +181,9 @@ mod tests {
             (t.family, t.simd, t.grf, t.divm, t.sqrtm),
             (Family::Pvc, 32, 64, true, true)
         );
-        let t = Target::new(&dev("mtl"), None, &Options::default()).unwrap();
-        assert_eq!((t.fp64, t.divm, t.sqrtm), (true, false, false));
         assert_eq!(t.genx_platform, Some("PVC"));
+        let m = Target::new(&dev("mtl"), None, &Options::default()).unwrap();
+        assert_eq!((m.fp64, m.divm, m.sqrtm), (true, false, false));
         assert_eq!(genx_platform(&dev("bmg")), None);
         assert_eq!(genx_platform(&dev("tgl")), None);
         let e = Target::new(&dev("pvc"), Some(8), &Options::default()).unwrap_err();

@@ -394,6 +394,45 @@ fn every_alu_op_compiles() {
     }
 }
 
+/// The same ops on uniform operands (push constants at constant offsets): each
+/// instruction runs once per thread in scalar mode, `(M1_NM, 1)`, its temporaries and
+/// predicates one element wide.
+#[test]
+fn every_alu_op_compiles_on_uniform_operands() {
+    let mut jobs = Vec::new();
+    let mut ops = std::collections::HashSet::new();
+    for (plat, set) in [("dg2", cases(false, false)), ("pvc", cases(true, true))] {
+        let d = Device::preset(plat).unwrap();
+        for (k, chunk) in set.chunks(16).enumerate() {
+            let text = kernel_text(16, chunk)
+                .expect("pool sizes are legal")
+                .replace(
+                    "@load_global (%6) (access=none, align_mul=4)",
+                    "@load_push_constant (%1) (base=0, range=128)",
+                )
+                .replace(
+                    "@load_global (%7) (access=none, align_mul=4)",
+                    "@load_push_constant (%1) (base=64, range=128)",
+                );
+            let s = common::parse(&text);
+            let kernel = visa::emit_kernel(&s, &d, &Default::default())
+                .unwrap_or_else(|e| panic!("{plat} uniform {k}: {e}"));
+            // The ops themselves ran in scalar mode.
+            assert!(kernel.text.contains("(M1_NM, 1)"));
+            ops.extend(chunk.iter().map(|c| c.op));
+            jobs.push((
+                format!("alu-uniform-{plat}-{k}"),
+                kernel.text,
+                kernel.genx_platform.unwrap().to_string(),
+            ));
+        }
+    }
+    assert_eq!(ops.len(), AluOp::ALL.len());
+    if common::have_genx("every_alu_op_compiles_on_uniform_operands") {
+        common::compile_all(jobs);
+    }
+}
+
 #[test]
 fn fp64_on_dg2_is_an_error_naming_the_instruction() {
     let text = "shader compute (local_size=16,1,1)
