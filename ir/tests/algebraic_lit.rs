@@ -147,7 +147,8 @@ fn every_function_of_the_algebraic_lit_files_keeps_its_values() {
             for seed in 1..=400u64 {
                 let (b, a) = (run(before, seed), run(&after, seed));
                 for (v, want) in &b {
-                    assert_eq!(&a[v], want, "{what}: {v} differs for seed {seed}");
+                    let name = before.value_name(*v);
+                    assert_eq!(&a[v], want, "{what}: {name} differs for seed {seed}");
                 }
             }
         }

@@ -804,7 +804,7 @@ mod tests {
             for seed in 1..=24u64 {
                 let (x, y) = (run(&before, seed), run(&f, seed));
                 for (v, want) in &x {
-                    assert_eq!(&y[v], want, "program {prog}, {v}, seed {seed}");
+                    assert_eq!(&y[v], want, "program {prog}, {v:?}, seed {seed}");
                 }
             }
         }
