@@ -274,7 +274,7 @@ impl<'a> Builder<'a> {
         let inst = self.func.value_def(phi).expect("the phi is defined");
         match &mut self.func.inst_mut(inst).kind {
             InstKind::Phi(p) => p.srcs.push((pred, src.into())),
-            other => panic!("{phi} is defined by {other:?}, not a phi"),
+            other => panic!("{phi:?} is defined by {other:?}, not a phi"),
         }
     }
 

@@ -1114,13 +1114,40 @@ fn error_names_instruction_and_position() {
     );
     let c = typed_load("d32.xyzw", "a64", "bti");
     let e = check_message(&dg2(), &[image(1, None)], &c.func, c.inst).unwrap_err();
-    let dest = c.func.inst(c.inst).dest.unwrap();
+    let dest = c.func.value_name(c.func.inst(c.inst).dest.unwrap());
     assert_eq!(
         e.to_string(),
         format!("<unknown>: `{dest} = @lsc_load_quad`: lsc.md §13.1: .tgm messages take :a32 addresses, found :a64")
     );
     // It is a std error.
     let _: &dyn std::error::Error = &e;
+}
+
+#[test]
+fn error_quotes_the_value_as_the_text_writes_it() {
+    // The function numbers its values densely (`%16777215` is its second value); the
+    // message names the value as the text does.
+    let shader = ir::parse_shader(
+        "shader compute (local_size=1,1,1)
+image @img : 2d r32_uint (binding=1)
+
+fn main {
+  block b4194303:
+    32   %16777000 = load_const (0x00000000)
+    32x4 %16777215 = @lsc_load_quad (@img, %16777000, %16777000, %16777000, %16777000) (lsc_sfid=tgm, lsc_addr=bti, lsc_addr_size=a64, lsc_data=d32.xyzw)
+}
+",
+    )
+    .unwrap();
+    let f = &shader.functions[0];
+    let v = f.value_named(16_777_215).unwrap();
+    assert_eq!(v, Value::from_u32(1));
+    let inst = f.value_def(v).unwrap();
+    let e = check_message(&dg2(), &shader.images, f, inst).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "7:5: `%16777215 = @lsc_load_quad`: lsc.md §13.1: .tgm messages take :a32 addresses, found :a64"
+    );
 }
 
 #[test]

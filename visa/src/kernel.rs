@@ -156,7 +156,11 @@ fn walk(
                     Some(j) => {
                         let Some(l) = loops.last() else {
                             return Err(cx.err(EmitErrorKind::Malformed {
-                                what: format!("`{}` outside a loop in block {b}", j.name()),
+                                what: format!(
+                                    "`{}` outside a loop in block {}",
+                                    j.name(),
+                                    func.block_name(b)
+                                ),
                             }));
                         };
                         match j {

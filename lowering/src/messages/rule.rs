@@ -605,7 +605,7 @@ pub fn describe_inst(func: &Function, inst: Inst) -> String {
         None => "instruction".to_string(),
     };
     match data.dest {
-        Some(v) => format!("{v} = {name}"),
+        Some(v) => format!("{} = {name}", func.value_name(v)),
         None => name,
     }
 }

@@ -38,7 +38,7 @@ pub fn name_writers(
     report: &mut Report,
     queries: &[(usize, WriterQuery)],
 ) -> Result<(), ExecError> {
-    let mut runs = Runs::new(d.original, d.lowered, setup, mem, Vec::new());
+    let mut runs = Runs::new(d.original, d.lowered, setup, mem, (Vec::new(), Vec::new()));
     runs.set_logging(true, false);
     let mut last: Vec<(Option<AccessCtx>, Option<AccessCtx>)> = vec![(None, None); queries.len()];
     while let Some(slice) = runs.next_slice()? {

@@ -20,7 +20,7 @@ mod wording;
 
 pub use alu::{AluError, BitSizeRef};
 pub use async_copy::AsyncCopyError;
-pub use control_flow::{CfList, ControlFlowError};
+pub use control_flow::{CfList, CfNodeName, ControlFlowError};
 pub use image::{ImageError, Qualifier};
 pub use interface::InterfaceError;
 pub use intrinsic::IntrinsicError;

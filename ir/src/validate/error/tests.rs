@@ -5,7 +5,7 @@
 use crate::alu::AluOp;
 use crate::builder::Builder;
 use crate::diag::Diagnostic;
-use crate::entity::{Block, ImageId};
+use crate::entity::{Block, BlockName, ImageId, Value, ValueName};
 use crate::function::{Function, Jump};
 use crate::image::{Format, ImageDecl, ImageDim};
 use crate::intrinsic::IntrinsicOp;
@@ -66,7 +66,7 @@ fn uses_name_the_user_and_the_value() {
     match &errs[0].kind {
         ValidationErrorKind::Ssa(SsaError::UseBeforeDef { user, value, def }) => {
             assert_eq!(*user, User::Alu(AluOp::Iadd));
-            assert_eq!(value.as_u32(), 0);
+            assert_eq!(value.number, 0);
             assert_eq!(*def, Span::new(4, 5));
         }
         other => panic!("{other:?}"),
@@ -85,13 +85,19 @@ fn swizzles_carry_the_text_as_written() {
         kinds,
         [
             &ValidationErrorKind::Ssa(SsaError::SwizzleComponent {
-                value: crate::entity::Value::from_u32(0),
+                value: ValueName {
+                    value: Value::from_u32(0),
+                    number: 0
+                },
                 letters: "z".into(),
                 component: 2,
                 components: 2,
             }),
             &ValidationErrorKind::Ssa(SsaError::SwizzleLength {
-                value: crate::entity::Value::from_u32(0),
+                value: ValueName {
+                    value: Value::from_u32(0),
+                    number: 0
+                },
                 letters: "abcdefghi".into(),
                 len: 9,
             }),
@@ -198,7 +204,10 @@ fn shape_errors_are_about_the_node() {
         errs[0].kind,
         ValidationErrorKind::ControlFlow(ControlFlowError::JumpOutsideLoop {
             jump: Jump::Break,
-            block: b0,
+            block: BlockName {
+                block: b0,
+                number: 0
+            },
         })
     );
     // An empty body is about the function.
@@ -370,4 +379,86 @@ fn main {
              surfaces, and a texel buffer's size is in its parameter block",
         ]
     );
+fn errors_name_values_and_blocks_as_the_text_does() {
+    // Ids are dense (`%16777215` is the second value, b3000000 the second block); the
+    // errors carry and print the numbers written.
+    let errs =
+        errors("fn main {\n  block b4194303:\n    32 %16777214 = iadd %16777215, %16777215\n}\n");
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    let undefined = ValueName {
+        value: Value::from_u32(1),
+        number: 16_777_215,
+    };
+    assert_eq!(
+        errs[0].kind,
+        ValidationErrorKind::Ssa(SsaError::Undefined {
+            user: User::Alu(AluOp::Iadd),
+            value: undefined,
+        })
+    );
+    assert_eq!(
+        errs[0].to_string(),
+        "`iadd` uses `%16777215`, which is not defined"
+    );
+
+    let errs = errors(
+        "fn main {
+  block b4194303:
+    32 %0 = load_const (1)
+    1  %1 = ieq %0, %0
+  if %1 {
+    block b3000000:
+      32 %16777215 = iadd %0, %0
+  } else {
+    block b9:
+  }
+  block b4000000:
+    32 %16777214 = iadd %16777215, %0
+}
+",
+    );
+    let texts: Vec<String> = errs.iter().map(|e| e.to_string()).collect();
+    assert_eq!(
+        texts,
+        ["`iadd` uses `%16777215` in block b4000000, but its definition at 7:7 in block b3000000 does not dominate it"]
+    );
+
+    // A loop header's phi without its back-edge source names both blocks.
+    let errs = errors(
+        "fn main {
+  block b4000000:
+    32 %9 = load_const (0)
+  loop {
+    block b4194303:
+      32 %16777215 = phi b4000000: %9
+      1  %2 = ieq %9, %16777215
+    if %2 {
+      block b5:
+        break
+    } else {
+      block b6:
+    }
+    block b7:
+  }
+  block b1:
+}
+",
+    );
+    let texts: Vec<String> = errs.iter().map(|e| e.to_string()).collect();
+    assert!(
+        texts.contains(&"phi has no source for predecessor b7 of b4194303".to_string()),
+        "{texts:?}"
+    );
+    let b7 = BlockName {
+        block: Block::from_u32(4),
+        number: 7,
+    };
+    assert!(errs.iter().any(|e| e.kind
+        == ValidationErrorKind::Ssa(SsaError::PhiMissingSource {
+            pred: b7,
+            block: BlockName {
+                block: Block::from_u32(1),
+                number: 4_194_303
+            },
+        })));
 }
