@@ -69,25 +69,10 @@ fn every_example_verifies_with_its_kernel_on_dg2_and_pvc() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// Corpus cases the back end cannot make a kernel of yet, with its reason: the test
-/// checks that each still fails that way, so that the list shrinks as the back end
-/// grows. (`fdot2` is what naga's `dot` of two `vec2`s becomes.)
-const BACK_END_GAPS: &[(&str, &str)] = &[
-    (
-        "vulkan_samples/compute_buffer.comp",
-        "`fdot2` on 32-bit operands has no vISA form",
-    ),
-    (
-        "wgpu/storage_texture.wgsl",
-        "`fdot2` on 32-bit operands has no vISA form",
-    ),
-];
-
 #[test]
 fn every_corpus_shader_verifies_with_its_kernel_on_dg2_and_pvc() {
     let mut failures = Vec::new();
-    let (mut verified, mut refused, mut gaps, mut narrower) = (0, 0, 0, 0);
-    let mut seen_gaps = std::collections::BTreeSet::new();
+    let (mut verified, mut refused, mut narrower) = (0, 0, 0);
     for input in corpus::inputs().unwrap_or_else(|e| panic!("{e}")) {
         let entries = corpus::entry_points(&input).unwrap_or_else(|e| panic!("{e}"));
         for entry in &entries {
@@ -99,9 +84,6 @@ fn every_corpus_shader_verifies_with_its_kernel_on_dg2_and_pvc() {
                 .filter(|(case, _)| input.name.contains(case))
                 .flat_map(|(_, p)| p.iter().map(|s| s.to_string()))
                 .collect();
-            let gap = BACK_END_GAPS
-                .iter()
-                .find(|(case, _)| input.name.contains(case));
             for target in ["dg2", "pvc"] {
                 for force_untyped in [false, true] {
                     let name = format!(
@@ -133,15 +115,6 @@ fn every_corpus_shader_verifies_with_its_kernel_on_dg2_and_pvc() {
                         Ok(line) => line.clone(),
                         Err(e) => e.to_string(),
                     };
-                    if let Some((case, why)) = gap {
-                        if text.contains(why) {
-                            gaps += 1;
-                            seen_gaps.insert(*case);
-                        } else {
-                            failures.push(format!("{name}: no longer fails with `{why}`: {text}"));
-                        }
-                        continue;
-                    }
                     let documented = corpus::DOCUMENTED_REFUSALS.iter().any(|(case, p, why)| {
                         input.name.contains(case) && *p == target && text.contains(why)
                     });
@@ -157,14 +130,9 @@ fn every_corpus_shader_verifies_with_its_kernel_on_dg2_and_pvc() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     eprintln!(
         "corpus with the vISA leg: {verified} verified ({narrower} at SIMD8), \
-         {refused} documented refusals, {gaps} back-end gaps"
+         {refused} documented refusals"
     );
     assert!(verified > 0);
-    assert_eq!(
-        seen_gaps.len(),
-        BACK_END_GAPS.len(),
-        "every listed gap is a corpus case"
-    );
 }
 
 // ----- planted bugs -----------------------------------------------------------------

@@ -552,7 +552,10 @@ fn float_op(
         AluOp::Inv => map_float(a, st, chen, mode, ex, |n| {
             nan_rule(&[x[n]], || r(1.0 / x[n]))
         }),
-        AluOp::Sqrt => map_float(a, st, chen, mode, ex, |n| {
+        // `sqrtm` is the IEEE square root; `sqrt` is modelled the same way (its error
+        // bound is not a rounding the interpreter could reproduce). The f64 root of an
+        // f32 rounds to the correctly rounded f32 root (53 >= 2 * 24 + 2 bits).
+        AluOp::Sqrt | AluOp::Sqrtm => map_float(a, st, chen, mode, ex, |n| {
             nan_rule(&[x[n]], || r(x[n].sqrt()))
         }),
         AluOp::Rsqrt => map_float(a, st, chen, mode, ex, |n| {
@@ -947,6 +950,12 @@ mod tests {
         // divm is IEEE division: 3/7 rounds to 0x3edb6db7.
         assert_eq!(r1("f", "divm (M1, 1) R(0,0)<1> 3.0:f 7.0:f"), 0x3edb_6db7);
         assert_eq!(r1("f", "sqrt (M1, 1) R(0,0)<1> 16.0:f"), 0x4080_0000);
+        // sqrtm is the IEEE root: sqrt(2) = 1.41421356.. lies between 0x3fb504f3
+        // (1.41421353..) and 0x3fb504f4 (1.41421365..), nearer the first; -0 stays -0 and
+        // +inf stays +inf.
+        assert_eq!(r1("f", "sqrtm (M1, 1) R(0,0)<1> 2.0:f"), 0x3fb5_04f3);
+        assert_eq!(r1("f", "sqrtm (M1, 1) R(0,0)<1> 0x80000000:f"), 0x8000_0000);
+        assert_eq!(r1("f", "sqrtm (M1, 1) R(0,0)<1> 0x7f800000:f"), 0x7f80_0000);
         assert_eq!(r1("f", "rsqrt (M1, 1) R(0,0)<1> 4.0:f"), 0x3f00_0000);
         assert_eq!(r1("f", "exp (M1, 1) R(0,0)<1> 3.0:f"), 0x4100_0000);
         assert_eq!(r1("f", "log (M1, 1) R(0,0)<1> 8.0:f"), 0x4040_0000);

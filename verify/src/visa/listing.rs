@@ -205,7 +205,7 @@ pub enum InstKind {
         /// The scope (`group`, `local`, `gpu`, ...).
         scope: String,
     },
-    /// A sampler load: `load_3d.RGBA` or `load_lz.RGBA`.
+    /// A sampler message: `load_3d.RGBA`, `load_lz.RGBA` or `resinfo.RGBA`.
     SamplerLoad(Box<SamplerLoad>),
     /// `fence_global[.opts]`, `fence_local[.opts]` or `fence_sw`.
     Fence {
@@ -323,6 +323,8 @@ pub enum AluOp {
     Inv,
     /// `sqrt`.
     Sqrt,
+    /// `sqrtm`: IEEE (correctly rounded) square root.
+    Sqrtm,
     /// `rsqrt`.
     Rsqrt,
     /// `exp`: base-2 exponential.
@@ -385,6 +387,7 @@ impl AluOp {
             "lzd" => AluOp::Lzd,
             "inv" => AluOp::Inv,
             "sqrt" => AluOp::Sqrt,
+            "sqrtm" => AluOp::Sqrtm,
             "rsqrt" => AluOp::Rsqrt,
             "exp" => AluOp::Exp,
             "log" => AluOp::Log,
@@ -438,6 +441,7 @@ impl AluOp {
             AluOp::Lzd => "lzd",
             AluOp::Inv => "inv",
             AluOp::Sqrt => "sqrt",
+            AluOp::Sqrtm => "sqrtm",
             AluOp::Rsqrt => "rsqrt",
             AluOp::Exp => "exp",
             AluOp::Log => "log",
@@ -458,7 +462,7 @@ impl AluOp {
             AluOp::Mov | AluOp::Not | AluOp::Bfrev | AluOp::Cbit | AluOp::Fbl | AluOp::Fbh => 1,
             AluOp::Lzd | AluOp::Inv | AluOp::Sqrt | AluOp::Rsqrt | AluOp::Exp | AluOp::Log => 1,
             AluOp::Sin | AluOp::Cos | AluOp::Rnde | AluOp::Rndd | AluOp::Rndu | AluOp::Rndz => 1,
-            AluOp::Frc => 1,
+            AluOp::Frc | AluOp::Sqrtm => 1,
             AluOp::Add3 | AluOp::Mad | AluOp::Bfe | AluOp::Bfn(_) => 3,
             AluOp::Bfi => 4,
             _ => 2,
@@ -673,16 +677,22 @@ pub struct LscInst {
     pub src2: Option<Raw>,
 }
 
-/// The sampler load operations.
+/// The sampler message operations.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum SamplerOp {
     /// `load_3d` (`ld`): `u, v, lod, r`.
     Ld,
     /// `load_lz` (`ld_lz`): `u, v, r`.
     LdLz,
+    /// `resinfo` (vISA `info_3d` with `VISA_3D_RESINFO`): `lod`; the surface's size at
+    /// that level and its level count (IGC `documentation/visa/instructions/INFO.md`).
+    Resinfo,
 }
 
-/// `[(P)] load_3d|load_lz[.pixel_null_mask].CH (exec) aoffimmi surface dst srcs...`.
+/// `[(P)] load_3d|load_lz[.pixel_null_mask].CH (exec) aoffimmi surface dst srcs...`, or
+/// `resinfo.CH (exec) surface lod dst` (IGC `visa/CISA.y` `ResInfo3dInstruction`: no
+/// predicate, no `aoffimmi`, the LOD before the destination), read into the same shape
+/// with no predicate, a zero `aoffimmi` and the LOD as the one source.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SamplerLoad {
     /// The operation.

@@ -126,7 +126,7 @@ pub struct XLsc {
 /// A sampler load, resolved.
 #[derive(Clone, Debug, PartialEq)]
 pub struct XSampler {
-    /// `ld` or `ld_lz`.
+    /// `ld`, `ld_lz` or `resinfo`.
     pub op: SamplerOp,
     /// Returned channels (bit 0 = R).
     pub channels: u8,
@@ -140,7 +140,8 @@ pub struct XSampler {
     pub surface: ScalarRef,
     /// The destination (`None` for `%null`).
     pub dst: Option<RawRef>,
-    /// The coordinates in the operation's order (`ld`: u, v, lod, r; `ld_lz`: u, v, r).
+    /// The coordinates in the operation's order (`ld`: u, v, lod, r; `ld_lz`: u, v, r;
+    /// `resinfo`: lod).
     pub srcs: Vec<RawRef>,
 }
 
@@ -388,34 +389,42 @@ impl Resolver<'_> {
             };
             self.raw(&s.dst, bytes)?
         };
-        let max = match s.op {
-            SamplerOp::Ld => 4,
-            SamplerOp::LdLz => 3,
+        let (max, name, operand) = match s.op {
+            SamplerOp::Ld => (4, "load_3d", "a coordinate"),
+            SamplerOp::LdLz => (3, "load_lz", "a coordinate"),
+            // `resinfo` has exactly one source, the LOD (CISA.y `ResInfo3dInstruction`).
+            SamplerOp::Resinfo => (1, "resinfo", "the LOD"),
         };
         if s.srcs.len() > max {
-            return Err(self.bad(format!(
-                "`{}` takes at most {max} coordinates",
-                if s.op == SamplerOp::Ld {
-                    "load_3d"
-                } else {
-                    "load_lz"
-                }
-            )));
+            return Err(self.bad(format!("`{name}` takes at most {max} coordinates")));
         }
         let srcs = s
             .srcs
             .iter()
             .map(|r| {
                 let v = self.layout.general_var(&r.var, self.line)?;
-                if !matches!(v.ty, VType::Ud | VType::D | VType::Uw | VType::W | VType::F) {
+                // The LOD of `resinfo` is an unsigned integer per lane (INFO.md); the
+                // load coordinates may also be words or the float bits the payload
+                // carries.
+                let ok = match s.op {
+                    SamplerOp::Resinfo => matches!(v.ty, VType::Ud | VType::D),
+                    SamplerOp::Ld | SamplerOp::LdLz => {
+                        matches!(v.ty, VType::Ud | VType::D | VType::Uw | VType::W | VType::F)
+                    }
+                };
+                if !ok {
                     return Err(self.err(ErrorKind::BadType {
-                        op: "load_3d",
-                        operand: "a coordinate",
+                        op: name,
+                        operand,
                         ty: v.ty,
-                        rule: "sampler coordinates are ud or uw",
+                        rule: if s.op == SamplerOp::Resinfo {
+                            "the resinfo LOD is ud or d"
+                        } else {
+                            "sampler coordinates are ud or uw"
+                        },
                     }));
                 }
-                self.required(r, exec * v.ty.size(), "a coordinate")
+                self.required(r, exec * v.ty.size(), operand)
             })
             .collect::<Result<Vec<_>, _>>()?;
         Ok(XSampler {
@@ -437,7 +446,7 @@ pub fn resolve_lsc(layout: &Layout, l: &LscInst, line: u32) -> Result<XLsc, Visa
     Resolver { layout, line }.lsc(l)
 }
 
-/// Resolves the sampler load `s` of line `line` on `layout`.
+/// Resolves the sampler message `s` of line `line` on `layout`.
 pub fn resolve_sampler(layout: &Layout, s: &SamplerLoad, line: u32) -> Result<XSampler, VisaError> {
     Resolver { layout, line }.sampler(s)
 }
@@ -604,6 +613,15 @@ mod tests {
         assert_eq!(s.dst.unwrap().bytes, 4 * 64 + 4);
         assert_eq!(s.srcs.len(), 2);
         assert!(resolve(DECLS, "load_lz.R (M1, 16) 0x0:uw D D.0 D.0", 32).is_err());
+        // `resinfo`: one LOD of 16 ud lanes (64 bytes), three channels of 64 bytes each.
+        let (_, m) = resolve(DECLS, "resinfo.RGB (M1, 16) T6 D.0 D.64", 32).unwrap();
+        let XMessage::Sampler(s) = m else { panic!() };
+        assert_eq!((s.op, s.dst.unwrap().bytes), (SamplerOp::Resinfo, 3 * 64));
+        assert_eq!((s.srcs.len(), s.srcs[0].bytes), (1, 64));
+        // Its LOD is ud or d, not a 64-bit value; the destination must hold every channel.
+        let e = resolve(DECLS, "resinfo.R (M1, 16) T6 A.0 D.0", 32).unwrap_err();
+        assert!(matches!(e.kind, ErrorKind::BadType { op: "resinfo", .. }));
+        assert!(resolve(DECLS, "resinfo.RGBA (M1, 16) T6 D.0 D.320", 32).is_err());
     }
 
     #[test]

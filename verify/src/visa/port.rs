@@ -31,7 +31,7 @@ use crate::memory::Memory;
 use crate::messages::block2d::{load_untyped, store_untyped, Block2d, UntypedBlock};
 use crate::messages::lanes::{Lanes, LanesMut, Sender};
 use crate::messages::lsc::{LscMessage, Message};
-use crate::messages::sampler::{ld, SamplerMessage};
+use crate::messages::sampler::{ld, resinfo, ResinfoMessage, SamplerMessage};
 use crate::messages::{typed, untyped};
 use ir::interp::EnvError;
 use ir::lsc::{AddrType, Block2dDesc, LscDesc, Sfid};
@@ -373,10 +373,41 @@ impl MemoryPort<'_> {
             Some(r) => coord_lanes(st, *r, exec),
             None => vec![0; exec as usize],
         };
+        let comps = s.channels.count_ones() as usize;
+        let invocations = lane_invocations(ctx.invocations, u32::from(s.exec.offset), exec);
+        if s.op == SamplerOp::Resinfo {
+            // INFO.md: the returned channels are 32-bit unsigned integers.
+            if let Some(t) = s
+                .dst
+                .map(|d| d.ty)
+                .filter(|t| !matches!(t, VType::Ud | VType::D))
+            {
+                return Err(fail(format!("a resinfo destination of type {t}")));
+            }
+            let lod = coord(0);
+            let msg = ResinfoMessage {
+                sender: sender(&invocations, IntrinsicOp::SamplerResinfo, ctx.line),
+                enabled: ctx.chen,
+                surfaces: &surfaces,
+                channels: s.channels,
+            };
+            let mut out = vec![0u64; exec as usize * comps];
+            resinfo(
+                self.mem,
+                &msg,
+                Lanes::new(&lod, 1),
+                &mut LanesMut::new(&mut out, comps),
+            )
+            .map_err(env)?;
+            if let Some(d) = s.dst {
+                write_simt(st, d, 4, grf, ctx.chen, &lanes_of(&out, comps));
+            }
+            return Ok(());
+        }
         // `ld`: u, v, lod, r; `ld_lz`: u, v, r (3D_LOAD.md), missing ones 0.
         let (u, v, r, lod) = match s.op {
             SamplerOp::Ld => (coord(0), coord(1), coord(3), Some(coord(2))),
-            SamplerOp::LdLz => (coord(0), coord(1), coord(2), None),
+            SamplerOp::LdLz | SamplerOp::Resinfo => (coord(0), coord(1), coord(2), None),
         };
         let (dest_bits, dest_base) = match s.dst.map(|d| d.ty) {
             None | Some(VType::F) => (32, BaseType::Float),
@@ -387,12 +418,11 @@ impl MemoryPort<'_> {
             Some(VType::Uw) => (16, BaseType::Uint),
             Some(t) => return Err(fail(format!("a sampler destination of type {t}"))),
         };
-        let op = match s.op {
-            SamplerOp::Ld => IntrinsicOp::SamplerLd,
-            SamplerOp::LdLz => IntrinsicOp::SamplerLdLz,
+        let op = if s.op == SamplerOp::Ld {
+            IntrinsicOp::SamplerLd
+        } else {
+            IntrinsicOp::SamplerLdLz
         };
-        let comps = s.channels.count_ones() as usize;
-        let invocations = lane_invocations(ctx.invocations, u32::from(s.exec.offset), exec);
         let msg = SamplerMessage {
             sender: sender(&invocations, op, ctx.line),
             enabled: ctx.chen,
@@ -580,5 +610,68 @@ mod tests {
             matches!(e.kind, crate::visa::error::ErrorKind::Message { .. }),
             "{e}"
         );
+    }
+
+    #[test]
+    fn resinfo_returns_each_lanes_level_size_and_the_level_count() {
+        // A 37x19 2D array of 4 layers and 6 levels at binding-table index 5. Lane n asks
+        // for LOD n: width 37 >> n and height 19 >> n, each at least 1 (37, 18, 9, 4, 2,
+        // 1 and 19, 9, 4, 2, 1, 1); LODs 6 and 7 are past the last level, so 0. A is the
+        // level count in every lane; B (the layers, 4) is not asked for.
+        let desc = tiling::SurfaceDesc::new(
+            tiling::Gen::Gfx125,
+            tiling::SurfDim::D2,
+            tiling::Format::R32_UINT,
+            tiling::Tiling::Linear,
+        )
+        .extent(37, 19, 1)
+        .array_len(4)
+        .levels(6);
+        let surface = tiling::Surface::new(desc).unwrap();
+        let view = tiling::ImageView::level(&surface, 0);
+        let mut mem = Memory::new();
+        mem.bind_surface_image(
+            5,
+            "t",
+            surface,
+            view,
+            ir::Format::R32Uint,
+            tiling::Format::R32_UINT,
+            tiling::Bit6Swizzle::None,
+        )
+        .unwrap();
+        mem.set_view_levels(5, 6).unwrap();
+        let decls =
+            format!("{DECLS}\n.decl Q v_type=G type=ud num_elts=24\n.decl T6 v_type=T num_elts=1");
+        let body = "mov (M1, 8) L(0,0)<1> 0x76543210:uv\n\
+                    mov (M1, 8) V(0,0)<1> L(0,0)<1;1,0>\n\
+                    movs (M1_NM, 1) T6(0) 0x5:ud\n\
+                    resinfo.RGA (M1, 8)  T6 V.0 Q.0";
+        let (p, t) = run_on(&mut mem, &decls, body, 0);
+        let q = elems(&p, &t, "Q");
+        // One register (8 dwords) per returned channel: R, then G, then A.
+        assert_eq!(&q[..8], [37, 18, 9, 4, 2, 1, 0, 0]);
+        assert_eq!(&q[8..16], [19, 9, 4, 2, 1, 1, 0, 0]);
+        assert_eq!(&q[16..24], [6; 8]);
+        // No texel was read.
+        assert!(mem.log().is_empty());
+        // A surface index the memory does not bind is an error, not a silent zero.
+        let mut empty = Memory::new();
+        let text = kernel(
+            8,
+            &format!(".decl B v_type=G type=uq num_elts=1\n{decls}"),
+            "movs (M1_NM, 1) T6(0) 0x9:ud\nresinfo.R (M1, 8)  T6 V.0 Q.0",
+        );
+        let program = Program::new(&read(&text).unwrap(), 32, 1 << 20).unwrap();
+        let payload = vec![0u8; 64];
+        let config = RunConfig::default();
+        let init = ThreadInit {
+            payload: &payload,
+            dispatch_mask: 0xff,
+            hw_id: 0,
+        };
+        let mut t = Thread::new(&program, &init, &config).unwrap();
+        let mut port = MemoryPort::new(&mut empty);
+        assert!(t.run(&program, &mut port, &config).is_err());
     }
 }

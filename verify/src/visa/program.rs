@@ -874,6 +874,7 @@ impl Program {
                 op,
                 AluOp::Inv
                     | AluOp::Sqrt
+                    | AluOp::Sqrtm
                     | AluOp::Rsqrt
                     | AluOp::Exp
                     | AluOp::Log

@@ -1,15 +1,16 @@
 //! Reading the message instructions of vISA text: LSC loads, stores and atomics
-//! (typed, untyped, strided, 2D block), `lsc_fence`, the sampler's `load_3d` and
-//! `load_lz`, `fence_*` and `barrier` (the `Lsc*`, `Load3DInstruction`,
-//! `NullaryInstruction` and `SynchronizationInstruction` rules of IGC's `visa/CISA.y`
-//! and the tokens of `visa/CISA.l`).
+//! (typed, untyped, strided, 2D block), `lsc_fence`, the sampler's `load_3d`,
+//! `load_lz` and `resinfo`, `fence_*` and `barrier` (the `Lsc*`, `Load3DInstruction`,
+//! `ResInfo3dInstruction`, `NullaryInstruction` and `SynchronizationInstruction` rules
+//! of IGC's `visa/CISA.y` and the tokens of `visa/CISA.l`).
 
 use super::error::{ErrorKind, VisaError};
 use super::lexer::Cursor;
 use super::listing::{
-    InstKind, LscAddr, LscData, LscInst, LscOp, PredUse, Raw, SamplerLoad, SamplerOp, Scalar,
+    InstKind, LscAddr, LscData, LscInst, LscOp, PredUse, Raw, SamplerLoad, SamplerOp, Scalar, Src,
 };
 use super::read_operands::{exec_size, raw, scalar, src};
+use super::types::VType;
 use ir::lsc::{
     AddrSize, AddrType, BlockShape, CacheControl, CacheOpt, DataShape, DataSize, LscAtomicOp, Sfid,
 };
@@ -19,7 +20,13 @@ pub fn is_message(base: &str) -> bool {
     base.starts_with("lsc_")
         || matches!(
             base,
-            "load_3d" | "load_lz" | "fence_global" | "fence_local" | "fence_sw" | "barrier"
+            "load_3d"
+                | "load_lz"
+                | "resinfo"
+                | "fence_global"
+                | "fence_local"
+                | "fence_sw"
+                | "barrier"
         )
 }
 
@@ -65,6 +72,10 @@ pub fn message(
             lsc_fence(c, parts)
         }
         "load_3d" | "load_lz" => sampler_load(c, pred, parts),
+        "resinfo" => {
+            no_pred(c, &pred, base)?;
+            resinfo(c, parts)
+        }
         _ => lsc(c, pred, parts),
     }
 }
@@ -140,6 +151,35 @@ fn sampler_channels(s: &str) -> Option<u8> {
         mask |= 1 << bit;
     }
     (mask != 0).then_some(mask)
+}
+
+/// `resinfo.CH (exec) surface lod dst`: IGC's printer and assembler spell `info_3d`
+/// with `VISA_3D_RESINFO` this way (`CISA.y` `ResInfo3dInstruction`).
+fn resinfo(c: &mut Cursor<'_>, parts: &[&str]) -> Result<InstKind, VisaError> {
+    let [_, ch] = parts else {
+        return Err(c.error("`resinfo.CHANNELS` (e.g. `resinfo.RGBA`)"));
+    };
+    let channels = sampler_channels(ch)
+        .ok_or_else(|| c.error("sampler channels `R`, `G`, `B`, `A` in that order"))?;
+    let exec = exec_size(c)?;
+    let surface = c.expect_ident("a surface variable")?.to_string();
+    let lod = raw(c, false)?;
+    let dst = raw(c, false)?;
+    c.expect_end()?;
+    Ok(InstKind::SamplerLoad(Box::new(SamplerLoad {
+        op: SamplerOp::Resinfo,
+        pred: None,
+        pixel_null_mask: false,
+        channels,
+        exec,
+        aoffimmi: Src::Imm {
+            bits: 0,
+            ty: VType::Uw,
+        },
+        surface,
+        dst,
+        srcs: vec![lod],
+    })))
 }
 
 fn sampler_load(
@@ -495,8 +535,6 @@ fn block2d_addr(c: &mut Cursor<'_>) -> Result<LscAddr, VisaError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::visa::listing::Src;
-    use crate::visa::types::VType;
 
     fn read(line: &str) -> InstKind {
         let mut c = Cursor::new(line, 1);
@@ -642,6 +680,18 @@ mod tests {
         };
         assert!(s.pixel_null_mask && s.pred.is_some());
         assert_eq!(s.channels, 0b1001);
+        // `resinfo`: surface, LOD, destination (as visa/src/sampler.rs prints it).
+        let InstKind::SamplerLoad(s) = read("resinfo.RG (M1, 16) T6 t1.0 v2.0") else {
+            panic!()
+        };
+        assert_eq!(
+            (s.op, s.channels, s.exec.size),
+            (SamplerOp::Resinfo, 0b11, 16)
+        );
+        assert_eq!((s.surface.as_str(), s.dst.var.as_str()), ("T6", "v2"));
+        assert_eq!(s.srcs.len(), 1);
+        assert_eq!(s.srcs[0].var, "t1");
+        assert!(s.pred.is_none() && !s.pixel_null_mask);
         assert_eq!(
             read("lsc_fence.ugm.evict.gpu"),
             InstKind::LscFence {
@@ -671,6 +721,9 @@ mod tests {
             "lsc_store.tgm (M1, 8) bti(1)[U]:a32 V:d32",
             "lsc_fence.ugm.evict",
             "load_lz.RGBX (M1, 16) 0x0:uw T6 V.0 U.0",
+            "resinfo.RGB (M1, 16) T6 V.0",
+            "resinfo.RGB (M1, 16) T6 V.0 U.0 W.0",
+            "resinfo.pixel_null_mask.R (M1, 16) T6 V.0 U.0",
         ] {
             let mut c = Cursor::new(line, 4);
             let word = c.word().unwrap();
@@ -678,5 +731,15 @@ mod tests {
             let e = message(&mut c, None, &parts).expect_err(line);
             assert_eq!(e.line, 4);
         }
+        // `resinfo` takes no predicate (CISA.y reads none).
+        let mut c = Cursor::new("resinfo.R (M1, 16) T6 V.0 U.0", 4);
+        let word = c.word().unwrap();
+        let parts: Vec<&str> = word.split('.').collect();
+        let pred = Some(PredUse {
+            name: "P1".into(),
+            invert: false,
+            combine: crate::visa::types::PredCombine::Sequential,
+        });
+        assert!(message(&mut c, pred, &parts).is_err());
     }
 }
