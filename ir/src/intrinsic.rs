@@ -298,8 +298,8 @@ macro_rules! intrinsics {
     } )*) => {
         /// An intrinsic opcode. Names, sources and semantics are NIR's where NIR has an
         /// intrinsic of that name (`image_load`, `load_ubo`, `barrier`, ...); the `lsc_*`
-        /// and `sampler_*` intrinsics model the vISA messages of `shared/spec/`, and the
-        /// `group_*` ones the OpenCL builtins of `cl_khr_extended_async_copies`.
+        /// and `sampler_*` intrinsics model the vISA messages of `docs/hardware/visa-spec.md`, and
+        /// the `group_*` ones the OpenCL builtins of `cl_khr_extended_async_copies`.
         #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
         pub enum IntrinsicOp {
             $(
@@ -672,7 +672,7 @@ impl IntrinsicOp {
     pub fn srcs(self, indices: &[u32]) -> Option<Vec<SrcInfo>> {
         let info = self.info();
         if self.is_block2d() {
-            // Untyped 2D blocks address a linear surface given in the payload (lsc.md
+            // Untyped 2D blocks address a linear surface given in the payload (docs/hardware/lsc.md
             // §8.2); typed ones take the surface from the image's surface state and only
             // the block origin (§8.1).
             let sfid = Sfid::from_index(*indices.first()?)?;

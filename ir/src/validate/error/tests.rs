@@ -379,6 +379,9 @@ fn main {
              surfaces, and a texel buffer's size is in its parameter block",
         ]
     );
+}
+
+#[test]
 fn errors_name_values_and_blocks_as_the_text_does() {
     // Ids are dense (`%16777215` is the second value, b3000000 the second block); the
     // errors carry and print the numbers written.
