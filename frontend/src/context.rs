@@ -600,10 +600,9 @@ impl<'m> Ctx<'m> {
 
     /// Replaces an instruction's kind (used to turn a placeholder into a phi source).
     pub fn set_kind(&mut self, v: Value, kind: InstKind) -> Result<(), ImportError> {
-        let def = self
-            .func
-            .value_def(v)
-            .ok_or_else(|| self.internal(format!("{v} has no definition")))?;
+        let def = self.func.value_def(v).ok_or_else(|| {
+            self.internal(format!("{} has no definition", self.func.value_name(v)))
+        })?;
         self.func.inst_mut(def).kind = kind;
         Ok(())
     }

@@ -532,12 +532,12 @@ mod tests {
         for &b in &blocks {
             let mine: Vec<Block> = cfg.successors(b).collect();
             let theirs: Vec<Block> = f.successors(b).into_iter().collect();
-            assert_eq!(mine, theirs, "successors of {b}");
+            assert_eq!(mine, theirs, "successors of {b:?}");
         }
         let preds = f.predecessors();
         for &b in &blocks {
             let mine: Vec<Block> = cfg.predecessors(b).collect();
-            assert_eq!(mine, preds[&b].to_vec(), "predecessors of {b}");
+            assert_eq!(mine, preds[&b].to_vec(), "predecessors of {b:?}");
         }
     }
 

@@ -40,7 +40,7 @@ pub mod validate;
 pub use alu::{AluOp, AluOpInfo};
 pub use atomic::AtomicOp;
 pub use builder::Builder;
-pub use entity::{Block, IfId, ImageId, Inst, LoopId, Value};
+pub use entity::{Block, BlockName, IfId, ImageId, Inst, LoopId, Value, ValueName};
 pub use function::{
     AluInst, BlockData, CfNode, CfParent, Cursor, Function, IfData, InstData, InstKind,
     IntrinsicInst, Jump, LoopData, Phi, ValueData,

@@ -161,7 +161,7 @@ impl<W: Write> Printer<'_, W> {
             match node {
                 CfNode::Block(b) => {
                     self.indent(depth)?;
-                    writeln!(self.out, "block {b}:")?;
+                    writeln!(self.out, "block {}:", self.func.block_name(b))?;
                     if b.index() >= self.func.num_block_ids() {
                         continue;
                     }
@@ -206,7 +206,7 @@ impl<W: Write> Printer<'_, W> {
     }
 
     fn src(&mut self, src: Src) -> fmt::Result {
-        write!(self.out, "{}", src.value)?;
+        write!(self.out, "{}", self.func.value_name(src.value))?;
         if !src.swizzle.is_identity() {
             // Letters follow NIR: `xyzw` for values of up to four components, `a`..`p`
             // for wider ones. A dangling value prints as if it were narrow.
@@ -253,7 +253,7 @@ impl<W: Write> Printer<'_, W> {
             for _ in len..TYPE_COLUMN {
                 self.out.write_char(' ')?;
             }
-            write!(self.out, " {v} = ")?;
+            write!(self.out, " {} = ", self.func.value_name(v))?;
         }
         match &data.kind {
             InstKind::Alu(a) => {
@@ -287,7 +287,7 @@ impl<W: Write> Printer<'_, W> {
                 self.out.write_str("phi")?;
                 for (i, &(b, s)) in p.srcs.iter().enumerate() {
                     self.out.write_str(if i == 0 { " " } else { ", " })?;
-                    write!(self.out, "{b}: ")?;
+                    write!(self.out, "{}: ", self.func.block_name(b))?;
                     self.src(s)?;
                 }
             }

@@ -387,9 +387,9 @@ impl From<Value> for Src {
 impl fmt::Debug for Src {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.swizzle.is_identity() {
-            write!(f, "{}", self.value)
+            write!(f, "{:?}", self.value)
         } else {
-            write!(f, "{}.{:?}", self.value, self.swizzle)
+            write!(f, "{:?}.{:?}", self.value, self.swizzle)
         }
     }
 }

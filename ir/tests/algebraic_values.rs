@@ -148,7 +148,8 @@ fn every_function_of_the_algebraic_lit_files_keeps_its_values() {
             for seed in 1..=400u64 {
                 let (b, a) = (run(before, seed), run(&after, seed));
                 for (v, want) in &b {
-                    assert_eq!(&a[v], want, "{what}: {v} differs for seed {seed}");
+                    let name = before.value_name(*v);
+                    assert_eq!(&a[v], want, "{what}: {name} differs for seed {seed}");
                 }
             }
         }
@@ -262,7 +263,7 @@ fn random_programs_keep_their_values() {
         for seed in 1..=24u64 {
             let (x, y) = (run(&before, seed), run(&f, seed));
             for (v, want) in &x {
-                assert_eq!(&y[v], want, "program {prog}, {v}, seed {seed}");
+                assert_eq!(&y[v], want, "program {prog}, {v:?}, seed {seed}");
             }
         }
     }

@@ -65,7 +65,7 @@ fn run(shader: &Shader, lanes: u32) -> (Interpreter<'_>, MarkerEnv) {
 fn scalar(interp: &Interpreter<'_>, v: Value, lane: usize) -> u64 {
     interp
         .value(v, lane)
-        .unwrap_or_else(|| panic!("{v} undefined in lane {lane}"))[0]
+        .unwrap_or_else(|| panic!("{v:?} undefined in lane {lane}"))[0]
 }
 
 fn set_phi_srcs(f: &mut Function, phi: Value, srcs: &[(Block, Src)]) {
@@ -589,11 +589,14 @@ fn main {
     let lanes: Vec<u32> = (0..32).collect();
     interp.run(&lanes, &mut MarkerEnv::default()).unwrap();
     assert_eq!(interp.register_words(), 2 * 32);
+    let f = &shader.functions[0];
     assert_eq!(
-        interp.value(Value::from_u32(16_777_215), 31),
+        interp.value(f.value_named(16_777_215).unwrap(), 31),
         Some(&[40u64][..])
     );
     assert_eq!(interp.value(Value::from_u32(7), 0), None);
+    // The function holds the two values, not 2^24.
+    assert_eq!(f.num_value_ids(), 2);
 }
 
 #[test]
@@ -627,12 +630,13 @@ fn a_long_finite_loop_finishes_under_the_default_budget() {
     let shader = counting_loop(400_000, 1);
     let mut interp = Interpreter::new(&shader, &shader.functions[0], Config::default());
     interp.run(&[0], &mut MarkerEnv::default()).unwrap();
+    let f = &shader.functions[0];
     assert_eq!(
-        interp.value(Value::from_u32(10), 0),
+        interp.value(f.value_named(10).unwrap(), 0),
         Some(&[400_000u64][..])
     );
     assert_eq!(
-        interp.value(Value::from_u32(20), 0),
+        interp.value(f.value_named(20).unwrap(), 0),
         Some(&[400_000u64][..])
     );
 }

@@ -1,8 +1,12 @@
 //! Message intrinsics with the hardware's semantics, against expectations computed by
-//! hand from the vISA pseudo-code (`visa-lsc-untyped.md`, `visa-lsc-typed.md`,
-//! `visa-3d-load.md`) and `lsc.md`.
+//! hand from the vISA pseudo-code
+//! (`intel-graphics-compiler/documentation/visa/instructions/LSC_UNTYPED.md`,
+//! `intel-graphics-compiler/documentation/visa/instructions/LSC_TYPED.md`,
+//! `intel-graphics-compiler/documentation/visa/instructions/3D_LOAD.md`) and
+//! `docs/hardware/lsc.md`.
 
 use ir::{Shader, Value};
+use std::collections::HashMap;
 use verify::exec::{ExecConfig, ExecError, Executor, RunResult};
 use verify::memory::{AccessKind, AllocId, Memory, Space};
 
@@ -36,8 +40,21 @@ fn words(mem: &Memory, id: AllocId) -> Vec<u32> {
         .collect()
 }
 
-fn value(r: &RunResult, v: u32, inv: usize) -> Vec<u64> {
-    r.values[&Value::from_u32(v)][inv]
+/// What a run recorded, with the values the text names `%N` by `N`.
+struct Recorded {
+    run: RunResult,
+    by_number: HashMap<u32, Value>,
+}
+
+impl std::ops::Deref for Recorded {
+    type Target = RunResult;
+    fn deref(&self) -> &RunResult {
+        &self.run
+    }
+}
+
+fn value(r: &Recorded, v: u32, inv: usize) -> Vec<u64> {
+    r.values[&r.by_number[&v]][inv]
         .clone()
         .unwrap_or_else(|| panic!("%{v} undefined in invocation {inv}"))
 }
@@ -49,22 +66,34 @@ const PRELUDE: &str = "
     64   %3 = u2u64 %0.x
 ";
 
-/// Runs `text` on one workgroup of subgroups of `lanes`, recording `record`, after
-/// `setup` prepared the memory; returns what `setup` returned too.
+/// Runs `text` on one workgroup of subgroups of `lanes`, recording the values the text
+/// names `%N` for each `N` of `record`, after `setup` prepared the memory; returns what
+/// `setup` returned too.
 fn run<T>(
     text: &str,
     lanes: u32,
     record: &[u32],
     setup: impl FnOnce(&mut Memory) -> T,
-) -> (Executor<'static>, RunResult, T) {
+) -> (Executor<'static>, Recorded, T) {
     let shader: &'static Shader = Box::leak(Box::new(parse(text)));
     let mut ex = Executor::with_config(shader, config(lanes));
     let prepared = setup(&mut ex.memory);
-    let rec: Vec<Value> = record.iter().map(|&v| Value::from_u32(v)).collect();
-    let r = ex
+    let r = run_named(&mut ex, record);
+    (ex, r, prepared)
+}
+
+/// Runs one workgroup, recording the values `main` names `%N` for each `N` of `record`.
+fn run_named(ex: &mut Executor<'_>, record: &[u32]) -> Recorded {
+    let main = &ex.shader().functions[0];
+    let by_number: HashMap<u32, Value> = record
+        .iter()
+        .map(|&v| (v, main.value_named(v).unwrap_or_else(|| panic!("no %{v}"))))
+        .collect();
+    let rec: Vec<Value> = record.iter().map(|v| by_number[v]).collect();
+    let run = ex
         .run_recording([1, 1, 1], &rec)
         .unwrap_or_else(|e| panic!("{e}"));
-    (ex, r, prepared)
+    Recorded { run, by_number }
 }
 
 #[test]
@@ -789,7 +818,7 @@ fn main {
     put_texel(&mut ex.memory, id, 0, 3, 1, 0, &[1, 2, 3, 4]);
     let off = texel_at(&ex.memory, 0, 3, 1, 0) as u32;
     ex.memory.set_push_constants(off.to_le_bytes().to_vec());
-    let r = ex.run_recording([1, 1, 1], &[Value::from_u32(2)]).unwrap();
+    let r = run_named(&mut ex, &[2]);
     assert_eq!(value(&r, 2, 0), [0x0403_0201]);
     // Past the end of the surface's bytes: an error, not a bounds-checked read.
     let size = ex.memory.allocation(id).bytes.len() as u32;
@@ -847,9 +876,7 @@ fn main {{
             tiling::Bit6Swizzle::None,
         )
         .unwrap();
-    let r = ex
-        .run_recording([1, 1, 1], &[Value::from_u32(5), Value::from_u32(11)])
-        .unwrap();
+    let r = run_named(&mut ex, &[5, 11]);
     for inv in 0..64usize {
         let (x, y) = ((inv % 8) as u64, (inv / 8) as u64);
         assert_eq!(

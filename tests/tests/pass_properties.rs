@@ -119,10 +119,12 @@ fn cfg_agrees(shader: &Shader) -> Result<(), String> {
         for &b in cfg.blocks() {
             let mine: Vec<_> = cfg.successors(b).collect();
             if mine != f.successors(b).to_vec() {
+                let b = f.block_name(b);
                 return Err(format!("fn {}: successors of {b} differ", f.name));
             }
             let mine: Vec<_> = cfg.predecessors(b).collect();
             if mine != preds[&b].to_vec() {
+                let b = f.block_name(b);
                 return Err(format!("fn {}: predecessors of {b} differ", f.name));
             }
         }

@@ -27,10 +27,10 @@ fn name(p: &Path) -> String {
 }
 
 /// The lowering errors expected per (example, platform, options): 64-bit image atomics
-/// need A64 global atomics, which arrive with Gfx9 (image-lowering.md §9), group async
-/// copies need A64 messages for their global side (Gfx8+), and the untyped path moves
-/// 8- and 16-bit texels with byte scattered messages, which arrive with Haswell
-/// (`docs/hardware/dataport.md` §1).
+/// need A64 global atomics, which arrive with Gfx9 (docs/hardware/image-lowering.md
+/// §9), group async copies need A64 messages for their global side (Gfx8+), and the
+/// untyped path moves 8- and 16-bit texels with byte scattered messages, which arrive
+/// with Haswell (docs/hardware/dataport.md §1).
 fn expected_error(example: &str, platform: &str, options: &LowerOptions) -> Option<&'static str> {
     match (example, platform) {
         ("r64_atomics", "ivb" | "byt" | "hsw" | "bdw") => {

@@ -290,12 +290,15 @@ impl<'a> Ctx<'a> {
         };
         let parts = comps.div_ceil(per_part);
         let mut first = None;
+        // Named after the number the IR's text gives the value (`%12` -> `v12`), which
+        // is unique in the function like the id.
+        let number = self.func.value_name(v).number;
         for k in 0..parts {
             let n = per_part.min(comps - k * per_part);
             let name = if parts == 1 {
-                format!("v{}", v.as_u32())
+                format!("v{number}")
             } else {
-                format!("v{}_{k}", v.as_u32())
+                format!("v{number}_{k}")
             };
             let var = self
                 .decls
@@ -377,7 +380,10 @@ impl<'a> Ctx<'a> {
         }
         if self.func.value_def(s.value).is_none() {
             return Err(self.err(EmitErrorKind::Malformed {
-                what: format!("{} is used but never defined", s.value),
+                what: format!(
+                    "{} is used but never defined",
+                    self.func.value_name(s.value)
+                ),
             }));
         }
         let (var, off) = self.comp_location(s.value, c)?;
@@ -599,7 +605,7 @@ pub fn describe(func: &Function, inst: Inst) -> String {
         InstKind::Phi(_) => "phi".to_string(),
     };
     match data.dest {
-        Some(v) => format!("{v} = {name}"),
+        Some(v) => format!("{} = {name}", func.value_name(v)),
         None => name,
     }
 }

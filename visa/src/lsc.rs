@@ -381,7 +381,7 @@ pub fn surface_of(
                 return Err(cx.unsupported(format!(
                     "a {} surface indexed by {} needs the surface-state stride of @{name}, which the IR does not carry",
                     t.name(),
-                    idx.value
+                    cx.func.value_name(idx.value)
                 )));
             }
             let var = cx.abi.surface_state(&mut cx.decls, &name);

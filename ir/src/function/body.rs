@@ -2,9 +2,10 @@
 //! instructions inside blocks.
 
 use super::inst::{InstData, InstKind, ValueData};
+use super::names::Names;
 use super::spelling::{Spellings, SrcSite, SwizzleSpelling};
 use super::tree::{BlockData, CfNode, CfParent, Cursor, IfData, InstNode, LoopData};
-use crate::entity::{Block, IfId, Inst, LoopId, Value};
+use crate::entity::{Block, BlockName, IfId, Inst, LoopId, Value, ValueName};
 use crate::span::Span;
 use crate::types::{Src, Type};
 
@@ -25,6 +26,10 @@ pub struct Function {
     pub(super) body: Vec<CfNode>,
     /// How the text spelled each explicit swizzle, by where it is read.
     pub(super) spellings: Spellings,
+    /// The numbers the text wrote for the values (empty when they are the ids).
+    pub(super) value_names: Names,
+    /// The numbers the text wrote for the blocks (empty when they are the ids).
+    pub(super) block_names: Names,
 }
 
 impl Function {
@@ -37,8 +42,8 @@ impl Function {
     }
 
     /// A function with an empty body (no blocks at all). Used by the parser, which creates
-    /// blocks with the ids written in the text; the body must get at least one block
-    /// before the function is valid.
+    /// the blocks the text names; the body must get at least one block before the
+    /// function is valid.
     pub fn empty(name: impl Into<String>) -> Function {
         Function {
             name: name.into(),
@@ -51,6 +56,8 @@ impl Function {
             ifs: Vec::new(),
             loops: Vec::new(),
             spellings: Spellings::default(),
+            value_names: Names::default(),
+            block_names: Names::default(),
             body: Vec::new(),
         }
     }
@@ -228,8 +235,8 @@ impl Function {
     }
 
     /// Creates an instruction defining the given value id, which must be free (reserved
-    /// but undefined, or beyond the arena). Used by the parser to keep the ids of the text.
-    /// Returns `None` if the id is already defined.
+    /// but undefined, or beyond the arena). Used by the parser, which reserves a value
+    /// where the text first names it. Returns `None` if the id is already defined.
     pub fn create_inst_with_dest(
         &mut self,
         kind: InstKind,
@@ -251,7 +258,8 @@ impl Function {
     }
 
     /// Makes sure `value` is a valid index into the value arena, padding with undefined
-    /// placeholder entries.
+    /// placeholder entries (each as large as a defined value: reserve only ids near the
+    /// end of the arena).
     pub fn reserve_value(&mut self, value: Value) {
         while self.values.len() <= value.index() {
             self.values.push(ValueData {
@@ -406,6 +414,64 @@ impl Function {
             Cursor::Before(i) | Cursor::After(i) => self.inst_block(i),
             Cursor::BlockStart(b) | Cursor::BlockEnd(b) => Some(b),
         }
+    }
+
+    // ----- names (see `names.rs`) -------------------------------------------------
+
+    /// How the text names `value`: the number written after `%` when the function was
+    /// parsed, or for values created since, a number above every written one.
+    #[inline]
+    pub fn value_name(&self, value: Value) -> ValueName {
+        ValueName {
+            value,
+            number: self.value_names.number(value.index()),
+        }
+    }
+
+    /// How the text names `block` (`bN`); see [`Function::value_name`].
+    #[inline]
+    pub fn block_name(&self, block: Block) -> BlockName {
+        BlockName {
+            block,
+            number: self.block_names.number(block.index()),
+        }
+    }
+
+    /// The value the text names `%number`, if the function has it.
+    ///
+    /// Linear in the number of values when the text's numbers are not the ids (it is
+    /// meant for tests and tools that take a value by name, not for passes).
+    pub fn value_named(&self, number: u32) -> Option<Value> {
+        let i = self.value_names.find(number, self.values.len())?;
+        Some(Value::from_u32(i as u32))
+    }
+
+    /// The block the text names `bnumber`, if the function has it; see
+    /// [`Function::value_named`].
+    pub fn block_named(&self, number: u32) -> Option<Block> {
+        let i = self.block_names.find(number, self.blocks.len())?;
+        Some(Block::from_u32(i as u32))
+    }
+
+    /// Whether every value and block id is the number the text names it by (a function
+    /// built in code, or parsed from text numbered `0, 1, 2, ...` in order of first
+    /// appearance): then the function keeps no table of names.
+    pub fn names_are_ids(&self) -> bool {
+        self.value_names.is_identity() && self.block_names.is_identity()
+    }
+
+    /// Sets the numbers the text wrote: `values[i]` for value id `i`, `blocks[i]` for
+    /// block id `i` (the parser, once a function is read; the numbers of each list are
+    /// distinct, below `value_limit` and `block_limit`, the bounds the parser holds the
+    /// numbers to, and the lists no longer than the arenas).
+    pub(crate) fn set_written_names(
+        &mut self,
+        (values, value_limit): (Vec<u32>, u32),
+        (blocks, block_limit): (Vec<u32>, u32),
+    ) {
+        debug_assert!(values.len() <= self.values.len() && blocks.len() <= self.blocks.len());
+        self.value_names = Names::new(values, value_limit);
+        self.block_names = Names::new(blocks, block_limit);
     }
 
     // ----- spellings ----------------------------------------------------------------

@@ -9,13 +9,14 @@
 //!
 //! The files: `body` (the arenas and the instruction layout), `inst` (instructions and
 //! values), `tree` (the control-flow tree's nodes), `control` (walking and editing the
-//! tree), `rewrite` (replacing uses), `equality` and `spelling` (how the text wrote
-//! swizzles).
+//! tree), `rewrite` (replacing uses), `equality`, `names` (the numbers the text wrote
+//! for values and blocks) and `spelling` (how the text wrote swizzles).
 
 mod body;
 mod control;
 mod equality;
 mod inst;
+mod names;
 mod rewrite;
 mod spelling;
 #[cfg(test)]

@@ -74,7 +74,7 @@
 //! ```
 
 use crate::alu::{AluOp, MAX_INPUTS};
-use crate::entity::{Block, IfId, ImageId, Inst, LoopId, Value};
+use crate::entity::{Block, BlockName, IfId, ImageId, Inst, LoopId, Value, ValueName};
 use crate::eval::{eval_alu, EvalError, Operand};
 use crate::function::{CfNode, Function, InstKind, IntrinsicInst, Jump};
 use crate::image::ImageDecl;
@@ -405,19 +405,19 @@ pub enum InterpErrorKind {
     /// A value is read in a lane that never defined it.
     UndefinedValue {
         /// The value.
-        value: Value,
+        value: ValueName,
     },
     /// A phi has no source for the block the lane came from.
     MissingPhiSource {
         /// The block holding the phi.
-        block: Block,
+        block: BlockName,
         /// The block the lane came from (`None` at function entry).
-        pred: Option<Block>,
+        pred: Option<BlockName>,
     },
     /// A `break` or `continue` outside any loop.
     JumpOutsideLoop {
         /// The block ending with the jump.
-        block: Block,
+        block: BlockName,
         /// The jump.
         jump: Jump,
     },
@@ -441,7 +441,7 @@ pub enum InterpErrorKind {
     /// A source names a value id outside the function's arena.
     BadValue {
         /// The value.
-        value: Value,
+        value: ValueName,
     },
     /// A `barrier` reached by only some of the lanes that started the run: barriers
     /// must be executed in uniform control flow by every invocation of the workgroup.
@@ -1056,7 +1056,10 @@ impl<'s> Interpreter<'s> {
                     func.block(block).span,
                     None,
                     None,
-                    InterpErrorKind::JumpOutsideLoop { block, jump },
+                    InterpErrorKind::JumpOutsideLoop {
+                        block: func.block_name(block),
+                        jump,
+                    },
                 ));
             };
             match jump {
@@ -1081,6 +1084,7 @@ impl<'s> Interpreter<'s> {
         inst: Option<Inst>,
     ) -> Result<Slot, InterpError> {
         let slot = self.regs.slot(id).ok_or_else(|| {
+            let value = self.func.value_name(value);
             InterpError::new(span, inst, None, InterpErrorKind::BadValue { value })
         })?;
         let missing = mask & !self.defined[id as usize];
@@ -1089,7 +1093,9 @@ impl<'s> Interpreter<'s> {
                 span,
                 inst,
                 Some(missing.trailing_zeros()),
-                InterpErrorKind::UndefinedValue { value },
+                InterpErrorKind::UndefinedValue {
+                    value: self.func.value_name(value),
+                },
             ));
         }
         Ok(slot)
@@ -1186,7 +1192,9 @@ impl<'s> Interpreter<'s> {
                     span,
                     Some(inst),
                     None,
-                    InterpErrorKind::BadValue { value: dest },
+                    InterpErrorKind::BadValue {
+                        value: self.func.value_name(dest),
+                    },
                 ));
             };
             for lane in lanes_of(mask) {
@@ -1196,7 +1204,10 @@ impl<'s> Interpreter<'s> {
                         span,
                         Some(inst),
                         Some(lane as u32),
-                        InterpErrorKind::MissingPhiSource { block, pred },
+                        InterpErrorKind::MissingPhiSource {
+                            block: self.func.block_name(block),
+                            pred: pred.map(|p| self.func.block_name(p)),
+                        },
                     ));
                 };
                 let src = phi.srcs[k].1;
@@ -1232,7 +1243,9 @@ impl<'s> Interpreter<'s> {
                         span,
                         Some(inst),
                         None,
-                        InterpErrorKind::BadValue { value: dest },
+                        InterpErrorKind::BadValue {
+                            value: func.value_name(dest),
+                        },
                     ));
                 };
                 let dest_ty = func.value_type(dest);
@@ -1374,7 +1387,9 @@ impl<'s> Interpreter<'s> {
                         span,
                         Some(inst),
                         None,
-                        InterpErrorKind::BadValue { value: d },
+                        InterpErrorKind::BadValue {
+                            value: func.value_name(d),
+                        },
                     ))
                 }
             },

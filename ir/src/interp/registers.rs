@@ -1,9 +1,10 @@
 //! The interpreter's register file layout: where each value of a function lives.
 //!
-//! Value ids come from the text (`%16777215` is a valid name for a function's only
-//! value), so sizing the registers by the largest id would make a tiny shader allocate
-//! gigabytes once per lane. Instead the values the function's placed instructions
-//! define or read are numbered densely when the interpreter is created, and every
+//! A function's value arena holds every value it ever had (the parser's ids are dense
+//! whatever numbers the text writes, but passes leave dead values behind), and the
+//! registers are allocated once per lane, so they are not sized by the arena. Instead
+//! the values the function's placed instructions define or read are numbered densely
+//! when the interpreter is created, and every
 //! instruction's destination and sources are resolved to those numbers once, so that
 //! executing an instruction looks nothing up by value id. The memory of a run is then
 //! proportional to the values actually used: `components x lanes` words for the values,
@@ -192,8 +193,8 @@ fn main {
         let r = Registers::new(f);
         assert_eq!(r.len(), 2);
         assert_eq!(r.total_comps(), 4);
-        let big = Value::from_u32(16_777_215);
-        let sum = Value::from_u32(9_000_000);
+        let big = f.value_named(16_777_215).unwrap();
+        let sum = f.value_named(9_000_000).unwrap();
         assert_eq!(r.id(big), Some(0));
         assert_eq!(r.id(sum), Some(1));
         assert_eq!(r.id(Value::from_u32(5)), None);

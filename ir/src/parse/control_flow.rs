@@ -70,27 +70,27 @@ impl<'a> Parser<'a> {
         span: Span,
     ) -> PResult<()> {
         self.keyword("block");
-        let (b, lspan) = self.block_label()?;
+        let (b, n, lspan) = self.block_label(st)?;
         self.expect(b':', "`:` after the block label")?;
-        if let Some(first) = st.labels.get(&b.as_u32()) {
+        if let Some(first) = st.labels.get(&n) {
             return Err(error(
                 lspan,
-                format!("block {b} is defined twice (first at {first})"),
+                format!("block b{n} is defined twice (first at {first})"),
             ));
         }
         if let Some(PNode::Block(prev)) = list.last() {
             let what = match prev.label {
-                Some(p) => format!("block {p}"),
+                Some(p) => format!("block b{}", st.blocks.number(p.as_u32())),
                 None => "the instructions before it".to_string(),
             };
             return Err(error(
                 span,
                 format!(
-                    "block {b} directly follows {what}; blocks must be separated by an `if` or a `loop`"
+                    "block b{n} directly follows {what}; blocks must be separated by an `if` or a `loop`"
                 ),
             ));
         }
-        st.labels.insert(b.as_u32(), lspan);
+        st.labels.insert(n, lspan);
         let at = st.pending.len();
         list.push(PNode::Block(PBlock {
             label: Some(b),
@@ -207,19 +207,13 @@ pub(super) fn open_block(st: &FnState, list: &mut Vec<PNode>, span: Span) -> PRe
 /// Places a parsed list into the function under `parent`, adding the empty blocks NIR's
 /// shape needs where the text left them out (`owner` is the span they get when nothing
 /// closer exists).
-pub(super) fn place_list(
-    st: &mut FnState,
-    parent: CfParent,
-    list: Vec<PNode>,
-    owner: Span,
-    fresh: &mut u32,
-) {
+pub(super) fn place_list(st: &mut FnState, parent: CfParent, list: Vec<PNode>, owner: Span) {
     let mut after_block = false;
     let mut last_span = owner;
     for node in list {
         match node {
             PNode::Block(pb) => {
-                place_block(st, parent, pb, fresh);
+                place_block(st, parent, pb);
                 after_block = true;
             }
             PNode::If {
@@ -229,32 +223,32 @@ pub(super) fn place_list(
             } => {
                 let span = st.func.if_data(id).span;
                 if !after_block {
-                    place_empty(st, parent, span, fresh);
+                    place_empty(st, parent, span);
                 }
                 st.func.append_cf_node(parent, CfNode::If(id));
-                place_list(st, CfParent::Then(id), then_list, span, fresh);
-                place_list(st, CfParent::Else(id), else_list, span, fresh);
+                place_list(st, CfParent::Then(id), then_list, span);
+                place_list(st, CfParent::Else(id), else_list, span);
                 after_block = false;
                 last_span = span;
             }
             PNode::Loop { id, body } => {
                 let span = st.func.loop_data(id).span;
                 if !after_block {
-                    place_empty(st, parent, span, fresh);
+                    place_empty(st, parent, span);
                 }
                 st.func.append_cf_node(parent, CfNode::Loop(id));
-                place_list(st, CfParent::Loop(id), body, span, fresh);
+                place_list(st, CfParent::Loop(id), body, span);
                 after_block = false;
                 last_span = span;
             }
         }
     }
     if !after_block {
-        place_empty(st, parent, last_span, fresh);
+        place_empty(st, parent, last_span);
     }
 }
 
-pub(super) fn place_empty(st: &mut FnState, parent: CfParent, span: Span, fresh: &mut u32) {
+pub(super) fn place_empty(st: &mut FnState, parent: CfParent, span: Span) {
     let pb = PBlock {
         label: None,
         span,
@@ -262,16 +256,20 @@ pub(super) fn place_empty(st: &mut FnState, parent: CfParent, span: Span, fresh:
         end: 0,
         jump: None,
     };
-    place_block(st, parent, pb, fresh);
+    place_block(st, parent, pb);
 }
 
-pub(super) fn place_block(st: &mut FnState, parent: CfParent, pb: PBlock, fresh: &mut u32) {
+/// Places a parsed block. A block the text left out gets the next id; it is placed
+/// after every block the text names, so its number ([`Function::block_name`]) comes
+/// after every label of the function, in program order.
+///
+/// [`Function::block_name`]: crate::Function::block_name
+pub(super) fn place_block(st: &mut FnState, parent: CfParent, pb: PBlock) {
     let b = pb.label.unwrap_or_else(|| {
-        let b = Block::from_u32(*fresh);
-        *fresh += 1;
+        let b = Block::from_u32(st.func.num_block_ids() as u32);
+        st.func.reserve_block(b);
         b
     });
-    st.func.reserve_block(b);
     let data = st.func.block_mut(b);
     data.span = pb.span;
     data.jump = pb.jump;

@@ -36,17 +36,18 @@ impl<'a> Parser<'a> {
             let ty = self.ty()?;
             let vspan = self.here();
             let v = self.value_id(st)?;
+            let n = st.values.number(v.as_u32());
             if let Some(def) = defined_at(&st.func, v) {
                 return Err(error(
                     vspan,
-                    format!("value {v} is defined twice (first at {def})"),
+                    format!("value %{n} is defined twice (first at {def})"),
                 ));
             }
             self.expect(b'=', "`=`")?;
             let kind = self.operation(st, ty)?;
             match st.func.create_inst_with_dest(kind, v, ty, span) {
                 Some(inst) => inst,
-                None => return Err(error(vspan, format!("value {v} is defined twice"))),
+                None => return Err(error(vspan, format!("value %{n} is defined twice"))),
             }
         };
         st.record_swizzles(SrcSite::Inst(inst));
@@ -144,10 +145,10 @@ impl<'a> Parser<'a> {
     /// `phi bN: <src>, ...`
     pub(super) fn phi(&mut self, st: &mut FnState) -> PResult<InstKind> {
         let srcs = self.statement_list(|p| {
-            let (b, span) = p.block_label()?;
+            let (b, n, span) = p.block_label(st)?;
             p.expect(b':', "`:` after the predecessor block")?;
             let s = p.src(st)?;
-            st.phi_preds.push((b, span));
+            st.phi_preds.push((n, span));
             Ok((b, s))
         })?;
         Ok(InstKind::Phi(Phi { srcs }))

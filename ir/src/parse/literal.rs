@@ -1,4 +1,4 @@
-//! Literals: ids within their budget, constants, and tokens cut for messages.
+//! Literals: ids within their bounds, constants, and tokens cut for messages.
 
 use crate::diag::Diagnostic;
 use crate::span::Span;
@@ -15,36 +15,24 @@ pub(super) fn bounded(digits: &str, limit: u32) -> Option<u32> {
     Some(acc as u32)
 }
 
-/// The id `digits` of a value or block (`what`, written `{sigil}N`): it must be below
-/// `max` and fit in what the shader-wide budget of `max` ids leaves after the `used`
-/// ids of the functions before this one (the ids size arenas, see [`MAX_VALUE_ID`]).
-pub(super) fn id_in_budget(
+/// The number `digits` of a value or block (`what`, written `{sigil}N`): it must be
+/// below `max` (see [`MAX_VALUE_ID`](super::MAX_VALUE_ID)).
+pub(super) fn id_below(
     span: Span,
     digits: &str,
     what: &str,
     sigil: char,
     max: u32,
-    used: usize,
 ) -> Result<u32, Diagnostic> {
-    let Some(n) = bounded(digits, max) else {
-        return Err(Diagnostic::error(
+    bounded(digits, max).ok_or_else(|| {
+        Diagnostic::error(
             span,
             format!(
                 "{what} id {sigil}{} is too large ({what} ids must be below {max})",
                 shorten(digits)
             ),
-        ));
-    };
-    if used + n as usize >= max as usize {
-        return Err(Diagnostic::error(
-            span,
-            format!(
-                "{what} id {sigil}{n} is too large: the functions of a shader share a budget of \
-                 {max} {what} ids and the functions before this one use {used}"
-            ),
-        ));
-    }
-    Ok(n)
+        )
+    })
 }
 
 /// A token cut to a length fit for a message.

@@ -2,7 +2,7 @@
 
 use super::lexer::is_word_byte;
 use super::limits::{MAX_BLOCK_ID, MAX_VALUE_ID};
-use super::literal::{id_in_budget, shorten};
+use super::literal::{id_below, shorten};
 use super::parser::{error, FnState, PResult, Parser};
 use crate::entity::{Block, Value};
 use crate::function::SwizzleSpelling;
@@ -76,19 +76,15 @@ impl<'a> Parser<'a> {
                 format!("malformed value `%{}{}`", digits, shorten(rest)),
             ));
         }
-        let n = id_in_budget(
-            span,
-            digits,
-            "value",
-            '%',
-            MAX_VALUE_ID,
-            self.value_ids_used,
-        )?;
-        let v = Value::from_u32(n);
-        // A use may come before the definition (phis at loop headers), and a value may
-        // be used and never defined (the validator reports that): either way its id
-        // must index the arena.
-        st.func.reserve_value(v);
+        let n = id_below(span, digits, "value", '%', MAX_VALUE_ID)?;
+        // The value gets the next id where the text first names it: a use may come
+        // before the definition (phis at loop headers), and a value may be used and
+        // never defined (the validator reports that).
+        let (id, new) = st.values.id(n);
+        let v = Value::from_u32(id);
+        if new {
+            st.func.reserve_value(v);
+        }
         Ok(v)
     }
 
@@ -137,23 +133,21 @@ impl<'a> Parser<'a> {
         Ok(src)
     }
 
-    /// `bN`
-    pub(super) fn block_label(&mut self) -> PResult<(Block, Span)> {
+    /// `bN`: the block, its written number and where it is written.
+    pub(super) fn block_label(&mut self, st: &mut FnState) -> PResult<(Block, u32, Span)> {
         let span = self.here();
         let w = self.lx.peek_word();
         let digits = match w.strip_prefix('b') {
             Some(d) if !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()) => d,
             _ => return Err(self.expected("a block label (`bN`)")),
         };
-        let n = id_in_budget(
-            span,
-            digits,
-            "block",
-            'b',
-            MAX_BLOCK_ID,
-            self.block_ids_used,
-        )?;
+        let n = id_below(span, digits, "block", 'b', MAX_BLOCK_ID)?;
         self.lx.bump(w.len());
-        Ok((Block::from_u32(n), span))
+        let (id, new) = st.blocks.id(n);
+        let b = Block::from_u32(id);
+        if new {
+            st.func.reserve_block(b);
+        }
+        Ok((b, n, span))
     }
 }

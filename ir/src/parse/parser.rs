@@ -1,5 +1,6 @@
 //! The parser's state and the small helpers every part of the grammar uses.
 
+use super::ids::Numbering;
 use super::lexer::Lexer;
 use super::literal::shorten;
 use crate::alu::AluOp;
@@ -58,10 +59,14 @@ pub(super) enum PNode {
 /// What the parser tracks while reading one function.
 pub(super) struct FnState {
     pub(super) func: Function,
-    /// Labels written in the text, with their positions.
+    /// The value ids of the numbers the text writes.
+    pub(super) values: Numbering,
+    /// The block ids of the numbers the text writes.
+    pub(super) blocks: Numbering,
+    /// Labels written in the text (by number), with their positions.
     pub(super) labels: HashMap<u32, Span>,
-    /// Blocks named by phi sources, checked once every label is known.
-    pub(super) phi_preds: Vec<(Block, Span)>,
+    /// Block numbers named by phi sources, checked once every label is known.
+    pub(super) phi_preds: Vec<(u32, Span)>,
     /// Instructions in program order, placed into blocks at the end.
     pub(super) pending: Vec<Inst>,
     pub(super) depth: u32,
@@ -85,10 +90,6 @@ pub(super) struct Parser<'a> {
     pub(super) shader: Shader,
     pub(super) images: HashMap<&'a str, ImageId>,
     pub(super) functions: HashMap<&'a str, Span>,
-    /// Value-arena entries of the functions parsed so far (see [`MAX_VALUE_ID`]).
-    pub(super) value_ids_used: usize,
-    /// Block-arena entries of the functions parsed so far (see [`MAX_BLOCK_ID`]).
-    pub(super) block_ids_used: usize,
 }
 
 impl<'a> Parser<'a> {
@@ -98,8 +99,6 @@ impl<'a> Parser<'a> {
             shader: Shader::new([1, 1, 1]),
             images: HashMap::new(),
             functions: HashMap::new(),
-            value_ids_used: 0,
-            block_ids_used: 0,
         }
     }
 

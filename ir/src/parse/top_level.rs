@@ -2,7 +2,9 @@
 //! and functions.
 
 use super::control_flow::place_list;
+use super::ids::Numbering;
 use super::lexer::is_word_byte;
+use super::limits::{MAX_BLOCK_ID, MAX_VALUE_ID};
 use super::literal::shorten;
 use super::parser::{error, FnState, PResult, Parser};
 use crate::function::{CfParent, Function};
@@ -353,6 +355,8 @@ impl<'a> Parser<'a> {
         self.expect(b'{', "`{`")?;
         let mut st = FnState {
             func: Function::empty(name),
+            values: Numbering::default(),
+            blocks: Numbering::default(),
             labels: HashMap::new(),
             phi_preds: Vec::new(),
             pending: Vec::new(),
@@ -362,19 +366,21 @@ impl<'a> Parser<'a> {
         };
         st.func.span = span;
         let list = self.list(&mut st, open)?;
-        for &(b, pspan) in &st.phi_preds {
-            if !st.labels.contains_key(&b.as_u32()) {
+        for &(n, pspan) in &st.phi_preds {
+            if !st.labels.contains_key(&n) {
                 return Err(error(
                     pspan,
-                    format!("phi source names block {b}, which is not defined in fn {name}"),
+                    format!("phi source names block b{n}, which is not defined in fn {name}"),
                 ));
             }
         }
-        let mut fresh = st.labels.keys().max().map_or(0, |&m| m + 1);
-        place_list(&mut st, CfParent::Root, list, span, &mut fresh);
-        self.value_ids_used += st.func.num_value_ids();
-        self.block_ids_used += st.func.num_block_ids();
-        self.shader.functions.push(st.func);
+        place_list(&mut st, CfParent::Root, list, span);
+        let mut func = st.func;
+        func.set_written_names(
+            (st.values.into_numbers(), MAX_VALUE_ID),
+            (st.blocks.into_numbers(), MAX_BLOCK_ID),
+        );
+        self.shader.functions.push(func);
         Ok(())
     }
 }

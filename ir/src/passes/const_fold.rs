@@ -83,7 +83,7 @@ pub fn fold_function(func: &mut Function) -> bool {
                 func.inst_mut(inst).kind = InstKind::LoadConst(result.into_iter().collect());
                 changed = true;
             }
-            Err(e) => log::debug!("const-fold: not folding {dest}: {e}"),
+            Err(e) => log::debug!("const-fold: not folding {}: {e}", func.value_name(dest)),
         }
     }
     changed

@@ -1,11 +1,20 @@
 //! NIR's control-flow shape: lists of blocks and `if`/`loop` nodes, parents, jumps.
 
 use super::context::{list_owner_location, node_location, FnCheck};
-use super::error::{CfList, ControlFlowError};
+use super::error::{CfList, CfNodeName, ControlFlowError};
 use crate::function::{CfNode, CfParent};
 use crate::span::Span;
 
 impl FnCheck<'_> {
+    /// Names a node in messages (a block by how the text names it).
+    pub(super) fn node_name(&self, node: CfNode) -> CfNodeName {
+        match node {
+            CfNode::Block(b) => CfNodeName::Block(self.func.block_name(b)),
+            CfNode::If(i) => CfNodeName::If(i),
+            CfNode::Loop(l) => CfNodeName::Loop(l),
+        }
+    }
+
     pub(super) fn node_span(&self, node: CfNode) -> Span {
         match node {
             CfNode::Block(b) if b.index() < self.func.num_block_ids() => self.func.block(b).span,
@@ -57,7 +66,7 @@ impl FnCheck<'_> {
                 span,
                 ControlFlowError::ListStart {
                     list,
-                    found: nodes[0],
+                    found: self.node_name(nodes[0]),
                 },
             );
         }
@@ -70,7 +79,7 @@ impl FnCheck<'_> {
                 span,
                 ControlFlowError::ListEnd {
                     list,
-                    found: nodes[last],
+                    found: self.node_name(nodes[last]),
                 },
             );
         }
@@ -86,8 +95,8 @@ impl FnCheck<'_> {
                             span,
                             ControlFlowError::AdjacentBlocks {
                                 list,
-                                first,
-                                second,
+                                first: self.func.block_name(first),
+                                second: self.func.block_name(second),
                             },
                         )
                     }
@@ -97,7 +106,11 @@ impl FnCheck<'_> {
                         self.shape_error(
                             location,
                             span,
-                            ControlFlowError::AdjacentNodes { list, prev, node },
+                            ControlFlowError::AdjacentNodes {
+                                list,
+                                prev: self.node_name(prev),
+                                node: self.node_name(node),
+                            },
                         )
                     }
                 }
@@ -108,6 +121,7 @@ impl FnCheck<'_> {
             match node {
                 CfNode::Block(block) => {
                     if let Some(jump) = self.func.block(block).jump {
+                        let block = self.func.block_name(block);
                         if !in_loop {
                             self.shape_error(
                                 location,
@@ -151,6 +165,7 @@ impl FnCheck<'_> {
         };
         if index >= count {
             let list = self.cf_list(parent);
+            let node = self.node_name(node);
             self.shape_error(location, span, ControlFlowError::MissingNode { list, node });
             return false;
         }
@@ -160,6 +175,7 @@ impl FnCheck<'_> {
             CfNode::Loop(_) => &mut self.seen_loops,
         };
         if std::mem::replace(&mut seen[index], true) {
+            let node = self.node_name(node);
             self.shape_error(location, span, ControlFlowError::NodeTwice { node });
             return false;
         }
@@ -175,7 +191,7 @@ impl FnCheck<'_> {
                 location,
                 span,
                 ControlFlowError::WrongParent {
-                    node,
+                    node: self.node_name(node),
                     list,
                     recorded,
                 },

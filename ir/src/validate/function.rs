@@ -86,6 +86,7 @@ impl FnCheck<'_> {
         match &data.kind {
             InstKind::Phi(phi) => {
                 if *seen_non_phi {
+                    let block = self.func.block_name(block);
                     self.error(span, SsaError::PhiNotAtStart { block });
                 }
                 self.check_phi(cfg, dom, block, phi, dest_ty, span);

@@ -88,9 +88,9 @@ mod ssa;
 mod tests;
 
 pub use error::{
-    AluError, AsyncCopyError, BitSizeRef, CfList, ControlFlowError, DataOperand, DataPortError,
-    DpOperand, ImageError, ImageName, InterfaceError, IntrinsicError, Location, MessageError,
-    Qualifier, SsaError, User, ValidationError, ValidationErrorKind,
+    AluError, AsyncCopyError, BitSizeRef, CfList, CfNodeName, ControlFlowError, DataOperand,
+    DataPortError, DpOperand, ImageError, ImageName, InterfaceError, IntrinsicError, Location,
+    MessageError, Qualifier, SsaError, User, ValidationError, ValidationErrorKind,
 };
 pub use interface::{MAX_WORKGROUP_INVOCATIONS, MAX_WORKGROUP_SIZE};
 pub use intrinsic::IMAGE_PARAM_SLOTS;

@@ -18,17 +18,18 @@ impl FnCheck<'_> {
                 };
                 self.site = Some(SrcSite::Inst(i));
                 let span = self.func.inst_span(i);
+                let value = self.func.value_name(v);
                 if v.index() >= self.func.num_value_ids() {
-                    self.error(span, SsaError::ValueWithoutEntry { value: v });
+                    self.error(span, SsaError::ValueWithoutEntry { value });
                     continue;
                 }
                 match self.func.value_def(v) {
                     Some(d) if d == i => {}
                     Some(d) if self.inst_pos[d.index()].0 != NONE => {
                         let other = self.func.inst_span(d);
-                        self.error(span, SsaError::DefinedTwice { value: v, other });
+                        self.error(span, SsaError::DefinedTwice { value, other });
                     }
-                    _ => self.error(span, SsaError::DefinitionMismatch { value: v }),
+                    _ => self.error(span, SsaError::DefinitionMismatch { value }),
                 }
             }
         }
@@ -46,7 +47,8 @@ impl FnCheck<'_> {
         user: User,
     ) -> Option<Type> {
         let v = src.value;
-        let undefined = SsaError::Undefined { user, value: v };
+        let value = self.func.value_name(v);
+        let undefined = SsaError::Undefined { user, value };
         if v.index() >= self.func.num_value_ids() {
             self.error(span, undefined);
             return None;
@@ -57,7 +59,7 @@ impl FnCheck<'_> {
         };
         let (dn, dk) = self.inst_pos[def.index()];
         if dn == NONE {
-            self.error(span, SsaError::DefinitionOutsideBody { user, value: v });
+            self.error(span, SsaError::DefinitionOutsideBody { user, value });
             return None;
         }
         let ty = self.func.value_type(v);
@@ -80,13 +82,13 @@ impl FnCheck<'_> {
                 };
                 let kind = match outside {
                     Some(c) if !long => SsaError::SwizzleComponent {
-                        value: v,
+                        value,
                         letters,
                         component: c,
                         components: comps,
                     },
                     _ => SsaError::SwizzleLength {
-                        value: v,
+                        value,
                         letters,
                         len,
                     },
@@ -104,7 +106,7 @@ impl FnCheck<'_> {
                             span,
                             SsaError::UseBeforeDef {
                                 user,
-                                value: v,
+                                value,
                                 def: def_span,
                             },
                         );
@@ -116,9 +118,9 @@ impl FnCheck<'_> {
                             span,
                             SsaError::NotDominated {
                                 user,
-                                value: v,
-                                use_block: ub,
-                                def_block: db,
+                                value,
+                                use_block: self.func.block_name(ub),
+                                def_block: self.func.block_name(db),
                                 def: def_span,
                             },
                         );
@@ -134,9 +136,9 @@ impl FnCheck<'_> {
                                 span,
                                 SsaError::NotDominatedAtEnd {
                                     user,
-                                    value: v,
-                                    use_block: ub,
-                                    def_block: db,
+                                    value,
+                                    use_block: self.func.block_name(ub),
+                                    def_block: self.func.block_name(db),
                                     def: def_span,
                                 },
                             );
@@ -168,12 +170,13 @@ impl FnCheck<'_> {
                 Some(n) if cfg.has_edge(pred, block) => UseAt::End { node: n as u32 },
                 _ => UseAt::Nowhere,
             };
-            if let Some(st) = self.use_type(src, at, span, cfg, dom, User::PhiSource(pred)) {
+            let user = User::PhiSource(self.func.block_name(pred));
+            if let Some(st) = self.use_type(src, at, span, cfg, dom, user) {
                 if st != ty {
                     self.error(
                         span,
                         SsaError::PhiSourceType {
-                            pred,
+                            pred: self.func.block_name(pred),
                             found: st,
                             expected: ty,
                         },
@@ -191,12 +194,13 @@ impl FnCheck<'_> {
                 self.error(
                     span,
                     SsaError::PhiSourceNotPredecessor {
-                        pred,
-                        block,
-                        predecessors: preds.to_vec(),
+                        pred: self.func.block_name(pred),
+                        block: self.func.block_name(block),
+                        predecessors: preds.iter().map(|&p| self.func.block_name(p)).collect(),
                     },
                 );
             } else if covered.contains(&pred) {
+                let pred = self.func.block_name(pred);
                 self.error(span, SsaError::PhiDuplicateSource { pred });
             } else {
                 covered.push(pred);
@@ -204,7 +208,8 @@ impl FnCheck<'_> {
         }
         for &p in &preds {
             if !covered.contains(&p) {
-                self.error(span, SsaError::PhiMissingSource { pred: p, block });
+                let (pred, block) = (self.func.block_name(p), self.func.block_name(block));
+                self.error(span, SsaError::PhiMissingSource { pred, block });
             }
         }
     }

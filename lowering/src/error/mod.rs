@@ -109,6 +109,11 @@ pub enum LowerErrorKind {
     /// A message the platform's legacy data port (Gfx7 to Gfx12.0, where there is no
     /// LSC) has no form for: the rule it breaks.
     NoDataportMessage(Box<DataportRule>),
+    /// A level query of a sampled image (`image_levels`, or `image_size` at a LOD that
+    /// is not the constant 0) on a platform without a 3D sampler: only the sampler's
+    /// `resinfo` reports the levels of a sampled view, and the parameter block
+    /// describes its base level alone.
+    SampledLevelsUnavailable,
     /// The instruction does not have the shape its opcode requires.
     Malformed(Malformation),
     /// A stage of [`crate::lower_shader`] failed on a shader the lowering itself
@@ -167,6 +172,8 @@ pub enum LowerErrorCode {
     SamplerUnavailable,
     /// [`LowerErrorKind::NoDataportMessage`].
     NoDataportMessage,
+    /// [`LowerErrorKind::SampledLevelsUnavailable`].
+    SampledLevelsUnavailable,
     /// [`LowerErrorKind::Malformed`].
     Malformed,
     /// [`LowerErrorKind::StageFailed`].
@@ -197,6 +204,7 @@ impl LowerErrorCode {
             LowerErrorCode::BlockUnsupported => "block access unsupported",
             LowerErrorCode::SamplerUnavailable => "sampler unavailable",
             LowerErrorCode::NoDataportMessage => "no data-port message",
+            LowerErrorCode::SampledLevelsUnavailable => "sampled levels unavailable",
             LowerErrorCode::Malformed => "malformed instruction",
             LowerErrorCode::StageFailed => "stage failed",
         }
@@ -235,6 +243,7 @@ impl LowerErrorKind {
             LowerErrorKind::BlockUnsupported(_) => LowerErrorCode::BlockUnsupported,
             LowerErrorKind::SamplerUnavailable { .. } => LowerErrorCode::SamplerUnavailable,
             LowerErrorKind::NoDataportMessage(_) => LowerErrorCode::NoDataportMessage,
+            LowerErrorKind::SampledLevelsUnavailable => LowerErrorCode::SampledLevelsUnavailable,
             LowerErrorKind::Malformed(_) => LowerErrorCode::Malformed,
             LowerErrorKind::StageFailed { .. } => LowerErrorCode::StageFailed,
         }
@@ -325,6 +334,11 @@ impl fmt::Display for LowerErrorKind {
                 "the image is a sampled texture of format {format}, which the sampler cannot read"
             ),
             K::NoDataportMessage(rule) => write!(f, "{rule}"),
+            K::SampledLevelsUnavailable => f.write_str(
+                "the image is a sampled texture: only the sampler's resinfo reports the \
+                 levels of its view (the parameter block describes the base level alone), \
+                 and the platform has no 3D sampler",
+            ),
             K::Malformed(m) => write!(f, "{m}"),
             K::StageFailed { stage, diagnostic } => write!(
                 f,

@@ -206,19 +206,21 @@ pub fn copies(
     }
 }
 
-/// Compares the recorded values of the invocations of the slice below `done`. The
-/// values of the `k`-th recorded instruction are stream `k`.
+/// Compares the recorded values of the invocations of the slice below `done`: each
+/// entry of `record` is a value of the original, the value of the same name in the
+/// lowered shader, and the original's instruction defining it. The values of the
+/// `k`-th recorded instruction are stream `k`.
 pub fn values(
     d: &Describer<'_>,
     found: &mut Findings,
     report: &mut Report,
     run_a: &RunResult,
     run_b: &RunResult,
-    record: &[(Value, Inst)],
+    record: &[(Value, Value, Inst)],
     done: u32,
 ) {
-    for (k, &(v, inst)) in record.iter().enumerate() {
-        let (Some(a), Some(b)) = (run_a.values.get(&v), run_b.values.get(&v)) else {
+    for (k, &(v, lv, inst)) in record.iter().enumerate() {
+        let (Some(a), Some(b)) = (run_a.values.get(&v), run_b.values.get(&lv)) else {
             continue;
         };
         for (i, (x, y)) in a.iter().zip(b).enumerate() {
@@ -246,7 +248,7 @@ pub fn values(
                             .trim()
                             .to_string(),
                     ),
-                    location: format!("{v}"),
+                    location: d.ofunc.value_name(v).to_string(),
                     expected: show(x),
                     actual: show(y),
                     note: String::new(),

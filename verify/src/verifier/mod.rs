@@ -18,10 +18,13 @@
 //!    original's was out of bounds, or none where it was in bounds, is a mismatch. The
 //!    cleanup passes may delete a load whose value is unused, or merge it into an equal
 //!    one: a span whose original events are all loads may have no lowered events.
-//! 2. **Values.** The value each image intrinsic defines keeps its id through the
-//!    lowering (the pass turns the intrinsic into the last instruction of its
-//!    replacement), so its final value in every invocation is compared, bit for bit,
-//!    wherever the lowered shader still defines it (copy propagation may fold it away).
+//! 2. **Values.** The value each image intrinsic defines keeps its id and its name
+//!    (`%N`) through the lowering (the pass turns the intrinsic into the last
+//!    instruction of its replacement), so its final value in every invocation is
+//!    compared, bit for bit, with the lowered shader's value of the same name wherever
+//!    the lowered shader still defines it (copy propagation may fold it away). Values are
+//!    paired by name, not id, so that a lowered shader parsed from its own text pairs too
+//!    (the parser numbers ids in the order the text names the values).
 //! 3. **Images.** Every image's bytes afterwards, per texel of every level and layer (so
 //!    writes outside the view are caught too), reported as (image, level, layer, x, y)
 //!    with both texels' bits and decoded values and the instructions that wrote them.
@@ -66,10 +69,11 @@ pub use runs::SLICE_INVOCATIONS;
 
 use crate::setup::Setup;
 use describe::Describer;
-use ir::{IntrinsicClass, Shader, Value};
+use ir::{Function, IntrinsicClass, Shader, Value};
 use lowering::{Device, LowerOptions};
 use report::Findings;
 use runs::Runs;
+use std::collections::HashMap;
 
 /// Lowers `shader` ([`lower`]) and verifies the result on `setup` (whose bindings are
 /// replaced by the lowering's).
@@ -120,8 +124,9 @@ pub fn verify(
     .map_err(VerifyError::Original)?;
     let mem = setup.build_memory(original, device)?;
 
-    // The values image intrinsics define, where the lowered shader still defines them
-    // with the same type.
+    // The values image intrinsics define, where the lowered shader still defines a value
+    // of the same name with the same type.
+    let lowered_value = named_values(lfunc);
     let mut record = Vec::new();
     for inst in ofunc.insts_in_order() {
         let data = ofunc.inst(inst);
@@ -132,14 +137,14 @@ pub fn verify(
             continue;
         }
         let Some(v) = data.dest else { continue };
-        if v.index() < lfunc.num_value_ids()
-            && lfunc.is_value_live(v)
-            && lfunc.value_type(v) == ofunc.value_type(v)
-        {
-            record.push((v, inst));
+        let Some(lv) = lowered_value(ofunc.value_name(v).number) else {
+            continue;
+        };
+        if lfunc.is_value_live(lv) && lfunc.value_type(lv) == ofunc.value_type(v) {
+            record.push((v, lv, inst));
         }
     }
-    let values: Vec<Value> = record.iter().map(|(v, _)| *v).collect();
+    let values = record.iter().map(|r| (r.0, r.1)).unzip();
     let d = Describer::new(original, lowered, ofunc, lfunc, &mem);
     let dataport = device.dataport;
     let mut runs = Runs::new(original, lowered, setup, mem.clone(), values, dataport);
@@ -180,6 +185,21 @@ pub fn verify(
             .map_err(VerifyError::Original)?;
     }
     Ok(report)
+}
+
+/// The value of `func` the text names `%N`, by `N`: a lookup in one step whether or not
+/// the function keeps a table of names.
+fn named_values(func: &Function) -> impl Fn(u32) -> Option<Value> + '_ {
+    let table: Option<HashMap<u32, Value>> = (!func.names_are_ids()).then(|| {
+        (0..func.num_value_ids() as u32)
+            .map(Value::from_u32)
+            .map(|v| (func.value_name(v).number, v))
+            .collect()
+    });
+    move |n| match &table {
+        Some(t) => t.get(&n).copied(),
+        None => func.value_named(n),
+    }
 }
 
 /// Checks that both shaders declare the same images.

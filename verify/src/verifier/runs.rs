@@ -41,23 +41,25 @@ pub struct Runs<'s> {
     num_wg: u64,
     per_slice: u64,
     next: u64,
-    record: Vec<Value>,
+    /// The values to record in the original's run and, for the same names, in the
+    /// lowered shader's.
+    record: (Vec<Value>, Vec<Value>),
     /// The lowered run failed: what is left only runs the original, to see whether it
     /// fails too.
     b_failed: bool,
 }
 
 impl<'s> Runs<'s> {
-    /// Both runs of `setup.grid`, on copies of `mem`, recording `record`, with every
-    /// access logged and every image or message call traced (see
-    /// [`Runs::set_logging`]).
+    /// Both runs of `setup.grid`, on copies of `mem`, recording `record.0` in the
+    /// original's run and `record.1` in the lowered shader's, with every access logged
+    /// and every image or message call traced (see [`Runs::set_logging`]).
     /// `dataport` is the legacy data port of the platform, which runs `@dp_*` messages.
     pub fn new(
         original: &'s Shader,
         lowered: &'s Shader,
         setup: &Setup,
         mem: Memory,
-        record: Vec<Value>,
+        record: (Vec<Value>, Vec<Value>),
         dataport: Option<DataportCaps>,
     ) -> Runs<'s> {
         let mut config = ExecConfig {
@@ -119,7 +121,7 @@ impl<'s> Runs<'s> {
             self.next = range.end;
             let (a, e) = self
                 .a
-                .run_workgroups(self.grid, range.clone(), &self.record);
+                .run_workgroups(self.grid, range.clone(), &self.record.0);
             if let Some(e) = e {
                 return Err(e);
             }
@@ -128,7 +130,7 @@ impl<'s> Runs<'s> {
             }
             let (b, failure) = self
                 .b
-                .run_workgroups(self.grid, range.clone(), &self.record);
+                .run_workgroups(self.grid, range.clone(), &self.record.1);
             let mut done = (range.end * self.wg_size).min(u32::MAX as u64) as u32;
             if let Some(e) = &failure {
                 // What ran before the failing workgroup is still compared: the first

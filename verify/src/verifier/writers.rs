@@ -40,7 +40,14 @@ pub fn name_writers(
     queries: &[(usize, WriterQuery)],
     dataport: Option<DataportCaps>,
 ) -> Result<(), ExecError> {
-    let mut runs = Runs::new(d.original, d.lowered, setup, mem, Vec::new(), dataport);
+    let mut runs = Runs::new(
+        d.original,
+        d.lowered,
+        setup,
+        mem,
+        (Vec::new(), Vec::new()),
+        dataport,
+    );
     runs.set_logging(true, false);
     let mut last: Vec<(Option<AccessCtx>, Option<AccessCtx>)> = vec![(None, None); queries.len()];
     while let Some(slice) = runs.next_slice()? {

@@ -1,6 +1,6 @@
 //! Errors of NIR's control-flow shape: lists, parents, jumps, `if` conditions.
 
-use crate::entity::Block;
+use crate::entity::{BlockName, IfId, LoopId};
 use crate::function::{CfNode, CfParent, Jump};
 use crate::span::Span;
 use crate::types::Type;
@@ -46,42 +46,65 @@ impl fmt::Display for CfList {
     }
 }
 
+/// A node of the control-flow tree as a message names it: a block by how the text
+/// names it (`Function::block_name`), an `if` or a `loop` by its id.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum CfNodeName {
+    /// A block.
+    Block(BlockName),
+    /// An `if`.
+    If(IfId),
+    /// A `loop`.
+    Loop(LoopId),
+}
+
+impl CfNodeName {
+    /// The node named.
+    pub fn node(self) -> CfNode {
+        match self {
+            CfNodeName::Block(b) => CfNode::Block(b.block),
+            CfNodeName::If(i) => CfNode::If(i),
+            CfNodeName::Loop(l) => CfNode::Loop(l),
+        }
+    }
+}
+
 /// A node by its kind: `block b3`, `an `if``, `a `loop``.
-struct Kind(CfNode);
+struct Kind(CfNodeName);
 
 impl fmt::Display for Kind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.0 {
-            CfNode::Block(b) => write!(f, "block {b}"),
-            CfNode::If(_) => f.write_str("an `if`"),
-            CfNode::Loop(_) => f.write_str("a `loop`"),
+            CfNodeName::Block(b) => write!(f, "block {b}"),
+            CfNodeName::If(_) => f.write_str("an `if`"),
+            CfNodeName::Loop(_) => f.write_str("a `loop`"),
         }
     }
 }
 
 /// A node as a list names it: `block b3`, `if7`, `loop2`.
-struct Named(CfNode);
+struct Named(CfNodeName);
 
 impl fmt::Display for Named {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.0 {
-            CfNode::Block(b) => write!(f, "block {b}"),
-            CfNode::If(i) => write!(f, "{i}"),
-            CfNode::Loop(l) => write!(f, "{l}"),
+            CfNodeName::Block(b) => write!(f, "block {b}"),
+            CfNodeName::If(i) => write!(f, "{i}"),
+            CfNodeName::Loop(l) => write!(f, "{l}"),
         }
     }
 }
 
 /// A node as the subject of a message about itself: `block b3`, `this `if`` (the
 /// message's position already locates the `if` or `loop`).
-struct Subject(CfNode);
+struct Subject(CfNodeName);
 
 impl fmt::Display for Subject {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.0 {
-            CfNode::Block(b) => write!(f, "block {b}"),
-            CfNode::If(_) => f.write_str("this `if`"),
-            CfNode::Loop(_) => f.write_str("this `loop`"),
+            CfNodeName::Block(b) => write!(f, "block {b}"),
+            CfNodeName::If(_) => f.write_str("this `if`"),
+            CfNodeName::Loop(_) => f.write_str("this `loop`"),
         }
     }
 }
@@ -100,46 +123,46 @@ pub enum ControlFlowError {
         /// The list.
         list: CfList,
         /// Its first node.
-        found: CfNode,
+        found: CfNodeName,
     },
     /// A list that ends with an `if` or a `loop`.
     ListEnd {
         /// The list.
         list: CfList,
         /// Its last node.
-        found: CfNode,
+        found: CfNodeName,
     },
     /// Two blocks next to each other.
     AdjacentBlocks {
         /// The list.
         list: CfList,
         /// The first block.
-        first: Block,
+        first: BlockName,
         /// The block after it.
-        second: Block,
+        second: BlockName,
     },
     /// Two `if`/`loop` nodes without a block between them.
     AdjacentNodes {
         /// The list.
         list: CfList,
         /// The first node.
-        prev: CfNode,
+        prev: CfNodeName,
         /// The node after it.
-        node: CfNode,
+        node: CfNodeName,
     },
     /// `break` or `continue` outside of every loop.
     JumpOutsideLoop {
         /// The jump.
         jump: Jump,
         /// The block it ends.
-        block: Block,
+        block: BlockName,
     },
     /// A jump ending a block that is not the last node of its list.
     JumpNotLast {
         /// The jump.
         jump: Jump,
         /// The block it ends.
-        block: Block,
+        block: BlockName,
         /// The list the block sits in.
         list: CfList,
     },
@@ -148,17 +171,17 @@ pub enum ControlFlowError {
         /// The list.
         list: CfList,
         /// The node.
-        node: CfNode,
+        node: CfNodeName,
     },
     /// A node that sits in the tree more than once.
     NodeTwice {
         /// The node.
-        node: CfNode,
+        node: CfNodeName,
     },
     /// A node whose recorded parent is not the list it sits in.
     WrongParent {
         /// The node.
-        node: CfNode,
+        node: CfNodeName,
         /// The list it sits in.
         list: CfList,
         /// The list it records (`None`: a block that records no list).

@@ -21,7 +21,7 @@ mod wording;
 
 pub use alu::{AluError, BitSizeRef};
 pub use async_copy::AsyncCopyError;
-pub use control_flow::{CfList, ControlFlowError};
+pub use control_flow::{CfList, CfNodeName, ControlFlowError};
 pub use dataport::{DataPortError, DpOperand};
 pub use image::{ImageError, Qualifier};
 pub use interface::InterfaceError;

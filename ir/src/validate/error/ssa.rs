@@ -2,7 +2,7 @@
 
 use super::wording::{plural, DefinedAt, Intr};
 use crate::alu::AluOp;
-use crate::entity::{Block, Value};
+use crate::entity::{BlockName, ValueName};
 use crate::intrinsic::IntrinsicOp;
 use crate::span::Span;
 use crate::types::Type;
@@ -19,7 +19,7 @@ pub enum User {
     /// The condition of an `if`.
     If,
     /// The source of a phi coming from a predecessor block.
-    PhiSource(Block),
+    PhiSource(BlockName),
 }
 
 impl fmt::Display for User {
@@ -40,38 +40,38 @@ pub enum SsaError {
     /// An instruction defines a value the value table has no entry for.
     ValueWithoutEntry {
         /// The value.
-        value: Value,
+        value: ValueName,
     },
     /// Two instructions in the tree define the same value.
     DefinedTwice {
         /// The value.
-        value: Value,
+        value: ValueName,
         /// Where the other definition is.
         other: Span,
     },
     /// An instruction defines a value whose table entry names another instruction.
     DefinitionMismatch {
         /// The value.
-        value: Value,
+        value: ValueName,
     },
     /// A use of a value that has no definition.
     Undefined {
         /// What reads it.
         user: User,
         /// The value.
-        value: Value,
+        value: ValueName,
     },
     /// A use of a value whose defining instruction is not in the function body.
     DefinitionOutsideBody {
         /// What reads it.
         user: User,
         /// The value.
-        value: Value,
+        value: ValueName,
     },
     /// A swizzle that selects a number of components no value can have.
     SwizzleLength {
         /// The value.
-        value: Value,
+        value: ValueName,
         /// The swizzle's letters as written (or as the printer spells them).
         letters: String,
         /// How many components it selects.
@@ -80,7 +80,7 @@ pub enum SsaError {
     /// A swizzle that reads a component the value does not have.
     SwizzleComponent {
         /// The value.
-        value: Value,
+        value: ValueName,
         /// The swizzle's letters as written (or as the printer spells them).
         letters: String,
         /// The first component out of range.
@@ -93,7 +93,7 @@ pub enum SsaError {
         /// What reads it.
         user: User,
         /// The value.
-        value: Value,
+        value: ValueName,
         /// Where the definition is.
         def: Span,
     },
@@ -102,11 +102,11 @@ pub enum SsaError {
         /// What reads it.
         user: User,
         /// The value.
-        value: Value,
+        value: ValueName,
         /// The block of the use.
-        use_block: Block,
+        use_block: BlockName,
         /// The block of the definition.
-        def_block: Block,
+        def_block: BlockName,
         /// Where the definition is.
         def: Span,
     },
@@ -116,25 +116,25 @@ pub enum SsaError {
         /// What reads it.
         user: User,
         /// The value.
-        value: Value,
+        value: ValueName,
         /// The block at whose end the value is read.
-        use_block: Block,
+        use_block: BlockName,
         /// The block of the definition.
-        def_block: Block,
+        def_block: BlockName,
         /// Where the definition is.
         def: Span,
     },
     /// A phi after a non-phi instruction of its block.
     PhiNotAtStart {
         /// The block.
-        block: Block,
+        block: BlockName,
     },
     /// A phi without a destination.
     PhiWithoutDest,
     /// A phi source whose type is not the phi's.
     PhiSourceType {
         /// The predecessor the source comes from.
-        pred: Block,
+        pred: BlockName,
         /// The source's type.
         found: Type,
         /// The phi's type.
@@ -143,23 +143,23 @@ pub enum SsaError {
     /// A phi source from a block that is not a predecessor.
     PhiSourceNotPredecessor {
         /// The block the source names.
-        pred: Block,
+        pred: BlockName,
         /// The phi's block.
-        block: Block,
+        block: BlockName,
         /// The block's predecessors.
-        predecessors: Vec<Block>,
+        predecessors: Vec<BlockName>,
     },
     /// Two phi sources from the same predecessor.
     PhiDuplicateSource {
         /// The predecessor.
-        pred: Block,
+        pred: BlockName,
     },
     /// A predecessor without a phi source.
     PhiMissingSource {
         /// The predecessor.
-        pred: Block,
+        pred: BlockName,
         /// The phi's block.
-        block: Block,
+        block: BlockName,
     },
 }
 

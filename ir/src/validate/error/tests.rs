@@ -5,7 +5,7 @@
 use crate::alu::AluOp;
 use crate::builder::Builder;
 use crate::diag::Diagnostic;
-use crate::entity::{Block, ImageId};
+use crate::entity::{Block, BlockName, ImageId, Value, ValueName};
 use crate::function::{Function, Jump};
 use crate::image::{Format, ImageDecl, ImageDim};
 use crate::intrinsic::IntrinsicOp;
@@ -66,7 +66,7 @@ fn uses_name_the_user_and_the_value() {
     match &errs[0].kind {
         ValidationErrorKind::Ssa(SsaError::UseBeforeDef { user, value, def }) => {
             assert_eq!(*user, User::Alu(AluOp::Iadd));
-            assert_eq!(value.as_u32(), 0);
+            assert_eq!(value.number, 0);
             assert_eq!(*def, Span::new(4, 5));
         }
         other => panic!("{other:?}"),
@@ -85,13 +85,19 @@ fn swizzles_carry_the_text_as_written() {
         kinds,
         [
             &ValidationErrorKind::Ssa(SsaError::SwizzleComponent {
-                value: crate::entity::Value::from_u32(0),
+                value: ValueName {
+                    value: Value::from_u32(0),
+                    number: 0
+                },
                 letters: "z".into(),
                 component: 2,
                 components: 2,
             }),
             &ValidationErrorKind::Ssa(SsaError::SwizzleLength {
-                value: crate::entity::Value::from_u32(0),
+                value: ValueName {
+                    value: Value::from_u32(0),
+                    number: 0
+                },
                 letters: "abcdefghi".into(),
                 len: 9,
             }),
@@ -198,7 +204,10 @@ fn shape_errors_are_about_the_node() {
         errs[0].kind,
         ValidationErrorKind::ControlFlow(ControlFlowError::JumpOutsideLoop {
             jump: Jump::Break,
-            block: b0,
+            block: BlockName {
+                block: b0,
+                number: 0
+            },
         })
     );
     // An empty body is about the function.
@@ -299,4 +308,160 @@ fn diagnostics_are_the_errors_display() {
     // std's error machinery sees them.
     let boxed: Box<dyn std::error::Error> = Box::new(errs[0].clone());
     assert_eq!(boxed.to_string(), errs[0].to_string());
+}
+
+#[test]
+fn level_queries_of_buffers_and_resinfo_destinations() {
+    let errs = errors(
+        "shader compute (local_size=1,1,1)
+image @buf : buffer r32_uint (binding=0)
+image @tex : 2d array rgba8_unorm readonly sampled (binding=1)
+
+fn main {
+  block b0:
+    32   %0 = load_const (0x00000001)
+    32   %1 = @image_size (@buf)
+    32   %2 = @image_size (@buf, %0)
+    32   %3 = @image_levels (@buf)
+    32x3 %4 = @image_size (@tex, %0)
+    32   %5 = @image_levels (@tex)
+    32x2 %6 = @sampler_resinfo (@tex, %0) (channels=rgb)
+    16   %7 = @sampler_resinfo (@tex, %0) (channels=a)
+    32   %8 = @sampler_resinfo (@buf, %0) (channels=r)
+}
+",
+    );
+    let kinds: Vec<&ValidationErrorKind> = errs.iter().map(|e| &e.kind).collect();
+    let buf = ImageName {
+        id: ImageId::from_u32(0),
+        name: "buf".into(),
+    };
+    assert_eq!(
+        kinds,
+        [
+            &ValidationErrorKind::Image(ImageError::BufferLevels {
+                op: IntrinsicOp::ImageSize,
+                image: buf.clone(),
+            }),
+            &ValidationErrorKind::Image(ImageError::BufferLevels {
+                op: IntrinsicOp::ImageLevels,
+                image: buf.clone(),
+            }),
+            &ValidationErrorKind::Message(MessageError::SamplerComponents {
+                op: IntrinsicOp::SamplerResinfo,
+                channels: 0b111,
+                found: 2,
+            }),
+            &ValidationErrorKind::Message(MessageError::ResinfoBits {
+                op: IntrinsicOp::SamplerResinfo,
+                found: 16,
+            }),
+            &ValidationErrorKind::Message(MessageError::ResinfoOfBuffer {
+                op: IntrinsicOp::SamplerResinfo,
+                image: buf,
+            }),
+        ],
+        "{errs:?}"
+    );
+    // The lines: the size with a LOD (not the one without), the level count, the two
+    // resinfo destinations, the resinfo of the buffer.
+    let lines: Vec<u32> = errs.iter().map(|e| e.span.line).collect();
+    assert_eq!(lines, [9, 10, 13, 14, 15]);
+    let text: Vec<String> = errs.iter().map(|e| e.to_string()).collect();
+    assert_eq!(
+        text,
+        [
+            "`@image_size`: `@buf` is a buffer image, which has no mip levels; its size takes no lod",
+            "`@image_levels`: `@buf` is a buffer image, which has no mip levels",
+            "`@sampler_resinfo`: the destination has 2 components, expected 3 for channels=rgb",
+            "`@sampler_resinfo`: the destination is 16-bit; resinfo returns 32-bit integers",
+            "`@sampler_resinfo`: `@buf` is a buffer image; resinfo reads 1D, 2D, 3D and cube \
+             surfaces, and a texel buffer's size is in its parameter block",
+        ]
+    );
+}
+
+#[test]
+fn errors_name_values_and_blocks_as_the_text_does() {
+    // Ids are dense (`%16777215` is the second value, b3000000 the second block); the
+    // errors carry and print the numbers written.
+    let errs =
+        errors("fn main {\n  block b4194303:\n    32 %16777214 = iadd %16777215, %16777215\n}\n");
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    let undefined = ValueName {
+        value: Value::from_u32(1),
+        number: 16_777_215,
+    };
+    assert_eq!(
+        errs[0].kind,
+        ValidationErrorKind::Ssa(SsaError::Undefined {
+            user: User::Alu(AluOp::Iadd),
+            value: undefined,
+        })
+    );
+    assert_eq!(
+        errs[0].to_string(),
+        "`iadd` uses `%16777215`, which is not defined"
+    );
+
+    let errs = errors(
+        "fn main {
+  block b4194303:
+    32 %0 = load_const (1)
+    1  %1 = ieq %0, %0
+  if %1 {
+    block b3000000:
+      32 %16777215 = iadd %0, %0
+  } else {
+    block b9:
+  }
+  block b4000000:
+    32 %16777214 = iadd %16777215, %0
+}
+",
+    );
+    let texts: Vec<String> = errs.iter().map(|e| e.to_string()).collect();
+    assert_eq!(
+        texts,
+        ["`iadd` uses `%16777215` in block b4000000, but its definition at 7:7 in block b3000000 does not dominate it"]
+    );
+
+    // A loop header's phi without its back-edge source names both blocks.
+    let errs = errors(
+        "fn main {
+  block b4000000:
+    32 %9 = load_const (0)
+  loop {
+    block b4194303:
+      32 %16777215 = phi b4000000: %9
+      1  %2 = ieq %9, %16777215
+    if %2 {
+      block b5:
+        break
+    } else {
+      block b6:
+    }
+    block b7:
+  }
+  block b1:
+}
+",
+    );
+    let texts: Vec<String> = errs.iter().map(|e| e.to_string()).collect();
+    assert!(
+        texts.contains(&"phi has no source for predecessor b7 of b4194303".to_string()),
+        "{texts:?}"
+    );
+    let b7 = BlockName {
+        block: Block::from_u32(4),
+        number: 7,
+    };
+    assert!(errs.iter().any(|e| e.kind
+        == ValidationErrorKind::Ssa(SsaError::PhiMissingSource {
+            pred: b7,
+            block: BlockName {
+                block: Block::from_u32(1),
+                number: 4_194_303
+            },
+        })));
 }
