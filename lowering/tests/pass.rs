@@ -43,8 +43,10 @@ fn lower_ok(text: &str, device: &str) -> (LowerReport, String) {
             panic!("illegal messages on {device}: {msgs:#?}\n{out}");
         }
     }
-    // LSC platforms make a vISA kernel of the result, which IGC's GenX_IR compiles.
+    // The result becomes a vISA kernel IGC's GenX_IR compiles, and so does the shader
+    // lowered for each generation of the legacy data port.
     genx::compiles(&sh, &dev(device), text);
+    genx::compiles_on_legacy_platforms(&parse(text), text);
     (r, out)
 }
 

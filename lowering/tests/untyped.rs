@@ -1031,6 +1031,9 @@ fn lower_text(
 ) -> Result<String, lowering::LowerError> {
     // Not validated first: the pass must refuse what the validator would reject, too.
     let mut sh = ir::parse_shader(text).unwrap_or_else(|e| panic!("{e:?}\n{text}"));
+    if ir::validate(&sh).is_ok() {
+        genx::compiles_on_legacy_platforms(&sh, text);
+    }
     lower_images(&mut sh, &dev(device), options)?;
     ir::validate(&sh).unwrap_or_else(|e| panic!("{e:?}"));
     Cleanup::standard(16).run(&mut sh).expect("cleanup");

@@ -59,9 +59,11 @@ pub fn dev(name: &str) -> Device {
     Device::preset(name).unwrap()
 }
 
-/// Lowers with default options, panicking on error; on LSC platforms the lowered
-/// shader, cleaned up, must also become a kernel GenX_IR compiles.
+/// Lowers with default options, panicking on error; the lowered shader, cleaned up,
+/// must also become a kernel GenX_IR compiles, and so must the shader lowered for each
+/// generation of the legacy data port, typed and untyped.
 pub fn lower(sh: &mut Shader, device: &str) -> lowering::LowerReport {
+    crate::genx::compiles_on_legacy_platforms(sh, "a typed-path test shader");
     let report = lowering::lower_images(sh, &dev(device), &LowerOptions::default())
         .unwrap_or_else(|e| panic!("{e}"));
     let mut cleaned = sh.clone();
