@@ -28,116 +28,9 @@
 use cpu_time::ThreadTime;
 use ir::passes::cleanup::{Cleanup, DEFAULT_MAX_ITERATIONS};
 use ir::passes::Pass;
-use ir::{
-    Access, AluType, AtomicOp, BaseType, Builder, Format, Function, ImageDecl, ImageDim, ImageRef,
-    IntrinsicOp, LayoutTiling, Shader, Src, StaticLayout,
-};
 use lowering::{lower_images, lower_shader, Device, LowerOptions};
 use std::time::{Duration, Instant};
-
-fn decl(name: &str, dim: ImageDim, arrayed: bool, format: Format, binding: u32) -> ImageDecl {
-    ImageDecl {
-        name: name.into(),
-        dim,
-        arrayed,
-        format,
-        access: Access::NONE,
-        binding,
-        count: None,
-        layout: None,
-    }
-}
-
-/// A shader of `n` image accesses.
-fn shader(n: usize) -> Shader {
-    let mut sh = Shader::new([8, 8, 1]);
-    let mut y_layout = decl("ys", ImageDim::D2, false, Format::R32Uint, 5);
-    y_layout.layout = Some(StaticLayout {
-        tiling: LayoutTiling::X,
-        row_pitch: 8192,
-        qpitch: None,
-        swizzle: false,
-    });
-    let decls = [
-        decl("a", ImageDim::D2, false, Format::Rgba8Unorm, 0),
-        decl("b", ImageDim::D2, true, Format::R32Uint, 1),
-        decl("c", ImageDim::D3, false, Format::Rgba16Float, 2),
-        decl("d", ImageDim::D1, false, Format::R32Float, 3),
-        decl("e", ImageDim::Cube, true, Format::Rgba8Uint, 4),
-        y_layout,
-        decl("f", ImageDim::Buffer, false, Format::R32Uint, 6),
-    ];
-    let refs: Vec<(ImageDecl, ImageRef)> = decls
-        .iter()
-        .map(|d| (d.clone(), ImageRef::new(sh.add_image(d.clone()))))
-        .collect();
-    let mut f = Function::new("main");
-    let mut b = Builder::at_end(&mut f);
-    let gid = b.system_value(IntrinsicOp::LoadGlobalInvocationId);
-    // Every access reads its own coordinate (the invocation id plus a per-access
-    // offset), so that the cleanup loop cannot merge the address code of different
-    // accesses.
-    let coord = |b: &mut Builder, d: &ImageDecl, i: usize| -> Src {
-        let k = i as u64;
-        let off = b.load_const(ir::Type::vec32(3), &[k & 63, (k >> 6) & 63, k >> 12]);
-        let c = b.iadd(gid, off);
-        let n = d.coord_components();
-        let comps: Vec<u8> = (0..n).collect();
-        Src::swizzled(c, &comps).expect("1 to 3 components")
-    };
-    let ty = |f: Format| {
-        let base = f.data_base_type().unwrap_or(BaseType::Float);
-        AluType::new(base, 32)
-    };
-    let mut i = 0usize;
-    let mut emitted = 0usize;
-    while emitted < n {
-        let (src_decl, src) = &refs[i % refs.len()];
-        let (dst_decl, dst) = &refs[(i + 3) % refs.len()];
-        match i % 3 {
-            // A load whose value a store of the same data type consumes.
-            0 | 1 => {
-                let t = ty(src_decl.format);
-                let c = coord(&mut b, src_decl, i);
-                let v = b.image_load(src_decl, *src, c, 4, t);
-                emitted += 1;
-                if emitted < n {
-                    let target = refs
-                        .iter()
-                        .cycle()
-                        .skip(i + 1)
-                        .take(refs.len())
-                        .find(|(d, _)| ty(d.format) == t && d.name != src_decl.name)
-                        .unwrap_or(&refs[i % refs.len()]);
-                    let c = coord(&mut b, &target.0, i);
-                    b.image_store(&target.0, target.1, c, v, t);
-                    emitted += 1;
-                }
-            }
-            _ => {
-                // Atomics on the R32 UINT images.
-                let (d, r) = if dst_decl.format == Format::R32Uint {
-                    (dst_decl, dst)
-                } else {
-                    (&refs[1].0, &refs[1].1)
-                };
-                let data = Src::channel(gid, 2);
-                let c = coord(&mut b, d, i);
-                let old = b.image_atomic(d, *r, AtomicOp::Iadd, c, data);
-                emitted += 1;
-                if emitted < n {
-                    let (fd, fr) = &refs[6];
-                    let c = coord(&mut b, fd, i);
-                    b.image_store(fd, *fr, c, old, ty(fd.format));
-                    emitted += 1;
-                }
-            }
-        }
-        i += 1;
-    }
-    sh.functions.push(f);
-    sh
-}
+use suites::bench_shader::{image_accesses, BenchArgs};
 
 struct Config {
     name: &'static str,
@@ -163,30 +56,9 @@ fn die(msg: &str) -> ! {
 }
 
 fn main() {
-    let mut max = 100_000usize;
-    let mut runs = 3usize;
-    let mut only = String::new();
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        let mut value = |name: &str| -> usize {
-            args.next()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or_else(|| die(&format!("{name} needs a positive number")))
-        };
-        match a.as_str() {
-            "--bench" => {}
-            "--max" => max = value("--max").max(1000),
-            "--runs" => runs = value("--runs").max(1),
-            "--only" => {
-                only = args
-                    .next()
-                    .unwrap_or_else(|| die("--only needs a configuration name part"))
-            }
-            other => die(&format!(
-                "unknown option `{other}` (--max N, --runs R, --only NAME)"
-            )),
-        }
-    }
+    let args = BenchArgs::parse(std::env::args().skip(1), "a configuration name part")
+        .unwrap_or_else(|e| die(&e));
+    let (max, runs) = (args.max, args.runs);
     let mut sizes = vec![1000usize];
     while sizes.last().is_some_and(|&s| s * 10 <= max) {
         let next = sizes.last().map_or(1000, |s| s * 10);
@@ -240,11 +112,11 @@ fn main() {
         "growth",
         "ALU after"
     );
-    for c in configs.iter().filter(|c| c.name.starts_with(only.as_str())) {
+    for c in configs.iter().filter(|c| args.runs_part(c.name)) {
         let device = Device::preset(c.device).unwrap_or_else(|| die("unknown device"));
         let mut previous: Option<Duration> = None;
         for &n in &sizes {
-            let base = shader(n);
+            let base = image_accesses(n);
             let (mut best, mut best_wall) = (Duration::MAX, Duration::MAX);
             let mut alu = 0;
             for _ in 0..runs {

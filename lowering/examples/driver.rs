@@ -32,8 +32,12 @@
 //!    A shader that reads `BASE` forms 64-bit addresses: set the surface's address with
 //!    `ImageParam::set_base_address`.
 //!
-//! The lowered shader is then code-generated: printed here as IR text; a vISA back end
-//! turns it into a kernel for IGC's finalizer.
+//! 6. **Generate code.** The `visa` crate turns the lowered shader into one whole vISA
+//!    kernel (`visa::emit_kernel`) that IGC's finalizer (GenX_IR) compiles for LSC
+//!    platforms (DG2, MTL, PVC). `Kernel::abi` lists its inputs: where the driver puts
+//!    the local ids, push constants, binding-table indices and the parameter blocks of
+//!    step 5 in the thread payload; `visa/ABI.md` in the repository says what each one
+//!    holds.
 
 use ir::{
     Access, AluType, BaseType, Builder, Format, Function, ImageDecl, ImageDim, ImageRef,
@@ -81,27 +85,23 @@ fn build_shader() -> Shader {
     shader
 }
 
-fn main() -> ExitCode {
-    let platform = std::env::args().nth(1).unwrap_or_else(|| "dg2".into());
-
+/// Steps 1 to 6 for `platform`; the error is what went wrong, for the caller to print.
+fn run(platform: &str) -> Result<(), String> {
     // Step 1.
     let mut shader = build_shader();
     println!("// ----- the shader -----\n{}", ir::print_shader(&shader));
 
     // Step 2.
-    let Some(device) = Device::preset(&platform) else {
-        eprintln!("error: unknown platform `{platform}`");
-        return ExitCode::FAILURE;
+    let Some(device) = Device::preset(platform) else {
+        return Err(format!("unknown platform `{platform}`"));
     };
 
     // Step 3.
     let report = match lowering::lower_shader(&mut shader, &device, &LowerOptions::default()) {
         Ok(report) => report,
         Err(errors) => {
-            for e in &errors {
-                eprintln!("error: {e}");
-            }
-            return ExitCode::FAILURE;
+            let lines: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+            return Err(lines.join("\nerror: "));
         }
     };
 
@@ -132,8 +132,10 @@ fn main() -> ExitCode {
         let tilings = device.storage_tilings_for(format, SurfDim::D2);
         let tiled = tilings.iter().find(|t| **t != tiling::Tiling::Linear);
         let Some(&tiling) = tiled.or(tilings.first()) else {
-            eprintln!("error: no storage tiling for {format:?} on {}", device.name);
-            return ExitCode::FAILURE;
+            return Err(format!(
+                "no storage tiling for {format:?} on {}",
+                device.name
+            ));
         };
         let desc = SurfaceDesc::new(device.gen, SurfDim::D2, format, tiling)
             .extent(64, 48, 1)
@@ -146,10 +148,7 @@ fn main() -> ExitCode {
             });
         let mut param = match filled {
             Ok(param) => param,
-            Err(e) => {
-                eprintln!("error: @{}: {e}", image.name);
-                return ExitCode::FAILURE;
-            }
+            Err(e) => return Err(format!("@{}: {e}", image.name)),
         };
         // Where the driver placed the surface in the GPU's address space.
         param.set_base_address(0x1_0000_0000);
@@ -171,5 +170,59 @@ fn main() -> ExitCode {
         device.name,
         ir::print_shader(&shader)
     );
-    ExitCode::SUCCESS
+
+    // Step 6: the vISA kernel, on the platforms the back end emits for.
+    let kernel = match visa::emit_kernel(&shader, &device, &visa::Options::default()) {
+        Ok(kernel) => kernel,
+        Err(e) if matches!(*e.kind, visa::EmitErrorKind::Platform { .. }) => {
+            println!("// ----- no vISA kernel: {e} -----");
+            return Ok(());
+        }
+        Err(e) => return Err(e.to_string()),
+    };
+    let abi = &kernel.abi;
+    println!(
+        "// ----- the kernel's inputs (SIMD{}, {}-byte registers; see visa/ABI.md) -----",
+        abi.simd, abi.grf_bytes
+    );
+    for input in &abi.inputs {
+        println!(
+            "//   {:<12} {} bytes at register-file offset {}: {:?}",
+            input.name, input.size, input.offset, input.kind
+        );
+    }
+    println!(
+        "// ----- vISA kernel for {} -----\n{}",
+        device.name, kernel.text
+    );
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let platform = std::env::args().nth(1).unwrap_or_else(|| "dg2".into());
+    match run(&platform) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::run;
+
+    /// The guide's own check: the driver runs on an LSC part (with a vISA kernel), a
+    /// pre-LSC part (the untyped path) and PVC, and refuses an unknown name.
+    #[test]
+    fn the_driver_runs() {
+        for platform in ["dg2", "mtl", "pvc", "ivb", "skl", "lnl"] {
+            run(platform).unwrap_or_else(|e| panic!("{platform}: {e}"));
+        }
+        assert_eq!(
+            run("no-such-gpu").unwrap_err(),
+            "unknown platform `no-such-gpu`"
+        );
+    }
 }

@@ -2,6 +2,8 @@
 //! sizes, errors, and the pass's contract (valid output, values keep their ids, an
 //! error leaves the shader untouched).
 
+mod genx;
+
 use ir::passes::Pass;
 use ir::{parse_shader, print_shader, Format, IntrinsicOp, Shader};
 use lowering::{
@@ -41,23 +43,8 @@ fn lower_ok(text: &str, device: &str) -> (LowerReport, String) {
             panic!("illegal messages on {device}: {msgs:#?}\n{out}");
         }
     }
-    // LSC platforms make a vISA kernel of the result, which IGC's GenX_IR compiles
-    // (required in CI; skipped where the tool is not installed).
-    let d = dev(device);
-    if d.has_lsc {
-        let k = visa::emit_kernel(&sh, &d, &Default::default())
-            .unwrap_or_else(|e| panic!("no vISA on {device}: {e}\n{out}"));
-        let have = visa::igc::find_tool().is_some();
-        assert!(
-            have || std::env::var_os("CI").is_none(),
-            "GenX_IR is missing in CI"
-        );
-        if let (true, Some(p)) = (have, k.genx_platform) {
-            if let Err(e) = visa::igc::compile(&k.text, p) {
-                panic!("GenX_IR rejects the kernel for {device}: {e}\n{}", k.text);
-            }
-        }
-    }
+    // LSC platforms make a vISA kernel of the result, which IGC's GenX_IR compiles.
+    genx::compiles(&sh, &dev(device), text);
     (r, out)
 }
 

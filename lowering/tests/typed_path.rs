@@ -1,6 +1,7 @@
 //! The shapes the typed path produces: messages, coordinates, data shapes, conversions
 //! and how the original values stay defined.
 
+mod genx;
 mod shaders;
 
 use ir::{Access, AluType, BaseType, Format, ImageDim, IntrinsicOp, Src, Type};

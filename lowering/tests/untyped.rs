@@ -19,6 +19,7 @@ use lowering::format::isl_format;
 use lowering::{lower_images, Device, LowerErrorKind, LowerOptions, UntypedAddress};
 use quickcheck::{Arbitrary, Gen as QcGen, QuickCheck, TestResult};
 
+mod genx;
 mod random_images;
 use random_images::{below, extent, pick, qc_tests, storage_surface, surf_dim, view_and_param};
 use std::collections::BTreeMap;
@@ -516,6 +517,7 @@ fn lower_and_run(
     Cleanup::standard(16)
         .run(&mut sh)
         .map_err(|e| format!("cleanup: {e}"))?;
+    genx::compiles(&sh, &img.device, text);
     let mut m = Machine {
         device: &img.device,
         param: &img.param,
@@ -914,6 +916,7 @@ fn lower_text(
     lower_images(&mut sh, &dev(device), options)?;
     ir::validate(&sh).unwrap_or_else(|e| panic!("{e:?}"));
     Cleanup::standard(16).run(&mut sh).expect("cleanup");
+    genx::compiles(&sh, &dev(device), text);
     Ok(ir::print_shader(&sh))
 }
 

@@ -1,5 +1,7 @@
 //! The random generators the integration and property suites draw their cases from.
 //!
+//! * [`bench_shader`]: the shader of `n` image accesses the lowering and vISA
+//!   benchmarks share;
 //! * [`shader_gen`] draws random valid shaders (ALU code, control flow, image and message
 //!   intrinsics) for the text round trip and the pass properties;
 //! * [`cases`]: generators of the lowering property suites (platforms, formats,
@@ -10,6 +12,7 @@
 //! The suites themselves are the files under `tests/tests/`; the lit files under
 //! `tests/lit/` are driven by `tools/tests/lit.rs`.
 
+pub mod bench_shader;
 pub mod cases;
 pub mod corpus;
 pub mod shader_gen;

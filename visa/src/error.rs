@@ -145,7 +145,11 @@ impl EmitError {
 
 impl fmt::Display for EmitError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.span, self.message())
+        // Shader-wide errors (and instructions built without text) have no position.
+        if self.span.is_known() {
+            write!(f, "{}: ", self.span)?;
+        }
+        f.write_str(&self.message())
     }
 }
 

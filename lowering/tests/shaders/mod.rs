@@ -59,10 +59,15 @@ pub fn dev(name: &str) -> Device {
     Device::preset(name).unwrap()
 }
 
-/// Lowers with default options, panicking on error.
+/// Lowers with default options, panicking on error; on LSC platforms the lowered
+/// shader, cleaned up, must also become a kernel GenX_IR compiles.
 pub fn lower(sh: &mut Shader, device: &str) -> lowering::LowerReport {
-    lowering::lower_images(sh, &dev(device), &LowerOptions::default())
-        .unwrap_or_else(|e| panic!("{e}"))
+    let report = lowering::lower_images(sh, &dev(device), &LowerOptions::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut cleaned = sh.clone();
+    ir::passes::Pass::run(&mut ir::passes::Cleanup::standard(16), &mut cleaned).expect("cleanup");
+    crate::genx::compiles(&cleaned, &dev(device), "a typed-path test shader");
+    report
 }
 
 /// One line per instruction of `main`: `op` for ALU, `const` for constants, the
