@@ -3,10 +3,15 @@
 //!
 //! A load from a sampled texture (`textureLoad` on `texture_*`, GLSL's `texelFetch`)
 //! is an `image_load` of an image declared `sampled`, which the lowering reads through
-//! the sampler's `ld` / `ld_lz` (with the LOD when it is not the constant 0); its size
-//! query is `image_size` at level 0. Filtered sampling (`textureSample*`, `texture`,
-//! `textureLod`, gathers, depth comparisons) has no IR form and is refused where the
-//! expression is evaluated.
+//! the sampler's `ld` / `ld_lz` (with the LOD when it is not the constant 0). Its size
+//! at a level (`textureDimensions(t, level)`, `textureSize(s, lod)`) is `image_size`
+//! with NIR's `lod` (left out when it is the constant 0), its level count
+//! (`textureNumLevels`, `textureQueryLevels`) is `image_levels`; the lowering asks the
+//! sampler's `resinfo` for both. A level outside the view gives a size of 0 in every
+//! component, where WGSL and Vulkan leave the value indeterminate. Storage textures
+//! have no level parameter in WGSL or GLSL; their size is `image_size` at LOD 0.
+//! Filtered sampling (`textureSample*`, `texture`, `textureLod`, gathers, depth
+//! comparisons) has no IR form and is refused where the expression is evaluated.
 
 use crate::context::Ctx;
 use crate::error::ImportError;
@@ -124,12 +129,30 @@ pub fn atomic(
     Ok(Src::new(v))
 }
 
-/// `image_size` of a use: one 32-bit component per coordinate component (array layers
-/// last; cube arrays count cubes).
-fn size(ctx: &mut Ctx<'_>, img: &ImageUse) -> Src {
+/// `image_size` of a use at `lod` (LOD 0 without one): one 32-bit component per
+/// coordinate component (array layers last; cube arrays count cubes).
+fn size(ctx: &mut Ctx<'_>, img: &ImageUse, lod: Option<Src>) -> Src {
     let d = decl(ctx, img).clone();
     let r = image_ref(img);
-    Src::new(ctx.build(|b| b.image_size(&d, r)))
+    Src::new(match lod {
+        Some(l) => ctx.build(|b| b.image_size_lod(&d, r, l)),
+        None => ctx.build(|b| b.image_size(&d, r)),
+    })
+}
+
+/// A level operand as the IR's 32-bit LOD, `None` when it is the constant 0 (the IR's
+/// LOD without a source).
+fn lod_operand(ctx: &mut Ctx<'_>, level: Option<Src>) -> Result<Option<Src>, ImportError> {
+    let Some(l) = level else {
+        return Ok(None);
+    };
+    if ctx.const_of(l).is_some_and(|c| c.iter().all(|&x| x == 0)) {
+        return Ok(None);
+    }
+    if ctx.src_type(l).bit_size() != 32 {
+        return Ok(Some(Src::new(ctx.alu(ir::AluOp::U2u32, &[l])?)));
+    }
+    Ok(Some(l))
 }
 
 /// naga's `ImageQuery`.
@@ -147,15 +170,11 @@ pub fn query(
     };
     match query {
         naga::ImageQuery::Size { .. } => {
-            if let Some(l) = level {
-                if ctx.const_of(l).is_none_or(|c| c.iter().any(|&x| x != 0)) {
-                    return Err(ctx.unsupported(
-                        "a size query at a level other than the constant 0 (`textureDimensions(t, level)`, `textureSize(t, lod)`)",
-                        "the IR's image_size has no level; storage views have one",
-                    ));
-                }
+            let lod = lod_operand(ctx, level)?;
+            if lod.is_some() && d.dim == ImageDim::Buffer {
+                return Err(ctx.internal("a size query of a texel buffer at a level"));
             }
-            let s = size(ctx, img);
+            let s = size(ctx, img, lod);
             let comps: Vec<u8> = (0..dims).collect();
             Ok(crate::value::select(s, &comps))
         }
@@ -163,7 +182,8 @@ pub fn query(
             if !d.arrayed {
                 return Err(ctx.internal("a layer count of an image without layers"));
             }
-            let s = size(ctx, img);
+            // Layers do not change from level to level.
+            let s = size(ctx, img, None);
             let last = d.coord_components() - 1;
             Ok(s.component(if d.dim == ImageDim::Cube { 2 } else { last }))
         }
@@ -181,9 +201,12 @@ pub fn query(
                 .ok_or_else(|| ctx.internal("image_samples without a value"))?;
             Ok(Src::new(v))
         }
-        naga::ImageQuery::NumLevels => Err(ctx.unsupported(
-            "a level-count query (`textureNumLevels`, `textureQueryLevels`)",
-            "the IR has no query of a view's level count",
-        )),
+        naga::ImageQuery::NumLevels => {
+            if d.dim == ImageDim::Buffer {
+                return Err(ctx.internal("a level count of a texel buffer"));
+            }
+            let r = image_ref(img);
+            Ok(Src::new(ctx.build(|b| b.image_levels(&d, r))))
+        }
     }
 }

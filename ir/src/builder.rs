@@ -432,12 +432,62 @@ impl<'a> Builder<'a> {
         self.image_atomic_srcs(IntrinsicOp::ImageAtomicSwap, decl, image, op, &srcs)
     }
 
-    /// `image_size`: one 32-bit component per coordinate component.
+    /// `image_size`: one 32-bit component per coordinate component, of the view's base
+    /// level (LOD 0).
     pub fn image_size(&mut self, decl: &ImageDecl, image: ImageRef) -> Value {
         let idx = image_indices(decl);
         let ty = Type::vec32(decl.coord_components());
         self.intrinsic(IntrinsicOp::ImageSize, Some(image), &[], &idx, Some(ty))
             .expect("dest")
+    }
+
+    /// `image_size` with NIR's `lod` source: the size of mip level `lod` of the view
+    /// (relative to its base level), like [`Builder::image_size`], which leaves the LOD
+    /// out (LOD 0).
+    pub fn image_size_lod(
+        &mut self,
+        decl: &ImageDecl,
+        image: ImageRef,
+        lod: impl Into<Src>,
+    ) -> Value {
+        let idx = image_indices(decl);
+        let ty = Type::vec32(decl.coord_components());
+        self.intrinsic(
+            IntrinsicOp::ImageSize,
+            Some(image),
+            &[lod.into()],
+            &idx,
+            Some(ty),
+        )
+        .expect("dest")
+    }
+
+    /// `image_levels`: the number of mip levels of the view, a 32-bit scalar.
+    pub fn image_levels(&mut self, decl: &ImageDecl, image: ImageRef) -> Value {
+        let idx = image_indices(decl);
+        self.intrinsic(
+            IntrinsicOp::ImageLevels,
+            Some(image),
+            &[],
+            &idx,
+            Some(Type::U32),
+        )
+        .expect("dest")
+    }
+
+    /// The sampler's `resinfo` at mip `lod` of `image`'s view, returning the channels of
+    /// `channels` (R in bit 0: width, height, depth or layers, level count), one 32-bit
+    /// component each. A mask without channels gives a scalar the validator rejects.
+    pub fn sampler_resinfo(&mut self, image: ImageRef, lod: impl Into<Src>, channels: u8) -> Value {
+        let ty = Type::new(32, channels.count_ones() as u8).unwrap_or(Type::U32);
+        self.intrinsic(
+            IntrinsicOp::SamplerResinfo,
+            Some(image),
+            &[lod.into()],
+            &[u32::from(channels)],
+            Some(ty),
+        )
+        .expect("dest")
     }
 
     /// `image_load_param` of parameter slot `slot` (`components` dwords).

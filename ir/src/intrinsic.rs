@@ -298,8 +298,8 @@ macro_rules! intrinsics {
     } )*) => {
         /// An intrinsic opcode. Names, sources and semantics are NIR's where NIR has an
         /// intrinsic of that name (`image_load`, `load_ubo`, `barrier`, ...); the `lsc_*`
-        /// and `sampler_*` intrinsics model the vISA messages of `shared/spec/`, and the
-        /// `group_*` ones the OpenCL builtins of `cl_khr_extended_async_copies`.
+        /// and `sampler_*` intrinsics model the vISA messages of `docs/hardware/visa-spec.md`, and
+        /// the `group_*` ones the OpenCL builtins of `cl_khr_extended_async_copies`.
         #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
         pub enum IntrinsicOp {
             $(
@@ -369,14 +369,19 @@ intrinsics! {
         indices: &[K::ImageDim, K::ImageArray, K::Format, K::Access, K::AtomicOp],
         class: Image, predicable: false, eliminate: false, reorder: false,
     }
-    /// The size of the image's view in texels (width, height, depth or layers, as its dimension has).
+    /// The size in texels of mip level `lod` of the image's view (0 if absent): width, height and depth minified, array layers (cubes) not; 0 in every component when `lod` is outside the view's levels.
     ImageSize = "image_size" {
-        image: ImageOperand::Required, srcs: &[], dest: DestInfo::Variable, indices: IMAGE_IDX,
-        class: Image, predicable: false, eliminate: true, reorder: true,
+        image: ImageOperand::Required, srcs: &[], optional: &[src("lod", 1, 32)], dest: DestInfo::Variable,
+        indices: IMAGE_IDX, class: Image, predicable: false, eliminate: true, reorder: true,
     }
     /// The number of samples per texel (1 for storage images).
     ImageSamples = "image_samples" {
         image: ImageOperand::Required, srcs: &[], dest: fixed(1, 32), indices: &[K::ImageDim, K::ImageArray],
+        class: Image, predicable: false, eliminate: true, reorder: true,
+    }
+    /// The number of mip levels of the image's view (1 for storage views).
+    ImageLevels = "image_levels" {
+        image: ImageOperand::Required, srcs: &[], dest: fixed(1, 32), indices: IMAGE_IDX,
         class: Image, predicable: false, eliminate: true, reorder: true,
     }
     /// Reads dwords at slot `base` of the image's parameter block (Mesa's `image_deref_load_param_intel`).
@@ -595,6 +600,11 @@ intrinsics! {
         dest: DestInfo::Variable, indices: &[K::Channels, K::DestType],
         class: Message, predicable: true, eliminate: true, reorder: false,
     }
+    /// The sampler's `resinfo` message: the view's width, height, depth or layers at mip `lod` and its level count, as `channels` selects.
+    SamplerResinfo = "sampler_resinfo" {
+        image: ImageOperand::Required, srcs: &[src("lod", 1, 32)], dest: DestInfo::Variable, indices: &[K::Channels],
+        class: Message, predicable: false, eliminate: true, reorder: true,
+    }
 }
 
 /// The coordinate sources of a typed (`.tgm`) message: U, V, R and LOD, each one 32-bit
@@ -662,7 +672,7 @@ impl IntrinsicOp {
     pub fn srcs(self, indices: &[u32]) -> Option<Vec<SrcInfo>> {
         let info = self.info();
         if self.is_block2d() {
-            // Untyped 2D blocks address a linear surface given in the payload (lsc.md
+            // Untyped 2D blocks address a linear surface given in the payload (docs/hardware/lsc.md
             // §8.2); typed ones take the surface from the image's surface state and only
             // the block origin (§8.1).
             let sfid = Sfid::from_index(*indices.first()?)?;
@@ -895,6 +905,10 @@ mod tests {
         );
         assert_eq!(
             IntrinsicOp::ImageSize.srcs_description(&[]).unwrap(),
+            "0 or 1 sources ([lod])"
+        );
+        assert_eq!(
+            IntrinsicOp::ImageLevels.srcs_description(&[]).unwrap(),
             "0 sources (none)"
         );
         assert_eq!(

@@ -769,7 +769,7 @@ mod tests {
 /// `[B x] W x H` followed by the transpose and VNNI flags, `n` or `t` each
 /// (`2x16x32nn`; the block count is omitted when it is 1: `16x8nn`). Typed (TGM) blocks
 /// and image block accesses have no count and no flags and print `WxH` (`8x8`): width in
-/// bytes for typed messages (lsc.md §8.1), in texels for image block accesses.
+/// bytes for typed messages (docs/hardware/lsc.md §8.1), in texels for image block accesses.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub struct BlockShape {
     /// Width (elements, bytes for typed messages), 1..=256.
@@ -814,14 +814,15 @@ impl BlockShape {
 
     /// Bytes of the register image a 2D block message of this shape reads or writes,
     /// with elements of `elem_bytes` (1, 2, 4 or 8) and 64-byte GRFs (block messages
-    /// exist only on 64-byte-GRF parts, lsc.md §1).
+    /// exist only on 64-byte-GRF parts, docs/hardware/lsc.md §1).
     ///
-    /// Untyped shapes follow the `LOAD_BLOCK2D` pseudo-code of `visa-lsc-untyped.md`:
-    /// a register row is the width (the height when transposed) rounded up to a power
-    /// of two, a block is that pitch times the other dimension, padded to whole GRFs,
-    /// and the blocks follow each other. The `WxH` form is a typed block
-    /// (`visa-lsc-typed.md`): `height` rows at a pitch of `max(4, next_pow2(width))`
-    /// bytes, `elem_bytes` unused.
+    /// Untyped shapes follow the `LOAD_BLOCK2D` pseudo-code of
+    /// `intel-graphics-compiler/documentation/visa/instructions/LSC_UNTYPED.md`: a register row is
+    /// the width (the height when transposed) rounded up to a power of two, a block is that pitch
+    /// times the other dimension, padded to whole GRFs, and the blocks follow each other. The `WxH`
+    /// form is a typed block
+    /// (`intel-graphics-compiler/documentation/visa/instructions/LSC_TYPED.md`): `height` rows at a
+    /// pitch of `max(4, next_pow2(width))` bytes, `elem_bytes` unused.
     pub fn register_bytes(self, elem_bytes: u32) -> u32 {
         let (w, h) = (u32::from(self.width), u32::from(self.height));
         if !self.is_untyped() {
@@ -940,8 +941,9 @@ mod block_tests {
             );
         }
         assert_eq!(BlockShape::parse("1x16x8nn").unwrap().to_string(), "16x8nn");
-        // visa-lsc-untyped.md examples: d8 2x16x32nn is two 512-byte blocks; d16 1x16x32nt
-        // is 1 KiB; a 12-wide d8 row pads to 16, 3 rows pad to one GRF per block.
+        // intel-graphics-compiler/documentation/visa/instructions/LSC_UNTYPED.md examples: d8
+        // 2x16x32nn is two 512-byte blocks; d16 1x16x32nt is 1 KiB; a 12-wide d8 row pads to 16, 3
+        // rows pad to one GRF per block.
         let bytes = |s: &str, e: u32| BlockShape::parse(s).unwrap().register_bytes(e);
         assert_eq!(bytes("2x16x32nn", 1), 1024);
         assert_eq!(bytes("16x32nt", 2), 1024);

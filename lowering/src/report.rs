@@ -67,7 +67,7 @@ pub struct ImageReport {
     /// view). Flat A64 accesses name no binding: they show as a read of the
     /// parameter block's `BASE` slot.
     pub untyped: bool,
-    /// Whether sampler messages (`ld`, `ld_lz`) read it.
+    /// Whether sampler messages (`ld`, `ld_lz`, `resinfo`) read it or its state.
     pub sampler: bool,
 }
 
@@ -123,6 +123,11 @@ pub struct LowerReport {
     pub a64_accesses: usize,
     /// `image_size`s read from the parameter block.
     pub sizes: usize,
+    /// `image_levels` of storage views replaced by 1.
+    pub levels: usize,
+    /// `image_size`s and `image_levels` of sampled images lowered to the sampler's
+    /// `resinfo`.
+    pub sampler_queries: usize,
     /// `image_samples` replaced by 1.
     pub samples: usize,
     /// `image_block_load`s lowered to 2D block messages.
@@ -152,6 +157,8 @@ impl LowerReport {
             + self.untyped_stores
             + self.untyped_atomics
             + self.sizes
+            + self.levels
+            + self.sampler_queries
             + self.samples
             + self.block_loads
             + self.block_stores
@@ -197,7 +204,10 @@ impl LowerReport {
                     Block2dDesc::from_indices(&intr.indices)
                         .ok()
                         .map(|d| d.sfid)
-                } else if matches!(intr.op, IntrinsicOp::SamplerLd | IntrinsicOp::SamplerLdLz) {
+                } else if matches!(
+                    intr.op,
+                    IntrinsicOp::SamplerLd | IntrinsicOp::SamplerLdLz | IntrinsicOp::SamplerResinfo
+                ) {
                     None
                 } else {
                     continue;

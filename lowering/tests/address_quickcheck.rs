@@ -489,8 +489,8 @@ fn generators_cover_platforms_tilings_dimensions_and_views() {
     );
 }
 
-/// The worked vectors of image-lowering.md §6 (Mesa's formula, recomputed there against
-/// isl's layouts), through the emitted code with the layout read from the block and with
+/// The worked vectors of docs/hardware/image-lowering.md §6 (Mesa's formula, recomputed there
+/// against isl's layouts), through the emitted code with the layout read from the block and with
 /// static layouts.
 #[test]
 fn worked_vectors_of_the_reference() {

@@ -1,4 +1,4 @@
-//! Message legality: one test per rule of lsc.md §13 (items 1-7, 10, 11, 14) and §5,
+//! Message legality: one test per rule of docs/hardware/lsc.md §13 (items 1-7, 10, 11, 14) and §5,
 //! with the exact error text, plus legal counterparts on DG2, PVC and LNL.
 
 use ir::lsc::{AddrSize, AddrType, CacheControl, DataShape, LscAtomicOp, LscDesc, Sfid};
@@ -258,11 +258,11 @@ fn untyped_atomic(sfid: &'static str, op: &'static str, data: &'static str) -> C
 fn tgm_with_a64_or_a16() {
     assert_eq!(
         check(&dg2(), &typed_load("d32.xyzw", "a64", "bti")),
-        Err("lsc.md §13.1: .tgm messages take :a32 addresses, found :a64".into())
+        Err("docs/hardware/lsc.md §13.1: .tgm messages take :a32 addresses, found :a64".into())
     );
     assert_eq!(
         check(&dg2(), &typed_load("d32.xyzw", "a16", "bti")),
-        Err("lsc.md §13.1: .tgm messages take :a32 addresses, found :a16".into())
+        Err("docs/hardware/lsc.md §13.1: .tgm messages take :a32 addresses, found :a16".into())
     );
 }
 
@@ -278,7 +278,7 @@ fn tgm_flat() {
     assert_eq!(
         check(&pvc(), &c),
         Err(
-            "lsc.md §13.1: .tgm messages need a stateful surface (bti, bss, ss), found flat".into()
+            "docs/hardware/lsc.md §13.1: .tgm messages need a stateful surface (bti, bss, ss), found flat".into()
         )
     );
 }
@@ -294,7 +294,7 @@ fn slm_non_flat() {
     );
     assert_eq!(
         check(&dg2(), &c),
-        Err("lsc.md §13.1: .slm messages take flat addresses only, found bti".into())
+        Err("docs/hardware/lsc.md §13.1: .slm messages take flat addresses only, found bti".into())
     );
 }
 
@@ -306,7 +306,7 @@ fn a16_outside_slm() {
     });
     assert_eq!(
         check(&lnl(), &c),
-        Err("lsc.md §13.1: :a16 addresses are legal only on .slm, found .ugm".into())
+        Err("docs/hardware/lsc.md §13.1: :a16 addresses are legal only on .slm, found .ugm".into())
     );
 }
 
@@ -315,7 +315,9 @@ fn slm_a64() {
     let c = ugm_load("slm", "d32", |f| f);
     assert_eq!(
         check(&dg2(), &c),
-        Err("lsc.md §5: .slm messages take :a16 or :a32 addresses, found :a64".into())
+        Err(
+            "docs/hardware/lsc.md §5: .slm messages take :a16 or :a32 addresses, found :a64".into()
+        )
     );
 }
 
@@ -348,7 +350,7 @@ fn ops_not_on_sfid() {
     );
     assert_eq!(
         check(&dg2(), &c),
-        Err("lsc.md §2: lsc_load is not available on .tgm (typed loads are lsc_load_quad)".into())
+        Err("docs/hardware/lsc.md §2: lsc_load is not available on .tgm (typed loads are lsc_load_quad)".into())
     );
     let c = message(
         IntrinsicOp::LscLoadStrided,
@@ -359,7 +361,7 @@ fn ops_not_on_sfid() {
     );
     assert_eq!(
         check(&pvc(), &c),
-        Err("lsc.md §2: lsc_load_strided is not available on .ugml".into())
+        Err("docs/hardware/lsc.md §2: lsc_load_strided is not available on .ugml".into())
     );
 }
 
@@ -383,7 +385,7 @@ fn load_quad_mask_zero() {
     assert_eq!(
         check(&dg2(), &c),
         Err(
-            "lsc.md §13.2: lsc_load_quad needs a non-zero channel mask within .xyzw, found 0x0"
+            "docs/hardware/lsc.md §13.2: lsc_load_quad needs a non-zero channel mask within .xyzw, found 0x0"
                 .into()
         )
     );
@@ -393,11 +395,11 @@ fn load_quad_mask_zero() {
 fn store_quad_non_contiguous_mask() {
     assert_eq!(
         check(&dg2(), &typed_store("d32.xz")),
-        Err("lsc.md §13.2: store_quad channel mask must be contiguous (.x, .xy, .xyz, .xyzw), found .xz".into())
+        Err("docs/hardware/lsc.md §13.2: store_quad channel mask must be contiguous (.x, .xy, .xyz, .xyzw), found .xz".into())
     );
     assert_eq!(
         check(&lnl(), &typed_store("d32.yzw")),
-        Err("lsc.md §13.2: store_quad channel mask must be contiguous (.x, .xy, .xyz, .xyzw), found .yzw".into())
+        Err("docs/hardware/lsc.md §13.2: store_quad channel mask must be contiguous (.x, .xy, .xyz, .xyzw), found .yzw".into())
     );
     // Any non-empty subset loads.
     assert_eq!(check(&dg2(), &typed_load("d32.xz", "a32", "bti")), Ok(()));
@@ -420,17 +422,17 @@ fn vector_with_narrow_or_widening_data() {
     let c = ugm_load("ugm", "d16x2", |f| f);
     assert_eq!(
         check(&dg2(), &c),
-        Err("lsc.md §13.3: non-transposed vector size x2 needs d32 or d64 data, found d16".into())
+        Err("docs/hardware/lsc.md §13.3: non-transposed vector size x2 needs d32 or d64 data, found d16".into())
     );
     let c = ugm_load("ugm", "d8u32x4", |f| f);
     assert_eq!(
         check(&dg2(), &c),
-        Err("lsc.md §13.3: d8u32 can never be a vector, found x4".into())
+        Err("docs/hardware/lsc.md §13.3: d8u32 can never be a vector, found x4".into())
     );
     let c = ugm_load("ugm", "d16u32x2t", |f| f);
     assert_eq!(
         check(&pvc(), &c),
-        Err("lsc.md §13.3: d16u32 can never be a vector, found x2".into())
+        Err("docs/hardware/lsc.md §13.3: d16u32 can never be a vector, found x2".into())
     );
 }
 
@@ -439,17 +441,17 @@ fn vector_sizes_per_sfid() {
     let c = ugm_load("ugml", "d32x3", |f| f);
     assert_eq!(
         check(&pvc(), &c),
-        Err("lsc.md §13.3: .ugml vector sizes are {1, 2, 4}, found x3".into())
+        Err("docs/hardware/lsc.md §13.3: .ugml vector sizes are {1, 2, 4}, found x3".into())
     );
     let c = ugm_load("ugml", "d32x8", |f| f);
     assert_eq!(
         check(&pvc(), &c),
-        Err("lsc.md §13.3: .ugml vector sizes are {1, 2, 4}, found x8".into())
+        Err("docs/hardware/lsc.md §13.3: .ugml vector sizes are {1, 2, 4}, found x8".into())
     );
     let c = ugm_load("ugm", "d32x16", |f| f);
     assert_eq!(
         check(&pvc(), &c),
-        Err("lsc.md §13.3: vector size x16 exists only transposed".into())
+        Err("docs/hardware/lsc.md §13.3: vector size x16 exists only transposed".into())
     );
     // UGM takes x3 and x8; the transposed x16 block is legal.
     for p in [dg2(), pvc(), lnl()] {
@@ -476,7 +478,7 @@ fn vector_sizes_per_sfid() {
     assert_eq!(
         check(&dg2(), &ugm_load("ugm", "d32x8", |f| f)),
         Err(
-            "lsc.md §13.10: the data payload takes 16 registers at SIMD16 on dg2, the limit is 8"
+            "docs/hardware/lsc.md §13.10: the data payload takes 16 registers at SIMD16 on dg2, the limit is 8"
                 .into()
         )
     );
@@ -502,7 +504,10 @@ fn transpose_with_channel_mask_or_atomic() {
     });
     assert_eq!(
         check(&dg2(), &c),
-        Err("lsc.md §13.4: lsc_load_quad has a channel mask and cannot be transposed".into())
+        Err(
+            "docs/hardware/lsc.md §13.4: lsc_load_quad has a channel mask and cannot be transposed"
+                .into()
+        )
     );
     let c = build(|b, v| {
         let mut fl = fields("ugm", "flat", "a64", "d32x1t");
@@ -518,7 +523,7 @@ fn transpose_with_channel_mask_or_atomic() {
     });
     assert_eq!(
         check(&dg2(), &c),
-        Err("lsc.md §13.4: atomics cannot be transposed (lsc_atomic_iadd)".into())
+        Err("docs/hardware/lsc.md §13.4: atomics cannot be transposed (lsc_atomic_iadd)".into())
     );
 }
 
@@ -533,7 +538,7 @@ fn channel_mask_on_vector_op() {
     );
     assert_eq!(
         check(&dg2(), &c),
-        Err("lsc.md §4: lsc_load takes a vector size, not a channel mask (only lsc_load_quad and lsc_store_quad have one)".into())
+        Err("docs/hardware/lsc.md §4: lsc_load takes a vector size, not a channel mask (only lsc_load_quad and lsc_store_quad have one)".into())
     );
 }
 
@@ -544,12 +549,15 @@ fn atomic_data_size_vector_and_operands() {
     let c = untyped_atomic("ugm", "iadd", "d16");
     assert_eq!(
         check(&dg2(), &c),
-        Err("lsc.md §13.5: lsc_atomic_iadd takes d16u32, d32 or d64 data, found d16".into())
+        Err(
+            "docs/hardware/lsc.md §13.5: lsc_atomic_iadd takes d16u32, d32 or d64 data, found d16"
+                .into()
+        )
     );
     let c = untyped_atomic("ugm", "iadd", "d8u32");
     assert_eq!(
         check(&dg2(), &c),
-        Err("lsc.md §13.5: lsc_atomic_iadd takes d16u32, d32 or d64 data, found d8u32".into())
+        Err("docs/hardware/lsc.md §13.5: lsc_atomic_iadd takes d16u32, d32 or d64 data, found d8u32".into())
     );
     let c = build(|b, v| {
         let mut fl = fields("ugm", "flat", "a64", "d32x2");
@@ -565,7 +573,10 @@ fn atomic_data_size_vector_and_operands() {
     });
     assert_eq!(
         check(&dg2(), &c),
-        Err("lsc.md §13.5: lsc_atomic_iadd takes one element per address, found x2".into())
+        Err(
+            "docs/hardware/lsc.md §13.5: lsc_atomic_iadd takes one element per address, found x2"
+                .into()
+        )
     );
     // iadd with two data operands; icas with one; iinc with one.
     for (op, srcs, expected, found) in [("iadd", 2, 1, 2), ("icas", 1, 2, 1), ("iinc", 1, 0, 1)] {
@@ -580,7 +591,7 @@ fn atomic_data_size_vector_and_operands() {
         assert_eq!(
             check(&dg2(), &c),
             Err(format!(
-                "lsc.md §13.5: lsc_atomic_{op} takes {expected} data operand{plural} (the other sources are %null), found {found}"
+                "docs/hardware/lsc.md §13.5: lsc_atomic_{op} takes {expected} data operand{plural} (the other sources are %null), found {found}"
             ))
         );
     }
@@ -606,7 +617,7 @@ fn tgm_float_add_before_xe2() {
             assert_eq!(
                 check(&p, &typed_atomic(op, |f| f)),
                 Err(format!(
-                    "lsc.md §13.6: lsc_atomic_{op} on .tgm needs Xe2 (verx10 200) or later, {} has none",
+                    "docs/hardware/lsc.md §13.6: lsc_atomic_{op} on .tgm needs Xe2 (verx10 200) or later, {} has none",
                     p.name
                 ))
             );
@@ -627,7 +638,7 @@ fn slm_d64_atomics() {
     assert_eq!(
         check(&pvc(), &untyped_atomic("slm", "iadd", "d64")),
         Err(
-            "lsc.md §13.6: the only 64-bit .slm atomic is lsc_atomic_icas, found lsc_atomic_iadd"
+            "docs/hardware/lsc.md §13.6: the only 64-bit .slm atomic is lsc_atomic_icas, found lsc_atomic_iadd"
                 .into()
         )
     );
@@ -648,7 +659,7 @@ fn non_default_cache_on_tgm_and_ugml_before_xe2() {
     });
     assert_eq!(
         check(&dg2(), &c),
-        Err("lsc.md §13.7: .tgm messages take only default caching (.df.df) before Xe2, found .uc.wb on dg2".into())
+        Err("docs/hardware/lsc.md §13.7: .tgm messages take only default caching (.df.df) before Xe2, found .uc.wb on dg2".into())
     );
     assert_eq!(check(&lnl(), &c), Ok(()));
     let c = ugm_load("ugml", "d32", |mut f| {
@@ -657,7 +668,7 @@ fn non_default_cache_on_tgm_and_ugml_before_xe2() {
     });
     assert_eq!(
         check(&pvc(), &c),
-        Err("lsc.md §13.7: .ugml messages take only default caching (.df.df) before Xe2, found .uc.uc on pvc".into())
+        Err("docs/hardware/lsc.md §13.7: .ugml messages take only default caching (.df.df) before Xe2, found .uc.uc on pvc".into())
     );
     assert_eq!(check(&lnl(), &c), Ok(()));
 }
@@ -673,7 +684,7 @@ fn slm_caching_must_be_default() {
         assert_eq!(
             check(&p, &c),
             Err(
-                "lsc.md §13.7: .slm messages take only default caching (.df.df), found .uc.uc"
+                "docs/hardware/lsc.md §13.7: .slm messages take only default caching (.df.df), found .uc.uc"
                     .into()
             )
         );
@@ -693,7 +704,7 @@ fn atomic_l1_must_be_uncached() {
     }
     assert_eq!(
         check(&dg2(), &c2),
-        Err("lsc.md §13.7: atomics need L1 uncached (.uc) or default caching (.df.df), found .ca.wb".into())
+        Err("docs/hardware/lsc.md §13.7: atomics need L1 uncached (.uc) or default caching (.df.df), found .ca.wb".into())
     );
     for cache in ["uc.uc", "uc.wb"] {
         if let ir::InstKind::Intrinsic(x) = &mut c2.func.inst_mut(i).kind {
@@ -715,7 +726,7 @@ fn cache_pairs_that_do_not_encode() {
     assert_eq!(
         check(&dg2(), &c),
         Err(
-            "lsc.md §13.7: .uc.wb has no 3-bit cache-control encoding for loads on dg2 (§9)".into()
+            "docs/hardware/lsc.md §13.7: .uc.wb has no 3-bit cache-control encoding for loads on dg2 (§9)".into()
         )
     );
     // Xe2's constant-cached loads do not exist before Xe2.
@@ -726,7 +737,7 @@ fn cache_pairs_that_do_not_encode() {
     assert_eq!(
         check(&pvc(), &c),
         Err(
-            "lsc.md §13.7: .uc.cc has no 3-bit cache-control encoding for loads on pvc (§9)".into()
+            "docs/hardware/lsc.md §13.7: .uc.cc has no 3-bit cache-control encoding for loads on pvc (§9)".into()
         )
     );
     assert_eq!(check(&lnl(), &c), Ok(()));
@@ -737,7 +748,7 @@ fn cache_pairs_that_do_not_encode() {
     assert_eq!(
         check(&lnl(), &c),
         Err(
-            "lsc.md §13.7: .wb.wb has no 4-bit cache-control encoding for loads on lnl (§9)".into()
+            "docs/hardware/lsc.md §13.7: .wb.wb has no 4-bit cache-control encoding for loads on lnl (§9)".into()
         )
     );
     let c = untyped_atomic("ugm", "iadd", "d32");
@@ -752,7 +763,7 @@ fn cache_pairs_that_do_not_encode() {
     assert_eq!(
         check(&lnl(), &c2),
         Err(
-            "lsc.md §13.7: .uc.ca has no 4-bit cache-control encoding for atomics on lnl (§9)"
+            "docs/hardware/lsc.md §13.7: .uc.ca has no 4-bit cache-control encoding for atomics on lnl (§9)"
                 .into()
         )
     );
@@ -760,7 +771,7 @@ fn cache_pairs_that_do_not_encode() {
 
 #[test]
 fn cache_encodings_follow_the_tables() {
-    // lsc.md §9, column by column; Xe2 doubles the values and adds three loads.
+    // docs/hardware/lsc.md §9, column by column; Xe2 doubles the values and adds three loads.
     let load = [
         ("df.df", 0),
         ("uc.uc", 1),
@@ -814,7 +825,7 @@ fn data_payload_limit() {
     assert_eq!(
         check(&dg2(), &c),
         Err(
-            "lsc.md §13.10: the data payload takes 16 registers at SIMD16 on dg2, the limit is 8"
+            "docs/hardware/lsc.md §13.10: the data payload takes 16 registers at SIMD16 on dg2, the limit is 8"
                 .into()
         )
     );
@@ -823,7 +834,7 @@ fn data_payload_limit() {
     assert_eq!(
         check(&lnl(), &c),
         Err(
-            "lsc.md §13.10: the data payload takes 16 registers at SIMD32 on lnl, the limit is 8"
+            "docs/hardware/lsc.md §13.10: the data payload takes 16 registers at SIMD32 on lnl, the limit is 8"
                 .into()
         )
     );
@@ -838,7 +849,7 @@ fn data_payload_limit() {
     let err = check(&dg2(), &c).unwrap_err();
     assert_eq!(
         err,
-        "lsc.md §13.10: the data payload takes 16 registers at SIMD1 on dg2, the limit is 8"
+        "docs/hardware/lsc.md §13.10: the data payload takes 16 registers at SIMD1 on dg2, the limit is 8"
     );
     // d32x4 fills exactly 8 registers on every platform.
     for p in [dg2(), pvc(), lnl()] {
@@ -858,7 +869,7 @@ fn typed_exec_size_above_platform_maximum() {
     assert_eq!(
         check(&p, &typed_load("d32.xyzw", "a32", "bti")),
         Err(
-            "lsc.md §13.11: typed messages on dg2 are at most SIMD8, the device asks for SIMD16"
+            "docs/hardware/lsc.md §13.11: typed messages on dg2 are at most SIMD8, the device asks for SIMD16"
                 .into()
         )
     );
@@ -867,7 +878,7 @@ fn typed_exec_size_above_platform_maximum() {
     assert_eq!(
         check(&p, &typed_load("d32.x", "a32", "bti")),
         Err(
-            "lsc.md §13.11: typed messages on pvc are at most SIMD16, the device asks for SIMD32"
+            "docs/hardware/lsc.md §13.11: typed messages on pvc are at most SIMD16, the device asks for SIMD32"
                 .into()
         )
     );
@@ -894,7 +905,9 @@ fn typed_immediate_offset() {
     });
     assert_eq!(
         check(&lnl(), &c),
-        Err("lsc.md §13.14: typed messages take no immediate offset, found 16".into())
+        Err(
+            "docs/hardware/lsc.md §13.14: typed messages take no immediate offset, found 16".into()
+        )
     );
 }
 
@@ -913,7 +926,7 @@ fn typed_u_missing() {
     });
     assert_eq!(
         check(&dg2(), &c),
-        Err("lsc.md §13.14: typed messages need a U coordinate (V, R and LOD may be null)".into())
+        Err("docs/hardware/lsc.md §13.14: typed messages need a U coordinate (V, R and LOD may be null)".into())
     );
     let c = build(|b, _| {
         emit(
@@ -927,7 +940,7 @@ fn typed_u_missing() {
     });
     assert_eq!(
         check(&dg2(), &c),
-        Err("lsc.md §13.14: typed messages need a U coordinate (V, R and LOD may be null)".into())
+        Err("docs/hardware/lsc.md §13.14: typed messages need a U coordinate (V, R and LOD may be null)".into())
     );
 }
 
@@ -945,7 +958,7 @@ fn surfaces() {
     assert_eq!(
         check(&dg2(), &c),
         Err(
-            "lsc.md §5: the bti address model needs a surface, but the message names no image"
+            "docs/hardware/lsc.md §5: the bti address model needs a surface, but the message names no image"
                 .into()
         )
     );
@@ -958,12 +971,15 @@ fn surfaces() {
     );
     assert_eq!(
         check(&dg2(), &c),
-        Err("lsc.md §5: flat messages take no surface, but the message names an image".into())
+        Err("docs/hardware/lsc.md §5: flat messages take no surface, but the message names an image".into())
     );
     let c = typed_load("d32.x", "a32", "bti");
     assert_eq!(
         check_images(&dg2(), &[image(256, None)], &c),
-        Err("lsc.md §5: binding-table indices are 8 bits, the message reaches 256".into())
+        Err(
+            "docs/hardware/lsc.md §5: binding-table indices are 8 bits, the message reaches 256"
+                .into()
+        )
     );
     // An array of 8 at binding 250 reaches 257 once indexed.
     let c = build(|b, v| {
@@ -982,7 +998,10 @@ fn surfaces() {
     });
     assert_eq!(
         check_images(&dg2(), &[image(250, Some(8))], &c),
-        Err("lsc.md §5: binding-table indices are 8 bits, the message reaches 257".into())
+        Err(
+            "docs/hardware/lsc.md §5: binding-table indices are 8 bits, the message reaches 257"
+                .into()
+        )
     );
     assert_eq!(check_images(&dg2(), &[image(248, Some(8))], &c), Ok(()));
 }
@@ -1003,7 +1022,10 @@ fn address_register_size() {
     );
     assert_eq!(
         check(&dg2(), &c),
-        Err("lsc.md §5: :a64 addresses need a 64-bit address register, found 32-bit".into())
+        Err(
+            "docs/hardware/lsc.md §5: :a64 addresses need a 64-bit address register, found 32-bit"
+                .into()
+        )
     );
 }
 
@@ -1024,7 +1046,10 @@ fn slm_a16_offset_range() {
     });
     assert_eq!(
         check(&dg2(), &c),
-        Err("lsc.md §5: an :a16 immediate offset must fit in ±0x7FFF, found 32768".into())
+        Err(
+            "docs/hardware/lsc.md §5: an :a16 immediate offset must fit in ±0x7FFF, found 32768"
+                .into()
+        )
     );
 }
 
@@ -1099,7 +1124,7 @@ fn pre_lsc_messages_are_legal_ir() {
     assert_eq!(check(&tgl(), &ugm_load("ugm", "d64x4", |f| f)), Ok(()));
     assert_eq!(
         check(&tgl(), &typed_store("d32.xz")),
-        Err("lsc.md §13.2: store_quad channel mask must be contiguous (.x, .xy, .xyz, .xyzw), found .xz".into())
+        Err("docs/hardware/lsc.md §13.2: store_quad channel mask must be contiguous (.x, .xy, .xyz, .xyzw), found .xz".into())
     );
 }
 
@@ -1110,14 +1135,14 @@ fn error_names_instruction_and_position() {
     let e = check_message(&dg2(), &[image(1, None)], &c.func, c.inst).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "7:5: `@lsc_store_quad`: lsc.md §13.2: store_quad channel mask must be contiguous (.x, .xy, .xyz, .xyzw), found .xz"
+        "7:5: `@lsc_store_quad`: docs/hardware/lsc.md §13.2: store_quad channel mask must be contiguous (.x, .xy, .xyz, .xyzw), found .xz"
     );
     let c = typed_load("d32.xyzw", "a64", "bti");
     let e = check_message(&dg2(), &[image(1, None)], &c.func, c.inst).unwrap_err();
     let dest = c.func.value_name(c.func.inst(c.inst).dest.unwrap());
     assert_eq!(
         e.to_string(),
-        format!("<unknown>: `{dest} = @lsc_load_quad`: lsc.md §13.1: .tgm messages take :a32 addresses, found :a64")
+        format!("<unknown>: `{dest} = @lsc_load_quad`: docs/hardware/lsc.md §13.1: .tgm messages take :a32 addresses, found :a64")
     );
     // It is a std error.
     let _: &dyn std::error::Error = &e;
@@ -1146,7 +1171,7 @@ fn main {
     let e = check_message(&dg2(), &shader.images, f, inst).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "7:5: `%16777215 = @lsc_load_quad`: lsc.md §13.1: .tgm messages take :a32 addresses, found :a64"
+        "7:5: `%16777215 = @lsc_load_quad`: docs/hardware/lsc.md §13.1: .tgm messages take :a32 addresses, found :a64"
     );
 }
 
@@ -1272,8 +1297,8 @@ fn main {
     assert_eq!(
         text,
         [
-            "9:5: `@lsc_store_quad`: lsc.md §13.2: store_quad channel mask must be contiguous (.x, .xy, .xyz, .xyzw), found .xz",
-            "10:5: `%3 = @lsc_atomic`: lsc.md §13.6: lsc_atomic_fadd on .tgm needs Xe2 (verx10 200) or later, dg2 has none",
+            "9:5: `@lsc_store_quad`: docs/hardware/lsc.md §13.2: store_quad channel mask must be contiguous (.x, .xy, .xyz, .xyzw), found .xz",
+            "10:5: `%3 = @lsc_atomic`: docs/hardware/lsc.md §13.6: lsc_atomic_fadd on .tgm needs Xe2 (verx10 200) or later, dg2 has none",
         ]
     );
     // The store is illegal everywhere, the float add only before Xe2.

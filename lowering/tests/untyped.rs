@@ -1,12 +1,12 @@
 //! The untyped path end to end: lowered shaders run by the interpreter against the bytes
 //! of a real (tiled) surface, and the instruction counts of the address code.
 //!
-//! The environment executes the untyped LSC messages as lsc.md describes them (per-lane
-//! addresses into the surface's memory, `d8u32`/`d16u32` widening, `d32xN` vectors,
+//! The environment executes the untyped LSC messages as docs/hardware/lsc.md describes them
+//! (per-lane addresses into the surface's memory, `d8u32`/`d16u32` widening, `d32xN` vectors,
 //! atomics returning the old value) and, to catch code that relies on what the hardware
 //! does not promise, writes garbage into the destination of every lane a predicate
 //! disables and into the upper bits of `d8u32`/`d16u32` loads (undefined before Xe2,
-//! lsc.md §1). Surfaces, views and parameter blocks come from the tiling crate; texel
+//! docs/hardware/lsc.md §1). Surfaces, views and parameter blocks come from the tiling crate; texel
 //! positions from `Surface::texel_offset`.
 
 use ir::eval::{f16_to_f32, f32_to_f16};
@@ -160,7 +160,7 @@ impl Machine<'_> {
     }
 }
 
-/// The memory value after an atomic `op` on `bits`-bit `old` (lsc.md §2).
+/// The memory value after an atomic `op` on `bits`-bit `old` (docs/hardware/lsc.md §2).
 fn atomic(
     op: LscAtomicOp,
     bits: u64,
@@ -847,7 +847,7 @@ fn atomics(mut case: Atomics) -> TestResult {
                     "fadd" => LscAtomicOp::Fadd,
                     other => panic!("{other}"),
                 };
-                // CAS sends the compare value first, then the new value (lsc.md §11).
+                // CAS sends the compare value first, then the new value (docs/hardware/lsc.md §11).
                 let (s1, s2) = if swap {
                     (case.compare[lane][0], Some(case.data[lane][0]))
                 } else {
@@ -1189,7 +1189,7 @@ fn store_alu(device: &str, decl: &str, coord: &str, bounds_check: bool) -> usize
 
 /// The address code's ALU count per path, platform and layout source, against upper
 /// bounds (so that a regression fails) and next to Mesa's estimates for its raw path
-/// after optimisation (image-lowering.md §13: 2D 14, 3-coordinate 20, 1D 4; 19 and 25
+/// after optimisation (docs/hardware/image-lowering.md §13: 2D 14, 3-coordinate 20, 1D 4; 19 and 25
 /// with the IVB/HSW swizzle). `cargo test -p lowering --test untyped counts --
 /// --nocapture` prints the table.
 #[test]

@@ -4,7 +4,9 @@
 //!   graph of "file A names an item defined in file B" is acyclic in every crate
 //!   (re-exports are followed to the file that defines the item, so a `lib.rs` that
 //!   re-exports its modules is not a hub);
-//! * no source file outside the tests is longer than 1,500 lines.
+//! * no source file outside the tests is longer than 1,500 lines;
+//! * nothing cites a note a clone of the repository does not have (hardware facts are
+//!   cited from `docs/hardware/` or their public source).
 //!
 //! Sources are read with `syn`. Test code (`#[cfg(test)]` modules and items, files under
 //! `tests/` and `benches/`) is left out: tests may reach anywhere.
@@ -505,4 +507,132 @@ fn no_source_file_outside_tests_is_longer_than_the_limit() {
         "files over {MAX_LINES} lines:\n{}",
         long.join("\n")
     );
+}
+
+/// Every file of the repository that may cite a source: code, docs, lit files,
+/// manifests, CI scripts.
+fn cited_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        let name = e.file_name().to_string_lossy().into_owned();
+        if p.is_dir() {
+            if !matches!(
+                name.as_str(),
+                "target" | ".git" | "fuzz-corpus" | "artifacts"
+            ) {
+                cited_files(&p, out);
+            }
+        } else if ["rs", "md", "ir", "toml", "wgsl", "comp", "glsl"]
+            .iter()
+            .any(|x| name.ends_with(&format!(".{x}")))
+            || name == "run"
+        {
+            out.push(p);
+        }
+    }
+}
+
+/// Where a line cites something a clone of the repository does not have: the
+/// development notes the hardware facts were condensed from live outside it, and the
+/// project's own copies are under `docs/hardware/`. `None` for a line that is fine.
+fn dangling_citation(line: &str, in_hardware_docs: bool) -> Option<&'static str> {
+    for private in [
+        "/work/shared",
+        "shared/reference",
+        "shared/spec",
+        "../shared",
+    ] {
+        if line.contains(private) {
+            return Some("a path outside the repository");
+        }
+    }
+    for note in [
+        "design.md",
+        "style.md",
+        "visa-kernels.md",
+        "mesa-image-lowering-review",
+    ] {
+        if line.contains(note) {
+            return Some("a development note outside the repository");
+        }
+    }
+    // `lsc.md §9` must be `docs/hardware/lsc.md §9` outside docs/hardware/ (where the
+    // pages name each other by their file names).
+    if in_hardware_docs {
+        return None;
+    }
+    for page in [
+        "lsc.md",
+        "tiling.md",
+        "image-lowering.md",
+        "visa-spec.md",
+        "async-copies.md",
+    ] {
+        let mut rest = line;
+        while let Some(at) = rest.find(page) {
+            let before = &rest[..at];
+            let prefixed = before.ends_with("docs/hardware/") || before.ends_with("hardware/");
+            let part_of_a_name = before
+                .chars()
+                .last()
+                .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+            if !prefixed && !part_of_a_name {
+                return Some("a hardware note not under docs/hardware/");
+            }
+            rest = &rest[at + page.len()..];
+        }
+    }
+    None
+}
+
+#[test]
+fn nothing_cites_a_note_outside_the_repository() {
+    let root = workspace_root();
+    let mut files = Vec::new();
+    cited_files(&root, &mut files);
+    files.sort();
+    assert!(files.len() > 100, "found only {} files", files.len());
+    let this_file = Path::new(file!()).file_name().unwrap().to_owned();
+    let mut found = Vec::new();
+    for f in &files {
+        if f.file_name() == Some(this_file.as_os_str()) {
+            continue; // the patterns themselves
+        }
+        let Ok(text) = fs::read_to_string(f) else {
+            continue;
+        };
+        let rel = f.strip_prefix(&root).unwrap_or(f);
+        let in_hardware_docs = rel.starts_with("docs/hardware");
+        for (i, line) in text.lines().enumerate() {
+            if let Some(why) = dangling_citation(line, in_hardware_docs) {
+                found.push(format!(
+                    "{}:{}: {why}: {}",
+                    rel.display(),
+                    i + 1,
+                    line.trim()
+                ));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "{} citation(s) a clone cannot follow:\n{}",
+        found.len(),
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_citation_check_knows_its_cases() {
+    assert!(dangling_citation("// see lsc.md §9", false).is_some());
+    assert!(dangling_citation("\"tiling.md §5: rows\"", false).is_some());
+    assert!(dangling_citation("// ../shared/reference/lsc.md", false).is_some());
+    assert!(dangling_citation("// as design.md says", false).is_some());
+    assert!(dangling_citation("// docs/hardware/lsc.md §9", false).is_none());
+    assert!(dangling_citation("// see lsc.md §9", true).is_none());
+    assert!(dangling_citation("// LSC_TYPED.md in IGC", false).is_none());
+    assert!(dangling_citation("// brw_tiling.md", false).is_none());
 }

@@ -1,6 +1,8 @@
 //! 2D block messages and image block accesses in the executor, against register images
-//! worked out by hand from the `LOAD_BLOCK2D` pseudo-code of `visa-lsc-untyped.md` (64-byte
-//! GRFs), the typed block layout of `visa-lsc-typed.md` and lsc.md §8.
+//! worked out by hand from the `LOAD_BLOCK2D` pseudo-code of
+//! `intel-graphics-compiler/documentation/visa/instructions/LSC_UNTYPED.md` (64-byte GRFs), the
+//! typed block layout of `intel-graphics-compiler/documentation/visa/instructions/LSC_TYPED.md` and
+//! docs/hardware/lsc.md §8.
 //!
 //! Every expectation below is a list of the non-zero bytes of the register image `R`
 //! (everything else is padding or out-of-surface zeros), recovered from the lanes by the

@@ -1,6 +1,9 @@
 //! Message intrinsics with the hardware's semantics, against expectations computed by
-//! hand from the vISA pseudo-code (`visa-lsc-untyped.md`, `visa-lsc-typed.md`,
-//! `visa-3d-load.md`) and `lsc.md`.
+//! hand from the vISA pseudo-code
+//! (`intel-graphics-compiler/documentation/visa/instructions/LSC_UNTYPED.md`,
+//! `intel-graphics-compiler/documentation/visa/instructions/LSC_TYPED.md`,
+//! `intel-graphics-compiler/documentation/visa/instructions/3D_LOAD.md`) and
+//! `docs/hardware/lsc.md`.
 
 use ir::{Shader, Value};
 use std::collections::HashMap;

@@ -27,7 +27,7 @@ fn name(p: &Path) -> String {
 }
 
 /// The lowering errors expected per (example, platform): 64-bit image atomics need A64
-/// global atomics, which arrive with Gfx9 (image-lowering.md §9), and group async
+/// global atomics, which arrive with Gfx9 (docs/hardware/image-lowering.md §9), and group async
 /// copies need A64 messages for their global side (Gfx8+).
 fn expected_error(example: &str, platform: &str) -> Option<&'static str> {
     match (example, platform) {

@@ -1,4 +1,5 @@
-//! Tile geometry: extents and the intra-tile bit layouts of every tiling (tiling.md §3, §5).
+//! Tile geometry: extents and the intra-tile bit layouts of every tiling (docs/hardware/tiling.md
+//! §3, §5).
 //!
 //! Each 2^n-byte tile is described by a bit pattern, kept as data: address bit *i* of the
 //! byte offset inside the tile takes bit *k* of one coordinate, `u` (byte column), `v`
@@ -7,8 +8,8 @@
 //! compile time. Extents, field decompositions and offsets are all derived from the
 //! pattern, so a transcription error shows up everywhere at once.
 //!
-//! Byte addressing (tiling.md §4): a byte at column `x_B`, row `y`, slice `z`, array slot
-//! `a` and sample `s` lives at
+//! Byte addressing (docs/hardware/tiling.md §4): a byte at column `x_B`, row `y`, slice `z`, array
+//! slot `a` and sample `s` lives at
 //!
 //! ```text
 //! tile_row = y / h + (z / d + a / tile_a) * (qpitch_rows / h)
@@ -79,7 +80,7 @@ impl Tiling {
     }
 
     /// The isl tiling this resolves to on `gen`, or why `gen` does not have it
-    /// (tiling.md §2).
+    /// (docs/hardware/tiling.md §2).
     pub fn isl(self, gen: Gen) -> Result<IslTiling, TileError> {
         let v = gen.verx10();
         let unsupported = || TileError::UnsupportedOnGen { tiling: self, gen };
@@ -372,8 +373,8 @@ impl Pattern {
     }
 }
 
-/// The bit patterns of tiling.md §5 (and, for Yf/Ys MSAA, Mesa's isl tables, which the
-/// reference does not reproduce).
+/// The bit patterns of docs/hardware/tiling.md §5 (and, for Yf/Ys MSAA, Mesa's isl tables, which
+/// the reference does not reproduce).
 mod patterns {
     use super::Pattern;
 
@@ -567,7 +568,7 @@ mod patterns {
 /// Why a tile cannot be formed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TileError {
-    /// The generation does not have this tiling (tiling.md §2).
+    /// The generation does not have this tiling (docs/hardware/tiling.md §2).
     UnsupportedOnGen {
         /// The requested tiling.
         tiling: Tiling,
@@ -735,7 +736,7 @@ impl TileInfo {
             });
         }
         // isl: a 24/48/96-bit element uses the tile of bpb/3 (X, Y and Tile4 only); byte
-        // addressing is unchanged (tiling.md §3.1).
+        // addressing is unchanged (docs/hardware/tiling.md §3.1).
         let format_bpb = if bpb.is_power_of_two() {
             bpb
         } else if bpb.is_multiple_of(3)
@@ -811,7 +812,7 @@ impl TileInfo {
         self.logical_el
     }
 
-    /// Logical tile width in bytes (`w_B` of tiling.md §4).
+    /// Logical tile width in bytes (`w_B` of docs/hardware/tiling.md §4).
     #[allow(non_snake_case)]
     pub fn logical_width_B(&self) -> u32 {
         self.logical_w_b
@@ -891,8 +892,8 @@ impl TileInfo {
         (c[0], c[1], c[2], c[3])
     }
 
-    /// The byte offset of a byte position from the surface base (tiling.md §4), before
-    /// any bit-6 swizzle. `row_pitch_B` must be a multiple of
+    /// The byte offset of a byte position from the surface base (docs/hardware/tiling.md §4),
+    /// before any bit-6 swizzle. `row_pitch_B` must be a multiple of
     /// [`phys_width_B`](Self::phys_width_B); `array_pitch_el_rows` (qpitch) a multiple of
     /// the tile height whenever `z` or `array` reach another tile.
     #[allow(non_snake_case)]
@@ -911,8 +912,8 @@ impl TileInfo {
             ) as u64
     }
 
-    /// The shader-formula decomposition of one coordinate (tiling.md §5 patterns read as
-    /// `bitfield_insert` steps): maximal runs of consecutive coordinate bits that land on
+    /// The shader-formula decomposition of one coordinate (docs/hardware/tiling.md §5 patterns read
+    /// as `bitfield_insert` steps): maximal runs of consecutive coordinate bits that land on
     /// consecutive address bits, in coordinate-bit order.
     ///
     /// For [`Coord::U`] the last field also carries the tile column, `x_B >>
@@ -1063,7 +1064,7 @@ fn select_pattern(
                 (128 | 64, 2) => T64_2D_128_64_2X,
                 (32 | 16, 2) => T64_2D_32_16_2X,
                 (_, 2) => T64_2D_8_2X,
-                // Gfx12.5 keeps at most 4 samples per tile (tiling.md §3.3).
+                // Gfx12.5 keeps at most 4 samples per tile (docs/hardware/tiling.md §3.3).
                 (128 | 64, _) => T64_2D_128_64_4X,
                 (32 | 16, _) => T64_2D_32_16_4X,
                 _ => T64_2D_8_4X,

@@ -12,6 +12,9 @@
 //!   [--image @name=FILL ...]` lowers the shader (`lower-images`, then `cleanup`),
 //!   runs both versions on the same initial memory and prints
 //!   `verified: I invocations, A accesses, 0 mismatches`, or fails with the mismatches.
+//!   With `--visa` the vISA kernel of the lowered shader runs on the same memory too
+//!   ([`verify_shader_visa`]; the caller passes the back end), and the line counts all
+//!   three forms.
 //!
 //! Both build their memory with [`Setup::default_for`] (`--seed`, default 0, varies
 //! the tilings, views and fills); `--grid` and `--subgroup` override the dispatch,
@@ -57,6 +60,8 @@ use crate::setup::{
 };
 use crate::texel::TexelLayout;
 use crate::verifier::{lower_and_verify, Report, VerifyError};
+use crate::visa::check::{lower_and_verify_visa, Backend};
+use crate::visa::run::RunConfig;
 use ir::diag::Diagnostic;
 use ir::interp::InterpErrorKind;
 use ir::{IntrinsicClass, Shader, Span};
@@ -597,7 +602,49 @@ pub fn verify_shader(
     o: &RunOptions,
     v: &VerifyOptions,
 ) -> Result<String, CliError> {
-    let shader = shader.clone();
+    let (dev, options, setup) = verify_inputs(shader, o, v)?;
+    let report = lower_and_verify(shader, &dev, &options, &setup).map_err(CliError::Verify)?;
+    outcome(report)
+}
+
+/// `ir-opt verify --visa`: as [`verify_shader`], and the vISA kernel `backend` makes
+/// from the lowered shader (at the subgroup size of the run) runs on the same memory
+/// too ([`crate::visa::check::lower_and_verify_visa`]); the summary counts all three
+/// forms, and a mismatch of the kernel names its vISA line.
+pub fn verify_shader_visa(
+    shader: &Shader,
+    o: &RunOptions,
+    v: &VerifyOptions,
+    backend: &dyn Backend,
+) -> Result<String, CliError> {
+    let (dev, options, setup) = verify_inputs(shader, o, v)?;
+    let verified = lower_and_verify_visa(
+        shader,
+        &dev,
+        &options,
+        &setup,
+        backend,
+        &RunConfig::default(),
+    )
+    .map_err(CliError::Verify)?;
+    outcome(verified.report())
+}
+
+/// The summary line of a passed report, or the mismatches.
+fn outcome(report: Report) -> Result<String, CliError> {
+    if report.passed() {
+        Ok(format!("{}\n", report.summary()))
+    } else {
+        Err(CliError::Mismatch(report))
+    }
+}
+
+/// The device, lowering options and setup `verify` runs with.
+fn verify_inputs(
+    shader: &Shader,
+    o: &RunOptions,
+    v: &VerifyOptions,
+) -> Result<(Device, LowerOptions, Setup), CliError> {
     let target = o
         .target
         .as_deref()
@@ -619,13 +666,8 @@ pub fn verify_shader(
         readonly_via_sampler: v.readonly_via_sampler,
         ..LowerOptions::default()
     };
-    let setup = make_setup(&shader, &dev, o)?;
-    let report = lower_and_verify(&shader, &dev, &options, &setup).map_err(CliError::Verify)?;
-    if report.passed() {
-        Ok(format!("{}\n", report.summary()))
-    } else {
-        Err(CliError::Mismatch(report))
-    }
+    let setup = make_setup(shader, &dev, o)?;
+    Ok((dev, options, setup))
 }
 
 /// FNV-1a, 64 bits.
@@ -670,7 +712,7 @@ fn summarize(out: &mut String, shader: &Shader, initial: &Memory, mem: &Memory) 
                     let d = surface.desc();
                     let _ = writeln!(
                         out,
-                        "image {label}: {} {} {}x{}x{}, {} levels, {} layers, {}{}; view level {}, layers {}..{}{}",
+                        "image {label}: {} {} {}x{}x{}, {} levels, {} layers, {}{}; view {}, layers {}..{}{}",
                         d.dim,
                         b.logical_format,
                         d.width,
@@ -680,7 +722,11 @@ fn summarize(out: &mut String, shader: &Shader, initial: &Memory, mem: &Memory) 
                         d.array_len,
                         d.tiling.name(),
                         if b.bit6_swizzle.is_enabled() { " (bit-6 swizzled)" } else { "" },
-                        view.base_level,
+                        if b.levels > 1 {
+                            format!("levels {}..{}", view.base_level, view.base_level + b.levels)
+                        } else {
+                            format!("level {}", view.base_level)
+                        },
                         view.base_layer,
                         view.base_layer + view.layer_count,
                         if changed { ", written" } else { "" }
@@ -696,9 +742,17 @@ fn summarize(out: &mut String, shader: &Shader, initial: &Memory, mem: &Memory) 
                         {
                             e += 1;
                         }
-                        let in_view = level == view.base_level
-                            && layer >= view.base_layer
-                            && layer < view.base_layer + view.layer_count;
+                        // Layers (3D: slices) of the view at its base level; a view
+                        // of several levels is whole at the levels below it.
+                        let in_view = if level == view.base_level {
+                            layer >= view.base_layer && layer < view.base_layer + view.layer_count
+                        } else {
+                            level > view.base_level
+                                && level < view.base_level + b.levels
+                                && (d.dim == tiling::SurfDim::D3
+                                    || (layer >= view.base_layer
+                                        && layer < view.base_layer + view.layer_count))
+                        };
                         let _ = writeln!(
                             out,
                             "  {} level {level} layer {layer}: {}",

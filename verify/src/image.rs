@@ -22,7 +22,8 @@
 //! A coordinate is in bounds when it is non-negative and below the view's width, height,
 //! slice count (3D) or layer count (arrays and cubes; a cube view has 6 layers per cube).
 //! `image_load` may take NIR's `lod` source (signed, relative to the view's base level;
-//! LOD 0 without it): a storage view has one level, so a non-zero LOD is out of bounds.
+//! LOD 0 without it): a storage view has one level, so a non-zero LOD is out of bounds;
+//! a sampled view reads its level `lod` while `lod` is below its level count.
 //! Out-of-bounds accesses follow Vulkan's robust image access: loads return the texel
 //! replacement, 0 in the format's components and the format's (0, 0, 1) in the missing
 //! G, B, A (the decoding of an all-zero texel: `rg16_float` gives (0, 0, 0, 1.0),
@@ -34,10 +35,17 @@
 //! format's channels from `n` on as they are in memory (what the typed `store_quad` with
 //! channel mask `(1 << n) - 1` that Mesa emits does).
 //!
-//! `image_size` returns the view's size: `(w)`, `(w, layers)`, `(w, h)`,
-//! `(w, h, layers)`, `(w, h, d)`, `(elements)`; for cubes and cube arrays
-//! `(w, h, layers / 6)`, the number of cubes, as NIR's `lower_cube_size` computes it.
-//! `image_samples` is 1 (storage images are single-sampled; Mesa's
+//! `image_size` returns the size of mip level `lod` of the view (NIR's `lod` source,
+//! signed and relative to the view's base level; LOD 0 without it): `(w)`,
+//! `(w, layers)`, `(w, h)`, `(w, h, layers)`, `(w, h, d)`, `(elements)`; for cubes and
+//! cube arrays `(w, h, layers / 6)`, the number of cubes, as NIR's `lower_cube_size`
+//! computes it. Width, height and 3D depth are the level's, `max(1, size >> lod)` of
+//! the base level's (Vulkan's `OpImageQuerySizeLod`); layers do not shrink. A `lod`
+//! outside the view's levels gives 0 in every component: Vulkan leaves that result
+//! undefined, and 0 is what the sampler's `resinfo` returns for the dimensions of an
+//! out-of-range LOD (D3D's `resinfo` rule), so the lowering's paths and this reference
+//! agree. `image_levels` is the view's level count ([`ImageBinding::levels`]): 1 for
+//! storage views. `image_samples` is 1 (storage images are single-sampled; Mesa's
 //! `lower_image_samples_to_one`).
 //!
 //! `image_block_load` / `image_block_store` move a `W x H` block of raw texels at once
@@ -162,7 +170,7 @@ pub fn texel_offset(
 
 /// [`texel_offset`] at level `lod` of the view (NIR's `lod` source: signed 32-bit,
 /// relative to the view's base level). A storage view has one level, so any LOD but 0
-/// is out of bounds.
+/// is out of bounds; a sampled view has [`ImageBinding::levels`].
 pub fn texel_offset_at_lod(
     decl: &ImageDecl,
     b: &ImageBinding,
@@ -189,9 +197,12 @@ pub fn texel_offset_at_lod(
         .map_err(|reason| ImageError::Unsupported { reason })
 }
 
-/// The size `image_size` returns for the view (before truncation to the destination).
-pub fn image_size(decl: &ImageDecl, b: &ImageBinding) -> [u64; 3] {
-    let Some(ext) = b.view_extent(0) else {
+/// The size `image_size` returns for mip level `lod` of the view (NIR's `lod`: signed
+/// 32-bit, relative to the view's base level; before truncation to the destination):
+/// every component 0 when `lod` is outside the view's levels.
+pub fn image_size(decl: &ImageDecl, b: &ImageBinding, lod: u64) -> [u64; 3] {
+    let lod = lod as u32 as i32;
+    let Some(ext) = u32::try_from(lod).ok().and_then(|l| b.view_extent(l)) else {
         return [0; 3];
     };
     match (decl.dim, decl.arrayed) {
@@ -446,7 +457,8 @@ fn index(call: &IntrinsicCall<'_>, kind: IndexKind) -> Result<u32, EnvError> {
 }
 
 /// Executes a high-level image intrinsic (`image_load`, `image_store`, `image_atomic`,
-/// `image_atomic_swap`, `image_size`, `image_samples`, `image_load_param`) lane by lane,
+/// `image_atomic_swap`, `image_size`, `image_samples`, `image_levels`,
+/// `image_load_param`) lane by lane,
 /// in ascending lane order.
 pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), EnvError> {
     call.check_sources()?;
@@ -494,8 +506,17 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
         let alloc = b.alloc;
         match op {
             IntrinsicOp::ImageSize => {
-                let s = image_size(decl, b);
+                // NIR's optional `lod` source; without it the LOD is 0.
+                let lod = if call.has_src(0) {
+                    call.src_scalar(0, lane)
+                } else {
+                    0
+                };
+                let s = image_size(decl, b, lod);
                 call.set_dest(lane, &s);
+            }
+            IntrinsicOp::ImageLevels => {
+                call.set_dest(lane, &[u64::from(b.levels)]);
             }
             IntrinsicOp::ImageLoad => {
                 let layout = logical_layout(decl, b).map_err(|e| lane_err(lane, e))?;

@@ -19,7 +19,8 @@
 //!   ([`setup::Setup`]);
 //! * [`verifier`]: runs a shader before and after lowering and compares them
 //!   ([`verifier::verify`], [`verifier::lower_and_verify`]);
-//! * [`cli`]: the library behind `ir-opt run` and `ir-opt verify`.
+//! * [`cli`]: the library behind `ir-opt run` and `ir-opt verify`;
+//! * [`visa`]: the vISA interpreter, which runs the kernels of the vISA back end.
 //!
 //! The random generators of the property suites live in the `suites` crate (`tests/`).
 
@@ -37,3 +38,4 @@ pub mod messages;
 pub mod setup;
 pub mod texel;
 pub mod verifier;
+pub mod visa;

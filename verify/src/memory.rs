@@ -227,6 +227,10 @@ pub struct ImageBinding {
     pub param: Vec<u32>,
     /// Whether bit-6 swizzling applies to the surface's addresses.
     pub bit6_swizzle: tiling::Bit6Swizzle,
+    /// The mip levels the view exposes from its base level (ISL's `isl_view::levels`):
+    /// 1 for storage views and texel buffers, as [`Memory::bind_surface_image`] binds
+    /// them; a sampled view may expose more ([`Memory::set_view_levels`]).
+    pub levels: u32,
 }
 
 impl ImageBinding {
@@ -237,8 +241,13 @@ impl ImageBinding {
 
     /// The mip level, width, height and depth-or-layers the view exposes at `lod`
     /// (relative to the view's base level), and the first physical layer. `None` when the
-    /// lod is outside the view (views have one level).
+    /// lod is outside the view's [`levels`](ImageBinding::levels). Width, height and 3D
+    /// depth are those of physical level `base_level + lod`; array layers are the
+    /// view's at every level.
     pub fn view_extent(&self, lod: u32) -> Option<ViewExtent> {
+        if lod >= self.levels {
+            return None;
+        }
         match &self.storage {
             ImageStorage::Buffer { elements } => (lod == 0).then_some(ViewExtent {
                 level: 0,
@@ -250,12 +259,16 @@ impl ImageBinding {
                 surf_dim: None,
             }),
             ImageStorage::Surface { surface, view } => {
-                if lod != 0 {
-                    return None;
-                }
                 let d = surface.desc();
-                let level = view.base_level;
+                let level = view.base_level.checked_add(lod)?;
                 let is_3d = d.dim == tiling::SurfDim::D3;
+                // A 3D view of several levels covers every slice (set_view_levels), so
+                // its depth at a lower level is the level's.
+                let depth = if lod == 0 {
+                    view.layer_count as u64
+                } else {
+                    tiling::minify(d.depth, level) as u64
+                };
                 Some(ViewExtent {
                     level,
                     width: tiling::minify(d.width, level) as u64,
@@ -264,7 +277,7 @@ impl ImageBinding {
                     } else {
                         tiling::minify(d.height, level) as u64
                     },
-                    depth: if is_3d { view.layer_count as u64 } else { 1 },
+                    depth: if is_3d { depth } else { 1 },
                     layers: if is_3d { 1 } else { view.layer_count as u64 },
                     base_layer: view.base_layer,
                     surf_dim: Some(d.dim),
@@ -514,6 +527,7 @@ impl Memory {
                 state_format: state,
                 param: param.to_dwords().to_vec(),
                 bit6_swizzle,
+                levels: 1,
             },
         );
         Ok(alloc)
@@ -543,9 +557,52 @@ impl Memory {
                 state_format: state,
                 param: param.to_dwords().to_vec(),
                 bit6_swizzle: tiling::Bit6Swizzle::None,
+                levels: 1,
             },
         );
         Ok(alloc)
+    }
+
+    /// Makes the surface view bound at `binding` expose `levels` mip levels from its
+    /// base level, as a sampled view (Vulkan's `VkImageSubresourceRange::levelCount`)
+    /// may; storage views and texel buffers have one. The levels must exist in the
+    /// surface, and a 3D view of several levels must cover every slice of its base
+    /// level (a 3D image view spans the whole depth of each level).
+    pub fn set_view_levels(&mut self, binding: u32, levels: u32) -> Result<(), BindError> {
+        let err = |reason: String| BindError { binding, reason };
+        let b = self
+            .images
+            .get_mut(&binding)
+            .ok_or_else(|| err("no image is bound there".into()))?;
+        let ImageStorage::Surface { surface, view } = &b.storage else {
+            if levels == 1 {
+                return Ok(());
+            }
+            return Err(err(format!("a texel buffer has one level, not {levels}")));
+        };
+        let d = surface.desc();
+        if levels == 0 || view.base_level as u64 + levels as u64 > d.levels as u64 {
+            return Err(err(format!(
+                "the view's levels {}..{} are outside the {} the surface has",
+                view.base_level,
+                view.base_level as u64 + levels as u64,
+                d.levels
+            )));
+        }
+        let slices = tiling::minify(d.depth, view.base_level);
+        if levels > 1
+            && d.dim == tiling::SurfDim::D3
+            && (view.base_layer != 0 || view.layer_count != slices)
+        {
+            return Err(err(format!(
+                "a 3D view of {levels} levels covers all {slices} slices of its base level, \
+                 not {}..{}",
+                view.base_layer,
+                view.base_layer as u64 + view.layer_count as u64
+            )));
+        }
+        b.levels = levels;
+        Ok(())
     }
 
     /// The image bound at binding-table index `binding`.

@@ -1,5 +1,5 @@
 //! The message intrinsics of the IR (`lsc_*`, `lsc_*_block2d`, `sampler_ld`,
-//! `sampler_ld_lz`), executed through [`crate::messages`].
+//! `sampler_ld_lz`, `sampler_resinfo`), executed through [`crate::messages`].
 //!
 //! This adapter is the IR's side of a message: it decodes the intrinsic's indices, checks
 //! that its operands have the types the message needs (an address of the address size,
@@ -16,7 +16,7 @@ use crate::call::{
 use crate::memory::Memory;
 use crate::messages::block2d::{self, Block2d, TypedBlock, UntypedBlock};
 use crate::messages::lsc::{LscMessage, Message};
-use crate::messages::sampler::{self, SamplerMessage};
+use crate::messages::sampler::{self, ResinfoMessage, SamplerMessage};
 use crate::messages::typed::{self, Coords};
 use crate::messages::{untyped, Lanes, LanesMut, MessageError};
 use ir::interp::{EnvError, IntrinsicCall};
@@ -28,6 +28,7 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
     call.check_sources()?;
     match call.op() {
         IntrinsicOp::SamplerLd | IntrinsicOp::SamplerLdLz => sampler_ld(mem, call),
+        IntrinsicOp::SamplerResinfo => sampler_resinfo(mem, call),
         IntrinsicOp::LscLoadBlock2d | IntrinsicOp::LscStoreBlock2d => block(mem, call),
         op if op.is_lsc() => {
             let m = LscMessage::decode(op, &call.intrinsic.indices)?;
@@ -343,6 +344,30 @@ fn sampler_ld(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), EnvE
         (Some(lanes(call, 2)), lanes(call, 3))
     };
     with_dest(call, |d| sampler::ld(mem, &msg, u, v, r, lod, d))
+}
+
+fn sampler_resinfo(mem: &Memory, call: &mut IntrinsicCall<'_>) -> Result<(), EnvError> {
+    let channels = call
+        .index(IndexKind::Channels)
+        .filter(|c| (1..=0xf).contains(c))
+        .ok_or_else(|| MessageError::bad_index("channels"))?;
+    if call.src_type(0) != Type::U32 {
+        return Err(MessageError::shape(format!(
+            "the resinfo LOD is {}, expected a 32-bit scalar",
+            call.src_type(0)
+        )));
+    }
+    let want = Type::vec32(channels.count_ones() as u8);
+    check_dest(call, want)?;
+    let surfaces = surfaces(call)?;
+    let msg = ResinfoMessage {
+        sender: sender(call),
+        enabled: call.enabled_mask(),
+        surfaces: &surfaces,
+        channels: channels as u8,
+    };
+    let lod = lanes(call, 0);
+    with_dest(call, |d| sampler::resinfo(mem, &msg, lod, d))
 }
 
 #[cfg(test)]

@@ -7,9 +7,10 @@
 //! origin), array layers (qpitch), a tiling drawn from the ones a storage image may have
 //! on the platform (`Device::storage_tilings_for`: isl's rules within the driver's
 //! policy, what the untyped path's address code covers; a static layout's tiling where
-//! the declaration has one), bit-6 swizzling where IVB/HSW apply it, texels filled with a seeded pattern
-//! of valid values, and a grid a little larger than the largest image so that some
-//! accesses fall outside it.
+//! the declaration has one), bit-6 swizzling where IVB/HSW apply it, every level from
+//! the base level in the views of sampled images (storage views have one), texels
+//! filled with a seeded pattern of valid values, and a grid a little larger than the
+//! largest image so that some accesses fall outside it.
 //!
 //! Each image is bound with the surface-state format the lowering asks for
 //! ([`lowering::LowerReport::bindings`]): the lowered typed format, the view format for
@@ -77,11 +78,14 @@ pub const MAX_MEMORY_BYTES: u64 = 1 << 28;
 /// The part of a surface the shader sees (isl's view, without the format).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct ViewRange {
-    /// The single level of the view.
+    /// The first level of the view.
     pub base_level: u32,
+    /// Levels of the view from `base_level` (ISL's `isl_view::levels`): 1 for storage
+    /// views; a sampled view may have more.
+    pub level_count: u32,
     /// First array layer (cube face, 3D slice).
     pub base_layer: u32,
-    /// Layers (3D: slices) of the view.
+    /// Layers (3D: slices) of the view at its base level.
     pub layer_count: u32,
 }
 
@@ -895,13 +899,19 @@ fn default_layout(
         } else {
             layers
         };
-        let base_layer = if decl.dim == ImageDim::Cube || available < 2 {
-            0
-        } else {
-            layer_pick
-        };
+        // A sampled view exposes every level from its base (so level queries and
+        // loads at a LOD have levels to see); a 3D one then spans every slice.
+        let sampled = decl.access.contains(ir::Access::SAMPLED);
+        let base_layer =
+            if decl.dim == ImageDim::Cube || available < 2 || (sampled && decl.dim == ImageDim::D3)
+            {
+                0
+            } else {
+                layer_pick
+            };
         let view = ViewRange {
             base_level,
+            level_count: if sampled { levels - base_level } else { 1 },
             base_layer,
             layer_count: available - base_layer,
         };
@@ -997,8 +1007,18 @@ fn bind_image(
                 layer_count: view.layer_count,
                 format: view_isl,
             };
-            mem.bind_surface_image(binding, name, s, tview, img.format, state, *bit6_swizzle)
-                .map_err(|e| e.reason)?
+            let alloc = mem
+                .bind_surface_image(binding, name, s, tview, img.format, state, *bit6_swizzle)
+                .map_err(|e| e.reason)?;
+            if view.level_count != 1 && !decl.access.contains(ir::Access::SAMPLED) {
+                return Err(format!(
+                    "a storage view has one level, not {} (only sampled views have more)",
+                    view.level_count
+                ));
+            }
+            mem.set_view_levels(binding, view.level_count)
+                .map_err(|e| e.reason)?;
+            alloc
         }
     };
     fill_image(mem, binding, &img.fill).map_err(|e| format!("the fill: {e}"))?;

@@ -1,8 +1,11 @@
 //! ALU instructions: the dispatcher, and NIR's integer, comparison and select semantics
 //! on 1-, 8-, 16- and 32-bit values.
 //!
-//! 64-bit integers go to [`crate::alu64`], floats to [`crate::float`], conversions and
-//! packing to [`crate::convert`], division to [`crate::idiv`].
+//! 64-bit integers go to [`crate::alu64`], floats to [`crate::float`] (roots and
+//! transcendentals to [`crate::math`], the stepwise ops to [`crate::float_steps`], the
+//! bitwise ones to [`crate::float_bits`]), conversions and packing to
+//! [`crate::convert`], division and remainders to [`crate::idiv`], bit scans to
+//! [`crate::bits`].
 //!
 //! Narrow integers are computed by vISA's mixed-type integer instructions, which widen
 //! their sources by their declared type and truncate to the destination's type (IGC
@@ -17,7 +20,7 @@ use crate::ctx::{storage_type, Ctx, Opnd, Reg};
 use crate::error::EmitError;
 use crate::ops::{bool_from_bit0, compare, copy, mask, neg, sign_extend, widen};
 use crate::vtype::VType;
-use crate::{alu64, convert, float, idiv};
+use crate::{alu64, bits, convert, float, float_bits, float_steps, idiv, math};
 use ir::{AluInst, AluOp, Value};
 
 /// Emits one ALU instruction defining `dest`.
@@ -77,8 +80,14 @@ pub fn emit(cx: &mut Ctx, alu: &AluInst, dest: Value) -> Result<(), EmitError> {
             }
             Ok(())
         }
+        Fsqrt | Frsq | Fexp2 | Flog2 | Fsin | Fcos | Fpow => math::emit(cx, alu, dest, bits),
+        Ffract | Flrp | Fmod | Frem | Fdot2 | Fdot3 | Fdot4 => {
+            float_steps::emit(cx, alu, dest, bits)
+        }
+        Fsign | Ldexp | Fquantize2f16 => float_bits::emit(cx, alu, dest, bits),
+        FindLsb | IfindMsb | BitfieldReverse => bits::emit(cx, alu, dest, bits),
         _ if bits == 64 => alu64::emit(cx, alu, dest),
-        Udiv | Idiv | Umod => idiv::emit(cx, alu, dest, bits),
+        Udiv | Idiv | Umod | Irem | Imod => idiv::emit(cx, alu, dest, bits),
         _ => {
             for i in 0..n {
                 int_op(cx, alu, dest, i, bits)?;
@@ -136,7 +145,17 @@ fn signed_op(op: AluOp) -> bool {
     use AluOp::*;
     matches!(
         op,
-        Ishr | Imin | Imax | Idiv | ImulHigh | Iabs | Ineg | Ilt | Ige | ExtractI8 | ExtractI16
+        Ishr | Imin
+            | Imax
+            | Idiv
+            | ImulHigh
+            | Iabs
+            | Ineg
+            | Isign
+            | Ilt
+            | Ige
+            | ExtractI8
+            | ExtractI16
     )
 }
 
@@ -230,6 +249,24 @@ fn int_semantics(
             };
             let (es, dd) = (cx.es(), cx.dst(d, s));
             cx.line(&format!("mov {es} {dd} {a}"));
+        }
+        Isign => {
+            // clamp(a, -1, 1), on the operand read with its sign.
+            let t = cx.temp(VType::D);
+            let a = match srcs[0] {
+                Opnd::Imm(b) => Opnd::Imm(sign_extend(bits, b) as u64),
+                r => r,
+            };
+            cx.op_typed(
+                "max",
+                (t, VType::D),
+                &[(a, s), (Opnd::Imm(u64::MAX), VType::D)],
+            );
+            cx.op_typed(
+                "min",
+                (d, s),
+                &[(Opnd::Reg(t), VType::D), (Opnd::Imm(1), VType::D)],
+            );
         }
         Imin => cx.op("min", d, s, &[srcs[0], srcs[1]]),
         Imax => cx.op("max", d, s, &[srcs[0], srcs[1]]),
@@ -410,4 +447,50 @@ fn extract(cx: &mut Ctx, d: Reg, srcs: &[Opnd], bits: u8, width: u32, signed: bo
     cx.line(&format!("cmp.lt {es} {p} {si} {}", VType::Ud.imm(fields)));
     let (dd, sf, sp) = (cx.dst(d, dty), cx.src(Opnd::Reg(f), ty), cx.src(past, ty));
     cx.line(&format!("({p}) sel {es} {dd} {sf} {sp}"));
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::sim::{check_exact, run_op};
+    use ir::AluOp;
+
+    #[test]
+    fn isign_by_hand() {
+        let vals = [0u64, 1, 0xffff_ffff, 0x8000_0000, 0x7fff_ffff, 42];
+        let lanes: Vec<Vec<Vec<u64>>> = vals.iter().map(|&v| vec![vec![v]]).collect();
+        let got: Vec<u64> = run_op("dg2", AluOp::Isign, (32, 1), &[(32, 1)], &lanes, 0)
+            .unwrap()
+            .iter()
+            .map(|r| r[0])
+            .collect();
+        assert_eq!(got, [0, 1, 0xffff_ffff, 0xffff_ffff, 1, 1]);
+        // 64 bits: -2^63, -1, 2^32 (a zero low half), 0.
+        let vals = [1u64 << 63, u64::MAX, 1 << 32, 0];
+        let lanes: Vec<Vec<Vec<u64>>> = vals.iter().map(|&v| vec![vec![v]]).collect();
+        let got: Vec<u64> = run_op("dg2", AluOp::Isign, (64, 1), &[(64, 1)], &lanes, 0)
+            .unwrap()
+            .iter()
+            .map(|r| r[0])
+            .collect();
+        assert_eq!(got, [u64::MAX, u64::MAX, 1, 0]);
+    }
+
+    #[test]
+    fn isign_matches_ir_eval_at_every_size() {
+        for bits in [1u8, 8, 16, 32, 64] {
+            let mask = if bits == 64 {
+                u64::MAX
+            } else {
+                (1u64 << bits) - 1
+            };
+            let lanes: Vec<Vec<Vec<u64>>> =
+                [0u64, 1, 2, u64::MAX, 1 << (bits - 1), 0x5a5a_5a5a_5a5a_5a5a]
+                    .iter()
+                    .map(|&v| vec![vec![v & mask]])
+                    .collect();
+            for plat in ["dg2", "pvc"] {
+                check_exact(plat, AluOp::Isign, (bits, 1), &[(bits, 1)], &lanes, 0);
+            }
+        }
+    }
 }

@@ -160,6 +160,22 @@ fn op64(cx: &mut Ctx, op: AluOp, d: Reg, s: &[Opnd]) -> Result<(), EmitError> {
         ImulHigh | UmulHigh => crate::div64::mul_high(cx, d, s[0], s[1], op == ImulHigh),
         Udiv | Umod => crate::div64::udiv(cx, d, s[0], s[1], op == Umod),
         Idiv => crate::div64::sdiv(cx, d, s[0], s[1]),
+        Irem | Imod => crate::div64::srem(cx, d, s[0], s[1], op == Imod),
+        Isign => {
+            // The high half is the sign (0 or -1); the low half that, or 1 for a
+            // positive value.
+            let (t, nz) = (cx.temp(D), cx.temp(UD));
+            cx.op("asr", t, D, &[h(s[0], true), Opnd::Imm(31)]);
+            cx.op("or", nz, UD, &[h(s[0], false), h(s[0], true)]);
+            let p = cx.pred();
+            let es = cx.es();
+            let snz = cx.src(Opnd::Reg(nz), UD);
+            cx.line(&format!("cmp.ne {es} {p} {snz} 0x0:ud"));
+            let dnz = cx.dst(nz, UD);
+            cx.line(&format!("({p}) sel {es} {dnz} 0x1:ud 0x0:ud"));
+            cx.op("or", half(d, false), UD, &[Opnd::Reg(nz), Opnd::Reg(t)]);
+            cx.op("mov", half(d, true), UD, &[Opnd::Reg(t)]);
+        }
         other => {
             return Err(cx.unsupported(format!(
                 "`{other}` on 64-bit integers has no vISA form in this back end"

@@ -9,6 +9,9 @@
 //!   remainder reaches the divisor it is reduced and the quotient bit set. A zero
 //!   divisor gives 0 as NIR defines. `idiv` divides the magnitudes and negates the
 //!   quotient when the signs differ (`INT64_MIN / -1` wraps to `INT64_MIN`).
+//! - `irem`/`imod`: the remainder of the magnitudes (0 for a zero divisor and for
+//!   `INT64_MIN % -1`), negated when `a` is negative (`irem`, the sign of `a`); `imod`
+//!   adds `b` to a non-zero remainder whose operands' signs differ.
 
 use crate::ctx::{Ctx, Opnd, Reg};
 use crate::vtype::VType;
@@ -215,26 +218,94 @@ pub fn udiv(cx: &mut Ctx, d: Reg, a: Opnd, b: Opnd, modulo: bool) {
     }
 }
 
+/// `|o|` of a signed 64-bit operand, in a fresh register (`|INT64_MIN|` reads as
+/// `2^63` unsigned).
+fn abs64(cx: &mut Ctx, o: Opnd) -> Reg {
+    let o = Opnd::Reg(copy64(cx, o));
+    let neg = cx.temp(VType::Uq);
+    sub64(cx, neg, Opnd::Imm(0), o);
+    let p = cx.pred();
+    let es = cx.es();
+    let sh = cx.src(o.half(true), D);
+    cx.line(&format!("cmp.lt {es} {p} {sh} 0x0:d"));
+    let m = cx.temp(VType::Uq);
+    for hi in [false, true] {
+        let (dm, sn, so) = (
+            cx.dst(half(m, hi), UD),
+            cx.src(Opnd::Reg(neg).half(hi), UD),
+            cx.src(o.half(hi), UD),
+        );
+        cx.line(&format!("({p}) sel {es} {dm} {sn} {so}"));
+    }
+    m
+}
+
+/// `d = irem(a, b)` (or `imod` when `floor`), signed 64-bit; 0 when `b` is 0.
+pub fn srem(cx: &mut Ctx, d: Reg, a: Opnd, b: Opnd, floor: bool) {
+    let a = Opnd::Reg(copy64(cx, a));
+    let (ua, ub) = (abs64(cx, a), abs64(cx, b));
+    let m = cx.temp(VType::Uq);
+    udiv(cx, m, Opnd::Reg(ua), Opnd::Reg(ub), true);
+    let nm = cx.temp(VType::Uq);
+    sub64(cx, nm, Opnd::Imm(0), Opnd::Reg(m));
+    let es = cx.es();
+    let p = cx.pred();
+    let sa = cx.src(a.half(true), D);
+    cx.line(&format!("cmp.lt {es} {p} {sa} 0x0:d"));
+    let r = if floor { cx.temp(VType::Uq) } else { d };
+    for hi in [false, true] {
+        let (dd, sn, sm) = (
+            cx.dst(half(r, hi), UD),
+            cx.src(Opnd::Reg(nm).half(hi), UD),
+            cx.src(Opnd::Reg(m).half(hi), UD),
+        );
+        cx.line(&format!("({p}) sel {es} {dd} {sn} {sm}"));
+    }
+    if !floor {
+        return;
+    }
+    // r + b where r != 0 and the operands' signs differ, else r.
+    let rb = cx.temp(VType::Uq);
+    let carry = cx.temp(UD);
+    let (dl, dc, rl, bl) = (
+        cx.dst(half(rb, false), UD),
+        cx.dst(carry, UD),
+        cx.src(Opnd::Reg(r).half(false), UD),
+        cx.src(b.half(false), UD),
+    );
+    cx.line(&format!("addc {es} {dl} {dc} {rl} {bl}"));
+    cx.op(
+        "add3",
+        half(rb, true),
+        UD,
+        &[Opnd::Reg(r).half(true), b.half(true), Opnd::Reg(carry)],
+    );
+    let (nz, sign) = (cx.temp(UD), cx.temp(D));
+    cx.op(
+        "or",
+        nz,
+        UD,
+        &[Opnd::Reg(r).half(false), Opnd::Reg(r).half(true)],
+    );
+    cx.op("xor", sign, D, &[a.half(true), b.half(true)]);
+    let (p1, p2) = (cx.pred(), cx.pred());
+    let (snz, ss) = (cx.src(Opnd::Reg(nz), UD), cx.src(Opnd::Reg(sign), D));
+    cx.line(&format!("cmp.ne {es} {p1} {snz} 0x0:ud"));
+    cx.line(&format!("cmp.lt {es} {p2} {ss} 0x0:d"));
+    cx.line(&format!("and {es} {p1} {p1} {p2}"));
+    for hi in [false, true] {
+        let (dd, sb, sr) = (
+            cx.dst(half(d, hi), UD),
+            cx.src(Opnd::Reg(rb).half(hi), UD),
+            cx.src(Opnd::Reg(r).half(hi), UD),
+        );
+        cx.line(&format!("({p1}) sel {es} {dd} {sb} {sr}"));
+    }
+}
+
 /// `d = a / b`, signed 64-bit, truncating; 0 when `b` is 0.
 pub fn sdiv(cx: &mut Ctx, d: Reg, a: Opnd, b: Opnd) {
-    let abs = |cx: &mut Ctx, o: Opnd| {
-        let neg = cx.temp(VType::Uq);
-        sub64(cx, neg, Opnd::Imm(0), o);
-        let p = cx.pred();
-        let es = cx.es();
-        let sh = cx.src(o.half(true), D);
-        cx.line(&format!("cmp.lt {es} {p} {sh} 0x0:d"));
-        let m = cx.temp(VType::Uq);
-        for hi in [false, true] {
-            let (dm, sn, so) = (
-                cx.dst(half(m, hi), UD),
-                cx.src(Opnd::Reg(neg).half(hi), UD),
-                cx.src(o.half(hi), UD),
-            );
-            cx.line(&format!("({p}) sel {es} {dm} {sn} {so}"));
-        }
-        m
-    };
+    let abs = abs64;
     let (ua, ub) = (abs(cx, a), abs(cx, b));
     let q = cx.temp(VType::Uq);
     udiv(cx, q, Opnd::Reg(ua), Opnd::Reg(ub), false);

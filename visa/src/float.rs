@@ -9,13 +9,19 @@
 //!
 //! Division: vISA `div` is `x * inv(y)`, not correctly rounded. PVC has `divm`, the IEEE
 //! divide macro; DG2 and MTL do not, so there the quotient comes from a refined
-//! reciprocal and two remainder corrections with fused multiply-adds (Markstein's
-//! method: `r = a - b*q` is exact with `mad`, and `q + r*y` rounds correctly when `y` is
-//! within an ulp of `1/b`). With a constant divisor (the colour conversions of the
-//! lowering divide by `2^n - 1`) the reciprocal is the correctly rounded constant. The
-//! result is NIR's correctly rounded quotient whenever `a`, `b` and `a/b` are normal
-//! floats; zeros, infinities and NaNs take IEEE's results through `a * inv(b)`. Where the
-//! quotient or the divisor is subnormal the result may differ from the correctly
+//! reciprocal, two remainder corrections with fused multiply-adds (Markstein's method:
+//! `r = a - b*q` is exact with `mad`, and `q + r*y` brings `q` within an ulp), and
+//! Tuckerman's rounding test, which picks between `q` and its neighbours by the signs
+//! of two more fused multiply-adds (see `round_quotient`). The test needs only a
+//! faithful `q`, so the result does not depend on how exact the math unit's `inv` is
+//! (the corrections alone round wrongly when the refined reciprocal is an ulp off next
+//! to a power of two). Operands below 2^-64, subnormals included, are first scaled by
+//! 2^64 (and the quotient back), so nothing in the sequence underflows. With a constant
+//! divisor (the colour conversions of the lowering divide by `2^n - 1`) the reciprocal
+//! is the correctly rounded constant. The result is NIR's correctly rounded quotient
+//! whenever the quotient is a normal number; zeros, infinities and NaNs take IEEE's
+//! results through `a * inv(b)`. A subnormal quotient is the normal quotient of the
+//! scaled operands scaled back, rounded twice, so it may differ from the correctly
 //! rounded one by an ulp. binary16 divides in binary32 and rounds once more, which is
 //! exact (binary32 has more than twice binary16's precision). NaN payloads are the
 //! hardware's, not `ir::eval`'s.
@@ -149,7 +155,7 @@ fn neg_float(cx: &mut Ctx, o: Opnd, ty: VType) -> String {
 }
 
 /// `d = a / b`, correctly rounded (see the module documentation).
-fn divide(cx: &mut Ctx, d: Reg, a: Opnd, b: Opnd, ty: VType) -> Result<(), EmitError> {
+pub fn divide(cx: &mut Ctx, d: Reg, a: Opnd, b: Opnd, ty: VType) -> Result<(), EmitError> {
     let f = VType::F;
     match ty {
         VType::Df if cx.t.divm => {
@@ -185,6 +191,127 @@ fn const_reciprocal(b: u64) -> Option<f32> {
     (x.is_normal() && y.is_normal()).then_some(y)
 }
 
+/// 2^64 and 2^-64 as binary32 bits.
+const TWO_64: u64 = 0x5f80_0000;
+const TWO_M64: u64 = 0x1f80_0000;
+
+/// An operand whose magnitude is below 2^-64 (a subnormal included) scaled by 2^64,
+/// exactly: a constant folded here, a register selected at run time. Returns the
+/// operand and the factor the quotient must be multiplied by afterwards: `undo` when
+/// the operand was scaled, else 1.0 (a constant, or a register for a register
+/// operand).
+fn prescale(cx: &mut Ctx, o: Opnd, undo: u64) -> (Opnd, Opnd) {
+    let f = VType::F;
+    match o {
+        Opnd::Imm(bits) => {
+            let x = f32::from_bits(bits as u32);
+            if x != 0.0 && x.abs() < f32::from_bits(TWO_M64 as u32) {
+                let scaled = x * f32::from_bits(TWO_64 as u32);
+                (Opnd::Imm(u64::from(scaled.to_bits())), Opnd::Imm(undo))
+            } else {
+                (o, Opnd::Imm(0x3f80_0000))
+            }
+        }
+        Opnd::Reg(_) => {
+            let es = cx.es();
+            let m = cx.temp(VType::Ud);
+            cx.op("and", m, VType::Ud, &[o, Opnd::Imm(0x7fff_ffff)]);
+            let (k, back) = (cx.temp(f), cx.temp(f));
+            let p = cx.pred();
+            let sm = cx.src(Opnd::Reg(m), VType::Ud);
+            cx.line(&format!("cmp.lt {es} {p} {sm} {}", VType::Ud.imm(TWO_M64)));
+            let (dk, db) = (cx.dst(k, f), cx.dst(back, f));
+            cx.line(&format!(
+                "({p}) sel {es} {dk} {} 0x3f800000:f",
+                f.imm(TWO_64)
+            ));
+            cx.line(&format!("({p}) sel {es} {db} {} 0x3f800000:f", f.imm(undo)));
+            let t = cx.temp(f);
+            cx.op("mul", t, f, &[o, Opnd::Reg(k)]);
+            (Opnd::Reg(t), Opnd::Reg(back))
+        }
+    }
+}
+
+/// A binary32 source's magnitude: `(abs)` on a register, the sign cleared on an
+/// immediate.
+fn abs_float(cx: &mut Ctx, o: Opnd) -> String {
+    match o {
+        Opnd::Imm(b) => VType::F.imm(b & 0x7fff_ffff),
+        Opnd::Reg(_) => format!("(abs){}", cx.src(o, VType::F)),
+    }
+}
+
+/// A binary32 source's negated magnitude: `(-abs)` on a register, the sign set on an
+/// immediate.
+fn neg_abs_float(cx: &mut Ctx, o: Opnd) -> String {
+    match o {
+        Opnd::Imm(b) => VType::F.imm(b | 0x8000_0000),
+        Opnd::Reg(_) => format!("(-abs){}", cx.src(o, VType::F)),
+    }
+}
+
+/// Tuckerman's rounding test on a faithful quotient `q` of `a / b`: with `u` the ulp
+/// of `|q|` and `r = |a| - |b| * |q|` (exact, the remainder of a faithful quotient),
+/// the quotient lies above `|q| + u/2` exactly when `2r - |b| * u > 0`, below `|q| -
+/// u'/2` (`u'` the ulp below, `u/2` when `|q|` is a power of two above the lowest
+/// binade) exactly when `2r + |b| * u' < 0`; `|q|` moves by one ulp accordingly
+/// (a quotient of binary32s is never a midpoint). Each test is one fused
+/// multiply-add, whose sign is exact while `|a| >= 2^-64` (the caller scales).
+fn round_quotient(cx: &mut Ctx, q: Reg, a: Opnd, b: Opnd) {
+    let (f, ud) = (VType::F, VType::Ud);
+    let es = cx.es();
+    let r = cx.temp(f);
+    let (dr, nb, sq, sa) = (
+        cx.dst(r, f),
+        neg_abs_float(cx, b),
+        cx.src(Opnd::Reg(q), f),
+        abs_float(cx, a),
+    );
+    cx.line(&format!("mad {es} {dr} {nb} (abs){sq} {sa}"));
+    cx.op("add", r, f, &[Opnd::Reg(r), Opnd::Reg(r)]);
+    // u = succ(|q|) - |q| (exact), and u'.
+    let (m, u, u2) = (cx.temp(ud), cx.temp(f), cx.temp(f));
+    cx.op("and", m, ud, &[Opnd::Reg(q), Opnd::Imm(0x7fff_ffff)]);
+    cx.op("add", u, ud, &[Opnd::Reg(m), Opnd::Imm(1)]);
+    let (du, su, sm) = (
+        cx.dst(u, f),
+        cx.src(Opnd::Reg(u), f),
+        cx.src(Opnd::Reg(m), f),
+    );
+    cx.line(&format!("add {es} {du} {su} (-){sm}"));
+    cx.op("mul", u2, f, &[Opnd::Reg(u), Opnd::Imm(0x3f00_0000)]);
+    // u' = u unless the fraction is zero and the exponent field above 1.
+    let (p1, p2) = (cx.pred(), cx.pred());
+    let t = cx.temp(ud);
+    cx.op("and", t, ud, &[Opnd::Reg(m), Opnd::Imm(0x007f_ffff)]);
+    let st = cx.src(Opnd::Reg(t), ud);
+    cx.line(&format!("cmp.ne {es} {p1} {st} 0x0:ud"));
+    let sm = cx.src(Opnd::Reg(m), ud);
+    cx.line(&format!("cmp.lt {es} {p2} {sm} 0x1000000:ud"));
+    cx.line(&format!("or {es} {p1} {p1} {p2}"));
+    let (d2, su) = (cx.dst(u2, f), cx.src(Opnd::Reg(u), f));
+    cx.line(&format!("({p1}) mov {es} {d2} {su}"));
+    let (w, v) = (cx.temp(f), cx.temp(f));
+    let (dw, nb, su, sr) = (
+        cx.dst(w, f),
+        neg_abs_float(cx, b),
+        cx.src(Opnd::Reg(u), f),
+        cx.src(Opnd::Reg(r), f),
+    );
+    cx.line(&format!("mad {es} {dw} {nb} {su} {sr}"));
+    let sb = abs_float(cx, b);
+    let (dv, su2) = (cx.dst(v, f), cx.src(Opnd::Reg(u2), f));
+    cx.line(&format!("mad {es} {dv} {sb} {su2} {sr}"));
+    for (t, cond, step) in [(w, "gt", 1u64), (v, "lt", 0xffff_ffff)] {
+        let p = cx.pred();
+        let st = cx.src(Opnd::Reg(t), f);
+        cx.line(&format!("cmp.{cond} {es} {p} {st} 0x0:f"));
+        let (dq, sq) = (cx.dst(q, ud), cx.src(Opnd::Reg(q), ud));
+        cx.line(&format!("({p}) add {es} {dq} {sq} {}", ud.imm(step)));
+    }
+}
+
 /// `d = a / b` in binary32.
 fn divide32(cx: &mut Ctx, d: Reg, a: Opnd, b: Opnd) {
     let f = VType::F;
@@ -193,46 +320,73 @@ fn divide32(cx: &mut Ctx, d: Reg, a: Opnd, b: Opnd) {
         cx.op("divm", d, f, &[a, b]);
         return;
     }
+    // Operands below 2^-64 (subnormals too) are scaled by 2^64 and the quotient back,
+    // so that nothing below underflows.
+    let (sa, ka) = prescale(cx, a, TWO_M64);
+    let (sb, kb) = prescale(cx, b, TWO_64);
     // The reciprocal: a constant, or inv(b) refined once by Newton-Raphson,
     // y = y0 + y0 * (1 - b*y0).
-    let y = match b {
+    let y = match sb {
         Opnd::Imm(bits) if const_reciprocal(bits).is_some() => {
             Opnd::Imm(u64::from(const_reciprocal(bits).unwrap_or(1.0).to_bits()))
         }
         _ => {
             let y0 = cx.temp(f);
-            cx.op("inv", y0, f, &[b]);
+            cx.op("inv", y0, f, &[sb]);
             let e = cx.temp(f);
-            let (de, nb, sy) = (cx.dst(e, f), neg_float(cx, b, f), cx.src(Opnd::Reg(y0), f));
+            let (de, nb, sy) = (cx.dst(e, f), neg_float(cx, sb, f), cx.src(Opnd::Reg(y0), f));
             cx.line(&format!("mad {es} {de} {nb} {sy} 0x3f800000:f"));
             cx.op("mad", y0, f, &[Opnd::Reg(e), Opnd::Reg(y0), Opnd::Reg(y0)]);
             Opnd::Reg(y0)
         }
     };
-    // q = a*y; twice: r = a - b*q (exact), q = q + r*y.
+    // q = a*y; twice: r = a - b*q (exact), q = q + r*y; then the rounding test.
     let q = cx.temp(f);
-    cx.op("mul", q, f, &[a, y]);
+    cx.op("mul", q, f, &[sa, y]);
     let r = cx.temp(f);
     let q1 = cx.temp(f);
     let mut cur = q;
     for _ in 0..2 {
-        let (dr, nb, sq, sa) = (
+        let (dr, nb, sq, s_a) = (
             cx.dst(r, f),
-            neg_float(cx, b, f),
+            neg_float(cx, sb, f),
             cx.src(Opnd::Reg(cur), f),
-            cx.src(a, f),
+            cx.src(sa, f),
         );
-        cx.line(&format!("mad {es} {dr} {nb} {sq} {sa}"));
+        cx.line(&format!("mad {es} {dr} {nb} {sq} {s_a}"));
         cx.op("mad", q1, f, &[Opnd::Reg(r), y, Opnd::Reg(cur)]);
         cur = q1;
     }
+    round_quotient(cx, cur, sa, sb);
+    // Undo the scaling: 2^-64 for a scaled dividend, 2^64 for a scaled divisor
+    // (each exact while the quotient is a normal number).
+    // The two factors multiply first (2^64 * 2^-64 is 1, exactly).
+    let one = Opnd::Imm(0x3f80_0000);
+    let back = match (ka, kb) {
+        (k, o) | (o, k) if o == one => k,
+        (Opnd::Imm(x), Opnd::Imm(y)) => Opnd::Imm(u64::from(
+            (f32::from_bits(x as u32) * f32::from_bits(y as u32)).to_bits(),
+        )),
+        (x, y) => {
+            let t = cx.temp(f);
+            cx.op("mul", t, f, &[x, y]);
+            Opnd::Reg(t)
+        }
+    };
+    if back != one {
+        cx.op("mul", cur, f, &[Opnd::Reg(cur), back]);
+    }
     // Zeros, infinities and NaNs (an operand whose exponent is all zeros with a zero
     // significand, or all ones), and an overflowing first estimate: IEEE's result is
-    // a * inv(b).
+    // a * inv(b), with the divisor scaled as above (a subnormal's reciprocal would
+    // overflow) and the factor undone.
     let special = cx.temp(f);
     let ib = cx.temp(f);
-    cx.op("inv", ib, f, &[b]);
+    cx.op("inv", ib, f, &[sb]);
     cx.op("mul", special, f, &[a, Opnd::Reg(ib)]);
+    if kb != one {
+        cx.op("mul", special, f, &[Opnd::Reg(special), kb]);
+    }
     let (p1, p2) = (cx.pred(), cx.pred());
     let mut conds = Vec::new();
     for (o, zero_too) in [(a, true), (b, true), (Opnd::Reg(q), false)] {
@@ -290,6 +444,67 @@ mod tests {
                 assert_eq!(q.to_bits(), (a / c).to_bits(), "-{x} / {c}");
             }
         }
+    }
+
+    /// The kernel's quotient is `ir::eval`'s, bit for bit, when the math unit's `inv`
+    /// is exact, faithful or two ulps off: quotients next to powers of two (where a
+    /// refined reciprocal can tie), subnormal and tiny operands, constants.
+    #[test]
+    fn division_is_correctly_rounded_around_an_inexact_inv() {
+        use crate::sim::check_exact;
+        use ir::AluOp;
+        let ops = crate::sqrt::tests_support::f32_operands(400);
+        let mut lanes = Vec::new();
+        for (k, &a) in ops.iter().enumerate() {
+            let b = ops[(k * 7 + 3) % ops.len()];
+            lanes.push(vec![vec![a], vec![b]]);
+            // A quotient just above a power of two: 1 / (2 - 2^-23) * 2^e.
+            lanes.push(vec![
+                vec![a & 0xff80_0000],
+                vec![0x3fff_ffff ^ (b & 0x0f80_0000)],
+            ]);
+        }
+        // Zero and infinite dividends over subnormal divisors, and the reverse.
+        for (a, b) in [
+            (0u64, 1u64),
+            (0x8000_0000, 0x8000_0003),
+            (0x7f80_0000, 1),
+            (1, 0),
+        ] {
+            lanes.push(vec![vec![a], vec![b]]);
+            lanes.push(vec![vec![b], vec![a]]);
+        }
+        for v in [1u64, 0x0000_0003, 0x0080_0001, 0x1f7f_ffff] {
+            lanes.push(vec![vec![v], vec![0x4040_0000]]);
+            lanes.push(vec![vec![0x4040_0000], vec![v]]);
+        }
+        // Exact, except that a subnormal quotient may be an ulp off (the module
+        // documentation).
+        let srcs = [(32u8, 1u8), (32, 1)];
+        for ulps in [0, 1, 2] {
+            let got = crate::sim::run_op("dg2", AluOp::Fdiv, (32, 1), &srcs, &lanes, ulps).unwrap();
+            for (lane, g) in lanes.iter().zip(&got) {
+                let want = crate::sim::eval(AluOp::Fdiv, (32, 1), &srcs, lane)[0];
+                let subnormal = want & 0x7f80_0000 == 0;
+                assert!(
+                    g[0] == want || (subnormal && g[0].abs_diff(want) == 1),
+                    "{lane:x?}: {:x} vs {want:x}",
+                    g[0]
+                );
+            }
+        }
+        let normal: Vec<Vec<Vec<u64>>> = lanes
+            .iter()
+            .filter(|l| {
+                let q = crate::sim::eval(AluOp::Fdiv, (32, 1), &srcs, l)[0];
+                q & 0x7f80_0000 != 0
+            })
+            .cloned()
+            .collect();
+        assert!(normal.len() > 600, "{}", normal.len());
+        check_exact("dg2", AluOp::Fdiv, (32, 1), &srcs, &normal, 2);
+        let recip: Vec<Vec<Vec<u64>>> = ops.iter().map(|&b| vec![vec![b]]).collect();
+        check_exact("mtl", AluOp::Frcp, (32, 1), &[(32, 1)], &recip, 2);
     }
 
     #[test]

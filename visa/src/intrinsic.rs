@@ -37,7 +37,7 @@ pub fn emit(
         | LoadPushConstant | ImageLoadParam => memory::emit(cx, inst, i, dest),
         op if op.is_lsc() => lsc::emit(cx, inst, i, dest),
         LscLoadBlock2d | LscStoreBlock2d => block2d::emit(cx, inst, i, dest),
-        SamplerLd | SamplerLdLz => sampler::emit(cx, inst, i, dest),
+        SamplerLd | SamplerLdLz | SamplerResinfo => sampler::emit(cx, inst, i, dest),
         op if op.info().class == IntrinsicClass::Image => Err(cx.err(EmitErrorKind::NotLowered {
             intrinsic: op.name(),
         })),

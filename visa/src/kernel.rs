@@ -6,7 +6,7 @@ use crate::control::{self, LoopLabels};
 use crate::ctx::{storage_type, Ctx};
 use crate::error::{EmitError, EmitErrorKind};
 use crate::phi::PhiCopies;
-use crate::target::{Family, Options, Target};
+use crate::target::{dispatch_widths, Family, Options, Target};
 use crate::{alu, intrinsic};
 use ir::{CfNode, CfParent, InstKind, Jump, Shader};
 use lowering::Device;
@@ -29,11 +29,38 @@ pub struct Kernel {
 ///
 /// The shader must have gone through the lowering (image intrinsics are errors) and
 /// pass the validator. Errors name the instruction, its position and the platform.
+///
+/// The kernel runs at the shader's `subgroup_size`, else [`Options::simd`], else 16
+/// lanes; when neither fixes the width and the values live at once would not fit the
+/// registers of a SIMD16 thread, at the narrowest width the platform dispatches below
+/// it (SIMD8 on DG2 and MTL), as IGC falls back to SIMD8 rather than spill. The width
+/// is the kernel's `SimdSize` and [`Abi::simd`].
 pub fn emit_kernel(
     shader: &Shader,
     device: &Device,
     options: &Options,
 ) -> Result<Kernel, EmitError> {
+    let first = emit_at(shader, device, options);
+    let free_width = shader.subgroup_size.is_none() && options.simd.is_none();
+    match first {
+        Err(e) if free_width && matches!(*e.kind, EmitErrorKind::RegisterPressure { .. }) => {
+            let t = Target::new(device, None, options)?;
+            let narrower = dispatch_widths(t.family)
+                .iter()
+                .copied()
+                .filter(|&w| w < t.simd)
+                .min();
+            match narrower {
+                Some(w) => emit_at(shader, device, &Options::with_simd(w)).or(Err(e)),
+                None => Err(e),
+            }
+        }
+        r => r,
+    }
+}
+
+/// [`emit_kernel`] at the width the shader or `options` give (else 16).
+fn emit_at(shader: &Shader, device: &Device, options: &Options) -> Result<Kernel, EmitError> {
     let t = Target::new(device, shader.subgroup_size, options)?;
     let func = shader
         .entry()
@@ -200,5 +227,66 @@ fn instruction_kind(cx: &mut Ctx, inst: ir::Inst) -> Result<(), EmitError> {
             alu::emit(cx, a, dest)
         }
         InstKind::Intrinsic(i) => intrinsic::emit(cx, inst, i, data.dest),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A shader that keeps `n` loaded vec4s live until the end.
+    fn many_live(n: usize, subgroup: Option<u32>) -> Shader {
+        let mut body = String::new();
+        for k in 0..n {
+            body.push_str(&format!(
+                "    64 %{o} = load_const ({off})\n    64 %{a} = iadd %2, %{o}\n    32x4 %{v} = @load_global (%{a}) (access=none, align_mul=16)\n",
+                o = 100 + 3 * k,
+                a = 101 + 3 * k,
+                v = 102 + 3 * k,
+                off = 16 * k
+            ));
+        }
+        let mut acc = "%1".to_string();
+        for k in 0..n {
+            let s = 1000 + k;
+            body.push_str(&format!("    32 %{s} = iadd {acc}, %{}.w\n", 102 + 3 * k));
+            acc = format!("%{s}");
+        }
+        body.push_str(&format!(
+            "    @store_global ({acc}, %2) (access=none, align_mul=4)\n"
+        ));
+        let sg = subgroup.map_or(String::new(), |s| format!(", subgroup_size={s}"));
+        let text = format!(
+            "shader compute (local_size=32,1,1{sg})\nfn main {{\n  block b0:\n    32 %1 = load_const (0)\n    64 %2 = @load_push_constant (%1) (base=0, range=8)\n{body}}}\n"
+        );
+        ir::parse_shader(&text).unwrap()
+    }
+
+    #[test]
+    fn a_kernel_too_large_for_simd16_falls_back_to_simd8() {
+        let dg2 = Device::preset("dg2").unwrap();
+        // 20 vec4s at SIMD16 take 20 * 4 * 64 = 5,120 bytes, more than the 3,712 of
+        // 128 registers of 32 bytes a thread has for values; at SIMD8, half.
+        let s = many_live(20, None);
+        let k = emit_kernel(&s, &dg2, &Options::default()).unwrap();
+        assert_eq!(k.abi.simd, 8);
+        assert!(k.text.contains(".kernel_attr SimdSize=8"));
+        // A fixed width is kept, and the error says why.
+        for (shader, options) in [
+            (many_live(20, Some(16)), Options::default()),
+            (many_live(20, None), Options::with_simd(16)),
+        ] {
+            let e = emit_kernel(&shader, &dg2, &options).unwrap_err();
+            assert!(
+                matches!(*e.kind, EmitErrorKind::RegisterPressure { .. }),
+                "{e}"
+            );
+        }
+        // Small kernels stay at 16; PVC has no narrower width and twice the registers.
+        let k = emit_kernel(&many_live(4, None), &dg2, &Options::default()).unwrap();
+        assert_eq!(k.abi.simd, 16);
+        let pvc = Device::preset("pvc").unwrap();
+        let k = emit_kernel(&s, &pvc, &Options::default()).unwrap();
+        assert_eq!(k.abi.simd, 16);
     }
 }

@@ -31,7 +31,9 @@
 //! denormals; round to nearest even), last `ret (M1, 1)`.
 //!
 //! **SIMD width.** Every kernel runs `W` lanes per thread: the shader's
-//! `subgroup_size`, else [`Options::simd`], else 16. Whole-kernel instructions are
+//! `subgroup_size`, else [`Options::simd`], else 16, or the platform's narrowest width
+//! when a SIMD16 thread's registers cannot hold the values live at once
+//! ([`emit_kernel`]). Whole-kernel instructions are
 //! `(M1, W)`: they write only the enabled lanes. `(M1_NM, n)` (no mask) appears only in
 //! scalar work (uniform payload fields) and in copies into temporaries.
 //!
@@ -59,13 +61,15 @@
 //!
 //! **Instructions.** `mov`, `mov.sat`, `add`, `add3`, `addc`, `subb`, `mul`, `mulh`,
 //! `mad`, `and`, `or`, `xor`, `not`, `shl`, `shr`, `asr`, `min`, `max`, `sel`, `cmp`,
-//! `bfe`, `bfi`, `fbl`, `lzd`, `cbit`, `inv`, `divm` (PVC), `rndd`, `rndu`, `rnde`,
-//! `rndz`; `goto`, labels, `ret`; `lsc_*` messages and `lsc_fence`, `barrier`, `movs`
-//! and `load_3d`/`load_lz`; `lifetime.start <var>` right before a variable is first
+//! `bfe`, `bfi`, `bfrev`, `fbl`, `lzd`, `cbit`, `inv`, `sqrt`, `exp`, `log`, `sin`,
+//! `cos`, `pow`, `divm` and `sqrtm` (PVC), `rndd`, `rndu`, `rnde`, `rndz`; `goto`,
+//! labels, `ret`; `lsc_*` messages and `lsc_fence`, `barrier`, `movs` and
+//! `load_3d`/`load_lz`; `lifetime.start <var>` right before a variable is first
 //! written, a liveness hint with no effect on values (the variable holds nothing live
-//! before it; emitted for temporaries, and for values defined outside loops). 64-bit integers are computed on 32-bit halves
-//! ([`alu64`]); integer division is emulated ([`idiv`]); float division is correctly
-//! rounded ([`float`]).
+//! before it; emitted for temporaries, and for values defined outside loops). 64-bit
+//! integers are computed on 32-bit halves ([`alu64`]); integer division is emulated
+//! ([`idiv`], [`div64`]); float division and square roots are correctly rounded
+//! ([`float`], [`sqrt`]).
 //!
 //! **Control flow.** `if` and `loop` become SIMD `goto`s ([`control`]): lanes that take
 //! a forward `goto` wait at its label; the loop's back edge is an unconditional
@@ -75,10 +79,51 @@
 //! the platform, split over the kernel's lanes with execution masks `M1`, `M3`, `M5`,
 //! ... ([`payload`], [`lsc`], [`block2d`], [`sampler`]).
 //!
+//! # What the ALU computes, op by op
+//!
+//! `ir::eval` defines every ALU op bit for bit (NIR's constant folding). The kernel
+//! computes the same bits wherever IEEE arithmetic and integer instructions can, and
+//! says where the hardware's math unit decides instead:
+//!
+//! - **Integer ops** (every size: 1, 8, 16, 32, 64 bits), comparisons, selects,
+//!   conversions, bit ops: exact. `irem`/`imod` give 0 for a zero divisor and for
+//!   `INT_MIN % -1` and take the sign of `a`/`b`; `isign` is -1, 0 or 1; `find_lsb(0)`
+//!   and `ifind_msb(0 or -1)` are -1 ([`idiv`], [`div64`], [`bits`]).
+//! - **`fadd`, `fsub`, `fmul`, `ffma`, `fmin`, `fmax`, `fsat`, roundings, `fneg`,
+//!   `fabs`**: exact ([`float`]; NaN payloads the hardware's).
+//! - **`fdiv`, `frcp`**: correctly rounded whenever the quotient is a normal number, on
+//!   every platform and whatever the error of the math unit's `inv` (a refined
+//!   reciprocal, remainder corrections and Tuckerman's rounding test; PVC's `divm`); a
+//!   subnormal quotient may be an ulp off ([`float`]).
+//! - **`fsqrt`**: correctly rounded (PVC's `sqrtm`; on DG2 and MTL the math unit's
+//!   `sqrt` corrected by a Newton step and Tuckerman's test) ([`sqrt`]).
+//! - **`frsq`**: `1.0 / sqrt(x)`, both steps correctly rounded, as `ir::eval` defines
+//!   it; vISA's `rsqrt` (one approximate step) is not used ([`math`]).
+//! - **`ffract`, `flrp`, `fmod`, `frem`, `fdot2/3/4`**: exact, each of NIR's steps one
+//!   IEEE operation in NIR's order ([`float_steps`]).
+//! - **`fsign`, `ldexp`, `fquantize2f16`**: exact, on the bits ([`float_bits`]).
+//! - **`fexp2`, `flog2`, `fsin`, `fcos`, `fpow`**: the math unit's `exp`, `log`, `sin`,
+//!   `cos`, `pow`, which are not correctly rounded: the results differ from
+//!   `ir::eval`'s (the binary64 `libm` value rounded once) in the last bits, within
+//!   at least Vulkan's precision requirements (`exp2` `3 + 2|x|` ulp, `log2` 3 ulp or
+//!   2^-21 absolute in `[0.5, 2]`, `sin`/`cos` 2^-11 absolute in `[-pi, pi]`, `pow` as
+//!   `exp2(y * log2(x))`). Their special values are exact: NaNs, and every one of C's
+//!   `pow` special cases ([`math`]).
+//! - **NaNs** of the multi-step float ops follow `ir::eval`: the first NaN operand,
+//!   quieted, else the default NaN ([`nan`]).
+//! - **16-bit floats** of the ops above compute in binary32 and round once at the end,
+//!   as `ir::eval` does.
+//! - **64-bit floats**: none on DG2. MTL has binary64 `add`, `mul`, `mad`, but no IEEE
+//!   division or square root, so 64-bit `fdiv`, `frcp`, `fsqrt`, `frsq`, `fmod`,
+//!   `frem` are errors there (PVC has `divm`, `sqrtm`). vISA has no binary64 `exp`,
+//!   `log`, `sin`, `cos`, `pow`: 64-bit `fexp2`, `flog2`, `fsin`, `fcos`, `fpow` are
+//!   errors on every platform. Each error names the op, the size and the platform.
+//!
 //! # Modules
 //!
 //! [`kernel`] assembles the kernel, walking the control flow ([`control`], [`phi`]) and
-//! dispatching instructions ([`alu`] and friends, [`intrinsic`] to [`sysval`],
+//! dispatching instructions ([`alu`] and friends: [`math`], [`sqrt`],
+//! [`float_steps`], [`float_bits`], [`bits`], [`nan`], [`intrinsic`] to [`sysval`],
 //! [`memory`], [`lsc`], [`block2d`], [`sampler`]) over the shared [`ctx::Ctx`];
 //! [`abi`] lays out the inputs, [`decl`] the symbol table, [`target`] the platform
 //! facts; [`igc`] runs GenX_IR.
@@ -86,6 +131,7 @@
 pub mod abi;
 pub mod alu;
 pub mod alu64;
+pub mod bits;
 pub mod block2d;
 pub mod control;
 pub mod convert;
@@ -94,18 +140,25 @@ pub mod decl;
 pub mod div64;
 pub mod error;
 pub mod float;
+pub mod float_bits;
+pub mod float_steps;
 pub mod idiv;
 pub mod igc;
 pub mod intrinsic;
 pub mod kernel;
 pub mod lsc;
+pub mod math;
 pub mod memory;
+pub mod nan;
 pub mod ops;
 pub mod payload;
 pub mod phi;
 pub mod pressure;
 pub mod round64;
 pub mod sampler;
+#[cfg(test)]
+pub(crate) mod sim;
+pub mod sqrt;
 pub mod sysval;
 pub mod target;
 pub mod uniform;

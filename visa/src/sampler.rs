@@ -1,5 +1,6 @@
 //! Sampler `ld` and `ld_lz` (vISA `load_3d` and `load_lz`, IGC
-//! `documentation/visa/instructions/3D_LOAD.md`).
+//! `documentation/visa/instructions/3D_LOAD.md`) and `resinfo` (vISA `info_3d`,
+//! `documentation/visa/instructions/INFO.md`).
 //!
 //! The surface is a surface variable numbered after the reserved `T0`-`T5` (one per
 //! image, `T6` up), set to the image's binding-table index with `movs` before each
@@ -11,6 +12,16 @@
 //! ```text
 //! movs (M1_NM, 1) T6(0) 0x5:ud
 //! (p1) load_lz.RGBA (M1, 16)  0x0:uw T6 v20.0 v10.0 v11.0
+//! ```
+//!
+//! `resinfo` is spelled as IGC's printer spells `info_3d` and its assembler reads it
+//! (`CISA.y` `ResInfo3dInstruction`): the channels, the execution size, the surface,
+//! the LOD (a raw operand even when it is the constant 0) and then the destination,
+//! without the `aoffimmi` immediate and without a predicate:
+//!
+//! ```text
+//! movs (M1_NM, 1) T6(0) 0x0:ud
+//! resinfo.RGB (M1, 16)  T6 v30.0 v31.0
 //! ```
 
 use crate::ctx::{Ctx, Opnd};
@@ -81,10 +92,7 @@ pub fn emit(
         .filter(|(k, _)| m.channels & (1 << k) != 0)
         .map(|(_, c)| c)
         .collect();
-    let op = match m.op {
-        SamplerOp::Ld => "load_3d",
-        SamplerOp::LdLz => "load_lz",
-    };
+    let op = m.op.visa_name();
     let comps = m.channels.count_ones() as u8;
     for c in payload::chunks(cx, cx.t.sampler_simd) {
         let srcs: Vec<String> = params
@@ -110,11 +118,19 @@ pub fn emit(
             .unwrap_or_else(|| "%null.0".to_string());
         cx.line(&format!("movs (M1_NM, 1) {surface}(0) {bti}"));
         let p = pred.as_ref().map(|p| format!("({p}) ")).unwrap_or_default();
-        cx.line(&format!(
-            "{p}{op}.{channels} {}  0x0:uw {surface} {dtext} {}",
-            c.es(),
-            srcs.join(" ")
-        ));
+        let text = match m.op {
+            SamplerOp::Resinfo => format!(
+                "{op}.{channels} {}  {surface} {} {dtext}",
+                c.es(),
+                srcs.join(" ")
+            ),
+            SamplerOp::Ld | SamplerOp::LdLz => format!(
+                "{p}{op}.{channels} {}  0x0:uw {surface} {dtext} {}",
+                c.es(),
+                srcs.join(" ")
+            ),
+        };
+        cx.line(&text);
         if let Some(d) = d {
             d.finish(cx);
         }

@@ -16,7 +16,8 @@ use tiling::Gen;
 #[non_exhaustive]
 pub struct Options {
     /// The kernel's SIMD width when the shader fixes no `subgroup_size` (default 16,
-    /// which every LSC platform dispatches).
+    /// which every LSC platform dispatches, or a narrower width when a SIMD16 thread
+    /// could not hold the kernel's values: see [`crate::emit_kernel`]).
     pub simd: Option<u32>,
 }
 
@@ -63,13 +64,17 @@ pub struct Target {
     /// Whether vISA `divm` (the IEEE divide macro) exists: GenX_IR rejects it on DG2 and
     /// MTL ("IEEE instruction divm is not supported on DG2 platform") and takes it on PVC.
     pub divm: bool,
+    /// Whether vISA `sqrtm` (the IEEE square root macro) exists, and `sqrt` takes `df`
+    /// operands: GenX_IR rejects both on DG2 and MTL ("IEEE instruction sqrtm is not
+    /// supported on MTL platform") and takes them on PVC.
+    pub sqrtm: bool,
     /// The `-platform` name of GenX_IR, if GenX_IR 1.0.12504 knows the platform.
     pub genx_platform: Option<&'static str>,
 }
 
 /// The SIMD widths a family dispatches: PVC and Xe2 have no SIMD8 compute dispatch
 /// (IGC compiles their kernels at SIMD16 or SIMD32).
-fn dispatch_widths(family: Family) -> &'static [u32] {
+pub fn dispatch_widths(family: Family) -> &'static [u32] {
     match family {
         Family::Dg2 | Family::Mtl => &[8, 16, 32],
         Family::Pvc | Family::Xe2 => &[16, 32],
@@ -128,6 +133,7 @@ impl Target {
             sampler_simd: device.sampler_simd(),
             fp64: family != Family::Dg2,
             divm: matches!(family, Family::Pvc | Family::Xe2),
+            sqrtm: matches!(family, Family::Pvc | Family::Xe2),
             genx_platform: match family {
                 Family::Dg2 => Some("DG2"),
                 Family::Mtl => Some("MTL"),
@@ -172,10 +178,12 @@ mod tests {
         assert_eq!((t.family, t.simd, t.fp64), (Family::Mtl, 8, true));
         let t = Target::new(&dev("pvc"), None, &Options::with_simd(32)).unwrap();
         assert_eq!(
-            (t.family, t.simd, t.grf, t.divm),
-            (Family::Pvc, 32, 64, true)
+            (t.family, t.simd, t.grf, t.divm, t.sqrtm),
+            (Family::Pvc, 32, 64, true, true)
         );
         assert_eq!(t.genx_platform, Some("PVC"));
+        let m = Target::new(&dev("mtl"), None, &Options::default()).unwrap();
+        assert_eq!((m.fp64, m.divm, m.sqrtm), (true, false, false));
         assert_eq!(genx_platform(&dev("bmg")), None);
         assert_eq!(genx_platform(&dev("tgl")), None);
         let e = Target::new(&dev("pvc"), Some(8), &Options::default()).unwrap_err();

@@ -78,6 +78,21 @@ impl FnCheck<'_> {
                 );
             }
         }
+        // Texel buffers have no mip levels to count or to take the size of.
+        let level_query = match op {
+            IntrinsicOp::ImageLevels => true,
+            IntrinsicOp::ImageSize => src_of("lod").is_some(),
+            _ => false,
+        };
+        if level_query && decl.dim == ImageDim::Buffer {
+            self.error(
+                span,
+                ImageError::BufferLevels {
+                    op,
+                    image: image_name(image, decl),
+                },
+            );
+        }
         let format = decl.format;
         let data_bits = format.data_bit_size();
         match op {
@@ -268,9 +283,9 @@ impl FnCheck<'_> {
     /// `readonly` image (NIR's ACCESS_NON_WRITEABLE) is never written and a `writeonly`
     /// one (ACCESS_NON_READABLE) never read. Loads (`image_load`, `image_block_load`,
     /// the sampler's `ld`/`ld_lz`) read; stores (`image_store`, `image_block_store`)
-    /// write; atomics do both. Queries (`image_size`, `image_samples`,
-    /// `image_load_param`) read the descriptor, not the texels, and are allowed on
-    /// either. The qualifiers are the declaration's together with the intrinsic's
+    /// write; atomics do both. Queries (`image_size`, `image_samples`, `image_levels`,
+    /// `image_load_param`, the sampler's `resinfo`) read the descriptor, not the
+    /// texels, and are allowed on either. The qualifiers are the declaration's together with the intrinsic's
     /// `access` index, which restates them.
     pub(super) fn check_access_qualifiers(&mut self, c: &IntrCtx<'_>) {
         let (Some(decl), Some(image)) = (c.decl, c.image) else {

@@ -236,7 +236,8 @@ impl FnCheck<'_> {
             | IntrinsicOp::ImageAtomic
             | IntrinsicOp::ImageAtomicSwap
             | IntrinsicOp::ImageSize
-            | IntrinsicOp::ImageSamples => {
+            | IntrinsicOp::ImageSamples
+            | IntrinsicOp::ImageLevels => {
                 // The indices decoded (the sources were checked against them).
                 self.check_image_access(&ctx, &src_of);
             }
@@ -275,6 +276,7 @@ impl FnCheck<'_> {
                 self.check_image_block(&ctx, &src_of);
             }
             IntrinsicOp::SamplerLd | IntrinsicOp::SamplerLdLz => self.check_sampler(&ctx),
+            IntrinsicOp::SamplerResinfo => self.check_resinfo(&ctx),
             _ => {}
         }
     }

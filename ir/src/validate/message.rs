@@ -1,5 +1,5 @@
 //! Messages: LSC messages, 2D block messages, image block accesses and the sampler
-//! `ld`/`ld_lz`.
+//! `ld`/`ld_lz`/`resinfo`.
 
 use super::context::{image_name, FnCheck, IntrCtx};
 use super::error::{DataOperand, MessageError};
@@ -309,6 +309,47 @@ impl FnCheck<'_> {
                 },
             ),
             _ => {}
+        }
+    }
+}
+
+impl FnCheck<'_> {
+    /// The sampler `resinfo`: one 32-bit component per channel read, of an image with
+    /// mip levels (not a texel buffer).
+    pub(super) fn check_resinfo(&mut self, c: &IntrCtx<'_>) {
+        let (op, span) = (c.op, c.span);
+        if let (Some(decl), Some(image)) = (c.decl, c.image) {
+            if decl.dim == ImageDim::Buffer {
+                self.error(
+                    span,
+                    MessageError::ResinfoOfBuffer {
+                        op,
+                        image: image_name(image, decl),
+                    },
+                );
+            }
+        }
+        let (Some(d), Some(ch)) = (c.dest, c.intr.index(IndexKind::Channels)) else {
+            return;
+        };
+        if d.num_components() != ch.count_ones() as u8 {
+            self.error(
+                span,
+                MessageError::SamplerComponents {
+                    op,
+                    channels: ch,
+                    found: d.num_components(),
+                },
+            );
+        }
+        if d.bit_size() != 32 {
+            self.error(
+                span,
+                MessageError::ResinfoBits {
+                    op,
+                    found: d.bit_size(),
+                },
+            );
         }
     }
 }

@@ -106,7 +106,7 @@ pub enum Malformation {
         format: Format,
     },
     /// `image_size` with a result other than 32-bit with 1 to 4 components, or
-    /// `image_samples` with one other than a 32-bit scalar.
+    /// `image_samples` or `image_levels` with one other than a 32-bit scalar.
     QueryType {
         /// The opcode.
         op: IntrinsicOp,
@@ -242,7 +242,7 @@ impl fmt::Display for Malformation {
             ),
             M::QueryType { op, found } => {
                 let found = found.map_or("nothing".to_string(), |t| t.to_string());
-                if *op == IntrinsicOp::ImageSamples {
+                if matches!(op, IntrinsicOp::ImageSamples | IntrinsicOp::ImageLevels) {
                     write!(f, "{op} defines {found}, expected a 32-bit scalar")
                 } else {
                     write!(

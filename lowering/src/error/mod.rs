@@ -105,6 +105,11 @@ pub enum LowerErrorKind {
         /// sampler at all.
         format: Option<Format>,
     },
+    /// A level query of a sampled image (`image_levels`, or `image_size` at a LOD that
+    /// is not the constant 0) on a platform without a 3D sampler: only the sampler's
+    /// `resinfo` reports the levels of a sampled view, and the parameter block
+    /// describes its base level alone.
+    SampledLevelsUnavailable,
     /// The instruction does not have the shape its opcode requires.
     Malformed(Malformation),
     /// A stage of [`crate::lower_shader`] failed on a shader the lowering itself
@@ -161,6 +166,8 @@ pub enum LowerErrorCode {
     BlockUnsupported,
     /// [`LowerErrorKind::SamplerUnavailable`].
     SamplerUnavailable,
+    /// [`LowerErrorKind::SampledLevelsUnavailable`].
+    SampledLevelsUnavailable,
     /// [`LowerErrorKind::Malformed`].
     Malformed,
     /// [`LowerErrorKind::StageFailed`].
@@ -190,6 +197,7 @@ impl LowerErrorCode {
             LowerErrorCode::LodUnsupported => "LOD unsupported",
             LowerErrorCode::BlockUnsupported => "block access unsupported",
             LowerErrorCode::SamplerUnavailable => "sampler unavailable",
+            LowerErrorCode::SampledLevelsUnavailable => "sampled levels unavailable",
             LowerErrorCode::Malformed => "malformed instruction",
             LowerErrorCode::StageFailed => "stage failed",
         }
@@ -227,6 +235,7 @@ impl LowerErrorKind {
             LowerErrorKind::LodUnsupported => LowerErrorCode::LodUnsupported,
             LowerErrorKind::BlockUnsupported(_) => LowerErrorCode::BlockUnsupported,
             LowerErrorKind::SamplerUnavailable { .. } => LowerErrorCode::SamplerUnavailable,
+            LowerErrorKind::SampledLevelsUnavailable => LowerErrorCode::SampledLevelsUnavailable,
             LowerErrorKind::Malformed(_) => LowerErrorCode::Malformed,
             LowerErrorKind::StageFailed { .. } => LowerErrorCode::StageFailed,
         }
@@ -315,6 +324,11 @@ impl fmt::Display for LowerErrorKind {
             } => write!(
                 f,
                 "the image is a sampled texture of format {format}, which the sampler cannot read"
+            ),
+            K::SampledLevelsUnavailable => f.write_str(
+                "the image is a sampled texture: only the sampler's resinfo reports the \
+                 levels of its view (the parameter block describes the base level alone), \
+                 and the platform has no 3D sampler",
             ),
             K::Malformed(m) => write!(f, "{m}"),
             K::StageFailed { stage, diagnostic } => write!(

@@ -9,7 +9,7 @@
 //! value it defines keeps its id and no use is rewritten: the pass is linear in the size
 //! of the shader.
 //!
-//! Per access (image-lowering.md §2, §8, §10, §11):
+//! Per access (docs/hardware/image-lowering.md §2, §8, §10, §11):
 //! - loads and stores take the typed path (`lsc_load_quad` / `lsc_store_quad` on TGM)
 //!   when a typed format matches, converting colours between the image format and the
 //!   lowered format the surface is bound with (`typed.rs`);
@@ -20,7 +20,9 @@
 //!   be untyped (`context::Route`), and only the dispatcher below picks the path;
 //! - under [`LowerOptions::readonly_via_sampler`], loads from read-only images become the
 //!   sampler's `ld` / `ld_lz` (`sampler.rs`), as IGC does for OpenCL;
-//! - `image_size` reads the image parameter block, `image_samples` is 1 (`size.rs`);
+//! - `image_size` and `image_levels` of sampled images become the sampler's `resinfo`
+//!   where there is a sampler; otherwise `image_size` reads the image parameter block
+//!   and `image_levels` of a storage view is 1; `image_samples` is 1 (`size.rs`);
 //! - image block accesses become 2D block messages (`block.rs`).
 //!
 //! The files: `access.rs` decodes an intrinsic for the planners, `context.rs` holds the
@@ -252,8 +254,9 @@ enum Plan {
     Block(block::ImageBlock),
     /// A sampler `ld` / `ld_lz`.
     Sampler(sampler::SamplerLoad),
-    /// `image_size` from the parameter block.
-    Size(size::ImageSize),
+    /// `image_size` or `image_levels`: from the parameter block, the sampler's
+    /// `resinfo`, or the constant 1.
+    Query(size::Query),
     /// `image_samples`: 1.
     Samples,
 }
@@ -267,7 +270,8 @@ impl Plan {
             Plan::Untyped(u) => u.surface(),
             Plan::Block(b) => b.surface,
             Plan::Sampler(l) => Some(l.surface),
-            Plan::Size(_) | Plan::Samples => None,
+            Plan::Query(q) => q.surface(),
+            Plan::Samples => None,
         }
     }
 
@@ -300,7 +304,9 @@ impl Plan {
                 r.block_messages += b.messages();
             }
             Plan::Sampler(_) => r.sampler_loads += 1,
-            Plan::Size(_) => r.sizes += 1,
+            Plan::Query(size::Query::Resinfo(_)) => r.sampler_queries += 1,
+            Plan::Query(size::Query::Param(_)) => r.sizes += 1,
+            Plan::Query(size::Query::OneLevel) => r.levels += 1,
             Plan::Samples => r.samples += 1,
         }
     }
@@ -313,7 +319,7 @@ impl Plan {
             Plan::Untyped(u) => u.emit(func, inst, device, ctx),
             Plan::Block(b) => b.emit(func, inst, ctx),
             Plan::Sampler(l) => l.emit(func, inst, ctx),
-            Plan::Size(s) => s.emit(func, inst, ctx),
+            Plan::Query(q) => q.emit(func, inst, ctx),
             Plan::Samples => size::emit_samples(func, inst),
         }
     }
@@ -339,7 +345,8 @@ fn plan(access: &ImageAccess<'_>, ctx: &mut PlanCtx<'_>) -> Result<Plan, LowerEr
         IntrinsicOp::ImageAtomic | IntrinsicOp::ImageAtomicSwap => {
             atomic::plan(access, ctx)?.map(Plan::Atomic)
         }
-        IntrinsicOp::ImageSize => return size::plan_size(access).map(Plan::Size),
+        IntrinsicOp::ImageSize => return size::plan_size(access, ctx.device).map(Plan::Query),
+        IntrinsicOp::ImageLevels => return size::plan_levels(access, ctx.device).map(Plan::Query),
         IntrinsicOp::ImageSamples => return size::plan_samples(access).map(|()| Plan::Samples),
         IntrinsicOp::ImageBlockLoad | IntrinsicOp::ImageBlockStore => {
             return block::plan(access, ctx.device).map(Plan::Block)

@@ -1,8 +1,9 @@
 //! The sampler path: `image_load`s from read-only images as the sampler `ld` / `ld_lz`
-//! (`visa-3d-load.md`), under [`LowerOptions::readonly_via_sampler`].
+//! (`intel-graphics-compiler/documentation/visa/instructions/3D_LOAD.md`), under
+//! [`LowerOptions::readonly_via_sampler`].
 //!
 //! Mesa never reads storage images through the sampler; IGC routes loads from read-only
-//! OpenCL images to the sampler's `ld`/`ld_lz` (image-lowering.md §11), whose caches
+//! OpenCL images to the sampler's `ld`/`ld_lz` (docs/hardware/image-lowering.md §11), whose caches
 //! and format conversion serve them without the typed path's format lowering. This pass
 //! does the same when asked.
 //!
@@ -34,14 +35,16 @@
 //!
 //! * **Operation.** `ld_lz` (u, v, r) when the load has no LOD or a constant 0 LOD;
 //!   `ld` (u, v, lod, r) otherwise, with the load's LOD, which is relative to the
-//!   view's base level as the sampler's is. A storage view has one level, so a non-zero
-//!   LOD reads 0 (the sampler's out-of-range rule), as the reference does.
-//! * **Parameters per surface type** (`visa-3d-load.md`, u/v/r table): 1D: u = x; 1D
-//!   array: u = x, v = array index; 2D: u = x, v = y; 2D array: u = x, v = y, r = array
-//!   index; cubes and cube arrays, bound as 2D arrays as for every storage access: u =
-//!   x, v = y, r = face (NIR's cube-array coordinate is already `6 · cube + face`); 3D:
-//!   u, v, r = x, y, z; buffers (a buffer surface, which `ld` reads by element): u = x.
-//!   Unused parameters are the constant 0; 1D surfaces ignore v and r.
+//!   view's base level as the sampler's is. A sampled view reads its level `lod`; a
+//!   LOD beyond its levels, and any non-zero LOD of a storage view (which has one
+//!   level), reads 0 (the sampler's out-of-range rule), as the reference does.
+//! * **Parameters per surface type**
+//!   (`intel-graphics-compiler/documentation/visa/instructions/3D_LOAD.md`, u/v/r table): 1D: u =
+//!   x; 1D array: u = x, v = array index; 2D: u = x, v = y; 2D array: u = x, v = y, r = array
+//!   index; cubes and cube arrays, bound as 2D arrays as for every storage access: u = x, v = y, r
+//!   = face (NIR's cube-array coordinate is already `6 · cube + face`); 3D: u, v, r = x, y, z;
+//!   buffers (a buffer surface, which `ld` reads by element): u = x. Unused parameters are the
+//!   constant 0; 1D surfaces ignore v and r.
 //! * **Channels and type.** The load's first `min(components, format channels)`
 //!   channels (all it asks for when the format is unknown), with the format's data type
 //!   as 32-bit `dest_type` (`float32` for float, UNORM and SNORM formats, `uint32`,
@@ -172,7 +175,8 @@ pub(crate) fn plan(
 }
 
 impl SamplerLoad {
-    /// The u, v, r parameters (`visa-3d-load.md`, per surface type).
+    /// The u, v, r parameters
+    /// (`intel-graphics-compiler/documentation/visa/instructions/3D_LOAD.md`, per surface type).
     fn uvr(&self, zero: Src) -> [Src; 3] {
         let c = |i: u8| self.coord.component(i);
         match (self.dim, self.arrayed) {

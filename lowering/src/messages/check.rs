@@ -5,13 +5,13 @@ use super::legality::check_lsc;
 use super::lsc::LscMessage;
 use super::operands::lsc_operands;
 use super::rule::{MessageError, MessageRule};
-use super::sampler::{sampler_operands, SamplerMessage};
+use super::sampler::{sampler_operands, SamplerMessage, SamplerOp};
 use crate::device::Device;
 use ir::lsc::{AddrType, Sfid};
 use ir::{Function, Inst};
 
 /// Checks the surface operand of an LSC message: stateful models need an image, flat
-/// ones take none, and a binding-table index fits in 8 bits (lsc.md §5).
+/// ones take none, and a binding-table index fits in 8 bits (docs/hardware/lsc.md §5).
 fn check_surface(
     surface: SurfaceInfo,
     func: &Function,
@@ -101,6 +101,13 @@ pub fn check_message(
             }));
         }
         sampler_operands(func, inst, &m).map_err(err)?;
+        if m.op == SamplerOp::Resinfo {
+            let image = func.inst(inst).as_intrinsic().and_then(|i| i.image);
+            let decl = image.and_then(|r| images.get(r.image.index()));
+            if decl.is_some_and(|d| d.dim == ir::ImageDim::Buffer) {
+                return Err(err(MessageRule::ResinfoOfBuffer));
+            }
+        }
     }
     Ok(())
 }

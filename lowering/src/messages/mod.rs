@@ -2,10 +2,10 @@
 //!
 //! The IR's message intrinsics (`@lsc_load`, `@lsc_store`, `@lsc_load_strided`,
 //! `@lsc_store_strided`, `@lsc_load_quad`, `@lsc_store_quad`, `@lsc_atomic`,
-//! `@sampler_ld`, `@sampler_ld_lz`) can describe messages that no hardware accepts: their
+//! `@sampler_ld`, `@sampler_ld_lz`, `@sampler_resinfo`) can describe messages that no hardware accepts: their
 //! indices are independent fields. This module decodes a message intrinsic into an
 //! [`LscMessage`] (or a [`SamplerMessage`]) and checks it against the rules of
-//! `shared/reference/lsc.md` §13, items 1-7, 10, 11 and 14, plus the operand rules of §5
+//! `docs/hardware/lsc.md` §13, items 1-7, 10, 11 and 14, plus the operand rules of §5
 //! (surface presence, address register sizes). The 2D block messages
 //! (`@lsc_load_block2d`, `@lsc_store_block2d`) are checked against the block2d table of
 //! [`block2d`] (§13.8, §13.9). Every failure is a [`MessageError`] that
@@ -17,7 +17,8 @@
 //! crate), which rejects them.
 //!
 //! The same decoded message also yields the hardware send descriptor
-//! ([`message_descriptor`], lsc.md §11, Mesa's `lsc_msg_desc` layout).
+//! ([`message_descriptor`], docs/hardware/lsc.md §11, Mesa's `lsc_msg_desc` layout;
+//! [`sampler_descriptor`] for sampler messages, Mesa's `brw_sampler_desc`).
 
 pub mod block2d;
 mod check;
@@ -36,4 +37,7 @@ pub use lsc::LscMessage;
 pub use op::{LscOp, OpClass};
 pub use operands::{lsc_operands, LscOperands};
 pub use rule::{describe_inst, MessageError, MessageRule};
-pub use sampler::{sampler_operands, SamplerMessage, SamplerOp, SamplerOperands};
+pub use sampler::{
+    sampler_descriptor, sampler_operands, SamplerDescriptor, SamplerMessage, SamplerOp,
+    SamplerOperands,
+};

@@ -8,7 +8,7 @@ use ir::{Function, IndexKind, Inst, Span, Type};
 use std::fmt;
 
 /// A broken message rule. The `Display` text starts with the section of
-/// `shared/reference/lsc.md` that states the rule.
+/// `docs/hardware/lsc.md` that states the rule.
 #[derive(Clone, PartialEq, Eq, Debug)]
 #[non_exhaustive]
 pub enum MessageRule {
@@ -238,12 +238,26 @@ pub enum MessageRule {
     },
     /// A sampler message without an image.
     SamplerWithoutImage,
+    /// A `resinfo` of a texel buffer: the message is defined for 1D, 2D, 3D and cube
+    /// surfaces (IGC's `documentation/visa/instructions/INFO.md`).
+    ResinfoOfBuffer,
+    /// A sampler send descriptor asked for a platform whose layout is not described
+    /// here (before Gfx9, or Xe2, whose descriptor moves fields).
+    SamplerDescriptorUnknown {
+        /// Platform name.
+        platform: String,
+    },
+    /// A sampler message at a SIMD width other than 8 or 16.
+    SamplerSimd {
+        /// The width.
+        simd: u32,
+    },
     /// Message operands asked of an instruction that is not that kind of message.
     NotAMessage,
-    /// A 2D block message that breaks a rule of the block2d table (lsc.md §8, §13.8,
+    /// A 2D block message that breaks a rule of the block2d table (docs/hardware/lsc.md §8, §13.8,
     /// §13.9; [`crate::messages::block2d`]).
     Block2d(Block2dRule),
-    /// A typed block message without an image, or an untyped one with one (lsc.md §5:
+    /// A typed block message without an image, or an untyped one with one (docs/hardware/lsc.md §5:
     /// typed block2d is stateful, untyped block2d is flat with the surface in the payload).
     Block2dSurface {
         /// Whether the message is typed.
@@ -300,27 +314,27 @@ impl fmt::Display for MessageRule {
                 };
                 write!(
                     f,
-                    "lsc.md §2: {op} is not available on .{}{hint}",
+                    "docs/hardware/lsc.md §2: {op} is not available on .{}{hint}",
                     sfid.name()
                 )
             }
             R::TgmAddrSize { size } => write!(
                 f,
-                "lsc.md §13.1: .tgm messages take :a32 addresses, found :{}",
+                "docs/hardware/lsc.md §13.1: .tgm messages take :a32 addresses, found :{}",
                 size.name()
             ),
             R::TgmFlat => write!(
                 f,
-                "lsc.md §13.1: .tgm messages need a stateful surface (bti, bss, ss), found flat"
+                "docs/hardware/lsc.md §13.1: .tgm messages need a stateful surface (bti, bss, ss), found flat"
             ),
             R::SlmNotFlat { addr_type } => write!(
                 f,
-                "lsc.md §13.1: .slm messages take flat addresses only, found {}",
+                "docs/hardware/lsc.md §13.1: .slm messages take flat addresses only, found {}",
                 addr_type.name()
             ),
             R::SlmA64 => write!(
                 f,
-                "lsc.md §5: .slm messages take :a16 or :a32 addresses, found :a64"
+                "docs/hardware/lsc.md §5: .slm messages take :a16 or :a32 addresses, found :a64"
             ),
             R::A64Unavailable => write!(
                 f,
@@ -328,37 +342,37 @@ impl fmt::Display for MessageRule {
             ),
             R::A16NotSlm { sfid } => write!(
                 f,
-                "lsc.md §13.1: :a16 addresses are legal only on .slm, found .{}",
+                "docs/hardware/lsc.md §13.1: :a16 addresses are legal only on .slm, found .{}",
                 sfid.name()
             ),
             R::QuadMask { op, mask } => write!(
                 f,
-                "lsc.md §13.2: {op} needs a non-zero channel mask within .xyzw, found 0x{mask:X}"
+                "docs/hardware/lsc.md §13.2: {op} needs a non-zero channel mask within .xyzw, found 0x{mask:X}"
             ),
             R::StoreQuadMask { mask } => write!(
                 f,
-                "lsc.md §13.2: store_quad channel mask must be contiguous (.x, .xy, .xyz, .xyzw), found {}",
+                "docs/hardware/lsc.md §13.2: store_quad channel mask must be contiguous (.x, .xy, .xyz, .xyzw), found {}",
                 channel_mask_suffix(*mask)
             ),
             R::MaskOnVector { op } => write!(
                 f,
-                "lsc.md §4: {op} takes a vector size, not a channel mask (only lsc_load_quad and lsc_store_quad have one)"
+                "docs/hardware/lsc.md §4: {op} takes a vector size, not a channel mask (only lsc_load_quad and lsc_store_quad have one)"
             ),
             R::VectorOnQuad { op, vect } => write!(
                 f,
-                "lsc.md §4: {op} is shaped by its channel mask and takes no vector size, found x{vect}"
+                "docs/hardware/lsc.md §4: {op} is shaped by its channel mask and takes no vector size, found x{vect}"
             ),
             R::VectorDataSize { size, vect } => {
                 if size.is_conversion() {
                     write!(
                         f,
-                        "lsc.md §13.3: {} can never be a vector, found x{vect}",
+                        "docs/hardware/lsc.md §13.3: {} can never be a vector, found x{vect}",
                         size.name()
                     )
                 } else {
                     write!(
                         f,
-                        "lsc.md §13.3: non-transposed vector size x{vect} needs d32 or d64 data, found {}",
+                        "docs/hardware/lsc.md §13.3: non-transposed vector size x{vect} needs d32 or d64 data, found {}",
                         size.name()
                     )
                 }
@@ -371,7 +385,7 @@ impl fmt::Display for MessageRule {
                 if !transpose && *vect >= 16 {
                     write!(
                         f,
-                        "lsc.md §13.3: vector size x{vect} exists only transposed"
+                        "docs/hardware/lsc.md §13.3: vector size x{vect} exists only transposed"
                     )
                 } else {
                     let legal = if *sfid == Sfid::Ugml {
@@ -381,26 +395,26 @@ impl fmt::Display for MessageRule {
                     };
                     write!(
                         f,
-                        "lsc.md §13.3: .{} vector sizes are {legal}, found x{vect}",
+                        "docs/hardware/lsc.md §13.3: .{} vector sizes are {legal}, found x{vect}",
                         sfid.name()
                     )
                 }
             }
             R::TransposeQuad { op } => write!(
                 f,
-                "lsc.md §13.4: {op} has a channel mask and cannot be transposed"
+                "docs/hardware/lsc.md §13.4: {op} has a channel mask and cannot be transposed"
             ),
             R::TransposeAtomic { op } => {
-                write!(f, "lsc.md §13.4: atomics cannot be transposed ({op})")
+                write!(f, "docs/hardware/lsc.md §13.4: atomics cannot be transposed ({op})")
             }
             R::AtomicDataSize { op, size } => write!(
                 f,
-                "lsc.md §13.5: {op} takes d16u32, d32 or d64 data, found {}",
+                "docs/hardware/lsc.md §13.5: {op} takes d16u32, d32 or d64 data, found {}",
                 size.name()
             ),
             R::AtomicVector { op, vect } => write!(
                 f,
-                "lsc.md §13.5: {op} takes one element per address, found x{vect}"
+                "docs/hardware/lsc.md §13.5: {op} takes one element per address, found x{vect}"
             ),
             R::AtomicOperands {
                 op,
@@ -408,16 +422,16 @@ impl fmt::Display for MessageRule {
                 found,
             } => write!(
                 f,
-                "lsc.md §13.5: {op} takes {expected} data operand{} (the other sources are %null), found {found}",
+                "docs/hardware/lsc.md §13.5: {op} takes {expected} data operand{} (the other sources are %null), found {found}",
                 if *expected == 1 { "" } else { "s" }
             ),
             R::TgmFloatAtomic { op, platform } => write!(
                 f,
-                "lsc.md §13.6: {op} on .tgm needs Xe2 (verx10 200) or later, {platform} has none"
+                "docs/hardware/lsc.md §13.6: {op} on .tgm needs Xe2 (verx10 200) or later, {platform} has none"
             ),
             R::SlmD64Atomic { op } => write!(
                 f,
-                "lsc.md §13.6: the only 64-bit .slm atomic is lsc_atomic_icas, found {op}"
+                "docs/hardware/lsc.md §13.6: the only 64-bit .slm atomic is lsc_atomic_icas, found {op}"
             ),
             R::CacheNotDefault {
                 sfid,
@@ -425,7 +439,7 @@ impl fmt::Display for MessageRule {
                 platform: None,
             } => write!(
                 f,
-                "lsc.md §13.7: .{} messages take only default caching (.df.df), found .{cache}",
+                "docs/hardware/lsc.md §13.7: .{} messages take only default caching (.df.df), found .{cache}",
                 sfid.name()
             ),
             R::CacheNotDefault {
@@ -434,12 +448,12 @@ impl fmt::Display for MessageRule {
                 platform: Some(p),
             } => write!(
                 f,
-                "lsc.md §13.7: .{} messages take only default caching (.df.df) before Xe2, found .{cache} on {p}",
+                "docs/hardware/lsc.md §13.7: .{} messages take only default caching (.df.df) before Xe2, found .{cache} on {p}",
                 sfid.name()
             ),
             R::AtomicL1 { cache } => write!(
                 f,
-                "lsc.md §13.7: atomics need L1 uncached (.uc) or default caching (.df.df), found .{cache}"
+                "docs/hardware/lsc.md §13.7: atomics need L1 uncached (.uc) or default caching (.df.df), found .{cache}"
             ),
             R::CacheEncoding {
                 class,
@@ -448,7 +462,7 @@ impl fmt::Display for MessageRule {
                 xe2,
             } => write!(
                 f,
-                "lsc.md §13.7: .{cache} has no {} cache-control encoding for {} on {platform} (§9)",
+                "docs/hardware/lsc.md §13.7: .{cache} has no {} cache-control encoding for {} on {platform} (§9)",
                 if *xe2 { "4-bit" } else { "3-bit" },
                 class.name()
             ),
@@ -458,11 +472,11 @@ impl fmt::Display for MessageRule {
                 exec_size,
             } => write!(
                 f,
-                "lsc.md §13.10: the data payload takes {grfs} registers at SIMD{exec_size} on {platform}, the limit is 8"
+                "docs/hardware/lsc.md §13.10: the data payload takes {grfs} registers at SIMD{exec_size} on {platform}, the limit is 8"
             ),
             R::OperandLength { operand, grfs } => write!(
                 f,
-                "lsc.md §13.10: {operand} takes {grfs} registers, the limit is 31"
+                "docs/hardware/lsc.md §13.10: {operand} takes {grfs} registers, the limit is 31"
             ),
             R::TypedExecSize {
                 exec_size,
@@ -470,36 +484,36 @@ impl fmt::Display for MessageRule {
                 platform,
             } => write!(
                 f,
-                "lsc.md §13.11: typed messages on {platform} are at most SIMD{max}, the device asks for SIMD{exec_size}"
+                "docs/hardware/lsc.md §13.11: typed messages on {platform} are at most SIMD{max}, the device asks for SIMD{exec_size}"
             ),
             R::TypedOffset { offset } => write!(
                 f,
-                "lsc.md §13.14: typed messages take no immediate offset, found {offset}"
+                "docs/hardware/lsc.md §13.14: typed messages take no immediate offset, found {offset}"
             ),
             R::TypedUMissing => write!(
                 f,
-                "lsc.md §13.14: typed messages need a U coordinate (V, R and LOD may be null)"
+                "docs/hardware/lsc.md §13.14: typed messages need a U coordinate (V, R and LOD may be null)"
             ),
             R::SlmOffsetRange { offset } => write!(
                 f,
-                "lsc.md §5: an :a16 immediate offset must fit in ±0x7FFF, found {offset}"
+                "docs/hardware/lsc.md §5: an :a16 immediate offset must fit in ±0x7FFF, found {offset}"
             ),
             R::StatefulWithoutSurface { addr_type } => write!(
                 f,
-                "lsc.md §5: the {} address model needs a surface, but the message names no image",
+                "docs/hardware/lsc.md §5: the {} address model needs a surface, but the message names no image",
                 addr_type.name()
             ),
             R::FlatWithSurface => write!(
                 f,
-                "lsc.md §5: flat messages take no surface, but the message names an image"
+                "docs/hardware/lsc.md §5: flat messages take no surface, but the message names an image"
             ),
             R::BtiRange { bti } => write!(
                 f,
-                "lsc.md §5: binding-table indices are 8 bits, the message reaches {bti}"
+                "docs/hardware/lsc.md §5: binding-table indices are 8 bits, the message reaches {bti}"
             ),
             R::AddressBits { size, bits } => write!(
                 f,
-                "lsc.md §5: :{} addresses need a {}-bit address register, found {bits}-bit",
+                "docs/hardware/lsc.md §5: :{} addresses need a {}-bit address register, found {bits}-bit",
                 size.name(),
                 size.bits()
             ),
@@ -519,15 +533,28 @@ impl fmt::Display for MessageRule {
                 write!(f, "{platform} has no 3D sampler (IGC Platform.hpp hasSamplerSupport)")
             }
             R::SamplerWithoutImage => write!(f, "sampler messages need an image"),
+            R::ResinfoOfBuffer => write!(
+                f,
+                "resinfo reads 1D, 2D, 3D and cube surfaces, not a texel buffer (IGC INFO.md)"
+            ),
+            R::SamplerDescriptorUnknown { platform } => write!(
+                f,
+                "the sampler send descriptor is described for Gfx9 to Gfx12.5 (Mesa's \
+                 brw_sampler_desc), not for {platform}"
+            ),
+            R::SamplerSimd { simd } => write!(
+                f,
+                "sampler messages are SIMD8 or SIMD16, not SIMD{simd}"
+            ),
             R::NotAMessage => write!(f, "the instruction is not a message of that kind"),
             R::Block2d(r) => write!(f, "{r}"),
             R::Block2dSurface { typed: true } => write!(
                 f,
-                "lsc.md §5: typed block2d takes its surface from the surface state, but the message names no image"
+                "docs/hardware/lsc.md §5: typed block2d takes its surface from the surface state, but the message names no image"
             ),
             R::Block2dSurface { typed: false } => write!(
                 f,
-                "lsc.md §5: untyped block2d is flat (the surface is in the payload), but the message names an image"
+                "docs/hardware/lsc.md §5: untyped block2d is flat (the surface is in the payload), but the message names an image"
             ),
             R::Block2dData {
                 operand,
@@ -535,7 +562,7 @@ impl fmt::Display for MessageRule {
                 register_bytes,
             } => write!(
                 f,
-                "lsc.md §8: the {operand} ({found}) does not spread the {register_bytes}-byte register image over a subgroup (whole components per lane, a power-of-two number of lanes up to 32)"
+                "docs/hardware/lsc.md §8: the {operand} ({found}) does not spread the {register_bytes}-byte register image over a subgroup (whole components per lane, a power-of-two number of lanes up to 32)"
             ),
             R::NoLsc { platform, verx10 } => write!(
                 f,

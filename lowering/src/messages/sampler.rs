@@ -1,7 +1,9 @@
-//! Sampler messages (`@sampler_ld`, `@sampler_ld_lz`): decoding and operands.
+//! Sampler messages (`@sampler_ld`, `@sampler_ld_lz`, `@sampler_resinfo`): decoding,
+//! operands and the send descriptor.
 
 use super::operands::expect_type;
 use super::rule::MessageRule;
+use crate::device::Device;
 use ir::{Function, IndexKind, Inst, IntrinsicOp, Src, Type};
 
 /// The sampler operation of a sampler message.
@@ -11,9 +13,43 @@ pub enum SamplerOp {
     Ld,
     /// `ld_lz` (vISA `load_lz`): u, v, r at LOD 0.
     LdLz,
+    /// `resinfo` (vISA `info_3d`, `resinfo`): the view's size at `lod` and its level
+    /// count.
+    Resinfo,
 }
 
-/// A decoded sampler message (`@sampler_ld`, `@sampler_ld_lz`).
+impl SamplerOp {
+    /// The parameters in vISA order.
+    pub fn params(self) -> &'static [&'static str] {
+        match self {
+            SamplerOp::Ld => &["u", "v", "lod", "r"],
+            SamplerOp::LdLz => &["u", "v", "r"],
+            SamplerOp::Resinfo => &["lod"],
+        }
+    }
+
+    /// The sampler message type of the send descriptor (bits 16:12; Mesa's
+    /// `GFX5_SAMPLER_MESSAGE_SAMPLE_LD` 7, `GFX9_SAMPLER_MESSAGE_SAMPLE_LD_LZ` 26 and
+    /// `GFX5_SAMPLER_MESSAGE_SAMPLE_RESINFO` 10).
+    pub fn message_type(self) -> u32 {
+        match self {
+            SamplerOp::Ld => 7,
+            SamplerOp::LdLz => 26,
+            SamplerOp::Resinfo => 10,
+        }
+    }
+
+    /// The vISA mnemonic (IGC's `getSampleOp3DName`).
+    pub fn visa_name(self) -> &'static str {
+        match self {
+            SamplerOp::Ld => "load_3d",
+            SamplerOp::LdLz => "load_lz",
+            SamplerOp::Resinfo => "resinfo",
+        }
+    }
+}
+
+/// A decoded sampler message (`@sampler_ld`, `@sampler_ld_lz`, `@sampler_resinfo`).
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub struct SamplerMessage {
     /// Operation.
@@ -31,6 +67,7 @@ impl SamplerMessage {
         let op = match i.op {
             IntrinsicOp::SamplerLd => SamplerOp::Ld,
             IntrinsicOp::SamplerLdLz => SamplerOp::LdLz,
+            IntrinsicOp::SamplerResinfo => SamplerOp::Resinfo,
             _ => return Ok(None),
         };
         let channels = i.index(IndexKind::Channels).ok_or(MessageRule::BadIndex {
@@ -48,14 +85,22 @@ impl SamplerMessage {
             channels: channels as u8,
         }))
     }
+
+    /// Whether the returned channels are R, RG, RGB or RGBA: the response length
+    /// alone selects them. Any other mask is written in a message header (IGC sends
+    /// one then, GenX_IR's `wr:1h+...`).
+    pub fn channels_are_a_prefix(&self) -> bool {
+        matches!(self.channels, 0b0001 | 0b0011 | 0b0111 | 0b1111)
+    }
 }
 
 /// The operands of a sampler message.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct SamplerOperands {
-    /// The parameters in vISA order: u, v, lod, r for `ld`; u, v, r for `ld_lz`.
+    /// The parameters in vISA order: u, v, lod, r for `ld`; u, v, r for `ld_lz`; lod
+    /// for `resinfo`.
     pub params: Vec<Src>,
-    /// The 1-bit predicate, if any.
+    /// The 1-bit predicate, if any (never for `resinfo`).
     pub predicate: Option<Src>,
 }
 
@@ -68,17 +113,24 @@ pub fn sampler_operands(
     let data = func.inst(inst);
     let i = data
         .as_intrinsic()
-        .filter(|i| matches!(i.op, IntrinsicOp::SamplerLd | IntrinsicOp::SamplerLdLz))
+        .filter(|i| {
+            matches!(
+                i.op,
+                IntrinsicOp::SamplerLd | IntrinsicOp::SamplerLdLz | IntrinsicOp::SamplerResinfo
+            )
+        })
         .ok_or(MessageRule::NotAMessage)?;
     if i.image.is_none() {
         return Err(MessageRule::SamplerWithoutImage);
     }
-    let expected = match m.op {
-        SamplerOp::Ld => 4,
-        SamplerOp::LdLz => 3,
-    };
+    let names = m.op.params();
+    let expected = names.len();
     let srcs = &i.srcs;
-    let predicate = if srcs.len() == expected + 1 && func.src_type(srcs[expected]) == Type::BOOL {
+    let predicable = i.op.info().predicable;
+    let predicate = if predicable
+        && srcs.len() == expected + 1
+        && func.src_type(srcs[expected]) == Type::BOOL
+    {
         Some(srcs[expected])
     } else if srcs.len() == expected {
         None
@@ -88,17 +140,17 @@ pub fn sampler_operands(
             found: srcs.len(),
         });
     };
-    let names: &[&'static str] = match m.op {
-        SamplerOp::Ld => &["u", "v", "lod", "r"],
-        SamplerOp::LdLz => &["u", "v", "r"],
-    };
     for (s, name) in srcs.iter().zip(names) {
         expect_type(func, name, *s, Type::U32)?;
     }
     if let Some(dest) = data.dest {
         let found = func.value_type(dest);
         let comps = m.channels.count_ones() as u8;
-        if found.num_components() != comps || !matches!(found.bit_size(), 16 | 32) {
+        let bits_ok = match m.op {
+            SamplerOp::Resinfo => found.bit_size() == 32,
+            SamplerOp::Ld | SamplerOp::LdLz => matches!(found.bit_size(), 16 | 32),
+        };
+        if found.num_components() != comps || !bits_ok {
             return Err(MessageRule::OperandType {
                 operand: "dest",
                 expected: Type::new(32, comps).unwrap_or(found),
@@ -110,4 +162,153 @@ pub fn sampler_operands(
         params: srcs[..expected].to_vec(),
         predicate,
     })
+}
+
+/// The send descriptor of a sampler message and the length of its second payload.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct SamplerDescriptor {
+    /// The message descriptor.
+    pub desc: u32,
+    /// Registers of the second source of a split send (the parameters, when a header
+    /// leads the first); 0 when the message has one source. The extended descriptor
+    /// carries it.
+    pub src1_len: u32,
+}
+
+/// The send descriptor of sampler message `m` at SIMD `simd` (8 or 16) on `p`, sending
+/// `params` parameters (after the trailing zeros vISA leaves out) to binding-table
+/// index `bti` with 32-bit returns, laid out as Mesa's `brw_sampler_desc` and
+/// `brw_message_desc` for Gfx9 to Gfx12.5 (`ld_lz` arrives with Gfx9):
+///
+/// | bits | field |
+/// | --- | --- |
+/// | 7:0 | binding-table index |
+/// | 11:8 | sampler index (0: `ld`, `ld_lz` and `resinfo` use none) |
+/// | 16:12 | message type ([`SamplerOp::message_type`]) |
+/// | 18:17 | SIMD mode (1 SIMD8, 2 SIMD16) |
+/// | 19 | header present |
+/// | 24:20 | response length: a register run per returned channel |
+/// | 28:25 | message length |
+///
+/// The payload is a split send (`sends`, Gfx9 on), one register run per parameter: a
+/// channel mask that is not a prefix (R, RG, RGB, RGBA) needs the message header, which
+/// IGC sends alone as the first source (message length 1) with every parameter in the
+/// second; without a header the first source is the first parameter and the second
+/// the others. Checked against GenX_IR's descriptors on SKL, ICL, TGL, DG2 and MTL
+/// (`visa/tests/sampler_descriptors.rs`). Xe2's descriptor moves fields (Mesa's
+/// `brw_sampler_desc` for `ver >= 20`) and is not described: the result is an error
+/// there, as on platforms without a sampler.
+pub fn sampler_descriptor(
+    p: &Device,
+    m: &SamplerMessage,
+    simd: u32,
+    params: u32,
+    bti: u8,
+) -> Result<SamplerDescriptor, MessageRule> {
+    if !p.has_sampler {
+        return Err(MessageRule::NoSampler {
+            platform: p.name.clone(),
+        });
+    }
+    if p.ver() >= 20 || p.ver() < 9 {
+        return Err(MessageRule::SamplerDescriptorUnknown {
+            platform: p.name.clone(),
+        });
+    }
+    let simd_mode = match simd {
+        8 => 1,
+        16 => 2,
+        _ => return Err(MessageRule::SamplerSimd { simd }),
+    };
+    // One register run per parameter and per returned channel: SIMD lanes of dwords.
+    let run = (simd * 4).div_ceil(p.grf_bytes);
+    let header = !m.channels_are_a_prefix();
+    let rlen = m.channels.count_ones() * run;
+    let (mlen, src1_len) = if header {
+        (1, params * run)
+    } else {
+        (run.min(params * run), params.saturating_sub(1) * run)
+    };
+    let desc = u32::from(bti)
+        | m.op.message_type() << 12
+        | simd_mode << 17
+        | u32::from(header) << 19
+        | rlen << 20
+        | mlen << 25;
+    Ok(SamplerDescriptor { desc, src1_len })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn msg(op: SamplerOp, channels: u8) -> SamplerMessage {
+        SamplerMessage { op, channels }
+    }
+
+    #[test]
+    fn descriptors_are_the_ones_genx_ir_encodes_on_dg2() {
+        // From GenX_IR 1.0.12504 (`-platform DG2`), surface 3 unless noted: the `desc`
+        // of each `send.smpl` of a hand-written kernel.
+        let dg2 = Device::preset("dg2").unwrap();
+        let d = |op, ch, simd, params, bti| {
+            sampler_descriptor(&dg2, &msg(op, ch), simd, params, bti).unwrap()
+        };
+        let plain = |desc| SamplerDescriptor { desc, src1_len: 0 };
+        // resinfo.RGBA (M1, 16), surface 0: wr:2+0, rd:8.
+        assert_eq!(d(SamplerOp::Resinfo, 0xf, 16, 1, 0), plain(0x0484_A000));
+        // resinfo.RG (M1, 16): wr:2+0, rd:4.
+        assert_eq!(d(SamplerOp::Resinfo, 0b0011, 16, 1, 3), plain(0x0444_A003));
+        // resinfo.A (M1, 16): a header, wr:1h+2, rd:2.
+        assert_eq!(
+            d(SamplerOp::Resinfo, 0b1000, 16, 1, 3),
+            SamplerDescriptor {
+                desc: 0x022C_A003,
+                src1_len: 2
+            }
+        );
+        // resinfo.RB (M1, 16): wr:1h+2, rd:4.
+        assert_eq!(d(SamplerOp::Resinfo, 0b0101, 16, 1, 3).desc, 0x024C_A003);
+        // resinfo.RGBA (M1, 8): wr:1+0, rd:4.
+        assert_eq!(d(SamplerOp::Resinfo, 0xf, 8, 1, 3), plain(0x0242_A003));
+        // load_lz.R (M1, 16) with u alone, surface 0: wr:2+0, rd:2.
+        assert_eq!(d(SamplerOp::LdLz, 0b0001, 16, 1, 0), plain(0x0425_A000));
+        // load_lz.RGA (M1, 16) with u: wr:1h+2, rd:6.
+        assert_eq!(d(SamplerOp::LdLz, 0b1011, 16, 1, 3).desc, 0x026D_A003);
+        // load_3d.R (M1, 16) with u and v: wr:2+2, rd:2 (v in the second source).
+        assert_eq!(
+            d(SamplerOp::Ld, 0b0001, 16, 2, 3),
+            SamplerDescriptor {
+                desc: 0x0424_7003,
+                src1_len: 2
+            }
+        );
+        // load_3d.RB (M1, 16) with u and v: wr:1h+4, rd:4.
+        assert_eq!(
+            d(SamplerOp::Ld, 0b0101, 16, 2, 0),
+            SamplerDescriptor {
+                desc: 0x024C_7000,
+                src1_len: 4
+            }
+        );
+    }
+
+    #[test]
+    fn platforms_without_a_described_descriptor_are_errors() {
+        let m = msg(SamplerOp::Resinfo, 0xf);
+        for (name, rule) in [
+            ("pvc", "NoSampler"),
+            ("lnl", "SamplerDescriptorUnknown"),
+            ("bdw", "SamplerDescriptorUnknown"),
+        ] {
+            let p = Device::preset(name).unwrap();
+            let e = sampler_descriptor(&p, &m, 16, 1, 0).unwrap_err();
+            assert!(format!("{e:?}").starts_with(rule), "{name}: {e:?}");
+        }
+        let dg2 = Device::preset("dg2").unwrap();
+        assert!(matches!(
+            sampler_descriptor(&dg2, &m, 32, 1, 0),
+            Err(MessageRule::SamplerSimd { simd: 32 })
+        ));
+    }
 }

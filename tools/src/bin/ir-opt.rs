@@ -21,7 +21,8 @@ Examples:
   ir-opt examples/blur.ir --target ivb -O --force-untyped --stats
   cat shader.ir | ir-opt - -o out.ir --verify --print-after-all
   ir-opt run examples/blur.ir --image @src=gradient --grid 5,3,1
-  ir-opt verify examples/blur.ir --target ivb --force-untyped";
+  ir-opt verify examples/blur.ir --target ivb --force-untyped
+  ir-opt verify examples/blur.ir --target pvc --visa   also run the vISA kernel";
 
 /// The text after the options: the examples, then every registered pass, so that the
 /// list cannot drift from the registry.
@@ -191,6 +192,11 @@ struct VerifyArgs {
     /// lower-images: read read-only images through the sampler (ld / ld_lz).
     #[arg(long)]
     readonly_via_sampler: bool,
+    /// Also run the vISA kernel of the lowered shader (as `--emit visa` makes it, at
+    /// the --subgroup width) in the vISA interpreter on the same memory; its mismatches
+    /// name the vISA line. LSC platforms only.
+    #[arg(long)]
+    visa: bool,
 }
 
 /// The untyped path's address model.
@@ -423,9 +429,17 @@ fn verify(a: &VerifyArgs) -> Result<(), Failure> {
         untyped_address: a.untyped_address.map(|m| m.name().to_string()),
         readonly_via_sampler: a.readonly_via_sampler,
     };
-    let text = verify::cli::verify_shader(&input.shader, &o, &v)
-        .map_err(|e| Failure(e.render(file, source)))?;
-    write_output(None, &text)
+    let text = if a.visa {
+        let emit = |s: &ir::Shader, d: &lowering::Device, simd: u32| {
+            visa::emit_kernel(s, d, &visa::Options::with_simd(simd))
+                .map(|k| k.text)
+                .map_err(|e| e.to_string())
+        };
+        verify::cli::verify_shader_visa(&input.shader, &o, &v, &emit)
+    } else {
+        verify::cli::verify_shader(&input.shader, &o, &v)
+    };
+    write_output(None, &text.map_err(|e| Failure(e.render(file, source)))?)
 }
 
 /// The device `--target` names: any name of the platform table, the names

@@ -192,6 +192,16 @@ pub enum ImageError {
         /// The destination's type.
         found: Type,
     },
+    /// A mip level of a buffer image: `image_size` with a `lod`, or `image_levels`.
+    /// Texel buffers have no levels (SPIR-V's `OpImageQuerySizeLod` and
+    /// `OpImageQueryLevels` exclude the `Buffer` dimension; NIR's `txs` of a buffer
+    /// takes no LOD).
+    BufferLevels {
+        /// The intrinsic.
+        op: IntrinsicOp,
+        /// The image.
+        image: ImageName,
+    },
     /// A write to a `readonly` image or a read of a `writeonly` one.
     Access {
         /// The intrinsic.
@@ -361,6 +371,16 @@ impl fmt::Display for ImageError {
                 "{}: the destination is {found}, expected {expected} for a {}",
                 Intr(*op),
                 ImageKind(*dim, *arrayed)
+            ),
+            ImageError::BufferLevels { op, image } => write!(
+                f,
+                "{}: {image} is a buffer image, which has no mip levels{}",
+                Intr(*op),
+                if *op == IntrinsicOp::ImageSize {
+                    "; its size takes no lod"
+                } else {
+                    ""
+                }
             ),
             ImageError::Access {
                 op,

@@ -209,6 +209,21 @@ pub enum MessageError {
         /// The destination's bit size.
         found: u8,
     },
+    /// A `resinfo` destination that is not 32-bit: the message returns 32-bit integers.
+    ResinfoBits {
+        /// The intrinsic.
+        op: IntrinsicOp,
+        /// The destination's bit size.
+        found: u8,
+    },
+    /// A `resinfo` of a buffer image: the message is defined for 1D, 2D, 3D and cube
+    /// surfaces (IGC's `documentation/visa/instructions/INFO.md`).
+    ResinfoOfBuffer {
+        /// The intrinsic.
+        op: IntrinsicOp,
+        /// The image.
+        image: ImageName,
+    },
 }
 
 impl fmt::Display for MessageError {
@@ -387,6 +402,17 @@ impl fmt::Display for MessageError {
             MessageError::SamplerBits { op, found } => write!(
                 f,
                 "{}: the destination is {found}-bit; the sampler returns 16 or 32-bit data",
+                Intr(*op)
+            ),
+            MessageError::ResinfoBits { op, found } => write!(
+                f,
+                "{}: the destination is {found}-bit; resinfo returns 32-bit integers",
+                Intr(*op)
+            ),
+            MessageError::ResinfoOfBuffer { op, image } => write!(
+                f,
+                "{}: {image} is a buffer image; resinfo reads 1D, 2D, 3D and cube surfaces, \
+                 and a texel buffer's size is in its parameter block",
                 Intr(*op)
             ),
         }

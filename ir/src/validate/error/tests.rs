@@ -311,6 +311,77 @@ fn diagnostics_are_the_errors_display() {
 }
 
 #[test]
+fn level_queries_of_buffers_and_resinfo_destinations() {
+    let errs = errors(
+        "shader compute (local_size=1,1,1)
+image @buf : buffer r32_uint (binding=0)
+image @tex : 2d array rgba8_unorm readonly sampled (binding=1)
+
+fn main {
+  block b0:
+    32   %0 = load_const (0x00000001)
+    32   %1 = @image_size (@buf)
+    32   %2 = @image_size (@buf, %0)
+    32   %3 = @image_levels (@buf)
+    32x3 %4 = @image_size (@tex, %0)
+    32   %5 = @image_levels (@tex)
+    32x2 %6 = @sampler_resinfo (@tex, %0) (channels=rgb)
+    16   %7 = @sampler_resinfo (@tex, %0) (channels=a)
+    32   %8 = @sampler_resinfo (@buf, %0) (channels=r)
+}
+",
+    );
+    let kinds: Vec<&ValidationErrorKind> = errs.iter().map(|e| &e.kind).collect();
+    let buf = ImageName {
+        id: ImageId::from_u32(0),
+        name: "buf".into(),
+    };
+    assert_eq!(
+        kinds,
+        [
+            &ValidationErrorKind::Image(ImageError::BufferLevels {
+                op: IntrinsicOp::ImageSize,
+                image: buf.clone(),
+            }),
+            &ValidationErrorKind::Image(ImageError::BufferLevels {
+                op: IntrinsicOp::ImageLevels,
+                image: buf.clone(),
+            }),
+            &ValidationErrorKind::Message(MessageError::SamplerComponents {
+                op: IntrinsicOp::SamplerResinfo,
+                channels: 0b111,
+                found: 2,
+            }),
+            &ValidationErrorKind::Message(MessageError::ResinfoBits {
+                op: IntrinsicOp::SamplerResinfo,
+                found: 16,
+            }),
+            &ValidationErrorKind::Message(MessageError::ResinfoOfBuffer {
+                op: IntrinsicOp::SamplerResinfo,
+                image: buf,
+            }),
+        ],
+        "{errs:?}"
+    );
+    // The lines: the size with a LOD (not the one without), the level count, the two
+    // resinfo destinations, the resinfo of the buffer.
+    let lines: Vec<u32> = errs.iter().map(|e| e.span.line).collect();
+    assert_eq!(lines, [9, 10, 13, 14, 15]);
+    let text: Vec<String> = errs.iter().map(|e| e.to_string()).collect();
+    assert_eq!(
+        text,
+        [
+            "`@image_size`: `@buf` is a buffer image, which has no mip levels; its size takes no lod",
+            "`@image_levels`: `@buf` is a buffer image, which has no mip levels",
+            "`@sampler_resinfo`: the destination has 2 components, expected 3 for channels=rgb",
+            "`@sampler_resinfo`: the destination is 16-bit; resinfo returns 32-bit integers",
+            "`@sampler_resinfo`: `@buf` is a buffer image; resinfo reads 1D, 2D, 3D and cube \
+             surfaces, and a texel buffer's size is in its parameter block",
+        ]
+    );
+}
+
+#[test]
 fn errors_name_values_and_blocks_as_the_text_does() {
     // Ids are dense (`%16777215` is the second value, b3000000 the second block); the
     // errors carry and print the numbers written.

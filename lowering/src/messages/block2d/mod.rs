@@ -2,12 +2,12 @@
 //! platform, the register image a message reads or writes, and the splitting of a
 //! rectangle into legal blocks.
 //!
-//! # Legality (lsc.md §8, §13.8, §13.9)
+//! # Legality (docs/hardware/lsc.md §8, §13.8, §13.9)
 //!
 //! [`Block2dTable::for_device`] builds the table of one platform; [`Block2dTable::check`]
 //! checks one message against it and names the first rule broken ([`Block2dRule`], whose
-//! text starts with the lsc.md item). Where lsc.md gives several levels (IGC's vISA
-//! verifier, its send translator, the OpenCL builtins) the table takes, rule by rule,
+//! text starts with the docs/hardware/lsc.md item). Where docs/hardware/lsc.md gives several levels
+//! (IGC's vISA verifier, its send translator, the OpenCL builtins) the table takes, rule by rule,
 //! the strictest level that a compiler can rely on without losing a shape the translator
 //! accepts, and never accepts what the translator rejects:
 //!
@@ -40,11 +40,12 @@
 //!
 //! A block message reads or writes a register image (bytes). [`register_bytes`] and
 //! [`register_offset`] give its size and where an element lands, following the
-//! `LOAD_BLOCK2D` pseudo-code of `visa-lsc-untyped.md` with 64-byte GRFs (block2d exists
-//! only on 64-byte-GRF platforms) for untyped messages, and `visa-lsc-typed.md` for typed
-//! ones (rows of `width` bytes at a register pitch of `max(4, next_pow2(width))`, no
-//! padding after the last row). Stores read the same layout as a non-transposed,
-//! non-VNNI load of the same shape.
+//! `LOAD_BLOCK2D` pseudo-code of
+//! `intel-graphics-compiler/documentation/visa/instructions/LSC_UNTYPED.md` with 64-byte GRFs
+//! (block2d exists only on 64-byte-GRF platforms) for untyped messages, and
+//! `intel-graphics-compiler/documentation/visa/instructions/LSC_TYPED.md` for typed ones (rows of
+//! `width` bytes at a register pitch of `max(4, next_pow2(width))`, no padding after the last row).
+//! Stores read the same layout as a non-transposed, non-VNNI load of the same shape.
 //!
 //! # Splitting
 //!

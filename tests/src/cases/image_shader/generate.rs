@@ -131,7 +131,12 @@ struct GenState<'c> {
 impl Case {
     /// A case drawn with `cfg`.
     pub fn arbitrary_with(g: &mut Gen, cfg: &CaseConfig) -> Case {
-        let mut device = arbitrary_device(g);
+        let mut device = if cfg.platforms.is_empty() {
+            arbitrary_device(g)
+        } else {
+            let name = pick(g, &cfg.platforms);
+            Device::preset(name).unwrap_or_else(|| panic!("`{name}` is not a platform preset"))
+        };
         if chance(g, cfg.wide_policy_share, 100) {
             // A driver that lets isl choose any storage tiling (Yf and Ys, tiled 1D).
             device.storage_tilings = tiling::Tiling::ALL.to_vec();

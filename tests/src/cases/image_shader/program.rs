@@ -277,6 +277,9 @@ pub struct CaseConfig {
     /// Percentage of cases whose device lets isl choose any storage tiling (Yf and Ys
     /// before Gfx12.5, tiled 1D) instead of the presets' driver policy.
     pub wide_policy_share: usize,
+    /// The platform presets a case is drawn from, uniformly (empty: all of
+    /// `Device::PRESET_NAMES`).
+    pub platforms: Vec<&'static str>,
 }
 
 impl Default for CaseConfig {
@@ -292,6 +295,7 @@ impl Default for CaseConfig {
             static_layout_share: 25,
             atomic_format_share: 20,
             wide_policy_share: 40,
+            platforms: Vec::new(),
         }
     }
 }

@@ -31,6 +31,7 @@ impl Case {
                                 desc: *desc,
                                 view: ViewRange {
                                     base_level: view.base_level,
+                                    level_count: 1,
                                     base_layer: view.base_layer,
                                     layer_count: view.layer_count,
                                 },

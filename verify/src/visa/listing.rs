@@ -1,0 +1,716 @@
+//! A vISA text file as read: directives, declarations and statements with names as
+//! written and the line of each, before any storage is laid out. The shapes follow the
+//! text grammar of IGC's `visa/CISA.y` for the subset the interpreter runs.
+
+use super::types::{CondMod, ExecCtrl, PredCombine, SrcMod, VType};
+use ir::lsc::{AddrSize, AddrType, BlockShape, CacheControl, DataShape, LscAtomicOp, Sfid};
+
+/// A whole vISA listing: one kernel.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Listing {
+    /// `.version major.minor`.
+    pub version: (u32, u32),
+    /// `.kernel "name"`.
+    pub kernel: String,
+    /// Every `.decl`, in order.
+    pub decls: Vec<Decl>,
+    /// Every `.input`, in order.
+    pub inputs: Vec<Input>,
+    /// Every `.kernel_attr`, in order.
+    pub attrs: Vec<Attr>,
+    /// Labels and instructions, in order.
+    pub body: Vec<Stmt>,
+}
+
+impl Listing {
+    /// The value of the integer kernel attribute `name` (`SimdSize`, ...).
+    pub fn int_attr(&self, name: &str) -> Option<i64> {
+        self.attrs
+            .iter()
+            .find_map(|a| match (&a.value, a.name == name) {
+                (AttrValue::Int(v), true) => Some(*v),
+                _ => None,
+            })
+    }
+}
+
+/// A `.decl`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decl {
+    /// The variable's name.
+    pub name: String,
+    /// What it declares.
+    pub kind: DeclKind,
+    /// Line of the declaration (1-based).
+    pub line: u32,
+}
+
+/// The kinds of vISA variables (`v_type=G|P|A|T|S`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum DeclKind {
+    /// A general variable: `v_type=G type=T num_elts=N [align=A] [alias=<V, off>]`.
+    General {
+        /// Element type.
+        ty: VType,
+        /// Number of elements.
+        num_elts: u32,
+        /// Alignment, if given.
+        align: Option<Align>,
+        /// The variable this one is an alias of, and the byte offset into it.
+        alias: Option<(String, u32)>,
+    },
+    /// A predicate: `v_type=P num_elts=N` (1 to 32 bits).
+    Predicate {
+        /// Number of bits.
+        num_elts: u32,
+    },
+    /// An address variable: `v_type=A num_elts=N`.
+    Address {
+        /// Number of elements.
+        num_elts: u32,
+    },
+    /// A surface: `v_type=T num_elts=N`.
+    Surface {
+        /// Number of elements.
+        num_elts: u32,
+    },
+    /// A sampler: `v_type=S num_elts=N`.
+    Sampler {
+        /// Number of elements.
+        num_elts: u32,
+    },
+}
+
+/// The `align=` of a general variable.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Align {
+    /// A byte count: `byte` 1, `word` 2, `dword` 4, `qword` 8, `oword` 16, `hword` 32,
+    /// `wordx32` 64, `wordx64` 128, or a number.
+    Bytes(u32),
+    /// `GRF`: one register (32 or 64 bytes by platform).
+    Grf,
+    /// `GRFx2` / `2GRF`: two registers.
+    Grf2,
+}
+
+/// An `.input V offset=B size=S`: the variable's bytes at kernel entry are the register
+/// file's bytes `B .. B + S`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Input {
+    /// The variable.
+    pub name: String,
+    /// Byte offset in the register file.
+    pub offset: u32,
+    /// Bytes, if written (otherwise the variable's size).
+    pub size: Option<u32>,
+    /// Line.
+    pub line: u32,
+}
+
+/// A `.kernel_attr name[=value]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Attr {
+    /// The attribute's name.
+    pub name: String,
+    /// Its value.
+    pub value: AttrValue,
+    /// Line.
+    pub line: u32,
+}
+
+/// The value of a kernel attribute.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AttrValue {
+    /// No value.
+    None,
+    /// An integer.
+    Int(i64),
+    /// A string.
+    Str(String),
+}
+
+/// A statement of the kernel body.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stmt {
+    /// `NAME:`, the start of a basic block.
+    Label {
+        /// The label.
+        name: String,
+        /// Line.
+        line: u32,
+    },
+    /// An instruction.
+    Inst(Inst),
+}
+
+/// One instruction and its line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Inst {
+    /// Line (1-based).
+    pub line: u32,
+    /// What it does.
+    pub kind: InstKind,
+}
+
+/// The instructions the interpreter runs.
+#[derive(Clone, Debug, PartialEq)]
+pub enum InstKind {
+    /// Arithmetic, logic, comparison and move instructions.
+    Alu(AluInst),
+    /// `setp (exec) P src`.
+    Setp {
+        /// Execution size and mask.
+        exec: ExecCtrl,
+        /// The predicate written.
+        dst: String,
+        /// The source.
+        src: Src,
+    },
+    /// `movs (exec) dst src`: moves surface or sampler indices between state variables
+    /// and general operands or immediates.
+    Movs {
+        /// Execution size and mask.
+        exec: ExecCtrl,
+        /// The destination.
+        dst: StateOr<Dst>,
+        /// The source.
+        src: StateOr<Src>,
+    },
+    /// `[(P)] goto (exec) label` or `[(P)] jmp (exec) label`.
+    Branch {
+        /// `goto` (SIMD control flow) or `jmp` (uniform).
+        op: BranchOp,
+        /// The predicate.
+        pred: Option<PredUse>,
+        /// Execution size and mask.
+        exec: ExecCtrl,
+        /// The target.
+        label: String,
+    },
+    /// `[(P)] ret (exec)`.
+    Ret {
+        /// The predicate.
+        pred: Option<PredUse>,
+        /// Execution size and mask.
+        exec: ExecCtrl,
+    },
+    /// An LSC load, store or atomic (`lsc_load.ugm ...`).
+    Lsc(Box<LscInst>),
+    /// `lsc_fence.SFID.OP.SCOPE`.
+    LscFence {
+        /// The shared function fenced.
+        sfid: Sfid,
+        /// The fence operation (`none`, `evict`, ...).
+        op: String,
+        /// The scope (`group`, `local`, `gpu`, ...).
+        scope: String,
+    },
+    /// A sampler message: `load_3d.RGBA`, `load_lz.RGBA` or `resinfo.RGBA`.
+    SamplerLoad(Box<SamplerLoad>),
+    /// `fence_global[.opts]`, `fence_local[.opts]` or `fence_sw`.
+    Fence {
+        /// `fence_local`: shared local memory only.
+        local: bool,
+        /// `fence_sw`: a scheduling barrier only.
+        software: bool,
+    },
+    /// `barrier`: workgroup barrier.
+    Barrier,
+    /// `lifetime.start V` / `lifetime.end V`: the variable's value is dead before the
+    /// start (or after the end) marker.
+    Lifetime {
+        /// `lifetime.start`.
+        start: bool,
+        /// The variable.
+        var: String,
+    },
+}
+
+/// An operand of `movs`: a state operand `T6(0)` (a surface or sampler variable and
+/// its first element) or a general operand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StateOr<T> {
+    /// `V(offset)`.
+    State {
+        /// The surface or sampler variable.
+        var: String,
+        /// Its first element.
+        offset: u32,
+    },
+    /// A general operand (or an immediate source).
+    General(T),
+}
+
+/// `goto` or `jmp`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum BranchOp {
+    /// SIMD (divergent) jump.
+    Goto,
+    /// Uniform jump.
+    Jmp,
+}
+
+/// The ALU opcodes, named as in the vISA instruction chapters.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum AluOp {
+    /// `mov`: copy with type conversion.
+    Mov,
+    /// `sel`: per-channel choice by predicate.
+    Sel,
+    /// `add`.
+    Add,
+    /// `add3`: three-source add.
+    Add3,
+    /// `avg`: `(src0 + src1 + 1) >> 1`.
+    Avg,
+    /// `mul`.
+    Mul,
+    /// `mulh`: high 32 bits of a 32x32 product.
+    Mulh,
+    /// `mad`: `src0 * src1 + src2`.
+    Mad,
+    /// `addc`: add with carry out.
+    Addc,
+    /// `subb`: subtract with borrow out.
+    Subb,
+    /// `div`.
+    Div,
+    /// `divm`: IEEE (correctly rounded) division.
+    Divm,
+    /// `mod`.
+    Mod,
+    /// `min`.
+    Min,
+    /// `max`.
+    Max,
+    /// `cmp.rel`.
+    Cmp,
+    /// `shl`.
+    Shl,
+    /// `shr` (logical).
+    Shr,
+    /// `asr` (arithmetic).
+    Asr,
+    /// `rol`.
+    Rol,
+    /// `ror`.
+    Ror,
+    /// `and`.
+    And,
+    /// `or`.
+    Or,
+    /// `xor`.
+    Xor,
+    /// `not`.
+    Not,
+    /// `bfn.xHH`: any three-input boolean function, its truth table in the `u8`.
+    Bfn(u8),
+    /// `bfe`: bit-field extract.
+    Bfe,
+    /// `bfi`: bit-field insert.
+    Bfi,
+    /// `bfrev`: bit reverse.
+    Bfrev,
+    /// `cbit`: count set bits.
+    Cbit,
+    /// `fbl`: first bit from the low end.
+    Fbl,
+    /// `fbh`: first bit from the high end.
+    Fbh,
+    /// `lzd`: leading zeros.
+    Lzd,
+    /// `inv`: `1 / x`.
+    Inv,
+    /// `sqrt`.
+    Sqrt,
+    /// `sqrtm`: IEEE (correctly rounded) square root.
+    Sqrtm,
+    /// `rsqrt`.
+    Rsqrt,
+    /// `exp`: base-2 exponential.
+    Exp,
+    /// `log`: base-2 logarithm.
+    Log,
+    /// `sin`.
+    Sin,
+    /// `cos`.
+    Cos,
+    /// `pow`.
+    Pow,
+    /// `rnde`: round to nearest even.
+    Rnde,
+    /// `rndd`: round down.
+    Rndd,
+    /// `rndu`: round up.
+    Rndu,
+    /// `rndz`: round toward zero.
+    Rndz,
+    /// `frc`: `x - floor(x)`.
+    Frc,
+}
+
+impl AluOp {
+    /// The opcode spelled `s` (lower case, without modifiers), as in IGC's lexer.
+    pub fn from_name(s: &str) -> Option<AluOp> {
+        Some(match s {
+            "mov" => AluOp::Mov,
+            "sel" => AluOp::Sel,
+            "add" => AluOp::Add,
+            "add3" => AluOp::Add3,
+            "avg" => AluOp::Avg,
+            "mul" => AluOp::Mul,
+            "mulh" => AluOp::Mulh,
+            "mad" => AluOp::Mad,
+            "addc" => AluOp::Addc,
+            "subb" => AluOp::Subb,
+            "div" => AluOp::Div,
+            "divm" => AluOp::Divm,
+            "mod" => AluOp::Mod,
+            "min" => AluOp::Min,
+            "max" => AluOp::Max,
+            "cmp" => AluOp::Cmp,
+            "shl" => AluOp::Shl,
+            "shr" => AluOp::Shr,
+            "asr" => AluOp::Asr,
+            "rol" => AluOp::Rol,
+            "ror" => AluOp::Ror,
+            "and" => AluOp::And,
+            "or" => AluOp::Or,
+            "xor" => AluOp::Xor,
+            "not" => AluOp::Not,
+            "bfe" => AluOp::Bfe,
+            "bfi" => AluOp::Bfi,
+            "bfrev" => AluOp::Bfrev,
+            "cbit" => AluOp::Cbit,
+            "fbl" => AluOp::Fbl,
+            "fbh" => AluOp::Fbh,
+            "lzd" => AluOp::Lzd,
+            "inv" => AluOp::Inv,
+            "sqrt" => AluOp::Sqrt,
+            "sqrtm" => AluOp::Sqrtm,
+            "rsqrt" => AluOp::Rsqrt,
+            "exp" => AluOp::Exp,
+            "log" => AluOp::Log,
+            "sin" => AluOp::Sin,
+            "cos" => AluOp::Cos,
+            "pow" => AluOp::Pow,
+            "rnde" => AluOp::Rnde,
+            "rndd" => AluOp::Rndd,
+            "rndu" => AluOp::Rndu,
+            "rndz" => AluOp::Rndz,
+            "frc" => AluOp::Frc,
+            _ => return None,
+        })
+    }
+
+    /// The mnemonic.
+    pub fn name(self) -> &'static str {
+        match self {
+            AluOp::Mov => "mov",
+            AluOp::Sel => "sel",
+            AluOp::Add => "add",
+            AluOp::Add3 => "add3",
+            AluOp::Avg => "avg",
+            AluOp::Mul => "mul",
+            AluOp::Mulh => "mulh",
+            AluOp::Mad => "mad",
+            AluOp::Addc => "addc",
+            AluOp::Subb => "subb",
+            AluOp::Div => "div",
+            AluOp::Divm => "divm",
+            AluOp::Mod => "mod",
+            AluOp::Min => "min",
+            AluOp::Max => "max",
+            AluOp::Cmp => "cmp",
+            AluOp::Shl => "shl",
+            AluOp::Shr => "shr",
+            AluOp::Asr => "asr",
+            AluOp::Rol => "rol",
+            AluOp::Ror => "ror",
+            AluOp::And => "and",
+            AluOp::Or => "or",
+            AluOp::Xor => "xor",
+            AluOp::Not => "not",
+            AluOp::Bfn(_) => "bfn",
+            AluOp::Bfe => "bfe",
+            AluOp::Bfi => "bfi",
+            AluOp::Bfrev => "bfrev",
+            AluOp::Cbit => "cbit",
+            AluOp::Fbl => "fbl",
+            AluOp::Fbh => "fbh",
+            AluOp::Lzd => "lzd",
+            AluOp::Inv => "inv",
+            AluOp::Sqrt => "sqrt",
+            AluOp::Sqrtm => "sqrtm",
+            AluOp::Rsqrt => "rsqrt",
+            AluOp::Exp => "exp",
+            AluOp::Log => "log",
+            AluOp::Sin => "sin",
+            AluOp::Cos => "cos",
+            AluOp::Pow => "pow",
+            AluOp::Rnde => "rnde",
+            AluOp::Rndd => "rndd",
+            AluOp::Rndu => "rndu",
+            AluOp::Rndz => "rndz",
+            AluOp::Frc => "frc",
+        }
+    }
+
+    /// Number of source operands.
+    pub fn num_srcs(self) -> usize {
+        match self {
+            AluOp::Mov | AluOp::Not | AluOp::Bfrev | AluOp::Cbit | AluOp::Fbl | AluOp::Fbh => 1,
+            AluOp::Lzd | AluOp::Inv | AluOp::Sqrt | AluOp::Rsqrt | AluOp::Exp | AluOp::Log => 1,
+            AluOp::Sin | AluOp::Cos | AluOp::Rnde | AluOp::Rndd | AluOp::Rndu | AluOp::Rndz => 1,
+            AluOp::Frc | AluOp::Sqrtm => 1,
+            AluOp::Add3 | AluOp::Mad | AluOp::Bfe | AluOp::Bfn(_) => 3,
+            AluOp::Bfi => 4,
+            _ => 2,
+        }
+    }
+}
+
+/// An ALU instruction.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AluInst {
+    /// The opcode.
+    pub op: AluOp,
+    /// The relational operator of `cmp`.
+    pub cond: Option<CondMod>,
+    /// The predicate.
+    pub pred: Option<PredUse>,
+    /// `.sat`.
+    pub sat: bool,
+    /// Execution size and mask.
+    pub exec: ExecCtrl,
+    /// The destination.
+    pub dst: Dst,
+    /// The second destination of `addc` (carry) and `subb` (borrow).
+    pub dst2: Option<Dst>,
+    /// The sources.
+    pub srcs: Vec<Src>,
+}
+
+/// A predicate use: `(P1)`, `(!P1)`, `(P1.any)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PredUse {
+    /// The predicate variable.
+    pub name: String,
+    /// `!`: use the inverse.
+    pub invert: bool,
+    /// `.any`, `.all` or neither.
+    pub combine: PredCombine,
+}
+
+/// A destination operand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Dst {
+    /// `V(row, col)<hstride>`.
+    General {
+        /// The variable (`%null` discards).
+        var: String,
+        /// Row, in registers.
+        row: u32,
+        /// Column, in elements.
+        col: u32,
+        /// Horizontal stride, in elements.
+        hstride: u32,
+    },
+    /// A predicate (`cmp` and the predicate logic instructions).
+    Pred(String),
+}
+
+/// A source operand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Src {
+    /// `[mod] V(row, col)<vstride; width, hstride>`.
+    General {
+        /// Source modifier.
+        modifier: SrcMod,
+        /// The variable.
+        var: String,
+        /// Row, in registers.
+        row: u32,
+        /// Column, in elements.
+        col: u32,
+        /// Vertical stride, in elements.
+        vstride: u32,
+        /// Width, in elements.
+        width: u32,
+        /// Horizontal stride, in elements.
+        hstride: u32,
+    },
+    /// `value:type`, the value's bits in the low bits (as many as the type has).
+    Imm {
+        /// The bits.
+        bits: u64,
+        /// The type.
+        ty: VType,
+    },
+    /// A predicate variable.
+    Pred(String),
+}
+
+/// A raw operand `V.offset` (message payloads): the variable's bytes from `offset`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Raw {
+    /// The variable (`%null` for none).
+    pub var: String,
+    /// Byte offset.
+    pub offset: u32,
+}
+
+impl Raw {
+    /// Whether this is `%null`.
+    pub fn is_null(&self) -> bool {
+        self.var == "%null"
+    }
+}
+
+/// A scalar operand of a message: a variable element (`V`, `V.2`, `V(0,2)`) or an
+/// immediate (surface indices, block2d payload fields).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Scalar {
+    /// Element `(row, col)` of a variable, read with the variable's type.
+    Var {
+        /// The variable.
+        var: String,
+        /// Row.
+        row: u32,
+        /// Column.
+        col: u32,
+    },
+    /// An immediate (type `ud`).
+    Imm(i64),
+}
+
+/// The LSC operations.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum LscOp {
+    /// `lsc_load`.
+    Load,
+    /// `lsc_load_quad`.
+    LoadQuad,
+    /// `lsc_load_strided`.
+    LoadStrided,
+    /// `lsc_load_block2d`.
+    LoadBlock2d,
+    /// `lsc_store`.
+    Store,
+    /// `lsc_store_quad`.
+    StoreQuad,
+    /// `lsc_store_strided`.
+    StoreStrided,
+    /// `lsc_store_block2d`.
+    StoreBlock2d,
+    /// `lsc_atomic_<op>`.
+    Atomic(LscAtomicOp),
+}
+
+impl LscOp {
+    /// Whether the operation returns data (loads and atomics).
+    pub fn is_load(self) -> bool {
+        matches!(
+            self,
+            LscOp::Load | LscOp::LoadQuad | LscOp::LoadStrided | LscOp::LoadBlock2d
+        )
+    }
+}
+
+/// The data operand of an LSC message and its shape.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LscData {
+    /// A vector or channel-mask shape (`V:d32x4`, `V:d32.xyzw`).
+    Shape(Raw, DataShape),
+    /// A 2D block shape (`V:d8.2x32x32nn`), with its element size.
+    Block(Raw, ir::lsc::DataSize, BlockShape),
+}
+
+/// The address operand of an LSC message.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LscAddr {
+    /// `model[(surface)][ [scale*] V [+off] [, stride] ]:aNN` (untyped; typed with
+    /// up to four coordinate registers `u, v, r, lod`).
+    Vector {
+        /// The address model.
+        model: AddrType,
+        /// The surface of `bti`/`ss`/`bss`.
+        surface: Option<Scalar>,
+        /// The immediate scale (1 unless written).
+        scale: i64,
+        /// The address registers: one (untyped), one to four (typed `u, v, r, lod`).
+        regs: Vec<Raw>,
+        /// The immediate offset in bytes.
+        offset: i64,
+        /// The stride of strided messages.
+        stride: Option<Scalar>,
+        /// The address size.
+        size: AddrSize,
+    },
+    /// `flat[base, width, height, pitch, x, y]` of a 2D block message.
+    Block2d {
+        /// Surface base, width, height, pitch, x and y, in that order.
+        fields: [Scalar; 6],
+    },
+}
+
+/// An LSC message instruction.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LscInst {
+    /// The operation.
+    pub op: LscOp,
+    /// The shared function.
+    pub sfid: Sfid,
+    /// The cache controls.
+    pub caching: CacheControl,
+    /// The predicate.
+    pub pred: Option<PredUse>,
+    /// Execution size and mask.
+    pub exec: ExecCtrl,
+    /// The destination (loads, atomics) or the stored data (stores).
+    pub data: LscData,
+    /// The address.
+    pub addr: LscAddr,
+    /// The first data source of atomics (`%null` if none).
+    pub src1: Option<Raw>,
+    /// The second data source of atomics (`%null` if none).
+    pub src2: Option<Raw>,
+}
+
+/// The sampler message operations.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SamplerOp {
+    /// `load_3d` (`ld`): `u, v, lod, r`.
+    Ld,
+    /// `load_lz` (`ld_lz`): `u, v, r`.
+    LdLz,
+    /// `resinfo` (vISA `info_3d` with `VISA_3D_RESINFO`): `lod`; the surface's size at
+    /// that level and its level count (IGC `documentation/visa/instructions/INFO.md`).
+    Resinfo,
+}
+
+/// `[(P)] load_3d|load_lz[.pixel_null_mask].CH (exec) aoffimmi surface dst srcs...`, or
+/// `resinfo.CH (exec) surface lod dst` (IGC `visa/CISA.y` `ResInfo3dInstruction`: no
+/// predicate, no `aoffimmi`, the LOD before the destination), read into the same shape
+/// with no predicate, a zero `aoffimmi` and the LOD as the one source.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SamplerLoad {
+    /// The operation.
+    pub op: SamplerOp,
+    /// The predicate.
+    pub pred: Option<PredUse>,
+    /// `.pixel_null_mask`.
+    pub pixel_null_mask: bool,
+    /// Returned channels, bit 0 = R.
+    pub channels: u8,
+    /// Execution size and mask.
+    pub exec: ExecCtrl,
+    /// The immediate texel offsets (`aoffimmi`).
+    pub aoffimmi: Src,
+    /// The surface variable.
+    pub surface: String,
+    /// The destination.
+    pub dst: Raw,
+    /// The coordinate operands, in the operation's order.
+    pub srcs: Vec<Raw>,
+}

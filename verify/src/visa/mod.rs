@@ -1,0 +1,58 @@
+//! The vISA interpreter: reads a vISA kernel in the text form IGC's finalizer
+//! (`GenX_IR`) takes and runs it with the semantics of the vISA specification (IGC's
+//! `documentation/visa/`), so that the verifier can check what a kernel computes, not
+//! only that IGC accepts it.
+//!
+//! Reading and preparing a kernel:
+//!
+//! * [`reader::read`] turns the text into a [`listing::Listing`] (the grammar of IGC's
+//!   `visa/CISA.y` for the subset the back end emits), with the help of [`lexer`],
+//!   [`read_operands`] and [`read_messages`];
+//! * [`program::Program::new`] lays the variables out on a register file of 32-byte
+//!   (DG2, MTL) or 64-byte (PVC, Xe2) registers ([`regfile`]), expands every operand's
+//!   region into per-channel byte offsets and checks the spec's static rules.
+//!
+//! Running it:
+//!
+//! * [`run::Thread`] runs one hardware thread from its payload (the register file at
+//!   kernel entry), with the execution mask, predicates and SIMD control flow of
+//!   [`control`], the ALU semantics of [`alu`] (operands read and written by [`lanes`])
+//!   and the type conversions of [`convert`], within an instruction budget;
+//!   [`run::run_workgroup`] runs a workgroup's threads through their barriers;
+//! * message instructions go to a [`run::MessagePort`]: [`port::MemoryPort`] runs them
+//!   with the executor's message semantics ([`crate::messages`]) on a
+//!   [`crate::memory::Memory`], their operands laid out as [`payload`] describes;
+//! * [`dispatch::run_workgroups`] runs a grid of workgroups, split into threads;
+//! * [`leg::verify_kernel`] is the verifier's vISA leg: the lowered shader and its
+//!   kernel on the same memory, their accesses and memories compared, mismatches named
+//!   by vISA line; [`abi`] lays the back end's inputs out as its ABI document says, and
+//!   [`check::lower_and_verify_visa`] checks a shader's three forms (original, lowered,
+//!   kernel) on the same memory;
+//! * [`types`] holds vISA's data types and execution controls, [`error`] the errors,
+//!   each with the line of the vISA text it concerns.
+//!
+//! `cargo bench -p verify --bench visa_interp` measures the interpreter in vISA
+//! instructions per second.
+
+pub mod abi;
+pub mod alu;
+pub mod check;
+pub mod control;
+pub mod convert;
+pub mod dispatch;
+pub mod error;
+pub mod lanes;
+pub mod leg;
+pub mod lexer;
+pub mod listing;
+pub mod payload;
+pub mod port;
+pub mod program;
+pub mod read_messages;
+pub mod read_operands;
+pub mod reader;
+pub mod regfile;
+pub mod run;
+#[cfg(test)]
+mod testing;
+pub mod types;

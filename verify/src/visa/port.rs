@@ -1,0 +1,677 @@
+//! The vISA interpreter's message instructions bound to the executor's message
+//! semantics ([`crate::messages`]): the registers of a message become plain per-lane
+//! values (the layouts of [`super::payload`]), the semantics run on the [`Memory`], and
+//! the results go back to the registers of the channels the message served.
+//!
+//! The same functions serve the lowered IR's message intrinsics, so the two legs of the
+//! verifier share every rule of what a message does to memory.
+//!
+//! * The access log names a vISA message by its line: the access context's span is
+//!   `(line, 0)` and its instruction the line number.
+//! * A stateful surface (`bti(..)`, `ss(..)`, `bss(..)`, a sampler's surface) is the
+//!   value of its operand, taken as the binding-table index the memory binds the image
+//!   at; the back end's inputs give bindless handles those values.
+//! * The immediate address scale multiplies each address before the semantics add the
+//!   immediate offset (`AddrScale * addr + AddrImmOffset`).
+//! * Only the served channels of a load's destination are written; a destination of
+//!   `%null` still performs the access (a prefetch).
+//! * `aoffimmi` offsets other than 0 are not modelled (the semantics have no texel
+//!   offsets); they are an error.
+
+use super::convert::int_value;
+use super::listing::{LscOp, SamplerOp};
+use super::payload::{
+    addr_bytes, block_bytes, read_bytes, read_lanes, read_simt, read_transposed, reg_bytes,
+    write_bytes, write_simt, write_transposed, RawRef, ScalarRef, XAddr, XLsc, XMessage, XSampler,
+    XShape,
+};
+use super::run::{MessageCtx, MessagePort};
+use super::types::VType;
+use crate::memory::Memory;
+use crate::messages::block2d::{load_untyped, store_untyped, Block2d, UntypedBlock};
+use crate::messages::lanes::{Lanes, LanesMut, Sender};
+use crate::messages::lsc::{LscMessage, Message};
+use crate::messages::sampler::{ld, resinfo, ResinfoMessage, SamplerMessage};
+use crate::messages::{typed, untyped};
+use ir::interp::EnvError;
+use ir::lsc::{AddrType, Block2dDesc, LscDesc, Sfid};
+use ir::{BaseType, Inst, IntrinsicOp, Span};
+use std::fmt;
+use std::sync::Arc;
+
+/// Why a message cannot run through the shared semantics.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PortError {
+    /// Why.
+    pub reason: String,
+}
+
+impl fmt::Display for PortError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.reason)
+    }
+}
+
+impl std::error::Error for PortError {}
+
+type PortResult = Result<(), Arc<dyn std::error::Error + Send + Sync>>;
+
+fn fail(reason: impl Into<String>) -> Arc<dyn std::error::Error + Send + Sync> {
+    Arc::new(PortError {
+        reason: reason.into(),
+    })
+}
+
+fn env(e: EnvError) -> Arc<dyn std::error::Error + Send + Sync> {
+    Arc::new(e)
+}
+
+/// Message instructions run on a [`Memory`]. The access log records, for each lane,
+/// the invocation its thread's channel serves ([`MessageCtx::invocations`]; channels
+/// past its end log invocation 0).
+pub struct MemoryPort<'m> {
+    /// The memory.
+    pub mem: &'m mut Memory,
+}
+
+impl<'m> MemoryPort<'m> {
+    /// A port on `mem`.
+    pub fn new(mem: &'m mut Memory) -> MemoryPort<'m> {
+        MemoryPort { mem }
+    }
+}
+
+/// The IR intrinsic a vISA LSC operation corresponds to (the access log's opcode).
+fn intrinsic(op: LscOp) -> IntrinsicOp {
+    match op {
+        LscOp::Load => IntrinsicOp::LscLoad,
+        LscOp::LoadQuad => IntrinsicOp::LscLoadQuad,
+        LscOp::LoadStrided => IntrinsicOp::LscLoadStrided,
+        LscOp::LoadBlock2d => IntrinsicOp::LscLoadBlock2d,
+        LscOp::Store => IntrinsicOp::LscStore,
+        LscOp::StoreQuad => IntrinsicOp::LscStoreQuad,
+        LscOp::StoreStrided => IntrinsicOp::LscStoreStrided,
+        LscOp::StoreBlock2d => IntrinsicOp::LscStoreBlock2d,
+        LscOp::Atomic(_) => IntrinsicOp::LscAtomic,
+    }
+}
+
+/// The per-lane values of a sampler coordinate: signed types sign-extended.
+fn coord_lanes(st: &super::regfile::RegState, raw: RawRef, exec: u32) -> Vec<u64> {
+    let esz = raw.ty.size();
+    read_lanes(st, raw.start, esz, exec)
+        .into_iter()
+        .map(|b| int_value(b, raw.ty) as i64 as u64)
+        .collect()
+}
+
+/// `vals[n]` flattened lane after lane.
+fn flat(vals: Vec<Vec<u64>>) -> Vec<u64> {
+    vals.into_iter().flatten().collect()
+}
+
+/// Splits a flat result (`comps` per lane) into lanes.
+fn lanes_of(flat: &[u64], comps: usize) -> Vec<Vec<u64>> {
+    flat.chunks(comps.max(1)).map(<[u64]>::to_vec).collect()
+}
+
+/// The invocations of channels `first .. first + exec` of a thread whose channels serve
+/// `inv` (0 past its end): the message's lanes, as many as its SIMD width.
+fn lane_invocations(inv: &[u32], first: u32, exec: u32) -> Vec<u32> {
+    (first..first + exec)
+        .map(|c| inv.get(c as usize).copied().unwrap_or(0))
+        .collect()
+}
+
+/// The sender of a message at `line` whose lanes run `invocations`.
+fn sender(invocations: &[u32], op: IntrinsicOp, line: u32) -> Sender<'_> {
+    Sender {
+        inst: Inst::from_u32(line),
+        span: Span::new(line, 0),
+        op,
+        invocations,
+    }
+}
+
+impl MemoryPort<'_> {
+    fn lsc(&mut self, m: &XLsc, ctx: &mut MessageCtx<'_>) -> PortResult {
+        let op = intrinsic(m.op);
+        let exec = u32::from(m.exec.size);
+        let invocations = lane_invocations(ctx.invocations, u32::from(m.exec.offset), exec);
+        let grf = ctx.grf;
+        let line = ctx.line;
+        if let XShape::Block(size, shape) = m.shape {
+            return self.block2d(m, op, size, shape, ctx);
+        }
+        let XShape::Vector(shape) = m.shape else {
+            return Ok(());
+        };
+        let XAddr::Vector {
+            model,
+            surface,
+            scale,
+            offset,
+            size,
+            regs,
+            stride,
+        } = &m.addr
+        else {
+            return Err(fail("a vector LSC message has a 2D block address"));
+        };
+        let offset = i32::try_from(*offset).map_err(|_| {
+            fail(format!(
+                "the immediate offset {offset} does not fit 32 bits"
+            ))
+        })?;
+        let mut desc = LscDesc::new(m.sfid, *model, *size, shape).with_offset(offset);
+        if let LscOp::Atomic(a) = m.op {
+            desc = desc.with_atomic(a);
+        }
+        let desc = LscMessage::from_desc(op, &desc).map_err(env)?;
+        let st = &mut *ctx.regs;
+        let surface_value = surface.map(|s| s.value(st) as u32);
+        let stateful = m.sfid == Sfid::Tgm || (*model != AddrType::Flat && m.sfid != Sfid::Slm);
+        let surfaces: Vec<u32> = match (stateful, surface_value) {
+            (true, Some(b)) => vec![b; exec as usize],
+            (true, None) => return Err(fail("a stateful message without a surface")),
+            (false, _) => Vec::new(),
+        };
+        let esz = reg_bytes(shape.size);
+        let comps = usize::from(shape.components());
+        let abytes = addr_bytes(*size);
+        let chen = ctx.chen;
+        // The data operand of a store, or the sources of an atomic.
+        let data_in = |st: &super::regfile::RegState, raw: Option<RawRef>| -> Vec<u64> {
+            match raw {
+                None => vec![0; exec as usize * comps],
+                Some(r) if shape.transpose => read_transposed(st, r, esz, comps as u32),
+                Some(r) => flat(read_simt(st, r, exec, esz, comps as u32, grf)),
+            }
+        };
+        let write_back = |st: &mut super::regfile::RegState, out: &[u64]| {
+            if let Some(r) = m.data {
+                if shape.transpose {
+                    if chen & 1 != 0 {
+                        write_transposed(st, r, esz, &out[..comps.min(out.len())]);
+                    }
+                } else {
+                    write_simt(st, r, esz, grf, chen, &lanes_of(out, comps));
+                }
+            }
+        };
+        let mut out = vec![0u64; exec as usize * comps.max(1)];
+        if m.sfid == Sfid::Tgm {
+            let coords: Vec<Vec<u64>> = (0..4)
+                .map(|k| match regs.get(k) {
+                    Some(r) => read_lanes(st, r.start, 4, exec),
+                    None => vec![0; exec as usize],
+                })
+                .collect();
+            let c = typed::Coords {
+                u: Lanes::new(&coords[0], 1),
+                v: Lanes::new(&coords[1], 1),
+                r: Lanes::new(&coords[2], 1),
+                lod: Lanes::new(&coords[3], 1),
+            };
+            let msg = Message {
+                sender: sender(&invocations, op, line),
+                desc,
+                enabled: chen,
+                surfaces: &surfaces,
+            };
+            match m.op {
+                LscOp::LoadQuad => {
+                    typed::load_quad(self.mem, &msg, c, &mut LanesMut::new(&mut out, comps))
+                        .map_err(env)?;
+                    write_back(st, &out);
+                }
+                LscOp::StoreQuad => {
+                    let data = data_in(st, m.data);
+                    typed::store_quad(self.mem, &msg, c, Lanes::new(&data, comps)).map_err(env)?;
+                }
+                _ => {
+                    let (s1, s2) = (data_in(st, m.src1), data_in(st, m.src2));
+                    typed::atomic(
+                        self.mem,
+                        &msg,
+                        c,
+                        Lanes::new(&s1, 1),
+                        Lanes::new(&s2, 1),
+                        &mut LanesMut::new(&mut out, 1),
+                    )
+                    .map_err(env)?;
+                    write_back(st, &out);
+                }
+            }
+            return Ok(());
+        }
+        let addr_reg = regs
+            .first()
+            .copied()
+            .ok_or_else(|| fail("an LSC message without an address register"))?;
+        let scaled = |a: u64| a.wrapping_mul(*scale as u64);
+        let msg = Message {
+            sender: sender(&invocations, op, line),
+            desc,
+            enabled: chen,
+            surfaces: &surfaces,
+        };
+        match m.op {
+            LscOp::LoadStrided | LscOp::StoreStrided => {
+                let base = scaled(st.read(addr_reg.start, abytes));
+                // "The stride defaults to the data width times the vector size."
+                let pitch = match stride {
+                    Some(s) => s.value(st) as u64,
+                    None => u64::from(shape.size.mem_bytes()) * u64::from(shape.vect),
+                };
+                let (b, p) = (vec![base; exec as usize], vec![pitch; exec as usize]);
+                if m.op == LscOp::LoadStrided {
+                    untyped::load_strided(
+                        self.mem,
+                        &msg,
+                        Lanes::new(&b, 1),
+                        Lanes::new(&p, 1),
+                        &mut LanesMut::new(&mut out, comps),
+                    )
+                    .map_err(env)?;
+                    write_back(st, &out);
+                } else {
+                    let data = data_in(st, m.data);
+                    untyped::store_strided(
+                        self.mem,
+                        &msg,
+                        Lanes::new(&b, 1),
+                        Lanes::new(&p, 1),
+                        Lanes::new(&data, comps),
+                    )
+                    .map_err(env)?;
+                }
+            }
+            _ => {
+                let addrs: Vec<u64> = read_lanes(st, addr_reg.start, abytes, exec)
+                    .into_iter()
+                    .map(scaled)
+                    .collect();
+                let addr = Lanes::new(&addrs, 1);
+                match m.op {
+                    LscOp::Load | LscOp::LoadQuad => {
+                        untyped::load(self.mem, &msg, addr, &mut LanesMut::new(&mut out, comps))
+                            .map_err(env)?;
+                        write_back(st, &out);
+                    }
+                    LscOp::Store | LscOp::StoreQuad => {
+                        let data = data_in(st, m.data);
+                        untyped::store(self.mem, &msg, addr, Lanes::new(&data, comps))
+                            .map_err(env)?;
+                    }
+                    _ => {
+                        let (s1, s2) = (data_in(st, m.src1), data_in(st, m.src2));
+                        untyped::atomic(
+                            self.mem,
+                            &msg,
+                            addr,
+                            Lanes::new(&s1, 1),
+                            Lanes::new(&s2, 1),
+                            &mut LanesMut::new(&mut out, 1),
+                        )
+                        .map_err(env)?;
+                        write_back(st, &out);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn block2d(
+        &mut self,
+        m: &XLsc,
+        op: IntrinsicOp,
+        size: ir::lsc::DataSize,
+        shape: ir::lsc::BlockShape,
+        ctx: &mut MessageCtx<'_>,
+    ) -> PortResult {
+        let XAddr::Block2d(fields) = &m.addr else {
+            return Err(fail("a 2D block message without its six payload fields"));
+        };
+        let desc = Block2d::from_desc(op, &Block2dDesc::new(m.sfid, size, shape)).map_err(env)?;
+        let st = &mut *ctx.regs;
+        let p: [u64; 6] = fields.map(|f: ScalarRef| f.value(st) as u64);
+        let surf = UntypedBlock::from_payload(p);
+        let invocations = lane_invocations(ctx.invocations, u32::from(m.exec.offset), 1);
+        let sender = sender(&invocations, op, ctx.line);
+        let raw = m.data;
+        if desc.store {
+            let Some(r) = raw else {
+                return Err(fail("a 2D block store needs data"));
+            };
+            let mut bytes = read_bytes(st, r);
+            bytes.resize(desc.untyped_store_bytes(), 0);
+            store_untyped(self.mem, &sender, &desc, &surf, &bytes).map_err(env)?;
+        } else {
+            let bytes = load_untyped(self.mem, &sender, &desc, &surf).map_err(env)?;
+            if let Some(r) = raw {
+                write_bytes(st, r, &bytes);
+            }
+        }
+        Ok(())
+    }
+
+    fn sampler(&mut self, s: &XSampler, ctx: &mut MessageCtx<'_>) -> PortResult {
+        if s.aoffimmi != 0 {
+            return Err(fail(format!(
+                "sampler texel offsets (aoffimmi {:#x}) are not modelled",
+                s.aoffimmi
+            )));
+        }
+        let exec = u32::from(s.exec.size);
+        let grf = ctx.grf;
+        let st = &mut *ctx.regs;
+        let binding = s.surface.value(st) as u32;
+        let surfaces = vec![binding; exec as usize];
+        let coord = |k: usize| match s.srcs.get(k) {
+            Some(r) => coord_lanes(st, *r, exec),
+            None => vec![0; exec as usize],
+        };
+        let comps = s.channels.count_ones() as usize;
+        let invocations = lane_invocations(ctx.invocations, u32::from(s.exec.offset), exec);
+        if s.op == SamplerOp::Resinfo {
+            // INFO.md: the returned channels are 32-bit unsigned integers.
+            if let Some(t) = s
+                .dst
+                .map(|d| d.ty)
+                .filter(|t| !matches!(t, VType::Ud | VType::D))
+            {
+                return Err(fail(format!("a resinfo destination of type {t}")));
+            }
+            let lod = coord(0);
+            let msg = ResinfoMessage {
+                sender: sender(&invocations, IntrinsicOp::SamplerResinfo, ctx.line),
+                enabled: ctx.chen,
+                surfaces: &surfaces,
+                channels: s.channels,
+            };
+            let mut out = vec![0u64; exec as usize * comps];
+            resinfo(
+                self.mem,
+                &msg,
+                Lanes::new(&lod, 1),
+                &mut LanesMut::new(&mut out, comps),
+            )
+            .map_err(env)?;
+            if let Some(d) = s.dst {
+                write_simt(st, d, 4, grf, ctx.chen, &lanes_of(&out, comps));
+            }
+            return Ok(());
+        }
+        // `ld`: u, v, lod, r; `ld_lz`: u, v, r (3D_LOAD.md), missing ones 0.
+        let (u, v, r, lod) = match s.op {
+            SamplerOp::Ld => (coord(0), coord(1), coord(3), Some(coord(2))),
+            SamplerOp::LdLz | SamplerOp::Resinfo => (coord(0), coord(1), coord(2), None),
+        };
+        let (dest_bits, dest_base) = match s.dst.map(|d| d.ty) {
+            None | Some(VType::F) => (32, BaseType::Float),
+            Some(VType::Hf) => (16, BaseType::Float),
+            Some(VType::D) => (32, BaseType::Int),
+            Some(VType::Ud) => (32, BaseType::Uint),
+            Some(VType::W) => (16, BaseType::Int),
+            Some(VType::Uw) => (16, BaseType::Uint),
+            Some(t) => return Err(fail(format!("a sampler destination of type {t}"))),
+        };
+        let op = if s.op == SamplerOp::Ld {
+            IntrinsicOp::SamplerLd
+        } else {
+            IntrinsicOp::SamplerLdLz
+        };
+        let msg = SamplerMessage {
+            sender: sender(&invocations, op, ctx.line),
+            enabled: ctx.chen,
+            surfaces: &surfaces,
+            channels: s.channels,
+            dest_bits,
+            dest_base,
+        };
+        let mut out = vec![0u64; exec as usize * comps];
+        ld(
+            self.mem,
+            &msg,
+            Lanes::new(&u, 1),
+            Lanes::new(&v, 1),
+            Lanes::new(&r, 1),
+            lod.as_deref().map(|l| Lanes::new(l, 1)),
+            &mut LanesMut::new(&mut out, comps),
+        )
+        .map_err(env)?;
+        if let Some(d) = s.dst {
+            let esz = d.ty.size();
+            write_simt(st, d, esz, grf, ctx.chen, &lanes_of(&out, comps));
+            if s.pixel_null_mask {
+                // No page is null here: every pixel's bit is set.
+                let at = d.start + comps as u32 * block_bytes(exec, esz, grf);
+                let mask = if exec >= 32 {
+                    u32::MAX
+                } else {
+                    (1 << exec) - 1
+                };
+                st.write(at, 4, u64::from(mask));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl MessagePort for MemoryPort<'_> {
+    fn message(&mut self, msg: &XMessage, ctx: &mut MessageCtx<'_>) -> PortResult {
+        match msg {
+            XMessage::Lsc(m) => self.lsc(m, ctx),
+            XMessage::Sampler(s) => self.sampler(s, ctx),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::visa::program::Program;
+    use crate::visa::reader::read;
+    use crate::visa::run::{RunConfig, Stop, Thread, ThreadInit};
+    use crate::visa::testing::{elems, kernel};
+
+    /// Runs `body` (SIMD 8, 32-byte registers) with `B` (uq) = `base` as input at byte
+    /// 32, on `mem`, and returns the program and thread.
+    fn run_on(mem: &mut Memory, decls: &str, body: &str, base: u64) -> (Program, Thread) {
+        let decls =
+            format!(".decl B v_type=G type=uq num_elts=1\n.input B offset=32 size=8\n{decls}");
+        let text = kernel(8, &decls, body);
+        let program = Program::new(&read(&text).unwrap(), 32, 1 << 20).unwrap();
+        let mut payload = vec![0u8; 64];
+        payload[32..40].copy_from_slice(&base.to_le_bytes());
+        let config = RunConfig::default();
+        let init = ThreadInit {
+            payload: &payload,
+            dispatch_mask: 0xff,
+            hw_id: 0,
+        };
+        let mut t = Thread::new(&program, &init, &config).unwrap();
+        t.invocations = (100..108).collect();
+        let mut port = MemoryPort::new(mem);
+        let stop = t
+            .run(&program, &mut port, &config)
+            .unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(stop, Stop::Done);
+        (program, t)
+    }
+
+    const DECLS: &str = ".decl L v_type=G type=uw num_elts=8\n\
+        .decl A v_type=G type=uq num_elts=8\n\
+        .decl V v_type=G type=ud num_elts=16\n\
+        .decl R v_type=G type=ud num_elts=16\n\
+        .decl P1 v_type=P num_elts=8";
+
+    /// Lane ids in L, per-lane addresses B + 4 * lane in A.
+    const ADDRS: &str = "mov (M1, 8) L(0,0)<1> 0x76543210:uv\n\
+        shl (M1, 8) V(0,0)<1> L(0,0)<1;1,0> 2:ud\n\
+        add (M1, 8) A(0,0)<1> B(0,0)<0;1,0> V(0,0)<1;1,0>";
+
+    fn words(mem: &Memory, id: crate::memory::AllocId, n: usize) -> Vec<u32> {
+        mem.allocation(id).bytes[..4 * n]
+            .chunks(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect()
+    }
+
+    #[test]
+    fn simt_stores_and_loads_go_through_the_memory() {
+        let mut mem = Memory::new();
+        let id = mem.alloc("buf", vec![0; 256]);
+        let base = mem.allocation(id).base;
+        // Each lane stores 10 + lane at B + 4 lane; odd lanes only (a predicate), then
+        // every lane loads two dwords from its address into R (SIMT, one register each).
+        let body = format!(
+            "{ADDRS}\nadd (M1, 8) V(0,0)<1> L(0,0)<1;1,0> 10:ud\n\
+             setp (M1_NM, 8) P1 0xaa:uw\n\
+             (P1) lsc_store.ugm (M1, 8) flat[A]:a64 V:d32\n\
+             lsc_load.ugm (M1, 8) R:d32x2 flat[A]:a64"
+        );
+        let (p, t) = run_on(&mut mem, DECLS, &body, base);
+        assert_eq!(words(&mem, id, 9), [0, 11, 0, 13, 0, 15, 0, 17, 0]);
+        let r = elems(&p, &t, "R");
+        // Component 0 of lanes 0..8, then component 1 (the next dword in memory).
+        assert_eq!(&r[..8], [0, 11, 0, 13, 0, 15, 0, 17]);
+        assert_eq!(&r[8..], [11, 0, 13, 0, 15, 0, 17, 0]);
+        // The access log names the vISA line (the store is line 18, the load 19) and
+        // each lane's invocation.
+        let log = mem.log();
+        let lines: std::collections::BTreeSet<u32> = log.iter().map(|a| a.ctx.span.line).collect();
+        assert_eq!(lines.into_iter().collect::<Vec<_>>(), [18, 19]);
+        assert!(log.iter().any(|a| a.ctx.invocation == 107));
+    }
+
+    #[test]
+    fn transposed_loads_atomics_and_offsets() {
+        let mut mem = Memory::new();
+        let id = mem.alloc("buf", (0..64u8).collect());
+        let base = mem.allocation(id).base;
+        // A SIMD1 transposed load of four dwords from B + 8 (the immediate offset).
+        let body = "lsc_load.ugm (M1_NM, 1) R:d32x4t flat[B+0x8]:a64";
+        let (p, t) = run_on(&mut mem, DECLS, body, base);
+        let r = elems(&p, &t, "R");
+        assert_eq!(
+            &r[..4],
+            [0x0b0a_0908, 0x0f0e_0d0c, 0x1312_1110, 0x1716_1514]
+        );
+        // Eight lanes add lane + 1 to the same dword at B, in lane order: the old values
+        // are the running sums.
+        let mut mem = Memory::new();
+        let id = mem.alloc("buf", vec![0; 16]);
+        let base = mem.allocation(id).base;
+        let body =
+            "mov (M1, 8) L(0,0)<1> 0x76543210:uv\nadd (M1, 8) V(0,0)<1> L(0,0)<1;1,0> 1:ud\n\
+                    mov (M1, 8) A(0,0)<1> B(0,0)<0;1,0>\n\
+                    lsc_atomic_iadd.ugm (M1, 8) R:d32 flat[A]:a64 V %null";
+        let (p, t) = run_on(&mut mem, DECLS, body, base);
+        assert_eq!(words(&mem, id, 1), [36]);
+        assert_eq!(&elems(&p, &t, "R")[..8], [0, 1, 3, 6, 10, 15, 21, 28]);
+    }
+
+    #[test]
+    fn shared_memory_and_errors_with_the_line() {
+        let mut mem = Memory::new();
+        mem.begin_workgroup(0, 64);
+        let body =
+            "mov (M1, 8) L(0,0)<1> 0x76543210:uv\nshl (M1, 8) V(0,0)<1> L(0,0)<1;1,0> 2:ud\n\
+                    lsc_store.slm (M1, 8) flat[V]:a32 V:d32\n\
+                    lsc_load.slm (M1, 8) R:d32 flat[V+0x4]:a32";
+        let (p, t) = run_on(&mut mem, DECLS, body, 0);
+        assert_eq!(&elems(&p, &t, "R")[..7], [4, 8, 12, 16, 20, 24, 28]);
+        // An address outside every allocation is an error of the message's line.
+        let text = kernel(
+            8,
+            &format!(".decl B v_type=G type=uq num_elts=1\n{DECLS}"),
+            "mov (M1, 8) A(0,0)<1> 0x10:uq\nlsc_load.ugm (M1, 8) R:d32 flat[A]:a64",
+        );
+        let program = Program::new(&read(&text).unwrap(), 32, 1 << 20).unwrap();
+        let config = RunConfig::default();
+        let payload = [0u8; 32];
+        let init = ThreadInit {
+            payload: &payload,
+            dispatch_mask: 0xff,
+            hw_id: 0,
+        };
+        let mut t = Thread::new(&program, &init, &config).unwrap();
+        let mut m2 = Memory::new();
+        let e = t
+            .run(&program, &mut MemoryPort::new(&mut m2), &config)
+            .unwrap_err();
+        // .version, .kernel, seven .decl, .kernel_attr, .function, main:, the mov, the
+        // load.
+        assert_eq!(e.line, 13);
+        assert!(
+            matches!(e.kind, crate::visa::error::ErrorKind::Message { .. }),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn resinfo_returns_each_lanes_level_size_and_the_level_count() {
+        // A 37x19 2D array of 4 layers and 6 levels at binding-table index 5. Lane n asks
+        // for LOD n: width 37 >> n and height 19 >> n, each at least 1 (37, 18, 9, 4, 2,
+        // 1 and 19, 9, 4, 2, 1, 1); LODs 6 and 7 are past the last level, so 0. A is the
+        // level count in every lane; B (the layers, 4) is not asked for.
+        let desc = tiling::SurfaceDesc::new(
+            tiling::Gen::Gfx125,
+            tiling::SurfDim::D2,
+            tiling::Format::R32_UINT,
+            tiling::Tiling::Linear,
+        )
+        .extent(37, 19, 1)
+        .array_len(4)
+        .levels(6);
+        let surface = tiling::Surface::new(desc).unwrap();
+        let view = tiling::ImageView::level(&surface, 0);
+        let mut mem = Memory::new();
+        mem.bind_surface_image(
+            5,
+            "t",
+            surface,
+            view,
+            ir::Format::R32Uint,
+            tiling::Format::R32_UINT,
+            tiling::Bit6Swizzle::None,
+        )
+        .unwrap();
+        mem.set_view_levels(5, 6).unwrap();
+        let decls =
+            format!("{DECLS}\n.decl Q v_type=G type=ud num_elts=24\n.decl T6 v_type=T num_elts=1");
+        let body = "mov (M1, 8) L(0,0)<1> 0x76543210:uv\n\
+                    mov (M1, 8) V(0,0)<1> L(0,0)<1;1,0>\n\
+                    movs (M1_NM, 1) T6(0) 0x5:ud\n\
+                    resinfo.RGA (M1, 8)  T6 V.0 Q.0";
+        let (p, t) = run_on(&mut mem, &decls, body, 0);
+        let q = elems(&p, &t, "Q");
+        // One register (8 dwords) per returned channel: R, then G, then A.
+        assert_eq!(&q[..8], [37, 18, 9, 4, 2, 1, 0, 0]);
+        assert_eq!(&q[8..16], [19, 9, 4, 2, 1, 1, 0, 0]);
+        assert_eq!(&q[16..24], [6; 8]);
+        // No texel was read.
+        assert!(mem.log().is_empty());
+        // A surface index the memory does not bind is an error, not a silent zero.
+        let mut empty = Memory::new();
+        let text = kernel(
+            8,
+            &format!(".decl B v_type=G type=uq num_elts=1\n{decls}"),
+            "movs (M1_NM, 1) T6(0) 0x9:ud\nresinfo.R (M1, 8)  T6 V.0 Q.0",
+        );
+        let program = Program::new(&read(&text).unwrap(), 32, 1 << 20).unwrap();
+        let payload = vec![0u8; 64];
+        let config = RunConfig::default();
+        let init = ThreadInit {
+            payload: &payload,
+            dispatch_mask: 0xff,
+            hw_id: 0,
+        };
+        let mut t = Thread::new(&program, &init, &config).unwrap();
+        let mut port = MemoryPort::new(&mut empty);
+        assert!(t.run(&program, &mut port, &config).is_err());
+    }
+}

@@ -1,0 +1,295 @@
+//! The sampler send descriptors GenX_IR encodes equal the lowering's
+//! `sampler_descriptor`, for `ld`, `ld_lz` and `resinfo`, every parameter count, the
+//! channel masks that are a prefix of RGBA and some that are not (which need a message
+//! header), three binding-table indices, on SKL, ICL, TGL, DG2 and MTL (PVC has no
+//! sampler), in SIMD16 kernels and in SIMD32 kernels whose messages are split in two.
+//!
+//! Each message is an IR sampler intrinsic the back end emits; its sends are found by
+//! the `$N` comment GenX_IR writes after each `send` (the vISA instruction it came
+//! from).
+
+mod common;
+
+use lowering::messages::{sampler_descriptor, SamplerMessage, SamplerOp};
+use lowering::Device;
+use std::collections::HashMap;
+
+/// One message to check.
+#[derive(Copy, Clone, Debug)]
+struct Probe {
+    op: SamplerOp,
+    channels: u8,
+    /// Parameters that are not the constant 0 (the leading ones).
+    params: u32,
+    /// The image: 0, 1 or 2 (bindings 0, 3 and 200).
+    image: usize,
+}
+
+const BINDINGS: [u8; 3] = [0, 3, 200];
+
+fn probes() -> Vec<Probe> {
+    let masks = [0b0001, 0b0011, 0b0111, 0b1111, 0b1000, 0b0101, 0b1011];
+    let mut out = Vec::new();
+    let mut k = 0;
+    for (op, max) in [
+        (SamplerOp::Ld, 4),
+        (SamplerOp::LdLz, 3),
+        (SamplerOp::Resinfo, 1),
+    ] {
+        for params in 1..=max {
+            for &channels in &masks {
+                out.push(Probe {
+                    op,
+                    channels,
+                    params,
+                    image: k % 3,
+                });
+                k += 1;
+            }
+        }
+    }
+    out
+}
+
+/// The IR line of a probe defining `%n`.
+fn ir_line(p: &Probe, n: usize) -> String {
+    let comps = p.channels.count_ones();
+    let ty = if comps == 1 {
+        "32".to_string()
+    } else {
+        format!("32x{comps}")
+    };
+    let ch: String = "rgba"
+        .chars()
+        .enumerate()
+        .filter(|(k, _)| p.channels & (1 << k) != 0)
+        .map(|(_, c)| c)
+        .collect();
+    // %1..%4 are per-lane values, %5 the constant 0.
+    let total = p.op.params().len() as u32;
+    let srcs: Vec<String> = (0..total)
+        .map(|k| {
+            if k < p.params {
+                format!("%{}", k + 1)
+            } else {
+                "%5".into()
+            }
+        })
+        .collect();
+    let (name, idx) = match p.op {
+        SamplerOp::Ld => ("sampler_ld", format!("channels={ch}, dest_type=float32")),
+        SamplerOp::LdLz => ("sampler_ld_lz", format!("channels={ch}, dest_type=float32")),
+        SamplerOp::Resinfo => ("sampler_resinfo", format!("channels={ch}")),
+    };
+    format!(
+        "    {ty} %{n} = @{name} (@t{}, {}) ({idx})\n",
+        p.image,
+        srcs.join(", ")
+    )
+}
+
+/// The vISA kernel of `probes` at SIMD `simd` on `p`, and the instruction indices of
+/// each probe's sends.
+fn kernel(p: &Device, probes: &[Probe], simd: u32) -> (String, Vec<Vec<usize>>) {
+    let mut body = String::new();
+    for (k, pr) in probes.iter().enumerate() {
+        body.push_str(&ir_line(pr, 10 + k));
+    }
+    let text = format!(
+        "shader compute (local_size={simd},1,1, subgroup_size={simd})
+image @t0 : 2d array r32_float readonly sampled (binding={})
+image @t1 : 2d array r32_float readonly sampled (binding={})
+image @t2 : 2d array r32_float readonly sampled (binding={})
+fn main {{
+  block b0:
+    32x3 %0 = @load_global_invocation_id
+    32   %1 = mov %0.x
+    32   %2 = mov %0.y
+    32   %3 = mov %0.z
+    32   %4 = iadd %0.x, %0.y
+    32   %5 = load_const (0)
+{body}}}
+",
+        BINDINGS[0], BINDINGS[1], BINDINGS[2]
+    );
+    let s = common::parse(&text);
+    let k = visa::emit_kernel(&s, p, &Default::default()).unwrap_or_else(|e| panic!("{e}"));
+    let mut lines = Vec::new();
+    for (n, l) in k.text.lines().filter(|l| l.starts_with("    ")).enumerate() {
+        let t = l.trim();
+        if ["load_3d.", "load_lz.", "resinfo."]
+            .iter()
+            .any(|m| t.starts_with(m))
+        {
+            lines.push(n);
+        }
+    }
+    let parts_each = (simd / 16).max(1) as usize;
+    assert_eq!(lines.len(), probes.len() * parts_each, "{}", k.text);
+    let parts = lines.chunks(parts_each).map(<[usize]>::to_vec).collect();
+    (k.text, parts)
+}
+
+/// The descriptors of the sampler sends of `asm` by vISA instruction index. GenX_IR
+/// prints a sampler send with immediate descriptors as
+/// `send.smpl (16|M0)  dst  src0  src1:len  ex_desc  desc  {..} // ... // $N` (Gfx12
+/// on) or `send (16|M0)  dst  src0  ex_desc  desc  // ...; sampler; ... // $N`: the
+/// descriptor is the last immediate before the comment or the `{..}` annotations.
+fn descs_by_index(asm: &str) -> HashMap<usize, Vec<u32>> {
+    let mut out: HashMap<usize, Vec<u32>> = HashMap::new();
+    for l in asm
+        .lines()
+        .filter(|l| l.contains("send.smpl") || l.contains("; sampler;"))
+    {
+        let head = l.split("//").next().unwrap_or("");
+        let head = head.split('{').next().unwrap_or("");
+        let desc = head
+            .split_whitespace()
+            .rev()
+            .find(|w| w.starts_with("0x"))
+            .and_then(|d| u32::from_str_radix(&d[2..], 16).ok());
+        let n = l.rsplit("// $").next().and_then(|t| t.trim().parse().ok());
+        if let (Some(d), Some(n)) = (desc, n) {
+            out.entry(n).or_default().push(d);
+        }
+    }
+    out
+}
+
+#[test]
+fn genx_sampler_descriptors_equal_sampler_descriptor() {
+    if !common::have_genx("genx_sampler_descriptors_equal_sampler_descriptor") {
+        return;
+    }
+    let all = probes();
+    let mut compared = 0;
+    let mut mismatches = Vec::new();
+    // (device, the platform whose kernel it compiles, GenX_IR's platform): the back end
+    // emits for DG2 and MTL; SKL, ICL and TGL (32-byte registers, SIMD16 sampler
+    // messages, no LSC in these kernels) finalize DG2's kernel.
+    let targets = [
+        ("dg2", "dg2", "DG2"),
+        ("mtl", "mtl", "MTL"),
+        ("skl", "dg2", "SKL"),
+        ("icl", "dg2", "ICLLP"),
+        ("tgl", "dg2", "TGLLP"),
+    ];
+    for (plat, emit_for, genx) in targets {
+        let p = Device::preset(plat).unwrap();
+        for simd in [16, 32] {
+            let (text, parts) = kernel(&Device::preset(emit_for).unwrap(), &all, simd);
+            let compiled = visa::igc::compile(&text, genx)
+                .unwrap_or_else(|e| panic!("{plat} SIMD{simd}: {e}\n{text}"));
+            let descs = descs_by_index(&compiled.asm);
+            for (pr, idx) in all.iter().zip(&parts) {
+                let m = SamplerMessage {
+                    op: pr.op,
+                    channels: pr.channels,
+                };
+                let want = sampler_descriptor(&p, &m, 16, pr.params, BINDINGS[pr.image]).unwrap();
+                for n in idx {
+                    let got = descs.get(n).unwrap_or_else(|| {
+                        panic!(
+                            "{plat}: no send for ${n} ({pr:?})\n{text}\n{}",
+                            compiled.asm
+                        )
+                    });
+                    compared += 1;
+                    if !got.contains(&want.desc) {
+                        mismatches.push(format!(
+                            "{plat} SIMD{simd} {pr:?}: GenX_IR {got:x?}, sampler_descriptor {:x}",
+                            want.desc
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    eprintln!(
+        "{} sampler messages, {compared} sends: GenX_IR's desc == sampler_descriptor",
+        all.len() * 2 * targets.len()
+    );
+    assert!(
+        mismatches.is_empty(),
+        "{} mismatches:\n{}",
+        mismatches.len(),
+        mismatches.join("\n")
+    );
+    assert!(
+        compared >= all.len() * 3 * targets.len(),
+        "only {compared} sends compared"
+    );
+}
+
+#[test]
+fn resinfo_is_spelled_as_igc_prints_it() {
+    let p = Device::preset("dg2").unwrap();
+    let probes = [
+        Probe {
+            op: SamplerOp::Resinfo,
+            channels: 0b0111,
+            params: 1,
+            image: 1,
+        },
+        Probe {
+            op: SamplerOp::Resinfo,
+            channels: 0b1000,
+            params: 0,
+            image: 2,
+        },
+    ];
+    let (text, _) = kernel(&p, &probes, 16);
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("resinfo") || l.starts_with("movs"))
+        .collect();
+    // The surface T<6 + image> set to the binding, then the channels, the exec size,
+    // the surface, the LOD (v1, or a temporary holding the constant 0) and the
+    // destination.
+    assert_eq!(lines[0], "movs (M1_NM, 1) T7(0) 0x3:ud");
+    assert_eq!(lines[1], "resinfo.RGB (M1, 16)  T7 v1.0 v10.0");
+    assert_eq!(lines[2], "movs (M1_NM, 1) T8(0) 0xc8:ud");
+    assert!(
+        lines[3].starts_with("resinfo.A (M1, 16)  T8 t") && lines[3].ends_with(".0 v11.0"),
+        "{}",
+        lines[3]
+    );
+    if common::have_genx("resinfo_is_spelled_as_igc_prints_it") {
+        visa::igc::compile(&text, "DG2").unwrap_or_else(|e| panic!("{e}\n{text}"));
+    }
+}
+
+#[test]
+fn lowered_level_queries_compile_on_dg2_and_mtl() {
+    // The lit test's shader: sizes at per-invocation LODs and level counts of a 2D
+    // array, a 3D and a cube array texture, and a storage image's size and level
+    // count, lowered with the -O pipeline (resinfo for the textures, the parameter
+    // block for the storage image).
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/lit/levels/run_queries.ir"
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    for plat in ["dg2", "mtl"] {
+        let mut s = common::parse(&text);
+        let device = Device::preset(plat).unwrap();
+        common::lower(&mut s, &device, &Default::default()).unwrap();
+        let k = visa::emit_kernel(&s, &device, &Default::default())
+            .unwrap_or_else(|e| panic!("{plat}: {e}"));
+        let resinfos = k
+            .text
+            .lines()
+            .filter(|l| l.trim().starts_with("resinfo."))
+            .count();
+        // Four sizes and four level counts of textures (one of each per branch), one
+        // resinfo each.
+        assert_eq!(resinfos, 8, "{plat}:\n{}", k.text);
+        if common::have_genx("lowered_level_queries_compile_on_dg2_and_mtl") {
+            let p = k
+                .genx_platform
+                .expect("DG2 and MTL have a GenX_IR platform");
+            visa::igc::compile(&k.text, p).unwrap_or_else(|e| panic!("{plat}: {e}\n{}", k.text));
+        }
+    }
+}
