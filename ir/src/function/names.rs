@@ -75,11 +75,13 @@ impl Names {
     pub(super) fn number(&self, index: usize) -> u32 {
         match self.numbers.get(index) {
             Some(&n) => n,
+            None if self.numbers.is_empty() => index as u32,
             None => self.created(index - self.numbers.len()),
         }
     }
 
     /// The number of the `k`-th entry created after parsing.
+    #[inline(never)]
     fn created(&self, k: usize) -> u32 {
         let room = (self.limit - self.next) as usize;
         if k < room {

@@ -32,12 +32,16 @@ impl Numbering {
     /// the next dense id: the count of numbers seen before).
     #[inline]
     pub(super) fn id(&mut self, number: u32) -> (u32, bool) {
-        let n = number as usize;
-        if let Some(&slot) = self.direct.get(n) {
-            if slot != 0 {
-                return (slot - 1, false);
-            }
+        match self.direct.get(number as usize) {
+            Some(&slot) if slot != 0 => (slot - 1, false),
+            _ => self.new_or_sparse(number),
         }
+    }
+
+    /// [`Numbering::id`] for a number not in the direct table.
+    #[inline(never)]
+    fn new_or_sparse(&mut self, number: u32) -> (u32, bool) {
+        let n = number as usize;
         if !self.sparse.is_empty() {
             if let Some(&id) = self.sparse.get(&number) {
                 return (id, false);
@@ -47,9 +51,12 @@ impl Numbering {
         self.numbers.push(number);
         if n < self.direct.len() {
             self.direct[n] = id + 1;
+        } else if n == self.direct.len() {
+            // The usual next number.
+            self.direct.push(id + 1);
         } else if n < 2 * self.numbers.len() + DIRECT_SLACK {
-            self.direct.resize(n + 1, 0);
-            self.direct[n] = id + 1;
+            self.direct.resize(n, 0);
+            self.direct.push(id + 1);
         } else {
             self.sparse.insert(number, id);
         }

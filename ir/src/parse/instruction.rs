@@ -36,8 +36,8 @@ impl<'a> Parser<'a> {
             let ty = self.ty()?;
             let vspan = self.here();
             let v = self.value_id(st)?;
-            let n = st.values.number(v.as_u32());
             if let Some(def) = defined_at(&st.func, v) {
+                let n = st.values.number(v.as_u32());
                 return Err(error(
                     vspan,
                     format!("value %{n} is defined twice (first at {def})"),
@@ -47,7 +47,10 @@ impl<'a> Parser<'a> {
             let kind = self.operation(st, ty)?;
             match st.func.create_inst_with_dest(kind, v, ty, span) {
                 Some(inst) => inst,
-                None => return Err(error(vspan, format!("value %{n} is defined twice"))),
+                None => {
+                    let n = st.values.number(v.as_u32());
+                    return Err(error(vspan, format!("value %{n} is defined twice")));
+                }
             }
         };
         st.record_swizzles(SrcSite::Inst(inst));

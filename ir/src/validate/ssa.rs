@@ -18,18 +18,22 @@ impl FnCheck<'_> {
                 };
                 self.site = Some(SrcSite::Inst(i));
                 let span = self.func.inst_span(i);
-                let value = self.func.value_name(v);
+                let value = || self.func.value_name(v);
                 if v.index() >= self.func.num_value_ids() {
+                    let value = value();
                     self.error(span, SsaError::ValueWithoutEntry { value });
                     continue;
                 }
                 match self.func.value_def(v) {
                     Some(d) if d == i => {}
                     Some(d) if self.inst_pos[d.index()].0 != NONE => {
-                        let other = self.func.inst_span(d);
+                        let (value, other) = (value(), self.func.inst_span(d));
                         self.error(span, SsaError::DefinedTwice { value, other });
                     }
-                    _ => self.error(span, SsaError::DefinitionMismatch { value }),
+                    _ => {
+                        let value = value();
+                        self.error(span, SsaError::DefinitionMismatch { value });
+                    }
                 }
             }
         }
@@ -47,18 +51,32 @@ impl FnCheck<'_> {
         user: User,
     ) -> Option<Type> {
         let v = src.value;
-        let value = self.func.value_name(v);
-        let undefined = SsaError::Undefined { user, value };
+        // Looked up for the messages only (the common path reports nothing).
+        let func = self.func;
+        let name = move || func.value_name(v);
         if v.index() >= self.func.num_value_ids() {
-            self.error(span, undefined);
+            self.error(
+                span,
+                SsaError::Undefined {
+                    user,
+                    value: name(),
+                },
+            );
             return None;
         }
         let Some(def) = self.func.value_def(v) else {
-            self.error(span, undefined);
+            self.error(
+                span,
+                SsaError::Undefined {
+                    user,
+                    value: name(),
+                },
+            );
             return None;
         };
         let (dn, dk) = self.inst_pos[def.index()];
         if dn == NONE {
+            let value = name();
             self.error(span, SsaError::DefinitionOutsideBody { user, value });
             return None;
         }
@@ -82,13 +100,13 @@ impl FnCheck<'_> {
                 };
                 let kind = match outside {
                     Some(c) if !long => SsaError::SwizzleComponent {
-                        value,
+                        value: name(),
                         letters,
                         component: c,
                         components: comps,
                     },
                     _ => SsaError::SwizzleLength {
-                        value,
+                        value: name(),
                         letters,
                         len,
                     },
@@ -106,7 +124,7 @@ impl FnCheck<'_> {
                             span,
                             SsaError::UseBeforeDef {
                                 user,
-                                value,
+                                value: name(),
                                 def: def_span,
                             },
                         );
@@ -118,7 +136,7 @@ impl FnCheck<'_> {
                             span,
                             SsaError::NotDominated {
                                 user,
-                                value,
+                                value: name(),
                                 use_block: self.func.block_name(ub),
                                 def_block: self.func.block_name(db),
                                 def: def_span,
@@ -136,7 +154,7 @@ impl FnCheck<'_> {
                                 span,
                                 SsaError::NotDominatedAtEnd {
                                     user,
-                                    value,
+                                    value: name(),
                                     use_block: self.func.block_name(ub),
                                     def_block: self.func.block_name(db),
                                     def: def_span,
