@@ -45,6 +45,7 @@ fuzz_target!(|data: &[u8]| {
             UntypedAddress::Bti
         },
         readonly_via_sampler: h & (1 << 10) != 0,
+        ..LowerOptions::default()
     };
     run_case(&shader, &device, &options, h >> 16);
 });
