@@ -33,8 +33,9 @@
 //!    `ImageParam::set_base_address`.
 //!
 //! 6. **Generate code.** The `visa` crate turns the lowered shader into one whole vISA
-//!    kernel (`visa::emit_kernel`) that IGC's finalizer (GenX_IR) compiles for LSC
-//!    platforms (DG2, MTL, PVC). `Kernel::abi` lists its inputs: where the driver puts
+//!    kernel (`visa::emit_kernel`) that IGC's finalizer (GenX_IR) compiles: with the
+//!    legacy data port's messages on BDW, SKL, ICL and TGL, with LSC messages on DG2,
+//!    MTL and PVC (Gfx7 has no finalizer platform; its shaders stay IR). `Kernel::abi` lists its inputs: where the driver puts
 //!    the local ids, push constants, binding-table indices and the parameter blocks of
 //!    step 5 in the thread payload; `visa/ABI.md` in the repository says what each one
 //!    holds.
