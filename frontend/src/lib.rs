@@ -49,6 +49,9 @@
 //! derivatives, ray queries, subgroup operations, level-count queries, `arrayLength`,
 //! inverse trigonometric functions and the like are refused, never approximated.
 //! Specialization constants (pipeline overrides) take their default values.
+//! naga's SPIR-V reader has no `Image` storage class, so image atomics written in
+//! SPIR-V (`OpImageTexelPointer`, as glslang emits `imageAtomic*`) are a parse error
+//! that says so; the same atomics in WGSL (`textureAtomic*`) import.
 //!
 //! naga's parsers run under `catch_unwind`: a panic inside naga on hostile input
 //! becomes an [`ErrorKind::Parse`] error. The translation itself returns errors and

@@ -220,7 +220,7 @@ pub fn parse(
                 ImportError::new(
                     ErrorKind::Parse,
                     Location::Unknown,
-                    format!("naga cannot read the SPIR-V module: {e}"),
+                    format!("naga cannot read the SPIR-V module: {e}{}", spirv_hint(&e)),
                 )
             })
         }
@@ -355,6 +355,21 @@ pub fn read(language: Language, bytes: &[u8]) -> Result<Parsed, ImportError> {
         info,
         map,
     })
+}
+
+/// What a naga SPIR-V error means for a shader writer, where naga's own text names only
+/// a number.
+fn spirv_hint(e: &naga::front::spv::Error) -> &'static str {
+    match e {
+        // SPIR-V's `Image` storage class (11) holds the texel pointers of image atomics
+        // (`OpImageTexelPointer`); naga 30's SPIR-V reader has no such pointers.
+        naga::front::spv::Error::UnsupportedStorageClass(11) => {
+            " (the Image storage class: naga's SPIR-V reader does not take image atomics, \
+             which SPIR-V writes as OpImageTexelPointer; WGSL's textureAtomic* functions \
+             import)"
+        }
+        _ => "",
+    }
 }
 
 #[cfg(test)]

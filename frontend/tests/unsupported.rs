@@ -490,3 +490,21 @@ fn hostile_input_is_an_error_not_a_panic() {
         }
     }
 }
+
+/// glslang's image atomics (`OpImageTexelPointer` on a pointer of the `Image` storage
+/// class) are beyond naga's SPIR-V reader: the error says what the storage class is and
+/// where such shaders can come in instead, not only naga's number.
+#[test]
+fn spirv_image_atomics_say_what_naga_lacks() {
+    let spv = include_bytes!("spirv/image_atomic.spv");
+    let e = import(spv, Language::SpirV, None).expect_err("naga cannot read it");
+    assert_eq!(e.kind, ErrorKind::Parse, "{e}");
+    for s in [
+        "storage class",
+        "Image storage class",
+        "OpImageTexelPointer",
+        "textureAtomic",
+    ] {
+        assert!(e.message.contains(s), "`{}` does not say `{s}`", e.message);
+    }
+}
