@@ -23,7 +23,9 @@
 //! the Gfx8 address code), untyped on DG2 (all tilings of Gfx12.5 to address), and the
 //! untyped DG2 lowering followed by the `cleanup` loop, and the whole entry point
 //! `lower_shader` on the untyped DG2 configuration (validation, both lowering passes,
-//! the cleanup loop and the report), as `ir-opt -O` runs it.
+//! the cleanup loop and the report), as `ir-opt -O` runs it; the same entry point on
+//! SKL typed and BDW untyped adds the `lower-dataport` rewrite into the legacy data
+//! port's messages (compare them with the DG2 one).
 
 use cpu_time::ThreadTime;
 use ir::passes::cleanup::{Cleanup, DEFAULT_MAX_ITERATIONS};
@@ -96,6 +98,18 @@ fn main() {
         Config {
             name: "lower_shader, untyped, dg2",
             device: "dg2",
+            options: forced,
+            stage: Stage::Shader,
+        },
+        Config {
+            name: "lower_shader, typed, skl",
+            device: "skl",
+            options: LowerOptions::default(),
+            stage: Stage::Shader,
+        },
+        Config {
+            name: "lower_shader, untyped, bdw",
+            device: "bdw",
             options: forced,
             stage: Stage::Shader,
         },
