@@ -12,12 +12,14 @@
 //! straight-line code of N image accesses at their own coordinates, round-robin over
 //! loads, stores and atomics on seven images (2D RGBA8, 2D-array R32, 3D RGBA16F, 1D
 //! R32F, cube-array RGBA8 UINT, 2D R32 with a static X layout, a buffer), every loaded
-//! value stored. It is lowered for DG2 like `ir-opt -O` (typed messages, then the
-//! cleanup loop; not timed), then emitted at SIMD16 (timed): the best time over the
+//! value stored. It is lowered for DG2 and for SKL like `ir-opt -O` (typed messages,
+//! LSC on DG2 and the legacy data port's on SKL, then the cleanup loop; not timed),
+//! then emitted at SIMD16 (timed): the best time over the
 //! runs, accesses and IR instructions per second, and the kernel's size. Growth is the
 //! time ratio to the previous size (10.0 for linear time).
 //!
-//! **Examples.** Every shader under `examples/` for DG2, MTL and PVC: the best time of
+//! **Examples.** Every shader under `examples/` for BDW, SKL, ICL, TGL, DG2, MTL and
+//! PVC: the best time of
 //! lowering (`-O`'s passes) + emission over the runs, then GenX_IR on the kernel in the
 //! same run (`-timestats`: its own `Total`, and the process's wall time), and the ratio
 //! finalize / (lowering + emission). Without GenX_IR the GenX_IR columns are empty.
@@ -26,10 +28,8 @@
 //! thread clock), so that the scheduling delays of a loaded machine do not count.
 
 use cpu_time::ThreadTime;
-use ir::passes::cleanup::{Cleanup, DEFAULT_MAX_ITERATIONS};
-use ir::passes::Pass;
 use ir::Shader;
-use lowering::{lower_images, Device, LowerOptions};
+use lowering::{Device, LowerOptions};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use suites::bench_shader::{image_accesses, BenchArgs};
@@ -50,22 +50,29 @@ fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration) {
 
 /// `ir-opt -O`'s lowering.
 fn lower(shader: &mut Shader, device: &Device) -> Result<(), String> {
-    lower_images(shader, device, &LowerOptions::default()).map_err(|e| e.to_string())?;
-    lowering::lower_async_copies(shader, device, &Default::default()).map_err(|e| e.to_string())?;
-    Cleanup::standard(DEFAULT_MAX_ITERATIONS)
-        .run(shader)
-        .map_err(|e| e.to_string())?;
-    Ok(())
+    lowering::lower_shader(shader, device, &LowerOptions::default())
+        .map(|_| ())
+        .map_err(|errors| {
+            let lines: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+            lines.join("\n")
+        })
 }
 
 fn throughput(max: usize, runs: usize) {
-    let device = Device::preset("dg2").unwrap_or_else(|| die("no dg2 preset"));
+    // DG2's LSC messages, and Sky Lake's legacy data-port messages.
+    for plat in ["dg2", "skl"] {
+        throughput_on(plat, max, runs);
+    }
+}
+
+fn throughput_on(plat: &str, max: usize, runs: usize) {
+    let device = Device::preset(plat).unwrap_or_else(|| die("no preset"));
     let mut sizes = vec![1000usize];
     while sizes.last().is_some_and(|&s| s * 10 <= max) {
         let next = sizes.last().map_or(1000, |s| s * 10);
         sizes.push(next);
     }
-    println!("emission throughput: the lowering bench's shader, typed DG2 + cleanup, SIMD16");
+    println!("emission throughput on {plat}: the lowering bench's shader, typed + cleanup, SIMD16");
     println!(
         "{:>8} {:>10} {:>12} {:>12} {:>13} {:>10} {:>10} {:>7}",
         "accesses",
@@ -137,7 +144,7 @@ fn examples(runs: usize) {
             .unwrap_or_default();
         let text = std::fs::read_to_string(file).unwrap_or_else(|e| die(&format!("{name}: {e}")));
         let parsed = ir::parse_shader(&text).unwrap_or_else(|d| die(&format!("{name}: {d:?}")));
-        for plat in ["dg2", "mtl", "pvc"] {
+        for plat in ["bdw", "skl", "icl", "tgl", "dg2", "mtl", "pvc"] {
             let device = Device::preset(plat).unwrap_or_else(|| die("no preset"));
             let mut best = (Duration::MAX, Duration::MAX);
             let mut kernel = None;
