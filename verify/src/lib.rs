@@ -28,6 +28,7 @@
 pub mod async_copy;
 pub mod call;
 pub mod cli;
+pub mod contents;
 pub mod dataport_intrinsics;
 pub mod exec;
 #[cfg(test)]
