@@ -73,19 +73,23 @@
 //! assert_eq!(interp.value(z, 1), Some(&[42u64][..]));
 //! ```
 
-use crate::alu::{AluOp, MAX_INPUTS};
-use crate::entity::{Block, BlockName, IfId, ImageId, Inst, LoopId, Value, ValueName};
-use crate::eval::{eval_alu, EvalError, Operand};
+use crate::alu::MAX_INPUTS;
+use crate::entity::{Block, IfId, ImageId, Inst, LoopId, Value};
+use crate::eval::{eval_alu, Operand};
 use crate::function::{CfNode, Function, InstKind, IntrinsicInst, Jump};
 use crate::image::ImageDecl;
 use crate::intrinsic::{IndexKind, IntrinsicOp};
 use crate::shader::Shader;
 use crate::span::Span;
 use crate::types::{bit_mask, Src, Type};
+pub use error::{EnvError, InterpError, InterpErrorKind};
+use lanes::{lane_list, lanes_of, Mask};
 use registers::{Registers, Slot};
 use smallvec::SmallVec;
 use std::fmt;
 
+mod error;
+mod lanes;
 mod registers;
 
 /// The largest subgroup the interpreter runs (one bit per lane in a `u32` mask).
@@ -129,60 +133,6 @@ impl Stats {
     /// The steps counted against [`Config::max_steps`]: blocks plus instructions.
     pub fn steps(&self) -> u64 {
         self.blocks + self.instructions
-    }
-}
-
-/// An error reported by an [`Env`]: the lane it concerns, if one, and the cause, which
-/// the environment may downcast back to its own error type through
-/// [`std::error::Error::source`] or [`EnvError::downcast_ref`].
-#[derive(Debug)]
-pub struct EnvError {
-    /// The lane the error concerns (`None` for an error of the whole message).
-    pub lane: Option<u32>,
-    /// The cause.
-    pub error: Box<dyn std::error::Error + Send + Sync + 'static>,
-}
-
-impl EnvError {
-    /// An error of the whole instruction.
-    pub fn new(error: impl Into<Box<dyn std::error::Error + Send + Sync + 'static>>) -> EnvError {
-        EnvError {
-            lane: None,
-            error: error.into(),
-        }
-    }
-
-    /// An error concerning one lane.
-    pub fn at_lane(
-        lane: u32,
-        error: impl Into<Box<dyn std::error::Error + Send + Sync + 'static>>,
-    ) -> EnvError {
-        EnvError {
-            lane: Some(lane),
-            error: error.into(),
-        }
-    }
-
-    /// An error with a plain message.
-    pub fn msg(message: impl Into<String>) -> EnvError {
-        EnvError::new(message.into())
-    }
-
-    /// The cause, if it has type `T`.
-    pub fn downcast_ref<T: std::error::Error + 'static>(&self) -> Option<&T> {
-        self.error.downcast_ref::<T>()
-    }
-}
-
-impl fmt::Display for EnvError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(&self.error, f)
-    }
-}
-
-impl std::error::Error for EnvError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(&*self.error)
     }
 }
 
@@ -385,106 +335,6 @@ impl<'a> IntrinsicCall<'a> {
     }
 }
 
-/// What went wrong while interpreting.
-#[derive(Debug)]
-pub enum InterpErrorKind {
-    /// An ALU instruction cannot be evaluated (a shape error the validator rejects).
-    Alu {
-        /// The opcode.
-        op: AluOp,
-        /// Why.
-        error: EvalError,
-    },
-    /// The environment failed to execute an intrinsic.
-    Env {
-        /// The opcode.
-        op: IntrinsicOp,
-        /// Why.
-        error: EnvError,
-    },
-    /// A value is read in a lane that never defined it.
-    UndefinedValue {
-        /// The value.
-        value: ValueName,
-    },
-    /// A phi has no source for the block the lane came from.
-    MissingPhiSource {
-        /// The block holding the phi.
-        block: BlockName,
-        /// The block the lane came from (`None` at function entry).
-        pred: Option<BlockName>,
-    },
-    /// A `break` or `continue` outside any loop.
-    JumpOutsideLoop {
-        /// The block ending with the jump.
-        block: BlockName,
-        /// The jump.
-        jump: Jump,
-    },
-    /// The run exceeded its step budget, [`Config::max_steps`].
-    StepLimit {
-        /// The limit.
-        limit: u64,
-        /// The loop being iterated, if any.
-        in_loop: Option<LoopId>,
-    },
-    /// The subgroup size is not in 1..=32.
-    BadLaneCount {
-        /// The size asked for.
-        lanes: usize,
-    },
-    /// An intrinsic names an image the shader does not declare.
-    MissingImage {
-        /// The image id.
-        image: ImageId,
-    },
-    /// A source names a value id outside the function's arena.
-    BadValue {
-        /// The value.
-        value: ValueName,
-    },
-    /// A `barrier` reached by only some of the lanes that started the run: barriers
-    /// must be executed in uniform control flow by every invocation of the workgroup.
-    DivergentBarrier {
-        /// The lanes executing the barrier.
-        active: u32,
-        /// The lanes that started the run.
-        expected: u32,
-    },
-}
-
-/// An interpreter error: where (the instruction's span), which lane, and what.
-#[derive(Debug)]
-pub struct InterpError {
-    /// Source position of the instruction (or of the `if`/`loop`/block concerned).
-    pub span: Span,
-    /// The instruction, if the error concerns one.
-    pub inst: Option<Inst>,
-    /// The lane concerned, if one.
-    pub lane: Option<u32>,
-    /// What went wrong.
-    pub kind: InterpErrorKind,
-}
-
-impl InterpError {
-    fn new(span: Span, inst: Option<Inst>, lane: Option<u32>, kind: InterpErrorKind) -> Self {
-        InterpError {
-            span,
-            inst,
-            lane,
-            kind,
-        }
-    }
-
-    /// The environment's error, if this is one.
-    pub fn env_error(&self) -> Option<&EnvError> {
-        match &self.kind {
-            InterpErrorKind::Env { error, .. } => Some(error),
-            _ => None,
-        }
-    }
-}
-
 impl fmt::Display for InterpError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: ", self.span)?;
@@ -641,9 +491,6 @@ pub struct Interpreter<'s> {
     src_offsets: Vec<usize>,
     phi_tmp: Vec<u64>,
 }
-
-/// A set of lanes, bit `i` = lane `i`.
-type Mask = u32;
 
 impl<'s> Interpreter<'s> {
     /// An interpreter for `func`, one of `shader`'s functions (the shader supplies the
@@ -1443,29 +1290,4 @@ impl<'s> Interpreter<'s> {
         }
         Ok(())
     }
-}
-
-/// The lanes of a mask as text: `0, 2, 3` (or `none`).
-fn lane_list(mask: Mask) -> String {
-    if mask == 0 {
-        return "none".into();
-    }
-    lanes_of(mask)
-        .map(|l| l.to_string())
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// The lanes of a mask, in ascending order.
-fn lanes_of(mask: Mask) -> impl Iterator<Item = usize> {
-    let mut m = mask;
-    std::iter::from_fn(move || {
-        if m == 0 {
-            None
-        } else {
-            let l = m.trailing_zeros() as usize;
-            m &= m - 1;
-            Some(l)
-        }
-    })
 }
