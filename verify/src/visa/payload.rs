@@ -1,5 +1,6 @@
 //! The register side of message instructions: where each operand of an LSC or sampler
-//! message lies in the register file, how many bytes it covers, and how its per-lane
+//! message lies in the register file (the legacy data-port messages:
+//! [`super::payload_dataport`]), how many bytes it covers, and how its per-lane
 //! values are laid out, as the vISA spec and the hardware define them. What the memory
 //! does with those values (the message semantics) is not here.
 //!

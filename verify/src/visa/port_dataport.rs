@@ -14,7 +14,7 @@
 //! | `svm_gather4scaled`, `svm_scatter4scaled` | untyped read, write, `a64` |
 //! | `dword_atomic`, `svm_atomic` | untyped atomic (`bti`/`slm`, `a64`) |
 //! | `gather_scaled.N`, `scatter_scaled.N`, `svm_gather.1.N`, `svm_scatter.1.N` | byte scattered read, write of N bytes |
-//! | `gather.4`, `scatter.4` | dword scattered read, write |
+//! | `gather.4`, `scatter.4` | dword scattered read, write (on `%slm`: untyped read, write of one channel) |
 //! | `gather.1`/`.2`, `scatter.1`/`.2` | byte scattered read, write of 1 or 2 bytes |
 //!
 //! * **Addresses.** The scaled messages address `offset + element_offset[i]` (the
@@ -46,7 +46,7 @@ use crate::messages::dataport::{typed, untyped, DpMessage};
 use crate::messages::lanes::Sender;
 use crate::messages::typed::Coords;
 use crate::messages::{Lanes, LanesMut, MessageError};
-use ir::dataport::{DpAddr, DpAtomicOp, DpDesc};
+use ir::dataport::{DpAddr, DpAtomicOp, DpDesc, DpMsg};
 use ir::interp::EnvError;
 use ir::{Inst, IntrinsicOp, Span};
 use lowering::messages::dataport::DataportCaps;
@@ -106,6 +106,15 @@ pub fn desc_of(m: &XDataport) -> DpDesc {
         }
         DpOpcode::ScatterScaled | DpOpcode::SvmScatter => {
             DpDesc::byte_scattered_write(model, m.num_blocks)
+        }
+        // The hardware's dword scattered messages address surfaces only; on shared
+        // memory IGC's finalizer sends a dword gather or scatter as an untyped surface
+        // read or write of one channel (`translateVISAGatherInst`), the same dwords.
+        DpOpcode::Gather if m.block_size == 4 && model == DpAddr::Slm => {
+            DpDesc::untyped_read(model, 1)
+        }
+        DpOpcode::Scatter if m.block_size == 4 && model == DpAddr::Slm => {
+            DpDesc::untyped_write(model, 1)
         }
         DpOpcode::Gather if m.block_size == 4 => DpDesc::dword_scattered_read(model),
         DpOpcode::Scatter if m.block_size == 4 => DpDesc::dword_scattered_write(model),
@@ -206,7 +215,7 @@ pub fn run_dataport(
                     typed::read(mem, &msg, coords, &mut LanesMut::new(&mut out, comps))?
                 }
                 DpOpcode::Scatter4Typed => {
-                    let data = channel_data(st, m, exec, grf);
+                    let data = write_data(st, m, exec, grf, esz);
                     typed::write(mem, &msg, coords, Lanes::new(&data, comps))?;
                 }
                 _ => {
@@ -225,30 +234,23 @@ pub fn run_dataport(
         _ => {
             let addrs = addresses(m, st, exec);
             let addr = Lanes::new(&addrs, 1);
-            match m.op {
-                DpOpcode::Gather4Scaled | DpOpcode::SvmGather4Scaled => {
-                    untyped::read(mem, &msg, addr, &mut LanesMut::new(&mut out, comps))?
-                }
-                DpOpcode::Scatter4Scaled | DpOpcode::SvmScatter4Scaled => {
-                    let data = channel_data(st, m, exec, grf);
+            let mut dest = LanesMut::new(&mut out, comps);
+            match desc.msg {
+                DpMsg::UntypedRead => untyped::read(mem, &msg, addr, &mut dest)?,
+                DpMsg::UntypedWrite => {
+                    let data = write_data(st, m, exec, grf, esz);
                     untyped::write(mem, &msg, addr, Lanes::new(&data, comps))?;
                 }
-                DpOpcode::DwordAtomic | DpOpcode::SvmAtomic => {
+                DpMsg::UntypedAtomic => {
                     let (s0, s1) = atomic_operands(st, m, exec, esz);
-                    untyped::atomic(
-                        mem,
-                        &msg,
-                        addr,
-                        Lanes::new(&s0, 1),
-                        Lanes::new(&s1, 1),
-                        &mut LanesMut::new(&mut out, 1),
-                    )?;
+                    let (s0, s1) = (Lanes::new(&s0, 1), Lanes::new(&s1, 1));
+                    untyped::atomic(mem, &msg, addr, s0, s1, &mut dest)?;
                 }
-                DpOpcode::GatherScaled | DpOpcode::SvmGather | DpOpcode::Gather => {
-                    untyped::scattered_read(mem, &msg, addr, &mut LanesMut::new(&mut out, 1))?
+                DpMsg::ByteScatteredRead | DpMsg::DwordScatteredRead => {
+                    untyped::scattered_read(mem, &msg, addr, &mut dest)?
                 }
                 _ => {
-                    let data = lanes_or_zero(st, m.srcs.first().copied().flatten(), esz, exec);
+                    let data = write_data(st, m, exec, grf, esz);
                     untyped::scattered_write(mem, &msg, addr, Lanes::new(&data, 1))?;
                 }
             }
@@ -262,10 +264,15 @@ pub fn run_dataport(
     Ok(())
 }
 
-/// The data of a four-channel write, lane after lane: each lane's enabled channels.
-fn channel_data(st: &RegState, m: &XDataport, exec: u32, grf: u32) -> Vec<u64> {
+/// The data of a write, lane after lane: each lane's enabled channels (four-channel
+/// messages) or its one element of `esz` bytes.
+fn write_data(st: &RegState, m: &XDataport, exec: u32, grf: u32, esz: u32) -> Vec<u64> {
+    let src = m.srcs.first().copied().flatten();
+    if !m.op.has_channels() {
+        return lanes_or_zero(st, src, esz, exec);
+    }
     let nch = m.channels.count_ones();
-    match m.srcs.first().copied().flatten() {
+    match src {
         Some(r) => read_simt(st, r, exec, 4, nch, grf)
             .into_iter()
             .flatten()
@@ -287,11 +294,32 @@ fn atomic_operands(st: &RegState, m: &XDataport, exec: u32, esz: u32) -> (Vec<u6
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::visa::port::MemoryPort;
+    use crate::visa::payload::XMessage;
     use crate::visa::program::Program;
     use crate::visa::reader::read;
-    use crate::visa::run::{RunConfig, Stop, Thread, ThreadInit};
+    use crate::visa::run::{MessagePort, RunConfig, Stop, Thread, ThreadInit};
     use crate::visa::testing::{elems, kernel};
+    use std::sync::Arc;
+
+    /// A port that runs data-port messages only (the memory port is the one of
+    /// `super::port`, which hands them here).
+    struct DpPort<'m> {
+        mem: &'m mut Memory,
+        caps: Option<DataportCaps>,
+    }
+
+    impl MessagePort for DpPort<'_> {
+        fn message(
+            &mut self,
+            msg: &XMessage,
+            ctx: &mut MessageCtx<'_>,
+        ) -> Result<(), Arc<dyn std::error::Error + Send + Sync>> {
+            let XMessage::Dataport(d) = msg else {
+                panic!("a data-port message, not {msg:?}");
+            };
+            run_dataport(self.mem, self.caps, d, ctx).map_err(|e| Arc::new(e) as Arc<_>)
+        }
+    }
 
     fn caps(gen: tiling::Gen) -> Option<DataportCaps> {
         DataportCaps::for_gen(gen)
@@ -324,7 +352,10 @@ mod tests {
         };
         let mut t = Thread::new(&program, &init, &config).unwrap();
         t.invocations = (100..108).collect();
-        let mut port = MemoryPort::new(mem).with_dataport(config.dataport);
+        let mut port = DpPort {
+            mem,
+            caps: config.dataport,
+        };
         let stop = t.run(&program, &mut port, &config)?;
         assert_eq!(stop, Stop::Done);
         Ok((program, t))
@@ -374,9 +405,8 @@ mod tests {
         let id = mem.alloc("buf", vec![0; 128]);
         let base = mem.allocation(id).base;
         // svm_scatter4scaled.RG at B + 4 lane + 16 (the base address operand): lane n
-        // writes 10 + n (R) at byte 16 + 4n and 20 + n (G) at 20 + 4n; G of lane n
-        // lands where R of lane n + 1 goes, and the later channel wins (R first, then
-        // G, in the page's order). Odd lanes only (a predicate).
+        // writes 10 + n (R) at byte 16 + 4n and 20 + n (G) at 20 + 4n, the dword R of
+        // lane n + 1 would take. Odd lanes only (a predicate), so no two lanes meet.
         let body = format!(
             "{LANES}\nadd (M1, 8) V(0,0)<1> L(0,0)<1;1,0> 10:ud\n\
              add (M1, 8) V(1,0)<1> L(0,0)<1;1,0> 20:ud\n\
@@ -426,15 +456,18 @@ mod tests {
              mov (M1, 8) A(0,0)<1> B(0,0)<0;1,0>\n\
              mov (M1, 8) RQ(0,0)<1> L(0,0)<1;1,0>\n\
              shl (M1, 8) RQ(0,0)<1> RQ(0,0)<1;1,0> 32:ud\n\
-             svm_atomic.max.64 (M1, 8) A.0 RQ.0 RQ.0 %null.0";
+             svm_atomic.max.64 (M1, 8) A.0 RQ.0 RQ.0 %null.0\n\
+             svm_atomic.inc (M1, 8) A.0 %null.0 %null.0 %null.0";
         let (p, t) = run_on(&mut mem, tiling::Gen::Gfx9, DECLS, body, base).unwrap();
         // Offers 6, 1, 4, 0, 7, 3, 5, 2 (each << 32): old = 0, 6, 6, 6, 6, 7, 7, 7.
         let rq = elems(&p, &t, "RQ");
         let old: Vec<u64> = rq.iter().map(|v| v >> 32).collect();
         assert_eq!(old, [0, 6, 6, 6, 6, 7, 7, 7]);
+        // A %null destination still performs the atomic: eight 32-bit increments of
+        // the low dword.
         assert_eq!(
             u64::from_le_bytes(mem.allocation(id).bytes[..8].try_into().unwrap()),
-            7 << 32
+            (7 << 32) + 8
         );
         // svm_gather.1.2: two bytes at B + 4n + 1 in the low half of each dword, the
         // upper half undefined (0xA5 here); svm_scatter.1.1 writes each lane's low byte.
@@ -557,6 +590,61 @@ mod tests {
         assert_eq!(&r[16..24], [10, 11, 12, 13, 0, 0, 0, 0]);
         let all: Vec<u32> = (0..8).map(|k| texel(&mem, k)).collect();
         assert_eq!(all, [0x55, 0x55, 0x55, 0x55, 11, 12, 13, 14]);
+    }
+
+    #[test]
+    fn gather_and_scatter_count_offsets_in_elements() {
+        // scatter.4 on %slm stores n + 7 at dword 2 + n (global offset 2, element
+        // offset n); gather.2 reads the word at (4 + n) * 2 = byte 8 + 2n, its upper
+        // half undefined; gather.4 the dword 1 + n.
+        let mut mem = Memory::new();
+        mem.begin_workgroup(0, 64);
+        let body = format!(
+            "{LANES}\nmov (M1, 8) V(0,0)<1> L(0,0)<1;1,0>\n\
+             add (M1, 8) V(1,0)<1> L(0,0)<1;1,0> 7:ud\n\
+             scatter.4 (M1, 8) %slm 0x2:ud V.0 V.32\n\
+             gather.2 (M1, 8) %slm 0x4:ud V.0 R.0\n\
+             gather.4 (M1, 8) %slm 0x1:ud V.0 R.32"
+        );
+        let (p, t) = run_on(&mut mem, tiling::Gen::Gfx9, DECLS, &body, 0).unwrap();
+        let r = elems(&p, &t, "R");
+        assert_eq!(
+            &r[..8],
+            [
+                0xa5a5_0007,
+                0xa5a5_0000,
+                0xa5a5_0008,
+                0xa5a5_0000,
+                0xa5a5_0009,
+                0xa5a5_0000,
+                0xa5a5_000a,
+                0xa5a5_0000
+            ]
+        );
+        assert_eq!(&r[8..16], [0, 7, 8, 9, 10, 11, 12, 13]);
+        // The surface form is the dword scattered message: a misaligned byte address
+        // cannot arise (offsets count dwords), and an offset past the buffer reads 0.
+        let mut mem = Memory::new();
+        buffer(&mut mem, 256);
+        let body = format!(
+            "{LANES}\nmovs (M1_NM, 1) T6(0) 0x5:ud\n\
+             mov (M1, 8) V(0,0)<1> L(0,0)<1;1,0>\n\
+             gather.4 (M1, 8) T6 0x3c:ud V.0 R.0"
+        );
+        let (p, t) = run_on(&mut mem, tiling::Gen::Gfx9, DECLS, &body, 0).unwrap();
+        assert_eq!(
+            &elems(&p, &t, "R")[..8],
+            [
+                0xf3f2_f1f0,
+                0xf7f6_f5f4,
+                0xfbfa_f9f8,
+                0xfffe_fdfc,
+                0,
+                0,
+                0,
+                0
+            ]
+        );
     }
 
     #[test]
