@@ -1,6 +1,8 @@
 //! The vISA leg as a property: random image shaders ([`suites::cases`]) on the LSC
-//! platforms (DG2, MTL, PVC, LNL, BMG), lowered, turned into vISA kernels by the back
-//! end (`visa::emit_kernel`) and verified through all three forms on the same memory
+//! platforms (DG2, MTL, PVC, LNL, BMG) and on the platforms of the legacy data port
+//! that IGC's finalizer knows (Broadwell, Skylake, Ice Lake, Tiger Lake: Gfx8 to
+//! Gfx12.0, the kernels' messages `gather4_typed`, `svm_atomic`, ...), lowered, turned
+//! into vISA kernels by the back end (`visa::emit_kernel`) and verified through all three forms on the same memory
 //! (`verify::visa::check::lower_and_verify_visa`): the lowered shader against the
 //! original, and the kernel, run by the vISA interpreter, against the lowered shader
 //! (every access of every invocation, every byte of every image and buffer afterwards).
@@ -47,6 +49,10 @@ const DEBUG_CASES: u64 = 100;
 
 /// The platforms with LSC messages, which the back end emits.
 const LSC_PLATFORMS: [&str; 5] = ["dg2", "mtl", "pvc", "lnl", "bmg"];
+
+/// The presets without LSC that have a vISA target (GenX_IR knows no platform before
+/// Broadwell): their kernels use the legacy data port.
+const LEGACY_PLATFORMS: [&str; 4] = ["bdw", "skl", "icl", "tgl"];
 
 fn qc_tests() -> u64 {
     std::env::var("QC_TESTS")
@@ -110,6 +116,8 @@ struct Tally {
     cases: u64,
     verified: u64,
     refused: u64,
+    /// Refused cases per platform.
+    refused_on: BTreeMap<String, u64>,
     /// Cases run narrower than drawn, for register pressure.
     narrowed: u64,
     platforms: BTreeMap<String, u64>,
@@ -176,6 +184,7 @@ fn check(case: &Case, tally: &Mutex<Tally>) -> TestResult {
         )),
         Err(VerifyError::Lower(_)) => {
             t.refused += 1;
+            *t.refused_on.entry(case.device.name.clone()).or_default() += 1;
             TestResult::passed()
         }
         Err(e) => TestResult::error(format!("{e}\n{case:?}")),
@@ -183,10 +192,10 @@ fn check(case: &Case, tally: &Mutex<Tally>) -> TestResult {
 }
 
 #[derive(Clone, Debug)]
-struct LscCase(Case);
+struct VisaCase(Case);
 
-impl Arbitrary for LscCase {
-    fn arbitrary(g: &mut Gen) -> LscCase {
+impl Arbitrary for VisaCase {
+    fn arbitrary(g: &mut Gen) -> VisaCase {
         // Bounds checks off need in-range coordinates: one case in four.
         let in_range_only = u8::arbitrary(g) % 4 == 0;
         let options = if in_range_only {
@@ -208,14 +217,18 @@ impl Arbitrary for LscCase {
         let cfg = CaseConfig {
             options,
             in_range_only,
-            platforms: LSC_PLATFORMS.to_vec(),
+            platforms: LSC_PLATFORMS
+                .iter()
+                .chain(&LEGACY_PLATFORMS)
+                .copied()
+                .collect(),
             ..CaseConfig::default()
         };
-        LscCase(Case::arbitrary_with(g, &cfg))
+        VisaCase(Case::arbitrary_with(g, &cfg))
     }
 
-    fn shrink(&self) -> Box<dyn Iterator<Item = LscCase>> {
-        Box::new(self.0.shrink_cases().into_iter().map(LscCase))
+    fn shrink(&self) -> Box<dyn Iterator<Item = VisaCase>> {
+        Box::new(self.0.shrink_cases().into_iter().map(VisaCase))
     }
 }
 
@@ -223,6 +236,7 @@ static TALLY: Mutex<Tally> = Mutex::new(Tally {
     cases: 0,
     verified: 0,
     refused: 0,
+    refused_on: BTreeMap::new(),
     narrowed: 0,
     platforms: BTreeMap::new(),
     paths: BTreeMap::new(),
@@ -233,7 +247,7 @@ static TALLY: Mutex<Tally> = Mutex::new(Tally {
 
 #[test]
 fn kernels_do_what_the_lowered_shaders_do() {
-    fn prop(c: LscCase) -> TestResult {
+    fn prop(c: VisaCase) -> TestResult {
         check(&c.0, &TALLY)
     }
     let n = qc_tests();
@@ -242,11 +256,11 @@ fn kernels_do_what_the_lowered_shaders_do() {
         .rng(Gen::from_size_and_seed(16, qc_seed(0x7e57_0715)))
         .tests(n)
         .max_tests(n)
-        .quickcheck(prop as fn(LscCase) -> TestResult);
+        .quickcheck(prop as fn(VisaCase) -> TestResult);
     let t = TALLY.lock().unwrap_or_else(|p| p.into_inner());
     println!(
         "vISA leg: {} cases in {:.1} s: {} verified ({} invocations, {} accesses compared), \
-         {} refused by the lowering, {} run narrower for register pressure\n  \
+         {} refused by the lowering {:?}, {} run narrower for register pressure\n  \
          platforms {:?}\n  paths {:?}\n  SIMD {:?}",
         t.cases,
         start.elapsed().as_secs_f64(),
@@ -254,6 +268,7 @@ fn kernels_do_what_the_lowered_shaders_do() {
         t.invocations,
         t.accesses,
         t.refused,
+        t.refused_on,
         t.narrowed,
         t.platforms,
         t.paths,
@@ -269,8 +284,8 @@ fn kernels_do_what_the_lowered_shaders_do() {
     );
     if n >= CI_CASES {
         // Every platform, path and SIMD width was verified.
-        for p in LSC_PLATFORMS {
-            assert!(t.platforms.contains_key(p), "no verified case on {p}");
+        for p in LSC_PLATFORMS.iter().chain(&LEGACY_PLATFORMS) {
+            assert!(t.platforms.contains_key(*p), "no verified case on {p}");
         }
         assert_eq!(t.paths.len(), 6, "{:?}", t.paths);
         for w in [8, 16, 32] {

@@ -21,7 +21,9 @@
 //! * [`verifier`]: runs a shader before and after lowering and compares them
 //!   ([`verifier::verify`], [`verifier::lower_and_verify`]);
 //! * [`cli`]: the library behind `ir-opt run` and `ir-opt verify`;
-//! * [`visa`]: the vISA interpreter, which runs the kernels of the vISA back end.
+//! * [`visa`]: the vISA interpreter, which runs the kernels of the vISA back end (LSC,
+//!   2D block, sampler and legacy data-port messages through the same [`messages`]
+//!   semantics as the IR's message intrinsics), and the verifier's vISA leg.
 //!
 //! The random generators of the property suites live in the `suites` crate (`tests/`).
 

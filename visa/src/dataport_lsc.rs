@@ -224,8 +224,9 @@ pub fn uniform_load(
         let delta = (i64::from(offset) + 4 * i64::from(first)) as u64;
         // The address of each of the eight lanes, as the message reads them: the low
         // halves with a carry into the high ones, without mask (the scalar is valid
-        // whichever lanes are active).
-        let at = cx.temp_bytes(UD, 64);
+        // whichever lanes are active). The payload is a `uq` variable, the type
+        // `SVM_GATHER4_SCALED.md` gives the element offsets, written through `ud` views.
+        let at = cx.temp_bytes(VType::Uq, 64);
         let carry = cx.temp_bytes(UD, 32);
         let half = |hi: bool| Reg {
             off: addr.off + if hi { 4 } else { 0 },

@@ -90,10 +90,11 @@ fn mov_lanes(cx: &mut Ctx, es: &str, dst: Reg, src: Opnd, elem: VType) {
     }
 }
 
-/// The lanes of chunk `c` in a kernel-wide operand.
+/// The lanes of chunk `c` in a kernel-wide operand: lane `l` is `l * stride` elements
+/// in (a half of 64-bit lanes has stride 2).
 fn chunk_of(o: Opnd, c: Chunk, elem: VType) -> Opnd {
     match o {
-        Opnd::Reg(r) if r.stride != 0 => Opnd::Reg(r.at(c.lane0 * elem.bytes())),
+        Opnd::Reg(r) if r.stride != 0 => Opnd::Reg(r.at(c.lane0 * r.stride * elem.bytes())),
         other => other,
     }
 }
@@ -147,7 +148,12 @@ pub fn dest(cx: &mut Ctx, c: Chunk, comps: &[Reg], elem: VType) -> DestPayload {
     let copies = comps
         .iter()
         .enumerate()
-        .map(|(j, r)| (t.at(j as u32 * pitch), r.at(c.lane0 * elem.bytes())))
+        .map(|(j, r)| {
+            (
+                t.at(j as u32 * pitch),
+                r.at(c.lane0 * r.stride * elem.bytes()),
+            )
+        })
         .collect();
     DestPayload {
         reg: t,

@@ -188,6 +188,10 @@ fn uses_shared_memory(shader: &Shader) -> bool {
                 ) || (x.op.info().class == IntrinsicClass::Message
                     && ir::lsc::LscDesc::from_indices(&x.indices)
                         .is_ok_and(|d| d.sfid == ir::lsc::Sfid::Slm))
+                    || x.op.dp_msg().is_some_and(|m| {
+                        ir::dataport::DpDesc::from_indices(m, &x.indices)
+                            .is_ok_and(|d| d.addr == ir::dataport::DpAddr::Slm)
+                    })
             })
         })
     })

@@ -179,7 +179,7 @@ pub fn run_workgroups(
             threads.push(t);
         }
         stats.threads += threads.len() as u64;
-        let mut port = MemoryPort::new(mem);
+        let mut port = MemoryPort::new(mem).with_dataport(config.dataport);
         stats.instructions +=
             run_workgroup(program, &mut threads, &mut port, config).map_err(fail)?;
     }

@@ -361,7 +361,9 @@ pub fn unusable_kernel(text: &str, e: &VisaError) -> Report {
 /// The register-file bytes a kernel may declare ([`Program::new`]'s limit here).
 pub const MAX_REGISTER_BYTES: u64 = 4 << 20;
 
-/// Verifies `kernel` against `lowered` (the shader it was made from) on `setup`.
+/// Verifies `kernel` against `lowered` (the shader it was made from) on `setup`. Both
+/// run with `device`'s legacy data port (the lowered shader's `@dp_*` messages, the
+/// kernel's data-port instructions), whatever `config` says of it.
 pub fn verify_kernel(
     lowered: &Shader,
     device: &Device,
@@ -386,7 +388,13 @@ pub fn verify_kernel(
     let mut exec_config = ExecConfig {
         subgroup_size: lowered.subgroup_size.unwrap_or(setup.subgroup_size),
         log_accesses: true,
+        dataport: device.dataport,
         ..ExecConfig::default()
+    };
+    // Both run on the device: its data port decides what the legacy messages do.
+    let config = &RunConfig {
+        dataport: device.dataport,
+        ..*config
     };
     exec_config.interp.max_steps = setup.max_steps;
     let mut b = Executor::with_config(lowered, exec_config);

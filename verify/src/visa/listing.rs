@@ -207,6 +207,8 @@ pub enum InstKind {
     },
     /// A sampler message: `load_3d.RGBA`, `load_lz.RGBA` or `resinfo.RGBA`.
     SamplerLoad(Box<SamplerLoad>),
+    /// A legacy data-port message (`gather4_typed`, `dword_atomic`, `svm_gather`, ...).
+    Dataport(Box<DataportInst>),
     /// `fence_global[.opts]`, `fence_local[.opts]` or `fence_sw`.
     Fence {
         /// `fence_local`: shared local memory only.
@@ -713,4 +715,287 @@ pub struct SamplerLoad {
     pub dst: Raw,
     /// The coordinate operands, in the operation's order.
     pub srcs: Vec<Raw>,
+}
+
+/// The legacy data-port message instructions of vISA (the memory messages of Gfx8 to
+/// Gfx12.0; IGC `documentation/visa/instructions/`, one page each).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum DpOpcode {
+    /// `gather4_typed.CH`: typed surface read (`GATHER4_TYPED.md`).
+    Gather4Typed,
+    /// `scatter4_typed.CH`: typed surface write (`SCATTER4_TYPED.md`).
+    Scatter4Typed,
+    /// `typed_atomic.OP[.16]` (`TYPED_ATOMIC.md`).
+    TypedAtomic,
+    /// `gather4_scaled.CH`: untyped surface read at byte offsets (`GATHER4_SCALED.md`).
+    Gather4Scaled,
+    /// `scatter4_scaled.CH` (`SCATTER4_SCALED.md`).
+    Scatter4Scaled,
+    /// `dword_atomic.OP[.16]` (`DWORD_ATOMIC.md`).
+    DwordAtomic,
+    /// `gather_scaled.N`: N bytes per lane at byte offsets (`GATHER_SCALED.md`).
+    GatherScaled,
+    /// `scatter_scaled.N` (`SCATTER_SCALED.md`).
+    ScatterScaled,
+    /// `gather.E`: one element of E bytes per lane at offsets counted in elements
+    /// (`GATHER.md`).
+    Gather,
+    /// `scatter.E` (`SCATTER.md`).
+    Scatter,
+    /// `svm_gather4scaled.CH`: the A64 untyped read (`SVM_GATHER4_SCALED.md`).
+    SvmGather4Scaled,
+    /// `svm_scatter4scaled.CH` (`SVM_SCATTER4_SCALED.md`).
+    SvmScatter4Scaled,
+    /// `svm_gather.BS.NB`: NB blocks of BS bytes per lane at A64 addresses
+    /// (`SVM_GATHER.md`).
+    SvmGather,
+    /// `svm_scatter.BS.NB` (`SVM_SCATTER.md`).
+    SvmScatter,
+    /// `svm_atomic.OP[.16|.32|.64]` (`SVM_ATOMIC.md`).
+    SvmAtomic,
+}
+
+impl DpOpcode {
+    /// Every opcode.
+    pub const ALL: [DpOpcode; 15] = [
+        DpOpcode::Gather4Typed,
+        DpOpcode::Scatter4Typed,
+        DpOpcode::TypedAtomic,
+        DpOpcode::Gather4Scaled,
+        DpOpcode::Scatter4Scaled,
+        DpOpcode::DwordAtomic,
+        DpOpcode::GatherScaled,
+        DpOpcode::ScatterScaled,
+        DpOpcode::Gather,
+        DpOpcode::Scatter,
+        DpOpcode::SvmGather4Scaled,
+        DpOpcode::SvmScatter4Scaled,
+        DpOpcode::SvmGather,
+        DpOpcode::SvmScatter,
+        DpOpcode::SvmAtomic,
+    ];
+
+    /// The mnemonic (IGC `visa/CISA.l`).
+    pub fn name(self) -> &'static str {
+        match self {
+            DpOpcode::Gather4Typed => "gather4_typed",
+            DpOpcode::Scatter4Typed => "scatter4_typed",
+            DpOpcode::TypedAtomic => "typed_atomic",
+            DpOpcode::Gather4Scaled => "gather4_scaled",
+            DpOpcode::Scatter4Scaled => "scatter4_scaled",
+            DpOpcode::DwordAtomic => "dword_atomic",
+            DpOpcode::GatherScaled => "gather_scaled",
+            DpOpcode::ScatterScaled => "scatter_scaled",
+            DpOpcode::Gather => "gather",
+            DpOpcode::Scatter => "scatter",
+            DpOpcode::SvmGather4Scaled => "svm_gather4scaled",
+            DpOpcode::SvmScatter4Scaled => "svm_scatter4scaled",
+            DpOpcode::SvmGather => "svm_gather",
+            DpOpcode::SvmScatter => "svm_scatter",
+            DpOpcode::SvmAtomic => "svm_atomic",
+        }
+    }
+
+    /// The opcode spelled `s`.
+    pub fn from_name(s: &str) -> Option<DpOpcode> {
+        DpOpcode::ALL.into_iter().find(|o| o.name() == s)
+    }
+
+    /// Whether the message returns data to a destination (reads and atomics).
+    pub fn has_dst(self) -> bool {
+        matches!(
+            self,
+            DpOpcode::Gather4Typed
+                | DpOpcode::TypedAtomic
+                | DpOpcode::Gather4Scaled
+                | DpOpcode::DwordAtomic
+                | DpOpcode::GatherScaled
+                | DpOpcode::Gather
+                | DpOpcode::SvmGather4Scaled
+                | DpOpcode::SvmGather
+                | DpOpcode::SvmAtomic
+        )
+    }
+
+    /// Whether this is an atomic.
+    pub fn is_atomic(self) -> bool {
+        matches!(
+            self,
+            DpOpcode::TypedAtomic | DpOpcode::DwordAtomic | DpOpcode::SvmAtomic
+        )
+    }
+
+    /// Whether the message moves the channels of a channel mask (`.RGBA`).
+    pub fn has_channels(self) -> bool {
+        matches!(
+            self,
+            DpOpcode::Gather4Typed
+                | DpOpcode::Scatter4Typed
+                | DpOpcode::Gather4Scaled
+                | DpOpcode::Scatter4Scaled
+                | DpOpcode::SvmGather4Scaled
+                | DpOpcode::SvmScatter4Scaled
+        )
+    }
+}
+
+/// vISA's atomic operations, as its text spells them (IGC `visa/CISA.l`; their meaning
+/// is the table of `DWORD_ATOMIC.md`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum VisaAtomicOp {
+    /// `new = old + src0`.
+    Add,
+    /// `new = old - src0`.
+    Sub,
+    /// `new = old + 1`.
+    Inc,
+    /// `new = old - 1`.
+    Dec,
+    /// `new = min(old, src0)`, unsigned.
+    Min,
+    /// `new = max(old, src0)`, unsigned.
+    Max,
+    /// `new = src0`.
+    Xchg,
+    /// `new = (old == src1) ? src0 : old`.
+    Cmpxchg,
+    /// `new = old & src0`.
+    And,
+    /// `new = old | src0`.
+    Or,
+    /// `new = old ^ src0`.
+    Xor,
+    /// `new = min(old, src0)`, signed (the table's IMIN).
+    Minsint,
+    /// `new = max(old, src0)`, signed (IMAX).
+    Maxsint,
+    /// `new = max(old, src0)`, float.
+    Fmax,
+    /// `new = min(old, src0)`, float.
+    Fmin,
+    /// `new = (src0 == old) ? src1 : old`, compared as floats.
+    Fcmpwr,
+}
+
+impl VisaAtomicOp {
+    /// Every operation.
+    pub const ALL: [VisaAtomicOp; 16] = [
+        VisaAtomicOp::Add,
+        VisaAtomicOp::Sub,
+        VisaAtomicOp::Inc,
+        VisaAtomicOp::Dec,
+        VisaAtomicOp::Min,
+        VisaAtomicOp::Max,
+        VisaAtomicOp::Xchg,
+        VisaAtomicOp::Cmpxchg,
+        VisaAtomicOp::And,
+        VisaAtomicOp::Or,
+        VisaAtomicOp::Xor,
+        VisaAtomicOp::Minsint,
+        VisaAtomicOp::Maxsint,
+        VisaAtomicOp::Fmax,
+        VisaAtomicOp::Fmin,
+        VisaAtomicOp::Fcmpwr,
+    ];
+
+    /// The spelling after the mnemonic's dot.
+    pub fn name(self) -> &'static str {
+        match self {
+            VisaAtomicOp::Add => "add",
+            VisaAtomicOp::Sub => "sub",
+            VisaAtomicOp::Inc => "inc",
+            VisaAtomicOp::Dec => "dec",
+            VisaAtomicOp::Min => "min",
+            VisaAtomicOp::Max => "max",
+            VisaAtomicOp::Xchg => "xchg",
+            VisaAtomicOp::Cmpxchg => "cmpxchg",
+            VisaAtomicOp::And => "and",
+            VisaAtomicOp::Or => "or",
+            VisaAtomicOp::Xor => "xor",
+            VisaAtomicOp::Minsint => "minsint",
+            VisaAtomicOp::Maxsint => "maxsint",
+            VisaAtomicOp::Fmax => "fmax",
+            VisaAtomicOp::Fmin => "fmin",
+            VisaAtomicOp::Fcmpwr => "fcmpwr",
+        }
+    }
+
+    /// The operation spelled `s`.
+    pub fn from_name(s: &str) -> Option<VisaAtomicOp> {
+        VisaAtomicOp::ALL.into_iter().find(|o| o.name() == s)
+    }
+
+    /// Data operands it reads: none for `inc`/`dec`, `src0` and `src1` for the compare
+    /// and exchanges, `src0` otherwise.
+    pub fn num_srcs(self) -> usize {
+        match self {
+            VisaAtomicOp::Inc | VisaAtomicOp::Dec => 0,
+            VisaAtomicOp::Cmpxchg | VisaAtomicOp::Fcmpwr => 2,
+            _ => 1,
+        }
+    }
+
+    /// Whether the operation acts on floats.
+    pub fn is_float(self) -> bool {
+        matches!(
+            self,
+            VisaAtomicOp::Fmax | VisaAtomicOp::Fmin | VisaAtomicOp::Fcmpwr
+        )
+    }
+}
+
+/// A legacy data-port message instruction, its operands as written (the
+/// `Scatter*Instruction`, `DwordAtomicInstruction`, `TypedAtomicInstruction` and
+/// `SvmInstruction` rules of IGC's `visa/CISA.y`):
+///
+/// ```text
+/// [(P)] gather4_typed.CH   (exec) S u v r lod dst
+/// [(P)] scatter4_typed.CH  (exec) S u v r lod src
+/// [(P)] typed_atomic.OP[.16] (exec) S u v r lod src0 src1 dst
+/// [(P)] gather4_scaled.CH  (exec) S offset element_offset dst
+/// [(P)] scatter4_scaled.CH (exec) S offset element_offset src
+/// [(P)] dword_atomic.OP[.16] (exec) S element_offset src0 src1 dst
+/// [(P)] gather_scaled.N    (exec) S offset element_offset dst
+/// [(P)] scatter_scaled.N   (exec) S offset element_offset src
+///       gather.E  (exec) [.mod] S global_offset element_offset dst
+///       scatter.E (exec) S global_offset element_offset src
+/// [(P)] svm_gather4scaled.CH  (exec) address element_offset dst
+/// [(P)] svm_scatter4scaled.CH (exec) address element_offset src
+/// [(P)] svm_gather.BS.NB  (exec) addresses dst
+/// [(P)] svm_scatter.BS.NB (exec) addresses src
+/// [(P)] svm_atomic.OP[.16|.32|.64] (exec) addresses dst src0 src1
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct DataportInst {
+    /// The instruction.
+    pub op: DpOpcode,
+    /// The predicate (none on `gather` and `scatter`, whose rule has no place for one).
+    pub pred: Option<PredUse>,
+    /// Execution size and mask.
+    pub exec: ExecCtrl,
+    /// The channel mask of the four-channel messages (bit 0 = R); 0 for the others.
+    pub channels: u8,
+    /// The atomic operation of the atomics.
+    pub atomic: Option<VisaAtomicOp>,
+    /// Bits of an atomic's memory operand: 16, 32 or 64 (32 unless written).
+    pub bits: u8,
+    /// Bytes per block: `svm_gather`'s block size (1, 4 or 8), `gather`'s element size
+    /// (1, 2 or 4), 1 for `gather_scaled`.
+    pub block_size: u8,
+    /// Blocks per lane: `svm_gather`'s and `gather_scaled`'s block count (1, 2, 4 or
+    /// 8), 1 for `gather`.
+    pub num_blocks: u8,
+    /// The surface variable (`T6`, `%slm`); `None` for the `svm_*` messages.
+    pub surface: Option<String>,
+    /// The global offset of the `*_scaled`, `gather`/`scatter` and `svm_*4scaled`
+    /// messages (an immediate or a scalar register element).
+    pub offset: Option<Src>,
+    /// The address operands: `u, v, r, lod` of the typed messages (`%null` where a
+    /// coordinate does not apply), else the one element offset or address operand.
+    pub addr: Vec<Raw>,
+    /// The data read: `src` of the writes, `src0, src1` of the atomics (`%null` where
+    /// the operation takes none).
+    pub srcs: Vec<Raw>,
+    /// The destination of the reads and atomics (`%null` for none).
+    pub dst: Option<Raw>,
 }

@@ -1,5 +1,6 @@
 //! The register side of message instructions: where each operand of an LSC or sampler
-//! message lies in the register file, how many bytes it covers, and how its per-lane
+//! message lies in the register file (the legacy data-port messages:
+//! [`super::payload_dataport`]), how many bytes it covers, and how its per-lane
 //! values are laid out, as the vISA spec and the hardware define them. What the memory
 //! does with those values (the message semantics) is not here.
 //!
@@ -23,7 +24,10 @@
 //!   pixel-null mask when asked for.
 
 use super::error::{ErrorKind, VisaError};
-use super::listing::{LscAddr, LscData, LscInst, LscOp, Raw, SamplerLoad, SamplerOp, Scalar, Src};
+use super::listing::{
+    DpOpcode, LscAddr, LscData, LscInst, LscOp, Raw, SamplerLoad, SamplerOp, Scalar, Src,
+    VisaAtomicOp,
+};
 use super::regfile::{Layout, RegState, VarRef};
 use super::types::{ExecCtrl, VType};
 use ir::lsc::{AddrSize, AddrType, BlockShape, CacheControl, DataShape, DataSize, Sfid};
@@ -145,6 +149,46 @@ pub struct XSampler {
     pub srcs: Vec<RawRef>,
 }
 
+/// The surface of a legacy data-port message, resolved.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum DpSurfaceRef {
+    /// Element 0 of a surface variable (its state word): the binding-table index.
+    State(u32),
+    /// `%slm`, vISA's predefined surface T0: the workgroup's shared local memory.
+    Slm,
+}
+
+/// A legacy data-port message, resolved ([`super::payload_dataport`] checks its
+/// operands and computes what each covers).
+#[derive(Clone, Debug, PartialEq)]
+pub struct XDataport {
+    /// The instruction.
+    pub op: DpOpcode,
+    /// Execution size and mask.
+    pub exec: ExecCtrl,
+    /// The channel mask of the four-channel messages (bit 0 = R).
+    pub channels: u8,
+    /// The atomic operation.
+    pub atomic: Option<VisaAtomicOp>,
+    /// Bits of an atomic's memory operand: 16, 32 or 64.
+    pub bits: u8,
+    /// Bytes per block (`svm_gather`), per element (`gather`); 1 otherwise.
+    pub block_size: u8,
+    /// Blocks per lane (`svm_gather`, `gather_scaled`); 1 otherwise.
+    pub num_blocks: u8,
+    /// The surface (`None` for the `svm_*` messages).
+    pub surface: Option<DpSurfaceRef>,
+    /// The global offset (or `svm_*4scaled`'s base address).
+    pub offset: Option<ScalarRef>,
+    /// The address operands: `u, v, r, lod` of the typed messages (`None` for
+    /// `%null`), else the one element offset or address operand.
+    pub addr: Vec<Option<RawRef>>,
+    /// `src` of the writes, `src0, src1` of the atomics (`None` for `%null`).
+    pub srcs: Vec<Option<RawRef>>,
+    /// The destination of the reads and atomics (`None` for `%null`).
+    pub dst: Option<RawRef>,
+}
+
 /// A message instruction, resolved.
 #[derive(Clone, Debug, PartialEq)]
 pub enum XMessage {
@@ -152,6 +196,8 @@ pub enum XMessage {
     Lsc(XLsc),
     /// A sampler load.
     Sampler(XSampler),
+    /// A legacy data-port message.
+    Dataport(XDataport),
 }
 
 /// Bytes of one element of `size` in a register.
@@ -438,6 +484,22 @@ impl Resolver<'_> {
             srcs,
         })
     }
+}
+
+/// Resolves the raw operand `r` of an instruction at `line`, covering `bytes` from its
+/// offset (checked to lie inside the variable); `None` for `%null`.
+pub fn resolve_raw(
+    layout: &Layout,
+    r: &Raw,
+    bytes: u32,
+    line: u32,
+) -> Result<Option<RawRef>, VisaError> {
+    Resolver { layout, line }.raw(r, bytes)
+}
+
+/// Resolves the scalar operand `s` of an instruction at `line`.
+pub fn resolve_scalar(layout: &Layout, s: &Scalar, line: u32) -> Result<ScalarRef, VisaError> {
+    Resolver { layout, line }.scalar(s)
 }
 
 /// Resolves the LSC message `l` of line `line` on `layout`, checking that every

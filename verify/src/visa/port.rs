@@ -1,5 +1,6 @@
 //! The vISA interpreter's message instructions bound to the executor's message
-//! semantics ([`crate::messages`]): the registers of a message become plain per-lane
+//! semantics ([`crate::messages`]; the legacy data-port messages through
+//! [`super::port_dataport`]): the registers of a message become plain per-lane
 //! values (the layouts of [`super::payload`]), the semantics run on the [`Memory`], and
 //! the results go back to the registers of the channels the message served.
 //!
@@ -25,6 +26,7 @@ use super::payload::{
     write_bytes, write_simt, write_transposed, RawRef, ScalarRef, XAddr, XLsc, XMessage, XSampler,
     XShape,
 };
+use super::port_dataport::run_dataport;
 use super::run::{MessageCtx, MessagePort};
 use super::types::VType;
 use crate::memory::Memory;
@@ -36,6 +38,7 @@ use crate::messages::{typed, untyped};
 use ir::interp::EnvError;
 use ir::lsc::{AddrType, Block2dDesc, LscDesc, Sfid};
 use ir::{BaseType, Inst, IntrinsicOp, Span};
+use lowering::messages::dataport::DataportCaps;
 use std::fmt;
 use std::sync::Arc;
 
@@ -72,12 +75,26 @@ fn env(e: EnvError) -> Arc<dyn std::error::Error + Send + Sync> {
 pub struct MemoryPort<'m> {
     /// The memory.
     pub mem: &'m mut Memory,
+    /// The legacy data port of the generation the kernel runs on, which runs its
+    /// data-port messages ([`super::port_dataport`]); `None` runs none.
+    pub dataport: Option<DataportCaps>,
 }
 
 impl<'m> MemoryPort<'m> {
-    /// A port on `mem`.
+    /// A port on `mem` without a data port.
     pub fn new(mem: &'m mut Memory) -> MemoryPort<'m> {
-        MemoryPort { mem }
+        MemoryPort {
+            mem,
+            dataport: None,
+        }
+    }
+
+    /// The port with the legacy data port `caps`.
+    pub fn with_dataport(self, caps: Option<DataportCaps>) -> MemoryPort<'m> {
+        MemoryPort {
+            dataport: caps,
+            ..self
+        }
     }
 }
 
@@ -465,6 +482,7 @@ impl MessagePort for MemoryPort<'_> {
         match msg {
             XMessage::Lsc(m) => self.lsc(m, ctx),
             XMessage::Sampler(s) => self.sampler(s, ctx),
+            XMessage::Dataport(d) => run_dataport(self.mem, self.dataport, d, ctx).map_err(env),
         }
     }
 }

@@ -15,6 +15,7 @@
 use super::error::{ErrorKind, VisaError};
 use super::listing::{AluInst, AluOp, BranchOp, Dst, InstKind, Listing, Src, StateOr, Stmt};
 use super::payload::{resolve_lsc, resolve_sampler, XMessage};
+use super::payload_dataport::resolve_dataport;
 use super::regfile::{Layout, StateKind, VarRef};
 use super::types::{CondMod, ExecCtrl, PredCombine, SrcMod, TypeClass, VType};
 use std::collections::HashMap;
@@ -176,7 +177,7 @@ pub enum XInst {
         /// Execution size and mask.
         exec: ExecCtrl,
     },
-    /// A message instruction (LSC, sampler), run by a message port.
+    /// A message instruction (LSC, sampler, legacy data port), run by a message port.
     Message {
         /// The predicate.
         pred: Option<XPred>,
@@ -522,6 +523,14 @@ impl Program {
                     pred: self.pred_use(sl.pred.as_ref(), sl.exec, line)?,
                     exec: sl.exec,
                     msg: Box::new(XMessage::Sampler(resolve_sampler(&self.layout, sl, line)?)),
+                }
+            }
+            InstKind::Dataport(d) => {
+                self.check_exec(d.exec, line)?;
+                XInst::Message {
+                    pred: self.pred_use(d.pred.as_ref(), d.exec, line)?,
+                    exec: d.exec,
+                    msg: Box::new(XMessage::Dataport(resolve_dataport(&self.layout, d, line)?)),
                 }
             }
         })

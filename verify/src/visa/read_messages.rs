@@ -137,9 +137,9 @@ fn lsc_fence(c: &mut Cursor<'_>, parts: &[&str]) -> Result<InstKind, VisaError> 
     })
 }
 
-/// The channel letters of a sampler message (`R`, `RG`, `RGBA`, `GA`, ...; any case), as
-/// a mask with R in bit 0.
-fn sampler_channels(s: &str) -> Option<u8> {
+/// The channel letters of a sampler or four-channel data-port message (`R`, `RG`,
+/// `RGBA`, `GA`, ...; any case; CISA.l's `SAMPLER_CHANNEL`), as a mask with R in bit 0.
+pub fn sampler_channels(s: &str) -> Option<u8> {
     let mut mask = 0u8;
     let mut last = -1i32;
     for ch in s.chars() {

@@ -11,6 +11,7 @@ use super::listing::{
     Align, AluInst, AluOp, Attr, AttrValue, BranchOp, Decl, DeclKind, Input, Inst, InstKind,
     Listing, StateOr, Stmt,
 };
+use super::read_dataport::{dataport, is_dataport};
 use super::read_messages::{is_message, message};
 use super::read_operands::{dst, exec_size, predicate, src};
 use super::types::{CondMod, VType};
@@ -18,8 +19,8 @@ use super::types::{CondMod, VType};
 /// Reads a vISA listing.
 ///
 /// Errors name the line (and the column for syntax errors). Everything outside the
-/// interpreter's subset (function calls, indirect operands, media and legacy data-port
-/// messages, ...) is [`ErrorKind::Unsupported`].
+/// interpreter's subset (function calls, indirect operands, media messages, ...) is
+/// [`ErrorKind::Unsupported`].
 pub fn read(text: &str) -> Result<Listing, VisaError> {
     let text = strip_block_comments(text);
     let mut version = None;
@@ -358,6 +359,8 @@ fn read_inst(c: &mut Cursor<'_>) -> Result<Inst, VisaError> {
     let base = parts[0];
     let kind = if is_message(base) {
         message(c, pred, &parts)?
+    } else if is_dataport(base) {
+        dataport(c, pred, &parts)?
     } else {
         match base {
             "goto" | "jmp" => {

@@ -26,6 +26,11 @@ pub struct RunConfig {
     /// `%cr0` at kernel entry (float mode: 0 is round to nearest even, IEEE, all
     /// denormals flushed; `0x4c0` keeps them).
     pub cr0: u32,
+    /// The legacy data port of the generation the kernel runs on, which decides how
+    /// its data-port messages (`gather4_typed`, `svm_atomic`, ...) behave, as
+    /// [`crate::exec::ExecConfig::dataport`] does for the IR's `@dp_*` messages;
+    /// `None` runs no data-port message.
+    pub dataport: Option<lowering::messages::dataport::DataportCaps>,
 }
 
 impl Default for RunConfig {
@@ -34,6 +39,7 @@ impl Default for RunConfig {
             max_instructions: 10_000_000,
             fill: 0xa5,
             cr0: 0,
+            dataport: None,
         }
     }
 }
@@ -74,7 +80,7 @@ pub struct MessageCtx<'a> {
     pub invocations: &'a [u32],
 }
 
-/// The memory side of message instructions (LSC, sampler).
+/// The memory side of message instructions (LSC, sampler, legacy data port).
 pub trait MessagePort {
     /// Runs `msg` for the thread `ctx`.
     fn message(
