@@ -493,7 +493,7 @@ mod tests {
     use crate::visa::program::Program;
     use crate::visa::reader::read;
     use crate::visa::run::{RunConfig, Stop, Thread, ThreadInit};
-    use crate::visa::testing::{elems, kernel};
+    use crate::visa::testing::{elems, kernel, words};
 
     /// Runs `body` (SIMD 8, 32-byte registers) with `B` (uq) = `base` as input at byte
     /// 32, on `mem`, and returns the program and thread.
@@ -530,13 +530,6 @@ mod tests {
     const ADDRS: &str = "mov (M1, 8) L(0,0)<1> 0x76543210:uv\n\
         shl (M1, 8) V(0,0)<1> L(0,0)<1;1,0> 2:ud\n\
         add (M1, 8) A(0,0)<1> B(0,0)<0;1,0> V(0,0)<1;1,0>";
-
-    fn words(mem: &Memory, id: crate::memory::AllocId, n: usize) -> Vec<u32> {
-        mem.allocation(id).bytes[..4 * n]
-            .chunks(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect()
-    }
 
     #[test]
     fn simt_stores_and_loads_go_through_the_memory() {

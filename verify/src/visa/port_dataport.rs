@@ -298,7 +298,7 @@ mod tests {
     use crate::visa::program::Program;
     use crate::visa::reader::read;
     use crate::visa::run::{MessagePort, RunConfig, Stop, Thread, ThreadInit};
-    use crate::visa::testing::{elems, kernel};
+    use crate::visa::testing::{elems, kernel, words};
     use std::sync::Arc;
 
     /// A port that runs data-port messages only (the memory port is the one of
@@ -374,13 +374,6 @@ mod tests {
     const LANES: &str = "mov (M1, 8) L(0,0)<1> 0x76543210:uv\n\
         shl (M1, 8) O(0,0)<1> L(0,0)<1;1,0> 2:ud\n\
         add (M1, 8) A(0,0)<1> B(0,0)<0;1,0> O(0,0)<1;1,0>";
-
-    fn words(mem: &Memory, id: crate::memory::AllocId, n: usize) -> Vec<u32> {
-        mem.allocation(id).bytes[..4 * n]
-            .chunks(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect()
-    }
 
     /// A buffer of `n` bytes `0, 1, 2, ...` bound at binding-table index 5.
     fn buffer(mem: &mut Memory, n: usize) -> crate::memory::AllocId {

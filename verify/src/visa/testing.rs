@@ -3,6 +3,7 @@
 use super::program::Program;
 use super::reader::read;
 use super::run::{NoMemory, RunConfig, Stop, Thread, ThreadInit};
+use crate::memory::{AllocId, Memory};
 
 /// A kernel with `decls` and `body` (one statement per line), ending with `ret`.
 pub fn kernel(simd: u32, decls: &str, body: &str) -> String {
@@ -60,4 +61,12 @@ pub fn elem(p: &Program, t: &Thread, name: &str) -> u64 {
 /// The bits of predicate `name`.
 pub fn pred(p: &Program, t: &Thread, name: &str) -> u32 {
     t.regs.preds[p.layout.pred_var(name, u32::MAX).unwrap()]
+}
+
+/// The first `n` little-endian dwords of allocation `id`.
+pub fn words(mem: &Memory, id: AllocId, n: usize) -> Vec<u32> {
+    mem.allocation(id).bytes[..4 * n]
+        .chunks(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
 }
