@@ -835,7 +835,7 @@ impl IntrinsicOp {
     pub fn srcs(self, indices: &[u32]) -> Option<Vec<SrcInfo>> {
         let info = self.info();
         if self.is_block2d() {
-            // Untyped 2D blocks address a linear surface given in the payload (docs/hardware/lsc.md
+            // Untyped 2D blocks address a linear surface given in the payload (docs/hardware/lsc-messages.md
             // §8.2); typed ones take the surface from the image's surface state and only
             // the block origin (§8.1).
             let sfid = Sfid::from_index(*indices.first()?)?;

@@ -1,6 +1,6 @@
 //! The fields of Intel LSC messages, as carried by the message intrinsics' indices.
 //!
-//! Names and spellings follow the vISA text syntax (`docs/hardware/lsc.md` §3, §6).
+//! Names and spellings follow the vISA text syntax (`docs/hardware/lsc-messages.md` §3, §6).
 //! Legality (which combinations a platform accepts) is the lowering's business; these
 //! types only describe a message.
 //!
@@ -565,7 +565,7 @@ impl LscDesc {
     }
 
     /// A typed message through the binding table: `.tgm`, `bti`, `a32` (typed messages
-    /// are a32 only and never flat, `docs/hardware/lsc.md` §5).
+    /// are a32 only and never flat, `docs/hardware/lsc-messages.md` §5).
     pub fn typed(data: DataShape) -> LscDesc {
         LscDesc::new(Sfid::Tgm, AddrType::Bti, AddrSize::A32, data)
     }
@@ -769,7 +769,7 @@ mod tests {
 /// `[B x] W x H` followed by the transpose and VNNI flags, `n` or `t` each
 /// (`2x16x32nn`; the block count is omitted when it is 1: `16x8nn`). Typed (TGM) blocks
 /// and image block accesses have no count and no flags and print `WxH` (`8x8`): width in
-/// bytes for typed messages (docs/hardware/lsc.md §8.1), in texels for image block accesses.
+/// bytes for typed messages (docs/hardware/lsc-messages.md §8.1), in texels for image block accesses.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub struct BlockShape {
     /// Width (elements, bytes for typed messages), 1..=256.
@@ -814,7 +814,7 @@ impl BlockShape {
 
     /// Bytes of the register image a 2D block message of this shape reads or writes,
     /// with elements of `elem_bytes` (1, 2, 4 or 8) and 64-byte GRFs (block messages
-    /// exist only on 64-byte-GRF parts, docs/hardware/lsc.md §1).
+    /// exist only on 64-byte-GRF parts, docs/hardware/lsc-messages.md §1).
     ///
     /// Untyped shapes follow the `LOAD_BLOCK2D` pseudo-code of
     /// `intel-graphics-compiler/documentation/visa/instructions/LSC_UNTYPED.md`: a register row is

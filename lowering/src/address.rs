@@ -1,6 +1,6 @@
 //! The texel byte offset of the untyped path: the address code emitted into shaders.
 //!
-//! Mesa's raw path (docs/hardware/image-lowering.md §6) only addresses linear, X and Y surfaces.
+//! Mesa's raw path (docs/hardware/mesa-storage-images.md §6) only addresses linear, X and Y surfaces.
 //! The code emitted here evaluates the `tiling` crate's formula over the image parameter
 //! block instead (`tiling::image_param`, which owns the block's layout and documents the
 //! formula; `ImageParam::texel_address` evaluates it in Rust), so every storage tiling is
@@ -105,12 +105,12 @@ pub struct SliceTerm {
     pub offset: bool,
     /// GFX4_3D (3D before Gfx9): Mesa's slice placement, `min(d_l, 2^l)` slices per row
     /// of slices: `x' += ubfe(z', 0, TILING.z) * STRIDE.z`, and `z' >> TILING.z` rows of
-    /// slices of [`SliceTerm::rows`] rows each (docs/hardware/image-lowering.md §6,
-    /// docs/hardware/tiling.md §7.6).
+    /// slices of [`SliceTerm::rows`] rows each (docs/hardware/mesa-storage-images.md §6,
+    /// docs/hardware/surface-layout.md §7.6).
     pub gfx4_3d: bool,
     /// `y' += z' * rows` (after the GFX4_3D shift): qpitch for arrays, cubes and Gfx9+
     /// 3D surfaces without tile depth, whose layers isl places `qpitch` rows apart
-    /// (docs/hardware/tiling.md §7.5); the aligned level height for GFX4_3D.
+    /// (docs/hardware/surface-layout.md §7.5); the aligned level height for GFX4_3D.
     pub rows: Option<LayoutValue>,
     /// R field steps (3D tiles with depth).
     pub r: Vec<FieldStep>,
@@ -676,7 +676,7 @@ impl AddressPlan {
                 }));
             }
             // Mesa's shifts: bit 6 ^= bit 9 ^ bit 10 for X, bit 6 ^= bit 9 for Y
-            // (docs/hardware/image-lowering.md §7; 0xff shifts every bit out).
+            // (docs/hardware/mesa-storage-images.md §7; 0xff shifts every bit out).
             match c.tiling {
                 Tiling::X => Some([LayoutValue::Const(3), LayoutValue::Const(4)]),
                 Tiling::Y => Some([LayoutValue::Const(3), LayoutValue::Const(0xff)]),
@@ -704,7 +704,7 @@ impl AddressPlan {
                 let slab_stride = match l.qpitch {
                     Some(q) => {
                         // isl aligns the qpitch of 3D surfaces whose tiles have depth to
-                        // the tile height (docs/hardware/tiling.md §7.4, §7.5).
+                        // the tile height (docs/hardware/surface-layout.md §7.4, §7.5).
                         if !q.is_multiple_of(tile_h) {
                             return Err(layout_error(LayoutError::QpitchTile {
                                 qpitch: q,

@@ -1,4 +1,4 @@
-//! The bounds check of untyped accesses (docs/hardware/image-lowering.md §5).
+//! The bounds check of untyped accesses (docs/hardware/mesa-storage-images.md §5).
 //!
 //! Typed messages are bounds-checked by the hardware against the surface state; untyped
 //! messages address a raw buffer view of the whole allocation, so the shader checks every
@@ -75,7 +75,7 @@ pub(crate) fn emit_is_raw(e: &mut Emitter<'_, '_>) -> Value {
     e.b.ult(four, cpp)
 }
 
-/// `SIZE.x != 0`: whether an image is bound (IVB/BYT atomic guard, docs/hardware/image-lowering.md
+/// `SIZE.x != 0`: whether an image is bound (IVB/BYT atomic guard, docs/hardware/mesa-storage-images.md
 /// §8).
 pub(crate) fn emit_is_bound(e: &mut Emitter<'_, '_>) -> Value {
     let w = e.param(slot::SIZE, 0);

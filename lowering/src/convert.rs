@@ -1,7 +1,7 @@
 //! Shader-side colour conversion between an image format and the format its surface is
 //! accessed as, after Mesa's `convert_color_for_load` / `convert_color_for_store`
 //! (`brw_`/`elk_nir_lower_storage_image.c`) and the `nir_format_convert` helpers they
-//! call. The steps, in order, are those of docs/hardware/image-lowering.md §4.
+//! call. The steps, in order, are those of docs/hardware/mesa-storage-images.md §4.
 //!
 //! Values are 32-bit vectors (64-bit for the R64 formats' shader side); the emitted ALU
 //! ops have NIR's semantics (`ir::eval`). Constant operands are vectors of the value's
@@ -238,7 +238,7 @@ pub fn check_store(image: Format, lower: Format, value: Type) -> Result<(), Conv
 
 /// Converts `value`, as read by a typed message from a surface of `lower_fmt` (or by
 /// the raw path, `lower_fmt` then being the raw format), into the colour a load of a
-/// `image_fmt` image returns, with `dest_components` components (docs/hardware/image-lowering.md
+/// `image_fmt` image returns, with `dest_components` components (docs/hardware/mesa-storage-images.md
 /// §4, "Load").
 ///
 /// `value` must have one 32-bit component per channel of `lower_fmt`. The result is
@@ -272,7 +272,7 @@ pub fn convert_color_for_load(
 /// Converts the shader's `value` stored to a `image_fmt` image into the data a typed
 /// message writes to a surface of `lower_fmt` (or the raw path writes, `lower_fmt`
 /// being the raw format): one 32-bit component per channel of `lower_fmt`
-/// (docs/hardware/image-lowering.md §4, "Store").
+/// (docs/hardware/mesa-storage-images.md §4, "Store").
 ///
 /// `value` needs at least as many components as the image format has channels; further
 /// components are ignored. It is 32-bit, or 64-bit for R64 images.

@@ -14,7 +14,7 @@
 //! added.
 //!
 //! Every number names its source: the project's hardware notes
-//! (`docs/hardware/image-lowering.md`, `docs/hardware/lsc.md`,
+//! (`docs/hardware/mesa-storage-images.md`, `docs/hardware/lsc-messages.md`,
 //! `docs/hardware/dataport.md`) and the Mesa and IGC files they read.
 
 use crate::messages::dataport::DataportCaps;
@@ -27,9 +27,9 @@ use tiling::{Gen, Platform};
 pub enum CacheControlField {
     /// No LSC: legacy data-port messages carry no L1/L3 cache controls.
     None,
-    /// Three bits in desc\[19:17\] (DG2, MTL, ARL, PVC; `docs/hardware/lsc.md` §9, §11).
+    /// Three bits in desc\[19:17\] (DG2, MTL, ARL, PVC; `docs/hardware/lsc-messages.md` §9, §11).
     Bits3,
-    /// Four bits in desc\[19:16\] (Xe2 and later; `docs/hardware/lsc.md` §9, §11).
+    /// Four bits in desc\[19:16\] (Xe2 and later; `docs/hardware/lsc-messages.md` §9, §11).
     Bits4,
 }
 
@@ -49,9 +49,9 @@ pub struct Device {
     /// [`NoStorageImages`](crate::LowerErrorKind::NoStorageImages) error.
     pub storage_images: bool,
     /// Whether this is Bay Trail (VLV). Mesa's IVB-only checks are written
-    /// `ver < 8 && !BYT` (`docs/hardware/image-lowering.md` §6, §7).
+    /// `ver < 8 && !BYT` (`docs/hardware/mesa-storage-images.md` §6, §7).
     pub is_baytrail: bool,
-    /// Whether LSC messages exist (Gfx12.5 and later; `docs/hardware/lsc.md` §1).
+    /// Whether LSC messages exist (Gfx12.5 and later; `docs/hardware/lsc-messages.md` §1).
     pub has_lsc: bool,
     /// The legacy data port the lowering sends its messages to where there is no LSC
     /// (Gfx7 to Gfx12.0): its messages, atomics, SIMD widths and descriptor encoding
@@ -60,7 +60,7 @@ pub struct Device {
     pub dataport: Option<DataportCaps>,
     /// SIMD width of one typed (TGM) message.
     pub typed_simd: u32,
-    /// The widest typed message the hardware takes (`docs/hardware/lsc.md` §10, §13.11):
+    /// The widest typed message the hardware takes (`docs/hardware/lsc-messages.md` §10, §13.11):
     /// SIMD8 on DG2/MTL/ARL, SIMD16 on PVC, SIMD32 on Xe2. A device asking for more
     /// ([`Device::typed_simd`]) has illegal typed messages.
     pub typed_simd_max: u32,
@@ -73,7 +73,7 @@ pub struct Device {
     pub has_sampler: bool,
     /// Whether surfaces may be bit-6 swizzled, so that untyped tiled addressing must
     /// XOR bit 6: before Gfx8 except Bay Trail (`ver < 8 && !BYT`;
-    /// `docs/hardware/image-lowering.md` §6, §7; `docs/hardware/tiling.md` §6).
+    /// `docs/hardware/mesa-storage-images.md` §6, §7; `docs/hardware/surface-layout.md` §6).
     pub may_have_bit6_swizzle: bool,
     /// Typed image `fadd` (LSC FADD on TGM), as the driver exposes it.
     pub image_float_atomic_add: bool,
@@ -83,7 +83,7 @@ pub struct Device {
     pub image_float_atomic_cmpxchg: bool,
     /// Whether `.tgm` atomics take the float add and subtract operations at all (a
     /// message rule, whatever the driver exposes): Xe2 and later
-    /// (`docs/hardware/lsc.md` §13.6; IGC's vISA verifier).
+    /// (`docs/hardware/lsc-messages.md` §13.6; IGC's vISA verifier).
     pub tgm_float_add: bool,
     /// Whether data-port messages take 64-bit flat (A64) addresses: Gfx8 and later.
     /// Gfx7's stateless messages reach memory only through 32-bit offsets, so global
@@ -104,11 +104,11 @@ pub struct Device {
     pub tgm_cache_control: bool,
     /// Whether the widening data sizes (`d8u32`, `d16u32`) zero the upper bits of the
     /// register element: Xe2 and later. Before, the upper bits are undefined
-    /// (`docs/hardware/lsc.md` §1, §4) and the lowering masks them.
+    /// (`docs/hardware/lsc-messages.md` §1, §4) and the lowering masks them.
     pub narrow_data_zero_extended: bool,
     /// Whether volatile untyped accesses bypass L3 too (L1UC_L3UC): Mesa's choice
     /// before Xe2. From Xe2 they bypass L1 only, as coherent ones do
-    /// (`docs/hardware/lsc.md` §9).
+    /// (`docs/hardware/lsc-messages.md` §9).
     pub volatile_bypasses_l3: bool,
     /// The tilings the driver gives 2D, cube and 3D storage images: a driver policy,
     /// intersected with what isl allows for the format (`tiling::storage_tilings`).
@@ -185,7 +185,7 @@ impl Device {
             // Typed messages: Mesa splits them to SIMD8 whenever ver < 20
             // (brw_lower_simd_width.cpp, MEMORY_MODE_TYPED; legacy typed surface
             // messages are SIMD8 too). IGC's maxima are DG2/MTL 8, PVC 16, Xe2 32
-            // (docs/hardware/lsc.md §10); PVC takes IGC's figure since Mesa has no PVC
+            // (docs/hardware/lsc-messages.md §10); PVC takes IGC's figure since Mesa has no PVC
             // driver.
             typed_simd: if xe2 {
                 32
@@ -203,18 +203,18 @@ impl Device {
             },
             // Untyped: Mesa caps memory messages at SIMD16 when ver < 20
             // (brw_lower_simd_width.cpp); PVC's native UGM width is SIMD32
-            // (docs/hardware/lsc.md §10, older vISA docs), Xe2 does not split (SIMD32).
+            // (docs/hardware/lsc-messages.md §10, older vISA docs), Xe2 does not split (SIMD32).
             untyped_simd: if xe2 || xe_hpc { 32 } else { 16 },
-            // 32-byte GRFs up to DG2/MTL, 64-byte on PVC and Xe2 (docs/hardware/lsc.md §1).
+            // 32-byte GRFs up to DG2/MTL, 64-byte on PVC and Xe2 (docs/hardware/lsc-messages.md §1).
             grf_bytes: if xe2 || xe_hpc { 64 } else { 32 },
             has_sampler: !xe_hpc,
             may_have_bit6_swizzle: gen.ver() < 8,
-            // Float image atomics follow anv's exposure (docs/hardware/image-lowering.md
+            // Float image atomics follow anv's exposure (docs/hardware/mesa-storage-images.md
             // §8, anv `anv_physical_device.c`) where the hardware could do more:
             // - fadd: `shaderImageFloat32AtomicAdd = (ver >= 20)`; TGM fadd exists
-            //   from Xe2 only (docs/hardware/lsc.md §1, §13.6; IGC's verifier agrees).
+            //   from Xe2 only (docs/hardware/lsc-messages.md §1, §13.6; IGC's verifier agrees).
             // - fmin/fmax and fcas: LSC defines them on every SFID including TGM
-            //   (docs/hardware/lsc.md §2), and Mesa 24.3+ maps NIR fmin/fmax/fcmpxchg to
+            //   (docs/hardware/lsc-messages.md §2), and Mesa 24.3+ maps NIR fmin/fmax/fcmpxchg to
             //   them; the legacy typed atomic messages have no float operations, so they
             //   are offered on LSC parts only. (anv reports
             //   `shaderImageFloat32AtomicMinMax = false`; a driver that wants that
@@ -224,16 +224,16 @@ impl Device {
             image_float_atomic_cmpxchg: has_lsc,
             tgm_float_add: xe2,
             // anv (Gfx9+) sets `shaderImageInt64Atomics = true` and lowers them to A64
-            // global atomics (docs/hardware/image-lowering.md §9); hasvk (Gfx7/8)
+            // global atomics (docs/hardware/mesa-storage-images.md §9); hasvk (Gfx7/8)
             // exposes neither VK_EXT_shader_image_atomic_int64 nor
             // `shaderBufferInt64Atomics` (mesa `src/intel/vulkan_hasvk/anv_device.c`).
             image_int64_atomics: gen >= Gen::Gfx9,
             has_a64: gen >= Gen::Gfx8,
             // Typed block2d: Xe2+ only; untyped block2d: PVC and Xe2+, not DG2/MTL
-            // (docs/hardware/lsc.md §1, §8).
+            // (docs/hardware/lsc-messages.md §1, §8).
             typed_block2d: xe2,
             untyped_block2d: xe2 || xe_hpc,
-            // desc[19:17] before Xe2, desc[19:16] from Xe2 (docs/hardware/lsc.md §9, §11).
+            // desc[19:17] before Xe2, desc[19:16] from Xe2 (docs/hardware/lsc-messages.md §9, §11).
             cache_control: if xe2 {
                 CacheControlField::Bits4
             } else if has_lsc {
@@ -242,7 +242,7 @@ impl Device {
                 CacheControlField::None
             },
             // IGC's verifier: before Xe2 TGM (and UGML) must use df/df
-            // (docs/hardware/lsc.md §9).
+            // (docs/hardware/lsc-messages.md §9).
             tgm_cache_control: xe2,
             narrow_data_zero_extended: xe2,
             volatile_bypasses_l3: !xe2,
@@ -307,7 +307,7 @@ impl Device {
 
     /// Ivy Bridge or Bay Trail (or older): the generation whose typed reads of R8/R16
     /// surfaces need masking and whose typed atomics need the null-surface guard
-    /// (before Haswell; `docs/hardware/image-lowering.md` §4, §8).
+    /// (before Haswell; `docs/hardware/mesa-storage-images.md` §4, §8).
     pub fn is_gfx7_without_hsw(&self) -> bool {
         self.gen < Gen::Gfx75
     }
@@ -329,7 +329,7 @@ mod tests {
 
     #[test]
     fn generations_match_the_reference() {
-        // docs/hardware/image-lowering.md "Generations".
+        // docs/hardware/mesa-storage-images.md "Generations".
         let expect = [
             ("ivb", 70),
             ("byt", 70),

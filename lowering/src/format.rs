@@ -1,6 +1,6 @@
 //! Storage-image formats: ISL names, typed-message support and Mesa's format lowering.
 //!
-//! The facts are those of docs/hardware/image-lowering.md §2 and §3 (Mesa 24.3/main
+//! The facts are those of docs/hardware/mesa-storage-images.md §2 and §3 (Mesa 24.3/main
 //! `isl_storage_image.c` and the `format_info` table of `isl_format.c`):
 //!
 //! - [`has_matching_typed_storage_image_format`]: whether typed messages can reach the
@@ -62,7 +62,7 @@ impl std::error::Error for FormatError {}
 pub enum StorageAccess {
     /// Typed messages on a surface of this (possibly lowered) format.
     Typed(Format),
-    /// No typed format matches (docs/hardware/image-lowering.md §2): untyped messages on a raw
+    /// No typed format matches (docs/hardware/mesa-storage-images.md §2): untyped messages on a raw
     /// buffer view, moving texels as this raw format (`R32G32_UINT` for 64 bpb,
     /// `R32G32B32A32_UINT` for 128 bpb).
     Raw(Format),
@@ -86,7 +86,7 @@ pub struct FormatInfo {
     pub typed_atomic: Option<Gen>,
 }
 
-/// The first generation with typed reads (docs/hardware/image-lowering.md §3 notes, isl TR column).
+/// The first generation with typed reads (docs/hardware/mesa-storage-images.md §3 notes, isl TR column).
 fn typed_read_min(fmt: Format) -> Option<Gen> {
     use Format::*;
     Some(match fmt {
@@ -107,12 +107,12 @@ fn typed_read_min(fmt: Format) -> Option<Gen> {
 }
 
 /// The first generation with typed writes: every one of the 39 storage formats from
-/// Gfx7 (docs/hardware/image-lowering.md §3 notes, TW column); R64_PASSTHRU is always lowered.
+/// Gfx7 (docs/hardware/mesa-storage-images.md §3 notes, TW column); R64_PASSTHRU is always lowered.
 fn typed_write_min(fmt: Format) -> Option<Gen> {
     (fmt != Format::None && !is_r64(fmt)).then_some(Gen::Gfx7)
 }
 
-/// The first generation with typed atomics (docs/hardware/image-lowering.md §3 notes, isl TA
+/// The first generation with typed atomics (docs/hardware/mesa-storage-images.md §3 notes, isl TA
 /// column).
 fn typed_atomic_min(fmt: Format) -> Option<Gen> {
     use Format::*;
@@ -208,7 +208,7 @@ pub fn supports_typed_atomic(device: &Device, fmt: Format) -> bool {
     typed_atomic_min(fmt).is_some_and(|g| device.gen >= g)
 }
 
-/// Mesa's `isl_has_matching_typed_storage_image_format` (docs/hardware/image-lowering.md §2): Gfx9+
+/// Mesa's `isl_has_matching_typed_storage_image_format` (docs/hardware/mesa-storage-images.md §2): Gfx9+
 /// always; HSW/BDW up to 64 bpb; IVB/BYT up to 32 bpb.
 pub fn has_matching_typed_storage_image_format(device: &Device, fmt: Format) -> bool {
     let bpb = fmt.bits_per_texel();
@@ -231,7 +231,7 @@ fn unsupported(device: &Device, fmt: Format, kind: FormatErrorKind) -> FormatErr
 
 /// Mesa 24.3/main `isl_lower_storage_image_format`: the format a storage image is bound
 /// with, which typed messages then read and write, the shader converting colours
-/// (docs/hardware/image-lowering.md §3).
+/// (docs/hardware/mesa-storage-images.md §3).
 ///
 /// Includes the 2023 corrections (Mesa d4f498a5835): R32_FLOAT is not lowered,
 /// RGB10A2/R11G11B10 are native on Gfx12.5+, and Gfx9/10 lower UNORM/SNORM to a raw-width
@@ -272,7 +272,7 @@ pub fn lower_storage_image_format(device: &Device, fmt: Format) -> Result<Format
         Rg8Uint | Rg8Sint => by_gen(fmt, Rg8Uint, R16Uint),
         R16Uint | R16Sint | R16Float => by_gen(fmt, R16Uint, R16Uint),
         R8Uint | R8Sint => by_gen(fmt, R8Uint, R8Uint),
-        // Typed reads of these arrive with Gfx12.5 (`supportsBGRATypedRead`, docs/hardware/lsc.md
+        // Typed reads of these arrive with Gfx12.5 (`supportsBGRATypedRead`, docs/hardware/lsc-messages.md
         // §1).
         Rgb10A2Uint | Rgb10A2Unorm | R11G11B10Float => {
             if g >= Gen::Gfx125 {
@@ -299,7 +299,7 @@ pub fn lower_storage_image_format(device: &Device, fmt: Format) -> Result<Format
 }
 
 /// How accesses to a storage image of format `fmt` reach memory on `device`: typed on
-/// the lowered format, or raw (docs/hardware/image-lowering.md §2).
+/// the lowered format, or raw (docs/hardware/mesa-storage-images.md §2).
 pub fn storage_access(device: &Device, fmt: Format) -> Result<StorageAccess, FormatError> {
     let lowered = lower_storage_image_format(device, fmt)?;
     if has_matching_typed_storage_image_format(device, fmt) {
@@ -315,7 +315,7 @@ pub fn storage_access(device: &Device, fmt: Format) -> Result<StorageAccess, For
 }
 
 /// Whether any channel of `fmt` is signed (SNORM or SINT), which makes unpacking
-/// sign-extend (docs/hardware/image-lowering.md §4 load step 3).
+/// sign-extend (docs/hardware/mesa-storage-images.md §4 load step 3).
 pub fn has_signed_channel(fmt: Format) -> bool {
     fmt.channels()
         .iter()
@@ -326,7 +326,7 @@ pub fn has_signed_channel(fmt: Format) -> bool {
 mod tests {
     use super::*;
 
-    /// docs/hardware/image-lowering.md §3, transcribed: image format(s), then the IVB/BYT, HSW/BDW,
+    /// docs/hardware/mesa-storage-images.md §3, transcribed: image format(s), then the IVB/BYT, HSW/BDW,
     /// Gfx9–10, Gfx11–12.0 and Gfx12.5+ columns. `=` is "not lowered", `raw` is the
     /// untyped path, `-` is "not a storage format".
     const TABLE: &str = "

@@ -32,7 +32,7 @@ pub struct ImageBinding {
 }
 
 /// The parameter block a lowered shader reads for one image
-/// (`docs/hardware/image-lowering.md` §7): the driver fills it with
+/// (`docs/hardware/mesa-storage-images.md` §7): the driver fills it with
 /// `tiling::fill_image_param` for the bound surface and view, and hands the shader its
 /// dwords (`ImageParam::to_dwords`) where `image_load_param` finds them.
 #[derive(Clone, PartialEq, Eq, Debug)]

@@ -489,7 +489,7 @@ fn generators_cover_platforms_tilings_dimensions_and_views() {
     );
 }
 
-/// The worked vectors of docs/hardware/image-lowering.md §6 (Mesa's formula, recomputed there
+/// The worked vectors of docs/hardware/mesa-storage-images.md §6 (Mesa's formula, recomputed there
 /// against isl's layouts), through the emitted code with the layout read from the block and with
 /// static layouts.
 #[test]

@@ -1,4 +1,4 @@
-//! Colour conversion, checked on values: the worked packings of docs/hardware/image-lowering.md §4,
+//! Colour conversion, checked on values: the worked packings of docs/hardware/mesa-storage-images.md §4,
 //! hand-computed cases for every format class, and load/store round trips.
 //!
 //! A conversion is built on constant inputs and the straight-line result is evaluated
@@ -84,7 +84,7 @@ fn ints(xs: &[i64]) -> Vec<u64> {
     xs.iter().map(|&x| x as u32 as u64).collect()
 }
 
-// ----- docs/hardware/image-lowering.md §4 worked packings
+// ----- docs/hardware/mesa-storage-images.md §4 worked packings
 // --------------------------------------------
 
 #[test]

@@ -1,4 +1,4 @@
-//! Message legality: one test per rule of docs/hardware/lsc.md §13 (items 1-7, 10, 11, 14) and §5,
+//! Message legality: one test per rule of docs/hardware/lsc-messages.md §13 (items 1-7, 10, 11, 14) and §5,
 //! with the exact error text, plus legal counterparts on DG2, PVC and LNL.
 
 use ir::lsc::{AddrSize, AddrType, CacheControl, DataShape, LscAtomicOp, LscDesc, Sfid};
@@ -267,11 +267,17 @@ fn untyped_atomic(sfid: &'static str, op: &'static str, data: &'static str) -> C
 fn tgm_with_a64_or_a16() {
     assert_eq!(
         check(&dg2(), &typed_load("d32.xyzw", "a64", "bti")),
-        Err("docs/hardware/lsc.md §13.1: .tgm messages take :a32 addresses, found :a64".into())
+        Err(
+            "docs/hardware/lsc-messages.md §13.1: .tgm messages take :a32 addresses, found :a64"
+                .into()
+        )
     );
     assert_eq!(
         check(&dg2(), &typed_load("d32.xyzw", "a16", "bti")),
-        Err("docs/hardware/lsc.md §13.1: .tgm messages take :a32 addresses, found :a16".into())
+        Err(
+            "docs/hardware/lsc-messages.md §13.1: .tgm messages take :a32 addresses, found :a16"
+                .into()
+        )
     );
 }
 
@@ -287,7 +293,7 @@ fn tgm_flat() {
     assert_eq!(
         check(&pvc(), &c),
         Err(
-            "docs/hardware/lsc.md §13.1: .tgm messages need a stateful surface (bti, bss, ss), found flat".into()
+            "docs/hardware/lsc-messages.md §13.1: .tgm messages need a stateful surface (bti, bss, ss), found flat".into()
         )
     );
 }
@@ -303,7 +309,7 @@ fn slm_non_flat() {
     );
     assert_eq!(
         check(&dg2(), &c),
-        Err("docs/hardware/lsc.md §13.1: .slm messages take flat addresses only, found bti".into())
+        Err("docs/hardware/lsc-messages.md §13.1: .slm messages take flat addresses only, found bti".into())
     );
 }
 
@@ -315,7 +321,7 @@ fn a16_outside_slm() {
     });
     assert_eq!(
         check(&lnl(), &c),
-        Err("docs/hardware/lsc.md §13.1: :a16 addresses are legal only on .slm, found .ugm".into())
+        Err("docs/hardware/lsc-messages.md §13.1: :a16 addresses are legal only on .slm, found .ugm".into())
     );
 }
 
@@ -325,7 +331,7 @@ fn slm_a64() {
     assert_eq!(
         check(&dg2(), &c),
         Err(
-            "docs/hardware/lsc.md §5: .slm messages take :a16 or :a32 addresses, found :a64".into()
+            "docs/hardware/lsc-messages.md §5: .slm messages take :a16 or :a32 addresses, found :a64".into()
         )
     );
 }
@@ -359,7 +365,7 @@ fn ops_not_on_sfid() {
     );
     assert_eq!(
         check(&dg2(), &c),
-        Err("docs/hardware/lsc.md §2: lsc_load is not available on .tgm (typed loads are lsc_load_quad)".into())
+        Err("docs/hardware/lsc-messages.md §2: lsc_load is not available on .tgm (typed loads are lsc_load_quad)".into())
     );
     let c = message(
         IntrinsicOp::LscLoadStrided,
@@ -370,7 +376,7 @@ fn ops_not_on_sfid() {
     );
     assert_eq!(
         check(&pvc(), &c),
-        Err("docs/hardware/lsc.md §2: lsc_load_strided is not available on .ugml".into())
+        Err("docs/hardware/lsc-messages.md §2: lsc_load_strided is not available on .ugml".into())
     );
 }
 
@@ -394,7 +400,7 @@ fn load_quad_mask_zero() {
     assert_eq!(
         check(&dg2(), &c),
         Err(
-            "docs/hardware/lsc.md §13.2: lsc_load_quad needs a non-zero channel mask within .xyzw, found 0x0"
+            "docs/hardware/lsc-messages.md §13.2: lsc_load_quad needs a non-zero channel mask within .xyzw, found 0x0"
                 .into()
         )
     );
@@ -404,11 +410,11 @@ fn load_quad_mask_zero() {
 fn store_quad_non_contiguous_mask() {
     assert_eq!(
         check(&dg2(), &typed_store("d32.xz")),
-        Err("docs/hardware/lsc.md §13.2: store_quad channel mask must be contiguous (.x, .xy, .xyz, .xyzw), found .xz".into())
+        Err("docs/hardware/lsc-messages.md §13.2: store_quad channel mask must be contiguous (.x, .xy, .xyz, .xyzw), found .xz".into())
     );
     assert_eq!(
         check(&lnl(), &typed_store("d32.yzw")),
-        Err("docs/hardware/lsc.md §13.2: store_quad channel mask must be contiguous (.x, .xy, .xyz, .xyzw), found .yzw".into())
+        Err("docs/hardware/lsc-messages.md §13.2: store_quad channel mask must be contiguous (.x, .xy, .xyz, .xyzw), found .yzw".into())
     );
     // Any non-empty subset loads.
     assert_eq!(check(&dg2(), &typed_load("d32.xz", "a32", "bti")), Ok(()));
@@ -431,17 +437,17 @@ fn vector_with_narrow_or_widening_data() {
     let c = ugm_load("ugm", "d16x2", |f| f);
     assert_eq!(
         check(&dg2(), &c),
-        Err("docs/hardware/lsc.md §13.3: non-transposed vector size x2 needs d32 or d64 data, found d16".into())
+        Err("docs/hardware/lsc-messages.md §13.3: non-transposed vector size x2 needs d32 or d64 data, found d16".into())
     );
     let c = ugm_load("ugm", "d8u32x4", |f| f);
     assert_eq!(
         check(&dg2(), &c),
-        Err("docs/hardware/lsc.md §13.3: d8u32 can never be a vector, found x4".into())
+        Err("docs/hardware/lsc-messages.md §13.3: d8u32 can never be a vector, found x4".into())
     );
     let c = ugm_load("ugm", "d16u32x2t", |f| f);
     assert_eq!(
         check(&pvc(), &c),
-        Err("docs/hardware/lsc.md §13.3: d16u32 can never be a vector, found x2".into())
+        Err("docs/hardware/lsc-messages.md §13.3: d16u32 can never be a vector, found x2".into())
     );
 }
 
@@ -450,17 +456,23 @@ fn vector_sizes_per_sfid() {
     let c = ugm_load("ugml", "d32x3", |f| f);
     assert_eq!(
         check(&pvc(), &c),
-        Err("docs/hardware/lsc.md §13.3: .ugml vector sizes are {1, 2, 4}, found x3".into())
+        Err(
+            "docs/hardware/lsc-messages.md §13.3: .ugml vector sizes are {1, 2, 4}, found x3"
+                .into()
+        )
     );
     let c = ugm_load("ugml", "d32x8", |f| f);
     assert_eq!(
         check(&pvc(), &c),
-        Err("docs/hardware/lsc.md §13.3: .ugml vector sizes are {1, 2, 4}, found x8".into())
+        Err(
+            "docs/hardware/lsc-messages.md §13.3: .ugml vector sizes are {1, 2, 4}, found x8"
+                .into()
+        )
     );
     let c = ugm_load("ugm", "d32x16", |f| f);
     assert_eq!(
         check(&pvc(), &c),
-        Err("docs/hardware/lsc.md §13.3: vector size x16 exists only transposed".into())
+        Err("docs/hardware/lsc-messages.md §13.3: vector size x16 exists only transposed".into())
     );
     // UGM takes x3 and x8; the transposed x16 block is legal.
     for p in [dg2(), pvc(), lnl()] {
@@ -487,7 +499,7 @@ fn vector_sizes_per_sfid() {
     assert_eq!(
         check(&dg2(), &ugm_load("ugm", "d32x8", |f| f)),
         Err(
-            "docs/hardware/lsc.md §13.10: the data payload takes 16 registers at SIMD16 on dg2, the limit is 8"
+            "docs/hardware/lsc-messages.md §13.10: the data payload takes 16 registers at SIMD16 on dg2, the limit is 8"
                 .into()
         )
     );
@@ -514,7 +526,7 @@ fn transpose_with_channel_mask_or_atomic() {
     assert_eq!(
         check(&dg2(), &c),
         Err(
-            "docs/hardware/lsc.md §13.4: lsc_load_quad has a channel mask and cannot be transposed"
+            "docs/hardware/lsc-messages.md §13.4: lsc_load_quad has a channel mask and cannot be transposed"
                 .into()
         )
     );
@@ -532,7 +544,10 @@ fn transpose_with_channel_mask_or_atomic() {
     });
     assert_eq!(
         check(&dg2(), &c),
-        Err("docs/hardware/lsc.md §13.4: atomics cannot be transposed (lsc_atomic_iadd)".into())
+        Err(
+            "docs/hardware/lsc-messages.md §13.4: atomics cannot be transposed (lsc_atomic_iadd)"
+                .into()
+        )
     );
 }
 
@@ -547,7 +562,7 @@ fn channel_mask_on_vector_op() {
     );
     assert_eq!(
         check(&dg2(), &c),
-        Err("docs/hardware/lsc.md §4: lsc_load takes a vector size, not a channel mask (only lsc_load_quad and lsc_store_quad have one)".into())
+        Err("docs/hardware/lsc-messages.md §4: lsc_load takes a vector size, not a channel mask (only lsc_load_quad and lsc_store_quad have one)".into())
     );
 }
 
@@ -559,14 +574,14 @@ fn atomic_data_size_vector_and_operands() {
     assert_eq!(
         check(&dg2(), &c),
         Err(
-            "docs/hardware/lsc.md §13.5: lsc_atomic_iadd takes d16u32, d32 or d64 data, found d16"
+            "docs/hardware/lsc-messages.md §13.5: lsc_atomic_iadd takes d16u32, d32 or d64 data, found d16"
                 .into()
         )
     );
     let c = untyped_atomic("ugm", "iadd", "d8u32");
     assert_eq!(
         check(&dg2(), &c),
-        Err("docs/hardware/lsc.md §13.5: lsc_atomic_iadd takes d16u32, d32 or d64 data, found d8u32".into())
+        Err("docs/hardware/lsc-messages.md §13.5: lsc_atomic_iadd takes d16u32, d32 or d64 data, found d8u32".into())
     );
     let c = build(|b, v| {
         let mut fl = fields("ugm", "flat", "a64", "d32x2");
@@ -583,7 +598,7 @@ fn atomic_data_size_vector_and_operands() {
     assert_eq!(
         check(&dg2(), &c),
         Err(
-            "docs/hardware/lsc.md §13.5: lsc_atomic_iadd takes one element per address, found x2"
+            "docs/hardware/lsc-messages.md §13.5: lsc_atomic_iadd takes one element per address, found x2"
                 .into()
         )
     );
@@ -600,7 +615,7 @@ fn atomic_data_size_vector_and_operands() {
         assert_eq!(
             check(&dg2(), &c),
             Err(format!(
-                "docs/hardware/lsc.md §13.5: lsc_atomic_{op} takes {expected} data operand{plural} (the other sources are %null), found {found}"
+                "docs/hardware/lsc-messages.md §13.5: lsc_atomic_{op} takes {expected} data operand{plural} (the other sources are %null), found {found}"
             ))
         );
     }
@@ -626,7 +641,7 @@ fn tgm_float_add_before_xe2() {
             assert_eq!(
                 check(&p, &typed_atomic(op, |f| f)),
                 Err(format!(
-                    "docs/hardware/lsc.md §13.6: lsc_atomic_{op} on .tgm needs Xe2 (verx10 200) or later, {} has none",
+                    "docs/hardware/lsc-messages.md §13.6: lsc_atomic_{op} on .tgm needs Xe2 (verx10 200) or later, {} has none",
                     p.name
                 ))
             );
@@ -647,7 +662,7 @@ fn slm_d64_atomics() {
     assert_eq!(
         check(&pvc(), &untyped_atomic("slm", "iadd", "d64")),
         Err(
-            "docs/hardware/lsc.md §13.6: the only 64-bit .slm atomic is lsc_atomic_icas, found lsc_atomic_iadd"
+            "docs/hardware/lsc-messages.md §13.6: the only 64-bit .slm atomic is lsc_atomic_icas, found lsc_atomic_iadd"
                 .into()
         )
     );
@@ -668,7 +683,7 @@ fn non_default_cache_on_tgm_and_ugml_before_xe2() {
     });
     assert_eq!(
         check(&dg2(), &c),
-        Err("docs/hardware/lsc.md §13.7: .tgm messages take only default caching (.df.df) before Xe2, found .uc.wb on dg2".into())
+        Err("docs/hardware/lsc-messages.md §13.7: .tgm messages take only default caching (.df.df) before Xe2, found .uc.wb on dg2".into())
     );
     assert_eq!(check(&lnl(), &c), Ok(()));
     let c = ugm_load("ugml", "d32", |mut f| {
@@ -677,7 +692,7 @@ fn non_default_cache_on_tgm_and_ugml_before_xe2() {
     });
     assert_eq!(
         check(&pvc(), &c),
-        Err("docs/hardware/lsc.md §13.7: .ugml messages take only default caching (.df.df) before Xe2, found .uc.uc on pvc".into())
+        Err("docs/hardware/lsc-messages.md §13.7: .ugml messages take only default caching (.df.df) before Xe2, found .uc.uc on pvc".into())
     );
     assert_eq!(check(&lnl(), &c), Ok(()));
 }
@@ -693,7 +708,7 @@ fn slm_caching_must_be_default() {
         assert_eq!(
             check(&p, &c),
             Err(
-                "docs/hardware/lsc.md §13.7: .slm messages take only default caching (.df.df), found .uc.uc"
+                "docs/hardware/lsc-messages.md §13.7: .slm messages take only default caching (.df.df), found .uc.uc"
                     .into()
             )
         );
@@ -713,7 +728,7 @@ fn atomic_l1_must_be_uncached() {
     }
     assert_eq!(
         check(&dg2(), &c2),
-        Err("docs/hardware/lsc.md §13.7: atomics need L1 uncached (.uc) or default caching (.df.df), found .ca.wb".into())
+        Err("docs/hardware/lsc-messages.md §13.7: atomics need L1 uncached (.uc) or default caching (.df.df), found .ca.wb".into())
     );
     for cache in ["uc.uc", "uc.wb"] {
         if let ir::InstKind::Intrinsic(x) = &mut c2.func.inst_mut(i).kind {
@@ -735,7 +750,7 @@ fn cache_pairs_that_do_not_encode() {
     assert_eq!(
         check(&dg2(), &c),
         Err(
-            "docs/hardware/lsc.md §13.7: .uc.wb has no 3-bit cache-control encoding for loads on dg2 (§9)".into()
+            "docs/hardware/lsc-messages.md §13.7: .uc.wb has no 3-bit cache-control encoding for loads on dg2 (§9)".into()
         )
     );
     // Xe2's constant-cached loads do not exist before Xe2.
@@ -746,7 +761,7 @@ fn cache_pairs_that_do_not_encode() {
     assert_eq!(
         check(&pvc(), &c),
         Err(
-            "docs/hardware/lsc.md §13.7: .uc.cc has no 3-bit cache-control encoding for loads on pvc (§9)".into()
+            "docs/hardware/lsc-messages.md §13.7: .uc.cc has no 3-bit cache-control encoding for loads on pvc (§9)".into()
         )
     );
     assert_eq!(check(&lnl(), &c), Ok(()));
@@ -757,7 +772,7 @@ fn cache_pairs_that_do_not_encode() {
     assert_eq!(
         check(&lnl(), &c),
         Err(
-            "docs/hardware/lsc.md §13.7: .wb.wb has no 4-bit cache-control encoding for loads on lnl (§9)".into()
+            "docs/hardware/lsc-messages.md §13.7: .wb.wb has no 4-bit cache-control encoding for loads on lnl (§9)".into()
         )
     );
     let c = untyped_atomic("ugm", "iadd", "d32");
@@ -772,7 +787,7 @@ fn cache_pairs_that_do_not_encode() {
     assert_eq!(
         check(&lnl(), &c2),
         Err(
-            "docs/hardware/lsc.md §13.7: .uc.ca has no 4-bit cache-control encoding for atomics on lnl (§9)"
+            "docs/hardware/lsc-messages.md §13.7: .uc.ca has no 4-bit cache-control encoding for atomics on lnl (§9)"
                 .into()
         )
     );
@@ -780,7 +795,7 @@ fn cache_pairs_that_do_not_encode() {
 
 #[test]
 fn cache_encodings_follow_the_tables() {
-    // docs/hardware/lsc.md §9, column by column; Xe2 doubles the values and adds three loads.
+    // docs/hardware/lsc-messages.md §9, column by column; Xe2 doubles the values and adds three loads.
     let load = [
         ("df.df", 0),
         ("uc.uc", 1),
@@ -834,7 +849,7 @@ fn data_payload_limit() {
     assert_eq!(
         check(&dg2(), &c),
         Err(
-            "docs/hardware/lsc.md §13.10: the data payload takes 16 registers at SIMD16 on dg2, the limit is 8"
+            "docs/hardware/lsc-messages.md §13.10: the data payload takes 16 registers at SIMD16 on dg2, the limit is 8"
                 .into()
         )
     );
@@ -843,7 +858,7 @@ fn data_payload_limit() {
     assert_eq!(
         check(&lnl(), &c),
         Err(
-            "docs/hardware/lsc.md §13.10: the data payload takes 16 registers at SIMD32 on lnl, the limit is 8"
+            "docs/hardware/lsc-messages.md §13.10: the data payload takes 16 registers at SIMD32 on lnl, the limit is 8"
                 .into()
         )
     );
@@ -858,7 +873,7 @@ fn data_payload_limit() {
     let err = check(&dg2(), &c).unwrap_err();
     assert_eq!(
         err,
-        "docs/hardware/lsc.md §13.10: the data payload takes 16 registers at SIMD1 on dg2, the limit is 8"
+        "docs/hardware/lsc-messages.md §13.10: the data payload takes 16 registers at SIMD1 on dg2, the limit is 8"
     );
     // d32x4 fills exactly 8 registers on every platform.
     for p in [dg2(), pvc(), lnl()] {
@@ -878,7 +893,7 @@ fn typed_exec_size_above_platform_maximum() {
     assert_eq!(
         check(&p, &typed_load("d32.xyzw", "a32", "bti")),
         Err(
-            "docs/hardware/lsc.md §13.11: typed messages on dg2 are at most SIMD8, the device asks for SIMD16"
+            "docs/hardware/lsc-messages.md §13.11: typed messages on dg2 are at most SIMD8, the device asks for SIMD16"
                 .into()
         )
     );
@@ -887,7 +902,7 @@ fn typed_exec_size_above_platform_maximum() {
     assert_eq!(
         check(&p, &typed_load("d32.x", "a32", "bti")),
         Err(
-            "docs/hardware/lsc.md §13.11: typed messages on pvc are at most SIMD16, the device asks for SIMD32"
+            "docs/hardware/lsc-messages.md §13.11: typed messages on pvc are at most SIMD16, the device asks for SIMD32"
                 .into()
         )
     );
@@ -915,7 +930,7 @@ fn typed_immediate_offset() {
     assert_eq!(
         check(&lnl(), &c),
         Err(
-            "docs/hardware/lsc.md §13.14: typed messages take no immediate offset, found 16".into()
+            "docs/hardware/lsc-messages.md §13.14: typed messages take no immediate offset, found 16".into()
         )
     );
 }
@@ -935,7 +950,7 @@ fn typed_u_missing() {
     });
     assert_eq!(
         check(&dg2(), &c),
-        Err("docs/hardware/lsc.md §13.14: typed messages need a U coordinate (V, R and LOD may be null)".into())
+        Err("docs/hardware/lsc-messages.md §13.14: typed messages need a U coordinate (V, R and LOD may be null)".into())
     );
     let c = build(|b, _| {
         emit(
@@ -949,7 +964,7 @@ fn typed_u_missing() {
     });
     assert_eq!(
         check(&dg2(), &c),
-        Err("docs/hardware/lsc.md §13.14: typed messages need a U coordinate (V, R and LOD may be null)".into())
+        Err("docs/hardware/lsc-messages.md §13.14: typed messages need a U coordinate (V, R and LOD may be null)".into())
     );
 }
 
@@ -967,7 +982,7 @@ fn surfaces() {
     assert_eq!(
         check(&dg2(), &c),
         Err(
-            "docs/hardware/lsc.md §5: the bti address model needs a surface, but the message names no image"
+            "docs/hardware/lsc-messages.md §5: the bti address model needs a surface, but the message names no image"
                 .into()
         )
     );
@@ -980,13 +995,13 @@ fn surfaces() {
     );
     assert_eq!(
         check(&dg2(), &c),
-        Err("docs/hardware/lsc.md §5: flat messages take no surface, but the message names an image".into())
+        Err("docs/hardware/lsc-messages.md §5: flat messages take no surface, but the message names an image".into())
     );
     let c = typed_load("d32.x", "a32", "bti");
     assert_eq!(
         check_images(&dg2(), &[image(256, None)], &c),
         Err(
-            "docs/hardware/lsc.md §5: binding-table indices are 8 bits, the message reaches 256"
+            "docs/hardware/lsc-messages.md §5: binding-table indices are 8 bits, the message reaches 256"
                 .into()
         )
     );
@@ -1008,7 +1023,7 @@ fn surfaces() {
     assert_eq!(
         check_images(&dg2(), &[image(250, Some(8))], &c),
         Err(
-            "docs/hardware/lsc.md §5: binding-table indices are 8 bits, the message reaches 257"
+            "docs/hardware/lsc-messages.md §5: binding-table indices are 8 bits, the message reaches 257"
                 .into()
         )
     );
@@ -1032,7 +1047,7 @@ fn address_register_size() {
     assert_eq!(
         check(&dg2(), &c),
         Err(
-            "docs/hardware/lsc.md §5: :a64 addresses need a 64-bit address register, found 32-bit"
+            "docs/hardware/lsc-messages.md §5: :a64 addresses need a 64-bit address register, found 32-bit"
                 .into()
         )
     );
@@ -1056,7 +1071,7 @@ fn slm_a16_offset_range() {
     assert_eq!(
         check(&dg2(), &c),
         Err(
-            "docs/hardware/lsc.md §5: an :a16 immediate offset must fit in ±0x7FFF, found 32768"
+            "docs/hardware/lsc-messages.md §5: an :a16 immediate offset must fit in ±0x7FFF, found 32768"
                 .into()
         )
     );
@@ -1139,7 +1154,7 @@ fn pre_lsc_messages_are_legal_ir() {
     );
     assert_eq!(
         check_fields(&tgl(), &typed_store("d32.xz")),
-        Err("docs/hardware/lsc.md §13.2: store_quad channel mask must be contiguous (.x, .xy, .xyz, .xyzw), found .xz".into())
+        Err("docs/hardware/lsc-messages.md §13.2: store_quad channel mask must be contiguous (.x, .xy, .xyz, .xyzw), found .xz".into())
     );
     // As a message of the final IR it is not the platform's: the legacy data port's are.
     assert_eq!(
@@ -1155,14 +1170,14 @@ fn error_names_instruction_and_position() {
     let e = check_message(&dg2(), &[image(1, None)], &c.func, c.inst).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "7:5: `@lsc_store_quad`: docs/hardware/lsc.md §13.2: store_quad channel mask must be contiguous (.x, .xy, .xyz, .xyzw), found .xz"
+        "7:5: `@lsc_store_quad`: docs/hardware/lsc-messages.md §13.2: store_quad channel mask must be contiguous (.x, .xy, .xyz, .xyzw), found .xz"
     );
     let c = typed_load("d32.xyzw", "a64", "bti");
     let e = check_message(&dg2(), &[image(1, None)], &c.func, c.inst).unwrap_err();
     let dest = c.func.value_name(c.func.inst(c.inst).dest.unwrap());
     assert_eq!(
         e.to_string(),
-        format!("<unknown>: `{dest} = @lsc_load_quad`: docs/hardware/lsc.md §13.1: .tgm messages take :a32 addresses, found :a64")
+        format!("<unknown>: `{dest} = @lsc_load_quad`: docs/hardware/lsc-messages.md §13.1: .tgm messages take :a32 addresses, found :a64")
     );
     // It is a std error.
     let _: &dyn std::error::Error = &e;
@@ -1191,7 +1206,7 @@ fn main {
     let e = check_message(&dg2(), &shader.images, f, inst).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "7:5: `%16777215 = @lsc_load_quad`: docs/hardware/lsc.md §13.1: .tgm messages take :a32 addresses, found :a64"
+        "7:5: `%16777215 = @lsc_load_quad`: docs/hardware/lsc-messages.md §13.1: .tgm messages take :a32 addresses, found :a64"
     );
 }
 
@@ -1317,8 +1332,8 @@ fn main {
     assert_eq!(
         text,
         [
-            "9:5: `@lsc_store_quad`: docs/hardware/lsc.md §13.2: store_quad channel mask must be contiguous (.x, .xy, .xyz, .xyzw), found .xz",
-            "10:5: `%3 = @lsc_atomic`: docs/hardware/lsc.md §13.6: lsc_atomic_fadd on .tgm needs Xe2 (verx10 200) or later, dg2 has none",
+            "9:5: `@lsc_store_quad`: docs/hardware/lsc-messages.md §13.2: store_quad channel mask must be contiguous (.x, .xy, .xyz, .xyzw), found .xz",
+            "10:5: `%3 = @lsc_atomic`: docs/hardware/lsc-messages.md §13.6: lsc_atomic_fadd on .tgm needs Xe2 (verx10 200) or later, dg2 has none",
         ]
     );
     // The store is illegal everywhere, the float add only before Xe2.

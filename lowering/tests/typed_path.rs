@@ -107,7 +107,7 @@ fn store_converts_then_writes_contiguous_channels() {
     let rep = lower(&mut sh, "skl");
     let f = &sh.functions[0];
     assert_eq!(rep.typed_stores, 1);
-    // Gfx9: RGBA16_UNORM is bound as R32G32_UINT (docs/hardware/image-lowering.md §3).
+    // Gfx9: RGBA16_UNORM is bound as R32G32_UINT (docs/hardware/mesa-storage-images.md §3).
     assert_eq!(
         rep.bindings[0].surface,
         SurfaceFormat::Typed(Format::Rg32Uint)

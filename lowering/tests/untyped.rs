@@ -1,13 +1,13 @@
 //! The untyped path end to end: lowered shaders run by the interpreter against the bytes
 //! of a real (tiled) surface, and the instruction counts of the address code.
 //!
-//! The environment executes the untyped LSC messages as docs/hardware/lsc.md describes
+//! The environment executes the untyped LSC messages as docs/hardware/lsc-messages.md describes
 //! them (per-lane addresses into the surface's memory, `d8u32`/`d16u32` widening,
 //! `d32xN` vectors, atomics returning the old value), and the legacy data-port messages
 //! of the platforms before Gfx12.5 as `docs/hardware/dataport.md` describes them, and,
 //! to catch code that relies on what the hardware does not promise, writes garbage into
 //! the destination of every lane a predicate disables, into the upper bits of
-//! `d8u32`/`d16u32` loads (undefined before Xe2, docs/hardware/lsc.md §1) and into those
+//! `d8u32`/`d16u32` loads (undefined before Xe2, docs/hardware/lsc-messages.md §1) and into those
 //! of byte scattered reads and 16-bit atomics. Surfaces, views and parameter blocks come
 //! from the tiling crate; texel
 //! positions from `Surface::texel_offset`.
@@ -262,7 +262,7 @@ impl Machine<'_> {
     }
 }
 
-/// The memory value after an atomic `op` on `bits`-bit `old` (docs/hardware/lsc.md §2).
+/// The memory value after an atomic `op` on `bits`-bit `old` (docs/hardware/lsc-messages.md §2).
 fn atomic(
     op: LscAtomicOp,
     bits: u64,
@@ -965,7 +965,7 @@ fn atomics(mut case: Atomics) -> TestResult {
                     "fadd" => LscAtomicOp::Fadd,
                     other => panic!("{other}"),
                 };
-                // CAS sends the compare value first, then the new value (docs/hardware/lsc.md §11).
+                // CAS sends the compare value first, then the new value (docs/hardware/lsc-messages.md §11).
                 let (s1, s2) = if swap {
                     (case.compare[lane][0], Some(case.data[lane][0]))
                 } else {
@@ -1310,7 +1310,7 @@ fn store_alu(device: &str, decl: &str, coord: &str, bounds_check: bool) -> usize
 
 /// The address code's ALU count per path, platform and layout source, against upper
 /// bounds (so that a regression fails) and next to Mesa's estimates for its raw path
-/// after optimisation (docs/hardware/image-lowering.md §13: 2D 14, 3-coordinate 20, 1D 4; 19 and 25
+/// after optimisation (docs/hardware/mesa-storage-images.md §13: 2D 14, 3-coordinate 20, 1D 4; 19 and 25
 /// with the IVB/HSW swizzle). `cargo test -p lowering --test untyped counts --
 /// --nocapture` prints the table.
 #[test]

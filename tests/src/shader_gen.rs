@@ -664,7 +664,7 @@ impl<'a, 'f> FnGen<'a, 'f> {
                 self.define(v);
             }
             _ => {
-                // The parameter block's five fields (docs/hardware/image-lowering.md §7): OFFSET,
+                // The parameter block's five fields (docs/hardware/mesa-storage-images.md §7): OFFSET,
                 // SIZE, STRIDE, TILING, SWIZZLING with 2, 3, 4, 3, 2 dwords.
                 let slot = self.rng.below(5);
                 let comps = [2u8, 3, 4, 3, 2][slot];

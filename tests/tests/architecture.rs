@@ -535,54 +535,81 @@ fn cited_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// Where a line cites something a clone of the repository does not have: the
-/// development notes the hardware facts were condensed from live outside it, and the
-/// project's own copies are under `docs/hardware/`. `None` for a line that is fine.
+/// The development notes the hardware facts were condensed from: they live outside
+/// the repository, under the names below, so a line naming one (or a path to them)
+/// cites something a clone does not have. The names are spelled in pieces so that this
+/// file does not cite them itself.
+const PRIVATE_NOTES: [&str; 7] = [
+    concat!("lsc", ".md"),
+    concat!("tiling", ".md"),
+    concat!("image-lowering", ".md"),
+    concat!("design", ".md"),
+    concat!("style", ".md"),
+    concat!("visa-kernels", ".md"),
+    concat!("mesa-image-lowering", "-review"),
+];
+
+/// Paths that lead outside the repository, spelled in pieces like [`PRIVATE_NOTES`].
+const PRIVATE_PATHS: [&str; 4] = [
+    concat!("/work/", "shared"),
+    concat!("shared/", "reference"),
+    concat!("shared/", "spec"),
+    concat!("../", "shared"),
+];
+
+/// The project's own hardware pages, which lines outside `docs/hardware/` cite by their
+/// path from the repository root.
+const HARDWARE_PAGES: [&str; 6] = [
+    "lsc-messages.md",
+    "surface-layout.md",
+    "mesa-storage-images.md",
+    "dataport.md",
+    "visa-spec.md",
+    "async-copies.md",
+];
+
+/// The occurrences of `name` in `line` that stand as a file name of their own (not
+/// the end of a longer one such as `brw_tiling.md`), each with the text before it.
+fn file_name_uses<'a>(line: &'a str, name: &str) -> Vec<&'a str> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(at) = line[from..].find(name) {
+        let before = &line[..from + at];
+        let part_of_a_name = before
+            .chars()
+            .last()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+        if !part_of_a_name {
+            out.push(before);
+        }
+        from += at + name.len();
+    }
+    out
+}
+
+/// Where a line cites something a clone of the repository does not have: a path
+/// outside it, a development note, or a hardware page without its `docs/hardware/`
+/// path (inside `docs/hardware/` the pages name each other by file name). `None` for a
+/// line that is fine.
 fn dangling_citation(line: &str, in_hardware_docs: bool) -> Option<&'static str> {
-    for private in [
-        "/work/shared",
-        "shared/reference",
-        "shared/spec",
-        "../shared",
-    ] {
-        if line.contains(private) {
-            return Some("a path outside the repository");
-        }
+    if PRIVATE_PATHS.iter().any(|p| line.contains(p)) {
+        return Some("a path outside the repository");
     }
-    for note in [
-        "design.md",
-        "style.md",
-        "visa-kernels.md",
-        "mesa-image-lowering-review",
-    ] {
-        if line.contains(note) {
-            return Some("a development note outside the repository");
-        }
+    if PRIVATE_NOTES
+        .iter()
+        .any(|n| !file_name_uses(line, n).is_empty())
+    {
+        return Some("a development note outside the repository");
     }
-    // `lsc.md §9` must be `docs/hardware/lsc.md §9` outside docs/hardware/ (where the
-    // pages name each other by their file names).
     if in_hardware_docs {
         return None;
     }
-    for page in [
-        "lsc.md",
-        "tiling.md",
-        "image-lowering.md",
-        "visa-spec.md",
-        "async-copies.md",
-    ] {
-        let mut rest = line;
-        while let Some(at) = rest.find(page) {
-            let before = &rest[..at];
-            let prefixed = before.ends_with("docs/hardware/") || before.ends_with("hardware/");
-            let part_of_a_name = before
-                .chars()
-                .last()
-                .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-            if !prefixed && !part_of_a_name {
-                return Some("a hardware note not under docs/hardware/");
-            }
-            rest = &rest[at + page.len()..];
+    for page in HARDWARE_PAGES {
+        let unprefixed = file_name_uses(line, page)
+            .iter()
+            .any(|before| !before.ends_with("hardware/"));
+        if unprefixed {
+            return Some("a hardware page not under docs/hardware/");
         }
     }
     None
@@ -627,12 +654,17 @@ fn nothing_cites_a_note_outside_the_repository() {
 
 #[test]
 fn the_citation_check_knows_its_cases() {
-    assert!(dangling_citation("// see lsc.md §9", false).is_some());
-    assert!(dangling_citation("\"tiling.md §5: rows\"", false).is_some());
-    assert!(dangling_citation("// ../shared/reference/lsc.md", false).is_some());
-    assert!(dangling_citation("// as design.md says", false).is_some());
-    assert!(dangling_citation("// docs/hardware/lsc.md §9", false).is_none());
-    assert!(dangling_citation("// see lsc.md §9", true).is_none());
+    let lsc_note = PRIVATE_NOTES[0];
+    let tiling_note = PRIVATE_NOTES[1];
+    let dangling = |line: String, docs: bool| dangling_citation(&line, docs);
+    assert!(dangling(format!("// see {lsc_note} §9"), false).is_some());
+    assert!(dangling(format!("// see {lsc_note} §9"), true).is_some());
+    assert!(dangling(format!("\"{tiling_note} §5: rows\""), false).is_some());
+    assert!(dangling(format!("// {}/reference/x", PRIVATE_PATHS[3]), false).is_some());
+    assert!(dangling(format!("// as {} says", PRIVATE_NOTES[3]), false).is_some());
+    assert!(dangling_citation("// docs/hardware/lsc-messages.md §9", false).is_none());
+    assert!(dangling_citation("// see lsc-messages.md §9", false).is_some());
+    assert!(dangling_citation("// see lsc-messages.md §9", true).is_none());
     assert!(dangling_citation("// LSC_TYPED.md in IGC", false).is_none());
-    assert!(dangling_citation("// brw_tiling.md", false).is_none());
+    assert!(dangling(format!("// brw_{tiling_note}"), false).is_none());
 }

@@ -2,7 +2,7 @@
 //! worked out by hand from the `LOAD_BLOCK2D` pseudo-code of
 //! `intel-graphics-compiler/documentation/visa/instructions/LSC_UNTYPED.md` (64-byte GRFs), the
 //! typed block layout of `intel-graphics-compiler/documentation/visa/instructions/LSC_TYPED.md` and
-//! docs/hardware/lsc.md §8.
+//! docs/hardware/lsc-messages.md §8.
 //!
 //! Every expectation below is a list of the non-zero bytes of the register image `R`
 //! (everything else is padding or out-of-surface zeros), recovered from the lanes by the

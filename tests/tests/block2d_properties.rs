@@ -235,14 +235,15 @@ fn prop(c: BlockCase) -> TestResult {
             if device.untyped_block2d {
                 // A shape the rules cannot split: the message names the rule.
                 if !(msg.contains("cannot be split into")
-                    && (msg.contains("SIMT component") || msg.contains("docs/hardware/lsc.md §")))
+                    && (msg.contains("SIMT component")
+                        || msg.contains("docs/hardware/lsc-messages.md §")))
                 {
                     return TestResult::error(format!("{c:?}: {msg}"));
                 }
                 REJECTED_SHAPE[pi].fetch_add(1, Ordering::Relaxed);
             } else {
                 let want = format!("{} has no 2D block messages", c.platform);
-                if !msg.contains(&want) || !msg.contains("docs/hardware/lsc.md §13.9") {
+                if !msg.contains(&want) || !msg.contains("docs/hardware/lsc-messages.md §13.9") {
                     return TestResult::error(format!("{c:?}: {msg}"));
                 }
                 NO_BLOCKS[pi].fetch_add(1, Ordering::Relaxed);

@@ -102,7 +102,7 @@ fn expected_errors(
     if matches!(access.op, Op::Size | Op::Samples) {
         return (kinds, false);
     }
-    // R64 is a storage format from Gfx9 (docs/hardware/image-lowering.md §3): typed accesses fail
+    // R64 is a storage format from Gfx9 (docs/hardware/mesa-storage-images.md §3): typed accesses fail
     // before; the untyped path may still address the raw 64-bit texels.
     if r64 && !can_lower(device, img.data_format()) {
         kinds.push(K::UnsupportedFormat);

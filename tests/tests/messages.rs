@@ -3,7 +3,7 @@
 //! (`intel-graphics-compiler/documentation/visa/instructions/LSC_UNTYPED.md`,
 //! `intel-graphics-compiler/documentation/visa/instructions/LSC_TYPED.md`,
 //! `intel-graphics-compiler/documentation/visa/instructions/3D_LOAD.md`) and
-//! `docs/hardware/lsc.md`.
+//! `docs/hardware/lsc-messages.md`.
 
 use ir::{Shader, Value};
 use std::collections::HashMap;

@@ -356,7 +356,7 @@ fn missing_bounds_check_on_an_untyped_store() {
 #[test]
 fn wrong_colour_conversion_constant() {
     // SKL binds RGBA8_UNORM storage as R32_UINT and unpacks in the shader: each channel
-    // is `u2f32(c) / 255.0` (docs/hardware/image-lowering.md §4 load step 6).
+    // is `u2f32(c) / 255.0` (docs/hardware/mesa-storage-images.md §4 load step 6).
     let (mut l, setup, device) = lowered(
         &copy_2d("rgba8_unorm", "rgba32_float", "32x4", "float32"),
         "skl",

@@ -1,5 +1,5 @@
 //! Image atomics on R16_UINT, R16_SINT and R16_FLOAT (typed `d16u32` atomics from
-//! Gfx12, docs/hardware/image-lowering.md §3; the semantics are `lowering::atomic`'s "Atomics on
+//! Gfx12, docs/hardware/mesa-storage-images.md §3; the semantics are `lowering::atomic`'s "Atomics on
 //! R16 images"): one invocation runs a chain of atomics on texel (0, 0) of each image and
 //! stores every result to SSBO 0. The results and the final texels are computed by hand
 //! below, and checked for the reference (the original shader) and for the lowered

@@ -1,5 +1,5 @@
 //! Reference texel encoding and decoding against hand-computed bit patterns
-//! (`docs/hardware/image-lowering.md` §4 worked packings, and the format definitions).
+//! (`docs/hardware/mesa-storage-images.md` §4 worked packings, and the format definitions).
 
 use ir::Format;
 use verify::texel::{TexelLayout, F32_ONE};

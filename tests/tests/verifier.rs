@@ -27,7 +27,7 @@ fn name(p: &Path) -> String {
 }
 
 /// The lowering errors expected per (example, platform, options): 64-bit image atomics
-/// need A64 global atomics, which arrive with Gfx9 (docs/hardware/image-lowering.md
+/// need A64 global atomics, which arrive with Gfx9 (docs/hardware/mesa-storage-images.md
 /// §9), group async copies need A64 messages for their global side (Gfx8+), and the
 /// untyped path moves 8- and 16-bit texels with byte scattered messages, which arrive
 /// with Haswell (docs/hardware/dataport.md §1).

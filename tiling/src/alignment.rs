@@ -1,5 +1,5 @@
 //! Image alignment (HALIGN × VALIGN × DALIGN, in elements) per generation: isl's
-//! `isl_gfx*_choose_image_alignment_el` with `DISABLE_AUX` (docs/hardware/tiling.md §7.2).
+//! `isl_gfx*_choose_image_alignment_el` with `DISABLE_AUX` (docs/hardware/surface-layout.md §7.2).
 
 use crate::dim::Extent3d;
 use crate::dim_layout::DimLayout;

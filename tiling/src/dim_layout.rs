@@ -1,5 +1,5 @@
 //! How the images of a surface are arranged in memory: isl's `isl_dim_layout` and
-//! `isl_surf_choose_dim_layout` (Mesa `src/intel/isl/isl.c`; docs/hardware/tiling.md
+//! `isl_surf_choose_dim_layout` (Mesa `src/intel/isl/isl.c`; docs/hardware/surface-layout.md
 //! §7.1).
 //!
 //! The choice depends only on the generation, the dimensionality, the tiling and the
@@ -16,7 +16,7 @@ use crate::tile::Tiling;
 use crate::usage::Usage;
 
 /// How the images of a surface are arranged in two dimensions, isl's `isl_dim_layout`
-/// (docs/hardware/tiling.md §7.1).
+/// (docs/hardware/surface-layout.md §7.1).
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DimLayout {

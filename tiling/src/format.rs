@@ -537,7 +537,7 @@ impl Format {
     }
 
     /// Whether isl accepts this format for storage images (`isl_is_storage_image_format`:
-    /// the 39 formats of `docs/hardware/image-lowering.md` §3, not counting R64_PASSTHRU, which
+    /// the 39 formats of `docs/hardware/mesa-storage-images.md` §3, not counting R64_PASSTHRU, which
     /// current Mesa adds and which is included here).
     pub fn is_storage_image_format(self) -> bool {
         use Format::*;

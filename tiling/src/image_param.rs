@@ -5,7 +5,7 @@
 //! # Layout
 //!
 //! 32 vec4 slots of `u32`, 128 dwords; unused lanes are 0. Slots 0–4 are Mesa's
-//! `isl_image_param` (`docs/hardware/image-lowering.md` §7) and are filled exactly as Mesa fills
+//! `isl_image_param` (`docs/hardware/mesa-storage-images.md` §7) and are filled exactly as Mesa fills
 //! them for linear, X and Y surfaces; slots 5–31 extend the block so that every tiling can be
 //! addressed with one formula.
 //!
@@ -85,7 +85,7 @@
 //! XORs `(a >> 31) ^ (a >> 31) = 0`, and for Y `(a >> 31) & 64` is 0, so the swizzle step
 //! can be emitted unconditionally.
 //!
-//! Mesa's own formula (`docs/hardware/image-lowering.md` §6) over slots 0–4 is correct for linear,
+//! Mesa's own formula (`docs/hardware/mesa-storage-images.md` §6) over slots 0–4 is correct for linear,
 //! X and Y only; the crate's tests model it to check that these slots hold what Mesa reads.
 //!
 //! ## Why layers are folded into rows

@@ -7,10 +7,10 @@
 //! - [`Gen`], [`Format`], [`Tiling`], [`SurfDim`], [`Usage`]: the vocabulary, parsed from
 //!   the usual names (`dg2`, `r8g8b8a8_unorm`, `tile4`, `3d`, `storage+cube`).
 //! - [`TileInfo`]: tile extents and intra-tile bit patterns of linear, X, Y, W, Yf, Ys,
-//!   Tile4 and Tile64 (docs/hardware/tiling.md §3, §5), and the `bitfield_insert` field
+//!   Tile4 and Tile64 (docs/hardware/surface-layout.md §3, §5), and the `bitfield_insert` field
 //!   decomposition the shader address formula uses ([`TileInfo::address_fields`]).
 //! - [`Surface`]: isl's layout (dimension layout, alignment, qpitch, mip placement and
-//!   tails, row pitch, size; docs/hardware/tiling.md §7) and [`Surface::texel_offset`], the
+//!   tails, row pitch, size; docs/hardware/surface-layout.md §7) and [`Surface::texel_offset`], the
 //!   reference byte address of a texel (§4, §7.11), with Mesa's bit-6 swizzle ([`swizzle`]).
 //! - [`fill_image_param`]: the parameter block shaders read to compute texel addresses
 //!   themselves; its layout and address formula are documented in [`image_param`], and
@@ -25,7 +25,7 @@
 //!     fill_image_param, Bit6Swizzle, Format, Gen, ImageView, SurfDim, Surface, SurfaceDesc, Tiling, Usage,
 //! };
 //!
-//! // A DG2 RGBA8 3D texture, 16x16x8 with 4 levels, Tile4 (docs/hardware/tiling.md §9).
+//! // A DG2 RGBA8 3D texture, 16x16x8 with 4 levels, Tile4 (docs/hardware/surface-layout.md §9).
 //! let desc = SurfaceDesc::new(Gen::Gfx125, SurfDim::D3, Format::R8G8B8A8_UNORM, Tiling::Tile4)
 //!     .extent(16, 16, 8)
 //!     .levels(4)

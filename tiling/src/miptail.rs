@@ -1,4 +1,4 @@
-//! Mip tails of the standard tilings (Yf, Ys, Tile64; docs/hardware/tiling.md §7.10).
+//! Mip tails of the standard tilings (Yf, Ys, Tile64; docs/hardware/surface-layout.md §7.10).
 //!
 //! From the tail's start level on, every level lives inside one tile at a fixed slot
 //! offset given by a table indexed by `base_row + (level - start)` and by the element

@@ -1,4 +1,4 @@
-//! Surface layout as Mesa's isl computes it (`isl_surf_init`, docs/hardware/tiling.md §7), and
+//! Surface layout as Mesa's isl computes it (`isl_surf_init`, docs/hardware/surface-layout.md §7), and
 //! texel addresses (§4, §7.11).
 //!
 //! [`Surface::new`] follows isl step by step: dimension layout, tile, image alignment,
@@ -25,7 +25,7 @@ use crate::usage::Usage;
 /// Re-exported so that `tiling::surface::DimLayout` keeps working.
 pub use crate::dim_layout::DimLayout;
 
-/// isl's `isl_array_pitch_span` (docs/hardware/tiling.md §7.4).
+/// isl's `isl_array_pitch_span` (docs/hardware/surface-layout.md §7.4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum ArrayPitchSpan {
     /// qpitch is the height of one slice's miptree.
@@ -562,7 +562,7 @@ fn validate(d: &SurfaceDesc) -> Result<(), LayoutError> {
 }
 
 impl Surface {
-    /// Lays out a surface as isl does (docs/hardware/tiling.md §7).
+    /// Lays out a surface as isl does (docs/hardware/surface-layout.md §7).
     pub fn new(desc: SurfaceDesc) -> Result<Surface, LayoutError> {
         validate(&desc)?;
         let gen = desc.gen;
@@ -1302,7 +1302,7 @@ impl Surface {
     }
 
     /// Byte offset from the surface base of element `(x, y)` of array layer / cube face
-    /// / 3D slice `z_or_layer` of `level` (docs/hardware/tiling.md §4, §7.11). Coordinates are in
+    /// / 3D slice `z_or_layer` of `level` (docs/hardware/surface-layout.md §4, §7.11). Coordinates are in
     /// elements of the level; 1D surfaces have `y == 0` and take the layer in
     /// `z_or_layer`. With [`Bit6Swizzle::Enabled`], Mesa's bit-6 swizzle is applied
     /// (Gfx4–7.5 X/Y surfaces; a no-op for linear).

@@ -1,4 +1,4 @@
-//! Bit-6 ("channel") swizzling of X- and Y-tiled surfaces on Gfx4–7 (docs/hardware/tiling.md §6).
+//! Bit-6 ("channel") swizzling of X- and Y-tiled surfaces on Gfx4–7 (docs/hardware/surface-layout.md §6).
 //!
 //! The memory controller of those machines XORs address bit 6 with higher bits when both
 //! channels are populated. Mesa assumes i915's `9_10` mode for X and `9` for Y whenever
@@ -10,7 +10,7 @@ use crate::tile::Tiling;
 
 /// Whether the device swizzles address bit 6 of X- and Y-tiled surfaces: isl's
 /// `isl_device::has_bit6_swizzling`, set when the kernel reports a swizzle mode other
-/// than `I915_BIT_6_SWIZZLE_NONE` (only ever before Gfx8, docs/hardware/tiling.md §6). The XOR
+/// than `I915_BIT_6_SWIZZLE_NONE` (only ever before Gfx8, docs/hardware/surface-layout.md §6). The XOR
 /// pattern itself follows from the tiling ([`bit6_swizzle`]), so two states are all there is.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Bit6Swizzle {

@@ -1,4 +1,4 @@
-//! Tile geometry: extents and the intra-tile bit layouts of every tiling (docs/hardware/tiling.md
+//! Tile geometry: extents and the intra-tile bit layouts of every tiling (docs/hardware/surface-layout.md
 //! §3, §5).
 //!
 //! Each 2^n-byte tile is described by a bit pattern, kept as data: address bit *i* of the
@@ -8,7 +8,7 @@
 //! compile time. Extents, field decompositions and offsets are all derived from the
 //! pattern, so a transcription error shows up everywhere at once.
 //!
-//! Byte addressing (docs/hardware/tiling.md §4): a byte at column `x_B`, row `y`, slice `z`, array
+//! Byte addressing (docs/hardware/surface-layout.md §4): a byte at column `x_B`, row `y`, slice `z`, array
 //! slot `a` and sample `s` lives at
 //!
 //! ```text
@@ -80,7 +80,7 @@ impl Tiling {
     }
 
     /// The isl tiling this resolves to on `gen`, or why `gen` does not have it
-    /// (docs/hardware/tiling.md §2).
+    /// (docs/hardware/surface-layout.md §2).
     pub fn isl(self, gen: Gen) -> Result<IslTiling, TileError> {
         let v = gen.verx10();
         let unsupported = || TileError::UnsupportedOnGen { tiling: self, gen };
@@ -373,7 +373,7 @@ impl Pattern {
     }
 }
 
-/// The bit patterns of docs/hardware/tiling.md §5 (and, for Yf/Ys MSAA, Mesa's isl tables, which
+/// The bit patterns of docs/hardware/surface-layout.md §5 (and, for Yf/Ys MSAA, Mesa's isl tables, which
 /// the reference does not reproduce).
 mod patterns {
     use super::Pattern;
@@ -568,7 +568,7 @@ mod patterns {
 /// Why a tile cannot be formed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TileError {
-    /// The generation does not have this tiling (docs/hardware/tiling.md §2).
+    /// The generation does not have this tiling (docs/hardware/surface-layout.md §2).
     UnsupportedOnGen {
         /// The requested tiling.
         tiling: Tiling,
@@ -736,7 +736,7 @@ impl TileInfo {
             });
         }
         // isl: a 24/48/96-bit element uses the tile of bpb/3 (X, Y and Tile4 only); byte
-        // addressing is unchanged (docs/hardware/tiling.md §3.1).
+        // addressing is unchanged (docs/hardware/surface-layout.md §3.1).
         let format_bpb = if bpb.is_power_of_two() {
             bpb
         } else if bpb.is_multiple_of(3)
@@ -812,7 +812,7 @@ impl TileInfo {
         self.logical_el
     }
 
-    /// Logical tile width in bytes (`w_B` of docs/hardware/tiling.md §4).
+    /// Logical tile width in bytes (`w_B` of docs/hardware/surface-layout.md §4).
     #[allow(non_snake_case)]
     pub fn logical_width_B(&self) -> u32 {
         self.logical_w_b
@@ -892,7 +892,7 @@ impl TileInfo {
         (c[0], c[1], c[2], c[3])
     }
 
-    /// The byte offset of a byte position from the surface base (docs/hardware/tiling.md §4),
+    /// The byte offset of a byte position from the surface base (docs/hardware/surface-layout.md §4),
     /// before any bit-6 swizzle. `row_pitch_B` must be a multiple of
     /// [`phys_width_B`](Self::phys_width_B); `array_pitch_el_rows` (qpitch) a multiple of
     /// the tile height whenever `z` or `array` reach another tile.
@@ -912,7 +912,7 @@ impl TileInfo {
             ) as u64
     }
 
-    /// The shader-formula decomposition of one coordinate (docs/hardware/tiling.md §5 patterns read
+    /// The shader-formula decomposition of one coordinate (docs/hardware/surface-layout.md §5 patterns read
     /// as `bitfield_insert` steps): maximal runs of consecutive coordinate bits that land on
     /// consecutive address bits, in coordinate-bit order.
     ///
@@ -1064,7 +1064,7 @@ fn select_pattern(
                 (128 | 64, 2) => T64_2D_128_64_2X,
                 (32 | 16, 2) => T64_2D_32_16_2X,
                 (_, 2) => T64_2D_8_2X,
-                // Gfx12.5 keeps at most 4 samples per tile (docs/hardware/tiling.md §3.3).
+                // Gfx12.5 keeps at most 4 samples per tile (docs/hardware/surface-layout.md §3.3).
                 (128 | 64, _) => T64_2D_128_64_4X,
                 (32 | 16, _) => T64_2D_32_16_4X,
                 _ => T64_2D_8_4X,

@@ -1,7 +1,7 @@
 //! Surface usage flags, the subset of isl's `isl_surf_usage_flags_t` that changes layout.
 //!
 //! Every surface is laid out as if `ISL_SURF_USAGE_DISABLE_AUX_BIT` were set: there is no
-//! auxiliary (CCS/MCS/HiZ) surface, which fixes isl's default alignments (docs/hardware/tiling.md
+//! auxiliary (CCS/MCS/HiZ) surface, which fixes isl's default alignments (docs/hardware/surface-layout.md
 //! §7.2).
 
 use std::fmt;

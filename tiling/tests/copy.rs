@@ -1,8 +1,8 @@
 //! Tests of `copy_linear_to_tiled` / `copy_tiled_to_linear`.
 //!
-//! - Reference vectors: Mesa's `isl_tilememcpy_tiled_unittest` rectangles (docs/hardware/tiling.md
+//! - Reference vectors: Mesa's `isl_tilememcpy_tiled_unittest` rectangles (docs/hardware/surface-layout.md
 //!   §8.3) against the Y and Tile4 bit patterns written out here, and the worked addresses of
-//!   docs/hardware/tiling.md §9 (every tiling, swizzles, 3D slices, levels, mip tails).
+//!   docs/hardware/surface-layout.md §9 (every tiling, swizzles, 3D slices, levels, mip tails).
 //! - Properties over random surfaces (every generation, tiling and dimensionality,
 //!   24/48/96-bit and compressed formats, levels, layers, 3D slices, swizzle, store hints,
 //!   misaligned buffers) and random rectangles: every byte lands where
@@ -54,10 +54,10 @@ fn window(storage: &mut Vec<u8>, len: usize, misalign: usize) -> &mut [u8] {
 }
 
 // ---------------------------------------------------------------------------------------
-// docs/hardware/tiling.md §8.3: isl_tilememcpy_tiled_unittest.
+// docs/hardware/surface-layout.md §8.3: isl_tilememcpy_tiled_unittest.
 
 /// Byte offset inside a 128 B × 32 tile of byte column `x` and row `y` for a pattern
-/// written MSB→LSB as in docs/hardware/tiling.md §8.3.
+/// written MSB→LSB as in docs/hardware/surface-layout.md §8.3.
 fn pattern_offset(pattern: &str, x: u32, y: u32) -> u32 {
     let bits: Vec<&str> = pattern.split_whitespace().rev().collect();
     let mut off = 0;
@@ -73,7 +73,7 @@ const Y_PATTERN: &str = "u6 u5 u4 v4 v3 v2 v1 v0 u3 u2 u1 u0";
 const TILE4_PATTERN: &str = "v4 v3 u6 v2 u5 u4 v1 v0 u3 u2 u1 u0";
 
 /// The rectangles `(x1, x2, y1, y2)` of Mesa's test, x in bytes, with the intended
-/// x2 = 521 of the last one (docs/hardware/tiling.md §8.3, caveat).
+/// x2 = 521 of the last one (docs/hardware/surface-layout.md §8.3, caveat).
 const TILEMEMCPY_RECTS: [(u32, u32, u32, u32); 5] = [
     (0, 128, 0, 32),
     (19, 20, 25, 32),
@@ -174,7 +174,7 @@ fn tilememcpy_vectors_byte_exact() {
 }
 
 // ---------------------------------------------------------------------------------------
-// docs/hardware/tiling.md §9: worked addresses.
+// docs/hardware/surface-layout.md §9: worked addresses.
 
 /// Copies one element (`x`, `y`) of `level`, `layer_or_z` both ways and checks that
 /// byte `byte` of it is at `want` and that nothing else of the tiled memory changed.
@@ -238,7 +238,7 @@ fn small_pitch_vectors() {
     use Format::*;
     use SurfDim::*;
     // (gen, dim, format, tiling, extent, pitch, z, x_el, byte, y, swizzle, offset); the
-    // byte column of docs/hardware/tiling.md §9 is x_el * cpp + byte.
+    // byte column of docs/hardware/surface-layout.md §9 is x_el * cpp + byte.
     let d2 = |w, h| (w, h, 1);
     #[rustfmt::skip]
     let cases = [

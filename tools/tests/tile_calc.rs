@@ -1,6 +1,6 @@
 //! `tile-calc` end to end: every test runs the binary.
 //!
-//! Expected values come from `docs/hardware/tiling.md` (§8.1 is Mesa's
+//! Expected values come from `docs/hardware/surface-layout.md` (§8.1 is Mesa's
 //! `isl_surf_get_image_offset_test`, §9 the worked address vectors) or are computed by
 //! hand in the comments, never from the tool or the `tiling` crate.
 
@@ -102,7 +102,7 @@ fn image_count(v: &Value) -> usize {
     v["images"].as_array().expect("images array").len()
 }
 
-// ---------------------------------------------------------------- docs/hardware/tiling.md §8.1
+// ---------------------------------------------------------------- docs/hardware/surface-layout.md §8.1
 
 const A1: &str = "--gen bdw --format r8g8b8a8_unorm --dim 2d --width 512 --height 512 \
                   --levels 10 --tiling y";
@@ -284,7 +284,7 @@ fn a3_bdw_3d_gfx4_3d_layout() {
     assert_eq!(image(&v, 2, 0, 5), (64, 73792, 0));
 }
 
-// ---------------------------------------------------------------- docs/hardware/tiling.md §9
+// ---------------------------------------------------------------- docs/hardware/surface-layout.md §9
 
 #[test]
 fn bdw_3d_y_texel() {

@@ -56,7 +56,7 @@
 //! `r32_float`, `r64_uint`, `r64_sint`) with NIR's semantics (see
 //! [`apply_nir_atomic`]), lane by lane in ascending lane order, and on the 16-bit
 //! `r16_uint`, `r16_sint` and `r16_float` (typed `d16u32` atomics from Gfx12,
-//! `docs/hardware/image-lowering.md` §3) with 32-bit data and results related to the 16-bit texel as
+//! `docs/hardware/mesa-storage-images.md` §3) with 32-bit data and results related to the 16-bit texel as
 //! [`r16_atomic_operand`] and [`r16_atomic_result`] define: integer operations act on
 //! the data's low 16 bits and wrap modulo 2^16, `imin`/`imax` compare 16-bit signed
 //! values; the old texel is returned zero-extended (`r16_uint`) or sign-extended

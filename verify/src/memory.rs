@@ -221,7 +221,7 @@ pub struct ImageBinding {
     /// and encodes with).
     pub logical_format: ir::Format,
     /// The surface-state format: what typed messages and the sampler convert with (the
-    /// lowered storage format the driver binds, `docs/hardware/image-lowering.md` §3).
+    /// lowered storage format the driver binds, `docs/hardware/mesa-storage-images.md` §3).
     pub state_format: tiling::Format,
     /// The image parameter block (`image_load_param`), 4 dwords per slot.
     pub param: Vec<u32>,

@@ -265,7 +265,7 @@ pub fn raw_surface_format(bits: u32) -> Option<tiling::Format> {
 }
 
 /// The surface the lowering binds an image with when its report does not say (Mesa's
-/// choice, `docs/hardware/image-lowering.md` §2, §3, §10): the view format for format-less images, the
+/// choice, `docs/hardware/mesa-storage-images.md` §2, §3, §10): the view format for format-less images, the
 /// image format for write-only images (the hardware converts stores), otherwise the
 /// lowered storage format, or the raw format where no typed format matches.
 pub fn expected_surface_format(decl: &ImageDecl, device: &Device) -> SurfaceFormat {

@@ -1,7 +1,7 @@
 //! The reference encoding and decoding of texels, written from the format definitions.
 //!
 //! This is the executor's own implementation of every storage format, independent of the
-//! shader-side conversion code the lowering emits (`docs/hardware/image-lowering.md` §4), so that the
+//! shader-side conversion code the lowering emits (`docs/hardware/mesa-storage-images.md` §4), so that the
 //! verifier can check that code against it. Both the high-level image intrinsics (the
 //! linear reference) and the hardware's surface-format conversion of typed messages and
 //! sampler loads use it: the hardware converts exactly, with the same rules.
@@ -13,7 +13,7 @@
 //! * UINT channels become their value; SINT channels are sign-extended to 32 bits (a
 //!   register value is the low 32 bits, two's complement); 64-bit channels are 64-bit;
 //! * missing channels read as (0, 0, 0, 1): green and blue 0, alpha integer 1 for formats
-//!   with integer channels and 1.0 otherwise (`docs/hardware/image-lowering.md` §4, load step 7).
+//!   with integer channels and 1.0 otherwise (`docs/hardware/mesa-storage-images.md` §4, load step 7).
 //!
 //! Encoding takes register values of the same kinds:
 //! * UNORM: `round_even(fsat(f) ⊗ (2^b − 1))` where `⊗` is the binary32 product (rounded

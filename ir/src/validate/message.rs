@@ -104,7 +104,7 @@ impl FnCheck<'_> {
 
 // ----- 2D block messages and image block accesses ---------------------------------------
 //
-// A block message moves a register image R (`docs/hardware/lsc.md §8`;
+// A block message moves a register image R (`docs/hardware/lsc-messages.md §8`;
 // `BlockShape::register_bytes`)
 // that is spread over the lanes of a subgroup: component k of lane i of a value of `b`
 // bits holds bytes `R[(k * SG + i) * b / 8 ..][.. b / 8]`, SG being the shader's

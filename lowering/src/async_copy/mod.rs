@@ -15,7 +15,7 @@
 //!   `(n / W) mod lines` of plane `n / (W · lines)`. Each unit is one untyped load and one
 //!   untyped store: `.ugm` flat a64 on the global side, `.slm` flat a32 on the shared
 //!   side, with data `d8u32` (1 byte), `d16u32` (2), `d32` (4), `d64` (8) or `d32x4` (16):
-//!   vector sizes the SIMT rules allow (docs/hardware/lsc.md §4), and payloads within 8 registers
+//!   vector sizes the SIMT rules allow (docs/hardware/lsc-messages.md §4), and payloads within 8 registers
 //!   at every untyped SIMD width of the presets (§13.10). When the unit count is a constant
 //!   no larger than the workgroup, the loop is a single `if`. Element indices are
 //!   computed in 32 bits (the operands are 32-bit), shared-memory byte offsets in 32
@@ -49,11 +49,11 @@
 //!   threads of the workgroup instead of one thread doing them all, and the condition is
 //!   uniform within each subgroup as the block messages require.
 //!   [`Block2dPolicy::Always`] makes every copy take this path or fail with
-//!   [`LowerErrorKind::IllegalBlock2d`] naming the rule (docs/hardware/lsc.md §13.9 for the
+//!   [`LowerErrorKind::IllegalBlock2d`] naming the rule (docs/hardware/lsc-messages.md §13.9 for the
 //!   platform and the row width, or the condition above that does not hold).
 //!
 //!   The untyped block2d surface constraints (base and pitch alignment, minimum width
-//!   and pitch) are not in the project's references (docs/hardware/lsc.md §14) and are not checked:
+//!   and pitch) are not in the project's references (docs/hardware/lsc-messages.md §14) and are not checked:
 //!   a driver that knows them must keep copies that break them on the loop
 //!   (`block2d=never`).
 //!

@@ -69,7 +69,7 @@ pub enum LowerErrorKind {
         float_format: bool,
     },
     /// A NIR atomic op with no LSC operation (`inc_wrap`, `dec_wrap`;
-    /// `docs/hardware/lsc.md` §13.12).
+    /// `docs/hardware/lsc-messages.md` §13.12).
     AtomicOpUnmapped {
         /// The operation.
         op: AtomicOp,

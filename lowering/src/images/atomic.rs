@@ -1,9 +1,9 @@
-//! Image atomics as typed `lsc_atomic` messages (docs/hardware/image-lowering.md §8,
-//! docs/hardware/lsc.md §2, §4).
+//! Image atomics as typed `lsc_atomic` messages (docs/hardware/mesa-storage-images.md §8,
+//! docs/hardware/lsc-messages.md §2, §4).
 //!
 //! Policies:
 //! - **Formats.** Typed atomics run on R32 surfaces (`d32`) and, from Gfx12
-//!   (isl TA column: R16 from verx10 120), on R16 surfaces with `d16u32` (docs/hardware/lsc.md §4).
+//!   (isl TA column: R16 from verx10 120), on R16 surfaces with `d16u32` (docs/hardware/lsc-messages.md §4).
 //!   A format-less image is taken to be a 32-bit surface, as Mesa derives the data size from
 //!   the data's bit size. Integer arithmetic on a float format, and float arithmetic on an
 //!   integer format, are errors; exchange and compare-exchange move bits and fit every
@@ -14,7 +14,7 @@
 //! - **64-bit atomics** go through A64 global atomics on a computed texel address (anv,
 //!   §9): the untyped fallback, on parts with [`Device::image_int64_atomics`].
 //! - **Cache controls.** Before Xe2 every TGM message uses default caching: IGC's
-//!   verifier requires df/df on TGM before Xe2 (docs/hardware/lsc.md §9), which keeps the messages
+//!   verifier requires df/df on TGM before Xe2 (docs/hardware/lsc-messages.md §9), which keeps the messages
 //!   legal where Mesa's L1UC_L3WB would not be; legacy messages have no cache field. On
 //!   Xe2+ atomics use L1UC_L3WB as Mesa does (atomics require an uncached L1).
 //! - **IVB/BYT** typed atomics ignore null surfaces and would corrupt memory, so the
@@ -24,7 +24,7 @@
 //! # Atomics on R16 images
 //!
 //! The isl TA column allows typed atomics on R16_{UINT,SINT,FLOAT} surfaces from
-//! verx10 120 (docs/hardware/image-lowering.md §3), as `d16u32` messages (docs/hardware/lsc.md §4):
+//! verx10 120 (docs/hardware/mesa-storage-images.md §3), as `d16u32` messages (docs/hardware/lsc-messages.md §4):
 //! the atomic reads and writes the 16-bit texel, takes the low 16 bits of each 32-bit data
 //! operand, and returns the old texel in the low 16 bits of a dword. The IR's image
 //! atomics keep 32-bit data and results, so their meaning on a 16-bit texel is defined
@@ -38,7 +38,7 @@
 //!   texel widened: zero-extended on R16_UINT, sign-extended on R16_SINT. So the data
 //!   goes to the message as it is; the result is sign-extended for R16_SINT (as a load
 //!   converts it, `ishl`/`ishr` by 16) and, for R16_UINT, masked with 0xffff before
-//!   Xe2, where `d16u32` leaves the upper 16 bits undefined (docs/hardware/lsc.md §1; Xe2 zeroes
+//!   Xe2, where `d16u32` leaves the upper 16 bits undefined (docs/hardware/lsc-messages.md §1; Xe2 zeroes
 //!   them).
 //! - **R16_FLOAT**: data and result are float32 values, as for loads and stores of the
 //!   format: each data operand is converted to binary16 (round to nearest even, the
@@ -68,10 +68,10 @@ use ir::{AtomicOp, Builder, Format, Function, ImageRef, Inst, IntrinsicOp, Src};
 use smallvec::SmallVec;
 
 /// The LSC atomic operation for a NIR atomic op, as Mesa's `lsc_op_for_nir_intrinsic`
-/// (docs/hardware/image-lowering.md §8 table). `constant_data` is the data operand's value when it
+/// (docs/hardware/mesa-storage-images.md §8 table). `constant_data` is the data operand's value when it
 /// is a constant (32-bit): an `iadd` of 1 becomes `iinc` and of -1 `idec`, which take no
 /// data operand. `None` for ops with no LSC operation (`inc_wrap`, `dec_wrap`;
-/// docs/hardware/lsc.md §13.12).
+/// docs/hardware/lsc-messages.md §13.12).
 pub fn lsc_op_for_atomic(op: AtomicOp, constant_data: Option<u32>) -> Option<LscAtomicOp> {
     Some(match op {
         AtomicOp::Iadd => match constant_data {
@@ -163,7 +163,7 @@ pub(crate) struct TypedAtomic {
     coord_comps: u8,
     op: LscAtomicOp,
     /// Data operands: none (iinc/idec), the data, or compare then new value (CAS,
-    /// docs/hardware/lsc.md §11: "CAS sends src1 (compare) and then src2 (new value)").
+    /// docs/hardware/lsc-messages.md §11: "CAS sends src1 (compare) and then src2 (new value)").
     operands: SmallVec<[Src; 2]>,
     size: DataSize,
     cache: CacheControl,
@@ -330,7 +330,7 @@ mod tests {
 
     #[test]
     fn nir_to_lsc_table() {
-        // docs/hardware/image-lowering.md §8.
+        // docs/hardware/mesa-storage-images.md §8.
         let cases = [
             (AtomicOp::Iadd, Some(1), Some(0x08)),
             (AtomicOp::Iadd, Some(u32::MAX), Some(0x09)),
@@ -398,7 +398,7 @@ fn main {{
 
     #[test]
     fn r16_results_are_widened_as_the_format_says() {
-        // R16_UINT: d16u32 leaves the upper bits undefined before Xe2 (docs/hardware/lsc.md §1):
+        // R16_UINT: d16u32 leaves the upper bits undefined before Xe2 (docs/hardware/lsc-messages.md §1):
         // masked on TGL and DG2; Xe2 zeroes them.
         for p in ["tgl", "dg2"] {
             let ops = r16_result_ops("r16_uint", "7", "iadd", p);

@@ -152,7 +152,7 @@ pub(crate) fn plan(a: &ImageAccess<'_>, device: &Device) -> Result<ImageBlock, L
     }
     // The surface is bound as the image's other typed accesses bind it (a block moves raw
     // texels, so any format of the texel's size would do): write-only images with their
-    // own format (the typed store path, docs/hardware/image-lowering.md §2), the others with the
+    // own format (the typed store path, docs/hardware/mesa-storage-images.md §2), the others with the
     // lowered storage format.
     let is_r64 = matches!(a.format, ir::Format::R64Uint | ir::Format::R64Sint);
     let typed_surface = if a.is_write_only() && !is_r64 {

@@ -12,7 +12,7 @@ use smallvec::smallvec;
 /// Why an access needs the untyped path.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub(crate) enum UntypedReason {
-    /// No typed format matches the image format (docs/hardware/image-lowering.md §2).
+    /// No typed format matches the image format (docs/hardware/mesa-storage-images.md §2).
     NoTypedFormat,
     /// [`LowerOptions::force_untyped`].
     Forced,

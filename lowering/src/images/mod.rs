@@ -9,7 +9,7 @@
 //! value it defines keeps its id and no use is rewritten: the pass is linear in the size
 //! of the shader.
 //!
-//! Per access (docs/hardware/image-lowering.md §2, §8, §10, §11):
+//! Per access (docs/hardware/mesa-storage-images.md §2, §8, §10, §11):
 //! - loads and stores take the typed path (`lsc_load_quad` / `lsc_store_quad` on TGM)
 //!   when a typed format matches, converting colours between the image format and the
 //!   lowered format the surface is bound with (`typed.rs`);

@@ -3,7 +3,7 @@
 //! [`LowerOptions::readonly_via_sampler`].
 //!
 //! Mesa never reads storage images through the sampler; IGC routes loads from read-only
-//! OpenCL images to the sampler's `ld`/`ld_lz` (docs/hardware/image-lowering.md §11), whose caches
+//! OpenCL images to the sampler's `ld`/`ld_lz` (docs/hardware/mesa-storage-images.md §11), whose caches
 //! and format conversion serve them without the typed path's format lowering. This pass
 //! does the same when asked.
 //!

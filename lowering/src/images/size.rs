@@ -32,7 +32,7 @@
 //! # Storage images: the parameter block
 //!
 //! `image_size` of any other image reads the parameter block's SIZE slot
-//! (`docs/hardware/image-lowering.md` §7) on every path, typed or not: the driver fills
+//! (`docs/hardware/mesa-storage-images.md` §7) on every path, typed or not: the driver fills
 //! the block for every storage image. A storage view has exactly one level (Vulkan
 //! requires `levelCount` 1 of a storage image view; GLSL's `imageSize` takes no LOD),
 //! so a size at a LOD that is not the constant 0 is the SIZE where the LOD is 0 and 0

@@ -1,5 +1,5 @@
 //! The typed path: `image_load` / `image_store` as `lsc_load_quad` / `lsc_store_quad`
-//! on TGM (docs/hardware/image-lowering.md §2, §10; docs/hardware/lsc.md §4–§6).
+//! on TGM (docs/hardware/mesa-storage-images.md §2, §10; docs/hardware/lsc-messages.md §4–§6).
 //!
 //! A typed message takes the texel coordinate as U, V, R and LOD, each one 32-bit
 //! component: the image's coordinate components in order (1D `x`; 1D array `x, layer`;
@@ -12,9 +12,9 @@
 //! Data size: always `d32`. Every lowered image's shader-side data is 32-bit per channel
 //! (R64 is lowered to R32G32_UINT), and Mesa derives the LSC data size from the NIR bit
 //! size, so it emits D32 for these accesses too; IGC always uses d32 for typed messages
-//! (docs/hardware/lsc.md §4). The surface format converts between memory and the 32-bit register
+//! (docs/hardware/lsc-messages.md §4). The surface format converts between memory and the 32-bit register
 //! element, so d8u32/d16u32, which cannot be vectors and leave the upper bits undefined
-//! on DG2/PVC (docs/hardware/lsc.md §1, §4), bring nothing.
+//! on DG2/PVC (docs/hardware/lsc-messages.md §1, §4), bring nothing.
 
 use super::access::ImageAccess;
 use super::context::{EmitCtx, PlanCtx, Route, UntypedReason};
@@ -31,7 +31,7 @@ use smallvec::SmallVec;
 
 /// A TGM message through the binding table (`LscDesc::typed`: `.tgm`, `bti`, `a32`)
 /// with data `shape` and cache controls `cache`, and no immediate offset (TGM messages
-/// cannot have one, `docs/hardware/image-lowering.md` §10).
+/// cannot have one, `docs/hardware/mesa-storage-images.md` §10).
 pub(crate) fn tgm_desc(shape: DataShape, cache: CacheControl) -> LscDesc {
     LscDesc::typed(shape).with_cache(cache)
 }
@@ -61,8 +61,8 @@ fn uc_with(l3: CacheOpt) -> CacheControl {
 }
 
 /// Cache controls of a typed load. Before Xe2, TGM messages must use default caching
-/// (IGC's verifier, docs/hardware/lsc.md §9), and legacy messages have no cache field. On Xe2+,
-/// coherent and volatile images bypass L1 as Mesa does (L1UC_L3C for loads, docs/hardware/lsc.md
+/// (IGC's verifier, docs/hardware/lsc-messages.md §9), and legacy messages have no cache field. On Xe2+,
+/// coherent and volatile images bypass L1 as Mesa does (L1UC_L3C for loads, docs/hardware/lsc-messages.md
 /// §9); others keep the default (L1STATE_L3MOCS).
 pub(crate) fn load_cache(device: &Device, q: ir::Access) -> CacheControl {
     if device.tgm_cache_control
@@ -75,7 +75,7 @@ pub(crate) fn load_cache(device: &Device, q: ir::Access) -> CacheControl {
 }
 
 /// Cache controls of a typed store: as [`load_cache`], with L1UC_L3WB on Xe2+ for
-/// coherent and volatile images (docs/hardware/lsc.md §9).
+/// coherent and volatile images (docs/hardware/lsc-messages.md §9).
 pub(crate) fn store_cache(device: &Device, q: ir::Access) -> CacheControl {
     if device.tgm_cache_control
         && (q.contains(ir::Access::COHERENT) || q.contains(ir::Access::VOLATILE))
@@ -141,7 +141,7 @@ pub(crate) fn plan_load(
             return Err(a.error(LowerErrorKind::FormatRequired(FormatUse::UntypedAddress)));
         }
         // Typed reads convert every storage format from Gfx12.5 (isl TR column,
-        // docs/hardware/image-lowering.md §3; anv's `shaderStorageImageReadWithoutFormat =
+        // docs/hardware/mesa-storage-images.md §3; anv's `shaderStorageImageReadWithoutFormat =
         // verx10 >= 125`), so the message's data is the result. Earlier parts would
         // need Mesa main's FORMAT-parameter if-chain (§10), which is not implemented.
         if !device.has_lsc {
@@ -174,7 +174,7 @@ pub(crate) fn plan_load(
         StorageAccess::Typed(lower) => lower,
     };
     // IVB/BYT read R8/R16_UINT surfaces through the misaligned 32-bit typed read that
-    // the conversion masks (docs/hardware/image-lowering.md §3 notes).
+    // the conversion masks (docs/hardware/mesa-storage-images.md §3 notes).
     let ivb_quirk =
         device.is_gfx7_without_hsw() && matches!(lower, Format::R8Uint | Format::R16Uint);
     if !supports_typed_read(device, lower) && !ivb_quirk {
@@ -219,7 +219,7 @@ pub(crate) fn plan_store(
     let cache = store_cache(device, a.qualifiers);
     // Stores the hardware converts: format-less images (every storage format is
     // typed-writable from Gfx7, TW column) and non-64-bit stores to write-only images,
-    // which Mesa leaves alone (docs/hardware/image-lowering.md §2, §10).
+    // which Mesa leaves alone (docs/hardware/mesa-storage-images.md §2, §10).
     let native = |channels: u8, surface: SurfaceFormat| -> Result<Route<TypedStore>, LowerError> {
         if data_ty.bit_size() != 32 || data_ty.num_components() < channels {
             return Err(a.malformed(Malformation::StoreData {

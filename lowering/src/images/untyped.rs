@@ -1,6 +1,6 @@
 //! The untyped fallback: image loads, stores and atomics as untyped LSC messages on a
-//! byte address the shader computes (docs/hardware/image-lowering.md §2, §5, §6, §9;
-//! docs/hardware/lsc.md §4, §5).
+//! byte address the shader computes (docs/hardware/mesa-storage-images.md §2, §5, §6, §9;
+//! docs/hardware/lsc-messages.md §4, §5).
 //!
 //! An access takes this path when no typed format matches the image format on the
 //! platform (64/128-bit formats before Gfx9, §2), for 64-bit atomics (§9), and for every
@@ -18,7 +18,7 @@
 //!    - atomics: a predicated `@lsc_atomic` whose result is 0 out of bounds.
 //!
 //! Raw formats and LSC data shapes per texel size (vectors only with d32/d64 and
-//! conversion sizes never vectors, docs/hardware/lsc.md §4):
+//! conversion sizes never vectors, docs/hardware/lsc-messages.md §4):
 //!
 //! | bits | raw format | data |
 //! |---|---|---|
@@ -48,7 +48,7 @@
 //!   `SIZE.x != 0` when bounds checking is off (Mesa's null-surface guard, §8); with the
 //!   bounds check on, `in_bounds` already implies it.
 //! - **8/16-bit loads**: `d8u32`/`d16u32` leave the upper bits undefined before Xe2
-//!   (docs/hardware/lsc.md §1), so single-channel 8/16-bit texels are masked before conversion,
+//!   (docs/hardware/lsc-messages.md §1), so single-channel 8/16-bit texels are masked before conversion,
 //!   except on IVB/BYT where the conversion masks them already.
 //! - **Atomics** follow the typed path's format and operation rules (R32 formats, R16
 //!   from Gfx12 with `d16u32` and the data and result conversions of
@@ -63,7 +63,7 @@
 //!   error ([`LowerErrorKind::LodUnsupported`]): it would read level 0 instead of 0.
 //! - **Cache controls** (LSC parts; pre-LSC messages carry none): atomics L1UC_L3WB
 //!   (Mesa); coherent accesses L1UC_L3C loads / L1UC_L3WB stores, volatile L1UC_L3UC
-//!   before Xe2 (docs/hardware/lsc.md §9, Mesa's choices); otherwise the default.
+//!   before Xe2 (docs/hardware/lsc-messages.md §9, Mesa's choices); otherwise the default.
 
 use super::access::ImageAccess;
 use super::atomic::{self, lsc_op_for_atomic, r16_atomic_operands, r16_atomic_result, r16_atomics};
@@ -216,7 +216,7 @@ fn access_cache(device: &Device, q: ir::Access, l3_coherent: CacheOpt) -> CacheC
     }
 }
 
-/// Cache controls of an untyped atomic: L1 must be uncached (docs/hardware/lsc.md §9).
+/// Cache controls of an untyped atomic: L1 must be uncached (docs/hardware/lsc-messages.md §9).
 fn atomic_cache(device: &Device) -> CacheControl {
     if device.has_lsc {
         CacheControl {

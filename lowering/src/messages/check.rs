@@ -14,7 +14,7 @@ use ir::lsc::{AddrType, Sfid};
 use ir::{Function, IndexKind, Inst};
 
 /// Checks the surface operand of an LSC message: stateful models need an image, flat
-/// ones take none, and a binding-table index fits in 8 bits (docs/hardware/lsc.md §5).
+/// ones take none, and a binding-table index fits in 8 bits (docs/hardware/lsc-messages.md §5).
 fn check_surface(
     surface: SurfaceInfo,
     func: &Function,

@@ -6,7 +6,7 @@ use super::rule::MessageRule;
 use crate::device::{CacheControlField, Device};
 use ir::lsc::{AddrSize, AddrType, DataShape, DataSize};
 
-/// The hardware send descriptor of an LSC message (docs/hardware/lsc.md §11; Mesa's `lsc_msg_desc`
+/// The hardware send descriptor of an LSC message (docs/hardware/lsc-messages.md §11; Mesa's `lsc_msg_desc`
 /// plus the register lengths of `brw_message_desc`):
 ///
 /// | bits | field |

@@ -7,7 +7,7 @@ use crate::device::{CacheControlField, Device};
 use ir::lsc::{AddrSize, AddrType, CacheControl, CacheOpt, DataShape, DataSize, LscAtomicOp, Sfid};
 
 /// The cache-control field value of `cache` for `class` on `p`: `desc[19:17]` before Xe2,
-/// `desc[19:16]` on Xe2 (docs/hardware/lsc.md §9). `None` when the pair does not encode.
+/// `desc[19:16]` on Xe2 (docs/hardware/lsc-messages.md §9). `None` when the pair does not encode.
 pub fn cache_encoding(p: &Device, class: OpClass, cache: CacheControl) -> Option<u32> {
     use CacheOpt::*;
     let pair = (cache.l1, cache.l3);
@@ -54,7 +54,7 @@ pub fn cache_encoding(p: &Device, class: OpClass, cache: CacheControl) -> Option
     })
 }
 
-/// Checks the fields of an LSC message against the platform rules (docs/hardware/lsc.md §13 items
+/// Checks the fields of an LSC message against the platform rules (docs/hardware/lsc-messages.md §13 items
 /// 1-7, 10, 11, 14 and §5), independent of its operands. The first broken rule is
 /// returned.
 pub fn check_lsc(p: &Device, m: &LscMessage) -> Result<(), MessageRule> {

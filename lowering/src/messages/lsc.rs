@@ -62,7 +62,7 @@ impl LscMessage {
     }
 
     /// The execution size the message is emitted with on `p`: 1 when transposed, the
-    /// typed SIMD width on TGM, the untyped width otherwise (docs/hardware/lsc.md §6, §10).
+    /// typed SIMD width on TGM, the untyped width otherwise (docs/hardware/lsc-messages.md §6, §10).
     pub fn exec_size(&self, p: &Device) -> u32 {
         if self.data.transpose {
             1
@@ -75,7 +75,7 @@ impl LscMessage {
 
     /// Number of registers the data payload (destination or stored data, per data
     /// operand) occupies on `p`. Non-transposed data is channel-major, every component
-    /// starting a new register (docs/hardware/lsc.md §11, Mesa's `lsc_msg_dest_len` per component);
+    /// starting a new register (docs/hardware/lsc-messages.md §11, Mesa's `lsc_msg_dest_len` per component);
     /// transposed data is one packed block.
     pub fn data_grfs(&self, p: &Device) -> u32 {
         let bytes = u32::from(self.data.size.reg_bits() / 8).max(1);

@@ -5,7 +5,7 @@
 //! `@sampler_ld`, `@sampler_ld_lz`, `@sampler_resinfo`) can describe messages that no hardware accepts: their
 //! indices are independent fields. This module decodes a message intrinsic into an
 //! [`LscMessage`] (or a [`SamplerMessage`]) and checks it against the rules of
-//! `docs/hardware/lsc.md` §13, items 1-7, 10, 11 and 14, plus the operand rules of §5
+//! `docs/hardware/lsc-messages.md` §13, items 1-7, 10, 11 and 14, plus the operand rules of §5
 //! (surface presence, address register sizes). The 2D block messages
 //! (`@lsc_load_block2d`, `@lsc_store_block2d`) are checked against the block2d table of
 //! [`block2d`] (§13.8, §13.9). Every failure is a [`MessageError`] that
@@ -19,7 +19,7 @@
 //! message on such a platform, as it refuses a data-port message where there is LSC.
 //!
 //! The same decoded message also yields the hardware send descriptor
-//! ([`message_descriptor`], docs/hardware/lsc.md §11, Mesa's `lsc_msg_desc` layout;
+//! ([`message_descriptor`], docs/hardware/lsc-messages.md §11, Mesa's `lsc_msg_desc` layout;
 //! [`sampler_descriptor`] for sampler messages, Mesa's `brw_sampler_desc`).
 
 pub mod block2d;

@@ -4,7 +4,7 @@ use ir::lsc::{LscAtomicOp, Sfid};
 use ir::IntrinsicOp;
 use std::fmt;
 
-/// The operation of an LSC message (docs/hardware/lsc.md §2).
+/// The operation of an LSC message (docs/hardware/lsc-messages.md §2).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum LscOp {
     /// `lsc_load` (0x00).
@@ -23,7 +23,7 @@ pub enum LscOp {
     Atomic(LscAtomicOp),
 }
 
-/// Which column of the cache-control table (docs/hardware/lsc.md §9) an operation uses.
+/// Which column of the cache-control table (docs/hardware/lsc-messages.md §9) an operation uses.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum OpClass {
     /// Loads.
@@ -104,7 +104,7 @@ impl LscOp {
         matches!(self, LscOp::LoadStrided | LscOp::StoreStrided)
     }
 
-    /// The SFIDs that implement the operation (docs/hardware/lsc.md §2; IGC's parser rejects every
+    /// The SFIDs that implement the operation (docs/hardware/lsc-messages.md §2; IGC's parser rejects every
     /// `.tgm` load but `lsc_load_quad` and every `.tgm` store but `lsc_store_quad`, §6).
     pub(crate) fn sfid_allowed(self, sfid: Sfid) -> bool {
         match self {

@@ -9,7 +9,7 @@ use ir::{Function, IndexKind, Inst, Span, Type};
 use std::fmt;
 
 /// A broken message rule. The `Display` text starts with the section of
-/// `docs/hardware/lsc.md` that states the rule.
+/// `docs/hardware/lsc-messages.md` that states the rule.
 #[derive(Clone, PartialEq, Eq, Debug)]
 #[non_exhaustive]
 pub enum MessageRule {
@@ -255,10 +255,10 @@ pub enum MessageRule {
     },
     /// Message operands asked of an instruction that is not that kind of message.
     NotAMessage,
-    /// A 2D block message that breaks a rule of the block2d table (docs/hardware/lsc.md §8, §13.8,
+    /// A 2D block message that breaks a rule of the block2d table (docs/hardware/lsc-messages.md §8, §13.8,
     /// §13.9; [`crate::messages::block2d`]).
     Block2d(Block2dRule),
-    /// A typed block message without an image, or an untyped one with one (docs/hardware/lsc.md §5:
+    /// A typed block message without an image, or an untyped one with one (docs/hardware/lsc-messages.md §5:
     /// typed block2d is stateful, untyped block2d is flat with the surface in the payload).
     Block2dSurface {
         /// Whether the message is typed.
@@ -318,27 +318,27 @@ impl fmt::Display for MessageRule {
                 };
                 write!(
                     f,
-                    "docs/hardware/lsc.md §2: {op} is not available on .{}{hint}",
+                    "docs/hardware/lsc-messages.md §2: {op} is not available on .{}{hint}",
                     sfid.name()
                 )
             }
             R::TgmAddrSize { size } => write!(
                 f,
-                "docs/hardware/lsc.md §13.1: .tgm messages take :a32 addresses, found :{}",
+                "docs/hardware/lsc-messages.md §13.1: .tgm messages take :a32 addresses, found :{}",
                 size.name()
             ),
             R::TgmFlat => write!(
                 f,
-                "docs/hardware/lsc.md §13.1: .tgm messages need a stateful surface (bti, bss, ss), found flat"
+                "docs/hardware/lsc-messages.md §13.1: .tgm messages need a stateful surface (bti, bss, ss), found flat"
             ),
             R::SlmNotFlat { addr_type } => write!(
                 f,
-                "docs/hardware/lsc.md §13.1: .slm messages take flat addresses only, found {}",
+                "docs/hardware/lsc-messages.md §13.1: .slm messages take flat addresses only, found {}",
                 addr_type.name()
             ),
             R::SlmA64 => write!(
                 f,
-                "docs/hardware/lsc.md §5: .slm messages take :a16 or :a32 addresses, found :a64"
+                "docs/hardware/lsc-messages.md §5: .slm messages take :a16 or :a32 addresses, found :a64"
             ),
             R::A64Unavailable => write!(
                 f,
@@ -346,37 +346,37 @@ impl fmt::Display for MessageRule {
             ),
             R::A16NotSlm { sfid } => write!(
                 f,
-                "docs/hardware/lsc.md §13.1: :a16 addresses are legal only on .slm, found .{}",
+                "docs/hardware/lsc-messages.md §13.1: :a16 addresses are legal only on .slm, found .{}",
                 sfid.name()
             ),
             R::QuadMask { op, mask } => write!(
                 f,
-                "docs/hardware/lsc.md §13.2: {op} needs a non-zero channel mask within .xyzw, found 0x{mask:X}"
+                "docs/hardware/lsc-messages.md §13.2: {op} needs a non-zero channel mask within .xyzw, found 0x{mask:X}"
             ),
             R::StoreQuadMask { mask } => write!(
                 f,
-                "docs/hardware/lsc.md §13.2: store_quad channel mask must be contiguous (.x, .xy, .xyz, .xyzw), found {}",
+                "docs/hardware/lsc-messages.md §13.2: store_quad channel mask must be contiguous (.x, .xy, .xyz, .xyzw), found {}",
                 channel_mask_suffix(*mask)
             ),
             R::MaskOnVector { op } => write!(
                 f,
-                "docs/hardware/lsc.md §4: {op} takes a vector size, not a channel mask (only lsc_load_quad and lsc_store_quad have one)"
+                "docs/hardware/lsc-messages.md §4: {op} takes a vector size, not a channel mask (only lsc_load_quad and lsc_store_quad have one)"
             ),
             R::VectorOnQuad { op, vect } => write!(
                 f,
-                "docs/hardware/lsc.md §4: {op} is shaped by its channel mask and takes no vector size, found x{vect}"
+                "docs/hardware/lsc-messages.md §4: {op} is shaped by its channel mask and takes no vector size, found x{vect}"
             ),
             R::VectorDataSize { size, vect } => {
                 if size.is_conversion() {
                     write!(
                         f,
-                        "docs/hardware/lsc.md §13.3: {} can never be a vector, found x{vect}",
+                        "docs/hardware/lsc-messages.md §13.3: {} can never be a vector, found x{vect}",
                         size.name()
                     )
                 } else {
                     write!(
                         f,
-                        "docs/hardware/lsc.md §13.3: non-transposed vector size x{vect} needs d32 or d64 data, found {}",
+                        "docs/hardware/lsc-messages.md §13.3: non-transposed vector size x{vect} needs d32 or d64 data, found {}",
                         size.name()
                     )
                 }
@@ -389,7 +389,7 @@ impl fmt::Display for MessageRule {
                 if !transpose && *vect >= 16 {
                     write!(
                         f,
-                        "docs/hardware/lsc.md §13.3: vector size x{vect} exists only transposed"
+                        "docs/hardware/lsc-messages.md §13.3: vector size x{vect} exists only transposed"
                     )
                 } else {
                     let legal = if *sfid == Sfid::Ugml {
@@ -399,26 +399,26 @@ impl fmt::Display for MessageRule {
                     };
                     write!(
                         f,
-                        "docs/hardware/lsc.md §13.3: .{} vector sizes are {legal}, found x{vect}",
+                        "docs/hardware/lsc-messages.md §13.3: .{} vector sizes are {legal}, found x{vect}",
                         sfid.name()
                     )
                 }
             }
             R::TransposeQuad { op } => write!(
                 f,
-                "docs/hardware/lsc.md §13.4: {op} has a channel mask and cannot be transposed"
+                "docs/hardware/lsc-messages.md §13.4: {op} has a channel mask and cannot be transposed"
             ),
             R::TransposeAtomic { op } => {
-                write!(f, "docs/hardware/lsc.md §13.4: atomics cannot be transposed ({op})")
+                write!(f, "docs/hardware/lsc-messages.md §13.4: atomics cannot be transposed ({op})")
             }
             R::AtomicDataSize { op, size } => write!(
                 f,
-                "docs/hardware/lsc.md §13.5: {op} takes d16u32, d32 or d64 data, found {}",
+                "docs/hardware/lsc-messages.md §13.5: {op} takes d16u32, d32 or d64 data, found {}",
                 size.name()
             ),
             R::AtomicVector { op, vect } => write!(
                 f,
-                "docs/hardware/lsc.md §13.5: {op} takes one element per address, found x{vect}"
+                "docs/hardware/lsc-messages.md §13.5: {op} takes one element per address, found x{vect}"
             ),
             R::AtomicOperands {
                 op,
@@ -426,16 +426,16 @@ impl fmt::Display for MessageRule {
                 found,
             } => write!(
                 f,
-                "docs/hardware/lsc.md §13.5: {op} takes {expected} data operand{} (the other sources are %null), found {found}",
+                "docs/hardware/lsc-messages.md §13.5: {op} takes {expected} data operand{} (the other sources are %null), found {found}",
                 if *expected == 1 { "" } else { "s" }
             ),
             R::TgmFloatAtomic { op, platform } => write!(
                 f,
-                "docs/hardware/lsc.md §13.6: {op} on .tgm needs Xe2 (verx10 200) or later, {platform} has none"
+                "docs/hardware/lsc-messages.md §13.6: {op} on .tgm needs Xe2 (verx10 200) or later, {platform} has none"
             ),
             R::SlmD64Atomic { op } => write!(
                 f,
-                "docs/hardware/lsc.md §13.6: the only 64-bit .slm atomic is lsc_atomic_icas, found {op}"
+                "docs/hardware/lsc-messages.md §13.6: the only 64-bit .slm atomic is lsc_atomic_icas, found {op}"
             ),
             R::CacheNotDefault {
                 sfid,
@@ -443,7 +443,7 @@ impl fmt::Display for MessageRule {
                 platform: None,
             } => write!(
                 f,
-                "docs/hardware/lsc.md §13.7: .{} messages take only default caching (.df.df), found .{cache}",
+                "docs/hardware/lsc-messages.md §13.7: .{} messages take only default caching (.df.df), found .{cache}",
                 sfid.name()
             ),
             R::CacheNotDefault {
@@ -452,12 +452,12 @@ impl fmt::Display for MessageRule {
                 platform: Some(p),
             } => write!(
                 f,
-                "docs/hardware/lsc.md §13.7: .{} messages take only default caching (.df.df) before Xe2, found .{cache} on {p}",
+                "docs/hardware/lsc-messages.md §13.7: .{} messages take only default caching (.df.df) before Xe2, found .{cache} on {p}",
                 sfid.name()
             ),
             R::AtomicL1 { cache } => write!(
                 f,
-                "docs/hardware/lsc.md §13.7: atomics need L1 uncached (.uc) or default caching (.df.df), found .{cache}"
+                "docs/hardware/lsc-messages.md §13.7: atomics need L1 uncached (.uc) or default caching (.df.df), found .{cache}"
             ),
             R::CacheEncoding {
                 class,
@@ -466,7 +466,7 @@ impl fmt::Display for MessageRule {
                 xe2,
             } => write!(
                 f,
-                "docs/hardware/lsc.md §13.7: .{cache} has no {} cache-control encoding for {} on {platform} (§9)",
+                "docs/hardware/lsc-messages.md §13.7: .{cache} has no {} cache-control encoding for {} on {platform} (§9)",
                 if *xe2 { "4-bit" } else { "3-bit" },
                 class.name()
             ),
@@ -476,11 +476,11 @@ impl fmt::Display for MessageRule {
                 exec_size,
             } => write!(
                 f,
-                "docs/hardware/lsc.md §13.10: the data payload takes {grfs} registers at SIMD{exec_size} on {platform}, the limit is 8"
+                "docs/hardware/lsc-messages.md §13.10: the data payload takes {grfs} registers at SIMD{exec_size} on {platform}, the limit is 8"
             ),
             R::OperandLength { operand, grfs } => write!(
                 f,
-                "docs/hardware/lsc.md §13.10: {operand} takes {grfs} registers, the limit is 31"
+                "docs/hardware/lsc-messages.md §13.10: {operand} takes {grfs} registers, the limit is 31"
             ),
             R::TypedExecSize {
                 exec_size,
@@ -488,36 +488,36 @@ impl fmt::Display for MessageRule {
                 platform,
             } => write!(
                 f,
-                "docs/hardware/lsc.md §13.11: typed messages on {platform} are at most SIMD{max}, the device asks for SIMD{exec_size}"
+                "docs/hardware/lsc-messages.md §13.11: typed messages on {platform} are at most SIMD{max}, the device asks for SIMD{exec_size}"
             ),
             R::TypedOffset { offset } => write!(
                 f,
-                "docs/hardware/lsc.md §13.14: typed messages take no immediate offset, found {offset}"
+                "docs/hardware/lsc-messages.md §13.14: typed messages take no immediate offset, found {offset}"
             ),
             R::TypedUMissing => write!(
                 f,
-                "docs/hardware/lsc.md §13.14: typed messages need a U coordinate (V, R and LOD may be null)"
+                "docs/hardware/lsc-messages.md §13.14: typed messages need a U coordinate (V, R and LOD may be null)"
             ),
             R::SlmOffsetRange { offset } => write!(
                 f,
-                "docs/hardware/lsc.md §5: an :a16 immediate offset must fit in ±0x7FFF, found {offset}"
+                "docs/hardware/lsc-messages.md §5: an :a16 immediate offset must fit in ±0x7FFF, found {offset}"
             ),
             R::StatefulWithoutSurface { addr_type } => write!(
                 f,
-                "docs/hardware/lsc.md §5: the {} address model needs a surface, but the message names no image",
+                "docs/hardware/lsc-messages.md §5: the {} address model needs a surface, but the message names no image",
                 addr_type.name()
             ),
             R::FlatWithSurface => write!(
                 f,
-                "docs/hardware/lsc.md §5: flat messages take no surface, but the message names an image"
+                "docs/hardware/lsc-messages.md §5: flat messages take no surface, but the message names an image"
             ),
             R::BtiRange { bti } => write!(
                 f,
-                "docs/hardware/lsc.md §5: binding-table indices are 8 bits, the message reaches {bti}"
+                "docs/hardware/lsc-messages.md §5: binding-table indices are 8 bits, the message reaches {bti}"
             ),
             R::AddressBits { size, bits } => write!(
                 f,
-                "docs/hardware/lsc.md §5: :{} addresses need a {}-bit address register, found {bits}-bit",
+                "docs/hardware/lsc-messages.md §5: :{} addresses need a {}-bit address register, found {bits}-bit",
                 size.name(),
                 size.bits()
             ),
@@ -554,11 +554,11 @@ impl fmt::Display for MessageRule {
             R::Block2d(r) => write!(f, "{r}"),
             R::Block2dSurface { typed: true } => write!(
                 f,
-                "docs/hardware/lsc.md §5: typed block2d takes its surface from the surface state, but the message names no image"
+                "docs/hardware/lsc-messages.md §5: typed block2d takes its surface from the surface state, but the message names no image"
             ),
             R::Block2dSurface { typed: false } => write!(
                 f,
-                "docs/hardware/lsc.md §5: untyped block2d is flat (the surface is in the payload), but the message names an image"
+                "docs/hardware/lsc-messages.md §5: untyped block2d is flat (the surface is in the payload), but the message names an image"
             ),
             R::Block2dData {
                 operand,
@@ -566,7 +566,7 @@ impl fmt::Display for MessageRule {
                 register_bytes,
             } => write!(
                 f,
-                "docs/hardware/lsc.md §8: the {operand} ({found}) does not spread the {register_bytes}-byte register image over a subgroup (whole components per lane, a power-of-two number of lanes up to 32)"
+                "docs/hardware/lsc-messages.md §8: the {operand} ({found}) does not spread the {register_bytes}-byte register image over a subgroup (whole components per lane, a power-of-two number of lanes up to 32)"
             ),
             R::NoLsc { platform, verx10 } => write!(
                 f,

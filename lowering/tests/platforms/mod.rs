@@ -13,7 +13,7 @@ pub fn pvc() -> Device {
 }
 
 /// LNL with SIMD16 typed messages (the preset uses SIMD32, the Xe2 maximum; IGC uses
-/// SIMD16 under `DisableLSCSIMD32TGMMessages`, and docs/hardware/lsc.md §6 prints SIMD16).
+/// SIMD16 under `DisableLSCSIMD32TGMMessages`, and docs/hardware/lsc-messages.md §6 prints SIMD16).
 pub fn lnl() -> Device {
     let mut d = Device::preset("lnl").unwrap();
     d.typed_simd = 16;

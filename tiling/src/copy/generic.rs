@@ -1,7 +1,7 @@
 //! The table-driven copy that works for every tiling: a rectangle is cut into the runs of
 //! bytes that stay contiguous in the tiled layout, and each run is copied at once.
 //!
-//! Inside a tile, an address is the XOR of three independent bit scatters (docs/hardware/tiling.md
+//! Inside a tile, an address is the XOR of three independent bit scatters (docs/hardware/surface-layout.md
 //! §5): one of the byte column `u`, one of the row `v` and one of the slice `r` and sample `s`,
 //! which are constant over one image. The `k` lowest address bits of every pattern are
 //! `u0..u(k-1)` (k = 9 for X, 4 for Y, Tile4, Tile64, Yf and Ys, 3 or 2 for the ICL 3D
@@ -27,7 +27,7 @@ pub(super) struct TiledLayout {
     /// Bytes from one row of tiles to the next (`row_pitch * phys_h`).
     pub tile_row_b: usize,
     /// Offset of the image's slab (3D slices beyond the tile depth, array slices of the
-    /// standard tilings): whole rows of tiles at qpitch (docs/hardware/tiling.md §4).
+    /// standard tilings): whole rows of tiles at qpitch (docs/hardware/surface-layout.md §4).
     pub slab_b: usize,
     /// log2 of the contiguous run length (`k` above, at most 6 when swizzling).
     pub run_shift: u32,

@@ -3,7 +3,7 @@
 //!
 //! Each kernel moves one 4 KB tile (or some of its rows) between `tile` and the linear
 //! image of its top-left byte at `lin` (rows `lp` bytes apart). The constant in-tile
-//! layouts of docs/hardware/tiling.md §5.1 are spelled out as loops so the compiler can unroll them
+//! layouts of docs/hardware/surface-layout.md §5.1 are spelled out as loops so the compiler can unroll them
 //! and every address is a pointer increment. The order of the loops follows the
 //! destination: in tiled address order when copying into the tile, row by row when
 //! copying out of it, so that consecutive stores fill whole 64-byte lines (required for
@@ -50,7 +50,7 @@ fn prefetch_lines<const NT: bool>(p: *const u8, off: usize, lines: usize) {
 }
 
 /// X: rows of 512 bytes (`v2 v1 v0 u8..u0`). With the swizzle, bit 6 ^= bit 9 ^ bit 10,
-/// which inside an X tile are v0 and v1 (docs/hardware/tiling.md §6): rows 1, 2, 5 and 6 swap the
+/// which inside an X tile are v0 and v1 (docs/hardware/surface-layout.md §6): rows 1, 2, 5 and 6 swap the
 /// 64-byte halves of every 128 bytes.
 ///
 /// # Safety

@@ -6,7 +6,7 @@
 //! [`copy_linear_to_tiled`] writes a rectangle of one image (one mip level of one array
 //! layer, cube face or 3D slice) from a linear buffer into the surface's memory;
 //! [`copy_tiled_to_linear`] reads it back. Every byte goes exactly where
-//! [`Surface::texel_byte_offset`] says it lives (docs/hardware/tiling.md §4, §5, §7.11); bytes
+//! [`Surface::texel_byte_offset`] says it lives (docs/hardware/surface-layout.md §4, §5, §7.11); bytes
 //! outside the rectangle are not touched.
 //!
 //! - The **tiled buffer** is the surface's memory from its base address. It must hold
@@ -24,7 +24,7 @@
 //!
 //! The rectangle is cut into whole tiles and edges. Whole X, Y and Tile4 tiles (and
 //! Tile64 2D tiles, sixteen Tile4 blocks each) are moved by fixed kernels that follow
-//! docs/hardware/tiling.md §5.1 with 16-byte copies (64-byte when swizzling X, 512-byte rows for X)
+//! docs/hardware/surface-layout.md §5.1 with 16-byte copies (64-byte when swizzling X, 512-byte rows for X)
 //! and no per-byte address arithmetic; edges and every other tiling go through a
 //! table-driven path that copies each contiguous run of the layout at once.
 //! Large copies (at least [`STREAMING_THRESHOLD_B`] bytes, or on request through
@@ -139,7 +139,7 @@ pub struct CopyRegion {
     /// The rectangle of the image.
     pub rect: Rect,
     /// Apply Mesa's bit-6 swizzle (X and Y surfaces before Gfx8, on machines whose kernel
-    /// reports swizzling; docs/hardware/tiling.md §6).
+    /// reports swizzling; docs/hardware/surface-layout.md §6).
     pub swizzle: Bit6Swizzle,
     /// How to write the destination.
     pub stores: StoreHint,
@@ -361,7 +361,7 @@ impl Fast {
             IslTiling::Y0 => Fast::Y { swizzle },
             IslTiling::Tile4 | IslTiling::Tile64 | IslTiling::Tile64Xe2 if e.d == 1 && e.a == 1 => {
                 // The low 12 bits of Tile64's 2D single-sampled patterns are the Tile4
-                // pattern (docs/hardware/tiling.md §5.5, §5.6): the higher bits only place 4 KB
+                // pattern (docs/hardware/surface-layout.md §5.5, §5.6): the higher bits only place 4 KB
                 // blocks.
                 let t4 = TileInfo::from_isl(IslTiling::Tile4, tile.dim(), 32, 1);
                 match t4 {

@@ -3,15 +3,15 @@
 //!
 //! The model here shares no code and no pattern strings with `tile.rs`:
 //!
-//! * **Extents** are transcribed from the tables of docs/hardware/tiling.md §3 (§3.1 4 KB tiles,
+//! * **Extents** are transcribed from the tables of docs/hardware/surface-layout.md §3 (§3.1 4 KB tiles,
 //!   the §3.2 Yf/Ys table and its MSAA rule, the §3.3 Tile64 tables), not derived from a pattern.
 //! * **Intra-tile offsets** are hand-written shift/mask closed forms, one per pattern group
-//!   of docs/hardware/tiling.md §5. Where the reference states a structure (Tile64 2D = the Tile4
+//!   of docs/hardware/surface-layout.md §5. Where the reference states a structure (Tile64 2D = the Tile4
 //!   pattern in bits 11..0 plus high bits) the closed form is built that way; the Gfx12.5 Tile64
 //!   MSAA forms are written as "the single-sample form with the sample bits inserted into
 //!   the coordinates", a relation read off the §5.5 rows; everything else is an explicit
 //!   list of `take(coord, first_bit, width, address_bit)` terms.
-//! * **Placement** uses the PRM tile-ID form quoted in docs/hardware/tiling.md §4, `TileID = [(r >>
+//! * **Placement** uses the PRM tile-ID form quoted in docs/hardware/surface-layout.md §4, `TileID = [(r >>
 //!   Cr) · (QPitch >> Cv) + (v >> Cv)] · (Pitch >> Cu) + (u >> Cu)`, address `TileID · size +
 //!   intra`, where the crate uses the equivalent `tile_row · pitch · phys_h + tile_col ·
 //!   size` form.
@@ -30,17 +30,17 @@
 //! `(u, v, r, s)` of one tile of every layout, and [`acceptance_and_extents_agree`] checks
 //! that the crate accepts exactly the layouts the model knows, with the same extents.
 //!
-//! Provenance of the less certain layouts (docs/hardware/tiling.md marks them so):
+//! Provenance of the less certain layouts (docs/hardware/surface-layout.md marks them so):
 //! * ICL Yf/Ys 3D (§5.4) were read from Mesa only (gmmlib has only the SKL rows).
 //! * Xe2 Tile64 2x at 64 bpb (§5.7): Mesa and gmmlib disagree; like the crate, the model
 //!   follows Mesa (identical to the Gfx12.5 2x pattern). Unconfirmed by BSpec.
 //! * Gfx12.5 Tile64 8x/16x keep 4 samples per tile, the rest at qpitch (§3.3, inferred
 //!   from isl's array-offset handling).
-//! * Yf/Ys 2D MSAA (§5.3) is not reproduced in docs/hardware/tiling.md. The crate takes isl's
+//! * Yf/Ys 2D MSAA (§5.3) is not reproduced in docs/hardware/surface-layout.md. The crate takes isl's
 //!   tables; the model is written from gmmlib's published `INTEL_TILE_YF_MSAA*` /
 //!   `INTEL_TILE_YS_MSAA*` masks, which all have the same shape: the single-sample
 //!   pattern cut to its low `bits − log2(samples)` address bits with the sample bits
-//!   above (docs/hardware/tiling.md §5.3: "the sample bits in the highest tile bits"). The §3.2
+//!   above (docs/hardware/surface-layout.md §5.3: "the sample bits in the highest tile bits"). The §3.2
 //!   MSAA extents follow from that shape.
 //! * Xe2 MSAA extents (§3.3) are derived in the reference from the §5.6 patterns.
 
@@ -57,7 +57,7 @@ use crate::tiling_filter::allowed_tilings;
 use crate::usage::Usage;
 use crate::{Gen, SurfDim};
 
-// ---- Closed forms (docs/hardware/tiling.md §5)
+// ---- Closed forms (docs/hardware/surface-layout.md §5)
 // --------------------------------------------------------
 
 /// Bits `[first, first + width)` of `c`, moved to address bit `at`.
@@ -219,7 +219,7 @@ fn skl_3d(b: Bpb, u: u32, v: u32, r: u32) -> u32 {
 }
 
 /// §5.4 ICL (Gfx11+) Yf/Ys 3D, 16-bit form (Yf: the low 12 bits). Read from Mesa only
-/// (docs/hardware/tiling.md §5.4); the 32 and 16/8 rows interleave below 16 bytes.
+/// (docs/hardware/surface-layout.md §5.4); the 32 and 16/8 rows interleave below 16 bytes.
 fn icl_3d(b: Bpb, u: u32, v: u32, r: u32) -> u32 {
     match b {
         // u7 v3 r3 u6 v2 r2 u5 v1 r1 u4 r0 v0 u3..u0
@@ -474,7 +474,7 @@ fn morton_std_2d(bpb: u32, u: u32, v: u32) -> u32 {
     }
 }
 
-/// Mesa's CPU-tiler form of Tile4 (docs/hardware/tiling.md §5.1, "alternative Tile4 form"): the
+/// Mesa's CPU-tiler form of Tile4 (docs/hardware/surface-layout.md §5.1, "alternative Tile4 form"): the
 /// high parts of `xo` and `yo` count twice.
 fn mesa_memcpy_tile4(u: u32, v: u32) -> u32 {
     let xo = (u % 16) + (u / 16) * 64;
@@ -535,7 +535,7 @@ impl Form {
     }
 }
 
-// ---- Extents (docs/hardware/tiling.md §3)
+// ---- Extents (docs/hardware/surface-layout.md §3)
 // -------------------------------------------------------------
 
 /// §3.2 table, 2D logical extents in elements, columns 8, 16, 32, 64, 128 bpb.
@@ -718,7 +718,7 @@ impl Model {
 
     /// The byte address of byte column `x_b`, row `y`, slice `z` and physical array
     /// slice `slice` (array layer × samples + sample), by the PRM tile-ID form of
-    /// docs/hardware/tiling.md §4.
+    /// docs/hardware/surface-layout.md §4.
     fn address(&self, pitch: u32, qpitch: u32, x_b: u32, y: u32, z: u32, slice: u32) -> u64 {
         let tiles_per_row = (pitch / self.phys_w_b) as u64;
         let slab = (z / self.d + slice / self.a) as u64;
@@ -942,7 +942,7 @@ fn model_cross_checks() {
     }
 }
 
-/// The model reproduces the worked vectors of docs/hardware/tiling.md §9 on its own (no crate
+/// The model reproduces the worked vectors of docs/hardware/surface-layout.md §9 on its own (no crate
 /// code).
 #[test]
 fn model_reproduces_section_9() {
@@ -1038,7 +1038,7 @@ fn full_address(c: AddrCase) -> TestResult {
         };
         let sample = c.raw_sample % l.samples;
         // isl's MSAA array layout: sample `s` of layer `l` is physical slice
-        // l·samples + s (docs/hardware/tiling.md §4 `s / a`, `s % a`).
+        // l·samples + s (docs/hardware/surface-layout.md §4 `s / a`, `s % a`).
         let slice = layer * l.samples + sample;
         let got = t.offset_B(
             pitch,

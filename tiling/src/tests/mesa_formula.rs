@@ -8,7 +8,7 @@
 
 use crate::image_param::{ubfe, ushr, ImageParam};
 
-/// Mesa's `image_address()` (`docs/hardware/image-lowering.md` §6) over slots 0–4: `coords` are 1,
+/// Mesa's `image_address()` (`docs/hardware/mesa-storage-images.md` §6) over slots 0–4: `coords` are 1,
 /// 2 or 3 coordinates in Mesa's form (a 1D array passes `(x, 0, layer)`); the XOR
 /// block is evaluated when `emit_swizzle` (Mesa emits it for IVB and HSW only).
 /// Correct for linear, X and Y surfaces whose `OFFSET.z` is 0.

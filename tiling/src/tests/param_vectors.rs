@@ -1,4 +1,4 @@
-//! The image parameter block against docs/hardware/image-lowering.md §6 and §7, and the formulas
+//! The image parameter block against docs/hardware/mesa-storage-images.md §6 and §7, and the formulas
 //! against `texel_offset` by quickcheck.
 
 use quickcheck::{Arbitrary, Gen as QcGen, TestResult};
@@ -137,7 +137,7 @@ fn section_7_derived_params_and_fill() {
 
 #[test]
 fn extension_slots_for_tile64_3d() {
-    // DG2 RGBA16 3D 33x1x8, 5 levels, Tile64 (docs/hardware/tiling.md §9): level 1 sits in the
+    // DG2 RGBA16 3D 33x1x8, 5 levels, Tile64 (docs/hardware/surface-layout.md §9): level 1 sits in the
     // tail.
     let s = surf(
         SurfaceDesc::new(

@@ -257,7 +257,7 @@ fn texel_offsets_are_injective_and_inside_the_surface() {
 }
 
 /// Decodes a byte offset of an unswizzled surface back to `(x_B, y, z, array)` surface
-/// coordinates with the inverse of docs/hardware/tiling.md §4, byte by byte.
+/// coordinates with the inverse of docs/hardware/surface-layout.md §4, byte by byte.
 fn decode(s: &Surface, off: u64) -> (u64, u64, u64, u64) {
     let t = s.tile_info();
     let pitch = s.row_pitch_B() as u64;

@@ -1,4 +1,4 @@
-//! Surface layouts against docs/hardware/tiling.md §7.10, §8.1 (A1, A2, A3 and the historical
+//! Surface layouts against docs/hardware/surface-layout.md §7.10, §8.1 (A1, A2, A3 and the historical
 //! intra-tile values) and the whole-surface rows of §9.
 
 use crate::dim::SurfDim;
@@ -332,7 +332,7 @@ fn miptail_start_level_without_a_tail_is_the_level_count() {
 
 #[test]
 fn image_lowering_surfaces() {
-    // docs/hardware/image-lowering.md §6: IVB RGBA32F X, pitch 4096; IVB RG32F Y, pitch 1024;
+    // docs/hardware/mesa-storage-images.md §6: IVB RGBA32F X, pitch 4096; IVB RG32F Y, pitch 1024;
     // linear RGBA32F, pitch 1600.
     let s = surf(
         SurfaceDesc::new(

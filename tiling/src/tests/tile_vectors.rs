@@ -1,4 +1,4 @@
-//! Tile geometry against docs/hardware/tiling.md §3, §5, §8.2, §8.3 and the small-pitch rows of §9.
+//! Tile geometry against docs/hardware/surface-layout.md §3, §5, §8.2, §8.3 and the small-pitch rows of §9.
 //! The independent closed forms of every layout live in `independent.rs`.
 
 use quickcheck::TestResult;

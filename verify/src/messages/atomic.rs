@@ -1,4 +1,4 @@
-//! The LSC atomic sub-ops on memory values (`docs/hardware/lsc.md` §2), and how NIR's
+//! The LSC atomic sub-ops on memory values (`docs/hardware/lsc-messages.md` §2), and how NIR's
 //! atomic ops map to them.
 
 use ir::eval::{eval_alu, Operand};
@@ -93,7 +93,7 @@ pub fn lsc_op_for_nir(op: AtomicOp) -> Option<LscAtomicOp> {
         AtomicOp::Fmax => LscAtomicOp::Fmax,
         AtomicOp::Cmpxchg => LscAtomicOp::Icas,
         AtomicOp::Fcmpxchg => LscAtomicOp::Fcas,
-        // docs/hardware/lsc.md §13: no LSC mapping.
+        // docs/hardware/lsc-messages.md §13: no LSC mapping.
         AtomicOp::IncWrap | AtomicOp::DecWrap => return None,
     })
 }

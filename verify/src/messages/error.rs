@@ -13,7 +13,7 @@ pub enum MessageError {
         /// The index.
         index: &'static str,
     },
-    /// A message the hardware does not accept (`docs/hardware/lsc.md` §13).
+    /// A message the hardware does not accept (`docs/hardware/lsc-messages.md` §13).
     Illegal {
         /// Why.
         reason: String,

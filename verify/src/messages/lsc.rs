@@ -28,7 +28,7 @@ pub struct LscMessage {
 
 impl LscMessage {
     /// Decodes the indices of an LSC message `op` and checks the hardware's rules that
-    /// the executor depends on (`docs/hardware/lsc.md` §4, §5, §13).
+    /// the executor depends on (`docs/hardware/lsc-messages.md` §4, §5, §13).
     pub fn decode(op: IntrinsicOp, indices: &[u32]) -> Result<LscMessage, EnvError> {
         let desc = LscDesc::from_indices(indices)
             .map_err(|e| MessageError::bad_index(IndexKind::from(e.field).name()))?;
@@ -37,7 +37,7 @@ impl LscMessage {
 
     /// The message `op` with descriptor `desc` (from an IR intrinsic's indices or a vISA
     /// instruction's fields), checked against the hardware's rules that the executor
-    /// depends on (`docs/hardware/lsc.md` §4, §5, §13).
+    /// depends on (`docs/hardware/lsc-messages.md` §4, §5, §13).
     pub fn from_desc(op: IntrinsicOp, desc: &LscDesc) -> Result<LscMessage, EnvError> {
         let atomic = if op == IntrinsicOp::LscAtomic {
             Some(
@@ -68,7 +68,7 @@ impl LscMessage {
         );
         match self.sfid {
             Sfid::Tgm => {
-                // docs/hardware/lsc.md §5, §7.1, §11: typed messages are stateful and a32, with no offset.
+                // docs/hardware/lsc-messages.md §5, §7.1, §11: typed messages are stateful and a32, with no offset.
                 if self.addr_type == AddrType::Flat {
                     return Err(MessageError::illegal(
                         ".tgm messages cannot use the flat address model",
@@ -127,7 +127,7 @@ impl LscMessage {
             )));
         }
         if self.op == IntrinsicOp::LscStoreQuad && !matches!(s.cmask, 0x1 | 0x3 | 0x7 | 0xf) {
-            // docs/hardware/lsc.md §4: store_quad masks must be contiguous from x.
+            // docs/hardware/lsc-messages.md §4: store_quad masks must be contiguous from x.
             return Err(MessageError::illegal(format!(
                 "store_quad channel mask {s} is not contiguous from x"
             )));
@@ -138,7 +138,7 @@ impl LscMessage {
             )));
         }
         if !s.transpose && s.cmask == 0 {
-            // docs/hardware/lsc.md §4: SIMT vector sizes.
+            // docs/hardware/lsc-messages.md §4: SIMT vector sizes.
             let legal: &[u8] = if self.sfid == Sfid::Ugml {
                 &[1, 2, 4]
             } else {

@@ -1,7 +1,7 @@
 //! Message semantics: LSC typed and untyped messages, atomics, 2D block messages and the
 //! sampler `ld`/`ld_lz`, following the pseudo-code of the vISA specification (IGC's
 //! `documentation/visa/instructions/LSC_TYPED.md`, `LSC_UNTYPED.md`, `3D_LOAD.md`) with
-//! the corrections of `docs/hardware/lsc.md`.
+//! the corrections of `docs/hardware/lsc-messages.md`.
 //!
 //! # The interface: plain per-lane data
 //!
@@ -46,7 +46,7 @@
 //!   2 bytes zero-extended to 32 bits (Xe2's rule; DG2 and PVC leave the upper bits
 //!   undefined, so zero is one valid choice) and store the low byte(s); `d16u32h` loads 2
 //!   bytes into the high half of a 32-bit element (low half zero) and stores the high
-//!   half (docs/hardware/lsc.md §3).
+//!   half (docs/hardware/lsc-messages.md §3).
 //! * Non-transposed (SIMT) and transposed (`x..t`, SIMD1 block) messages read the same
 //!   memory for a lane: `vect` consecutive elements at its address. In the IR each lane
 //!   gets its vector either way; only the register layout differs in hardware.
@@ -83,12 +83,12 @@
 //! each source, operates on the 16-bit texel (integer sub-ops wrap modulo 2^16,
 //! `smin`/`smax` compare 16-bit signed values, float sub-ops act on binary16) and
 //! returns the old texel zero-extended. (DG2 and PVC leave the upper 16 bits of a
-//! `d16u32` result undefined, docs/hardware/lsc.md §1; zero is the value modelled, so the lowering
+//! `d16u32` result undefined, docs/hardware/lsc-messages.md §1; zero is the value modelled, so the lowering
 //! must not rely on it there, and masks or sign-extends the result itself.)
 //!
 //! # Atomics
 //!
-//! Every LSC sub-op (docs/hardware/lsc.md §2): `iinc`/`idec` add or subtract 1, `load` returns the old
+//! Every LSC sub-op (docs/hardware/lsc-messages.md §2): `iinc`/`idec` add or subtract 1, `load` returns the old
 //! value, `store` exchanges, `iadd`/`isub`, `smin`/`smax` (signed), `umin`/`umax`,
 //! `and`/`or`/`xor`, `icas` (`old == src1 ? src2 : old`, bitwise compare), and the float
 //! ops on 16-bit (`d16u32`), 32-bit and 64-bit floats: `fadd`/`fsub` round to nearest
@@ -141,10 +141,10 @@
 //!   `[0, height)`) read as 0 and are not written. This is the hardware's 2D block
 //!   boundary behaviour as far as public documents let us tell: none of the project's
 //!   references states it, so it is *inferred* (the payload carries the surface size
-//!   for no other purpose). The surface's alignment rules (docs/hardware/lsc.md §14: unknown) are not
+//!   for no other purpose). The surface's alignment rules (docs/hardware/lsc-messages.md §14: unknown) are not
 //!   enforced.
 //! * **Typed** (`.tgm`, Xe2): the payload is `x` in bytes (`LSC_TYPED.md`:
-//!   "Src0AddrX ... position in bytes"; docs/hardware/lsc.md §8.1 calls DW5 "block X" without a
+//!   "Src0AddrX ... position in bytes"; docs/hardware/lsc-messages.md §8.1 calls DW5 "block X" without a
 //!   unit, and the typed width is in bytes, so bytes it is) and `y` in rows, both signed
 //!   and relative to the bound view; the surface (2D; format, pitch, tiling) comes from
 //!   the image's surface state, so texels are found through the real tiled layout

@@ -26,9 +26,9 @@ impl Block2dOp {
 /// payload).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum Block2dForm {
-    /// `.tgm`: width in bytes, X in bytes, Y in rows (docs/hardware/lsc.md §8.1).
+    /// `.tgm`: width in bytes, X in bytes, Y in rows (docs/hardware/lsc-messages.md §8.1).
     Typed,
-    /// `.ugm`: width in elements, X in elements, Y in rows (docs/hardware/lsc.md §8.2).
+    /// `.ugm`: width in elements, X in elements, Y in rows (docs/hardware/lsc-messages.md §8.2).
     Untyped,
 }
 

@@ -2,11 +2,11 @@
 //! platform, the register image a message reads or writes, and the splitting of a
 //! rectangle into legal blocks.
 //!
-//! # Legality (docs/hardware/lsc.md §8, §13.8, §13.9)
+//! # Legality (docs/hardware/lsc-messages.md §8, §13.8, §13.9)
 //!
 //! [`Block2dTable::for_device`] builds the table of one platform; [`Block2dTable::check`]
 //! checks one message against it and names the first rule broken ([`Block2dRule`], whose
-//! text starts with the docs/hardware/lsc.md item). Where docs/hardware/lsc.md gives several levels
+//! text starts with the docs/hardware/lsc-messages.md item). Where docs/hardware/lsc-messages.md gives several levels
 //! (IGC's vISA verifier, its send translator, the OpenCL builtins) the table takes, rule by rule,
 //! the strictest level that a compiler can rely on without losing a shape the translator
 //! accepts, and never accepts what the translator rejects:

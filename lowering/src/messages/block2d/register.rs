@@ -3,11 +3,11 @@
 use super::form::Block2dForm;
 use ir::lsc::{BlockShape, DataSize};
 
-/// Bytes in a GRF on every platform with block2d messages (PVC, Xe2; docs/hardware/lsc.md §1).
+/// Bytes in a GRF on every platform with block2d messages (PVC, Xe2; docs/hardware/lsc-messages.md §1).
 pub const GRF_BYTES: u32 = 64;
 
 /// The typed register row pitch of a `width`-byte block: `max(4, next_pow2(width))`
-/// (`intel-graphics-compiler/documentation/visa/instructions/LSC_TYPED.md`, docs/hardware/lsc.md
+/// (`intel-graphics-compiler/documentation/visa/instructions/LSC_TYPED.md`, docs/hardware/lsc-messages.md
 /// §8.1).
 pub fn typed_pitch(width: u32) -> u32 {
     width.next_power_of_two().max(4)

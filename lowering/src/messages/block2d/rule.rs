@@ -4,7 +4,7 @@
 use ir::lsc::{BlockShape, CacheControl, DataSize, Sfid};
 use std::fmt;
 
-/// A block message (or block shape) that breaks a rule of docs/hardware/lsc.md §8 / §13.8 / §13.9.
+/// A block message (or block shape) that breaks a rule of docs/hardware/lsc-messages.md §8 / §13.8 / §13.9.
 /// The text starts with the section that states the rule.
 #[derive(Clone, PartialEq, Eq, Debug)]
 #[non_exhaustive]
@@ -162,38 +162,38 @@ impl fmt::Display for Block2dRule {
         match self {
             R::TypedUnavailable { platform } => write!(
                 f,
-                "docs/hardware/lsc.md §13.8: typed block2d (lsc_*_block2d.tgm) needs Xe2 or later, {platform} has none"
+                "docs/hardware/lsc-messages.md §13.8: typed block2d (lsc_*_block2d.tgm) needs Xe2 or later, {platform} has none"
             ),
             R::UntypedUnavailable { platform } => write!(
                 f,
-                "docs/hardware/lsc.md §13.9: untyped block2d (lsc_*_block2d.ugm) exists on PVC and Xe2+, not on {platform}"
+                "docs/hardware/lsc-messages.md §13.9: untyped block2d (lsc_*_block2d.ugm) exists on PVC and Xe2+, not on {platform}"
             ),
             R::Sfid { sfid } => write!(
                 f,
-                "docs/hardware/lsc.md §2: block2d messages exist on .ugm and .tgm only, found .{}",
+                "docs/hardware/lsc-messages.md §2: block2d messages exist on .ugm and .tgm only, found .{}",
                 sfid.name()
             ),
             R::DataSize { size } => write!(
                 f,
-                "docs/hardware/lsc.md §8: block2d data is d8, d16, d32 or d64, found {}",
+                "docs/hardware/lsc-messages.md §8: block2d data is d8, d16, d32 or d64, found {}",
                 size.name()
             ),
             R::ShapeForm { typed: true, shape } => write!(
                 f,
-                "docs/hardware/lsc.md §6: typed block2d shapes are WxH in bytes, without a block count or flags, found {shape}"
+                "docs/hardware/lsc-messages.md §6: typed block2d shapes are WxH in bytes, without a block count or flags, found {shape}"
             ),
             R::ShapeForm { typed: false, shape } => write!(
                 f,
-                "docs/hardware/lsc.md §6: untyped block2d shapes are [BLOCKSx]WxH with transpose and VNNI flags (`16x8nn`), found {shape}"
+                "docs/hardware/lsc-messages.md §6: untyped block2d shapes are [BLOCKSx]WxH with transpose and VNNI flags (`16x8nn`), found {shape}"
             ),
             R::Empty { shape } => write!(
                 f,
-                "docs/hardware/lsc.md §13.8: a block2d width and height are at least 1, found {}x{}",
+                "docs/hardware/lsc-messages.md §13.8: a block2d width and height are at least 1, found {}x{}",
                 shape.width, shape.height
             ),
             R::TypedWidth { width } => write!(
                 f,
-                "docs/hardware/lsc.md §13.8: typed block2d widths are 1 to 64 bytes, found {width}"
+                "docs/hardware/lsc-messages.md §13.8: typed block2d widths are 1 to 64 bytes, found {width}"
             ),
             R::TypedPayload {
                 width,
@@ -201,18 +201,18 @@ impl fmt::Display for Block2dRule {
                 pitch,
             } => write!(
                 f,
-                "docs/hardware/lsc.md §13.8: a typed {width}-byte block has a register pitch of {pitch}, and pitch x height = {} exceeds 256 bytes (at most {} rows)",
+                "docs/hardware/lsc-messages.md §13.8: a typed {width}-byte block has a register pitch of {pitch}, and pitch x height = {} exceeds 256 bytes (at most {} rows)",
                 pitch * height,
                 256 / pitch
             ),
             R::TypedWidthElements { width, size } => write!(
                 f,
-                "docs/hardware/lsc.md §8.1: a typed block of {width} bytes does not hold whole {} elements",
+                "docs/hardware/lsc-messages.md §8.1: a typed block of {width} bytes does not hold whole {} elements",
                 size.name()
             ),
             R::TypedCache { cache } => write!(
                 f,
-                "docs/hardware/lsc.md §8.1: typed block2d uses default caching (.df.df), found .{cache}"
+                "docs/hardware/lsc-messages.md §8.1: typed block2d uses default caching (.df.df), found .{cache}"
             ),
             R::LoadWidth {
                 width,
@@ -220,22 +220,22 @@ impl fmt::Display for Block2dRule {
                 elem_bytes,
             } => write!(
                 f,
-                "docs/hardware/lsc.md §13.9: an untyped block2d load row is width x blocks x elem_bytes = {width} x {blocks} x {elem_bytes} = {} bytes, the limit is 64",
+                "docs/hardware/lsc-messages.md §13.9: an untyped block2d load row is width x blocks x elem_bytes = {width} x {blocks} x {elem_bytes} = {} bytes, the limit is 64",
                 width * blocks * elem_bytes
             ),
             R::StoreWidth { width, elem_bytes } => write!(
                 f,
-                "docs/hardware/lsc.md §8.2: an untyped block2d store row is width x elem_bytes = {width} x {elem_bytes} = {} bytes, the limit is 512",
+                "docs/hardware/lsc-messages.md §8.2: an untyped block2d store row is width x elem_bytes = {width} x {elem_bytes} = {} bytes, the limit is 512",
                 width * elem_bytes
             ),
             R::RowTooShort { width, elem_bytes } => write!(
                 f,
-                "docs/hardware/lsc.md §13.9: a block2d row must be at least 4 bytes, found {width} x {elem_bytes} = {} bytes",
+                "docs/hardware/lsc-messages.md §13.9: a block2d row must be at least 4 bytes, found {width} x {elem_bytes} = {} bytes",
                 width * elem_bytes
             ),
             R::TooManyRows { rows, transpose } => write!(
                 f,
-                "docs/hardware/lsc.md §13.9: a block2d message has at most 32 rows ({}), found {rows}",
+                "docs/hardware/lsc-messages.md §13.9: a block2d message has at most 32 rows ({}), found {rows}",
                 if *transpose {
                     "the width, when transposed"
                 } else {
@@ -258,46 +258,46 @@ impl fmt::Display for Block2dRule {
                 };
                 write!(
                     f,
-                    "docs/hardware/lsc.md §13.9: the block count of {} block2d must be {legal}, found {blocks}",
+                    "docs/hardware/lsc-messages.md §13.9: the block count of {} block2d must be {legal}, found {blocks}",
                     size.name()
                 )
             }
             R::StoreBlocks { blocks } => write!(
                 f,
-                "docs/hardware/lsc.md §13.9: block2d stores write one block, found {blocks}"
+                "docs/hardware/lsc-messages.md §13.9: block2d stores write one block, found {blocks}"
             ),
-            R::StoreVnni => write!(f, "docs/hardware/lsc.md §13.9: block2d stores cannot VNNI-transform"),
+            R::StoreVnni => write!(f, "docs/hardware/lsc-messages.md §13.9: block2d stores cannot VNNI-transform"),
             R::StoreTranspose => write!(
                 f,
-                "docs/hardware/lsc.md §8.2: block2d stores cannot transpose (no level lists a transposed store; inferred)"
+                "docs/hardware/lsc-messages.md §8.2: block2d stores cannot transpose (no level lists a transposed store; inferred)"
             ),
             R::TransposeSize { size } => write!(
                 f,
-                "docs/hardware/lsc.md §13.9: transposed block2d needs d32 or d64 data, found {}",
+                "docs/hardware/lsc-messages.md §13.9: transposed block2d needs d32 or d64 data, found {}",
                 size.name()
             ),
             R::TransposeD32 { width, height } => write!(
                 f,
-                "docs/hardware/lsc.md §8.2: a transposed d32 block is at most 16 wide and 32 high, found {width}x{height}"
+                "docs/hardware/lsc-messages.md §8.2: a transposed d32 block is at most 16 wide and 32 high, found {width}x{height}"
             ),
             R::TransposeD64 { width, height } => write!(
                 f,
-                "docs/hardware/lsc.md §13.9: a transposed d64 block is at most 4 wide and exactly 8 high, found {width}x{height}"
+                "docs/hardware/lsc-messages.md §13.9: a transposed d64 block is at most 4 wide and exactly 8 high, found {width}x{height}"
             ),
             R::TransposeVnni => write!(
                 f,
-                "docs/hardware/lsc.md §13.9: block2d cannot transpose and VNNI-transform together"
+                "docs/hardware/lsc-messages.md §13.9: block2d cannot transpose and VNNI-transform together"
             ),
             R::VnniSize { size } => write!(
                 f,
-                "docs/hardware/lsc.md §8.2: VNNI packs d8 or d16 elements into dwords, found {}",
+                "docs/hardware/lsc-messages.md §8.2: VNNI packs d8 or d16 elements into dwords, found {}",
                 size.name()
             ),
             R::VnniHeight { size, height } => {
                 let rows = 4 / size.mem_bytes();
                 write!(
                     f,
-                    "docs/hardware/lsc.md §8.2: VNNI packs {rows} rows of {} per dword, so the height must be a multiple of {rows}, found {height}",
+                    "docs/hardware/lsc-messages.md §8.2: VNNI packs {rows} rows of {} per dword, so the height must be a multiple of {rows}, found {height}",
                     size.name()
                 )
             }

@@ -161,7 +161,7 @@ impl fmt::Display for SplitError {
                 min_row_bytes,
             } => write!(
                 f,
-                "docs/hardware/lsc.md §13.9: rows of {row_bytes} bytes are narrower than the narrowest block2d row ({min_row_bytes} bytes)"
+                "docs/hardware/lsc-messages.md §13.9: rows of {row_bytes} bytes are narrower than the narrowest block2d row ({min_row_bytes} bytes)"
             ),
             SplitError::Chunk { chunk_bytes } => write!(
                 f,

@@ -8,17 +8,17 @@ use super::rule::Block2dRule;
 use crate::device::Device;
 use ir::lsc::{BlockShape, CacheControl, DataSize};
 
-/// The largest typed block: 64 bytes wide (docs/hardware/lsc.md §8.1).
+/// The largest typed block: 64 bytes wide (docs/hardware/lsc-messages.md §8.1).
 pub const TYPED_MAX_WIDTH: u32 = 64;
-/// The typed register budget: padded pitch × height ≤ 256 bytes (docs/hardware/lsc.md §8.1).
+/// The typed register budget: padded pitch × height ≤ 256 bytes (docs/hardware/lsc-messages.md §8.1).
 pub const TYPED_MAX_REGISTER_BYTES: u32 = 256;
-/// The widest untyped load row, `width × blocks × elem_bytes` (docs/hardware/lsc.md §8.2).
+/// The widest untyped load row, `width × blocks × elem_bytes` (docs/hardware/lsc-messages.md §8.2).
 pub const UNTYPED_MAX_LOAD_ROW: u32 = 64;
-/// The widest untyped store row, `width × elem_bytes` (docs/hardware/lsc.md §8.2).
+/// The widest untyped store row, `width × elem_bytes` (docs/hardware/lsc-messages.md §8.2).
 pub const UNTYPED_MAX_STORE_ROW: u32 = 512;
-/// The narrowest block row in bytes (docs/hardware/lsc.md §8.2, §13.9).
+/// The narrowest block row in bytes (docs/hardware/lsc-messages.md §8.2, §13.9).
 pub const MIN_ROW_BYTES: u32 = 4;
-/// Rows of an untyped block, ≤ Xe3 (docs/hardware/lsc.md §8.2).
+/// Rows of an untyped block, ≤ Xe3 (docs/hardware/lsc-messages.md §8.2).
 pub const UNTYPED_MAX_ROWS: u32 = 32;
 /// The widest block the IR's [`BlockShape`] encodes, in elements.
 pub const ENCODABLE_WIDTH: u32 = 256;
@@ -28,9 +28,9 @@ pub const ENCODABLE_WIDTH: u32 = 256;
 pub struct Block2dTable {
     /// The platform name (for diagnostics).
     pub platform: String,
-    /// Whether typed block2d exists (docs/hardware/lsc.md §1: Xe2+).
+    /// Whether typed block2d exists (docs/hardware/lsc-messages.md §1: Xe2+).
     pub typed: bool,
-    /// Whether untyped block2d exists (docs/hardware/lsc.md §1: PVC, Xe2+).
+    /// Whether untyped block2d exists (docs/hardware/lsc-messages.md §1: PVC, Xe2+).
     pub untyped: bool,
 }
 
@@ -316,13 +316,13 @@ mod tests {
         let e = table("pvc").check(&t).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "docs/hardware/lsc.md §13.8: typed block2d (lsc_*_block2d.tgm) needs Xe2 or later, pvc has none"
+            "docs/hardware/lsc-messages.md §13.8: typed block2d (lsc_*_block2d.tgm) needs Xe2 or later, pvc has none"
         );
     }
 
     #[test]
     fn typed_size_table_rows() {
-        // docs/hardware/lsc.md §8.1: width band -> (pitch, max rows).
+        // docs/hardware/lsc-messages.md §8.1: width band -> (pitch, max rows).
         let t = table("bmg");
         let rows = [(1, 4, 64), (4, 4, 64), (5, 8, 32), (8, 8, 32), (9, 16, 16)];
         let more = [
@@ -467,7 +467,7 @@ mod tests {
         for (op, size, s, text) in bad {
             let e = t.check(&ugm(op, size, s)).unwrap_err().to_string();
             assert!(e.contains(text), "{op:?} {size:?} {s}: {e}");
-            assert!(e.starts_with("docs/hardware/lsc.md §"), "{e}");
+            assert!(e.starts_with("docs/hardware/lsc-messages.md §"), "{e}");
         }
         // Transposed rows are the width.
         let e = t.check(&ugm(Load, D8, "64x1tn")).unwrap_err().to_string();

@@ -12,7 +12,7 @@
 //! packed from their dwords, `d8` and `d16` data narrowed and `d16u32h` data shifted,
 //! and a strided message's lanes get their own address. The upper bytes of 1- and
 //! 2-byte scattered reads and of 16-bit atomics stay undefined, as those of LSC's
-//! `d8u32` and `d16u32` data are before Xe2 (`docs/hardware/lsc.md` §1), the only LSC
+//! `d8u32` and `d16u32` data are before Xe2 (`docs/hardware/lsc-messages.md` §1), the only LSC
 //! parts that have them; the image lowering clears them where it needs to.
 
 use super::caps::DataportCaps;
@@ -229,7 +229,7 @@ fn emit(func: &mut Function, inst: Inst, plan: &LegacyPlan) {
                 }
                 // d8u32 and d16u32 read as the legacy message returns them: the bytes
                 // above the access undefined, as LSC leaves them before Xe2
-                // (docs/hardware/lsc.md §1).
+                // (docs/hardware/lsc-messages.md §1).
                 Access::Narrow { desc, size }
                     if plan.load && matches!(size, DataSize::D8U32 | DataSize::D16U32) =>
                 {

@@ -17,7 +17,7 @@
 //! * Ivy Bridge and Bay Trail: a typed read of an `R8_UINT` or `R16_UINT` surface returns
 //!   the 32-bit word at the texel's address in R (the texel and the bytes after it),
 //!   which is why Mesa masks such reads there (its storage-image lowering,
-//!   `docs/hardware/image-lowering.md` §3, §4). Bytes past the surface read as
+//!   `docs/hardware/mesa-storage-images.md` §3, §4). Bytes past the surface read as
 //!   [`UNDEFINED_BYTE`].
 //! * Write: each served lane converts its enabled channels with the surface-state format
 //!   (`SCATTER4_TYPED`'s conversions: float rounding to even, clamping of narrower
