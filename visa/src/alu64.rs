@@ -9,20 +9,12 @@
 
 use crate::ctx::{Ctx, Opnd, Reg};
 use crate::error::EmitError;
+use crate::int64::{add64, sub64};
 use crate::vtype::VType;
 use ir::{AluInst, AluOp, Value};
 
 const UD: VType = VType::Ud;
 const D: VType = VType::D;
-
-/// The low or high half of a 64-bit destination component.
-fn half(d: Reg, hi: bool) -> Reg {
-    Reg {
-        var: d.var,
-        off: d.off + if hi { 4 } else { 0 },
-        stride: 2,
-    }
-}
 
 /// A fresh 64-bit temporary.
 fn temp64(cx: &mut Ctx) -> Reg {
@@ -47,8 +39,8 @@ fn op64(cx: &mut Ctx, op: AluOp, d: Reg, s: &[Opnd]) -> Result<(), EmitError> {
     use AluOp::*;
     let h = |o: Opnd, hi| o.half(hi);
     match op {
-        Iadd => add(cx, d, s[0], s[1]),
-        Isub => sub(cx, d, s[0], s[1]),
+        Iadd => add64(cx, d, s[0], s[1]),
+        Isub => sub64(cx, d, s[0], s[1]),
         Imul => {
             let (t1, t2, t3) = (cx.temp(UD), cx.temp(UD), cx.temp(UD));
             cx.op("mul", t1, UD, &[h(s[0], false), h(s[1], true)]);
@@ -56,16 +48,16 @@ fn op64(cx: &mut Ctx, op: AluOp, d: Reg, s: &[Opnd]) -> Result<(), EmitError> {
             cx.op("mulh", t3, UD, &[h(s[0], false), h(s[1], false)]);
             cx.op(
                 "add3",
-                half(d, true),
+                d.half(true),
                 UD,
                 &[Opnd::Reg(t3), Opnd::Reg(t1), Opnd::Reg(t2)],
             );
-            cx.op("mul", half(d, false), UD, &[h(s[0], false), h(s[1], false)]);
+            cx.op("mul", d.half(false), UD, &[h(s[0], false), h(s[1], false)]);
         }
-        Ineg => sub(cx, d, Opnd::Imm(0), s[0]),
+        Ineg => sub64(cx, d, Opnd::Imm(0), s[0]),
         Iabs => {
             let t = temp64(cx);
-            sub(cx, t, Opnd::Imm(0), s[0]);
+            sub64(cx, t, Opnd::Imm(0), s[0]);
             let p = cx.pred();
             let es = cx.es();
             let a = cx.src(h(s[0], true), D);
@@ -88,12 +80,12 @@ fn op64(cx: &mut Ctx, op: AluOp, d: Reg, s: &[Opnd]) -> Result<(), EmitError> {
                 _ => "xor",
             };
             for hi in [false, true] {
-                cx.op(m, half(d, hi), UD, &[h(s[0], hi), h(s[1], hi)]);
+                cx.op(m, d.half(hi), UD, &[h(s[0], hi), h(s[1], hi)]);
             }
         }
         Inot => {
             for hi in [false, true] {
-                cx.op("not", half(d, hi), UD, &[h(s[0], hi)]);
+                cx.op("not", d.half(hi), UD, &[h(s[0], hi)]);
             }
         }
         Ishl | Ushr | Ishr => shift(cx, op, d, s[0], s[1]),
@@ -173,8 +165,8 @@ fn op64(cx: &mut Ctx, op: AluOp, d: Reg, s: &[Opnd]) -> Result<(), EmitError> {
             cx.line(&format!("cmp.ne {es} {p} {snz} 0x0:ud"));
             let dnz = cx.dst(nz, UD);
             cx.line(&format!("({p}) sel {es} {dnz} 0x1:ud 0x0:ud"));
-            cx.op("or", half(d, false), UD, &[Opnd::Reg(nz), Opnd::Reg(t)]);
-            cx.op("mov", half(d, true), UD, &[Opnd::Reg(t)]);
+            cx.op("or", d.half(false), UD, &[Opnd::Reg(nz), Opnd::Reg(t)]);
+            cx.op("mov", d.half(true), UD, &[Opnd::Reg(t)]);
         }
         other => {
             return Err(cx.unsupported(format!(
@@ -185,48 +177,12 @@ fn op64(cx: &mut Ctx, op: AluOp, d: Reg, s: &[Opnd]) -> Result<(), EmitError> {
     Ok(())
 }
 
-/// `d = a + b`: `addc` on the low halves, the carry added into the high halves.
-fn add(cx: &mut Ctx, d: Reg, a: Opnd, b: Opnd) {
-    let carry = cx.temp(UD);
-    let es = cx.es();
-    let (dl, c, al, bl) = (
-        cx.dst(half(d, false), UD),
-        cx.dst(carry, UD),
-        cx.src(a.half(false), UD),
-        cx.src(b.half(false), UD),
-    );
-    cx.line(&format!("addc {es} {dl} {c} {al} {bl}"));
-    cx.op(
-        "add3",
-        half(d, true),
-        UD,
-        &[a.half(true), b.half(true), Opnd::Reg(carry)],
-    );
-}
-
-/// `d = a - b`: `subb` on the low halves, the borrow taken from the high halves.
-fn sub(cx: &mut Ctx, d: Reg, a: Opnd, b: Opnd) {
-    let borrow = cx.temp(UD);
-    let es = cx.es();
-    let (dl, c, al, bl) = (
-        cx.dst(half(d, false), UD),
-        cx.dst(borrow, UD),
-        cx.src(a.half(false), UD),
-        cx.src(b.half(false), UD),
-    );
-    cx.line(&format!("subb {es} {dl} {c} {al} {bl}"));
-    let (dh, ah) = (cx.dst(half(d, true), D), cx.src(a.half(true), D));
-    let bh = crate::ops::neg(cx, b.half(true), D);
-    let bw = crate::ops::neg(cx, Opnd::Reg(borrow), D);
-    cx.line(&format!("add3 {es} {dh} {ah} {bh} {bw}"));
-}
-
 /// `(p) sel` of both halves.
 fn select(cx: &mut Ctx, p: &str, d: Reg, a: Opnd, b: Opnd) {
     let es = cx.es();
     for hi in [false, true] {
         let (dd, sa, sb) = (
-            cx.dst(half(d, hi), UD),
+            cx.dst(d.half(hi), UD),
             cx.src(a.half(hi), UD),
             cx.src(b.half(hi), UD),
         );
@@ -276,12 +232,12 @@ fn shift(cx: &mut Ctx, op: AluOp, d: Reg, a: Opnd, cnt: Opnd) {
             cx.op("or", t_b, UD, &[Opnd::Reg(t_b), Opnd::Reg(carry)]);
             // c < 32: (t_a, t_b); else (0, t_a)
             let (dh, sb, sa) = (
-                cx.dst(half(d, true), UD),
+                cx.dst(d.half(true), UD),
                 cx.src(Opnd::Reg(t_b), UD),
                 cx.src(Opnd::Reg(t_a), UD),
             );
             cx.line(&format!("({p}) sel {es} {dh} {sb} {sa}"));
-            let dl = cx.dst(half(d, false), UD);
+            let dl = cx.dst(d.half(false), UD);
             cx.line(&format!("({p}) sel {es} {dl} {sa} 0x0:ud"));
         }
         _ => {
@@ -305,12 +261,12 @@ fn shift(cx: &mut Ctx, op: AluOp, d: Reg, a: Opnd, cnt: Opnd) {
             };
             // c < 32: (t_b, t_a); else (t_a, fill)
             let (dl, sb, sa) = (
-                cx.dst(half(d, false), UD),
+                cx.dst(d.half(false), UD),
                 cx.src(Opnd::Reg(t_b), UD),
                 cx.src(Opnd::Reg(t_a), UD),
             );
             cx.line(&format!("({p}) sel {es} {dl} {sb} {sa}"));
-            let (dh, sf) = (cx.dst(half(d, true), UD), cx.src(fill, UD));
+            let (dh, sf) = (cx.dst(d.half(true), UD), cx.src(fill, UD));
             cx.line(&format!("({p}) sel {es} {dh} {sa} {sf}"));
         }
     }
@@ -367,7 +323,7 @@ fn extract(cx: &mut Ctx, d: Reg, a: Opnd, index: Opnd, width: u64, signed: bool)
     cx.line(&format!("and {es} {p1} {p1} {p2}"));
     let sp = cx.src(past, UD);
     for (hi, v) in [(false, f), (true, fh)] {
-        let (dd, sv) = (cx.dst(half(d, hi), UD), cx.src(Opnd::Reg(v), UD));
+        let (dd, sv) = (cx.dst(d.half(hi), UD), cx.src(Opnd::Reg(v), UD));
         cx.line(&format!("({p1}) sel {es} {dd} {sv} {sp}"));
     }
 }

@@ -23,14 +23,6 @@ const UD: VType = VType::Ud;
 const D: VType = VType::D;
 const F: VType = VType::F;
 
-fn half(d: Reg, hi: bool) -> Reg {
-    Reg {
-        var: d.var,
-        off: d.off + if hi { 4 } else { 0 },
-        stride: 2,
-    }
-}
-
 /// Emits one conversion or packing instruction; `bits` is the bit size of its unsized
 /// source.
 pub fn emit(cx: &mut Ctx, alu: &AluInst, dest: Value, bits: u8) -> Result<(), EmitError> {
@@ -88,8 +80,8 @@ pub fn emit(cx: &mut Ctx, alu: &AluInst, dest: Value, bits: u8) -> Result<(), Em
             }
             Pack64_2x32Split => {
                 let b = cx.comp(alu.srcs[1], i)?;
-                cx.op("mov", half(d, false), UD, &[a]);
-                cx.op("mov", half(d, true), UD, &[b]);
+                cx.op("mov", d.half(false), UD, &[a]);
+                cx.op("mov", d.half(true), UD, &[b]);
             }
             Unpack64_2x32SplitX => cx.op("mov", d, UD, &[a.half(false)]),
             Unpack64_2x32SplitY => cx.op("mov", d, UD, &[a.half(true)]),
@@ -151,15 +143,15 @@ fn int_convert(cx: &mut Ctx, d: Reg, a: Opnd, sbits: u8, dbits: u8, signed: bool
     };
     if dbits == 64 {
         if sbits == 64 {
-            cx.op("mov", half(d, false), UD, &[a.half(false)]);
-            cx.op("mov", half(d, true), UD, &[a.half(true)]);
+            cx.op("mov", d.half(false), UD, &[a.half(false)]);
+            cx.op("mov", d.half(true), UD, &[a.half(true)]);
             return;
         }
-        cx.op("mov", half(d, false), UD, &[a32]);
+        cx.op("mov", d.half(false), UD, &[a32]);
         if signed {
-            cx.op("asr", half(d, true), D, &[a32, Opnd::Imm(31)]);
+            cx.op("asr", d.half(true), D, &[a32, Opnd::Imm(31)]);
         } else {
-            cx.op("mov", half(d, true), UD, &[Opnd::Imm(0)]);
+            cx.op("mov", d.half(true), UD, &[Opnd::Imm(0)]);
         }
     } else {
         cx.op_typed("mov", (d, VType::uint(dbits)), &[(a32, UD)]);
@@ -174,12 +166,12 @@ fn int64_to_f32(cx: &mut Ctx, d: Reg, a: Opnd, signed: bool) {
         let neg = cx.temp(VType::Uq);
         let borrow = cx.temp(UD);
         let (dl, db, al) = (
-            cx.dst(half(neg, false), UD),
+            cx.dst(neg.half(false), UD),
             cx.dst(borrow, UD),
             cx.src(a.half(false), UD),
         );
         cx.line(&format!("subb {es} {dl} {db} 0x0:ud {al}"));
-        let dh = cx.dst(half(neg, true), D);
+        let dh = cx.dst(neg.half(true), D);
         let ah = crate::ops::neg(cx, a.half(true), D);
         let bw = crate::ops::neg(cx, Opnd::Reg(borrow), D);
         cx.line(&format!("add3 {es} {dh} {ah} {bw} 0x0:d"));
@@ -189,7 +181,7 @@ fn int64_to_f32(cx: &mut Ctx, d: Reg, a: Opnd, signed: bool) {
         let mag = cx.temp(VType::Uq);
         for hi in [false, true] {
             let (dm, sn, sa) = (
-                cx.dst(half(mag, hi), UD),
+                cx.dst(mag.half(hi), UD),
                 cx.src(Opnd::Reg(neg).half(hi), UD),
                 cx.src(a.half(hi), UD),
             );

@@ -45,6 +45,16 @@ pub struct Reg {
 }
 
 impl Reg {
+    /// The low (`hi == false`) or high 32-bit half of a 64-bit destination component:
+    /// every other dword from the component's first or second.
+    pub fn half(self, hi: bool) -> Reg {
+        Reg {
+            off: self.off + if hi { 4 } else { 0 },
+            stride: 2,
+            ..self
+        }
+    }
+
     /// The region `bytes` further into the variable.
     pub fn at(self, bytes: u32) -> Reg {
         Reg {

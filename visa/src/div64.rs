@@ -14,35 +14,28 @@
 //!   adds `b` to a non-zero remainder whose operands' signs differ.
 
 use crate::ctx::{Ctx, Opnd, Reg};
+use crate::int64::{add64, sub64};
 use crate::vtype::VType;
 
 const UD: VType = VType::Ud;
 const D: VType = VType::D;
-
-fn half(d: Reg, hi: bool) -> Reg {
-    Reg {
-        var: d.var,
-        off: d.off + if hi { 4 } else { 0 },
-        stride: 2,
-    }
-}
 
 /// `r += zext(x)`, 64-bit `r`.
 fn add_u32(cx: &mut Ctx, r: Reg, x: Opnd) {
     let carry = cx.temp(UD);
     let es = cx.es();
     let (dl, dc, rl, sx) = (
-        cx.dst(half(r, false), UD),
+        cx.dst(r.half(false), UD),
         cx.dst(carry, UD),
-        cx.src(Opnd::Reg(half(r, false)), UD),
+        cx.src(Opnd::Reg(r.half(false)), UD),
         cx.src(x, UD),
     );
     cx.line(&format!("addc {es} {dl} {dc} {rl} {sx}"));
     cx.op(
         "add",
-        half(r, true),
+        r.half(true),
         UD,
-        &[Opnd::Reg(half(r, true)), Opnd::Reg(carry)],
+        &[Opnd::Reg(r.half(true)), Opnd::Reg(carry)],
     );
 }
 
@@ -79,8 +72,8 @@ pub fn mul_high(cx: &mut Ctx, d: Reg, a: Opnd, b: Opnd, signed: bool) {
     cx.op("add", c1, UD, &[Opnd::Reg(c1), Opnd::Reg(c2)]);
     // r = p11 + h01 + h10 + carries
     let r = if signed { cx.temp(VType::Uq) } else { d };
-    cx.op("mov", half(r, false), UD, &[Opnd::Reg(l11)]);
-    cx.op("mov", half(r, true), UD, &[Opnd::Reg(h11)]);
+    cx.op("mov", r.half(false), UD, &[Opnd::Reg(l11)]);
+    cx.op("mov", r.half(true), UD, &[Opnd::Reg(h11)]);
     for x in [h01, h10, c1] {
         add_u32(cx, r, Opnd::Reg(x));
     }
@@ -92,7 +85,7 @@ pub fn mul_high(cx: &mut Ctx, d: Reg, a: Opnd, b: Opnd, signed: bool) {
             let s = cx.temp(D);
             cx.op("asr", s, D, &[neg_if.half(true), Opnd::Imm(31)]);
             for hi in [false, true] {
-                cx.op("and", half(m, hi), UD, &[sub.half(hi), Opnd::Reg(s)]);
+                cx.op("and", m.half(hi), UD, &[sub.half(hi), Opnd::Reg(s)]);
             }
             let next = if k == 1 { d } else { cx.temp(VType::Uq) };
             sub64(cx, next, Opnd::Reg(cur), Opnd::Reg(m));
@@ -101,28 +94,11 @@ pub fn mul_high(cx: &mut Ctx, d: Reg, a: Opnd, b: Opnd, signed: bool) {
     }
 }
 
-/// `d = a - b`, 64-bit.
-fn sub64(cx: &mut Ctx, d: Reg, a: Opnd, b: Opnd) {
-    let borrow = cx.temp(UD);
-    let es = cx.es();
-    let (dl, db, al, bl) = (
-        cx.dst(half(d, false), UD),
-        cx.dst(borrow, UD),
-        cx.src(a.half(false), UD),
-        cx.src(b.half(false), UD),
-    );
-    cx.line(&format!("subb {es} {dl} {db} {al} {bl}"));
-    let (dh, ah) = (cx.dst(half(d, true), D), cx.src(a.half(true), D));
-    let bh = crate::ops::neg(cx, b.half(true), D);
-    let bw = crate::ops::neg(cx, Opnd::Reg(borrow), D);
-    cx.line(&format!("add3 {es} {dh} {ah} {bh} {bw}"));
-}
-
 /// Copies a 64-bit operand into a fresh temporary.
 fn copy64(cx: &mut Ctx, o: Opnd) -> Reg {
     let t = cx.temp(VType::Uq);
     for hi in [false, true] {
-        cx.op("mov", half(t, hi), UD, &[o.half(hi)]);
+        cx.op("mov", t.half(hi), UD, &[o.half(hi)]);
     }
     t
 }
@@ -133,7 +109,7 @@ pub fn udiv(cx: &mut Ctx, d: Reg, a: Opnd, b: Opnd, modulo: bool) {
     let dv = copy64(cx, b);
     let r = cx.temp(VType::Uq);
     for hi in [false, true] {
-        cx.op("mov", half(r, hi), UD, &[Opnd::Imm(0)]);
+        cx.op("mov", r.half(hi), UD, &[Opnd::Imm(0)]);
     }
     let count = cx.scalar(UD);
     let dc = cx.dst(count, UD);
@@ -150,44 +126,44 @@ pub fn udiv(cx: &mut Ctx, d: Reg, a: Opnd, b: Opnd, modulo: bool) {
         cx.op("shl", dst, UD, &[Opnd::Reg(dst), Opnd::Imm(1)]);
         cx.op("or", dst, UD, &[Opnd::Reg(dst), Opnd::Reg(t)]);
     };
-    shl_in(cx, half(r, true), half(r, false), t);
-    shl_in(cx, half(r, false), half(n, true), t);
-    shl_in(cx, half(n, true), half(n, false), t);
+    shl_in(cx, r.half(true), r.half(false), t);
+    shl_in(cx, r.half(false), n.half(true), t);
+    shl_in(cx, n.half(true), n.half(false), t);
     cx.op(
         "shl",
-        half(n, false),
+        n.half(false),
         UD,
-        &[Opnd::Reg(half(n, false)), Opnd::Imm(1)],
+        &[Opnd::Reg(n.half(false)), Opnd::Imm(1)],
     );
     // r >= dv: hi > or (hi == and lo >=)
     let (p1, p2, p3) = (cx.pred(), cx.pred(), cx.pred());
     let (rh, dh) = (
-        cx.src(Opnd::Reg(half(r, true)), UD),
-        cx.src(Opnd::Reg(half(dv, true)), UD),
+        cx.src(Opnd::Reg(r.half(true)), UD),
+        cx.src(Opnd::Reg(dv.half(true)), UD),
     );
     cx.line(&format!("cmp.gt {es} {p1} {rh} {dh}"));
     cx.line(&format!("cmp.eq {es} {p2} {rh} {dh}"));
     let (rl, dl) = (
-        cx.src(Opnd::Reg(half(r, false)), UD),
-        cx.src(Opnd::Reg(half(dv, false)), UD),
+        cx.src(Opnd::Reg(r.half(false)), UD),
+        cx.src(Opnd::Reg(dv.half(false)), UD),
     );
     cx.line(&format!("cmp.ge {es} {p3} {rl} {dl}"));
     cx.line(&format!("and {es} {p2} {p2} {p3}"));
     cx.line(&format!("or {es} {p1} {p1} {p2}"));
     // where so: r -= dv; n |= 1
     let borrow = cx.temp(UD);
-    let (drl, db) = (cx.dst(half(r, false), UD), cx.dst(borrow, UD));
+    let (drl, db) = (cx.dst(r.half(false), UD), cx.dst(borrow, UD));
     cx.line(&format!("({p1}) subb {es} {drl} {db} {rl} {dl}"));
     let (drh, rhd, dhd, bw) = (
-        cx.dst(half(r, true), D),
-        cx.src(Opnd::Reg(half(r, true)), D),
-        cx.src(Opnd::Reg(half(dv, true)), D),
+        cx.dst(r.half(true), D),
+        cx.src(Opnd::Reg(r.half(true)), D),
+        cx.src(Opnd::Reg(dv.half(true)), D),
         cx.src(Opnd::Reg(borrow), D),
     );
     cx.line(&format!("({p1}) add3 {es} {drh} {rhd} (-){dhd} (-){bw}"));
     let (dn, sn) = (
-        cx.dst(half(n, false), UD),
-        cx.src(Opnd::Reg(half(n, false)), UD),
+        cx.dst(n.half(false), UD),
+        cx.src(Opnd::Reg(n.half(false)), UD),
     );
     cx.line(&format!("({p1}) or {es} {dn} {sn} 0x1:ud"));
     // count -= 1; loop while count != 0 (uniform: every lane takes the branch alike)
@@ -210,10 +186,7 @@ pub fn udiv(cx: &mut Ctx, d: Reg, a: Opnd, b: Opnd, modulo: bool) {
     cx.line(&format!("cmp.eq {es} {pz2} {bh} 0x0:ud"));
     cx.line(&format!("and {es} {pz} {pz} {pz2}"));
     for hi in [false, true] {
-        let (dd, sr) = (
-            cx.dst(half(d, hi), UD),
-            cx.src(Opnd::Reg(half(res, hi)), UD),
-        );
+        let (dd, sr) = (cx.dst(d.half(hi), UD), cx.src(Opnd::Reg(res.half(hi)), UD));
         cx.line(&format!("({pz}) sel {es} {dd} 0x0:ud {sr}"));
     }
 }
@@ -231,7 +204,7 @@ fn abs64(cx: &mut Ctx, o: Opnd) -> Reg {
     let m = cx.temp(VType::Uq);
     for hi in [false, true] {
         let (dm, sn, so) = (
-            cx.dst(half(m, hi), UD),
+            cx.dst(m.half(hi), UD),
             cx.src(Opnd::Reg(neg).half(hi), UD),
             cx.src(o.half(hi), UD),
         );
@@ -255,7 +228,7 @@ pub fn srem(cx: &mut Ctx, d: Reg, a: Opnd, b: Opnd, floor: bool) {
     let r = if floor { cx.temp(VType::Uq) } else { d };
     for hi in [false, true] {
         let (dd, sn, sm) = (
-            cx.dst(half(r, hi), UD),
+            cx.dst(r.half(hi), UD),
             cx.src(Opnd::Reg(nm).half(hi), UD),
             cx.src(Opnd::Reg(m).half(hi), UD),
         );
@@ -266,20 +239,7 @@ pub fn srem(cx: &mut Ctx, d: Reg, a: Opnd, b: Opnd, floor: bool) {
     }
     // r + b where r != 0 and the operands' signs differ, else r.
     let rb = cx.temp(VType::Uq);
-    let carry = cx.temp(UD);
-    let (dl, dc, rl, bl) = (
-        cx.dst(half(rb, false), UD),
-        cx.dst(carry, UD),
-        cx.src(Opnd::Reg(r).half(false), UD),
-        cx.src(b.half(false), UD),
-    );
-    cx.line(&format!("addc {es} {dl} {dc} {rl} {bl}"));
-    cx.op(
-        "add3",
-        half(rb, true),
-        UD,
-        &[Opnd::Reg(r).half(true), b.half(true), Opnd::Reg(carry)],
-    );
+    add64(cx, rb, Opnd::Reg(r), b);
     let (nz, sign) = (cx.temp(UD), cx.temp(D));
     cx.op(
         "or",
@@ -295,7 +255,7 @@ pub fn srem(cx: &mut Ctx, d: Reg, a: Opnd, b: Opnd, floor: bool) {
     cx.line(&format!("and {es} {p1} {p1} {p2}"));
     for hi in [false, true] {
         let (dd, sb, sr) = (
-            cx.dst(half(d, hi), UD),
+            cx.dst(d.half(hi), UD),
             cx.src(Opnd::Reg(rb).half(hi), UD),
             cx.src(Opnd::Reg(r).half(hi), UD),
         );
@@ -319,7 +279,7 @@ pub fn sdiv(cx: &mut Ctx, d: Reg, a: Opnd, b: Opnd) {
     cx.line(&format!("cmp.lt {es} {p} {ss} 0x0:d"));
     for hi in [false, true] {
         let (dd, sn, sq) = (
-            cx.dst(half(d, hi), UD),
+            cx.dst(d.half(hi), UD),
             cx.src(Opnd::Reg(nq).half(hi), UD),
             cx.src(Opnd::Reg(q).half(hi), UD),
         );

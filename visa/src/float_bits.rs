@@ -28,14 +28,6 @@ const F: VType = VType::F;
 const UD: VType = VType::Ud;
 const D: VType = VType::D;
 
-fn half(d: Reg, hi: bool) -> Reg {
-    Reg {
-        off: d.off + if hi { 4 } else { 0 },
-        stride: 2,
-        ..d
-    }
-}
-
 /// Emits `fsign`, `ldexp` or `fquantize2f16` (every component) on `bits`-bit floats.
 pub fn emit(cx: &mut Ctx, alu: &AluInst, dest: Value, bits: u8) -> Result<(), EmitError> {
     let ty = float_type(cx, bits)?;
@@ -87,14 +79,14 @@ fn fsign(cx: &mut Ctx, d: Reg, a: Opnd, ty: VType) {
         _ => (UD, 0x7fff_ffff, 0x7f80_0000, 0x3f80_0000),
     };
     let (ahi, dhi) = if ty == VType::Df {
-        (a.half(true), half(d, true))
+        (a.half(true), d.half(true))
     } else {
         (a, d)
     };
     cx.op("and", dhi, it, &[ahi, Opnd::Imm(abs + 1)]);
     cx.op("or", dhi, it, &[Opnd::Reg(dhi), Opnd::Imm(one)]);
     if ty == VType::Df {
-        cx.op("mov", half(d, false), UD, &[Opnd::Imm(0)]);
+        cx.op("mov", d.half(false), UD, &[Opnd::Imm(0)]);
     }
     let m = cx.temp(it);
     cx.op("and", m, it, &[ahi, Opnd::Imm(abs)]);
@@ -108,9 +100,9 @@ fn fsign(cx: &mut Ctx, d: Reg, a: Opnd, ty: VType) {
         cx.line(&format!("cmp.eq {es} {p} {sz} 0x0:ud"));
         for hi in [false, true] {
             let (dd, sa, sd) = (
-                cx.dst(half(d, hi), UD),
+                cx.dst(d.half(hi), UD),
                 cx.src(a.half(hi), UD),
-                cx.src(Opnd::Reg(half(d, hi)), UD),
+                cx.src(Opnd::Reg(d.half(hi)), UD),
             );
             cx.line(&format!("({p}) sel {es} {dd} {sa} {sd}"));
         }
@@ -162,8 +154,8 @@ fn ldexp64(cx: &mut Ctx, d: Reg, a: Opnd, e: Opnd) {
     cx.line(&format!("cmp.lt {es} {p} {sax} 0x100000:ud"));
     for hi in [false, true] {
         let (dxn, sxn, sx) = (
-            cx.dst(half(xn, hi), UD),
-            cx.src(Opnd::Reg(half(xn, hi)), UD),
+            cx.dst(xn.half(hi), UD),
+            cx.src(Opnd::Reg(xn.half(hi)), UD),
             cx.src(a.half(hi), UD),
         );
         cx.line(&format!("(!{p}) sel {es} {dxn} {sx} {sxn}"));
@@ -180,7 +172,7 @@ fn ldexp64(cx: &mut Ctx, d: Reg, a: Opnd, e: Opnd) {
         Opnd::Reg(ax),
         "ge",
         0x7ff0_0000,
-        half(d, true),
+        d.half(true),
         Opnd::Reg(s),
         UD,
     );
@@ -188,7 +180,7 @@ fn ldexp64(cx: &mut Ctx, d: Reg, a: Opnd, e: Opnd) {
     let p = cx.pred();
     let sax = cx.src(Opnd::Reg(ax), UD);
     cx.line(&format!("cmp.ge {es} {p} {sax} 0x7ff00000:ud"));
-    let dl = cx.dst(half(d, false), UD);
+    let dl = cx.dst(d.half(false), UD);
     cx.line(&format!("({p}) mov {es} {dl} 0x0:ud"));
 }
 
@@ -219,7 +211,7 @@ fn exponent_sum(cx: &mut Ctx, d: Reg, xn: Opnd, ec: Opnd, s: Reg, zero_test: Reg
         (23, 0xff, 254, 0x0080_0000, 0x007f_ffff)
     };
     let (d_hi, xn_hi) = if bits == 64 {
-        (half(d, true), xn.half(true))
+        (d.half(true), xn.half(true))
     } else {
         (d, xn)
     };
@@ -248,7 +240,7 @@ fn exponent_sum(cx: &mut Ctx, d: Reg, xn: Opnd, ec: Opnd, s: Reg, zero_test: Reg
     );
     cx.line(&format!("({p1}) sel {es} {dh} {st} {ss}"));
     if bits == 64 {
-        let (dl, sl) = (cx.dst(half(d, false), UD), cx.src(xn.half(false), UD));
+        let (dl, sl) = (cx.dst(d.half(false), UD), cx.src(xn.half(false), UD));
         cx.line(&format!("({p1}) sel {es} {dl} {sl} 0x0:ud"));
     }
     // E2 == 0 with an all-ones fraction rounds up to the smallest normal.
@@ -272,7 +264,7 @@ fn exponent_sum(cx: &mut Ctx, d: Reg, xn: Opnd, ec: Opnd, s: Reg, zero_test: Reg
     );
     cx.line(&format!("({p2}) sel {es} {dh} {stn} {sd}"));
     if bits == 64 {
-        let dl = cx.dst(half(d, false), UD);
+        let dl = cx.dst(d.half(false), UD);
         cx.line(&format!("({p2}) mov {es} {dl} 0x0:ud"));
     }
     // A zero x gives its signed zero (and so do infinities and NaNs at 32 bits).
@@ -290,7 +282,7 @@ fn exponent_sum(cx: &mut Ctx, d: Reg, xn: Opnd, ec: Opnd, s: Reg, zero_test: Reg
     );
     cx.line(&format!("({p}) sel {es} {dh} {ss} {sd}"));
     if bits == 64 {
-        let dl = cx.dst(half(d, false), UD);
+        let dl = cx.dst(d.half(false), UD);
         cx.line(&format!("({p}) mov {es} {dl} 0x0:ud"));
     }
 }

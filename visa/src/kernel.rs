@@ -125,7 +125,6 @@ fn check_pressure(cx: &mut Ctx) -> Result<(), EmitError> {
         8.max(16 * t.simd / t.grf)
     };
     let available = (regs - 1 - ids - temps) * t.grf;
-    let uniform = crate::uniform::uniform_values(func);
     let size = |v: ir::Value| {
         let def = func.value_def(v).map(|d| &func.inst(d).kind);
         if matches!(def, Some(InstKind::LoadConst(_))) {
@@ -133,7 +132,7 @@ fn check_pressure(cx: &mut Ctx) -> Result<(), EmitError> {
         }
         let ty = func.value_type(v);
         let elem = storage_type(ty.bit_size()).bytes();
-        if uniform.get(v.index()).copied().unwrap_or(false) {
+        if cx.is_uniform(v) {
             // A uniform value is one element per component, packed with the others,
             // except a parameter-block read, which a message writes: it starts a
             // register of its own (`ctx` aligns message destinations to registers).

@@ -154,6 +154,7 @@ pub mod float_bits;
 pub mod float_steps;
 pub mod idiv;
 pub mod igc;
+pub mod int64;
 pub mod intrinsic;
 pub mod kernel;
 pub mod lsc;

@@ -20,14 +20,6 @@ const UD: VType = VType::Ud;
 const D: VType = VType::D;
 const DF: VType = VType::Df;
 
-fn half(d: Reg, hi: bool) -> Reg {
-    Reg {
-        var: d.var,
-        off: d.off + if hi { 4 } else { 0 },
-        stride: 2,
-    }
-}
-
 /// Emits one rounding of a binary64 operand.
 pub fn round(cx: &mut Ctx, op: AluOp, d: Reg, a: Opnd) {
     if op == AluOp::FroundEven {
@@ -36,7 +28,7 @@ pub fn round(cx: &mut Ctx, op: AluOp, d: Reg, a: Opnd) {
     let t = trunc(cx, a);
     if op == AluOp::Ftrunc {
         for hi in [false, true] {
-            cx.op("mov", half(d, hi), UD, &[Opnd::Reg(t).half(hi)]);
+            cx.op("mov", d.half(hi), UD, &[Opnd::Reg(t).half(hi)]);
         }
         return;
     }
@@ -68,7 +60,7 @@ pub fn round(cx: &mut Ctx, op: AluOp, d: Reg, a: Opnd) {
     cx.line(&format!("add {es} {da} {st} {}", DF.imm(one)));
     for hi in [false, true] {
         let (dd, sa, stt) = (
-            cx.dst(half(d, hi), UD),
+            cx.dst(d.half(hi), UD),
             cx.src(Opnd::Reg(adj).half(hi), UD),
             cx.src(Opnd::Reg(t).half(hi), UD),
         );
@@ -100,8 +92,8 @@ fn trunc(cx: &mut Ctx, a: Opnd) -> Reg {
     let (dh, sh) = (cx.dst(hm, UD), cx.src(Opnd::Reg(hm), UD));
     cx.line(&format!("(!{p}) sel {es} {dh} 0xffffffff:ud {sh}"));
     let t = cx.temp(VType::Uq);
-    cx.op("and", half(t, false), UD, &[a.half(false), Opnd::Reg(lm)]);
-    cx.op("and", half(t, true), UD, &[a.half(true), Opnd::Reg(hm)]);
+    cx.op("and", t.half(false), UD, &[a.half(false), Opnd::Reg(lm)]);
+    cx.op("and", t.half(true), UD, &[a.half(true), Opnd::Reg(hm)]);
     // e < 0: the sign only; e >= 52: the value.
     let p = cx.pred();
     let se = cx.src(Opnd::Reg(e), D);
@@ -109,12 +101,12 @@ fn trunc(cx: &mut Ctx, a: Opnd) -> Reg {
     let sign = cx.temp(UD);
     cx.op("and", sign, UD, &[a.half(true), Opnd::Imm(0x8000_0000)]);
     let (dl, tl) = (
-        cx.dst(half(t, false), UD),
+        cx.dst(t.half(false), UD),
         cx.src(Opnd::Reg(t).half(false), UD),
     );
     cx.line(&format!("({p}) sel {es} {dl} 0x0:ud {tl}"));
     let (dh, ss, th) = (
-        cx.dst(half(t, true), UD),
+        cx.dst(t.half(true), UD),
         cx.src(Opnd::Reg(sign), UD),
         cx.src(Opnd::Reg(t).half(true), UD),
     );
@@ -123,7 +115,7 @@ fn trunc(cx: &mut Ctx, a: Opnd) -> Reg {
     cx.line(&format!("cmp.ge {es} {p} {se} 0x34:d"));
     for hi in [false, true] {
         let (dd, sa, st) = (
-            cx.dst(half(t, hi), UD),
+            cx.dst(t.half(hi), UD),
             cx.src(a.half(hi), UD),
             cx.src(Opnd::Reg(t).half(hi), UD),
         );
@@ -136,10 +128,10 @@ fn trunc(cx: &mut Ctx, a: Opnd) -> Reg {
 fn round_even(cx: &mut Ctx, d: Reg, a: Opnd) {
     let es = cx.es();
     let mag = cx.temp(VType::Uq);
-    cx.op("mov", half(mag, false), UD, &[a.half(false)]);
+    cx.op("mov", mag.half(false), UD, &[a.half(false)]);
     cx.op(
         "and",
-        half(mag, true),
+        mag.half(true),
         UD,
         &[a.half(true), Opnd::Imm(0x7fff_ffff)],
     );
@@ -157,7 +149,7 @@ fn round_even(cx: &mut Ctx, d: Reg, a: Opnd) {
     cx.op("and", sign, UD, &[a.half(true), Opnd::Imm(0x8000_0000)]);
     cx.op(
         "or",
-        half(r, true),
+        r.half(true),
         UD,
         &[Opnd::Reg(r).half(true), Opnd::Reg(sign)],
     );
@@ -167,7 +159,7 @@ fn round_even(cx: &mut Ctx, d: Reg, a: Opnd) {
     cx.line(&format!("cmp.ge {es} {p} {sh} 0x43300000:ud"));
     for hi in [false, true] {
         let (dd, sa, sr) = (
-            cx.dst(half(d, hi), UD),
+            cx.dst(d.half(hi), UD),
             cx.src(a.half(hi), UD),
             cx.src(Opnd::Reg(r).half(hi), UD),
         );

@@ -1,0 +1,46 @@
+//! 64-bit integer addition and subtraction on 32-bit halves, shared by the 64-bit ALU
+//! ([`crate::alu64`]) and the 64-bit division sequences ([`crate::div64`]): the low
+//! halves with `addc`/`subb`, the carry or borrow folded into the high halves with one
+//! `add3`.
+
+use crate::ctx::{Ctx, Opnd, Reg};
+use crate::vtype::VType;
+
+const UD: VType = VType::Ud;
+const D: VType = VType::D;
+
+/// `d = a + b`: `addc` on the low halves, the carry added into the high halves.
+pub fn add64(cx: &mut Ctx, d: Reg, a: Opnd, b: Opnd) {
+    let carry = cx.temp(UD);
+    let es = cx.es();
+    let (dl, c, al, bl) = (
+        cx.dst(d.half(false), UD),
+        cx.dst(carry, UD),
+        cx.src(a.half(false), UD),
+        cx.src(b.half(false), UD),
+    );
+    cx.line(&format!("addc {es} {dl} {c} {al} {bl}"));
+    cx.op(
+        "add3",
+        d.half(true),
+        UD,
+        &[a.half(true), b.half(true), Opnd::Reg(carry)],
+    );
+}
+
+/// `d = a - b`: `subb` on the low halves, the borrow taken from the high halves.
+pub fn sub64(cx: &mut Ctx, d: Reg, a: Opnd, b: Opnd) {
+    let borrow = cx.temp(UD);
+    let es = cx.es();
+    let (dl, c, al, bl) = (
+        cx.dst(d.half(false), UD),
+        cx.dst(borrow, UD),
+        cx.src(a.half(false), UD),
+        cx.src(b.half(false), UD),
+    );
+    cx.line(&format!("subb {es} {dl} {c} {al} {bl}"));
+    let (dh, ah) = (cx.dst(d.half(true), D), cx.src(a.half(true), D));
+    let bh = crate::ops::neg(cx, b.half(true), D);
+    let bw = crate::ops::neg(cx, Opnd::Reg(borrow), D);
+    cx.line(&format!("add3 {es} {dh} {ah} {bh} {bw}"));
+}
