@@ -5,7 +5,6 @@
 //! kernels must compile too. GenX_IR is required in CI (`CI` set); elsewhere its absence
 //! skips the compile, with a note on stderr once.
 
-use ir::passes::{Cleanup, Pass};
 use ir::Shader;
 use lowering::{Device, LowerOptions};
 use std::collections::HashSet;
@@ -46,8 +45,8 @@ pub fn compiles(shader: &Shader, device: &Device, what: &str) {
 }
 
 /// Lowers `source`, a test shader before lowering, for each platform of [`LEGACY`] on
-/// the typed path and with `force_untyped`, cleans it up as `ir-opt -O` does, and
-/// compiles its kernel ([`compiles`]). The lowering may refuse the shader on a platform
+/// the typed path and with `force_untyped` as `ir-opt -O` does ([`lowering::lower_shader`]),
+/// and compiles its kernel ([`compiles`]). The lowering may refuse the shader on a platform
 /// (a format the generation cannot store, a message the shader names for another
 /// platform): that is the lowering's documented error, checked by the test itself where
 /// it matters; a kernel that cannot be emitted or that GenX_IR rejects fails. Each
@@ -72,12 +71,9 @@ pub fn compiles_on_legacy_platforms(source: &Shader, what: &str) {
         let device = Device::preset(name).expect("a legacy preset");
         for options in &modes {
             let mut shader = source.clone();
-            if lowering::lower_images(&mut shader, &device, options).is_err() {
+            if lowering::lower_shader(&mut shader, &device, options).is_err() {
                 continue;
             }
-            Cleanup::standard(16)
-                .run(&mut shader)
-                .unwrap_or_else(|e| panic!("{what}: cleanup on {name}: {e}"));
             let mode = if options.force_untyped {
                 "untyped"
             } else {

@@ -1,18 +1,17 @@
 //! Shared test support: the `-O` lowering pipeline and GenX_IR availability.
 #![allow(dead_code)]
 
-use ir::passes::{Cleanup, Pass};
 use ir::Shader;
 use lowering::{Device, LowerOptions};
 
-/// The lowering of `ir-opt -O`: lower-images, lower-async-copies, cleanup.
+/// The lowering of `ir-opt -O` ([`lowering::lower_shader`]), its errors as one text.
 pub fn lower(shader: &mut Shader, device: &Device, options: &LowerOptions) -> Result<(), String> {
-    lowering::lower_images(shader, device, options).map_err(|e| e.to_string())?;
-    lowering::lower_async_copies(shader, device, &Default::default()).map_err(|e| e.to_string())?;
-    Cleanup::standard(16)
-        .run(shader)
-        .map_err(|e| e.to_string())?;
-    Ok(())
+    lowering::lower_shader(shader, device, options)
+        .map(|_| ())
+        .map_err(|errors| {
+            let lines: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+            lines.join("\n")
+        })
 }
 
 /// Parses and validates IR text.
