@@ -46,11 +46,10 @@ fn op64(cx: &mut Ctx, op: AluOp, d: Reg, s: &[Opnd]) -> Result<(), EmitError> {
             cx.op("mul", t1, UD, &[h(s[0], false), h(s[1], true)]);
             cx.op("mul", t2, UD, &[h(s[0], true), h(s[1], false)]);
             cx.op("mulh", t3, UD, &[h(s[0], false), h(s[1], false)]);
-            cx.op(
-                "add3",
+            cx.op_add3(
                 d.half(true),
                 UD,
-                &[Opnd::Reg(t3), Opnd::Reg(t1), Opnd::Reg(t2)],
+                [Opnd::Reg(t3), Opnd::Reg(t1), Opnd::Reg(t2)],
             );
             cx.op("mul", d.half(false), UD, &[h(s[0], false), h(s[1], false)]);
         }

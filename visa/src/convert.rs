@@ -174,7 +174,7 @@ fn int64_to_f32(cx: &mut Ctx, d: Reg, a: Opnd, signed: bool) {
         let dh = cx.dst(neg.half(true), D);
         let ah = crate::ops::neg(cx, a.half(true), D);
         let bw = crate::ops::neg(cx, Opnd::Reg(borrow), D);
-        cx.line(&format!("add3 {es} {dh} {ah} {bw} 0x0:d"));
+        cx.line(&format!("add {es} {dh} {ah} {bw}"));
         let p = cx.pred();
         let ah = cx.src(a.half(true), D);
         cx.line(&format!("cmp.lt {es} {p} {ah} 0x0:d"));

@@ -512,6 +512,28 @@ impl<'a> Ctx<'a> {
         self.line(&text);
     }
 
+    /// Emits `d = a + b + c`, each operand already written out, at execution size `es`
+    /// (`(M1, 16)`) under predicate `pred` (`(P1) `, or empty): one `add3` from Gfx12.5,
+    /// two `add`s before it, which has no `add3`. `d` must not overlap `c`, which the
+    /// second `add` reads after the first wrote `d`.
+    pub fn add3(&mut self, pred: &str, es: &str, d: &str, [a, b, c]: [&str; 3]) {
+        if self.t.family.has_add3() {
+            self.line(&format!("{pred}add3 {es} {d} {a} {b} {c}"));
+        } else {
+            self.line(&format!("{pred}add {es} {d} {a} {b}"));
+            let d_src = dst_as_src(d);
+            self.line(&format!("{pred}add {es} {d} {d_src} {c}"));
+        }
+    }
+
+    /// [`Ctx::add3`] on registers and immediates of one type, at the kernel's width.
+    pub fn op_add3(&mut self, dst: Reg, ty: VType, srcs: [Opnd; 3]) {
+        let es = self.es();
+        let d = self.dst(dst, ty);
+        let [a, b, c] = srcs.map(|s| self.src(s, ty));
+        self.add3("", &es, &d, [&a, &b, &c]);
+    }
+
     /// Emits `op (M1, W) dst srcs...` with each operand's own type.
     pub fn op_typed(&mut self, op: &str, dst: (Reg, VType), srcs: &[(Opnd, VType)]) {
         let mut text = format!("{op} {} {}", self.es(), self.dst(dst.0, dst.1));
@@ -617,5 +639,14 @@ pub fn describe(func: &Function, inst: Inst) -> String {
     match data.dest {
         Some(v) => format!("{} = {name}", func.value_name(v)),
         None => name,
+    }
+}
+
+/// The source operand that reads what destination `d` (`v(0,2)<s>`) wrote, lane for
+/// lane: `v(0,2)<s;1,0>`.
+fn dst_as_src(d: &str) -> String {
+    match d.rsplit_once('<') {
+        Some((reg, stride)) => format!("{reg}<{};1,0>", stride.trim_end_matches('>')),
+        None => d.to_string(),
     }
 }

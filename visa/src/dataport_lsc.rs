@@ -196,11 +196,10 @@ fn offset_address(cx: &mut Ctx, base: Opnd, bits: u8, delta: i64) -> Opnd {
         "addc {es} {dl} {dc} {bl} {}",
         UD.imm(delta & 0xffff_ffff)
     ));
-    cx.op(
-        "add3",
+    cx.op_add3(
         hi,
         UD,
-        &[base.half(true), Opnd::Reg(carry), Opnd::Imm(delta >> 32)],
+        [base.half(true), Opnd::Reg(carry), Opnd::Imm(delta >> 32)],
     );
     Opnd::Reg(d)
 }
@@ -254,10 +253,7 @@ pub fn uniform_load(
             cx.src(Opnd::Reg(half(true)), UD),
             cx.src(Opnd::Reg(carry), UD),
         );
-        cx.line(&format!(
-            "add3 (M1_NM, 8) {dh} {ah} {c} {}",
-            UD.imm(delta >> 32)
-        ));
+        cx.add3("", "(M1_NM, 8)", &dh, [&ah, &c, &UD.imm(delta >> 32)]);
         let t = cx.temp_bytes(UD, grf * u32::from(n));
         let desc = ir::dataport::DpDesc::untyped_read(DpAddr::A64, (1u8 << n) - 1);
         let text = crate::dataport::format_message(

@@ -160,7 +160,12 @@ pub fn udiv(cx: &mut Ctx, d: Reg, a: Opnd, b: Opnd, modulo: bool) {
         cx.src(Opnd::Reg(dv.half(true)), D),
         cx.src(Opnd::Reg(borrow), D),
     );
-    cx.line(&format!("({p1}) add3 {es} {drh} {rhd} (-){dhd} (-){bw}"));
+    cx.add3(
+        &format!("({p1}) "),
+        &es,
+        &drh,
+        [&rhd, &format!("(-){dhd}"), &format!("(-){bw}")],
+    );
     let (dn, sn) = (
         cx.dst(n.half(false), UD),
         cx.src(Opnd::Reg(n.half(false)), UD),

@@ -74,6 +74,21 @@ pub enum CheckError {
         /// What it said.
         errors: String,
     },
+    /// `GenX_IR` compiled the kernel, but its threads would not end: the listing has
+    /// no end-of-thread send, or a subroutine `ret` (what a kernel without its entry
+    /// `.function` compiles to). On hardware such a dispatch hangs.
+    NoEndOfThread {
+        /// What the listing has instead.
+        reason: String,
+    },
+    /// `GenX_IR` compiled the kernel into an instruction that its own disassembler
+    /// cannot read (`<<error formatting instruction at PC 0x108>>`, "INVALID opcode
+    /// add3"): an instruction the platform does not have, which the hardware would not
+    /// run either.
+    InvalidInstruction {
+        /// The listing's lines about it.
+        lines: String,
+    },
     /// Reading or writing the work files failed.
     Io(std::io::Error),
 }
@@ -96,6 +111,14 @@ impl fmt::Display for CheckError {
                 }
                 write!(f, ":\n{errors}")
             }
+            CheckError::NoEndOfThread { reason } => write!(
+                f,
+                "GenX_IR compiled the kernel, but its threads never end: {reason}"
+            ),
+            CheckError::InvalidInstruction { lines } => write!(
+                f,
+                "GenX_IR encoded an instruction the platform does not have:\n{lines}"
+            ),
             CheckError::Io(e) => write!(f, "GenX_IR work files: {e}"),
         }
     }
@@ -250,6 +273,8 @@ fn compile_in(
         });
     }
     let asm = std::fs::read_to_string(dir.join("k.asm"))?;
+    check_encoding(&asm)?;
+    check_end_of_thread(&asm)?;
     // Before DG2 the listing writes sends with their descriptors as operands.
     let sends = if matches!(platform, "BDW" | "CHV" | "SKL" | "BXT" | "ICLLP" | "TGLLP") {
         parse_raw_sends(&asm)
@@ -268,6 +293,70 @@ fn compile_in(
         finalize,
         process,
     })
+}
+
+/// Checks that the listing has no instruction GenX_IR's disassembler cannot read
+/// (`<<error formatting instruction at PC ...>>`, followed by the reason, such as
+/// "INVALID opcode add3").
+pub fn check_encoding(asm: &str) -> Result<(), CheckError> {
+    let mut lines = asm.lines();
+    let mut bad = Vec::new();
+    while let Some(l) = lines.next() {
+        if l.contains("<<error formatting instruction") {
+            bad.push(l.trim().to_string());
+            if let Some(why) = lines.next() {
+                bad.push(why.trim().to_string());
+            }
+        }
+    }
+    if bad.is_empty() {
+        Ok(())
+    } else {
+        Err(CheckError::InvalidInstruction {
+            lines: bad.join("\n"),
+        })
+    }
+}
+
+/// Checks that every way out of a compiled kernel ends the thread: the listing has an
+/// end-of-thread send (`send.gtwy ... {EOT}`, or `{EOT,...}` with other SWSB tokens)
+/// and no `ret`, the only other instruction that leaves a kernel's code. A kernel with
+/// no way out (a loop without a break, whose exit GenX_IR deletes as unreachable) ends
+/// in an unpredicated jump back and needs no end-of-thread send.
+pub fn check_end_of_thread(asm: &str) -> Result<(), CheckError> {
+    let code = asm
+        .lines()
+        .map(|l| l.split("//").next().unwrap_or("").trim())
+        .filter(|l| !l.is_empty());
+    let mut eot = 0usize;
+    let mut endless = false;
+    for l in code {
+        let mut tokens = l.split_whitespace();
+        let mut op = tokens.next().unwrap_or("");
+        let predicated = op.starts_with('(') && op != "(W)";
+        if op.starts_with('(') {
+            op = tokens.next().unwrap_or("");
+        }
+        if l.ends_with(':') || op == "nop" {
+            continue;
+        }
+        endless = !predicated && matches!(op, "jmpi" | "goto" | "while");
+        if op == "ret" || op.starts_with("ret.") {
+            return Err(CheckError::NoEndOfThread {
+                reason: format!("a subroutine return `{l}`"),
+            });
+        }
+        let swsb = l.rsplit_once('{').map_or("", |(_, s)| s);
+        if op.starts_with("send") && swsb.split([',', '}']).any(|t| t.trim() == "EOT") {
+            eot += 1;
+        }
+    }
+    if eot == 0 && !endless {
+        return Err(CheckError::NoEndOfThread {
+            reason: "no end-of-thread send".to_string(),
+        });
+    }
+    Ok(())
 }
 
 /// The seconds of the `Total` line of a `jit_time.txt` (`Total <tab> 0.0428 <tab> 100%`).
@@ -419,6 +508,53 @@ mod tests {
                 (0xA, 0x0219_E000)
             ]
         );
+    }
+
+    #[test]
+    fn threads_end_with_an_eot_send_and_no_return() {
+        // GenX_IR 1.0.12504's listings of one kernel with and without its entry
+        // `.function`: TGL (the `send.ts` form), DG2, and the subroutine return.
+        let tgl = "(W)     send.ts (8|M0)           null     r127    null    0x0            0x02000010           {EOT} // wr:1+0, rd:0; end of thread // $111\n";
+        let dg2 = "        store_quad.tgm.d32.x.a32 (8|M8)  bti[1][r110:2] r93:2      {$9} // ex_desc:0x1000000; desc:0x64001506 // $78
+(W)     send.gtwy (8|M0)         null     r127    null:0  0x0            0x02000010           {EOT,A@1} // wr:1+0, rd:0; end of thread // $79
+L1160:
+        nop                                                                                          // $79
+";
+        let ret = "//.declare %retval (23)  rf=r size=0 type=ud align=16 words (r26.0) Output
+        ret (16|M0)                          r0.2                             {A@1}                  // $78
+";
+        assert!(check_end_of_thread(tgl).is_ok());
+        assert!(check_end_of_thread(dg2).is_ok());
+        let e = check_end_of_thread(ret).unwrap_err();
+        assert!(
+            e.to_string().contains("subroutine return `ret (16|M0)"),
+            "{e}"
+        );
+        let e = check_end_of_thread(&format!("{dg2}{ret}")).unwrap_err();
+        assert!(matches!(e, CheckError::NoEndOfThread { .. }), "{e}");
+        // A loop without a way out.
+        let endless = "loop1_head:
+        store_quad.tgm.d32.x.a32 (8|M0)  bti[0][r4:1] r6:6         {A@1,$3} // ex_desc:0x0; desc:0x62001506 // $10
+(W)     jmpi                                 loop1_head                                              // $13
+";
+        assert!(check_end_of_thread(endless).is_ok());
+        let leaves = endless.replace("(W)     jmpi", "(f0.0)  jmpi");
+        assert!(check_end_of_thread(&leaves).is_err());
+        let none = check_end_of_thread("        nop\n").unwrap_err();
+        assert!(none.to_string().contains("no end-of-thread send"), "{none}");
+    }
+
+    #[test]
+    fn an_instruction_the_disassembler_cannot_read_is_an_error() {
+        // GenX_IR 1.0.12504's listing of a TGLLP kernel with an `add3`.
+        let asm = "(W)     jmpi                                 loop1_head                                              // $27
+L264:
+<<error formatting instruction at PC 0x108>>
+ // $1DINVALID opcode add3
+";
+        let e = check_encoding(asm).unwrap_err();
+        assert!(e.to_string().contains("INVALID opcode add3"), "{e}");
+        assert!(check_encoding("        nop\n").is_ok());
     }
 
     #[test]

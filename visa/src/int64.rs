@@ -1,7 +1,7 @@
 //! 64-bit integer addition and subtraction on 32-bit halves, shared by the 64-bit ALU
 //! ([`crate::alu64`]) and the 64-bit division sequences ([`crate::div64`]): the low
 //! halves with `addc`/`subb`, the carry or borrow folded into the high halves with one
-//! `add3`.
+//! `add3` (two `add`s before Gfx12.5).
 
 use crate::ctx::{Ctx, Opnd, Reg};
 use crate::vtype::VType;
@@ -20,11 +20,10 @@ pub fn add64(cx: &mut Ctx, d: Reg, a: Opnd, b: Opnd) {
         cx.src(b.half(false), UD),
     );
     cx.line(&format!("addc {es} {dl} {c} {al} {bl}"));
-    cx.op(
-        "add3",
+    cx.op_add3(
         d.half(true),
         UD,
-        &[a.half(true), b.half(true), Opnd::Reg(carry)],
+        [a.half(true), b.half(true), Opnd::Reg(carry)],
     );
 }
 
@@ -42,5 +41,5 @@ pub fn sub64(cx: &mut Ctx, d: Reg, a: Opnd, b: Opnd) {
     let (dh, ah) = (cx.dst(d.half(true), D), cx.src(a.half(true), D));
     let bh = crate::ops::neg(cx, b.half(true), D);
     let bw = crate::ops::neg(cx, Opnd::Reg(borrow), D);
-    cx.line(&format!("add3 {es} {dh} {ah} {bh} {bw}"));
+    cx.add3("", &es, &dh, [&ah, &bh, &bw]);
 }

@@ -12,6 +12,9 @@ use ir::{CfNode, CfParent, InstKind, Jump, Shader};
 use lowering::Device;
 use std::fmt::Write as _;
 
+/// The kernel's entry label, IGC's name for it.
+const ENTRY_LABEL: &str = "_main_0";
+
 /// A vISA kernel and what a driver needs to run it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Kernel {
@@ -91,6 +94,12 @@ fn emit_at(shader: &Shader, device: &Device, options: &Options) -> Result<Kernel
         ".kernel_attr PerThreadInputSize={}",
         abi.per_thread_bytes
     );
+    // The entry label makes the body a kernel rather than a subroutine: with it GenX_IR
+    // compiles the closing `ret` into the end-of-thread message (`send.gtwy ... {EOT}`),
+    // without it into a subroutine return (`ret (16|M0) r0.2`) and the thread never
+    // ends. IGC's own kernels (`ocloc` with `IGC_ShaderDumpEnable=1`) carry the same
+    // two lines after their attributes.
+    let _ = writeln!(text, ".function \"{ENTRY_LABEL}\"\n\n{ENTRY_LABEL}:");
     text.push_str(&body);
     Ok(Kernel {
         name: func.name.clone(),

@@ -28,7 +28,9 @@
 //!
 //! **Kernel.** `.version 4.1`, `.kernel "<name>"`, the `.decl` lines, the `.input`
 //! lines, `.kernel_attr Target="3d"`, `.kernel_attr SimdSize=<W>`, `.kernel_attr
-//! PerThreadInputSize=<bytes>`, then the body: first
+//! PerThreadInputSize=<bytes>`, `.function "_main_0"` and its label (the entry: without
+//! it GenX_IR compiles the closing `ret` as a subroutine return and the thread never
+//! sends end-of-thread), then the body: first
 //! `or (M1_NM, 1) %cr0(0,0)<1> %cr0(0,0)<0;1,0> 0x4c0:ud` (keep F, DF and HF
 //! denormals; round to nearest even), last `ret (M1, 1)`.
 //!

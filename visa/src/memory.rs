@@ -310,14 +310,13 @@ fn buffer_address(cx: &mut Ctx, i: &IntrinsicInst, k: usize, ubo: bool) -> Resul
         cx.src(Opnd::Reg(lo), UD),
     );
     cx.line(&format!("addc {es} {dl} {dc} {tl} {sl}"));
-    cx.op(
-        "add3",
+    cx.op_add3(
         Reg {
             stride: 2,
             ..entry.at(4)
         },
         UD,
-        &[table.half(true), Opnd::Reg(hi), Opnd::Reg(carry)],
+        [table.half(true), Opnd::Reg(hi), Opnd::Reg(carry)],
     );
     let base = cx.temp(VType::Uq);
     emit_access(

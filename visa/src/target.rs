@@ -88,6 +88,14 @@ pub struct Target {
 }
 
 impl Family {
+    /// Whether the ALU has the three-source `add3` (and `bfn`): Gfx12.5 and later
+    /// (IGC's `hasAdd3Bfn()`, which emulates `add3` with two `add`s before). GenX_IR
+    /// 1.0.12504 encodes an `add3` for TGLLP all the same, into an instruction its own
+    /// disassembler calls "INVALID opcode add3".
+    pub fn has_add3(self) -> bool {
+        self.has_lsc()
+    }
+
     /// Whether the family's messages are LSC messages (Gfx12.5 and later).
     pub fn has_lsc(self) -> bool {
         matches!(self, Family::Dg2 | Family::Mtl | Family::Pvc | Family::Xe2)

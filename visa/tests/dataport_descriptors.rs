@@ -135,7 +135,8 @@ fn kernel(probes: &[Probe]) -> (String, Vec<usize>) {
         }
     }
     let mut body = String::new();
-    let mut n = 0;
+    // GenX_IR numbers the entry label `$0`, the first instruction `$1`.
+    let mut n = 1;
     let mut line = |text: &str, body: &mut String| {
         body.push_str(&format!("    {text}\n"));
         n += 1;
@@ -195,7 +196,7 @@ fn kernel(probes: &[Probe]) -> (String, Vec<usize>) {
         at.push(line(&text, &mut body));
     }
     let text = format!(
-        ".version 4.1\n.kernel \"main\"\n{decls}.kernel_attr Target=\"3d\"\n.kernel_attr SimdSize=16\n{body}    ret (M1, 1)\n"
+        ".version 4.1\n.kernel \"main\"\n{decls}.kernel_attr Target=\"3d\"\n.kernel_attr SimdSize=16\n.function \"_main_0\"\n_main_0:\n{body}    ret (M1, 1)\n"
     );
     (text, at)
 }

@@ -362,7 +362,8 @@ fn main {{
             None => t,
         };
         if body.starts_with("lsc_") && !body.starts_with("lsc_fence") {
-            lines.push(n);
+            // GenX_IR numbers the entry label `$0`.
+            lines.push(n + 1);
         }
     }
     let mut at = lines.into_iter();
@@ -419,11 +420,12 @@ fn transposed_kernel(p: &Device, probes: &[Probe]) -> (String, Vec<Vec<usize>>) 
             &addr,
             &srcs,
         );
-        parts.push(vec![2 + k]);
+        // `$0` is the entry label, `$1` and `$2` the two `mov`s.
+        parts.push(vec![3 + k]);
         body.push_str(&format!("    {line}\n"));
     }
     let text = format!(
-        ".version 4.1\n.kernel \"main\"\n{decls}.kernel_attr Target=\"3d\"\n.kernel_attr SimdSize={}\n{body}    ret (M1, 1)\n",
+        ".version 4.1\n.kernel \"main\"\n{decls}.kernel_attr Target=\"3d\"\n.kernel_attr SimdSize={}\n.function \"_main_0\"\n_main_0:\n{body}    ret (M1, 1)\n",
         p.untyped_simd
     );
     (text, parts)

@@ -121,7 +121,8 @@ fn main {{
             .iter()
             .any(|m| t.starts_with(m))
         {
-            lines.push(n);
+            // GenX_IR numbers the entry label `$0`.
+            lines.push(n + 1);
         }
     }
     let parts_each = (simd / 16).max(1) as usize;
