@@ -15,7 +15,11 @@
 //! * ALU instructions are evaluated lane by lane with [`crate::eval::eval_alu`], the same
 //!   code the constant folder uses, so both agree bit for bit;
 //! * `undef` is defined as 0 in every component (NIR leaves its value unspecified; 0
-//!   makes runs reproducible);
+//!   makes runs reproducible). With [`Config::track_undef`] the interpreter also
+//!   records which components of which values derive from an `undef` (and so may be
+//!   anything in NIR's semantics), and whether a run branched on one
+//!   ([`Interpreter::undetermined`]): what a comparison of two runs needs to accept
+//!   a pass that gives an `undef` a value (`opt-undef`, `opt-remove-phis`);
 //! * every intrinsic is handed to an [`Env`], once per instruction for all the active
 //!   lanes, so that messages see one SIMD message, except `barrier`, which the
 //!   interpreter handles itself (below).
@@ -108,12 +112,19 @@ pub struct Config {
     /// of a subgroup may execute before it stops with [`InterpErrorKind::StepLimit`]
     /// (a guard against infinite loops).
     pub max_steps: u64,
+    /// Track which components derive from an `undef` (see the module documentation):
+    /// an `undef` taints its components; an ALU result component is tainted when a
+    /// source component it reads is (a `bcsel` reads only the chosen source, unless its
+    /// condition is tainted), a phi copies its source's taint, and an intrinsic's
+    /// result is tainted in a lane where any of its sources is. Off by default.
+    pub track_undef: bool,
 }
 
 impl Default for Config {
     fn default() -> Config {
         Config {
             max_steps: DEFAULT_MAX_STEPS,
+            track_undef: false,
         }
     }
 }
@@ -170,6 +181,7 @@ pub struct IntrinsicCall<'a> {
     src_types: &'a [Type],
     src_offsets: &'a [usize],
     src_data: &'a [u64],
+    src_undef: &'a [bool],
     image_index: Option<usize>,
     predicate: Option<usize>,
     dest: &'a mut [u64],
@@ -266,6 +278,17 @@ impl<'a> IntrinsicCall<'a> {
         &self.src_data[start..start + n * self.invocations.len()]
     }
 
+    /// Which components source `i` reads from an `undef` in lane `lane`
+    /// ([`Config::track_undef`]); `None` when the interpreter does not track them.
+    pub fn src_undef(&self, i: usize, lane: usize) -> Option<&[bool]> {
+        if self.src_undef.is_empty() {
+            return None;
+        }
+        let n = self.src_types[i].num_components() as usize;
+        let start = self.src_offsets[i] + lane * n;
+        Some(&self.src_undef[start..start + n])
+    }
+
     /// The first component source `i` reads in lane `lane`.
     pub fn src_scalar(&self, i: usize, lane: usize) -> u64 {
         self.src(i, lane)[0]
@@ -277,6 +300,15 @@ impl<'a> IntrinsicCall<'a> {
         match self.image_index {
             Some(off) => self.src_data[off + lane],
             None => 0,
+        }
+    }
+
+    /// Whether the descriptor index of an indexed image derives from an `undef` in lane
+    /// `lane` ([`Config::track_undef`]; false when that is not tracked).
+    pub fn image_index_undef(&self, lane: usize) -> bool {
+        match self.image_index {
+            Some(off) if !self.src_undef.is_empty() => self.src_undef[off + lane],
+            _ => false,
         }
     }
 
@@ -475,6 +507,11 @@ pub struct Interpreter<'s> {
     invocations: Vec<u32>,
     /// The registers, `components x lanes` words each (lane-major within a register).
     store: Vec<u64>,
+    /// With [`Config::track_undef`]: per entry of `store`, whether it derives from an
+    /// `undef` (empty otherwise).
+    undef: Vec<bool>,
+    /// Whether the current run branched on a condition derived from an `undef`.
+    undetermined: bool,
     /// Per register, the lanes that defined it in the current run.
     defined: Vec<u32>,
     prev_block: [Option<Block>; MAX_LANES],
@@ -490,6 +527,8 @@ pub struct Interpreter<'s> {
     src_types: Vec<Type>,
     src_offsets: Vec<usize>,
     phi_tmp: Vec<u64>,
+    src_undef: Vec<bool>,
+    phi_undef_tmp: Vec<bool>,
 }
 
 impl<'s> Interpreter<'s> {
@@ -507,6 +546,8 @@ impl<'s> Interpreter<'s> {
             lanes: 0,
             invocations: Vec::new(),
             store: Vec::new(),
+            undef: Vec::new(),
+            undetermined: false,
             defined: Vec::new(),
             prev_block: [None; MAX_LANES],
             frames: Vec::new(),
@@ -517,6 +558,8 @@ impl<'s> Interpreter<'s> {
             src_types: Vec::new(),
             src_offsets: Vec::new(),
             phi_tmp: Vec::new(),
+            src_undef: Vec::new(),
+            phi_undef_tmp: Vec::new(),
         }
     }
 
@@ -589,6 +632,11 @@ impl<'s> Interpreter<'s> {
             self.store.clear();
             self.store.resize(size, 0);
         }
+        self.undef.clear();
+        if self.config.track_undef {
+            self.undef.resize(size, false);
+        }
+        self.undetermined = false;
         self.defined.clear();
         self.defined.resize(self.regs.len(), 0);
         self.prev_block = [None; MAX_LANES];
@@ -638,6 +686,32 @@ impl<'s> Interpreter<'s> {
         let n = slot.comps as usize;
         let start = slot.base as usize * self.lanes + lane * n;
         Some(&self.store[start..start + n])
+    }
+
+    /// Which components of `value` in lane `lane` derive from an `undef` after a run
+    /// ([`Config::track_undef`]); `None` if that is not tracked or the lane did not
+    /// define the value.
+    pub fn value_undef(&self, value: Value, lane: usize) -> Option<&[bool]> {
+        if self.undef.is_empty() {
+            return None;
+        }
+        let id = self.regs.id(value)?;
+        let slot = self.regs.slot(id)?;
+        if lane >= self.lanes
+            || self.defined.get(id as usize).copied().unwrap_or(0) & (1 << lane) == 0
+        {
+            return None;
+        }
+        let n = slot.comps as usize;
+        let start = slot.base as usize * self.lanes + lane * n;
+        Some(&self.undef[start..start + n])
+    }
+
+    /// Whether the current run branched (an `if`, a loop exit) on a condition derived
+    /// from an `undef` in some lane ([`Config::track_undef`]): NIR's semantics then
+    /// allow any path, so the run says nothing about the shader's behaviour.
+    pub fn undetermined(&self) -> bool {
+        self.undetermined
     }
 
     /// The size of the register store of the current run, in 64-bit words: one per
@@ -967,7 +1041,7 @@ impl<'s> Interpreter<'s> {
     }
 
     /// The lanes of `mask` for which the condition of `if` `id` is true.
-    fn read_cond(&self, id: IfId, mask: Mask) -> Result<Mask, InterpError> {
+    fn read_cond(&mut self, id: IfId, mask: Mask) -> Result<Mask, InterpError> {
         let data = self.func.if_data(id);
         let cond = data.cond;
         let slot = self.operand(self.regs.if_cond(id), cond.value, mask, data.span, None)?;
@@ -977,7 +1051,35 @@ impl<'s> Interpreter<'s> {
                 out |= 1 << lane;
             }
         }
+        if !self.undef.is_empty() && lanes_of(mask).any(|lane| self.read_undef(slot, cond, lane, 0))
+        {
+            self.undetermined = true;
+        }
         Ok(out)
+    }
+
+    /// Whether the component `c` of `src` reads in lane `lane` derives from an
+    /// `undef` (false when that is not tracked).
+    fn read_undef(&self, slot: Slot, src: Src, lane: usize, c: u8) -> bool {
+        if self.undef.is_empty() {
+            return false;
+        }
+        let n = slot.comps as usize;
+        let comp = src.swizzle.component(c) as usize;
+        comp < n && self.undef[slot.base as usize * self.lanes + lane * n + comp]
+    }
+
+    /// Records which components of `slot` in lane `lane` derive from an `undef`.
+    fn write_undef(&mut self, slot: Slot, lane: usize, flags: impl Iterator<Item = bool>) {
+        if self.undef.is_empty() {
+            return;
+        }
+        let n = slot.comps as usize;
+        let start = slot.base as usize * self.lanes + lane * n;
+        let mut flags = flags.chain(std::iter::repeat(false));
+        for dst in &mut self.undef[start..start + n] {
+            *dst = flags.next().unwrap_or(false);
+        }
     }
 
     /// Writes the components of lane `lane` of the register in `slot` (missing ones
@@ -996,8 +1098,10 @@ impl<'s> Interpreter<'s> {
 
     fn exec_phis(&mut self, block: Block, phis: &[Inst], mask: Mask) -> Result<(), InterpError> {
         let mut tmp = std::mem::take(&mut self.phi_tmp);
+        let mut utmp = std::mem::take(&mut self.phi_undef_tmp);
         tmp.clear();
-        let r = self.read_phis(block, phis, mask, &mut tmp);
+        utmp.clear();
+        let r = self.read_phis(block, phis, mask, &mut tmp, &mut utmp);
         if r.is_ok() {
             let mut pos = 0;
             for &inst in phis {
@@ -1008,12 +1112,18 @@ impl<'s> Interpreter<'s> {
                 for lane in lanes_of(mask) {
                     let vals: SmallVec<[u64; 16]> = tmp[pos..pos + n].iter().copied().collect();
                     self.write_lane(slot, lane, &vals);
+                    if !utmp.is_empty() {
+                        let flags: SmallVec<[bool; 16]> =
+                            utmp[pos..pos + n].iter().copied().collect();
+                        self.write_undef(slot, lane, flags.into_iter());
+                    }
                     pos += n;
                 }
                 self.defined[id as usize] |= mask;
             }
         }
         self.phi_tmp = tmp;
+        self.phi_undef_tmp = utmp;
         r
     }
 
@@ -1025,6 +1135,7 @@ impl<'s> Interpreter<'s> {
         phis: &[Inst],
         mask: Mask,
         tmp: &mut Vec<u64>,
+        utmp: &mut Vec<bool>,
     ) -> Result<(), InterpError> {
         for &inst in phis {
             self.count_step(inst)?;
@@ -1062,6 +1173,9 @@ impl<'s> Interpreter<'s> {
                 let slot = self.operand(id, src.value, 1 << lane, span, Some(inst))?;
                 for c in 0..dest_slot.comps {
                     tmp.push(self.read_comp(slot, src, lane, c));
+                    if !self.undef.is_empty() {
+                        utmp.push(self.read_undef(slot, src, lane, c));
+                    }
                 }
             }
         }
@@ -1136,6 +1250,10 @@ impl<'s> Interpreter<'s> {
                         })?
                     };
                     self.write_lane(dest_slot, lane, &result);
+                    if !self.undef.is_empty() {
+                        let flags = self.alu_undef(alu, &slots, &bufs, lane, dest_slot.comps);
+                        self.write_undef(dest_slot, lane, flags.into_iter());
+                    }
                 }
                 self.defined[dest_id as usize] |= mask;
             }
@@ -1143,6 +1261,7 @@ impl<'s> Interpreter<'s> {
                 if let Some((id, slot)) = self.dest_slot(inst) {
                     for lane in lanes_of(mask) {
                         self.write_lane(slot, lane, values);
+                        self.write_undef(slot, lane, std::iter::empty());
                     }
                     self.defined[id as usize] |= mask;
                 }
@@ -1152,6 +1271,7 @@ impl<'s> Interpreter<'s> {
                 if let Some((id, slot)) = self.dest_slot(inst) {
                     for lane in lanes_of(mask) {
                         self.write_lane(slot, lane, &[]);
+                        self.write_undef(slot, lane, std::iter::repeat(true));
                     }
                     self.defined[id as usize] |= mask;
                 }
@@ -1160,6 +1280,54 @@ impl<'s> Interpreter<'s> {
             InstKind::Intrinsic(intr) => self.exec_intrinsic(inst, intr, mask, env)?,
         }
         Ok(())
+    }
+
+    /// Which components of an ALU result in lane `lane` derive from an `undef` (see
+    /// [`Config::track_undef`]); `bufs` holds the operands' values read for the lane.
+    fn alu_undef(
+        &self,
+        alu: &crate::function::AluInst,
+        slots: &[Slot],
+        bufs: &[[u64; 16]; MAX_INPUTS],
+        lane: usize,
+        comps: u8,
+    ) -> SmallVec<[bool; 16]> {
+        let info = alu.op.info();
+        let src_n = |i: usize| {
+            let src = alu.srcs[i];
+            if src.swizzle.is_identity() {
+                slots[i].comps
+            } else {
+                src.swizzle.len()
+            }
+        };
+        let und = |i: usize, c: u8| self.read_undef(slots[i], alu.srcs[i], lane, c);
+        let any = |i: usize| (0..src_n(i)).any(|c| und(i, c));
+        (0..comps)
+            .map(|c| {
+                if alu.op.is_vec() {
+                    und(c as usize, 0)
+                } else if alu.op == crate::alu::AluOp::Bcsel {
+                    // The condition's taint, else the chosen source's.
+                    und(0, c)
+                        || if bufs[0][c as usize] & 1 != 0 {
+                            und(1, c)
+                        } else {
+                            und(2, c)
+                        }
+                } else if info.output_size == 0 {
+                    (0..alu.srcs.len()).any(|i| {
+                        if info.input_sizes[i] == 0 {
+                            und(i, c)
+                        } else {
+                            any(i)
+                        }
+                    })
+                } else {
+                    (0..alu.srcs.len()).any(any)
+                }
+            })
+            .collect()
     }
 
     fn exec_intrinsic(
@@ -1175,8 +1343,10 @@ impl<'s> Interpreter<'s> {
         let lanes = self.lanes;
         // Gather every source (swizzles applied) into the scratch buffer, lane-major.
         self.src_data.clear();
+        self.src_undef.clear();
         self.src_types.clear();
         self.src_offsets.clear();
+        let tracking = !self.undef.is_empty();
         for (i, &src) in intr.srcs.iter().enumerate() {
             let id = self.regs.src(inst, i);
             let slot = self.operand(id, src.value, mask, span, Some(inst))?;
@@ -1186,12 +1356,17 @@ impl<'s> Interpreter<'s> {
             self.src_offsets.push(self.src_data.len());
             for lane in 0..lanes {
                 for c in 0..n {
-                    let v = if mask & (1 << lane) != 0 {
+                    let active = mask & (1 << lane) != 0;
+                    let v = if active {
                         self.read_comp(slot, src, lane, c)
                     } else {
                         0
                     };
                     self.src_data.push(v);
+                    if tracking {
+                        let u = active && self.read_undef(slot, src, lane, c);
+                        self.src_undef.push(u);
+                    }
                 }
             }
         }
@@ -1214,12 +1389,17 @@ impl<'s> Interpreter<'s> {
                 let slot = self.operand(id, idx.value, mask, span, Some(inst))?;
                 image_index = Some(self.src_data.len());
                 for lane in 0..lanes {
-                    let v = if mask & (1 << lane) != 0 {
+                    let active = mask & (1 << lane) != 0;
+                    let v = if active {
                         self.read_comp(slot, idx, lane, 0)
                     } else {
                         0
                     };
                     self.src_data.push(v);
+                    if tracking {
+                        let u = active && self.read_undef(slot, idx, lane, 0);
+                        self.src_undef.push(u);
+                    }
                 }
             }
         }
@@ -1265,6 +1445,7 @@ impl<'s> Interpreter<'s> {
             src_types: &self.src_types,
             src_offsets: &self.src_offsets,
             src_data: &self.src_data,
+            src_undef: &self.src_undef,
             image_index,
             predicate,
             dest: dest_slice,
@@ -1284,6 +1465,19 @@ impl<'s> Interpreter<'s> {
             for lane in lanes_of(mask) {
                 for v in &mut dest_slice[lane * n..lane * n + n] {
                     *v &= m;
+                }
+            }
+            if tracking {
+                // A result read at, or computed from, an undefined operand may be
+                // anything.
+                let slot = self.regs.slot(id).expect("destination register");
+                for lane in lanes_of(mask) {
+                    let tainted = self.src_types.iter().enumerate().any(|(i, t)| {
+                        let k = t.num_components() as usize;
+                        let start = self.src_offsets[i] + lane * k;
+                        self.src_undef[start..start + k].iter().any(|&u| u)
+                    }) || image_index.is_some_and(|off| self.src_undef[off + lane]);
+                    self.write_undef(slot, lane, std::iter::repeat(tainted));
                 }
             }
             self.defined[id as usize] |= mask;
