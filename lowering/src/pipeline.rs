@@ -1,8 +1,11 @@
 //! [`lower_shader`]: the one definition of the default pipeline, the entry point a
 //! driver calls.
 //!
-//! The pipeline is `lower-images`, `lower-async-copies`, then the IR's `cleanup` loop
-//! ([`PIPELINE`]), the list `ir-opt -O` and the verifier run too. On platforms without
+//! The pipeline is the IR's `optimize` loop (Intel's `brw_nir_optimize`: loops of
+//! constant trip count unrolled, small `if`s flattened, dead code and control flow
+//! removed, before any image access is lowered, as Mesa optimizes before
+//! `brw_nir_lower_storage_image`), `lower-images`, `lower-async-copies`, then the
+//! IR's `cleanup` loop ([`PIPELINE`]), the list `ir-opt -O` and the verifier run too. On platforms without
 //! LSC each of the first two stages ends with the `lower-dataport` rewrite
 //! ([`crate::dataport`]), so that the shader never holds an LSC message there. The
 //! stages stay passes of their own for custom pipelines (`ir-opt -p`, a
@@ -22,12 +25,12 @@ use crate::images;
 use crate::options::LowerOptions;
 use crate::report::LowerReport;
 use ir::diag::Diagnostic;
-use ir::passes::cleanup::{Cleanup, DEFAULT_MAX_ITERATIONS};
+use ir::passes::cleanup::{Cleanup, DEFAULT_MAX_ITERATIONS, DEFAULT_OPTIMIZE_ITERATIONS};
 use ir::passes::Pass;
 use ir::Shader;
 
 /// The stages of the default pipeline, in order, as the pass registry names them.
-pub const PIPELINE: [&str; 3] = ["lower-images", "lower-async-copies", "cleanup"];
+pub const PIPELINE: [&str; 4] = ["optimize", "lower-images", "lower-async-copies", "cleanup"];
 
 /// Lowers `shader` for `device`: every image intrinsic and group async copy becomes
 /// messages, then the cleanup loop tightens the address code. Returns what a driver
@@ -49,12 +52,12 @@ pub fn lower_shader(
 /// shader after each stage (for printing or timing the pipeline, as `ir-opt
 /// --print-after-all` does).
 pub fn lower_shader_with(
-    shader: &mut Shader,
+    original: &mut Shader,
     device: &Device,
     options: &LowerOptions,
     after_stage: &mut dyn FnMut(&str, &Shader),
 ) -> Result<LowerReport, Vec<LowerError>> {
-    ir::validate(shader).map_err(|diagnostics| {
+    ir::validate(original).map_err(|diagnostics| {
         diagnostics
             .into_iter()
             .map(|d| LowerError {
@@ -63,6 +66,15 @@ pub fn lower_shader_with(
             })
             .collect::<Vec<_>>()
     })?;
+    // The shader is optimized and lowered as a copy, so that it is left as it was
+    // when planning finds an access that cannot be lowered.
+    let mut work = original.clone();
+    Cleanup::optimize(DEFAULT_OPTIMIZE_ITERATIONS)
+        .run(&mut work)
+        .map_err(|e| stage_failed(PIPELINE[0], e.diagnostics, device))?;
+    stage_done(PIPELINE[0], &work, device)?;
+    after_stage(PIPELINE[0], &work);
+    let shader = &mut work;
     // Plan both stages before changing anything; without LSC, the LSC messages the
     // shader holds already must have legacy data-port forms too.
     let image_plans = images::plan_shader(shader, device, options);
@@ -80,19 +92,20 @@ pub fn lower_shader_with(
     let mut report = images::emit_shader(shader, image_plans, device);
     // The planners checked that every message they emit has a legacy form: a failure
     // here is the lowering's bug, reported as such.
-    dataport::lower_dataport(shader, device).map_err(|e| rewrite_failed(PIPELINE[0], e))?;
-    stage_done(PIPELINE[0], shader, device)?;
-    after_stage(PIPELINE[0], shader);
-    report.async_copies = async_copy::emit_shader(shader, copy_plans);
     dataport::lower_dataport(shader, device).map_err(|e| rewrite_failed(PIPELINE[1], e))?;
     stage_done(PIPELINE[1], shader, device)?;
     after_stage(PIPELINE[1], shader);
-    Cleanup::standard(DEFAULT_MAX_ITERATIONS)
-        .run(shader)
-        .map_err(|e| stage_failed(PIPELINE[2], e.diagnostics, device))?;
+    report.async_copies = async_copy::emit_shader(shader, copy_plans);
+    dataport::lower_dataport(shader, device).map_err(|e| rewrite_failed(PIPELINE[2], e))?;
     stage_done(PIPELINE[2], shader, device)?;
     after_stage(PIPELINE[2], shader);
+    Cleanup::standard(DEFAULT_MAX_ITERATIONS)
+        .run(shader)
+        .map_err(|e| stage_failed(PIPELINE[3], e.diagnostics, device))?;
+    stage_done(PIPELINE[3], shader, device)?;
+    after_stage(PIPELINE[3], shader);
     report.summarize(shader);
+    *original = work;
     Ok(report)
 }
 
