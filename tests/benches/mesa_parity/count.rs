@@ -7,8 +7,10 @@
 //! included). anv gets its thread payload (local ids, push constants) from the hardware,
 //! so brw's code has no payload loads. GenX_IR's kernels start with a
 //! `per_thread_prolog` that reads the per-thread and cross-thread payload from memory
-//! (oword block reads through `r127`); that prolog is counted apart, and the
-//! comparison uses the rest, the shader's own code, counted as brw counts.
+//! (oword block reads through `r127`, and NOPs, none tagged with a vISA instruction);
+//! that prolog is counted apart, and the comparison uses the rest, the shader's own
+//! code, counted as brw counts. NOPs padding the program behind its last instruction
+//! are not counted (IGC's kernels end with one).
 
 /// One compiled kernel, as a compiler reported it.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -78,21 +80,26 @@ fn is_instruction(line: &str) -> bool {
     !(t.is_empty() || t.starts_with("//") || t.ends_with(':') || t.starts_with('.'))
 }
 
-/// Whether an instruction belongs to GenX_IR's payload prolog: a `(W)` instruction that
-/// writes `r127`, the prolog's address register, or a send that reads through it.
+/// Whether an instruction of the `per_thread_prolog` section belongs to the payload
+/// prolog: a send that reads through `r127`, the prolog's address register, or an
+/// instruction without a vISA instruction tag (`// $N`), which GenX_IR and IGC add to
+/// every instruction of the kernel's own code.
 fn is_prolog(line: &str) -> bool {
     let t = line.trim();
-    let Some(body) = t.strip_prefix("(W)") else {
-        return false;
-    };
-    let fields: Vec<&str> = body.split_whitespace().collect();
-    let op = fields.first().copied().unwrap_or("");
-    if op.starts_with("send") {
-        return fields.get(3).is_some_and(|s| *s == "r127");
+    let fields: Vec<&str> = t
+        .strip_prefix("(W)")
+        .unwrap_or(t)
+        .split_whitespace()
+        .collect();
+    if fields.first().is_some_and(|op| op.starts_with("send")) && fields.get(3) == Some(&"r127") {
+        return true;
     }
-    fields
-        .get(2)
-        .is_some_and(|dst| dst.starts_with("r127.") || *dst == "r127")
+    let comment = t.split_once("//").map_or("", |(_, c)| c);
+    !comment.split_whitespace().any(|w| {
+        w.trim_end_matches(';')
+            .strip_prefix('$')
+            .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+    })
 }
 
 /// Counts a GenX_IR or IGC `.asm` (see the module docs); `simd` from the kernel.
@@ -102,6 +109,7 @@ pub fn parse_asm(asm: &str, simd: u32) -> Stats {
         ..Stats::default()
     };
     let mut in_prolog = false;
+    let mut code: Vec<&str> = Vec::new();
     for line in asm.lines() {
         let t = line.trim();
         if t.ends_with(':') && !t.starts_with("//") {
@@ -119,6 +127,16 @@ pub fn parse_asm(asm: &str, simd: u32) -> Stats {
             continue;
         }
         in_prolog = false;
+        code.push(t);
+    }
+    // NOPs after the last instruction (padding behind the end of thread) never run.
+    while code
+        .last()
+        .is_some_and(|t| t.split_whitespace().next() == Some("nop"))
+    {
+        code.pop();
+    }
+    for t in code {
         s.instructions += 1;
         let word = t
             .split_whitespace()

@@ -13,9 +13,11 @@
 //! the shim preloaded: `LD_PRELOAD`, `INTEL_STUB_GPU_PLATFORM`, `INTEL_DEBUG=cs`,
 //! `MESA_SHADER_CACHE_DISABLE=true`, `VK_ICD_FILENAMES` (anv's ICD). The shim is
 //! `$ANV_STUB_SHIM`, else where `tools/anv-stub/setup.sh` builds it. What is counted on
-//! each side: `count.rs`.
+//! each side: `count.rs`. Then the IGC pairs (`pairs.rs`, `tests/parity/igc/`): OpenCL C
+//! through `ocloc` against our kernel for the same program (`--no-igc` skips them).
 
 mod count;
+mod pairs;
 mod vulkan;
 
 use count::Stats;
@@ -98,12 +100,31 @@ fn main() {
                     ours(bytes, &row.entry, p),
                 ),
             };
-            print_row(&case, p, &anv, &ours);
+            print_row(&case, p, "anv", &anv, &ours);
             results.push((case.clone(), p.clone(), anv, ours));
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
     summarize(&results, &platforms);
+    if !args.iter().any(|a| a == "--no-igc") {
+        println!();
+        println!(
+            "IGC pairs (tests/parity/igc: OpenCL C through ocloc, against our kernel of the .ir):"
+        );
+        let igc_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("parity/igc");
+        for (name, cl, ir) in pairs::pairs(&igc_dir) {
+            for p in &platforms {
+                let igc = pairs::igc(&cl, p, &dir);
+                let ours = pairs::ours(&ir, p);
+                print_row(&format!("igc/{name}"), p, "IGC", &igc, &ours);
+                for (side, r) in [("IGC", &igc), ("ours", &ours)] {
+                    if let Err(e) = r {
+                        println!("  igc/{name} on {p}: {side}: {e}");
+                    }
+                }
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The shim: `$ANV_STUB_SHIM`, else `tools/anv-stub/setup.sh`'s default build.
@@ -201,14 +222,18 @@ fn anv(shim: &Path, spv: &Path, entry: &str, platform: &str) -> Result<Stats, St
     count::parse_anv(&stderr).ok_or_else(|| "anv printed no SIMD report".into())
 }
 
-/// Our compile: import, `lower_shader`, the vISA kernel (SIMD16, else SIMD8 when its
-/// values do not fit the registers, as a driver would dispatch it), GenX_IR.
+/// Our compile of a SPIR-V entry point: import, then [`compile_ours`].
 fn ours(spv: &[u8], entry: &str, platform: &str) -> Result<Stats, String> {
     let imported = frontend::import(spv, Language::SpirV, Some(entry))
         .map_err(|e| format!("import: {}", first_line(&e.to_string())))?;
+    compile_ours(imported.shader, platform)
+}
+
+/// `lower_shader`, the vISA kernel (SIMD16, else SIMD8 when its values do not fit the
+/// registers, as a driver would dispatch it), GenX_IR, counted.
+pub(crate) fn compile_ours(mut shader: ir::Shader, platform: &str) -> Result<Stats, String> {
     let device =
         lowering::Device::preset(platform).ok_or_else(|| format!("no platform {platform}"))?;
-    let mut shader = imported.shader;
     lowering::lower_shader(&mut shader, &device, &lowering::LowerOptions::default()).map_err(
         |e| {
             format!(
@@ -244,9 +269,12 @@ fn first_line(s: &str) -> String {
     s.lines().next().unwrap_or("").chars().take(140).collect()
 }
 
+/// One line of the table: the reference compiler's (`reference`: anv, IGC) side, ours,
+/// and ours / the reference's instructions per lane.
 fn print_row(
     case: &str,
     platform: &str,
+    reference: &str,
     anv: &Result<Stats, String>,
     ours: &Result<Stats, String>,
 ) {
@@ -269,7 +297,7 @@ fn print_row(
         .as_ref()
         .map_or(String::new(), |o| format!("(+{} prolog)", o.prolog));
     println!(
-        "{case:<48} {platform:<4} anv {} | ours {} {prolog:<12} {ratio}",
+        "{case:<48} {platform:<4} {reference} {} | ours {} {prolog:<12} {ratio}",
         side(anv),
         side(ours)
     );
