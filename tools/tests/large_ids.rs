@@ -213,7 +213,7 @@ fn errors_quote_the_numbers_written() {
         stderr.starts_with("error: phi source from b7 uses `%16777213`, which is not defined\n"),
         "{stderr}"
     );
-    assert!(stderr.contains("err_undefined.ir:12:7"), "{stderr}");
+    assert!(stderr.contains("err_undefined.ir:13:7"), "{stderr}");
 
     let twice = ONE_VALUE.replace(
         "@load_global_invocation_id\n",
