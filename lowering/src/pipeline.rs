@@ -4,18 +4,20 @@
 //! The pipeline is the IR's `optimize` loop (Intel's `brw_nir_optimize`: loops of
 //! constant trip count unrolled, small `if`s flattened, dead code and control flow
 //! removed, before any image access is lowered, as Mesa optimizes before
-//! `brw_nir_lower_storage_image`), `lower-images`, `lower-async-copies`, then the
-//! IR's `cleanup` loop ([`PIPELINE`]), the list `ir-opt -O` and the verifier run too. On platforms without
-//! LSC each of the first two stages ends with the `lower-dataport` rewrite
-//! ([`crate::dataport`]), so that the shader never holds an LSC message there. The
-//! stages stay passes of their own for custom pipelines (`ir-opt -p`, a
-//! [`ir::passes::PassManager`]), sharing this code.
+//! `brw_nir_lower_storage_image`), `lower-non-uniform-access` (a loop over the distinct
+//! indices of each `non_uniform` image access, as NIR's `nir_lower_non_uniform_access`
+//! runs before the driver lowers images), `lower-images`, `lower-async-copies`, then
+//! the IR's `cleanup` loop ([`PIPELINE`]), the list `ir-opt -O` and the verifier run
+//! too. On platforms without LSC, `lower-images` and `lower-async-copies` each end
+//! with the `lower-dataport` rewrite ([`crate::dataport`]), so that the shader never
+//! holds an LSC message there. The stages stay passes of their own for custom
+//! pipelines (`ir-opt -p`, a [`ir::passes::PassManager`]), sharing this code.
 //!
 //! The lowering requires a valid shader: [`lower_shader`] runs the validator once, first,
-//! and reports what it finds as [`LowerErrorKind::InvalidShader`] errors. It then plans
-//! every image access and every group async copy before changing anything, so a shader
-//! with any access that cannot be lowered is left as it was, with every such access
-//! reported.
+//! and reports what it finds as [`LowerErrorKind::InvalidShader`] errors. It then
+//! optimizes and lowers a copy, planning every image access and every group async copy
+//! before changing anything else, so a shader with any access that cannot be lowered is
+//! left as it was, with every such access reported.
 
 use crate::async_copy;
 use crate::dataport;
@@ -26,11 +28,18 @@ use crate::options::LowerOptions;
 use crate::report::LowerReport;
 use ir::diag::Diagnostic;
 use ir::passes::cleanup::{Cleanup, DEFAULT_MAX_ITERATIONS, DEFAULT_OPTIMIZE_ITERATIONS};
+use ir::passes::LowerNonUniformAccess;
 use ir::passes::Pass;
 use ir::Shader;
 
 /// The stages of the default pipeline, in order, as the pass registry names them.
-pub const PIPELINE: [&str; 4] = ["optimize", "lower-images", "lower-async-copies", "cleanup"];
+pub const PIPELINE: [&str; 5] = [
+    "optimize",
+    "lower-non-uniform-access",
+    "lower-images",
+    "lower-async-copies",
+    "cleanup",
+];
 
 /// Lowers `shader` for `device`: every image intrinsic and group async copy becomes
 /// messages, then the cleanup loop tightens the address code. Returns what a driver
@@ -52,12 +61,50 @@ pub fn lower_shader(
 /// shader after each stage (for printing or timing the pipeline, as `ir-opt
 /// --print-after-all` does).
 pub fn lower_shader_with(
-    original: &mut Shader,
+    shader: &mut Shader,
     device: &Device,
     options: &LowerOptions,
     after_stage: &mut dyn FnMut(&str, &Shader),
 ) -> Result<LowerReport, Vec<LowerError>> {
-    ir::validate(original).map_err(|diagnostics| {
+    validate_input(shader, device)?;
+    // The shader is optimized and lowered as a copy, so that it is left as it was
+    // when planning finds an access that cannot be lowered.
+    let mut work = shader.clone();
+    Cleanup::optimize(DEFAULT_OPTIMIZE_ITERATIONS)
+        .run(&mut work)
+        .map_err(|e| stage_failed(PIPELINE[0], e.diagnostics, device))?;
+    stage_done(PIPELINE[0], &work, device)?;
+    after_stage(PIPELINE[0], &work);
+    // The loops of non-uniform accesses come before the lowering, so that everything
+    // the lowering makes of such an access (parameter reads, messages) sits inside its
+    // loop with a uniform index; planning then sees the accesses in their loops.
+    if has_non_uniform_images(&work) {
+        LowerNonUniformAccess
+            .run(&mut work)
+            .map_err(|e| stage_failed(PIPELINE[1], e.diagnostics, device))?;
+    }
+    stage_done(PIPELINE[1], &work, device)?;
+    after_stage(PIPELINE[1], &work);
+    let report = lower_images_and_copies(&mut work, device, options, after_stage)?;
+    *shader = work;
+    Ok(report)
+}
+
+/// Whether an image access of `shader` is qualified `non_uniform`.
+fn has_non_uniform_images(shader: &Shader) -> bool {
+    shader.functions.iter().any(|f| {
+        f.insts_in_order()
+            .into_iter()
+            .any(|i| match &f.inst(i).kind {
+                ir::InstKind::Intrinsic(x) => x.image.is_some() && x.is_non_uniform(),
+                _ => false,
+            })
+    })
+}
+
+/// The validator's verdict on the shader a driver hands in, as lowering errors.
+fn validate_input(shader: &Shader, device: &Device) -> Result<(), Vec<LowerError>> {
+    ir::validate(shader).map_err(|diagnostics| {
         diagnostics
             .into_iter()
             .map(|d| LowerError {
@@ -65,16 +112,16 @@ pub fn lower_shader_with(
                 ..LowerError::new(LowerErrorKind::InvalidShader(Box::new(d)), &device.name)
             })
             .collect::<Vec<_>>()
-    })?;
-    // The shader is optimized and lowered as a copy, so that it is left as it was
-    // when planning finds an access that cannot be lowered.
-    let mut work = original.clone();
-    Cleanup::optimize(DEFAULT_OPTIMIZE_ITERATIONS)
-        .run(&mut work)
-        .map_err(|e| stage_failed(PIPELINE[0], e.diagnostics, device))?;
-    stage_done(PIPELINE[0], &work, device)?;
-    after_stage(PIPELINE[0], &work);
-    let shader = &mut work;
+    })
+}
+
+/// The stages after `lower-non-uniform-access`: the lowering proper and the cleanup loop.
+fn lower_images_and_copies(
+    shader: &mut Shader,
+    device: &Device,
+    options: &LowerOptions,
+    after_stage: &mut dyn FnMut(&str, &Shader),
+) -> Result<LowerReport, Vec<LowerError>> {
     // Plan both stages before changing anything; without LSC, the LSC messages the
     // shader holds already must have legacy data-port forms too.
     let image_plans = images::plan_shader(shader, device, options);
@@ -92,20 +139,19 @@ pub fn lower_shader_with(
     let mut report = images::emit_shader(shader, image_plans, device);
     // The planners checked that every message they emit has a legacy form: a failure
     // here is the lowering's bug, reported as such.
-    dataport::lower_dataport(shader, device).map_err(|e| rewrite_failed(PIPELINE[1], e))?;
-    stage_done(PIPELINE[1], shader, device)?;
-    after_stage(PIPELINE[1], shader);
-    report.async_copies = async_copy::emit_shader(shader, copy_plans);
     dataport::lower_dataport(shader, device).map_err(|e| rewrite_failed(PIPELINE[2], e))?;
     stage_done(PIPELINE[2], shader, device)?;
     after_stage(PIPELINE[2], shader);
-    Cleanup::standard(DEFAULT_MAX_ITERATIONS)
-        .run(shader)
-        .map_err(|e| stage_failed(PIPELINE[3], e.diagnostics, device))?;
+    report.async_copies = async_copy::emit_shader(shader, copy_plans);
+    dataport::lower_dataport(shader, device).map_err(|e| rewrite_failed(PIPELINE[3], e))?;
     stage_done(PIPELINE[3], shader, device)?;
     after_stage(PIPELINE[3], shader);
+    Cleanup::standard(DEFAULT_MAX_ITERATIONS)
+        .run(shader)
+        .map_err(|e| stage_failed(PIPELINE[4], e.diagnostics, device))?;
+    stage_done(PIPELINE[4], shader, device)?;
+    after_stage(PIPELINE[4], shader);
     report.summarize(shader);
-    *original = work;
     Ok(report)
 }
 
