@@ -145,6 +145,8 @@
 pub mod abi;
 pub mod alu;
 pub mod alu64;
+#[cfg(test)]
+mod alu_check;
 pub mod bits;
 pub mod block2d;
 pub mod control;
@@ -173,8 +175,6 @@ pub mod phi;
 pub mod pressure;
 pub mod round64;
 pub mod sampler;
-#[cfg(test)]
-pub(crate) mod sim;
 pub mod sqrt;
 pub mod sysval;
 pub mod target;
