@@ -88,6 +88,9 @@ pub struct RunOptions {
     pub globals: Vec<String>,
     /// Push-constant dwords (`--push OFFSET=V[,V...]`).
     pub push: Vec<String>,
+    /// Sizes of storage buffers (`--buffer BLOCK=BYTES`), instead of the size the
+    /// shader's declaration gives ([`crate::buffers`]).
+    pub buffers: Vec<String>,
     /// The step budget of each subgroup (`--max-steps N`, default
     /// [`ir::interp::DEFAULT_MAX_STEPS`]).
     pub max_steps: Option<u64>,
@@ -257,7 +260,9 @@ const PUSH_LIMIT: u64 = 1 << 16;
 
 /// The setup of a run: defaults for `shader` on `device`, then the options.
 fn make_setup(shader: &Shader, device: &Device, o: &RunOptions) -> Result<Setup, CliError> {
-    let mut setup = Setup::default_for(shader, device, o.seed).map_err(CliError::Setup)?;
+    let sizes = buffer_sizes(o)?;
+    let mut setup =
+        Setup::default_sized(shader, device, o.seed, &sizes).map_err(CliError::Setup)?;
     if let Some(g) = &o.grid {
         setup.grid = parse_grid(g)?;
     }
@@ -409,6 +414,37 @@ fn apply_image_fills(shader: &Shader, setup: &mut Setup, o: &RunOptions) -> Resu
         }
     }
     Ok(())
+}
+
+/// `--buffer BLOCK=BYTES`: each storage buffer at most once, within the memory limit.
+fn buffer_sizes(o: &RunOptions) -> Result<Vec<(u32, u64)>, CliError> {
+    let mut sizes = Vec::new();
+    let mut seen: Vec<(u32, &str)> = Vec::new();
+    for spec in &o.buffers {
+        let bad = |why: String| CliError::Usage(format!("--buffer {spec}: {why}"));
+        let (block, bytes) = spec
+            .split_once('=')
+            .ok_or_else(|| CliError::Usage(format!("--buffer takes BLOCK=BYTES, not `{spec}`")))?;
+        let block = parse_offset(block)
+            .and_then(|b| u32::try_from(b).ok())
+            .ok_or_else(|| bad(format!("`{block}` is not a 32-bit block index")))?;
+        let bytes = parse_offset(bytes)
+            .ok_or_else(|| bad(format!("`{bytes}` is not a number of bytes")))?;
+        if bytes > MAX_MEMORY_BYTES {
+            return Err(bad(format!(
+                "{bytes} bytes is more than the limit of {MAX_MEMORY_BYTES} bytes of memory \
+                 a run may use"
+            )));
+        }
+        if let Some((_, prev)) = seen.iter().find(|(b, _)| *b == block) {
+            return Err(bad(format!(
+                "ssbo {block} is already sized by --buffer {prev}"
+            )));
+        }
+        seen.push((block, spec));
+        sizes.push((block, bytes));
+    }
+    Ok(sizes)
 }
 
 /// `--global OFFSET=FILL`: each allocation at most once.

@@ -33,6 +33,9 @@
 //! outside every allocation). Shared local memory ends with its workgroup and is not
 //! compared: a shader whose result is in shared memory copies it out to be checked.
 
+pub use crate::buffers::{
+    BufferKind, BufferSetup, DEFAULT_RUNTIME_ELEMENTS, DEFAULT_SSBO_BYTES, DEFAULT_UBO_BYTES,
+};
 pub use crate::contents::{
     fill_image, pattern_bytes, texel_positions, valid_raw, Fill, SeedRng, TexelPos,
 };
@@ -57,10 +60,6 @@ pub const DEFAULT_3D: [u32; 3] = [9, 7, 5];
 pub const DEFAULT_CUBE: u32 = 8;
 /// Default number of texels of buffer images.
 pub const DEFAULT_BUFFER_TEXELS: u64 = 300;
-/// Default size of SSBOs, in bytes.
-pub const DEFAULT_SSBO_BYTES: usize = 64 * 1024;
-/// Default size of UBOs, in bytes.
-pub const DEFAULT_UBO_BYTES: usize = 4 * 1024;
 /// Default size of the push constants, in bytes.
 pub const DEFAULT_PUSH_BYTES: usize = 256;
 /// Default size of each global allocation a push-constant pointer points to, in bytes.
@@ -125,26 +124,6 @@ pub struct ImageSetup {
     pub layout: ImageLayout,
     /// The initial contents.
     pub fill: Fill,
-}
-
-/// How a buffer is bound.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum BufferKind {
-    /// A storage buffer (`load_ssbo`/`store_ssbo`).
-    Ssbo,
-    /// A uniform buffer (`load_ubo`).
-    Ubo,
-}
-
-/// One buffer.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BufferSetup {
-    /// SSBO or UBO.
-    pub kind: BufferKind,
-    /// The block index.
-    pub binding: u32,
-    /// The initial contents.
-    pub bytes: Vec<u8>,
 }
 
 /// One global allocation, reached through a pointer in the push constants (see the
@@ -315,37 +294,6 @@ fn formatless_view_format(shader: &Shader, image: usize) -> Format {
     Format::Rgba8Unorm
 }
 
-/// Block indices of `op` whose block source (source `src`) is a constant.
-fn constant_blocks(shader: &Shader, ops: &[(IntrinsicOp, usize)]) -> Vec<u32> {
-    let mut out = Vec::new();
-    let Some(func) = shader.entry() else {
-        return out;
-    };
-    for inst in func.insts_in_order() {
-        let Some(intr) = func.inst(inst).as_intrinsic() else {
-            continue;
-        };
-        let Some(&(_, src)) = ops.iter().find(|(o, _)| *o == intr.op) else {
-            continue;
-        };
-        let Some(s) = intr.srcs.get(src) else {
-            continue;
-        };
-        let c = func
-            .value_def(s.value)
-            .and_then(|d| func.inst(d).as_const())
-            .and_then(|c| c.get(s.swizzle.component(0) as usize).copied());
-        if let Some(v) = c {
-            out.push(v as u32);
-        } else {
-            out.push(0);
-        }
-    }
-    out.sort_unstable();
-    out.dedup();
-    out
-}
-
 /// The push-constant byte offsets the shader reads 64-bit pointers from: every 64-bit
 /// component of a `load_push_constant` of any function at a constant offset
 /// (`base + offset + 8k`) that is a multiple of 8; sorted, without repeats.
@@ -392,6 +340,17 @@ impl Setup {
     /// that results are easy to follow by hand; other seeds also view level 1 or start
     /// at layer 1. See the module documentation.
     pub fn default_for(shader: &Shader, device: &Device, seed: u64) -> Result<Setup, SetupError> {
+        Setup::default_sized(shader, device, seed, &[])
+    }
+
+    /// [`Setup::default_for`], with storage buffers of the sizes `ssbo_sizes` gives
+    /// (`(block, bytes)`) instead of their declarations' (`ir-opt`'s `--buffer`).
+    pub fn default_sized(
+        shader: &Shader,
+        device: &Device,
+        seed: u64,
+        ssbo_sizes: &[(u32, u64)],
+    ) -> Result<Setup, SetupError> {
         let gen = tiling::Gen::from_verx10(device.verx10()).ok_or_else(|| {
             SetupError::new(
                 None,
@@ -444,29 +403,9 @@ impl Setup {
                 });
             }
         }
-        let mut buffers = Vec::new();
-        for b in constant_blocks(
-            shader,
-            &[
-                (IntrinsicOp::LoadSsbo, 0),
-                (IntrinsicOp::StoreSsbo, 1),
-                (IntrinsicOp::SsboAtomic, 0),
-                (IntrinsicOp::SsboAtomicSwap, 0),
-            ],
-        ) {
-            buffers.push(BufferSetup {
-                kind: BufferKind::Ssbo,
-                binding: b,
-                bytes: pattern_bytes(rng.next_u64(), DEFAULT_SSBO_BYTES),
-            });
-        }
-        for b in constant_blocks(shader, &[(IntrinsicOp::LoadUbo, 0)]) {
-            buffers.push(BufferSetup {
-                kind: BufferKind::Ubo,
-                binding: b,
-                bytes: pattern_bytes(rng.next_u64(), DEFAULT_UBO_BYTES),
-            });
-        }
+        let buffers =
+            crate::buffers::default_buffers(shader, &mut rng, ssbo_sizes, MAX_MEMORY_BYTES)
+                .map_err(|(what, reason)| SetupError::new(Some(what), reason))?;
         let mut push_constants = pattern_bytes(rng.next_u64(), DEFAULT_PUSH_BYTES);
         // Drawn after everything else, so that shaders without pointers keep the
         // choices they had before global allocations existed.

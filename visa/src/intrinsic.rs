@@ -50,8 +50,8 @@ pub fn emit(
             cx.line("barrier");
             Ok(())
         }
-        LoadGlobal | StoreGlobal | LoadSsbo | StoreSsbo | LoadUbo | LoadShared | StoreShared
-        | LoadPushConstant | ImageLoadParam => memory::emit(cx, inst, i, dest),
+        LoadGlobal | StoreGlobal | LoadSsbo | StoreSsbo | GetSsboSize | LoadUbo | LoadShared
+        | StoreShared | LoadPushConstant | ImageLoadParam => memory::emit(cx, inst, i, dest),
         op if op.is_lsc() => lsc::emit(cx, inst, i, dest),
         op if op.is_dataport() => dataport::emit(cx, inst, i, dest),
         LscLoadBlock2d | LscStoreBlock2d => block2d::emit(cx, inst, i, dest),
