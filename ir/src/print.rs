@@ -489,7 +489,7 @@ mod tests {
             "shader compute (local_size=8,4,2)\n\
              image @a[4] : 2d array rgba8_unorm readonly coherent (binding=3)\n\
              image @b : 3d r32_uint (binding=0, layout={tiling=4, row_pitch=512})\n\
-             image @c : buffer none (binding=0, layout={tiling=x, row_pitch=4096, qpitch=64, swizzle=true})\n"
+             image @c : buffer unknown (binding=0, layout={tiling=x, row_pitch=4096, qpitch=64, swizzle=true})\n"
         );
     }
 

@@ -179,8 +179,13 @@ fn main {
         assert_eq!(err.0, "ssbo 4");
         assert!(err.1.contains("4294967295 bytes"), "{}", err.1);
         // Sizes given replace the declaration's, and bind blocks nothing names.
-        let sized =
-            default_buffers(&big, &mut SeedRng::new(1), &[(4, 12), (9, 3)], 1 << 28).unwrap();
+        let sized = default_buffers(
+            &big,
+            &mut SeedRng::new(1),
+            &[(4, 12), (5, 40), (9, 3)],
+            1 << 28,
+        )
+        .unwrap();
         let got: Vec<(u32, usize)> = sized
             .iter()
             .filter(|b| b.kind == BufferKind::Ssbo)

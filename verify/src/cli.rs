@@ -38,6 +38,13 @@
 //! | `pattern:SEED` | the same from `SEED` |
 //! | `gradient` | channel `c` of texel (x, y) of layer z, level l from `n = x + 2y + 3z + 5c + 7l`: integers `n`, normalized and float channels `(n mod 64) / 63` |
 //!
+//! An image of unknown format (`image @img : 2d unknown`) is bound with a view of a
+//! real format: `--image @img=FORMAT` picks it (`r32_float`, `rgba16_uint`, ...: a
+//! format of the image's sampled type, which its accesses' `dest_type`/`src_type`
+//! give). Without one, `run` binds the first of [`formatless_view_formats`] (RGBA8 of the
+//! sampled type) and `verify` verifies once for each of the three (8-bit RGBA, 16-bit,
+//! 32-bit single channel of that type), one `verified:` line each naming the formats.
+//!
 //! Each image element, global allocation and push-constant byte may be set by one
 //! option only: a second `--image` for the same element, `--global` for the same
 //! offset or `--push` over the same bytes is an error rather than a silent override.
@@ -56,7 +63,8 @@
 use crate::exec::{dispatch_invocations, ExecConfig, ExecError, Executor};
 use crate::memory::{ImageStorage, Memory};
 use crate::setup::{
-    image_label, pointer_slots, texel_positions, Fill, Setup, SetupError, MAX_MEMORY_BYTES,
+    formatless_view_formats, image_label, pointer_slots, texel_positions, Choices, Fill, Setup,
+    SetupError, MAX_MEMORY_BYTES,
 };
 use crate::texel::TexelLayout;
 use crate::verifier::{lower_and_verify, Report, VerifyError};
@@ -64,7 +72,7 @@ use crate::visa::check::{lower_and_verify_visa, Backend};
 use crate::visa::run::RunConfig;
 use ir::diag::Diagnostic;
 use ir::interp::InterpErrorKind;
-use ir::{IntrinsicClass, Shader, Span};
+use ir::{Format, IntrinsicClass, Shader, Span};
 use lowering::{Device, LowerOptions, UntypedAddress};
 use std::fmt;
 use std::fmt::Write as _;
@@ -260,9 +268,25 @@ const PUSH_LIMIT: u64 = 1 << 16;
 
 /// The setup of a run: defaults for `shader` on `device`, then the options.
 fn make_setup(shader: &Shader, device: &Device, o: &RunOptions) -> Result<Setup, CliError> {
-    let sizes = buffer_sizes(o)?;
+    make_setup_with(shader, device, o, &[])
+}
+
+/// [`make_setup`], binding the format-less images `variant` names with its formats
+/// (one of `verify`'s runs over several view formats).
+fn make_setup_with(
+    shader: &Shader,
+    device: &Device,
+    o: &RunOptions,
+    variant: &[(String, Format)],
+) -> Result<Setup, CliError> {
+    let mut view_formats = view_formats(shader, o)?;
+    view_formats.extend(variant.iter().cloned());
+    let choices = Choices {
+        ssbo_sizes: buffer_sizes(o)?,
+        view_formats,
+    };
     let mut setup =
-        Setup::default_sized(shader, device, o.seed, &sizes).map_err(CliError::Setup)?;
+        Setup::default_with(shader, device, o.seed, &choices).map_err(CliError::Setup)?;
     if let Some(g) = &o.grid {
         setup.grid = parse_grid(g)?;
     }
@@ -351,15 +375,75 @@ fn parse_fill(option: &str, spec: &str, text: &str, seed: u64) -> Result<Fill, C
     }
 }
 
+/// The `--image` options that name a view format (`@name=FORMAT`) rather than a fill.
+fn format_specs(o: &RunOptions) -> impl Iterator<Item = (&str, &str, Format)> {
+    o.images.iter().filter_map(|spec| {
+        let (lhs, rhs) = spec.split_once('=')?;
+        let f = Format::from_name(rhs).filter(|f| *f != Format::None)?;
+        Some((spec.as_str(), lhs, f))
+    })
+}
+
+/// `--image @name=FORMAT`: the view format of a format-less image, of its sampled
+/// type, each image at most once.
+fn view_formats(shader: &Shader, o: &RunOptions) -> Result<Vec<(String, Format)>, CliError> {
+    let mut out: Vec<(String, Format)> = Vec::new();
+    let mut set_by: Vec<&str> = Vec::new();
+    for (spec, lhs, format) in format_specs(o) {
+        let usage = |why: String| CliError::Usage(format!("--image {spec}: {why}"));
+        let name = lhs.strip_prefix('@').ok_or_else(|| {
+            usage(format!(
+                "name the image with `@`, as the shader does: `@{lhs}={format}`"
+            ))
+        })?;
+        if name.contains('[') {
+            return Err(usage(
+                "a view format is the whole image's: name it without an element".into(),
+            ));
+        }
+        let Some(id) = shader.image_by_name(name) else {
+            return Err(usage(format!("the shader declares no image `@{name}`")));
+        };
+        let decl = &shader.images[id.index()];
+        if decl.format != Format::None {
+            return Err(usage(format!(
+                "`@{name}` is declared {}; only images of unknown format take a view format",
+                decl.format
+            )));
+        }
+        if let Some(t) = crate::setup::sampled_type(shader, id.index()) {
+            if format.data_base_type() != Some(t) {
+                return Err(usage(format!(
+                    "`@{name}` is accessed as {} data and {format} holds {} data",
+                    t.name(),
+                    format.data_base_type().map_or("no", |b| b.name())
+                )));
+            }
+        }
+        if let Some(i) = out.iter().position(|(n, _)| n == name) {
+            return Err(usage(format!(
+                "the view format of `@{name}` is already set by --image {}",
+                set_by[i]
+            )));
+        }
+        out.push((name.to_string(), format));
+        set_by.push(spec);
+    }
+    Ok(out)
+}
+
 /// `--image @name=FILL` and `@name[i]=FILL`: each image element at most once.
 fn apply_image_fills(shader: &Shader, setup: &mut Setup, o: &RunOptions) -> Result<(), CliError> {
     // (image, element) -> the option that set it.
     let mut set_by: Vec<(String, u32, &str)> = Vec::new();
-    for spec in &o.images {
+    let formats: Vec<&str> = format_specs(o).map(|(spec, _, _)| spec).collect();
+    for spec in o.images.iter().filter(|s| !formats.contains(&s.as_str())) {
         let usage = |why: String| CliError::Usage(format!("--image {spec}: {why}"));
-        let (lhs, fill) = spec
-            .split_once('=')
-            .ok_or_else(|| CliError::Usage(format!("--image takes @name=FILL, not `{spec}`")))?;
+        let (lhs, fill) = spec.split_once('=').ok_or_else(|| {
+            CliError::Usage(format!(
+                "--image takes @name=FILL or @name=FORMAT, not `{spec}`"
+            ))
+        })?;
         let fill = parse_fill("--image", spec, fill, o.seed)?;
         // Images are named as the IR names them, with `@`; one spelling only.
         let name = lhs.strip_prefix('@').ok_or_else(|| {
@@ -639,9 +723,40 @@ pub fn verify_shader(
     o: &RunOptions,
     v: &VerifyOptions,
 ) -> Result<String, CliError> {
-    let (dev, options, setup) = verify_inputs(shader, o, v)?;
-    let report = lower_and_verify(shader, &dev, &options, &setup).map_err(CliError::Verify)?;
-    outcome(report)
+    let mut out = String::new();
+    for variant in format_variants(shader, o)? {
+        let (dev, options, setup) = verify_inputs(shader, o, v, &variant)?;
+        let report = lower_and_verify(shader, &dev, &options, &setup).map_err(CliError::Verify)?;
+        out += &outcome(report, &variant)?;
+    }
+    Ok(out)
+}
+
+/// The view formats `verify` runs with, one run per entry: with format-less images
+/// whose format no `--image @name=FORMAT` picks, each of [`formatless_view_formats`]
+/// in turn (all such images take the k-th format of their sampled type in run k);
+/// otherwise one run with no choice beyond the options'.
+fn format_variants(
+    shader: &Shader,
+    o: &RunOptions,
+) -> Result<Vec<Vec<(String, Format)>>, CliError> {
+    let chosen = view_formats(shader, o)?;
+    let open: Vec<(String, [Format; 3])> = shader
+        .images
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| d.format == Format::None && !chosen.iter().any(|(n, _)| *n == d.name))
+        .map(|(i, d)| {
+            let formats = formatless_view_formats(crate::setup::sampled_type(shader, i));
+            (d.name.clone(), formats)
+        })
+        .collect();
+    if open.is_empty() {
+        return Ok(vec![Vec::new()]);
+    }
+    Ok((0..3)
+        .map(|k| open.iter().map(|(n, f)| (n.clone(), f[k])).collect())
+        .collect())
 }
 
 /// `ir-opt verify --visa`: as [`verify_shader`], and the vISA kernel `backend` makes
@@ -654,26 +769,38 @@ pub fn verify_shader_visa(
     v: &VerifyOptions,
     backend: &dyn Backend,
 ) -> Result<String, CliError> {
-    let (dev, options, setup) = verify_inputs(shader, o, v)?;
-    let verified = lower_and_verify_visa(
-        shader,
-        &dev,
-        &options,
-        &setup,
-        backend,
-        &RunConfig::default(),
-    )
-    .map_err(CliError::Verify)?;
-    outcome(verified.report())
+    let mut out = String::new();
+    for variant in format_variants(shader, o)? {
+        let (dev, options, setup) = verify_inputs(shader, o, v, &variant)?;
+        let verified = lower_and_verify_visa(
+            shader,
+            &dev,
+            &options,
+            &setup,
+            backend,
+            &RunConfig::default(),
+        )
+        .map_err(CliError::Verify)?;
+        out += &outcome(verified.report(), &variant)?;
+    }
+    Ok(out)
 }
 
-/// The summary line of a passed report, or the mismatches.
-fn outcome(report: Report) -> Result<String, CliError> {
-    if report.passed() {
-        Ok(format!("{}\n", report.summary()))
-    } else {
-        Err(CliError::Mismatch(report))
+/// The summary line of a passed report (naming the view formats of a run over
+/// several, `verified: ... (@img as r32_float)`), or the mismatches.
+fn outcome(report: Report, variant: &[(String, Format)]) -> Result<String, CliError> {
+    if !report.passed() {
+        return Err(CliError::Mismatch(report));
     }
+    let mut line = report.summary();
+    if !variant.is_empty() {
+        let views: Vec<String> = variant
+            .iter()
+            .map(|(n, f)| format!("@{n} as {f}"))
+            .collect();
+        line += &format!(" ({})", views.join(", "));
+    }
+    Ok(line + "\n")
 }
 
 /// The device, lowering options and setup `verify` runs with.
@@ -681,6 +808,7 @@ fn verify_inputs(
     shader: &Shader,
     o: &RunOptions,
     v: &VerifyOptions,
+    variant: &[(String, Format)],
 ) -> Result<(Device, LowerOptions, Setup), CliError> {
     let target = o
         .target
@@ -703,7 +831,7 @@ fn verify_inputs(
         readonly_via_sampler: v.readonly_via_sampler,
         ..LowerOptions::default()
     };
-    let setup = make_setup(shader, &dev, o)?;
+    let setup = make_setup_with(shader, &dev, o, variant)?;
     Ok((dev, options, setup))
 }
 

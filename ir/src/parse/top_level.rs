@@ -151,7 +151,7 @@ impl<'a> Parser<'a> {
                 error(
                     fspan,
                     format!(
-                        "unknown image format `{}` (expected a format such as rgba8_unorm or r32_uint, or none)",
+                        "unknown image format `{}` (expected a format such as rgba8_unorm or r32_uint, or unknown)",
                         shorten(fmt_word)
                     ),
                 )

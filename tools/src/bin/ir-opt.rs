@@ -65,6 +65,9 @@ enum Command {
 fn fills_help() -> String {
     format!(
         "\
+Images of unknown format: --image @name=FORMAT binds a view of FORMAT (of the image's
+sampled type); otherwise run binds RGBA8 of that type and verify runs once each with
+RGBA8, a 16-bit and a 32-bit format of it (float: rgba8_unorm, rgba16_float, r32_float).
 Image fills (--image @name=FILL, or @name[i]=FILL for one element of an array; the name
 keeps its @, and each element may be set once):
   zero          every byte 0
@@ -144,8 +147,9 @@ struct ExecArgs {
     #[arg(long, value_name = "N", default_value_t = 0, value_parser = parse_u64,
           allow_hyphen_values = true)]
     seed: u64,
-    /// Initial contents of an image: @name=FILL (repeatable; see below).
-    #[arg(long = "image", value_name = "@NAME=FILL")]
+    /// Initial contents of an image, @name=FILL, or the view format of an image of
+    /// unknown format, @name=FORMAT (repeatable; see below).
+    #[arg(long = "image", value_name = "@NAME=FILL|FORMAT")]
     images: Vec<String>,
     /// Bytes of each global allocation a 64-bit push-constant pointer points to
     /// (default 65536; 0: none).
