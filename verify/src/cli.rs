@@ -139,7 +139,13 @@ pub enum CliError {
     /// The lowering or the verification could not be carried out.
     Verify(VerifyError),
     /// Verification found mismatches.
-    Mismatch(Report),
+    Mismatch {
+        /// The failed run's report.
+        report: Report,
+        /// The view formats the run bound to images of unknown format (empty when
+        /// `verify` had a single run to make).
+        views: Vec<(String, Format)>,
+    },
 }
 
 impl fmt::Display for CliError {
@@ -151,7 +157,8 @@ impl fmt::Display for CliError {
             CliError::Setup(e) => write!(f, "error: cannot set up the run: {e}"),
             CliError::Run(e) => write!(f, "error: the shader failed: {e}{}", step_hint(e)),
             CliError::Verify(e) => write!(f, "error: {e}"),
-            CliError::Mismatch(r) => write!(f, "{r}"),
+            CliError::Mismatch { report, views } if views.is_empty() => write!(f, "{report}"),
+            CliError::Mismatch { report, views } => report.write_of(f, Some(&views_text(views))),
         }
     }
 }
@@ -790,17 +797,25 @@ pub fn verify_shader_visa(
 /// several, `verified: ... (@img as r32_float)`), or the mismatches.
 fn outcome(report: Report, variant: &[(String, Format)]) -> Result<String, CliError> {
     if !report.passed() {
-        return Err(CliError::Mismatch(report));
+        return Err(CliError::Mismatch {
+            report,
+            views: variant.to_vec(),
+        });
     }
     let mut line = report.summary();
     if !variant.is_empty() {
-        let views: Vec<String> = variant
-            .iter()
-            .map(|(n, f)| format!("@{n} as {f}"))
-            .collect();
-        line += &format!(" ({})", views.join(", "));
+        line += &format!(" ({})", views_text(variant));
     }
     Ok(line + "\n")
+}
+
+/// The view formats of one run: `@src as r32_float, @dst as rgba8_unorm`.
+fn views_text(variant: &[(String, Format)]) -> String {
+    let views: Vec<String> = variant
+        .iter()
+        .map(|(n, f)| format!("@{n} as {f}"))
+        .collect();
+    views.join(", ")
 }
 
 /// The device, lowering options and setup `verify` runs with.
@@ -1237,7 +1252,7 @@ fn main {{
             ..VerifyOptions::default()
         };
         let e = verify("t.ir", SRC, &o, &v).unwrap_err();
-        assert!(matches!(e, CliError::Mismatch(_)), "{e}");
+        assert!(matches!(e, CliError::Mismatch { .. }), "{e}");
         let e = verify(
             "t.ir",
             SRC,
@@ -1247,5 +1262,32 @@ fn main {{
         .unwrap_err()
         .to_string();
         assert_eq!(e, "error: verify needs --target PLATFORM");
+    }
+
+    #[test]
+    fn a_failed_run_over_view_formats_names_them() {
+        let report = Report {
+            invocations: 4,
+            accesses: 8,
+            mismatch_count: 2,
+            by_kind: [(crate::verifier::MismatchKind::Value, 2)]
+                .into_iter()
+                .collect(),
+            ..Report::default()
+        };
+        let views = [("depth".to_string(), Format::R32Float)];
+        let e = outcome(report.clone(), &views).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "verification failed with @depth as r32_float: 4 invocations, 8 accesses, \
+             2 mismatches (value 2)\n... and 2 more mismatches\n"
+        );
+        // A single run names nothing.
+        let e = outcome(report, &[]).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("verification failed: 4 invocations"),
+            "{e}"
+        );
     }
 }
