@@ -115,6 +115,7 @@ pub struct Ctx<'a> {
     /// value too large for one variable is split into consecutive ones).
     values: Vec<Option<(VarId, u8)>>,
     uniform: Vec<bool>,
+    folded: Vec<bool>,
     scalar: bool,
     temps: u32,
     labels: u32,
@@ -137,6 +138,7 @@ impl<'a> Ctx<'a> {
             inst: None,
             values: vec![None; func.num_value_ids()],
             uniform: crate::uniform::uniform_values(func),
+            folded: crate::predicate::folded_compares(func),
             scalar: false,
             temps: 0,
             labels: 0,
@@ -211,6 +213,12 @@ impl<'a> Ctx<'a> {
     /// Whether value `v` is uniform (a scalar variable).
     pub fn is_uniform(&self, v: Value) -> bool {
         self.uniform.get(v.index()).copied().unwrap_or(false)
+    }
+
+    /// Whether value `v` is a comparison that lives only in the predicates of its uses
+    /// ([`crate::predicate`]): it has no variable.
+    pub fn is_folded(&self, v: Value) -> bool {
+        self.folded.get(v.index()).copied().unwrap_or(false)
     }
 
     /// Enters or leaves scalar mode (instructions defining uniform values).
@@ -386,6 +394,14 @@ impl<'a> Ctx<'a> {
                 }
             } else {
                 bits
+            }));
+        }
+        if self.is_folded(s.value) {
+            return Err(self.err(EmitErrorKind::Malformed {
+                what: format!(
+                    "{} is a comparison folded into its conditions, read as a value",
+                    self.func.value_name(s.value)
+                ),
             }));
         }
         if self.func.value_def(s.value).is_none() {
