@@ -18,6 +18,7 @@
 
 use crate::ctx::{storage_type, Ctx, Opnd, Reg};
 use crate::error::EmitError;
+use crate::fold::Fold;
 use crate::ops::{bool_from_bit0, compare, copy, mask, neg, sign_extend, widen};
 use crate::vtype::VType;
 use crate::{alu64, bits, convert, float, float_bits, float_steps, idiv, math};
@@ -50,7 +51,7 @@ pub fn emit(cx: &mut Ctx, alu: &AluInst, dest: Value) -> Result<(), EmitError> {
         dty.bit_size()
     };
     match op {
-        Bcsel if cx.is_folded(alu.srcs[0].value) => {
+        Bcsel if cx.fold_of(alu.srcs[0].value) == Some(Fold::Condition) => {
             // One component (a folded condition is one predicate): `(p) sel`, on the
             // 32-bit halves for 64-bit values.
             let p = condition(cx, alu.srcs[0])?;
@@ -70,6 +71,9 @@ pub fn emit(cx: &mut Ctx, alu: &AluInst, dest: Value) -> Result<(), EmitError> {
                 cx.line(&format!("({p}) sel {es} {dd} {sa} {sb}"));
             }
             Ok(())
+        }
+        Iadd if n == 1 && alu.srcs.iter().any(|s| cx.is_folded(s.value)) => {
+            fused_add(cx, alu, dest)
         }
         Mov => {
             for i in 0..n {
@@ -120,9 +124,9 @@ pub fn emit(cx: &mut Ctx, alu: &AluInst, dest: Value) -> Result<(), EmitError> {
 
 /// The predicate of the condition `s` (one boolean component) for the instruction that
 /// follows: the comparison itself when it is folded into its conditions
-/// ([`crate::predicate`]), else `cmp.ne` of the boolean.
+/// ([`crate::fold`]), else `cmp.ne` of the boolean.
 pub fn condition(cx: &mut Ctx, s: Src) -> Result<String, EmitError> {
-    if !cx.is_folded(s.value) {
+    if cx.fold_of(s.value) != Some(Fold::Condition) {
         return cx.pred_src(s);
     }
     let func = cx.func;
@@ -159,6 +163,54 @@ pub fn condition(cx: &mut Ctx, s: Src) -> Result<String, EmitError> {
     let (sa, sb) = (cx.src(a, ty), cx.src(b, ty));
     cx.line(&format!("cmp.{cond} {es} {p} {sa} {sb}"));
     Ok(p)
+}
+
+/// A 32-bit `iadd` with a term computed here ([`crate::fold`]): `add3` of the term's two
+/// operands and the other source, or `mad` of the term's product and the other source.
+fn fused_add(cx: &mut Ctx, alu: &AluInst, dest: Value) -> Result<(), EmitError> {
+    let func = cx.func;
+    let Some(k) = alu.srcs.iter().position(|s| cx.is_folded(s.value)) else {
+        return Err(cx.unsupported("an addition without a folded term"));
+    };
+    let term = alu.srcs[k];
+    let def = func.value_def(term.value).map(|d| func.inst(d));
+    let Some(t) = def.and_then(|d| d.as_alu()) else {
+        return Err(cx.unsupported("a folded term that is no ALU instruction"));
+    };
+    let other = cx.comp(alu.srcs[1 - k], 0)?;
+    let d = cx.dest(dest, 0)?;
+    let u = VType::Ud;
+    match (cx.fold_of(term.value), t.op) {
+        (Some(Fold::Add3), AluOp::Iadd) => {
+            let (a, b) = (cx.comp(t.srcs[0], 0)?, cx.comp(t.srcs[1], 0)?);
+            cx.op_add3(d, u, [a, b, other]);
+        }
+        (Some(Fold::Mad), AluOp::Ishl | AluOp::Imul) => {
+            // The factor is a constant below 2^16 (`fold`): 2^k for a shift by k.
+            let konst = |i: usize| -> Option<u64> {
+                let s = t.srcs[i];
+                let c = cx.const_of(s.value)?;
+                c.get(usize::from(s.swizzle.component(0))).copied()
+            };
+            let (x, factor) = if t.op == AluOp::Ishl {
+                (0, konst(1).map(|sh| 1u64 << (sh & 31)))
+            } else if let Some(f) = konst(1) {
+                (0, Some(f))
+            } else {
+                (1, konst(0))
+            };
+            let Some(factor) = factor else {
+                return Err(cx.unsupported("a folded product without a constant factor"));
+            };
+            let a = cx.comp(t.srcs[x], 0)?;
+            let a = Opnd::Reg(cx.in_reg(a, u));
+            cx.op("mad", d, u, &[a, Opnd::Imm(factor), other]);
+        }
+        (f, op) => {
+            return Err(cx.unsupported(format!("`{op}` folded as {f:?} into an addition")));
+        }
+    }
+    Ok(())
 }
 
 /// Whether an op keeps the `0`/`~0` form of 1-bit operands when computed on it directly.

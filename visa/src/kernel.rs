@@ -175,7 +175,7 @@ fn check_pressure(cx: &mut Ctx) -> Result<u32, EmitError> {
     };
     let folded = |v: ir::Value| {
         if cx.is_folded(v) {
-            crate::predicate::operands(func, v)
+            crate::fold::operands(func, v)
         } else {
             Vec::new()
         }
@@ -264,7 +264,7 @@ fn instruction(cx: &mut Ctx, inst: ir::Inst) -> Result<(), EmitError> {
 
 fn instruction_kind(cx: &mut Ctx, inst: ir::Inst) -> Result<(), EmitError> {
     let data = cx.func.inst(inst);
-    // A comparison folded into its conditions is written at each of them.
+    // A value computed where it is used (`fold`) is written there.
     if data.dest.is_some_and(|v| cx.is_folded(v)) {
         return Ok(());
     }

@@ -58,7 +58,7 @@
 //! predicate logic is `and`/`or` on predicates. A boolean result is written as
 //! `(pK) sel (M1, W) d 0xffffffff:ud 0x0:ud`; a comparison used only as conditions
 //! (selects and branches) has no boolean: it is written as the `cmp` of each
-//! condition ([`predicate`]).
+//! condition ([`fold`]).
 //!
 //! **Operands.** Sources are `var(row,col)<v;1,0>` with `v` = 1 (packed), 2 (a half of
 //! 64-bit lanes) or 0 (a broadcast scalar), optionally with a `(-)` or `(abs)` modifier;
@@ -158,6 +158,7 @@ pub mod error;
 pub mod float;
 pub mod float_bits;
 pub mod float_steps;
+pub mod fold;
 pub mod idiv;
 pub mod igc;
 pub mod int64;
@@ -170,7 +171,6 @@ pub mod nan;
 pub mod ops;
 pub mod payload;
 pub mod phi;
-pub mod predicate;
 pub mod pressure;
 pub mod round64;
 pub mod sampler;

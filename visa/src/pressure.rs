@@ -7,15 +7,15 @@
 //!
 //! Liveness is the usual backward dataflow over the function's control-flow graph
 //! (`Function::successors`), with phi sources live at the ends of their predecessors
-//! and `if` conditions at the end of the block before the `if`. A comparison folded
-//! into its conditions ([`crate::predicate`]) is computed again at each of them, so a
-//! use of it is a use of its operands.
+//! and `if` conditions at the end of the block before the `if`. A value computed where
+//! it is used ([`crate::fold`]) keeps its operands live there instead: a use of it is a
+//! use of its operands.
 
 use ir::{CfNode, Function, Inst, InstKind, Value};
 use std::collections::{HashMap, HashSet};
 
 /// The peak of live bytes, and an instruction where it is reached. `folded` gives the
-/// operands of a folded comparison (nothing for other values).
+/// operands of a folded value (nothing for other values).
 pub fn peak(
     func: &Function,
     bytes: &dyn Fn(Value) -> u32,
