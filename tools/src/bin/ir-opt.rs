@@ -525,13 +525,11 @@ fn check_with_igc(kernel: &visa::Kernel, device: &lowering::Device) -> Result<()
     })?;
     match visa::igc::compile(&kernel.text, platform) {
         Ok(c) => {
-            let mut mode = String::new();
-            if c.large_grf {
-                mode.push_str(", in the 256-register mode");
-            }
-            if c.without_local_ra {
-                mode.push_str(", with -nolocalra after a GenX_IR crash");
-            }
+            let mode = if c.registers == 128 {
+                String::new()
+            } else {
+                format!(", with {} registers", c.registers)
+            };
             eprintln!(
                 "GenX_IR -platform {platform}: accepted ({} sends{mode})",
                 c.sends.len()
