@@ -68,11 +68,31 @@ pub mod math;
 pub mod memory;
 pub mod ops;
 pub mod source;
+pub mod spirv;
 pub mod stmt;
 pub mod value;
 
 pub use bindings::{Binding, BindingKind};
-pub use entry::Imported;
+pub use spirv::spec::{SpecConstant, SpecMap, SpecValue};
+
+/// An imported shader and the resources it uses.
+#[derive(Clone, Debug)]
+pub struct Imported {
+    /// The IR shader (validated): one function, `main`.
+    pub shader: ir::Shader,
+    /// The binding mapping of the resources it uses (see [`bindings`]).
+    pub bindings: Vec<Binding>,
+    /// The name of the entry point imported.
+    pub entry: String,
+    /// Bytes of shared memory its workgroup variables take.
+    pub shared_bytes: u32,
+    /// The module's specialization constants (with a `SpecId`), and whether the
+    /// specialization given set each.
+    pub spec_constants: Vec<SpecConstant>,
+    /// The source file the shader's spans point into (the `OpString` of its first
+    /// `OpLine`), when a SPIR-V module carries debug lines.
+    pub source_file: Option<String>,
+}
 pub use error::{ErrorKind, ImportError, Location};
 pub use source::{Language, Parsed};
 
