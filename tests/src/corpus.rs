@@ -1,10 +1,10 @@
 //! The corpus of real compute shaders under `tests/corpus/` (origins and licences in
 //! `tests/corpus/SOURCES.md`), as cases the suites import, lower and verify.
 //!
-//! Every file is stored verbatim. A GLSL file is a case twice: through naga's GLSL
-//! reader and, compiled by `glslangValidator` (Debian `glslang-tools`), through naga's
-//! SPIR-V reader, so that the SPIR-V path sees a real compiler's output. Each compute
-//! entry point of a module is a case of its own.
+//! Every file is stored verbatim. A GLSL file is a case twice: as GLSL through the front
+//! door (which compiles it with glslang) and as the SPIR-V `glslangValidator` (Debian
+//! `glslang-tools`) makes of it, read as a SPIR-V module. Each compute entry point of a
+//! module is a case of its own.
 //!
 //! [`for_each_lowered`] walks every case on every platform preset and hands the
 //! lowered shader to a hook: the corpus test verifies it, and a back end's test can
@@ -31,9 +31,9 @@ pub struct Input {
     pub bytes: Vec<u8>,
 }
 
-/// Files naga's GLSL reader cannot read, with naga's reason: their SPIR-V, compiled by
-/// glslang, is imported instead. The test checks that each still fails, so that the
-/// list shrinks when naga's reader grows.
+/// Files naga's GLSL reader cannot read, with naga's reason: the naga-IR oracle
+/// (`frontend::oracle`) cannot check them. The test checks that each still fails, so
+/// that the list shrinks when naga's reader grows.
 pub const NAGA_GLSL_GAPS: &[(&str, &str)] = &[
     ("sascha_willems/edgedetect.comp", "Unknown function 'conv'"),
     ("sascha_willems/emboss.comp", "Unknown function 'conv'"),
@@ -108,9 +108,8 @@ pub fn glslang(path: &Path) -> Result<Vec<u8>, String> {
     Ok(bytes)
 }
 
-/// Every input: each file through its own reader (GLSL files naga's reader cannot read,
-/// listed in [`NAGA_GLSL_GAPS`], excepted) and each GLSL file as SPIR-V when glslang
-/// is there.
+/// Every input: each file in its own language, and each GLSL file also as SPIR-V, when
+/// glslang is there.
 pub fn inputs() -> Result<Vec<Input>, String> {
     let glslang_here = have_glslang();
     let mut out = Vec::new();
@@ -125,7 +124,7 @@ pub fn inputs() -> Result<Vec<Input>, String> {
                 bytes: glslang(&path)?,
             });
         }
-        if language == Language::Glsl && NAGA_GLSL_GAPS.iter().any(|(n, _)| *n == name) {
+        if language == Language::Glsl && !glslang_here {
             continue;
         }
         out.push(Input {
@@ -139,8 +138,7 @@ pub fn inputs() -> Result<Vec<Input>, String> {
 
 /// The compute entry points of an input.
 pub fn entry_points(input: &Input) -> Result<Vec<String>, frontend::ImportError> {
-    let parsed = frontend::source::read(input.language, &input.bytes)?;
-    Ok(frontend::compute_entry_points(&parsed))
+    frontend::compute_entry_points(&input.bytes, input.language)
 }
 
 /// A lowering refusal the corpus expects: the case (a substring of its name), the
@@ -207,8 +205,8 @@ pub fn for_each_lowered(mut hook: impl FnMut(Lowered<'_>)) -> Result<usize, Stri
     Ok(n)
 }
 
-/// Whether an import error is naga's GLSL reader refusing the file for the reason
-/// [`NAGA_GLSL_GAPS`] records.
+/// Whether an import error is naga's GLSL reader (the oracle's) refusing the file for
+/// the reason [`NAGA_GLSL_GAPS`] records.
 pub fn is_known_glsl_gap(name: &str, e: &frontend::ImportError) -> bool {
     e.kind == ErrorKind::Parse
         && NAGA_GLSL_GAPS

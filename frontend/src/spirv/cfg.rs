@@ -203,6 +203,12 @@ fn phi_edge(ctx: &mut Ctx<'_>, from: Id, to: Id) -> Result<(), ImportError> {
 
 /// Translates the blocks from `start` on until every path leaves through an exit.
 pub fn walk(ctx: &mut Ctx<'_>, start: Id) -> Result<(), ImportError> {
+    walk_from(ctx, start, true)
+}
+
+/// [`walk`], where the first block is translated without asking whether a branch to
+/// it would leave a construct (a switch's case target is one).
+fn walk_from(ctx: &mut Ctx<'_>, start: Id, classify_first: bool) -> Result<(), ImportError> {
     ctx.depth += 1;
     if ctx.depth > MAX_NESTING {
         return Err(ctx.error(
@@ -210,20 +216,24 @@ pub fn walk(ctx: &mut Ctx<'_>, start: Id) -> Result<(), ImportError> {
             format!("constructs nest more than {MAX_NESTING} deep"),
         ));
     }
-    let r = walk_inner(ctx, start);
+    let r = walk_inner(ctx, start, classify_first);
     ctx.depth -= 1;
     r
 }
 
-fn walk_inner(ctx: &mut Ctx<'_>, start: Id) -> Result<(), ImportError> {
+fn walk_inner(ctx: &mut Ctx<'_>, start: Id, classify_first: bool) -> Result<(), ImportError> {
     let mut label = start;
+    let mut first = true;
     loop {
         if !ctx.live {
             return Ok(());
         }
-        if let Some((k, kind)) = classify(ctx, label)? {
-            return exit(ctx, k, kind, label);
+        if !first || classify_first {
+            if let Some((k, kind)) = classify(ctx, label)? {
+                return exit(ctx, k, kind, label);
+            }
         }
+        first = false;
         let bi = block_index(ctx, label)?;
         let fi = ctx.frame()?.func;
         let blk = ctx.m.functions[fi].blocks[bi].clone();
@@ -796,7 +806,7 @@ fn switch(
         let id = ctx.push_if(cond);
         let yes = ctx.bool(true);
         ctx.vars.insert(taken_key, Val::Leaf(yes));
-        walk(ctx, *t)?;
+        walk_from(ctx, *t, false)?;
         let then_state = ctx.edge()?;
         ctx.vars = before;
         ctx.live = true;

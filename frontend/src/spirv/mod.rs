@@ -34,7 +34,7 @@ pub mod value;
 pub mod variables;
 
 use crate::error::{ErrorKind, ImportError, Location};
-use crate::Imported;
+use crate::imported::Imported;
 use context::Ctx;
 use module::{Id, Module};
 use spec::{ConstVal, SpecMap};

@@ -12,7 +12,8 @@ use tools::{load_shader, read_bytes, read_input, write_output, Failure, OptionEr
 const EXAMPLES: &str = "\
 Examples:
   ir-opt examples/blur.ir                      parse, validate and print
-  ir-opt tests/corpus/x.comp --target dg2 -O   import GLSL through naga, then lower
+  ir-opt tests/corpus/x.comp --target dg2 -O   import GLSL (compiled by glslang), then lower
+  ir-opt shader.spv --spec 0=64 --spec 1=true  specialize constants 0 and 1
   ir-opt shader.spv --entry main               import one entry point of a SPIR-V module
   ir-opt examples/blur.ir -p cse,dce           run passes
   ir-opt examples/blur.ir --target dg2 -O      lower images for DG2, then clean up
@@ -113,14 +114,38 @@ impl From {
 /// How an input is read: the IR's text, or a shader through naga.
 #[derive(Args)]
 struct SourceArgs {
-    /// Read FILE as SPIR-V, WGSL or GLSL through naga (default: by extension, `.spv`,
-    /// `.wgsl`, `.comp`, `.glsl`; anything else is the IR's text).
+    /// Read FILE as SPIR-V, WGSL or GLSL (default: by extension, `.spv`, `.wgsl`,
+    /// `.comp`, `.glsl`; anything else is the IR's text).
     #[arg(long, value_name = "LANG", value_enum)]
     from: Option<From>,
     /// The compute entry point to import from a SPIR-V, WGSL or GLSL module (default:
     /// its only one).
     #[arg(long, value_name = "NAME")]
     entry: Option<String>,
+    /// Specialize constant ID (SPIR-V SpecId, GLSL constant_id, WGSL @id) to VALUE: an
+    /// integer, a float, or a boolean (true/false, 1/0); repeatable. The others keep
+    /// their defaults.
+    #[arg(long = "spec", value_name = "ID=VALUE")]
+    spec: Vec<String>,
+}
+
+/// The specialization `--spec` gives.
+fn spec_map(args: &[String]) -> Result<frontend::SpecMap, Failure> {
+    let mut map = frontend::SpecMap::new();
+    for a in args {
+        let bad = |why: &str| Failure(OptionError::new("--spec", &format!("`{a}`: {why}")).line());
+        let (id, value) = a.split_once('=').ok_or_else(|| bad("expected ID=VALUE"))?;
+        let id: u32 = id
+            .trim()
+            .parse()
+            .map_err(|_| bad("the ID is not a whole number"))?;
+        let v = frontend::SpecValue::parse(value)
+            .ok_or_else(|| bad("the VALUE is not an integer, a float, true or false"))?;
+        if map.insert(id, v).is_some() {
+            return Err(bad("the ID is given twice"));
+        }
+    }
+    Ok(map)
 }
 
 /// Options shared by `run` and `verify`.
@@ -309,7 +334,8 @@ fn parse_usize(text: &str) -> Result<usize, String> {
 }
 
 fn main() -> ExitCode {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn,naga=error"))
+        .init();
     let command = Cli::command().after_help(after_help());
     let cli: Cli = match tools::command_line::parse(command) {
         Ok(cli) => cli,
@@ -372,6 +398,15 @@ fn load(path: &str, source: &SourceArgs) -> Result<Input, Failure> {
         None => frontend::Language::from_path(path),
     };
     let Some(language) = language else {
+        if !source.spec.is_empty() {
+            return Err(Failure(
+                OptionError::new(
+                    "--spec",
+                    "specializes a SPIR-V, WGSL or GLSL input; this input is the IR's text",
+                )
+                .line(),
+            ));
+        }
         if source.entry.is_some() {
             return Err(Failure(
                 OptionError::new(
@@ -387,21 +422,62 @@ fn load(path: &str, source: &SourceArgs) -> Result<Input, Failure> {
         return Ok(Input { shader, file, text });
     };
     let (_, bytes) = read_bytes(path)?;
-    let imported = frontend::import(&bytes, language, source.entry.as_deref()).map_err(|e| {
+    let options = frontend::Options {
+        entry: source.entry.clone(),
+        spec: spec_map(&source.spec)?,
+    };
+    let imported = frontend::import_with(&bytes, language, &options).map_err(|e| {
         let text = language
             .is_text()
             .then(|| String::from_utf8_lossy(&bytes).into_owned());
         Failure(e.render(&file, text.as_deref()))
     })?;
+    if language != frontend::Language::Wgsl {
+        for id in options.spec.keys() {
+            if !imported.spec_constants.iter().any(|c| c.spec_id == *id) {
+                let ids: Vec<String> = imported
+                    .spec_constants
+                    .iter()
+                    .map(|c| c.spec_id.to_string())
+                    .collect();
+                return Err(Failure(
+                    OptionError::new(
+                        "--spec",
+                        &format!(
+                            "the module has no specialization constant {id} ({})",
+                            if ids.is_empty() {
+                                "it has none".to_string()
+                            } else {
+                                format!("its ids are {}", ids.join(", "))
+                            }
+                        ),
+                    )
+                    .line(),
+                ));
+            }
+        }
+    }
     log::info!(
         "imported entry point `{}` of {file} ({} resources)",
         imported.entry,
         imported.bindings.len()
     );
-    let text = if language.is_text() {
-        String::from_utf8_lossy(&bytes).into_owned()
+    // Spans point into the text: the input's own, or, for a SPIR-V module with debug
+    // lines, the source file its OpLine names (read when it is there).
+    let (file, text) = if language.is_text() {
+        (file, String::from_utf8_lossy(&bytes).into_owned())
+    } else if let Some(src) = &imported.source_file {
+        let beside = std::path::Path::new(path)
+            .parent()
+            .map(|d| d.join(src))
+            .filter(|p| p.exists());
+        let text = beside
+            .or_else(|| Some(std::path::PathBuf::from(src)))
+            .and_then(|p| std::fs::read_to_string(p).ok())
+            .unwrap_or_default();
+        (src.clone(), text)
     } else {
-        String::new()
+        (file, String::new())
     };
     Ok(Input {
         shader: imported.shader,

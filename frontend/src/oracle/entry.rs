@@ -2,13 +2,13 @@
 //! builtins, the globals' initial values, the body, and the clean-up that leaves a valid
 //! IR shader.
 
-use crate::bindings::{self, Role};
-use crate::context::{Ctx, Frame};
 use crate::error::{ErrorKind, ImportError, Location};
+use crate::imported::Imported;
+use crate::oracle::context::{Ctx, Frame};
+use crate::oracle::resources::{self, Role};
+use crate::oracle::value::{Cached, Val, VarKey};
+use crate::oracle::{expr, stmt};
 use crate::source::{Language, Parsed};
-use crate::value::{Cached, Val, VarKey};
-use crate::Imported;
-use crate::{expr, stmt};
 use ir::passes::Pass;
 use ir::{AluOp, Cursor, Function, IntrinsicOp, Jump, Shader, Src, Type};
 use naga::{Binding as NagaBinding, BuiltIn, ShaderStage, TypeInner};
@@ -219,7 +219,7 @@ pub fn import(parsed: &Parsed, entry: Option<&str>) -> Result<Imported, ImportEr
         )
     })?;
     let locate = |span: naga::Span| parsed.map.locate(span);
-    let mapping = bindings::map(module, &layouter, &|g| ep_info[g], &locate)?;
+    let mapping = resources::map(module, &layouter, &|g| ep_info[g], &locate)?;
     let mut func = Function::new("main");
     let first = func.first_block(ir::CfParent::Root).ok_or_else(|| {
         ImportError::new(
