@@ -2,14 +2,14 @@
 //! (`// expect VAR = v0 v1 ...`, worked out by hand in the file's comments) and the
 //! platform whose registers it assumes (`// platform: DG2` for 32-byte registers, `PVC`
 //! for 64-byte ones). The interpreter must compute exactly those values, and IGC's
-//! finalizer `GenX_IR` must accept every kernel for its platform: the forms the
-//! interpreter runs are forms IGC takes.
+//! finalizer `GenX_IR` must accept every kernel for its platform, into a listing whose
+//! every path ends its thread (`visa::igc::compile`): the forms the interpreter runs
+//! are forms IGC takes.
 //!
 //! The `GenX_IR` test fails when the environment variable `CI` is set and the tool is
 //! missing; elsewhere it is skipped with a message.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use verify::visa::program::Program;
 use verify::visa::reader::read;
 use verify::visa::run::{NoMemory, RunConfig, Stop, Thread, ThreadInit};
@@ -104,34 +104,21 @@ fn the_interpreter_computes_the_expected_values() {
 
 #[test]
 fn genx_ir_accepts_every_kernel() {
-    let probe = Command::new("GenX_IR").arg("-h").output();
-    if probe.is_err() {
+    if visa::igc::find_tool().is_none() {
         if std::env::var_os("CI").is_some() {
             panic!("GenX_IR is missing (install libigc-tools)");
         }
         eprintln!("skipped: GenX_IR is not installed (Debian package libigc-tools)");
         return;
     }
-    let dir = std::env::temp_dir().join(format!("visa_kernels_{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
     for case in cases() {
-        let file = dir.join(case.path.file_name().unwrap());
-        std::fs::write(&file, &case.text).unwrap();
-        let out = Command::new("GenX_IR")
-            .arg(&file)
-            .args(["-platform", &case.platform, "-output"])
-            .current_dir(&dir)
-            .output()
-            .unwrap();
-        let errors = std::fs::read_to_string(file.with_extension("errors.txt")).unwrap_or_default();
-        assert!(
-            out.status.success(),
-            "{}: GenX_IR -platform {} failed:\n{}{}",
-            case.path.display(),
-            case.platform,
-            String::from_utf8_lossy(&out.stdout),
-            errors
-        );
+        // `compile` also requires that every path of the listing ends its thread.
+        if let Err(e) = visa::igc::compile(&case.text, &case.platform) {
+            panic!(
+                "{}: GenX_IR -platform {}: {e}",
+                case.path.display(),
+                case.platform
+            );
+        }
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

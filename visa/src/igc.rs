@@ -7,6 +7,10 @@
 //! (GenX_IR writes next to its input and leaves old error files behind). Many kernels
 //! run on a pool of threads ([`compile_many`]).
 
+mod exits;
+
+pub use exits::ThreadExits;
+
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -74,9 +78,10 @@ pub enum CheckError {
         /// What it said.
         errors: String,
     },
-    /// `GenX_IR` compiled the kernel, but its threads would not end: the listing has
-    /// no end-of-thread send, or a subroutine `ret` (what a kernel without its entry
-    /// `.function` compiles to). On hardware such a dispatch hangs.
+    /// `GenX_IR` compiled the kernel, but a path of its threads would not end: it
+    /// reaches a subroutine `ret` (what a kernel without its entry `.function` compiles
+    /// to) or runs past the last instruction instead of an end-of-thread send
+    /// ([`ThreadExits`]). On hardware such a dispatch hangs.
     NoEndOfThread {
         /// What the listing has instead.
         reason: String,
@@ -318,45 +323,21 @@ pub fn check_encoding(asm: &str) -> Result<(), CheckError> {
     }
 }
 
-/// Checks that every way out of a compiled kernel ends the thread: the listing has an
-/// end-of-thread send (`send.gtwy ... {EOT}`, or `{EOT,...}` with other SWSB tokens)
-/// and no `ret`, the only other instruction that leaves a kernel's code. A kernel with
-/// no way out (a loop without a break, whose exit GenX_IR deletes as unreachable) ends
-/// in an unpredicated jump back and needs no end-of-thread send.
+/// Checks that every way out of a compiled kernel ends the thread: every path from the
+/// entry of the listing ends in an unpredicated end-of-thread send (`send.gtwy ...
+/// {EOT}`, or `{EOT,...}` with other SWSB tokens), none in a subroutine `ret` or past
+/// the last instruction ([`ThreadExits`]). A kernel with no way out (a loop without a
+/// break, whose exit GenX_IR deletes as unreachable) needs no end-of-thread send.
 pub fn check_end_of_thread(asm: &str) -> Result<(), CheckError> {
-    let code = asm
-        .lines()
-        .map(|l| l.split("//").next().unwrap_or("").trim())
-        .filter(|l| !l.is_empty());
-    let mut eot = 0usize;
-    let mut endless = false;
-    for l in code {
-        let mut tokens = l.split_whitespace();
-        let mut op = tokens.next().unwrap_or("");
-        let predicated = op.starts_with('(') && op != "(W)";
-        if op.starts_with('(') {
-            op = tokens.next().unwrap_or("");
-        }
-        if l.ends_with(':') || op == "nop" {
-            continue;
-        }
-        endless = !predicated && matches!(op, "jmpi" | "goto" | "while");
-        if op == "ret" || op.starts_with("ret.") {
-            return Err(CheckError::NoEndOfThread {
-                reason: format!("a subroutine return `{l}`"),
-            });
-        }
-        let swsb = l.rsplit_once('{').map_or("", |(_, s)| s);
-        if op.starts_with("send") && swsb.split([',', '}']).any(|t| t.trim() == "EOT") {
-            eot += 1;
-        }
+    let exits = ThreadExits::of(asm);
+    if exits.open.is_empty() {
+        return Ok(());
     }
-    if eot == 0 && !endless {
-        return Err(CheckError::NoEndOfThread {
-            reason: "no end-of-thread send".to_string(),
-        });
+    let mut reason = exits.open.join("; ");
+    if exits.end_of_thread.is_empty() {
+        reason = format!("no end-of-thread send; {reason}");
     }
-    Ok(())
+    Err(CheckError::NoEndOfThread { reason })
 }
 
 /// The seconds of the `Total` line of a `jit_time.txt` (`Total <tab> 0.0428 <tab> 100%`).
@@ -530,8 +511,10 @@ L1160:
             e.to_string().contains("subroutine return `ret (16|M0)"),
             "{e}"
         );
-        let e = check_end_of_thread(&format!("{dg2}{ret}")).unwrap_err();
+        // One path ends the thread, the other returns.
+        let e = check_end_of_thread(&format!("(f0.0)  jmpi L1\n{dg2}L1:\n{ret}")).unwrap_err();
         assert!(matches!(e, CheckError::NoEndOfThread { .. }), "{e}");
+        assert!(!e.to_string().contains("no end-of-thread send"), "{e}");
         // A loop without a way out.
         let endless = "loop1_head:
         store_quad.tgm.d32.x.a32 (8|M0)  bti[0][r4:1] r6:6         {A@1,$3} // ex_desc:0x0; desc:0x62001506 // $10
