@@ -1,8 +1,8 @@
 //! GLSL into SPIR-V with glslang, the reference GLSL compiler, run as the
 //! `glslangValidator` executable (Debian `glslang-tools`; `GLSLANG_VALIDATOR` names
-//! another): a Vulkan 1.1 compute shader (`-V --target-env vulkan1.1 -S comp`) with
+//! another): a Vulkan 1.2 compute shader (`-V --target-env vulkan1.2 -S comp`) with
 //! debug lines (`-g`), so the translator's errors and the IR's spans point into the
-//! GLSL.
+//! GLSL; `#include`s resolve in the directories given (`-I`).
 
 use crate::error::{ErrorKind, ImportError, Location};
 use std::process::Command;
@@ -13,8 +13,9 @@ pub fn executable() -> String {
     std::env::var("GLSLANG_VALIDATOR").unwrap_or_else(|_| "glslangValidator".to_string())
 }
 
-/// Compiles GLSL compute shader text to a SPIR-V module.
-pub fn compile(bytes: &[u8]) -> Result<Vec<u8>, ImportError> {
+/// Compiles GLSL compute shader text to a SPIR-V module, `#include`s resolving in
+/// `include_dirs`.
+pub fn compile(bytes: &[u8], include_dirs: &[std::path::PathBuf]) -> Result<Vec<u8>, ImportError> {
     let parse = |loc: Location, m: String| ImportError::new(ErrorKind::Parse, loc, m);
     let text = std::str::from_utf8(bytes).map_err(|e| {
         parse(
@@ -40,8 +41,13 @@ pub fn compile(bytes: &[u8]) -> Result<Vec<u8>, ImportError> {
     let result = (|| {
         std::fs::write(&input, text).map_err(|e| io("write the GLSL", e))?;
         let exe = executable();
-        let run = Command::new(&exe)
-            .args(["-V", "--target-env", "vulkan1.1", "-S", "comp", "-g", "-o"])
+        let mut cmd = Command::new(&exe);
+        cmd.args(["-V", "--target-env", "vulkan1.2", "-S", "comp", "-g"]);
+        for d in include_dirs {
+            cmd.arg(format!("-I{}", d.display()));
+        }
+        let run = cmd
+            .arg("-o")
             .arg(&output)
             .arg(&input)
             .output()

@@ -58,6 +58,8 @@ pub struct Options {
     /// WGSL's `@id` of an `override`). Ids no constant has are ignored, as Vulkan
     /// ignores them.
     pub spec: SpecMap,
+    /// Where GLSL's `#include`s resolve (the including file's directory, for one).
+    pub include_dirs: Vec<std::path::PathBuf>,
 }
 
 /// Imports the compute entry point `entry` (or the module's only one) of `bytes`, read
@@ -69,7 +71,7 @@ pub fn import(
 ) -> Result<Imported, ImportError> {
     let options = Options {
         entry: entry.map(str::to_string),
-        spec: SpecMap::new(),
+        ..Options::default()
     };
     import_with(bytes, language, &options)
 }
@@ -91,7 +93,7 @@ pub fn import_with(
             spirv::import(&words_to_bytes(&words), &spirv_options).map_err(at_text)
         }
         Language::Glsl => {
-            let spv = glslang::compile(bytes)?;
+            let spv = glslang::compile(bytes, &options.include_dirs)?;
             spirv::import(&spv, &spirv_options).map_err(at_text)
         }
     }
@@ -103,7 +105,7 @@ pub fn to_spirv(bytes: &[u8], language: Language, spec: &SpecMap) -> Result<Vec<
     match language {
         Language::SpirV => Ok(bytes.to_vec()),
         Language::Wgsl => Ok(words_to_bytes(&wgsl::to_spirv(bytes, spec)?)),
-        Language::Glsl => glslang::compile(bytes),
+        Language::Glsl => glslang::compile(bytes, &[]),
     }
 }
 

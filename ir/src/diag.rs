@@ -77,7 +77,10 @@ impl Diagnostic {
         // Without the source text (a SPIR-V module's debug lines naming a file that is
         // not at hand), the position alone: never a made-up, empty line.
         let Some(text) = crate::span::source_lines(source).nth(line_no - 1) else {
-            out.push_str(&format!(" --> {file}:{}:{}\n", self.span.line, self.span.col));
+            out.push_str(&format!(
+                " --> {file}:{}:{}\n",
+                self.span.line, self.span.col
+            ));
             return out;
         };
         let gutter = line_no.to_string().len();

@@ -4,7 +4,7 @@
 //! [`import`] reads the module with a reader of its own over the `spirv` crate's
 //! definitions ([`module`]), applies specialization ([`spec`]), maps the resources
 //! ([`variables`]), and translates the compute entry point: structured control flow
-//! and inlined calls ([`cfg`]), the instructions of each block ([`function`], with
+//! and inlined calls ([`mod@cfg`]), the instructions of each block ([`function`], with
 //! [`alu`], [`glsl450`], [`memory`] and [`image`]), then the SSA clean-up ([`ssa`]).
 //!
 //! The subset is Vulkan's for compute: SPIR-V 1.0 to 1.6, the `Shader` capability, the

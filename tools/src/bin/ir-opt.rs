@@ -133,7 +133,7 @@ struct SourceArgs {
 fn spec_map(args: &[String]) -> Result<frontend::SpecMap, Failure> {
     let mut map = frontend::SpecMap::new();
     for a in args {
-        let bad = |why: &str| Failure(OptionError::new("--spec", &format!("`{a}`: {why}")).line());
+        let bad = |why: &str| Failure(OptionError::new("--spec", format!("`{a}`: {why}")).line());
         let (id, value) = a.split_once('=').ok_or_else(|| bad("expected ID=VALUE"))?;
         let id: u32 = id
             .trim()
@@ -425,6 +425,11 @@ fn load(path: &str, source: &SourceArgs) -> Result<Input, Failure> {
     let options = frontend::Options {
         entry: source.entry.clone(),
         spec: spec_map(&source.spec)?,
+        include_dirs: std::path::Path::new(path)
+            .parent()
+            .map(|d| d.to_path_buf())
+            .into_iter()
+            .collect(),
     };
     let imported = frontend::import_with(&bytes, language, &options).map_err(|e| {
         let text = language
@@ -443,7 +448,7 @@ fn load(path: &str, source: &SourceArgs) -> Result<Input, Failure> {
                 return Err(Failure(
                     OptionError::new(
                         "--spec",
-                        &format!(
+                        format!(
                             "the module has no specialization constant {id} ({})",
                             if ids.is_empty() {
                                 "it has none".to_string()
