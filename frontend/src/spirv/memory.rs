@@ -177,6 +177,23 @@ pub fn local_variable(ctx: &mut Ctx<'_>, i: usize) -> Result<(), ImportError> {
     )
 }
 
+/// NIR access bits of member `i` of struct `ty`'s decorations.
+fn member_access(ctx: &Ctx<'_>, ty: u32, i: u32) -> Access {
+    let mut a = Access::NONE;
+    for (d, bit) in [
+        (D::NonWritable, Access::NON_WRITEABLE),
+        (D::NonReadable, Access::NON_READABLE),
+        (D::Coherent, Access::COHERENT),
+        (D::Volatile, Access::VOLATILE),
+        (D::Restrict, Access::RESTRICT),
+    ] {
+        if ctx.decs.member_has(ty, i, d) {
+            a |= bit;
+        }
+    }
+    a
+}
+
 /// Whether `id` is decorated `NonUniform`.
 pub fn non_uniform(ctx: &Ctx<'_>, id: u32) -> bool {
     ctx.decs.has(id, D::NonUniform)
@@ -275,6 +292,11 @@ fn index_memory(
             let off = ctx.d.types.member_offset(ctx.decs, ty, i).ok_or_else(|| {
                 ctx.invalid(format!("member {i} of struct %{ty} has no Offset, and the struct has no natural layout"))
             })?;
+            // A block's members carry the buffer's qualifiers in GLSL (`readonly`,
+            // `coherent` on a member): they join the access of what is reached through them.
+            if ctx.decs.has(ty, D::Block) || ctx.decs.has(ty, D::BufferBlock) {
+                m.access |= member_access(ctx, ty, i).bits();
+            }
             m.offset = m
                 .offset
                 .checked_add(off)
@@ -612,11 +634,9 @@ fn address(ctx: &mut Ctx<'_>, m: &MemPtr) -> Result<Src, ImportError> {
     }
 }
 
-/// The access bits of a buffer access.
+/// The access bits of a buffer access: the buffer's qualifiers and its members'.
 fn access_bits(m: &MemPtr) -> u32 {
-    // NonUniform becomes an access flag once the IR has one; until then the access
-    // carries the buffer's qualifiers.
-    m.access & Access::from_bits(m.access).map_or(0, |a| a.bits())
+    m.access
 }
 
 /// Reads memory: one intrinsic per scalar or vector (per component for a column of a
