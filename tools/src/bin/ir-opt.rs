@@ -440,11 +440,10 @@ fn load(path: &str, source: &SourceArgs) -> Result<Input, Failure> {
     if language != frontend::Language::Wgsl {
         for id in options.spec.keys() {
             if !imported.spec_constants.iter().any(|c| c.spec_id == *id) {
-                let ids: Vec<String> = imported
-                    .spec_constants
-                    .iter()
-                    .map(|c| c.spec_id.to_string())
-                    .collect();
+                let mut ids: Vec<u32> = imported.spec_constants.iter().map(|c| c.spec_id).collect();
+                ids.sort_unstable();
+                ids.dedup();
+                let ids: Vec<String> = ids.iter().map(u32::to_string).collect();
                 return Err(Failure(
                     OptionError::new(
                         "--spec",
