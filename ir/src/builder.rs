@@ -17,7 +17,7 @@ use crate::entity::{Block, IfId, LoopId, Value};
 use crate::function::{
     AluInst, CfNode, CfParent, Cursor, Function, InstKind, IntrinsicInst, Jump, Phi,
 };
-use crate::image::{ImageDecl, ImageRef};
+use crate::image::{Access, ImageDecl, ImageRef};
 use crate::intrinsic::{IndexKind, IntrinsicOp};
 use crate::lsc::{Block2dDesc, LscDesc};
 use crate::span::Span;
@@ -491,13 +491,21 @@ impl<'a> Builder<'a> {
         .expect("dest")
     }
 
+    /// `read_first_invocation`: `value` in the first active lane, for every active lane.
+    pub fn read_first_invocation(&mut self, value: impl Into<Src>) -> Value {
+        let s = value.into();
+        let ty = self.func.src_type(s);
+        self.intrinsic(IntrinsicOp::ReadFirstInvocation, None, &[s], &[], Some(ty))
+            .expect("read_first_invocation has a destination")
+    }
+
     /// `image_load_param` of parameter slot `slot` (`components` dwords).
     pub fn image_load_param(&mut self, image: ImageRef, slot: u32, components: u8) -> Value {
         self.intrinsic(
             IntrinsicOp::ImageLoadParam,
             Some(image),
             &[],
-            &[slot],
+            &[slot, Access::NONE.bits()],
             Some(Type::vec32(components)),
         )
         .expect("dest")

@@ -306,14 +306,21 @@ impl Access {
     /// from images altogether); the IR marks them here so that one `image_load`
     /// describes both kinds of read.
     pub const SAMPLED: Access = Access(1 << 5);
+    /// `non_uniform` (ACCESS_NON_UNIFORM): the access's descriptor index (the array
+    /// index of `@imgs[%i]`, the block of a buffer access) may differ between the
+    /// invocations that execute it together. Without it the index must be dynamically
+    /// uniform, as Vulkan requires of resource indices not decorated `NonUniform`; an
+    /// access qualifier of the instruction, never of a declaration.
+    pub const NON_UNIFORM: Access = Access(1 << 6);
 
-    const NAMES: [(Access, &'static str); 6] = [
+    const NAMES: [(Access, &'static str); 7] = [
         (Access::NON_WRITEABLE, "readonly"),
         (Access::NON_READABLE, "writeonly"),
         (Access::COHERENT, "coherent"),
         (Access::VOLATILE, "volatile"),
         (Access::RESTRICT, "restrict"),
         (Access::SAMPLED, "sampled"),
+        (Access::NON_UNIFORM, "non_uniform"),
     ];
 
     /// The raw bits.
@@ -323,7 +330,12 @@ impl Access {
 
     /// From raw bits; `None` if an unknown bit is set.
     pub fn from_bits(bits: u32) -> Option<Access> {
-        (bits & !0x3f == 0).then_some(Access(bits))
+        (bits & !0x7f == 0).then_some(Access(bits))
+    }
+
+    /// The qualifiers of `self` without those of `other`.
+    pub fn without(self, other: Access) -> Access {
+        Access(self.0 & !other.0)
     }
 
     /// Whether every qualifier of `other` is set.
@@ -332,7 +344,7 @@ impl Access {
     }
 
     /// The qualifier called `name` (`readonly`, `writeonly`, `coherent`, `volatile`,
-    /// `restrict`, `sampled`).
+    /// `restrict`, `sampled`, `non_uniform`).
     pub fn from_name(name: &str) -> Option<Access> {
         Access::NAMES
             .iter()

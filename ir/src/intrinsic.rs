@@ -430,7 +430,7 @@ intrinsics! {
     }
     /// The number of samples per texel (1 for storage images).
     ImageSamples = "image_samples" {
-        image: ImageOperand::Required, srcs: &[], dest: fixed(1, 32), indices: &[K::ImageDim, K::ImageArray],
+        image: ImageOperand::Required, srcs: &[], dest: fixed(1, 32), indices: &[K::ImageDim, K::ImageArray, K::Access],
         class: Image, predicable: false, eliminate: true, reorder: true,
     }
     /// The number of mip levels of the image's view (1 for storage views).
@@ -440,7 +440,7 @@ intrinsics! {
     }
     /// Reads dwords at slot `base` of the image's parameter block (Mesa's `image_deref_load_param_intel`).
     ImageLoadParam = "image_load_param" {
-        image: ImageOperand::Required, srcs: &[], dest: DestInfo::Variable, indices: &[K::Base],
+        image: ImageOperand::Required, srcs: &[], dest: DestInfo::Variable, indices: &[K::Base, K::Access],
         class: SystemValue, predicable: false, eliminate: true, reorder: true,
     }
     /// The invocation's global ID, `workgroup_id * local_size + local_invocation_id`.
@@ -466,7 +466,7 @@ intrinsics! {
     /// Reads uniform buffer `block` at byte `offset`.
     LoadUbo = "load_ubo" {
         image: ImageOperand::None, srcs: &[src("block", 1, 32), src("offset", 1, 32)], dest: DestInfo::Variable,
-        indices: &[K::AlignMul], class: SystemValue, predicable: false, eliminate: true, reorder: true,
+        indices: &[K::Access, K::AlignMul], class: SystemValue, predicable: false, eliminate: true, reorder: true,
     }
     /// Reads push constants at byte `base + offset`.
     LoadPushConstant = "load_push_constant" {
@@ -641,6 +641,11 @@ intrinsics! {
     LoadNumSubgroups = "load_num_subgroups" {
         image: ImageOperand::None, srcs: &[], dest: fixed(1, 32), indices: &[],
         class: SystemValue, predicable: false, eliminate: true, reorder: true,
+    }
+    /// `value` in the first (lowest) active lane of the subgroup, given to every active lane (SPIR-V's `OpGroupNonUniformBroadcastFirst`); the result depends on which lanes execute it, so it is never moved or merged.
+    ReadFirstInvocation = "read_first_invocation" {
+        image: ImageOperand::None, srcs: &[src("value", 0, 0)], dest: DestInfo::Variable, indices: &[],
+        class: SystemValue, predicable: false, eliminate: true, reorder: false,
     }
     /// The sampler's `ld` message: fetches the texel at integer `(u, v, r)` and mip `lod`, no filtering.
     SamplerLd = "sampler_ld" {

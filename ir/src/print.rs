@@ -12,7 +12,7 @@
 use crate::entity::{ImageId, Value};
 use crate::function::{CfNode, Function, InstKind, IntrinsicInst};
 use crate::image::{ImageDecl, ImageRef};
-use crate::intrinsic::IndexKind;
+use crate::intrinsic::{IndexKind, IntrinsicOp};
 use crate::lsc::CacheControl;
 use crate::shader::Shader;
 use crate::types::{swizzle_letter, Src, Type};
@@ -116,11 +116,14 @@ pub fn write_function(out: &mut impl Write, shader: &Shader, func: &Function) ->
 
 /// The value an omitted index takes, if it may be omitted: the image indices of an image
 /// intrinsic come from the image's declaration, LSC cache controls default to `df.df`
-/// and the LSC offset to 0. Shared by the printer (which omits an index equal to its
-/// default) and the parser (which fills a missing index with it).
+/// and the LSC offset to 0. The `access` of the intrinsics that take it only for
+/// `non_uniform` (`image_samples`, `image_load_param`, `load_ubo`) defaults to none.
+/// Shared by the printer (which omits an index equal to its default) and the parser
+/// (which fills a missing index with it).
 pub(crate) fn index_default(
     images: &[ImageDecl],
     image: Option<ImageRef>,
+    op: IntrinsicOp,
     kind: IndexKind,
 ) -> Option<u32> {
     let decl = || image.and_then(|r| images.get(r.image.index()));
@@ -128,6 +131,14 @@ pub(crate) fn index_default(
         IndexKind::ImageDim => decl().map(|d| d.dim.to_index()),
         IndexKind::ImageArray => decl().map(|d| d.arrayed as u32),
         IndexKind::Format => decl().map(|d| d.format.to_index()),
+        IndexKind::Access
+            if matches!(
+                op,
+                IntrinsicOp::ImageSamples | IntrinsicOp::ImageLoadParam | IntrinsicOp::LoadUbo
+            ) =>
+        {
+            Some(0)
+        }
         IndexKind::Access => decl().map(|d| d.access.bits()),
         IndexKind::LscCache => Some(CacheControl::DEFAULT.to_index()),
         IndexKind::LscOffset => Some(0),
@@ -337,7 +348,7 @@ impl<W: Write> Printer<'_, W> {
                 write!(self.out, "index{i}={value}")?;
                 continue;
             };
-            if index_default(&self.shader.images, intr.image, kind) == Some(value) {
+            if index_default(&self.shader.images, intr.image, intr.op, kind) == Some(value) {
                 continue;
             }
             self.out.write_str(if first { " (" } else { ", " })?;
@@ -554,7 +565,7 @@ mod tests {
             IntrinsicOp::ImageLoadParam,
             Some(ImageRef::new(ImageId::from_u32(9))),
             &[Src::new(Value::from_u32(77))],
-            &[5, 6],
+            &[5, 0, 6],
             None,
         );
         b.intrinsic(
@@ -566,7 +577,7 @@ mod tests {
         );
         let text = print_function(&shader, &f);
         assert!(
-            text.contains("@image_load_param (@<undeclared image9>, %77) (base=5, index1=6)"),
+            text.contains("@image_load_param (@<undeclared image9>, %77) (base=5, index2=6)"),
             "{text}"
         );
         assert!(text.contains("(image_dim=99, image_array=7)"), "{text}");

@@ -1,8 +1,11 @@
 //! [`lower_shader`]: the one definition of the default pipeline, the entry point a
 //! driver calls.
 //!
-//! The pipeline is `lower-images`, `lower-async-copies`, then the IR's `cleanup` loop
-//! ([`PIPELINE`]), the list `ir-opt -O` and the verifier run too. On platforms without
+//! The pipeline is the IR's `lower-non-uniform-access` (a loop over the distinct
+//! indices of each `non_uniform` image access, as NIR's `nir_lower_non_uniform_access`
+//! runs before the driver lowers images), `lower-images`, `lower-async-copies`, then
+//! the IR's `cleanup` loop ([`PIPELINE`]), the list `ir-opt -O` and the verifier run
+//! too. On platforms without
 //! LSC each of the first two stages ends with the `lower-dataport` rewrite
 //! ([`crate::dataport`]), so that the shader never holds an LSC message there. The
 //! stages stay passes of their own for custom pipelines (`ir-opt -p`, a
@@ -10,9 +13,9 @@
 //!
 //! The lowering requires a valid shader: [`lower_shader`] runs the validator once, first,
 //! and reports what it finds as [`LowerErrorKind::InvalidShader`] errors. It then plans
-//! every image access and every group async copy before changing anything, so a shader
-//! with any access that cannot be lowered is left as it was, with every such access
-//! reported.
+//! every image access and every group async copy before changing anything else, so a
+//! shader with any access that cannot be lowered is left as it was (a shader with
+//! `non_uniform` accesses is restored from a copy), with every such access reported.
 
 use crate::async_copy;
 use crate::dataport;
@@ -23,11 +26,17 @@ use crate::options::LowerOptions;
 use crate::report::LowerReport;
 use ir::diag::Diagnostic;
 use ir::passes::cleanup::{Cleanup, DEFAULT_MAX_ITERATIONS};
+use ir::passes::LowerNonUniformAccess;
 use ir::passes::Pass;
 use ir::Shader;
 
 /// The stages of the default pipeline, in order, as the pass registry names them.
-pub const PIPELINE: [&str; 3] = ["lower-images", "lower-async-copies", "cleanup"];
+pub const PIPELINE: [&str; 4] = [
+    "lower-non-uniform-access",
+    "lower-images",
+    "lower-async-copies",
+    "cleanup",
+];
 
 /// Lowers `shader` for `device`: every image intrinsic and group async copy becomes
 /// messages, then the cleanup loop tightens the address code. Returns what a driver
@@ -54,6 +63,39 @@ pub fn lower_shader_with(
     options: &LowerOptions,
     after_stage: &mut dyn FnMut(&str, &Shader),
 ) -> Result<LowerReport, Vec<LowerError>> {
+    validate_input(shader, device)?;
+    // The loops of non-uniform accesses come first, so that everything the lowering
+    // makes of such an access (parameter reads, messages) sits inside its loop with a
+    // uniform index; planning then sees the accesses in their loops.
+    let backup = has_non_uniform_images(shader).then(|| shader.clone());
+    if backup.is_some() {
+        LowerNonUniformAccess
+            .run(shader)
+            .map_err(|e| stage_failed(PIPELINE[0], e.diagnostics, device))?;
+    }
+    stage_done(PIPELINE[0], shader, device)?;
+    after_stage(PIPELINE[0], shader);
+    let lowered = lower_images_and_copies(shader, device, options, after_stage);
+    if let (Err(_), Some(original)) = (&lowered, backup) {
+        *shader = original;
+    }
+    lowered
+}
+
+/// Whether an image access of `shader` is qualified `non_uniform`.
+fn has_non_uniform_images(shader: &Shader) -> bool {
+    shader.functions.iter().any(|f| {
+        f.insts_in_order()
+            .into_iter()
+            .any(|i| match &f.inst(i).kind {
+                ir::InstKind::Intrinsic(x) => x.image.is_some() && x.is_non_uniform(),
+                _ => false,
+            })
+    })
+}
+
+/// The validator's verdict on the shader a driver hands in, as lowering errors.
+fn validate_input(shader: &Shader, device: &Device) -> Result<(), Vec<LowerError>> {
     ir::validate(shader).map_err(|diagnostics| {
         diagnostics
             .into_iter()
@@ -62,7 +104,16 @@ pub fn lower_shader_with(
                 ..LowerError::new(LowerErrorKind::InvalidShader(Box::new(d)), &device.name)
             })
             .collect::<Vec<_>>()
-    })?;
+    })
+}
+
+/// The stages after `lower-non-uniform-access`.
+fn lower_images_and_copies(
+    shader: &mut Shader,
+    device: &Device,
+    options: &LowerOptions,
+    after_stage: &mut dyn FnMut(&str, &Shader),
+) -> Result<LowerReport, Vec<LowerError>> {
     // Plan both stages before changing anything; without LSC, the LSC messages the
     // shader holds already must have legacy data-port forms too.
     let image_plans = images::plan_shader(shader, device, options);
@@ -80,18 +131,18 @@ pub fn lower_shader_with(
     let mut report = images::emit_shader(shader, image_plans, device);
     // The planners checked that every message they emit has a legacy form: a failure
     // here is the lowering's bug, reported as such.
-    dataport::lower_dataport(shader, device).map_err(|e| rewrite_failed(PIPELINE[0], e))?;
-    stage_done(PIPELINE[0], shader, device)?;
-    after_stage(PIPELINE[0], shader);
-    report.async_copies = async_copy::emit_shader(shader, copy_plans);
     dataport::lower_dataport(shader, device).map_err(|e| rewrite_failed(PIPELINE[1], e))?;
     stage_done(PIPELINE[1], shader, device)?;
     after_stage(PIPELINE[1], shader);
-    Cleanup::standard(DEFAULT_MAX_ITERATIONS)
-        .run(shader)
-        .map_err(|e| stage_failed(PIPELINE[2], e.diagnostics, device))?;
+    report.async_copies = async_copy::emit_shader(shader, copy_plans);
+    dataport::lower_dataport(shader, device).map_err(|e| rewrite_failed(PIPELINE[2], e))?;
     stage_done(PIPELINE[2], shader, device)?;
     after_stage(PIPELINE[2], shader);
+    Cleanup::standard(DEFAULT_MAX_ITERATIONS)
+        .run(shader)
+        .map_err(|e| stage_failed(PIPELINE[3], e.diagnostics, device))?;
+    stage_done(PIPELINE[3], shader, device)?;
+    after_stage(PIPELINE[3], shader);
     report.summarize(shader);
     Ok(report)
 }

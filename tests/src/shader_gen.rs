@@ -659,7 +659,7 @@ impl<'a, 'f> FnGen<'a, 'f> {
                 let [dim, arrayed, _, _] = image_indices(&decl);
                 let v = self
                     .b
-                    .intrinsic(op, Some(image), &[], &[dim, arrayed], Some(Type::U32))
+                    .intrinsic(op, Some(image), &[], &[dim, arrayed, 0], Some(Type::U32))
                     .expect("image_samples has a result");
                 self.define(v);
             }
@@ -670,6 +670,14 @@ impl<'a, 'f> FnGen<'a, 'f> {
                 let comps = [2u8, 3, 4, 3, 2][slot];
                 let v = self.b.image_load_param(image, slot as u32, comps);
                 self.define(v);
+            }
+        }
+        // An array element chosen by an arbitrary value, which may differ between
+        // lanes: the access is `non_uniform`.
+        if let (Some(_), ir::function::Cursor::After(inst)) = (image.index, self.b.cursor) {
+            if let InstKind::Intrinsic(x) = &mut self.b.func.inst_mut(inst).kind {
+                let a = x.index(IndexKind::Access).unwrap_or(0);
+                x.set_index(IndexKind::Access, a | Access::NON_UNIFORM.bits());
             }
         }
     }

@@ -76,8 +76,13 @@ fn options() -> Vec<LowerOptions> {
 /// `n` cases for `platform`: the generator draws among every preset; the sweep keeps
 /// the cases of `platform` (the images' formats depend on the device).
 fn cases(platform: &str, n: usize, seed: u64) -> Vec<Case> {
+    // Image arrays and their `non_uniform` loops reach GenX_IR through the lit shaders
+    // (`tests/lit/nonuniform/`, compiled on every platform by visa/tests/corpus_genx.rs)
+    // and through the vISA leg's properties; the sweep's cases stay those drawn before
+    // arrays existed, the set its crash and spill counts are measured on.
     let cfg = CaseConfig {
         options: options(),
+        array_share: 0,
         ..CaseConfig::default()
     };
     let want = Device::preset(platform).expect("a preset").name;

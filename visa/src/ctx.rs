@@ -573,10 +573,14 @@ impl<'a> Ctx<'a> {
         self.line(&format!("({p}) sel {es} {d} 0xffffffff:ud 0x0:ud"));
     }
 
-    /// The value `o` of every active lane, OR-ed together into a scalar of `ty` (32 or
-    /// 64 bits): the operand's value when it is the same on every active lane, as the
-    /// surface index of a message or the payload of a 2D block must be (NIR's rule for
-    /// resource indices that are not `nonuniform`). Inactive lanes contribute zero.
+    /// The value `o` of the first (lowest) active lane, in a scalar of `ty` (8 to 64
+    /// bits): what the hardware takes once per message (a surface index, the payload
+    /// of a 2D block), which NIR requires to be the same on every active lane unless
+    /// the access is `non_uniform` (those are loops by then, `lower-non-uniform-access`).
+    /// As brw's `emit_uniformize` and IGC's first-lane read: the active lanes' bits in
+    /// a predicate (cleared first, then set by a comparison that holds on every active
+    /// lane), the lowest set bit, and that lane's value, moved alone into a zeroed
+    /// register and OR-ed down to one element.
     pub fn uniform(&mut self, o: Opnd, ty: VType) -> Reg {
         if let Opnd::Reg(r) = o {
             if r.stride == 0 {
@@ -589,6 +593,39 @@ impl<'a> Ctx<'a> {
             self.line(&format!("mov (M1_NM, 1) {d} {v}"));
             return s;
         }
+        let w = self.t.simd;
+        // Predicates of their own: a caller may hold one of the rotating ones.
+        let (active, pick) = ("pu1", "pu2");
+        self.decls.pred(active, w);
+        self.decls.pred(pick, w);
+        self.line(&format!("setp (M1_NM, {w}) {active} 0x0:ud"));
+        let lo = if ty.bytes() == 8 {
+            self.src(o.half(false), VType::Ud)
+        } else {
+            self.src(o, ty)
+        };
+        self.line(&format!("cmp.eq (M1, {w}) {active} {lo} {lo}"));
+        let (mask, first, bit) = (
+            self.scalar(VType::Ud),
+            self.scalar(VType::Ud),
+            self.scalar(VType::Ud),
+        );
+        let (dm, sm) = (
+            self.dst(mask, VType::Ud),
+            self.src(Opnd::Reg(mask), VType::Ud),
+        );
+        self.line(&format!("mov (M1_NM, 1) {dm} {active}"));
+        let (df, sf) = (
+            self.dst(first, VType::Ud),
+            self.src(Opnd::Reg(first), VType::Ud),
+        );
+        self.line(&format!("fbl (M1_NM, 1) {df} {sm}"));
+        let (db, sb) = (
+            self.dst(bit, VType::Ud),
+            self.src(Opnd::Reg(bit), VType::Ud),
+        );
+        self.line(&format!("shl (M1_NM, 1) {db} 0x1:ud {sf}"));
+        self.line(&format!("setp (M1_NM, {w}) {pick} {sb}"));
         // 64-bit values are OR-ed as 32-bit halves.
         let (lanes, half_ty) = if ty.bytes() == 8 {
             (self.t.simd * 2, VType::Ud)
@@ -596,11 +633,10 @@ impl<'a> Ctx<'a> {
             (self.t.simd, ty)
         };
         let t = self.temp_bytes(half_ty, lanes * half_ty.bytes());
-        let w = self.t.simd;
         let zero = self.dst(t, ty);
         self.line(&format!("mov (M1_NM, {w}) {zero} {}", ty.imm(0)));
         let (d, sv) = (self.dst(t, ty), self.src(o, ty));
-        self.line(&format!("mov (M1, {w}) {d} {sv}"));
+        self.line(&format!("({pick}) mov (M1_NM, {w}) {d} {sv}"));
         let mut n = lanes;
         while n > if ty.bytes() == 8 { 2 } else { 1 } {
             n /= 2;

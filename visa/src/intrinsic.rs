@@ -2,7 +2,7 @@
 //! high-level image intrinsics and group async copies are the lowering's and are errors
 //! here.
 
-use crate::ctx::Ctx;
+use crate::ctx::{Ctx, Opnd};
 use crate::error::{EmitError, EmitErrorKind};
 use crate::target::Family;
 use crate::{block2d, dataport, lsc, memory, sampler, sysval};
@@ -52,6 +52,24 @@ pub fn emit(
         }
         LoadGlobal | StoreGlobal | LoadSsbo | StoreSsbo | LoadUbo | LoadShared | StoreShared
         | LoadPushConstant | ImageLoadParam => memory::emit(cx, inst, i, dest),
+        ReadFirstInvocation => {
+            // The first active lane's value, in a scalar; copied to every active lane
+            // unless the value itself lives in a scalar (`uniform`).
+            let dest = need_dest(cx)?;
+            let src = *i.srcs.first().ok_or_else(|| {
+                cx.err(EmitErrorKind::Malformed {
+                    what: "`@read_first_invocation` without a source".into(),
+                })
+            })?;
+            let ty = crate::ctx::storage_type(cx.func.value_type(dest).bit_size());
+            for c in 0..cx.func.value_type(dest).num_components() {
+                let o = cx.comp(src, c)?;
+                let s = cx.uniform(o, ty);
+                let d = cx.dest(dest, c)?;
+                cx.op("mov", d, ty, &[Opnd::Reg(s)]);
+            }
+            Ok(())
+        }
         op if op.is_lsc() => lsc::emit(cx, inst, i, dest),
         op if op.is_dataport() => dataport::emit(cx, inst, i, dest),
         LscLoadBlock2d | LscStoreBlock2d => block2d::emit(cx, inst, i, dest),

@@ -9,12 +9,21 @@
 //! (inside a divergent `if` or a loop, a lane that uses the value has run its
 //! definition, and every run writes the same bits). Phis, undefs and everything read
 //! from memory or per lane stay SIMT.
+//!
+//! `read_first_invocation` is uniform among the lanes that run it together, but not
+//! across iterations: each run of a loop may find another first lane. Its result lives
+//! in a scalar when every use is inside the definition's innermost loop (or the
+//! definition is in no loop), where a lane that uses it has run the definition in the
+//! same iteration, after which nothing rewrote it; a phi uses its source at the end of
+//! the predecessor block. The loops of `lower-non-uniform-access` are of this kind: the
+//! index it reads is used by the access inside the loop.
 
-use ir::{Function, InstKind, IntrinsicOp, Src};
+use ir::{CfNode, Function, InstKind, IntrinsicOp, LoopId, Src, Value};
 
 /// One flag per value id: whether the value is uniform.
 pub fn uniform_values(func: &Function) -> Vec<bool> {
     let mut uni = vec![false; func.num_value_ids()];
+    let first_lane_scalars = first_lane_scalars(func);
     let is_const = |s: &Src| {
         func.value_def(s.value)
             .is_some_and(|d| matches!(func.inst(d).kind, InstKind::LoadConst(_)))
@@ -37,6 +46,7 @@ pub fn uniform_values(func: &Function) -> Vec<bool> {
                 IntrinsicOp::ImageLoadParam => i
                     .image
                     .is_some_and(|r| r.index.is_none_or(|idx| is_const(&idx))),
+                IntrinsicOp::ReadFirstInvocation => first_lane_scalars.contains(&dest),
                 _ => false,
             },
             InstKind::LoadConst(_) | InstKind::Undef | InstKind::Phi(_) => false,
@@ -46,6 +56,66 @@ pub fn uniform_values(func: &Function) -> Vec<bool> {
         }
     }
     uni
+}
+
+/// The `read_first_invocation` results whose every use is inside the definition's
+/// innermost loop (see the module documentation).
+fn first_lane_scalars(func: &Function) -> Vec<Value> {
+    let mut defs: Vec<(Value, Option<LoopId>)> = Vec::new();
+    for inst in func.insts_in_order() {
+        let data = func.inst(inst);
+        if let (InstKind::Intrinsic(i), Some(v)) = (&data.kind, data.dest) {
+            if i.op == IntrinsicOp::ReadFirstInvocation {
+                let at = func.inst_block(inst).map(CfNode::Block);
+                defs.push((v, at.and_then(|n| func.enclosing_loop(n))));
+            }
+        }
+    }
+    if defs.is_empty() {
+        return Vec::new();
+    }
+    // Whether `node` sits inside `outer` (at any depth).
+    let inside = |mut node: CfNode, outer: LoopId| loop {
+        match func.enclosing_loop(node) {
+            Some(l) if l == outer => return true,
+            Some(l) => node = CfNode::Loop(l),
+            None => return false,
+        }
+    };
+    let mut escapes = vec![false; defs.len()];
+    let mut check = |s: &Src, site: CfNode| {
+        for (k, (v, l)) in defs.iter().enumerate() {
+            if s.value == *v && l.is_some_and(|l| !inside(site, l)) {
+                escapes[k] = true;
+            }
+        }
+    };
+    for inst in func.insts_in_order() {
+        let Some(b) = func.inst_block(inst) else {
+            continue;
+        };
+        let data = func.inst(inst);
+        match &data.kind {
+            InstKind::Phi(p) => {
+                for (pred, s) in &p.srcs {
+                    check(s, CfNode::Block(*pred));
+                }
+            }
+            _ => {
+                for s in data.srcs() {
+                    check(&s, CfNode::Block(b));
+                }
+            }
+        }
+    }
+    for id in func.ifs_in_order() {
+        check(&func.if_data(id).cond, CfNode::If(id));
+    }
+    defs.iter()
+        .zip(escapes)
+        .filter(|(_, e)| !e)
+        .map(|((v, _), _)| *v)
+        .collect()
 }
 
 #[cfg(test)]
@@ -81,5 +151,36 @@ fn main {
         assert!(get(0) && get(2) && get(5) && get(6) && get(8));
         assert!(!get(1), "constants are immediates, not variables");
         assert!(!get(3) && !get(4) && !get(7) && !get(9));
+    }
+
+    #[test]
+    fn a_first_lane_read_is_uniform_where_its_uses_stay_in_its_loop() {
+        let text = "shader compute (local_size=8,1,1)
+fn main {
+  block b0:
+    32x3 %0 = @load_local_invocation_id
+  loop {
+    block b1:
+      32   %1 = @read_first_invocation (%0.x)
+      32   %2 = @read_first_invocation (%0.y)
+      1    %3 = ieq %1, %0.x
+    if %3 {
+      block b2:
+        32   %4 = iadd %1, %1
+        break
+    } else {
+      block b3:
+    }
+    block b4:
+  }
+  block b5:
+    32   %5 = iadd %2, %4
+}";
+        let s = ir::parse_shader(text).unwrap();
+        let u = uniform_values(&s.functions[0]);
+        // %1 is used inside its loop only; %2 after it, where lanes that left in
+        // different iterations meet.
+        assert!(u[1] && u[4]);
+        assert!(!u[2] && !u[5]);
     }
 }

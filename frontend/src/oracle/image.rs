@@ -189,7 +189,7 @@ pub fn query(
         }
         naga::ImageQuery::NumSamples => {
             let r = image_ref(img);
-            let idx = [d.dim.to_index(), d.arrayed as u32];
+            let idx = [d.dim.to_index(), d.arrayed as u32, ir::Access::NONE.bits()];
             let v = ctx
                 .intrinsic(
                     IntrinsicOp::ImageSamples,

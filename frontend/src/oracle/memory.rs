@@ -274,7 +274,14 @@ fn load_memory(ctx: &mut Ctx<'_>, place: &Place) -> Result<Val, ImportError> {
             Space::Ubo { block } => {
                 let b = ctx.u32(block);
                 let a = address(ctx, *offset, *dynamic)?;
-                ctx.intrinsic(IntrinsicOp::LoadUbo, None, &[b, a], &[align], Some(ty))
+                let access = ir::Access::NONE.bits();
+                ctx.intrinsic(
+                    IntrinsicOp::LoadUbo,
+                    None,
+                    &[b, a],
+                    &[access, align],
+                    Some(ty),
+                )
             }
             Space::Push { range } => {
                 let d = match dynamic {

@@ -55,7 +55,11 @@ fn image_operands(ctx: &Ctx<'_>, words: &[u32]) -> Result<Vec<(u32, Vec<u32>)>, 
 /// The image a value stands for.
 fn image_of(ctx: &mut Ctx<'_>, id: u32) -> Result<ImageUse, ImportError> {
     match ctx.get(id)? {
-        Value::Image(u) => Ok(u),
+        // glslang decorates the loaded image and the sampled image too.
+        Value::Image(mut u) => {
+            u.non_uniform |= ctx.decs.has(id, spirv::Decoration::NonUniform);
+            Ok(u)
+        }
         other => Err(ctx.invalid(format!(
             "%{id} is not an image ({})",
             super::context::describe(&other)
@@ -63,13 +67,19 @@ fn image_of(ctx: &mut Ctx<'_>, id: u32) -> Result<ImageUse, ImportError> {
     }
 }
 
-/// The declaration of an image use.
+/// The declaration of an image use, as its accesses restate it: with `non_uniform`
+/// when a `NonUniform` value reached the use (an access qualifier, never the image's).
 fn decl(ctx: &Ctx<'_>, u: &ImageUse) -> Result<ImageDecl, ImportError> {
-    ctx.map
+    let mut d = ctx
+        .map
         .images
         .get(u.image.index())
         .cloned()
-        .ok_or_else(|| ctx.internal("an image without a declaration"))
+        .ok_or_else(|| ctx.internal("an image without a declaration"))?;
+    if u.non_uniform {
+        d.access |= ir::Access::NON_UNIFORM;
+    }
+    Ok(d)
 }
 
 fn image_ref(u: &ImageUse) -> ImageRef {
@@ -283,7 +293,7 @@ pub fn instruction(ctx: &mut Ctx<'_>, o: Op, ops: &[u32]) -> Result<bool, Import
             let u = image_of(ctx, *image)?;
             let d = decl(ctx, &u)?;
             let r_ = image_ref(&u);
-            let idx = [d.dim.to_index(), d.arrayed as u32];
+            let idx = [d.dim.to_index(), d.arrayed as u32, d.access.bits()];
             let v = ctx
                 .build(|b| b.intrinsic(IntrinsicOp::ImageSamples, Some(r_), &[], &idx, Some(Type::U32)))
                 .ok_or_else(|| ctx.internal("image_samples without a value"))?;

@@ -634,9 +634,14 @@ fn address(ctx: &mut Ctx<'_>, m: &MemPtr) -> Result<Src, ImportError> {
     }
 }
 
-/// The access bits of a buffer access: the buffer's qualifiers and its members'.
+/// The access bits of a buffer access: the buffer's qualifiers and its members', and
+/// `non_uniform` when a `NonUniform` value reached it (Mesa's `ACCESS_NON_UNIFORM`).
 fn access_bits(m: &MemPtr) -> u32 {
-    m.access
+    if m.non_uniform {
+        m.access | Access::NON_UNIFORM.bits()
+    } else {
+        m.access
+    }
 }
 
 /// Reads memory: one intrinsic per scalar or vector (per component for a column of a
@@ -676,8 +681,9 @@ fn load_memory(ctx: &mut Ctx<'_>, m: &MemPtr, depth: usize) -> Result<Val, Impor
                         )
                     })
                 } else {
+                    let acc = access_bits(m);
                     ctx.build(|bd| {
-                        bd.intrinsic(IntrinsicOp::LoadUbo, None, &[b, a], &[align], Some(ty))
+                        bd.intrinsic(IntrinsicOp::LoadUbo, None, &[b, a], &[acc, align], Some(ty))
                     })
                 }
             }

@@ -2,7 +2,7 @@
 
 use crate::alu::AluOp;
 use crate::entity::{Block, Inst, Value};
-use crate::image::ImageRef;
+use crate::image::{Access, ImageRef};
 use crate::intrinsic::{IndexKind, IntrinsicOp};
 use crate::types::{Src, Type};
 use smallvec::SmallVec;
@@ -55,6 +55,27 @@ impl IntrinsicInst {
         }
         let n = self.op.srcs(&self.indices)?.len();
         (self.srcs.len() == n + 1).then(|| self.srcs[n])
+    }
+
+    /// The descriptor index the intrinsic takes, if it takes one that is not a
+    /// constant of the text: the array index of an indexed image (`@imgs[%i]`), or the
+    /// `block` of a buffer access (`load_ubo`, `load_ssbo`, `store_ssbo`, the
+    /// `ssbo_atomic`s). Vulkan requires it to be dynamically uniform unless the access
+    /// is [`non_uniform`](IntrinsicInst::is_non_uniform).
+    pub fn descriptor_index(&self) -> Option<Src> {
+        if let Some(r) = self.image {
+            return r.index;
+        }
+        let pos = self.op.info().srcs.iter().position(|s| s.name == "block")?;
+        self.srcs.get(pos).copied()
+    }
+
+    /// Whether the access is qualified `non_uniform` ([`Access::NON_UNIFORM`]): its
+    /// descriptor index may differ between the lanes that execute it together.
+    pub fn is_non_uniform(&self) -> bool {
+        self.index(IndexKind::Access)
+            .and_then(Access::from_bits)
+            .is_some_and(|a| a.contains(Access::NON_UNIFORM))
     }
 }
 

@@ -130,6 +130,30 @@ pub enum InterpErrorKind {
         /// The lanes that started the run.
         expected: u32,
     },
+    /// Active lanes of one subgroup give an access that is not `non_uniform` different
+    /// descriptor indices. Vulkan requires a resource index to be dynamically uniform
+    /// unless the access is decorated `NonUniform` (undefined behaviour otherwise, which
+    /// GPU-assisted validation reports); the hardware takes one surface per message.
+    NonUniformIndex {
+        /// The opcode.
+        op: IntrinsicOp,
+        /// The lowest active lane and its index.
+        first: DescriptorLane,
+        /// A lane whose index differs from it.
+        other: DescriptorLane,
+    },
+}
+
+/// One lane of a [`InterpErrorKind::NonUniformIndex`] error.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct DescriptorLane {
+    /// The lane in its subgroup.
+    pub lane: u32,
+    /// The invocation the lane runs (its linear index in the dispatch, as the
+    /// executor numbers invocations).
+    pub invocation: u32,
+    /// The descriptor index the lane gives.
+    pub index: u64,
 }
 
 /// An interpreter error: where (the instruction's span), which lane, and what.

@@ -82,7 +82,7 @@ use crate::intrinsic::{IndexKind, IntrinsicOp};
 use crate::shader::Shader;
 use crate::span::Span;
 use crate::types::{bit_mask, Src, Type};
-pub use error::{EnvError, InterpError, InterpErrorKind};
+pub use error::{DescriptorLane, EnvError, InterpError, InterpErrorKind};
 use lanes::{lane_list, lanes_of, Mask};
 use registers::{Registers, Slot};
 use smallvec::SmallVec;
@@ -341,6 +341,7 @@ impl fmt::Display for InterpError {
         match &self.kind {
             InterpErrorKind::Alu { op, .. } => write!(f, "`{op}`")?,
             InterpErrorKind::Env { op, .. } => write!(f, "`@{op}`")?,
+            InterpErrorKind::NonUniformIndex { op, .. } => write!(f, "`@{op}`: ")?,
             _ => {}
         }
         if let Some(lane) = self.lane {
@@ -395,6 +396,14 @@ impl fmt::Display for InterpError {
                 "barrier in divergent control flow: lanes {} of the subgroup do not reach it (active lanes {})",
                 lane_list(expected & !active),
                 lane_list(*active)
+            ),
+            InterpErrorKind::NonUniformIndex { first, other, .. } => write!(
+                f,
+                "the descriptor index differs between lanes of one subgroup: lane {} \
+                 (invocation {}) uses index {}, lane {} (invocation {}) index {}; an index \
+                 must be the same on every lane that executes the access unless the access \
+                 is marked `access=non_uniform` (SPIR-V's NonUniform decoration)",
+                first.lane, first.invocation, first.index, other.lane, other.invocation, other.index
             ),
         }
     }
@@ -1253,30 +1262,68 @@ impl<'s> Interpreter<'s> {
                 dest_slice[lane * n..lane * n + n].fill(0);
             }
         }
-        let mut call = IntrinsicCall {
-            inst,
-            span,
-            intrinsic: intr,
-            image,
-            image_id,
-            dest_type,
-            exec_mask: mask,
-            invocations: &self.invocations,
-            src_types: &self.src_types,
-            src_offsets: &self.src_offsets,
-            src_data: &self.src_data,
+        if let Some((a, b)) = divergent_index(
+            intr,
+            mask,
+            lanes,
+            &self.src_data,
             image_index,
-            predicate,
-            dest: dest_slice,
-        };
-        env.intrinsic(&mut call).map_err(|error| {
-            InterpError::new(
+            &self.src_offsets,
+        ) {
+            let at = |(lane, index): (usize, u64)| DescriptorLane {
+                lane: lane as u32,
+                invocation: self.invocations.get(lane).copied().unwrap_or(lane as u32),
+                index,
+            };
+            return Err(InterpError::new(
                 span,
                 Some(inst),
-                error.lane,
-                InterpErrorKind::Env { op: intr.op, error },
-            )
-        })?;
+                None,
+                InterpErrorKind::NonUniformIndex {
+                    op: intr.op,
+                    first: at(a),
+                    other: at(b),
+                },
+            ));
+        }
+        if intr.op == IntrinsicOp::ReadFirstInvocation {
+            // The subgroup operation itself: every active lane gets the value of the
+            // lowest active lane.
+            if let Some(ty) = dest_type {
+                let n = ty.num_components() as usize;
+                let first = mask.trailing_zeros() as usize;
+                let from = self.src_offsets.first().copied().unwrap_or(0) + first * n;
+                let value: SmallVec<[u64; 4]> = self.src_data[from..from + n].into();
+                for lane in lanes_of(mask) {
+                    dest_slice[lane * n..lane * n + n].copy_from_slice(&value);
+                }
+            }
+        } else {
+            let mut call = IntrinsicCall {
+                inst,
+                span,
+                intrinsic: intr,
+                image,
+                image_id,
+                dest_type,
+                exec_mask: mask,
+                invocations: &self.invocations,
+                src_types: &self.src_types,
+                src_offsets: &self.src_offsets,
+                src_data: &self.src_data,
+                image_index,
+                predicate,
+                dest: dest_slice,
+            };
+            env.intrinsic(&mut call).map_err(|error| {
+                InterpError::new(
+                    span,
+                    Some(inst),
+                    error.lane,
+                    InterpErrorKind::Env { op: intr.op, error },
+                )
+            })?;
+        }
         if let (Some((id, _)), Some(ty)) = (dest_reg, dest_type) {
             let n = ty.num_components() as usize;
             let m = ty.component_mask();
@@ -1290,4 +1337,34 @@ impl<'s> Interpreter<'s> {
         }
         Ok(())
     }
+}
+
+/// Two active lanes that give an intrinsic without `non_uniform` different descriptor
+/// indices, as `(lane, index)` (the lowest lane first), if there are such lanes.
+fn divergent_index(
+    intr: &IntrinsicInst,
+    mask: Mask,
+    lanes: usize,
+    src_data: &[u64],
+    image_index: Option<usize>,
+    src_offsets: &[usize],
+) -> Option<((usize, u64), (usize, u64))> {
+    if intr.is_non_uniform() {
+        return None;
+    }
+    let index_of = |lane: usize| -> Option<u64> {
+        if let Some(off) = image_index {
+            return src_data.get(off + lane).copied();
+        }
+        let pos = intr.op.info().srcs.iter().position(|s| s.name == "block")?;
+        let _ = intr.srcs.get(pos)?;
+        src_data.get(src_offsets.get(pos)? + lane).copied()
+    };
+    let mut active = lanes_of(mask).filter(|&l| l < lanes);
+    let first = active.next()?;
+    let want = index_of(first)?;
+    active
+        .filter_map(|l| index_of(l).map(|i| (l, i)))
+        .find(|&(_, i)| i != want)
+        .map(|other| ((first, want), other))
 }

@@ -230,7 +230,7 @@ impl<'a> Parser<'a> {
                 .iter()
                 .find(|(k, _)| *k == kind)
                 .map(|&(_, v)| v)
-                .or_else(|| index_default(&self.shader.images, image, kind));
+                .or_else(|| index_default(&self.shader.images, image, op, kind));
             match value {
                 Some(v) => indices.push(v),
                 None => {

@@ -178,6 +178,12 @@ impl<'a> Parser<'a> {
                     format!("access qualifier `{w}` is given twice"),
                 ));
             }
+            if a == Access::NON_UNIFORM {
+                return Err(error(
+                    aspan,
+                    "`non_uniform` qualifies one access, not an image: write it on the instruction, as `(access=non_uniform)`".to_string(),
+                ));
+            }
             access |= a;
             self.lx.bump(w.len());
         }

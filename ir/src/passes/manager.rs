@@ -329,9 +329,9 @@ impl PassRegistry {
         }
     }
 
-    /// The passes of this crate: `const-fold`, `algebraic`, `copy-prop`, `cse`, `dce`
-    /// and `cleanup` (the optimization loop over those five; option
-    /// `max-iterations=N`).
+    /// The passes of this crate: `const-fold`, `algebraic`, `copy-prop`, `cse`, `dce`,
+    /// `cleanup` (the optimization loop over those five; option `max-iterations=N`) and
+    /// `lower-non-uniform-access`.
     pub fn with_ir_passes() -> PassRegistry {
         let mut r = PassRegistry::new();
         r.register(
@@ -373,6 +373,11 @@ impl PassRegistry {
                 }
                 Ok(Box::new(super::cleanup::Cleanup::standard(n)) as Box<dyn Pass>)
             },
+        );
+        r.register(
+            "lower-non-uniform-access",
+            "wrap non_uniform image accesses in a loop over their distinct indices (nir_lower_non_uniform_access)",
+            simple::<super::non_uniform::LowerNonUniformAccess>,
         );
         r
     }
@@ -787,7 +792,7 @@ mod tests {
         assert!(matches!(&e, PipelineError::UnknownPass { name, .. } if name == "frobnicate"));
         assert_eq!(
             e.to_string(),
-            "unknown pass `frobnicate` (known passes: const-fold, algebraic, copy-prop, cse, dce, cleanup)"
+            "unknown pass `frobnicate` (known passes: const-fold, algebraic, copy-prop, cse, dce, cleanup, lower-non-uniform-access)"
         );
         let e = PassManager::parse_pipeline("cleanup(max-iterations=0)", &r).unwrap_err();
         assert_eq!(

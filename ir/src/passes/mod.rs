@@ -11,6 +11,7 @@ pub mod copy_prop;
 pub mod cse;
 pub mod dce;
 pub mod manager;
+pub mod non_uniform;
 pub mod pass;
 
 pub use algebraic::Algebraic;
@@ -20,4 +21,5 @@ pub use copy_prop::CopyProp;
 pub use cse::Cse;
 pub use dce::Dce;
 pub use manager::{PassManager, PassOptions, PassRegistry};
+pub use non_uniform::LowerNonUniformAccess;
 pub use pass::{Pass, PassError};

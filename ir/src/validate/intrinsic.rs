@@ -284,6 +284,21 @@ impl FnCheck<'_> {
             }
             IntrinsicOp::SamplerLd | IntrinsicOp::SamplerLdLz => self.check_sampler(&ctx),
             IntrinsicOp::SamplerResinfo => self.check_resinfo(&ctx),
+            IntrinsicOp::ReadFirstInvocation => {
+                // The first lane's value, as it is: the shape of the source.
+                if let (Some(d), Some(s)) = (dest_ty, src_of("value")) {
+                    if d != s {
+                        self.error(
+                            span,
+                            IntrinsicError::DestType {
+                                op,
+                                expected: s,
+                                found: d,
+                            },
+                        );
+                    }
+                }
+            }
             _ => {}
         }
     }

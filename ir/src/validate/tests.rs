@@ -867,13 +867,19 @@ fn image_size_and_params() {
         let idx = image_indices(&d);
         let x: Src = b.imm_u32(0).into();
         let store = access_indices(&d, f32t().to_index());
-        let minus_one = [-1i32 as u32];
+        let minus_one = [-1i32 as u32, 0];
         use IntrinsicOp::{ImageLoadParam, ImageSamples, ImageSize, ImageStore, LoadWorkgroupId};
         emit(
             b,
             &[
                 (ImageSize, Some(r), vec![], &idx, Some(Type::vec32(1))),
-                (ImageLoadParam, Some(r), vec![], &[32], Some(Type::vec32(4))),
+                (
+                    ImageLoadParam,
+                    Some(r),
+                    vec![],
+                    &[32, 0],
+                    Some(Type::vec32(4)),
+                ),
                 (
                     ImageLoadParam,
                     Some(r),
@@ -881,8 +887,14 @@ fn image_size_and_params() {
                     &minus_one,
                     Some(Type::vec32(2)),
                 ),
-                (ImageLoadParam, Some(r), vec![], &[0], Some(Type::U64)),
-                (ImageSamples, Some(r), vec![], &idx[..2], Some(Type::U64)),
+                (ImageLoadParam, Some(r), vec![], &[0, 0], Some(Type::U64)),
+                (
+                    ImageSamples,
+                    Some(r),
+                    vec![],
+                    &[idx[0], idx[1], 0],
+                    Some(Type::U64),
+                ),
                 (LoadWorkgroupId, None, vec![], &[], Some(Type::vec32(2))),
                 (LoadWorkgroupId, None, vec![], &[], None),
                 (ImageStore, Some(r), vec![x, x], &store, Some(Type::U32)),

@@ -1,7 +1,7 @@
 //! How a case is shown when a property fails: the platform, the images, the program
 //! and the shader it builds.
 
-use super::program::{Case, Op, Stmt};
+use super::program::{Case, Element, Op, Stmt};
 use std::fmt;
 
 impl fmt::Display for Stmt {
@@ -17,12 +17,19 @@ impl fmt::Display for Stmt {
             match s {
                 Stmt::Access(a) => {
                     let coords: Vec<String> = a.coord.iter().map(|t| t.to_string()).collect();
+                    let element = match a.element {
+                        Element::Whole => String::new(),
+                        Element::Const(k) => format!("[{k}]"),
+                        Element::Workgroup => "[wg.x % n]".to_string(),
+                        Element::Lane { shift } => format!("[(lin >> {shift}) % n]"),
+                    };
                     writeln!(
                         f,
-                        "{pad}#{} {} @img{} ({}){}",
+                        "{pad}#{} {} @img{}{element}{} ({}){}",
                         a.id,
                         a.op.name(),
                         a.image,
+                        if a.non_uniform { " non_uniform" } else { "" },
                         coords.join(", "),
                         match &a.op {
                             Op::Store { data } => format!(" <- {data:?}"),
@@ -84,6 +91,15 @@ impl fmt::Debug for Case {
                 img.setup.fill,
                 img.setup.memory
             )?;
+            for (k, s) in img.others.iter().enumerate() {
+                writeln!(
+                    f,
+                    "  element {}: fill {:?}\n  {:?}",
+                    k + 1,
+                    s.fill,
+                    s.memory
+                )?;
+            }
         }
         for s in &self.body {
             write!(f, "{s}")?;

@@ -2,13 +2,14 @@
 //! value stored to the output buffer.
 
 use super::program::{
-    AccessSpec, Case, Cond, Op, Scalar, Stmt, MAX_TRIPS, OUTPUT_SSBO, SLOT_BYTES,
+    AccessSpec, Case, Cond, Element, Op, Scalar, Stmt, MAX_TRIPS, OUTPUT_SSBO, SLOT_BYTES,
 };
 use crate::cases::coords::CoordBase;
 use ir::builder::image_indices;
-use ir::function::{InstKind, Phi};
+use ir::function::{Cursor, InstKind, Phi};
 use ir::{
-    BaseType, Builder, Function, ImageDecl, ImageRef, IntrinsicOp, Jump, Shader, Src, Type, Value,
+    Access, BaseType, Builder, Function, ImageDecl, ImageRef, IndexKind, IntrinsicOp, Jump, Shader,
+    Src, Type, Value,
 };
 use std::collections::HashMap;
 
@@ -32,6 +33,7 @@ impl Case {
             let z = b.imul(Src::channel(gid, 2), gxy);
             let yz = b.iadd(y, z);
             let lin = b.iadd(Src::channel(gid, 0), yz);
+            let wg = b.system_value(IntrinsicOp::LoadWorkgroupId);
             let slots = b.imm_u32(self.slots().max(1));
             let lin_slots = b.imul(lin, slots);
             let mut e = Emitter {
@@ -40,6 +42,7 @@ impl Case {
                 decls: &decls,
                 gid,
                 lin,
+                wg,
                 lin_slots,
                 next_slot: 0,
                 visible: HashMap::new(),
@@ -65,6 +68,8 @@ struct Emitter<'a, 'f> {
     decls: &'a [ImageDecl],
     gid: Value,
     lin: Value,
+    /// The workgroup id.
+    wg: Value,
     lin_slots: Value,
     next_slot: u32,
     /// Values of earlier accesses visible here.
@@ -293,10 +298,45 @@ impl Emitter<'_, '_> {
         }
     }
 
+    /// The image operand of `a`: the image, indexed as its element says.
+    fn image_ref(&mut self, a: &AccessSpec) -> ImageRef {
+        let image = ImageRef::new(ir::ImageId::from_u32(a.image as u32));
+        let count = self.case.images[a.image].count();
+        let b = &mut self.b;
+        let index = match a.element {
+            Element::Whole => return image,
+            Element::Const(k) => b.imm_u32(k % count),
+            Element::Workgroup => {
+                let n = b.imm_u32(count);
+                b.umod(Src::channel(self.wg, 0), n)
+            }
+            Element::Lane { shift } => {
+                let s = b.imm_u32(u32::from(shift));
+                let x = b.ushr(self.lin, s);
+                let n = b.imm_u32(count);
+                b.umod(x, n)
+            }
+        };
+        ImageRef {
+            index: Some(Src::new(index)),
+            ..image
+        }
+    }
+
+    /// Qualifies the instruction just built `non_uniform`.
+    fn mark_non_uniform(&mut self) {
+        if let Cursor::After(inst) = self.b.cursor {
+            if let InstKind::Intrinsic(x) = &mut self.b.func.inst_mut(inst).kind {
+                let a = x.index(IndexKind::Access).unwrap_or(0);
+                x.set_index(IndexKind::Access, a | Access::NON_UNIFORM.bits());
+            }
+        }
+    }
+
     fn access(&mut self, a: &AccessSpec) {
         let img = &self.case.images[a.image];
         let decl = &self.decls[a.image];
-        let image = ImageRef::new(ir::ImageId::from_u32(a.image as u32));
+        let image = self.image_ref(a);
         let ty = img.data_type();
         let float = ty.base == BaseType::Float;
         let value = match &a.op {
@@ -337,11 +377,14 @@ impl Emitter<'_, '_> {
                     IntrinsicOp::ImageSamples,
                     Some(image),
                     &[],
-                    &[d, arr],
+                    &[d, arr, ir::Access::NONE.bits()],
                     Some(Type::U32),
                 )
             }
         };
+        if a.non_uniform {
+            self.mark_non_uniform();
+        }
         let Some(v) = value else {
             return;
         };

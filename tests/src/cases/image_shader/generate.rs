@@ -2,10 +2,12 @@
 //! access budget on accesses, `if`s and loops, with values that refer to what earlier
 //! accesses left visible.
 
-use super::program::{AccessSpec, Case, CaseConfig, Cond, ImageCase, Op, Scalar, Stmt, MAX_TRIPS};
+use super::program::{
+    AccessSpec, Case, CaseConfig, Cond, Element, ImageCase, Op, Scalar, Stmt, MAX_TRIPS,
+};
 use crate::cases::coords::{arbitrary_coord_term, CoordBase, Grid};
 use crate::cases::device::{arbitrary_device, arbitrary_format};
-use crate::cases::surface::{arbitrary_dim, arbitrary_image_setup, DimKind};
+use crate::cases::surface::{arbitrary_dim, arbitrary_fill, arbitrary_image_setup, DimKind};
 use crate::cases::{below, between, bits64, chance, pick};
 use ir::{Access, AtomicOp, BaseType, Format};
 use lowering::{Device, LowerOptions};
@@ -127,6 +129,8 @@ struct GenState<'c> {
     in_loop: bool,
     /// Whether the platform has atomics on R16 images (Gfx12+).
     r16_atomics: bool,
+    /// The platform.
+    device: &'c Device,
 }
 impl Case {
     /// A case drawn with `cfg`.
@@ -148,7 +152,7 @@ impl Case {
         let subgroup_size = pick(g, &[8, 16, 16, 32]);
         let n_images = between(g, 1, cfg.max_images.max(1) as u32) as usize;
         let images: Vec<ImageCase> = (0..n_images)
-            .map(|i| arbitrary_image(g, &device, cfg, i))
+            .map(|i| arbitrary_image(g, &device, &options, cfg, i))
             .collect();
         let grid = Grid {
             global: [0, 1, 2].map(|a| local_size[a] * workgroups[a]),
@@ -163,6 +167,7 @@ impl Case {
             visible: Vec::new(),
             in_loop: false,
             r16_atomics: device.verx10() >= 120,
+            device: &device,
         };
         let mut body = Vec::new();
         while st.budget > 0 {
@@ -190,7 +195,13 @@ fn pick_options(g: &mut Gen, options: &[LowerOptions]) -> LowerOptions {
 }
 
 /// One image: dimension, format (or none), qualifiers, static layout, memory.
-fn arbitrary_image(g: &mut Gen, device: &Device, cfg: &CaseConfig, index: usize) -> ImageCase {
+fn arbitrary_image(
+    g: &mut Gen,
+    device: &Device,
+    options: &LowerOptions,
+    cfg: &CaseConfig,
+    index: usize,
+) -> ImageCase {
     let dim = arbitrary_dim(g);
     let mut format = if chance(g, cfg.atomic_format_share, 100) {
         // The formats atomics run on (five of the 41, and the three R16 formats from
@@ -213,12 +224,21 @@ fn arbitrary_image(g: &mut Gen, device: &Device, cfg: &CaseConfig, index: usize)
         .chain(r16)
         .copied()
         .filter(|&f| crate::cases::device::can_lower(device, f))
+        .filter(|f| {
+            // 64-bit image atomics need Gfx9.
+            !cfg.supported_only
+                || device.image_int64_atomics
+                || !matches!(f, Format::R64Uint | Format::R64Sint)
+        })
         .collect();
         pick(g, &atomic)
     } else {
         arbitrary_format(g, device, cfg.unlowerable_share)
     };
-    let format_less = chance(g, cfg.format_less_share, 100);
+    // Without a format only typed messages move texels (the untyped path needs the
+    // format to address them), and only LSC's typed reads convert every format.
+    let format_less = chance(g, cfg.format_less_share, 100)
+        && !(cfg.supported_only && (options.force_untyped || !device.has_lsc));
     if format_less && matches!(format, Format::R64Uint | Format::R64Sint) {
         // Format-less data is 32-bit; a 64-bit view needs its format.
         format = Format::R32Uint;
@@ -234,6 +254,28 @@ fn arbitrary_image(g: &mut Gen, device: &Device, cfg: &CaseConfig, index: usize)
     let statics = dim != DimKind::Buffer && chance(g, cfg.static_layout_share, 100);
     let setup = arbitrary_image_setup(g, device, dim, format, statics);
     let static_layout = if statics { setup.static_layout() } else { None };
+    // The other elements of an array: surfaces of their own where coordinates may
+    // leave them (each element is bounds-checked against its own size), the first
+    // element's layout with other contents where they must stay in range or the
+    // declaration fixes the layout.
+    // (No draw at all when arrays are off: a configuration without them draws the
+    // cases it drew before arrays existed.)
+    let elements = if cfg.array_share > 0 && chance(g, cfg.array_share, 100) {
+        between(g, 2, 3)
+    } else {
+        1
+    };
+    let others = (1..elements)
+        .map(|_| {
+            if statics || cfg.in_range_only {
+                let mut s = setup.clone();
+                s.fill = arbitrary_fill(g);
+                s
+            } else {
+                arbitrary_image_setup(g, device, dim, format, false)
+            }
+        })
+        .collect();
     ImageCase {
         name: format!("img{index}"),
         dim,
@@ -241,6 +283,7 @@ fn arbitrary_image(g: &mut Gen, device: &Device, cfg: &CaseConfig, index: usize)
         access,
         static_layout,
         setup,
+        others,
     }
 }
 
@@ -347,7 +390,10 @@ fn gen_access(g: &mut Gen, st: &mut GenState<'_>) -> AccessSpec {
     if writable {
         ops.push((30, 1));
     }
-    if readable && writable && img.atomics_allowed(st.r16_atomics) {
+    let int64_atomics_refused = st.cfg.supported_only
+        && !st.device.image_int64_atomics
+        && img.data_format().data_bit_size() == 64;
+    if readable && writable && img.atomics_allowed(st.r16_atomics) && !int64_atomics_refused {
         ops.push((30, 2));
     }
     ops.push((6, 3));
@@ -385,9 +431,24 @@ fn gen_access(g: &mut Gen, st: &mut GenState<'_>) -> AccessSpec {
         .enumerate()
         .map(|(c, &l)| arbitrary_coord_term(g, c as u8, l, &st.grid, !st.in_range_only, st.in_loop))
         .collect();
+    let element = if img.others.is_empty() {
+        Element::Whole
+    } else {
+        match below(g, 8) {
+            0 | 1 => Element::Const(below(g, img.count() as usize) as u32),
+            2 | 3 => Element::Workgroup,
+            _ => Element::Lane {
+                shift: pick(g, &[0, 0, 1, 2]),
+            },
+        }
+    };
+    let non_uniform =
+        matches!(element, Element::Lane { .. }) || (element != Element::Whole && chance(g, 1, 4));
     AccessSpec {
         id,
         image,
+        element,
+        non_uniform,
         op,
         coord,
         swizzled: chance(g, 1, 4),
@@ -399,11 +460,20 @@ fn gen_atomic(g: &mut Gen, st: &GenState<'_>, img: &ImageCase) -> Op {
     let ty = img.data_type();
     let float_format = matches!(img.data_format(), Format::R32Float | Format::R16Float);
     let op = if float_format {
-        pick(
-            g,
-            // Integer compare-and-swap is an integer op (the validator's rule).
-            &[A::Xchg, A::Fadd, A::Fmin, A::Fmax, A::Fcmpxchg, A::Fcmpxchg],
-        )
+        // Integer compare-and-swap is an integer op (the validator's rule).
+        let ops = [A::Xchg, A::Fadd, A::Fmin, A::Fmax, A::Fcmpxchg, A::Fcmpxchg];
+        let d = st.device;
+        let has = |op: &A| match op {
+            A::Fadd => d.image_float_atomic_add,
+            A::Fmin | A::Fmax => d.image_float_atomic_min_max,
+            A::Fcmpxchg => d.image_float_atomic_cmpxchg,
+            _ => true,
+        };
+        let ops: Vec<A> = ops
+            .into_iter()
+            .filter(|op| !st.cfg.supported_only || has(op))
+            .collect();
+        pick(g, &ops)
     } else if ty.bits == 32 && chance(g, st.cfg.unmapped_atomic_share, 100) {
         pick(g, &[A::IncWrap, A::DecWrap])
     } else {

@@ -39,6 +39,6 @@ mod shrink;
 mod tests;
 
 pub use program::{
-    AccessSpec, Case, CaseConfig, Cond, ImageCase, Op, Scalar, Stmt, MAX_TRIPS, OUTPUT_SSBO,
-    SLOT_BYTES,
+    AccessSpec, Case, CaseConfig, Cond, Element, ImageCase, Op, Scalar, Stmt, MAX_TRIPS,
+    OUTPUT_SSBO, SLOT_BYTES,
 };

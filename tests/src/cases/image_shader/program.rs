@@ -90,6 +90,24 @@ impl Op {
     }
 }
 
+/// Which element of an image array an access names (`@img[%i]`).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Element {
+    /// No index: the image is not an array.
+    Whole,
+    /// A constant element.
+    Const(u32),
+    /// `workgroup_id.x mod count`: the same on every lane of a subgroup (dynamically
+    /// uniform), so the access needs no `non_uniform`.
+    Workgroup,
+    /// `(linear >> shift) mod count`: lane-varying, which only a `non_uniform` access
+    /// may use.
+    Lane {
+        /// Lanes sharing an element come in runs of `1 << shift`.
+        shift: u8,
+    },
+}
+
 /// One image access.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct AccessSpec {
@@ -97,6 +115,12 @@ pub struct AccessSpec {
     pub id: u32,
     /// Index of the image in [`Case::images`].
     pub image: usize,
+    /// The array element it names.
+    pub element: Element,
+    /// Whether the access is qualified `non_uniform` (always with [`Element::Lane`],
+    /// sometimes with a uniform element, which the lowering's loop then serves in one
+    /// iteration).
+    pub non_uniform: bool,
     /// The operation.
     pub op: Op,
     /// One term per coordinate component (the validator wants exactly the image's
@@ -172,12 +196,17 @@ pub struct ImageCase {
     pub access: Access,
     /// A static layout matching the surface, if the declaration carries one.
     pub static_layout: Option<StaticLayout>,
-    /// Surface, view and contents.
+    /// Surface, view and contents (of element 0 of an array).
     pub setup: ImageSetup,
+    /// Elements 1 and up of an image array (`image @img[n]`), with the dimension and
+    /// format of element 0 and surfaces of their own (the same layout when the
+    /// declaration carries a static one); empty for an image that is not an array.
+    pub others: Vec<ImageSetup>,
 }
 
 impl ImageCase {
-    /// The declaration, at binding-table index `binding`.
+    /// The declaration, at binding-table index `binding` (element `k` of an array at
+    /// `binding + k`).
     pub fn decl(&self, binding: u32) -> ImageDecl {
         ImageDecl {
             name: self.name.clone(),
@@ -186,9 +215,19 @@ impl ImageCase {
             format: self.decl_format,
             access: self.access,
             binding,
-            count: None,
+            count: (!self.others.is_empty()).then(|| self.count()),
             layout: self.static_layout,
         }
+    }
+
+    /// The array elements (1 for an image that is not an array).
+    pub fn count(&self) -> u32 {
+        1 + self.others.len() as u32
+    }
+
+    /// The setups of every element, element 0 first.
+    pub fn elements(&self) -> impl Iterator<Item = &ImageSetup> {
+        std::iter::once(&self.setup).chain(&self.others)
     }
 
     /// The format the shader's data follows: the declared one, or the view's.
@@ -245,7 +284,7 @@ pub struct Case {
     pub workgroups: [u32; 3],
     /// Lanes per subgroup.
     pub subgroup_size: u32,
-    /// The images, bound at binding-table index = position.
+    /// The images, bound one after the other ([`Case::decls`]).
     pub images: Vec<ImageCase>,
     /// The program.
     pub body: Vec<Stmt>,
@@ -277,6 +316,17 @@ pub struct CaseConfig {
     /// Percentage of cases whose device lets isl choose any storage tiling (Yf and Ys
     /// before Gfx12.5, tiled 1D) instead of the presets' driver policy.
     pub wide_policy_share: usize,
+    /// Draw only what the drawn device and options lower: format-less images only
+    /// where typed messages read and write them, atomic operations the platform has
+    /// (float atomics, 64-bit ones), so that no case is refused before the stages a
+    /// suite tests after the lowering (the vISA leg); the lowering's documented
+    /// refusals are `lowering_properties`' business. The shares of unlowerable
+    /// formats and unmapped atomics still apply.
+    pub supported_only: bool,
+    /// Percentage of images that are arrays of two or three (`image @img[n]`), whose
+    /// accesses index them with constants, workgroup-uniform values or, `non_uniform`,
+    /// lane-varying ones.
+    pub array_share: usize,
     /// The platform presets a case is drawn from, uniformly (empty: all of
     /// `Device::PRESET_NAMES`).
     pub platforms: Vec<&'static str>,
@@ -295,6 +345,8 @@ impl Default for CaseConfig {
             static_layout_share: 25,
             atomic_format_share: 20,
             wide_policy_share: 40,
+            array_share: 25,
+            supported_only: false,
             platforms: Vec::new(),
         }
     }
@@ -313,12 +365,17 @@ impl Case {
         self.grid().invocations()
     }
 
-    /// The image declarations (binding = position).
+    /// The image declarations, bound one after the other (an array takes one
+    /// binding-table index per element).
     pub fn decls(&self) -> Vec<ImageDecl> {
+        let mut binding = 0;
         self.images
             .iter()
-            .enumerate()
-            .map(|(i, img)| img.decl(i as u32))
+            .map(|img| {
+                let d = img.decl(binding);
+                binding += img.count();
+                d
+            })
             .collect()
     }
 

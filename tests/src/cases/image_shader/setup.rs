@@ -16,8 +16,8 @@ impl Case {
         let images = self
             .images
             .iter()
-            .map(|img| {
-                let s = &img.setup;
+            .flat_map(|img| img.elements().enumerate().map(move |(k, s)| (img, k, s)))
+            .map(|(img, element, s)| {
                 let texel_bytes = (s.format.bits_per_texel() / 8) as usize;
                 let (layout, size) = match &s.memory {
                     ImageMemory::Surface {
@@ -57,7 +57,7 @@ impl Case {
                 };
                 SetupImage {
                     image: img.name.clone(),
-                    element: 0,
+                    element: element as u32,
                     format: s.format,
                     layout,
                     fill,

@@ -2,7 +2,7 @@
 //! their bodies. Values that refer to a removed access become constants when the case
 //! is built.
 
-use super::program::{Case, Stmt};
+use super::program::{AccessSpec, Case, Element, Stmt};
 
 impl Case {
     /// Smaller cases: fewer invocations, statements removed, `if`s and loops replaced
@@ -45,7 +45,20 @@ fn shrink_list(list: &[Stmt]) -> Vec<Vec<Stmt>> {
             v
         };
         match &list[i] {
-            Stmt::Access(_) => {}
+            Stmt::Access(a) => {
+                // A uniform element in place of a lane-varying one, then no qualifier.
+                if matches!(a.element, Element::Lane { .. } | Element::Workgroup) {
+                    out.push(splice(&[Stmt::Access(AccessSpec {
+                        element: Element::Const(0),
+                        ..a.clone()
+                    })]));
+                } else if a.non_uniform {
+                    out.push(splice(&[Stmt::Access(AccessSpec {
+                        non_uniform: false,
+                        ..a.clone()
+                    })]));
+                }
+            }
             Stmt::If { cond, then, els } => {
                 out.push(splice(then));
                 out.push(splice(els));

@@ -1,0 +1,366 @@
+//! Parity with Mesa's anv (issue 21 item 4): every corpus shader (`tests/corpus/`,
+//! every row of its manifest) compiled by anv on a stubbed SKL, ICL, TGL and DG2 and by
+//! this project (`-O`, vISA, GenX_IR), side by side: Gen instructions per lane, sends,
+//! SIMD widths, spills, ours / anv's; geomean and worst per platform. Shaders one side
+//! cannot compile are listed as failures with the reason, never dropped.
+//!
+//! ```sh
+//! bash tools/anv-stub/setup.sh                # once: builds Mesa's noop DRM shim
+//! cargo bench -p suites --bench mesa_parity   # [-- --only SUBSTR --platforms skl,dg2]
+//! ```
+//!
+//! anv runs in a child process (this binary, `--anv-compile FILE.spv --entry NAME`),
+//! the shim preloaded: `LD_PRELOAD`, `INTEL_STUB_GPU_PLATFORM`, `INTEL_DEBUG=cs`,
+//! `MESA_SHADER_CACHE_DISABLE=true`, `VK_ICD_FILENAMES` (anv's ICD). The shim is
+//! `$ANV_STUB_SHIM`, else where `tools/anv-stub/setup.sh` builds it. What is counted on
+//! each side: `count.rs`. Then the IGC pairs (`pairs.rs`, `tests/parity/igc/`): OpenCL C
+//! through `ocloc` against our kernel for the same program (`--no-igc` skips them).
+
+mod count;
+mod pairs;
+mod vulkan;
+
+use count::Stats;
+use frontend::Language;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+use suites::corpus;
+
+/// The platforms anv's stub runs (`bdw` and `hsw` need hasvk, which crashes on it).
+const PLATFORMS: [&str; 4] = ["skl", "icl", "tgl", "dg2"];
+
+/// anv's ICD manifest (Debian's `mesa-vulkan-drivers`).
+const ICD: &str = "/usr/share/vulkan/icd.d/intel_icd.x86_64.json";
+
+/// How long one anv compile may take.
+const ANV_TIMEOUT: Duration = Duration::from_secs(120);
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let value = |flag: &str| {
+        args.iter()
+            .position(|a| a == flag)
+            .and_then(|i| args.get(i + 1))
+            .cloned()
+    };
+    if let Some(file) = value("--anv-compile") {
+        let entry = value("--entry").unwrap_or_else(|| "main".into());
+        let r = std::fs::read(&file)
+            .map_err(|e| format!("{file}: {e}"))
+            .and_then(|spv| vulkan::create_compute_pipeline(&spv, &entry));
+        if let Err(e) = r {
+            eprintln!("anv-compile: {file}: {e}");
+            std::process::exit(1);
+        }
+        return;
+    }
+    let only = value("--only");
+    let platforms: Vec<String> = value("--platforms")
+        .map(|p| p.split(',').map(str::to_string).collect())
+        .unwrap_or_else(|| PLATFORMS.iter().map(|p| p.to_string()).collect());
+    let Some(shim) = find_shim() else {
+        eprintln!(
+            "mesa_parity: Mesa's noop DRM shim is not built: run `bash tools/anv-stub/setup.sh` \
+             (or set ANV_STUB_SHIM); nothing compared"
+        );
+        return;
+    };
+    if visa::igc::find_tool().is_none() {
+        eprintln!(
+            "mesa_parity: GenX_IR is missing (apt-get install libigc-tools); nothing compared"
+        );
+        return;
+    }
+    let rows = match corpus::manifest() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("mesa_parity: {e}");
+            std::process::exit(1);
+        }
+    };
+    let dir = std::env::temp_dir().join(format!("mesa-parity-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    let mut results = Vec::new();
+    for row in &rows {
+        let case = format!("{} ({})", row.file, row.entry);
+        if only.as_ref().is_some_and(|o| !case.contains(o.as_str())) {
+            continue;
+        }
+        let spv = spirv_of(&row.file);
+        let spv_path = dir.join(format!("{}-{}.spv", row.file.replace('/', "_"), row.entry));
+        if let Ok(bytes) = &spv {
+            let _ = std::fs::write(&spv_path, bytes);
+        }
+        for p in &platforms {
+            let (anv, ours) = match &spv {
+                Err(e) => (Err(e.clone()), Err(e.clone())),
+                Ok(bytes) => (
+                    anv(&shim, &spv_path, &row.entry, p),
+                    ours(bytes, &row.entry, p),
+                ),
+            };
+            print_row(&case, p, "anv", &anv, &ours);
+            results.push((case.clone(), p.clone(), anv, ours));
+        }
+    }
+    summarize(&results, &platforms);
+    if !args.iter().any(|a| a == "--no-igc") {
+        println!();
+        println!(
+            "IGC pairs (tests/parity/igc: OpenCL C through ocloc, against our kernel of the .ir):"
+        );
+        let igc_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("parity/igc");
+        for (name, cl, ir) in pairs::pairs(&igc_dir) {
+            for p in &platforms {
+                let igc = pairs::igc(&cl, p, &dir);
+                let ours = pairs::ours(&ir, p);
+                print_row(&format!("igc/{name}"), p, "IGC", &igc, &ours);
+                for (side, r) in [("IGC", &igc), ("ours", &ours)] {
+                    if let Err(e) = r {
+                        println!("  igc/{name} on {p}: {side}: {e}");
+                    }
+                }
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The shim: `$ANV_STUB_SHIM`, else `tools/anv-stub/setup.sh`'s default build.
+fn find_shim() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("ANV_STUB_SHIM") {
+        return Some(PathBuf::from(p)).filter(|p| p.exists());
+    }
+    let cache = std::env::var_os("ANV_STUB_DIR")
+        .map(PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("XDG_CACHE_HOME")
+                .map(|c| PathBuf::from(c).join("anv-stub"))
+                .or_else(|| {
+                    std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/anv-stub"))
+                })
+        })?;
+    let p = cache.join("mesa-22.3.6/build/src/intel/tools/libintel_noop_drm_shim.so");
+    p.exists().then_some(p)
+}
+
+/// The SPIR-V both compilers get: glslang's for GLSL (`--target-env vulkan1.2`, as the
+/// corpus test compiles it), naga's SPIR-V writer for WGSL.
+fn spirv_of(file: &str) -> Result<Vec<u8>, String> {
+    let path = corpus::dir().join(file);
+    match Language::from_path(file) {
+        Some(Language::Glsl) => corpus::glslang(&path),
+        Some(Language::Wgsl) => {
+            let text = std::fs::read_to_string(&path).map_err(|e| format!("{file}: {e}"))?;
+            let module = naga::front::wgsl::parse_str(&text)
+                .map_err(|e| format!("naga cannot read the WGSL: {}", e.emit_to_string(&text)))?;
+            let info = naga::valid::Validator::new(
+                naga::valid::ValidationFlags::all(),
+                naga::valid::Capabilities::all(),
+            )
+            .validate(&module)
+            .map_err(|e| format!("naga's validator rejects the WGSL: {e:?}"))?;
+            let words = naga::back::spv::write_vec(
+                &module,
+                &info,
+                &naga::back::spv::Options::default(),
+                None,
+            )
+            .map_err(|e| format!("naga cannot write SPIR-V: {e}"))?;
+            Ok(words.iter().flat_map(|w| w.to_le_bytes()).collect())
+        }
+        _ => Err(format!("{file}: neither GLSL nor WGSL")),
+    }
+}
+
+/// anv's compile of `spv` on `platform`, from a child with the shim preloaded.
+fn anv(shim: &Path, spv: &Path, entry: &str, platform: &str) -> Result<Stats, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
+    let mut child = Command::new(exe)
+        .arg("--anv-compile")
+        .arg(spv)
+        .args(["--entry", entry])
+        .env("LD_PRELOAD", shim)
+        .env("INTEL_STUB_GPU_PLATFORM", platform)
+        .env("INTEL_DEBUG", "cs")
+        .env("MESA_SHADER_CACHE_DISABLE", "true")
+        .env("VK_ICD_FILENAMES", ICD)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot start the Vulkan program: {e}"))?;
+    // Read stderr on a thread, so that a large NIR dump cannot fill the pipe.
+    let mut pipe = child.stderr.take().ok_or("no stderr")?;
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = std::io::Read::read_to_string(&mut pipe, &mut s);
+        s
+    });
+    let start = Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(s)) => break s,
+            Ok(None) if start.elapsed() > ANV_TIMEOUT => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!("anv took more than {} s", ANV_TIMEOUT.as_secs()));
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(20)),
+            Err(e) => return Err(e.to_string()),
+        }
+    };
+    let stderr = reader.join().unwrap_or_default();
+    if !status.success() {
+        let why = stderr
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("no message");
+        return Err(format!("anv: {status}: {why}"));
+    }
+    count::parse_anv(&stderr).ok_or_else(|| "anv printed no SIMD report".into())
+}
+
+/// Our compile of a SPIR-V entry point: import, then [`compile_ours`].
+fn ours(spv: &[u8], entry: &str, platform: &str) -> Result<Stats, String> {
+    let imported = frontend::import(spv, Language::SpirV, Some(entry))
+        .map_err(|e| format!("import: {}", first_line(&e.to_string())))?;
+    compile_ours(imported.shader, platform)
+}
+
+/// `lower_shader`, the vISA kernel (SIMD16, else SIMD8 when its values do not fit the
+/// registers, as a driver would dispatch it), GenX_IR, counted.
+pub(crate) fn compile_ours(mut shader: ir::Shader, platform: &str) -> Result<Stats, String> {
+    let device =
+        lowering::Device::preset(platform).ok_or_else(|| format!("no platform {platform}"))?;
+    lowering::lower_shader(&mut shader, &device, &lowering::LowerOptions::default()).map_err(
+        |e| {
+            format!(
+                "lowering: {}",
+                e.first()
+                    .map_or(String::new(), |e| first_line(&e.to_string()))
+            )
+        },
+    )?;
+    let kernel = match visa::emit_kernel(&shader, &device, &visa::Options::default()) {
+        Ok(k) => k,
+        Err(e) if e.to_string().contains("bytes of registers") => {
+            visa::emit_kernel(&shader, &device, &visa::Options::with_simd(8))
+                .map_err(|e| format!("vISA: {}", first_line(&e.to_string())))?
+        }
+        Err(e) => return Err(format!("vISA: {}", first_line(&e.to_string()))),
+    };
+    let simd = kernel
+        .text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix(".kernel_attr SimdSize="))
+        .and_then(|v| v.trim().parse().ok())
+        .ok_or("the kernel has no SimdSize")?;
+    let genx = kernel
+        .genx_platform
+        .ok_or_else(|| format!("GenX_IR has no platform for {platform}"))?;
+    let compiled = visa::igc::compile(&kernel.text, genx)
+        .map_err(|e| format!("GenX_IR: {}", first_line(&e.to_string())))?;
+    Ok(count::parse_asm(&compiled.asm, simd))
+}
+
+fn first_line(s: &str) -> String {
+    s.lines().next().unwrap_or("").chars().take(140).collect()
+}
+
+/// One line of the table: the reference compiler's (`reference`: anv, IGC) side, ours,
+/// and ours / the reference's instructions per lane.
+fn print_row(
+    case: &str,
+    platform: &str,
+    reference: &str,
+    anv: &Result<Stats, String>,
+    ours: &Result<Stats, String>,
+) {
+    let side = |r: &Result<Stats, String>| match r {
+        Ok(s) => format!(
+            "SIMD{:<2} {:>5} inst {:>7.1}/lane {:>3} sends {:>4} spill",
+            s.simd,
+            s.instructions,
+            s.per_lane(),
+            s.sends,
+            s.spills
+        ),
+        Err(_) => format!("{:<46}", "FAILED"),
+    };
+    let ratio = match (anv, ours) {
+        (Ok(a), Ok(o)) => format!("{:>6.2}x", o.per_lane() / a.per_lane()),
+        _ => "     -".into(),
+    };
+    let prolog = ours
+        .as_ref()
+        .map_or(String::new(), |o| format!("(+{} prolog)", o.prolog));
+    println!(
+        "{case:<48} {platform:<4} {reference} {} | ours {} {prolog:<12} {ratio}",
+        side(anv),
+        side(ours)
+    );
+}
+
+type Outcome = (String, String, Result<Stats, String>, Result<Stats, String>);
+
+fn summarize(results: &[Outcome], platforms: &[String]) {
+    println!();
+    println!("failures (the side that cannot compile, and why):");
+    for (case, p, a, o) in results {
+        if let Err(e) = a {
+            println!("  {case} on {p}: anv: {e}");
+        }
+        if let Err(e) = o {
+            println!("  {case} on {p}: ours: {e}");
+        }
+    }
+    println!();
+    let mut all = Vec::new();
+    for p in platforms
+        .iter()
+        .map(String::as_str)
+        .chain(["skl+tgl+dg2", "all"])
+    {
+        let pick: Vec<&Outcome> = results
+            .iter()
+            .filter(|r| match p {
+                "all" => true,
+                "skl+tgl+dg2" => ["skl", "tgl", "dg2"].contains(&r.1.as_str()),
+                _ => r.1 == p,
+            })
+            .collect();
+        let ratios: Vec<(f64, &str)> = pick
+            .iter()
+            .filter_map(|(c, _, a, o)| match (a, o) {
+                (Ok(a), Ok(o)) => Some((o.per_lane() / a.per_lane(), c.as_str())),
+                _ => None,
+            })
+            .collect();
+        let ours_failed = pick.iter().filter(|r| r.3.is_err() && r.2.is_ok()).count();
+        let anv_failed = pick.iter().filter(|r| r.2.is_err()).count();
+        let narrower = pick
+            .iter()
+            .filter(|r| matches!((&r.2, &r.3), (Ok(a), Ok(o)) if o.simd < a.simd))
+            .count();
+        let geomean = if ratios.is_empty() {
+            f64::NAN
+        } else {
+            (ratios.iter().map(|(r, _)| r.ln()).sum::<f64>() / ratios.len() as f64).exp()
+        };
+        let worst = ratios
+            .iter()
+            .cloned()
+            .fold((0.0, ""), |w, r| if r.0 > w.0 { r } else { w });
+        println!(
+            "{p:<12} compared {:>3}, geomean ours/anv {geomean:.2}x, worst {:.2}x ({}), \
+             ours narrower than anv {narrower}, ours failed {ours_failed} (anv compiled them), \
+             anv failed {anv_failed}",
+            ratios.len(),
+            worst.0,
+            worst.1
+        );
+        all.push(geomean);
+    }
+}
