@@ -412,14 +412,26 @@ void main() {
     // index does not.
     let loads = line("@image_load");
     assert_eq!(loads.len(), 2, "{text}");
-    assert_eq!(loads.iter().filter(|l| l.contains("non_uniform")).count(), 1, "{text}");
+    assert_eq!(
+        loads.iter().filter(|l| l.contains("non_uniform")).count(),
+        1,
+        "{text}"
+    );
     let atomics = line("@image_atomic");
-    assert!(atomics.len() == 1 && atomics[0].contains("non_uniform"), "{text}");
+    assert!(
+        atomics.len() == 1 && atomics[0].contains("non_uniform"),
+        "{text}"
+    );
     // The buffer array's load, not the store to the single buffer. (Its index is 0 on
     // the 8 lanes run here: verify binds the first element of a buffer array.)
     let ssbo: Vec<&str> = line("@load_ssbo");
     assert!(ssbo.iter().any(|l| l.contains("non_uniform")), "{text}");
-    assert!(line("@store_ssbo").iter().all(|l| !l.contains("non_uniform")), "{text}");
+    assert!(
+        line("@store_ssbo")
+            .iter()
+            .all(|l| !l.contains("non_uniform")),
+        "{text}"
+    );
     // Lowered (one pass per distinct index) and run against the original.
     for target in ["dg2", "tgl"] {
         let o = verify::cli::RunOptions {

@@ -80,7 +80,11 @@ fn every_corpus_shader_compiles_through_genx_ir() {
     let gap_inputs = corpus::inputs()
         .unwrap_or_default()
         .iter()
-        .filter(|i| corpus::EMISSION_GAPS.iter().any(|(c, _)| i.name.contains(c)))
+        .filter(|i| {
+            corpus::EMISSION_GAPS
+                .iter()
+                .any(|(c, _)| i.name.contains(c))
+        })
         .count();
     let importing = corpus::inputs().map(|i| i.len()).unwrap_or(0) - gap_inputs;
     assert!(
