@@ -221,3 +221,44 @@ fn main(@builtin(local_invocation_index) li: u32) {
         [0x0f, 0xf, 31, 32, 0, 0x8000_0000, 0xf0, u32::MAX]
     );
 }
+
+#[test]
+fn array_length_is_the_bound_size_past_the_fixed_part() {
+    // Buffer 0 has 8 fixed bytes and 8-byte elements: bound with 11 words (44 bytes),
+    // (44 - 8) / 8 = 4 elements (the partial one does not count). Buffer 1 is a bare
+    // array of 4-byte elements; arrayLength of the 44 bytes is 11.
+    let src = "struct Data { count: u32, pad: u32, values: array<vec2<u32>> }
+@group(0) @binding(0) var<storage, read_write> data: Data;
+@group(0) @binding(1) var<storage, read_write> plain: array<u32>;
+@compute @workgroup_size(1)
+fn main() {
+    data.count = arrayLength(&data.values);
+    data.pad = arrayLength(&plain);
+}";
+    let imported = import(src.as_bytes(), Language::Wgsl, None).unwrap_or_else(|e| panic!("{e}"));
+    let decls: Vec<(u32, u32, Option<u32>)> = imported
+        .shader
+        .buffers
+        .iter()
+        .map(|d| (d.block, d.size, d.stride))
+        .collect();
+    assert_eq!(decls, [(0, 8, Some(8)), (1, 0, Some(4))]);
+    let mut ex = Executor::with_config(&imported.shader, ExecConfig::default());
+    let buf = ex.memory.alloc("buf", vec![0; 44]);
+    ex.memory.bind_ssbo(0, buf);
+    ex.memory.bind_ssbo(1, buf);
+    ex.run([1, 1, 1]).unwrap_or_else(|e| panic!("{e}"));
+    let b = &ex.memory.allocation(buf).bytes;
+    assert_eq!(&b[..8], &[4, 0, 0, 0, 11, 0, 0, 0]);
+    // A buffer bound smaller than the fixed part holds no element.
+    let mut ex = Executor::with_config(&imported.shader, ExecConfig::default());
+    let small = ex.memory.alloc("small", vec![0; 8]);
+    let other = ex.memory.alloc("other", vec![0; 4]);
+    ex.memory.bind_ssbo(0, small);
+    ex.memory.bind_ssbo(1, other);
+    ex.run([1, 1, 1]).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        &ex.memory.allocation(small).bytes[..8],
+        &[0, 0, 0, 0, 1, 0, 0, 0]
+    );
+}

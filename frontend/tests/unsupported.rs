@@ -135,16 +135,6 @@ fn integer_packing() {
 }
 
 #[test]
-fn array_length() {
-    w(
-        "",
-        "    buf[0] = f32(arrayLength(&buf));",
-        "arrayLength(",
-        &["arrayLength", "buffer's size"],
-    );
-}
-
-#[test]
 fn inverse_trigonometry() {
     w(
         "",

@@ -91,7 +91,11 @@ macro_rules! formats {
         /// `r32_uint`). Channels are listed from the lowest bits up (R first).
         #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
         pub enum Format {
-            /// No format qualifier (NIR's `PIPE_FORMAT_NONE`).
+            /// No format qualifier: SPIR-V's `Unknown` image format (GLSL's image without
+            /// a layout format, for `shaderStorageImageReadWithoutFormat` and
+            /// `...WriteWithoutFormat`), NIR's `PIPE_FORMAT_NONE`. Written `unknown`. The
+            /// surface state's format converts the texels: typed messages carry no
+            /// conversion, and `ir-opt run`/`verify` bind a view of a real format.
             None,
             $(
                 #[doc = concat!("`", $name, "`:", $doc)]
@@ -106,7 +110,7 @@ macro_rules! formats {
             /// The text name.
             pub fn name(self) -> &'static str {
                 match self {
-                    Format::None => "none",
+                    Format::None => "unknown",
                     $(Format::$variant => $name,)*
                 }
             }
@@ -208,10 +212,11 @@ formats! {
 }
 
 impl Format {
-    /// Parses a text name (case-insensitive).
+    /// Parses a text name (case-insensitive). `unknown` is [`Format::None`], and so is
+    /// `none`, its spelling before SPIR-V's name was adopted.
     pub fn from_name(s: &str) -> Option<Format> {
         let lower = s.to_ascii_lowercase();
-        if lower == "none" {
+        if lower == "unknown" || lower == "none" {
             return Some(Format::None);
         }
         Format::ALL.iter().copied().find(|f| f.name() == lower)

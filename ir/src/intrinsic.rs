@@ -517,6 +517,11 @@ intrinsics! {
         dest: DestInfo::Variable, indices: &[K::Access, K::AtomicOp],
         class: Memory, predicable: false, eliminate: false, reorder: false,
     }
+    /// The size in bytes of storage buffer `block` as bound (NIR's `get_ssbo_size`; `.length()` of a runtime array is `(size - offset) / stride` of it).
+    GetSsboSize = "get_ssbo_size" {
+        image: ImageOperand::None, srcs: &[src("block", 1, 32)], dest: fixed(1, 32), indices: &[K::Access],
+        class: SystemValue, predicable: false, eliminate: true, reorder: true,
+    }
     /// Applies `atomic_op` with `data` to the scalar at byte `base + offset` of shared memory, returning the old value.
     SharedAtomic = "shared_atomic" {
         image: ImageOperand::None, srcs: &[src("offset", 1, 32), src("data", 1, 0)],

@@ -17,6 +17,7 @@ mod spelling;
 
 pub mod alu;
 pub mod atomic;
+pub mod buffer;
 pub mod builder;
 pub mod dataport;
 pub mod diag;
@@ -39,6 +40,7 @@ pub mod validate;
 
 pub use alu::{AluOp, AluOpInfo};
 pub use atomic::AtomicOp;
+pub use buffer::{BufferDecl, BufferKind};
 pub use builder::Builder;
 pub use entity::{Block, BlockName, IfId, ImageId, Inst, LoopId, Value, ValueName};
 pub use function::{

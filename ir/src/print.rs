@@ -9,6 +9,7 @@
 //! Everything is written into one buffer through [`fmt::Write`]; nothing is allocated per
 //! instruction.
 
+use crate::buffer::BufferDecl;
 use crate::entity::{ImageId, Value};
 use crate::function::{CfNode, Function, InstKind, IntrinsicInst};
 use crate::image::{ImageDecl, ImageRef};
@@ -50,7 +51,7 @@ pub fn print_inst(shader: &Shader, func: &Function, inst: Inst) -> String {
     out
 }
 
-/// Writes a whole shader: the `shader` line, the image declarations, then each function
+/// Writes a whole shader: the `shader` line, the image and buffer declarations, then each function
 /// after a blank line.
 pub fn write_shader(out: &mut impl Write, shader: &Shader) -> fmt::Result {
     let [x, y, z] = shader.local_size;
@@ -65,6 +66,10 @@ pub fn write_shader(out: &mut impl Write, shader: &Shader) -> fmt::Result {
     out.write_str(")\n")?;
     for decl in &shader.images {
         write_image_decl(out, decl)?;
+        out.write_char('\n')?;
+    }
+    for decl in &shader.buffers {
+        write_buffer_decl(out, decl)?;
         out.write_char('\n')?;
     }
     for func in &shader.functions {
@@ -103,6 +108,23 @@ pub fn write_image_decl(out: &mut impl Write, decl: &ImageDecl) -> fmt::Result {
             out.write_str(", swizzle=true")?;
         }
         out.write_char('}')?;
+    }
+    out.write_char(')')
+}
+
+/// Writes a buffer declaration (one line, without the line break).
+pub fn write_buffer_decl(out: &mut impl Write, decl: &BufferDecl) -> fmt::Result {
+    write!(out, "buffer @{}", decl.name)?;
+    if let Some(n) = decl.count {
+        write!(out, "[{n}]")?;
+    }
+    write!(out, " : {}", decl.kind.name())?;
+    for name in decl.access.names() {
+        write!(out, " {name}")?;
+    }
+    write!(out, " (block={}, size={}", decl.block, decl.size)?;
+    if let Some(s) = decl.stride {
+        write!(out, ", stride={s}")?;
     }
     out.write_char(')')
 }
@@ -478,7 +500,7 @@ mod tests {
             "shader compute (local_size=8,4,2)\n\
              image @a[4] : 2d array rgba8_unorm readonly coherent (binding=3)\n\
              image @b : 3d r32_uint (binding=0, layout={tiling=4, row_pitch=512})\n\
-             image @c : buffer none (binding=0, layout={tiling=x, row_pitch=4096, qpitch=64, swizzle=true})\n"
+             image @c : buffer unknown (binding=0, layout={tiling=x, row_pitch=4096, qpitch=64, swizzle=true})\n"
         );
     }
 

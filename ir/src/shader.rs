@@ -1,5 +1,6 @@
 //! Shaders: stage information, image declarations and functions.
 
+use crate::buffer::BufferDecl;
 use crate::entity::ImageId;
 use crate::function::Function;
 use crate::image::ImageDecl;
@@ -39,6 +40,11 @@ pub struct Shader {
     pub images: Vec<ImageDecl>,
     /// Source position of each image declaration.
     pub image_spans: Vec<Span>,
+    /// Buffer declarations: the storage and uniform blocks the shader reaches, with
+    /// their layouts (which `ir-opt verify` sizes its buffers from).
+    pub buffers: Vec<BufferDecl>,
+    /// Source position of each buffer declaration.
+    pub buffer_spans: Vec<Span>,
     /// Functions; the entry point is called `main`.
     pub functions: Vec<Function>,
 }
@@ -53,6 +59,8 @@ impl Shader {
             subgroup_size: None,
             images: Vec::new(),
             image_spans: Vec::new(),
+            buffers: Vec::new(),
+            buffer_spans: Vec::new(),
             functions: Vec::new(),
         }
     }
@@ -67,6 +75,28 @@ impl Shader {
         self.images.push(decl);
         self.image_spans.push(span);
         ImageId::from_u32(self.images.len() as u32 - 1)
+    }
+
+    /// Declares a buffer.
+    pub fn add_buffer(&mut self, decl: BufferDecl) {
+        self.add_buffer_at(decl, Span::UNKNOWN)
+    }
+
+    /// Declares a buffer, recording where it was written.
+    pub fn add_buffer_at(&mut self, decl: BufferDecl, span: Span) {
+        self.buffers.push(decl);
+        self.buffer_spans.push(span);
+    }
+
+    /// The buffer declaration of `kind` covering block index `block`, if any.
+    pub fn buffer_for_block(
+        &self,
+        kind: crate::buffer::BufferKind,
+        block: u32,
+    ) -> Option<&BufferDecl> {
+        self.buffers
+            .iter()
+            .find(|d| d.kind == kind && d.blocks().is_some_and(|r| r.contains(&block)))
     }
 
     /// The declaration of an image.
@@ -114,6 +144,7 @@ impl PartialEq for Shader {
             && self.local_size == other.local_size
             && self.subgroup_size == other.subgroup_size
             && self.images == other.images
+            && self.buffers == other.buffers
             && self.functions == other.functions
     }
 }

@@ -264,7 +264,7 @@ fn image_without_binding() {
 fn unknown_format_dimension_and_access() {
     fails(
         "image @a : 2d rgba9_unorm (binding=0)\n",
-        "1:15: unknown image format `rgba9_unorm` (expected a format such as rgba8_unorm or r32_uint, or none)",
+        "1:15: unknown image format `rgba9_unorm` (expected a format such as rgba8_unorm or r32_uint, or unknown)",
     );
     fails(
         "image @a : 4d r32_uint (binding=0)\n",
@@ -390,7 +390,7 @@ fn image_operand_missing_or_unexpected() {
 fn top_level_garbage_and_header() {
     fails(
         "func main {\n}\n",
-        "1:1: expected `shader`, `image` or `fn` but found `func`",
+        "1:1: expected `shader`, `image`, `buffer` or `fn` but found `func`",
     );
     fails(
         "shader vertex\n",

@@ -74,6 +74,10 @@ pub struct GenConfig {
     pub phis: bool,
     /// Iterations after which every loop leaves through its counter.
     pub loop_trip_limit: u32,
+    /// Declare 0 to 3 storage and uniform buffers (fixed or runtime-array layouts,
+    /// arrays of blocks) and, among the system values, read their sizes with
+    /// `get_ssbo_size` at constant block indices they declare.
+    pub buffers: bool,
 }
 
 impl Default for GenConfig {
@@ -94,6 +98,7 @@ impl Default for GenConfig {
             control_flow: true,
             phis: true,
             loop_trip_limit: 4,
+            buffers: false,
         }
     }
 }
@@ -177,6 +182,17 @@ pub fn generate(seed: u64, cfg: &GenConfig) -> Shader {
     for decl in gen_images(&mut rng, cfg) {
         shader.add_image(decl);
     }
+    if cfg.buffers {
+        for decl in gen_buffers(&mut rng) {
+            shader.add_buffer(decl);
+        }
+    }
+    let ssbo_blocks: Vec<u32> = shader
+        .buffers
+        .iter()
+        .filter(|d| d.kind == ir::BufferKind::Ssbo)
+        .flat_map(|d| d.block..d.block + d.count.unwrap_or(1))
+        .collect();
     let nfuncs = 1 + rng.below(cfg.max_functions.max(1));
     for i in 0..nfuncs {
         let name = if i == 0 {
@@ -184,7 +200,7 @@ pub fn generate(seed: u64, cfg: &GenConfig) -> Shader {
         } else {
             format!("helper{i}")
         };
-        let func = FnGen::run(&mut rng, cfg, &shader.images, name);
+        let func = FnGen::run(&mut rng, cfg, &shader.images, &ssbo_blocks, name);
         shader.functions.push(func);
     }
     shader
@@ -216,6 +232,40 @@ impl Rng {
     fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
         &items[self.below(items.len())]
     }
+}
+
+/// Up to three buffer declarations with distinct names and blocks that do not overlap
+/// within their kind: storage or uniform, access qualifiers, arrays of 1 to 4 blocks,
+/// fixed sizes or a runtime array's stride.
+fn gen_buffers(rng: &mut Rng) -> Vec<ir::BufferDecl> {
+    let n = rng.below(4);
+    let mut next = [0u32; 2];
+    let mut out = Vec::new();
+    for i in 0..n {
+        let kind = *rng.pick(&ir::BufferKind::ALL);
+        let k = kind as usize;
+        let block = next[k] + rng.below(3) as u32;
+        let count = rng.chance(1, 3).then(|| 1 + rng.below(4) as u32);
+        next[k] = block + count.unwrap_or(1);
+        let size = 4 * rng.below(64) as u32;
+        let stride = rng
+            .chance(1, 2)
+            .then(|| *rng.pick(&[1u32, 4, 8, 12, 16, 48]));
+        let access = *rng.pick(&[
+            Access::NONE,
+            Access::NON_WRITEABLE,
+            Access::NON_READABLE,
+            Access::COHERENT | Access::RESTRICT,
+            Access::VOLATILE,
+        ]);
+        out.push(ir::BufferDecl {
+            access,
+            count,
+            stride,
+            ..ir::BufferDecl::new(&format!("buf{i}"), kind, block, size)
+        });
+    }
+    out
 }
 
 fn gen_images(rng: &mut Rng, cfg: &GenConfig) -> Vec<ImageDecl> {
@@ -312,6 +362,8 @@ struct FnGen<'a, 'f> {
     rng: &'a mut Rng,
     cfg: &'a GenConfig,
     images: &'a [ImageDecl],
+    /// The storage blocks the shader declares (`get_ssbo_size` names them).
+    ssbo_blocks: &'a [u32],
     /// Values visible at the cursor, by bit size class; scopes truncate them.
     visible: [Vec<Value>; 5],
     phis: Vec<PendingPhi>,
@@ -321,7 +373,13 @@ struct FnGen<'a, 'f> {
 type Scope = [usize; 5];
 
 impl<'a, 'f> FnGen<'a, 'f> {
-    fn run(rng: &mut Rng, cfg: &GenConfig, images: &[ImageDecl], name: String) -> Function {
+    fn run(
+        rng: &mut Rng,
+        cfg: &GenConfig,
+        images: &[ImageDecl],
+        ssbo_blocks: &[u32],
+        name: String,
+    ) -> Function {
         let mut func = Function::new(name);
         let lo = cfg.min_insts.clamp(1, cfg.max_insts.max(1));
         let budget = lo + rng.below(cfg.max_insts.max(1) - lo + 1);
@@ -331,6 +389,7 @@ impl<'a, 'f> FnGen<'a, 'f> {
                 rng,
                 cfg,
                 images,
+                ssbo_blocks,
                 visible: Default::default(),
                 phis: Vec::new(),
                 budget,
@@ -400,6 +459,22 @@ impl<'a, 'f> FnGen<'a, 'f> {
                 }
                 Item::Image => self.image_intrinsic(),
                 Item::Message => self.message(),
+                Item::SystemValue if !self.ssbo_blocks.is_empty() && self.rng.chance(1, 3) => {
+                    let block = *self.rng.pick(self.ssbo_blocks);
+                    let b = self.b.imm_u32(block);
+                    let v = self
+                        .b
+                        .intrinsic(
+                            IntrinsicOp::GetSsboSize,
+                            None,
+                            &[Src::new(b)],
+                            &[0],
+                            Some(Type::U32),
+                        )
+                        .expect("get_ssbo_size defines a value");
+                    self.define(b);
+                    self.define(v);
+                }
                 Item::SystemValue => {
                     let op = *self.rng.pick(&[
                         IntrinsicOp::LoadGlobalInvocationId,
@@ -983,6 +1058,10 @@ mod tests {
                 swizzles: false,
                 ..GenConfig::default()
             },
+            GenConfig {
+                buffers: true,
+                ..GenConfig::default()
+            },
         ];
         for (i, cfg) in configs.iter().enumerate() {
             for seed in 0..100 {
@@ -996,6 +1075,27 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn buffers_and_their_sizes_are_generated() {
+        let cfg = GenConfig {
+            buffers: true,
+            ..GenConfig::default()
+        };
+        let (mut decls, mut runtime, mut arrays, mut sizes) = (0, 0, 0, 0);
+        for seed in 0..200 {
+            let s = generate(seed, &cfg);
+            decls += s.buffers.len();
+            runtime += s.buffers.iter().filter(|d| d.stride.is_some()).count();
+            arrays += s.buffers.iter().filter(|d| d.count.is_some()).count();
+            sizes += s.to_string().matches("@get_ssbo_size").count();
+        }
+        assert!(
+            decls > 100 && runtime > 30 && arrays > 20 && sizes > 20,
+            "{decls} {runtime} {arrays} {sizes}"
+        );
+        assert!(generate(3, &GenConfig::default()).buffers.is_empty());
     }
 
     #[test]

@@ -215,6 +215,10 @@ fn passes_under_other_generator_configurations() {
             ..GenConfig::default()
         },
         GenConfig::alu_only(),
+        GenConfig {
+            buffers: true,
+            ..GenConfig::default()
+        },
     ];
     let registry = PassRegistry::with_ir_passes();
     let n = (cases(200) / 10).max(1);

@@ -48,7 +48,7 @@ fn print_parse_print_is_identity() {
 }
 
 /// Other corners of the generator: deep control flow, long straight-line code, no
-/// swizzles, nothing but ALU.
+/// swizzles, nothing but ALU, buffer declarations with `get_ssbo_size`.
 #[test]
 fn round_trip_under_other_configurations() {
     let configs = [
@@ -67,6 +67,10 @@ fn round_trip_under_other_configurations() {
             ..GenConfig::default()
         },
         GenConfig::alu_only(),
+        GenConfig {
+            buffers: true,
+            ..GenConfig::default()
+        },
     ];
     let n = cases(300) / 10;
     for (i, cfg) in configs.iter().enumerate() {

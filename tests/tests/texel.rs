@@ -222,7 +222,7 @@ fn partial_encode_keeps_other_channels() {
 #[test]
 fn formats_without_a_layout_are_errors() {
     let e = TexelLayout::from_ir(Format::None).unwrap_err();
-    assert!(e.to_string().contains("none"), "{e}");
+    assert!(e.to_string().contains("unknown"), "{e}");
     let l = layout(Format::R32Uint);
     assert!(l.decode(&[0, 0]).is_err());
 }

@@ -38,6 +38,13 @@
 //! | `pattern:SEED` | the same from `SEED` |
 //! | `gradient` | channel `c` of texel (x, y) of layer z, level l from `n = x + 2y + 3z + 5c + 7l`: integers `n`, normalized and float channels `(n mod 64) / 63` |
 //!
+//! An image of unknown format (`image @img : 2d unknown`) is bound with a view of a
+//! real format: `--image @img=FORMAT` picks it (`r32_float`, `rgba16_uint`, ...: a
+//! format of the image's sampled type, which its accesses' `dest_type`/`src_type`
+//! give). Without one, `run` binds the first of [`formatless_view_formats`] (RGBA8 of the
+//! sampled type) and `verify` verifies once for each of the three (8-bit RGBA, 16-bit,
+//! 32-bit single channel of that type), one `verified:` line each naming the formats.
+//!
 //! Each image element, global allocation and push-constant byte may be set by one
 //! option only: a second `--image` for the same element, `--global` for the same
 //! offset or `--push` over the same bytes is an error rather than a silent override.
@@ -56,7 +63,8 @@
 use crate::exec::{dispatch_invocations, ExecConfig, ExecError, Executor};
 use crate::memory::{ImageStorage, Memory};
 use crate::setup::{
-    image_label, pointer_slots, texel_positions, Fill, Setup, SetupError, MAX_MEMORY_BYTES,
+    formatless_view_formats, image_label, pointer_slots, texel_positions, Choices, Fill, Setup,
+    SetupError, MAX_MEMORY_BYTES,
 };
 use crate::texel::TexelLayout;
 use crate::verifier::{lower_and_verify, Report, VerifyError};
@@ -64,7 +72,7 @@ use crate::visa::check::{lower_and_verify_visa, Backend};
 use crate::visa::run::RunConfig;
 use ir::diag::Diagnostic;
 use ir::interp::InterpErrorKind;
-use ir::{IntrinsicClass, Shader, Span};
+use ir::{Format, IntrinsicClass, Shader, Span};
 use lowering::{Device, LowerOptions, UntypedAddress};
 use std::fmt;
 use std::fmt::Write as _;
@@ -88,6 +96,9 @@ pub struct RunOptions {
     pub globals: Vec<String>,
     /// Push-constant dwords (`--push OFFSET=V[,V...]`).
     pub push: Vec<String>,
+    /// Sizes of storage buffers (`--buffer BLOCK=BYTES`), instead of the size the
+    /// shader's declaration gives ([`crate::buffers`]).
+    pub buffers: Vec<String>,
     /// The step budget of each subgroup (`--max-steps N`, default
     /// [`ir::interp::DEFAULT_MAX_STEPS`]).
     pub max_steps: Option<u64>,
@@ -128,7 +139,13 @@ pub enum CliError {
     /// The lowering or the verification could not be carried out.
     Verify(VerifyError),
     /// Verification found mismatches.
-    Mismatch(Report),
+    Mismatch {
+        /// The failed run's report.
+        report: Report,
+        /// The view formats the run bound to images of unknown format (empty when
+        /// `verify` had a single run to make).
+        views: Vec<(String, Format)>,
+    },
 }
 
 impl fmt::Display for CliError {
@@ -140,7 +157,8 @@ impl fmt::Display for CliError {
             CliError::Setup(e) => write!(f, "error: cannot set up the run: {e}"),
             CliError::Run(e) => write!(f, "error: the shader failed: {e}{}", step_hint(e)),
             CliError::Verify(e) => write!(f, "error: {e}"),
-            CliError::Mismatch(r) => write!(f, "{r}"),
+            CliError::Mismatch { report, views } if views.is_empty() => write!(f, "{report}"),
+            CliError::Mismatch { report, views } => report.write_of(f, Some(&views_text(views))),
         }
     }
 }
@@ -257,7 +275,25 @@ const PUSH_LIMIT: u64 = 1 << 16;
 
 /// The setup of a run: defaults for `shader` on `device`, then the options.
 fn make_setup(shader: &Shader, device: &Device, o: &RunOptions) -> Result<Setup, CliError> {
-    let mut setup = Setup::default_for(shader, device, o.seed).map_err(CliError::Setup)?;
+    make_setup_with(shader, device, o, &[])
+}
+
+/// [`make_setup`], binding the format-less images `variant` names with its formats
+/// (one of `verify`'s runs over several view formats).
+fn make_setup_with(
+    shader: &Shader,
+    device: &Device,
+    o: &RunOptions,
+    variant: &[(String, Format)],
+) -> Result<Setup, CliError> {
+    let mut view_formats = view_formats(shader, o)?;
+    view_formats.extend(variant.iter().cloned());
+    let choices = Choices {
+        ssbo_sizes: buffer_sizes(o)?,
+        view_formats,
+    };
+    let mut setup =
+        Setup::default_with(shader, device, o.seed, &choices).map_err(CliError::Setup)?;
     if let Some(g) = &o.grid {
         setup.grid = parse_grid(g)?;
     }
@@ -346,15 +382,75 @@ fn parse_fill(option: &str, spec: &str, text: &str, seed: u64) -> Result<Fill, C
     }
 }
 
+/// The `--image` options that name a view format (`@name=FORMAT`) rather than a fill.
+fn format_specs(o: &RunOptions) -> impl Iterator<Item = (&str, &str, Format)> {
+    o.images.iter().filter_map(|spec| {
+        let (lhs, rhs) = spec.split_once('=')?;
+        let f = Format::from_name(rhs).filter(|f| *f != Format::None)?;
+        Some((spec.as_str(), lhs, f))
+    })
+}
+
+/// `--image @name=FORMAT`: the view format of a format-less image, of its sampled
+/// type, each image at most once.
+fn view_formats(shader: &Shader, o: &RunOptions) -> Result<Vec<(String, Format)>, CliError> {
+    let mut out: Vec<(String, Format)> = Vec::new();
+    let mut set_by: Vec<&str> = Vec::new();
+    for (spec, lhs, format) in format_specs(o) {
+        let usage = |why: String| CliError::Usage(format!("--image {spec}: {why}"));
+        let name = lhs.strip_prefix('@').ok_or_else(|| {
+            usage(format!(
+                "name the image with `@`, as the shader does: `@{lhs}={format}`"
+            ))
+        })?;
+        if name.contains('[') {
+            return Err(usage(
+                "a view format is the whole image's: name it without an element".into(),
+            ));
+        }
+        let Some(id) = shader.image_by_name(name) else {
+            return Err(usage(format!("the shader declares no image `@{name}`")));
+        };
+        let decl = &shader.images[id.index()];
+        if decl.format != Format::None {
+            return Err(usage(format!(
+                "`@{name}` is declared {}; only images of unknown format take a view format",
+                decl.format
+            )));
+        }
+        if let Some(t) = crate::setup::sampled_type(shader, id.index()) {
+            if format.data_base_type() != Some(t) {
+                return Err(usage(format!(
+                    "`@{name}` is accessed as {} data and {format} holds {} data",
+                    t.name(),
+                    format.data_base_type().map_or("no", |b| b.name())
+                )));
+            }
+        }
+        if let Some(i) = out.iter().position(|(n, _)| n == name) {
+            return Err(usage(format!(
+                "the view format of `@{name}` is already set by --image {}",
+                set_by[i]
+            )));
+        }
+        out.push((name.to_string(), format));
+        set_by.push(spec);
+    }
+    Ok(out)
+}
+
 /// `--image @name=FILL` and `@name[i]=FILL`: each image element at most once.
 fn apply_image_fills(shader: &Shader, setup: &mut Setup, o: &RunOptions) -> Result<(), CliError> {
     // (image, element) -> the option that set it.
     let mut set_by: Vec<(String, u32, &str)> = Vec::new();
-    for spec in &o.images {
+    let formats: Vec<&str> = format_specs(o).map(|(spec, _, _)| spec).collect();
+    for spec in o.images.iter().filter(|s| !formats.contains(&s.as_str())) {
         let usage = |why: String| CliError::Usage(format!("--image {spec}: {why}"));
-        let (lhs, fill) = spec
-            .split_once('=')
-            .ok_or_else(|| CliError::Usage(format!("--image takes @name=FILL, not `{spec}`")))?;
+        let (lhs, fill) = spec.split_once('=').ok_or_else(|| {
+            CliError::Usage(format!(
+                "--image takes @name=FILL or @name=FORMAT, not `{spec}`"
+            ))
+        })?;
         let fill = parse_fill("--image", spec, fill, o.seed)?;
         // Images are named as the IR names them, with `@`; one spelling only.
         let name = lhs.strip_prefix('@').ok_or_else(|| {
@@ -409,6 +505,37 @@ fn apply_image_fills(shader: &Shader, setup: &mut Setup, o: &RunOptions) -> Resu
         }
     }
     Ok(())
+}
+
+/// `--buffer BLOCK=BYTES`: each storage buffer at most once, within the memory limit.
+fn buffer_sizes(o: &RunOptions) -> Result<Vec<(u32, u64)>, CliError> {
+    let mut sizes = Vec::new();
+    let mut seen: Vec<(u32, &str)> = Vec::new();
+    for spec in &o.buffers {
+        let bad = |why: String| CliError::Usage(format!("--buffer {spec}: {why}"));
+        let (block, bytes) = spec
+            .split_once('=')
+            .ok_or_else(|| CliError::Usage(format!("--buffer takes BLOCK=BYTES, not `{spec}`")))?;
+        let block = parse_offset(block)
+            .and_then(|b| u32::try_from(b).ok())
+            .ok_or_else(|| bad(format!("`{block}` is not a 32-bit block index")))?;
+        let bytes = parse_offset(bytes)
+            .ok_or_else(|| bad(format!("`{bytes}` is not a number of bytes")))?;
+        if bytes > MAX_MEMORY_BYTES {
+            return Err(bad(format!(
+                "{bytes} bytes is more than the limit of {MAX_MEMORY_BYTES} bytes of memory \
+                 a run may use"
+            )));
+        }
+        if let Some((_, prev)) = seen.iter().find(|(b, _)| *b == block) {
+            return Err(bad(format!(
+                "ssbo {block} is already sized by --buffer {prev}"
+            )));
+        }
+        seen.push((block, spec));
+        sizes.push((block, bytes));
+    }
+    Ok(sizes)
 }
 
 /// `--global OFFSET=FILL`: each allocation at most once.
@@ -699,9 +826,40 @@ pub fn verify_shader(
     o: &RunOptions,
     v: &VerifyOptions,
 ) -> Result<String, CliError> {
-    let (dev, options, setup) = verify_inputs(shader, o, v)?;
-    let report = lower_and_verify(shader, &dev, &options, &setup).map_err(CliError::Verify)?;
-    outcome(report)
+    let mut out = String::new();
+    for variant in format_variants(shader, o)? {
+        let (dev, options, setup) = verify_inputs(shader, o, v, &variant)?;
+        let report = lower_and_verify(shader, &dev, &options, &setup).map_err(CliError::Verify)?;
+        out += &outcome(report, &variant)?;
+    }
+    Ok(out)
+}
+
+/// The view formats `verify` runs with, one run per entry: with format-less images
+/// whose format no `--image @name=FORMAT` picks, each of [`formatless_view_formats`]
+/// in turn (all such images take the k-th format of their sampled type in run k);
+/// otherwise one run with no choice beyond the options'.
+fn format_variants(
+    shader: &Shader,
+    o: &RunOptions,
+) -> Result<Vec<Vec<(String, Format)>>, CliError> {
+    let chosen = view_formats(shader, o)?;
+    let open: Vec<(String, [Format; 3])> = shader
+        .images
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| d.format == Format::None && !chosen.iter().any(|(n, _)| *n == d.name))
+        .map(|(i, d)| {
+            let formats = formatless_view_formats(crate::setup::sampled_type(shader, i));
+            (d.name.clone(), formats)
+        })
+        .collect();
+    if open.is_empty() {
+        return Ok(vec![Vec::new()]);
+    }
+    Ok((0..3)
+        .map(|k| open.iter().map(|(n, f)| (n.clone(), f[k])).collect())
+        .collect())
 }
 
 /// `ir-opt verify --visa`: as [`verify_shader`], and the vISA kernel `backend` makes
@@ -714,26 +872,46 @@ pub fn verify_shader_visa(
     v: &VerifyOptions,
     backend: &dyn Backend,
 ) -> Result<String, CliError> {
-    let (dev, options, setup) = verify_inputs(shader, o, v)?;
-    let verified = lower_and_verify_visa(
-        shader,
-        &dev,
-        &options,
-        &setup,
-        backend,
-        &RunConfig::default(),
-    )
-    .map_err(CliError::Verify)?;
-    outcome(verified.report())
+    let mut out = String::new();
+    for variant in format_variants(shader, o)? {
+        let (dev, options, setup) = verify_inputs(shader, o, v, &variant)?;
+        let verified = lower_and_verify_visa(
+            shader,
+            &dev,
+            &options,
+            &setup,
+            backend,
+            &RunConfig::default(),
+        )
+        .map_err(CliError::Verify)?;
+        out += &outcome(verified.report(), &variant)?;
+    }
+    Ok(out)
 }
 
-/// The summary line of a passed report, or the mismatches.
-fn outcome(report: Report) -> Result<String, CliError> {
-    if report.passed() {
-        Ok(format!("{}\n", report.summary()))
-    } else {
-        Err(CliError::Mismatch(report))
+/// The summary line of a passed report (naming the view formats of a run over
+/// several, `verified: ... (@img as r32_float)`), or the mismatches.
+fn outcome(report: Report, variant: &[(String, Format)]) -> Result<String, CliError> {
+    if !report.passed() {
+        return Err(CliError::Mismatch {
+            report,
+            views: variant.to_vec(),
+        });
     }
+    let mut line = report.summary();
+    if !variant.is_empty() {
+        line += &format!(" ({})", views_text(variant));
+    }
+    Ok(line + "\n")
+}
+
+/// The view formats of one run: `@src as r32_float, @dst as rgba8_unorm`.
+fn views_text(variant: &[(String, Format)]) -> String {
+    let views: Vec<String> = variant
+        .iter()
+        .map(|(n, f)| format!("@{n} as {f}"))
+        .collect();
+    views.join(", ")
 }
 
 /// The device, lowering options and setup `verify` runs with.
@@ -741,6 +919,7 @@ fn verify_inputs(
     shader: &Shader,
     o: &RunOptions,
     v: &VerifyOptions,
+    variant: &[(String, Format)],
 ) -> Result<(Device, LowerOptions, Setup), CliError> {
     let target = o
         .target
@@ -763,7 +942,7 @@ fn verify_inputs(
         readonly_via_sampler: v.readonly_via_sampler,
         ..LowerOptions::default()
     };
-    let setup = make_setup(shader, &dev, o)?;
+    let setup = make_setup_with(shader, &dev, o, variant)?;
     Ok((dev, options, setup))
 }
 
@@ -1169,7 +1348,7 @@ fn main {{
             ..VerifyOptions::default()
         };
         let e = verify("t.ir", SRC, &o, &v).unwrap_err();
-        assert!(matches!(e, CliError::Mismatch(_)), "{e}");
+        assert!(matches!(e, CliError::Mismatch { .. }), "{e}");
         let e = verify(
             "t.ir",
             SRC,
@@ -1179,5 +1358,32 @@ fn main {{
         .unwrap_err()
         .to_string();
         assert_eq!(e, "error: verify needs --target PLATFORM");
+    }
+
+    #[test]
+    fn a_failed_run_over_view_formats_names_them() {
+        let report = Report {
+            invocations: 4,
+            accesses: 8,
+            mismatch_count: 2,
+            by_kind: [(crate::verifier::MismatchKind::Value, 2)]
+                .into_iter()
+                .collect(),
+            ..Report::default()
+        };
+        let views = [("depth".to_string(), Format::R32Float)];
+        let e = outcome(report.clone(), &views).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "verification failed with @depth as r32_float: 4 invocations, 8 accesses, \
+             2 mismatches (value 2)\n... and 2 more mismatches\n"
+        );
+        // A single run names nothing.
+        let e = outcome(report, &[]).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("verification failed: 4 invocations"),
+            "{e}"
+        );
     }
 }

@@ -773,6 +773,24 @@ impl Env for ExecEnv<'_> {
                 }
                 return Ok(());
             }
+            IntrinsicOp::GetSsboSize => {
+                // The size of the allocation bound at the block: what a driver's
+                // descriptor records for the buffer range (anv's
+                // `anv_address_range_descriptor::range`).
+                for lane in lanes {
+                    let block = call.src_scalar(0, lane) as u32;
+                    let alloc = self.mem.ssbo(block).ok_or_else(|| {
+                        let ctx = access_ctx(call, lane);
+                        lane_err(
+                            lane,
+                            Memory::unbound(AccessKind::Load, "ssbo binding", block as u64, &ctx),
+                        )
+                    })?;
+                    let bytes = self.mem.allocation(alloc).bytes.len() as u64;
+                    call.set_dest(lane, &[bytes.min(u32::MAX as u64)]);
+                }
+                return Ok(());
+            }
             IntrinsicOp::LoadGlobalInvocationId
             | IntrinsicOp::LoadLocalInvocationId
             | IntrinsicOp::LoadWorkgroupId

@@ -28,6 +28,7 @@
 //! The random generators of the property suites live in the `suites` crate (`tests/`).
 
 pub mod async_copy;
+pub mod buffers;
 pub mod call;
 pub mod cli;
 pub mod contents;

@@ -33,6 +33,9 @@
 //! outside every allocation). Shared local memory ends with its workgroup and is not
 //! compared: a shader whose result is in shared memory copies it out to be checked.
 
+pub use crate::buffers::{
+    BufferKind, BufferSetup, DEFAULT_RUNTIME_ELEMENTS, DEFAULT_SSBO_BYTES, DEFAULT_UBO_BYTES,
+};
 pub use crate::contents::{
     fill_image, pattern_bytes, texel_positions, valid_raw, Fill, SeedRng, TexelPos,
 };
@@ -57,10 +60,6 @@ pub const DEFAULT_3D: [u32; 3] = [9, 7, 5];
 pub const DEFAULT_CUBE: u32 = 8;
 /// Default number of texels of buffer images.
 pub const DEFAULT_BUFFER_TEXELS: u64 = 300;
-/// Default size of SSBOs, in bytes.
-pub const DEFAULT_SSBO_BYTES: usize = 64 * 1024;
-/// Default size of UBOs, in bytes.
-pub const DEFAULT_UBO_BYTES: usize = 4 * 1024;
 /// Default size of the push constants, in bytes.
 pub const DEFAULT_PUSH_BYTES: usize = 256;
 /// Default size of each global allocation a push-constant pointer points to, in bytes.
@@ -125,26 +124,6 @@ pub struct ImageSetup {
     pub layout: ImageLayout,
     /// The initial contents.
     pub fill: Fill,
-}
-
-/// How a buffer is bound.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum BufferKind {
-    /// A storage buffer (`load_ssbo`/`store_ssbo`).
-    Ssbo,
-    /// A uniform buffer (`load_ubo`).
-    Ubo,
-}
-
-/// One buffer.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BufferSetup {
-    /// SSBO or UBO.
-    pub kind: BufferKind,
-    /// The block index.
-    pub binding: u32,
-    /// The initial contents.
-    pub bytes: Vec<u8>,
 }
 
 /// One global allocation, reached through a pointer in the push constants (see the
@@ -287,63 +266,51 @@ pub fn surf_dim(dim: ImageDim) -> Option<SurfDim> {
     lowering::address::surface_dim(dim)
 }
 
-/// The format a format-less image is viewed as by default: RGBA8 of the kind its
-/// accesses use (float: UNORM, signed: SINT, unsigned: UINT).
-fn formatless_view_format(shader: &Shader, image: usize) -> Format {
-    let Some(func) = shader.entry() else {
-        return Format::Rgba8Unorm;
-    };
-    for inst in func.insts_in_order() {
-        let Some(intr) = func.inst(inst).as_intrinsic() else {
-            continue;
-        };
-        if intr.image.map(|r| r.image.index()) != Some(image) {
-            continue;
-        }
-        let ty = intr
-            .index(IndexKind::DestType)
-            .or_else(|| intr.index(IndexKind::SrcType))
-            .and_then(ir::AluType::from_index);
-        if let Some(t) = ty {
-            return match t.base {
-                ir::BaseType::Float => Format::Rgba8Unorm,
-                ir::BaseType::Int => Format::Rgba8Sint,
-                _ => Format::Rgba8Uint,
+/// The sampled type of format-less image `image` of `shader` (SPIR-V's `Sampled Type` of
+/// its `Unknown`-format image type): the base type of the first `dest_type` or
+/// `src_type` of an access to it, `None` when nothing names one.
+pub fn sampled_type(shader: &Shader, image: usize) -> Option<ir::BaseType> {
+    for func in &shader.functions {
+        for inst in func.insts_in_order() {
+            let Some(intr) = func.inst(inst).as_intrinsic() else {
+                continue;
             };
+            if intr.image.map(|r| r.image.index()) != Some(image) {
+                continue;
+            }
+            let ty = intr
+                .index(IndexKind::DestType)
+                .or_else(|| intr.index(IndexKind::SrcType))
+                .and_then(ir::AluType::from_index);
+            if let Some(t) = ty {
+                return Some(t.base);
+            }
         }
     }
-    Format::Rgba8Unorm
+    None
 }
 
-/// Block indices of `op` whose block source (source `src`) is a constant.
-fn constant_blocks(shader: &Shader, ops: &[(IntrinsicOp, usize)]) -> Vec<u32> {
-    let mut out = Vec::new();
-    let Some(func) = shader.entry() else {
-        return out;
-    };
-    for inst in func.insts_in_order() {
-        let Some(intr) = func.inst(inst).as_intrinsic() else {
-            continue;
-        };
-        let Some(&(_, src)) = ops.iter().find(|(o, _)| *o == intr.op) else {
-            continue;
-        };
-        let Some(s) = intr.srcs.get(src) else {
-            continue;
-        };
-        let c = func
-            .value_def(s.value)
-            .and_then(|d| func.inst(d).as_const())
-            .and_then(|c| c.get(s.swizzle.component(0) as usize).copied());
-        if let Some(v) = c {
-            out.push(v as u32);
-        } else {
-            out.push(0);
-        }
+/// The view formats `ir-opt verify` binds a format-less image of sampled type `base`
+/// with, one run each: four, two and one channels of 8, 16 and 32 bits, each converting
+/// differently (float: UNORM, half float, float; signed and unsigned integers). The
+/// first is the one a single run (`ir-opt run`, [`Setup::default_for`]) binds.
+pub fn formatless_view_formats(base: Option<ir::BaseType>) -> [Format; 3] {
+    match base {
+        Some(ir::BaseType::Int) => [Format::Rgba8Sint, Format::Rg16Sint, Format::R32Sint],
+        Some(ir::BaseType::Uint) => [Format::Rgba8Uint, Format::Rg16Uint, Format::R32Uint],
+        _ => [Format::Rgba8Unorm, Format::Rgba16Float, Format::R32Float],
     }
-    out.sort_unstable();
-    out.dedup();
-    out
+}
+
+/// What a caller chooses of a setup beyond the seed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Choices {
+    /// Sizes of storage buffers, `(block, bytes)`, instead of their declarations'
+    /// (`--buffer`).
+    pub ssbo_sizes: Vec<(u32, u64)>,
+    /// View formats of format-less images, `(name without @, format)`, instead of the
+    /// first of [`formatless_view_formats`] (`--image @name=FORMAT`).
+    pub view_formats: Vec<(String, Format)>,
 }
 
 /// The push-constant byte offsets the shader reads 64-bit pointers from: every 64-bit
@@ -392,6 +359,16 @@ impl Setup {
     /// that results are easy to follow by hand; other seeds also view level 1 or start
     /// at layer 1. See the module documentation.
     pub fn default_for(shader: &Shader, device: &Device, seed: u64) -> Result<Setup, SetupError> {
+        Setup::default_with(shader, device, seed, &Choices::default())
+    }
+
+    /// [`Setup::default_for`] with the sizes and view formats `choices` gives.
+    pub fn default_with(
+        shader: &Shader,
+        device: &Device,
+        seed: u64,
+        choices: &Choices,
+    ) -> Result<Setup, SetupError> {
         let gen = tiling::Gen::from_verx10(device.verx10()).ok_or_else(|| {
             SetupError::new(
                 None,
@@ -426,7 +403,14 @@ impl Setup {
         let mut images = Vec::new();
         for (i, decl) in shader.images.iter().enumerate() {
             let format = if decl.format == Format::None {
-                formatless_view_format(shader, i)
+                choices
+                    .view_formats
+                    .iter()
+                    .find(|(n, _)| *n == decl.name)
+                    .map_or_else(
+                        || formatless_view_formats(sampled_type(shader, i))[0],
+                        |&(_, f)| f,
+                    )
             } else {
                 decl.format
             };
@@ -444,29 +428,13 @@ impl Setup {
                 });
             }
         }
-        let mut buffers = Vec::new();
-        for b in constant_blocks(
+        let buffers = crate::buffers::default_buffers(
             shader,
-            &[
-                (IntrinsicOp::LoadSsbo, 0),
-                (IntrinsicOp::StoreSsbo, 1),
-                (IntrinsicOp::SsboAtomic, 0),
-                (IntrinsicOp::SsboAtomicSwap, 0),
-            ],
-        ) {
-            buffers.push(BufferSetup {
-                kind: BufferKind::Ssbo,
-                binding: b,
-                bytes: pattern_bytes(rng.next_u64(), DEFAULT_SSBO_BYTES),
-            });
-        }
-        for b in constant_blocks(shader, &[(IntrinsicOp::LoadUbo, 0)]) {
-            buffers.push(BufferSetup {
-                kind: BufferKind::Ubo,
-                binding: b,
-                bytes: pattern_bytes(rng.next_u64(), DEFAULT_UBO_BYTES),
-            });
-        }
+            &mut rng,
+            &choices.ssbo_sizes,
+            MAX_MEMORY_BYTES,
+        )
+        .map_err(|(what, reason)| SetupError::new(Some(what), reason))?;
         let mut push_constants = pattern_bytes(rng.next_u64(), DEFAULT_PUSH_BYTES);
         // Drawn after everything else, so that shaders without pointers keep the
         // choices they had before global allocations existed.

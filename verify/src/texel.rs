@@ -194,7 +194,7 @@ impl TexelLayout {
         }
         if format == ir::Format::None {
             return Err(TexelError::Unsupported {
-                format: "none".into(),
+                format: ir::Format::None.name().into(),
                 reason: "an image without a format qualifier has no texel layout",
             });
         }

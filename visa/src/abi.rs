@@ -7,7 +7,8 @@
 //! ids x, y and z of every lane, 16 bits each, each axis in its own run of whole
 //! registers. The cross-thread inputs follow them, each present only when the kernel
 //! reads it, in a fixed order: the workgroup count, the push constants, the address of
-//! the push constants (only for dynamic offsets), the UBO and SSBO address tables, and
+//! the push constants (only for dynamic offsets), the UBO and SSBO address tables, the
+//! SSBO size table, and
 //! one parameter-block address per image whose parameters the kernel reads.
 //!
 //! The emitting modules ask for an input when they need it ([`AbiBuilder`]); the layout
@@ -35,6 +36,9 @@ pub enum InputKind {
     UboTable,
     /// `u64`: the address of the SSBO table, one `u64` base address per binding.
     SsboTable,
+    /// `u64`: the address of the SSBO size table, one `u32` size in bytes per binding
+    /// (`get_ssbo_size`).
+    SsboSizes,
     /// `u32`: the surface-state offset of an image accessed through the `bss` or `ss`
     /// address models.
     SurfaceState {
@@ -110,8 +114,9 @@ fn rank(kind: &InputKind) -> u32 {
         InputKind::PushConstantsAddress => 3,
         InputKind::UboTable => 4,
         InputKind::SsboTable => 5,
-        InputKind::SurfaceState { .. } => 6,
-        InputKind::ImageParams { .. } => 7,
+        InputKind::SsboSizes => 6,
+        InputKind::SurfaceState { .. } => 7,
+        InputKind::ImageParams { .. } => 8,
     }
 }
 
@@ -203,6 +208,11 @@ impl AbiBuilder {
     /// `u64`: the SSBO table.
     pub fn ssbo_table(&mut self, decls: &mut Decls) -> VarId {
         self.get(decls, InputKind::SsboTable, "ssbo_table", VType::Uq, 1)
+    }
+
+    /// `u64`: the SSBO size table.
+    pub fn ssbo_sizes(&mut self, decls: &mut Decls) -> VarId {
+        self.get(decls, InputKind::SsboSizes, "ssbo_sizes", VType::Uq, 1)
     }
 
     /// `u64`: the parameter blocks of image `image`.

@@ -451,7 +451,7 @@ fn extract(cx: &mut Ctx, d: Reg, srcs: &[Opnd], bits: u8, width: u32, signed: bo
 
 #[cfg(test)]
 mod tests {
-    use crate::sim::{check_exact, run_op};
+    use crate::alu_check::{check_exact, run_op};
     use ir::AluOp;
 
     #[test]

@@ -88,7 +88,7 @@ pub fn emit(cx: &mut Ctx, alu: &AluInst, dest: Value, bits: u8) -> Result<(), Em
 
 #[cfg(test)]
 mod tests {
-    use crate::sim::{check_exact, run_op};
+    use crate::alu_check::{check_exact, run_op};
     use ir::AluOp;
 
     /// Runs a one-source scan on `values` (`bits`-bit, one component) on DG2.

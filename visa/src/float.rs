@@ -451,7 +451,7 @@ mod tests {
     /// refined reciprocal can tie), subnormal and tiny operands, constants.
     #[test]
     fn division_is_correctly_rounded_around_an_inexact_inv() {
-        use crate::sim::check_exact;
+        use crate::alu_check::check_exact;
         use ir::AluOp;
         let ops = crate::sqrt::tests_support::f32_operands(400);
         let mut lanes = Vec::new();
@@ -482,9 +482,10 @@ mod tests {
         // documentation).
         let srcs = [(32u8, 1u8), (32, 1)];
         for ulps in [0, 1, 2] {
-            let got = crate::sim::run_op("dg2", AluOp::Fdiv, (32, 1), &srcs, &lanes, ulps).unwrap();
+            let got =
+                crate::alu_check::run_op("dg2", AluOp::Fdiv, (32, 1), &srcs, &lanes, ulps).unwrap();
             for (lane, g) in lanes.iter().zip(&got) {
-                let want = crate::sim::eval(AluOp::Fdiv, (32, 1), &srcs, lane)[0];
+                let want = crate::alu_check::eval(AluOp::Fdiv, (32, 1), &srcs, lane)[0];
                 let subnormal = want & 0x7f80_0000 == 0;
                 assert!(
                     g[0] == want || (subnormal && g[0].abs_diff(want) == 1),
@@ -496,7 +497,7 @@ mod tests {
         let normal: Vec<Vec<Vec<u64>>> = lanes
             .iter()
             .filter(|l| {
-                let q = crate::sim::eval(AluOp::Fdiv, (32, 1), &srcs, l)[0];
+                let q = crate::alu_check::eval(AluOp::Fdiv, (32, 1), &srcs, l)[0];
                 q & 0x7f80_0000 != 0
             })
             .cloned()

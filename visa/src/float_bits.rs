@@ -305,7 +305,7 @@ fn quantize(cx: &mut Ctx, d: Reg, a: Opnd) {
 
 #[cfg(test)]
 mod tests {
-    use crate::sim::{check_exact, run_op};
+    use crate::alu_check::{check_exact, run_op};
     use ir::AluOp;
 
     fn f(x: f32) -> u64 {

@@ -202,7 +202,7 @@ fn dot(cx: &mut Ctx, d: Reg, a: &[Opnd], b: &[Opnd], ty: VType) {
 
 #[cfg(test)]
 mod tests {
-    use crate::sim::{check_exact, run_op};
+    use crate::alu_check::{check_exact, run_op};
     use ir::AluOp;
 
     fn f(x: f32) -> u64 {

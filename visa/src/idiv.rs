@@ -176,7 +176,7 @@ fn sdiv(cx: &mut Ctx, r: Reg, a: Opnd, b: Opnd) {
 
 #[cfg(test)]
 mod tests {
-    use crate::sim::{check_exact, run_op};
+    use crate::alu_check::{check_exact, run_op};
     use ir::AluOp;
 
     /// Edge operands of `bits` bits (masked): zero, ±1, the extremes, and a spread.

@@ -162,6 +162,63 @@ pub fn find_tool() -> Option<PathBuf> {
         .find(|c| c.is_file())
 }
 
+/// The options IGC passes its finalizer for `platform` (a GenX_IR `-platform` name)
+/// that a kernel of ours needs too: hardware workarounds and the float mode and
+/// register-0 contract of the kernel, as IGC's own kernels for the production stepping
+/// record them (`//.full_options` in `ocloc`'s dumps, `visa/igc-reference/skeleton/`;
+/// `visa/IGC-SKELETON.md` says what each does and which of IGC's options are left out
+/// and why). [`compile`] passes them, and a driver that finalizes our kernels passes
+/// them as IGC does (`visa/ABI.md`). The fences before the end of thread come from here:
+/// `-waClearHDCWrite` on TGL (Wa_1807084924: an HDC fence with commit when the kernel
+/// writes memory) and `-waLscUgmFence` on DG2 (Wa_22013689345: a UGM fence when it
+/// writes global memory without write-back caching or runs an atomic without a return).
+pub fn finalizer_options(platform: &str) -> &'static [&'static str] {
+    match platform {
+        "BDW" => &["-hasRNEandDenorm", "-boundsChecking"],
+        "SKL" => &["-hasRNEandDenorm", "-boundsChecking", "-enablePreemption"],
+        "ICLLP" => &[
+            "-hasRNEandDenorm",
+            "-boundsChecking",
+            "-enablePreemption",
+            "-noSendSrcDstOverlap",
+        ],
+        "TGLLP" => &[
+            "-hasRNEandDenorm",
+            "-boundsChecking",
+            "-enablePreemption",
+            "-noMaskWA",
+            "-noScalarJmp",
+            "-waClearHDCWrite",
+        ],
+        "DG2" => &[
+            "-hasRNEandDenorm",
+            "-boundsChecking",
+            "-enablePreemption",
+            "-enableHalfLSC",
+            "-waLscUgmFence",
+        ],
+        // ocloc 22.43 has no MTL: the options follow IGC's source (`Platform.hpp`:
+        // preemption, half-size LSC messages, no send source/destination overlap; the
+        // UGM fence workaround only before stepping B0).
+        "MTL" => &[
+            "-hasRNEandDenorm",
+            "-boundsChecking",
+            "-enablePreemption",
+            "-enableHalfLSC",
+            "-noSendSrcDstOverlap",
+        ],
+        "PVC" => &[
+            "-hasRNEandDenorm",
+            "-boundsChecking",
+            "-preserver0",
+            "-enableHalfLSC",
+            "-hasInt64Add",
+            "-partialInt64",
+        ],
+        _ => &[],
+    }
+}
+
 static RUN: AtomicU64 = AtomicU64::new(0);
 
 /// A fresh work directory.
@@ -176,7 +233,9 @@ fn work_dir() -> std::io::Result<PathBuf> {
     Ok(d)
 }
 
-/// Compiles `text` with `GenX_IR -platform <platform> -output -timestats`.
+/// Compiles `text` with `GenX_IR -platform <platform> -output -timestats` and the
+/// platform's [`finalizer_options`], and checks the listing: every instruction readable
+/// ([`check_encoding`]), every path ending its thread ([`check_end_of_thread`]).
 ///
 /// Two retries work around GenX_IR 1.0.12504 itself, and [`Compiled`] says which one
 /// was taken:
@@ -251,6 +310,7 @@ fn compile_in(
         .arg(platform)
         .arg("-output")
         .arg("-timestats")
+        .args(finalizer_options(platform))
         .current_dir(dir);
     if retry.large_grf {
         cmd.arg("-TotalGRFNum").arg("256");

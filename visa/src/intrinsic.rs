@@ -50,8 +50,8 @@ pub fn emit(
             cx.line("barrier");
             Ok(())
         }
-        LoadGlobal | StoreGlobal | LoadSsbo | StoreSsbo | LoadUbo | LoadShared | StoreShared
-        | LoadPushConstant | ImageLoadParam => memory::emit(cx, inst, i, dest),
+        LoadGlobal | StoreGlobal | LoadSsbo | StoreSsbo | GetSsboSize | LoadUbo | LoadShared
+        | StoreShared | LoadPushConstant | ImageLoadParam => memory::emit(cx, inst, i, dest),
         ReadFirstInvocation => {
             // The first active lane's value, in a scalar; copied to every active lane
             // unless the value itself lives in a scalar (`uniform`).

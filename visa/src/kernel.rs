@@ -70,6 +70,7 @@ fn emit_at(shader: &Shader, device: &Device, options: &Options) -> Result<Kernel
         .ok_or_else(|| EmitError::shader(EmitErrorKind::NoEntry, &device.name))?;
     let genx_platform = t.genx_platform;
     let simd = t.simd;
+    let payload_prolog = t.family.has_lsc();
     let mut cx = Ctx::new(shader, func, device, t);
     check_pressure(&mut cx)?;
     let phis = PhiCopies::new(func);
@@ -89,11 +90,16 @@ fn emit_at(shader: &Shader, device: &Device, options: &Options) -> Result<Kernel
     text.push_str(&inputs);
     let _ = writeln!(text, ".kernel_attr Target=\"3d\"");
     let _ = writeln!(text, ".kernel_attr SimdSize={simd}");
-    let _ = writeln!(
-        text,
-        ".kernel_attr PerThreadInputSize={}",
-        abi.per_thread_bytes
-    );
+    // From Gfx12.5 GenX_IR's prolog loads the per-thread inputs from memory, and this
+    // says how many bytes each thread has there; before, the hardware delivers them in
+    // registers and IGC's kernels leave the attribute out, as these do.
+    if payload_prolog {
+        let _ = writeln!(
+            text,
+            ".kernel_attr PerThreadInputSize={}",
+            abi.per_thread_bytes
+        );
+    }
     // The entry label makes the body a kernel rather than a subroutine: with it GenX_IR
     // compiles the closing `ret` into the end-of-thread message (`send.gtwy ... {EOT}`),
     // without it into a subroutine return (`ret (16|M0) r0.2`) and the thread never

@@ -27,12 +27,16 @@
 //! grammar `visa/CISA.y`), so that a reader, or an interpreter, can follow it:
 //!
 //! **Kernel.** `.version 4.1`, `.kernel "<name>"`, the `.decl` lines, the `.input`
-//! lines, `.kernel_attr Target="3d"`, `.kernel_attr SimdSize=<W>`, `.kernel_attr
-//! PerThreadInputSize=<bytes>`, `.function "_main_0"` and its label (the entry: without
+//! lines, `.kernel_attr Target="3d"`, `.kernel_attr SimdSize=<W>`, from Gfx12.5
+//! `.kernel_attr PerThreadInputSize=<bytes>` (GenX_IR's prolog loads the per-thread
+//! inputs from memory there), `.function "_main_0"` and its label (the entry: without
 //! it GenX_IR compiles the closing `ret` as a subroutine return and the thread never
 //! sends end-of-thread), then the body: first
 //! `or (M1_NM, 1) %cr0(0,0)<1> %cr0(0,0)<0;1,0> 0x4c0:ud` (keep F, DF and HF
-//! denormals; round to nearest even), last `ret (M1, 1)`.
+//! denormals; round to nearest even), last `ret (M1, 1)`, which GenX_IR compiles into
+//! the end-of-thread send, after the fences the platform's workarounds need
+//! ([`igc::finalizer_options`]). This is the skeleton of IGC's own kernels for the same
+//! programs, compared part by part in `visa/IGC-SKELETON.md`.
 //!
 //! **SIMD width.** Every kernel runs `W` lanes per thread: the shader's
 //! `subgroup_size`, else [`Options::simd`], else 16, or the platform's narrowest width
@@ -141,6 +145,8 @@
 pub mod abi;
 pub mod alu;
 pub mod alu64;
+#[cfg(test)]
+mod alu_check;
 pub mod bits;
 pub mod block2d;
 pub mod control;
@@ -169,8 +175,6 @@ pub mod phi;
 pub mod pressure;
 pub mod round64;
 pub mod sampler;
-#[cfg(test)]
-pub(crate) mod sim;
 pub mod sqrt;
 pub mod sysval;
 pub mod target;

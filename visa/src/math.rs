@@ -251,7 +251,7 @@ fn pow32(cx: &mut Ctx, r: Reg, x: Opnd, y: Opnd) {
 
 #[cfg(test)]
 mod tests {
-    use crate::sim::{check_exact, eval, run_op};
+    use crate::alu_check::{check_exact, eval, run_op};
     use ir::AluOp;
 
     fn f(x: f32) -> u64 {

@@ -8,6 +8,8 @@
 //! - `load_ssbo`/`store_ssbo`/`load_ubo`: the binding's base address is read from the
 //!   SSBO or UBO table (an input: `u64` per binding), then accessed as global memory at
 //!   `base + offset`. A table handles per-lane block indices as well as uniform ones.
+//! - `get_ssbo_size`: the binding's size is read from the SSBO size table (an input:
+//!   `u32` per binding), as the base address from the SSBO table.
 //! - `load_shared`/`store_shared`: `.slm` flat `:a32` at `offset`, `base` as the
 //!   message's immediate offset.
 //! - `load_push_constant`: a constant offset reads the push-constant input registers;
@@ -91,6 +93,7 @@ pub fn emit(
             let a = cx.comp(src(cx, i, 1)?, 0)?;
             store(cx, data, Sfid::Slm, AddrSize::A32, a, base)
         }
+        GetSsboSize => ssbo_size(cx, i, need_dest(cx)?),
         LoadPushConstant => push_constant(cx, i, base, need_dest(cx)?),
         ImageLoadParam => image_param(cx, i, base, need_dest(cx)?),
         other => Err(cx.unsupported(format!("`@{other}` is not a memory intrinsic"))),
@@ -281,12 +284,38 @@ fn buffer_address(cx: &mut Ctx, i: &IntrinsicInst, k: usize, ubo: bool) -> Resul
     } else {
         cx.abi.ssbo_table(&mut cx.decls)
     };
+    let base = load_table_entry(cx, table, block, DataSize::D64, None)?;
+    let addr = cx.temp(VType::Uq);
+    add64_u32(cx, addr, Opnd::Reg(base), offset);
+    Ok(Opnd::Reg(addr))
+}
+
+/// `get_ssbo_size`: entry `block` of the SSBO size table, one `u32` per binding
+/// (visa/ABI.md), as anv reads a buffer's range from its descriptor.
+fn ssbo_size(cx: &mut Ctx, i: &IntrinsicInst, d: Value) -> Result<(), EmitError> {
+    let block = cx.comp(src(cx, i, 0)?, 0)?;
+    let table = cx.abi.ssbo_sizes(&mut cx.decls);
+    let dr = cx.dest(d, 0)?;
+    load_table_entry(cx, table, block, DataSize::D32, Some(dr)).map(|_| ())
+}
+
+/// Loads the `size`-sized entry `index` of the table whose `u64` address is the input
+/// `table` into `dest` (a new `u64` temporary when `None`), one A64 load per lane (a
+/// per-lane index reads per-lane entries); returns the register loaded.
+fn load_table_entry(
+    cx: &mut Ctx,
+    table: crate::decl::VarId,
+    index: Opnd,
+    size: DataSize,
+    dest: Option<Reg>,
+) -> Result<Reg, EmitError> {
+    let shift = if size == DataSize::D64 { 3 } else { 2 };
     let table = Opnd::Reg(Reg {
         var: table,
         off: 0,
         stride: 0,
     });
-    // entry = table + block * 8
+    // entry = table + index << shift, the 64-bit sum of a 32-bit index scaled.
     let scaled = cx.temp(VType::Uq);
     let (lo, hi) = (
         Reg {
@@ -298,8 +327,8 @@ fn buffer_address(cx: &mut Ctx, i: &IntrinsicInst, k: usize, ubo: bool) -> Resul
             ..scaled.at(4)
         },
     );
-    cx.op("shl", lo, UD, &[block, Opnd::Imm(3)]);
-    cx.op("shr", hi, UD, &[block, Opnd::Imm(29)]);
+    cx.op("shl", lo, UD, &[index, Opnd::Imm(shift)]);
+    cx.op("shr", hi, UD, &[index, Opnd::Imm(32 - shift)]);
     let entry = cx.temp(VType::Uq);
     let es = cx.es();
     let carry = cx.temp(UD);
@@ -318,7 +347,10 @@ fn buffer_address(cx: &mut Ctx, i: &IntrinsicInst, k: usize, ubo: bool) -> Resul
         UD,
         [table.half(true), Opnd::Reg(hi), Opnd::Reg(carry)],
     );
-    let base = cx.temp(VType::Uq);
+    let dest = match dest {
+        Some(d) => d,
+        None => cx.temp(VType::Uq),
+    };
     emit_access(
         cx,
         &Access {
@@ -326,7 +358,7 @@ fn buffer_address(cx: &mut Ctx, i: &IntrinsicInst, k: usize, ubo: bool) -> Resul
                 LscOp::Load,
                 Sfid::Ugm,
                 AddrSize::A64,
-                DataShape::vector(DataSize::D64, 1, false),
+                DataShape::vector(size, 1, false),
                 0,
             ),
             surface: Surface::Flat,
@@ -334,13 +366,11 @@ fn buffer_address(cx: &mut Ctx, i: &IntrinsicInst, k: usize, ubo: bool) -> Resul
             pitch: None,
             data: Vec::new(),
             atomic: Vec::new(),
-            dest: Some(vec![base]),
+            dest: Some(vec![dest]),
             pred: None,
         },
     )?;
-    let addr = cx.temp(VType::Uq);
-    add64_u32(cx, addr, Opnd::Reg(base), offset);
-    Ok(Opnd::Reg(addr))
+    Ok(dest)
 }
 
 fn push_constant(cx: &mut Ctx, i: &IntrinsicInst, base: i32, d: Value) -> Result<(), EmitError> {

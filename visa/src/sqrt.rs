@@ -200,7 +200,7 @@ pub(crate) mod tests_support {
 #[cfg(test)]
 mod tests {
     use super::tests_support::f32_operands;
-    use crate::sim::{check_exact, run_op};
+    use crate::alu_check::{check_exact, run_op};
     use ir::AluOp;
 
     fn lanes(v: &[u64]) -> Vec<Vec<Vec<u64>>> {

@@ -297,6 +297,9 @@ pub fn import(parsed: &Parsed, entry: Option<&str>) -> Result<Imported, ImportEr
     for (decl, loc) in mapping.images.into_iter().zip(mapping.image_locations) {
         shader.add_image_at(decl, loc.ir_span());
     }
+    for (decl, loc) in mapping.buffers.into_iter().zip(mapping.buffer_locations) {
+        shader.add_buffer_at(decl, loc.ir_span());
+    }
     shader.functions.push(func);
     // The SSA construction leaves phis no edge changes and values nothing reads.
     // A loop's header phi can read an inner loop's, so one sweep leaves some: repeat

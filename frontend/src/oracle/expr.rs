@@ -363,10 +363,10 @@ fn translate(ctx: &mut Ctx<'_>, h: Handle<naga::Expression>) -> Result<Cached, I
         E::CallResult(_) | E::AtomicResult { .. } | E::WorkGroupUniformLoadResult { .. } => {
             Err(ctx.internal("a statement's result used before the statement"))
         }
-        E::ArrayLength(_) => Err(ctx.unsupported(
-            "`arrayLength` of a runtime-sized array",
-            "the IR has no query of a buffer's size",
-        )),
+        E::ArrayLength(array) => {
+            let p = place(ctx, *array)?;
+            v(memory::array_length(ctx, &p)?)
+        }
         E::RayQueryVertexPositions { .. }
         | E::RayQueryProceedResult
         | E::RayQueryGetIntersection { .. } => {

@@ -507,3 +507,43 @@ pub fn negate(ctx: &mut Ctx<'_>, data: Src, float: bool) -> Result<Src, ImportEr
     let n = ctx.comps(data);
     Ok(splat(Src::new(ctx.alu(op, &[data])?), n))
 }
+
+/// `arrayLength` of the runtime-sized array at `place`, a storage buffer's last member:
+/// `(get_ssbo_size(block) - offset) / stride`, as NIR's `nir_lower_explicit_io` builds
+/// it, with the size first raised to the offset so that a buffer bound smaller than its
+/// fixed part gives 0 rather than a wrapped count.
+pub fn array_length(ctx: &mut Ctx<'_>, place: &Place) -> Result<Src, ImportError> {
+    let Place::Memory {
+        space: Space::Ssbo { block, access },
+        pointee:
+            TypeInner::Array {
+                size: naga::ArraySize::Dynamic,
+                stride,
+                ..
+            },
+        offset,
+        dynamic: None,
+    } = place
+    else {
+        return Err(ctx.unsupported(
+            "`arrayLength` of anything but a storage buffer's runtime-sized array",
+            "only storage buffers are sized at run time",
+        ));
+    };
+    let b = ctx.u32(*block);
+    let size = ctx
+        .intrinsic(
+            IntrinsicOp::GetSsboSize,
+            None,
+            &[b],
+            &[*access],
+            Some(Type::U32),
+        )
+        .ok_or_else(|| ctx.internal("get_ssbo_size defines no value"))?;
+    let off = ctx.u32(*offset);
+    let at_least = ctx.alu(AluOp::Umax, &[Src::new(size), off])?;
+    let bytes = ctx.alu(AluOp::Isub, &[Src::new(at_least), off])?;
+    let stride = ctx.u32(*stride);
+    let n = ctx.alu(AluOp::Udiv, &[Src::new(bytes), stride])?;
+    Ok(Src::new(n))
+}

@@ -39,7 +39,7 @@
 //! Everything else is an [`crate::ImportError`] of kind [`crate::ErrorKind::Unsupported`] that names
 //! the construct and gives naga's location: line and column in WGSL and GLSL, the word
 //! offset of the instruction in SPIR-V. Filtered sampling, gathers, depth comparisons,
-//! derivatives, ray queries, subgroup operations, level-count queries, `arrayLength`,
+//! derivatives, ray queries, subgroup operations, level-count queries,
 //! inverse trigonometric functions and the like are refused, never approximated.
 //! Specialization constants (pipeline overrides) take their default values.
 //! naga's SPIR-V reader has no `Image` storage class, so image atomics written in

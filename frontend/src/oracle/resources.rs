@@ -3,7 +3,7 @@
 
 use crate::bindings::{Binding, BindingKind, MAX_SHARED_BYTES};
 use crate::error::{ErrorKind, ImportError, Location};
-use ir::{Access, Format, ImageDecl, ImageDim, ImageId};
+use ir::{Access, BufferDecl, BufferKind, Format, ImageDecl, ImageDim, ImageId};
 use naga::proc::Layouter;
 use naga::valid::GlobalUse;
 use naga::{AddressSpace, Handle, ImageClass, ImageDimension, StorageFormat, TypeInner};
@@ -56,6 +56,11 @@ pub struct Mapping {
     pub images: Vec<ImageDecl>,
     /// The source location of each image declaration.
     pub image_locations: Vec<Location>,
+    /// The buffer declarations (storage and uniform blocks with their layouts), in
+    /// `(group, binding)` order.
+    pub buffers: Vec<BufferDecl>,
+    /// The source location of each buffer declaration.
+    pub buffer_locations: Vec<Location>,
     /// The mapped resources, in `(group, binding)` order.
     pub bindings: Vec<Binding>,
     /// Bytes of shared memory the workgroup variables take.
@@ -141,28 +146,32 @@ fn access_bits(access: naga::StorageAccess, decorations: naga::MemoryDecorations
     a
 }
 
+/// `name` made an IR name (`[A-Za-z_][A-Za-z0-9_]*`): other characters become `_`, and
+/// a `_` goes first where it would be empty or start with a digit.
+fn ir_name(name: &str) -> String {
+    let mut s: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) {
+        s.insert(0, '_');
+    }
+    s
+}
+
 /// A name for an image: the variable's, made an IR name (`[A-Za-z_][A-Za-z0-9_]*`) and
 /// unique, or `img<group>_<binding>`.
 fn image_name(var: &naga::GlobalVariable, taken: &[ImageDecl]) -> String {
     let base = var
         .name
         .as_deref()
-        .map(|n| {
-            let mut s: String = n
-                .chars()
-                .map(|c| {
-                    if c.is_ascii_alphanumeric() || c == '_' {
-                        c
-                    } else {
-                        '_'
-                    }
-                })
-                .collect();
-            if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) {
-                s.insert(0, '_');
-            }
-            s
-        })
+        .map(ir_name)
         .unwrap_or_else(|| match var.binding {
             Some(b) => format!("img{}_{}", b.group, b.binding),
             None => "img".to_string(),
@@ -234,6 +243,8 @@ pub fn map(
     let mut roles = vec![Role::Unused; module.global_variables.len()];
     let mut images = Vec::new();
     let mut image_locations = Vec::new();
+    let mut buffers = Vec::new();
+    let mut buffer_locations = Vec::new();
     let mut bindings = Vec::new();
     let mut shared_bytes = 0u32;
     // Resources in (group, binding) order; everything else in declaration order.
@@ -360,15 +371,30 @@ pub fn map(
             }
             (AddressSpace::Storage { access }, _) => {
                 push(BindingKind::StorageBuffer, next_ssbo, 1);
+                let access = access_bits(access, var.memory_decorations);
                 roles[h.index()] = Role::Ssbo {
                     block: next_ssbo,
-                    access: access_bits(access, var.memory_decorations).bits(),
+                    access: access.bits(),
                 };
+                let mut decl =
+                    buffer_decl(module, layouter, var, BufferKind::Ssbo, next_ssbo, &buffers);
+                decl.access = access;
+                buffers.push(decl);
+                buffer_locations.push(loc);
                 next_ssbo += 1;
             }
             (AddressSpace::Uniform, _) => {
                 push(BindingKind::UniformBuffer, next_ubo, 1);
                 roles[h.index()] = Role::Ubo { block: next_ubo };
+                buffers.push(buffer_decl(
+                    module,
+                    layouter,
+                    var,
+                    BufferKind::Ubo,
+                    next_ubo,
+                    &buffers,
+                ));
+                buffer_locations.push(loc);
                 next_ubo += 1;
             }
             _ => {}
@@ -378,9 +404,66 @@ pub fn map(
         roles,
         images,
         image_locations,
+        buffers,
+        buffer_locations,
         bindings,
         shared_bytes,
     })
+}
+
+/// The layout of a buffer's type: the bytes before a trailing runtime array (all of
+/// them when there is none) and that array's stride. A runtime array is the type itself
+/// (WGSL's `var<storage> a: array<u32>`) or the last member of a struct (a GLSL block
+/// `{ uint n; uint data[]; }`).
+pub fn buffer_layout(
+    module: &naga::Module,
+    layouter: &Layouter,
+    ty: Handle<naga::Type>,
+) -> (u32, Option<u32>) {
+    let dynamic = |t: Handle<naga::Type>| match module.types[t].inner {
+        TypeInner::Array {
+            size: naga::ArraySize::Dynamic,
+            stride,
+            ..
+        } => Some(stride),
+        _ => None,
+    };
+    if let Some(stride) = dynamic(ty) {
+        return (0, Some(stride));
+    }
+    if let TypeInner::Struct { members, .. } = &module.types[ty].inner {
+        if let Some(last) = members.last() {
+            if let Some(stride) = dynamic(last.ty) {
+                return (last.offset, Some(stride));
+            }
+        }
+    }
+    (layouter[ty].size, None)
+}
+
+/// The declaration of buffer `var`: its name made an IR name (unique among `taken`,
+/// `ssbo<block>` or `ubo<block>` without one), its block and its layout.
+fn buffer_decl(
+    module: &naga::Module,
+    layouter: &Layouter,
+    var: &naga::GlobalVariable,
+    kind: BufferKind,
+    block: u32,
+    taken: &[BufferDecl],
+) -> BufferDecl {
+    let fallback = format!("{kind}{block}");
+    let base = var.name.as_deref().map_or(fallback.clone(), ir_name);
+    let mut name = base.clone();
+    let mut n = 1;
+    while taken.iter().any(|d| d.name == name) {
+        n += 1;
+        name = format!("{base}_{n}");
+    }
+    let (size, stride) = buffer_layout(module, layouter, var.ty);
+    BufferDecl {
+        stride,
+        ..BufferDecl::new(&name, kind, block, size)
+    }
 }
 
 /// A short description of a naga type for messages.

@@ -531,3 +531,52 @@ fn messages_about_large_numbers_quote_them() {
         "16:9: block b4194302 is defined twice (first at 10:11)"
     );
 }
+
+#[test]
+fn buffer_declarations_round_trip() {
+    let src = "shader compute (local_size=1,1,1)
+buffer @data : ssbo readonly (block=0, size=16, stride=4)
+buffer @bufs[3] : ssbo (block=1, size=64)
+buffer @params : ubo (block=0, size=32)
+
+fn main {
+  block b0:
+    32   %0 = load_const (0x00000000)
+    32   %1 = @get_ssbo_size (%0) (access=none)
+}
+";
+    let s = parse_ok(src);
+    assert_eq!(s.buffers.len(), 3);
+    let d = &s.buffers[0];
+    assert_eq!(
+        (d.kind, d.block, d.count, d.size, d.stride),
+        (crate::BufferKind::Ssbo, 0, None, 16, Some(4))
+    );
+    assert!(d.access.contains(crate::Access::NON_WRITEABLE));
+    assert_eq!(s.buffers[1].count, Some(3));
+    assert_eq!(s.buffers[2].kind, crate::BufferKind::Ubo);
+    assert_eq!(crate::print_shader(&s), src);
+    assert_eq!(
+        s.buffer_for_block(crate::BufferKind::Ssbo, 3).unwrap().name,
+        "bufs"
+    );
+    assert!(s.buffer_for_block(crate::BufferKind::Ssbo, 4).is_none());
+    assert!(s.buffer_for_block(crate::BufferKind::Ubo, 1).is_none());
+}
+
+#[test]
+fn bad_buffer_declarations_say_what_is_wrong() {
+    for (text, want) in [
+        ("buffer @b : ssbo (size=4)", "1:18: missing `block` in the declaration of buffer `@b`"),
+        ("buffer @b : ssbo (block=0)", "1:18: missing `size` in the declaration of buffer `@b`"),
+        ("buffer @b : sbo (block=0, size=4)", "1:13: unknown buffer kind `sbo` (expected ssbo or ubo)"),
+        ("buffer @b : ssbo (block=0, size=4, stride=0)", "1:43: a runtime array's stride must be at least 1 byte"),
+        ("buffer @b : ssbo sampled (block=0, size=4)", "1:18: unknown buffer access qualifier `sampled` (expected readonly, writeonly, coherent, volatile or restrict)"),
+        ("buffer @b : ssbo (block=0, size=4, pitch=4)", "1:36: unknown buffer property `pitch` (expected block, size or stride)"),
+        ("buffer @b : ssbo (block=0, block=1, size=4)", "1:28: `block` is given twice"),
+        ("buffer @b[0] : ssbo (block=0, size=4)", "1:11: an array of buffers must hold at least one"),
+        ("buffer @b : ssbo (block=0, size=4)\nbuffer @b : ubo (block=0, size=4)", "2:9: buffer `@b` is declared twice (first at 1:1)"),
+    ] {
+        assert_eq!(parse_err(text), want, "{text}");
+    }
+}

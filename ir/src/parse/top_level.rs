@@ -7,6 +7,7 @@ use super::lexer::is_word_byte;
 use super::limits::{MAX_BLOCK_ID, MAX_VALUE_ID};
 use super::literal::shorten;
 use super::parser::{error, FnState, PResult, Parser};
+use crate::buffer::{BufferDecl, BufferKind};
 use crate::function::{CfParent, Function};
 use crate::image::{Access, Format, ImageDecl, ImageDim, LayoutTiling, StaticLayout};
 use crate::shader::Shader;
@@ -23,14 +24,15 @@ impl<'a> Parser<'a> {
                     if !first {
                         return Err(error(
                             span,
-                            "the `shader` line may appear only once, before any `image` or `fn`",
+                            "the `shader` line may appear only once, before any `image`, `buffer` or `fn`",
                         ));
                     }
                     self.header()?;
                 }
                 "image" => self.image_decl()?,
+                "buffer" => self.buffer_decl()?,
                 "fn" => self.function()?,
-                _ => return Err(self.expected("`shader`, `image` or `fn`")),
+                _ => return Err(self.expected("`shader`, `image`, `buffer` or `fn`")),
             }
             first = false;
         }
@@ -149,7 +151,7 @@ impl<'a> Parser<'a> {
                 error(
                     fspan,
                     format!(
-                        "unknown image format `{}` (expected a format such as rgba8_unorm or r32_uint, or none)",
+                        "unknown image format `{}` (expected a format such as rgba8_unorm or r32_uint, or unknown)",
                         shorten(fmt_word)
                     ),
                 )
@@ -247,6 +249,143 @@ impl<'a> Parser<'a> {
         };
         let id = self.shader.add_image_at(decl, span);
         self.images.insert(name, id);
+        Ok(())
+    }
+
+    /// `buffer @name[N] : ssbo|ubo <access...> (block=N, size=N[, stride=N])`
+    pub(super) fn buffer_decl(&mut self) -> PResult<()> {
+        let span = self.here();
+        self.keyword("buffer");
+        self.expect(b'@', "a buffer name (`@name`)")?;
+        let name_span = self.lx.span();
+        let name = self.name_after_sigil("a buffer name after `@`")?;
+        if let Some(prev) = self.shader.buffers.iter().position(|b| b.name == name) {
+            let first = self.shader.buffer_spans[prev];
+            return Err(error(
+                name_span,
+                format!("buffer `@{name}` is declared twice (first at {first})"),
+            ));
+        }
+        let mut count = None;
+        if self.lx.eat(b'[') {
+            let cspan = self.here();
+            let n = self.number_u32("the number of buffers in the array")?;
+            if n == 0 {
+                return Err(error(cspan, "an array of buffers must hold at least one"));
+            }
+            count = Some(n);
+            self.expect(b']', "`]`")?;
+        }
+        self.expect(b':', "`:` and the buffer kind (`ssbo` or `ubo`)")?;
+        let kspan = self.here();
+        let kind_word = self.lx.peek_word();
+        let kind = BufferKind::from_name(kind_word).ok_or_else(|| {
+            if kind_word.is_empty() {
+                self.expected("a buffer kind (`ssbo` or `ubo`)")
+            } else {
+                error(
+                    kspan,
+                    format!(
+                        "unknown buffer kind `{}` (expected ssbo or ubo)",
+                        shorten(kind_word)
+                    ),
+                )
+            }
+        })?;
+        self.lx.bump(kind_word.len());
+        let mut access = Access::NONE;
+        loop {
+            let aspan = self.here();
+            let w = self.lx.peek_word();
+            if w.is_empty() {
+                break;
+            }
+            let a = Access::from_name(w)
+                .filter(|a| *a != Access::SAMPLED)
+                .ok_or_else(|| {
+                    error(
+                        aspan,
+                        format!(
+                            "unknown buffer access qualifier `{}` (expected readonly, writeonly, coherent, volatile or restrict)",
+                            shorten(w)
+                        ),
+                    )
+                })?;
+            if access.contains(a) {
+                return Err(error(
+                    aspan,
+                    format!("access qualifier `{w}` is given twice"),
+                ));
+            }
+            access |= a;
+            self.lx.bump(w.len());
+        }
+        let open = self.here();
+        self.expect(b'(', "`(block=N, size=N)`")?;
+        let (mut block, mut size, mut stride) = (None, None, None);
+        loop {
+            let pspan = self.here();
+            let key = self.lx.peek_word();
+            let slot = match key {
+                "block" => &mut block,
+                "size" => &mut size,
+                "stride" => &mut stride,
+                "" => return Err(self.expected("`block`, `size` or `stride`")),
+                _ => {
+                    return Err(error(
+                        pspan,
+                        format!(
+                            "unknown buffer property `{}` (expected block, size or stride)",
+                            shorten(key)
+                        ),
+                    ))
+                }
+            };
+            if slot.is_some() {
+                return Err(error(pspan, format!("`{key}` is given twice")));
+            }
+            self.lx.bump(key.len());
+            self.expect(b'=', "`=`")?;
+            let what = match key {
+                "block" => "a block index",
+                "size" => "a size in bytes",
+                _ => "a stride in bytes",
+            };
+            let vspan = self.here();
+            let v = self.number_u32(what)?;
+            if key == "stride" && v == 0 {
+                return Err(error(
+                    vspan,
+                    "a runtime array's stride must be at least 1 byte",
+                ));
+            }
+            match key {
+                "block" => block = Some(v),
+                "size" => size = Some(v),
+                _ => stride = Some(v),
+            }
+            if self.lx.eat(b')') {
+                break;
+            }
+            self.expect(b',', "`,` or `)`")?;
+        }
+        let (Some(block), Some(size)) = (block, size) else {
+            let missing = if block.is_none() { "block" } else { "size" };
+            return Err(error(
+                open,
+                format!("missing `{missing}` in the declaration of buffer `@{name}`"),
+            ));
+        };
+        let decl = BufferDecl {
+            name: name.to_string(),
+            kind,
+            access,
+            block,
+            count,
+            size,
+            stride,
+        };
+        self.shader.add_buffer_at(decl, span);
         Ok(())
     }
 

@@ -252,6 +252,17 @@ impl FnCheck<'_> {
             self.error(c.span, ImageError::BoolDataType { op, index, ty: t });
             return;
         }
+        // A format-less image (SPIR-V's `Unknown` format) has only its sampled type:
+        // the bound view's format converts to it, and the SPIR-V type is one of these.
+        let sampled_type =
+            matches!(t.base, BaseType::Float | BaseType::Int | BaseType::Uint) && t.bits == 32;
+        if format == Format::None
+            && !sampled_type
+            && matches!(op, IntrinsicOp::ImageLoad | IntrinsicOp::ImageStore)
+        {
+            self.error(c.span, ImageError::FormatlessDataType { op, index, ty: t });
+            return;
+        }
         if t.is_sized() && t.bits != bits {
             self.error(
                 c.span,

@@ -54,6 +54,56 @@ pub(super) fn check_declarations(shader: &Shader, errors: &mut Vec<ValidationErr
     }
 }
 
+/// The buffer declarations: unique names, at least one element, a non-zero stride, and
+/// no block index of a kind declared twice.
+pub(super) fn check_buffers(shader: &Shader, errors: &mut Vec<ValidationError>) {
+    let mut names: HashMap<&str, Span> = HashMap::new();
+    for (i, decl) in shader.buffers.iter().enumerate() {
+        let span = shader.buffer_spans.get(i).copied().unwrap_or(Span::UNKNOWN);
+        let mut err = |e: InterfaceError| {
+            errors.push(ValidationError::new(span, None, Location::Buffer(i), e))
+        };
+        let name = decl.name.clone();
+        match names.get(decl.name.as_str()) {
+            Some(&first) => err(InterfaceError::DuplicateBuffer {
+                name: name.clone(),
+                first,
+            }),
+            None => {
+                names.insert(decl.name.as_str(), span);
+            }
+        }
+        if decl.count == Some(0) {
+            err(InterfaceError::EmptyBufferArray { name: name.clone() });
+        }
+        if decl.stride == Some(0) {
+            err(InterfaceError::ZeroStride { name: name.clone() });
+        }
+        let Some(blocks) = decl.blocks() else {
+            err(InterfaceError::BufferBlocksOverflow {
+                name,
+                block: decl.block,
+                count: decl.count.unwrap_or(1),
+            });
+            continue;
+        };
+        let earlier = shader.buffers[..i].iter().find_map(|other| {
+            let theirs = other.blocks()?;
+            let first = blocks.start.max(theirs.start);
+            (other.kind == decl.kind && first < blocks.end.min(theirs.end))
+                .then(|| (other.name.clone(), first))
+        });
+        if let Some((other, block)) = earlier {
+            err(InterfaceError::OverlappingBuffers {
+                name,
+                other,
+                kind: decl.kind,
+                block,
+            });
+        }
+    }
+}
+
 /// The most invocations a workgroup may have on every Intel GPU: Mesa's anv reports
 /// `maxComputeWorkGroupInvocations` = 1024 (`src/intel/vulkan/anv_physical_device.c`:
 /// 32 SIMD32 threads per workgroup, capped at 1024), the same on every generation the

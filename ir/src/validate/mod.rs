@@ -108,6 +108,7 @@ pub fn check_shader(shader: &Shader) -> Result<(), Vec<ValidationError>> {
     let mut errors = Vec::new();
     interface::check_workgroup(shader, &mut errors);
     interface::check_declarations(shader, &mut errors);
+    interface::check_buffers(shader, &mut errors);
     let mut names: HashMap<&str, Span> = HashMap::new();
     for f in &shader.functions {
         if let Some(&first) = names.get(f.name.as_str()) {

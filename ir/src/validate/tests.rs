@@ -1269,3 +1269,41 @@ fn swizzle_messages_echo_the_text_and_point_at_it() {
     let at = lines[4].find('^').unwrap();
     assert_eq!(&lines[3][at..at + 5], ".xyzw", "{r}");
 }
+
+#[test]
+fn buffer_declarations_are_checked() {
+    use crate::buffer::{BufferDecl, BufferKind};
+    let mut sh = shader(|_, _| {});
+    sh.add_buffer(BufferDecl::new("a", BufferKind::Ssbo, 0, 16));
+    // Blocks 2..5: overlaps nothing of its kind yet.
+    sh.add_buffer(BufferDecl {
+        count: Some(3),
+        ..BufferDecl::new("arr", BufferKind::Ssbo, 2, 0)
+    });
+    // The same block index in the other kind's space is fine.
+    sh.add_buffer(BufferDecl::new("u", BufferKind::Ubo, 0, 16));
+    check_shader(&sh).unwrap();
+    sh.add_buffer(BufferDecl::new("b", BufferKind::Ssbo, 4, 8));
+    sh.add_buffer(BufferDecl {
+        stride: Some(0),
+        ..BufferDecl::new("a", BufferKind::Ubo, 7, 8)
+    });
+    sh.add_buffer(BufferDecl {
+        count: Some(2),
+        ..BufferDecl::new("far", BufferKind::Ssbo, u32::MAX, 8)
+    });
+    let errs: Vec<String> = check_shader(&sh)
+        .unwrap_err()
+        .iter()
+        .map(|e| e.kind.to_string())
+        .collect();
+    assert_eq!(
+        errs,
+        [
+            "buffer `@b`: ssbo block 4 is also declared by `@arr`",
+            "buffer `@a` is declared more than once",
+            "buffer `@a`: a runtime array's stride must be at least 1 byte, found 0",
+            "buffer `@far`: 2 blocks from block 4294967295 would pass block index 4294967295",
+        ]
+    );
+}

@@ -308,7 +308,7 @@ mod tests {
         // A format-less image is read through a surface of the view's format on every
         // platform with a sampler, also where typed reads would need the format (IVB).
         let (r, sh) = lower(
-            "image @img : 2d none readonly (binding=0)",
+            "image @img : 2d unknown readonly (binding=0)",
             "32x2 %2 = @image_load (@img, %1) (dest_type=int32)",
             "ivb",
             on(),

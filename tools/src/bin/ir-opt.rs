@@ -66,6 +66,9 @@ enum Command {
 fn fills_help() -> String {
     format!(
         "\
+Images of unknown format: --image @name=FORMAT binds a view of FORMAT (of the image's
+sampled type); otherwise run binds RGBA8 of that type and verify runs once each with
+RGBA8, a 16-bit and a 32-bit format of it (float: rgba8_unorm, rgba16_float, r32_float).
 Image fills (--image @name=FILL, or @name[i]=FILL for one element of an array; the name
 keeps its @, and each element may be set once):
   zero          every byte 0
@@ -76,6 +79,9 @@ keeps its @, and each element may be set once):
 Surfaces: 2D 37x19 with 3 levels, arrays of 4 layers, 3D 9x7x5, cubes 8x8, buffers of
 300 texels, tilings and views chosen by --seed; the default grid covers the largest
 image plus a margin, so some accesses fall outside.
+Buffers: each block of a `buffer` declaration gets its declared size, a runtime array
+16384 elements of its stride; blocks used but not declared get 64 KiB (storage) or 4 KiB
+(uniform); --buffer BLOCK=BYTES sizes a storage buffer; get_ssbo_size returns the size.
 Global memory: every 64-bit push constant read at a constant, 8-byte-aligned offset is a
 pointer to a global allocation of its own (--global-size bytes, a pattern from --seed;
 --global OFFSET=gradient puts k in the dword at byte 4k), compared byte by byte after
@@ -166,8 +172,9 @@ struct ExecArgs {
     #[arg(long, value_name = "N", default_value_t = 0, value_parser = parse_u64,
           allow_hyphen_values = true)]
     seed: u64,
-    /// Initial contents of an image: @name=FILL (repeatable; see below).
-    #[arg(long = "image", value_name = "@NAME=FILL")]
+    /// Initial contents of an image, @name=FILL, or the view format of an image of
+    /// unknown format, @name=FORMAT (repeatable; see below).
+    #[arg(long = "image", value_name = "@NAME=FILL|FORMAT")]
     images: Vec<String>,
     /// Bytes of each global allocation a 64-bit push-constant pointer points to
     /// (default 65536; 0: none).
@@ -181,6 +188,10 @@ struct ExecArgs {
     /// 0x hexadecimal; the rest of the push constants is a pattern from --seed).
     #[arg(long = "push", value_name = "OFFSET=V,...")]
     push: Vec<String>,
+    /// Size in bytes of storage buffer BLOCK: BLOCK=BYTES (repeatable; default: the
+    /// shader's buffer declaration, a runtime array with 16384 elements).
+    #[arg(long = "buffer", value_name = "BLOCK=BYTES")]
+    buffers: Vec<String>,
     /// Step budget of each subgroup: the instructions and blocks it may execute before
     /// the run stops as a runaway loop (default: see Limits below).
     #[arg(long, value_name = "N", value_parser = parse_u64, allow_hyphen_values = true)]
@@ -376,6 +387,7 @@ fn run_options(e: &ExecArgs, target: Option<String>) -> verify::cli::RunOptions 
         global_size: e.global_size,
         globals: e.globals.clone(),
         push: e.push.clone(),
+        buffers: e.buffers.clone(),
         max_steps: e.max_steps,
     }
 }

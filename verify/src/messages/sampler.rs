@@ -2,7 +2,7 @@
 //! by integer coordinates through the surface state; and its `resinfo` (IGC's
 //! `INFO.md`): the view's size at a LOD and its level count, from the surface state.
 
-use crate::memory::{AccessKind, Memory, Target};
+use crate::memory::{AccessKind, Memory};
 use crate::messages::error::MessageError;
 use crate::messages::lanes::{Lanes, LanesMut, Sender};
 use crate::messages::surface::{bound, typed_texel};
@@ -32,8 +32,9 @@ pub struct SamplerMessage<'a> {
 /// `ld` (with `lod`) or `ld_lz` (`lod` = `None`, LOD 0): each served lane loads the
 /// texel at `(u, v, r)` (per surface type: 1D x, array index; 2D and cubes x, y, array
 /// index; 3D x, y, z) and LOD `lod` relative to the view's base level, converted with
-/// the surface-state format; out-of-range coordinates or LOD return 0 in every channel
-/// (the D3D `ld` rule Intel's sampler implements for out-of-bounds integer loads).
+/// the surface-state format; out-of-range coordinates or LOD read the all-zero texel
+/// converted with that format (0 in its channels, the format's (0, 0, 1) in a missing
+/// G, B, A: `r32_float` gives (0, 0, 0, 1.0)), as typed loads do.
 pub fn ld(
     mem: &mut Memory,
     msg: &SamplerMessage<'_>,
@@ -65,12 +66,13 @@ pub fn ld(
         }
         let alloc = b.alloc;
         let l = lod.map_or(0, |l| l.scalar(lane));
-        let Some(off) = typed_texel(b, u.scalar(lane), v.scalar(lane), r.scalar(lane), l)? else {
-            mem.discard_texel(AccessKind::Load, alloc, layout.bytes, &ctx);
-            continue;
-        };
+        let texel = typed_texel(b, u.scalar(lane), v.scalar(lane), r.scalar(lane), l)?;
+        // Out of range, the texel reads as all-zero bytes converted with the surface
+        // format, as for typed loads: 0 in the format's channels, (0, 0, 1) in a missing
+        // G, B, A (Vulkan's texel replacement under robustImageAccess2, which anv
+        // exposes for sampled images with no bounds check in the shader).
         let mut bytes = vec![0u8; layout.bytes];
-        mem.load(Target::Alloc(alloc, off), &mut bytes, &ctx)
+        mem.texel_access(AccessKind::Load, alloc, texel, &mut bytes, &ctx)
             .map_err(|e| EnvError::at_lane(lane as u32, e))?;
         let rgba = layout
             .decode(&bytes)

@@ -126,13 +126,22 @@ impl Report {
 
     /// The one-line summary: `verified: I invocations, A accesses, M mismatches`.
     pub fn summary(&self) -> String {
+        self.summary_of(None)
+    }
+
+    /// [`Report::summary`], naming the run after its verdict when `run` is given
+    /// (`verification failed with @img as r32_float: ...`), so that one of several
+    /// runs of a shader says which it was.
+    pub fn summary_of(&self, run: Option<&str>) -> String {
+        let verdict = if self.passed() {
+            "verified"
+        } else {
+            "verification failed"
+        };
         let mut s = format!(
-            "{}: {} invocations, {} accesses, {} mismatches",
-            if self.passed() {
-                "verified"
-            } else {
-                "verification failed"
-            },
+            "{}{}: {} invocations, {} accesses, {} mismatches",
+            verdict,
+            run.map(|r| format!(" with {r}")).unwrap_or_default(),
             self.invocations,
             self.accesses,
             self.mismatch_count
@@ -147,11 +156,11 @@ impl Report {
         }
         s
     }
-}
 
-impl fmt::Display for Report {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "{}", self.summary())?;
+    /// The whole report (as its `Display`), its summary naming the run when `run` is
+    /// given ([`Report::summary_of`]).
+    pub fn write_of(&self, f: &mut fmt::Formatter<'_>, run: Option<&str>) -> fmt::Result {
+        writeln!(f, "{}", self.summary_of(run))?;
         for m in &self.mismatches {
             write!(f, "{m}")?;
         }
@@ -163,6 +172,12 @@ impl fmt::Display for Report {
             )?;
         }
         Ok(())
+    }
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_of(f, None)
     }
 }
 

@@ -12,6 +12,7 @@
 //! | `push` | the push-constant bytes `0 .. size` |
 //! | `push_addr` | `u64`: the address of a copy of the push constants |
 //! | `ubo_table`, `ssbo_table` | `u64`: the address of an array of `u64` base addresses, one per binding |
+//! | `ssbo_sizes` | `u64`: the address of an array of `u32` sizes in bytes, one per SSBO binding |
 //! | `ss_<image>` | `u32`: the surface the `bss`/`ss` address models name for the image |
 //! | `param_<image>` | `u64`: the address of the image's parameter blocks, 512 bytes per array element, slot `s` of element `i` at byte `512 i + 16 s` |
 //!
@@ -54,6 +55,8 @@ pub enum InputKind {
     UboTable,
     /// `ssbo_table`.
     SsboTable,
+    /// `ssbo_sizes`.
+    SsboSizes,
     /// `ss_<image>`: the binding of the image's first element.
     SurfaceState {
         /// Its binding.
@@ -133,6 +136,7 @@ impl DocumentedAbi {
                 "push_addr" => (InputKind::PushConstantsAddress, Some(8)),
                 "ubo_table" => (InputKind::UboTable, Some(8)),
                 "ssbo_table" => (InputKind::SsboTable, Some(8)),
+                "ssbo_sizes" => (InputKind::SsboSizes, Some(8)),
                 _ => {
                     if let Some(img) = name.strip_prefix("ss_") {
                         let d = image(lowered, img)
@@ -225,6 +229,16 @@ impl KernelAbi for DocumentedAbi {
                 InputKind::SsboTable => {
                     let t = table(mem, Memory::ssbo);
                     place(mem, "SSBO table", t).to_le_bytes().to_vec()
+                }
+                InputKind::SsboSizes => {
+                    let mut t = vec![0u8; 4 * TABLE_ENTRIES as usize];
+                    for b in 0..TABLE_ENTRIES {
+                        if let Some(id) = mem.ssbo(b) {
+                            let n = mem.allocation(id).bytes.len().min(u32::MAX as usize);
+                            t[4 * b as usize..][..4].copy_from_slice(&(n as u32).to_le_bytes());
+                        }
+                    }
+                    place(mem, "SSBO sizes", t).to_le_bytes().to_vec()
                 }
                 InputKind::SurfaceState { binding } => binding.to_le_bytes().to_vec(),
                 InputKind::ImageParams { binding, count } => {

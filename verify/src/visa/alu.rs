@@ -18,7 +18,9 @@
 //!   quiet, payload 0), as the IR's evaluator does. `inv`, `sqrt`, `rsqrt`,
 //!   `exp` (base 2), `log` (base 2), `sin`, `cos` and `pow` are the values of Rust's
 //!   `f64` functions rounded to the execution type; the hardware's math unit is only
-//!   documented to be approximate, so results relying on their last bits are not exact.
+//!   documented to be approximate, so a run may make them err by up to
+//!   [`super::run::RunConfig::math_ulps`] binary32 ulps (`math_unit`), to show that a
+//!   result does not rely on their last bits.
 //! * `cmp` writes a predicate bit, or all ones / all zeros of the destination's size;
 //!   NaN compares unordered (only `ne` is true) and `-0 == +0`.
 //! * `sel` copies `src0` where the predicate is set and `src1` elsewhere, in every
@@ -40,13 +42,15 @@ use super::types::{CondMod, SrcMod, VType};
 
 /// Runs an ALU instruction on the channels `chen` (bit `n` = channel `n` of the
 /// instruction). For `sel`, `chen` holds the channels the execution mask enables and
-/// `sel_mask` the channels whose predicate is set; other instructions ignore it.
+/// `sel_mask` the channels whose predicate is set; other instructions ignore it. The
+/// math unit errs by up to `math_ulps` ulps ([`super::run::RunConfig::math_ulps`]).
 pub fn execute(
     a: &XAlu,
     st: &mut RegState,
     chen: u32,
     sel_mask: u32,
     mode: FpMode,
+    math_ulps: u32,
 ) -> Result<(), ErrorKind> {
     if chen == 0 {
         return Ok(());
@@ -58,7 +62,7 @@ pub fn execute(
             Ok(())
         }
         Domain::Int => int_op(a, st, chen, sel_mask),
-        Domain::Float(ex) => float_op(a, st, chen, sel_mask, mode, ex),
+        Domain::Float(ex) => float_op(a, st, chen, sel_mask, mode, ex, math_ulps),
     }
 }
 
@@ -407,6 +411,30 @@ fn round_exec(v: f64, ex: VType) -> f64 {
     }
 }
 
+/// The math unit's result for the true value `v` at the execution type `ex`
+/// ([`super::run::RunConfig::math_ulps`]): `v` rounded when `ulps` is 0, for binary64
+/// (whose `inv` and `sqrt` are IEEE macros) and where the rounded value is zero,
+/// infinite or NaN; otherwise a binary32 less than `ulps` ulps from `v`, the rounded
+/// value moved by `k` ulps, `k` in `-ulps ..= ulps` picked by a fixed hash of `seed`
+/// (the rounded value where the move would leave the bound), then rounded to `ex`.
+fn math_unit(v: f64, seed: u64, ulps: u32, ex: VType) -> f64 {
+    let r = v as f32;
+    if ulps == 0 || ex == VType::Df || !r.is_finite() || r == 0.0 {
+        return round_exec(v, ex);
+    }
+    let u = i64::from(ulps);
+    let h = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40;
+    let k = (h % (2 * u as u64 + 1)) as i64 - u;
+    let c = f32::from_bits((i64::from(r.to_bits()) + k) as u32);
+    let ulp = f64::from(f32::from_bits(r.to_bits() + 1) - r).abs();
+    let picked = if c.is_finite() && (f64::from(c) - v).abs() < u as f64 * ulp {
+        c
+    } else {
+        r
+    };
+    round_exec(f64::from(picked), ex)
+}
+
 /// IEEE min/max with vISA's NaN rule (the non-NaN source, `src1` when both are NaN)
 /// and `-0 < +0`.
 fn min_max(x: f64, y: f64, max: bool) -> f64 {
@@ -489,6 +517,7 @@ fn float_op(
     sel_mask: u32,
     mode: FpMode,
     ex: VType,
+    math_ulps: u32,
 ) -> Result<(), ErrorKind> {
     if mode.alt || mode.round != Round::NearestEven {
         return Err(ErrorKind::Unsupported {
@@ -504,6 +533,9 @@ fn float_op(
             gather_float(src, st, chen, mode, out);
         }
     }
+    // The math unit's result for the true value `v` of channel `n`, picked by the bits
+    // of the channel's first operand.
+    let m = |v: f64, n: usize| math_unit(v, x[n].to_bits(), math_ulps, ex);
     match a.op {
         AluOp::Cmp => {
             let c = a.cond.unwrap_or(CondMod::Eq);
@@ -549,32 +581,35 @@ fn float_op(
                 y[n]
             }
         }),
+        // The math unit: the true value rounded, or off by up to `math_ulps`. The f64
+        // root of an f32 rounds to the correctly rounded f32 root (53 >= 2 * 24 + 2
+        // bits), so `sqrtm`, the IEEE square root, is exact.
         AluOp::Inv => map_float(a, st, chen, mode, ex, |n| {
-            nan_rule(&[x[n]], || r(1.0 / x[n]))
+            nan_rule(&[x[n]], || m(1.0 / x[n], n))
         }),
-        // `sqrtm` is the IEEE square root; `sqrt` is modelled the same way (its error
-        // bound is not a rounding the interpreter could reproduce). The f64 root of an
-        // f32 rounds to the correctly rounded f32 root (53 >= 2 * 24 + 2 bits).
-        AluOp::Sqrt | AluOp::Sqrtm => map_float(a, st, chen, mode, ex, |n| {
+        AluOp::Sqrt => map_float(a, st, chen, mode, ex, |n| {
+            nan_rule(&[x[n]], || m(x[n].sqrt(), n))
+        }),
+        AluOp::Sqrtm => map_float(a, st, chen, mode, ex, |n| {
             nan_rule(&[x[n]], || r(x[n].sqrt()))
         }),
         AluOp::Rsqrt => map_float(a, st, chen, mode, ex, |n| {
-            nan_rule(&[x[n]], || r(1.0 / x[n].sqrt()))
+            nan_rule(&[x[n]], || m(1.0 / x[n].sqrt(), n))
         }),
         AluOp::Exp => map_float(a, st, chen, mode, ex, |n| {
-            nan_rule(&[x[n]], || r(x[n].exp2()))
+            nan_rule(&[x[n]], || m(x[n].exp2(), n))
         }),
         AluOp::Log => map_float(a, st, chen, mode, ex, |n| {
-            nan_rule(&[x[n]], || r(x[n].log2()))
+            nan_rule(&[x[n]], || m(x[n].log2(), n))
         }),
         AluOp::Sin => map_float(a, st, chen, mode, ex, |n| {
-            nan_rule(&[x[n]], || r(x[n].sin()))
+            nan_rule(&[x[n]], || m(x[n].sin(), n))
         }),
         AluOp::Cos => map_float(a, st, chen, mode, ex, |n| {
-            nan_rule(&[x[n]], || r(x[n].cos()))
+            nan_rule(&[x[n]], || m(x[n].cos(), n))
         }),
         AluOp::Pow => map_float(a, st, chen, mode, ex, |n| {
-            nan_rule(&[x[n], y[n]], || r(x[n].powf(y[n])))
+            nan_rule(&[x[n], y[n]], || m(x[n].powf(y[n]), n))
         }),
         AluOp::Rnde => map_float(a, st, chen, mode, ex, |n| {
             nan_rule(&[x[n]], || x[n].round_ties_even())
@@ -652,6 +687,33 @@ pub fn setp(
 #[cfg(test)]
 mod tests {
     use crate::visa::testing::{elem, elems, kernel, pred, run, run_with};
+
+    /// The math unit's error: none at 0 ulps and for binary64; otherwise less than the
+    /// bound, off for some operands, and never for zeros and infinities.
+    #[test]
+    fn the_math_unit_errs_within_its_bound() {
+        use super::{math_unit, VType};
+        let mut moved = 0;
+        for k in 1..2000u64 {
+            let v = 1.0 / (k as f64 * 0.731);
+            let exact = f64::from(v as f32);
+            assert_eq!(math_unit(v, k, 0, VType::F), exact);
+            assert_eq!(math_unit(v, k, 3, VType::Df), v);
+            let got = math_unit(v, k, 2, VType::F);
+            let r = v as f32;
+            let ulp = f64::from(f32::from_bits(r.to_bits() + 1) - r);
+            assert!((got - v).abs() < 2.0 * ulp, "{v}: {got}");
+            assert_eq!(got, f64::from(got as f32));
+            moved += usize::from(got != exact);
+        }
+        assert!(moved > 1000, "{moved}");
+        for v in [0.0, -0.0, f64::INFINITY] {
+            assert_eq!(math_unit(v, 7, 4, VType::F).to_bits(), v.to_bits());
+        }
+        // binary16 results are binary16 values.
+        let h = math_unit(1.0 / 3.0, 5, 2, VType::Hf);
+        assert_eq!(h, super::round_exec(h, VType::Hf));
+    }
 
     /// Runs `body` (SIMD 8) with R (the result, of type `ty`, 8 elements), and returns
     /// element 0 of R.

@@ -29,6 +29,8 @@
 //!   [`run::RunConfig::dataport`] names) on a [`crate::memory::Memory`], their operands
 //!   laid out as [`payload`] and [`payload_dataport`] describe;
 //! * [`dispatch::run_workgroups`] runs a grid of workgroups, split into threads;
+//!   [`standalone::run_visa_text`] runs a kernel on its own, its inputs laid out by
+//!   the ABI, and returns the memory (for tests that read what it computes);
 //! * [`leg::verify_kernel`] is the verifier's vISA leg (on every platform the back end
 //!   emits for: the LSC platforms and Broadwell to Tiger Lake): the lowered shader and
 //!   its kernel on the same memory, their accesses and memories compared, mismatches named
@@ -63,6 +65,7 @@ pub mod read_operands;
 pub mod reader;
 pub mod regfile;
 pub mod run;
+pub mod standalone;
 #[cfg(test)]
 mod testing;
 pub mod types;

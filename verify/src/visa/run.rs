@@ -31,6 +31,13 @@ pub struct RunConfig {
     /// [`crate::exec::ExecConfig::dataport`] does for the IR's `@dp_*` messages;
     /// `None` runs no data-port message.
     pub dataport: Option<lowering::messages::dataport::DataportCaps>,
+    /// The error of the math unit (`inv`, `sqrt`, `rsqrt`, `exp`, `log`, `sin`, `cos`,
+    /// `pow` on binary32 and binary16), in binary32 ulps: 0 gives the correctly rounded
+    /// value; `n` a binary32 less than `n` ulps from the true value, picked by a fixed
+    /// hash of the operand ([`alu`]). The vISA specification documents these
+    /// instructions as approximate; tests run a kernel with `n > 0` to show that the
+    /// code around them does not depend on their last bits.
+    pub math_ulps: u32,
 }
 
 impl Default for RunConfig {
@@ -40,6 +47,7 @@ impl Default for RunConfig {
             fill: 0xa5,
             cr0: 0,
             dataport: None,
+            math_ulps: 0,
         }
     }
 }
@@ -273,7 +281,7 @@ impl Thread {
                     };
                     self.channels += u64::from(chen.count_ones());
                     let mode = FpMode::from_cr0(self.regs.read(self.cr0, 4) as u32);
-                    alu::execute(a, &mut self.regs, chen, sel, mode)
+                    alu::execute(a, &mut self.regs, chen, sel, mode, config.math_ulps)
                         .map_err(|k| VisaError::new(line, k))?;
                     Next::At(pc + 1)
                 }

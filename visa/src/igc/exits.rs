@@ -6,10 +6,11 @@
 //! {EOT}` from Gfx12.5, `send.ts` on Gfx12.0, `send ... 0x27` to the thread spawner on
 //! Gfx8 to Gfx11), a subroutine `ret` (which in a kernel returns to nothing: the thread
 //! never ends), or running past the last instruction. The graph is conservative: a
-//! branch may go either way whatever its predicate (the SIMD branches `goto`, `join`,
-//! `if`, `else`, `endif`, `while`, `break`, `cont`, `halt` to each label they name and
-//! to the next instruction; an unpredicated `jmpi` only to its label), so "every path"
-//! includes paths no lane takes. An end-of-thread send has no successor: whatever
+//! predicated branch may go either way whatever its predicate (the SIMD branches `goto`,
+//! `join`, `if`, `else`, `endif`, `while`, `break`, `cont`, `halt` to each label they
+//! name and to the next instruction), so "every path" includes paths no lane takes. An
+//! unpredicated `jmpi`, `goto` or `while` sends every lane to its labels (an
+//! unpredicated backward `goto.b` to its UIP, the loop's head). An end-of-thread send has no successor: whatever
 //! follows it in the listing (GenX_IR puts a labelled `nop` there) runs only if a
 //! branch leads to it.
 
@@ -81,7 +82,16 @@ impl ThreadExits {
                 }
                 Kind::Jump | Kind::SimdBranch => {
                     let mut named = 0;
-                    for t in &inst.operands {
+                    // Every lane takes an unpredicated backward `goto.b` back to its
+                    // UIP (the last label); its JIP, where lanes that stay would go, is
+                    // never taken (GenX_IR may even have deleted that block, as after
+                    // a loop without a way out).
+                    let targets = if inst.backward_goto() && !inst.predicated {
+                        &inst.operands[inst.operands.len().saturating_sub(1)..]
+                    } else {
+                        &inst.operands[..]
+                    };
+                    for t in targets {
                         match labels.get(t) {
                             Some(&target) => {
                                 named += 1;
@@ -99,7 +109,9 @@ impl ThreadExits {
                             .open
                             .push(format!("a jump without a label `{}`", code[pc]));
                     }
-                    inst.kind == Kind::SimdBranch || inst.predicated
+                    // An unpredicated `goto` or `while` sends every lane to its
+                    // labels; other SIMD branches may also go on.
+                    inst.predicated || (inst.kind == Kind::SimdBranch && !inst.all_lanes_branch())
                 }
                 Kind::Other => true,
             };
@@ -139,11 +151,24 @@ enum Kind {
 /// One instruction of the listing.
 struct Instruction<'a> {
     predicated: bool,
+    /// The mnemonic with its suffixes (`goto.b`).
+    op: &'a str,
     kind: Kind,
     operands: Vec<&'a str>,
 }
 
 impl<'a> Instruction<'a> {
+    /// Whether the instruction is a backward `goto` (`goto.b`).
+    fn backward_goto(&self) -> bool {
+        self.op == "goto.b"
+    }
+
+    /// Whether every enabled lane branches when the instruction is unpredicated.
+    fn all_lanes_branch(&self) -> bool {
+        let base = self.op.split('.').next().unwrap_or("");
+        !self.predicated && matches!(base, "goto" | "while")
+    }
+
     fn read(line: &'a str) -> Instruction<'a> {
         let (code, swsb) = match line.split_once('{') {
             Some((c, s)) => (c, s),
@@ -169,6 +194,7 @@ impl<'a> Instruction<'a> {
         };
         Instruction {
             predicated,
+            op,
             kind,
             operands: tokens.collect(),
         }
@@ -258,5 +284,27 @@ L960:
         assert!(e.open.is_empty() && e.end_of_thread.is_empty(), "{e:?}");
         let leaves = endless.replace("(W)     jmpi", "(f0.0)  jmpi");
         assert!(ThreadExits::of(&leaves).open[0].contains("runs past"));
+        // GenX_IR's TGLLP listing of the same loop with `-noScalarJmp`: a backward goto
+        // whose JIP, the deleted block after the loop, is no label of the listing.
+        let tgl = "L128:
+        goto.b (16|M0)                       L144              L128                                  // $15
+";
+        let e = ThreadExits::of(tgl);
+        assert!(e.open.is_empty() && e.end_of_thread.is_empty(), "{e:?}");
+        let leaves = tgl.replace("        goto.b", "(f0.0)  goto.b");
+        let e = ThreadExits::of(&leaves);
+        assert!(
+            e.open
+                .iter()
+                .any(|o| o.contains("`L144`, which is not a label")),
+            "{e:?}"
+        );
+        // A forward goto every lane takes goes to both its labels, not onwards.
+        let forward = "        goto (16|M0)                         L2              L2
+        nop
+L2:
+(W)     send.gtwy (8|M0)         null     r127    null:0  0x0            0x02000010           {EOT}
+";
+        assert!(ThreadExits::of(forward).open.is_empty());
     }
 }

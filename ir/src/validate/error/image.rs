@@ -132,6 +132,17 @@ pub enum ImageError {
         /// The image's format.
         format: Format,
     },
+    /// A load or store of an image of unknown format whose `dest_type` or `src_type`
+    /// is not one of the sampled types a format-less image can have (`float32`,
+    /// `int32`, `uint32`): the surface's format converts to or from it.
+    FormatlessDataType {
+        /// The intrinsic.
+        op: IntrinsicOp,
+        /// The index (`dest_type` or `src_type`).
+        index: IndexKind,
+        /// Its type.
+        ty: AluType,
+    },
     /// A compare-and-swap on `@image_atomic`.
     AtomicNeedsSwap {
         /// The intrinsic.
@@ -296,6 +307,13 @@ impl fmt::Display for ImageError {
                 "{}: {}={ty} does not match the {bits}-bit data",
                 Intr(*op),
                 index.name()
+            ),
+            ImageError::FormatlessDataType { op, index, ty } => write!(
+                f,
+                "{}: {}={ty} on an image of unknown format: the surface's format converts \
+                 texels to or from the image's sampled type, float32, int32 or uint32",
+                Intr(*op),
+                index.name(),
             ),
             ImageError::DataTypeFormat {
                 op,

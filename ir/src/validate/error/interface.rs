@@ -1,8 +1,9 @@
-//! Errors of the shader's interface: the workgroup size, image declarations, function
-//! names.
+//! Errors of the shader's interface: the workgroup size, image and buffer declarations,
+//! function names.
 
 use super::subject::ImageName;
 use super::wording::FirstAt;
+use crate::buffer::BufferKind;
 use crate::image::{ImageDim, LayoutTiling};
 use crate::span::Span;
 use std::fmt;
@@ -63,6 +64,43 @@ pub enum InterfaceError {
         /// The tiling it names.
         tiling: LayoutTiling,
     },
+    /// Two buffer declarations have the same name.
+    DuplicateBuffer {
+        /// The later declaration's name.
+        name: String,
+        /// Where the first one is.
+        first: Span,
+    },
+    /// An array of buffers with no element.
+    EmptyBufferArray {
+        /// The declaration's name.
+        name: String,
+    },
+    /// A runtime array of stride 0.
+    ZeroStride {
+        /// The declaration's name.
+        name: String,
+    },
+    /// An array of buffers whose block indices pass `u32::MAX`.
+    BufferBlocksOverflow {
+        /// The declaration's name.
+        name: String,
+        /// Its first block index.
+        block: u32,
+        /// Its number of blocks.
+        count: u32,
+    },
+    /// Two buffer declarations of one kind cover the same block index.
+    OverlappingBuffers {
+        /// The later declaration's name.
+        name: String,
+        /// The earlier one's.
+        other: String,
+        /// The kind (`ssbo`, `ubo`).
+        kind: BufferKind,
+        /// A block index both cover.
+        block: u32,
+    },
     /// Two functions have the same name.
     DuplicateFunction {
         /// The name.
@@ -120,6 +158,33 @@ impl fmt::Display for InterfaceError {
                 f,
                 "image {image}: buffer images are linear, found tiling={}",
                 tiling.name()
+            ),
+            InterfaceError::DuplicateBuffer { name, first } => write!(
+                f,
+                "buffer `@{name}` is declared more than once{}",
+                FirstAt(*first)
+            ),
+            InterfaceError::EmptyBufferArray { name } => write!(
+                f,
+                "buffer `@{name}`: an array of buffers needs at least one element, found 0"
+            ),
+            InterfaceError::ZeroStride { name } => write!(
+                f,
+                "buffer `@{name}`: a runtime array's stride must be at least 1 byte, found 0"
+            ),
+            InterfaceError::BufferBlocksOverflow { name, block, count } => write!(
+                f,
+                "buffer `@{name}`: {count} blocks from block {block} would pass block index {}",
+                u32::MAX
+            ),
+            InterfaceError::OverlappingBuffers {
+                name,
+                other,
+                kind,
+                block,
+            } => write!(
+                f,
+                "buffer `@{name}`: {kind} block {block} is also declared by `@{other}`"
             ),
             InterfaceError::DuplicateFunction { name, first } => write!(
                 f,

@@ -44,6 +44,8 @@ pub enum Location {
     Shader,
     /// An image declaration.
     Image(ImageId),
+    /// A buffer declaration (its index in [`Shader::buffers`](crate::Shader::buffers)).
+    Buffer(usize),
     /// A function as a whole (its name, its body list).
     Function,
     /// A block of a function.

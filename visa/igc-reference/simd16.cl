@@ -1,0 +1,6 @@
+// The kernel of simd8.cl, simd16.cl and simd32.cl at SIMD16 (intel_reqd_sub_group_size):
+// the per-thread payload (the local ids) and PerThreadInputSize follow the width.
+__kernel __attribute__((reqd_work_group_size(64, 1, 1), intel_reqd_sub_group_size(16)))
+void simd16(__global uint *out) {
+    out[get_global_id(0)] = get_local_id(0) + 1u;
+}
