@@ -201,7 +201,7 @@ void main() {
     assert_eq!(
         dims,
         [
-            "src buffer none readonly|sampled",
+            "src buffer unknown readonly|sampled",
             "dst buffer r32_uint none",
             "counts 2d r32_uint none",
             "lay 2d r32_sint none"
@@ -446,4 +446,99 @@ void main() {
         .unwrap_or_else(|e| panic!("{target}: {e}"));
         assert!(v.contains(" 0 mismatches"), "{target}: {v}");
     }
+}
+
+#[test]
+fn array_length_reads_the_bound_size_and_buffers_are_declared() {
+    if !have("glslangValidator") {
+        return;
+    }
+    let src = "#version 450
+layout(local_size_x = 1) in;
+layout(std430, binding = 0) buffer Data { uint count; uint pad; uvec2 values[]; } data;
+layout(std430, binding = 1) buffer Plain { uint words[]; };
+layout(std140, binding = 2) uniform Params { uvec4 p; } params;
+void main() {
+    data.count = uint(data.values.length());
+    data.pad = uint(words.length()) + params.p.x;
+}
+";
+    let spv = glslang(src, false, "array_length");
+    let imported = frontend::import(&spv, Language::SpirV, None).unwrap_or_else(|e| panic!("{e}"));
+    // Data: 8 fixed bytes, then 8-byte elements; Plain (an anonymous block: the block's
+    // name) a bare array of words; Params a 16-byte uniform block.
+    let decls: Vec<String> = imported
+        .shader
+        .buffers
+        .iter()
+        .map(|d| format!("{} {} {} {} {:?}", d.name, d.kind, d.block, d.size, d.stride))
+        .collect();
+    assert_eq!(
+        decls,
+        [
+            "data ssbo 0 8 Some(8)",
+            "Plain ssbo 1 0 Some(4)",
+            "params ubo 0 16 None"
+        ]
+    );
+    let text = ir::print_shader(&imported.shader);
+    assert!(text.contains("@get_ssbo_size"), "{text}");
+    // Bound with 44 bytes each: (44 - 8) / 8 = 4 elements (the partial one does not
+    // count) and 44 / 4 = 11 words; params.p.x = 0.
+    let mut ex = Executor::with_config(&imported.shader, ExecConfig::default());
+    let a = ex.memory.alloc("a", vec![0; 44]);
+    let b = ex.memory.alloc("b", vec![0; 44]);
+    let u = ex.memory.alloc("u", vec![0; 16]);
+    ex.memory.bind_ssbo(0, a);
+    ex.memory.bind_ssbo(1, b);
+    ex.memory.bind_ubo(0, u);
+    ex.run([1, 1, 1]).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(&ex.memory.allocation(a).bytes[..8], &[4, 0, 0, 0, 11, 0, 0, 0]);
+    // A buffer smaller than the fixed part holds no element, not a wrapped count.
+    let mut ex = Executor::with_config(&imported.shader, ExecConfig::default());
+    let a = ex.memory.alloc("a", vec![0; 8]);
+    let b = ex.memory.alloc("b", vec![0; 4]);
+    let u = ex.memory.alloc("u", vec![0; 16]);
+    ex.memory.bind_ssbo(0, a);
+    ex.memory.bind_ssbo(1, b);
+    ex.memory.bind_ubo(0, u);
+    ex.run([1, 1, 1]).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(&ex.memory.allocation(a).bytes[..8], &[0, 0, 0, 0, 1, 0, 0, 0]);
+}
+
+#[test]
+fn storage_images_without_a_format_are_unknown_and_verify() {
+    if !have("glslangValidator") {
+        return;
+    }
+    let src = "#version 450
+#extension GL_EXT_shader_image_load_formatted : require
+layout(local_size_x = 8, local_size_y = 8) in;
+layout(binding = 0) uniform image2D img;
+layout(binding = 1) uniform writeonly uimage2D dst;
+void main() {
+    ivec2 p = ivec2(gl_GlobalInvocationID.xy);
+    vec4 v = imageLoad(img, p);
+    imageStore(img, p, v * 0.5 + vec4(0.25));
+    imageStore(dst, p, uvec4(p.x, p.y, 7u, 9u));
+}
+";
+    let spv = glslang(src, false, "formatless");
+    let imported = frontend::import(&spv, Language::SpirV, None).unwrap_or_else(|e| panic!("{e}"));
+    let s = &imported.shader;
+    let dims: Vec<String> = s
+        .images
+        .iter()
+        .map(|d| format!("{} {} {} {}", d.name, d.dim.name(), d.format, d.access))
+        .collect();
+    assert_eq!(dims, ["img 2d unknown none", "dst 2d unknown writeonly"]);
+    // verify binds views of real formats of each sampled type (loads of format-less
+    // images need Gfx12.5's typed reads: DG2).
+    let o = verify::cli::RunOptions {
+        target: Some("dg2".into()),
+        ..Default::default()
+    };
+    let v = verify::cli::verify_shader(s, &o, &verify::cli::VerifyOptions::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(v.contains(" 0 mismatches"), "{v}");
 }

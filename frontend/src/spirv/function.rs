@@ -154,10 +154,10 @@ pub fn instruction(ctx: &mut Ctx<'_>, i: usize) -> Result<(), ImportError> {
             ))
         }
         ArrayLength => {
-            return Err(ctx.unsupported(
-                "OpArrayLength (`.length()` of a runtime array)",
-                "the IR has no query of a buffer's size yet (NIR's get_ssbo_size)",
-            ))
+            let [_, r, structure, member, ..] = ops else { return Err(short(ctx)) };
+            let p = ctx.get(*structure)?;
+            let n = memory::array_length(ctx, &p, *member)?;
+            ctx.set(*r, Value::Val(Val::Leaf(n)))?;
         }
         CompositeConstruct => {
             let [ty, r, parts @ ..] = ops else { return Err(short(ctx)) };

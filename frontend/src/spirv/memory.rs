@@ -888,3 +888,55 @@ pub fn atomic(
         .ok_or_else(|| ctx.internal("an atomic without a value"))?;
     Ok(Src::new(v))
 }
+
+/// `OpArrayLength` of member `member` of the buffer block `ptr` points to, a runtime
+/// array: `(get_ssbo_size(block) - offset) / stride`, as NIR's `nir_lower_explicit_io`
+/// builds it, with the size first raised to the offset so that a buffer bound smaller
+/// than its fixed part holds 0 elements rather than a wrapped count.
+pub fn array_length(ctx: &mut Ctx<'_>, ptr: &Value, member: u32) -> Result<Src, ImportError> {
+    let Value::Mem(m) = ptr else {
+        return Err(ctx.invalid("OpArrayLength of something that is not a buffer block"));
+    };
+    if m.space != Space::Ssbo {
+        return Err(ctx.invalid(
+            "OpArrayLength of a block that is not a storage buffer (only storage buffers are sized at run time)",
+        ));
+    }
+    let block = m
+        .block
+        .ok_or_else(|| ctx.invalid("OpArrayLength of an array of buffers, not of one block"))?;
+    let array = match ctx.d.types.get(m.pointee) {
+        Some(Ty::Struct { members }) if members.len() as u32 == member + 1 => members[member as usize],
+        _ => {
+            return Err(ctx.invalid(format!(
+                "OpArrayLength of member {member} of %{}, which is not the last member of a struct",
+                m.pointee
+            )))
+        }
+    };
+    if !matches!(ctx.d.types.get(array), Some(Ty::RuntimeArray { .. })) {
+        return Err(ctx.invalid(format!("OpArrayLength of member {member}, which is not a runtime array")));
+    }
+    let member_offset = ctx.d.types.member_offset(ctx.decs, m.pointee, member).ok_or_else(|| {
+        ctx.invalid(format!("member {member} of struct %{} has no Offset", m.pointee))
+    })?;
+    let offset = m
+        .offset
+        .checked_add(member_offset)
+        .ok_or_else(|| ctx.invalid("a runtime array past 4 GiB"))?;
+    let stride = ctx
+        .d
+        .types
+        .array_stride(ctx.decs, array)
+        .filter(|&s| s > 0)
+        .ok_or_else(|| ctx.invalid(format!("the runtime array %{array} has no ArrayStride")))?;
+    let acc = access_bits(m);
+    let size = ctx
+        .build(|bd| bd.intrinsic(IntrinsicOp::GetSsboSize, None, &[block], &[acc], Some(Type::U32)))
+        .ok_or_else(|| ctx.internal("get_ssbo_size defines no value"))?;
+    let off = ctx.u32(offset);
+    let at_least = ctx.alu(AluOp::Umax, &[Src::new(size), off])?;
+    let bytes = ctx.alu(AluOp::Isub, &[at_least, off])?;
+    let stride = ctx.u32(stride);
+    ctx.alu(AluOp::Udiv, &[bytes, stride])
+}

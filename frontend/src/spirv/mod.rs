@@ -174,6 +174,14 @@ pub fn import(bytes: &[u8], options: &Options) -> Result<Imported, ImportError> 
     {
         shader.add_image_at(decl, span);
     }
+    for (decl, span) in mapping
+        .buffers
+        .iter()
+        .cloned()
+        .zip(mapping.buffer_spans.iter().copied())
+    {
+        shader.add_buffer_at(decl, span);
+    }
     shader.functions.push(func);
     finish(&mut shader)?;
     Ok(Imported {

@@ -11,7 +11,7 @@ use super::types::{ImageTy, Ty};
 use super::value::Space;
 use crate::bindings::{Binding, BindingKind, MAX_SHARED_BYTES};
 use crate::error::{ErrorKind, ImportError};
-use ir::{Access, Format, ImageDecl, ImageDim, ImageId, Span};
+use ir::{Access, BufferDecl, BufferKind, Format, ImageDecl, ImageDim, ImageId, Span};
 use spirv::{Decoration as D, StorageClass as SC};
 use std::collections::{HashMap, HashSet};
 
@@ -81,6 +81,11 @@ pub struct Mapping {
     pub images: Vec<ImageDecl>,
     /// The source positions of the image declarations.
     pub image_spans: Vec<Span>,
+    /// The buffer declarations (storage and uniform blocks with their layouts), in
+    /// `(set, binding)` order.
+    pub buffers: Vec<BufferDecl>,
+    /// The source positions of the buffer declarations.
+    pub buffer_spans: Vec<Span>,
     /// The mapped resources in `(set, binding)` order.
     pub bindings: Vec<Binding>,
     /// Bytes of shared memory the workgroup variables take.
@@ -210,36 +215,74 @@ pub fn used_globals(m: &Module, funcs: &[usize], globals: &HashMap<Id, Global>) 
     used
 }
 
+/// `name` made an IR name (`[A-Za-z_][A-Za-z0-9_]*`): other characters become `_`, and
+/// a `_` goes first where it would start with a digit.
+fn ir_name(name: &str) -> String {
+    let mut s: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if s.starts_with(|c: char| c.is_ascii_digit()) {
+        s.insert(0, '_');
+    }
+    s
+}
+
+/// `base`, or `base_2`, `base_3`, ... : the first that `taken` does not hold.
+fn unique(base: String, taken: impl Fn(&str) -> bool) -> String {
+    let mut name = base.clone();
+    let mut n = 1;
+    while taken(&name) {
+        n += 1;
+        name = format!("{base}_{n}");
+    }
+    name
+}
+
 /// A name for an image: the variable's, made an IR name and unique, or
 /// `img<set>_<binding>`.
 fn image_name(m: &Module, var: Id, set: u32, binding: u32, taken: &[ImageDecl]) -> String {
     let base = m
         .name(var)
         .filter(|n| !n.is_empty())
-        .map(|n| {
-            let mut s: String = n
-                .chars()
-                .map(|c| {
-                    if c.is_ascii_alphanumeric() || c == '_' {
-                        c
-                    } else {
-                        '_'
-                    }
-                })
-                .collect();
-            if s.starts_with(|c: char| c.is_ascii_digit()) {
-                s.insert(0, '_');
-            }
-            s
-        })
+        .map(ir_name)
         .unwrap_or_else(|| format!("img{set}_{binding}"));
-    let mut name = base.clone();
-    let mut n = 1;
-    while taken.iter().any(|d| d.name == name) {
-        n += 1;
-        name = format!("{base}_{n}");
+    unique(base, |n| taken.iter().any(|d| d.name == n))
+}
+
+/// A name for a buffer: the variable's, else its block's (GLSL's anonymous
+/// `buffer Out { ... };` names only the block), made an IR name and unique, or
+/// `ssbo<block>` / `ubo<block>`.
+fn buffer_name(m: &Module, var: Id, block_ty: Id, fallback: String, taken: &[BufferDecl]) -> String {
+    let base = m
+        .name(var)
+        .filter(|n| !n.is_empty())
+        .or_else(|| m.name(block_ty).filter(|n| !n.is_empty()))
+        .map(ir_name)
+        .unwrap_or(fallback);
+    unique(base, |n| taken.iter().any(|d| d.name == n))
+}
+
+/// The layout of a buffer block `ty`: the bytes before a trailing runtime array (the
+/// end of its last member when there is none) and that array's `ArrayStride`.
+fn buffer_layout(d: &Declarations, decs: &Decorations, ty: Id) -> Option<(u32, Option<u32>)> {
+    if let Some(Ty::Struct { members }) = d.types.get(ty) {
+        if let Some(&last) = members.last() {
+            if let Some(Ty::RuntimeArray { .. }) = d.types.get(last) {
+                let i = members.len() as u32 - 1;
+                let offset = d.types.member_offset(decs, ty, i)?;
+                let stride = d.types.array_stride(decs, last).filter(|&s| s > 0)?;
+                return Some((offset, Some(stride)));
+            }
+        }
     }
-    name
+    Some((d.types.explicit_size(decs, ty)?, None))
 }
 
 /// The IR declaration of an image type, or why it has none.
@@ -269,12 +312,14 @@ fn image_decl(name: &str, t: &ImageTy, access: Access) -> Result<ImageDecl, Stri
     match t.sampled {
         1 => decl.access = Access::NON_WRITEABLE | Access::SAMPLED,
         2 => {
-            decl.format = image_format(t.format).ok_or_else(|| {
-                "a storage image without a format (StorageImageReadWithoutFormat / \
-                 StorageImageWriteWithoutFormat): the IR declares every storage image with its \
-                 format"
-                    .to_string()
-            })?;
+            // SPIR-V's `Unknown` (0; StorageImageReadWithoutFormat / ...WriteWithoutFormat)
+            // is the IR's `unknown` format: the surface state's format converts.
+            decl.format = if t.format == spirv::ImageFormat::Unknown as u32 {
+                Format::None
+            } else {
+                image_format(t.format)
+                    .ok_or_else(|| format!("an image of unknown format {}", t.format))?
+            };
             decl.access = access;
         }
         _ => {
@@ -491,6 +536,21 @@ pub fn map(
                         access,
                     },
                 );
+                let (size, stride) = buffer_layout(d, decs, inner).ok_or_else(|| {
+                    err(
+                        ErrorKind::Invalid,
+                        "a buffer block without an explicit layout (Offset, ArrayStride)".into(),
+                    )
+                })?;
+                let kind = if ssbo { BufferKind::Ssbo } else { BufferKind::Ubo };
+                let name = buffer_name(m, id, inner, format!("{kind}{block}"), &out.buffers);
+                out.buffers.push(BufferDecl {
+                    access: if ssbo { access_of(decs, id) } else { Access::NONE },
+                    count,
+                    stride,
+                    ..BufferDecl::new(&name, kind, block, size)
+                });
+                out.buffer_spans.push(span_of(m, i));
             }
             (_, t) => {
                 return Err(err(
