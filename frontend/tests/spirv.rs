@@ -471,7 +471,12 @@ void main() {
         .shader
         .buffers
         .iter()
-        .map(|d| format!("{} {} {} {} {:?}", d.name, d.kind, d.block, d.size, d.stride))
+        .map(|d| {
+            format!(
+                "{} {} {} {} {:?}",
+                d.name, d.kind, d.block, d.size, d.stride
+            )
+        })
         .collect();
     assert_eq!(
         decls,
@@ -493,7 +498,10 @@ void main() {
     ex.memory.bind_ssbo(1, b);
     ex.memory.bind_ubo(0, u);
     ex.run([1, 1, 1]).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(&ex.memory.allocation(a).bytes[..8], &[4, 0, 0, 0, 11, 0, 0, 0]);
+    assert_eq!(
+        &ex.memory.allocation(a).bytes[..8],
+        &[4, 0, 0, 0, 11, 0, 0, 0]
+    );
     // A buffer smaller than the fixed part holds no element, not a wrapped count.
     let mut ex = Executor::with_config(&imported.shader, ExecConfig::default());
     let a = ex.memory.alloc("a", vec![0; 8]);
@@ -503,7 +511,10 @@ void main() {
     ex.memory.bind_ssbo(1, b);
     ex.memory.bind_ubo(0, u);
     ex.run([1, 1, 1]).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(&ex.memory.allocation(a).bytes[..8], &[0, 0, 0, 0, 1, 0, 0, 0]);
+    assert_eq!(
+        &ex.memory.allocation(a).bytes[..8],
+        &[0, 0, 0, 0, 1, 0, 0, 0]
+    );
 }
 
 #[test]

@@ -326,10 +326,22 @@ pub const DOCUMENTED_REFUSALS: &[(&str, &str, &str)] = &[
     ("granite/image_write.comp", "pvc", "has no 3D sampler"),
     ("granite/subgroup.comp", "pvc", "has no 3D sampler"),
     ("granite/texel_buffer.comp", "pvc", "has no 3D sampler"),
-    ("dxvk/d3d9_convert_a2w10v10u10.comp", "pvc", "has no 3D sampler"),
+    (
+        "dxvk/d3d9_convert_a2w10v10u10.comp",
+        "pvc",
+        "has no 3D sampler",
+    ),
     ("dxvk/d3d9_convert_l6v5u5.comp", "pvc", "has no 3D sampler"),
-    ("dxvk/dxvk_copy_buffer_image.comp", "pvc", "has no 3D sampler"),
-    ("dxvk/dxvk_image_to_buffer_f.comp", "pvc", "has no 3D sampler"),
+    (
+        "dxvk/dxvk_copy_buffer_image.comp",
+        "pvc",
+        "has no 3D sampler",
+    ),
+    (
+        "dxvk/dxvk_image_to_buffer_f.comp",
+        "pvc",
+        "has no 3D sampler",
+    ),
     ("niagara/shadowblur.comp", "pvc", "has no 3D sampler"),
 ];
 

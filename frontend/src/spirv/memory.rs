@@ -906,7 +906,9 @@ pub fn array_length(ctx: &mut Ctx<'_>, ptr: &Value, member: u32) -> Result<Src, 
         .block
         .ok_or_else(|| ctx.invalid("OpArrayLength of an array of buffers, not of one block"))?;
     let array = match ctx.d.types.get(m.pointee) {
-        Some(Ty::Struct { members }) if members.len() as u32 == member + 1 => members[member as usize],
+        Some(Ty::Struct { members }) if members.len() as u32 == member + 1 => {
+            members[member as usize]
+        }
         _ => {
             return Err(ctx.invalid(format!(
                 "OpArrayLength of member {member} of %{}, which is not the last member of a struct",
@@ -915,11 +917,20 @@ pub fn array_length(ctx: &mut Ctx<'_>, ptr: &Value, member: u32) -> Result<Src, 
         }
     };
     if !matches!(ctx.d.types.get(array), Some(Ty::RuntimeArray { .. })) {
-        return Err(ctx.invalid(format!("OpArrayLength of member {member}, which is not a runtime array")));
+        return Err(ctx.invalid(format!(
+            "OpArrayLength of member {member}, which is not a runtime array"
+        )));
     }
-    let member_offset = ctx.d.types.member_offset(ctx.decs, m.pointee, member).ok_or_else(|| {
-        ctx.invalid(format!("member {member} of struct %{} has no Offset", m.pointee))
-    })?;
+    let member_offset = ctx
+        .d
+        .types
+        .member_offset(ctx.decs, m.pointee, member)
+        .ok_or_else(|| {
+            ctx.invalid(format!(
+                "member {member} of struct %{} has no Offset",
+                m.pointee
+            ))
+        })?;
     let offset = m
         .offset
         .checked_add(member_offset)
@@ -932,7 +943,15 @@ pub fn array_length(ctx: &mut Ctx<'_>, ptr: &Value, member: u32) -> Result<Src, 
         .ok_or_else(|| ctx.invalid(format!("the runtime array %{array} has no ArrayStride")))?;
     let acc = access_bits(m);
     let size = ctx
-        .build(|bd| bd.intrinsic(IntrinsicOp::GetSsboSize, None, &[block], &[acc], Some(Type::U32)))
+        .build(|bd| {
+            bd.intrinsic(
+                IntrinsicOp::GetSsboSize,
+                None,
+                &[block],
+                &[acc],
+                Some(Type::U32),
+            )
+        })
         .ok_or_else(|| ctx.internal("get_ssbo_size defines no value"))?;
     let off = ctx.u32(offset);
     let at_least = ctx.alu(AluOp::Umax, &[Src::new(size), off])?;

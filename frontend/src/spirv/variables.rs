@@ -259,7 +259,13 @@ fn image_name(m: &Module, var: Id, set: u32, binding: u32, taken: &[ImageDecl]) 
 /// A name for a buffer: the variable's, else its block's (GLSL's anonymous
 /// `buffer Out { ... };` names only the block), made an IR name and unique, or
 /// `ssbo<block>` / `ubo<block>`.
-fn buffer_name(m: &Module, var: Id, block_ty: Id, fallback: String, taken: &[BufferDecl]) -> String {
+fn buffer_name(
+    m: &Module,
+    var: Id,
+    block_ty: Id,
+    fallback: String,
+    taken: &[BufferDecl],
+) -> String {
     let base = m
         .name(var)
         .filter(|n| !n.is_empty())
@@ -542,10 +548,18 @@ pub fn map(
                         "a buffer block without an explicit layout (Offset, ArrayStride)".into(),
                     )
                 })?;
-                let kind = if ssbo { BufferKind::Ssbo } else { BufferKind::Ubo };
+                let kind = if ssbo {
+                    BufferKind::Ssbo
+                } else {
+                    BufferKind::Ubo
+                };
                 let name = buffer_name(m, id, inner, format!("{kind}{block}"), &out.buffers);
                 out.buffers.push(BufferDecl {
-                    access: if ssbo { access_of(decs, id) } else { Access::NONE },
+                    access: if ssbo {
+                        access_of(decs, id)
+                    } else {
+                        Access::NONE
+                    },
                     count,
                     stride,
                     ..BufferDecl::new(&name, kind, block, size)
