@@ -6,20 +6,22 @@
 //! has no SIMD8 dispatch, runs SIMD8 cases at 16), emitted as whole kernels by
 //! [`visa::emit_kernel`] and compiled by IGC's GenX_IR, many processes at once.
 //!
-//! Every emitted kernel must compile ([`visa::igc::compile`] retries the two GenX_IR
-//! failures that are not the kernel's: a PVC spill, in the 256-register mode, and a
-//! crash, without the local register allocator; the sweep counts both). A case may instead stop with a documented error:
-//! a lowering error (the lowering property suites check which ones are expected), or an
-//! emission error of a kind the back end documents (a message the platform's legality
-//! table refuses, a kernel whose live values need more registers than a thread has).
-//! Any other emission error fails the sweep, and so do too few compiled kernels in a
-//! group ([`MIN_COMPILED`]). After the run the sweep prints what happened per platform.
+//! Every emitted kernel must compile, with nothing retried ([`visa::igc::compile`]): the
+//! sweep counts apart the three ways a kernel can fail, a GenX_IR crash (a signal), a
+//! spill and a rejection, and fails on any of them. A case may instead stop with a
+//! documented error: a lowering error (the lowering property suites check which ones
+//! are expected), or an emission error of a kind the back end documents (a message the
+//! platform's legality table refuses, a kernel whose live values need more registers
+//! than a thread of the case's fixed width has). Any other emission error fails the
+//! sweep, and so do too few compiled kernels in a group ([`MIN_COMPILED`]). After the
+//! run the sweep prints what happened per platform and width.
 //!
 //! Environment: `QC_TESTS` = cases per LSC platform (default [`CASES`]; each legacy
 //! platform gets 600 / 734 of it, so that both groups compile over 2,000 kernels),
 //! `QC_SEED` = a seed
 //! mixed into the fixed one, `VISA_SWEEP_THREADS` = GenX_IR processes at once (default:
-//! the available parallelism). GenX_IR is Debian's `libigc-tools`; without it the sweep
+//! the available parallelism), `VISA_SWEEP_DUMP` = a directory that receives every
+//! emitted kernel and its lowered shader (for measuring them with GenX_IR's options). GenX_IR is Debian's `libigc-tools`; without it the sweep
 //! fails when env `CI` is set and skips with a message otherwise.
 //!
 //! ```text
@@ -131,6 +133,10 @@ fn random_image_shaders_compile_through_genx_ir() {
     let mut emit_time = std::time::Duration::ZERO;
     // The group of each job, to count compiled kernels per group.
     let mut groups = Vec::new();
+    // The platform and width of each job, and the kernels compiled per platform and
+    // width.
+    let mut widths: Vec<(&str, u32)> = Vec::new();
+    let mut widths_compiled: BTreeMap<(&str, u32), usize> = BTreeMap::new();
     let platforms = GROUPS
         .iter()
         .enumerate()
@@ -173,9 +179,16 @@ fn random_image_shaders_compile_through_genx_ir() {
                     let platform = k
                         .genx_platform
                         .expect("the swept platforms have a GenX_IR platform");
+                    if let Some(dir) = std::env::var_os("VISA_SWEEP_DUMP") {
+                        let f =
+                            std::path::Path::new(&dir).join(label.replace([' ', '(', ')'], "_"));
+                        let _ = std::fs::write(f.with_extension("visaasm"), &k.text);
+                        let _ = std::fs::write(f.with_extension("ir"), shader.to_string());
+                    }
                     jobs.push((k.text, platform.to_string()));
                     labels.push((label, shader.to_string()));
                     groups.push(group);
+                    widths.push((plat, k.abi.simd));
                 }
                 Err(e) => {
                     let kind = match *e.kind {
@@ -196,19 +209,31 @@ fn random_image_shaders_compile_through_genx_ir() {
     let compile_started = Instant::now();
     let results = visa::igc::compile_many(jobs, threads);
     let compile_time = compile_started.elapsed();
-    let (mut compiled, mut large_grf, mut no_local_ra) = (0, 0, 0);
+    let mut compiled = 0;
+    // Failures by kind: crashes, spills, rejections (and others), per platform.
+    let mut failed: BTreeMap<(&'static str, String), usize> = BTreeMap::new();
     let mut per_group = vec![0usize; GROUPS.len()];
-    for ((((label, ir_text), text), r), &group) in
-        labels.iter().zip(&texts).zip(results).zip(&groups)
+    for (((((label, ir_text), text), r), &group), &(plat, simd)) in labels
+        .iter()
+        .zip(&texts)
+        .zip(results)
+        .zip(&groups)
+        .zip(&widths)
     {
         match r {
-            Ok(c) => {
+            Ok(_) => {
                 compiled += 1;
                 per_group[group] += 1;
-                large_grf += usize::from(c.large_grf);
-                no_local_ra += usize::from(c.without_local_ra);
+                *widths_compiled.entry((plat, simd)).or_default() += 1;
             }
             Err(e) => {
+                let kind = match e {
+                    visa::igc::CheckError::Crashed { .. } => "crash",
+                    visa::igc::CheckError::Spilled { .. } => "spill",
+                    visa::igc::CheckError::Rejected { .. } => "rejection",
+                    _ => "other failure",
+                };
+                *failed.entry((kind, plat.to_string())).or_default() += 1;
                 let file = std::env::temp_dir().join(format!(
                     "visa-sweep-{}.visaasm",
                     label.replace([' ', '(', ')'], "_")
@@ -217,7 +242,7 @@ fn random_image_shaders_compile_through_genx_ir() {
                 let _ = std::fs::write(file.with_extension("ir"), ir_text);
                 let said: Vec<String> = e.to_string().lines().take(12).map(String::from).collect();
                 failures.push(format!(
-                    "{label}: GenX_IR rejected the kernel ({}):\n{}\n{ir_text}",
+                    "{label}: GenX_IR {kind} ({}):\n{}\n{ir_text}",
                     file.display(),
                     said.join("\n")
                 ));
@@ -233,10 +258,26 @@ fn random_image_shaders_compile_through_genx_ir() {
         compile_time,
         started.elapsed()
     );
+    let count = |kind: &str| -> usize {
+        failed
+            .iter()
+            .filter(|((k, _), _)| *k == kind)
+            .map(|(_, n)| n)
+            .sum()
+    };
     eprintln!(
-        "  compiled in PVC's 256-register mode: {large_grf}; \
-         without the local register allocator after a GenX_IR crash: {no_local_ra}"
+        "  GenX_IR crashes: {}; spills: {}; rejections: {}; other failures: {}",
+        count("crash"),
+        count("spill"),
+        count("rejection"),
+        count("other failure")
     );
+    for ((kind, plat), n) in &failed {
+        eprintln!("    {kind} on {plat}: {n}");
+    }
+    for ((plat, simd), n) in &widths_compiled {
+        eprintln!("  {plat:4} SIMD{simd}: {n} compiled");
+    }
     for ((plats, _), got) in GROUPS.iter().zip(&per_group) {
         eprintln!("  compiled for {plats:?}: {got}");
     }

@@ -18,10 +18,11 @@
 
 use crate::ctx::{storage_type, Ctx, Opnd, Reg};
 use crate::error::EmitError;
+use crate::fold::Fold;
 use crate::ops::{bool_from_bit0, compare, copy, mask, neg, sign_extend, widen};
 use crate::vtype::VType;
 use crate::{alu64, bits, convert, float, float_bits, float_steps, idiv, math};
-use ir::{AluInst, AluOp, Value};
+use ir::{AluInst, AluOp, Src, Value};
 
 /// Emits one ALU instruction defining `dest`.
 pub fn emit(cx: &mut Ctx, alu: &AluInst, dest: Value) -> Result<(), EmitError> {
@@ -50,6 +51,30 @@ pub fn emit(cx: &mut Ctx, alu: &AluInst, dest: Value) -> Result<(), EmitError> {
         dty.bit_size()
     };
     match op {
+        Bcsel if cx.fold_of(alu.srcs[0].value) == Some(Fold::Condition) => {
+            // One component (a folded condition is one predicate): `(p) sel`, on the
+            // 32-bit halves for 64-bit values.
+            let p = condition(cx, alu.srcs[0])?;
+            let (a, b) = (cx.comp(alu.srcs[1], 0)?, cx.comp(alu.srcs[2], 0)?);
+            let d = cx.dest(dest, 0)?;
+            let es = cx.es();
+            let parts: Vec<(Reg, Opnd, Opnd, VType)> = if bits == 64 {
+                [false, true]
+                    .iter()
+                    .map(|&hi| (d.half(hi), a.half(hi), b.half(hi), VType::Ud))
+                    .collect()
+            } else {
+                vec![(d, a, b, storage_type(bits))]
+            };
+            for (d, a, b, ty) in parts {
+                let (dd, sa, sb) = (cx.dst(d, ty), cx.src(a, ty), cx.src(b, ty));
+                cx.line(&format!("({p}) sel {es} {dd} {sa} {sb}"));
+            }
+            Ok(())
+        }
+        Iadd if n == 1 && alu.srcs.iter().any(|s| cx.is_folded(s.value)) => {
+            fused_add(cx, alu, dest)
+        }
         Mov => {
             for i in 0..n {
                 let o = cx.comp(alu.srcs[0], i)?;
@@ -95,6 +120,97 @@ pub fn emit(cx: &mut Ctx, alu: &AluInst, dest: Value) -> Result<(), EmitError> {
             Ok(())
         }
     }
+}
+
+/// The predicate of the condition `s` (one boolean component) for the instruction that
+/// follows: the comparison itself when it is folded into its conditions
+/// ([`crate::fold`]), else `cmp.ne` of the boolean.
+pub fn condition(cx: &mut Ctx, s: Src) -> Result<String, EmitError> {
+    if cx.fold_of(s.value) != Some(Fold::Condition) {
+        return cx.pred_src(s);
+    }
+    let func = cx.func;
+    let def = func.value_def(s.value).map(|d| func.inst(d));
+    let Some(alu) = def.and_then(|d| d.as_alu()) else {
+        return Err(cx.unsupported("a folded comparison that is no ALU instruction"));
+    };
+    let bits = cx.src_type(alu.srcs[0]).bit_size();
+    let st = storage_type(bits);
+    let (u, i) = (
+        VType::uint(st.bytes() as u8 * 8),
+        VType::sint(st.bytes() as u8 * 8),
+    );
+    use AluOp::*;
+    let (cond, ty) = match alu.op {
+        Ieq => ("eq", u),
+        Ine => ("ne", u),
+        Ilt => ("lt", i),
+        Ige => ("ge", i),
+        Ult => ("lt", u),
+        Uge => ("ge", u),
+        Feq => ("eq", float::float_type(cx, bits)?),
+        Fneu => ("ne", float::float_type(cx, bits)?),
+        Flt => ("lt", float::float_type(cx, bits)?),
+        Fge => ("ge", float::float_type(cx, bits)?),
+        other => {
+            return Err(cx.unsupported(format!("`{other}` folded into a condition")));
+        }
+    };
+    // The comparison's own swizzle picks the component (`s` reads its only one).
+    let (a, b) = (cx.comp(alu.srcs[0], 0)?, cx.comp(alu.srcs[1], 0)?);
+    let p = cx.pred();
+    let es = cx.es();
+    let (sa, sb) = (cx.src(a, ty), cx.src(b, ty));
+    cx.line(&format!("cmp.{cond} {es} {p} {sa} {sb}"));
+    Ok(p)
+}
+
+/// A 32-bit `iadd` with a term computed here ([`crate::fold`]): `add3` of the term's two
+/// operands and the other source, or `mad` of the term's product and the other source.
+fn fused_add(cx: &mut Ctx, alu: &AluInst, dest: Value) -> Result<(), EmitError> {
+    let func = cx.func;
+    let Some(k) = alu.srcs.iter().position(|s| cx.is_folded(s.value)) else {
+        return Err(cx.unsupported("an addition without a folded term"));
+    };
+    let term = alu.srcs[k];
+    let def = func.value_def(term.value).map(|d| func.inst(d));
+    let Some(t) = def.and_then(|d| d.as_alu()) else {
+        return Err(cx.unsupported("a folded term that is no ALU instruction"));
+    };
+    let other = cx.comp(alu.srcs[1 - k], 0)?;
+    let d = cx.dest(dest, 0)?;
+    let u = VType::Ud;
+    match (cx.fold_of(term.value), t.op) {
+        (Some(Fold::Add3), AluOp::Iadd) => {
+            let (a, b) = (cx.comp(t.srcs[0], 0)?, cx.comp(t.srcs[1], 0)?);
+            cx.op_add3(d, u, [a, b, other]);
+        }
+        (Some(Fold::Mad), AluOp::Ishl | AluOp::Imul) => {
+            // The factor is a constant below 2^16 (`fold`): 2^k for a shift by k.
+            let konst = |i: usize| -> Option<u64> {
+                let s = t.srcs[i];
+                let c = cx.const_of(s.value)?;
+                c.get(usize::from(s.swizzle.component(0))).copied()
+            };
+            let (x, factor) = if t.op == AluOp::Ishl {
+                (0, konst(1).map(|sh| 1u64 << (sh & 31)))
+            } else if let Some(f) = konst(1) {
+                (0, Some(f))
+            } else {
+                (1, konst(0))
+            };
+            let Some(factor) = factor else {
+                return Err(cx.unsupported("a folded product without a constant factor"));
+            };
+            let a = cx.comp(t.srcs[x], 0)?;
+            let a = Opnd::Reg(cx.in_reg(a, u));
+            cx.op("mad", d, u, &[a, Opnd::Imm(factor), other]);
+        }
+        (f, op) => {
+            return Err(cx.unsupported(format!("`{op}` folded as {f:?} into an addition")));
+        }
+    }
+    Ok(())
 }
 
 /// Whether an op keeps the `0`/`~0` form of 1-bit operands when computed on it directly.

@@ -48,7 +48,7 @@ pub fn if_start(cx: &mut Ctx, cond: Src) -> Result<IfLabels, EmitError> {
         else_label: format!("{n}_else"),
         end_label: format!("{n}_end"),
     };
-    let p = cx.pred_src(cond)?;
+    let p = crate::alu::condition(cx, cond)?;
     let es = cx.es();
     cx.line(&format!("(!{p}) goto {es} {}", labels.else_label));
     Ok(labels)

@@ -22,6 +22,7 @@
 use crate::abi::AbiBuilder;
 use crate::decl::{Align, Decls, VarId};
 use crate::error::{EmitError, EmitErrorKind};
+use crate::fold::Fold;
 use crate::target::Target;
 use crate::vtype::VType;
 use ir::{Function, Inst, InstKind, Shader, Src, Type, Value};
@@ -115,6 +116,7 @@ pub struct Ctx<'a> {
     /// value too large for one variable is split into consecutive ones).
     values: Vec<Option<(VarId, u8)>>,
     uniform: Vec<bool>,
+    folds: Vec<Option<Fold>>,
     scalar: bool,
     temps: u32,
     labels: u32,
@@ -126,6 +128,7 @@ impl<'a> Ctx<'a> {
     pub fn new(shader: &'a Shader, func: &'a Function, device: &'a Device, t: Target) -> Ctx<'a> {
         let mut decls = Decls::default();
         let abi = AbiBuilder::new(t.simd, t.grf, &mut decls);
+        let folds = crate::fold::folds(func, t.family.has_add3());
         Ctx {
             shader,
             func,
@@ -137,6 +140,7 @@ impl<'a> Ctx<'a> {
             inst: None,
             values: vec![None; func.num_value_ids()],
             uniform: crate::uniform::uniform_values(func),
+            folds,
             scalar: false,
             temps: 0,
             labels: 0,
@@ -211,6 +215,17 @@ impl<'a> Ctx<'a> {
     /// Whether value `v` is uniform (a scalar variable).
     pub fn is_uniform(&self, v: Value) -> bool {
         self.uniform.get(v.index()).copied().unwrap_or(false)
+    }
+
+    /// Whether value `v` is computed where it is used ([`crate::fold`]): it has no
+    /// variable.
+    pub fn is_folded(&self, v: Value) -> bool {
+        self.fold_of(v).is_some()
+    }
+
+    /// How value `v` is computed where it is used, if it is ([`crate::fold`]).
+    pub fn fold_of(&self, v: Value) -> Option<Fold> {
+        self.folds.get(v.index()).copied().flatten()
     }
 
     /// Enters or leaves scalar mode (instructions defining uniform values).
@@ -386,6 +401,14 @@ impl<'a> Ctx<'a> {
                 }
             } else {
                 bits
+            }));
+        }
+        if self.is_folded(s.value) {
+            return Err(self.err(EmitErrorKind::Malformed {
+                what: format!(
+                    "{} is computed where it is used, and read as a value elsewhere",
+                    self.func.value_name(s.value)
+                ),
             }));
         }
         if self.func.value_def(s.value).is_none() {

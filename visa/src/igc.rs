@@ -43,12 +43,9 @@ pub struct Compiled {
     /// seen on PVC); before DG2 every `send` (fences and barriers too). A message's
     /// line ends in `// $N`, the vISA instruction it came from.
     pub sends: Vec<SendDesc>,
-    /// Whether the kernel needed PVC's 256-register mode (`-TotalGRFNum 256`): with
-    /// 128 registers GenX_IR had to spill, which it reports as a failure.
-    pub large_grf: bool,
-    /// Whether GenX_IR crashed on the kernel and compiled it without its local
-    /// register allocator (`-nolocalra`; see [`compile`]).
-    pub without_local_ra: bool,
+    /// The registers of a thread it was compiled for (`-TotalGRFNum`; 128 unless the
+    /// kernel asked for PVC's 256-register mode with `.kernel_attr NumGRF=256`).
+    pub registers: u32,
     /// The finalizer's own time for the kernel: the `Total` line of the `jit_time.txt`
     /// that `-timestats` makes it write (`None` if it wrote none).
     pub finalize: Option<Duration>,
@@ -74,9 +71,25 @@ pub enum CheckError {
     /// `GenX_IR` rejected the kernel: its `errors.txt` (or its output).
     Rejected {
         /// The exit status.
-        status: Option<i32>,
+        status: i32,
         /// What it said.
         errors: String,
+    },
+    /// `GenX_IR` crashed on the kernel (it was killed by a signal, a segmentation fault
+    /// as a rule): a construct of the kernel that the finalizer mishandles, which the
+    /// emitter must avoid. Nothing retries it.
+    Crashed {
+        /// The signal, where the platform reports one.
+        signal: Option<i32>,
+        /// What it printed before.
+        output: String,
+    },
+    /// `GenX_IR` had to spill registers to memory ("Spill memory used = N bytes"),
+    /// which it reports as a failure: the kernel's values do not fit the registers of
+    /// its width, which the emitter's pressure check must have seen.
+    Spilled {
+        /// The bytes of spill memory.
+        bytes: u32,
     },
     /// `GenX_IR` compiled the kernel, but a path of its threads would not end: it
     /// reaches a subroutine `ret` (what a kernel without its entry `.function` compiles
@@ -110,12 +123,19 @@ impl fmt::Display for CheckError {
                 "GenX_IR 1.0.12504 knows no platform for {platform}; its kernel is emitted but cannot be checked"
             ),
             CheckError::Rejected { status, errors } => {
-                match status {
-                    Some(s) => write!(f, "GenX_IR rejected the kernel (exit status {s})")?,
+                write!(f, "GenX_IR rejected the kernel (exit status {status}):\n{errors}")
+            }
+            CheckError::Crashed { signal, output } => {
+                match signal {
+                    Some(s) => write!(f, "GenX_IR crashed on the kernel (signal {s})")?,
                     None => write!(f, "GenX_IR crashed on the kernel (killed by a signal)")?,
                 }
-                write!(f, ":\n{errors}")
+                write!(f, ":\n{output}")
             }
+            CheckError::Spilled { bytes } => write!(
+                f,
+                "GenX_IR spilled {bytes} bytes of registers to memory: the kernel's values do not fit a thread's registers"
+            ),
             CheckError::NoEndOfThread { reason } => write!(
                 f,
                 "GenX_IR compiled the kernel, but its threads never end: {reason}"
@@ -237,62 +257,25 @@ fn work_dir() -> std::io::Result<PathBuf> {
 /// platform's [`finalizer_options`], and checks the listing: every instruction readable
 /// ([`check_encoding`]), every path ending its thread ([`check_end_of_thread`]).
 ///
-/// Two retries work around GenX_IR 1.0.12504 itself, and [`Compiled`] says which one
-/// was taken:
+/// A kernel that asks for PVC's 256-register mode (`.kernel_attr NumGRF=256`, the
+/// attribute of later vISA versions, which GenX_IR 1.0.12504 ignores with "Unsupported
+/// kernel attribute!") is compiled with `-TotalGRFNum 256`, as IGC passes it.
 ///
-/// * On PVC a kernel that spills with 128 registers (GenX_IR exits 1 and says "Spill
-///   memory used"; it also crashes on some spills there) is compiled again in the
-///   256-register mode the platform has (`-TotalGRFNum 256`), as IGC does for kernels
-///   under register pressure ([`Compiled::large_grf`]).
-/// * A kernel on which GenX_IR crashes (a segmentation fault, no message) is compiled
-///   again without its local register allocator (`-nolocalra`: every variable goes to
-///   the global allocator) ([`Compiled::without_local_ra`]). The property sweep meets
-///   this about once in a thousand SIMD8 DG2 kernels; the crash goes away when a dead
-///   `mov` is deleted or LVN, copy propagation or the local allocator is turned off,
-///   so it is a finalizer bug rather than a property of the kernel.
+/// Nothing is retried: a crash of the finalizer is [`CheckError::Crashed`] and a spill
+/// [`CheckError::Spilled`], each a failure of the kernel to be fixed in the emitter.
 pub fn compile(text: &str, platform: &str) -> Result<Compiled, CheckError> {
     let exe = find_tool().ok_or_else(|| CheckError::ToolMissing { tool: tool() })?;
     let dir = work_dir()?;
-    let crashed = |r: &Result<Compiled, CheckError>| {
-        matches!(r, Err(CheckError::Rejected { status: None, .. }))
-    };
-    let mut r = compile_in(&exe, &dir, text, platform, Retry::default());
-    if platform == "PVC" {
-        if let Err(CheckError::Rejected { status, errors }) = &r {
-            // A crash (no exit status) or a spill.
-            if status.is_none() || errors.contains("Spill memory used") {
-                fresh(&dir)?;
-                let retry = Retry {
-                    large_grf: true,
-                    ..Retry::default()
-                };
-                r = compile_in(&exe, &dir, text, platform, retry);
-            }
-        }
-    }
-    if crashed(&r) {
-        fresh(&dir)?;
-        let retry = Retry {
-            large_grf: platform == "PVC",
-            no_local_ra: true,
-        };
-        r = compile_in(&exe, &dir, text, platform, retry);
-    }
+    let r = compile_in(&exe, &dir, text, platform, num_grf(text));
     let _ = std::fs::remove_dir_all(&dir);
     r
 }
 
-/// Empties the work directory.
-fn fresh(dir: &Path) -> std::io::Result<()> {
-    let _ = std::fs::remove_dir_all(dir);
-    std::fs::create_dir_all(dir)
-}
-
-/// The options of a retry.
-#[derive(Copy, Clone, Default, Debug)]
-struct Retry {
-    large_grf: bool,
-    no_local_ra: bool,
+/// The `NumGRF` kernel attribute of a kernel's text, if it has one.
+pub fn num_grf(text: &str) -> Option<u32> {
+    text.lines()
+        .find_map(|l| l.trim().strip_prefix(".kernel_attr NumGRF="))
+        .and_then(|n| n.trim().parse().ok())
 }
 
 fn compile_in(
@@ -300,7 +283,7 @@ fn compile_in(
     dir: &Path,
     text: &str,
     platform: &str,
-    retry: Retry,
+    registers: Option<u32>,
 ) -> Result<Compiled, CheckError> {
     let input = dir.join("k.visaasm");
     std::fs::write(&input, text)?;
@@ -312,30 +295,34 @@ fn compile_in(
         .arg("-timestats")
         .args(finalizer_options(platform))
         .current_dir(dir);
-    if retry.large_grf {
-        cmd.arg("-TotalGRFNum").arg("256");
-    }
-    if retry.no_local_ra {
-        cmd.arg("-nolocalra");
+    if let Some(n) = registers {
+        cmd.arg("-TotalGRFNum").arg(n.to_string());
     }
     let started = Instant::now();
     let out = cmd.output()?;
     let process = started.elapsed();
     let errors = std::fs::read_to_string(dir.join("k.errors.txt")).unwrap_or_default();
     if !out.status.success() {
-        let said = if errors.trim().is_empty() {
-            format!(
-                "{}{}",
-                String::from_utf8_lossy(&out.stdout),
-                String::from_utf8_lossy(&out.stderr)
-            )
+        let output = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let Some(status) = out.status.code() else {
+            return Err(CheckError::Crashed {
+                signal: signal_of(&out.status),
+                output,
+            });
+        };
+        if let Some(bytes) = spill_bytes(&output) {
+            return Err(CheckError::Spilled { bytes });
+        }
+        let errors = if errors.trim().is_empty() {
+            output
         } else {
             errors
         };
-        return Err(CheckError::Rejected {
-            status: out.status.code(),
-            errors: said,
-        });
+        return Err(CheckError::Rejected { status, errors });
     }
     let asm = std::fs::read_to_string(dir.join("k.asm"))?;
     check_encoding(&asm)?;
@@ -353,8 +340,7 @@ fn compile_in(
     Ok(Compiled {
         asm,
         sends,
-        large_grf: retry.large_grf,
-        without_local_ra: retry.no_local_ra,
+        registers: registers.unwrap_or(128),
         finalize,
         process,
     })
@@ -398,6 +384,30 @@ pub fn check_end_of_thread(asm: &str) -> Result<(), CheckError> {
         reason = format!("no end-of-thread send; {reason}");
     }
     Err(CheckError::NoEndOfThread { reason })
+}
+
+/// The signal that ended a process, where the platform says.
+fn signal_of(status: &std::process::ExitStatus) -> Option<i32> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        status.signal()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = status;
+        None
+    }
+}
+
+/// The bytes of GenX_IR's spill report (`Spill memory used = 5824 bytes for kernel
+/// main`), if its output has one.
+pub fn spill_bytes(output: &str) -> Option<u32> {
+    let at = output.find("Spill memory used = ")?;
+    output[at + 20..]
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
 }
 
 /// The seconds of the `Total` line of a `jit_time.txt` (`Total <tab> 0.0428 <tab> 100%`).
@@ -598,6 +608,20 @@ L264:
         let e = check_encoding(asm).unwrap_err();
         assert!(e.to_string().contains("INVALID opcode add3"), "{e}");
         assert!(check_encoding("        nop\n").is_ok());
+    }
+
+    #[test]
+    fn spill_reports_and_register_modes_are_read() {
+        // GenX_IR 1.0.12504's output for a DG2 kernel of 150 live SIMD16 values.
+        let out = "[vISA Finalizer Messages]\nSpill memory used = 5824 bytes for kernel main\n Compiling kernel with spill code may degrade performance.\n";
+        assert_eq!(spill_bytes(out), Some(5824));
+        assert_eq!(
+            spill_bytes("GenX_IR k.visaasm -platform DG2 -output\n"),
+            None
+        );
+        let text = ".kernel_attr SimdSize=16\n.kernel_attr NumGRF=256\n.function \"_main_0\"\n";
+        assert_eq!(num_grf(text), Some(256));
+        assert_eq!(num_grf(".kernel_attr SimdSize=16\n"), None);
     }
 
     #[test]

@@ -26,6 +26,15 @@ pub struct Kernel {
     pub abi: Abi,
     /// The GenX_IR `-platform` name, if GenX_IR 1.0.12504 knows the platform.
     pub genx_platform: Option<&'static str>,
+    /// The platform's name (`dg2`).
+    pub platform: String,
+    /// The general registers of a thread the kernel is emitted for: 128, or 256 in
+    /// the large register mode of PVC and Xe2 when its values need more than 128 (as
+    /// IGC chooses it for kernels under register pressure). GenX_IR takes it as
+    /// `-TotalGRFNum`; the text says `.kernel_attr NumGRF=256` when it is 256
+    /// ([`crate::igc::compile`] reads it). A driver dispatches the kernel with that
+    /// many registers per thread.
+    pub registers: u32,
 }
 
 /// Emits the entry function of `shader`, lowered for `device`, as one vISA kernel.
@@ -72,7 +81,7 @@ fn emit_at(shader: &Shader, device: &Device, options: &Options) -> Result<Kernel
     let simd = t.simd;
     let payload_prolog = t.family.has_lsc();
     let mut cx = Ctx::new(shader, func, device, t);
-    check_pressure(&mut cx)?;
+    let registers = check_pressure(&mut cx)?;
     let phis = PhiCopies::new(func);
     // Keep F, DF and HF denormals (NIR's default float controls), as IGC does.
     cx.line("or (M1_NM, 1) %cr0(0,0)<1> %cr0(0,0)<0;1,0> 0x4c0:ud");
@@ -90,6 +99,9 @@ fn emit_at(shader: &Shader, device: &Device, options: &Options) -> Result<Kernel
     text.push_str(&inputs);
     let _ = writeln!(text, ".kernel_attr Target=\"3d\"");
     let _ = writeln!(text, ".kernel_attr SimdSize={simd}");
+    if registers != 128 {
+        let _ = writeln!(text, ".kernel_attr NumGRF={registers}");
+    }
     // From Gfx12.5 GenX_IR's prolog loads the per-thread inputs from memory, and this
     // says how many bytes each thread has there; before, the hardware delivers them in
     // registers and IGC's kernels leave the attribute out, as these do.
@@ -112,34 +124,37 @@ fn emit_at(shader: &Shader, device: &Device, options: &Options) -> Result<Kernel
         text,
         abi,
         genx_platform,
+        platform: device.name.clone(),
+        registers,
     })
 }
 
-/// Refuses a kernel whose live values alone overflow the register file.
-fn check_pressure(cx: &mut Ctx) -> Result<(), EmitError> {
+/// Refuses a kernel whose live values alone overflow the register file; returns the
+/// registers of a thread the kernel needs (128, or 256 on PVC and Xe2 when 128 do not
+/// hold its values).
+fn check_pressure(cx: &mut Ctx) -> Result<u32, EmitError> {
     let func = cx.func;
     let t = &cx.t;
-    // PVC and Xe2 have a 256-register mode; DG2 and MTL 128 registers. Register 0, the
-    // local ids and registers for temporaries are not for values: four dwords of the
-    // kernel's width, at least 8 registers (a SIMD32 DG2 kernel whose values peak at
-    // 112 of its 121 free registers spilled in the property sweep; one at 100 did not).
-    // Gfx8 to Gfx12.0 have 128 registers.
-    let regs = match t.family {
-        Family::Pvc | Family::Xe2 => 256,
-        _ => 128,
-    };
+    // Every platform has 128 registers; PVC and Xe2 also a 256-register mode. Register
+    // 0, the local ids and registers for temporaries are not for values: four dwords
+    // of the kernel's width, at least 8 registers (a SIMD32 DG2 kernel whose values
+    // peak at 112 of its 121 free registers spilled in the property sweep; one at 100
+    // did not).
     let ids = 3 * (t.simd * 2).div_ceil(t.grf);
-    // SIMD32 kernels on Gfx8 to Gfx12.0 need more: their messages run in SIMD8 or SIMD16
-    // chunks, each with its own payload and header registers. In a sweep of 12,550
-    // kernels (`visa_sweep`, QC_SEED=7, QC_TESTS=3300) three such kernels spilled at
-    // estimated peaks of 90, 91 and 104 of 105 free registers, while no DG2 kernel up
-    // to 104 did; 32 registers for temporaries puts the line below all three.
+    // SIMD32 kernels on Gfx8 to Gfx12.0 need more: GenX_IR splits every instruction
+    // into SIMD16 halves and their messages run in SIMD8 or SIMD16 chunks, each with
+    // its own payload and header registers; its register-pressure estimate
+    // (`-dumpRPE`) runs 30 to 50 registers above the live variables of the kernel's
+    // text. In the property sweep (`visa_sweep`, the default seed and QC_SEED=11,
+    // QC_TESTS=2200) eleven such kernels spilled, at estimated peaks of 65 to 84
+    // registers, none below; of 1,508 SIMD32 kernels of seed 11, 227 estimate 65 or
+    // more. Values get at most 64 registers there.
     let temps = if t.dataport.is_some() && t.simd == 32 {
-        32
+        128 - 1 - ids - 64
     } else {
         8.max(16 * t.simd / t.grf)
     };
-    let available = (regs - 1 - ids - temps) * t.grf;
+    let available = |regs: u32| (regs - 1 - ids - temps) * t.grf;
     let size = |v: ir::Value| {
         let def = func.value_def(v).map(|d| &func.inst(d).kind);
         if matches!(def, Some(InstKind::LoadConst(_))) {
@@ -147,6 +162,9 @@ fn check_pressure(cx: &mut Ctx) -> Result<(), EmitError> {
         }
         let ty = func.value_type(v);
         let elem = storage_type(ty.bit_size()).bytes();
+        if cx.is_folded(v) {
+            return 0;
+        }
         if cx.is_uniform(v) {
             // A uniform value is one element per component, packed with the others,
             // except a parameter-block read, which a message writes: it starts a
@@ -161,12 +179,26 @@ fn check_pressure(cx: &mut Ctx) -> Result<(), EmitError> {
         }
         u32::from(ty.num_components()) * t.comp_bytes(elem)
     };
-    let (bytes, at) = crate::pressure::peak(func, &size);
-    if bytes > available {
+    let folded = |v: ir::Value| {
+        if cx.is_folded(v) {
+            crate::fold::operands(func, v)
+        } else {
+            Vec::new()
+        }
+    };
+    let (bytes, at) = crate::pressure::peak(func, &size, &folded);
+    let large = matches!(t.family, Family::Pvc | Family::Xe2);
+    let regs = if bytes <= available(128) || !large {
+        128
+    } else {
+        256
+    };
+    if bytes > available(regs) {
+        let available = available(regs);
         cx.set_inst(at);
         return Err(cx.err(EmitErrorKind::RegisterPressure { bytes, available }));
     }
-    Ok(())
+    Ok(regs)
 }
 
 /// Emits a control-flow list.
@@ -238,6 +270,10 @@ fn instruction(cx: &mut Ctx, inst: ir::Inst) -> Result<(), EmitError> {
 
 fn instruction_kind(cx: &mut Ctx, inst: ir::Inst) -> Result<(), EmitError> {
     let data = cx.func.inst(inst);
+    // A value computed where it is used (`fold`) is written there.
+    if data.dest.is_some_and(|v| cx.is_folded(v)) {
+        return Ok(());
+    }
     // A value written in parts (components, halves, lanes) outside loops: tell the
     // finalizer it is dead before, or it keeps it alive from the kernel's entry.
     if let (Some(v), InstKind::Alu(_) | InstKind::Intrinsic(_)) = (data.dest, &data.kind) {
@@ -322,6 +358,22 @@ mod tests {
         assert_eq!(k.abi.simd, 16);
         let pvc = Device::preset("pvc").unwrap();
         let k = emit_kernel(&s, &pvc, &Options::default()).unwrap();
-        assert_eq!(k.abi.simd, 16);
+        assert_eq!((k.abi.simd, k.registers), (16, 128));
+        assert!(!k.text.contains("NumGRF"));
+    }
+
+    #[test]
+    fn pvc_kernels_too_large_for_128_registers_ask_for_256() {
+        let pvc = Device::preset("pvc").unwrap();
+        // 40 vec4s at SIMD16 take 40 * 4 * 64 = 10,240 bytes: more than the 6,912 of
+        // 128 registers of 64 bytes less register 0, the ids and 16 for temporaries,
+        // less than the 15,104 of 256.
+        let k = emit_kernel(&many_live(40, None), &pvc, &Options::default()).unwrap();
+        assert_eq!((k.abi.simd, k.registers), (16, 256));
+        assert!(k.text.contains(".kernel_attr NumGRF=256\n"), "{}", k.text);
+        // DG2 has no such mode.
+        let dg2 = Device::preset("dg2").unwrap();
+        let k = emit_kernel(&many_live(10, None), &dg2, &Options::with_simd(16)).unwrap();
+        assert_eq!(k.registers, 128);
     }
 }

@@ -27,9 +27,10 @@
 //! grammar `visa/CISA.y`), so that a reader, or an interpreter, can follow it:
 //!
 //! **Kernel.** `.version 4.1`, `.kernel "<name>"`, the `.decl` lines, the `.input`
-//! lines, `.kernel_attr Target="3d"`, `.kernel_attr SimdSize=<W>`, from Gfx12.5
-//! `.kernel_attr PerThreadInputSize=<bytes>` (GenX_IR's prolog loads the per-thread
-//! inputs from memory there), `.function "_main_0"` and its label (the entry: without
+//! lines, `.kernel_attr Target="3d"`, `.kernel_attr SimdSize=<W>`, `.kernel_attr
+//! NumGRF=256` in a PVC kernel that needs the 256-register mode ([`Kernel::registers`]),
+//! from Gfx12.5 `.kernel_attr PerThreadInputSize=<bytes>` (GenX_IR's prolog loads the
+//! per-thread inputs from memory there), `.function "_main_0"` and its label (the entry: without
 //! it GenX_IR compiles the closing `ret` as a subroutine return and the thread never
 //! sends end-of-thread), then the body: first
 //! `or (M1_NM, 1) %cr0(0,0)<1> %cr0(0,0)<0;1,0> 0x4c0:ud` (keep F, DF and HF
@@ -58,7 +59,9 @@
 //! Predicates (`p1`-`p4`, `W` lanes) are written by `cmp.<cond> (M1, W) pK a b` right
 //! before the one instruction that reads them, as `(pK)` or `(!pK)`, and read no later;
 //! predicate logic is `and`/`or` on predicates. A boolean result is written as
-//! `(pK) sel (M1, W) d 0xffffffff:ud 0x0:ud`.
+//! `(pK) sel (M1, W) d 0xffffffff:ud 0x0:ud`; a comparison used only as conditions
+//! (selects and branches) has no boolean: it is written as the `cmp` of each
+//! condition ([`fold`]).
 //!
 //! **Operands.** Sources are `var(row,col)<v;1,0>` with `v` = 1 (packed), 2 (a half of
 //! 64-bit lanes) or 0 (a broadcast scalar), optionally with a `(-)` or `(abs)` modifier;
@@ -160,6 +163,7 @@ pub mod error;
 pub mod float;
 pub mod float_bits;
 pub mod float_steps;
+pub mod fold;
 pub mod idiv;
 pub mod igc;
 pub mod int64;

@@ -7,13 +7,24 @@
 //!
 //! Liveness is the usual backward dataflow over the function's control-flow graph
 //! (`Function::successors`), with phi sources live at the ends of their predecessors
-//! and `if` conditions at the end of the block before the `if`.
+//! and `if` conditions at the end of the block before the `if`. A value computed where
+//! it is used ([`crate::fold`]) keeps its operands live there instead: a use of it is a
+//! use of its operands.
 
 use ir::{CfNode, Function, Inst, InstKind, Value};
 use std::collections::{HashMap, HashSet};
 
-/// The peak of live bytes, and an instruction where it is reached.
-pub fn peak(func: &Function, bytes: &dyn Fn(Value) -> u32) -> (u32, Option<Inst>) {
+/// The peak of live bytes, and an instruction where it is reached. `folded` gives the
+/// operands of a folded value (nothing for other values).
+pub fn peak(
+    func: &Function,
+    bytes: &dyn Fn(Value) -> u32,
+    folded: &dyn Fn(Value) -> Vec<Value>,
+) -> (u32, Option<Inst>) {
+    let with_operands = |vs: &mut Vec<Value>| {
+        let extra: Vec<Value> = vs.iter().flat_map(|v| folded(*v)).collect();
+        vs.extend(extra);
+    };
     let blocks = func.blocks_in_order();
     // Uses at block ends: phi sources for each predecessor, if conditions.
     let mut end_uses: HashMap<ir::Block, Vec<Value>> = HashMap::new();
@@ -35,6 +46,9 @@ pub fn peak(func: &Function, bytes: &dyn Fn(Value) -> u32) -> (u32, Option<Inst>
                 .push(func.if_data(i).cond.value);
         }
     }
+    for uses in end_uses.values_mut() {
+        with_operands(uses);
+    }
     let uses_of = |inst: Inst| -> Vec<Value> {
         let data = func.inst(inst);
         let mut v: Vec<Value> = match &data.kind {
@@ -46,6 +60,7 @@ pub fn peak(func: &Function, bytes: &dyn Fn(Value) -> u32) -> (u32, Option<Inst>
                 v.push(idx.value);
             }
         }
+        with_operands(&mut v);
         v
     };
     let mut live_in: HashMap<ir::Block, HashSet<Value>> = HashMap::new();
@@ -134,7 +149,7 @@ fn main {
         // Per component 4 bytes: at `vec4`, %1 and %2 and the new 4 components are
         // live: 4 + 4 + 16 = 24.
         let size = |v: Value| 4 * u32::from(f.value_type(v).num_components());
-        let (bytes, at) = peak(f, &size);
+        let (bytes, at) = peak(f, &size, &|_| Vec::new());
         assert_eq!(bytes, 24);
         let at = at.unwrap();
         assert_eq!(f.inst(at).dest.map(|v| v.as_u32()), Some(4));

@@ -57,16 +57,23 @@ pub fn emit(cx: &mut Ctx, op: IntrinsicOp, dest: Value) -> Result<(), EmitError>
             }
         }
         LoadGlobalInvocationId => {
+            // group_id * local_size + local_id in one `mad` (GenX_IR encodes it as one
+            // instruction from Gfx11 and as `mul` + `add` before, what it replaces);
+            // along an axis of size 1 the local id is 0.
             for (axis, &n) in size.iter().enumerate() {
                 let d = cx.dest(dest, axis as u8)?;
                 let dd = cx.dst(d, UD);
+                if n == 1 {
+                    cx.line(&format!("mov {es} {dd} {}", group_id(axis)));
+                    continue;
+                }
+                let id = local_id(cx, axis);
+                let sid = cx.src(id, VType::Uw);
                 cx.line(&format!(
-                    "mul {es} {dd} {} {}",
+                    "mad {es} {dd} {} {} {sid}",
                     group_id(axis),
                     UD.imm(u64::from(n))
                 ));
-                let id = local_id(cx, axis);
-                cx.op_typed("add", (d, UD), &[(Opnd::Reg(d), UD), (id, VType::Uw)]);
             }
         }
         LoadNumWorkgroups => {
@@ -133,24 +140,32 @@ fn local_id(cx: &mut Ctx, axis: usize) -> Opnd {
     })
 }
 
-/// `d = x + y * size_x + z * size_x * size_y`.
+/// `d = x + y * size_x + z * size_x * size_y`, one `mad` per axis whose local id
+/// can be other than 0.
 fn local_index(cx: &mut Ctx, d: Reg) {
-    let [sx, sy, _] = cx.shader.local_size;
-    let (x, y, z) = (local_id(cx, 0), local_id(cx, 1), local_id(cx, 2));
-    let t = cx.temp(UD);
-    cx.op_typed(
-        "mul",
-        (t, UD),
-        &[(y, VType::Uw), (Opnd::Imm(u64::from(sx)), UD)],
-    );
-    cx.op_typed("add", (t, UD), &[(Opnd::Reg(t), UD), (x, VType::Uw)]);
-    cx.op_typed(
-        "mul",
-        (d, UD),
-        &[
-            (z, VType::Uw),
-            (Opnd::Imm(u64::from(sx) * u64::from(sy)), UD),
-        ],
-    );
-    cx.op("add", d, UD, &[Opnd::Reg(d), Opnd::Reg(t)]);
+    let [sx, sy, sz] = cx.shader.local_size;
+    let mut acc = local_id(cx, 0);
+    let mut acc_ty = VType::Uw;
+    for (axis, size, stride) in [(1, sy, sx), (2, sz, sx * sy)] {
+        if size == 1 {
+            continue;
+        }
+        let id = local_id(cx, axis);
+        let last = axis == 2 || sz == 1;
+        let t = if last { d } else { cx.temp(UD) };
+        cx.op_typed(
+            "mad",
+            (t, UD),
+            &[
+                (id, VType::Uw),
+                (Opnd::Imm(u64::from(stride)), UD),
+                (acc, acc_ty),
+            ],
+        );
+        acc = Opnd::Reg(t);
+        acc_ty = UD;
+    }
+    if acc_ty == VType::Uw {
+        cx.op_typed("mov", (d, UD), &[(acc, VType::Uw)]);
+    }
 }

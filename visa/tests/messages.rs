@@ -646,11 +646,12 @@ fn ss_surfaces_indexed_bss_and_vector_predicates() {
     );
     assert!(e.contains("a bss surface indexed by %3 needs the surface-state stride of @d, which the IR does not carry"), "{e}");
     // A predicate reading one component of a boolean vector is one component: fine.
+    // (The first predicate of the kernel: OPERANDS' unused `ult` writes none.)
     let body = format!("{OPERANDS}\n    1x2  %7 = load_const (true, false)\n    32   %8 = @lsc_load (%5, %7.y) (lsc_sfid=ugm, lsc_addr=flat, lsc_addr_size=a64, lsc_data=d32)");
     let k = kernel(&shader("", 16, &body), "dg2");
     assert!(
         k.text
-            .contains("cmp.ne (M1, 16) p2 0x0:ud 0x0:ud\n    (p2) lsc_load.ugm"),
+            .contains("cmp.ne (M1, 16) p1 0x0:ud 0x0:ud\n    (p1) lsc_load.ugm"),
         "{}",
         k.text
     );

@@ -46,3 +46,52 @@ fn the_same_shaders_compile_at_simd16() {
         }
     }
 }
+
+/// A shader that loads `n` vec4s and keeps them live across a barrier (which keeps
+/// GenX_IR from moving the loads to their uses) until it sums their last components.
+fn many_live(n: usize) -> String {
+    let mut body = String::new();
+    for k in 0..n {
+        body.push_str(&format!(
+            "    64 %{o} = load_const ({off})\n    64 %{a} = iadd %2, %{o}\n    32x4 %{v} = @load_global (%{a}) (access=none, align_mul=16)\n",
+            o = 100 + 3 * k,
+            a = 101 + 3 * k,
+            v = 102 + 3 * k,
+            off = 16 * k
+        ));
+    }
+    body.push_str("    @barrier\n");
+    let mut acc = "%1".to_string();
+    for k in 0..n {
+        let s = 1000 + k;
+        body.push_str(&format!("    32 %{s} = iadd {acc}, %{}.w\n", 102 + 3 * k));
+        acc = format!("%{s}");
+    }
+    format!(
+        "shader compute (local_size=32,1,1)\nfn main {{\n  block b0:\n    32 %1 = load_const (0)\n    64 %2 = @load_push_constant (%1) (base=0, range=8)\n{body}    @store_global ({acc}, %2) (access=none, align_mul=4)\n}}\n"
+    )
+}
+
+#[test]
+fn pvc_kernels_over_128_registers_compile_in_the_256_register_mode() {
+    let pvc = Device::preset("pvc").unwrap();
+    let k = visa::emit_kernel(&common::parse(&many_live(40)), &pvc, &Options::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!((k.abi.simd, k.registers), (16, 256));
+    if common::have_genx("pvc_kernels_over_128_registers_compile_in_the_256_register_mode") {
+        let c = visa::igc::compile(&k.text, "PVC").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(c.registers, 256);
+        // Without the attribute, GenX_IR compiles it with 128 registers and fails:
+        // 1.0.12504 crashes when it spills on PVC (a segmentation fault), which is why
+        // the emitter asks for the mode up front rather than trying 128 first.
+        let text = k.text.replace(".kernel_attr NumGRF=256\n", "");
+        match visa::igc::compile(&text, "PVC") {
+            Err(visa::igc::CheckError::Spilled { .. } | visa::igc::CheckError::Crashed { .. }) => {}
+            Err(e) => panic!("{e}"),
+            Ok(c) => panic!(
+                "128 registers held it:\n{}",
+                c.asm.lines().take(8).collect::<Vec<_>>().join("\n")
+            ),
+        }
+    }
+}

@@ -1,0 +1,265 @@
+//! Values computed where they are used, not in registers of their own.
+//!
+//! **Comparisons that only steer selects and branches.** A boolean value is `0` or `~0`
+//! in a register ([`crate::ctx`]); a condition reads it back into a predicate (`cmp.ne
+//! p b 0`). For a comparison whose every use is a condition (`bcsel`'s first source, an
+//! `if`), that round trip costs two instructions per definition (`cmp` and `(p) sel`
+//! into the boolean) plus one per use. Instead the comparison itself is written at each
+//! use, into the predicate the use reads (`cmp.lt p a b`, then `(p) sel` or `(!p)
+//! goto`), and the boolean never exists: as brw writes a comparison into the flag
+//! register its `SEL` or `IF` reads. Folded are one-component comparisons of integers of
+//! at most 32 bits (`ieq`, `ine`, `ilt`, `ige`, `ult`, `uge`) and of 16- and 32-bit
+//! floats (`feq`, `fneu`, `flt`, `fge`); 64-bit ones are several instructions on 32-bit
+//! halves ([`crate::alu64`]) and stay booleans.
+//!
+//! **Terms of an addition.** A 32-bit `iadd` whose only use is a 32-bit `iadd` of the
+//! same block becomes one `add3` with it where the platform has one (Gfx12.5 on,
+//! [`crate::target::Family::has_add3`]); a shift left by a constant below 16, or a
+//! product with a constant below 2^16, whose only use is such an `iadd` becomes one
+//! `mad` with it (vISA `mad` computes the exact product and sum and keeps the low 32
+//! bits, which is NIR's wrapping `iadd` of the wrapping `ishl`/`imul`; GenX_IR encodes
+//! it as one instruction from Gfx11 and as the two it replaces before). brw fuses the
+//! same (`brw_fs_opt_combine_constants`' neighbours in `nir_opt_algebraic`'s late
+//! rules, `iadd3` and `imad`).
+//!
+//! The operands are SSA values, unchanged wherever the uses run (they dominate them),
+//! so the result is the same bits; the operands stay live until the use instead
+//! ([`crate::pressure`] counts them there).
+
+use ir::{AluOp, Function, InstKind, Value};
+
+/// How a value is computed where it is used.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Fold {
+    /// A comparison written as the `cmp` of each condition that reads it.
+    Condition,
+    /// An `iadd` that is two terms of the `add3` of its only use.
+    Add3,
+    /// A product (an `ishl` or `imul` by a constant) that is the product of the `mad` of
+    /// its only use.
+    Mad,
+}
+
+/// Per value id: how it is folded into its uses, if it is.
+pub fn folds(func: &Function, add3: bool) -> Vec<Option<Fold>> {
+    let mut out: Vec<Option<Fold>> = folded_compares(func)
+        .into_iter()
+        .map(|c| c.then_some(Fold::Condition))
+        .collect();
+    for (v, f) in folded_terms(func, add3) {
+        out[v.index()] = Some(f);
+    }
+    out
+}
+
+/// The constant of a 32-bit one-component source, if `load_const` defines it.
+fn constant(func: &Function, s: ir::Src) -> Option<u64> {
+    let def = func.value_def(s.value)?;
+    let k = func.inst(def).as_const()?;
+    k.get(usize::from(s.swizzle.component(0))).copied()
+}
+
+/// The `iadd` terms and products folded into the `iadd` that is their only use.
+fn folded_terms(func: &Function, add3: bool) -> Vec<(Value, Fold)> {
+    let n = func.num_value_ids();
+    let mut uses = vec![0u32; n];
+    for inst in func.insts_in_order() {
+        for s in func.inst(inst).srcs() {
+            uses[s.value.index()] += 1;
+        }
+    }
+    for id in func.ifs_in_order() {
+        uses[func.if_data(id).cond.value.index()] += 1;
+    }
+    let scalar32 = |v: Value| {
+        let t = func.value_type(v);
+        t.bit_size() == 32 && t.num_components() == 1
+    };
+    let mut out = Vec::new();
+    // Additions written as a fused instruction: their terms are no values to fold.
+    let mut fused = vec![false; n];
+    for inst in func.insts_in_order() {
+        let data = func.inst(inst);
+        let (Some(dest), InstKind::Alu(a)) = (data.dest, &data.kind) else {
+            continue;
+        };
+        if a.op != AluOp::Iadd || !scalar32(dest) {
+            continue;
+        }
+        let block = func.inst_block(inst);
+        // At most one term of this addition folds into it.
+        for s in &a.srcs {
+            let v = s.value;
+            if uses[v.index()] != 1 || !scalar32(v) {
+                continue;
+            }
+            let Some(def) = func.value_def(v) else {
+                continue;
+            };
+            if func.inst_block(def) != block {
+                continue;
+            }
+            let Some(t) = func.inst(def).as_alu() else {
+                continue;
+            };
+            if fused[v.index()] {
+                continue;
+            }
+            let fold = match t.op {
+                AluOp::Iadd if add3 => Some(Fold::Add3),
+                AluOp::Ishl => constant(func, t.srcs[1])
+                    .filter(|&k| k < 16)
+                    .map(|_| Fold::Mad),
+                AluOp::Imul => [0, 1]
+                    .iter()
+                    .any(|&i| constant(func, t.srcs[i]).is_some_and(|k| k < 1 << 16))
+                    .then_some(Fold::Mad),
+                _ => None,
+            };
+            if let Some(f) = fold {
+                out.push((v, f));
+                fused[dest.index()] = true;
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// One flag per value id: whether the value is a comparison folded into its uses.
+pub fn folded_compares(func: &Function) -> Vec<bool> {
+    let n = func.num_value_ids();
+    let mut candidate = vec![false; n];
+    for inst in func.insts_in_order() {
+        let data = func.inst(inst);
+        let (Some(dest), InstKind::Alu(a)) = (data.dest, &data.kind) else {
+            continue;
+        };
+        if func.value_type(dest).num_components() != 1 {
+            continue;
+        }
+        let Some(s) = a.srcs.first() else {
+            continue;
+        };
+        let bits = func.src_type(*s).bit_size();
+        candidate[dest.index()] = match a.op {
+            AluOp::Ieq | AluOp::Ine | AluOp::Ilt | AluOp::Ige | AluOp::Ult | AluOp::Uge => {
+                bits <= 32
+            }
+            AluOp::Feq | AluOp::Fneu | AluOp::Flt | AluOp::Fge => matches!(bits, 16 | 32),
+            _ => false,
+        };
+    }
+    // Any use other than a condition keeps the boolean.
+    let mut keep = |v: Value| {
+        if let Some(c) = candidate.get_mut(v.index()) {
+            *c = false;
+        }
+    };
+    for inst in func.insts_in_order() {
+        let data = func.inst(inst);
+        match &data.kind {
+            InstKind::Alu(a) if a.op == AluOp::Bcsel => {
+                a.srcs.iter().skip(1).for_each(|s| keep(s.value));
+                // A condition of several components (a vector `bcsel`) is not one
+                // predicate.
+                if let Some(c) = a.srcs.first() {
+                    if func.src_components(*c) != 1
+                        || data
+                            .dest
+                            .is_some_and(|d| func.value_type(d).num_components() != 1)
+                    {
+                        keep(c.value);
+                    }
+                }
+            }
+            _ => data.srcs().iter().for_each(|s| keep(s.value)),
+        }
+    }
+    candidate
+}
+
+/// The operands of a folded value `v`: the values it keeps live until its uses.
+pub fn operands(func: &Function, v: Value) -> Vec<Value> {
+    func.value_def(v)
+        .map(|d| func.inst(d).srcs().iter().map(|s| s.value).collect())
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn conditions_fold_and_other_uses_keep_the_boolean() {
+        let text = "shader compute (local_size=8,1,1)
+fn main {
+  block b0:
+    32x3 %0 = @load_local_invocation_id
+    1    %1 = ult %0.x, %0.y
+    32   %2 = bcsel %1, %0.x, %0.y
+    1    %3 = ieq %0.x, %0.z
+    32   %4 = bcsel %3, %0.x, %0.y
+    1    %5 = iand %3, %1
+    1    %6 = flt %0.x, %0.y
+    64   %7 = u2u64 %0.x
+    1    %8 = ult %7, %7
+    32   %9 = bcsel %8, %0.x, %0.y
+    1    %10 = ilt %0.x, %0.z
+    32   %11 = bcsel %10, %9, %4
+  if %6 {
+    block b1:
+  } else {
+    block b2:
+  }
+  block b3:
+}";
+        let s = ir::parse_shader(text).unwrap();
+        let f = &s.functions[0];
+        let folded = folded_compares(f);
+        let at = |n: u32| folded[f.value_named(n).unwrap().index()];
+        // %1 and %3 also feed an `iand`; %8 compares 64 bits; %10 is a select's
+        // condition only, %6 an `if`'s.
+        assert!(!at(1) && !at(3) && !at(8));
+        assert!(at(6) && at(10));
+        assert_eq!(operands(f, f.value_named(10).unwrap()).len(), 2);
+    }
+
+    #[test]
+    fn terms_fold_into_the_addition_that_uses_them() {
+        let text = "shader compute (local_size=8,1,1)
+fn main {
+  block b0:
+    32x3 %0 = @load_local_invocation_id
+    32   %1 = iadd %0.x, %0.y
+    32   %2 = iadd %1, %0.z
+    32   %3 = iadd %2, %0.x
+    32   %4 = load_const (0x00000004)
+    32   %5 = ishl %3, %4
+    32   %6 = iadd %5, %0.y
+    32   %7 = load_const (0x00000014)
+    32   %8 = ishl %6, %7
+    32   %9 = iadd %8, %0.y
+    32   %10 = imul %4, %9
+    32   %11 = iadd %0.z, %10
+    32   %12 = iadd %11, %11
+}";
+        let s = ir::parse_shader(text).unwrap();
+        let f = &s.functions[0];
+        let at = |folds: &[Option<Fold>], n: u32| folds[f.value_named(n).unwrap().index()];
+        let with = folds(f, true);
+        // %1 folds into %2's add3; %2 is then fused and cannot fold into %3; %5 (a
+        // shift by 4) and %10 (a product by 4) fold into a mad; a shift by 20 does
+        // not; %11 has two uses.
+        assert_eq!(at(&with, 1), Some(Fold::Add3));
+        assert_eq!(at(&with, 2), None);
+        assert_eq!(at(&with, 5), Some(Fold::Mad));
+        assert_eq!(at(&with, 8), None);
+        assert_eq!(at(&with, 10), Some(Fold::Mad));
+        assert_eq!(at(&with, 11), None);
+        // Without add3 (before Gfx12.5) only the products fold.
+        let without = folds(f, false);
+        assert_eq!(at(&without, 1), None);
+        assert_eq!(at(&without, 5), Some(Fold::Mad));
+    }
+}
