@@ -337,11 +337,6 @@ pub const DOCUMENTED_REFUSALS: &[(&str, &str, &str)] = &[
         "pvc",
         "has no 3D sampler",
     ),
-    (
-        "dxvk/dxvk_image_to_buffer_f.comp",
-        "pvc",
-        "has no 3D sampler",
-    ),
     ("niagara/shadowblur.comp", "pvc", "has no 3D sampler"),
 ];
 
