@@ -28,6 +28,7 @@ pub mod function;
 pub mod image;
 pub mod interp;
 pub mod intrinsic;
+pub mod loop_analysis;
 pub mod lsc;
 pub mod parse;
 pub mod passes;

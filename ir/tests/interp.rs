@@ -397,7 +397,14 @@ fn infinite_loops_hit_the_step_limit() {
         b.pop_loop(l);
     }
     let shader = shader_of(f);
-    let mut interp = Interpreter::new(&shader, &shader.functions[0], Config { max_steps: 50 });
+    let mut interp = Interpreter::new(
+        &shader,
+        &shader.functions[0],
+        Config {
+            max_steps: 50,
+            ..Config::default()
+        },
+    );
     let err = interp.run(&[0, 1], &mut MarkerEnv::default()).unwrap_err();
     assert!(
         matches!(
@@ -603,7 +610,14 @@ fn main {
 fn the_step_budget_counts_instructions_not_blocks() {
     // 1,000 iterations of 3 blocks and 23 instructions: 3,000 blocks, but 26,000 steps.
     let shader = counting_loop(1000, 20);
-    let mut interp = Interpreter::new(&shader, &shader.functions[0], Config { max_steps: 10_000 });
+    let mut interp = Interpreter::new(
+        &shader,
+        &shader.functions[0],
+        Config {
+            max_steps: 10_000,
+            ..Config::default()
+        },
+    );
     let err = interp.run(&[0], &mut MarkerEnv::default()).unwrap_err();
     assert!(
         matches!(
@@ -619,7 +633,14 @@ fn the_step_budget_counts_instructions_not_blocks() {
     // else, latch) plus 2 phis, the compare, the counter, 20 iadds and the mov; the
     // last test takes 2 blocks (header, then) and 3 instructions, the entry 1 block and
     // 3 constants, the empty block after the loop 1 block.
-    let mut interp = Interpreter::new(&shader, &shader.functions[0], Config { max_steps: 30_000 });
+    let mut interp = Interpreter::new(
+        &shader,
+        &shader.functions[0],
+        Config {
+            max_steps: 30_000,
+            ..Config::default()
+        },
+    );
     let stats = interp.run(&[0], &mut MarkerEnv::default()).unwrap();
     assert_eq!(stats.steps(), 1000 * (3 + 25) + (2 + 3) + (1 + 3) + 1);
 }

@@ -1,21 +1,23 @@
 //! [`lower_shader`]: the one definition of the default pipeline, the entry point a
 //! driver calls.
 //!
-//! The pipeline is the IR's `lower-non-uniform-access` (a loop over the distinct
+//! The pipeline is the IR's `optimize` loop (Intel's `brw_nir_optimize`: loops of
+//! constant trip count unrolled, small `if`s flattened, dead code and control flow
+//! removed, before any image access is lowered, as Mesa optimizes before
+//! `brw_nir_lower_storage_image`), `lower-non-uniform-access` (a loop over the distinct
 //! indices of each `non_uniform` image access, as NIR's `nir_lower_non_uniform_access`
 //! runs before the driver lowers images), `lower-images`, `lower-async-copies`, then
 //! the IR's `cleanup` loop ([`PIPELINE`]), the list `ir-opt -O` and the verifier run
-//! too. On platforms without
-//! LSC each of the first two stages ends with the `lower-dataport` rewrite
-//! ([`crate::dataport`]), so that the shader never holds an LSC message there. The
-//! stages stay passes of their own for custom pipelines (`ir-opt -p`, a
-//! [`ir::passes::PassManager`]), sharing this code.
+//! too. On platforms without LSC, `lower-images` and `lower-async-copies` each end
+//! with the `lower-dataport` rewrite ([`crate::dataport`]), so that the shader never
+//! holds an LSC message there. The stages stay passes of their own for custom
+//! pipelines (`ir-opt -p`, a [`ir::passes::PassManager`]), sharing this code.
 //!
 //! The lowering requires a valid shader: [`lower_shader`] runs the validator once, first,
-//! and reports what it finds as [`LowerErrorKind::InvalidShader`] errors. It then plans
-//! every image access and every group async copy before changing anything else, so a
-//! shader with any access that cannot be lowered is left as it was (a shader with
-//! `non_uniform` accesses is restored from a copy), with every such access reported.
+//! and reports what it finds as [`LowerErrorKind::InvalidShader`] errors. It then
+//! optimizes and lowers a copy, planning every image access and every group async copy
+//! before changing anything else, so a shader with any access that cannot be lowered is
+//! left as it was, with every such access reported.
 
 use crate::async_copy;
 use crate::dataport;
@@ -25,13 +27,14 @@ use crate::images;
 use crate::options::LowerOptions;
 use crate::report::LowerReport;
 use ir::diag::Diagnostic;
-use ir::passes::cleanup::{Cleanup, DEFAULT_MAX_ITERATIONS};
+use ir::passes::cleanup::{Cleanup, DEFAULT_MAX_ITERATIONS, DEFAULT_OPTIMIZE_ITERATIONS};
 use ir::passes::LowerNonUniformAccess;
 use ir::passes::Pass;
 use ir::Shader;
 
 /// The stages of the default pipeline, in order, as the pass registry names them.
-pub const PIPELINE: [&str; 4] = [
+pub const PIPELINE: [&str; 5] = [
+    "optimize",
     "lower-non-uniform-access",
     "lower-images",
     "lower-async-copies",
@@ -64,22 +67,27 @@ pub fn lower_shader_with(
     after_stage: &mut dyn FnMut(&str, &Shader),
 ) -> Result<LowerReport, Vec<LowerError>> {
     validate_input(shader, device)?;
-    // The loops of non-uniform accesses come first, so that everything the lowering
-    // makes of such an access (parameter reads, messages) sits inside its loop with a
-    // uniform index; planning then sees the accesses in their loops.
-    let backup = has_non_uniform_images(shader).then(|| shader.clone());
-    if backup.is_some() {
+    // The shader is optimized and lowered as a copy, so that it is left as it was
+    // when planning finds an access that cannot be lowered.
+    let mut work = shader.clone();
+    Cleanup::optimize(DEFAULT_OPTIMIZE_ITERATIONS)
+        .run(&mut work)
+        .map_err(|e| stage_failed(PIPELINE[0], e.diagnostics, device))?;
+    stage_done(PIPELINE[0], &work, device)?;
+    after_stage(PIPELINE[0], &work);
+    // The loops of non-uniform accesses come before the lowering, so that everything
+    // the lowering makes of such an access (parameter reads, messages) sits inside its
+    // loop with a uniform index; planning then sees the accesses in their loops.
+    if has_non_uniform_images(&work) {
         LowerNonUniformAccess
-            .run(shader)
-            .map_err(|e| stage_failed(PIPELINE[0], e.diagnostics, device))?;
+            .run(&mut work)
+            .map_err(|e| stage_failed(PIPELINE[1], e.diagnostics, device))?;
     }
-    stage_done(PIPELINE[0], shader, device)?;
-    after_stage(PIPELINE[0], shader);
-    let lowered = lower_images_and_copies(shader, device, options, after_stage);
-    if let (Err(_), Some(original)) = (&lowered, backup) {
-        *shader = original;
-    }
-    lowered
+    stage_done(PIPELINE[1], &work, device)?;
+    after_stage(PIPELINE[1], &work);
+    let report = lower_images_and_copies(&mut work, device, options, after_stage)?;
+    *shader = work;
+    Ok(report)
 }
 
 /// Whether an image access of `shader` is qualified `non_uniform`.
@@ -107,7 +115,7 @@ fn validate_input(shader: &Shader, device: &Device) -> Result<(), Vec<LowerError
     })
 }
 
-/// The stages after `lower-non-uniform-access`.
+/// The stages after `lower-non-uniform-access`: the lowering proper and the cleanup loop.
 fn lower_images_and_copies(
     shader: &mut Shader,
     device: &Device,
@@ -131,18 +139,18 @@ fn lower_images_and_copies(
     let mut report = images::emit_shader(shader, image_plans, device);
     // The planners checked that every message they emit has a legacy form: a failure
     // here is the lowering's bug, reported as such.
-    dataport::lower_dataport(shader, device).map_err(|e| rewrite_failed(PIPELINE[1], e))?;
-    stage_done(PIPELINE[1], shader, device)?;
-    after_stage(PIPELINE[1], shader);
-    report.async_copies = async_copy::emit_shader(shader, copy_plans);
     dataport::lower_dataport(shader, device).map_err(|e| rewrite_failed(PIPELINE[2], e))?;
     stage_done(PIPELINE[2], shader, device)?;
     after_stage(PIPELINE[2], shader);
-    Cleanup::standard(DEFAULT_MAX_ITERATIONS)
-        .run(shader)
-        .map_err(|e| stage_failed(PIPELINE[3], e.diagnostics, device))?;
+    report.async_copies = async_copy::emit_shader(shader, copy_plans);
+    dataport::lower_dataport(shader, device).map_err(|e| rewrite_failed(PIPELINE[3], e))?;
     stage_done(PIPELINE[3], shader, device)?;
     after_stage(PIPELINE[3], shader);
+    Cleanup::standard(DEFAULT_MAX_ITERATIONS)
+        .run(shader)
+        .map_err(|e| stage_failed(PIPELINE[4], e.diagnostics, device))?;
+    stage_done(PIPELINE[4], shader, device)?;
+    after_stage(PIPELINE[4], shader);
     report.summarize(shader);
     Ok(report)
 }

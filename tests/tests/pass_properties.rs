@@ -10,6 +10,13 @@
 //!   that removing or merging them cannot be noticed unless the passes change an
 //!   operand.
 //!
+//! Both runs track which values derive from an `undef` (`Config::track_undef`): NIR
+//! lets a pass give an `undef` any value (`opt-undef`, `opt-remove-phis`), so an
+//! operand the original computed from an `undef` matches anything, while one it
+//! computed from defined values must be equal and defined after the passes too. A
+//! run of the original that branches on an undefined condition says nothing and is
+//! discarded.
+//!
 //! `QC_TESTS` scales the number of cases.
 
 use ir::dominance::Cfg;
@@ -17,6 +24,9 @@ use ir::interp::{Config, Env, EnvError, Interpreter, IntrinsicCall};
 use ir::passes::manager::{PassManager, PassRegistry};
 use ir::{print_shader, validate, Shader};
 use quickcheck::{Gen, QuickCheck, TestResult};
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::fmt;
 use suites::shader_gen::{generate, GenConfig, RandomShader};
 
 fn cases(default: u64) -> u64 {
@@ -35,12 +45,83 @@ const PIPELINES: &[&str] = &[
     "cse,copy-prop,dce,cse,dce",
     "cleanup",
     "const-fold,algebraic,copy-prop,cse,dce",
+    "opt-dead-cf",
+    "opt-trivial-continues",
+    "opt-if",
+    "opt-peephole-select",
+    "opt-peephole-select(limit=0)",
+    "opt-undef",
+    "opt-remove-phis",
+    "opt-loop-unroll",
+    "opt-trivial-continues,opt-if,opt-loop-unroll,copy-prop,dce",
+    "optimize",
 ];
+
+thread_local! {
+    /// How many generated shaders each pipeline changed: every pipeline must change
+    /// some, or the property says nothing about it (one count per test thread, so
+    /// that the tests running side by side do not mix).
+    static CHANGED: RefCell<BTreeMap<&'static str, usize>> = const { RefCell::new(BTreeMap::new()) };
+}
+
+/// Checks that every pipeline changed at least one generated shader.
+fn every_pipeline_changed_something() {
+    let t = CHANGED.with(|c| c.borrow().clone());
+    for p in PIPELINES {
+        assert!(
+            t.get(p).copied().unwrap_or(0) > 0,
+            "`{p}` changed none of the generated shaders: {t:?}"
+        );
+    }
+}
+
+/// One side effect: what it was (opcode, lane, invocation, image, indices) and its
+/// operands with, for each, whether it derives from an `undef`.
+#[derive(Clone, PartialEq, Eq)]
+struct Effect {
+    what: String,
+    operands: Vec<(u64, bool)>,
+}
+
+impl fmt::Debug for Effect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} [", self.what)?;
+        for (i, (v, u)) in self.operands.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            if *u {
+                write!(f, "undef:{v:#x}")?;
+            } else {
+                write!(f, "{v:#x}")?;
+            }
+        }
+        f.write_str("]")
+    }
+}
+
+/// Whether `after` is a behaviour `before` allows: the same effects, with equal
+/// operands wherever `before`'s are defined (and those defined after too).
+fn refines(before: &[Vec<Effect>], after: &[Vec<Effect>]) -> bool {
+    before.len() == after.len()
+        && before.iter().zip(after).all(|(b, a)| {
+            b.len() == a.len()
+                && b.iter().zip(a).all(|(eb, ea)| {
+                    eb.what == ea.what
+                        && eb.operands.len() == ea.operands.len()
+                        && eb
+                            .operands
+                            .iter()
+                            .zip(&ea.operands)
+                            .all(|(&(vb, ub), &(va, ua))| ub || (vb == va && !ua))
+                })
+        })
+}
 
 /// Records the side effects of a run and answers every intrinsic deterministically.
 #[derive(Default)]
 struct Recorder {
-    log: Vec<String>,
+    log: Vec<Effect>,
 }
 
 fn mix(h: u64, v: u64) -> u64 {
@@ -65,24 +146,25 @@ impl Env for Recorder {
             h = mix(h, call.image_id.map_or(u64::MAX, |i| i.as_u32() as u64));
             h = mix(h, call.image_index(lane));
             h = mix(h, call.invocations[lane] as u64);
-            let mut operands = Vec::new();
+            let mut operands = vec![(call.image_index(lane), call.image_index_undef(lane))];
             for s in 0..call.num_srcs() {
-                for &c in call.src(s, lane) {
-                    h = mix(h, c);
-                    operands.push(c);
+                let undef = call.src_undef(s, lane).map(|u| u.to_vec());
+                for (c, &v) in call.src(s, lane).iter().enumerate() {
+                    h = mix(h, v);
+                    let u = undef.as_ref().is_some_and(|u| u[c]);
+                    operands.push((v, u));
                 }
             }
             if side_effect {
                 // The result of an atomic depends on what came before it.
                 h = mix(h, seq);
-                self.log.push(format!(
-                    "@{op} lane {lane} inv {} image {:?}[{}] {:?} {:?}",
-                    call.invocations[lane],
-                    call.image_id,
-                    call.image_index(lane),
-                    call.intrinsic.indices,
-                    operands
-                ));
+                self.log.push(Effect {
+                    what: format!(
+                        "@{op} lane {lane} inv {} image {:?} {:?}",
+                        call.invocations[lane], call.image_id, call.intrinsic.indices,
+                    ),
+                    operands,
+                });
             }
             let n = call.dest_components();
             let vals: Vec<u64> = (0..n as u64).map(|c| mix(h, c)).collect();
@@ -92,19 +174,34 @@ impl Env for Recorder {
     }
 }
 
-/// The side effects of every function, run over one subgroup of 8 invocations.
-fn effects(shader: &Shader) -> Result<Vec<Vec<String>>, String> {
+/// What running a shader showed.
+enum Run {
+    /// The side effects of every function, run over one subgroup of 8 invocations.
+    Effects(Vec<Vec<Effect>>),
+    /// A run branched on a condition derived from an `undef`: any path was allowed.
+    Undetermined,
+}
+
+/// Runs every function of `shader` over one subgroup of 8 invocations.
+fn effects(shader: &Shader) -> Result<Run, String> {
     let invocations: Vec<u32> = (0..8).collect();
     let mut out = Vec::new();
+    let config = Config {
+        track_undef: true,
+        ..Config::default()
+    };
     for f in &shader.functions {
         let mut env = Recorder::default();
-        let mut interp = Interpreter::new(shader, f, Config::default());
+        let mut interp = Interpreter::new(shader, f, config);
         interp
             .run(&invocations, &mut env)
             .map_err(|e| format!("fn {}: {e}", f.name))?;
+        if interp.undetermined() {
+            return Ok(Run::Undetermined);
+        }
         out.push(env.log);
     }
-    Ok(out)
+    Ok(Run::Effects(out))
 }
 
 /// The validator's one-walk graph agrees with `Function::successors` and
@@ -143,26 +240,40 @@ fn check(shader: &Shader, registry: &PassRegistry) -> TestResult {
         return TestResult::error(e);
     }
     let before = match effects(shader) {
-        Ok(e) => e,
-        // A shader the interpreter cannot run (an iteration limit) is no evidence.
-        Err(_) => return TestResult::discard(),
+        Ok(Run::Effects(e)) => e,
+        // A shader the interpreter cannot run (an iteration limit), or whose run
+        // branches on an undef, is no evidence.
+        Ok(Run::Undetermined) | Err(_) => return TestResult::discard(),
     };
     for pipeline in PIPELINES {
         let mut s = shader.clone();
         let mut pm = PassManager::parse_pipeline(pipeline, registry).expect("pipeline");
         pm.set_verify(true);
-        if let Err(e) = pm.run(&mut s) {
-            return TestResult::error(format!(
-                "{pipeline}: {e}\n--- before\n{}\n--- after\n{}",
-                print_shader(shader),
-                print_shader(&s)
-            ));
+        let changed = match pm.run(&mut s) {
+            Ok(c) => c,
+            Err(e) => {
+                return TestResult::error(format!(
+                    "{pipeline}: {e}\n--- before\n{}\n--- after\n{}",
+                    print_shader(shader),
+                    print_shader(&s)
+                ))
+            }
+        };
+        if changed {
+            CHANGED.with(|c| *c.borrow_mut().entry(pipeline).or_default() += 1);
         }
         match effects(&s) {
-            Ok(after) if after == before => {}
-            Ok(after) => {
+            Ok(Run::Effects(after)) if refines(&before, &after) => {}
+            Ok(Run::Effects(after)) => {
                 return TestResult::error(format!(
                     "{pipeline} changed the side effects:\n{before:#?}\n{after:#?}\n--- before\n{}\n--- after\n{}",
+                    print_shader(shader),
+                    print_shader(&s)
+                ))
+            }
+            Ok(Run::Undetermined) => {
+                return TestResult::error(format!(
+                    "{pipeline}: the result branches on an undef where the original did not\n--- before\n{}\n--- after\n{}",
                     print_shader(shader),
                     print_shader(&s)
                 ))
@@ -195,6 +306,7 @@ fn passes_keep_random_shaders_valid_and_equivalent() {
         .tests(cases(200))
         .max_tests(cases(200) * 10)
         .quickcheck(prop as fn(RandomShader) -> TestResult);
+    every_pipeline_changed_something();
 }
 
 #[test]

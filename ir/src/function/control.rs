@@ -397,3 +397,27 @@ impl Function {
         }
     }
 }
+
+impl Function {
+    /// A new `undef` of type `ty` at the start of the entry block, after its phis, where
+    /// it dominates every block: what a pass gives a phi for an edge no execution takes.
+    /// `None` if the function has no block.
+    pub fn undef_at_entry(&mut self, ty: crate::types::Type) -> Option<crate::entity::Value> {
+        let entry = self.first_block(CfParent::Root)?;
+        let cursor = match self.block_insts(entry).find(|&i| !self.inst(i).is_phi()) {
+            Some(first) => Cursor::Before(first),
+            None => Cursor::BlockEnd(entry),
+        };
+        let u = self.create_inst(InstKind::Undef, Some(ty), crate::span::Span::UNKNOWN);
+        self.insert_inst(u, cursor);
+        self.inst(u).dest
+    }
+}
+
+impl Function {
+    /// Records that `node` now sits in the list `parent` (the caller moves it there, as
+    /// passes that rebuild lists with [`Function::cf_list_mut`] do).
+    pub fn set_node_parent(&mut self, node: CfNode, parent: CfParent) {
+        self.set_parent(node, parent);
+    }
+}

@@ -9,10 +9,11 @@
 //!
 //! The files: `body` (the arenas and the instruction layout), `inst` (instructions and
 //! values), `tree` (the control-flow tree's nodes), `control` (walking and editing the
-//! tree), `rewrite` (replacing uses), `equality`, `names` (the numbers the text wrote
+//! tree), `clone` (copying control-flow lists), `rewrite` (replacing uses), `equality`, `names` (the numbers the text wrote
 //! for values and blocks) and `spelling` (how the text wrote swizzles).
 
 mod body;
+mod clone;
 mod control;
 mod equality;
 mod inst;
@@ -24,6 +25,7 @@ mod tests;
 mod tree;
 
 pub use body::{BlockInsts, Function};
+pub use clone::CloneMap;
 pub use inst::{AluInst, InstData, InstKind, IntrinsicInst, Phi, ValueData};
 pub use spelling::{SrcSite, SwizzleSpelling};
 pub use tree::{BlockData, CfNode, CfParent, Cursor, IfData, Jump, LoopData};

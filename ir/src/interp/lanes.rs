@@ -1,5 +1,8 @@
 //! Lane masks: which lanes of a subgroup an instruction runs on.
 
+/// The largest subgroup the interpreter runs (one bit per lane in a `u32` mask).
+pub const MAX_LANES: usize = 32;
+
 /// A set of lanes, bit `i` = lane `i`.
 pub(super) type Mask = u32;
 

@@ -15,7 +15,11 @@
 //! * ALU instructions are evaluated lane by lane with [`crate::eval::eval_alu`], the same
 //!   code the constant folder uses, so both agree bit for bit;
 //! * `undef` is defined as 0 in every component (NIR leaves its value unspecified; 0
-//!   makes runs reproducible);
+//!   makes runs reproducible). With [`Config::track_undef`] the interpreter also
+//!   records which components of which values derive from an `undef` (and so may be
+//!   anything in NIR's semantics), and whether a run branched on one
+//!   ([`Interpreter::undetermined`]): what a comparison of two runs needs to accept
+//!   a pass that gives an `undef` a value (`opt-undef`, `opt-remove-phis`);
 //! * every intrinsic is handed to an [`Env`], once per instruction for all the active
 //!   lanes, so that messages see one SIMD message, except `barrier`, which the
 //!   interpreter handles itself (below).
@@ -74,26 +78,25 @@
 //! ```
 
 use crate::alu::MAX_INPUTS;
-use crate::entity::{Block, IfId, ImageId, Inst, LoopId, Value};
+use crate::entity::{Block, IfId, Inst, LoopId, Value};
 use crate::eval::{eval_alu, Operand};
 use crate::function::{CfNode, Function, InstKind, IntrinsicInst, Jump};
-use crate::image::ImageDecl;
-use crate::intrinsic::{IndexKind, IntrinsicOp};
+use crate::intrinsic::IntrinsicOp;
 use crate::shader::Shader;
 use crate::span::Span;
 use crate::types::{bit_mask, Src, Type};
+pub use call::{Env, IntrinsicCall};
 pub use error::{DescriptorLane, EnvError, InterpError, InterpErrorKind};
+pub use lanes::MAX_LANES;
 use lanes::{lane_list, lanes_of, Mask};
 use registers::{Registers, Slot};
 use smallvec::SmallVec;
 use std::fmt;
 
+mod call;
 mod error;
 mod lanes;
 mod registers;
-
-/// The largest subgroup the interpreter runs (one bit per lane in a `u32` mask).
-pub const MAX_LANES: usize = 32;
 
 /// The default step budget of a run ([`Config::max_steps`]): 2^24 (16,777,216)
 /// instructions and blocks per subgroup. The interpreter executes a few million SIMD
@@ -108,12 +111,19 @@ pub struct Config {
     /// of a subgroup may execute before it stops with [`InterpErrorKind::StepLimit`]
     /// (a guard against infinite loops).
     pub max_steps: u64,
+    /// Track which components derive from an `undef` (see the module documentation):
+    /// an `undef` taints its components; an ALU result component is tainted when a
+    /// source component it reads is (a `bcsel` reads only the chosen source, unless its
+    /// condition is tainted), a phi copies its source's taint, and an intrinsic's
+    /// result is tainted in a lane where any of its sources is. Off by default.
+    pub track_undef: bool,
 }
 
 impl Default for Config {
     fn default() -> Config {
         Config {
             max_steps: DEFAULT_MAX_STEPS,
+            track_undef: false,
         }
     }
 }
@@ -133,205 +143,6 @@ impl Stats {
     /// The steps counted against [`Config::max_steps`]: blocks plus instructions.
     pub fn steps(&self) -> u64 {
         self.blocks + self.instructions
-    }
-}
-
-/// What executes intrinsics: system values, memory, images and messages.
-pub trait Env {
-    /// Executes one intrinsic for the active lanes of `call` (bit `i` of
-    /// [`IntrinsicCall::exec_mask`] is lane `i`), reading the sources and writing the
-    /// destination per lane. A message intrinsic should be executed for all of its lanes
-    /// at once, as the one SIMD message it models; a high-level intrinsic may be executed
-    /// lane by lane, in ascending lane order. The destination of every active lane is 0
-    /// when the call starts; a lane the environment leaves alone (for instance because
-    /// its predicate is false) keeps that 0.
-    fn intrinsic(&mut self, call: &mut IntrinsicCall<'_>) -> Result<(), EnvError>;
-}
-
-/// One intrinsic instruction being executed for a set of lanes, as handed to an [`Env`].
-pub struct IntrinsicCall<'a> {
-    /// The instruction.
-    pub inst: Inst,
-    /// Its source position.
-    pub span: Span,
-    /// The intrinsic: opcode, image operand, sources and indices.
-    pub intrinsic: &'a IntrinsicInst,
-    /// The declaration of the image the intrinsic names, if any.
-    pub image: Option<&'a ImageDecl>,
-    /// The id of that image.
-    pub image_id: Option<ImageId>,
-    /// The destination type, if the instruction has a destination.
-    pub dest_type: Option<Type>,
-    /// The lanes executing the instruction (bit `i` = lane `i`).
-    pub exec_mask: u32,
-    /// For each lane of the subgroup, the invocation it runs (as given to
-    /// [`Interpreter::run`]).
-    pub invocations: &'a [u32],
-    src_types: &'a [Type],
-    src_offsets: &'a [usize],
-    src_data: &'a [u64],
-    image_index: Option<usize>,
-    predicate: Option<usize>,
-    dest: &'a mut [u64],
-}
-
-impl<'a> IntrinsicCall<'a> {
-    /// The opcode.
-    pub fn op(&self) -> IntrinsicOp {
-        self.intrinsic.op
-    }
-
-    /// The encoded value of an index of the intrinsic.
-    pub fn index(&self, kind: IndexKind) -> Option<u32> {
-        self.intrinsic.index(kind)
-    }
-
-    /// Number of lanes in the subgroup.
-    pub fn num_lanes(&self) -> usize {
-        self.invocations.len()
-    }
-
-    /// Whether lane `lane` executes the instruction.
-    pub fn is_active(&self, lane: usize) -> bool {
-        lane < MAX_LANES && self.exec_mask & (1 << lane) != 0
-    }
-
-    /// The active lanes, in ascending order.
-    pub fn active_lanes(&self) -> impl Iterator<Item = usize> + '_ {
-        let mask = self.exec_mask;
-        (0..self.num_lanes()).filter(move |l| mask & (1 << l) != 0)
-    }
-
-    /// Number of sources, including the predicate of a predicated message.
-    pub fn num_srcs(&self) -> usize {
-        self.src_types.len()
-    }
-
-    /// Checks that the instruction has the sources its opcode and indices call for (plus
-    /// an optional predicate, or the opcode's optional trailing sources such as the
-    /// `lod` of `image_load`), so that an environment can index them without checking
-    /// each one: a malformed instruction gives an error instead of a panic. Use
-    /// [`IntrinsicCall::has_src`] before reading an optional source.
-    pub fn check_sources(&self) -> Result<(), EnvError> {
-        let op = self.op();
-        let Some(expected) = op.srcs(&self.intrinsic.indices) else {
-            return Err(EnvError::msg(format!(
-                "the indices of `@{op}` do not decode, so its sources are unknown"
-            )));
-        };
-        let n = expected.len() + usize::from(self.predicate.is_some());
-        let optional = op.optional_srcs().len();
-        let ok = if self.predicate.is_some() {
-            self.num_srcs() == n
-        } else {
-            (n..=n + optional).contains(&self.num_srcs())
-        };
-        if !ok {
-            let counts = op
-                .srcs_description(&self.intrinsic.indices)
-                .unwrap_or_default();
-            return Err(EnvError::msg(format!(
-                "`@{op}` takes {counts}, found {}",
-                self.num_srcs()
-            )));
-        }
-        Ok(())
-    }
-
-    /// Whether the instruction has source `i` (an optional trailing source may be left
-    /// out; a predicate is not counted here).
-    pub fn has_src(&self, i: usize) -> bool {
-        i < self.num_srcs() && self.predicate != Some(i)
-    }
-
-    /// The type source `i` reads (its swizzle applied).
-    pub fn src_type(&self, i: usize) -> Type {
-        self.src_types[i]
-    }
-
-    /// The components source `i` reads in lane `lane` (swizzle applied). Inactive lanes
-    /// read zeros.
-    pub fn src(&self, i: usize, lane: usize) -> &[u64] {
-        let n = self.src_types[i].num_components() as usize;
-        let start = self.src_offsets[i] + lane * n;
-        &self.src_data[start..start + n]
-    }
-
-    /// What source `i` reads in every lane: its components (swizzle applied) for lane
-    /// 0, then lane 1, and so on (inactive lanes read zeros); a SIMD operand as a
-    /// message's payload holds it.
-    pub fn src_lanes(&self, i: usize) -> &'a [u64] {
-        let n = self.src_types[i].num_components() as usize;
-        let start = self.src_offsets[i];
-        &self.src_data[start..start + n * self.invocations.len()]
-    }
-
-    /// The first component source `i` reads in lane `lane`.
-    pub fn src_scalar(&self, i: usize, lane: usize) -> u64 {
-        self.src(i, lane)[0]
-    }
-
-    /// The descriptor index of an indexed image (`@imgs[%3]`) in lane `lane`; 0 for a
-    /// non-indexed image.
-    pub fn image_index(&self, lane: usize) -> u64 {
-        match self.image_index {
-            Some(off) => self.src_data[off + lane],
-            None => 0,
-        }
-    }
-
-    /// The source index of the predicate, for a predicated message.
-    pub fn predicate_src(&self) -> Option<usize> {
-        self.predicate
-    }
-
-    /// Whether lane `lane` is enabled by the predicate (true without a predicate).
-    pub fn predicate(&self, lane: usize) -> bool {
-        match self.predicate {
-            Some(p) => self.src_scalar(p, lane) & 1 != 0,
-            None => true,
-        }
-    }
-
-    /// The active lanes whose predicate is true: the lanes a predicated message accesses
-    /// memory for (the message's `ChEn` in the vISA pseudo-code).
-    pub fn enabled_mask(&self) -> u32 {
-        let mut m = 0;
-        for lane in self.active_lanes() {
-            if self.predicate(lane) {
-                m |= 1 << lane;
-            }
-        }
-        m
-    }
-
-    /// Components of the destination (0 without a destination).
-    pub fn dest_components(&self) -> usize {
-        self.dest_type.map_or(0, |t| t.num_components() as usize)
-    }
-
-    /// The destination components of lane `lane`, to be written. Values are masked to
-    /// the destination's bit size after the call. Empty without a destination.
-    pub fn dest_mut(&mut self, lane: usize) -> &mut [u64] {
-        let n = self.dest_components();
-        if n == 0 {
-            return &mut [];
-        }
-        &mut self.dest[lane * n..lane * n + n]
-    }
-
-    /// The destination of every lane: its components for lane 0, then lane 1, and so
-    /// on (see [`IntrinsicCall::dest_mut`]). Empty without a destination.
-    pub fn dest_lanes_mut(&mut self) -> &mut [u64] {
-        self.dest
-    }
-
-    /// Writes the destination of lane `lane` (extra values are ignored, missing ones
-    /// stay 0).
-    pub fn set_dest(&mut self, lane: usize, values: &[u64]) {
-        let d = self.dest_mut(lane);
-        let n = d.len().min(values.len());
-        d[..n].copy_from_slice(&values[..n]);
     }
 }
 
@@ -484,6 +295,11 @@ pub struct Interpreter<'s> {
     invocations: Vec<u32>,
     /// The registers, `components x lanes` words each (lane-major within a register).
     store: Vec<u64>,
+    /// With [`Config::track_undef`]: per entry of `store`, whether it derives from an
+    /// `undef` (empty otherwise).
+    undef: Vec<bool>,
+    /// Whether the current run branched on a condition derived from an `undef`.
+    undetermined: bool,
     /// Per register, the lanes that defined it in the current run.
     defined: Vec<u32>,
     prev_block: [Option<Block>; MAX_LANES],
@@ -499,6 +315,8 @@ pub struct Interpreter<'s> {
     src_types: Vec<Type>,
     src_offsets: Vec<usize>,
     phi_tmp: Vec<u64>,
+    src_undef: Vec<bool>,
+    phi_undef_tmp: Vec<bool>,
 }
 
 impl<'s> Interpreter<'s> {
@@ -516,6 +334,8 @@ impl<'s> Interpreter<'s> {
             lanes: 0,
             invocations: Vec::new(),
             store: Vec::new(),
+            undef: Vec::new(),
+            undetermined: false,
             defined: Vec::new(),
             prev_block: [None; MAX_LANES],
             frames: Vec::new(),
@@ -526,6 +346,8 @@ impl<'s> Interpreter<'s> {
             src_types: Vec::new(),
             src_offsets: Vec::new(),
             phi_tmp: Vec::new(),
+            src_undef: Vec::new(),
+            phi_undef_tmp: Vec::new(),
         }
     }
 
@@ -598,6 +420,11 @@ impl<'s> Interpreter<'s> {
             self.store.clear();
             self.store.resize(size, 0);
         }
+        self.undef.clear();
+        if self.config.track_undef {
+            self.undef.resize(size, false);
+        }
+        self.undetermined = false;
         self.defined.clear();
         self.defined.resize(self.regs.len(), 0);
         self.prev_block = [None; MAX_LANES];
@@ -647,6 +474,32 @@ impl<'s> Interpreter<'s> {
         let n = slot.comps as usize;
         let start = slot.base as usize * self.lanes + lane * n;
         Some(&self.store[start..start + n])
+    }
+
+    /// Which components of `value` in lane `lane` derive from an `undef` after a run
+    /// ([`Config::track_undef`]); `None` if that is not tracked or the lane did not
+    /// define the value.
+    pub fn value_undef(&self, value: Value, lane: usize) -> Option<&[bool]> {
+        if self.undef.is_empty() {
+            return None;
+        }
+        let id = self.regs.id(value)?;
+        let slot = self.regs.slot(id)?;
+        if lane >= self.lanes
+            || self.defined.get(id as usize).copied().unwrap_or(0) & (1 << lane) == 0
+        {
+            return None;
+        }
+        let n = slot.comps as usize;
+        let start = slot.base as usize * self.lanes + lane * n;
+        Some(&self.undef[start..start + n])
+    }
+
+    /// Whether the current run branched (an `if`, a loop exit) on a condition derived
+    /// from an `undef` in some lane ([`Config::track_undef`]): NIR's semantics then
+    /// allow any path, so the run says nothing about the shader's behaviour.
+    pub fn undetermined(&self) -> bool {
+        self.undetermined
     }
 
     /// The size of the register store of the current run, in 64-bit words: one per
@@ -976,7 +829,7 @@ impl<'s> Interpreter<'s> {
     }
 
     /// The lanes of `mask` for which the condition of `if` `id` is true.
-    fn read_cond(&self, id: IfId, mask: Mask) -> Result<Mask, InterpError> {
+    fn read_cond(&mut self, id: IfId, mask: Mask) -> Result<Mask, InterpError> {
         let data = self.func.if_data(id);
         let cond = data.cond;
         let slot = self.operand(self.regs.if_cond(id), cond.value, mask, data.span, None)?;
@@ -986,7 +839,35 @@ impl<'s> Interpreter<'s> {
                 out |= 1 << lane;
             }
         }
+        if !self.undef.is_empty() && lanes_of(mask).any(|lane| self.read_undef(slot, cond, lane, 0))
+        {
+            self.undetermined = true;
+        }
         Ok(out)
+    }
+
+    /// Whether the component `c` of `src` reads in lane `lane` derives from an
+    /// `undef` (false when that is not tracked).
+    fn read_undef(&self, slot: Slot, src: Src, lane: usize, c: u8) -> bool {
+        if self.undef.is_empty() {
+            return false;
+        }
+        let n = slot.comps as usize;
+        let comp = src.swizzle.component(c) as usize;
+        comp < n && self.undef[slot.base as usize * self.lanes + lane * n + comp]
+    }
+
+    /// Records which components of `slot` in lane `lane` derive from an `undef`.
+    fn write_undef(&mut self, slot: Slot, lane: usize, flags: impl Iterator<Item = bool>) {
+        if self.undef.is_empty() {
+            return;
+        }
+        let n = slot.comps as usize;
+        let start = slot.base as usize * self.lanes + lane * n;
+        let mut flags = flags.chain(std::iter::repeat(false));
+        for dst in &mut self.undef[start..start + n] {
+            *dst = flags.next().unwrap_or(false);
+        }
     }
 
     /// Writes the components of lane `lane` of the register in `slot` (missing ones
@@ -1005,8 +886,10 @@ impl<'s> Interpreter<'s> {
 
     fn exec_phis(&mut self, block: Block, phis: &[Inst], mask: Mask) -> Result<(), InterpError> {
         let mut tmp = std::mem::take(&mut self.phi_tmp);
+        let mut utmp = std::mem::take(&mut self.phi_undef_tmp);
         tmp.clear();
-        let r = self.read_phis(block, phis, mask, &mut tmp);
+        utmp.clear();
+        let r = self.read_phis(block, phis, mask, &mut tmp, &mut utmp);
         if r.is_ok() {
             let mut pos = 0;
             for &inst in phis {
@@ -1017,12 +900,18 @@ impl<'s> Interpreter<'s> {
                 for lane in lanes_of(mask) {
                     let vals: SmallVec<[u64; 16]> = tmp[pos..pos + n].iter().copied().collect();
                     self.write_lane(slot, lane, &vals);
+                    if !utmp.is_empty() {
+                        let flags: SmallVec<[bool; 16]> =
+                            utmp[pos..pos + n].iter().copied().collect();
+                        self.write_undef(slot, lane, flags.into_iter());
+                    }
                     pos += n;
                 }
                 self.defined[id as usize] |= mask;
             }
         }
         self.phi_tmp = tmp;
+        self.phi_undef_tmp = utmp;
         r
     }
 
@@ -1034,6 +923,7 @@ impl<'s> Interpreter<'s> {
         phis: &[Inst],
         mask: Mask,
         tmp: &mut Vec<u64>,
+        utmp: &mut Vec<bool>,
     ) -> Result<(), InterpError> {
         for &inst in phis {
             self.count_step(inst)?;
@@ -1071,6 +961,9 @@ impl<'s> Interpreter<'s> {
                 let slot = self.operand(id, src.value, 1 << lane, span, Some(inst))?;
                 for c in 0..dest_slot.comps {
                     tmp.push(self.read_comp(slot, src, lane, c));
+                    if !self.undef.is_empty() {
+                        utmp.push(self.read_undef(slot, src, lane, c));
+                    }
                 }
             }
         }
@@ -1145,6 +1038,10 @@ impl<'s> Interpreter<'s> {
                         })?
                     };
                     self.write_lane(dest_slot, lane, &result);
+                    if !self.undef.is_empty() {
+                        let flags = self.alu_undef(alu, &slots, &bufs, lane, dest_slot.comps);
+                        self.write_undef(dest_slot, lane, flags.into_iter());
+                    }
                 }
                 self.defined[dest_id as usize] |= mask;
             }
@@ -1152,6 +1049,7 @@ impl<'s> Interpreter<'s> {
                 if let Some((id, slot)) = self.dest_slot(inst) {
                     for lane in lanes_of(mask) {
                         self.write_lane(slot, lane, values);
+                        self.write_undef(slot, lane, std::iter::empty());
                     }
                     self.defined[id as usize] |= mask;
                 }
@@ -1161,6 +1059,7 @@ impl<'s> Interpreter<'s> {
                 if let Some((id, slot)) = self.dest_slot(inst) {
                     for lane in lanes_of(mask) {
                         self.write_lane(slot, lane, &[]);
+                        self.write_undef(slot, lane, std::iter::repeat(true));
                     }
                     self.defined[id as usize] |= mask;
                 }
@@ -1169,6 +1068,54 @@ impl<'s> Interpreter<'s> {
             InstKind::Intrinsic(intr) => self.exec_intrinsic(inst, intr, mask, env)?,
         }
         Ok(())
+    }
+
+    /// Which components of an ALU result in lane `lane` derive from an `undef` (see
+    /// [`Config::track_undef`]); `bufs` holds the operands' values read for the lane.
+    fn alu_undef(
+        &self,
+        alu: &crate::function::AluInst,
+        slots: &[Slot],
+        bufs: &[[u64; 16]; MAX_INPUTS],
+        lane: usize,
+        comps: u8,
+    ) -> SmallVec<[bool; 16]> {
+        let info = alu.op.info();
+        let src_n = |i: usize| {
+            let src = alu.srcs[i];
+            if src.swizzle.is_identity() {
+                slots[i].comps
+            } else {
+                src.swizzle.len()
+            }
+        };
+        let und = |i: usize, c: u8| self.read_undef(slots[i], alu.srcs[i], lane, c);
+        let any = |i: usize| (0..src_n(i)).any(|c| und(i, c));
+        (0..comps)
+            .map(|c| {
+                if alu.op.is_vec() {
+                    und(c as usize, 0)
+                } else if alu.op == crate::alu::AluOp::Bcsel {
+                    // The condition's taint, else the chosen source's.
+                    und(0, c)
+                        || if bufs[0][c as usize] & 1 != 0 {
+                            und(1, c)
+                        } else {
+                            und(2, c)
+                        }
+                } else if info.output_size == 0 {
+                    (0..alu.srcs.len()).any(|i| {
+                        if info.input_sizes[i] == 0 {
+                            und(i, c)
+                        } else {
+                            any(i)
+                        }
+                    })
+                } else {
+                    (0..alu.srcs.len()).any(any)
+                }
+            })
+            .collect()
     }
 
     fn exec_intrinsic(
@@ -1184,8 +1131,10 @@ impl<'s> Interpreter<'s> {
         let lanes = self.lanes;
         // Gather every source (swizzles applied) into the scratch buffer, lane-major.
         self.src_data.clear();
+        self.src_undef.clear();
         self.src_types.clear();
         self.src_offsets.clear();
+        let tracking = !self.undef.is_empty();
         for (i, &src) in intr.srcs.iter().enumerate() {
             let id = self.regs.src(inst, i);
             let slot = self.operand(id, src.value, mask, span, Some(inst))?;
@@ -1195,12 +1144,17 @@ impl<'s> Interpreter<'s> {
             self.src_offsets.push(self.src_data.len());
             for lane in 0..lanes {
                 for c in 0..n {
-                    let v = if mask & (1 << lane) != 0 {
+                    let active = mask & (1 << lane) != 0;
+                    let v = if active {
                         self.read_comp(slot, src, lane, c)
                     } else {
                         0
                     };
                     self.src_data.push(v);
+                    if tracking {
+                        let u = active && self.read_undef(slot, src, lane, c);
+                        self.src_undef.push(u);
+                    }
                 }
             }
         }
@@ -1223,12 +1177,17 @@ impl<'s> Interpreter<'s> {
                 let slot = self.operand(id, idx.value, mask, span, Some(inst))?;
                 image_index = Some(self.src_data.len());
                 for lane in 0..lanes {
-                    let v = if mask & (1 << lane) != 0 {
+                    let active = mask & (1 << lane) != 0;
+                    let v = if active {
                         self.read_comp(slot, idx, lane, 0)
                     } else {
                         0
                     };
                     self.src_data.push(v);
+                    if tracking {
+                        let u = active && self.read_undef(slot, idx, lane, 0);
+                        self.src_undef.push(u);
+                    }
                 }
             }
         }
@@ -1311,6 +1270,7 @@ impl<'s> Interpreter<'s> {
                 src_types: &self.src_types,
                 src_offsets: &self.src_offsets,
                 src_data: &self.src_data,
+                src_undef: &self.src_undef,
                 image_index,
                 predicate,
                 dest: dest_slice,
@@ -1331,6 +1291,19 @@ impl<'s> Interpreter<'s> {
             for lane in lanes_of(mask) {
                 for v in &mut dest_slice[lane * n..lane * n + n] {
                     *v &= m;
+                }
+            }
+            if tracking {
+                // A result read at, or computed from, an undefined operand may be
+                // anything.
+                let slot = self.regs.slot(id).expect("destination register");
+                for lane in lanes_of(mask) {
+                    let tainted = self.src_types.iter().enumerate().any(|(i, t)| {
+                        let k = t.num_components() as usize;
+                        let start = self.src_offsets[i] + lane * k;
+                        self.src_undef[start..start + k].iter().any(|&u| u)
+                    }) || image_index.is_some_and(|off| self.src_undef[off + lane]);
+                    self.write_undef(slot, lane, std::iter::repeat(tainted));
                 }
             }
             self.defined[id as usize] |= mask;

@@ -330,8 +330,10 @@ impl PassRegistry {
     }
 
     /// The passes of this crate: `const-fold`, `algebraic`, `copy-prop`, `cse`, `dce`,
-    /// `cleanup` (the optimization loop over those five; option `max-iterations=N`) and
-    /// `lower-non-uniform-access`.
+    /// NIR's control-flow passes (`opt-dead-cf`, `opt-trivial-continues`, `opt-if`,
+    /// `opt-peephole-select`, `opt-undef`, `opt-remove-phis`, `opt-loop-unroll`),
+    /// `optimize` (the loop over all of them), `cleanup` (the loop over the first five;
+    /// option `max-iterations=N`) and `lower-non-uniform-access`.
     pub fn with_ir_passes() -> PassRegistry {
         let mut r = PassRegistry::new();
         r.register(
@@ -358,6 +360,67 @@ impl PassRegistry {
             "dce",
             "remove unused instructions and dead control flow",
             simple::<super::dce::Dce>,
+        );
+        r.register(
+            "opt-dead-cf",
+            "constant-condition ifs, empty ifs, unreachable code, loops that run once, dead loops (nir_opt_dead_cf)",
+            simple::<super::dead_cf::DeadCf>,
+        );
+        r.register(
+            "opt-trivial-continues",
+            "delete continues that only jump to where the loop body ends anyway (nir_opt_trivial_continues)",
+            simple::<super::trivial_continues::TrivialContinues>,
+        );
+        r.register(
+            "opt-if",
+            "move loop-terminator branches out, invert empty-then ifs, merge ifs, fold condition uses and true/false phis (nir_opt_if)",
+            simple::<super::opt_if::OptIf>,
+        );
+        r.register(
+            "opt-peephole-select",
+            "flatten small ifs into bcsel, never speculating memory accesses (nir_opt_peephole_select; limit=N default 8, expensive-alu=BOOL)",
+            |o: &PassOptions| {
+                o.expect_only(&["limit", "expensive-alu"])?;
+                Ok(Box::new(super::peephole_select::PeepholeSelect {
+                    limit: o.u32("limit", 8)?,
+                    expensive_alu_ok: o.bool("expensive-alu", true)?,
+                }) as Box<dyn Pass>)
+            },
+        );
+        r.register(
+            "opt-undef",
+            "bcsel of an undef, vectors of undefs and stores of undefs (nir_opt_undef)",
+            simple::<super::opt_undef::OptUndef>,
+        );
+        r.register(
+            "opt-remove-phis",
+            "replace phis whose sources are one value, ignoring undefs (nir_opt_remove_phis)",
+            simple::<super::remove_phis::RemovePhis>,
+        );
+        r.register(
+            "opt-loop-unroll",
+            "unroll loops of constant trip count within NIR's limits (nir_opt_loop_unroll; max-iterations=N, default 32)",
+            |o: &PassOptions| {
+                o.expect_only(&["max-iterations"])?;
+                Ok(Box::new(super::loop_unroll::LoopUnroll {
+                    max_iterations: o.u32(
+                        "max-iterations",
+                        super::loop_unroll::DEFAULT_MAX_ITERATIONS,
+                    )?,
+                }) as Box<dyn Pass>)
+            },
+        );
+        r.register(
+            "optimize",
+            "Intel's brw_nir_optimize loop: copy-prop, dce, cse, opt-peephole-select, algebraic, const-fold, opt-dead-cf, opt-trivial-continues, opt-if, opt-loop-unroll, opt-remove-phis, opt-undef until nothing changes (max-iterations=N, default 64)",
+            |o: &PassOptions| {
+                o.expect_only(&["max-iterations"])?;
+                let n = o.u32("max-iterations", super::cleanup::DEFAULT_OPTIMIZE_ITERATIONS)?;
+                if n == 0 {
+                    return Err("max-iterations must be at least 1".to_string());
+                }
+                Ok(Box::new(super::cleanup::Cleanup::optimize(n)) as Box<dyn Pass>)
+            },
         );
         r.register(
             "cleanup",
@@ -780,7 +843,16 @@ mod tests {
             "copy-prop",
             "cse",
             "dce",
+            "opt-dead-cf",
+            "opt-trivial-continues",
+            "opt-if",
+            "opt-peephole-select",
+            "opt-undef",
+            "opt-remove-phis",
+            "opt-loop-unroll",
+            "optimize",
             "cleanup",
+            "lower-non-uniform-access",
         ] {
             assert!(r.contains(name));
             assert_eq!(
@@ -792,7 +864,7 @@ mod tests {
         assert!(matches!(&e, PipelineError::UnknownPass { name, .. } if name == "frobnicate"));
         assert_eq!(
             e.to_string(),
-            "unknown pass `frobnicate` (known passes: const-fold, algebraic, copy-prop, cse, dce, cleanup, lower-non-uniform-access)"
+            "unknown pass `frobnicate` (known passes: const-fold, algebraic, copy-prop, cse, dce, opt-dead-cf, opt-trivial-continues, opt-if, opt-peephole-select, opt-undef, opt-remove-phis, opt-loop-unroll, optimize, cleanup, lower-non-uniform-access)"
         );
         let e = PassManager::parse_pipeline("cleanup(max-iterations=0)", &r).unwrap_err();
         assert_eq!(

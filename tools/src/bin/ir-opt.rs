@@ -54,7 +54,7 @@ enum Command {
     /// hardware's semantics) and print its images and buffers afterwards.
     #[command(after_help = fills_help())]
     Run(RunArgs),
-    /// Lower a shader (the -O pipeline: lower-images, lower-async-copies, cleanup), run
+    /// Lower a shader (the -O pipeline: optimize, lower-images, lower-async-copies, cleanup), run
     /// both versions on the same memory and compare every access, value, texel and buffer
     /// byte.
     #[command(after_help = fills_help())]
@@ -250,7 +250,7 @@ struct OptArgs {
     /// Comma-separated pass pipeline, run in order (repeatable; see the passes below).
     #[arg(short = 'p', long = "passes", value_name = "PASS,...")]
     passes: Vec<String>,
-    /// The default pipeline: lower-images, lower-async-copies, then cleanup (needs --target).
+    /// The default pipeline: optimize (NIR's loop), lower-images, lower-async-copies, then cleanup (needs --target).
     #[arg(short = 'O')]
     optimize: bool,
     /// Platform to lower for: a code name (ivb, byt, hsw, bdw, skl, icl, tgl, dg2, mtl,

@@ -16,8 +16,11 @@
 //!    the same bytes (for an untyped access: `base + texel_offset` of the texel the
 //!    original accessed, its elements covering the texel exactly); an access where the
 //!    original's was out of bounds, or none where it was in bounds, is a mismatch. The
-//!    cleanup passes may delete a load whose value is unused, or merge it into an equal
-//!    one: a span whose original events are all loads may have no lowered events.
+//!    optimization and cleanup passes may delete a load whose value is unused, or merge
+//!    it into an equal one: a span whose original events are all loads may have no
+//!    lowered events. Loop unrolling copies an access once per iteration, each copy
+//!    keeping its span, and the copies run in the order of the iterations they stand
+//!    for, so they pair with the original's accesses in execution order.
 //! 2. **Values.** The value each image intrinsic defines keeps its id and its name
 //!    (`%N`) through the lowering (the pass turns the intrinsic into the last
 //!    instruction of its replacement), so its final value in every invocation is

@@ -81,6 +81,7 @@ impl<'s> Runs<'s> {
                     (Some(o), Some(l)) => lowered_step_budget(setup.max_steps, o, l),
                     _ => setup.max_steps,
                 },
+                ..config.interp
             },
             ..config
         };
