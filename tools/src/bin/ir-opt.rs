@@ -578,10 +578,22 @@ fn optimize(args: &OptArgs) -> Result<(), Failure> {
                 Some(w) => visa::Options::with_simd(w),
                 None => visa::Options::default(),
             };
-            let kernel = visa::emit_kernel(&shader, device, &options)
-                .map_err(|e| tools::render(&[e.to_diagnostic()], file, &source))?;
+            // A free width is the widest that fits, by the pressure model and, when
+            // GenX_IR is installed, by its spill reports (`visa::emit_confirmed`).
+            let (kernel, verdict) = if args.simd.is_none() && shader.subgroup_size.is_none() {
+                let c = visa::emit_confirmed(&shader, device, &options)
+                    .map_err(|e| tools::render(&[e.to_diagnostic()], file, &source))?;
+                for (w, bytes) in &c.spilled {
+                    log::info!("SIMD{w}: GenX_IR spilled {bytes} bytes; trying narrower");
+                }
+                (c.kernel, c.verdict)
+            } else {
+                let k = visa::emit_kernel(&shader, device, &options)
+                    .map_err(|e| tools::render(&[e.to_diagnostic()], file, &source))?;
+                (k, None)
+            };
             if args.check_with_igc {
-                check_with_igc(&kernel, device)?;
+                check_with_igc(&kernel, device, verdict)?;
             }
             kernel.text
         }
@@ -594,7 +606,12 @@ fn optimize(args: &OptArgs) -> Result<(), Failure> {
 
 /// Runs GenX_IR on the kernel and reports its verdict on stderr; a rejection is a
 /// failure carrying GenX_IR's errors.
-fn check_with_igc(kernel: &visa::Kernel, device: &lowering::Device) -> Result<(), Failure> {
+/// `verdict` is GenX_IR's verdict on the kernel if width selection compiled it already.
+fn check_with_igc(
+    kernel: &visa::Kernel,
+    device: &lowering::Device,
+    verdict: Option<Result<visa::igc::Compiled, visa::igc::CheckError>>,
+) -> Result<(), Failure> {
     let platform = kernel.genx_platform.ok_or_else(|| {
         Failure(format!(
             "error: --check-with-igc: {}",
@@ -603,7 +620,7 @@ fn check_with_igc(kernel: &visa::Kernel, device: &lowering::Device) -> Result<()
             }
         ))
     })?;
-    match visa::igc::compile(&kernel.text, platform) {
+    match verdict.unwrap_or_else(|| visa::igc::compile(&kernel.text, platform)) {
         Ok(c) => {
             let mode = if c.registers == 128 {
                 String::new()
