@@ -81,6 +81,28 @@ impl ErrorKind {
     }
 }
 
+/// What a SPIR-V error points at beside its word offset: the instruction in
+/// disassembly, and the source position its `OpLine` gives, if any.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct SpirvSite {
+    /// The instruction as `spirv-dis` would print it (ids as `%N`), e.g.
+    /// `%12 = OpImageSampleImplicitLod %4 %10 %11`.
+    pub disassembly: String,
+    /// The source position of the instruction, from `OpLine` and `OpString`.
+    pub source: Option<SourcePos>,
+}
+
+/// A position in the source a SPIR-V module was compiled from (its `OpLine`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourcePos {
+    /// The file, as its `OpString` names it.
+    pub file: String,
+    /// 1-based line (0 when the compiler gave none).
+    pub line: u32,
+    /// 1-based column (0 when the compiler gave none).
+    pub column: u32,
+}
+
 /// An import error: its kind, a message naming the construct, and its location.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ImportError {
@@ -90,6 +112,8 @@ pub struct ImportError {
     pub location: Location,
     /// What, in words, naming the construct.
     pub message: String,
+    /// For errors of the SPIR-V translator: the instruction and its source position.
+    pub spirv: Option<Box<SpirvSite>>,
 }
 
 impl ImportError {
@@ -99,7 +123,15 @@ impl ImportError {
             kind,
             location,
             message: message.into(),
+            spirv: None,
         }
+    }
+
+    /// The same error pointing at a SPIR-V instruction: its disassembly and source
+    /// position.
+    pub fn at_instruction(mut self, site: SpirvSite) -> ImportError {
+        self.spirv = Some(Box::new(site));
+        self
     }
 
     /// An [`ErrorKind::Unsupported`] error: `construct` is not supported, because
@@ -120,18 +152,45 @@ impl ImportError {
                 ir::diag::Diagnostic::error(self.location.ir_span(), self.message.clone())
                     .render(file, text)
             }
-            (Location::SpirV { word }, _) => format!(
-                "error: {}\n --> {file}: word {word} (byte offset {:#x})\n",
-                self.message,
-                word as u64 * 4
-            ),
+            (Location::SpirV { word }, _) => {
+                let mut out = format!("error: {}\n", self.message);
+                let at = format!("word {word} (byte offset {:#x})", word as u64 * 4);
+                match self.spirv.as_deref() {
+                    Some(SpirvSite {
+                        disassembly,
+                        source: Some(pos),
+                    }) => {
+                        out.push_str(&format!(" --> {}\n", pos));
+                        out.push_str(&format!("  = {file}: {at}: {disassembly}\n"));
+                    }
+                    Some(site) if !site.disassembly.is_empty() => {
+                        out.push_str(&format!(" --> {file}: {at}\n"));
+                        out.push_str(&format!("  | {}\n", site.disassembly));
+                    }
+                    _ => out.push_str(&format!(" --> {file}: {at}\n")),
+                }
+                out
+            }
             _ => format!("error: {}\n --> {file}\n", self.message),
+        }
+    }
+}
+
+impl fmt::Display for SourcePos {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.line, self.column) {
+            (0, _) => f.write_str(&self.file),
+            (l, 0) => write!(f, "{}:{l}", self.file),
+            (l, c) => write!(f, "{}:{l}:{c}", self.file),
         }
     }
 }
 
 impl fmt::Display for ImportError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(pos) = self.spirv.as_ref().and_then(|s| s.source.as_ref()) {
+            return write!(f, "{pos} ({}): {}", self.location, self.message);
+        }
         match self.location {
             Location::Unknown => f.write_str(&self.message),
             loc => write!(f, "{loc}: {}", self.message),

@@ -1,8 +1,17 @@
-//! SPIR-V, WGSL and GLSL compute shaders into the IR, through naga.
+//! SPIR-V, WGSL and GLSL compute shaders into the IR, through one translator of SPIR-V.
 //!
-//! [`import`] reads a module with naga (the wgpu project's shader translator), validates
-//! it with naga's validator, and translates one compute entry point into an IR
-//! [`Shader`](ir::Shader) that the IR's validator accepts:
+//! [`import`] takes every language through SPIR-V, as a Vulkan driver sees shaders:
+//!
+//! * **SPIR-V** goes straight to the project's own translator, [`spirv`] (in the manner
+//!   of Mesa's `spirv_to_nir`): specialization constants, format-less images, texel
+//!   buffers, texel pointers, buffers and workgroup memory, structured control flow,
+//!   inlined calls, `GLSL.std.450`.
+//! * **WGSL** is read and validated by naga (the wgpu project's shader translator) and
+//!   written as SPIR-V by naga's SPIR-V writer, with its debug lines, so errors and
+//!   spans point into the WGSL ([`wgsl`]).
+//! * **GLSL** is compiled by glslang, the reference GLSL compiler, run as the
+//!   `glslangValidator` executable (Debian `glslang-tools`), with its debug lines
+//!   ([`glslang`]).
 //!
 //! ```
 //! let wgsl = "
@@ -17,83 +26,109 @@
 //! assert_eq!(imported.shader.images[0].format, ir::Format::R32Uint);
 //! ```
 //!
-//! # What is translated
+//! The translation of naga's own IR, which the front end used before, stays as the
+//! differential oracle ([`oracle`]): the suites import every shader both ways and run
+//! both in the executor on the same inputs.
 //!
-//! * **Resources** (see [`bindings`] for the mapping from `(group, binding)`): storage
-//!   textures become image declarations with naga's dimension, arrayness, storage format
-//!   and access; sampled textures become images with the `sampled` access, which the
-//!   lowering reads through the sampler; storage and uniform buffers, push constants
-//!   (naga's immediates) and workgroup variables become NIR's `load_ssbo` /
-//!   `store_ssbo` / `ssbo_atomic`, `load_ubo`, `load_push_constant` and `load_shared` /
-//!   `store_shared` / `shared_atomic` at the byte offsets of naga's layout.
-//! * **Builtins**: global and local invocation id, workgroup id, number of workgroups,
-//!   local invocation index, workgroup size, and the subgroup id, count and invocation.
-//! * **Expressions** become SSA ALU code with NIR's ops and semantics ([`ops`],
-//!   [`math`]); naga's own rules for the cases GLSL leaves undefined (WGSL's: integer
-//!   division by zero gives the dividend, shift counts are masked, float-to-integer
-//!   conversions saturate) are kept, so the IR program is the naga program.
-//! * **Variables**: function locals, function arguments and `private` globals are
-//!   promoted to SSA values with phis ([`stmt`]); calls are inlined.
-//! * **Control flow**: `if`, `loop` with `continuing` and `break if`, `switch` (with
-//!   fall-through), `break`, `continue` and early `return`.
-//! * **Images**: loads, stores and atomics (64-bit ones on R64 formats), size and layer
-//!   count queries, sample counts; reads of sampled textures (`textureLoad`,
-//!   `texelFetch`) and their size at level 0.
-//! * **Barriers**: `barrier()`, `workgroupBarrier()`, `storageBarrier()` (a memory
-//!   barrier beside an execution barrier is part of it); WGSL's zero initialization of
-//!   workgroup memory.
-//!
-//! Everything else is an [`ImportError`] of kind [`ErrorKind::Unsupported`] that names
-//! the construct and gives naga's location: line and column in WGSL and GLSL, the word
-//! offset of the instruction in SPIR-V. Filtered sampling, gathers, depth comparisons,
-//! derivatives, ray queries, subgroup operations, level-count queries,
-//! inverse trigonometric functions and the like are refused, never approximated.
-//! Specialization constants (pipeline overrides) take their default values.
-//! naga's SPIR-V reader has no `Image` storage class, so image atomics written in
-//! SPIR-V (`OpImageTexelPointer`, as glslang emits `imageAtomic*`) are a parse error
-//! that says so; the same atomics in WGSL (`textureAtomic*`) import.
-//!
-//! naga's parsers run under `catch_unwind`: a panic inside naga on hostile input
-//! becomes an [`ErrorKind::Parse`] error. The translation itself returns errors and
-//! never panics; a translation the IR's validator rejects is an
-//! [`ErrorKind::Internal`] error.
+//! Errors ([`ImportError`]) name the construct and where it is: a line and column of
+//! WGSL or GLSL text, or a SPIR-V instruction's word offset, its disassembly and its
+//! `OpLine` position. Nothing is logged on a clean import.
 
 pub mod bindings;
-pub mod context;
-pub mod entry;
 pub mod error;
-pub mod expr;
-pub mod image;
-pub mod math;
-pub mod memory;
-pub mod ops;
+pub mod glslang;
+pub mod imported;
+pub mod oracle;
 pub mod source;
-pub mod stmt;
-pub mod value;
+pub mod spirv;
+pub mod wgsl;
 
 pub use bindings::{Binding, BindingKind};
-pub use entry::Imported;
 pub use error::{ErrorKind, ImportError, Location};
+pub use imported::Imported;
 pub use source::{Language, Parsed};
+pub use spirv::spec::{SpecConstant, SpecMap, SpecValue};
 
-/// Reads `bytes` as `language`, validates the module and imports the compute entry
-/// point `entry` (or the module's only one).
+/// What to import and how.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// The compute entry point (default: the module's only one).
+    pub entry: Option<String>,
+    /// Specialization: constant id to value (SPIR-V's `SpecId`, GLSL's `constant_id`,
+    /// WGSL's `@id` of an `override`). Ids no constant has are ignored, as Vulkan
+    /// ignores them.
+    pub spec: SpecMap,
+    /// Where GLSL's `#include`s resolve (the including file's directory, for one).
+    pub include_dirs: Vec<std::path::PathBuf>,
+}
+
+/// Imports the compute entry point `entry` (or the module's only one) of `bytes`, read
+/// as `language`, with every specialization constant at its default.
 pub fn import(
     bytes: &[u8],
     language: Language,
     entry: Option<&str>,
 ) -> Result<Imported, ImportError> {
-    let parsed = source::read(language, bytes)?;
-    entry::import(&parsed, entry)
+    let options = Options {
+        entry: entry.map(str::to_string),
+        ..Options::default()
+    };
+    import_with(bytes, language, &options)
 }
 
-/// The names of a parsed module's compute entry points, in the module's order.
-pub fn compute_entry_points(parsed: &Parsed) -> Vec<String> {
-    parsed
-        .module
-        .entry_points
-        .iter()
-        .filter(|e| e.stage == naga::ShaderStage::Compute)
-        .map(|e| e.name.clone())
-        .collect()
+/// Imports a compute entry point of `bytes`, read as `language`, with `options`.
+pub fn import_with(
+    bytes: &[u8],
+    language: Language,
+    options: &Options,
+) -> Result<Imported, ImportError> {
+    let spirv_options = spirv::Options {
+        entry: options.entry.clone(),
+        spec: options.spec.clone(),
+    };
+    match language {
+        Language::SpirV => spirv::import(bytes, &spirv_options),
+        Language::Wgsl => {
+            let words = wgsl::to_spirv(bytes, &options.spec)?;
+            spirv::import(&words_to_bytes(&words), &spirv_options).map_err(at_text)
+        }
+        Language::Glsl => {
+            let spv = glslang::compile(bytes, &options.include_dirs)?;
+            spirv::import(&spv, &spirv_options).map_err(at_text)
+        }
+    }
+}
+
+/// The SPIR-V module the front end translates for `bytes` of `language`: the bytes
+/// themselves for SPIR-V, naga's SPIR-V writer's output for WGSL, glslang's for GLSL.
+pub fn to_spirv(bytes: &[u8], language: Language, spec: &SpecMap) -> Result<Vec<u8>, ImportError> {
+    match language {
+        Language::SpirV => Ok(bytes.to_vec()),
+        Language::Wgsl => Ok(words_to_bytes(&wgsl::to_spirv(bytes, spec)?)),
+        Language::Glsl => glslang::compile(bytes, &[]),
+    }
+}
+
+/// The names of the compute entry points of `bytes` read as `language`.
+pub fn compute_entry_points(bytes: &[u8], language: Language) -> Result<Vec<String>, ImportError> {
+    spirv::compute_entry_points(&to_spirv(bytes, language, &SpecMap::new())?)
+}
+
+fn words_to_bytes(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// A translator error of a module compiled from text, located in the text by the
+/// instruction's `OpLine`.
+fn at_text(mut e: ImportError) -> ImportError {
+    if let Some(pos) = e.spirv.as_ref().and_then(|s| s.source.as_ref()) {
+        if pos.line > 0 {
+            e.location = Location::Text {
+                line: pos.line,
+                column: pos.column.max(1),
+            };
+            e.spirv = None;
+        }
+    }
+    e
 }

@@ -1,12 +1,14 @@
-//! Constructs the IR cannot express: each is an error naming the construct, at the
-//! location naga gives (line and column in WGSL and GLSL text, the instruction's word
-//! offset in SPIR-V), never a panic and never a different program.
+//! Constructs the IR cannot express, through the naga-IR oracle (`frontend::oracle`):
+//! each is an error naming the construct, at the location naga gives (line and column
+//! in WGSL and GLSL text, the instruction's word offset in SPIR-V), never a panic and
+//! never a different program. (`spirv_refusals.rs` tests the front door's translator.)
 //!
 //! The expected location of each error is where the construct's text starts in the
 //! source below, found by searching the source for it (the `at` argument), not by
 //! asking the front end.
 
-use frontend::{import, ErrorKind, ImportError, Language, Location};
+use frontend::oracle::import;
+use frontend::{ErrorKind, ImportError, Language, Location};
 
 /// The 1-based line and column (in characters) of the first `marker` in `src`.
 fn position(src: &str, marker: &str) -> Location {

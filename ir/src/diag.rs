@@ -74,6 +74,15 @@ impl Diagnostic {
             return out;
         }
         let line_no = self.span.line as usize;
+        // Without the source text (a SPIR-V module's debug lines naming a file that is
+        // not at hand), the position alone: never a made-up, empty line.
+        if source.is_empty() {
+            out.push_str(&format!(
+                " --> {file}:{}:{}\n",
+                self.span.line, self.span.col
+            ));
+            return out;
+        }
         let text = crate::span::source_lines(source)
             .nth(line_no - 1)
             .unwrap_or("");

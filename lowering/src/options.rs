@@ -28,7 +28,11 @@ pub struct LowerOptions {
     /// Route loads from read-only images through the sampler (`sampler_ld_lz`, or
     /// `sampler_ld` with a LOD), as IGC does for OpenCL; see the sampler path of [`crate::images`] for
     /// which loads qualify (the others take the normal path). It takes precedence over
-    /// `force_untyped` for the loads it covers. Default: off.
+    /// `force_untyped` for the loads it covers. Default: off, as in Mesa: the sampler
+    /// reads the surface state the descriptor holds, and a driver's storage-image
+    /// descriptor is written for the data port (with the lowered format of ISL's
+    /// `isl_lower_storage_image_format`), so only a driver that also binds a sampling
+    /// surface state of the view's format may turn it on.
     pub readonly_via_sampler: bool,
     /// How group async copies are lowered.
     pub async_copies: AsyncCopyOptions,

@@ -72,7 +72,7 @@ fn every_corpus_shader_imports_lowers_and_verifies() {
 fn naga_glsl_reader_gaps_still_fail() {
     for (name, why) in corpus::NAGA_GLSL_GAPS {
         let bytes = std::fs::read(corpus::dir().join(name)).unwrap();
-        let e = frontend::import(&bytes, frontend::Language::Glsl, None)
+        let e = frontend::oracle::import(&bytes, frontend::Language::Glsl, None)
             .err()
             .unwrap_or_else(|| {
                 panic!("{name}: naga's GLSL reader reads it now; drop it from NAGA_GLSL_GAPS")

@@ -1,31 +1,38 @@
 //! The vISA sweep: a fixed-seed sample of random image shaders from the lowering
-//! property generator ([`suites::cases::image_shader::Case`]), lowered like `ir-opt -O`
-//! for two groups of platforms, the LSC ones (DG2, MTL, PVC) and those of the legacy data
-//! port (BDW, SKL, ICL, TGL), with the typed, `--force-untyped` (BTI and A64) and
-//! `--readonly-via-sampler` options at the case's SIMD width (8, 16 or 32; PVC, which
-//! has no SIMD8 dispatch, runs SIMD8 cases at 16), emitted as whole kernels by
-//! [`visa::emit_kernel`] and compiled by IGC's GenX_IR, many processes at once.
+//! property generator ([`suites::cases::image_shader::Case`], image arrays and their
+//! `non_uniform` loops included), lowered like `ir-opt -O` for two groups of platforms,
+//! the LSC ones (DG2, MTL, PVC) and those of the legacy data port (BDW, SKL, ICL, TGL),
+//! with the typed, `--force-untyped` (BTI and A64) and `--readonly-via-sampler`
+//! options, each emitted at every SIMD width the platform dispatches (8, 16 and 32;
+//! PVC has no SIMD8) by [`visa::emit_kernel`] and compiled by IGC's GenX_IR, many
+//! processes at once.
 //!
 //! Every emitted kernel must compile, with nothing retried ([`visa::igc::compile`]): the
 //! sweep counts apart the three ways a kernel can fail, a GenX_IR crash (a signal), a
-//! spill and a rejection, and fails on any of them. A case may instead stop with a
-//! documented error: a lowering error (the lowering property suites check which ones
-//! are expected), or an emission error of a kind the back end documents (a message the
-//! platform's legality table refuses, a kernel whose live values need more registers
-//! than a thread of the case's fixed width has). Any other emission error fails the
-//! sweep, and so do too few compiled kernels in a group ([`MIN_COMPILED`]). After the
-//! run the sweep prints what happened per platform and width.
+//! spill and a rejection, and fails on any of them. The generated shaders fix no
+//! subgroup size, so a width whose registers the pressure model says cannot hold the
+//! kernel's values is not a refusal: the kernel is emitted at the next narrower width,
+//! as a free width would be ([`visa::emit_kernel`]), and counted as narrowed. A case
+//! may instead stop with a documented error: a lowering error (the lowering property
+//! suites check which ones are expected), or a message the platform's legality table
+//! refuses. Any other emission error fails the sweep (a register-pressure refusal at
+//! the narrowest width too), and so do too few compiled kernels in a group
+//! ([`MIN_COMPILED`]). After the run the sweep prints, per platform and width asked
+//! for, GenX_IR's verdicts and what became of the cases before it.
 //!
-//! Environment: `QC_TESTS` = cases per LSC platform (default [`CASES`]; each legacy
-//! platform gets 600 / 734 of it, so that both groups compile over 2,000 kernels),
-//! `QC_SEED` = a seed
-//! mixed into the fixed one, `VISA_SWEEP_THREADS` = GenX_IR processes at once (default:
-//! the available parallelism), `VISA_SWEEP_DUMP` = a directory that receives every
-//! emitted kernel and its lowered shader (for measuring them with GenX_IR's options). GenX_IR is Debian's `libigc-tools`; without it the sweep
-//! fails when env `CI` is set and skips with a message otherwise.
+//! Environment: `QC_TESTS` = cases per LSC platform (default [`DEFAULT_TESTS`]; each legacy
+//! platform gets 600 / 734 of it; from [`CASES`] on, each group must compile
+//! [`MIN_COMPILED`] kernels), `QC_SEED` = a seed mixed into the fixed one, or
+//! `QC_SEEDS` = several, comma-separated, `VISA_SWEEP_THREADS` = GenX_IR processes at
+//! once (default: the available parallelism), `VISA_SWEEP_DUMP` = a directory that
+//! receives every emitted kernel and its lowered shader (for measuring them with
+//! GenX_IR's options). GenX_IR is Debian's `libigc-tools`; without it the sweep fails
+//! when env `CI` is set and skips with a message otherwise. CI runs the default; the
+//! full grid, 3 seeds x every width x 7 platforms:
 //!
 //! ```text
-//! cargo test --release -p suites --test visa_sweep -- --nocapture
+//! QC_SEEDS=0,7,11 QC_TESTS=734 VISA_SWEEP_THREADS=2 \
+//!     cargo test --release -p suites --test visa_sweep -- --nocapture
 //! ```
 
 use lowering::{Device, LowerOptions, UntypedAddress};
@@ -34,8 +41,13 @@ use std::collections::BTreeMap;
 use std::time::Instant;
 use suites::cases::image_shader::{Case, CaseConfig};
 
-/// Cases per LSC platform.
+/// Cases per LSC platform of a full run, the count the legacy platforms' share and
+/// [`MIN_COMPILED`] are measured against.
 const CASES: usize = 734;
+
+/// Cases per LSC platform when `QC_TESTS` is not set (CI): each at every width, about
+/// 3,500 kernels, a minute and a half of GenX_IR on two threads.
+const DEFAULT_TESTS: usize = 200;
 
 /// The groups of platforms the sweep compiles for, and the cases of each platform of
 /// the group in a default run (a run of `QC_TESTS` cases scales them by
@@ -78,13 +90,8 @@ fn options() -> Vec<LowerOptions> {
 /// `n` cases for `platform`: the generator draws among every preset; the sweep keeps
 /// the cases of `platform` (the images' formats depend on the device).
 fn cases(platform: &str, n: usize, seed: u64) -> Vec<Case> {
-    // Image arrays and their `non_uniform` loops reach GenX_IR through the lit shaders
-    // (`tests/lit/nonuniform/`, compiled on every platform by visa/tests/corpus_genx.rs)
-    // and through the vISA leg's properties; the sweep's cases stay those drawn before
-    // arrays existed, the set its crash and spill counts are measured on.
     let cfg = CaseConfig {
         options: options(),
-        array_share: 0,
         ..CaseConfig::default()
     };
     let want = Device::preset(platform).expect("a preset").name;
@@ -99,15 +106,55 @@ fn cases(platform: &str, n: usize, seed: u64) -> Vec<Case> {
     out
 }
 
-/// What became of a case.
+/// What became of a case at one width before GenX_IR.
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
 enum Outcome {
     /// A lowering error.
     Lowering,
     /// A documented emission refusal, by kind.
     Refused(&'static str),
-    /// Emitted (then compiled or rejected).
+    /// Emitted at the width asked for.
     Emitted,
+    /// The pressure model refused the width asked for; the shader leaves its width free,
+    /// so it was emitted at this narrower width, as a driver would dispatch it.
+    Narrowed(u32),
+}
+
+/// The widths the sweep asks for on a platform: every one it dispatches.
+fn widths(plat: &str) -> &'static [u32] {
+    if plat == "pvc" {
+        &[16, 32]
+    } else {
+        &[8, 16, 32]
+    }
+}
+
+/// The seeds of a run: `QC_SEEDS` (a comma-separated list), else `QC_SEED`, else 0.
+fn seeds() -> Vec<u64> {
+    match std::env::var("QC_SEEDS") {
+        Ok(list) => list
+            .split(',')
+            .map(|s| {
+                s.trim()
+                    .parse()
+                    .unwrap_or_else(|_| panic!("QC_SEEDS: `{s}` is not a number"))
+            })
+            .collect(),
+        Err(_) => vec![env_u64("QC_SEED").unwrap_or(0)],
+    }
+}
+
+/// One kernel handed to GenX_IR.
+struct Job {
+    label: String,
+    ir: String,
+    text: String,
+    group: usize,
+    plat: &'static str,
+    /// The width asked for.
+    simd: u32,
+    /// GenX_IR's platform.
+    genx: &'static str,
 }
 
 #[test]
@@ -119,139 +166,166 @@ fn random_image_shaders_compile_through_genx_ir() {
         eprintln!("visa_sweep: skipped: GenX_IR (Debian package libigc-tools) is not installed");
         return;
     }
-    let n = env_u64("QC_TESTS").map_or(CASES, |v| v as usize);
-    let user_seed = env_u64("QC_SEED").unwrap_or(0);
+    let n = env_u64("QC_TESTS").map_or(DEFAULT_TESTS, |v| v as usize);
     let threads = env_u64("VISA_SWEEP_THREADS").map_or_else(
         || std::thread::available_parallelism().map_or(2, |p| p.get()),
         |v| v as usize,
     );
     let started = Instant::now();
-    let mut jobs = Vec::new();
-    let mut labels = Vec::new();
-    let mut outcomes: BTreeMap<(&str, Outcome), usize> = BTreeMap::new();
+    let mut jobs: Vec<Job> = Vec::new();
+    // Per platform, width asked for and outcome: the cases.
+    let mut outcomes: BTreeMap<(&str, u32, String), usize> = BTreeMap::new();
     let mut failures = Vec::new();
     let mut emit_time = std::time::Duration::ZERO;
-    // The group of each job, to count compiled kernels per group.
-    let mut groups = Vec::new();
-    // The platform and width of each job, and the kernels compiled per platform and
-    // width.
-    let mut widths: Vec<(&str, u32)> = Vec::new();
-    let mut widths_compiled: BTreeMap<(&str, u32), usize> = BTreeMap::new();
-    let platforms = GROUPS
-        .iter()
-        .enumerate()
-        .flat_map(|(g, (plats, per))| plats.iter().map(move |p| (g, *p, *per)));
-    for (group, plat, per) in platforms {
-        let p = SEED_ORDER
+    let seeds = seeds();
+    for &user_seed in &seeds {
+        let platforms = GROUPS
             .iter()
-            .position(|&s| s == plat)
-            .expect("every swept platform has a seed");
-        let seed = 0x715a_5eed_u64 ^ (p as u64) ^ user_seed.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        for (i, case) in cases(plat, per * n / CASES, seed).into_iter().enumerate() {
-            let label = format!("{plat} case {i} (seed {seed:#x})");
-            let mut shader = case.build();
-            let t = Instant::now();
-            let lowered = lowering::lower_images(&mut shader, &case.device, &case.options)
-                .map_err(|e| e.to_string())
-                .and_then(|_| {
-                    lowering::lower_async_copies(&mut shader, &case.device, &Default::default())
-                        .map_err(|e| e.to_string())
-                })
-                .and_then(|_| {
-                    use ir::passes::Pass;
-                    ir::passes::Cleanup::standard(16)
-                        .run(&mut shader)
-                        .map_err(|e| e.to_string())
-                });
-            if lowered.is_err() {
-                *outcomes.entry((plat, Outcome::Lowering)).or_default() += 1;
-                continue;
-            }
-            let simd = match (case.subgroup_size, plat) {
-                (8, "pvc") => 16,
-                (s, _) => s,
-            };
-            let emitted = visa::emit_kernel(&shader, &case.device, &visa::Options::with_simd(simd));
-            emit_time += t.elapsed();
-            match emitted {
-                Ok(k) => {
-                    *outcomes.entry((plat, Outcome::Emitted)).or_default() += 1;
-                    let platform = k
-                        .genx_platform
-                        .expect("the swept platforms have a GenX_IR platform");
-                    if let Some(dir) = std::env::var_os("VISA_SWEEP_DUMP") {
-                        let f =
-                            std::path::Path::new(&dir).join(label.replace([' ', '(', ')'], "_"));
-                        let _ = std::fs::write(f.with_extension("visaasm"), &k.text);
-                        let _ = std::fs::write(f.with_extension("ir"), shader.to_string());
-                    }
-                    jobs.push((k.text, platform.to_string()));
-                    labels.push((label, shader.to_string()));
-                    groups.push(group);
-                    widths.push((plat, k.abi.simd));
-                }
-                Err(e) => {
-                    let kind = match *e.kind {
-                        visa::EmitErrorKind::Message(_) => "message refused by the table",
-                        visa::EmitErrorKind::RegisterPressure { .. } => "register pressure",
-                        _ => {
-                            failures.push(format!("{label}: {e}\n{shader}"));
-                            "other (a failure)"
-                        }
+            .enumerate()
+            .flat_map(|(g, (plats, per))| plats.iter().map(move |p| (g, *p, *per)));
+        for (group, plat, per) in platforms {
+            let p = SEED_ORDER
+                .iter()
+                .position(|&s| s == plat)
+                .expect("every swept platform has a seed");
+            let seed = 0x715a_5eed_u64 ^ (p as u64) ^ user_seed.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            for (i, case) in cases(plat, per * n / CASES, seed).into_iter().enumerate() {
+                let t = Instant::now();
+                let mut shader = case.build();
+                let lowered = lowering::lower_images(&mut shader, &case.device, &case.options)
+                    .map_err(|e| e.to_string())
+                    .and_then(|_| {
+                        lowering::lower_async_copies(&mut shader, &case.device, &Default::default())
+                            .map_err(|e| e.to_string())
+                    })
+                    .and_then(|_| {
+                        use ir::passes::Pass;
+                        ir::passes::Cleanup::standard(16)
+                            .run(&mut shader)
+                            .map_err(|e| e.to_string())
+                    });
+                emit_time += t.elapsed();
+                for &simd in widths(plat) {
+                    let label = format!("{plat} case {i} SIMD{simd} (seed {seed:#x})");
+                    let mut count = |o: Outcome| {
+                        *outcomes.entry((plat, simd, format!("{o:?}"))).or_default() += 1;
                     };
-                    *outcomes.entry((plat, Outcome::Refused(kind))).or_default() += 1;
+                    if lowered.is_err() {
+                        count(Outcome::Lowering);
+                        continue;
+                    }
+                    let t = Instant::now();
+                    let mut emitted =
+                        visa::emit_kernel(&shader, &case.device, &visa::Options::with_simd(simd));
+                    let mut outcome = Outcome::Emitted;
+                    // The generated shaders fix no subgroup size: a width the registers
+                    // cannot hold is dispatched narrower, as the free width would be.
+                    if shader.subgroup_size.is_none() {
+                        for &w in widths(plat).iter().rev().filter(|&&w| w < simd) {
+                            let Err(e) = &emitted else { break };
+                            if !matches!(*e.kind, visa::EmitErrorKind::RegisterPressure { .. }) {
+                                break;
+                            }
+                            emitted = visa::emit_kernel(
+                                &shader,
+                                &case.device,
+                                &visa::Options::with_simd(w),
+                            );
+                            outcome = Outcome::Narrowed(w);
+                        }
+                    }
+                    emit_time += t.elapsed();
+                    match emitted {
+                        Ok(k) => {
+                            count(outcome);
+                            let genx = k
+                                .genx_platform
+                                .expect("the swept platforms have a GenX_IR platform");
+                            if let Some(dir) = std::env::var_os("VISA_SWEEP_DUMP") {
+                                let f = std::path::Path::new(&dir)
+                                    .join(label.replace([' ', '(', ')'], "_"));
+                                let _ = std::fs::write(f.with_extension("visaasm"), &k.text);
+                                let _ = std::fs::write(f.with_extension("ir"), shader.to_string());
+                            }
+                            jobs.push(Job {
+                                label,
+                                ir: shader.to_string(),
+                                text: k.text,
+                                group,
+                                plat,
+                                simd,
+                                genx,
+                            });
+                        }
+                        Err(e) => {
+                            let kind = match *e.kind {
+                                visa::EmitErrorKind::Message(_) => "message refused by the table",
+                                // The shader leaves its width free, and even the narrowest
+                                // width overflows the registers: a failure.
+                                visa::EmitErrorKind::RegisterPressure { .. } => {
+                                    failures.push(format!("{label}: {e}\n{shader}"));
+                                    "register pressure at every width (a failure)"
+                                }
+                                _ => {
+                                    failures.push(format!("{label}: {e}\n{shader}"));
+                                    "other (a failure)"
+                                }
+                            };
+                            count(Outcome::Refused(kind));
+                        }
+                    }
                 }
             }
         }
     }
     let emitted = jobs.len();
-    let texts: Vec<String> = jobs.iter().map(|j| j.0.clone()).collect();
     let compile_started = Instant::now();
-    let results = visa::igc::compile_many(jobs, threads);
+    let inputs: Vec<(String, String)> = jobs
+        .iter()
+        .map(|j| (j.text.clone(), j.genx.to_string()))
+        .collect();
+    let results = visa::igc::compile_many(inputs, threads);
     let compile_time = compile_started.elapsed();
     let mut compiled = 0;
-    // Failures by kind: crashes, spills, rejections (and others), per platform.
-    let mut failed: BTreeMap<(&'static str, String), usize> = BTreeMap::new();
     let mut per_group = vec![0usize; GROUPS.len()];
-    for (((((label, ir_text), text), r), &group), &(plat, simd)) in labels
-        .iter()
-        .zip(&texts)
-        .zip(results)
-        .zip(&groups)
-        .zip(&widths)
-    {
+    // Per platform and width asked for, what GenX_IR made of the kernels.
+    let mut verdicts: BTreeMap<(&str, u32, &'static str), usize> = BTreeMap::new();
+    for (job, r) in jobs.iter().zip(results) {
+        let kind = match &r {
+            Ok(_) => "compiled",
+            Err(visa::igc::CheckError::Crashed { .. }) => "crash",
+            Err(visa::igc::CheckError::Spilled { .. }) => "spill",
+            Err(visa::igc::CheckError::Rejected { .. }) => "rejection",
+            Err(_) => "other failure",
+        };
+        *verdicts.entry((job.plat, job.simd, kind)).or_default() += 1;
         match r {
             Ok(_) => {
                 compiled += 1;
-                per_group[group] += 1;
-                *widths_compiled.entry((plat, simd)).or_default() += 1;
+                per_group[job.group] += 1;
             }
             Err(e) => {
-                let kind = match e {
-                    visa::igc::CheckError::Crashed { .. } => "crash",
-                    visa::igc::CheckError::Spilled { .. } => "spill",
-                    visa::igc::CheckError::Rejected { .. } => "rejection",
-                    _ => "other failure",
-                };
-                *failed.entry((kind, plat.to_string())).or_default() += 1;
                 let file = std::env::temp_dir().join(format!(
                     "visa-sweep-{}.visaasm",
-                    label.replace([' ', '(', ')'], "_")
+                    job.label.replace([' ', '(', ')'], "_")
                 ));
-                let _ = std::fs::write(&file, text);
-                let _ = std::fs::write(file.with_extension("ir"), ir_text);
+                let _ = std::fs::write(&file, &job.text);
+                let _ = std::fs::write(file.with_extension("ir"), &job.ir);
                 let said: Vec<String> = e.to_string().lines().take(12).map(String::from).collect();
                 failures.push(format!(
-                    "{label}: GenX_IR {kind} ({}):\n{}\n{ir_text}",
+                    "{}: GenX_IR {kind} ({}):\n{}\n{}",
+                    job.label,
                     file.display(),
-                    said.join("\n")
+                    said.join("\n"),
+                    job.ir
                 ));
             }
         }
     }
     eprintln!(
-        "visa_sweep: {} cases per LSC platform, {} per legacy one; {emitted} kernels emitted in {:.2?} (lowering included), \
-         {compiled} compiled by GenX_IR in {:.2?} on {threads} threads; {:.2?} in all",
+        "visa_sweep: seeds {seeds:?}, {} cases per LSC platform, {} per legacy one, each at every width; \
+         {emitted} kernels emitted in {:.2?} (lowering included), {compiled} compiled by GenX_IR \
+         in {:.2?} on {threads} threads; {:.2?} in all",
         n,
         GROUPS[1].1 * n / CASES,
         emit_time,
@@ -259,9 +333,9 @@ fn random_image_shaders_compile_through_genx_ir() {
         started.elapsed()
     );
     let count = |kind: &str| -> usize {
-        failed
+        verdicts
             .iter()
-            .filter(|((k, _), _)| *k == kind)
+            .filter(|((_, _, k), _)| *k == kind)
             .map(|(_, n)| n)
             .sum()
     };
@@ -272,17 +346,28 @@ fn random_image_shaders_compile_through_genx_ir() {
         count("rejection"),
         count("other failure")
     );
-    for ((kind, plat), n) in &failed {
-        eprintln!("    {kind} on {plat}: {n}");
-    }
-    for ((plat, simd), n) in &widths_compiled {
-        eprintln!("  {plat:4} SIMD{simd}: {n} compiled");
+    eprintln!("  platform width: GenX_IR's verdicts | the cases before GenX_IR");
+    for plat in SEED_ORDER {
+        for &simd in widths(plat) {
+            let v: Vec<String> = verdicts
+                .iter()
+                .filter(|((p, w, _), _)| *p == plat && *w == simd)
+                .map(|((_, _, k), n)| format!("{k} {n}"))
+                .collect();
+            let o: Vec<String> = outcomes
+                .iter()
+                .filter(|((p, w, _), _)| *p == plat && *w == simd)
+                .map(|((_, _, k), n)| format!("{k} {n}"))
+                .collect();
+            eprintln!(
+                "  {plat:4} SIMD{simd:<2}: {} | {}",
+                v.join(", "),
+                o.join(", ")
+            );
+        }
     }
     for ((plats, _), got) in GROUPS.iter().zip(&per_group) {
         eprintln!("  compiled for {plats:?}: {got}");
-    }
-    for ((plat, o), count) in &outcomes {
-        eprintln!("  {plat:4} {o:?}: {count}");
     }
     assert!(
         failures.is_empty(),

@@ -117,3 +117,100 @@ fn main {
         "{err}"
     );
 }
+
+/// The workspace's corpus directory.
+fn corpus(file: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/corpus")
+        .join(file)
+}
+
+/// glslang's SPIR-V of `glsl`, written under the target's temporary folder; `None`
+/// (a skip) without glslang, except in CI.
+fn spirv_of(name: &str, glsl: &str) -> Option<PathBuf> {
+    let src = temp_file(&format!("{name}.comp"), glsl);
+    let out = src.with_extension("spv");
+    match Command::new("glslangValidator")
+        .args(["-V", "--target-env", "vulkan1.2"])
+        .arg(&src)
+        .arg("-o")
+        .arg(&out)
+        .output()
+    {
+        Ok(o) if o.status.success() => Some(out),
+        _ => {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "glslangValidator is missing"
+            );
+            None
+        }
+    }
+}
+
+const SPECIALIZED: &str = "#version 450
+layout(local_size_x_id = 0) in;
+layout(constant_id = 1) const uint K = 3u;
+layout(std430, binding = 0) buffer B { uint o[]; };
+void main() { o[gl_LocalInvocationIndex] = K; }
+";
+
+#[test]
+fn a_clean_import_prints_nothing_on_stderr() {
+    let mut inputs = vec![
+        (corpus("bevy/game_of_life.wgsl"), Some("update")),
+        (corpus("sascha_willems/sharpen.comp"), None),
+    ];
+    if let Some(spv) = spirv_of("quiet", SPECIALIZED) {
+        inputs.push((spv, None));
+    }
+    for (path, entry) in inputs {
+        let mut cmd = Command::new(ir_opt());
+        cmd.arg(&path);
+        if let Some(e) = entry {
+            cmd.args(["--entry", e]);
+        }
+        let out = run_with_limit(cmd, Duration::from_secs(60));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            out.stderr.is_empty(),
+            "{}: {}",
+            path.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+#[test]
+fn spec_sets_constants_and_the_workgroup_size() {
+    let Some(spv) = spirv_of("spec", SPECIALIZED) else {
+        return;
+    };
+    let run = |args: &[&str]| {
+        let mut cmd = Command::new(ir_opt());
+        cmd.arg(&spv).args(args);
+        run_with_limit(cmd, Duration::from_secs(60))
+    };
+    // local_size_x_id's default is 1; the constant 3 is stored.
+    let out = run(&[]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("local_size=1,1,1"), "{text}");
+    assert!(text.contains("load_const (0x00000003)"), "{text}");
+    let out = run(&["--spec", "0=64", "--spec", "1=0x2a"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("local_size=64,1,1"), "{text}");
+    assert!(text.contains("load_const (0x0000002a)"), "{text}");
+    // An id the module does not have, and a value that is not one.
+    let out = run(&["--spec", "9=1"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no specialization constant 9"), "{err}");
+    assert!(err.contains("0, 1"), "{err}");
+    let out = run(&["--spec", "1=banana"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--spec"));
+}

@@ -713,6 +713,102 @@ pub fn run_shader(shader: &Shader, o: &RunOptions) -> Result<String, CliError> {
     Ok(out)
 }
 
+/// What [`compare_shaders`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Comparison {
+    /// Whether the two runs agree: both ran and left every byte the same, or both
+    /// failed with the same error.
+    pub agree: bool,
+    /// What was compared, or the first difference.
+    pub summary: String,
+}
+
+/// Runs two shaders that must compute the same results (two translations of one
+/// source) on identical memory, set up for `a` as `run` sets it up (its images, buffers,
+/// push constants and grid; `b` must declare the same images), and compares every byte
+/// of every image, buffer and global allocation afterwards.
+pub fn compare_shaders(a: &Shader, b: &Shader, o: &RunOptions) -> Result<Comparison, CliError> {
+    let dev = device(o.target.as_deref().unwrap_or("dg2"))?;
+    let setup = make_setup(a, &dev, o)?;
+    let run = |s: &Shader| -> Result<Result<Memory, String>, CliError> {
+        let mem = setup.build_memory(s, &dev).map_err(CliError::Setup)?;
+        let mut config = ExecConfig {
+            subgroup_size: setup.subgroup_size,
+            log_accesses: false,
+            dataport: dev.dataport,
+            ..ExecConfig::default()
+        };
+        config.interp.max_steps = setup.max_steps;
+        let mut ex = Executor::with_config(s, config);
+        ex.memory = mem;
+        Ok(match ex.run(setup.grid) {
+            Ok(_) => Ok(ex.memory),
+            Err(e) => Err(e.to_string()),
+        })
+    };
+    let (ra, rb) = (run(a)?, run(b)?);
+    let (ma, mb) = match (ra, rb) {
+        (Ok(ma), Ok(mb)) => (ma, mb),
+        (Err(ea), Err(eb)) => {
+            return Ok(Comparison {
+                agree: true,
+                summary: format!("both fail: {ea} / {eb}"),
+            })
+        }
+        (Err(e), Ok(_)) => {
+            return Ok(Comparison {
+                agree: false,
+                summary: format!("only the first fails: {e}"),
+            })
+        }
+        (Ok(_), Err(e)) => {
+            return Ok(Comparison {
+                agree: false,
+                summary: format!("only the second fails: {e}"),
+            })
+        }
+    };
+    let (xa, xb) = (ma.allocations(), mb.allocations());
+    if xa.len() != xb.len() {
+        return Ok(Comparison {
+            agree: false,
+            summary: format!("{} allocations against {}", xa.len(), xb.len()),
+        });
+    }
+    let mut bytes = 0usize;
+    for (x, y) in xa.iter().zip(xb) {
+        if let Some(i) = x.bytes.iter().zip(&y.bytes).position(|(p, q)| p != q) {
+            return Ok(Comparison {
+                agree: false,
+                summary: format!(
+                    "{} differs at byte {i:#x}: {:#04x} against {:#04x}",
+                    x.name, x.bytes[i], y.bytes[i]
+                ),
+            });
+        }
+        if x.bytes.len() != y.bytes.len() {
+            return Ok(Comparison {
+                agree: false,
+                summary: format!(
+                    "{} has {} bytes against {}",
+                    x.name,
+                    x.bytes.len(),
+                    y.bytes.len()
+                ),
+            });
+        }
+        bytes += x.bytes.len();
+    }
+    Ok(Comparison {
+        agree: true,
+        summary: format!(
+            "{} allocations, {bytes} bytes, the same after {} workgroups",
+            xa.len(),
+            setup.grid.iter().map(|&g| g as u64).product::<u64>()
+        ),
+    })
+}
+
 /// `ir-opt verify`: lowers and verifies `source`; returns the summary line.
 pub fn verify(
     file: &str,

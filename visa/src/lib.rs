@@ -40,9 +40,10 @@
 //! programs, compared part by part in `visa/IGC-SKELETON.md`.
 //!
 //! **SIMD width.** Every kernel runs `W` lanes per thread: the shader's
-//! `subgroup_size`, else [`Options::simd`], else 16, or the platform's narrowest width
-//! when a SIMD16 thread's registers cannot hold the values live at once
-//! ([`emit_kernel`]). Whole-kernel instructions are
+//! `subgroup_size`, else [`Options::simd`], else the widest width the workgroup
+//! allows whose live values fit a thread's registers ([`candidate_widths`],
+//! [`emit_kernel`]; [`emit_confirmed`] also asks GenX_IR and steps narrower when it
+//! spills). Whole-kernel instructions are
 //! `(M1, W)`: they write only the enabled lanes. `(M1_NM, n)` (no mask) appears only in
 //! scalar work (uniform payload fields) and in copies into temporaries.
 //!
@@ -143,7 +144,7 @@
 //! [`memory`], [`lsc`], [`block2d`], [`sampler`], [`dataport`]) over the shared
 //! [`ctx::Ctx`];
 //! [`abi`] lays out the inputs, [`decl`] the symbol table, [`target`] the platform
-//! facts; [`igc`] runs GenX_IR.
+//! facts; [`igc`] runs GenX_IR; [`width`] picks the SIMD width with its verdicts.
 
 pub mod abi;
 pub mod alu;
@@ -184,8 +185,10 @@ pub mod sysval;
 pub mod target;
 pub mod uniform;
 pub mod vtype;
+pub mod width;
 
 pub use abi::{Abi, Input, InputKind};
 pub use error::{EmitError, EmitErrorKind};
-pub use kernel::{emit_kernel, Kernel};
+pub use kernel::{candidate_widths, emit_kernel, Kernel};
 pub use target::{genx_platform, Family, Options, Target};
+pub use width::{emit_confirmed, Confirmed};

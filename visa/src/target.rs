@@ -16,16 +16,23 @@ use tiling::Gen;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Options {
-    /// The kernel's SIMD width when the shader fixes no `subgroup_size` (default 16,
-    /// which every LSC platform dispatches, or a narrower width when a SIMD16 thread
-    /// could not hold the kernel's values: see [`crate::emit_kernel`]).
+    /// The kernel's SIMD width when the shader fixes no `subgroup_size`; `None` leaves
+    /// it free: the widest width that fits ([`crate::candidate_widths`],
+    /// [`crate::emit_kernel`]).
     pub simd: Option<u32>,
+    /// Emit a kernel whose live values the pressure model says overflow the registers
+    /// anyway (in the 128-register mode), for measuring the model against GenX_IR's
+    /// spill reports; a kernel for a driver never sets it.
+    pub unchecked_pressure: bool,
 }
 
 impl Options {
     /// Options with the kernel SIMD width `simd` for shaders that fix no subgroup size.
     pub fn with_simd(simd: u32) -> Options {
-        Options { simd: Some(simd) }
+        Options {
+            simd: Some(simd),
+            ..Options::default()
+        }
     }
 }
 

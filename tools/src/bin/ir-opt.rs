@@ -12,7 +12,8 @@ use tools::{load_shader, read_bytes, read_input, write_output, Failure, OptionEr
 const EXAMPLES: &str = "\
 Examples:
   ir-opt examples/blur.ir                      parse, validate and print
-  ir-opt tests/corpus/x.comp --target dg2 -O   import GLSL through naga, then lower
+  ir-opt tests/corpus/x.comp --target dg2 -O   import GLSL (compiled by glslang), then lower
+  ir-opt shader.spv --spec 0=64 --spec 1=true  specialize constants 0 and 1
   ir-opt shader.spv --entry main               import one entry point of a SPIR-V module
   ir-opt examples/blur.ir -p cse,dce           run passes
   ir-opt examples/blur.ir --target dg2 -O      lower images for DG2, then clean up
@@ -119,14 +120,38 @@ impl From {
 /// How an input is read: the IR's text, or a shader through naga.
 #[derive(Args)]
 struct SourceArgs {
-    /// Read FILE as SPIR-V, WGSL or GLSL through naga (default: by extension, `.spv`,
-    /// `.wgsl`, `.comp`, `.glsl`; anything else is the IR's text).
+    /// Read FILE as SPIR-V, WGSL or GLSL (default: by extension, `.spv`, `.wgsl`,
+    /// `.comp`, `.glsl`; anything else is the IR's text).
     #[arg(long, value_name = "LANG", value_enum)]
     from: Option<From>,
     /// The compute entry point to import from a SPIR-V, WGSL or GLSL module (default:
     /// its only one).
     #[arg(long, value_name = "NAME")]
     entry: Option<String>,
+    /// Specialize constant ID (SPIR-V SpecId, GLSL constant_id, WGSL @id) to VALUE: an
+    /// integer, a float, or a boolean (true/false, 1/0); repeatable. The others keep
+    /// their defaults.
+    #[arg(long = "spec", value_name = "ID=VALUE")]
+    spec: Vec<String>,
+}
+
+/// The specialization `--spec` gives.
+fn spec_map(args: &[String]) -> Result<frontend::SpecMap, Failure> {
+    let mut map = frontend::SpecMap::new();
+    for a in args {
+        let bad = |why: &str| Failure(OptionError::new("--spec", format!("`{a}`: {why}")).line());
+        let (id, value) = a.split_once('=').ok_or_else(|| bad("expected ID=VALUE"))?;
+        let id: u32 = id
+            .trim()
+            .parse()
+            .map_err(|_| bad("the ID is not a whole number"))?;
+        let v = frontend::SpecValue::parse(value)
+            .ok_or_else(|| bad("the VALUE is not an integer, a float, true or false"))?;
+        if map.insert(id, v).is_some() {
+            return Err(bad("the ID is given twice"));
+        }
+    }
+    Ok(map)
 }
 
 /// Options shared by `run` and `verify`.
@@ -320,7 +345,8 @@ fn parse_usize(text: &str) -> Result<usize, String> {
 }
 
 fn main() -> ExitCode {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn,naga=error"))
+        .init();
     let command = Cli::command().after_help(after_help());
     let cli: Cli = match tools::command_line::parse(command) {
         Ok(cli) => cli,
@@ -384,6 +410,15 @@ fn load(path: &str, source: &SourceArgs) -> Result<Input, Failure> {
         None => frontend::Language::from_path(path),
     };
     let Some(language) = language else {
+        if !source.spec.is_empty() {
+            return Err(Failure(
+                OptionError::new(
+                    "--spec",
+                    "specializes a SPIR-V, WGSL or GLSL input; this input is the IR's text",
+                )
+                .line(),
+            ));
+        }
         if source.entry.is_some() {
             return Err(Failure(
                 OptionError::new(
@@ -399,21 +434,66 @@ fn load(path: &str, source: &SourceArgs) -> Result<Input, Failure> {
         return Ok(Input { shader, file, text });
     };
     let (_, bytes) = read_bytes(path)?;
-    let imported = frontend::import(&bytes, language, source.entry.as_deref()).map_err(|e| {
+    let options = frontend::Options {
+        entry: source.entry.clone(),
+        spec: spec_map(&source.spec)?,
+        include_dirs: std::path::Path::new(path)
+            .parent()
+            .map(|d| d.to_path_buf())
+            .into_iter()
+            .collect(),
+    };
+    let imported = frontend::import_with(&bytes, language, &options).map_err(|e| {
         let text = language
             .is_text()
             .then(|| String::from_utf8_lossy(&bytes).into_owned());
         Failure(e.render(&file, text.as_deref()))
     })?;
+    if language != frontend::Language::Wgsl {
+        for id in options.spec.keys() {
+            if !imported.spec_constants.iter().any(|c| c.spec_id == *id) {
+                let mut ids: Vec<u32> = imported.spec_constants.iter().map(|c| c.spec_id).collect();
+                ids.sort_unstable();
+                ids.dedup();
+                let ids: Vec<String> = ids.iter().map(u32::to_string).collect();
+                return Err(Failure(
+                    OptionError::new(
+                        "--spec",
+                        format!(
+                            "the module has no specialization constant {id} ({})",
+                            if ids.is_empty() {
+                                "it has none".to_string()
+                            } else {
+                                format!("its ids are {}", ids.join(", "))
+                            }
+                        ),
+                    )
+                    .line(),
+                ));
+            }
+        }
+    }
     log::info!(
         "imported entry point `{}` of {file} ({} resources)",
         imported.entry,
         imported.bindings.len()
     );
-    let text = if language.is_text() {
-        String::from_utf8_lossy(&bytes).into_owned()
+    // Spans point into the text: the input's own, or, for a SPIR-V module with debug
+    // lines, the source file its OpLine names (read when it is there).
+    let (file, text) = if language.is_text() {
+        (file, String::from_utf8_lossy(&bytes).into_owned())
+    } else if let Some(src) = &imported.source_file {
+        let beside = std::path::Path::new(path)
+            .parent()
+            .map(|d| d.join(src))
+            .filter(|p| p.exists());
+        let text = beside
+            .or_else(|| Some(std::path::PathBuf::from(src)))
+            .and_then(|p| std::fs::read_to_string(p).ok())
+            .unwrap_or_default();
+        (src.clone(), text)
     } else {
-        String::new()
+        (file, String::new())
     };
     Ok(Input {
         shader: imported.shader,
@@ -498,10 +578,22 @@ fn optimize(args: &OptArgs) -> Result<(), Failure> {
                 Some(w) => visa::Options::with_simd(w),
                 None => visa::Options::default(),
             };
-            let kernel = visa::emit_kernel(&shader, device, &options)
-                .map_err(|e| tools::render(&[e.to_diagnostic()], file, &source))?;
+            // A free width is the widest that fits, by the pressure model and, when
+            // GenX_IR is installed, by its spill reports (`visa::emit_confirmed`).
+            let (kernel, verdict) = if args.simd.is_none() && shader.subgroup_size.is_none() {
+                let c = visa::emit_confirmed(&shader, device, &options)
+                    .map_err(|e| tools::render(&[e.to_diagnostic()], file, &source))?;
+                for (w, bytes) in &c.spilled {
+                    log::info!("SIMD{w}: GenX_IR spilled {bytes} bytes; trying narrower");
+                }
+                (c.kernel, c.verdict)
+            } else {
+                let k = visa::emit_kernel(&shader, device, &options)
+                    .map_err(|e| tools::render(&[e.to_diagnostic()], file, &source))?;
+                (k, None)
+            };
             if args.check_with_igc {
-                check_with_igc(&kernel, device)?;
+                check_with_igc(&kernel, device, verdict)?;
             }
             kernel.text
         }
@@ -514,7 +606,12 @@ fn optimize(args: &OptArgs) -> Result<(), Failure> {
 
 /// Runs GenX_IR on the kernel and reports its verdict on stderr; a rejection is a
 /// failure carrying GenX_IR's errors.
-fn check_with_igc(kernel: &visa::Kernel, device: &lowering::Device) -> Result<(), Failure> {
+/// `verdict` is GenX_IR's verdict on the kernel if width selection compiled it already.
+fn check_with_igc(
+    kernel: &visa::Kernel,
+    device: &lowering::Device,
+    verdict: Option<Result<visa::igc::Compiled, visa::igc::CheckError>>,
+) -> Result<(), Failure> {
     let platform = kernel.genx_platform.ok_or_else(|| {
         Failure(format!(
             "error: --check-with-igc: {}",
@@ -523,7 +620,7 @@ fn check_with_igc(kernel: &visa::Kernel, device: &lowering::Device) -> Result<()
             }
         ))
     })?;
-    match visa::igc::compile(&kernel.text, platform) {
+    match verdict.unwrap_or_else(|| visa::igc::compile(&kernel.text, platform)) {
         Ok(c) => {
             let mode = if c.registers == 128 {
                 String::new()

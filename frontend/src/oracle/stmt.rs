@@ -15,10 +15,10 @@
 //!   the list runs only if the flag is clear (NIR's `nir_lower_returns` does the same).
 //! * Calls are inlined: each call is a new frame with its own locals.
 
-use crate::context::{Ctx, Frame, LoopCtx, LoopKind, MAX_INLINE_DEPTH};
 use crate::error::{ErrorKind, ImportError};
-use crate::value::{Cached, Val, VarKey};
-use crate::{expr, image, memory, ops};
+use crate::oracle::context::{Ctx, Frame, LoopCtx, LoopKind, MAX_INLINE_DEPTH};
+use crate::oracle::value::{Cached, Val, VarKey};
+use crate::oracle::{expr, image, memory, ops};
 use ir::{AluOp, IntrinsicOp, Jump, Src};
 use naga::{Handle, Statement as S};
 
@@ -220,7 +220,10 @@ fn list<'m>(
             ctx.vars.remove(key);
         }
         let rest = &stmts[i + 1..];
-        if may_return(s) && ctx.live && !ctx.skipping && !rest.is_empty() {
+        // Inside a loop of the frame, a statement that may have returned is followed by
+        // the continuing block and the next iteration even when it ends its list: the
+        // flag test must come after it there too.
+        if may_return(s) && ctx.live && !ctx.skipping && (!rest.is_empty() || in_frame_loop(ctx)?) {
             let flag = returned_flag(ctx)?;
             if in_frame_loop(ctx)? {
                 // Leave the loop; the statements after it test the flag again.
@@ -251,7 +254,9 @@ fn list<'m>(
 
 /// The edge leaving the cursor, if it is reachable: its block and state. A list that
 /// returned still flows to its merge (its returned flag is set).
-fn edge(ctx: &mut Ctx<'_>) -> Result<Option<(ir::Block, crate::context::VarState)>, ImportError> {
+fn edge(
+    ctx: &mut Ctx<'_>,
+) -> Result<Option<(ir::Block, crate::oracle::context::VarState)>, ImportError> {
     if !ctx.live {
         return Ok(None);
     }
@@ -661,8 +666,12 @@ fn switch<'m>(
             .remove(&VarKey::SwitchContinue(number))
             .and_then(|v| v.leaf())
             .ok_or_else(|| ctx.internal("a switch lost its continue flag"))?;
+        // The continuing block the `continue` runs changes the variables on its own
+        // path only: the other path goes on with the state before it.
+        let before = ctx.vars.clone();
         let id = ctx.push_if(flag);
         continue_stmt(ctx, true)?;
+        ctx.vars = before;
         ctx.push_else(id);
         let else_state = (ctx.current_block()?, ctx.vars.clone());
         ctx.pop_if(id);

@@ -2,10 +2,10 @@
 //! function being built and its cursor, the naga module and its analysis, the promoted
 //! variables' current values, the inlined call frames and the enclosing loops.
 
-use crate::bindings::{Mapping, Role};
 use crate::error::{ErrorKind, ImportError, Location};
+use crate::oracle::resources::{Mapping, Role};
+use crate::oracle::value::{Cached, Val, VarKey};
 use crate::source::Language;
-use crate::value::{Cached, Val, VarKey};
 use ir::builder::alu_dest_type;
 use ir::{
     AluOp, Block, Builder, CfNode, Cursor, Function, IfId, InstKind, IntrinsicOp, Jump, LoopId,
@@ -482,7 +482,10 @@ impl<'m> Ctx<'m> {
                 Ok(Val::Comp(out))
             }
             other => Err(self.unsupported(
-                &format!("a value of type {}", crate::bindings::type_name(other)),
+                &format!(
+                    "a value of type {}",
+                    crate::oracle::resources::type_name(other)
+                ),
                 "the IR has no such values",
             )),
         }
@@ -538,7 +541,10 @@ impl<'m> Ctx<'m> {
             }
             other => {
                 return Err(self.unsupported(
-                    &format!("a value of type {}", crate::bindings::type_name(other)),
+                    &format!(
+                        "a value of type {}",
+                        crate::oracle::resources::type_name(other)
+                    ),
                     "the IR has no such values",
                 ))
             }
@@ -580,7 +586,10 @@ impl<'m> Ctx<'m> {
             }
             other => {
                 return Err(self.unsupported(
-                    &format!("a value of type {}", crate::bindings::type_name(other)),
+                    &format!(
+                        "a value of type {}",
+                        crate::oracle::resources::type_name(other)
+                    ),
                     "the IR has no such values",
                 ))
             }

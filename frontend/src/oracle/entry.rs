@@ -2,12 +2,13 @@
 //! builtins, the globals' initial values, the body, and the clean-up that leaves a valid
 //! IR shader.
 
-use crate::bindings::{self, Binding, Role};
-use crate::context::{Ctx, Frame};
 use crate::error::{ErrorKind, ImportError, Location};
+use crate::imported::Imported;
+use crate::oracle::context::{Ctx, Frame};
+use crate::oracle::resources::{self, Role};
+use crate::oracle::value::{Cached, Val, VarKey};
+use crate::oracle::{expr, stmt};
 use crate::source::{Language, Parsed};
-use crate::value::{Cached, Val, VarKey};
-use crate::{expr, stmt};
 use ir::passes::Pass;
 use ir::{AluOp, Cursor, Function, IntrinsicOp, Jump, Shader, Src, Type};
 use naga::{Binding as NagaBinding, BuiltIn, ShaderStage, TypeInner};
@@ -15,19 +16,6 @@ use std::collections::HashMap;
 
 /// The most rounds of copy propagation and dead-code elimination after the import.
 const MAX_CLEANUP_ROUNDS: usize = 32;
-
-/// An imported shader and the resources it uses.
-#[derive(Clone, Debug)]
-pub struct Imported {
-    /// The IR shader (validated): one function, `main`.
-    pub shader: Shader,
-    /// The binding mapping of the resources it uses (see [`crate::bindings`]).
-    pub bindings: Vec<Binding>,
-    /// The name of the entry point imported.
-    pub entry: String,
-    /// Bytes of shared memory its workgroup variables take.
-    pub shared_bytes: u32,
-}
 
 /// The index of the compute entry point named `name`, or the only one.
 fn choose_entry(module: &naga::Module, name: Option<&str>) -> Result<usize, ImportError> {
@@ -231,7 +219,7 @@ pub fn import(parsed: &Parsed, entry: Option<&str>) -> Result<Imported, ImportEr
         )
     })?;
     let locate = |span: naga::Span| parsed.map.locate(span);
-    let mapping = bindings::map(module, &layouter, &|g| ep_info[g], &locate)?;
+    let mapping = resources::map(module, &layouter, &|g| ep_info[g], &locate)?;
     let mut func = Function::new("main");
     let first = func.first_block(ir::CfParent::Root).ok_or_else(|| {
         ImportError::new(
@@ -349,5 +337,7 @@ pub fn import(parsed: &Parsed, entry: Option<&str>) -> Result<Imported, ImportEr
         bindings: mapping.bindings,
         entry: ep.name.clone(),
         shared_bytes,
+        spec_constants: Vec::new(),
+        source_file: None,
     })
 }

@@ -4,12 +4,12 @@
 //! for its uses; constant expressions, which naga never emits, are translated at each
 //! use, so that no constant is defined in one branch and used in another.
 
-use crate::bindings::Role;
-use crate::context::Ctx;
 use crate::error::ImportError;
-use crate::ops::{self, scalar_of};
-use crate::value::{select, Cached, ImageUse, Place, Space, Step, Val, VarKey};
-use crate::{image, math, memory};
+use crate::oracle::context::Ctx;
+use crate::oracle::ops::{self, scalar_of};
+use crate::oracle::resources::Role;
+use crate::oracle::value::{select, Cached, ImageUse, Place, Space, Step, Val, VarKey};
+use crate::oracle::{image, math, memory};
 use ir::{AluOp, Src};
 use naga::{Expression as E, Handle, Literal, TypeInner};
 

@@ -13,9 +13,9 @@
 //! Filtered sampling (`textureSample*`, `texture`, `textureLod`, gathers, depth
 //! comparisons) has no IR form and is refused where the expression is evaluated.
 
-use crate::context::Ctx;
 use crate::error::ImportError;
-use crate::value::ImageUse;
+use crate::oracle::context::Ctx;
+use crate::oracle::value::ImageUse;
 use ir::{AluType, AtomicOp, BaseType, ImageDim, ImageRef, IntrinsicOp, Src, Type};
 use naga::ScalarKind;
 
@@ -176,7 +176,7 @@ pub fn query(
             }
             let s = size(ctx, img, lod);
             let comps: Vec<u8> = (0..dims).collect();
-            Ok(crate::value::select(s, &comps))
+            Ok(crate::oracle::value::select(s, &comps))
         }
         naga::ImageQuery::NumLayers => {
             if !d.arrayed {

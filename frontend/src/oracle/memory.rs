@@ -8,10 +8,10 @@
 //! (struct member offsets, array strides, matrix column strides), and read and
 //! written one scalar or vector at a time with NIR's memory intrinsics.
 
-use crate::context::Ctx;
 use crate::error::ImportError;
-use crate::ops::splat;
-use crate::value::{Place, Space, Step, Val};
+use crate::oracle::context::Ctx;
+use crate::oracle::ops::splat;
+use crate::oracle::value::{Place, Space, Step, Val};
 use ir::{AluOp, AtomicOp, IntrinsicOp, Src, Type};
 use naga::{ScalarKind, TypeInner};
 
@@ -68,7 +68,7 @@ pub fn index(ctx: &mut Ctx<'_>, base: &Place, step: Step) -> Result<Place, Impor
                 other => {
                     return Err(ctx.internal(format!(
                         "an index into {}",
-                        crate::bindings::type_name(other)
+                        crate::oracle::resources::type_name(other)
                     )))
                 }
             };
@@ -140,7 +140,7 @@ pub fn read_path(ctx: &mut Ctx<'_>, v: &Val, path: &[Step]) -> Result<Val, Impor
             for (k, item) in items.iter().enumerate().skip(1) {
                 let here = read_path(ctx, item, rest)?;
                 let eq = index_is(ctx, i, k as u32)?;
-                acc = crate::ops::select_val(ctx, eq, &here, &acc)?;
+                acc = crate::oracle::ops::select_val(ctx, eq, &here, &acc)?;
             }
             Ok(acc)
         }
@@ -182,7 +182,7 @@ fn write_path(ctx: &mut Ctx<'_>, v: &Val, path: &[Step], new: &Val) -> Result<Va
             for (k, item) in items.iter().enumerate() {
                 let updated = write_path(ctx, item, rest, new)?;
                 let eq = index_is(ctx, i, k as u32)?;
-                out.push(crate::ops::select_val(ctx, eq, &updated, item)?);
+                out.push(crate::oracle::ops::select_val(ctx, eq, &updated, item)?);
             }
             Ok(Val::Comp(out))
         }
@@ -313,7 +313,7 @@ fn load_memory(ctx: &mut Ctx<'_>, place: &Place) -> Result<Val, ImportError> {
         .ok_or_else(|| ctx.internal("a load without a value"))?;
         let mut s = Src::new(v);
         if bool_ {
-            let z = crate::ops::iconst(ctx, 32, 0, n)?;
+            let z = crate::oracle::ops::iconst(ctx, 32, 0, n)?;
             s = Src::new(ctx.alu(AluOp::Ine, &[s, z])?);
         }
         return Ok(Val::Leaf(s));
@@ -324,12 +324,12 @@ fn load_memory(ctx: &mut Ctx<'_>, place: &Place) -> Result<Val, ImportError> {
         TypeInner::Matrix { columns, .. } => *columns as u32,
         other => {
             return Err(ctx.unsupported(
-                &format!("a load of {}", crate::bindings::type_name(other)),
+                &format!("a load of {}", crate::oracle::resources::type_name(other)),
                 "it has no memory representation in the IR",
             ))
         }
     };
-    if count as usize > crate::context::MAX_PROMOTED_LEAVES {
+    if count as usize > crate::oracle::context::MAX_PROMOTED_LEAVES {
         return Err(ctx.error(
             crate::error::ErrorKind::Limit,
             format!(
@@ -361,8 +361,8 @@ fn store_memory(ctx: &mut Ctx<'_>, place: &Place, val: &Val) -> Result<(), Impor
             .leaf()
             .ok_or_else(|| ctx.internal("a composite stored as a leaf"))?;
         let bits = if scalar.kind == ScalarKind::Bool {
-            let one = crate::ops::iconst(ctx, 32, 1, n)?;
-            let zero = crate::ops::iconst(ctx, 32, 0, n)?;
+            let one = crate::oracle::ops::iconst(ctx, 32, 1, n)?;
+            let zero = crate::oracle::ops::iconst(ctx, 32, 0, n)?;
             data = Src::new(ctx.alu(AluOp::Bcsel, &[data, one, zero])?);
             32
         } else {

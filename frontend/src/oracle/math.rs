@@ -5,10 +5,10 @@
 //! struct result, matrix inverse, the packing functions without an IR op) are errors
 //! naming the function, never an approximation of our own.
 
-use crate::context::Ctx;
 use crate::error::ImportError;
-use crate::ops::{fconst, iconst, splat};
-use crate::value::Val;
+use crate::oracle::context::Ctx;
+use crate::oracle::ops::{fconst, iconst, splat};
+use crate::oracle::value::Val;
 use ir::{AluOp, Src};
 use naga::{MathFunction as M, ScalarKind};
 
@@ -220,7 +220,7 @@ pub fn math(ctx: &mut Ctx<'_>, fun: M, kind: ScalarKind, args: &[Src]) -> Result
         M::Cross => {
             // a.yzx * b.zxy - a.zxy * b.yzx
             let b = args[1];
-            let sw = |s: Src, c: [u8; 3]| crate::value::select(s, &c);
+            let sw = |s: Src, c: [u8; 3]| crate::oracle::value::select(s, &c);
             let l = op(ctx, AluOp::Fmul, &[sw(a, [1, 2, 0]), sw(b, [2, 0, 1])])?;
             let r = op(ctx, AluOp::Fmul, &[sw(a, [2, 0, 1]), sw(b, [1, 2, 0])])?;
             op(ctx, AluOp::Fsub, &[l, r])

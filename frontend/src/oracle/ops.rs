@@ -3,13 +3,13 @@
 //! The semantics are naga's (which are WGSL's): integer division by zero gives the
 //! dividend and the remainder 0, `i32::MIN / -1` gives `i32::MIN` and its remainder 0,
 //! shift counts are masked to the bit width (`ishl`, `ishr`, `ushr`), float `%` is the
-//! truncated remainder (NIR's `frem`), float-to-integer conversions saturate (NIR's
-//! `f2i32`/`f2u32` as the IR defines them). GLSL and SPIR-V leave some of these cases
+//! truncated remainder (NIR's `frem`), float-to-integer conversions clamp to the
+//! nearest integer the float type represents (WGSL §15.7.6), then convert. GLSL and SPIR-V leave some of these cases
 //! undefined, so naga's choice is also a correct translation of them.
 
-use crate::context::Ctx;
 use crate::error::ImportError;
-use crate::value::{select, Val};
+use crate::oracle::context::Ctx;
+use crate::oracle::value::{select, Val};
 use ir::{AluOp, Src, Type};
 use naga::{BinaryOperator, ScalarKind, TypeInner, UnaryOperator, VectorSize};
 
@@ -23,7 +23,7 @@ pub fn scalar_of(ctx: &Ctx<'_>, ty: &TypeInner) -> Result<(ScalarKind, u8), Impo
         TypeInner::ValuePointer { scalar, .. } => Ok((scalar.kind, ctx.scalar_bits(*scalar)?)),
         other => Err(ctx.internal(format!(
             "a scalar operation on {}",
-            crate::bindings::type_name(other)
+            crate::oracle::resources::type_name(other)
         ))),
     }
 }
@@ -297,8 +297,27 @@ pub fn convert(
             (_, 32) => ctx.alu(AluOp::F2f32, &[a])?,
             _ => return Err(unsupported(ctx)),
         },
-        (K::Float, K::Sint) if bits == 32 => ctx.alu(AluOp::F2i32, &[a])?,
-        (K::Float, K::Uint) if bits == 32 => ctx.alu(AluOp::F2u32, &[a])?,
+        (K::Float, K::Sint | K::Uint) if bits == 32 => {
+            // WGSL §15.7.6: an out-of-range value becomes the nearest value of the
+            // integer type that the float type represents (2147483520 for i32 from f32,
+            // not 2147483647), as naga's SPIR-V writer clamps before converting.
+            let (lo, hi) = match (src_bits, kind) {
+                (32, K::Sint) => (-2147483648.0, 2147483520.0),
+                (32, _) => (0.0, 4294967040.0),
+                (_, K::Sint) => (-65504.0, 65504.0),
+                _ => (0.0, 65504.0),
+            };
+            let lo = fconst(ctx, src_bits, lo, n)?;
+            let hi = fconst(ctx, src_bits, hi, n)?;
+            let t = Src::new(ctx.alu(AluOp::Fmax, &[a, lo])?);
+            let c = Src::new(ctx.alu(AluOp::Fmin, &[t, hi])?);
+            let op = if kind == K::Sint {
+                AluOp::F2i32
+            } else {
+                AluOp::F2u32
+            };
+            ctx.alu(op, &[c])?
+        }
         (K::Sint, K::Float) if bits == 32 => ctx.alu(AluOp::I2f32, &[a])?,
         (K::Uint, K::Float) if bits == 32 => ctx.alu(AluOp::U2f32, &[a])?,
         (K::Sint | K::Uint, K::Sint | K::Uint) => {

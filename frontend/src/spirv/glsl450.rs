@@ -1,0 +1,370 @@
+//! The `GLSL.std.450` extended instructions (Mesa's `vtn_glsl450.c`): NIR ALU ops where
+//! the IR has one, and Mesa's expansions where it has not (`tan = sin / cos`,
+//! `exp(x) = exp2(x * log2(e))`, `length = sqrt(dot(x, x))`, `smoothstep`, `step`,
+//! ...), each written in the order the naga path writes it, so the two translations
+//! compute the same bits. Functions without an IR op or an exact expansion (inverse
+//! trigonometric and hyperbolic functions, `modf`, `frexp`, matrix inverse, the
+//! normalized packings) are errors naming the function, never an approximation.
+
+use super::alu::{self, fconst, op, splat, AluError};
+use super::value::Val;
+use ir::{AluOp, Builder, Src};
+use spirv::GlslStd450Op as G;
+
+/// A matrix argument's columns, for `Determinant`.
+pub fn determinant(b: &mut Builder<'_>, cols: &[Src]) -> Result<Src, AluError> {
+    let e = |i: usize, j: u8| cols[i].component(j);
+    let det2 = |b: &mut Builder<'_>, a: Src, x: Src, c: Src, d: Src| -> Result<Src, AluError> {
+        let l = op(b, AluOp::Fmul, &[a, d])?;
+        let r = op(b, AluOp::Fmul, &[x, c])?;
+        op(b, AluOp::Fsub, &[l, r])
+    };
+    match cols.len() {
+        2 => det2(b, e(0, 0), e(1, 0), e(0, 1), e(1, 1)),
+        3 => {
+            let m0 = det2(b, e(1, 1), e(2, 1), e(1, 2), e(2, 2))?;
+            let m1 = det2(b, e(1, 0), e(2, 0), e(1, 2), e(2, 2))?;
+            let m2 = det2(b, e(1, 0), e(2, 0), e(1, 1), e(2, 1))?;
+            let t0 = op(b, AluOp::Fmul, &[e(0, 0), m0])?;
+            let t1 = op(b, AluOp::Fmul, &[e(0, 1), m1])?;
+            let t2 = op(b, AluOp::Fmul, &[e(0, 2), m2])?;
+            let s = op(b, AluOp::Fsub, &[t0, t1])?;
+            op(b, AluOp::Fadd, &[s, t2])
+        }
+        n => Err(AluError::Unsupported(format!(
+            "Determinant of a {n}x{n} matrix: only 2x2 and 3x3 determinants are expanded"
+        ))),
+    }
+}
+
+/// Translates `GLSL.std.450` instruction `number` on `args` (scalars and vectors);
+/// `result_bits` is the result type's bit size.
+pub fn glsl450(
+    b: &mut Builder<'_>,
+    number: u32,
+    args: &[Src],
+    result_bits: u8,
+) -> Result<Val, AluError> {
+    let f = G::from_u32(number)
+        .ok_or_else(|| AluError::Invalid(format!("GLSL.std.450 has no instruction {number}")))?;
+    let arity = match f {
+        G::Atan2
+        | G::Pow
+        | G::FMin
+        | G::UMin
+        | G::SMin
+        | G::FMax
+        | G::UMax
+        | G::SMax
+        | G::Step
+        | G::Ldexp
+        | G::Distance
+        | G::Cross
+        | G::Reflect
+        | G::NMin
+        | G::NMax
+        | G::Modf
+        | G::Frexp
+        | G::InterpolateAtSample
+        | G::InterpolateAtOffset => 2,
+        G::FClamp
+        | G::UClamp
+        | G::SClamp
+        | G::FMix
+        | G::IMix
+        | G::SmoothStep
+        | G::Fma
+        | G::FaceForward
+        | G::Refract
+        | G::NClamp => 3,
+        _ => 1,
+    };
+    if args.len() != arity {
+        return Err(AluError::Invalid(format!(
+            "GLSL.std.450 {f:?} takes {arity} operands, not {}",
+            args.len()
+        )));
+    }
+    let a = args[0];
+    let n = b.func.src_type(a).num_components();
+    let bits = b.func.src_type(a).bit_size();
+    let arg = |b: &Builder<'_>, i: usize| -> Result<Src, AluError> {
+        let s = args[i];
+        if b.func.src_type(s).num_components() == 1 && n > 1 {
+            splat(s, n)
+        } else {
+            Ok(s)
+        }
+    };
+    let unsupported = |why: &str| Err(AluError::Unsupported(format!("GLSL.std.450 {f:?}: {why}")));
+    let leaf = |s: Src| Ok(Val::Leaf(s));
+    match f {
+        G::Round | G::RoundEven => leaf(op(b, AluOp::FroundEven, &[a])?),
+        G::Trunc => leaf(op(b, AluOp::Ftrunc, &[a])?),
+        G::FAbs => leaf(op(b, AluOp::Fabs, &[a])?),
+        G::SAbs => leaf(op(b, AluOp::Iabs, &[a])?),
+        G::FSign => leaf(op(b, AluOp::Fsign, &[a])?),
+        G::SSign => leaf(op(b, AluOp::Isign, &[a])?),
+        G::Floor => leaf(op(b, AluOp::Ffloor, &[a])?),
+        G::Ceil => leaf(op(b, AluOp::Fceil, &[a])?),
+        G::Fract => leaf(op(b, AluOp::Ffract, &[a])?),
+        G::Radians | G::Degrees => {
+            let k = if f == G::Radians {
+                std::f64::consts::PI / 180.0
+            } else {
+                180.0 / std::f64::consts::PI
+            };
+            let c = fconst(b, bits, k, n)?;
+            leaf(op(b, AluOp::Fmul, &[a, c])?)
+        }
+        G::Sin => leaf(op(b, AluOp::Fsin, &[a])?),
+        G::Cos => leaf(op(b, AluOp::Fcos, &[a])?),
+        G::Tan => {
+            let s = op(b, AluOp::Fsin, &[a])?;
+            let c = op(b, AluOp::Fcos, &[a])?;
+            leaf(op(b, AluOp::Fdiv, &[s, c])?)
+        }
+        G::Asin
+        | G::Acos
+        | G::Atan
+        | G::Sinh
+        | G::Cosh
+        | G::Tanh
+        | G::Asinh
+        | G::Acosh
+        | G::Atanh
+        | G::Atan2 => unsupported(
+            "the IR has no op for it, and an expansion would be an approximation of the \
+             translator's own choosing",
+        ),
+        G::Pow => leaf(op(b, AluOp::Fpow, &[a, args[1]])?),
+        G::Exp => {
+            let k = fconst(b, bits, std::f64::consts::LOG2_E, n)?;
+            let t = op(b, AluOp::Fmul, &[a, k])?;
+            leaf(op(b, AluOp::Fexp2, &[t])?)
+        }
+        G::Log => {
+            let k = fconst(b, bits, std::f64::consts::LN_2, n)?;
+            let t = op(b, AluOp::Flog2, &[a])?;
+            leaf(op(b, AluOp::Fmul, &[t, k])?)
+        }
+        G::Exp2 => leaf(op(b, AluOp::Fexp2, &[a])?),
+        G::Log2 => leaf(op(b, AluOp::Flog2, &[a])?),
+        G::Sqrt => leaf(op(b, AluOp::Fsqrt, &[a])?),
+        G::InverseSqrt => leaf(op(b, AluOp::Frsq, &[a])?),
+        G::Determinant | G::MatrixInverse => {
+            unsupported("it takes a matrix (the caller expands determinants)")
+        }
+        G::Modf | G::ModfStruct | G::Frexp | G::FrexpStruct => {
+            unsupported("the IR has no op for it")
+        }
+        G::FMin | G::NMin => leaf(op(b, AluOp::Fmin, &[a, arg(b, 1)?])?),
+        G::FMax | G::NMax => leaf(op(b, AluOp::Fmax, &[a, arg(b, 1)?])?),
+        G::UMin => leaf(op(b, AluOp::Umin, &[a, arg(b, 1)?])?),
+        G::SMin => leaf(op(b, AluOp::Imin, &[a, arg(b, 1)?])?),
+        G::UMax => leaf(op(b, AluOp::Umax, &[a, arg(b, 1)?])?),
+        G::SMax => leaf(op(b, AluOp::Imax, &[a, arg(b, 1)?])?),
+        G::FClamp | G::NClamp | G::UClamp | G::SClamp => {
+            // min(max(x, lo), hi), as NIR's fclamp/iclamp/uclamp expand.
+            let (lo, hi) = (arg(b, 1)?, arg(b, 2)?);
+            let (mx, mn) = match f {
+                G::FClamp | G::NClamp => (AluOp::Fmax, AluOp::Fmin),
+                G::SClamp => (AluOp::Imax, AluOp::Imin),
+                _ => (AluOp::Umax, AluOp::Umin),
+            };
+            let t = op(b, mx, &[a, lo])?;
+            leaf(op(b, mn, &[t, hi])?)
+        }
+        G::FMix => {
+            let (y, t) = (arg(b, 1)?, arg(b, 2)?);
+            leaf(op(b, AluOp::Flrp, &[a, y, t])?)
+        }
+        G::IMix => unsupported("it is reserved in GLSL.std.450"),
+        G::Step => {
+            // step(edge, x) = x < edge ? 0 : 1
+            let x = args[1];
+            let m = b.func.src_type(x).num_components();
+            let edge = if n == 1 && m > 1 { splat(a, m)? } else { a };
+            let lt = op(b, AluOp::Flt, &[x, edge])?;
+            let zero = fconst(b, bits, 0.0, m)?;
+            let one = fconst(b, bits, 1.0, m)?;
+            leaf(op(b, AluOp::Bcsel, &[lt, zero, one])?)
+        }
+        G::SmoothStep => {
+            // t = sat((x - e0) / (e1 - e0)); t * t * (3 - 2 t)
+            let x = args[2];
+            let m = b.func.src_type(x).num_components();
+            let wide = |b: &Builder<'_>, s: Src| -> Result<Src, AluError> {
+                if b.func.src_type(s).num_components() == 1 && m > 1 {
+                    splat(s, m)
+                } else {
+                    Ok(s)
+                }
+            };
+            let (e0, e1) = (wide(b, a)?, wide(b, args[1])?);
+            let num = op(b, AluOp::Fsub, &[x, e0])?;
+            let den = op(b, AluOp::Fsub, &[e1, e0])?;
+            let q = op(b, AluOp::Fdiv, &[num, den])?;
+            let t = op(b, AluOp::Fsat, &[q])?;
+            let xb = b.func.src_type(x).bit_size();
+            let two = fconst(b, xb, 2.0, m)?;
+            let three = fconst(b, xb, 3.0, m)?;
+            let t2 = op(b, AluOp::Fmul, &[two, t])?;
+            let s = op(b, AluOp::Fsub, &[three, t2])?;
+            let tt = op(b, AluOp::Fmul, &[t, t])?;
+            leaf(op(b, AluOp::Fmul, &[tt, s])?)
+        }
+        G::Fma => leaf(op(b, AluOp::Ffma, &[a, args[1], args[2]])?),
+        G::Ldexp => {
+            let mut e = arg(b, 1)?;
+            if b.func.src_type(e).bit_size() != 32 {
+                e = op(b, AluOp::I2i32, &[e])?;
+            }
+            leaf(op(b, AluOp::Ldexp, &[a, e])?)
+        }
+        G::PackHalf2x16 => {
+            if n != 2 {
+                return Err(AluError::Invalid(
+                    "PackHalf2x16 takes a 2-component vector".into(),
+                ));
+            }
+            leaf(op(
+                b,
+                AluOp::PackHalf2x16Split,
+                &[a.component(0), a.component(1)],
+            )?)
+        }
+        G::UnpackHalf2x16 => {
+            let x = op(b, AluOp::UnpackHalf2x16SplitX, &[a])?;
+            let y = op(b, AluOp::UnpackHalf2x16SplitY, &[a])?;
+            leaf(op(b, AluOp::Vec2, &[x, y])?)
+        }
+        G::PackDouble2x32 => {
+            if n != 2 {
+                return Err(AluError::Invalid(
+                    "PackDouble2x32 takes a 2-component vector".into(),
+                ));
+            }
+            leaf(op(
+                b,
+                AluOp::Pack64_2x32Split,
+                &[a.component(0), a.component(1)],
+            )?)
+        }
+        G::UnpackDouble2x32 => {
+            let x = op(b, AluOp::Unpack64_2x32SplitX, &[a])?;
+            let y = op(b, AluOp::Unpack64_2x32SplitY, &[a])?;
+            leaf(op(b, AluOp::Vec2, &[x, y])?)
+        }
+        G::PackSnorm4x8
+        | G::PackUnorm4x8
+        | G::PackSnorm2x16
+        | G::PackUnorm2x16
+        | G::UnpackSnorm2x16
+        | G::UnpackUnorm2x16
+        | G::UnpackSnorm4x8
+        | G::UnpackUnorm4x8 => unsupported("the IR has no op for it"),
+        G::Length => {
+            if n == 1 {
+                return leaf(op(b, AluOp::Fabs, &[a])?);
+            }
+            let d = alu::fdot(b, a, a)?;
+            leaf(op(b, AluOp::Fsqrt, &[d])?)
+        }
+        G::Distance => {
+            let d = op(b, AluOp::Fsub, &[a, args[1]])?;
+            glsl450(b, G::Length as u32, &[d], result_bits)
+        }
+        G::Cross => {
+            let s = |x: Src, c: [u8; 3]| {
+                super::value::select(x, &c)
+                    .ok_or_else(|| AluError::Invalid("cross of a non-vector".into()))
+            };
+            if n != 3 {
+                return Err(AluError::Invalid("Cross takes 3-component vectors".into()));
+            }
+            let y = args[1];
+            let l = op(b, AluOp::Fmul, &[s(a, [1, 2, 0])?, s(y, [2, 0, 1])?])?;
+            let r = op(b, AluOp::Fmul, &[s(a, [2, 0, 1])?, s(y, [1, 2, 0])?])?;
+            leaf(op(b, AluOp::Fsub, &[l, r])?)
+        }
+        G::Normalize => {
+            if n == 1 {
+                return leaf(op(b, AluOp::Fsign, &[a])?);
+            }
+            let d = alu::fdot(b, a, a)?;
+            let r = op(b, AluOp::Frsq, &[d])?;
+            let r = splat(r, n)?;
+            leaf(op(b, AluOp::Fmul, &[a, r])?)
+        }
+        G::FaceForward => {
+            // dot(nref, i) < 0 ? n : -n
+            let (nn, i, nref) = (a, args[1], args[2]);
+            let d = alu::fdot(b, nref, i)?;
+            let zero = fconst(b, bits, 0.0, 1)?;
+            let lt = op(b, AluOp::Flt, &[d, zero])?;
+            let neg = op(b, AluOp::Fneg, &[nn])?;
+            let lt = splat(lt, n)?;
+            leaf(op(b, AluOp::Bcsel, &[lt, nn, neg])?)
+        }
+        G::Reflect => {
+            // i - 2 * dot(n, i) * n
+            let (i, nn) = (a, args[1]);
+            let d = alu::fdot(b, nn, i)?;
+            let two = fconst(b, bits, 2.0, 1)?;
+            let d2 = op(b, AluOp::Fmul, &[d, two])?;
+            let d2 = splat(d2, n)?;
+            let t = op(b, AluOp::Fmul, &[d2, nn])?;
+            leaf(op(b, AluOp::Fsub, &[i, t])?)
+        }
+        G::Refract => {
+            // k = 1 - eta^2 (1 - dot(n, i)^2); k < 0 ? 0 : eta i - (eta dot(n, i) + sqrt(k)) n
+            let (i, nn, eta) = (a, args[1], args[2]);
+            let one = fconst(b, bits, 1.0, 1)?;
+            let d = alu::fdot(b, nn, i)?;
+            let d2 = op(b, AluOp::Fmul, &[d, d])?;
+            let om = op(b, AluOp::Fsub, &[one, d2])?;
+            let e2 = op(b, AluOp::Fmul, &[eta, eta])?;
+            let t = op(b, AluOp::Fmul, &[e2, om])?;
+            let k = op(b, AluOp::Fsub, &[one, t])?;
+            let sk = op(b, AluOp::Fsqrt, &[k])?;
+            let ed = op(b, AluOp::Fmul, &[eta, d])?;
+            let s = op(b, AluOp::Fadd, &[ed, sk])?;
+            let eta_n = splat(eta, n)?;
+            let ei = op(b, AluOp::Fmul, &[eta_n, i])?;
+            let s_n = splat(s, n)?;
+            let sn = op(b, AluOp::Fmul, &[s_n, nn])?;
+            let r = op(b, AluOp::Fsub, &[ei, sn])?;
+            let zero1 = fconst(b, bits, 0.0, 1)?;
+            let neg = op(b, AluOp::Flt, &[k, zero1])?;
+            let zero = fconst(b, bits, 0.0, n)?;
+            let neg = splat(neg, n)?;
+            leaf(op(b, AluOp::Bcsel, &[neg, zero, r])?)
+        }
+        G::FindILsb => {
+            let r = op(b, AluOp::FindLsb, &[a])?;
+            leaf(narrow(b, r, result_bits)?)
+        }
+        G::FindSMsb => {
+            let r = op(b, AluOp::IfindMsb, &[a])?;
+            leaf(narrow(b, r, result_bits)?)
+        }
+        G::FindUMsb => {
+            let r = op(b, AluOp::UfindMsb, &[a])?;
+            leaf(narrow(b, r, result_bits)?)
+        }
+        G::InterpolateAtCentroid | G::InterpolateAtSample | G::InterpolateAtOffset => {
+            unsupported("compute shaders have no inputs to interpolate")
+        }
+    }
+}
+
+/// A 32-bit count result as the result type's width.
+fn narrow(b: &mut Builder<'_>, r: Src, bits: u8) -> Result<Src, AluError> {
+    match bits {
+        32 => Ok(r),
+        16 => op(b, AluOp::U2u16, &[r]),
+        64 => op(b, AluOp::I2i64, &[r]),
+        _ => Err(AluError::Invalid(format!("a {bits}-bit bit index"))),
+    }
+}

@@ -1,0 +1,380 @@
+//! Image instructions (the image half of Mesa's `spirv_to_nir.c`): reads and writes of
+//! storage images and texel buffers, fetches from sampled images and uniform texel
+//! buffers, size, level and sample queries, and texel pointers for image atomics, as
+//! NIR's image intrinsics on the declared images.
+//!
+//! Coordinates are SPIR-V's, which are the IR's: the array layer is the last
+//! component, and a cube array's third component is `layer * 6 + face`. Filtered
+//! sampling, gathers, depth comparisons and LOD queries have no IR form and are
+//! refused by name.
+
+use super::context::Ctx;
+use super::types::Ty;
+use super::value::{ImageUse, Value};
+use crate::error::ImportError;
+use ir::{
+    AluOp, AluType, AtomicOp, BaseType, ImageDecl, ImageDim, ImageRef, IntrinsicOp, Src, Type,
+};
+use spirv::Op;
+
+/// SPIR-V's image operand bits (`spirv::ImageOperands`), in the order their ids follow.
+const LOD: u32 = 0x2;
+/// Bits of image operands with one id each, from the lowest.
+const WITH_ID: [u32; 12] = [
+    0x1, 0x2, 0x4, 0x8, 0x10, 0x20, 0x40, 0x80, 0x100, 0x200, 0x10000, 0x20000,
+];
+
+/// The ids of the image operands of an instruction: `(bit, ids)` for each bit set.
+fn image_operands(ctx: &Ctx<'_>, words: &[u32]) -> Result<Vec<(u32, Vec<u32>)>, ImportError> {
+    let Some((&mask, mut rest)) = words.split_first() else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    for bit in 0..32 {
+        let b = 1u32 << bit;
+        if mask & b == 0 {
+            continue;
+        }
+        // Grad takes two ids; the others in WITH_ID one; the rest none.
+        let n = if b == 0x4 {
+            2
+        } else if WITH_ID.contains(&b) {
+            1
+        } else {
+            0
+        };
+        if rest.len() < n {
+            return Err(ctx.invalid("the image operands name fewer ids than their mask asks"));
+        }
+        out.push((b, rest[..n].to_vec()));
+        rest = &rest[n..];
+    }
+    Ok(out)
+}
+
+/// The image a value stands for.
+fn image_of(ctx: &mut Ctx<'_>, id: u32) -> Result<ImageUse, ImportError> {
+    match ctx.get(id)? {
+        // glslang decorates the loaded image and the sampled image too.
+        Value::Image(mut u) => {
+            u.non_uniform |= ctx.decs.has(id, spirv::Decoration::NonUniform);
+            Ok(u)
+        }
+        other => Err(ctx.invalid(format!(
+            "%{id} is not an image ({})",
+            super::context::describe(&other)
+        ))),
+    }
+}
+
+/// The declaration of an image use, as its accesses restate it: with `non_uniform`
+/// when a `NonUniform` value reached the use (an access qualifier, never the image's).
+fn decl(ctx: &Ctx<'_>, u: &ImageUse) -> Result<ImageDecl, ImportError> {
+    let mut d = ctx
+        .map
+        .images
+        .get(u.image.index())
+        .cloned()
+        .ok_or_else(|| ctx.internal("an image without a declaration"))?;
+    if u.non_uniform {
+        d.access |= ir::Access::NON_UNIFORM;
+    }
+    Ok(d)
+}
+
+fn image_ref(u: &ImageUse) -> ImageRef {
+    ImageRef {
+        image: u.image,
+        index: u.index,
+    }
+}
+
+/// The coordinate as the IR's: 32-bit components, as many as the image takes.
+fn coordinate(ctx: &mut Ctx<'_>, d: &ImageDecl, id: u32) -> Result<Src, ImportError> {
+    let mut c = ctx.leaf(id)?;
+    let t = ctx.func.src_type(c);
+    if t.bit_size() != 32 {
+        if t.bit_size() == 1 {
+            return Err(ctx.invalid("a boolean image coordinate"));
+        }
+        c = ctx.alu(AluOp::U2u32, &[c])?;
+    }
+    let want = d.coord_components();
+    if t.num_components() != want {
+        return Err(ctx.invalid(format!(
+            "a {}-component coordinate for a {}{} image, which takes {want}",
+            t.num_components(),
+            d.dim.name(),
+            if d.arrayed { " array" } else { "" }
+        )));
+    }
+    Ok(c)
+}
+
+/// The data type of an access whose SPIR-V value is of type `ty`: the format's for
+/// formatted images, else the value's, at the format's data size.
+fn data_type(ctx: &Ctx<'_>, d: &ImageDecl, ty: u32) -> Result<AluType, ImportError> {
+    let base = match d.format.data_base_type() {
+        Some(b) => b,
+        None => match ctx.d.types.scalar_of(ty) {
+            Some(Ty::Float { .. }) => BaseType::Float,
+            Some(Ty::Int { signed: true, .. }) => BaseType::Int,
+            Some(Ty::Int { .. }) => BaseType::Uint,
+            _ => return Err(ctx.invalid("image data that is not a number")),
+        },
+    };
+    let bits = match d.format {
+        ir::Format::None => ctx.d.types.ir_type(ty).map_or(32, |t| t.bit_size()),
+        f => f.data_bit_size(),
+    };
+    Ok(AluType::new(base, bits))
+}
+
+/// A level operand as the IR's 32-bit LOD, `None` when it is the constant 0.
+fn lod_operand(ctx: &mut Ctx<'_>, id: u32) -> Result<Option<Src>, ImportError> {
+    let l = ctx.leaf(id)?;
+    if ir::passes::const_fold::const_components(&ctx.func, l)
+        .is_some_and(|c| c.iter().all(|&x| x == 0))
+    {
+        return Ok(None);
+    }
+    if ctx.func.src_type(l).bit_size() != 32 {
+        return Ok(Some(ctx.alu(AluOp::U2u32, &[l])?));
+    }
+    Ok(Some(l))
+}
+
+/// Refuses the operand bits the IR has no form for.
+fn refuse_operands(
+    ctx: &Ctx<'_>,
+    ops: &[(u32, Vec<u32>)],
+    allowed: u32,
+    what: &str,
+) -> Result<(), ImportError> {
+    for (bit, _) in ops {
+        // Memory-model and signedness operands change nothing here.
+        let harmless = 0x100 | 0x200 | 0x400 | 0x800 | 0x1000 | 0x2000 | 0x4000;
+        if bit & (allowed | harmless) == 0 {
+            let name = match *bit {
+                0x1 => "Bias",
+                0x2 => "Lod",
+                0x4 => "Grad",
+                0x8 | 0x10 | 0x20 | 0x10000 => "an offset",
+                0x40 => "Sample (multisampled images)",
+                0x80 => "MinLod",
+                _ => "an image operand",
+            };
+            return Err(ctx.unsupported(
+                &format!("{what} with {name}"),
+                "the IR's image access has no such operand",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Translates image instruction `o` (instruction index `i`); `Ok(false)` if `o` is not
+/// one.
+pub fn instruction(ctx: &mut Ctx<'_>, o: Op, ops: &[u32]) -> Result<bool, ImportError> {
+    use Op::*;
+    let short = |ctx: &Ctx<'_>| ctx.invalid(format!("Op{o:?} has too few operands"));
+    match o {
+        SampledImage => {
+            let [_, r, image, _sampler, ..] = ops else { return Err(short(ctx)) };
+            let u = image_of(ctx, *image)?;
+            ctx.set(*r, Value::Image(u))?;
+        }
+        Image => {
+            let [_, r, si, ..] = ops else { return Err(short(ctx)) };
+            let u = image_of(ctx, *si)?;
+            ctx.set(*r, Value::Image(u))?;
+        }
+        ImageRead | ImageFetch => {
+            let [ty, r, image, coord, rest @ ..] = ops else { return Err(short(ctx)) };
+            let u = image_of(ctx, *image)?;
+            let d = decl(ctx, &u)?;
+            let io = image_operands(ctx, rest)?;
+            let sampled = d.access.contains(ir::Access::SAMPLED);
+            if o == ImageFetch && !sampled {
+                return Err(ctx.invalid("OpImageFetch of a storage image"));
+            }
+            if o == ImageRead && sampled {
+                return Err(ctx.invalid("OpImageRead of a sampled image"));
+            }
+            refuse_operands(ctx, &io, if o == ImageFetch { LOD } else { 0 }, &format!("Op{o:?}"))?;
+            let c = coordinate(ctx, &d, *coord)?;
+            let rt = ctx.ir_type(*ty)?;
+            let t = data_type(ctx, &d, *ty)?;
+            let lod = match io.iter().find(|(b, _)| *b == LOD) {
+                Some((_, ids)) if d.dim == ImageDim::Buffer => {
+                    let _ = ids;
+                    return Err(ctx.invalid("a texel buffer fetched at a level"));
+                }
+                Some((_, ids)) => lod_operand(ctx, ids[0])?,
+                None => None,
+            };
+            let r_ = image_ref(&u);
+            let n = rt.num_components();
+            let v = match lod {
+                Some(l) => ctx.build(|b| b.image_load_lod(&d, r_, c, l, n, t)),
+                None => ctx.build(|b| b.image_load(&d, r_, c, n, t)),
+            };
+            ctx.set(*r, Value::Val(super::value::Val::Leaf(Src::new(v))))?;
+        }
+        ImageWrite => {
+            let [image, coord, texel, rest @ ..] = ops else { return Err(short(ctx)) };
+            let u = image_of(ctx, *image)?;
+            let d = decl(ctx, &u)?;
+            if d.access.contains(ir::Access::SAMPLED) {
+                return Err(ctx.invalid("OpImageWrite of a sampled image"));
+            }
+            let io = image_operands(ctx, rest)?;
+            refuse_operands(ctx, &io, 0, "OpImageWrite")?;
+            let c = coordinate(ctx, &d, *coord)?;
+            let data = ctx.leaf(*texel)?;
+            let dty = ctx.type_of(*texel).ok_or_else(|| ctx.invalid("a texel without a type"))?;
+            let t = data_type(ctx, &d, dty)?;
+            if ctx.func.src_type(data).bit_size() != t.bits {
+                return Err(ctx.invalid(format!("a {}-bit texel written to a {}-bit image", ctx.func.src_type(data).bit_size(), t.bits)));
+            }
+            let r_ = image_ref(&u);
+            ctx.build(|b| b.image_store(&d, r_, c, data, t));
+        }
+        ImageQuerySize | ImageQuerySizeLod => {
+            let [ty, r, image, rest @ ..] = ops else { return Err(short(ctx)) };
+            let u = image_of(ctx, *image)?;
+            let d = decl(ctx, &u)?;
+            let lod = match (o, rest.first()) {
+                (ImageQuerySizeLod, Some(l)) => lod_operand(ctx, *l)?,
+                (ImageQuerySizeLod, None) => return Err(short(ctx)),
+                _ => None,
+            };
+            if lod.is_some() && d.dim == ImageDim::Buffer {
+                return Err(ctx.invalid("a size query of a texel buffer at a level"));
+            }
+            let r_ = image_ref(&u);
+            let s = Src::new(match lod {
+                Some(l) => ctx.build(|b| b.image_size_lod(&d, r_, l)),
+                None => ctx.build(|b| b.image_size(&d, r_)),
+            });
+            let rt = ctx.ir_type(*ty)?;
+            let have = d.coord_components();
+            let n = rt.num_components();
+            let comps: Vec<u8> = match (d.dim, d.arrayed) {
+                // A cube's size is its face's; a cube array's third component counts
+                // its cubes.
+                (ImageDim::Cube, false) => vec![0, 1],
+                _ => (0..have).collect(),
+            };
+            if comps.len() != n as usize || rt.bit_size() != 32 {
+                return Err(ctx.invalid(format!(
+                    "a size query of a {}{} image gives {} 32-bit components, not {n}",
+                    d.dim.name(),
+                    if d.arrayed { " array" } else { "" },
+                    comps.len()
+                )));
+            }
+            let v = super::value::select(s, &comps).ok_or_else(|| ctx.internal("a size selection"))?;
+            ctx.set(*r, Value::Val(super::value::Val::Leaf(v)))?;
+        }
+        ImageQueryLevels => {
+            let [_, r, image, ..] = ops else { return Err(short(ctx)) };
+            let u = image_of(ctx, *image)?;
+            let d = decl(ctx, &u)?;
+            if d.dim == ImageDim::Buffer {
+                return Err(ctx.invalid("a level count of a texel buffer"));
+            }
+            let r_ = image_ref(&u);
+            let v = ctx.build(|b| b.image_levels(&d, r_));
+            ctx.set(*r, Value::Val(super::value::Val::Leaf(Src::new(v))))?;
+        }
+        ImageQuerySamples => {
+            let [_, r, image, ..] = ops else { return Err(short(ctx)) };
+            let u = image_of(ctx, *image)?;
+            let d = decl(ctx, &u)?;
+            let r_ = image_ref(&u);
+            let idx = [d.dim.to_index(), d.arrayed as u32, d.access.bits()];
+            let v = ctx
+                .build(|b| b.intrinsic(IntrinsicOp::ImageSamples, Some(r_), &[], &idx, Some(Type::U32)))
+                .ok_or_else(|| ctx.internal("image_samples without a value"))?;
+            ctx.set(*r, Value::Val(super::value::Val::Leaf(Src::new(v))))?;
+        }
+        ImageTexelPointer => {
+            let [_, r, image, coord, sample, ..] = ops else { return Err(short(ctx)) };
+            let u = match ctx.get(*image)? {
+                Value::ImagePtr(p) => ImageUse { image: p.image, index: p.index, non_uniform: p.non_uniform },
+                other => return Err(ctx.invalid(format!("OpImageTexelPointer of {}", super::context::describe(&other)))),
+            };
+            let d = decl(ctx, &u)?;
+            let c = coordinate(ctx, &d, *coord)?;
+            let s = ctx.leaf(*sample)?;
+            let sample = match ir::passes::const_fold::const_components(&ctx.func, s) {
+                Some(c) if c.iter().all(|&x| x == 0) => None,
+                _ => Some(s),
+            };
+            if sample.is_some() {
+                return Err(ctx.unsupported("an image atomic on a sample of a multisampled image", "the IR's images have one sample per texel"));
+            }
+            ctx.set(*r, Value::Texel { image: u, coord: c, sample })?;
+        }
+        ImageSampleImplicitLod | ImageSampleExplicitLod | ImageSampleDrefImplicitLod | ImageSampleDrefExplicitLod
+        | ImageSampleProjImplicitLod | ImageSampleProjExplicitLod | ImageSampleProjDrefImplicitLod
+        | ImageSampleProjDrefExplicitLod | ImageSparseSampleImplicitLod | ImageSparseSampleExplicitLod
+        | ImageSparseSampleDrefImplicitLod | ImageSparseSampleDrefExplicitLod => {
+            return Err(ctx.unsupported(
+                &format!("Op{o:?} (filtered sampling)"),
+                "the IR reads textures only without a sampler, texel by texel (OpImageFetch, texelFetch)",
+            ))
+        }
+        ImageGather | ImageDrefGather | ImageSparseGather | ImageSparseDrefGather => {
+            return Err(ctx.unsupported(&format!("Op{o:?} (a texture gather)"), "the IR has no gathers"))
+        }
+        ImageQueryLod => {
+            return Err(ctx.unsupported("OpImageQueryLod", "compute invocations have no derivatives to pick a level from"))
+        }
+        ImageSparseFetch | ImageSparseRead | ImageSparseTexelsResident => {
+            return Err(ctx.unsupported(&format!("Op{o:?} (sparse residency)"), "the IR has no sparse images"))
+        }
+        ImageQueryFormat | ImageQueryOrder => {
+            return Err(ctx.unsupported(&format!("Op{o:?}"), "it is an OpenCL query"))
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+/// An atomic on a texel pointer (the image atomics); `op` is `None` for a load and the
+/// data is `None` for a load. Returns the old texel (or the texel read).
+pub fn texel_atomic(
+    ctx: &mut Ctx<'_>,
+    image: ImageUse,
+    coord: Src,
+    op: Option<AtomicOp>,
+    result_ty: u32,
+    data: Option<Src>,
+    compare: Option<Src>,
+) -> Result<Option<Src>, ImportError> {
+    let d = decl(ctx, &image)?;
+    let r_ = image_ref(&image);
+    let t = data_type(ctx, &d, result_ty)?;
+    if let Some(v) = data {
+        if ctx.func.src_type(v).bit_size() != t.bits {
+            return Err(ctx.invalid("an image atomic's value is not as wide as the image's texels"));
+        }
+    }
+    Ok(match (op, data, compare) {
+        // OpAtomicLoad and OpAtomicStore are a load and a store of the texel.
+        (None, None, _) => Some(Src::new(ctx.build(|b| b.image_load(&d, r_, coord, 1, t)))),
+        (None, Some(v), _) => {
+            ctx.build(|b| b.image_store(&d, r_, coord, v, t));
+            None
+        }
+        (Some(aop), Some(v), Some(c)) => Some(Src::new(
+            ctx.build(|b| b.image_atomic_swap(&d, r_, aop, coord, c, v)),
+        )),
+        (Some(aop), Some(v), None) => Some(Src::new(
+            ctx.build(|b| b.image_atomic(&d, r_, aop, coord, v)),
+        )),
+        (Some(_), None, _) => return Err(ctx.internal("an image atomic without data")),
+    })
+}

@@ -1,0 +1,596 @@
+//! Global variables and the binding map: which IR image, buffer block or memory each
+//! variable the entry point uses becomes (the rules of the crate's binding mapping,
+//! [`crate::bindings`]: images and buffers numbered from 0 in `(set, binding)` order,
+//! an array of N taking N consecutive indices; push constants at byte 0; workgroup
+//! variables in declaration order at their natural alignment).
+
+use super::decorations::Decorations;
+use super::module::{Id, Module};
+use super::spec::Declarations;
+use super::types::{ImageTy, Ty};
+use super::value::Space;
+use crate::bindings::{Binding, BindingKind, MAX_SHARED_BYTES};
+use crate::error::{ErrorKind, ImportError};
+use ir::{Access, BufferDecl, BufferKind, Format, ImageDecl, ImageDim, ImageId, Span};
+use spirv::{Decoration as D, StorageClass as SC};
+use std::collections::{HashMap, HashSet};
+
+/// What a global variable becomes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Role {
+    /// An image, sampled image or texel buffer (or an array of them).
+    Image {
+        /// The declaration.
+        image: ImageId,
+        /// Whether the variable is an array of images.
+        array: bool,
+    },
+    /// A sampler (nothing the IR expresses uses one).
+    Sampler,
+    /// A storage or uniform buffer (or an array of them).
+    Buffer {
+        /// SSBO or UBO.
+        space: Space,
+        /// The (first) block index.
+        block: u32,
+        /// Whether the variable is an array of buffers.
+        array: bool,
+        /// NIR access bits of the variable.
+        access: u32,
+    },
+    /// The push constants.
+    Push {
+        /// Their size in bytes.
+        range: u32,
+    },
+    /// A workgroup variable at a byte offset of shared memory.
+    Shared {
+        /// The offset.
+        offset: u32,
+    },
+    /// A private variable, promoted to SSA values.
+    Private,
+    /// A builtin input.
+    Builtin {
+        /// `spirv::BuiltIn` as a number.
+        builtin: u32,
+    },
+}
+
+/// A global variable: its instruction, pointer type and storage class.
+#[derive(Copy, Clone, Debug)]
+pub struct Global {
+    /// The `OpVariable`'s index.
+    pub inst: usize,
+    /// The type pointed to.
+    pub pointee: Id,
+    /// The storage class.
+    pub sc: u32,
+    /// The initializer, if any.
+    pub init: Option<Id>,
+}
+
+/// The mapping for one entry point.
+#[derive(Default)]
+pub struct Mapping {
+    /// Every global variable.
+    pub globals: HashMap<Id, Global>,
+    /// The role of each used global variable.
+    pub roles: HashMap<Id, Role>,
+    /// The image declarations, by [`ImageId`].
+    pub images: Vec<ImageDecl>,
+    /// The source positions of the image declarations.
+    pub image_spans: Vec<Span>,
+    /// The buffer declarations (storage and uniform blocks with their layouts), in
+    /// `(set, binding)` order.
+    pub buffers: Vec<BufferDecl>,
+    /// The source positions of the buffer declarations.
+    pub buffer_spans: Vec<Span>,
+    /// The mapped resources in `(set, binding)` order.
+    pub bindings: Vec<Binding>,
+    /// Bytes of shared memory the workgroup variables take.
+    pub shared_bytes: u32,
+    /// The private variables used, in declaration order.
+    pub privates: Vec<Id>,
+}
+
+/// The IR format of a SPIR-V image format (`None` for `Unknown`).
+pub fn image_format(f: u32) -> Option<Format> {
+    use spirv::ImageFormat as F;
+    Some(match F::from_u32(f)? {
+        F::Rgba32f => Format::Rgba32Float,
+        F::Rgba16f => Format::Rgba16Float,
+        F::R32f => Format::R32Float,
+        F::Rgba8 => Format::Rgba8Unorm,
+        F::Rgba8Snorm => Format::Rgba8Snorm,
+        F::Rg32f => Format::Rg32Float,
+        F::Rg16f => Format::Rg16Float,
+        F::R11fG11fB10f => Format::R11G11B10Float,
+        F::R16f => Format::R16Float,
+        F::Rgba16 => Format::Rgba16Unorm,
+        F::Rgb10A2 => Format::Rgb10A2Unorm,
+        F::Rg16 => Format::Rg16Unorm,
+        F::Rg8 => Format::Rg8Unorm,
+        F::R16 => Format::R16Unorm,
+        F::R8 => Format::R8Unorm,
+        F::Rgba16Snorm => Format::Rgba16Snorm,
+        F::Rg16Snorm => Format::Rg16Snorm,
+        F::Rg8Snorm => Format::Rg8Snorm,
+        F::R16Snorm => Format::R16Snorm,
+        F::R8Snorm => Format::R8Snorm,
+        F::Rgba32i => Format::Rgba32Sint,
+        F::Rgba16i => Format::Rgba16Sint,
+        F::Rgba8i => Format::Rgba8Sint,
+        F::R32i => Format::R32Sint,
+        F::Rg32i => Format::Rg32Sint,
+        F::Rg16i => Format::Rg16Sint,
+        F::Rg8i => Format::Rg8Sint,
+        F::R16i => Format::R16Sint,
+        F::R8i => Format::R8Sint,
+        F::Rgba32ui => Format::Rgba32Uint,
+        F::Rgba16ui => Format::Rgba16Uint,
+        F::Rgba8ui => Format::Rgba8Uint,
+        F::R32ui => Format::R32Uint,
+        F::Rgb10a2ui => Format::Rgb10A2Uint,
+        F::Rg32ui => Format::Rg32Uint,
+        F::Rg16ui => Format::Rg16Uint,
+        F::Rg8ui => Format::Rg8Uint,
+        F::R16ui => Format::R16Uint,
+        F::R8ui => Format::R8Uint,
+        F::R64ui => Format::R64Uint,
+        F::R64i => Format::R64Sint,
+        F::Unknown => return None,
+    })
+}
+
+/// NIR access bits of a variable's (or member's) decorations.
+pub fn access_of(decs: &Decorations, id: Id) -> Access {
+    let mut a = Access::NONE;
+    for (d, bit) in [
+        (D::NonWritable, Access::NON_WRITEABLE),
+        (D::NonReadable, Access::NON_READABLE),
+        (D::Coherent, Access::COHERENT),
+        (D::Volatile, Access::VOLATILE),
+        (D::Restrict, Access::RESTRICT),
+    ] {
+        if decs.has(id, d) {
+            a |= bit;
+        }
+    }
+    a
+}
+
+/// The global variables the functions in `funcs` name in their id operands.
+pub fn used_globals(m: &Module, funcs: &[usize], globals: &HashMap<Id, Global>) -> HashSet<Id> {
+    let mut used = HashSet::new();
+    for &f in funcs {
+        let Some(fd) = m.functions.get(f) else {
+            continue;
+        };
+        for b in &fd.blocks {
+            for i in b.first..=b.terminator {
+                let inst = m.insts[i];
+                let Some(&(_, _, ty, res, shape)) = super::grammar::info(inst.opcode) else {
+                    continue;
+                };
+                let ops = m.ops(i);
+                let skip = ty as usize + res as usize;
+                let mut idx = skip;
+                let mut chars = shape.chars().peekable();
+                while let Some(c) = chars.next() {
+                    let star = chars.peek() == Some(&'*');
+                    if matches!(chars.peek(), Some('*' | '?')) {
+                        chars.next();
+                    }
+                    loop {
+                        if idx >= ops.len() {
+                            break;
+                        }
+                        match c {
+                            'i' | 'p' => {
+                                for w in
+                                    &ops[idx..(idx + if c == 'p' { 2 } else { 1 }).min(ops.len())]
+                                {
+                                    if globals.contains_key(w) {
+                                        used.insert(*w);
+                                    }
+                                }
+                                idx += if c == 'p' { 2 } else { 1 };
+                            }
+                            'q' | 'r' => idx += 2,
+                            's' => {
+                                idx += super::module::literal_string(&ops[idx..])
+                                    .map_or(ops.len(), |(_, n)| n);
+                            }
+                            _ => idx += 1,
+                        }
+                        if !star {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    used
+}
+
+/// `name` made an IR name (`[A-Za-z_][A-Za-z0-9_]*`): other characters become `_`, and
+/// a `_` goes first where it would start with a digit.
+fn ir_name(name: &str) -> String {
+    let mut s: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if s.starts_with(|c: char| c.is_ascii_digit()) {
+        s.insert(0, '_');
+    }
+    s
+}
+
+/// `base`, or `base_2`, `base_3`, ... : the first that `taken` does not hold.
+fn unique(base: String, taken: impl Fn(&str) -> bool) -> String {
+    let mut name = base.clone();
+    let mut n = 1;
+    while taken(&name) {
+        n += 1;
+        name = format!("{base}_{n}");
+    }
+    name
+}
+
+/// A name for an image: the variable's, made an IR name and unique, or
+/// `img<set>_<binding>`.
+fn image_name(m: &Module, var: Id, set: u32, binding: u32, taken: &[ImageDecl]) -> String {
+    let base = m
+        .name(var)
+        .filter(|n| !n.is_empty())
+        .map(ir_name)
+        .unwrap_or_else(|| format!("img{set}_{binding}"));
+    unique(base, |n| taken.iter().any(|d| d.name == n))
+}
+
+/// A name for a buffer: the variable's, else its block's (GLSL's anonymous
+/// `buffer Out { ... };` names only the block), made an IR name and unique, or
+/// `ssbo<block>` / `ubo<block>`.
+fn buffer_name(
+    m: &Module,
+    var: Id,
+    block_ty: Id,
+    fallback: String,
+    taken: &[BufferDecl],
+) -> String {
+    let base = m
+        .name(var)
+        .filter(|n| !n.is_empty())
+        .or_else(|| m.name(block_ty).filter(|n| !n.is_empty()))
+        .map(ir_name)
+        .unwrap_or(fallback);
+    unique(base, |n| taken.iter().any(|d| d.name == n))
+}
+
+/// The layout of a buffer block `ty`: the bytes before a trailing runtime array (the
+/// end of its last member when there is none) and that array's `ArrayStride`.
+fn buffer_layout(d: &Declarations, decs: &Decorations, ty: Id) -> Option<(u32, Option<u32>)> {
+    if let Some(Ty::Struct { members }) = d.types.get(ty) {
+        if let Some(&last) = members.last() {
+            if let Some(Ty::RuntimeArray { .. }) = d.types.get(last) {
+                let i = members.len() as u32 - 1;
+                let offset = d.types.member_offset(decs, ty, i)?;
+                let stride = d.types.array_stride(decs, last).filter(|&s| s > 0)?;
+                return Some((offset, Some(stride)));
+            }
+        }
+    }
+    Some((d.types.explicit_size(decs, ty)?, None))
+}
+
+/// The IR declaration of an image type, or why it has none.
+fn image_decl(name: &str, t: &ImageTy, access: Access) -> Result<ImageDecl, String> {
+    use spirv::Dim;
+    let dim = match Dim::from_u32(t.dim) {
+        Some(Dim::Dim1D) => ImageDim::D1,
+        Some(Dim::Dim2D) => ImageDim::D2,
+        Some(Dim::Dim3D) => ImageDim::D3,
+        Some(Dim::DimCube) => ImageDim::Cube,
+        Some(Dim::DimBuffer) => ImageDim::Buffer,
+        Some(other) => {
+            return Err(format!(
+                "an image of dimension {other:?}: the IR has 1D, 2D, 3D, cube and buffer images"
+            ))
+        }
+        None => return Err(format!("an image of unknown dimension {}", t.dim)),
+    };
+    if t.ms {
+        return Err("a multisampled image: the IR's images have one sample per texel".into());
+    }
+    if t.arrayed && !dim.can_be_arrayed() {
+        return Err(format!("an arrayed {} image", dim.name()));
+    }
+    let mut decl = ImageDecl::new(name, dim, Format::None);
+    decl.arrayed = t.arrayed;
+    match t.sampled {
+        1 => decl.access = Access::NON_WRITEABLE | Access::SAMPLED,
+        2 => {
+            // SPIR-V's `Unknown` (0; StorageImageReadWithoutFormat / ...WriteWithoutFormat)
+            // is the IR's `unknown` format: the surface state's format converts.
+            decl.format = if t.format == spirv::ImageFormat::Unknown as u32 {
+                Format::None
+            } else {
+                image_format(t.format)
+                    .ok_or_else(|| format!("an image of unknown format {}", t.format))?
+            };
+            decl.access = access;
+        }
+        _ => {
+            return Err("an image whose use (sampled or storage) is known only at run time".into())
+        }
+    }
+    Ok(decl)
+}
+
+/// Maps the variables `used` names for the entry point.
+pub fn map(
+    m: &Module,
+    decs: &Decorations,
+    d: &Declarations,
+    used: &HashSet<Id>,
+) -> Result<Mapping, ImportError> {
+    let mut out = Mapping::default();
+    for &i in &d.variables {
+        let ops = m.ops(i);
+        let [ty, id, sc, rest @ ..] = ops else {
+            return Err(m.error(i, ErrorKind::Parse, "OpVariable has too few operands"));
+        };
+        let Some(Ty::Pointer { pointee, .. }) = d.types.get(*ty) else {
+            return Err(m.error(
+                i,
+                ErrorKind::Invalid,
+                format!("the type %{ty} of a variable is not a pointer type"),
+            ));
+        };
+        out.globals.insert(
+            *id,
+            Global {
+                inst: i,
+                pointee: *pointee,
+                sc: *sc,
+                init: rest.first().copied(),
+            },
+        );
+    }
+    let mut resources = Vec::new();
+    for &i in &d.variables {
+        let id = m.ops(i)[1];
+        if !used.contains(&id) {
+            continue;
+        }
+        let g = out.globals[&id];
+        let err = |kind, msg: String| m.error(i, kind, msg);
+        let sc = SC::from_u32(g.sc).ok_or_else(|| {
+            err(
+                ErrorKind::Invalid,
+                format!("unknown storage class {}", g.sc),
+            )
+        })?;
+        match sc {
+            SC::UniformConstant | SC::Uniform | SC::StorageBuffer => {
+                let set = decs.get(id, D::DescriptorSet).unwrap_or(0);
+                let binding = decs.get(id, D::Binding).ok_or_else(|| {
+                    err(ErrorKind::Invalid, "a resource variable without a Binding decoration".into())
+                })?;
+                resources.push(((set, binding), id, i));
+            }
+            SC::PushConstant => {
+                let range = d.types.explicit_size(decs, g.pointee).ok_or_else(|| {
+                    err(ErrorKind::Invalid, "the push-constant block has no explicit layout".into())
+                })?;
+                out.roles.insert(id, Role::Push { range });
+            }
+            SC::Workgroup => {
+                let l = d.types.natural(g.pointee).ok_or_else(|| {
+                    err(ErrorKind::Unsupported, "a workgroup variable of a type without a memory layout".into())
+                })?;
+                let offset = out.shared_bytes.div_ceil(l.align) * l.align;
+                out.shared_bytes = offset
+                    .checked_add(l.size)
+                    .filter(|&e| e <= MAX_SHARED_BYTES)
+                    .ok_or_else(|| {
+                        err(
+                            ErrorKind::Limit,
+                            format!(
+                                "the workgroup variables need more than {MAX_SHARED_BYTES} bytes, the \
+                                 shared local memory of an Intel workgroup"
+                            ),
+                        )
+                    })?;
+                out.roles.insert(id, Role::Shared { offset });
+            }
+            SC::Private => {
+                out.roles.insert(id, Role::Private);
+                out.privates.push(id);
+            }
+            SC::Input => {
+                let builtin = decs.get(id, D::BuiltIn).ok_or_else(|| {
+                    err(
+                        ErrorKind::Unsupported,
+                        "an input variable that is not a builtin (or a block of builtins)".into(),
+                    )
+                })?;
+                out.roles.insert(id, Role::Builtin { builtin });
+            }
+            other => {
+                return Err(err(
+                    ErrorKind::Unsupported,
+                    format!("a variable in the {other:?} storage class: compute shaders of the IR have no such memory"),
+                ))
+            }
+        }
+    }
+    resources.sort();
+    let (mut next_image, mut next_ssbo, mut next_ubo) = (0u32, 0u32, 0u32);
+    for ((set, binding), id, i) in resources {
+        let g = out.globals[&id];
+        let err = |kind, msg: String| m.error(i, kind, msg);
+        let (inner, count) =
+            match d.types.get(g.pointee) {
+                Some(Ty::Array { elem, len }) => (*elem, Some(*len)),
+                Some(Ty::RuntimeArray { .. }) => return Err(err(
+                    ErrorKind::Unsupported,
+                    "an array of descriptors without a length (runtime descriptor array): the IR \
+                     declares arrays of resources with their length"
+                        .into(),
+                )),
+                _ => (g.pointee, None),
+            };
+        let n = count.unwrap_or(1);
+        let name = m.name(id).map(str::to_string);
+        let mut push = |kind: BindingKind, index: u32| {
+            out.bindings.push(Binding {
+                group: set,
+                binding,
+                name: name.clone(),
+                kind,
+                index,
+                count: n,
+            })
+        };
+        let sc = SC::from_u32(g.sc);
+        match (sc, d.types.get(inner)) {
+            (Some(SC::UniformConstant), Some(Ty::Image(_) | Ty::SampledImage { .. })) => {
+                let t = match d.types.get(inner) {
+                    Some(Ty::SampledImage { image }) => match d.types.get(*image) {
+                        Some(Ty::Image(t)) => *t,
+                        _ => {
+                            return Err(err(
+                                ErrorKind::Invalid,
+                                "a sampled image of a non-image type".into(),
+                            ))
+                        }
+                    },
+                    Some(Ty::Image(t)) => *t,
+                    _ => {
+                        return Err(err(
+                            ErrorKind::Invalid,
+                            "an image variable of a non-image type".into(),
+                        ))
+                    }
+                };
+                let name = image_name(m, id, set, binding, &out.images);
+                let mut decl = image_decl(&name, &t, access_of(decs, id))
+                    .map_err(|why| err(ErrorKind::Unsupported, why.to_string()))?;
+                decl.binding = next_image;
+                decl.count = count;
+                let kind = if decl.access.contains(Access::SAMPLED) {
+                    BindingKind::SampledImage
+                } else {
+                    BindingKind::StorageImage
+                };
+                push(kind, next_image);
+                next_image = next_image
+                    .checked_add(n)
+                    .ok_or_else(|| err(ErrorKind::Limit, "too many images".into()))?;
+                out.roles.insert(
+                    id,
+                    Role::Image {
+                        image: ImageId::from_u32(out.images.len() as u32),
+                        array: count.is_some(),
+                    },
+                );
+                out.images.push(decl);
+                out.image_spans.push(span_of(m, i));
+            }
+            (Some(SC::UniformConstant), Some(Ty::Sampler)) => {
+                out.roles.insert(id, Role::Sampler);
+            }
+            (Some(SC::Uniform | SC::StorageBuffer), Some(Ty::Struct { .. })) => {
+                let ssbo = sc == Some(SC::StorageBuffer) || decs.has(inner, D::BufferBlock);
+                if !ssbo && !decs.has(inner, D::Block) {
+                    return Err(err(
+                        ErrorKind::Invalid,
+                        "a uniform variable whose struct is not a Block".into(),
+                    ));
+                }
+                let access = access_of(decs, id).bits();
+                let (space, block) = if ssbo {
+                    push(BindingKind::StorageBuffer, next_ssbo);
+                    let b = next_ssbo;
+                    next_ssbo = next_ssbo
+                        .checked_add(n)
+                        .ok_or_else(|| err(ErrorKind::Limit, "too many buffers".into()))?;
+                    (Space::Ssbo, b)
+                } else {
+                    push(BindingKind::UniformBuffer, next_ubo);
+                    let b = next_ubo;
+                    next_ubo = next_ubo
+                        .checked_add(n)
+                        .ok_or_else(|| err(ErrorKind::Limit, "too many buffers".into()))?;
+                    (Space::Ubo, b)
+                };
+                out.roles.insert(
+                    id,
+                    Role::Buffer {
+                        space,
+                        block,
+                        array: count.is_some(),
+                        access,
+                    },
+                );
+                let (size, stride) = buffer_layout(d, decs, inner).ok_or_else(|| {
+                    err(
+                        ErrorKind::Invalid,
+                        "a buffer block without an explicit layout (Offset, ArrayStride)".into(),
+                    )
+                })?;
+                let kind = if ssbo {
+                    BufferKind::Ssbo
+                } else {
+                    BufferKind::Ubo
+                };
+                let name = buffer_name(m, id, inner, format!("{kind}{block}"), &out.buffers);
+                out.buffers.push(BufferDecl {
+                    access: if ssbo {
+                        access_of(decs, id)
+                    } else {
+                        Access::NONE
+                    },
+                    count,
+                    stride,
+                    ..BufferDecl::new(&name, kind, block, size)
+                });
+                out.buffer_spans.push(span_of(m, i));
+            }
+            (_, t) => {
+                return Err(err(
+                    ErrorKind::Unsupported,
+                    format!(
+                    "a resource variable of type {}: the IR has images, texel buffers and buffers",
+                    match t {
+                        Some(t) => format!("{t:?}"),
+                        None => format!("%{inner}"),
+                    }
+                ),
+                ))
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The IR span of instruction `i`: its `OpLine`'s line and column.
+pub fn span_of(m: &Module, i: usize) -> Span {
+    match m
+        .insts
+        .get(i)
+        .and_then(|inst| m.lines.get(inst.line as usize))
+    {
+        Some(l) if l.line > 0 => Span::new(l.line, l.column.max(1)),
+        _ => Span::UNKNOWN,
+    }
+}

@@ -1,0 +1,555 @@
+//! The SPIR-V translator on modules from glslang and hand-assembled ones: specialization
+//! (defaults and values given, `OpSpecConstantOp`, the workgroup size), texel buffers,
+//! image atomics through texel pointers, `OpPhi` and unstructured control flow, errors
+//! with their source lines or disassembly, and hostile modules. Expected values are
+//! worked out by hand from the GLSL and SPIR-V specifications.
+
+use frontend::{import_with, ErrorKind, Language, Location, Options, SpecMap, SpecValue};
+use std::process::Command;
+use verify::exec::{ExecConfig, Executor};
+
+/// Whether glslang and spirv-as run here (in CI, a missing tool is a failure).
+fn have(tool: &str) -> bool {
+    let ok = Command::new(tool)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "{tool} is missing, and CI needs it"
+        );
+        eprintln!("{tool} is not installed: skipped");
+    }
+    ok
+}
+
+fn temp(name: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("spirv-test-{}-{name}", std::process::id()))
+}
+
+/// glslang's SPIR-V of `src` (Vulkan 1.2), with debug lines if `debug`.
+fn glslang(src: &str, debug: bool, name: &str) -> Vec<u8> {
+    let (i, o) = (temp(&format!("{name}.comp")), temp(&format!("{name}.spv")));
+    std::fs::write(&i, src).unwrap();
+    let mut cmd = Command::new("glslangValidator");
+    cmd.args(["-V", "--target-env", "vulkan1.2", "-S", "comp"]);
+    if debug {
+        cmd.arg("-g");
+    }
+    let r = cmd.arg(&i).arg("-o").arg(&o).output().unwrap();
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stdout));
+    let b = std::fs::read(&o).unwrap();
+    let _ = std::fs::remove_file(i);
+    let _ = std::fs::remove_file(o);
+    b
+}
+
+/// spirv-as's binary of assembly `src` (SPIR-V 1.3).
+fn assemble(src: &str, name: &str) -> Vec<u8> {
+    let (i, o) = (
+        temp(&format!("{name}.spvasm")),
+        temp(&format!("{name}.spv")),
+    );
+    std::fs::write(&i, src).unwrap();
+    let r = Command::new("spirv-as")
+        .args(["--target-env", "spv1.3"])
+        .arg(&i)
+        .arg("-o")
+        .arg(&o)
+        .output()
+        .unwrap();
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let b = std::fs::read(&o).unwrap();
+    let _ = std::fs::remove_file(i);
+    let _ = std::fs::remove_file(o);
+    b
+}
+
+/// Imports `spv` with `spec`, runs one workgroup with storage buffer 0 of `n` zero
+/// words, and returns the words and the workgroup size.
+fn run(spv: &[u8], spec: &[(u32, SpecValue)], n: usize) -> (Vec<u32>, [u32; 3]) {
+    let options = Options {
+        spec: spec.iter().copied().collect::<SpecMap>(),
+        ..Options::default()
+    };
+    let imported = import_with(spv, Language::SpirV, &options).unwrap_or_else(|e| panic!("{e}"));
+    let mut ex = Executor::with_config(
+        &imported.shader,
+        ExecConfig {
+            subgroup_size: 8,
+            ..ExecConfig::default()
+        },
+    );
+    let buf = ex.memory.alloc("buf", vec![0; 4 * n]);
+    ex.memory.bind_ssbo(0, buf);
+    ex.run([1, 1, 1]).unwrap_or_else(|e| panic!("{e}"));
+    let words = ex
+        .memory
+        .allocation(buf)
+        .bytes
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    (words, imported.shader.local_size)
+}
+
+const SPEC: &str = "#version 450
+layout(local_size_x_id = 0, local_size_y = 2) in;
+layout(constant_id = 1) const uint K = 3u;
+layout(constant_id = 2) const float F = 1.5;
+layout(constant_id = 3) const bool B = false;
+layout(constant_id = 4) const int S = -7;
+const uint K2 = K * 2u + 1u;
+const uint KS = (K << 3u) | (K >> 1u) ^ 5u;
+const int SD = S / 2 - S % 3;
+const bool BK = B || K > 4u;
+const uint SEL = B ? K : 100u;
+const uint CONV = uint(S) + uint(K == 10u);
+layout(std430, binding = 0) buffer Out { uint o[]; };
+void main() {
+    if (gl_LocalInvocationIndex == 0u) {
+        o[0] = K; o[1] = K2; o[2] = floatBitsToUint(F); o[3] = uint(B);
+        o[4] = KS; o[5] = uint(SD); o[6] = uint(BK); o[7] = SEL; o[8] = CONV;
+        o[9] = gl_WorkGroupSize.x;
+    }
+}
+";
+
+#[test]
+fn specialization_takes_defaults_and_given_values() {
+    if !have("glslangValidator") {
+        return;
+    }
+    let spv = glslang(SPEC, false, "spec");
+    // Defaults: K = 3, F = 1.5, B = false, S = -7; local_size_x_id's default is 1.
+    // K2 = 7; KS = 24 | (1 ^ 5) = 28 (^ binds tighter than |); SD = -7/2 - (-7 % 3)
+    // = -3 - 2 = -5 (division truncates; glslang writes `%` as OpSMod, whose result
+    // takes the divisor's sign); BK = false; SEL = 100; CONV = 2^32 - 7 + 0.
+    let (w, ls) = run(&spv, &[], 10);
+    assert_eq!(ls, [1, 2, 1]);
+    assert_eq!(
+        w,
+        [
+            3,
+            7,
+            1.5f32.to_bits(),
+            0,
+            28,
+            (-5i32) as u32,
+            0,
+            100,
+            (-7i32) as u32,
+            1
+        ]
+    );
+    // Specialized: K = 10, F = 2.5, B = true, S = 9, x = 64.
+    // K2 = 21; KS = 80 | (5 ^ 5) = 80; SD = 4 - 0 = 4; BK = true; SEL = 10;
+    // CONV = 9 + 1 = 10.
+    let spec = [
+        (0, SpecValue::Int(64)),
+        (1, SpecValue::Int(10)),
+        (2, SpecValue::Float(2.5)),
+        (3, SpecValue::Bool(true)),
+        (4, SpecValue::Int(9)),
+    ];
+    let (w, ls) = run(&spv, &spec, 10);
+    assert_eq!(ls, [64, 2, 1]);
+    assert_eq!(w, [10, 21, 2.5f32.to_bits(), 1, 80, 4, 1, 10, 10, 64]);
+    // A value that does not fit its constant is an error naming it.
+    let options = Options {
+        spec: [(3, SpecValue::Int(2))].into_iter().collect(),
+        ..Options::default()
+    };
+    let e = import_with(&spv, Language::SpirV, &options).unwrap_err();
+    assert!(e.message.contains("specialization constant 3"), "{e}");
+    // Ids no constant has are ignored, as Vulkan ignores them.
+    let (w, _) = run(&spv, &[(77, SpecValue::Int(1))], 10);
+    assert_eq!(w[0], 3);
+}
+
+#[test]
+fn texel_buffers_and_image_atomics_import_and_verify() {
+    if !have("glslangValidator") {
+        return;
+    }
+    let src = "#version 450
+layout(local_size_x = 8) in;
+layout(binding = 0) uniform usamplerBuffer src;
+layout(binding = 1, r32ui) uniform uimageBuffer dst;
+layout(binding = 2, r32ui) uniform uimage2D counts;
+layout(binding = 3, r32i) uniform iimage2DArray lay;
+void main() {
+    int i = int(gl_GlobalInvocationID.x);
+    uint v = texelFetch(src, i).x;
+    imageStore(dst, i, uvec4(v * 3u + uint(textureSize(src))));
+    uint old = imageAtomicAdd(counts, ivec2(i % 4, 0), 1u);
+    imageAtomicMax(counts, ivec2(i % 4, 1), old + v);
+    imageAtomicCompSwap(counts, ivec2(0, 2), 0u, uint(i) + 1u);
+    imageAtomicExchange(lay, ivec3(i % 3, 0, 1), -i);
+    imageAtomicMin(lay, ivec3(i % 3, 1, 2), i - 4);
+}
+";
+    let spv = glslang(src, false, "texel");
+    let imported = frontend::import(&spv, Language::SpirV, None).unwrap_or_else(|e| panic!("{e}"));
+    let s = &imported.shader;
+    let dims: Vec<String> = s
+        .images
+        .iter()
+        .map(|d| format!("{} {} {} {}", d.name, d.dim.name(), d.format, d.access))
+        .collect();
+    assert_eq!(
+        dims,
+        [
+            "src buffer unknown readonly|sampled",
+            "dst buffer r32_uint none",
+            "counts 2d r32_uint none",
+            "lay 2d r32_sint none"
+        ]
+    );
+    for target in ["dg2", "tgl", "bdw"] {
+        let o = verify::cli::RunOptions {
+            target: Some(target.into()),
+            ..Default::default()
+        };
+        let v = verify::cli::verify_shader(s, &o, &verify::cli::VerifyOptions::default())
+            .unwrap_or_else(|e| panic!("{target}: {e}"));
+        assert!(v.contains(" 0 mismatches"), "{target}: {v}");
+    }
+}
+
+#[test]
+fn errors_point_into_the_glsl_or_show_the_instruction() {
+    if !have("glslangValidator") {
+        return;
+    }
+    let src = "#version 450
+layout(local_size_x = 8) in;
+layout(binding = 0) uniform sampler2D tex;
+layout(binding = 1, rgba8) uniform writeonly image2D dst;
+void main() {
+    ivec2 p = ivec2(gl_GlobalInvocationID.xy);
+    vec4 c = textureLod(tex, vec2(p) / 64.0, 0.0);
+    imageStore(dst, p, c);
+}
+";
+    // Through the front door: the GLSL line of the sample.
+    let e = frontend::import(src.as_bytes(), Language::Glsl, None).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Unsupported);
+    assert!(e.message.contains("filtered sampling"), "{e}");
+    assert!(matches!(e.location, Location::Text { line: 7, .. }), "{e}");
+    let shown = e.render("x.comp", Some(src));
+    assert!(shown.contains("7 |     vec4 c = textureLod"), "{shown}");
+    // A SPIR-V module with debug lines: the word, the disassembly and the file's line.
+    let spv = glslang(src, true, "errg");
+    let e = frontend::import(&spv, Language::SpirV, None).unwrap_err();
+    let Location::SpirV { word } = e.location else {
+        panic!("{e}")
+    };
+    let site = e.spirv.as_deref().unwrap();
+    assert!(
+        site.disassembly.contains("OpImageSampleExplicitLod %"),
+        "{site:?}"
+    );
+    let pos = site.source.as_ref().unwrap();
+    assert_eq!(pos.line, 7, "{pos:?}");
+    assert!(pos.file.ends_with("errg.comp"), "{pos:?}");
+    let opcode = u32::from_le_bytes(spv[4 * word as usize..][..4].try_into().unwrap()) & 0xffff;
+    assert_eq!(opcode, 88, "word {word} is not OpImageSampleExplicitLod");
+    // Without debug lines: the word and the instruction, never a made-up line.
+    let spv = glslang(src, false, "err");
+    let e = frontend::import(&spv, Language::SpirV, None).unwrap_err();
+    let shown = e.render("x.spv", None);
+    assert!(shown.contains(" --> x.spv: word "), "{shown}");
+    assert!(shown.contains("= OpImageSampleExplicitLod %"), "{shown}");
+    // No `x.spv:LINE`: a binary file has no lines.
+    assert!(
+        !shown
+            .split("x.spv:")
+            .skip(1)
+            .any(|rest| rest.starts_with(|c: char| c.is_ascii_digit())),
+        "{shown}"
+    );
+}
+
+/// A module with `OpPhi`, a loop whose continue target has two predecessors, and a
+/// switch with fall-through, assembled by hand: sum 0..n of i, where odd i count
+/// twice (case 1 falls into the default), n = 6 -> 0+2+4 + 2*(1+3+5) = 24.
+const PHI: &str = "
+               OpCapability Shader
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main \"main\"
+               OpExecutionMode %main LocalSize 1 1 1
+               OpDecorate %Out Block
+               OpMemberDecorate %Out 0 Offset 0
+               OpDecorate %arr ArrayStride 4
+               OpDecorate %out DescriptorSet 0
+               OpDecorate %out Binding 0
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+       %uint = OpTypeInt 32 0
+       %bool = OpTypeBool
+        %arr = OpTypeRuntimeArray %uint
+        %Out = OpTypeStruct %arr
+       %pOut = OpTypePointer StorageBuffer %Out
+       %pu32 = OpTypePointer StorageBuffer %uint
+        %out = OpVariable %pOut StorageBuffer
+         %u0 = OpConstant %uint 0
+         %u1 = OpConstant %uint 1
+         %u2 = OpConstant %uint 2
+         %u6 = OpConstant %uint 6
+       %main = OpFunction %void None %fn
+      %entry = OpLabel
+               OpBranch %header
+     %header = OpLabel
+          %i = OpPhi %uint %u0 %entry %inext %cont
+        %sum = OpPhi %uint %u0 %entry %snext %cont
+       %more = OpULessThan %bool %i %u6
+               OpLoopMerge %exit %cont None
+               OpBranchConditional %more %body %exit
+       %body = OpLabel
+        %odd = OpUMod %uint %i %u2
+               OpSelectionMerge %sw_merge None
+               OpSwitch %odd %default 1 %case1
+      %case1 = OpLabel
+         %s1 = OpIAdd %uint %sum %i
+               OpBranch %default
+    %default = OpLabel
+         %s2 = OpPhi %uint %sum %body %s1 %case1
+         %s3 = OpIAdd %uint %s2 %i
+               OpBranch %sw_merge
+   %sw_merge = OpLabel
+       %zero = OpIEqual %bool %i %u0
+               OpSelectionMerge %if_merge None
+               OpBranchConditional %zero %skip %if_merge
+       %skip = OpLabel
+               OpBranch %cont
+   %if_merge = OpLabel
+               OpBranch %cont
+       %cont = OpLabel
+      %snext = OpPhi %uint %sum %skip %s3 %if_merge
+      %inext = OpIAdd %uint %i %u1
+               OpBranch %header
+       %exit = OpLabel
+          %p = OpAccessChain %pu32 %out %u0 %u0
+               OpStore %p %sum
+               OpReturn
+               OpFunctionEnd
+";
+
+#[test]
+fn phis_loops_and_fall_through_assembled_by_hand() {
+    if !have("spirv-as") {
+        return;
+    }
+    let spv = assemble(PHI, "phi");
+    let (w, _) = run(&spv, &[], 1);
+    assert_eq!(w, [24]);
+}
+
+#[test]
+fn unstructured_control_flow_is_an_error_naming_the_block() {
+    if !have("spirv-as") {
+        return;
+    }
+    // A branch back to a block that is not a loop header.
+    let src = PHI.replace(
+        "       %skip = OpLabel\n               OpBranch %cont",
+        "       %skip = OpLabel\n               OpBranch %body",
+    );
+    let spv = assemble(&src, "unstructured");
+    let e = frontend::import(&spv, Language::SpirV, None).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Invalid, "{e}");
+    assert!(e.message.contains("not structured"), "{e}");
+}
+
+#[test]
+fn truncated_and_corrupted_modules_are_errors_not_panics() {
+    if !have("glslangValidator") {
+        return;
+    }
+    let spv = glslang(SPEC, true, "hostile");
+    for len in (0..spv.len()).step_by(4) {
+        let r = frontend::import(&spv[..len], Language::SpirV, None);
+        assert!(r.is_err(), "{len} bytes of {} import", spv.len());
+    }
+    // Every word changed in turn, a few ways: an error or a shader, never a panic.
+    let words = spv.len() / 4;
+    for w in 5..words {
+        for x in [0u32, 1, 0xffff_ffff, 0x0001_0000, 0x7fff] {
+            let mut b = spv.clone();
+            b[4 * w..4 * w + 4].copy_from_slice(&x.to_le_bytes());
+            let _ = frontend::import(&b, Language::SpirV, None);
+        }
+    }
+}
+
+#[test]
+fn non_uniform_reaches_the_accesses_it_indexes() {
+    if !have("glslangValidator") {
+        return;
+    }
+    let src = "#version 450
+#extension GL_EXT_nonuniform_qualifier : require
+layout(local_size_x = 8) in;
+layout(binding = 0, r32ui) uniform readonly uimage2D imgs[4];
+layout(binding = 1, r32ui) uniform uimage2D cnt[2];
+layout(std430, binding = 2) buffer B { uint d[]; } bufs[2];
+layout(std430, binding = 3) buffer O { uint o[]; };
+void main() {
+    uint i = gl_LocalInvocationID.x;
+    uint v = imageLoad(imgs[nonuniformEXT(i % 4u)], ivec2(i, 0)).x;
+    imageAtomicAdd(cnt[nonuniformEXT(i & 1u)], ivec2(0, 0), 1u);
+    uint w = bufs[nonuniformEXT(i >> 3)].d[i];
+    o[i] = v + w + imageLoad(imgs[1], ivec2(0, i)).x;
+}
+";
+    let spv = glslang(src, false, "nonuniform");
+    let imported = frontend::import(&spv, Language::SpirV, None).unwrap_or_else(|e| panic!("{e}"));
+    let text = ir::print_shader(&imported.shader);
+    let line = |what: &str| -> Vec<&str> { text.lines().filter(|l| l.contains(what)).collect() };
+    // The two image reads: the one indexed with nonuniformEXT says so, the constant
+    // index does not.
+    let loads = line("@image_load");
+    assert_eq!(loads.len(), 2, "{text}");
+    assert_eq!(
+        loads.iter().filter(|l| l.contains("non_uniform")).count(),
+        1,
+        "{text}"
+    );
+    let atomics = line("@image_atomic");
+    assert!(
+        atomics.len() == 1 && atomics[0].contains("non_uniform"),
+        "{text}"
+    );
+    // The buffer array's load, not the store to the single buffer. (Its index is 0 on
+    // the 8 lanes run here: verify binds the first element of a buffer array.)
+    let ssbo: Vec<&str> = line("@load_ssbo");
+    assert!(ssbo.iter().any(|l| l.contains("non_uniform")), "{text}");
+    assert!(
+        line("@store_ssbo")
+            .iter()
+            .all(|l| !l.contains("non_uniform")),
+        "{text}"
+    );
+    // Lowered (one pass per distinct index) and run against the original.
+    for target in ["dg2", "tgl"] {
+        let o = verify::cli::RunOptions {
+            target: Some(target.into()),
+            ..Default::default()
+        };
+        let v = verify::cli::verify_shader(
+            &imported.shader,
+            &o,
+            &verify::cli::VerifyOptions::default(),
+        )
+        .unwrap_or_else(|e| panic!("{target}: {e}"));
+        assert!(v.contains(" 0 mismatches"), "{target}: {v}");
+    }
+}
+
+#[test]
+fn array_length_reads_the_bound_size_and_buffers_are_declared() {
+    if !have("glslangValidator") {
+        return;
+    }
+    let src = "#version 450
+layout(local_size_x = 1) in;
+layout(std430, binding = 0) buffer Data { uint count; uint pad; uvec2 values[]; } data;
+layout(std430, binding = 1) buffer Plain { uint words[]; };
+layout(std140, binding = 2) uniform Params { uvec4 p; } params;
+void main() {
+    data.count = uint(data.values.length());
+    data.pad = uint(words.length()) + params.p.x;
+}
+";
+    let spv = glslang(src, false, "array_length");
+    let imported = frontend::import(&spv, Language::SpirV, None).unwrap_or_else(|e| panic!("{e}"));
+    // Data: 8 fixed bytes, then 8-byte elements; Plain (an anonymous block: the block's
+    // name) a bare array of words; Params a 16-byte uniform block.
+    let decls: Vec<String> = imported
+        .shader
+        .buffers
+        .iter()
+        .map(|d| {
+            format!(
+                "{} {} {} {} {:?}",
+                d.name, d.kind, d.block, d.size, d.stride
+            )
+        })
+        .collect();
+    assert_eq!(
+        decls,
+        [
+            "data ssbo 0 8 Some(8)",
+            "Plain ssbo 1 0 Some(4)",
+            "params ubo 0 16 None"
+        ]
+    );
+    let text = ir::print_shader(&imported.shader);
+    assert!(text.contains("@get_ssbo_size"), "{text}");
+    // Bound with 44 bytes each: (44 - 8) / 8 = 4 elements (the partial one does not
+    // count) and 44 / 4 = 11 words; params.p.x = 0.
+    let mut ex = Executor::with_config(&imported.shader, ExecConfig::default());
+    let a = ex.memory.alloc("a", vec![0; 44]);
+    let b = ex.memory.alloc("b", vec![0; 44]);
+    let u = ex.memory.alloc("u", vec![0; 16]);
+    ex.memory.bind_ssbo(0, a);
+    ex.memory.bind_ssbo(1, b);
+    ex.memory.bind_ubo(0, u);
+    ex.run([1, 1, 1]).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        &ex.memory.allocation(a).bytes[..8],
+        &[4, 0, 0, 0, 11, 0, 0, 0]
+    );
+    // A buffer smaller than the fixed part holds no element, not a wrapped count.
+    let mut ex = Executor::with_config(&imported.shader, ExecConfig::default());
+    let a = ex.memory.alloc("a", vec![0; 8]);
+    let b = ex.memory.alloc("b", vec![0; 4]);
+    let u = ex.memory.alloc("u", vec![0; 16]);
+    ex.memory.bind_ssbo(0, a);
+    ex.memory.bind_ssbo(1, b);
+    ex.memory.bind_ubo(0, u);
+    ex.run([1, 1, 1]).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        &ex.memory.allocation(a).bytes[..8],
+        &[0, 0, 0, 0, 1, 0, 0, 0]
+    );
+}
+
+#[test]
+fn storage_images_without_a_format_are_unknown_and_verify() {
+    if !have("glslangValidator") {
+        return;
+    }
+    let src = "#version 450
+#extension GL_EXT_shader_image_load_formatted : require
+layout(local_size_x = 8, local_size_y = 8) in;
+layout(binding = 0) uniform image2D img;
+layout(binding = 1) uniform writeonly uimage2D dst;
+void main() {
+    ivec2 p = ivec2(gl_GlobalInvocationID.xy);
+    vec4 v = imageLoad(img, p);
+    imageStore(img, p, v * 0.5 + vec4(0.25));
+    imageStore(dst, p, uvec4(p.x, p.y, 7u, 9u));
+}
+";
+    let spv = glslang(src, false, "formatless");
+    let imported = frontend::import(&spv, Language::SpirV, None).unwrap_or_else(|e| panic!("{e}"));
+    let s = &imported.shader;
+    let dims: Vec<String> = s
+        .images
+        .iter()
+        .map(|d| format!("{} {} {} {}", d.name, d.dim.name(), d.format, d.access))
+        .collect();
+    assert_eq!(dims, ["img 2d unknown none", "dst 2d unknown writeonly"]);
+    // verify binds views of real formats of each sampled type (loads of format-less
+    // images need Gfx12.5's typed reads: DG2).
+    let o = verify::cli::RunOptions {
+        target: Some("dg2".into()),
+        ..Default::default()
+    };
+    let v = verify::cli::verify_shader(s, &o, &verify::cli::VerifyOptions::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(v.contains(" 0 mismatches"), "{v}");
+}
