@@ -11,7 +11,7 @@
 //! where NIR's inexact rules such as `a * 0.0` to `0.0` change a result) are not
 //! compared, nor what is computed from them.
 
-use ir::eval::{eval_alu, Operand};
+use ir::eval::{eval_alu_flagged, Operand};
 use ir::passes::algebraic::simplify_function;
 use ir::passes::const_fold::fold_function;
 use ir::precision::result_unspecified;
@@ -101,7 +101,7 @@ fn run(func: &Function, seed: u64) -> (HashMap<Value, Vec<u64>>, HashSet<Value>)
                     .collect();
                 let ops: Vec<Operand<'_>> =
                     comps.iter().map(|(b, c)| Operand::new(*b, c)).collect();
-                let r = eval_alu(a.op, ty, &ops).unwrap().to_vec();
+                let r = eval_alu_flagged(a.op, a.exact, ty, &ops).unwrap().to_vec();
                 if a.srcs.iter().any(|s| unspecified.contains(&s.value))
                     || result_unspecified(a.op, a.exact, &ops, ty.bit_size(), &r)
                 {

@@ -3,7 +3,7 @@
 //! the verifier's vISA leg runs too) and compares each lane's result with `ir::eval`,
 //! NIR's semantics.
 //!
-//! The kernel ([`op_kernel`]) loads each component of each source per lane from SSBO
+//! The kernel ([`op_kernel_flagged`]) loads each component of each source per lane from SSBO
 //! 0 (32 bits a load; a 64-bit component is two loads, low half first; narrower ones
 //! are the low bits of their load, a 1-bit one `load != 0`), applies the op and stores
 //! each result component as 32 bits to SSBO 1 (64-bit ones as two stores, low half
@@ -24,8 +24,16 @@ use verify::visa::standalone::run_visa_text;
 pub type Shape = (u8, u8);
 
 /// The IR of a kernel of `n` invocations (`simd` per workgroup) that applies `op` to
-/// operands loaded from SSBO 0 and stores the result to SSBO 1 (module documentation).
-pub fn op_kernel(op: AluOp, dest: Shape, srcs: &[Shape], simd: u32, n: u32) -> String {
+/// operands loaded from SSBO 0 and stores the result to SSBO 1 (module documentation),
+/// the instruction `exact` (computing `ir::eval`'s result) or not.
+pub fn op_kernel_flagged(
+    op: AluOp,
+    exact: bool,
+    dest: Shape,
+    srcs: &[Shape],
+    simd: u32,
+    n: u32,
+) -> String {
     let mut body = String::new();
     let mut id = 100u32;
     let mut next = || {
@@ -99,8 +107,9 @@ pub fn op_kernel(op: AluOp, dest: Shape, srcs: &[Shape], simd: u32, n: u32) -> S
     }
     let r = next();
     body.push_str(&format!(
-        "    {} %{r} = {} {}\n",
+        "    {} %{r} = {}{} {}\n",
         ty(dest),
+        if exact { "exact " } else { "" },
         op.name(),
         names.join(", ")
     ));
@@ -135,7 +144,7 @@ pub fn op_kernel(op: AluOp, dest: Shape, srcs: &[Shape], simd: u32, n: u32) -> S
     )
 }
 
-/// Runs `op` through the kernel emitted for `platform` on each lane's operands
+/// Runs `op` (`exact`) through the kernel emitted for `platform` on each lane's operands
 /// (`lanes[l][k]`: the components of source `k`, each in the low bits) and returns
 /// each lane's result components. The math unit errs by up to `math_ulps` ulps.
 pub fn run_op(
@@ -146,12 +155,25 @@ pub fn run_op(
     lanes: &[Vec<Vec<u64>>],
     math_ulps: i64,
 ) -> Result<Vec<Vec<u64>>, String> {
+    run_op_flagged(platform, op, true, dest, srcs, lanes, math_ulps)
+}
+
+/// [`run_op`], with the instruction `exact` or not.
+pub fn run_op_flagged(
+    platform: &str,
+    op: AluOp,
+    exact: bool,
+    dest: Shape,
+    srcs: &[Shape],
+    lanes: &[Vec<Vec<u64>>],
+    math_ulps: i64,
+) -> Result<Vec<Vec<u64>>, String> {
     let device = Device::preset(platform).ok_or("no such platform")?;
     let simd = if device.grf_bytes == 64 { 16 } else { 8 };
     // Whole workgroups; the lanes past the last operand set repeat the first one.
     let groups = lanes.len().div_ceil(simd as usize).max(1);
     let n = groups * simd as usize;
-    let text = op_kernel(op, dest, srcs, simd, n as u32);
+    let text = op_kernel_flagged(op, exact, dest, srcs, simd, n as u32);
     let shader = ir::parse_shader(&text).map_err(|d| format!("{d:?}"))?;
     ir::validate(&shader).map_err(|d| format!("{d:?}\n{text}"))?;
     let kernel =

@@ -104,6 +104,17 @@ pub fn emit(cx: &mut Ctx, alu: &AluInst, dest: Value, bits: u8) -> Result<(), Em
                 cx.line(&format!("mov.sat {es} {dd} {a}"));
             }
             Ffloor | Fceil | FroundEven | Ftrunc => round(cx, alu.op, d, s[0], ty),
+            // Inexact binary32 division: `inv` and `mul`, the division Vulkan allows
+            // (2.5 ULP for OpFDiv) and Mesa's Intel back end emits; the executor
+            // evaluates an inexact `fdiv` so too (ir::eval::eval_alu_flagged).
+            Fdiv if !alu.exact && ty == VType::F => {
+                let r = reciprocal(cx, s[1]);
+                cx.op("mul", d, ty, &[s[0], r]);
+            }
+            Frcp if !alu.exact && ty == VType::F => {
+                let r = reciprocal(cx, s[0]);
+                cx.op("mov", d, ty, &[r]);
+            }
             Fdiv => divide(cx, d, s[0], s[1], ty)?,
             Frcp => divide(cx, d, Opnd::Imm(one(ty)), s[0], ty)?,
             other => {
@@ -112,6 +123,34 @@ pub fn emit(cx: &mut Ctx, alu: &AluInst, dest: Value, bits: u8) -> Result<(), Em
         }
     }
     Ok(())
+}
+
+/// The binary32 reciprocal of `b` for an inexact division: the math unit's `inv`, or
+/// the correctly rounded constant of a constant (as `ir::eval`'s `frcp` gives it).
+fn reciprocal(cx: &mut Ctx, b: Opnd) -> Opnd {
+    match b {
+        Opnd::Imm(bits) => {
+            let c = [bits & 0xffff_ffff];
+            let r = ir::Type::new(32, 1)
+                .and_then(|t| {
+                    ir::eval::eval_alu(AluOp::Frcp, t, &[ir::eval::Operand::new(32, &c)]).ok()
+                })
+                .and_then(|r| r.first().copied());
+            match r {
+                Some(r) => Opnd::Imm(r),
+                None => {
+                    let r = cx.temp(VType::F);
+                    cx.op("inv", r, VType::F, &[b]);
+                    Opnd::Reg(r)
+                }
+            }
+        }
+        Opnd::Reg(_) => {
+            let r = cx.temp(VType::F);
+            cx.op("inv", r, VType::F, &[b]);
+            Opnd::Reg(r)
+        }
+    }
 }
 
 /// NIR's `ffloor`, `fceil`, `fround_even`, `ftrunc`. vISA's `rnd*` take binary32 only
@@ -506,6 +545,73 @@ mod tests {
         check_exact("dg2", AluOp::Fdiv, (32, 1), &srcs, &normal, 2);
         let recip: Vec<Vec<Vec<u64>>> = ops.iter().map(|&b| vec![vec![b]]).collect();
         check_exact("mtl", AluOp::Frcp, (32, 1), &[(32, 1)], &recip, 2);
+    }
+
+    /// An inexact division is `inv` and `mul`: with an exact math unit it is the
+    /// executor's `fmul(a, frcp(b))` bit for bit; with one that errs by an ulp it stays
+    /// within Vulkan's 2.5 ULP for OpFDiv (`ir::precision`, `ir/PRECISION.md`) wherever
+    /// Vulkan bounds it (|b| in [2^-126, 2^126], a normal quotient).
+    #[test]
+    fn an_inexact_division_is_inv_and_mul_within_vulkans_bound() {
+        use crate::alu_check::{eval, run_op_flagged};
+        use ir::eval::{eval_alu_flagged, Operand};
+        use ir::precision::within;
+        use ir::AluOp;
+        let ops = crate::sqrt::tests_support::f32_operands(400);
+        let lanes: Vec<Vec<Vec<u64>>> = ops
+            .iter()
+            .enumerate()
+            .map(|(k, &a)| vec![vec![a], vec![ops[(k * 7 + 3) % ops.len()]]])
+            .collect();
+        let srcs = [(32u8, 1u8), (32, 1)];
+        let bounded = |l: &Vec<Vec<u64>>| {
+            let (a, b) = (
+                f32::from_bits(l[0][0] as u32),
+                f32::from_bits(l[1][0] as u32),
+            );
+            let q = f64::from(a) / f64::from(b);
+            a.is_finite()
+                && (2f32.powi(-126)..=2f32.powi(126)).contains(&b.abs())
+                && q.abs() >= 2f64.powi(-126)
+                && q.abs() < 3.4e38
+        };
+        let exact_unit =
+            run_op_flagged("dg2", AluOp::Fdiv, false, (32, 1), &srcs, &lanes, 0).unwrap();
+        let faithful_unit =
+            run_op_flagged("dg2", AluOp::Fdiv, false, (32, 1), &srcs, &lanes, 1).unwrap();
+        let mut checked = 0;
+        for ((lane, g0), g1) in lanes.iter().zip(&exact_unit).zip(&faithful_unit) {
+            let operands = [Operand::new(32, &lane[0]), Operand::new(32, &lane[1])];
+            let t = ir::Type::new(32, 1).unwrap();
+            let model = eval_alu_flagged(AluOp::Fdiv, false, t, &operands).unwrap()[0];
+            assert_eq!(g0[0], model, "{lane:x?}");
+            if bounded(lane) {
+                checked += 1;
+                let reference = eval(AluOp::Fdiv, (32, 1), &srcs, lane)[0];
+                let (a, b) = (
+                    f32::from_bits(lane[0][0] as u32),
+                    f32::from_bits(lane[1][0] as u32),
+                );
+                let q = f64::from(a) / f64::from(b);
+                assert!(
+                    within(AluOp::Fdiv, false, 32, reference, g1[0], q),
+                    "{a:e} / {b:e}: {:#x}, correctly rounded {reference:#x}",
+                    g1[0]
+                );
+            }
+        }
+        assert!(checked > 100, "{checked}");
+        // The reciprocal alone is one `inv`.
+        let recip: Vec<Vec<Vec<u64>>> = ops.iter().map(|&b| vec![vec![b]]).collect();
+        let got =
+            run_op_flagged("mtl", AluOp::Frcp, false, (32, 1), &[(32, 1)], &recip, 0).unwrap();
+        for (lane, g) in recip.iter().zip(&got) {
+            assert_eq!(
+                g[0],
+                eval(AluOp::Frcp, (32, 1), &[(32, 1)], lane)[0],
+                "{lane:x?}"
+            );
+        }
     }
 
     #[test]

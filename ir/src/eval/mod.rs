@@ -356,6 +356,32 @@ fn map3(n: usize, s: &[Operand<'_>], f: impl Fn(u64, u64, u64) -> u64) -> SmallV
         .collect()
 }
 
+/// Evaluates one ALU instruction with its `exact` flag: [`eval_alu`], except that an
+/// `fdiv` without `exact` is `fmul(a, frcp(b))`, each step rounded to nearest even. That
+/// is the division Vulkan allows (2.5 ULP for `OpFDiv`; the table is `ir/PRECISION.md`)
+/// and the one the IR's `algebraic` pass writes and the vISA back end emits (`inv`,
+/// `mul`), so that the constant folder, the interpreter and the kernels agree bit for
+/// bit on every inexact division.
+pub fn eval_alu_flagged(
+    op: AluOp,
+    exact: bool,
+    dest: Type,
+    srcs: &[Operand<'_>],
+) -> Result<SmallVec<[u64; 16]>, EvalError> {
+    if op != AluOp::Fdiv || exact {
+        return eval_alu(op, dest, srcs);
+    }
+    check_shape(op, dest, srcs)?;
+    let b = &srcs[1];
+    let rcp_ty = Type::new(b.bit_size, dest.num_components()).unwrap_or(dest);
+    let rcp = eval_alu(AluOp::Frcp, rcp_ty, std::slice::from_ref(b))?;
+    eval_alu(
+        AluOp::Fmul,
+        dest,
+        &[srcs[0], Operand::new(b.bit_size, &rcp)],
+    )
+}
+
 /// Evaluates one ALU instruction. `dest` is the instruction's destination type. For per-
 /// component inputs, component i of the result reads component i of each per-component source;
 /// fixed-size inputs (vecN) are read as given. Results are masked to the destination bit size.

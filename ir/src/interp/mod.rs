@@ -12,8 +12,9 @@
 //! * a phi is resolved per lane from the predecessor block that lane actually came from
 //!   (the interpreter tracks each lane's previous block), all phis of a block reading
 //!   their sources before any of them is written, as NIR defines;
-//! * ALU instructions are evaluated lane by lane with [`crate::eval::eval_alu`], the same
-//!   code the constant folder uses, so both agree bit for bit;
+//! * ALU instructions are evaluated lane by lane with
+//!   [`crate::eval::eval_alu_flagged`], the same code the constant folder uses, so both
+//!   agree bit for bit (an inexact `fdiv` is `fmul(a, frcp(b))`, as Vulkan allows);
 //! * `undef` is defined as 0 in every component (NIR leaves its value unspecified; 0
 //!   makes runs reproducible). With [`Config::track_undef`] the interpreter also
 //!   records which components of which values derive from an `undef` (and so may be
@@ -79,7 +80,7 @@
 
 use crate::alu::MAX_INPUTS;
 use crate::entity::{Block, IfId, Inst, LoopId, Value};
-use crate::eval::{eval_alu, Operand};
+use crate::eval::{eval_alu_flagged, Operand};
 use crate::function::{CfNode, Function, InstKind, IntrinsicInst, Jump};
 use crate::intrinsic::IntrinsicOp;
 use crate::precision::result_unspecified;
@@ -1034,14 +1035,15 @@ impl<'s> Interpreter<'s> {
                             .zip(&slots)
                             .map(|((b, &n), s)| Operand::new(s.bits, &b[..n]))
                             .collect();
-                        let result = eval_alu(alu.op, dest_ty, &operands).map_err(|error| {
-                            InterpError::new(
-                                span,
-                                Some(inst),
-                                Some(lane as u32),
-                                InterpErrorKind::Alu { op: alu.op, error },
-                            )
-                        })?;
+                        let result = eval_alu_flagged(alu.op, alu.exact, dest_ty, &operands)
+                            .map_err(|error| {
+                                InterpError::new(
+                                    span,
+                                    Some(inst),
+                                    Some(lane as u32),
+                                    InterpErrorKind::Alu { op: alu.op, error },
+                                )
+                            })?;
                         let unspecified = tracking
                             && result_unspecified(
                                 alu.op,

@@ -56,6 +56,11 @@
 //! | `ffma ±0.0, y, z`, `ffma x, ±0.0, z` | `z` |
 //! | `ffma 1.0, y, z`, `ffma x, 1.0, z` | `fadd y, z`, `fadd x, z` |
 //! | `ffma x, y, ±0.0` | `fmul x, y` |
+//! | `fdiv x, y` | `fmul x, (frcp y)`; `frcp y` when `x` is `1.0` |
+//!
+//! The last is the division Vulkan allows (2.5 ULP for `OpFDiv`) and Mesa's Intel back
+//! end emits; the executor evaluates an inexact `fdiv` the same way
+//! ([`crate::eval::eval_alu_flagged`]), so the rewrite keeps every bit.
 
 use super::pass::{Pass, PassError};
 use crate::alu::AluOp;
@@ -127,6 +132,8 @@ enum NewSrc {
     Old(Src),
     /// A new constant of this type.
     Const(Type, Comps),
+    /// A new `frcp` of this source, of this type.
+    Rcp(Src, Type),
 }
 
 /// What an instruction becomes.
@@ -167,6 +174,7 @@ fn apply(func: &mut Function, inst: Inst, rewrite: Rewrite) {
                 .map(|s| match s {
                     NewSrc::Old(src) => src,
                     NewSrc::Const(ty, vals) => Src::new(b.load_const(ty, &vals)),
+                    NewSrc::Rcp(src, ty) => Src::new(b.alu_typed(AluOp::Frcp, &[src], ty)),
                 })
                 .collect();
             InstKind::Alu(AluInst { op, srcs, exact })
@@ -340,6 +348,7 @@ fn has_rules(op: AluOp) -> bool {
             | Fadd
             | Fsub
             | Ffma
+            | Fdiv
     )
 }
 
@@ -630,6 +639,19 @@ fn match_rules(func: &Function, inst: Inst) -> Option<Rewrite> {
                 Fsub if a.same_as(b) => Some(Rewrite::Const(zeros())),
                 _ => None,
             }
+        }
+        Fdiv if !alu.exact => {
+            // Vulkan allows 2.5 ULP for OpFDiv; Mesa's Intel back end divides as
+            // `rcp` and `mul` (nir_opt_algebraic's `lower_fdiv`). A division of one is
+            // the reciprocal alone.
+            let (a, b) = (&ops[0], &ops[1]);
+            if a.is_splat(float_one(bits)) {
+                return Some(Rewrite::Alu(Frcp, smallvec![NewSrc::Old(b.src)]));
+            }
+            Some(Rewrite::Alu(
+                Fmul,
+                smallvec![NewSrc::Old(a.src), NewSrc::Rcp(b.src, dest)],
+            ))
         }
         Ffma if !alu.exact => {
             // a * b + c, inexact (NIR's `~ffma` rules): a zero factor leaves `c`, a factor

@@ -1,14 +1,14 @@
 //! Constant folding (`const-fold`), NIR's `nir_opt_constant_folding` for ALU instructions.
 //!
 //! Every ALU instruction whose sources are all `load_const` is evaluated with
-//! [`eval_alu`] and becomes a `load_const` in place: the instruction
+//! [`eval_alu_flagged`] and becomes a `load_const` in place: the instruction
 //! keeps its value id, so no use needs rewriting, and one walk in program order folds whole
 //! chains (SSA dominance puts every ALU source before its use). The pass is linear in the
 //! size of the function. Intrinsics, phis and undefs are left alone; an instruction that
 //! cannot be evaluated (a shape the validator rejects) is left as it is.
 
 use super::pass::{Pass, PassError};
-use crate::eval::{eval_alu, Operand};
+use crate::eval::{eval_alu_flagged, Operand};
 use crate::function::{Function, InstKind};
 use crate::shader::Shader;
 use crate::types::Src;
@@ -78,7 +78,7 @@ pub fn fold_function(func: &mut Function) -> bool {
             .zip(&bits)
             .map(|(c, &b)| Operand::new(b, c))
             .collect();
-        match eval_alu(alu.op, func.value_type(dest), &operands) {
+        match eval_alu_flagged(alu.op, alu.exact, func.value_type(dest), &operands) {
             Ok(result) => {
                 func.inst_mut(inst).kind = InstKind::LoadConst(result.into_iter().collect());
                 changed = true;
