@@ -34,6 +34,9 @@ pub struct Builder<'a> {
     /// The span given to new instructions (a lowering pass sets it to the span of the
     /// instruction it replaces).
     pub span: Span,
+    /// Whether the ALU instructions emitted are `exact` (NIR's `nir_builder::exact`);
+    /// false unless set.
+    pub exact: bool,
 }
 
 /// The type of the result of `op` applied to `srcs`, inferred as NIR's builder does: a
@@ -114,6 +117,7 @@ impl<'a> Builder<'a> {
             func,
             cursor,
             span: Span::UNKNOWN,
+            exact: false,
         }
     }
 
@@ -154,6 +158,7 @@ impl<'a> Builder<'a> {
             InstKind::Alu(AluInst {
                 op,
                 srcs: srcs.iter().copied().collect(),
+                exact: self.exact,
             }),
             ty,
         )

@@ -32,6 +32,7 @@ pub mod loop_analysis;
 pub mod lsc;
 pub mod parse;
 pub mod passes;
+pub mod precision;
 pub mod print;
 pub mod shader;
 pub mod span;

@@ -290,6 +290,9 @@ impl<W: Write> Printer<'_, W> {
         }
         match &data.kind {
             InstKind::Alu(a) => {
+                if a.exact {
+                    self.out.write_str("exact ")?;
+                }
                 self.out.write_str(a.op.name())?;
                 if !a.srcs.is_empty() {
                     self.out.write_char(' ')?;

@@ -10,7 +10,7 @@
 //! - ALU operands follow the opcode's signature from [`AluOp::info`]: per-component
 //!   inputs have as many components as the result, fixed-size inputs their size, sized
 //!   types their size and every unsized operand the instruction's bit size (16/32/64 for
-//!   floats, 8..64 for integers);
+//!   floats, 8..64 for integers); about a quarter of them carry NIR's `exact` flag;
 //! - phis sit at the top of merge blocks (after an `if`, after a loop) and of loop
 //!   headers, with one source per predecessor, each a value that dominates the end of
 //!   that predecessor;
@@ -641,7 +641,11 @@ impl<'a, 'f> FnGen<'a, 'f> {
             shared
         };
         let ty = Type::new(out_bits, n).expect("legal ALU result");
+        // A quarter of the instructions carry NIR's `exact` flag, taken from the number
+        // of values so far rather than from the random stream, which stays as it was.
+        self.b.exact = self.b.func.num_value_ids().is_multiple_of(4);
         let v = self.b.alu_typed(op, &srcs, ty);
+        self.b.exact = false;
         self.define(v);
     }
 

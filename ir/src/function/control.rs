@@ -374,6 +374,7 @@ impl Function {
                     Some(s) => InstKind::Alu(AluInst {
                         op: AluOp::Mov,
                         srcs: smallvec::smallvec![s],
+                        exact: false,
                     }),
                     None => InstKind::Undef,
                 };

@@ -14,6 +14,23 @@ pub struct AluInst {
     pub op: AluOp,
     /// The sources, one per input of the opcode.
     pub srcs: SmallVec<[Src; 3]>,
+    /// NIR's `exact`: the result must be the op's own, as its definition and its
+    /// precision bound give it (SPIR-V's `NoContraction`, GLSL's `precise`). Rules that
+    /// assume float arithmetic without infinities, NaNs or signed zeros (`a * 0.0` is
+    /// `0.0`) and rewrites that trade precision for speed (`fdiv` as `frcp` and `fmul`)
+    /// leave an exact instruction alone. Written `exact` before the opcode.
+    pub exact: bool,
+}
+
+impl AluInst {
+    /// An instruction of `op` reading `srcs`, not `exact`.
+    pub fn new(op: AluOp, srcs: impl IntoIterator<Item = Src>) -> AluInst {
+        AluInst {
+            op,
+            srcs: srcs.into_iter().collect(),
+            exact: false,
+        }
+    }
 }
 
 /// An intrinsic instruction.

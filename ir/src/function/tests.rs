@@ -30,6 +30,7 @@ fn append_mov(f: &mut Function, b: Block, src: Src, ty: Type) -> (Inst, Value) {
     let kind = InstKind::Alu(AluInst {
         op: AluOp::Mov,
         srcs: smallvec::smallvec![src],
+        exact: false,
     });
     append(f, b, kind, ty)
 }

@@ -82,6 +82,7 @@ use crate::entity::{Block, IfId, Inst, LoopId, Value};
 use crate::eval::{eval_alu, Operand};
 use crate::function::{CfNode, Function, InstKind, IntrinsicInst, Jump};
 use crate::intrinsic::IntrinsicOp;
+use crate::precision::result_unspecified;
 use crate::shader::Shader;
 use crate::span::Span;
 use crate::types::{bit_mask, Src, Type};
@@ -115,7 +116,11 @@ pub struct Config {
     /// an `undef` taints its components; an ALU result component is tainted when a
     /// source component it reads is (a `bcsel` reads only the chosen source, unless its
     /// condition is tainted), a phi copies its source's taint, and an intrinsic's
-    /// result is tainted in a lane where any of its sources is. Off by default.
+    /// result is tainted in a lane where any of its sources is. The result of a float
+    /// instruction without NIR's `exact` flag is tainted too where Vulkan leaves it
+    /// unspecified ([`crate::precision::result_unspecified`]: an infinite or NaN operand,
+    /// a zero, infinite or NaN result), so that NIR's inexact rules (`a * 0.0` is
+    /// `0.0`) compare as the undefs do. Off by default.
     pub track_undef: bool,
 }
 
@@ -1007,8 +1012,9 @@ impl<'s> Interpreter<'s> {
                 // sources, for `vec16`, of at most 16 components).
                 let mut bufs = [[0u64; 16]; MAX_INPUTS];
                 let mut lens = [0usize; MAX_INPUTS];
+                let tracking = !self.undef.is_empty();
                 for lane in lanes_of(mask) {
-                    let result = {
+                    let (result, unspecified) = {
                         for (i, (src, slot)) in
                             alu.srcs.iter().zip(&slots).enumerate().take(MAX_INPUTS)
                         {
@@ -1028,18 +1034,30 @@ impl<'s> Interpreter<'s> {
                             .zip(&slots)
                             .map(|((b, &n), s)| Operand::new(s.bits, &b[..n]))
                             .collect();
-                        eval_alu(alu.op, dest_ty, &operands).map_err(|error| {
+                        let result = eval_alu(alu.op, dest_ty, &operands).map_err(|error| {
                             InterpError::new(
                                 span,
                                 Some(inst),
                                 Some(lane as u32),
                                 InterpErrorKind::Alu { op: alu.op, error },
                             )
-                        })?
+                        })?;
+                        let unspecified = tracking
+                            && result_unspecified(
+                                alu.op,
+                                alu.exact,
+                                &operands,
+                                dest_ty.bit_size(),
+                                &result,
+                            );
+                        (result, unspecified)
                     };
                     self.write_lane(dest_slot, lane, &result);
-                    if !self.undef.is_empty() {
-                        let flags = self.alu_undef(alu, &slots, &bufs, lane, dest_slot.comps);
+                    if tracking {
+                        let mut flags = self.alu_undef(alu, &slots, &bufs, lane, dest_slot.comps);
+                        if unspecified {
+                            flags.iter_mut().for_each(|f| *f = true);
+                        }
                         self.write_undef(dest_slot, lane, flags.into_iter());
                     }
                 }

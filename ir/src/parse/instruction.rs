@@ -84,6 +84,21 @@ impl<'a> Parser<'a> {
                 self.lx.bump(name.len());
                 self.phi(st)
             }
+            "exact" => {
+                // NIR's `exact` flag, which qualifies an ALU op: `exact fadd %1, %2`.
+                self.lx.bump(name.len());
+                let next = self.lx.peek_word();
+                if !alu_ops().contains_key(next) {
+                    return Err(self.expected("an ALU opcode after `exact`"));
+                }
+                match self.operation(st, ty)? {
+                    InstKind::Alu(mut alu) => {
+                        alu.exact = true;
+                        Ok(InstKind::Alu(alu))
+                    }
+                    _ => Err(self.expected("an ALU opcode after `exact`")),
+                }
+            }
             _ => {
                 let Some(&op) = alu_ops().get(name) else {
                     let hint = if intrinsic_ops().contains_key(name) {
@@ -98,7 +113,11 @@ impl<'a> Parser<'a> {
                 };
                 self.lx.bump(name.len());
                 let srcs = self.statement_list(|p| p.src(st))?;
-                Ok(InstKind::Alu(AluInst { op, srcs }))
+                Ok(InstKind::Alu(AluInst {
+                    op,
+                    srcs,
+                    exact: false,
+                }))
             }
         }
     }

@@ -580,3 +580,25 @@ fn bad_buffer_declarations_say_what_is_wrong() {
         assert_eq!(parse_err(text), want, "{text}");
     }
 }
+
+#[test]
+fn exact_qualifies_alu_ops_and_prints_back() {
+    let text = "fn main {\n  block b0:\n    32   %0 = undef\n    32   %1 = exact fmul %0, %0\n    32   %2 = fmul %1, %0\n}\n";
+    let sh = parse_ok(text);
+    let f = &sh.functions[0];
+    let exact: Vec<bool> = f
+        .insts_in_order()
+        .into_iter()
+        .filter_map(|i| f.inst(i).as_alu().map(|a| a.exact))
+        .collect();
+    assert_eq!(exact, [true, false]);
+    assert!(crate::print_shader(&sh).contains("%1 = exact fmul %0, %0\n"));
+    assert_eq!(
+        parse_err("fn main {\n  block b0:\n    32 %0 = exact undef\n}"),
+        "3:19: expected an ALU opcode after `exact` but found `undef`"
+    );
+    assert_eq!(
+        parse_err("fn main {\n  block b0:\n    32 %0 = exact @load_global_invocation_id\n}"),
+        "3:19: expected an ALU opcode after `exact` but found `@load_global_invocation_id`"
+    );
+}

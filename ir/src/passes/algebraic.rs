@@ -36,12 +36,26 @@
 //! | `bcsel true, a, b` / `bcsel false, a, b` / `bcsel c, a, a` | `a` / `b` / `a` |
 //! | `ieq x, x`, `ige x, x`, `uge x, x`, `uge x, 0` | `true` |
 //! | `ine x, x`, `ilt x, x`, `ult x, x`, `ult x, 0` | `false` |
-//! | `fmul x, 1.0`, `fadd x, -0.0`, `fsub x, +0.0` | `x`, when `x` is never a signalling NaN |
+//! | `fmul x, 1.0`, `fadd x, -0.0`, `fsub x, +0.0` | `x`, when `x` is never a signalling NaN or the instruction is not `exact` |
 //!
-//! The float rules hold bit for bit for every `x` except a signalling NaN, which the
-//! arithmetic returns quieted; they therefore fire only when `x` comes from an operation
-//! whose result is never a signalling NaN (IEEE arithmetic, conversions, `fsat`, ...) or
-//! is a constant without one. `fadd x, +0.0` is never simplified: `-0.0 + +0.0` is `+0.0`.
+//! Those float rules hold bit for bit for every `x` except a signalling NaN, which the
+//! arithmetic returns quieted; on an `exact` instruction they therefore fire only when `x`
+//! comes from an operation whose result is never a signalling NaN (IEEE arithmetic,
+//! conversions, `fsat`, ...) or is a constant without one.
+//!
+//! Instructions without NIR's `exact` flag also get NIR's inexact rules (its `~` rules),
+//! which assume that no operand is an infinity or a NaN and that the sign of a zero does
+//! not matter, as Vulkan allows without `SignedZeroInfNanPreserve` (the precision table
+//! in `ir/PRECISION.md`):
+//!
+//! | pattern (not `exact`) | result |
+//! |---|---|
+//! | `fmul x, ±0.0` | `+0.0` |
+//! | `fadd x, ±0.0`, `fsub x, ±0.0` | `x` |
+//! | `fsub x, x` | `+0.0` |
+//! | `ffma ±0.0, y, z`, `ffma x, ±0.0, z` | `z` |
+//! | `ffma 1.0, y, z`, `ffma x, 1.0, z` | `fadd y, z`, `fadd x, z` |
+//! | `ffma x, y, ±0.0` | `fmul x, y` |
 
 use super::pass::{Pass, PassError};
 use crate::alu::AluOp;
@@ -134,6 +148,7 @@ fn apply(func: &mut Function, inst: Inst, rewrite: Rewrite) {
         Rewrite::Copy(src) => InstKind::Alu(AluInst {
             op: AluOp::Mov,
             srcs: smallvec![src],
+            exact: false,
         }),
         Rewrite::Const(vals) => InstKind::LoadConst(vals.into_iter().collect()),
         Rewrite::Swap => {
@@ -143,6 +158,8 @@ fn apply(func: &mut Function, inst: Inst, rewrite: Rewrite) {
             return;
         }
         Rewrite::Alu(op, new_srcs) => {
+            // The rewritten instruction stays as exact as it was.
+            let exact = func.inst(inst).as_alu().is_some_and(|a| a.exact);
             let mut b = Builder::new(func, Cursor::Before(inst));
             b.span = b.func.inst_span(inst);
             let srcs = new_srcs
@@ -152,7 +169,7 @@ fn apply(func: &mut Function, inst: Inst, rewrite: Rewrite) {
                     NewSrc::Const(ty, vals) => Src::new(b.load_const(ty, &vals)),
                 })
                 .collect();
-            InstKind::Alu(AluInst { op, srcs })
+            InstKind::Alu(AluInst { op, srcs, exact })
         }
     };
     func.inst_mut(inst).kind = kind;
@@ -322,6 +339,7 @@ fn has_rules(op: AluOp) -> bool {
             | Fmul
             | Fadd
             | Fsub
+            | Ffma
     )
 }
 
@@ -348,6 +366,7 @@ fn match_rules(func: &Function, inst: Inst) -> Option<Rewrite> {
         .collect::<Option<_>>()?;
     let bits = dest.bit_size();
     let ones = bit_mask(bits);
+    let sign = 1u64 << (bits - 1);
     let zeros = || -> Comps { smallvec![0; n] };
     let splat = |v: u64| -> Comps { smallvec![v; n] };
     let u32ty = Type::new(32, n as u8)?;
@@ -592,11 +611,45 @@ fn match_rules(func: &Function, inst: Inst) -> Option<Rewrite> {
             let (a, b) = (&ops[0], &ops[1]);
             let identity = match op {
                 Fmul => float_one(bits),
-                Fadd => 1u64 << (bits - 1), // -0.0
-                _ => 0,                     // +0.0
+                Fadd => sign, // -0.0
+                _ => 0,       // +0.0
             };
-            if b.is_splat(identity) && never_snan(func, a, 0) {
-                copy(a)
+            // Without `exact`, a signalling NaN need not come out quieted.
+            if b.is_splat(identity) && (!alu.exact || never_snan(func, a, 0)) {
+                return copy(a);
+            }
+            if alu.exact {
+                return None;
+            }
+            // NIR's inexact rules (`~fmul a, 0.0`, `~fadd a, 0.0`, `~fadd a, -a`): the
+            // operand may be an infinity or a NaN, and the sign of a zero may change.
+            let zero = |o: &Operand| o.all(|v| v & !sign == 0);
+            match op {
+                Fmul if zero(b) => Some(Rewrite::Const(zeros())),
+                Fadd | Fsub if zero(b) => copy(a),
+                Fsub if a.same_as(b) => Some(Rewrite::Const(zeros())),
+                _ => None,
+            }
+        }
+        Ffma if !alu.exact => {
+            // a * b + c, inexact (NIR's `~ffma` rules): a zero factor leaves `c`, a factor
+            // of one an addition, a zero addend a multiplication.
+            let (a, b, c) = (&ops[0], &ops[1], &ops[2]);
+            let zero = |o: &Operand| o.all(|v| v & !sign == 0);
+            let one = float_one(bits);
+            if zero(a) || zero(b) {
+                copy(c)
+            } else if b.is_splat(one) || a.is_splat(one) {
+                let x = if b.is_splat(one) { a } else { b };
+                Some(Rewrite::Alu(
+                    Fadd,
+                    smallvec![NewSrc::Old(x.src), NewSrc::Old(c.src)],
+                ))
+            } else if zero(c) {
+                Some(Rewrite::Alu(
+                    Fmul,
+                    smallvec![NewSrc::Old(a.src), NewSrc::Old(b.src)],
+                ))
             } else {
                 None
             }

@@ -109,6 +109,9 @@ struct KeySrc {
 enum Key<'f> {
     Alu {
         op: AluOp,
+        // An exact instruction is not merged with an inexact one, whose value algebraic
+        // rules may still change.
+        exact: bool,
         ty: Type,
         srcs: SmallVec<[KeySrc; 3]>,
     },
@@ -319,7 +322,12 @@ fn key_of<'f>(
             if a.op.info().commutative && srcs.len() >= 2 && srcs[1] < srcs[0] {
                 srcs.swap(0, 1);
             }
-            Key::Alu { op: a.op, ty, srcs }
+            Key::Alu {
+                op: a.op,
+                exact: a.exact,
+                ty,
+                srcs,
+            }
         }
         InstKind::LoadConst(bits) => Key::Const { ty, bits },
         InstKind::Phi(p) => {

@@ -389,6 +389,7 @@ impl Rebuild<'_> {
                     Some(s) => InstKind::Alu(AluInst {
                         op: AluOp::Mov,
                         srcs: smallvec![s],
+                        exact: false,
                     }),
                     None => InstKind::Undef,
                 };

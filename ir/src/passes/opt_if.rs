@@ -111,6 +111,7 @@ fn phis_to_movs(func: &mut Function, b: Block) {
             Some(s) => InstKind::Alu(AluInst {
                 op: AluOp::Mov,
                 srcs: smallvec![s],
+                exact: false,
             }),
             None => InstKind::Undef,
         };
@@ -193,6 +194,7 @@ fn simplify(func: &mut Function, id: IfId) -> bool {
         InstKind::Alu(AluInst {
             op: AluOp::Inot,
             srcs: smallvec![cond],
+            exact: false,
         }),
         Some(Type::BOOL),
         span,
@@ -461,6 +463,7 @@ fn phi_true_false(func: &mut Function, id: IfId) -> bool {
                             InstKind::Alu(AluInst {
                                 op: AluOp::Inot,
                                 srcs: smallvec![cond],
+                                exact: false,
                             }),
                             Some(Type::BOOL),
                             func.if_data(id).span,

@@ -82,12 +82,14 @@ pub fn opt_undef_function(func: &mut Function) -> bool {
                         Some(InstKind::Alu(AluInst {
                             op: AluOp::Mov,
                             srcs: smallvec![alu.srcs[2]],
+                            exact: false,
                         }))
                     }
                     AluOp::Bcsel if is_undef(func, alu.srcs[2].value) => {
                         Some(InstKind::Alu(AluInst {
                             op: AluOp::Mov,
                             srcs: smallvec![alu.srcs[1]],
+                            exact: false,
                         }))
                     }
                     AluOp::Mov

@@ -268,6 +268,7 @@ fn try_flatten(
         func.inst_mut(phi).kind = InstKind::Alu(AluInst {
             op: AluOp::Bcsel,
             srcs: smallvec::smallvec![cond_n, t, e],
+            exact: false,
         });
         // A select is no phi: it must come after the block's remaining phis.
         func.remove_inst(phi);

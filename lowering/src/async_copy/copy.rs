@@ -169,6 +169,7 @@ pub(super) fn finish_copy(func: &mut Function, c: &Copy) {
             InstKind::Alu(AluInst {
                 op: ir::AluOp::Bcsel,
                 srcs: smallvec![Src::new(nonzero), ev, Src::new(one)],
+                exact: false,
             })
         }
     };

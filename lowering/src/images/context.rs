@@ -117,6 +117,7 @@ impl EmitCtx {
         func.inst_mut(inst).kind = InstKind::Alu(AluInst {
             op: ir::AluOp::Mov,
             srcs: smallvec![result],
+            exact: false,
         });
     }
 }

@@ -90,8 +90,13 @@ fn compare_group(
     a: &[Event],
     b: &[Event],
 ) {
-    // The cleanup deletes unused loads and merges equal ones.
-    if b.is_empty() && a.iter().all(|e| e.kind == crate::memory::AccessKind::Load) {
+    // The optimizer deletes loads whose values are unused (NIR's `nir_opt_dce`; after
+    // unrolling, one instruction of the original stands for several loads, of which
+    // only some may stay) and merges equal ones: where both sides only load, the
+    // lowered loads must be some of the original's, in order. Loads have no effects of
+    // their own; what the kept ones read is compared with the values and the memories.
+    if let Some(matched) = kept_loads(a, b) {
+        report.accesses += matched;
         return;
     }
     let first = a.first().or(b.first()).expect("a group is not empty");
@@ -144,6 +149,20 @@ fn compare_group(
             },
         );
     }
+}
+
+/// Where `a` (the original's accesses of one instruction and invocation) and `b` (the
+/// lowered shader's) are all loads and `b` is `a` with some loads left out, the number of
+/// loads `b` kept; `None` otherwise.
+fn kept_loads(a: &[Event], b: &[Event]) -> Option<u64> {
+    let load = |e: &Event| e.kind == crate::memory::AccessKind::Load;
+    if b.len() > a.len() || !a.iter().all(load) || !b.iter().all(load) {
+        return None;
+    }
+    let mut rest = a.iter();
+    b.iter()
+        .all(|y| rest.any(|x| x.hit == y.hit))
+        .then_some(b.len() as u64)
 }
 
 /// Compares, per workgroup, the bytes the group async copies loaded and stored (the

@@ -288,6 +288,7 @@ fn emit(func: &mut Function, inst: Inst, plan: &LegacyPlan) {
             func.inst_mut(inst).kind = InstKind::Alu(ir::AluInst {
                 op: ir::AluOp::Mov,
                 srcs: std::iter::once(r).collect(),
+                exact: false,
             });
         }
         Outcome::Value(_) | Outcome::Done => func.remove_inst(inst),

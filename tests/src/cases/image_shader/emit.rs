@@ -260,7 +260,12 @@ impl Emitter<'_, '_> {
                 } else if float {
                     let f = b.i2f32(x);
                     let sc = b.imm_u32(scale);
-                    Src::new(b.fmul(f, sc))
+                    // `exact`: the data are the case's, signed zeros and all (NIR's
+                    // inexact rules would fold a scale of 0.0 to +0.0).
+                    b.exact = true;
+                    let v = b.fmul(f, sc);
+                    b.exact = false;
+                    Src::new(v)
                 } else {
                     Src::new(x)
                 }
