@@ -143,7 +143,10 @@ pub(super) fn check_workgroup(shader: &Shader, errors: &mut Vec<ValidationError>
             ));
         }
     }
-    let total = u64::from(x) * u64::from(y) * u64::from(z);
+    // Three u32 sizes can pass u64 (a fuzzed module: local_size near 2^32 on each axis).
+    let total = u64::from(x)
+        .saturating_mul(u64::from(y))
+        .saturating_mul(u64::from(z));
     if !over && total > u64::from(MAX_WORKGROUP_INVOCATIONS) {
         errors.push(ValidationError::new(
             span,
