@@ -657,16 +657,25 @@ impl<'m> Ctx<'m> {
                 continue;
             }
             let shape_leaves = shape.leaves();
+            // Each predecessor's leaves, flattened once per variable rather than once
+            // per leaf: a join of a large composite is then linear in its size.
+            let mut pred_leaves = Vec::with_capacity(preds.len());
+            for (_, s) in &preds {
+                let l = s.get(&key).map(|v| v.leaves());
+                if l.as_ref().is_some_and(|l| l.len() != shape_leaves.len()) {
+                    return Err(self.internal("states of different shapes"));
+                }
+                pred_leaves.push(l);
+            }
             let mut merged = Vec::with_capacity(shape_leaves.len());
             for (i, leaf) in shape_leaves.iter().enumerate() {
                 let ty = self.func.src_type(*leaf);
                 let mut srcs = Vec::with_capacity(preds.len());
                 let mut same = true;
                 let mut firstsrc = None;
-                for (b, s) in &preds {
-                    let src = match s.get(&key).map(|v| v.leaves()) {
-                        Some(l) if l.len() == shape_leaves.len() => l[i],
-                        Some(_) => return Err(self.internal("states of different shapes")),
+                for ((b, _), l) in preds.iter().zip(&pred_leaves) {
+                    let src = match l {
+                        Some(l) => l[i],
                         None if key.is_flag() => self.missing(*b, ty, false),
                         None => self.missing(*b, ty, true),
                     };
