@@ -31,11 +31,17 @@ pub struct Kernel {
     /// The general registers of a thread the kernel is emitted for: 128, or 256 in
     /// the large register mode of PVC and Xe2 when its values need more than 128 (as
     /// IGC chooses it for kernels under register pressure). GenX_IR takes it as
-    /// `-TotalGRFNum`; the text says `.kernel_attr NumGRF=256` when it is 256
-    /// ([`crate::igc::compile`] reads it). A driver dispatches the kernel with that
+    /// `-TotalGRFNum`; the text says `//.kernel_attr NumGRF=256` when it is 256
+    /// ([`NUM_GRF_COMMENT`], which [`crate::igc::compile`] reads). A driver dispatches the kernel with that
     /// many registers per thread.
     pub registers: u32,
 }
+
+/// The comment line that gives a kernel's register count when it is not 128, before
+/// the count: `//.kernel_attr NumGRF=256`. It is the `NumGRF` kernel attribute of later
+/// vISA versions, commented out because GenX_IR 1.0.12504 mishandles the attribute
+/// (see [`Kernel::registers`]); the finalizer takes the count as `-TotalGRFNum`.
+pub const NUM_GRF_COMMENT: &str = "//.kernel_attr NumGRF=";
 
 /// Emits the entry function of `shader`, lowered for `device`, as one vISA kernel.
 ///
@@ -134,8 +140,14 @@ fn emit_at(shader: &Shader, device: &Device, options: &Options) -> Result<Kernel
     text.push_str(&inputs);
     let _ = writeln!(text, ".kernel_attr Target=\"3d\"");
     let _ = writeln!(text, ".kernel_attr SimdSize={simd}");
+    // GenX_IR 1.0.12504 does not know the `NumGRF` attribute of later vISA versions:
+    // it prints "Unsupported kernel attribute!", goes on past the failed check, and
+    // then crashes or not with the layout of its heap (a PVC SIMD32 kernel of the
+    // sweep crashed; `visa/tests/finalizer_crash.rs`). The register count is a
+    // finalizer option there (`-TotalGRFNum`, as IGC passes it), so the text says it
+    // in a comment, as IGC's dumps comment their header (`//.platform`).
     if registers != 128 {
-        let _ = writeln!(text, ".kernel_attr NumGRF={registers}");
+        let _ = writeln!(text, "{NUM_GRF_COMMENT}{registers}");
     }
     // From Gfx12.5 GenX_IR's prolog loads the per-thread inputs from memory, and this
     // says how many bytes each thread has there; before, the hardware delivers them in
@@ -415,7 +427,11 @@ mod tests {
         // less than the 15,104 of 256.
         let k = emit_kernel(&many_live(40, None), &pvc, &Options::with_simd(16)).unwrap();
         assert_eq!((k.abi.simd, k.registers), (16, 256));
-        assert!(k.text.contains(".kernel_attr NumGRF=256\n"), "{}", k.text);
+        assert!(
+            k.text.contains("\n//.kernel_attr NumGRF=256\n"),
+            "{}",
+            k.text
+        );
         // DG2 has no such mode.
         let dg2 = Device::preset("dg2").unwrap();
         let k = emit_kernel(&many_live(10, None), &dg2, &Options::with_simd(16)).unwrap();

@@ -81,10 +81,10 @@ fn pvc_kernels_over_128_registers_compile_in_the_256_register_mode() {
     if common::have_genx("pvc_kernels_over_128_registers_compile_in_the_256_register_mode") {
         let c = visa::igc::compile(&k.text, "PVC").unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(c.registers, 256);
-        // Without the attribute, GenX_IR compiles it with 128 registers and fails:
+        // Without that line, GenX_IR compiles it with 128 registers and fails:
         // 1.0.12504 crashes when it spills on PVC (a segmentation fault), which is why
         // the emitter asks for the mode up front rather than trying 128 first.
-        let text = k.text.replace(".kernel_attr NumGRF=256\n", "");
+        let text = k.text.replace("//.kernel_attr NumGRF=256\n", "");
         match visa::igc::compile(&text, "PVC") {
             Err(visa::igc::CheckError::Spilled { .. } | visa::igc::CheckError::Crashed { .. }) => {}
             Err(e) => panic!("{e}"),
