@@ -375,12 +375,10 @@ fn unpack_and_convert(
             let factor: SmallVec<[f32; 4]> = ib.iter().map(|&w| mask_of(w) as f32).collect();
             let f = imm_fvec(b, &factor);
             let x = b.u2f32(color);
-            // The conversion Vulkan defines, correctly rounded as the reference's
-            // texel decoding: not NIR's inexact division.
-            b.exact = true;
-            let q = b.fdiv(x, f);
-            b.exact = false;
-            Src::new(q)
+            // Without `exact`, as Mesa's `nir_format_unorm_to_float`: Vulkan's 2.5 ULP
+            // for a division (`ir/PRECISION.md`, "Normalized texels"), which the back
+            // end emits as `inv` and `mul` and the cleanup folds to one `fmul`.
+            Src::new(b.fdiv(x, f))
         }
         ChannelKind::Snorm => {
             // max(i2f32(x) / (2^(bits-1) - 1), -1.0)
@@ -388,9 +386,8 @@ fn unpack_and_convert(
             let f = imm_fvec(b, &factor);
             let minus_one = imm_fvec(b, &vec![-1.0; n]);
             let x = b.i2f32(color);
-            b.exact = true;
+            // Inexact, as `nir_format_snorm_to_float` (see the UNORM case).
             let q = b.fdiv(x, f);
-            b.exact = false;
             Src::new(b.fmax(q, minus_one))
         }
         ChannelKind::Float if r.bits == 16 => Src::new(b.unpack_half_2x16_split_x(color)),

@@ -1,6 +1,7 @@
 //! The shader-side colour conversion (`lowering::convert`) against the executor's reference
-//! texel encoding (`verify::texel`), bit for bit, for every storage format on every
-//! platform and every format the platform accesses it as.
+//! texel encoding (`verify::texel`), bit for bit (a normalized channel's load within the
+//! 2.5 ULP its inexact division may err, `ir/PRECISION.md`), for every storage format on
+//! every platform and every format the platform accesses it as.
 //!
 //! The verifier runs an original shader against the reference (`texel.rs` encodes and
 //! decodes the image format) and the lowered shader against "hardware" (the shader-side
@@ -41,7 +42,7 @@
 //! 10^8 evaluations, a few minutes):
 //! `QC_TESTS=1000000 cargo test --release -p verify --test convert_vs_reference`.
 
-use ir::eval::{eval_alu, Operand};
+use ir::eval::{eval_alu_flagged, Operand};
 use ir::function::InstKind;
 use ir::{AluOp, Builder, Format, Function, Shader, Src, Type, Value};
 use lowering::convert::{convert_color_for_load, convert_color_for_store};
@@ -68,6 +69,7 @@ enum Step {
     Const(SmallVec<[u64; 4]>),
     Alu {
         op: AluOp,
+        exact: bool,
         dest: Type,
         srcs: SmallVec<[StepSrc; 4]>,
     },
@@ -112,6 +114,7 @@ impl Program {
                         .collect();
                     Step::Alu {
                         op: a.op,
+                        exact: a.exact,
                         dest: f.value_type(dest),
                         srcs,
                     }
@@ -155,7 +158,12 @@ impl Program {
                             out[l * n..(l + 1) * n].copy_from_slice(c);
                         }
                     }
-                    Step::Alu { op, dest, srcs } => {
+                    Step::Alu {
+                        op,
+                        exact,
+                        dest,
+                        srcs,
+                    } => {
                         let info = op.info();
                         let per_component = info.output_size == 0
                             && info.input_sizes[..srcs.len()].iter().all(|&s| s == 0);
@@ -189,7 +197,7 @@ impl Program {
                                     Operand::new(src.bits, &bufs[k][..len])
                                 })
                                 .collect();
-                            let r = eval_alu(*op, call_dest, &ops)
+                            let r = eval_alu_flagged(*op, *exact, call_dest, &ops)
                                 .unwrap_or_else(|e| panic!("{op}: {e}\n{}", self.text));
                             out[l0 * n..l1 * n].copy_from_slice(&r[..(l1 - l0) * n]);
                             l0 = l1;
@@ -688,7 +696,7 @@ fn check_load(
         for (i, got) in got.iter().enumerate() {
             let t = &texels[i * step];
             let want = reference.decode(t).unwrap();
-            if got[..] != want[..dest] {
+            if !load_agrees(&reference, t, got, &want[..dest]) {
                 return Err(format!(
                     "load of texel {:02x?} from {} via {}{} on {} ({dest} components): \
                      surface returned [{}], converted to [{}], reference [{}]\n{}",
@@ -706,6 +714,18 @@ fn check_load(
         }
     }
     Ok(())
+}
+
+/// Whether a load's converted components `got` are the reference decoding `want` of
+/// `texel`: bit for bit, or, for a normalized channel, within the 2.5 ULP of its
+/// quotient Vulkan's division allows (the conversion divides without `exact`, as
+/// Mesa's does; `ir/PRECISION.md`, "Normalized texels").
+fn load_agrees(reference: &TexelLayout, texel: &[u8], got: &[u64], want: &[u64]) -> bool {
+    let bounds = verify::tolerance::load_bounds(reference, texel, None);
+    got.len() == want.len()
+        && got.iter().zip(want).enumerate().all(|(c, (g, w))| {
+            g == w || bounds[c].is_some_and(|b| ir::bounds::accepts(ir::BaseType::Float, 32, b, *g))
+        })
 }
 
 /// Builds the store conversion with real constant inputs and reads the result back

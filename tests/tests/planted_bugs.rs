@@ -357,25 +357,9 @@ fn missing_bounds_check_on_an_untyped_store() {
 fn wrong_colour_conversion_constant() {
     // SKL binds RGBA8_UNORM storage as R32_UINT and unpacks in the shader: each channel
     // is `u2f32(c) / 255.0` (docs/hardware/mesa-storage-images.md §4 load step 6).
-    let (mut l, setup, device) = lowered(
-        &copy_2d("rgba8_unorm", "rgba32_float", "32x4", "float32"),
-        "skl",
-        false,
-    );
-    assert_unmodified_passes(&l, &setup, &device);
-    let f = &l.lowered.functions[0];
-    let div = insts(&l)
-        .into_iter()
-        .find(|&i| {
-            alu_op(f, i) == Some(AluOp::Fdiv)
-                && const_of(f, f.inst(i).as_alu().unwrap().srcs[1]) == Some(0x437f_0000)
-        })
-        .expect("the division by 255.0");
-    let ty = f.src_type(f.inst(div).as_alu().unwrap().srcs[1]);
-    let n = ty.num_components() as usize;
-    // 256.0 instead of 255.0.
-    set_const_src(func(&mut l), div, 1, ty, &vec![0x4380_0000; n]);
-    let r = check_fails(&l, &setup, &device);
+    // 1/256 instead of 1/255.
+    let r = conversion_with_scale(0x3b80_0000);
+    assert!(!r.passed(), "the corrupted lowering must not verify:\n{r}");
     let m = first(&r, MismatchKind::Value);
     assert_instruction(m, "32x4 %2 = @image_load (@src, %1) (dest_type=float32)");
     assert!(r.has(MismatchKind::ImageTexel), "{r}");
@@ -383,9 +367,10 @@ fn wrong_colour_conversion_constant() {
 }
 
 /// The SKL lowering of the RGBA8_UNORM to RGBA32_FLOAT copy of [`copy_2d`], with the
-/// divisor of its shader-side conversion (`u2f32(c) / 255.0`) replaced by `divisor`
-/// (the bits of a float): the report of its verification.
-fn conversion_with_divisor(divisor: u32) -> Report {
+/// scale of its shader-side conversion (`u2f32(c) / 255.0` without `exact`, which the
+/// cleanup makes `u2f32(c) * 0x3b808081`, 1/255 rounded) replaced by `scale` (the bits
+/// of a float): the report of its verification.
+fn conversion_with_scale(scale: u32) -> Report {
     let (mut l, setup, device) = lowered(
         &copy_2d("rgba8_unorm", "rgba32_float", "32x4", "float32"),
         "skl",
@@ -393,40 +378,40 @@ fn conversion_with_divisor(divisor: u32) -> Report {
     );
     assert_unmodified_passes(&l, &setup, &device);
     let f = &l.lowered.functions[0];
-    let div = insts(&l)
+    let mul = insts(&l)
         .into_iter()
         .find(|&i| {
-            alu_op(f, i) == Some(AluOp::Fdiv)
-                && const_of(f, f.inst(i).as_alu().unwrap().srcs[1]) == Some(0x437f_0000)
+            alu_op(f, i) == Some(AluOp::Fmul)
+                && const_of(f, f.inst(i).as_alu().unwrap().srcs[1]) == Some(0x3b80_8081)
         })
-        .expect("the division by 255.0");
-    let ty = f.src_type(f.inst(div).as_alu().unwrap().srcs[1]);
+        .expect("the product with 1/255");
+    let ty = f.src_type(f.inst(mul).as_alu().unwrap().srcs[1]);
     let n = ty.num_components() as usize;
-    set_const_src(func(&mut l), div, 1, ty, &vec![u64::from(divisor); n]);
+    set_const_src(func(&mut l), mul, 1, ty, &vec![u64::from(scale); n]);
     check(&l, &setup, &device)
 }
 
 #[test]
 fn a_conversion_within_the_division_bound_verifies() {
-    // Dividing by 255.0 one ulp up errs by at most 1.5 ulp (the quotient of the wrong
-    // divisor is within 2^-24 relative of the right one's, then rounded): within the
-    // 2.5 ULP Vulkan's OpFDiv allows, which the verifier holds normalized loads to
-    // (`ir/PRECISION.md`). It does change the loaded values: bit for bit, the copy
-    // would not verify: every channel value but 0 gives another float.
-    let wrong = f32::from_bits(0x437f_0001);
+    // 0x3b808080, 1/255 rounded the other way, is 2^-24 relative below it: a product
+    // errs by less than 1.5 ulp, within the 2.5 ULP Vulkan's OpFDiv allows, which the
+    // verifier holds normalized loads to (`ir/PRECISION.md`). It does change the loaded
+    // values: every channel value but 0 gives another float than the correctly rounded
+    // quotient the reference decodes, so bit for bit the copy would not verify.
+    let wrong = f32::from_bits(0x3b80_8080);
     let changed = (0..=255u32)
-        .filter(|&c| c as f32 / wrong != c as f32 / 255.0)
+        .filter(|&c| c as f32 * wrong != c as f32 / 255.0)
         .count();
     assert_eq!(changed, 255);
-    let r = conversion_with_divisor(0x437f_0001);
+    let r = conversion_with_scale(0x3b80_8080);
     assert!(r.passed(), "{r}");
     assert!(r.values > 0 && r.texels > 0, "{r}");
 }
 
 #[test]
 fn a_conversion_beyond_the_division_bound_is_caught() {
-    // 255.0 four ulps up: most quotients move by 3 to 4.5 ulp, beyond 2.5.
-    let r = conversion_with_divisor(0x437f_0004);
+    // 1/255 four ulps up: every product moves by 4 ulp or more, beyond 2.5.
+    let r = conversion_with_scale(0x3b80_8085);
     assert!(!r.passed(), "the corrupted lowering must not verify:\n{r}");
     let m = first(&r, MismatchKind::Value);
     assert_instruction(m, "32x4 %2 = @image_load (@src, %1) (dest_type=float32)");
