@@ -655,6 +655,18 @@ impl Memory {
         std::mem::take(&mut self.log)
     }
 
+    /// Replaces the accesses recorded since the log held `from` with `entries` (the
+    /// access count follows).
+    pub fn replace_log_since(&mut self, from: usize, entries: Vec<Access>) {
+        let from = from.min(self.log.len());
+        let removed = (self.log.len() - from) as u64;
+        self.accesses = self.accesses - removed.min(self.accesses) + entries.len() as u64;
+        if self.logging {
+            self.log.truncate(from);
+            self.log.extend(entries);
+        }
+    }
+
     /// Records an access that touched no memory (an out-of-bounds typed or image access
     /// the hardware discards).
     pub fn record_discarded(&mut self, kind: AccessKind, space: Space, size: u32, ctx: &AccessCtx) {

@@ -27,6 +27,7 @@ use crate::target::Target;
 use crate::vtype::VType;
 use ir::{Function, Inst, InstKind, Shader, Src, Type, Value};
 use lowering::Device;
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 /// The largest vISA variable: "the variable size (num_elements * sizeof(type)) must be
@@ -110,6 +111,10 @@ pub struct Ctx<'a> {
     pub decls: Decls,
     /// The inputs asked for so far.
     pub abi: AbiBuilder,
+    /// The base addresses loaded at the kernel's start, per buffer binding named by a
+    /// constant block (`(is UBO, block)`): scalars every access of the binding reads
+    /// ([`crate::memory::load_buffer_bases`]).
+    pub buffer_bases: HashMap<(bool, u32), Reg>,
     body: String,
     inst: Option<Inst>,
     /// Per value: its first variable and the components each variable holds (a
@@ -136,6 +141,7 @@ impl<'a> Ctx<'a> {
             t,
             decls,
             abi,
+            buffer_bases: HashMap::new(),
             body: String::with_capacity(func.num_inst_ids() * 64),
             inst: None,
             values: vec![None; func.num_value_ids()],
@@ -307,7 +313,12 @@ impl<'a> Ctx<'a> {
             .func
             .value_def(v)
             .and_then(|d| self.func.inst(d).as_intrinsic())
-            .is_some_and(|i| i.op == ir::IntrinsicOp::ImageLoadParam);
+            .is_some_and(|i| {
+                matches!(
+                    i.op,
+                    ir::IntrinsicOp::ImageLoadParam | ir::IntrinsicOp::LoadUbo
+                )
+            });
         let align = if self.is_uniform(v) && !message_dest {
             Align::Natural
         } else {

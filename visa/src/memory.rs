@@ -8,6 +8,9 @@
 //! - `load_ssbo`/`store_ssbo`/`load_ubo`: the binding's base address is read from the
 //!   SSBO or UBO table (an input: `u64` per binding), then accessed as global memory at
 //!   `base + offset`. A table handles per-lane block indices as well as uniform ones.
+//!   The base of a binding named by a constant block is read once, at the kernel's
+//!   start, into a scalar ([`load_buffer_bases`]); a UBO load of a constant block at a
+//!   uniform offset is uniform ([`crate::uniform`]) and is one SIMD1 transposed load.
 //! - `get_ssbo_size`: the binding's size is read from the SSBO size table (an input:
 //!   `u32` per binding), as the base address from the SSBO table.
 //! - `load_shared`/`store_shared`: `.slm` flat `:a32` at `offset`, `base` as the
@@ -28,8 +31,9 @@ use crate::ops::copy;
 use crate::payload;
 use crate::vtype::VType;
 use ir::lsc::{AddrSize, AddrType, CacheControl, DataShape, DataSize, Sfid};
-use ir::{IndexKind, Inst, IntrinsicInst, IntrinsicOp, Src, Value};
+use ir::{Function, IndexKind, Inst, IntrinsicInst, IntrinsicOp, Src, Value};
 use lowering::messages::{LscMessage, LscOp};
+use std::collections::BTreeSet;
 
 const UD: VType = VType::Ud;
 
@@ -72,6 +76,10 @@ pub fn emit(
             let data = src(cx, i, 0)?;
             let a = cx.comp(src(cx, i, 1)?, 0)?;
             store(cx, data, Sfid::Ugm, AddrSize::A64, a, 0)
+        }
+        LoadUbo if dest.is_some_and(|d| cx.is_uniform(d)) => {
+            let d = need_dest(cx)?;
+            uniform_ubo_load(cx, i, d)
         }
         LoadSsbo | LoadUbo => {
             let d = need_dest(cx)?;
@@ -275,19 +283,87 @@ fn add64_u32(cx: &mut Ctx, d: Reg, a: Opnd, b: Opnd) {
 }
 
 /// The address `table[block] + offset` of a buffer access (sources `block`, `offset`
-/// start at `k`).
+/// start at `k`). A constant block's base is the scalar [`load_buffer_bases`] loaded;
+/// another block's is read from the table per lane.
 fn buffer_address(cx: &mut Ctx, i: &IntrinsicInst, k: usize, ubo: bool) -> Result<Opnd, EmitError> {
     let block = cx.comp(src(cx, i, k)?, 0)?;
     let offset = cx.comp(src(cx, i, k + 1)?, 0)?;
-    let table = if ubo {
-        cx.abi.ubo_table(&mut cx.decls)
-    } else {
-        cx.abi.ssbo_table(&mut cx.decls)
+    let base = match block {
+        Opnd::Imm(b) => cx.buffer_bases.get(&(ubo, b as u32)).copied(),
+        Opnd::Reg(_) => None,
     };
-    let base = load_table_entry(cx, table, block, DataSize::D64, None)?;
+    let base = match base {
+        Some(b) => b,
+        None => {
+            let table = if ubo {
+                cx.abi.ubo_table(&mut cx.decls)
+            } else {
+                cx.abi.ssbo_table(&mut cx.decls)
+            };
+            load_table_entry(cx, table, block, DataSize::D64, None)?
+        }
+    };
     let addr = cx.temp(VType::Uq);
     add64_u32(cx, addr, Opnd::Reg(base), offset);
     Ok(Opnd::Reg(addr))
+}
+
+/// The buffer bindings the function's buffer accesses name by a constant block:
+/// `(is UBO, block)`, in order. [`load_buffer_bases`] loads their base addresses.
+pub fn constant_buffer_blocks(func: &Function) -> BTreeSet<(bool, u32)> {
+    let mut out = BTreeSet::new();
+    for inst in func.insts_in_order() {
+        let Some(i) = func.inst(inst).as_intrinsic() else {
+            continue;
+        };
+        let (k, ubo) = match i.op {
+            IntrinsicOp::LoadSsbo => (0, false),
+            IntrinsicOp::LoadUbo => (0, true),
+            IntrinsicOp::StoreSsbo => (1, false),
+            _ => continue,
+        };
+        let block = i.srcs.get(k).and_then(|s| {
+            let def = func.value_def(s.value)?;
+            let bits = func.inst(def).as_const()?;
+            bits.get(usize::from(s.swizzle.component(0))).copied()
+        });
+        if let Some(b) = block {
+            out.insert((ubo, b as u32));
+        }
+    }
+    out
+}
+
+/// Loads, at the kernel's start, the base address of every buffer binding that
+/// [`constant_buffer_blocks`] finds, once, into a scalar (one register each, a
+/// message's destination) that the binding's accesses read. This is what brw gets
+/// from a buffer descriptor it reads once (anv pushes the descriptor), where loading
+/// the table entry at each access costs a message and the 64-bit address arithmetic
+/// of every lane.
+pub fn load_buffer_bases(cx: &mut Ctx) -> Result<(), EmitError> {
+    let scalar = cx.scalar_mode();
+    cx.set_scalar(true);
+    for (ubo, block) in constant_buffer_blocks(cx.func) {
+        let table = if ubo {
+            cx.abi.ubo_table(&mut cx.decls)
+        } else {
+            cx.abi.ssbo_table(&mut cx.decls)
+        };
+        let base = cx.temp_bytes(VType::Uq, 8);
+        let table = Opnd::Reg(Reg {
+            var: table,
+            off: 0,
+            stride: 0,
+        });
+        let offset = i32::try_from(u64::from(block) * 8).map_err(|_| {
+            cx.unsupported(format!("buffer block {block} is beyond the table's reach"))
+        })?;
+        scalar_load(cx, base.var, table, offset, 2)?;
+        cx.buffer_bases
+            .insert((ubo, block), Reg { stride: 0, ..base });
+    }
+    cx.set_scalar(scalar);
+    Ok(())
 }
 
 /// `get_ssbo_size`: entry `block` of the SSBO size table, one `u32` per binding
@@ -465,6 +541,35 @@ fn image_param(cx: &mut Ctx, i: &IntrinsicInst, slot: i32, d: Value) -> Result<(
     load(cx, d, plain(cx, Sfid::Ugm, AddrSize::A64, addr, offset, d))
 }
 
+/// A UBO load of a constant block at a uniform offset ([`crate::uniform`]): one
+/// transposed SIMD1 message into the value's scalars, as brw loads a uniform pull
+/// constant, from the binding's base that [`load_buffer_bases`] loaded. A constant
+/// offset is the message's own.
+fn uniform_ubo_load(cx: &mut Ctx, i: &IntrinsicInst, d: Value) -> Result<(), EmitError> {
+    let block = cx.comp(src(cx, i, 0)?, 0)?;
+    let base = match block {
+        Opnd::Imm(b) => cx.buffer_bases.get(&(true, b as u32)).copied(),
+        Opnd::Reg(_) => None,
+    };
+    let base = base.ok_or_else(|| {
+        cx.err(EmitErrorKind::Malformed {
+            what: "a uniform UBO load whose block is not a constant".into(),
+        })
+    })?;
+    match cx.comp(src(cx, i, 1)?, 0)? {
+        Opnd::Imm(o) => {
+            let o = i32::try_from(o as u32)
+                .map_err(|_| cx.unsupported("a UBO offset of 2 GiB or more"))?;
+            uniform_load(cx, d, Opnd::Reg(base), o)
+        }
+        offset => {
+            let a = cx.scalar(VType::Uq);
+            add64_u32(cx, a, Opnd::Reg(base), offset);
+            uniform_load(cx, d, Opnd::Reg(a), 0)
+        }
+    }
+}
+
 /// Loads a uniform 32-bit vector with one transposed SIMD1 message (a block of
 /// dwords) into the value's scalar elements.
 fn uniform_load(cx: &mut Ctx, d: Value, addr: Opnd, offset: i32) -> Result<(), EmitError> {
@@ -474,6 +579,20 @@ fn uniform_load(cx: &mut Ctx, d: Value, addr: Opnd, offset: i32) -> Result<(), E
             "a uniform load of {ty} has no transposed message shape"
         )));
     }
+    let var = cx.value_var(d)?;
+    scalar_load(cx, var, addr, offset, ty.num_components())
+}
+
+/// Loads `comps` dwords at `addr + offset` (a scalar 64-bit address) into the start of
+/// `var` (which starts a register), with one transposed SIMD1 message, or the legacy
+/// data port's SIMD8 read.
+fn scalar_load(
+    cx: &mut Ctx,
+    var: crate::decl::VarId,
+    addr: Opnd,
+    offset: i32,
+    comps: u8,
+) -> Result<(), EmitError> {
     // The address in a register of its own (a payload starts a register).
     let a = cx.temp_bytes(UD, 8);
     for hi in [false, true] {
@@ -485,15 +604,14 @@ fn uniform_load(cx: &mut Ctx, d: Value, addr: Opnd, offset: i32) -> Result<(), E
         let (dd, ss) = (cx.dst(r, UD), cx.src(addr.half(hi), UD));
         cx.line(&format!("mov (M1_NM, 1) {dd} {ss}"));
     }
-    let var = cx.value_var(d)?;
     if cx.t.dataport.is_some() {
-        return crate::dataport_lsc::uniform_load(cx, var, a, offset, ty.num_components());
+        return crate::dataport_lsc::uniform_load(cx, var, a, offset, comps);
     }
     let m = message(
         LscOp::Load,
         Sfid::Ugm,
         AddrSize::A64,
-        DataShape::vector(DataSize::D32, ty.num_components(), true),
+        DataShape::vector(DataSize::D32, comps, true),
         offset,
     );
     let dst = crate::lsc::lsc_raw(

@@ -784,3 +784,61 @@ fn wide_block_stores_split_into_64_byte_columns_on_pvc() {
     );
     assert!(k.text.contains(" 0x10:ud\n"), "{}", k.text);
 }
+
+/// Buffer accesses (the SSBO and UBO tables of `visa/ABI.md`): each binding named by a
+/// constant block has its base address read once, at the kernel's start, by a SIMD1
+/// transposed load of its table entry (`table + 8 block`); a UBO load at a constant
+/// offset is itself a SIMD1 transposed load from that base, and SSBO accesses add their
+/// per-lane offset to it. Expected by hand from the ABI: SSBO block 2 and UBO block 1,
+/// each table read once, two UBO dwords at +0x10, and two SSBO messages.
+#[test]
+fn buffer_bases_are_loaded_once_and_uniform_ubo_loads_are_transposed() {
+    let text = "shader compute (local_size=16,1,1, subgroup_size=16)\n\
+        buffer @out : ssbo (block=2, size=4096)\n\
+        buffer @u : ubo (block=1, size=64)\n\
+        fn main {\n  block b0:\n\
+        32   %0 = load_const (0x00000001)\n\
+        32   %1 = load_const (0x00000002)\n\
+        32   %2 = load_const (0x00000010)\n\
+        32x2 %3 = @load_ubo (%0, %2) (align_mul=4)\n\
+        32x3 %4 = @load_local_invocation_id\n\
+        32   %5 = load_const (0x00000002)\n\
+        32   %6 = ishl %4.x, %5\n\
+        32   %7 = @load_ssbo (%1, %6) (access=none, align_mul=4)\n\
+        32   %8 = iadd %7, %3.y\n\
+        @store_ssbo (%8, %1, %6) (access=none, align_mul=4)\n\
+        }\n";
+    let k = kernel(text, "dg2");
+    let m = messages(&k);
+    let uniform: Vec<&str> = m
+        .iter()
+        .map(String::as_str)
+        .filter(|l| l.starts_with("lsc_load.ugm (M1_NM, 1)"))
+        .collect();
+    // SSBO table entry 2 (byte 16), UBO table entry 1 (byte 8), the UBO's dwords 4-5.
+    assert_eq!(uniform.len(), 3, "{}", k.text);
+    assert!(
+        uniform[0].ends_with("d32x2t  flat[t2+0x10]:a64"),
+        "{}",
+        k.text
+    );
+    assert!(
+        uniform[1].ends_with("d32x2t  flat[t4+0x8]:a64"),
+        "{}",
+        k.text
+    );
+    assert!(
+        uniform[2].contains("v3:d32x2t  flat[t5+0x10]:a64"),
+        "{}",
+        k.text
+    );
+    assert_eq!(
+        k.text.matches("ssbo_table_ud(0,0)").count(),
+        1,
+        "{}",
+        k.text
+    );
+    assert_eq!(k.text.matches("ubo_table_ud(0,0)").count(), 1, "{}", k.text);
+    let per_lane = m.iter().filter(|l| l.contains("(M1, 16)")).count();
+    assert_eq!(per_lane, 2, "{}", k.text);
+}

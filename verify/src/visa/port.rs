@@ -29,7 +29,7 @@ use super::payload::{
 use super::port_dataport::run_dataport;
 use super::run::{MessageCtx, MessagePort};
 use super::types::VType;
-use crate::memory::Memory;
+use crate::memory::{Access, AccessCtx, AccessKind, Memory};
 use crate::messages::block2d::{load_untyped, store_untyped, Block2d, UntypedBlock};
 use crate::messages::lanes::{Lanes, LanesMut, Sender};
 use crate::messages::lsc::{LscMessage, Message};
@@ -479,12 +479,53 @@ impl MemoryPort<'_> {
 
 impl MessagePort for MemoryPort<'_> {
     fn message(&mut self, msg: &XMessage, ctx: &mut MessageCtx<'_>) -> PortResult {
+        let logged = self.mem.log().len();
         match msg {
             XMessage::Lsc(m) => self.lsc(m, ctx),
             XMessage::Sampler(s) => self.sampler(s, ctx),
             XMessage::Dataport(d) => run_dataport(self.mem, self.dataport, d, ctx).map_err(env),
+        }?;
+        if let Some(active) = ctx.active {
+            attribute_uniform_load(self.mem, logged, active, ctx.invocations);
         }
+        Ok(())
     }
+}
+
+/// A load without mask whose channels all read the same bytes is a uniform load
+/// (brw's and IGC's block read of a value every lane uses): it is made for every lane
+/// the execution mask `active` holds, so its accesses are those lanes' invocations'
+/// (one each), whichever channels the message itself used. Other messages without mask
+/// keep their channels' accesses.
+fn attribute_uniform_load(mem: &mut Memory, from: usize, active: u32, invocations: &[u32]) {
+    let made = &mem.log()[from.min(mem.log().len())..];
+    let Some(first) = made.first().copied() else {
+        return;
+    };
+    let same = |a: &Access| {
+        Access {
+            ctx: first.ctx,
+            ..*a
+        } == first
+    };
+    if first.kind != AccessKind::Load || !made.iter().all(same) {
+        return;
+    }
+    let entries = (0..32u32)
+        .filter(|n| active & (1 << n) != 0)
+        .filter_map(|n| {
+            let invocation = *invocations.get(n as usize)?;
+            Some(Access {
+                ctx: AccessCtx {
+                    lane: n,
+                    invocation,
+                    ..first.ctx
+                },
+                ..first
+            })
+        })
+        .collect();
+    mem.replace_log_since(from, entries);
 }
 
 #[cfg(test)]
@@ -494,6 +535,51 @@ mod tests {
     use crate::visa::reader::read;
     use crate::visa::run::{RunConfig, Stop, Thread, ThreadInit};
     use crate::visa::testing::{elems, kernel, words};
+
+    /// Two loads of the same 4 bytes by lane 0 (a SIMD1 message, or every channel of a
+    /// broadcast one), and the execution mask `0b1010`: the loads become one per active
+    /// lane, lanes 1 and 3 with their invocations; loads of different bytes, and
+    /// stores, keep their channels' accesses.
+    #[test]
+    fn uniform_loads_are_made_by_every_active_lane() {
+        let mut mem = Memory::new();
+        mem.set_logging(true);
+        let (_, base) = mem.alloc_zeroed("buf", 64);
+        let at = AccessCtx {
+            inst: Inst::from_u32(7),
+            span: Span::new(7, 0),
+            op: IntrinsicOp::LoadUbo,
+            lane: 0,
+            invocation: 40,
+        };
+        let load = |mem: &mut Memory, off: u64| {
+            let mut out = [0u8; 4];
+            mem.load(crate::memory::Target::Global(base + off), &mut out, &at)
+                .unwrap();
+        };
+        load(&mut mem, 8);
+        load(&mut mem, 8);
+        attribute_uniform_load(&mut mem, 0, 0b1010, &[40, 41, 42, 43]);
+        let log = mem.take_log();
+        let who: Vec<(u32, u32)> = log.iter().map(|a| (a.ctx.lane, a.ctx.invocation)).collect();
+        assert_eq!(who, vec![(1, 41), (3, 43)]);
+        assert!(log
+            .iter()
+            .all(|a| a.offset == 8 && a.size == 4 && a.kind == AccessKind::Load));
+
+        load(&mut mem, 8);
+        load(&mut mem, 12);
+        attribute_uniform_load(&mut mem, 0, 0b1010, &[40, 41, 42, 43]);
+        assert_eq!(mem.take_log().len(), 2);
+        assert_eq!(mem.log().len(), 0);
+
+        mem.store(crate::memory::Target::Global(base), &[1, 2, 3, 4], &at)
+            .unwrap();
+        attribute_uniform_load(&mut mem, 0, 0b1010, &[40, 41, 42, 43]);
+        let log = mem.take_log();
+        assert_eq!(log.len(), 1);
+        assert_eq!(log[0].ctx.invocation, 40);
+    }
 
     /// Runs `body` (SIMD 8, 32-byte registers) with `B` (uq) = `base` as input at byte
     /// 32, on `mem`, and returns the program and thread.
