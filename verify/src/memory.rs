@@ -563,6 +563,36 @@ impl Memory {
         Ok(alloc)
     }
 
+    /// Binds the bytes of allocation `alloc` (a buffer) as a raw buffer surface at
+    /// binding-table index `binding`: what a stateful untyped message at that index
+    /// reads and writes, byte `o` at offset `o`. A surface already bound there is an
+    /// error.
+    pub fn bind_buffer_surface(&mut self, binding: u32, alloc: AllocId) -> Result<(), BindError> {
+        if self.images.contains_key(&binding) {
+            return Err(BindError {
+                binding,
+                reason: "a surface is bound there already".into(),
+            });
+        }
+        let size = self.allocation(alloc).bytes.len() as u64;
+        let format = tiling::Format::R32_UINT;
+        let mut param = tiling::fill_buffer_image_param(format, size);
+        param.set_base_address(self.allocation(alloc).base);
+        self.images.insert(
+            binding,
+            ImageBinding {
+                alloc,
+                storage: ImageStorage::Buffer { elements: size / 4 },
+                logical_format: ir::Format::R32Uint,
+                state_format: format,
+                param: param.to_dwords().to_vec(),
+                bit6_swizzle: tiling::Bit6Swizzle::None,
+                levels: 1,
+            },
+        );
+        Ok(())
+    }
+
     /// Makes the surface view bound at `binding` expose `levels` mip levels from its
     /// base level, as a sampled view (Vulkan's `VkImageSubresourceRange::levelCount`)
     /// may; storage views and texel buffers have one. The levels must exist in the

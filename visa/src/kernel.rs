@@ -196,7 +196,7 @@ fn check_pressure(cx: &mut Ctx) -> Result<u32, EmitError> {
         8.max(16 * t.simd / t.grf)
     };
     // The buffer bases loaded at the start stay live throughout, a register each.
-    let bases = crate::memory::constant_buffer_blocks(func).len() as u32;
+    let bases = crate::memory::constant_buffer_blocks(cx).len() as u32;
     let available = |regs: u32| regs.saturating_sub(1 + ids + temps + bases) * t.grf;
     let size = |v: ir::Value| {
         let def = func.value_def(v).map(|d| &func.inst(d).kind);

@@ -14,7 +14,9 @@
 //! change the register classes the local allocator sees. `visa::igc::compile` passes
 //! IGC's options, so the first test runs the finalizer by hand without them, to keep
 //! the reproducer honest (should a newer GenX_IR stop crashing, the test says so), and
-//! the second checks that the production options avoid it.
+//! the second checks that the production options avoid it. The crash does not come
+//! on every run (the finalizer's memory layout varies), so the first test runs it a few
+//! times.
 
 mod common;
 
@@ -37,17 +39,25 @@ fn the_reduced_kernel_crashes_genx_ir_without_igcs_options() {
         include_str!("crash/pvc_local_ra.visaasm"),
     )
     .unwrap();
-    let out = std::process::Command::new(exe)
-        .args(["k.visaasm", "-platform", "PVC", "-output"])
-        .current_dir(&dir)
-        .output()
-        .unwrap();
+    // The crash depends on the finalizer's memory layout, which varies between runs
+    // (about one run in three compiles): the reproducer holds while some run of a few
+    // crashes.
+    let mut exits = Vec::new();
+    for _ in 0..8 {
+        let out = std::process::Command::new(&exe)
+            .args(["k.visaasm", "-platform", "PVC", "-output"])
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        match out.status.code() {
+            None => break,
+            Some(c) => exits.push(c),
+        }
+    }
     let _ = std::fs::remove_dir_all(&dir);
-    assert_eq!(
-        out.status.code(),
-        None,
-        "GenX_IR without IGC's options no longer crashes on the reduced kernel: {}",
-        String::from_utf8_lossy(&out.stdout)
+    assert!(
+        exits.len() < 8,
+        "GenX_IR without IGC's options no longer crashes on the reduced kernel (8 runs, exit statuses {exits:?})"
     );
 }
 
