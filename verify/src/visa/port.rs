@@ -495,36 +495,50 @@ impl MessagePort for MemoryPort<'_> {
 /// A load without mask whose channels all read the same bytes is a uniform load
 /// (brw's and IGC's block read of a value every lane uses): it is made for every lane
 /// the execution mask `active` holds, so its accesses are those lanes' invocations'
-/// (one each), whichever channels the message itself used. Other messages without mask
-/// keep their channels' accesses.
+/// (each the accesses of one channel), whichever channels the message itself used.
+/// Other messages without mask keep their channels' accesses.
 fn attribute_uniform_load(mem: &mut Memory, from: usize, active: u32, invocations: &[u32]) {
     let made = &mem.log()[from.min(mem.log().len())..];
     let Some(first) = made.first().copied() else {
         return;
     };
-    let same = |a: &Access| {
-        Access {
-            ctx: first.ctx,
-            ..*a
-        } == first
-    };
-    if first.kind != AccessKind::Load || !made.iter().all(same) {
+    if made.iter().any(|a| a.kind != AccessKind::Load) {
         return;
     }
-    let entries = (0..32u32)
-        .filter(|n| active & (1 << n) != 0)
-        .filter_map(|n| {
-            let invocation = *invocations.get(n as usize)?;
-            Some(Access {
-                ctx: AccessCtx {
-                    lane: n,
-                    invocation,
-                    ..first.ctx
-                },
-                ..first
-            })
-        })
+    // The accesses of the first channel, and whether every channel made the same.
+    let one: Vec<Access> = made
+        .iter()
+        .filter(|a| a.ctx.lane == first.ctx.lane)
+        .copied()
         .collect();
+    let plain = |a: &Access| Access {
+        ctx: first.ctx,
+        ..*a
+    };
+    let mut lanes: Vec<u32> = made.iter().map(|a| a.ctx.lane).collect();
+    lanes.sort_unstable();
+    lanes.dedup();
+    let same = lanes.iter().all(|&l| {
+        let mine: Vec<Access> = made.iter().filter(|a| a.ctx.lane == l).map(plain).collect();
+        mine.len() == one.len() && mine.iter().zip(&one).all(|(x, y)| *x == plain(y))
+    });
+    if !same {
+        return;
+    }
+    let mut entries = Vec::new();
+    for n in (0..32u32).filter(|n| active & (1 << n) != 0) {
+        let Some(&invocation) = invocations.get(n as usize) else {
+            continue;
+        };
+        entries.extend(one.iter().map(|a| Access {
+            ctx: AccessCtx {
+                lane: n,
+                invocation,
+                ..a.ctx
+            },
+            ..*a
+        }));
+    }
     mem.replace_log_since(from, entries);
 }
 
@@ -567,11 +581,32 @@ mod tests {
             .iter()
             .all(|a| a.offset == 8 && a.size == 4 && a.kind == AccessKind::Load));
 
+        // One channel's load in two pieces (a vector read element by element): each
+        // active lane gets both.
         load(&mut mem, 8);
         load(&mut mem, 12);
         attribute_uniform_load(&mut mem, 0, 0b1010, &[40, 41, 42, 43]);
-        assert_eq!(mem.take_log().len(), 2);
-        assert_eq!(mem.log().len(), 0);
+        let log = mem.take_log();
+        let got: Vec<(u32, u64)> = log.iter().map(|a| (a.ctx.invocation, a.offset)).collect();
+        assert_eq!(got, vec![(41, 8), (41, 12), (43, 8), (43, 12)]);
+
+        // Two channels loading different bytes: a gather, not a uniform load.
+        load(&mut mem, 8);
+        let other = AccessCtx {
+            lane: 1,
+            invocation: 41,
+            ..at
+        };
+        let mut out = [0u8; 4];
+        mem.load(crate::memory::Target::Global(base + 16), &mut out, &other)
+            .unwrap();
+        attribute_uniform_load(&mut mem, 0, 0b1010, &[40, 41, 42, 43]);
+        let got: Vec<(u32, u64)> = mem
+            .take_log()
+            .iter()
+            .map(|a| (a.ctx.invocation, a.offset))
+            .collect();
+        assert_eq!(got, vec![(40, 8), (41, 16)]);
 
         mem.store(crate::memory::Target::Global(base), &[1, 2, 3, 4], &at)
             .unwrap();
