@@ -1,7 +1,7 @@
 //! The SPIR-V translator on modules from glslang and hand-assembled ones: specialization
 //! (defaults and values given, `OpSpecConstantOp`, the workgroup size), texel buffers,
 //! image atomics through texel pointers, `OpPhi` and unstructured control flow, errors
-//! with their source lines or disassembly, and hostile modules. Expected values are
+//! with their source lines or disassembly, hostile modules, and `precise`. Expected values are
 //! worked out by hand from the GLSL and SPIR-V specifications.
 
 use frontend::{import_with, ErrorKind, Language, Location, Options, SpecMap, SpecValue};
@@ -552,4 +552,70 @@ void main() {
     let v = verify::cli::verify_shader(s, &o, &verify::cli::VerifyOptions::default())
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(v.contains(" 0 mismatches"), "{v}");
+}
+
+#[test]
+fn precise_arithmetic_is_exact() {
+    if !have("glslangValidator") {
+        return;
+    }
+    // glslang decorates every operation that computes a `precise` value NoContraction:
+    // here the product and the sum of `p` and the quotient and the product of `d`, not
+    // the same operations of `q` and `e`.
+    let src = "#version 450
+layout(local_size_x = 1) in;
+layout(std430, binding = 0) buffer B { float a, b, c; float r[]; };
+void main() {
+    precise float p = a * b + c;
+    float q = a * b + c;
+    precise float d = (a / b) * 0.0;
+    float e = (a / b) * 0.0;
+    r[0] = p; r[1] = q; r[2] = d; r[3] = e;
+}
+";
+    let spv = glslang(src, false, "precise");
+    let mut imported =
+        frontend::import(&spv, Language::SpirV, None).unwrap_or_else(|e| panic!("{e}"));
+    let alu = |shader: &ir::Shader| -> Vec<String> {
+        ir::print_shader(shader)
+            .lines()
+            .filter_map(|l| l.split_once(" = ").map(|(_, r)| r))
+            .filter(|r| r.starts_with("exact ") || r.starts_with('f'))
+            .map(|r| r.split(" %").next().unwrap_or(r).to_string())
+            .collect()
+    };
+    // In source order: `p`, `q`, `d` (glslang folds nothing: `* 0.0` stays), `e`.
+    assert_eq!(
+        alu(&imported.shader),
+        [
+            "exact fmul",
+            "exact fadd",
+            "fmul",
+            "fadd",
+            "exact fdiv",
+            "exact fmul",
+            "fdiv",
+            "fmul"
+        ],
+        "{}",
+        ir::print_shader(&imported.shader)
+    );
+    // NIR's inexact rules may rewrite only the operations of `q` and `e`: `e`'s
+    // `x * 0.0` becomes 0.0 (its division then dies), `d`'s stays, as its `a / b` may
+    // be an infinity or a NaN (Vulkan's precision appendix, ir/PRECISION.md).
+    let f = &mut imported.shader.functions[0];
+    while ir::passes::algebraic::simplify_function(f) | ir::passes::dce::dce_function(f) {}
+    assert_eq!(
+        alu(&imported.shader),
+        [
+            "exact fmul",
+            "exact fadd",
+            "fmul",
+            "fadd",
+            "exact fdiv",
+            "exact fmul"
+        ],
+        "{}",
+        ir::print_shader(&imported.shader)
+    );
 }

@@ -156,6 +156,10 @@ pub struct Ctx<'m> {
     pub depth: u32,
     /// The source file the spans point into, from the first `OpLine` met.
     pub source_file: Option<String>,
+    /// Whether the instruction being translated is decorated `NoContraction`: the ALU
+    /// instructions it emits are `exact` (Mesa's `vtn_handle_no_contraction` sets
+    /// `nir_builder::exact` the same way).
+    pub exact: bool,
 }
 
 impl<'m> Ctx<'m> {
@@ -188,6 +192,7 @@ impl<'m> Ctx<'m> {
             next_uid: 0,
             depth: 0,
             source_file: None,
+            exact: false,
         }
     }
 
@@ -342,6 +347,7 @@ impl<'m> Ctx<'m> {
     pub fn build<R>(&mut self, f: impl FnOnce(&mut Builder<'_>) -> R) -> R {
         let mut b = Builder::new(&mut self.func, self.cursor);
         b.span = self.span;
+        b.exact = self.exact;
         let r = f(&mut b);
         self.cursor = b.cursor;
         r

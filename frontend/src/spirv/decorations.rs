@@ -5,7 +5,7 @@ use super::module::{Id, Module};
 use super::op;
 use crate::error::{ErrorKind, ImportError, Location};
 use spirv::Decoration as D;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// One decoration: its number and its literal or id operands.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,6 +21,9 @@ pub struct Dec {
 pub struct Decorations {
     ids: HashMap<Id, Vec<Dec>>,
     members: HashMap<(Id, u32), Vec<Dec>>,
+    /// The ids decorated `NoContraction`, kept apart because every ALU instruction
+    /// asks (most modules have none, and the set is then empty).
+    no_contraction: HashSet<Id>,
 }
 
 impl Decorations {
@@ -89,7 +92,23 @@ impl Decorations {
                 _ => {}
             }
         }
+        for (id, decs) in &d.ids {
+            if decs.iter().any(|x| x.kind == D::NoContraction as u32) {
+                d.no_contraction.insert(*id);
+            }
+        }
         Ok(d)
+    }
+
+    /// Whether `id` is decorated `NoContraction` (GLSL's `precise`): the ALU
+    /// instructions that compute it are NIR's `exact` ones.
+    pub fn no_contraction(&self, id: Id) -> bool {
+        self.no_contraction.contains(&id)
+    }
+
+    /// Whether any id is decorated `NoContraction`.
+    pub fn any_no_contraction(&self) -> bool {
+        !self.no_contraction.is_empty()
     }
 
     /// The decorations of `id`.

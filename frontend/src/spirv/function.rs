@@ -72,6 +72,18 @@ pub fn instruction(ctx: &mut Ctx<'_>, i: usize) -> Result<(), ImportError> {
     let m = ctx.m;
     let opcode = m.insts[i].opcode;
     let ops = m.ops(i);
+    ctx.exact = ctx.decs.any_no_contraction()
+        && match (super::grammar::info(opcode), ops) {
+            (Some((_, _, true, true, _)), [_, r, ..]) => ctx.decs.no_contraction(*r),
+            _ => false,
+        };
+    let r = translate(ctx, i, opcode, ops);
+    ctx.exact = false;
+    r
+}
+
+/// Translates instruction `i`, of `opcode` and operands `ops`.
+fn translate(ctx: &mut Ctx<'_>, i: usize, opcode: u16, ops: &[u32]) -> Result<(), ImportError> {
     let Some(o) = Op::from_u32(opcode as u32) else {
         return Err(ctx.unsupported(
             &format!("opcode {opcode}"),
