@@ -456,6 +456,11 @@ impl Memory {
         self.ubos.get(&binding).copied()
     }
 
+    /// Whether allocation `id` is bound as a uniform buffer.
+    pub fn is_ubo(&self, id: AllocId) -> bool {
+        self.ubos.values().any(|&u| u == id)
+    }
+
     /// Sets the push constants.
     pub fn set_push_constants(&mut self, bytes: Vec<u8>) {
         self.push = bytes;

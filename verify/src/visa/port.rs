@@ -492,8 +492,9 @@ impl MessagePort for MemoryPort<'_> {
     }
 }
 
-/// A load without mask whose channels all read the same bytes is a uniform load
-/// (brw's and IGC's block read of a value every lane uses): it is made for every lane
+/// A load of a uniform buffer without mask whose channels all read the same bytes is
+/// a uniform load (brw's and IGC's block read of a value every lane uses): it is made
+/// for every lane
 /// the execution mask `active` holds, so its accesses are those lanes' invocations'
 /// (each the accesses of one channel), whichever channels the message itself used.
 /// Other messages without mask keep their channels' accesses.
@@ -502,7 +503,11 @@ fn attribute_uniform_load(mem: &mut Memory, from: usize, active: u32, invocation
     let Some(first) = made.first().copied() else {
         return;
     };
-    if made.iter().any(|a| a.kind != AccessKind::Load) {
+    // Only a uniform buffer's loads: the kernel's own uniform loads are of UBOs
+    // (`visa::uniform`), while a SIMD1 message of the lowered shader (a 2D block or
+    // transposed load) is the subgroup's, attributed as the executor does.
+    let ubo = |a: &Access| matches!(a.space, crate::memory::Space::Alloc(id) if mem.is_ubo(id));
+    if made.iter().any(|a| a.kind != AccessKind::Load || !ubo(a)) {
         return;
     }
     // The accesses of the first channel, and whether every channel made the same.
@@ -550,15 +555,17 @@ mod tests {
     use crate::visa::run::{RunConfig, Stop, Thread, ThreadInit};
     use crate::visa::testing::{elems, kernel, words};
 
-    /// Two loads of the same 4 bytes by lane 0 (a SIMD1 message, or every channel of a
-    /// broadcast one), and the execution mask `0b1010`: the loads become one per active
-    /// lane, lanes 1 and 3 with their invocations; loads of different bytes, and
-    /// stores, keep their channels' accesses.
+    /// Uniform loads under the execution mask `0b1010`: two channels reading the same
+    /// 4 bytes become one load per active lane (lanes 1 and 3, their invocations); one
+    /// channel's two pieces become both pieces for each active lane; channels reading
+    /// different bytes, and stores, keep their channels' accesses.
     #[test]
     fn uniform_loads_are_made_by_every_active_lane() {
         let mut mem = Memory::new();
         mem.set_logging(true);
-        let (_, base) = mem.alloc_zeroed("buf", 64);
+        let (id, base) = mem.alloc_zeroed("buf", 64);
+        mem.bind_ubo(0, id);
+        let (_, other_base) = mem.alloc_zeroed("ssbo", 64);
         let at = AccessCtx {
             inst: Inst::from_u32(7),
             span: Span::new(7, 0),
@@ -571,8 +578,17 @@ mod tests {
             mem.load(crate::memory::Target::Global(base + off), &mut out, &at)
                 .unwrap();
         };
+        // Channels 0 and 1 read the same 4 bytes (the legacy SIMD8 read with every
+        // lane at one address).
         load(&mut mem, 8);
-        load(&mut mem, 8);
+        let second = AccessCtx {
+            lane: 1,
+            invocation: 41,
+            ..at
+        };
+        let mut out = [0u8; 4];
+        mem.load(crate::memory::Target::Global(base + 8), &mut out, &second)
+            .unwrap();
         attribute_uniform_load(&mut mem, 0, 0b1010, &[40, 41, 42, 43]);
         let log = mem.take_log();
         let who: Vec<(u32, u32)> = log.iter().map(|a| (a.ctx.lane, a.ctx.invocation)).collect();
@@ -607,6 +623,14 @@ mod tests {
             .map(|a| (a.ctx.invocation, a.offset))
             .collect();
         assert_eq!(got, vec![(40, 8), (41, 16)]);
+
+        // The same load of a buffer that is not a UBO (a 2D block load of the lowered
+        // shader, say) stays the channel's.
+        mem.load(crate::memory::Target::Global(other_base), &mut out, &at)
+            .unwrap();
+        attribute_uniform_load(&mut mem, 0, 0b1010, &[40, 41, 42, 43]);
+        let got: Vec<u32> = mem.take_log().iter().map(|a| a.ctx.invocation).collect();
+        assert_eq!(got, vec![40]);
 
         mem.store(crate::memory::Target::Global(base), &[1, 2, 3, 4], &at)
             .unwrap();
