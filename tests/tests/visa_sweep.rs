@@ -7,12 +7,15 @@
 //! PVC has no SIMD8) by [`visa::emit_kernel`] and compiled by IGC's GenX_IR, many
 //! processes at once.
 //!
-//! Every emitted kernel must compile, with nothing retried ([`visa::igc::compile`]): the
-//! sweep counts apart the three ways a kernel can fail, a GenX_IR crash (a signal), a
-//! spill and a rejection, and fails on any of them. The generated shaders fix no
-//! subgroup size, so a width whose registers the pressure model says cannot hold the
-//! kernel's values is not a refusal: the kernel is emitted at the next narrower width,
-//! as a free width would be ([`visa::emit_kernel`]), and counted as narrowed. A case
+//! Every emitted kernel must compile ([`visa::igc::compile`]): the sweep counts apart
+//! the three ways a kernel can fail, a GenX_IR crash (a signal), a spill and a
+//! rejection, and fails on any of them. The generated shaders fix no subgroup size, so
+//! a width whose registers the pressure model says cannot hold the kernel's values is
+//! not a refusal: the kernel is emitted at the next narrower width, as a free width
+//! would be ([`visa::emit_kernel`]), and counted as narrowed. Likewise a free width
+//! that GenX_IR spills is emitted again narrower, as [`visa::emit_confirmed`] does on
+//! GenX_IR's spill report (and brw on its own), counted apart as spill-narrowed; only
+//! a spill at the narrowest width is a spill. A case
 //! may instead stop with a documented error: a lowering error (the lowering property
 //! suites check which ones are expected), or a message the platform's legality table
 //! refuses. Any other emission error fails the sweep (a register-pressure refusal at
@@ -24,7 +27,10 @@
 //! platform gets 600 / 734 of it; from [`CASES`] on, each group must compile
 //! [`MIN_COMPILED`] kernels), `QC_SEED` = a seed mixed into the fixed one, or
 //! `QC_SEEDS` = several, comma-separated, `VISA_SWEEP_THREADS` = GenX_IR processes at
-//! once (default: the available parallelism), `VISA_SWEEP_DUMP` = a directory that
+//! once (default: the available parallelism), `VISA_SWEEP_PLATFORMS` and
+//! `VISA_SWEEP_CASES` = comma-separated platforms (`tgl,mtl`) and case numbers (`411`)
+//! to keep (for rerunning a failure: the cases keep their numbers and seeds; the
+//! group minimum is not checked then), `VISA_SWEEP_DUMP` = a directory that
 //! receives every emitted kernel and its lowered shader (for measuring them with
 //! GenX_IR's options). GenX_IR is Debian's `libigc-tools`; without it the sweep fails
 //! when env `CI` is set and skips with a message otherwise. CI runs the default; the
@@ -118,6 +124,10 @@ enum Outcome {
     /// The pressure model refused the width asked for; the shader leaves its width free,
     /// so it was emitted at this narrower width, as a driver would dispatch it.
     Narrowed(u32),
+    /// GenX_IR spilled the kernel at the width emitted; the shader leaves its width
+    /// free, so it was emitted again at this narrower width, as `visa::emit_confirmed`
+    /// (and `ir-opt --emit visa`) does on GenX_IR's spill report, and brw on its own.
+    SpillNarrowed(u32),
 }
 
 /// The widths the sweep asks for on a platform: every one it dispatches.
@@ -144,6 +154,13 @@ fn seeds() -> Vec<u64> {
     }
 }
 
+/// The comma-separated entries of env `name`, if it is set.
+fn env_list(name: &str) -> Option<Vec<String>> {
+    std::env::var(name)
+        .ok()
+        .map(|l| l.split(',').map(|s| s.trim().to_string()).collect())
+}
+
 /// One kernel handed to GenX_IR.
 struct Job {
     label: String,
@@ -155,6 +172,13 @@ struct Job {
     simd: u32,
     /// GenX_IR's platform.
     genx: &'static str,
+    /// The width emitted.
+    width: u32,
+    /// What became of the case before GenX_IR, as counted.
+    outcome: Outcome,
+    /// The shader and its device, when the shader leaves its width free (to emit it
+    /// again narrower on a spill report).
+    free: Option<(ir::Shader, lowering::Device)>,
 }
 
 #[test]
@@ -178,18 +202,37 @@ fn random_image_shaders_compile_through_genx_ir() {
     let mut failures = Vec::new();
     let mut emit_time = std::time::Duration::ZERO;
     let seeds = seeds();
+    let only_platforms = env_list("VISA_SWEEP_PLATFORMS");
+    let only_cases: Option<Vec<usize>> = env_list("VISA_SWEEP_CASES").map(|l| {
+        l.iter()
+            .map(|c| {
+                c.parse()
+                    .unwrap_or_else(|_| panic!("VISA_SWEEP_CASES: `{c}` is not a number"))
+            })
+            .collect()
+    });
+    let filtered = only_platforms.is_some() || only_cases.is_some();
     for &user_seed in &seeds {
         let platforms = GROUPS
             .iter()
             .enumerate()
             .flat_map(|(g, (plats, per))| plats.iter().map(move |p| (g, *p, *per)));
         for (group, plat, per) in platforms {
+            if only_platforms
+                .as_ref()
+                .is_some_and(|l| !l.iter().any(|p| p == plat))
+            {
+                continue;
+            }
             let p = SEED_ORDER
                 .iter()
                 .position(|&s| s == plat)
                 .expect("every swept platform has a seed");
             let seed = 0x715a_5eed_u64 ^ (p as u64) ^ user_seed.wrapping_mul(0x9e37_79b9_7f4a_7c15);
             for (i, case) in cases(plat, per * n / CASES, seed).into_iter().enumerate() {
+                if only_cases.as_ref().is_some_and(|l| !l.contains(&i)) {
+                    continue;
+                }
                 let t = Instant::now();
                 let mut shader = case.build();
                 let lowered = lowering::lower_images(&mut shader, &case.device, &case.options)
@@ -237,7 +280,7 @@ fn random_image_shaders_compile_through_genx_ir() {
                     emit_time += t.elapsed();
                     match emitted {
                         Ok(k) => {
-                            count(outcome);
+                            count(outcome.clone());
                             let genx = k
                                 .genx_platform
                                 .expect("the swept platforms have a GenX_IR platform");
@@ -255,6 +298,12 @@ fn random_image_shaders_compile_through_genx_ir() {
                                 plat,
                                 simd,
                                 genx,
+                                width: k.abi.simd,
+                                outcome,
+                                free: shader
+                                    .subgroup_size
+                                    .is_none()
+                                    .then(|| (shader.clone(), case.device.clone())),
                             });
                         }
                         Err(e) => {
@@ -284,7 +333,58 @@ fn random_image_shaders_compile_through_genx_ir() {
         .iter()
         .map(|j| (j.text.clone(), j.genx.to_string()))
         .collect();
-    let results = visa::igc::compile_many(inputs, threads);
+    let mut results = visa::igc::compile_many(inputs, threads);
+    // A free width that GenX_IR spills is emitted again at the next narrower width the
+    // pressure model accepts, until one compiles or the narrowest spills.
+    loop {
+        let mut retry = Vec::new();
+        for (i, (job, r)) in jobs.iter_mut().zip(&results).enumerate() {
+            let (Err(visa::igc::CheckError::Spilled { .. }), Some((shader, device))) =
+                (r, &job.free)
+            else {
+                continue;
+            };
+            for &w in widths(job.plat).iter().rev().filter(|&&w| w < job.width) {
+                match visa::emit_kernel(shader, device, &visa::Options::with_simd(w)) {
+                    Ok(k) => {
+                        retry.push((i, k.text, w));
+                        break;
+                    }
+                    Err(e) if matches!(*e.kind, visa::EmitErrorKind::RegisterPressure { .. }) => {}
+                    Err(e) => {
+                        failures.push(format!(
+                            "{}: GenX_IR spilled at SIMD{}; at SIMD{w}: {e}",
+                            job.label, job.width
+                        ));
+                        break;
+                    }
+                }
+            }
+        }
+        if retry.is_empty() {
+            break;
+        }
+        let inputs = retry
+            .iter()
+            .map(|(i, text, _)| (text.clone(), jobs[*i].genx.to_string()))
+            .collect();
+        for ((i, text, w), r) in retry
+            .into_iter()
+            .zip(visa::igc::compile_many(inputs, threads))
+        {
+            let job = &mut jobs[i];
+            let key = |o: &Outcome| (job.plat, job.simd, format!("{o:?}"));
+            if let Some(n) = outcomes.get_mut(&key(&job.outcome)) {
+                *n -= 1;
+            }
+            job.outcome = Outcome::SpillNarrowed(w);
+            *outcomes.entry(key(&job.outcome)).or_default() += 1;
+            job.text = text;
+            job.width = w;
+            results[i] = r;
+        }
+    }
+    outcomes.retain(|_, n| *n > 0);
     let compile_time = compile_started.elapsed();
     let mut compiled = 0;
     let mut per_group = vec![0usize; GROUPS.len()];
@@ -380,7 +480,7 @@ fn random_image_shaders_compile_through_genx_ir() {
             .collect::<Vec<_>>()
             .join("\n\n")
     );
-    if n >= CASES {
+    if n >= CASES && !filtered {
         for ((plats, _), got) in GROUPS.iter().zip(&per_group) {
             assert!(
                 *got >= MIN_COMPILED,

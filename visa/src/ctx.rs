@@ -27,6 +27,7 @@ use crate::target::Target;
 use crate::vtype::VType;
 use ir::{Function, Inst, InstKind, Shader, Src, Type, Value};
 use lowering::Device;
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 /// The largest vISA variable: "the variable size (num_elements * sizeof(type)) must be
@@ -119,6 +120,10 @@ pub struct Ctx<'a> {
     folds: Vec<Option<Fold>>,
     scalar: bool,
     temps: u32,
+    /// Bytes of each SIMT temporary `t<n>`, by `n`.
+    temp_sizes: HashMap<u32, u32>,
+    /// Per instruction: the most bytes of its own temporaries live at once.
+    scratch: HashMap<Inst, u32>,
     labels: u32,
     preds: u32,
 }
@@ -143,6 +148,8 @@ impl<'a> Ctx<'a> {
             folds,
             scalar: false,
             temps: 0,
+            temp_sizes: HashMap::new(),
+            scratch: HashMap::new(),
             labels: 0,
             preds: 0,
         }
@@ -151,6 +158,29 @@ impl<'a> Ctx<'a> {
     /// The body emitted so far.
     pub fn take_body(&mut self) -> String {
         std::mem::take(&mut self.body)
+    }
+
+    /// Where the next instruction's lines and temporaries begin, for
+    /// [`Ctx::record_scratch`].
+    pub fn scratch_mark(&self) -> (usize, u32) {
+        (self.body.len(), self.temps)
+    }
+
+    /// Records the most bytes of temporaries the lines emitted since `mark` hold at
+    /// once ([`crate::pressure::scratch_peak`]) as instruction `inst`'s scratch.
+    pub fn record_scratch(&mut self, inst: Inst, mark: (usize, u32)) {
+        let sizes = &self.temp_sizes;
+        let bytes = crate::pressure::scratch_peak(&self.body[mark.0..], mark.1, &|n| {
+            sizes.get(&n).copied()
+        });
+        if bytes > 0 {
+            self.scratch.insert(inst, bytes);
+        }
+    }
+
+    /// The scratch bytes recorded for `inst` (0 when none).
+    pub fn scratch_of(&self, inst: Inst) -> u32 {
+        self.scratch.get(&inst).copied().unwrap_or(0)
     }
 
     // ----- errors ----------------------------------------------------------------------
@@ -468,6 +498,7 @@ impl<'a> Ctx<'a> {
             per * comps / ty.bytes(),
             Align::Grf,
         );
+        self.temp_sizes.insert(self.temps, per * comps);
         self.lifetime_start(var);
         Reg {
             var,
@@ -485,6 +516,7 @@ impl<'a> Ctx<'a> {
     pub fn temp_bytes(&mut self, ty: VType, bytes: u32) -> Reg {
         self.temps += 1;
         let bytes = bytes.div_ceil(self.t.grf).max(1) * self.t.grf;
+        self.temp_sizes.insert(self.temps, bytes);
         let var = self.decls.var(
             format!("t{}", self.temps),
             ty,

@@ -52,7 +52,8 @@ pub enum EmitErrorKind {
     /// The values live at one point need more registers than a thread has: GenX_IR
     /// would have to spill, which it reports as a failure.
     RegisterPressure {
-        /// Bytes of values live there.
+        /// Bytes of values live there, and of the instruction's temporaries beyond the
+        /// registers kept for temporaries.
         bytes: u32,
         /// Bytes of registers a thread of the kernel's width has for them.
         available: u32,

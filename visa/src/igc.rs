@@ -44,7 +44,7 @@ pub struct Compiled {
     /// line ends in `// $N`, the vISA instruction it came from.
     pub sends: Vec<SendDesc>,
     /// The registers of a thread it was compiled for (`-TotalGRFNum`; 128 unless the
-    /// kernel asked for PVC's 256-register mode with `.kernel_attr NumGRF=256`).
+    /// kernel asked for PVC's 256-register mode with `//.kernel_attr NumGRF=256`).
     pub registers: u32,
     /// The finalizer's own time for the kernel: the `Total` line of the `jit_time.txt`
     /// that `-timestats` makes it write (`None` if it wrote none).
@@ -257,9 +257,10 @@ fn work_dir() -> std::io::Result<PathBuf> {
 /// platform's [`finalizer_options`], and checks the listing: every instruction readable
 /// ([`check_encoding`]), every path ending its thread ([`check_end_of_thread`]).
 ///
-/// A kernel that asks for PVC's 256-register mode (`.kernel_attr NumGRF=256`, the
-/// attribute of later vISA versions, which GenX_IR 1.0.12504 ignores with "Unsupported
-/// kernel attribute!") is compiled with `-TotalGRFNum 256`, as IGC passes it.
+/// A kernel that asks for PVC's 256-register mode (`//.kernel_attr NumGRF=256`,
+/// [`crate::NUM_GRF_COMMENT`]: the attribute of later vISA versions, commented out
+/// because GenX_IR 1.0.12504 mishandles it) is compiled with `-TotalGRFNum 256`, as
+/// IGC passes it.
 ///
 /// Nothing is retried: a crash of the finalizer is [`CheckError::Crashed`] and a spill
 /// [`CheckError::Spilled`], each a failure of the kernel to be fixed in the emitter.
@@ -271,10 +272,10 @@ pub fn compile(text: &str, platform: &str) -> Result<Compiled, CheckError> {
     r
 }
 
-/// The `NumGRF` kernel attribute of a kernel's text, if it has one.
+/// The register count a kernel's text asks for ([`crate::NUM_GRF_COMMENT`]), if any.
 pub fn num_grf(text: &str) -> Option<u32> {
     text.lines()
-        .find_map(|l| l.trim().strip_prefix(".kernel_attr NumGRF="))
+        .find_map(|l| l.trim().strip_prefix(crate::NUM_GRF_COMMENT))
         .and_then(|n| n.trim().parse().ok())
 }
 
@@ -619,7 +620,7 @@ L264:
             spill_bytes("GenX_IR k.visaasm -platform DG2 -output\n"),
             None
         );
-        let text = ".kernel_attr SimdSize=16\n.kernel_attr NumGRF=256\n.function \"_main_0\"\n";
+        let text = ".kernel_attr SimdSize=16\n//.kernel_attr NumGRF=256\n.function \"_main_0\"\n";
         assert_eq!(num_grf(text), Some(256));
         assert_eq!(num_grf(".kernel_attr SimdSize=16\n"), None);
     }

@@ -31,11 +31,17 @@ pub struct Kernel {
     /// The general registers of a thread the kernel is emitted for: 128, or 256 in
     /// the large register mode of PVC and Xe2 when its values need more than 128 (as
     /// IGC chooses it for kernels under register pressure). GenX_IR takes it as
-    /// `-TotalGRFNum`; the text says `.kernel_attr NumGRF=256` when it is 256
-    /// ([`crate::igc::compile`] reads it). A driver dispatches the kernel with that
+    /// `-TotalGRFNum`; the text says `//.kernel_attr NumGRF=256` when it is 256
+    /// ([`NUM_GRF_COMMENT`], which [`crate::igc::compile`] reads). A driver dispatches the kernel with that
     /// many registers per thread.
     pub registers: u32,
 }
+
+/// The comment line that gives a kernel's register count when it is not 128, before
+/// the count: `//.kernel_attr NumGRF=256`. It is the `NumGRF` kernel attribute of later
+/// vISA versions, commented out because GenX_IR 1.0.12504 mishandles the attribute
+/// (see [`Kernel::registers`]); the finalizer takes the count as `-TotalGRFNum`.
+pub const NUM_GRF_COMMENT: &str = "//.kernel_attr NumGRF=";
 
 /// Emits the entry function of `shader`, lowered for `device`, as one vISA kernel.
 ///
@@ -108,6 +114,13 @@ fn emit_at(shader: &Shader, device: &Device, options: &Options) -> Result<Kernel
     let simd = t.simd;
     let payload_prolog = t.family.has_lsc();
     let mut cx = Ctx::new(shader, func, device, t);
+    let phis = PhiCopies::new(func);
+    // Keep F, DF and HF denormals (NIR's default float controls), as IGC does.
+    cx.line("or (M1_NM, 1) %cr0(0,0)<1> %cr0(0,0)<0;1,0> 0x4c0:ud");
+    let mut loops = Vec::new();
+    walk(&mut cx, &phis, func.body(), &mut loops)?;
+    cx.line("ret (M1, 1)");
+    // After the body, which measures each instruction's temporaries.
     let registers = match check_pressure(&mut cx) {
         Err(e)
             if options.unchecked_pressure
@@ -117,12 +130,6 @@ fn emit_at(shader: &Shader, device: &Device, options: &Options) -> Result<Kernel
         }
         r => r?,
     };
-    let phis = PhiCopies::new(func);
-    // Keep F, DF and HF denormals (NIR's default float controls), as IGC does.
-    cx.line("or (M1_NM, 1) %cr0(0,0)<1> %cr0(0,0)<0;1,0> 0x4c0:ud");
-    let mut loops = Vec::new();
-    walk(&mut cx, &phis, func.body(), &mut loops)?;
-    cx.line("ret (M1, 1)");
 
     let body = cx.take_body();
     let Ctx { decls, abi, .. } = cx;
@@ -134,8 +141,14 @@ fn emit_at(shader: &Shader, device: &Device, options: &Options) -> Result<Kernel
     text.push_str(&inputs);
     let _ = writeln!(text, ".kernel_attr Target=\"3d\"");
     let _ = writeln!(text, ".kernel_attr SimdSize={simd}");
+    // GenX_IR 1.0.12504 does not know the `NumGRF` attribute of later vISA versions:
+    // it prints "Unsupported kernel attribute!", goes on past the failed check, and
+    // then crashes or not with the layout of its heap (a PVC SIMD32 kernel of the
+    // sweep crashed; `visa/tests/finalizer_crash.rs`). The register count is a
+    // finalizer option there (`-TotalGRFNum`, as IGC passes it), so the text says it
+    // in a comment, as IGC's dumps comment their header (`//.platform`).
     if registers != 128 {
-        let _ = writeln!(text, ".kernel_attr NumGRF={registers}");
+        let _ = writeln!(text, "{NUM_GRF_COMMENT}{registers}");
     }
     // From Gfx12.5 GenX_IR's prolog loads the per-thread inputs from memory, and this
     // says how many bytes each thread has there; before, the hardware delivers them in
@@ -164,7 +177,9 @@ fn emit_at(shader: &Shader, device: &Device, options: &Options) -> Result<Kernel
     })
 }
 
-/// Refuses a kernel whose live values alone overflow the register file; returns the
+/// Refuses a kernel whose live values, with the temporaries an instruction's expansion
+/// holds beyond the registers kept for them, overflow the register file (run after the
+/// body is emitted, which measures the temporaries); returns the
 /// registers of a thread the kernel needs (128, or 256 on PVC and Xe2 when 128 do not
 /// hold its values).
 fn check_pressure(cx: &mut Ctx) -> Result<u32, EmitError> {
@@ -226,7 +241,15 @@ fn check_pressure(cx: &mut Ctx) -> Result<u32, EmitError> {
             Vec::new()
         }
     };
-    let (bytes, at) = crate::pressure::peak(func, &size, &folded);
+    // An instruction whose expansion holds more temporaries at once than the margin
+    // keeps for them needs the difference besides the values. The sweep's DG2 case
+    // 690 of seed 0 spilled at SIMD16 with its values within the margin: the exact
+    // division of an `rgb10a2_unorm` conversion holds 16 registers of temporaries at
+    // once, twice the margin; counted, the model's peak is GenX_IR's own (`-dumpRPE`),
+    // 132 registers.
+    let margin = temps * t.grf;
+    let scratch = |inst: ir::Inst| cx.scratch_of(inst).saturating_sub(margin);
+    let (bytes, at) = crate::pressure::peak(func, &size, &folded, &scratch);
     let large = matches!(t.family, Family::Pvc | Family::Xe2);
     let regs = if bytes <= available(128) || !large {
         128
@@ -254,7 +277,9 @@ fn walk(
             CfNode::Block(b) => {
                 for inst in func.block_insts(b) {
                     cx.set_inst(Some(inst));
+                    let mark = cx.scratch_mark();
                     instruction(cx, inst)?;
+                    cx.record_scratch(inst, mark);
                 }
                 cx.set_inst(None);
                 phis.emit(cx, b)?;
@@ -415,7 +440,11 @@ mod tests {
         // less than the 15,104 of 256.
         let k = emit_kernel(&many_live(40, None), &pvc, &Options::with_simd(16)).unwrap();
         assert_eq!((k.abi.simd, k.registers), (16, 256));
-        assert!(k.text.contains(".kernel_attr NumGRF=256\n"), "{}", k.text);
+        assert!(
+            k.text.contains("\n//.kernel_attr NumGRF=256\n"),
+            "{}",
+            k.text
+        );
         // DG2 has no such mode.
         let dg2 = Device::preset("dg2").unwrap();
         let k = emit_kernel(&many_live(10, None), &dg2, &Options::with_simd(16)).unwrap();

@@ -27,8 +27,9 @@
 //! grammar `visa/CISA.y`), so that a reader, or an interpreter, can follow it:
 //!
 //! **Kernel.** `.version 4.1`, `.kernel "<name>"`, the `.decl` lines, the `.input`
-//! lines, `.kernel_attr Target="3d"`, `.kernel_attr SimdSize=<W>`, `.kernel_attr
-//! NumGRF=256` in a PVC kernel that needs the 256-register mode ([`Kernel::registers`]),
+//! lines, `.kernel_attr Target="3d"`, `.kernel_attr SimdSize=<W>`, `//.kernel_attr
+//! NumGRF=256` (a comment: [`NUM_GRF_COMMENT`]) in a PVC kernel that needs the
+//! 256-register mode ([`Kernel::registers`]),
 //! from Gfx12.5 `.kernel_attr PerThreadInputSize=<bytes>` (GenX_IR's prolog loads the
 //! per-thread inputs from memory there), `.function "_main_0"` and its label (the entry: without
 //! it GenX_IR compiles the closing `ret` as a subroutine return and the thread never
@@ -189,6 +190,6 @@ pub mod width;
 
 pub use abi::{Abi, Input, InputKind};
 pub use error::{EmitError, EmitErrorKind};
-pub use kernel::{candidate_widths, emit_kernel, Kernel};
+pub use kernel::{candidate_widths, emit_kernel, Kernel, NUM_GRF_COMMENT};
 pub use target::{genx_platform, Family, Options, Target};
 pub use width::{emit_confirmed, Confirmed};

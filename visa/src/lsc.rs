@@ -189,13 +189,20 @@ pub fn emit_access(cx: &mut Ctx, a: &Access) -> Result<(), EmitError> {
     let addr_elem = VType::uint(a.m.addr_size.bits());
     for c in payload::chunks(cx, message_width(cx, &a.m)) {
         let addr = address(cx, a, c, addr_elem);
+        // A typed message's data registers are its operand's whole variable
+        // ([`payload::source_whole`]).
+        let source = if a.m.sfid == Sfid::Tgm {
+            payload::source_whole
+        } else {
+            payload::source
+        };
         let mut srcs = Vec::new();
         if !a.data.is_empty() {
-            let r = payload::source(cx, c, &a.data, elem);
+            let r = source(cx, c, &a.data, elem);
             srcs.push(lsc_raw(cx, r));
         }
         for s in &a.atomic {
-            let r = payload::source(cx, c, std::slice::from_ref(s), elem);
+            let r = source(cx, c, std::slice::from_ref(s), elem);
             srcs.push(lsc_raw(cx, r));
         }
         let dest = a.dest.as_ref().map(|d| payload::dest(cx, c, d, elem));

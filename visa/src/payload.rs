@@ -106,6 +106,36 @@ pub fn source(cx: &mut Ctx, c: Chunk, comps: &[Opnd], elem: VType) -> Reg {
     if let Some(r) = in_place(cx, c, comps, elem) {
         return r;
     }
+    copied(cx, c, comps, elem)
+}
+
+/// The source payload of `comps` for chunk `c` as a whole variable: the value's own
+/// variable when it is exactly the payload, else a temporary of the payload's size
+/// filled with copies.
+///
+/// GenX_IR 1.0.12504 gives a typed LSC message (`lsc_store_quad.tgm`, the typed
+/// atomics) as many data registers as the data operand's root declaration holds, not
+/// the registers its shape needs (IGC `visa/VisaToG4/TranslateSendLdStLsc.cpp`,
+/// `translateLscTypedInst`: `srcDataRegs` is the declaration's size; an alias does not
+/// help, it counts its root). A SIMD32 kernel's `(M7, 8)` store of `v18.96:d32.x`
+/// would read four registers from `v18`'s last one, past the variable, and past the
+/// register file when the allocator puts `v18` at its top: the finalizer then crashes
+/// in its scoreboard pass (`visa/tests/finalizer_crash.rs`). IGC's kernels do not meet
+/// this: they build each typed write's data in a variable of its own, of the payload's
+/// size (`visa/tests/crash/typed_store_simd32.cl`).
+pub fn source_whole(cx: &mut Ctx, c: Chunk, comps: &[Opnd], elem: VType) -> Reg {
+    let pitch = run_bytes(cx, c.n, elem.bytes());
+    if let Some(r) = in_place(cx, c, comps, elem) {
+        let root = cx.decls.root(r.var);
+        if r.off == 0 && cx.decls.bytes(root) == pitch * comps.len() as u32 {
+            return r;
+        }
+    }
+    copied(cx, c, comps, elem)
+}
+
+/// A temporary payload of `comps` for chunk `c`, filled with copies.
+fn copied(cx: &mut Ctx, c: Chunk, comps: &[Opnd], elem: VType) -> Reg {
     let pitch = run_bytes(cx, c.n, elem.bytes());
     let t = cx.temp_bytes(elem, pitch * comps.len() as u32);
     let es = c.es();

@@ -376,19 +376,40 @@ fn bti_from_an_image_array_index() {
 fn swizzled_sources_are_raw_offsets() {
     // A 32x2 coordinate vector %10: V is component 1, one run of the kernel's lanes
     // after U: 8 lanes x 4 bytes = 32 on DG2 at SIMD8, 16 x 4 = 64 on PVC at SIMD16.
+    // The typed data %11.yzw is not: GenX_IR gives a typed message as many data
+    // registers as the operand's whole variable holds (4 for `v11`, one past it from
+    // `v11.32`), so the data is copied into a variable of the payload's size.
     let img = "image @img : 2d r32_uint (binding=2)";
     let body = "    32x3 %0 = @load_global_invocation_id
     32   %6 = load_const (0)
     32x2 %10 = vec2 %0.x, %0.y
     32x4 %11 = vec4 %0.x, %0.y, %0.z, %0.x
     @lsc_store_quad (@img, %10.x, %10.y, %6, %6, %11.yzw) (lsc_sfid=tgm, lsc_addr=bti, lsc_addr_size=a32, lsc_data=d32.xyz)";
+    let k = kernel(&shader(img, 8, body), "dg2");
     assert_eq!(
-        messages(&kernel(&shader(img, 8, body), "dg2")),
-        ["lsc_store_quad.tgm (M1, 8)  bti(0x2)[v10,v10.32]:a32  v11.32:d32.xyz"]
+        messages(&k),
+        ["lsc_store_quad.tgm (M1, 8)  bti(0x2)[v10,v10.32]:a32  t1:d32.xyz"]
+    );
+    // Three components of 8 lanes, one 32-byte register each.
+    assert!(
+        k.text
+            .contains(".decl t1 v_type=G type=ud num_elts=24 align=GRF\n"),
+        "{}",
+        k.text
     );
     assert_eq!(
         messages(&kernel(&shader(img, 16, body), "pvc")),
-        ["lsc_store_quad.tgm (M1, 16)  bti(0x2)[v10,v10.64]:a32  v11.64:d32.xyz"]
+        ["lsc_store_quad.tgm (M1, 16)  bti(0x2)[v10,v10.64]:a32  t1:d32.xyz"]
+    );
+    // A typed store of a whole variable stores it in place.
+    let body = "    32x3 %0 = @load_global_invocation_id
+    32   %6 = load_const (0)
+    32x2 %10 = vec2 %0.x, %0.y
+    32x3 %11 = vec3 %0.y, %0.z, %0.x
+    @lsc_store_quad (@img, %10.x, %10.y, %6, %6, %11) (lsc_sfid=tgm, lsc_addr=bti, lsc_addr_size=a32, lsc_data=d32.xyz)";
+    assert_eq!(
+        messages(&kernel(&shader(img, 8, body), "dg2")),
+        ["lsc_store_quad.tgm (M1, 8)  bti(0x2)[v10,v10.32]:a32  v11:d32.xyz"]
     );
     // An untyped store of %13.zw at SIMD16 on DG2: components are 2 registers apart.
     let body = format!("{OPERANDS}\n    32x4 %13 = vec4 %3, %4, %3, %4\n    @lsc_store (%5, %13.zw) (lsc_sfid=ugm, lsc_addr=flat, lsc_addr_size=a64, lsc_data=d32x2)");

@@ -5,6 +5,7 @@
 //! kernels for Gfx8 to Gfx12.0 made GenX_IR 1.0.12504 spill (the expected outcome is
 //! that tool's). At SIMD32 the back end must now refuse them with
 //! `EmitErrorKind::RegisterPressure`; at SIMD16 they must still emit, and compile.
+//! `pressure/simd16_dg2_temporaries.ir` spilled at SIMD16 on DG2 for its temporaries.
 
 mod common;
 
@@ -81,10 +82,10 @@ fn pvc_kernels_over_128_registers_compile_in_the_256_register_mode() {
     if common::have_genx("pvc_kernels_over_128_registers_compile_in_the_256_register_mode") {
         let c = visa::igc::compile(&k.text, "PVC").unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(c.registers, 256);
-        // Without the attribute, GenX_IR compiles it with 128 registers and fails:
+        // Without that line, GenX_IR compiles it with 128 registers and fails:
         // 1.0.12504 crashes when it spills on PVC (a segmentation fault), which is why
         // the emitter asks for the mode up front rather than trying 128 first.
-        let text = k.text.replace(".kernel_attr NumGRF=256\n", "");
+        let text = k.text.replace("//.kernel_attr NumGRF=256\n", "");
         match visa::igc::compile(&text, "PVC") {
             Err(visa::igc::CheckError::Spilled { .. } | visa::igc::CheckError::Crashed { .. }) => {}
             Err(e) => panic!("{e}"),
@@ -92,6 +93,39 @@ fn pvc_kernels_over_128_registers_compile_in_the_256_register_mode() {
                 "128 registers held it:\n{}",
                 c.asm.lines().take(8).collect::<Vec<_>>().join("\n")
             ),
+        }
+    }
+}
+
+/// `pressure/simd16_dg2_temporaries.ir` is the sweep's DG2 case 690 of seed 0: its
+/// values fit SIMD16 within the registers the model keeps for temporaries, but the
+/// exact division of its `rgb10a2_unorm` conversion holds 16 registers of temporaries
+/// at once, and GenX_IR
+/// 1.0.12504 spilled 128 bytes (`-dumpRPE`: a peak of 132 registers). The model counts
+/// each instruction's temporaries beyond the margin, and refuses the width.
+#[test]
+fn an_instructions_temporaries_count_beyond_the_margin() {
+    let shader = common::parse(include_str!("pressure/simd16_dg2_temporaries.ir"));
+    let dg2 = Device::preset("dg2").unwrap();
+    let e = visa::emit_kernel(&shader, &dg2, &Options::with_simd(16))
+        .expect_err("the SIMD16 kernel spilled in GenX_IR");
+    assert!(
+        matches!(*e.kind, EmitErrorKind::RegisterPressure { .. }),
+        "{e}"
+    );
+    // The free width is the narrower one, which compiles.
+    let k = visa::emit_kernel(&shader, &dg2, &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(k.abi.simd, 8);
+    if common::have_genx("an_instructions_temporaries_count_beyond_the_margin") {
+        visa::igc::compile(&k.text, "DG2").unwrap_or_else(|e| panic!("{e}"));
+        // GenX_IR's verdict on the refused width, which the model follows.
+        let mut unchecked = Options::with_simd(16);
+        unchecked.unchecked_pressure = true;
+        let k = visa::emit_kernel(&shader, &dg2, &unchecked).unwrap_or_else(|e| panic!("{e}"));
+        match visa::igc::compile(&k.text, "DG2") {
+            Err(visa::igc::CheckError::Spilled { .. }) => {}
+            Err(e) => panic!("{e}"),
+            Ok(_) => panic!("GenX_IR no longer spills the SIMD16 kernel"),
         }
     }
 }
