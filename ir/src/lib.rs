@@ -17,6 +17,7 @@ mod spelling;
 
 pub mod alu;
 pub mod atomic;
+pub mod bounds;
 pub mod buffer;
 pub mod builder;
 pub mod dataport;

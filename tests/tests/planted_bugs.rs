@@ -381,3 +381,55 @@ fn wrong_colour_conversion_constant() {
     assert!(r.has(MismatchKind::ImageTexel), "{r}");
     assert!(!r.has(MismatchKind::Address), "{r}");
 }
+
+/// The SKL lowering of the RGBA8_UNORM to RGBA32_FLOAT copy of [`copy_2d`], with the
+/// divisor of its shader-side conversion (`u2f32(c) / 255.0`) replaced by `divisor`
+/// (the bits of a float): the report of its verification.
+fn conversion_with_divisor(divisor: u32) -> Report {
+    let (mut l, setup, device) = lowered(
+        &copy_2d("rgba8_unorm", "rgba32_float", "32x4", "float32"),
+        "skl",
+        false,
+    );
+    assert_unmodified_passes(&l, &setup, &device);
+    let f = &l.lowered.functions[0];
+    let div = insts(&l)
+        .into_iter()
+        .find(|&i| {
+            alu_op(f, i) == Some(AluOp::Fdiv)
+                && const_of(f, f.inst(i).as_alu().unwrap().srcs[1]) == Some(0x437f_0000)
+        })
+        .expect("the division by 255.0");
+    let ty = f.src_type(f.inst(div).as_alu().unwrap().srcs[1]);
+    let n = ty.num_components() as usize;
+    set_const_src(func(&mut l), div, 1, ty, &vec![u64::from(divisor); n]);
+    check(&l, &setup, &device)
+}
+
+#[test]
+fn a_conversion_within_the_division_bound_verifies() {
+    // Dividing by 255.0 one ulp up errs by at most 1.5 ulp (the quotient of the wrong
+    // divisor is within 2^-24 relative of the right one's, then rounded): within the
+    // 2.5 ULP Vulkan's OpFDiv allows, which the verifier holds normalized loads to
+    // (`ir/PRECISION.md`). It does change the loaded values: bit for bit, the copy
+    // would not verify: every channel value but 0 gives another float.
+    let wrong = f32::from_bits(0x437f_0001);
+    let changed = (0..=255u32)
+        .filter(|&c| c as f32 / wrong != c as f32 / 255.0)
+        .count();
+    assert_eq!(changed, 255);
+    let r = conversion_with_divisor(0x437f_0001);
+    assert!(r.passed(), "{r}");
+    assert!(r.values > 0 && r.texels > 0, "{r}");
+}
+
+#[test]
+fn a_conversion_beyond_the_division_bound_is_caught() {
+    // 255.0 four ulps up: most quotients move by 3 to 4.5 ulp, beyond 2.5.
+    let r = conversion_with_divisor(0x437f_0004);
+    assert!(!r.passed(), "the corrupted lowering must not verify:\n{r}");
+    let m = first(&r, MismatchKind::Value);
+    assert_instruction(m, "32x4 %2 = @image_load (@src, %1) (dest_type=float32)");
+    assert!(r.has(MismatchKind::ImageTexel), "{r}");
+    assert!(!r.has(MismatchKind::Address), "{r}");
+}

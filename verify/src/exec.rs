@@ -286,6 +286,10 @@ pub struct RunResult {
     /// invocation's linear index minus [`RunResult::first_invocation`]), or `None` where
     /// the invocation did not define it.
     pub values: BTreeMap<Value, Vec<Option<Vec<u64>>>>,
+    /// With [`ir::interp::Config::track_bounds`]: for the values asked for, by value
+    /// and invocation (the linear index), the intervals of their components where any
+    /// component may differ from the executor's value ([`ir::bounds`]).
+    pub bounds: BTreeMap<(Value, u32), Vec<Option<ir::bounds::Interval>>>,
     /// The linear index of the first invocation run: 0 for a whole dispatch, the first
     /// invocation of the first workgroup for [`Executor::run_workgroups`].
     pub first_invocation: u32,
@@ -642,6 +646,12 @@ fn record_subgroup(result: &mut RunResult, interp: &Interpreter<'_>, slot: Subgr
     for (v, per_inv) in result.values.iter_mut() {
         for lane in 0..count {
             per_inv[first as usize + lane] = interp.value(*v, lane).map(|c| c.to_vec());
+            if let Some(b) = interp.value_bounds(*v, lane) {
+                if b.iter().any(Option::is_some) {
+                    let invocation = result.first_invocation + first + lane as u32;
+                    result.bounds.insert((*v, invocation), b.to_vec());
+                }
+            }
         }
     }
 }
@@ -876,6 +886,14 @@ impl Env for ExecEnv<'_> {
                 self.mem
                     .store(target, &bytes, &ctx)
                     .map_err(|e| lane_err(lane, e))?;
+                if let (Target::Alloc(alloc, offset), Some(bounds), 4) =
+                    (target, call.src_bounds(data_src, lane), cb)
+                {
+                    let t = crate::tolerance::word_tolerance(&bytes, bounds);
+                    if let Some(t) = t {
+                        self.mem.set_tolerance(alloc, offset, t);
+                    }
+                }
             } else {
                 self.mem
                     .load(target, &mut bytes, &ctx)

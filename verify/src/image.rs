@@ -534,6 +534,11 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
                     .map_err(|e| lane_err(lane, e))?;
                 let rgba = layout.decode(&bytes).map_err(|e| lane_err(lane, e))?;
                 call.set_dest(lane, &rgba);
+                if call.tracks_bounds() && call.dest_type.is_some_and(|t| t.bit_size() == 32) {
+                    let stored = offset.and_then(|o| mem.tolerance(alloc, o));
+                    let bounds = crate::tolerance::load_bounds(&layout, &bytes, stored);
+                    call.set_dest_bounds(lane, &bounds);
+                }
             }
             IntrinsicOp::ImageStore => {
                 let layout = logical_layout(decl, b).map_err(|e| lane_err(lane, e))?;
@@ -556,6 +561,14 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
                     .map_err(|e| lane_err(lane, e))?;
                 mem.store(target, &bytes, &ctx)
                     .map_err(|e| lane_err(lane, e))?;
+                if let Some(bounds) = call
+                    .src_bounds(1, lane)
+                    .filter(|_| call.src_type(1).bit_size() == 32)
+                {
+                    if let Some(t) = crate::tolerance::store_tolerance(&layout, &bytes, bounds) {
+                        mem.set_tolerance(alloc, offset, t);
+                    }
+                }
             }
             IntrinsicOp::ImageAtomic | IntrinsicOp::ImageAtomicSwap => {
                 let layout = logical_layout(decl, b).map_err(|e| lane_err(lane, e))?;

@@ -4,6 +4,8 @@
 //! semantics on the surfaces' real tiled bytes.
 //!
 //! * [`texel`]: the reference encoding and decoding of every storage format;
+//! * [`tolerance`]: what a store of values that may err (Vulkan's precision bounds)
+//!   allows the stored bytes to be;
 //! * [`memory`]: the byte memory (flat address space, bindings, shared memory, push
 //!   constants) and its access log;
 //! * [`call`]: reading an IR intrinsic call (its access context, image bindings,
@@ -43,5 +45,6 @@ pub mod message_intrinsics;
 pub mod messages;
 pub mod setup;
 pub mod texel;
+pub mod tolerance;
 pub mod verifier;
 pub mod visa;

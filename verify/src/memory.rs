@@ -13,6 +13,7 @@
 //! flat address outside every allocation, is a [`MemoryError`] naming the instruction
 //! and the lane; nothing is read or written then.
 
+use crate::tolerance::Tolerance;
 use ir::{Inst, IntrinsicOp, Span};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -371,7 +372,13 @@ pub struct Memory {
     logging: bool,
     /// Accesses made (logged or not).
     accesses: u64,
+    /// What stores of values that may err allow their bytes to be, by allocation and
+    /// offset ([`Memory::set_tolerance`]).
+    tolerances: BTreeMap<(AllocId, u64), Tolerance>,
 }
+
+/// The longest byte range a [`Tolerance`] covers (a texel of 16 bytes).
+const MAX_TOLERANCE_BYTES: u64 = 16;
 
 impl Memory {
     /// An empty memory, with logging on.
@@ -818,6 +825,56 @@ impl Memory {
         }
     }
 
+    /// Records what the bytes at `offset` of allocation `alloc` may be instead of those
+    /// just stored there (a store of values that may err, [`crate::tolerance`]). Any
+    /// later store or atomic that reaches one of those bytes drops the record.
+    pub fn set_tolerance(&mut self, alloc: AllocId, offset: u64, tolerance: Tolerance) {
+        if tolerance.fields.is_empty() || tolerance.bytes.len() as u64 > MAX_TOLERANCE_BYTES {
+            return;
+        }
+        self.tolerances.insert((alloc, offset), tolerance);
+    }
+
+    /// The record of [`Memory::set_tolerance`] for the bytes at `offset` of `alloc`.
+    pub fn tolerance(&self, alloc: AllocId, offset: u64) -> Option<&Tolerance> {
+        self.tolerances.get(&(alloc, offset))
+    }
+
+    /// The record of [`Memory::set_tolerance`] whose bytes hold the byte at `offset` of
+    /// `alloc`, with the offset it starts at.
+    pub fn tolerance_covering(&self, alloc: AllocId, offset: u64) -> Option<(u64, &Tolerance)> {
+        let from = (alloc, offset.saturating_sub(MAX_TOLERANCE_BYTES - 1));
+        self.tolerances
+            .range(from..=(alloc, offset))
+            .rev()
+            .find(|((_, o), t)| o + t.bytes.len() as u64 > offset)
+            .map(|((_, o), t)| (*o, t))
+    }
+
+    /// Whether any store recorded a [`Tolerance`].
+    pub fn has_tolerances(&self) -> bool {
+        !self.tolerances.is_empty()
+    }
+
+    /// Drops the tolerances of the bytes `[offset, offset + size)` of `space`.
+    fn clear_tolerances(&mut self, space: Space, offset: u64, size: usize) {
+        let Space::Alloc(id) = space else { return };
+        if self.tolerances.is_empty() {
+            return;
+        }
+        let end = offset + size as u64;
+        let from = (id, offset.saturating_sub(MAX_TOLERANCE_BYTES - 1));
+        let hit: Vec<(AllocId, u64)> = self
+            .tolerances
+            .range(from..(id, end))
+            .filter(|((_, o), t)| o + t.bytes.len() as u64 > offset)
+            .map(|(k, _)| *k)
+            .collect();
+        for k in hit {
+            self.tolerances.remove(&k);
+        }
+    }
+
     fn bytes_mut(&mut self, space: Space) -> &mut [u8] {
         match space {
             Space::Alloc(id) => &mut self.allocs[id.0 as usize].bytes,
@@ -872,6 +929,7 @@ impl Memory {
     ) -> Result<(), MemoryError> {
         let (space, offset, address) = self.locate(target, data.len(), AccessKind::Store, ctx)?;
         let o = offset as usize;
+        self.clear_tolerances(space, offset, data.len());
         self.bytes_mut(space)[o..o + data.len()].copy_from_slice(data);
         self.record(AccessKind::Store, space, offset, address, data.len(), ctx);
         Ok(())
@@ -903,6 +961,7 @@ impl Memory {
     ) -> Result<u64, MemoryError> {
         let (space, offset, address) = self.locate(target, size, AccessKind::Atomic, ctx)?;
         let o = offset as usize;
+        self.clear_tolerances(space, offset, size);
         let bytes = &mut self.bytes_mut(space)[o..o + size];
         let mut buf = [0u8; 8];
         buf[..size].copy_from_slice(bytes);

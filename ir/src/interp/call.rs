@@ -4,6 +4,7 @@
 
 use super::error::EnvError;
 use super::lanes::MAX_LANES;
+use crate::bounds::Interval;
 use crate::entity::{ImageId, Inst};
 use crate::function::IntrinsicInst;
 use crate::image::ImageDecl;
@@ -46,9 +47,12 @@ pub struct IntrinsicCall<'a> {
     pub(super) src_offsets: &'a [usize],
     pub(super) src_data: &'a [u64],
     pub(super) src_undef: &'a [bool],
+    pub(super) src_bounds: &'a [Option<Interval>],
     pub(super) image_index: Option<usize>,
     pub(super) predicate: Option<usize>,
     pub(super) dest: &'a mut [u64],
+    pub(super) dest_bounds: &'a mut Vec<Option<Interval>>,
+    pub(super) track_bounds: bool,
 }
 
 impl<'a> IntrinsicCall<'a> {
@@ -151,6 +155,41 @@ impl<'a> IntrinsicCall<'a> {
         let n = self.src_types[i].num_components() as usize;
         let start = self.src_offsets[i] + lane * n;
         Some(&self.src_undef[start..start + n])
+    }
+
+    /// The intervals of the components source `i` reads in lane `lane`
+    /// ([`Config::track_bounds`](crate::interp::Config::track_bounds); `None` for a
+    /// component that is exactly its value); `None` when the interpreter does not track
+    /// them.
+    pub fn src_bounds(&self, i: usize, lane: usize) -> Option<&[Option<Interval>]> {
+        if self.src_bounds.is_empty() {
+            return None;
+        }
+        let n = self.src_types[i].num_components() as usize;
+        let start = self.src_offsets[i] + lane * n;
+        Some(&self.src_bounds[start..start + n])
+    }
+
+    /// Whether the interpreter tracks intervals
+    /// ([`Config::track_bounds`](crate::interp::Config::track_bounds)).
+    pub fn tracks_bounds(&self) -> bool {
+        self.track_bounds
+    }
+
+    /// Gives the destination components of lane `lane` the intervals of values they may
+    /// have (see [`crate::bounds`]; missing ones are exact). Ignored when the
+    /// interpreter does not track intervals.
+    pub fn set_dest_bounds(&mut self, lane: usize, bounds: &[Option<Interval>]) {
+        let n = self.dest_components();
+        if n == 0 || self.dest_bounds.len() < lane * n + n {
+            return;
+        }
+        for (d, b) in self.dest_bounds[lane * n..lane * n + n]
+            .iter_mut()
+            .zip(bounds.iter().chain(std::iter::repeat(&None)))
+        {
+            *d = *b;
+        }
     }
 
     /// The first component source `i` reads in lane `lane`.

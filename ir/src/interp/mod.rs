@@ -79,6 +79,7 @@
 //! ```
 
 use crate::alu::MAX_INPUTS;
+use crate::bounds::{alu_bounds, Interval};
 use crate::entity::{Block, IfId, Inst, LoopId, Value};
 use crate::eval::{eval_alu_flagged, Operand};
 use crate::function::{CfNode, Function, InstKind, IntrinsicInst, Jump};
@@ -94,11 +95,13 @@ use lanes::{lane_list, lanes_of, Mask};
 use registers::{Registers, Slot};
 use smallvec::SmallVec;
 use std::fmt;
+use uniformity::divergent_index;
 
 mod call;
 mod error;
 mod lanes;
 mod registers;
+mod uniformity;
 
 /// The default step budget of a run ([`Config::max_steps`]): 2^24 (16,777,216)
 /// instructions and blocks per subgroup. The interpreter executes a few million SIMD
@@ -123,6 +126,14 @@ pub struct Config {
     /// a zero, infinite or NaN result), so that NIR's inexact rules (`a * 0.0` is
     /// `0.0`) compare as the undefs do. Off by default.
     pub track_undef: bool,
+    /// Track, per component, the interval of values it may have where it derives from
+    /// an instruction Vulkan lets err ([`crate::bounds`]): an instruction without
+    /// `exact` whose bound is a number of ULPs, or an intrinsic result the [`Env`] gives
+    /// an interval ([`IntrinsicCall::set_dest_bounds`]). ALU results take the interval
+    /// [`crate::bounds::alu_bounds`] gives, phis copy their source's, intrinsics get
+    /// none unless the environment sets one ([`IntrinsicCall::src_bounds`] shows it
+    /// the sources'). Off by default.
+    pub track_bounds: bool,
 }
 
 impl Default for Config {
@@ -130,6 +141,7 @@ impl Default for Config {
         Config {
             max_steps: DEFAULT_MAX_STEPS,
             track_undef: false,
+            track_bounds: false,
         }
     }
 }
@@ -304,6 +316,9 @@ pub struct Interpreter<'s> {
     /// With [`Config::track_undef`]: per entry of `store`, whether it derives from an
     /// `undef` (empty otherwise).
     undef: Vec<bool>,
+    /// With [`Config::track_bounds`]: per entry of `store`, the interval of values it
+    /// may have, `None` for exactly its value (empty otherwise).
+    bounds: Vec<Option<Interval>>,
     /// Whether the current run branched on a condition derived from an `undef`.
     undetermined: bool,
     /// Per register, the lanes that defined it in the current run.
@@ -323,6 +338,9 @@ pub struct Interpreter<'s> {
     phi_tmp: Vec<u64>,
     src_undef: Vec<bool>,
     phi_undef_tmp: Vec<bool>,
+    src_bounds: Vec<Option<Interval>>,
+    dest_bounds: Vec<Option<Interval>>,
+    phi_bounds_tmp: Vec<Option<Interval>>,
 }
 
 impl<'s> Interpreter<'s> {
@@ -341,6 +359,7 @@ impl<'s> Interpreter<'s> {
             invocations: Vec::new(),
             store: Vec::new(),
             undef: Vec::new(),
+            bounds: Vec::new(),
             undetermined: false,
             defined: Vec::new(),
             prev_block: [None; MAX_LANES],
@@ -354,6 +373,9 @@ impl<'s> Interpreter<'s> {
             phi_tmp: Vec::new(),
             src_undef: Vec::new(),
             phi_undef_tmp: Vec::new(),
+            src_bounds: Vec::new(),
+            dest_bounds: Vec::new(),
+            phi_bounds_tmp: Vec::new(),
         }
     }
 
@@ -430,6 +452,14 @@ impl<'s> Interpreter<'s> {
         if self.config.track_undef {
             self.undef.resize(size, false);
         }
+        // Every instruction writes the intervals of the lanes it defines, and a value is
+        // only read where it was defined: the previous run's entries need no clearing.
+        if !self.config.track_bounds {
+            self.bounds.clear();
+        } else if self.bounds.len() != size {
+            self.bounds.clear();
+            self.bounds.resize(size, None);
+        }
         self.undetermined = false;
         self.defined.clear();
         self.defined.resize(self.regs.len(), 0);
@@ -499,6 +529,25 @@ impl<'s> Interpreter<'s> {
         let n = slot.comps as usize;
         let start = slot.base as usize * self.lanes + lane * n;
         Some(&self.undef[start..start + n])
+    }
+
+    /// The intervals of the components of `value` in lane `lane` after a run
+    /// ([`Config::track_bounds`]; `None` for a component that is exactly its value);
+    /// `None` if that is not tracked or the lane did not define the value.
+    pub fn value_bounds(&self, value: Value, lane: usize) -> Option<&[Option<Interval>]> {
+        if self.bounds.is_empty() {
+            return None;
+        }
+        let id = self.regs.id(value)?;
+        let slot = self.regs.slot(id)?;
+        if lane >= self.lanes
+            || self.defined.get(id as usize).copied().unwrap_or(0) & (1 << lane) == 0
+        {
+            return None;
+        }
+        let n = slot.comps as usize;
+        let start = slot.base as usize * self.lanes + lane * n;
+        Some(&self.bounds[start..start + n])
     }
 
     /// Whether the current run branched (an `if`, a loop exit) on a condition derived
@@ -863,6 +912,40 @@ impl<'s> Interpreter<'s> {
         comp < n && self.undef[slot.base as usize * self.lanes + lane * n + comp]
     }
 
+    /// The interval of the component `c` of `src` reads in lane `lane` (`None` when
+    /// that is not tracked or the component is exactly its value).
+    fn read_bound(&self, slot: Slot, src: Src, lane: usize, c: u8) -> Option<Interval> {
+        if self.bounds.is_empty() {
+            return None;
+        }
+        let n = slot.comps as usize;
+        let comp = src.swizzle.component(c) as usize;
+        if comp < n {
+            self.bounds[slot.base as usize * self.lanes + lane * n + comp]
+        } else {
+            None
+        }
+    }
+
+    /// Records the intervals of the components of `slot` in lane `lane` (missing ones
+    /// are exact).
+    fn write_bounds(
+        &mut self,
+        slot: Slot,
+        lane: usize,
+        bounds: impl Iterator<Item = Option<Interval>>,
+    ) {
+        if self.bounds.is_empty() {
+            return;
+        }
+        let n = slot.comps as usize;
+        let start = slot.base as usize * self.lanes + lane * n;
+        let mut bounds = bounds.chain(std::iter::repeat(None));
+        for dst in &mut self.bounds[start..start + n] {
+            *dst = bounds.next().flatten();
+        }
+    }
+
     /// Records which components of `slot` in lane `lane` derive from an `undef`.
     fn write_undef(&mut self, slot: Slot, lane: usize, flags: impl Iterator<Item = bool>) {
         if self.undef.is_empty() {
@@ -893,9 +976,11 @@ impl<'s> Interpreter<'s> {
     fn exec_phis(&mut self, block: Block, phis: &[Inst], mask: Mask) -> Result<(), InterpError> {
         let mut tmp = std::mem::take(&mut self.phi_tmp);
         let mut utmp = std::mem::take(&mut self.phi_undef_tmp);
+        let mut btmp = std::mem::take(&mut self.phi_bounds_tmp);
         tmp.clear();
         utmp.clear();
-        let r = self.read_phis(block, phis, mask, &mut tmp, &mut utmp);
+        btmp.clear();
+        let r = self.read_phis(block, phis, mask, &mut tmp, &mut utmp, &mut btmp);
         if r.is_ok() {
             let mut pos = 0;
             for &inst in phis {
@@ -911,6 +996,11 @@ impl<'s> Interpreter<'s> {
                             utmp[pos..pos + n].iter().copied().collect();
                         self.write_undef(slot, lane, flags.into_iter());
                     }
+                    if !btmp.is_empty() {
+                        let bounds: SmallVec<[Option<Interval>; 16]> =
+                            btmp[pos..pos + n].iter().copied().collect();
+                        self.write_bounds(slot, lane, bounds.into_iter());
+                    }
                     pos += n;
                 }
                 self.defined[id as usize] |= mask;
@@ -918,6 +1008,7 @@ impl<'s> Interpreter<'s> {
         }
         self.phi_tmp = tmp;
         self.phi_undef_tmp = utmp;
+        self.phi_bounds_tmp = btmp;
         r
     }
 
@@ -930,6 +1021,7 @@ impl<'s> Interpreter<'s> {
         mask: Mask,
         tmp: &mut Vec<u64>,
         utmp: &mut Vec<bool>,
+        btmp: &mut Vec<Option<Interval>>,
     ) -> Result<(), InterpError> {
         for &inst in phis {
             self.count_step(inst)?;
@@ -969,6 +1061,9 @@ impl<'s> Interpreter<'s> {
                     tmp.push(self.read_comp(slot, src, lane, c));
                     if !self.undef.is_empty() {
                         utmp.push(self.read_undef(slot, src, lane, c));
+                    }
+                    if !self.bounds.is_empty() {
+                        btmp.push(self.read_bound(slot, src, lane, c));
                     }
                 }
             }
@@ -1014,8 +1109,15 @@ impl<'s> Interpreter<'s> {
                 let mut bufs = [[0u64; 16]; MAX_INPUTS];
                 let mut lens = [0usize; MAX_INPUTS];
                 let tracking = !self.undef.is_empty();
+                let bounding = !self.bounds.is_empty();
+                // Whether the instruction errs itself (`crate::bounds`).
+                let may_err = !alu.exact
+                    && matches!(
+                        crate::precision::vulkan_bound(alu.op),
+                        Some(crate::precision::Bound::Ulps(_))
+                    );
                 for lane in lanes_of(mask) {
-                    let (result, unspecified) = {
+                    let (result, unspecified, bounds) = {
                         for (i, (src, slot)) in
                             alu.srcs.iter().zip(&slots).enumerate().take(MAX_INPUTS)
                         {
@@ -1052,9 +1154,34 @@ impl<'s> Interpreter<'s> {
                                 dest_ty.bit_size(),
                                 &result,
                             );
-                        (result, unspecified)
+                        let bounded = bounding
+                            && (may_err
+                                || alu.srcs.iter().zip(&slots).enumerate().any(
+                                    |(i, (src, slot))| {
+                                        (0..lens[i.min(MAX_INPUTS - 1)]).any(|c| {
+                                            self.read_bound(*slot, *src, lane, c as u8).is_some()
+                                        })
+                                    },
+                                ));
+                        let bounds = if bounded {
+                            let mut sb = [[None; 16]; MAX_INPUTS];
+                            for (i, (src, slot)) in
+                                alu.srcs.iter().zip(&slots).enumerate().take(MAX_INPUTS)
+                            {
+                                for (c, b) in sb[i].iter_mut().enumerate().take(lens[i]) {
+                                    *b = self.read_bound(*slot, *src, lane, c as u8);
+                                }
+                            }
+                            let views: SmallVec<[&[Option<Interval>]; 4]> =
+                                sb.iter().zip(&lens).map(|(b, &n)| &b[..n]).collect();
+                            alu_bounds(alu.op, alu.exact, dest_ty, &operands, &views, &result)
+                        } else {
+                            SmallVec::new()
+                        };
+                        (result, unspecified, bounds)
                     };
                     self.write_lane(dest_slot, lane, &result);
+                    self.write_bounds(dest_slot, lane, bounds.into_iter());
                     if tracking {
                         let mut flags = self.alu_undef(alu, &slots, &bufs, lane, dest_slot.comps);
                         if unspecified {
@@ -1070,6 +1197,7 @@ impl<'s> Interpreter<'s> {
                     for lane in lanes_of(mask) {
                         self.write_lane(slot, lane, values);
                         self.write_undef(slot, lane, std::iter::empty());
+                        self.write_bounds(slot, lane, std::iter::empty());
                     }
                     self.defined[id as usize] |= mask;
                 }
@@ -1080,6 +1208,7 @@ impl<'s> Interpreter<'s> {
                     for lane in lanes_of(mask) {
                         self.write_lane(slot, lane, &[]);
                         self.write_undef(slot, lane, std::iter::repeat(true));
+                        self.write_bounds(slot, lane, std::iter::empty());
                     }
                     self.defined[id as usize] |= mask;
                 }
@@ -1152,9 +1281,11 @@ impl<'s> Interpreter<'s> {
         // Gather every source (swizzles applied) into the scratch buffer, lane-major.
         self.src_data.clear();
         self.src_undef.clear();
+        self.src_bounds.clear();
         self.src_types.clear();
         self.src_offsets.clear();
         let tracking = !self.undef.is_empty();
+        let bounding = !self.bounds.is_empty();
         for (i, &src) in intr.srcs.iter().enumerate() {
             let id = self.regs.src(inst, i);
             let slot = self.operand(id, src.value, mask, span, Some(inst))?;
@@ -1174,6 +1305,10 @@ impl<'s> Interpreter<'s> {
                     if tracking {
                         let u = active && self.read_undef(slot, src, lane, c);
                         self.src_undef.push(u);
+                    }
+                    if bounding {
+                        let b = self.read_bound(slot, src, lane, c).filter(|_| active);
+                        self.src_bounds.push(b);
                     }
                 }
             }
@@ -1208,6 +1343,9 @@ impl<'s> Interpreter<'s> {
                         let u = active && self.read_undef(slot, idx, lane, 0);
                         self.src_undef.push(u);
                     }
+                    if bounding {
+                        self.src_bounds.push(None);
+                    }
                 }
             }
         }
@@ -1235,6 +1373,10 @@ impl<'s> Interpreter<'s> {
             None => (0, 0),
         };
         let dest_slice = &mut self.store[dest_start..dest_start + dest_len];
+        self.dest_bounds.clear();
+        if bounding {
+            self.dest_bounds.resize(dest_len, None);
+        }
         if let Some(ty) = dest_type {
             let n = ty.num_components() as usize;
             for lane in lanes_of(mask) {
@@ -1291,9 +1433,12 @@ impl<'s> Interpreter<'s> {
                 src_offsets: &self.src_offsets,
                 src_data: &self.src_data,
                 src_undef: &self.src_undef,
+                src_bounds: &self.src_bounds,
                 image_index,
                 predicate,
                 dest: dest_slice,
+                dest_bounds: &mut self.dest_bounds,
+                track_bounds: bounding,
             };
             env.intrinsic(&mut call).map_err(|error| {
                 InterpError::new(
@@ -1313,6 +1458,14 @@ impl<'s> Interpreter<'s> {
                     *v &= m;
                 }
             }
+            if bounding {
+                let slot = self.regs.slot(id).expect("destination register");
+                let db = std::mem::take(&mut self.dest_bounds);
+                for lane in lanes_of(mask) {
+                    self.write_bounds(slot, lane, db[lane * n..lane * n + n].iter().copied());
+                }
+                self.dest_bounds = db;
+            }
             if tracking {
                 // A result read at, or computed from, an undefined operand may be
                 // anything.
@@ -1330,34 +1483,4 @@ impl<'s> Interpreter<'s> {
         }
         Ok(())
     }
-}
-
-/// Two active lanes that give an intrinsic without `non_uniform` different descriptor
-/// indices, as `(lane, index)` (the lowest lane first), if there are such lanes.
-fn divergent_index(
-    intr: &IntrinsicInst,
-    mask: Mask,
-    lanes: usize,
-    src_data: &[u64],
-    image_index: Option<usize>,
-    src_offsets: &[usize],
-) -> Option<((usize, u64), (usize, u64))> {
-    if intr.is_non_uniform() {
-        return None;
-    }
-    let index_of = |lane: usize| -> Option<u64> {
-        if let Some(off) = image_index {
-            return src_data.get(off + lane).copied();
-        }
-        let pos = intr.op.info().srcs.iter().position(|s| s.name == "block")?;
-        let _ = intr.srcs.get(pos)?;
-        src_data.get(src_offsets.get(pos)? + lane).copied()
-    };
-    let mut active = lanes_of(mask).filter(|&l| l < lanes);
-    let first = active.next()?;
-    let want = index_of(first)?;
-    active
-        .filter_map(|l| index_of(l).map(|i| (l, i)))
-        .find(|&(_, i)| i != want)
-        .map(|other| ((first, want), other))
 }

@@ -252,6 +252,12 @@ pub fn values(
                 continue;
             }
             let ty = d.ofunc.value_type(v);
+            let bounds = run_a.bounds.get(&(v, invocation as u32));
+            if let (Some(x), Some(y), Some(bounds)) = (x, y, bounds) {
+                if within_bounds(ty.bit_size(), x, y, bounds) {
+                    continue;
+                }
+            }
             let show = |c: &Option<Vec<u64>>| match c {
                 None => "undefined (the instruction did not run)".to_string(),
                 Some(c) => format_components(c, ty.bit_size()),
@@ -275,6 +281,49 @@ pub fn values(
             );
         }
     }
+}
+
+/// Whether the lowered run's components `y` are the original's `x`, or within the
+/// intervals `bounds` the original's run gave them (float components that may err,
+/// `ir::bounds`).
+fn within_bounds(bits: u8, x: &[u64], y: &[u64], bounds: &[Option<ir::bounds::Interval>]) -> bool {
+    x.len() == y.len()
+        && x.iter().zip(y).enumerate().all(|(c, (a, b))| {
+            a == b
+                || bounds
+                    .get(c)
+                    .copied()
+                    .flatten()
+                    .is_some_and(|iv| ir::bounds::accepts(ir::BaseType::Float, bits, iv, *b))
+        })
+}
+
+/// Whether the differing bytes `[start, end)` of allocation `alloc` are what the
+/// original's stores there allow: each store of values that may err that covers them
+/// ([`crate::tolerance`]) accepts what the lowered run holds at its bytes, and wrote what
+/// the original's memory still holds.
+fn tolerated(mem_a: &Memory, mem_b: &Memory, alloc: AllocId, start: u64, end: u64) -> bool {
+    if !mem_a.has_tolerances() {
+        return false;
+    }
+    let a = &mem_a.allocation(alloc).bytes;
+    let b = &mem_b.allocation(alloc).bytes;
+    let mut k = start;
+    while k < end {
+        if a[k as usize] == b[k as usize] {
+            k += 1;
+            continue;
+        }
+        let Some((at, t)) = mem_a.tolerance_covering(alloc, k) else {
+            return false;
+        };
+        let range = at as usize..at as usize + t.bytes.len();
+        if range.end > a.len() || a[range.clone()] != t.bytes[..] || !t.accepts(&b[range.clone()]) {
+            return false;
+        }
+        k = range.end as u64;
+    }
+    true
 }
 
 /// Compares both memories after the runs: every image texel, every buffer byte. The
@@ -306,7 +355,8 @@ pub fn memories(
         while k < a.bytes.len() {
             let end = (k - k % 4 + 4).min(a.bytes.len());
             let lo = k - k % 4;
-            if a.bytes[lo..end] != b[lo..end] {
+            if a.bytes[lo..end] != b[lo..end] && !tolerated(mem_a, mem_b, id, lo as u64, end as u64)
+            {
                 found.push_with(
                     0,
                     Mismatch {
@@ -355,6 +405,10 @@ fn compare_image(
         }
         let start = k - k % tb;
         let end = (start + tb).min(a.len());
+        if tolerated(mem_a, mem_b, alloc, start as u64, end as u64) {
+            k = end;
+            continue;
+        }
         let pos = f.positions.get(&(start as u64)).copied();
         let (location, expected, actual) = match pos {
             Some(p) => (

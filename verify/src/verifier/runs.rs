@@ -85,7 +85,12 @@ impl<'s> Runs<'s> {
             },
             ..config
         };
-        let mut a = Executor::with_config(original, config);
+        // The original's run tracks what each value may be where it derives from an
+        // instruction Vulkan lets err (`ir::bounds`): the comparisons accept the lowered
+        // run's values, texels and buffer words within those intervals.
+        let mut config_a = config;
+        config_a.interp.track_bounds = true;
+        let mut a = Executor::with_config(original, config_a);
         let mut b = Executor::with_config(lowered, config_b);
         b.memory = mem.clone();
         a.memory = mem;

@@ -1,0 +1,434 @@
+//! The values a component may take when it derives from instructions Vulkan lets err:
+//! an [`Interval`] per component, propagated through ALU instructions so that a
+//! comparison of two runs accepts what the precision table (`ir/PRECISION.md`) allows
+//! and nothing more.
+//!
+//! The executor computes one result for every instruction (`ir::eval`); an instruction
+//! without `exact` whose Vulkan bound is a number of ULPs ([`crate::precision::Bound::Ulps`]:
+//! `fdiv`, `frcp`, `frsq`) may give any float within that bound of the true value, and
+//! an environment may say the same of an intrinsic's result (the verifier does for the
+//! conversion of a normalized texel). [`alu_bounds`] carries such intervals through the
+//! instructions that follow:
+//!
+//! * the interval of a source is the set of floats (or integers) of its type between
+//!   its ends, the executor's own value among them;
+//! * an instruction whose result, as the executor computes it, is monotonic in each
+//!   of its scalar operands where the others are fixed, or a multilinear function
+//!   rounded by monotonic roundings (`fadd`, `fmul`, `ffma`, `fdot4`, `fmin`, the
+//!   conversions, the roundings, ...), takes its extremes at the vertices of the box
+//!   of its operands' intervals: the result's interval is the hull of the results at
+//!   every vertex (`fabs` adds 0 where its operand's interval spans it; a division or
+//!   reciprocal refuses a divisor interval that spans 0);
+//! * an instruction that errs adds its bound to the true value's range over the box;
+//! * `bcsel` takes the chosen source's interval; `vecN` its sources';
+//! * any other instruction drops the interval: its result must then be the executor's,
+//!   bit for bit. Dropping is always safe: it only makes a comparison stricter. So
+//!   intervals are those of float values only; integers (a float converted to one
+//!   included), booleans and bit patterns compare bit for bit.
+//!
+//! An `exact` instruction adds no error of its own, but a result computed from operands
+//! that may differ may differ too: it is propagated like a correctly rounded one.
+
+use crate::alu::AluOp;
+use crate::eval::{eval_alu_flagged, f16_to_f32, Operand};
+use crate::precision::{ulp, vulkan_bound, Bound};
+use crate::types::{BaseType, Type};
+use smallvec::SmallVec;
+
+/// The values a component may have: every value of its type from `lo` to `hi`
+/// (inclusive), as real numbers.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Interval {
+    /// The lowest value.
+    pub lo: f64,
+    /// The highest value.
+    pub hi: f64,
+}
+
+impl Interval {
+    /// The interval from `lo` to `hi`.
+    pub fn new(lo: f64, hi: f64) -> Interval {
+        Interval { lo, hi }
+    }
+
+    /// Whether `x` lies in the interval.
+    pub fn contains(&self, x: f64) -> bool {
+        self.lo <= x && x <= self.hi
+    }
+
+    /// The smallest interval holding both.
+    pub fn hull(self, other: Interval) -> Interval {
+        Interval {
+            lo: self.lo.min(other.lo),
+            hi: self.hi.max(other.hi),
+        }
+    }
+
+    /// The interval within `ulps` units in the last place (of a float of `bits` bits)
+    /// of every value of `self`, as a bound of [`Bound::Ulps`] allows.
+    pub fn widened_by_ulps(self, bits: u8, ulps: f64) -> Interval {
+        Interval {
+            lo: self.lo - ulps * ulp(bits, self.lo),
+            hi: self.hi + ulps * ulp(bits, self.hi),
+        }
+    }
+}
+
+/// The number the `bits`-bit component `v` of base type `base` stands for, or `None`
+/// for an infinity, a NaN, a boolean, or an integer beyond 2^53 (which an `f64` may not
+/// hold exactly).
+pub fn component_value(base: BaseType, bits: u8, v: u64) -> Option<f64> {
+    let x = match (base, bits) {
+        (BaseType::Float, 16) => f64::from(f16_to_f32(v as u16)),
+        (BaseType::Float, 32) => f64::from(f32::from_bits(v as u32)),
+        (BaseType::Float, 64) => f64::from_bits(v),
+        (BaseType::Int, 1..=64) => {
+            let shift = 64 - u32::from(bits);
+            (((v << shift) as i64) >> shift) as f64
+        }
+        (BaseType::Uint, 1..=64) => (v & crate::types::bit_mask(bits)) as f64,
+        _ => return None,
+    };
+    (x.is_finite() && x.abs() <= 2f64.powi(53)).then_some(x)
+}
+
+/// Whether `actual`, a `bits`-bit component of base type `base`, is a value `bound`
+/// allows (every component matches itself: the caller compares bits first).
+pub fn accepts(base: BaseType, bits: u8, bound: Interval, actual: u64) -> bool {
+    component_value(base, bits, actual).is_some_and(|x| bound.contains(x))
+}
+
+/// The bits of the lowest value of the type at or above `x` (`up`), or of the highest
+/// at or below it, for 32- and 64-bit floats and integers; `None` where the type has no
+/// such value or is not modelled (16-bit floats).
+fn bits_toward(base: BaseType, bits: u8, x: f64, up: bool) -> Option<u64> {
+    match (base, bits) {
+        (BaseType::Float, 32) => {
+            let mut f = x as f32;
+            if up && f64::from(f) < x {
+                f = f.next_up();
+            } else if !up && f64::from(f) > x {
+                f = f.next_down();
+            }
+            f.is_finite().then_some(u64::from(f.to_bits()))
+        }
+        (BaseType::Float, 64) => x.is_finite().then_some(x.to_bits()),
+        (BaseType::Int, 1..=63) | (BaseType::Uint, 1..=63) => {
+            let v = if up { x.ceil() } else { x.floor() };
+            let (min, max) = if base == BaseType::Int {
+                let half = 2f64.powi(i32::from(bits) - 1);
+                (-half, half - 1.0)
+            } else {
+                (0.0, 2f64.powi(i32::from(bits)) - 1.0)
+            };
+            ((min..=max).contains(&v)).then_some((v as i64 as u64) & crate::types::bit_mask(bits))
+        }
+        _ => None,
+    }
+}
+
+/// Whether the executor's result of `op` is monotonic in each scalar operand, or a
+/// multilinear function under monotonic roundings, so that its extremes over a box of
+/// operands lie at the box's vertices (see the module documentation).
+fn vertex_extremal(op: AluOp) -> bool {
+    use AluOp::*;
+    matches!(
+        op,
+        Mov | Fadd
+            | Fsub
+            | Fmul
+            | Ffma
+            | Fdiv
+            | Frcp
+            | Fmin
+            | Fmax
+            | Fneg
+            | Fabs
+            | Fsat
+            | Ffloor
+            | Fceil
+            | FroundEven
+            | Ftrunc
+            | Fsign
+            | Fsqrt
+            | Fdot2
+            | Fdot3
+            | Fdot4
+            | F2f32
+            | F2f16
+    )
+}
+
+/// The most vertices [`alu_bounds`] evaluates for one component (2^10: all ten
+/// operands of a `fdot4` and its neighbours bounded is more than any real case).
+const MAX_VERTICES: usize = 1 << 10;
+
+/// The intervals of the components of an ALU instruction's result in one lane: `srcs`
+/// are the operands the executor read, `src_bounds[i][c]` the interval of component `c`
+/// of operand `i` (`None`: exactly its value), `result` the executor's result (of
+/// `dest`). `None` for a component means exactly the executor's value (see the module
+/// documentation).
+pub fn alu_bounds(
+    op: AluOp,
+    exact: bool,
+    dest: Type,
+    srcs: &[Operand<'_>],
+    src_bounds: &[&[Option<Interval>]],
+    result: &[u64],
+) -> SmallVec<[Option<Interval>; 16]> {
+    let n = dest.num_components() as usize;
+    let info = op.info();
+    let out_base = info.output_type.base;
+    let bound_of = |i: usize, c: usize| src_bounds.get(i).and_then(|b| b.get(c)).copied().flatten();
+    if op.is_vec() {
+        return (0..n).map(|c| bound_of(c, 0)).collect();
+    }
+    if op == AluOp::Bcsel {
+        return (0..n)
+            .map(|c| {
+                let cond = srcs[0].comps.get(c).copied().unwrap_or(0) & 1 != 0;
+                bound_of(if cond { 1 } else { 2 }, c)
+            })
+            .collect();
+    }
+    let errs = match vulkan_bound(op) {
+        Some(Bound::Ulps(u)) if !exact => Some(u),
+        _ => None,
+    };
+    if !vertex_extremal(op) && errs.is_none() {
+        return SmallVec::from_elem(None, n);
+    }
+    let any_bounded = src_bounds.iter().any(|b| b.iter().any(Option::is_some));
+    if !any_bounded && errs.is_none() {
+        return SmallVec::from_elem(None, n);
+    }
+    (0..n)
+        .map(|c| {
+            // The executor's own value is always allowed.
+            let own = component_value(out_base, dest.bit_size(), *result.get(c)?)?;
+            let b = component_bounds(op, exact, dest, srcs, &bound_of, c, errs)?
+                .hull(Interval::new(own, own));
+            (b.lo < b.hi).then_some(b)
+        })
+        .collect()
+}
+
+/// A scalar operand with an interval: its source, its component, the bits of its lowest
+/// and highest value, and those values.
+type FreeOperand = (usize, usize, [u64; 2], Interval);
+
+/// [`alu_bounds`] for component `c` of the result.
+fn component_bounds(
+    op: AluOp,
+    exact: bool,
+    dest: Type,
+    srcs: &[Operand<'_>],
+    bound_of: &dyn Fn(usize, usize) -> Option<Interval>,
+    c: usize,
+    errs: Option<f64>,
+) -> Option<Interval> {
+    let info = op.info();
+    let out_base = info.output_type.base;
+    let bits = dest.bit_size();
+    // The scalar operands component `c` reads: (source, component).
+    let per_comp = info.output_size == 0;
+    let mut reads: SmallVec<[(usize, usize); 16]> = SmallVec::new();
+    for (i, s) in srcs.iter().enumerate() {
+        if per_comp && info.input_sizes[i] == 0 {
+            reads.push((i, c));
+        } else {
+            reads.extend((0..s.comps.len()).map(|k| (i, k)));
+        }
+    }
+    // The bounded ones, with the bits of their lowest and highest value.
+    let mut free: SmallVec<[FreeOperand; 8]> = SmallVec::new();
+    for &(i, k) in &reads {
+        let Some(b) = bound_of(i, k) else { continue };
+        let base = info.input_types[i].base;
+        let sb = srcs[i].bit_size;
+        let lo = bits_toward(base, sb, b.lo, true)?;
+        let hi = bits_toward(base, sb, b.hi, false)?;
+        let range = Interval::new(
+            component_value(base, sb, lo)?,
+            component_value(base, sb, hi)?,
+        );
+        free.push((i, k, [lo, hi], range));
+    }
+    if free.len() > MAX_VERTICES.trailing_zeros() as usize {
+        return None;
+    }
+    // A divisor whose interval spans 0 has no bounded quotient.
+    if matches!(op, AluOp::Fdiv | AluOp::Frcp | AluOp::Frsq) {
+        let d = if op == AluOp::Fdiv { 1 } else { 0 };
+        let own_d = component_value(BaseType::Float, srcs[d].bit_size, srcs[d].comps[c])?;
+        let dr = free
+            .iter()
+            .find(|f| f.0 == d)
+            .map_or(Interval::new(own_d, own_d), |f| f.3);
+        let spans_zero = dr.lo <= 0.0 && dr.hi >= 0.0;
+        if spans_zero || (op == AluOp::Frsq && dr.lo <= 0.0) {
+            return None;
+        }
+        // Vulkan bounds OpFDiv for |y| in [2^-126, 2^126] only.
+        let normal = 2f64.powi(-126)..=2f64.powi(126);
+        if errs.is_some() && !(normal.contains(&dr.lo.abs()) && normal.contains(&dr.hi.abs())) {
+            return None;
+        }
+    }
+    let mut bufs: SmallVec<[SmallVec<[u64; 16]>; 4]> = srcs
+        .iter()
+        .map(|s| s.comps.iter().copied().collect())
+        .collect();
+    let scalar = Type::new(bits, 1)?;
+    let mut hull: Option<Interval> = None;
+    for vertex in 0..1usize << free.len() {
+        for (j, &(i, k, ends, _)) in free.iter().enumerate() {
+            bufs[i][k] = ends[(vertex >> j) & 1];
+        }
+        let value = if let Some(u) = errs {
+            // The true value at the vertex, and the bound around it.
+            let x = |i: usize| component_value(BaseType::Float, srcs[i].bit_size, bufs[i][c]);
+            let t = match op {
+                AluOp::Fdiv => x(0)? / x(1)?,
+                AluOp::Frcp => 1.0 / x(0)?,
+                AluOp::Frsq => 1.0 / x(0)?.sqrt(),
+                _ => return None,
+            };
+            if !t.is_finite() {
+                return None;
+            }
+            Interval::new(t, t).widened_by_ulps(bits, u)
+        } else {
+            let ops: SmallVec<[Operand<'_>; 4]> = bufs
+                .iter()
+                .zip(srcs)
+                .map(|(b, s)| {
+                    if per_comp && info.input_sizes[0] == 0 {
+                        Operand::new(s.bit_size, &b[c..c + 1])
+                    } else {
+                        Operand::new(s.bit_size, b)
+                    }
+                })
+                .collect();
+            let r = eval_alu_flagged(op, exact, scalar, &ops).ok()?;
+            let v = component_value(out_base, bits, *r.first()?)?;
+            if op == AluOp::Fabs && free.first().is_some_and(|f| f.3.lo < 0.0 && f.3.hi > 0.0) {
+                Interval::new(0.0, v)
+            } else {
+                Interval::new(v, v)
+            }
+        };
+        hull = Some(hull.map_or(value, |h| h.hull(value)));
+    }
+    hull
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::eval_alu_flagged;
+
+    fn f(x: f32) -> u64 {
+        u64::from(x.to_bits())
+    }
+
+    /// `alu_bounds` of a one-lane instruction on scalar 32-bit operands.
+    fn bounds_of(op: AluOp, exact: bool, args: &[(f32, Option<Interval>)]) -> Option<Interval> {
+        let vals: Vec<[u64; 1]> = args.iter().map(|a| [f(a.0)]).collect();
+        let ops: Vec<Operand<'_>> = vals.iter().map(|v| Operand::new(32, v)).collect();
+        let b: Vec<[Option<Interval>; 1]> = args.iter().map(|a| [a.1]).collect();
+        let views: Vec<&[Option<Interval>]> = b.iter().map(|x| &x[..]).collect();
+        let ty = Type::new(32, 1).unwrap();
+        let r = eval_alu_flagged(op, exact, ty, &ops).unwrap();
+        alu_bounds(op, exact, ty, &ops, &views, &r)[0]
+    }
+
+    #[test]
+    fn an_inexact_division_may_be_within_its_bound_of_the_true_quotient() {
+        let q = 1.0f64 / 3.0;
+        let b = bounds_of(AluOp::Fdiv, false, &[(1.0, None), (3.0, None)]).unwrap();
+        let u = ulp(32, q);
+        assert!((b.lo - (q - 2.5 * u)).abs() < 1e-15 && (b.hi - (q + 2.5 * u)).abs() < 1e-15);
+        // The executor's own quotient is inside; an exact division adds no error.
+        assert!(b.contains(f64::from(1.0f32 / 3.0)));
+        assert_eq!(
+            bounds_of(AluOp::Fdiv, true, &[(1.0, None), (3.0, None)]),
+            None
+        );
+        assert!(bounds_of(AluOp::Frcp, false, &[(3.0, None)]).is_some());
+        // A divisor interval spanning 0, or a divisor Vulkan does not bound: exact.
+        let around_zero = Some(Interval::new(-1.0, 1.0));
+        assert_eq!(
+            bounds_of(AluOp::Fdiv, false, &[(1.0, None), (0.5, around_zero)]),
+            None
+        );
+        assert_eq!(
+            bounds_of(AluOp::Fdiv, false, &[(1.0, None), (1e-39, None)]),
+            None
+        );
+    }
+
+    #[test]
+    fn intervals_follow_the_operations_at_their_vertices() {
+        let one = Some(Interval::new(1.0 - 2f64.powi(-22), 1.0 + 2f64.powi(-22)));
+        // fadd: both ends shift by the exact addend.
+        let b = bounds_of(AluOp::Fadd, false, &[(1.0, one), (2.0, None)]).unwrap();
+        assert_eq!((b.lo, b.hi), (3.0 - 2f64.powi(-22), 3.0 + 2f64.powi(-22)));
+        // fmul by a negative number swaps the ends.
+        let b = bounds_of(AluOp::Fmul, false, &[(1.0, one), (-2.0, None)]).unwrap();
+        assert_eq!((b.lo, b.hi), (-2.0 - 2f64.powi(-21), -2.0 + 2f64.powi(-21)));
+        // An exact instruction propagates its operands' intervals.
+        assert!(bounds_of(AluOp::Fmul, true, &[(1.0, one), (-2.0, None)]).is_some());
+        // fabs of an interval spanning 0 reaches 0; fsat clamps both ends.
+        let span = Some(Interval::new(-0.5, 0.25));
+        let b = bounds_of(AluOp::Fabs, false, &[(0.1, span)]).unwrap();
+        assert_eq!((b.lo, b.hi), (0.0, 0.5));
+        let b = bounds_of(AluOp::Fsat, false, &[(1.0, one)]).unwrap();
+        assert_eq!((b.lo, b.hi), (1.0 - 2f64.powi(-22), 1.0));
+        // Integer results and comparisons drop the interval: they compare exactly.
+        assert_eq!(bounds_of(AluOp::F2u32, false, &[(1.0, one)]), None);
+        assert_eq!(bounds_of(AluOp::Ffract, false, &[(1.0, one)]), None);
+        // Exact operands of an exact op: nothing to track.
+        assert_eq!(
+            bounds_of(AluOp::Fadd, false, &[(1.0, None), (2.0, None)]),
+            None
+        );
+    }
+
+    #[test]
+    fn bcsel_and_vectors_take_their_sources_intervals() {
+        let iv = Some(Interval::new(0.5, 0.75));
+        let (t, a, b) = ([1u64, 0], [f(0.6), f(0.6)], [f(2.0), f(2.0)]);
+        let ops = [
+            Operand::new(1, &t),
+            Operand::new(32, &a),
+            Operand::new(32, &b),
+        ];
+        let sb = [[None, None], [iv, iv], [None, None]];
+        let views: Vec<&[Option<Interval>]> = sb.iter().map(|x| &x[..]).collect();
+        let ty = Type::new(32, 2).unwrap();
+        let r = eval_alu_flagged(AluOp::Bcsel, false, ty, &ops).unwrap();
+        assert_eq!(
+            &alu_bounds(AluOp::Bcsel, false, ty, &ops, &views, &r)[..],
+            &[iv, None]
+        );
+        let (x, y) = ([f(0.6)], [f(2.0)]);
+        let ops = [Operand::new(32, &x), Operand::new(32, &y)];
+        let sb = [[iv], [None]];
+        let views: Vec<&[Option<Interval>]> = sb.iter().map(|x| &x[..]).collect();
+        let r = eval_alu_flagged(AluOp::Vec2, false, ty, &ops).unwrap();
+        assert_eq!(
+            &alu_bounds(AluOp::Vec2, false, ty, &ops, &views, &r)[..],
+            &[iv, None]
+        );
+    }
+
+    #[test]
+    fn values_are_accepted_inside_their_interval_only() {
+        let iv = Interval::new(1.0, 1.0 + 2f64.powi(-22));
+        assert!(accepts(BaseType::Float, 32, iv, 0x3f80_0002));
+        assert!(!accepts(BaseType::Float, 32, iv, 0x3f80_0003));
+        assert!(!accepts(BaseType::Float, 32, iv, 0x3f7f_ffff));
+        assert!(!accepts(BaseType::Float, 32, iv, 0x7fc0_0000));
+    }
+}
