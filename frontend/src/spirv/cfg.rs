@@ -461,14 +461,19 @@ fn after(
         return Ok(Some(merge));
     }
     let list: Vec<Pending> = pending.into_iter().collect();
-    dispatch(ctx, &list, merge)?;
+    dispatch(ctx, &list, &mut |ctx| walk(ctx, merge))?;
     Ok(None)
 }
 
-/// `if flag0 { exit0 } else if flag1 { exit1 } ... else { walk(merge) }`.
-fn dispatch(ctx: &mut Ctx<'_>, list: &[Pending], merge: Id) -> Result<(), ImportError> {
+/// `if flag0 { exit0 } else if flag1 { exit1 } ... else { otherwise }`: the exits
+/// `list` took, each under its flag, and what follows when none did.
+fn dispatch<'m>(
+    ctx: &mut Ctx<'m>,
+    list: &[Pending],
+    otherwise: &mut dyn FnMut(&mut Ctx<'m>) -> Result<(), ImportError>,
+) -> Result<(), ImportError> {
     let Some((&(k, kind, target), rest)) = list.split_first() else {
-        return walk(ctx, merge);
+        return otherwise(ctx);
     };
     let key = flag_key(ctx, k, kind)?;
     let flag = match ctx.var(key)?.and_then(Val::leaf) {
@@ -482,7 +487,7 @@ fn dispatch(ctx: &mut Ctx<'_>, list: &[Pending], merge: Id) -> Result<(), Import
     ctx.vars.rewind(cp);
     ctx.live = true;
     ctx.push_else(id);
-    dispatch(ctx, rest, merge)?;
+    dispatch(ctx, rest, otherwise)?;
     let else_state = ctx.edge(cp)?;
     ctx.pop_if(id);
     ctx.merge(cp, then_state.into_iter().chain(else_state).collect())
@@ -672,7 +677,9 @@ fn emit_loop(
         ctx.frame_mut()?.constructs[k].ir_level = ctx.loops.len();
         if ctx.live {
             let list: Vec<Pending> = pending.into_iter().collect();
-            continue_after_wrapper(ctx, k, &list)?;
+            // The exits that broke the one-trip loop around the body, then the
+            // continue construct.
+            dispatch(ctx, &list, &mut |ctx| continue_construct(ctx, k))?;
         }
         if ctx.live {
             return Err(ctx.invalid(
@@ -685,34 +692,6 @@ fn emit_loop(
     let mut all = c.pending;
     all.extend(pending);
     after(ctx, all, merge)
-}
-
-/// After the one-trip loop around a body: the exits that broke it, then the continue
-/// construct.
-fn continue_after_wrapper(
-    ctx: &mut Ctx<'_>,
-    k: usize,
-    list: &[Pending],
-) -> Result<(), ImportError> {
-    let Some((&(pk, kind, target), rest)) = list.split_first() else {
-        return continue_construct(ctx, k);
-    };
-    let key = flag_key(ctx, pk, kind)?;
-    let flag = match ctx.var(key)?.and_then(Val::leaf) {
-        Some(f) => f,
-        None => ctx.bool(false),
-    };
-    let cp = ctx.vars.checkpoint();
-    let id = ctx.push_if(flag);
-    exit(ctx, pk, kind, target)?;
-    let then_state = ctx.edge(cp)?;
-    ctx.vars.rewind(cp);
-    ctx.live = true;
-    ctx.push_else(id);
-    continue_after_wrapper(ctx, k, rest)?;
-    let else_state = ctx.edge(cp)?;
-    ctx.pop_if(id);
-    ctx.merge(cp, then_state.into_iter().chain(else_state).collect())
 }
 
 /// A switch: a loop that runs once, each case in an `if` of its own.
