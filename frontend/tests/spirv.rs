@@ -619,3 +619,99 @@ void main() {
         ir::print_shader(&imported.shader)
     );
 }
+
+#[test]
+fn normalized_packings_round_clamp_and_place_components() {
+    if !have("glslangValidator") {
+        return;
+    }
+    // Expected words by hand, from GLSL 4.60 §8.4 (pack: round(clamp(c, 0, 1) * 255),
+    // round(clamp(c, -1, 1) * 127), ..., the first component in the low bits; rounding
+    // to nearest even as NIR's lowering does; unpack: f / 255, clamp(f / 127, -1, 1)).
+    // The inputs are read from the buffer (at word 32 on), so that glslang cannot fold
+    // the calls.
+    let src = "#version 450
+layout(local_size_x = 1) in;
+layout(std430, binding = 0) buffer B { uint o[]; };
+float i(uint k) { return uintBitsToFloat(o[32u + k]); }
+void main() {
+    o[0] = packUnorm4x8(vec4(i(0u), i(1u), i(2u), i(3u)));
+    o[1] = packSnorm4x8(vec4(i(4u), i(5u), i(6u), i(7u)));
+    o[2] = packUnorm2x16(vec2(i(8u), i(9u)));
+    o[3] = packSnorm2x16(vec2(i(10u), i(11u)));
+    o[4] = packHalf2x16(vec2(i(12u), i(13u)));
+    vec4 u = unpackUnorm4x8(o[46]);
+    o[5] = floatBitsToUint(u.x); o[6] = floatBitsToUint(u.y);
+    o[7] = floatBitsToUint(u.z); o[8] = floatBitsToUint(u.w);
+    vec4 s = unpackSnorm4x8(o[47]);
+    o[10] = floatBitsToUint(s.x); o[11] = floatBitsToUint(s.y);
+    o[12] = floatBitsToUint(s.z); o[13] = floatBitsToUint(s.w);
+    vec2 u2 = unpackUnorm2x16(o[48]);
+    o[15] = floatBitsToUint(u2.x); o[16] = floatBitsToUint(u2.y);
+    vec2 s2 = unpackSnorm2x16(o[49]);
+    o[18] = floatBitsToUint(s2.x); o[19] = floatBitsToUint(s2.y);
+    vec2 h = unpackHalf2x16(o[50]);
+    o[20] = floatBitsToUint(h.x); o[21] = floatBitsToUint(h.y);
+}
+";
+    let spv = glslang(src, false, "packing");
+    let imported = frontend::import(&spv, Language::SpirV, None).unwrap_or_else(|e| panic!("{e}"));
+    let mut ex = Executor::new(&imported.shader);
+    let mut init = vec![0u32; 64];
+    let floats = [
+        0.0f32, 1.0, 0.5, -2.0, -1.0, 0.5, 2.0, -0.003, 1.0, 0.25, -0.5, 1.5, 1.0, -2.0,
+    ];
+    for (k, x) in floats.iter().enumerate() {
+        init[32 + k] = x.to_bits();
+    }
+    init[46] = 0x80FF_0001; // bytes 0x01, 0x00, 0xFF, 0x80
+    init[47] = 0x7F80_8140; // bytes 0x40 (64), 0x81 (-127), 0x80 (-128), 0x7F (127)
+    init[48] = 0x8000_FFFF; // 65535, 32768
+    init[49] = 0x4000_8001; // -32767, 16384
+    init[50] = 0xC000_3C00; // binary16 1.0, -2.0
+    let bytes: Vec<u8> = init.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let buf = ex.memory.alloc("buf", bytes);
+    ex.memory.bind_ssbo(0, buf);
+    ex.run([1, 1, 1]).unwrap_or_else(|e| panic!("{e}"));
+    let o: Vec<u32> = ex
+        .memory
+        .allocation(buf)
+        .bytes
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    let f = |x: f32| x.to_bits();
+    // 0.0 -> 0; 1.0 -> 255; 0.5 * 255 = 127.5 -> 128 (even); -2.0 clamps to 0.
+    assert_eq!(o[0], 0x0080_FF00, "{:#x}", o[0]);
+    // -1.0 -> -127 = 0x81; 0.5 * 127 = 63.5 -> 64 (even) = 0x40; 2.0 clamps to 127 =
+    // 0x7F; -0.003 * 127 = -0.381 -> 0 (the sign of a zero does not show).
+    assert_eq!(o[1], 0x007F_4081, "{:#x}", o[1]);
+    // 1.0 -> 65535; 0.25 * 65535 = 16383.75 -> 16384 = 0x4000.
+    assert_eq!(o[2], 0x4000_FFFF, "{:#x}", o[2]);
+    // -0.5 * 32767 = -16383.5 -> -16384 (even) = 0xC000; 1.5 clamps to 32767 = 0x7FFF.
+    assert_eq!(o[3], 0x7FFF_C000, "{:#x}", o[3]);
+    // binary16 1.0 = 0x3C00, -2.0 = 0xC000.
+    assert_eq!(o[4], 0xC000_3C00, "{:#x}", o[4]);
+    // Bytes 0x01, 0x00, 0xFF, 0x80: 1/255 (binary32 0x3B808081, the nearest to
+    // 0.0039215686...), 0, 255/255 = 1.0, 128/255 = 0.50196078... (0x3F008081).
+    assert_eq!(
+        o[5..9],
+        [0x3B80_8081, 0, f(1.0), 0x3F00_8081],
+        "{:x?}",
+        &o[5..9]
+    );
+    // 64/127 = 0.50393700... (0x3F010204); -127/127 = -1.0; -128/127 clamps to -1.0;
+    // 127/127 = 1.0.
+    assert_eq!(
+        o[10..14],
+        [0x3F01_0204, f(-1.0), f(-1.0), f(1.0)],
+        "{:x?}",
+        &o[10..14]
+    );
+    // 65535/65535 = 1.0; 32768/65535 = 0.5000076295... (0x3F000080: 0.5 + 2^-17).
+    assert_eq!(o[15..17], [f(1.0), 0x3F00_0080], "{:x?}", &o[15..17]);
+    // -32767/32767 = -1.0; 16384/32767 = 0.50001525925... (0x3F000100: 0.5 + 2^-16).
+    assert_eq!(o[18..20], [f(-1.0), 0x3F00_0100], "{:x?}", &o[18..20]);
+    // binary16 0x3C00 = 1.0 (low half first), 0xC000 = -2.0.
+    assert_eq!(o[20..22], [f(1.0), f(-2.0)], "{:x?}", &o[20..22]);
+}

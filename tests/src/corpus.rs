@@ -338,6 +338,11 @@ pub const DOCUMENTED_REFUSALS: &[(&str, &str, &str)] = &[
         "has no 3D sampler",
     ),
     ("niagara/shadowblur.comp", "pvc", "has no 3D sampler"),
+    (
+        "dxvk/d3d9_convert_yuy2_uyvy.comp",
+        "pvc",
+        "has no 3D sampler",
+    ),
 ];
 
 /// Cases the vISA back end cannot emit yet (`tests/tests/corpus_genx.rs`): `(case
@@ -375,7 +380,30 @@ pub const PUSH_CONSTANTS: &[(&str, &[&str])] = &[
     ),
     // burn_count = 4: the sample's loop count is a push constant.
     ("granite/burn.comp", &["0=4"]),
+    // text.offset = (0, 0), text.scale = 2 (the loop counts), text.color = 0xff8040ff;
+    // the characters are the seeded pattern's bytes (any byte indexes the font table).
+    ("niagara/debugtext.comp", &["0=0,0,2,0xff8040ff"]),
+    // llama.cpp's row operations: KX = 16 columns per row (the loop bound), KY = 1 and
+    // two unused floats; with the default specialization (a workgroup of one
+    // invocation), the rows of the default grid stay inside the 16384-element buffers.
+    ("llama_cpp/argmax_f32.comp", &["0=16,1,0,0"]),
+    ("llama_cpp/sum_rows_f32.comp", &["0=16,1,0,0"]),
+    // KX = 32, KY = 1, scale = 1.0, max_bias = 0 (no ALiBi slope), m0 = m1 = 0,
+    // n_head_log2 = 0, nrows_x = 4.
+    (
+        "llama_cpp/soft_max_f32.comp",
+        &["0=32,1,0x3f800000,0,0,0,0,4"],
+    ),
 ];
+
+/// The push-constant words of case `name` (`--push` values), if it needs some.
+pub fn push_constants(name: &str) -> Vec<String> {
+    PUSH_CONSTANTS
+        .iter()
+        .filter(|(case, _)| name.contains(case))
+        .flat_map(|(_, p)| p.iter().map(|s| s.to_string()))
+        .collect()
+}
 
 /// What a hook sees: the case and the platform, and the shader before and after
 /// lowering (or the lowering's error).

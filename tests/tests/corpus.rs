@@ -35,11 +35,7 @@ fn every_corpus_shader_imports_lowers_and_verifies() {
             refused += 1;
             return;
         }
-        let push = corpus::PUSH_CONSTANTS
-            .iter()
-            .filter(|(case, _)| c.input.name.contains(case))
-            .flat_map(|(_, p)| p.iter().map(|s| s.to_string()))
-            .collect();
+        let push = corpus::push_constants(&c.input.name);
         let o = RunOptions {
             target: Some(c.device.name.to_string()),
             push,
@@ -222,6 +218,7 @@ fn meets_its_row(r: &Row) -> Result<(), String> {
         (Expected::Imports, Ok(i)) => {
             let o = RunOptions {
                 target: Some("dg2".into()),
+                push: corpus::push_constants(&r.file),
                 ..RunOptions::default()
             };
             match verify_shader(&i.shader, &o, &Vo::default()) {

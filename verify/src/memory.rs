@@ -463,6 +463,11 @@ impl Memory {
         self.ubos.get(&binding).copied()
     }
 
+    /// Whether allocation `id` is bound as a uniform buffer.
+    pub fn is_ubo(&self, id: AllocId) -> bool {
+        self.ubos.values().any(|&u| u == id)
+    }
+
     /// Sets the push constants.
     pub fn set_push_constants(&mut self, bytes: Vec<u8>) {
         self.push = bytes;
@@ -570,6 +575,36 @@ impl Memory {
         Ok(alloc)
     }
 
+    /// Binds the bytes of allocation `alloc` (a buffer) as a raw buffer surface at
+    /// binding-table index `binding`: what a stateful untyped message at that index
+    /// reads and writes, byte `o` at offset `o`. A surface already bound there is an
+    /// error.
+    pub fn bind_buffer_surface(&mut self, binding: u32, alloc: AllocId) -> Result<(), BindError> {
+        if self.images.contains_key(&binding) {
+            return Err(BindError {
+                binding,
+                reason: "a surface is bound there already".into(),
+            });
+        }
+        let size = self.allocation(alloc).bytes.len() as u64;
+        let format = tiling::Format::R32_UINT;
+        let mut param = tiling::fill_buffer_image_param(format, size);
+        param.set_base_address(self.allocation(alloc).base);
+        self.images.insert(
+            binding,
+            ImageBinding {
+                alloc,
+                storage: ImageStorage::Buffer { elements: size / 4 },
+                logical_format: ir::Format::R32Uint,
+                state_format: format,
+                param: param.to_dwords().to_vec(),
+                bit6_swizzle: tiling::Bit6Swizzle::None,
+                levels: 1,
+            },
+        );
+        Ok(())
+    }
+
     /// Makes the surface view bound at `binding` expose `levels` mip levels from its
     /// base level, as a sampled view (Vulkan's `VkImageSubresourceRange::levelCount`)
     /// may; storage views and texel buffers have one. The levels must exist in the
@@ -660,6 +695,18 @@ impl Memory {
     /// Takes the recorded accesses, leaving the log empty.
     pub fn take_log(&mut self) -> Vec<Access> {
         std::mem::take(&mut self.log)
+    }
+
+    /// Replaces the accesses recorded since the log held `from` with `entries` (the
+    /// access count follows).
+    pub fn replace_log_since(&mut self, from: usize, entries: Vec<Access>) {
+        let from = from.min(self.log.len());
+        let removed = (self.log.len() - from) as u64;
+        self.accesses = self.accesses - removed.min(self.accesses) + entries.len() as u64;
+        if self.logging {
+            self.log.truncate(from);
+            self.log.extend(entries);
+        }
     }
 
     /// Records an access that touched no memory (an out-of-bounds typed or image access

@@ -111,6 +111,10 @@ pub struct Ctx<'a> {
     pub decls: Decls,
     /// The inputs asked for so far.
     pub abi: AbiBuilder,
+    /// The base addresses loaded at the kernel's start, per buffer binding named by a
+    /// constant block (`(is UBO, block)`): scalars every access of the binding reads
+    /// ([`crate::memory::load_buffer_bases`]).
+    pub buffer_bases: HashMap<(bool, u32), Reg>,
     body: String,
     inst: Option<Inst>,
     /// Per value: its first variable and the components each variable holds (a
@@ -141,6 +145,7 @@ impl<'a> Ctx<'a> {
             t,
             decls,
             abi,
+            buffer_bases: HashMap::new(),
             body: String::with_capacity(func.num_inst_ids() * 64),
             inst: None,
             values: vec![None; func.num_value_ids()],
@@ -337,7 +342,12 @@ impl<'a> Ctx<'a> {
             .func
             .value_def(v)
             .and_then(|d| self.func.inst(d).as_intrinsic())
-            .is_some_and(|i| i.op == ir::IntrinsicOp::ImageLoadParam);
+            .is_some_and(|i| {
+                matches!(
+                    i.op,
+                    ir::IntrinsicOp::ImageLoadParam | ir::IntrinsicOp::LoadUbo
+                )
+            });
         let align = if self.is_uniform(v) && !message_dest {
             Align::Natural
         } else {

@@ -1,5 +1,6 @@
 //! The back end's own LSC-shaped accesses (those of [`crate::memory`]: global, SSBO,
-//! UBO and shared memory, push constants, parameter blocks) on a platform without LSC:
+//! UBO and shared memory, push constants, parameter blocks; flat, or a buffer's
+//! binding-table surface) on a platform without LSC:
 //! the data-port messages the lowering's plan gives them
 //! ([`lowering::messages::dataport::plan_legacy`], the same plan the `lower-dataport`
 //! rewrite of the IR follows), emitted by [`crate::dataport`].
@@ -46,9 +47,15 @@ pub fn emit_access(cx: &mut Ctx, a: &Access) -> Result<(), EmitError> {
     let surface = match (a.surface, addr_model) {
         (Surface::Flat, DpAddr::Slm) => DpSurface::Slm,
         (Surface::Flat, DpAddr::A64) => DpSurface::Stateless,
+        // A buffer's surface: one surface variable after the images' serves them all,
+        // set before each message.
+        (Surface::Bti(b), DpAddr::Bti) => DpSurface::Bti {
+            var: format!("T{}", 6 + cx.shader.images.len()),
+            index: UD.imm(u64::from(b)),
+        },
         _ => {
             return Err(cx.unsupported(
-                "the back end's own memory accesses are flat (global or shared memory)",
+                "the back end's own memory accesses are flat (global or shared memory) or buffer surfaces",
             ))
         }
     };

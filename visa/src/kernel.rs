@@ -117,6 +117,7 @@ fn emit_at(shader: &Shader, device: &Device, options: &Options) -> Result<Kernel
     let phis = PhiCopies::new(func);
     // Keep F, DF and HF denormals (NIR's default float controls), as IGC does.
     cx.line("or (M1_NM, 1) %cr0(0,0)<1> %cr0(0,0)<0;1,0> 0x4c0:ud");
+    crate::memory::load_buffer_bases(&mut cx)?;
     let mut loops = Vec::new();
     walk(&mut cx, &phis, func.body(), &mut loops)?;
     cx.line("ret (M1, 1)");
@@ -209,7 +210,9 @@ fn check_pressure(cx: &mut Ctx) -> Result<u32, EmitError> {
     } else {
         8.max(16 * t.simd / t.grf)
     };
-    let available = |regs: u32| (regs - 1 - ids - temps) * t.grf;
+    // The buffer bases loaded at the start stay live throughout, a register each.
+    let bases = crate::memory::constant_buffer_blocks(cx).len() as u32;
+    let available = |regs: u32| regs.saturating_sub(1 + ids + temps + bases) * t.grf;
     let size = |v: ir::Value| {
         let def = func.value_def(v).map(|d| &func.inst(d).kind);
         if matches!(def, Some(InstKind::LoadConst(_))) {
@@ -222,10 +225,11 @@ fn check_pressure(cx: &mut Ctx) -> Result<u32, EmitError> {
         }
         if cx.is_uniform(v) {
             // A uniform value is one element per component, packed with the others,
-            // except a parameter-block read, which a message writes: it starts a
-            // register of its own (`ctx` aligns message destinations to registers).
+            // except a parameter-block or UBO read, which a message writes: it starts
+            // a register of its own (`ctx` aligns message destinations to registers).
             let bytes = u32::from(ty.num_components()) * elem;
-            let param = matches!(def, Some(InstKind::Intrinsic(i)) if i.op == ir::IntrinsicOp::ImageLoadParam);
+            let param = matches!(def, Some(InstKind::Intrinsic(i))
+                if matches!(i.op, ir::IntrinsicOp::ImageLoadParam | ir::IntrinsicOp::LoadUbo));
             return if param {
                 bytes.next_multiple_of(t.grf)
             } else {

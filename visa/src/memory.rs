@@ -5,9 +5,14 @@
 //! ([`crate::dataport_lsc`]).
 //!
 //! - `load_global`/`store_global`: `.ugm` flat `:a64` at the address.
-//! - `load_ssbo`/`store_ssbo`/`load_ubo`: the binding's base address is read from the
-//!   SSBO or UBO table (an input: `u64` per binding), then accessed as global memory at
-//!   `base + offset`. A table handles per-lane block indices as well as uniform ones.
+//! - `load_ssbo`/`store_ssbo`/`load_ubo`: a constant block is a surface of the binding
+//!   table ([`buffer_bti`]), accessed at the offset. Otherwise the binding's base
+//!   address is read from the SSBO or UBO table (an input: `u64` per binding), and the
+//!   access is global memory at `base + offset`; a table handles per-lane block
+//!   indices as well as uniform ones. A UBO load of a constant block at a uniform
+//!   offset is uniform ([`crate::uniform`]): one SIMD1 transposed load from the base,
+//!   which is read once, at the kernel's start, into a scalar ([`load_buffer_bases`]),
+//!   as is the base of every binding reached through its table by a constant block.
 //! - `get_ssbo_size`: the binding's size is read from the SSBO size table (an input:
 //!   `u32` per binding), as the base address from the SSBO table.
 //! - `load_shared`/`store_shared`: `.slm` flat `:a32` at `offset`, `base` as the
@@ -28,22 +33,37 @@ use crate::ops::copy;
 use crate::payload;
 use crate::vtype::VType;
 use ir::lsc::{AddrSize, AddrType, CacheControl, DataShape, DataSize, Sfid};
-use ir::{IndexKind, Inst, IntrinsicInst, IntrinsicOp, Src, Value};
+use ir::{IndexKind, Inst, IntrinsicInst, IntrinsicOp, Shader, Src, Value};
 use lowering::messages::{LscMessage, LscOp};
+use std::collections::BTreeSet;
 
 const UD: VType = VType::Ud;
 
 /// Bytes of one parameter block (`tiling::image_param`: 128 dwords).
 pub const PARAM_BLOCK_BYTES: u32 = 512;
 
-/// An untyped access of a value of `bits` x `comps` at `addr` (+ `offset`).
-struct Plain {
+/// Where an untyped access goes: the port, the surface (`flat`, or a buffer's
+/// binding-table index) and the address, plus an immediate offset.
+#[derive(Copy, Clone, Debug)]
+struct Loc {
     sfid: Sfid,
+    surface: Surface,
     addr_size: AddrSize,
     addr: Opnd,
     offset: i32,
-    bits: u8,
-    comps: u8,
+}
+
+impl Loc {
+    /// A flat (global or shared memory) address.
+    fn flat(sfid: Sfid, addr_size: AddrSize, addr: Opnd, offset: i32) -> Loc {
+        Loc {
+            sfid,
+            surface: Surface::Flat,
+            addr_size,
+            addr,
+            offset,
+        }
+    }
 }
 
 /// Emits a memory intrinsic.
@@ -66,32 +86,36 @@ pub fn emit(
         LoadGlobal => {
             let d = need_dest(cx)?;
             let a = cx.comp(src(cx, i, 0)?, 0)?;
-            load(cx, d, plain(cx, Sfid::Ugm, AddrSize::A64, a, 0, d))
+            load(cx, d, Loc::flat(Sfid::Ugm, AddrSize::A64, a, 0))
         }
         StoreGlobal => {
             let data = src(cx, i, 0)?;
             let a = cx.comp(src(cx, i, 1)?, 0)?;
-            store(cx, data, Sfid::Ugm, AddrSize::A64, a, 0)
+            store(cx, data, Loc::flat(Sfid::Ugm, AddrSize::A64, a, 0))
+        }
+        LoadUbo if dest.is_some_and(|d| cx.is_uniform(d)) => {
+            let d = need_dest(cx)?;
+            uniform_ubo_load(cx, i, d)
         }
         LoadSsbo | LoadUbo => {
             let d = need_dest(cx)?;
-            let a = buffer_address(cx, i, 0, i.op == LoadUbo)?;
-            load(cx, d, plain(cx, Sfid::Ugm, AddrSize::A64, a, 0, d))
+            let loc = buffer_loc(cx, i, 0, i.op == LoadUbo)?;
+            load(cx, d, loc)
         }
         StoreSsbo => {
             let data = src(cx, i, 0)?;
-            let a = buffer_address(cx, i, 1, false)?;
-            store(cx, data, Sfid::Ugm, AddrSize::A64, a, 0)
+            let loc = buffer_loc(cx, i, 1, false)?;
+            store(cx, data, loc)
         }
         LoadShared => {
             let d = need_dest(cx)?;
             let a = cx.comp(src(cx, i, 0)?, 0)?;
-            load(cx, d, plain(cx, Sfid::Slm, AddrSize::A32, a, base, d))
+            load(cx, d, Loc::flat(Sfid::Slm, AddrSize::A32, a, base))
         }
         StoreShared => {
             let data = src(cx, i, 0)?;
             let a = cx.comp(src(cx, i, 1)?, 0)?;
-            store(cx, data, Sfid::Slm, AddrSize::A32, a, base)
+            store(cx, data, Loc::flat(Sfid::Slm, AddrSize::A32, a, base))
         }
         GetSsboSize => ssbo_size(cx, i, need_dest(cx)?),
         LoadPushConstant => push_constant(cx, i, base, need_dest(cx)?),
@@ -116,18 +140,6 @@ fn src(cx: &Ctx, i: &IntrinsicInst, k: usize) -> Result<Src, EmitError> {
             what: format!("`@{}` lacks source {k}", i.op),
         })
     })
-}
-
-fn plain(cx: &Ctx, sfid: Sfid, addr_size: AddrSize, addr: Opnd, offset: i32, d: Value) -> Plain {
-    let ty = cx.func.value_type(d);
-    Plain {
-        sfid,
-        addr_size,
-        addr,
-        offset,
-        bits: ty.bit_size(),
-        comps: ty.num_components(),
-    }
 }
 
 /// The pieces a vector of `comps` components of `bits` bits moves in: `(first, count)`,
@@ -182,27 +194,37 @@ fn message(op: LscOp, sfid: Sfid, addr_size: AddrSize, data: DataShape, offset: 
     }
 }
 
-fn load(cx: &mut Ctx, d: Value, p: Plain) -> Result<(), EmitError> {
-    let size = data_size(cx, p.bits)?;
-    for (first, k) in pieces(cx, p.sfid, p.bits, p.comps) {
+/// The message of a piece of an access at `loc`, `delta` bytes further.
+fn loc_message(op: LscOp, loc: &Loc, data: DataShape, delta: i32) -> LscMessage {
+    let addr_type = match loc.surface {
+        Surface::Flat => AddrType::Flat,
+        Surface::Bti(_) | Surface::BtiReg(_) => AddrType::Bti,
+        Surface::Bss(_) => AddrType::Bss,
+        Surface::Ss(_) => AddrType::Ss,
+    };
+    LscMessage {
+        addr_type,
+        ..message(op, loc.sfid, loc.addr_size, data, loc.offset + delta)
+    }
+}
+
+fn load(cx: &mut Ctx, d: Value, loc: Loc) -> Result<(), EmitError> {
+    let ty = cx.func.value_type(d);
+    let (bits, comps) = (ty.bit_size(), ty.num_components());
+    let size = data_size(cx, bits)?;
+    for (first, k) in pieces(cx, loc.sfid, bits, comps) {
         let mut regs = Vec::new();
         for c in first..first + k {
             regs.push(cx.dest(d, c)?);
         }
-        let off = p.offset + i32::from(first) * i32::from(p.bits / 8);
-        let m = message(
-            LscOp::Load,
-            p.sfid,
-            p.addr_size,
-            DataShape::vector(size, k, false),
-            off,
-        );
+        let delta = i32::from(first) * i32::from(bits / 8);
+        let m = loc_message(LscOp::Load, &loc, DataShape::vector(size, k, false), delta);
         emit_access(
             cx,
             &Access {
                 m,
-                surface: Surface::Flat,
-                addr: vec![p.addr],
+                surface: loc.surface,
+                addr: vec![loc.addr],
                 pitch: None,
                 data: Vec::new(),
                 atomic: Vec::new(),
@@ -214,36 +236,23 @@ fn load(cx: &mut Ctx, d: Value, p: Plain) -> Result<(), EmitError> {
     Ok(())
 }
 
-fn store(
-    cx: &mut Ctx,
-    data: Src,
-    sfid: Sfid,
-    addr_size: AddrSize,
-    addr: Opnd,
-    offset: i32,
-) -> Result<(), EmitError> {
+fn store(cx: &mut Ctx, data: Src, loc: Loc) -> Result<(), EmitError> {
     let ty = cx.src_type(data);
     let (bits, comps) = (ty.bit_size(), ty.num_components());
     let size = data_size(cx, bits)?;
-    for (first, k) in pieces(cx, sfid, bits, comps) {
+    for (first, k) in pieces(cx, loc.sfid, bits, comps) {
         let mut ops = Vec::new();
         for c in first..first + k {
             ops.push(cx.comp(data, c)?);
         }
-        let off = offset + i32::from(first) * i32::from(bits / 8);
-        let m = message(
-            LscOp::Store,
-            sfid,
-            addr_size,
-            DataShape::vector(size, k, false),
-            off,
-        );
+        let delta = i32::from(first) * i32::from(bits / 8);
+        let m = loc_message(LscOp::Store, &loc, DataShape::vector(size, k, false), delta);
         emit_access(
             cx,
             &Access {
                 m,
-                surface: Surface::Flat,
-                addr: vec![addr],
+                surface: loc.surface,
+                addr: vec![loc.addr],
                 pitch: None,
                 data: ops,
                 atomic: Vec::new(),
@@ -274,20 +283,135 @@ fn add64_u32(cx: &mut Ctx, d: Reg, a: Opnd, b: Opnd) {
     cx.op("add", hi, UD, &[a.half(true), Opnd::Reg(carry)]);
 }
 
-/// The address `table[block] + offset` of a buffer access (sources `block`, `offset`
-/// start at `k`).
-fn buffer_address(cx: &mut Ctx, i: &IntrinsicInst, k: usize, ubo: bool) -> Result<Opnd, EmitError> {
+/// Where a buffer access (sources `block`, `offset` start at `k`) goes: a constant
+/// block with a binding-table index ([`buffer_bti`]) is a surface at the offset, as
+/// brw reaches a buffer bound in the binding table; another block is global memory at
+/// `table[block] + offset`.
+fn buffer_loc(cx: &mut Ctx, i: &IntrinsicInst, k: usize, ubo: bool) -> Result<Loc, EmitError> {
     let block = cx.comp(src(cx, i, k)?, 0)?;
     let offset = cx.comp(src(cx, i, k + 1)?, 0)?;
-    let table = if ubo {
-        cx.abi.ubo_table(&mut cx.decls)
-    } else {
-        cx.abi.ssbo_table(&mut cx.decls)
+    if let Opnd::Imm(b) = block {
+        if let Some(bti) = buffer_bti(cx.shader, ubo, b as u32) {
+            return Ok(Loc {
+                sfid: Sfid::Ugm,
+                surface: Surface::Bti(bti),
+                addr_size: AddrSize::A32,
+                addr: offset,
+                offset: 0,
+            });
+        }
+    }
+    let a = buffer_address(cx, block, offset, ubo)?;
+    Ok(Loc::flat(Sfid::Ugm, AddrSize::A64, a, 0))
+}
+
+/// The binding-table index of buffer binding `block` (of the UBOs when `ubo`, else of
+/// the SSBOs), as `visa/ABI.md` lays the binding table out: after the surfaces of the
+/// shader's images (`binding + array length`), UBO block `b` at `first + 2 b` and SSBO
+/// block `b` at `first + 2 b + 1`. None from index 240 on, where a binding table ends
+/// (anv's `MAX_BINDING_TABLE_SIZE`; the indices above name the stateless and shared
+/// memory models): such a block is reached through its table entry.
+pub fn buffer_bti(shader: &Shader, ubo: bool, block: u32) -> Option<u32> {
+    let first = shader
+        .images
+        .iter()
+        .map(|d| u64::from(d.binding) + u64::from(d.count.unwrap_or(1)))
+        .max()
+        .unwrap_or(0);
+    let index = first + 2 * u64::from(block) + u64::from(!ubo);
+    (index < u64::from(MAX_BINDING_TABLE_SIZE)).then_some(index as u32)
+}
+
+/// Binding-table entries a kernel can use.
+pub const MAX_BINDING_TABLE_SIZE: u32 = 240;
+
+/// The address `table[block] + offset` of a buffer access. A constant block's base
+/// is the scalar [`load_buffer_bases`] loaded; another block's is read from the table
+/// per lane.
+fn buffer_address(cx: &mut Ctx, block: Opnd, offset: Opnd, ubo: bool) -> Result<Opnd, EmitError> {
+    let base = match block {
+        Opnd::Imm(b) => cx.buffer_bases.get(&(ubo, b as u32)).copied(),
+        Opnd::Reg(_) => None,
     };
-    let base = load_table_entry(cx, table, block, DataSize::D64, None)?;
+    let base = match base {
+        Some(b) => b,
+        None => {
+            let table = if ubo {
+                cx.abi.ubo_table(&mut cx.decls)
+            } else {
+                cx.abi.ssbo_table(&mut cx.decls)
+            };
+            load_table_entry(cx, table, block, DataSize::D64, None)?
+        }
+    };
     let addr = cx.temp(VType::Uq);
     add64_u32(cx, addr, Opnd::Reg(base), offset);
     Ok(Opnd::Reg(addr))
+}
+
+/// The buffer bindings whose base addresses [`load_buffer_bases`] loads: `(is UBO,
+/// block)`, in order, for each binding named by a constant block that has no
+/// binding-table index, or that a uniform UBO load reads (a SIMD1 load from the
+/// base).
+pub fn constant_buffer_blocks(cx: &Ctx) -> BTreeSet<(bool, u32)> {
+    let func = cx.func;
+    let mut out = BTreeSet::new();
+    for inst in func.insts_in_order() {
+        let data = func.inst(inst);
+        let Some(i) = data.as_intrinsic() else {
+            continue;
+        };
+        let (k, ubo) = match i.op {
+            IntrinsicOp::LoadSsbo => (0, false),
+            IntrinsicOp::LoadUbo => (0, true),
+            IntrinsicOp::StoreSsbo => (1, false),
+            _ => continue,
+        };
+        let block = i.srcs.get(k).and_then(|s| {
+            let bits = cx.const_of(s.value)?;
+            bits.get(usize::from(s.swizzle.component(0))).copied()
+        });
+        let Some(b) = block.map(|b| b as u32) else {
+            continue;
+        };
+        let uniform = data.dest.is_some_and(|d| cx.is_uniform(d));
+        if uniform || buffer_bti(cx.shader, ubo, b).is_none() {
+            out.insert((ubo, b));
+        }
+    }
+    out
+}
+
+/// Loads, at the kernel's start, the base address of every buffer binding that
+/// [`constant_buffer_blocks`] finds, once, into a scalar (one register each, a
+/// message's destination) that the binding's accesses read. This is what brw gets
+/// from a buffer descriptor it reads once (anv pushes the descriptor), where loading
+/// the table entry at each access costs a message and the 64-bit address arithmetic
+/// of every lane.
+pub fn load_buffer_bases(cx: &mut Ctx) -> Result<(), EmitError> {
+    let scalar = cx.scalar_mode();
+    cx.set_scalar(true);
+    for (ubo, block) in constant_buffer_blocks(cx) {
+        let table = if ubo {
+            cx.abi.ubo_table(&mut cx.decls)
+        } else {
+            cx.abi.ssbo_table(&mut cx.decls)
+        };
+        let base = cx.temp_bytes(VType::Uq, 8);
+        let table = Opnd::Reg(Reg {
+            var: table,
+            off: 0,
+            stride: 0,
+        });
+        let offset = i32::try_from(u64::from(block) * 8).map_err(|_| {
+            cx.unsupported(format!("buffer block {block} is beyond the table's reach"))
+        })?;
+        scalar_load(cx, base.var, table, offset, 2)?;
+        cx.buffer_bases
+            .insert((ubo, block), Reg { stride: 0, ..base });
+    }
+    cx.set_scalar(scalar);
+    Ok(())
 }
 
 /// `get_ssbo_size`: entry `block` of the SSBO size table, one `u32` per binding
@@ -412,7 +536,7 @@ fn push_constant(cx: &mut Ctx, i: &IntrinsicInst, base: i32, d: Value) -> Result
             load(
                 cx,
                 d,
-                plain(cx, Sfid::Ugm, AddrSize::A64, Opnd::Reg(a), base, d),
+                Loc::flat(Sfid::Ugm, AddrSize::A64, Opnd::Reg(a), base),
             )
         }
     }
@@ -462,7 +586,36 @@ fn image_param(cx: &mut Ctx, i: &IntrinsicInst, slot: i32, d: Value) -> Result<(
     if cx.is_uniform(d) {
         return uniform_load(cx, d, addr, offset);
     }
-    load(cx, d, plain(cx, Sfid::Ugm, AddrSize::A64, addr, offset, d))
+    load(cx, d, Loc::flat(Sfid::Ugm, AddrSize::A64, addr, offset))
+}
+
+/// A UBO load of a constant block at a uniform offset ([`crate::uniform`]): one
+/// transposed SIMD1 message into the value's scalars, as brw loads a uniform pull
+/// constant, from the binding's base that [`load_buffer_bases`] loaded. A constant
+/// offset is the message's own.
+fn uniform_ubo_load(cx: &mut Ctx, i: &IntrinsicInst, d: Value) -> Result<(), EmitError> {
+    let block = cx.comp(src(cx, i, 0)?, 0)?;
+    let base = match block {
+        Opnd::Imm(b) => cx.buffer_bases.get(&(true, b as u32)).copied(),
+        Opnd::Reg(_) => None,
+    };
+    let base = base.ok_or_else(|| {
+        cx.err(EmitErrorKind::Malformed {
+            what: "a uniform UBO load whose block is not a constant".into(),
+        })
+    })?;
+    match cx.comp(src(cx, i, 1)?, 0)? {
+        Opnd::Imm(o) => {
+            let o = i32::try_from(o as u32)
+                .map_err(|_| cx.unsupported("a UBO offset of 2 GiB or more"))?;
+            uniform_load(cx, d, Opnd::Reg(base), o)
+        }
+        offset => {
+            let a = cx.scalar(VType::Uq);
+            add64_u32(cx, a, Opnd::Reg(base), offset);
+            uniform_load(cx, d, Opnd::Reg(a), 0)
+        }
+    }
 }
 
 /// Loads a uniform 32-bit vector with one transposed SIMD1 message (a block of
@@ -474,6 +627,20 @@ fn uniform_load(cx: &mut Ctx, d: Value, addr: Opnd, offset: i32) -> Result<(), E
             "a uniform load of {ty} has no transposed message shape"
         )));
     }
+    let var = cx.value_var(d)?;
+    scalar_load(cx, var, addr, offset, ty.num_components())
+}
+
+/// Loads `comps` dwords at `addr + offset` (a scalar 64-bit address) into the start of
+/// `var` (which starts a register), with one transposed SIMD1 message, or the legacy
+/// data port's SIMD8 read.
+fn scalar_load(
+    cx: &mut Ctx,
+    var: crate::decl::VarId,
+    addr: Opnd,
+    offset: i32,
+    comps: u8,
+) -> Result<(), EmitError> {
     // The address in a register of its own (a payload starts a register).
     let a = cx.temp_bytes(UD, 8);
     for hi in [false, true] {
@@ -485,15 +652,14 @@ fn uniform_load(cx: &mut Ctx, d: Value, addr: Opnd, offset: i32) -> Result<(), E
         let (dd, ss) = (cx.dst(r, UD), cx.src(addr.half(hi), UD));
         cx.line(&format!("mov (M1_NM, 1) {dd} {ss}"));
     }
-    let var = cx.value_var(d)?;
     if cx.t.dataport.is_some() {
-        return crate::dataport_lsc::uniform_load(cx, var, a, offset, ty.num_components());
+        return crate::dataport_lsc::uniform_load(cx, var, a, offset, comps);
     }
     let m = message(
         LscOp::Load,
         Sfid::Ugm,
         AddrSize::A64,
-        DataShape::vector(DataSize::D32, ty.num_components(), true),
+        DataShape::vector(DataSize::D32, comps, true),
         offset,
     );
     let dst = crate::lsc::lsc_raw(

@@ -2,9 +2,12 @@
 //! scalar variables, computed once per thread.
 //!
 //! A value is uniform when it is a workgroup id or count, the subgroup count, a push
-//! constant at a constant offset, an image parameter at a constant array index, or an
-//! ALU result of uniform values and constants. These depend on nothing that varies
-//! between lanes or iterations, so writing them without the execution mask
+//! constant at a constant offset, an image parameter at a constant array index, a
+//! 32-bit UBO load (of a vector a transposed message moves) from a constant block at a
+//! uniform offset, or an ALU result of uniform values and constants. A uniform buffer
+//! is read-only to the shader and does not change during a dispatch, so a load from
+//! one address gives every lane and every iteration the same bits. These depend on
+//! nothing that varies between lanes or iterations, so writing them without the execution mask
 //! (`(M1_NM, 1)`) gives every lane the value NIR gives it, wherever the definition sits
 //! (inside a divergent `if` or a loop, a lane that uses the value has run its
 //! definition, and every run writes the same bits). Phis, undefs and everything read
@@ -47,6 +50,15 @@ pub fn uniform_values(func: &Function) -> Vec<bool> {
                     .image
                     .is_some_and(|r| r.index.is_none_or(|idx| is_const(&idx))),
                 IntrinsicOp::ReadFirstInvocation => first_lane_scalars.contains(&dest),
+                IntrinsicOp::LoadUbo => {
+                    let ty = func.value_type(dest);
+                    ty.bit_size() == 32
+                        && ir::lsc::DataShape::VECT_SIZES.contains(&ty.num_components())
+                        && i.srcs.first().is_some_and(is_const)
+                        && i.srcs.get(1).is_some_and(|s| {
+                            is_const(s) || uni.get(s.value.index()).copied().unwrap_or(false)
+                        })
+                }
                 _ => false,
             },
             InstKind::LoadConst(_) | InstKind::Undef | InstKind::Phi(_) => false,

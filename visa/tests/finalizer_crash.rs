@@ -70,17 +70,32 @@ fn run_genx(text: &str, platform: &str, args: &[&str]) -> (ExitStatus, String) {
     )
 }
 
+/// Whether GenX_IR crashes (ends on a signal) on `text` in one of a few runs: these
+/// crashes depend on the finalizer's heap layout, which varies between runs (the
+/// PVC local-allocation kernel compiles on about one run in three), so a reproducer
+/// holds while some run crashes. Returns the last run's output when none does.
+fn crashes_in_some_run(text: &str, platform: &str, args: &[&str]) -> Result<(), String> {
+    let mut last = String::new();
+    for _ in 0..8 {
+        let (status, out) = run_genx(text, platform, args);
+        if status.code().is_none() {
+            return Ok(());
+        }
+        last = format!("{status}: {out}");
+    }
+    Err(last)
+}
+
 #[test]
 fn the_reduced_kernel_crashes_genx_ir_without_igcs_options() {
     if !common::have_genx("the_reduced_kernel_crashes_genx_ir_without_igcs_options") {
         return;
     }
-    let (status, out) = run_genx(include_str!("crash/pvc_local_ra.visaasm"), "PVC", &[]);
-    assert_eq!(
-        status.code(),
-        None,
-        "GenX_IR without IGC's options no longer crashes on the reduced kernel: {out}"
-    );
+    if let Err(out) = crashes_in_some_run(include_str!("crash/pvc_local_ra.visaasm"), "PVC", &[]) {
+        panic!(
+            "GenX_IR without IGC's options no longer crashes on the reduced kernel (8 runs): {out}"
+        );
+    }
 }
 
 #[test]
@@ -161,12 +176,9 @@ fn the_num_grf_attribute_crashes_genx_ir_and_its_comment_does_not() {
     assert!(raw.contains("\n.kernel_attr NumGRF=256\n"));
     let mut args = vec!["-TotalGRFNum", "256"];
     args.extend_from_slice(visa::igc::finalizer_options("PVC"));
-    let (status, out) = run_genx(raw, "PVC", &args);
-    assert_eq!(
-        status.code(),
-        None,
-        "GenX_IR no longer crashes on the reduced kernel: {out}"
-    );
+    if let Err(out) = crashes_in_some_run(raw, "PVC", &args) {
+        panic!("GenX_IR no longer crashes on the reduced kernel (8 runs): {out}");
+    }
     // The same kernel with the line commented out, as the emitter writes it.
     let commented = raw.replace(
         "\n.kernel_attr NumGRF=256\n",

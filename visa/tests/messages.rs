@@ -805,3 +805,64 @@ fn wide_block_stores_split_into_64_byte_columns_on_pvc() {
     );
     assert!(k.text.contains(" 0x10:ud\n"), "{}", k.text);
 }
+
+/// Buffer accesses (`visa/ABI.md`, "Buffer accesses"). With no images the buffers'
+/// surfaces start at binding-table index 0: UBO block 1 at 2, SSBO block 2 at 5. The
+/// SSBO's load and store are surface messages at the lane's offset; the UBO load at a
+/// constant offset is uniform, a SIMD1 transposed load of its two dwords at `+0x10`
+/// from the binding's base, which the kernel reads once from UBO table entry 1
+/// (`+0x8`). Expected by hand from the ABI.
+#[test]
+fn buffers_are_surfaces_and_uniform_ubo_loads_are_transposed() {
+    let text = "shader compute (local_size=16,1,1, subgroup_size=16)\n\
+        buffer @out : ssbo (block=2, size=4096)\n\
+        buffer @u : ubo (block=1, size=64)\n\
+        fn main {\n  block b0:\n\
+        32   %0 = load_const (0x00000001)\n\
+        32   %1 = load_const (0x00000002)\n\
+        32   %2 = load_const (0x00000010)\n\
+        32x2 %3 = @load_ubo (%0, %2) (align_mul=4)\n\
+        32x3 %4 = @load_local_invocation_id\n\
+        32   %5 = load_const (0x00000002)\n\
+        32   %6 = ishl %4.x, %5\n\
+        32   %7 = @load_ssbo (%1, %6) (access=none, align_mul=4)\n\
+        32   %8 = iadd %7, %3.y\n\
+        @store_ssbo (%8, %1, %6) (access=none, align_mul=4)\n\
+        }\n";
+    let k = kernel(text, "dg2");
+    let m = messages(&k);
+    let uniform: Vec<&str> = m
+        .iter()
+        .map(String::as_str)
+        .filter(|l| l.starts_with("lsc_load.ugm (M1_NM, 1)"))
+        .collect();
+    assert_eq!(uniform.len(), 2, "{}", k.text);
+    assert!(
+        uniform[0].ends_with("d32x2t  flat[t2+0x8]:a64"),
+        "{}",
+        k.text
+    );
+    assert!(
+        uniform[1].contains("v3:d32x2t  flat[t3+0x10]:a64"),
+        "{}",
+        k.text
+    );
+    assert_eq!(k.text.matches("ubo_table_ud(0,0)").count(), 1, "{}", k.text);
+    assert!(!k.text.contains("ssbo_table"), "{}", k.text);
+    let per_lane: Vec<&str> = m
+        .iter()
+        .map(String::as_str)
+        .filter(|l| l.contains("(M1, 16)"))
+        .collect();
+    assert_eq!(per_lane.len(), 2, "{}", k.text);
+    assert!(
+        per_lane[0].starts_with("lsc_load.ugm") && per_lane[0].contains("bti(0x5)[v6]:a32"),
+        "{}",
+        k.text
+    );
+    assert!(
+        per_lane[1].starts_with("lsc_store.ugm") && per_lane[1].contains("bti(0x5)[v6]:a32"),
+        "{}",
+        k.text
+    );
+}

@@ -190,7 +190,7 @@ fn phi_edge(ctx: &mut Ctx<'_>, from: Id, to: Id) -> Result<(), ImportError> {
                         ctx.at(i);
                         let v = ctx.val(p[0])?;
                         ctx.inst = saved;
-                        ctx.vars.insert(VarKey::Phi(frame, id), v);
+                        ctx.set_var(VarKey::Phi(frame, id), v)?;
                     }
                 }
             }
@@ -284,7 +284,7 @@ fn body(ctx: &mut Ctx<'_>, fi: usize, bi: usize) -> Result<(), ImportError> {
                     return Err(ctx.invalid("OpPhi has too few operands"));
                 };
                 let (ty, id) = (*ty, *id);
-                let v = match ctx.vars.get(&VarKey::Phi(frame, id)) {
+                let v = match ctx.var(VarKey::Phi(frame, id))? {
                     Some(v) => v.clone(),
                     None => ctx.undef_of(ty)?,
                 };
@@ -329,18 +329,18 @@ fn next_of(
                     // or a conditional break or continue): each side is walked in its
                     // arm of an `if`, and the walk ends there.
                     let id = ctx.push_if(cond);
-                    let before = ctx.vars.clone();
+                    let cp = ctx.vars.checkpoint();
                     phi_edge(ctx, from, t)?;
                     walk(ctx, t)?;
-                    let then_state = ctx.edge()?;
-                    ctx.vars = before;
+                    let then_state = ctx.edge(cp)?;
+                    ctx.vars.rewind(cp);
                     ctx.live = true;
                     ctx.push_else(id);
                     phi_edge(ctx, from, f)?;
                     walk(ctx, f)?;
-                    let else_state = ctx.edge()?;
+                    let else_state = ctx.edge(cp)?;
                     ctx.pop_if(id);
-                    ctx.merge(then_state.into_iter().chain(else_state).collect())?;
+                    ctx.merge(cp, then_state.into_iter().chain(else_state).collect())?;
                     Ok(None)
                 }
             }
@@ -359,10 +359,10 @@ fn next_of(
             let frame = ctx.frame()?.id;
             if let Some(v) = v {
                 let val = ctx.val(v)?;
-                ctx.vars.insert(VarKey::ReturnValue(frame), val);
+                ctx.set_var(VarKey::ReturnValue(frame), val)?;
             }
             let t = ctx.bool(true);
-            ctx.vars.insert(VarKey::Returned(frame), Val::Leaf(t));
+            ctx.set_var(VarKey::Returned(frame), Val::Leaf(t))?;
             exit(ctx, 0, ExitKind::Return, 0)?;
             Ok(None)
         }
@@ -399,12 +399,22 @@ fn push_construct(
 
 /// Closes the innermost construct, returning its pending exits.
 fn pop_construct(ctx: &mut Ctx<'_>) -> Result<Construct, ImportError> {
-    let e = ctx.internal("no construct to close");
-    let c = ctx.frame_mut()?.constructs.pop().ok_or(e)?;
+    let Some(c) = ctx.frame_mut()?.constructs.pop() else {
+        return Err(ctx.internal("no construct to close"));
+    };
     // Its flags end with it.
-    let uid = c.uid;
-    ctx.vars
-        .retain(|k, _| !matches!(k, VarKey::Exit(u, _) if *u == uid));
+    for kind in [
+        ExitKind::Merge,
+        ExitKind::Continue,
+        ExitKind::BackEdge,
+        ExitKind::Fallthrough,
+        ExitKind::Return,
+    ] {
+        let key = VarKey::Exit(c.uid, kind);
+        if ctx.vars.get(&key).is_some() {
+            ctx.vars.set(key, None);
+        }
+    }
     Ok(c)
 }
 
@@ -419,20 +429,20 @@ fn selection(
 ) -> Result<Option<Id>, ImportError> {
     let level = ctx.loops.len();
     push_construct(ctx, ConstructKind::Selection { merge }, level)?;
-    let before = ctx.vars.clone();
+    let cp = ctx.vars.checkpoint();
     let id = ctx.push_if(cond);
     phi_edge(ctx, from, t)?;
     walk(ctx, t)?;
-    let then_state = ctx.edge()?;
-    ctx.vars = before;
+    let then_state = ctx.edge(cp)?;
+    ctx.vars.rewind(cp);
     ctx.live = true;
     ctx.push_else(id);
     phi_edge(ctx, from, f)?;
     walk(ctx, f)?;
-    let else_state = ctx.edge()?;
+    let else_state = ctx.edge(cp)?;
     ctx.pop_if(id);
     let c = pop_construct(ctx)?;
-    ctx.merge(then_state.into_iter().chain(else_state).collect())?;
+    ctx.merge(cp, then_state.into_iter().chain(else_state).collect())?;
     after(ctx, c.pending, merge)
 }
 
@@ -451,31 +461,36 @@ fn after(
         return Ok(Some(merge));
     }
     let list: Vec<Pending> = pending.into_iter().collect();
-    dispatch(ctx, &list, merge)?;
+    dispatch(ctx, &list, &mut |ctx| walk(ctx, merge))?;
     Ok(None)
 }
 
-/// `if flag0 { exit0 } else if flag1 { exit1 } ... else { walk(merge) }`.
-fn dispatch(ctx: &mut Ctx<'_>, list: &[Pending], merge: Id) -> Result<(), ImportError> {
+/// `if flag0 { exit0 } else if flag1 { exit1 } ... else { otherwise }`: the exits
+/// `list` took, each under its flag, and what follows when none did.
+fn dispatch<'m>(
+    ctx: &mut Ctx<'m>,
+    list: &[Pending],
+    otherwise: &mut dyn FnMut(&mut Ctx<'m>) -> Result<(), ImportError>,
+) -> Result<(), ImportError> {
     let Some((&(k, kind, target), rest)) = list.split_first() else {
-        return walk(ctx, merge);
+        return otherwise(ctx);
     };
     let key = flag_key(ctx, k, kind)?;
-    let flag = match ctx.vars.get(&key).and_then(Val::leaf) {
+    let flag = match ctx.var(key)?.and_then(Val::leaf) {
         Some(f) => f,
         None => ctx.bool(false),
     };
-    let before = ctx.vars.clone();
+    let cp = ctx.vars.checkpoint();
     let id = ctx.push_if(flag);
     exit(ctx, k, kind, target)?;
-    let then_state = ctx.edge()?;
-    ctx.vars = before;
+    let then_state = ctx.edge(cp)?;
+    ctx.vars.rewind(cp);
     ctx.live = true;
     ctx.push_else(id);
-    dispatch(ctx, rest, merge)?;
-    let else_state = ctx.edge()?;
+    dispatch(ctx, rest, otherwise)?;
+    let else_state = ctx.edge(cp)?;
     ctx.pop_if(id);
-    ctx.merge(then_state.into_iter().chain(else_state).collect())
+    ctx.merge(cp, then_state.into_iter().chain(else_state).collect())
 }
 
 /// The flag of an exit of construct `k`.
@@ -553,14 +568,14 @@ fn exit(ctx: &mut Ctx<'_>, k: usize, kind: ExitKind, target: Id) -> Result<(), I
         // IR loops lie between: flag, break the innermost, and take the exit again
         // after it.
         let t = ctx.bool(true);
-        ctx.vars.insert(key, Val::Leaf(t));
+        ctx.set_var(key, Val::Leaf(t))?;
         let inner = ctx.loops.len() - 1;
         ctx.loops[inner].pending.insert((k, kind, target));
         return ctx.break_loop(inner);
     }
-    if kind != ExitKind::Return && ctx.vars.contains_key(&key) {
+    if kind != ExitKind::Return && ctx.var(key)?.is_some() {
         let f = ctx.bool(false);
-        ctx.vars.insert(key, Val::Leaf(f));
+        ctx.set_var(key, Val::Leaf(f))?;
     }
     match landing {
         Landing::Break(l) => ctx.break_loop(l),
@@ -570,14 +585,11 @@ fn exit(ctx: &mut Ctx<'_>, k: usize, kind: ExitKind, target: Id) -> Result<(), I
         Landing::Normal => {
             // Only `if`s lie between: flag, and end the path at the innermost one's end.
             let t = ctx.bool(true);
-            ctx.vars.insert(key, Val::Leaf(t));
-            let e = ctx.internal("no construct");
-            ctx.frame_mut()?
-                .constructs
-                .last_mut()
-                .ok_or(e)?
-                .pending
-                .insert((k, kind, target));
+            ctx.set_var(key, Val::Leaf(t))?;
+            let Some(c) = ctx.frame_mut()?.constructs.last_mut() else {
+                return Err(ctx.internal("no construct"));
+            };
+            c.pending.insert((k, kind, target));
             Ok(())
         }
     }
@@ -665,7 +677,9 @@ fn emit_loop(
         ctx.frame_mut()?.constructs[k].ir_level = ctx.loops.len();
         if ctx.live {
             let list: Vec<Pending> = pending.into_iter().collect();
-            continue_after_wrapper(ctx, k, &list)?;
+            // The exits that broke the one-trip loop around the body, then the
+            // continue construct.
+            dispatch(ctx, &list, &mut |ctx| continue_construct(ctx, k))?;
         }
         if ctx.live {
             return Err(ctx.invalid(
@@ -678,34 +692,6 @@ fn emit_loop(
     let mut all = c.pending;
     all.extend(pending);
     after(ctx, all, merge)
-}
-
-/// After the one-trip loop around a body: the exits that broke it, then the continue
-/// construct.
-fn continue_after_wrapper(
-    ctx: &mut Ctx<'_>,
-    k: usize,
-    list: &[Pending],
-) -> Result<(), ImportError> {
-    let Some((&(pk, kind, target), rest)) = list.split_first() else {
-        return continue_construct(ctx, k);
-    };
-    let key = flag_key(ctx, pk, kind)?;
-    let flag = match ctx.vars.get(&key).and_then(Val::leaf) {
-        Some(f) => f,
-        None => ctx.bool(false),
-    };
-    let before = ctx.vars.clone();
-    let id = ctx.push_if(flag);
-    exit(ctx, pk, kind, target)?;
-    let then_state = ctx.edge()?;
-    ctx.vars = before;
-    ctx.live = true;
-    ctx.push_else(id);
-    continue_after_wrapper(ctx, k, rest)?;
-    let else_state = ctx.edge()?;
-    ctx.pop_if(id);
-    ctx.merge(then_state.into_iter().chain(else_state).collect())
 }
 
 /// A switch: a loop that runs once, each case in an `if` of its own.
@@ -782,7 +768,7 @@ fn switch(
     let uid = ctx.frame()?.constructs.last().map_or(0, |c| c.uid);
     let taken_key = VarKey::Taken(uid);
     let no = ctx.bool(false);
-    ctx.vars.insert(taken_key, Val::Leaf(no));
+    ctx.set_var(taken_key, Val::Leaf(no))?;
     for (n, t) in targets.iter().enumerate() {
         if !ctx.live {
             break;
@@ -797,30 +783,30 @@ fn switch(
             Some(e) => e,
             None => default_entry,
         };
-        let taken = match ctx.vars.get(&taken_key).and_then(Val::leaf) {
+        let taken = match ctx.var(taken_key)?.and_then(Val::leaf) {
             Some(t) => t,
             None => ctx.bool(false),
         };
         let cond = ctx.alu(ir::AluOp::Ior, &[taken, entry])?;
-        let before = ctx.vars.clone();
+        let cp = ctx.vars.checkpoint();
         let id = ctx.push_if(cond);
         let yes = ctx.bool(true);
-        ctx.vars.insert(taken_key, Val::Leaf(yes));
+        ctx.set_var(taken_key, Val::Leaf(yes))?;
         walk_from(ctx, *t, false)?;
-        let then_state = ctx.edge()?;
-        ctx.vars = before;
+        let then_state = ctx.edge(cp)?;
+        ctx.vars.rewind(cp);
         ctx.live = true;
         ctx.push_else(id);
-        let else_state = ctx.edge()?;
+        let else_state = ctx.edge(cp)?;
         ctx.pop_if(id);
-        ctx.merge(then_state.into_iter().chain(else_state).collect())?;
+        ctx.merge(cp, then_state.into_iter().chain(else_state).collect())?;
     }
     if ctx.live {
         ctx.break_loop(ir_loop)?;
     }
     let c = pop_construct(ctx)?;
     let pending = ctx.close_loop()?;
-    ctx.vars.remove(&taken_key);
+    ctx.vars.set(taken_key, None);
     let mut all = c.pending;
     all.extend(pending);
     after(ctx, all, merge)
@@ -909,18 +895,17 @@ pub fn run_function(
         ctx.set(*p, a)?;
     }
     let no = ctx.bool(false);
-    ctx.vars.insert(VarKey::Returned(id), Val::Leaf(no));
+    ctx.set_var(VarKey::Returned(id), Val::Leaf(no))?;
     let result_type = ctx.m.functions[fi].result_type;
     if !matches!(ctx.d.types.get(result_type), Some(super::types::Ty::Void)) {
         let u = ctx.undef_of(result_type)?;
-        ctx.vars.insert(VarKey::ReturnValue(id), u);
+        ctx.set_var(VarKey::ReturnValue(id), u)?;
     }
     walk(ctx, entry)?;
-    let rv = ctx.vars.remove(&VarKey::ReturnValue(id));
-    ctx.vars.retain(|k, _| match k {
-        VarKey::Local(f, _) | VarKey::Phi(f, _) | VarKey::Returned(f) => *f != id,
-        _ => true,
-    });
+    let rv = ctx.vars.get(&VarKey::ReturnValue(id)).cloned();
+    // A frame's variables end with it (no loop open around the call has used them
+    // before the call made them, so none has a header phi for them).
+    ctx.vars.drop_frame(id);
     ctx.frames.pop();
     Ok(rv)
 }

@@ -6,6 +6,7 @@
 use super::alu::{self, AluError};
 use super::decorations::Decorations;
 use super::module::{Id, Module};
+use super::promoted::{Checkpoint, Edge, Promoted};
 use super::spec::{ConstVal, Declarations};
 use super::types::Ty;
 use super::value::{ExitKind, Val, Value, VarKey};
@@ -13,9 +14,6 @@ use super::variables::Mapping;
 use crate::error::{ErrorKind, ImportError};
 use ir::{AluOp, Block, Builder, CfNode, Cursor, Function, IfId, Jump, LoopId, Src, Type};
 use std::collections::{BTreeMap, BTreeSet};
-
-/// The values of the promoted variables at one point of the program.
-pub type VarState = BTreeMap<VarKey, Val>;
 
 /// How deep calls may be inlined.
 pub const MAX_INLINE_DEPTH: usize = 64;
@@ -94,11 +92,21 @@ pub struct Construct {
 pub struct LoopCtx {
     /// The IR loop.
     pub id: LoopId,
-    /// Its header's phis: for each variable, one phi per leaf (none for loops that run
-    /// once).
-    pub header: Vec<(VarKey, Vec<ir::Value>)>,
-    /// The states at each `break`.
-    pub breaks: Vec<(Block, VarState)>,
+    /// Whether its header has phis (a loop that runs once has none).
+    pub phis: bool,
+    /// The checkpoint of the promoted variables at its start.
+    pub cp: Checkpoint,
+    /// The block before it and its first block.
+    pub pre: Block,
+    /// Its first block, where the header phis go.
+    pub first: Block,
+    /// Its header's phis, made when a variable is first used inside the loop: one phi
+    /// per leaf, or `None` for a variable that did not exist when the loop started.
+    pub header: BTreeMap<VarKey, Option<Vec<ir::Value>>>,
+    /// The stores along each back edge.
+    pub continues: Vec<(Block, Edge)>,
+    /// The stores along each `break`.
+    pub breaks: Vec<(Block, Edge)>,
     /// Exits that broke out of it on their way further out: dispatched after it.
     pub pending: BTreeSet<Pending>,
 }
@@ -142,7 +150,7 @@ pub struct Ctx<'m> {
     /// The instruction being translated (for errors).
     pub inst: usize,
     /// The promoted variables' values.
-    pub vars: VarState,
+    pub vars: Promoted,
     /// For each id, its slot in `values` (or `u32::MAX`).
     slots: Vec<u32>,
     values: Vec<Value>,
@@ -184,7 +192,7 @@ impl<'m> Ctx<'m> {
             span: ir::Span::UNKNOWN,
             live: true,
             inst: 0,
-            vars: VarState::new(),
+            vars: Promoted::default(),
             slots: vec![u32::MAX; m.bound as usize],
             values: Vec::new(),
             frames: Vec::new(),
@@ -529,61 +537,124 @@ impl<'m> Ctx<'m> {
         self.live = false;
     }
 
-    /// The edge leaving the cursor, if it is reachable: its block and state.
-    pub fn edge(&self) -> Result<Option<(Block, VarState)>, ImportError> {
+    // ----- promoted variables ---------------------------------------------------------
+
+    /// Makes the header phis of `key` in the open loops that have not used it yet: a
+    /// variable's value in a loop is a phi of the values entering the loop and those
+    /// along its back edges (Braun et al.'s incomplete phis of a block whose
+    /// predecessors are not all known yet; the back edges' values are added when the
+    /// loop closes).
+    fn touch(&mut self, key: VarKey) -> Result<(), ImportError> {
+        for l in 0..self.loops.len() {
+            let lp = &self.loops[l];
+            if !lp.phis || lp.header.contains_key(&key) {
+                continue;
+            }
+            let (pre, first, cp) = (lp.pre, lp.first, lp.cp);
+            let phis = match self.vars.get(&key).cloned() {
+                None => None,
+                Some(val) => {
+                    let mut ps = Vec::new();
+                    let mut leaves = Vec::new();
+                    for leaf in val.leaves() {
+                        let ty = self.func.src_type(leaf);
+                        let mut b = Builder::new(&mut self.func, Cursor::BlockStart(first));
+                        b.span = self.span;
+                        let p = b.phi(ty, &[(pre, leaf)]);
+                        ps.push(p);
+                        leaves.push(Src::new(p));
+                    }
+                    let v = val
+                        .with_leaves(&mut leaves.into_iter())
+                        .ok_or_else(|| self.internal("phis lost leaves"))?;
+                    self.vars.set_before(cp, key, v);
+                    Some(ps)
+                }
+            };
+            self.loops[l].header.insert(key, phis);
+        }
+        Ok(())
+    }
+
+    /// The value of promoted variable `key` at the cursor.
+    pub fn var(&mut self, key: VarKey) -> Result<Option<&Val>, ImportError> {
+        self.touch(key)?;
+        Ok(self.vars.get(&key))
+    }
+
+    /// Sets promoted variable `key` at the cursor.
+    pub fn set_var(&mut self, key: VarKey, val: Val) -> Result<(), ImportError> {
+        self.touch(key)?;
+        self.vars.set(key, Some(val));
+        Ok(())
+    }
+
+    /// The edge leaving the cursor, if it is reachable: its block and what was stored
+    /// since `cp`.
+    pub fn edge(&self, cp: Checkpoint) -> Result<Option<(Block, Edge)>, ImportError> {
         if !self.live {
             return Ok(None);
         }
-        Ok(Some((self.current_block()?, self.vars.clone())))
+        Ok(Some((self.current_block()?, self.vars.edge(cp))))
     }
 
-    /// Opens an IR loop; with `phis`, every variable gets a header phi (a loop that
-    /// runs once needs none).
+    /// Opens an IR loop; with `phis`, the variables used in it get header phis (a loop
+    /// that runs once needs none).
     pub fn open_loop(&mut self, phis: bool) -> Result<usize, ImportError> {
         let id = self.build(|b| b.push_loop());
         let pre = match self.func.prev_node(CfNode::Loop(id)) {
             Some(CfNode::Block(b)) => b,
             _ => return Err(self.internal("a loop without a block before it")),
         };
-        let mut header = Vec::new();
-        if phis {
-            let vars = std::mem::take(&mut self.vars);
-            let mut new_vars = VarState::new();
-            for (key, val) in vars {
-                let mut ps = Vec::new();
-                let mut leaves = Vec::new();
-                for leaf in val.leaves() {
-                    let ty = self.func.src_type(leaf);
-                    let p = self.build(|b| b.phi(ty, &[(pre, leaf)]));
-                    ps.push(p);
-                    leaves.push(Src::new(p));
-                }
-                let v = val
-                    .with_leaves(&mut leaves.into_iter())
-                    .ok_or_else(|| self.internal("phis lost leaves"))?;
-                new_vars.insert(key, v);
-                header.push((key, ps));
-            }
-            self.vars = new_vars;
-        }
+        let first = self.current_block()?;
+        let cp = self.vars.checkpoint();
         self.loops.push(LoopCtx {
             id,
-            header,
+            phis,
+            cp,
+            pre,
+            first,
+            header: BTreeMap::new(),
+            continues: Vec::new(),
             breaks: Vec::new(),
             pending: BTreeSet::new(),
         });
         Ok(self.loops.len() - 1)
     }
 
-    /// Closes the innermost IR loop: the cursor moves after it and the break states
-    /// merge. Returns the exits to dispatch.
+    /// Closes the innermost IR loop: its header phis get their back edges' values, the
+    /// cursor moves after it and the break states merge. Returns the exits to dispatch.
     pub fn close_loop(&mut self) -> Result<BTreeSet<Pending>, ImportError> {
         let l = self
             .loops
             .pop()
             .ok_or_else(|| self.internal("no loop to close"))?;
         self.build(|b| b.pop_loop(l.id));
-        self.merge(l.breaks)?;
+        self.vars.rewind(l.cp);
+        for (key, phis) in &l.header {
+            let Some(phis) = phis else { continue };
+            // A back edge that did not store the variable carries the header's value.
+            let base = self.vars.get(key).map(Val::leaves);
+            for (b, edge) in &l.continues {
+                let leaves = match edge.get(key) {
+                    Some(v) => v.as_ref().map(Val::leaves),
+                    None => base.clone(),
+                };
+                for (k, phi) in phis.iter().enumerate() {
+                    let ty = self.func.value_type(*phi);
+                    let leaf = match leaves.as_ref().and_then(|l| l.get(k)) {
+                        Some(l) => *l,
+                        None => self.missing(*b, ty, true),
+                    };
+                    if self.func.src_type(leaf) != ty {
+                        return Err(self.internal("a loop variable changed type"));
+                    }
+                    let phi = *phi;
+                    self.build(|bd| bd.add_phi_src(phi, *b, leaf));
+                }
+            }
+        }
+        self.merge(l.cp, l.breaks)?;
         Ok(l.pending)
     }
 
@@ -593,81 +664,71 @@ impl<'m> Ctx<'m> {
             return Err(self.internal("a break out of a loop that is not the innermost"));
         }
         let b = self.current_block()?;
-        let state = self.vars.clone();
+        let state = self.vars.edge(self.loops[index].cp);
         self.loops[index].breaks.push((b, state));
         self.jump(Jump::Break);
         Ok(())
     }
 
-    /// The back edge of IR loop `index`: feeds its header phis from the cursor's
-    /// block and jumps to the header.
+    /// The back edge of IR loop `index`: records the state for its header phis and
+    /// jumps to the header.
     pub fn continue_loop(&mut self, index: usize) -> Result<(), ImportError> {
         if index + 1 != self.loops.len() {
             return Err(self.internal("a continue of a loop that is not the innermost"));
         }
         let b = self.current_block()?;
-        let header = std::mem::take(&mut self.loops[index].header);
-        let mut r = Ok(());
-        for (key, phis) in &header {
-            let leaves = match self.vars.get(key) {
-                Some(v) => v.leaves(),
-                None => Vec::new(),
-            };
-            for (k, phi) in phis.iter().enumerate() {
-                let leaf = match leaves.get(k) {
-                    Some(l) => *l,
-                    None => {
-                        let ty = self.func.value_type(*phi);
-                        self.undef(ty)
-                    }
-                };
-                if self.func.src_type(leaf) != self.func.value_type(*phi) {
-                    r = Err(self.internal("a loop variable changed type"));
-                }
-                let phi = *phi;
-                self.build(|bd| bd.add_phi_src(phi, b, leaf));
-            }
-        }
-        self.loops[index].header = header;
-        r?;
+        let state = self.vars.edge(self.loops[index].cp);
+        self.loops[index].continues.push((b, state));
         self.jump(Jump::Continue);
         Ok(())
     }
 
     /// Merges the states reaching the cursor from `preds` (the reachable predecessors
-    /// of the cursor's block, which must be at its start): values that differ get
-    /// phis. A variable a predecessor lacks reads as `false` there if it is a flag, and
-    /// as undefined otherwise (SPIR-V's dominance rules keep such paths from reading
-    /// it).
-    pub fn merge(&mut self, preds: Vec<(Block, VarState)>) -> Result<(), ImportError> {
+    /// of the cursor's block, which must be at its start, each with what it stored
+    /// since `cp`) and closes `cp`: values that differ get phis. Only the variables
+    /// stored since `cp` are looked at. A variable a predecessor lacks reads as `false`
+    /// there if it is a flag, and as undefined otherwise (SPIR-V's dominance rules keep
+    /// such paths from reading it).
+    pub fn merge(&mut self, cp: Checkpoint, preds: Vec<(Block, Edge)>) -> Result<(), ImportError> {
+        self.vars.close(cp);
         if preds.is_empty() {
             self.live = false;
             return Ok(());
         }
+        self.live = true;
         if preds.len() == 1 {
-            self.vars = preds.into_iter().next().map(|p| p.1).unwrap_or_default();
-            self.live = true;
+            for (key, v) in preds.into_iter().flat_map(|p| p.1) {
+                if self.vars.get(&key) != v.as_ref() {
+                    self.vars.set(key, v);
+                }
+            }
             return Ok(());
         }
         let mut keys: BTreeSet<VarKey> = BTreeSet::new();
-        for (_, s) in &preds {
-            keys.extend(s.keys().copied());
+        for (_, e) in &preds {
+            keys.extend(e.keys().copied());
         }
-        let mut out = VarState::new();
         for key in keys {
-            let shape = preds.iter().find_map(|(_, s)| s.get(&key)).cloned();
-            let Some(shape) = shape else { continue };
-            let first = preds[0].1.get(&key);
-            if preds.iter().all(|(_, s)| s.get(&key) == first) {
-                out.insert(key, shape);
+            let base = self.vars.get(&key).cloned();
+            let vals: Vec<Option<&Val>> = preds
+                .iter()
+                .map(|(_, e)| e.get(&key).map_or(base.as_ref(), Option::as_ref))
+                .collect();
+            if vals.iter().all(|v| *v == vals[0]) {
+                if vals[0] != base.as_ref() {
+                    self.vars.set(key, vals[0].cloned());
+                }
                 continue;
             }
+            let Some(shape) = vals.iter().find_map(|v| *v) else {
+                continue;
+            };
             let shape_leaves = shape.leaves();
             // Each predecessor's leaves, flattened once per variable rather than once
             // per leaf: a join of a large composite is then linear in its size.
             let mut pred_leaves = Vec::with_capacity(preds.len());
-            for (_, s) in &preds {
-                let l = s.get(&key).map(|v| v.leaves());
+            for v in &vals {
+                let l = v.map(Val::leaves);
                 if l.as_ref().is_some_and(|l| l.len() != shape_leaves.len()) {
                     return Err(self.internal("states of different shapes"));
                 }
@@ -699,10 +760,8 @@ impl<'m> Ctx<'m> {
             let v = shape
                 .with_leaves(&mut merged.into_iter())
                 .ok_or_else(|| self.internal("a merged state lost leaves"))?;
-            out.insert(key, v);
+            self.vars.set(key, Some(v));
         }
-        self.vars = out;
-        self.live = true;
         Ok(())
     }
 
@@ -725,8 +784,12 @@ impl<'m> Ctx<'m> {
 
     /// The innermost frame, mutably.
     pub fn frame_mut(&mut self) -> Result<&mut Frame, ImportError> {
-        let e = self.internal("no frame");
-        self.frames.last_mut().ok_or(e)
+        // (The error is made only when there is no frame: it disassembles.)
+        if self.frames.is_empty() {
+            return Err(self.internal("no frame"));
+        }
+        let n = self.frames.len() - 1;
+        Ok(&mut self.frames[n])
     }
 
     /// Whether the import has grown past [`MAX_IR_INSTRUCTIONS`].

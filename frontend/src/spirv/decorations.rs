@@ -4,8 +4,8 @@
 use super::module::{Id, Module};
 use super::op;
 use crate::error::{ErrorKind, ImportError, Location};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use spirv::Decoration as D;
-use std::collections::{HashMap, HashSet};
 
 /// One decoration: its number and its literal or id operands.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,7 +31,7 @@ impl Decorations {
     pub fn read(m: &Module) -> Result<Decorations, ImportError> {
         let mut d = Decorations::default();
         // Decoration groups collect decorations first and hand them out later.
-        let mut groups: HashMap<Id, Vec<Dec>> = HashMap::new();
+        let mut groups: HashMap<Id, Vec<Dec>> = HashMap::default();
         for &i in &m.annotations {
             let inst = m.insts[i];
             let ops = m.ops(i);

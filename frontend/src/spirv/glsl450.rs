@@ -3,8 +3,9 @@
 //! `exp(x) = exp2(x * log2(e))`, `length = sqrt(dot(x, x))`, `smoothstep`, `step`,
 //! ...), each written in the order the naga path writes it, so the two translations
 //! compute the same bits. Functions without an IR op or an exact expansion (inverse
-//! trigonometric and hyperbolic functions, `modf`, `frexp`, matrix inverse, the
-//! normalized packings) are errors naming the function, never an approximation.
+//! trigonometric and hyperbolic functions, `modf`, `frexp`, matrix inverse) are errors
+//! naming the function, never an approximation. The normalized packings are NIR's
+//! lowerings of them (`nir_opt_algebraic.py`'s `lower_pack_unorm_4x8` and friends).
 
 use super::alu::{self, fconst, op, splat, AluError};
 use super::value::Val;
@@ -256,14 +257,14 @@ pub fn glsl450(
             let y = op(b, AluOp::Unpack64_2x32SplitY, &[a])?;
             leaf(op(b, AluOp::Vec2, &[x, y])?)
         }
-        G::PackSnorm4x8
-        | G::PackUnorm4x8
-        | G::PackSnorm2x16
-        | G::PackUnorm2x16
-        | G::UnpackSnorm2x16
-        | G::UnpackUnorm2x16
-        | G::UnpackSnorm4x8
-        | G::UnpackUnorm4x8 => unsupported("the IR has no op for it"),
+        G::PackSnorm4x8 => leaf(pack_norm(b, a, Norm::SNORM8)?),
+        G::PackUnorm4x8 => leaf(pack_norm(b, a, Norm::UNORM8)?),
+        G::PackSnorm2x16 => leaf(pack_norm(b, a, Norm::SNORM16)?),
+        G::PackUnorm2x16 => leaf(pack_norm(b, a, Norm::UNORM16)?),
+        G::UnpackSnorm4x8 => leaf(unpack_norm(b, a, Norm::SNORM8)?),
+        G::UnpackUnorm4x8 => leaf(unpack_norm(b, a, Norm::UNORM8)?),
+        G::UnpackSnorm2x16 => leaf(unpack_norm(b, a, Norm::SNORM16)?),
+        G::UnpackUnorm2x16 => leaf(unpack_norm(b, a, Norm::UNORM16)?),
         G::Length => {
             if n == 1 {
                 return leaf(op(b, AluOp::Fabs, &[a])?);
@@ -367,4 +368,143 @@ fn narrow(b: &mut Builder<'_>, r: Src, bits: u8) -> Result<Src, AluError> {
         64 => op(b, AluOp::I2i64, &[r]),
         _ => Err(AluError::Invalid(format!("a {bits}-bit bit index"))),
     }
+}
+
+/// A normalized packing: signedness and bits per component.
+#[derive(Copy, Clone)]
+struct Norm {
+    signed: bool,
+    bits: u8,
+}
+
+impl Norm {
+    const SNORM8: Norm = Norm {
+        signed: true,
+        bits: 8,
+    };
+    const UNORM8: Norm = Norm {
+        signed: false,
+        bits: 8,
+    };
+    const SNORM16: Norm = Norm {
+        signed: true,
+        bits: 16,
+    };
+    const UNORM16: Norm = Norm {
+        signed: false,
+        bits: 16,
+    };
+
+    /// Components in a 32-bit word.
+    fn count(self) -> u8 {
+        32 / self.bits
+    }
+
+    /// The integer that stands for 1.0: 255, 127, 65535 or 32767.
+    fn scale(self) -> f64 {
+        ((1u32 << (self.bits - u8::from(self.signed))) - 1) as f64
+    }
+
+    fn name(self) -> String {
+        let kind = if self.signed { "Snorm" } else { "Unorm" };
+        format!("{kind}{}x{}", self.count(), self.bits)
+    }
+}
+
+/// `Pack{S,U}norm{4x8,2x16}`: GLSL's `round(clamp(c, 0, 1) * 255.0)` (or
+/// `round(clamp(c, -1, 1) * 127.0)`, ...) per component, rounding to nearest even, each
+/// in its bits of the word, the first component lowest. NIR's lowering:
+/// `pack_uvec4_to_uint(f2u32(fround_even(fmul(fsat(v), 255.0))))`, and
+/// `fmin(1.0, fmax(-1.0, v))` for snorm. The signed components are masked to their bits
+/// before they are placed.
+fn pack_norm(b: &mut Builder<'_>, v: Src, f: Norm) -> Result<Src, AluError> {
+    let t = b.func.src_type(v);
+    if t.num_components() != f.count() || t.bit_size() != 32 {
+        return Err(AluError::Invalid(format!(
+            "Pack{} takes a vector of {} 32-bit floats",
+            f.name(),
+            f.count()
+        )));
+    }
+    let n = f.count();
+    let clamped = if f.signed {
+        let lo = fconst(b, 32, -1.0, n)?;
+        let hi = fconst(b, 32, 1.0, n)?;
+        let m = op(b, AluOp::Fmax, &[lo, v])?;
+        op(b, AluOp::Fmin, &[hi, m])?
+    } else {
+        op(b, AluOp::Fsat, &[v])?
+    };
+    let scale = fconst(b, 32, f.scale(), n)?;
+    let scaled = op(b, AluOp::Fmul, &[clamped, scale])?;
+    let rounded = op(b, AluOp::FroundEven, &[scaled])?;
+    let ints = op(
+        b,
+        if f.signed { AluOp::F2i32 } else { AluOp::F2u32 },
+        &[rounded],
+    )?;
+    let mask = Src::new(b.imm_u32(((1u64 << f.bits) - 1) as u32));
+    let mut word: Option<Src> = None;
+    for i in 0..n {
+        let mut c = ints.component(i);
+        // A negative component has its sign bits above its own; the last one's shift
+        // drops them.
+        if f.signed && i + 1 < n {
+            c = op(b, AluOp::Iand, &[c, mask])?;
+        }
+        if i > 0 {
+            let sh = Src::new(b.imm_u32(u32::from(f.bits * i)));
+            c = op(b, AluOp::Ishl, &[c, sh])?;
+        }
+        word = Some(match word {
+            Some(w) => op(b, AluOp::Ior, &[w, c])?,
+            None => c,
+        });
+    }
+    word.ok_or_else(|| AluError::Invalid("a packing of no components".into()))
+}
+
+/// `Unpack{S,U}norm{4x8,2x16}`: each component of the word, the first lowest, as
+/// `f / 255.0` (unorm) or `clamp(f / 127.0, -1, 1)` (snorm; the most negative integer
+/// gives -1.0). NIR's lowering: `fdiv(u2f32(vec4(extract_u8(v, 0), ...)), 255.0)`, and
+/// `fmin(1.0, fmax(-1.0, fdiv(i2f32(...), 127.0)))` for snorm.
+fn unpack_norm(b: &mut Builder<'_>, v: Src, f: Norm) -> Result<Src, AluError> {
+    let t = b.func.src_type(v);
+    if t.num_components() != 1 || t.bit_size() != 32 {
+        return Err(AluError::Invalid(format!(
+            "Unpack{} takes a 32-bit integer",
+            f.name()
+        )));
+    }
+    let extract = match (f.signed, f.bits) {
+        (false, 8) => AluOp::ExtractU8,
+        (true, 8) => AluOp::ExtractI8,
+        (false, _) => AluOp::ExtractU16,
+        (true, _) => AluOp::ExtractI16,
+    };
+    let n = f.count();
+    let mut comps = Vec::with_capacity(n as usize);
+    for i in 0..n {
+        let k = Src::new(b.imm_u32(u32::from(i)));
+        comps.push(op(b, extract, &[v, k])?);
+    }
+    let vec = op(
+        b,
+        AluOp::vec(n).ok_or_else(|| AluError::Invalid("a vector".into()))?,
+        &comps,
+    )?;
+    let fl = op(
+        b,
+        if f.signed { AluOp::I2f32 } else { AluOp::U2f32 },
+        &[vec],
+    )?;
+    let scale = fconst(b, 32, f.scale(), n)?;
+    let q = op(b, AluOp::Fdiv, &[fl, scale])?;
+    if !f.signed {
+        return Ok(q);
+    }
+    let lo = fconst(b, 32, -1.0, n)?;
+    let hi = fconst(b, 32, 1.0, n)?;
+    let m = op(b, AluOp::Fmax, &[lo, q])?;
+    op(b, AluOp::Fmin, &[hi, m])
 }

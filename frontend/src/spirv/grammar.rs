@@ -678,7 +678,25 @@ pub static OPS: &[OpInfo] = &[
 
 /// The table entry of `opcode`, if the grammar has one.
 pub fn info(opcode: u16) -> Option<&'static OpInfo> {
-    OPS.binary_search_by_key(&opcode, |o| o.0)
-        .ok()
-        .map(|i| &OPS[i])
+    // Every instruction of a module asks (its operands, its result): a direct index for
+    // the opcodes below `DIRECT`, a search for the extensions' high numbers.
+    const DIRECT: usize = 512;
+    static INDEX: std::sync::OnceLock<[u16; DIRECT]> = std::sync::OnceLock::new();
+    let index = INDEX.get_or_init(|| {
+        let mut t = [u16::MAX; DIRECT];
+        for (i, o) in OPS.iter().enumerate() {
+            if (o.0 as usize) < DIRECT {
+                t[o.0 as usize] = i as u16;
+            }
+        }
+        t
+    });
+    match index.get(opcode as usize) {
+        Some(&i) if i != u16::MAX => OPS.get(i as usize),
+        Some(_) => None,
+        None => OPS
+            .binary_search_by_key(&opcode, |o| o.0)
+            .ok()
+            .map(|i| &OPS[i]),
+    }
 }

@@ -166,7 +166,7 @@ pub fn local_variable(ctx: &mut Ctx<'_>, i: usize) -> Result<(), ImportError> {
         None => ctx.zero_of(pointee)?,
     };
     let frame = ctx.frame()?.id;
-    ctx.vars.insert(VarKey::Local(frame, *id), v);
+    ctx.set_var(VarKey::Local(frame, *id), v)?;
     ctx.set(
         *id,
         Value::Var(VarPtr {
@@ -374,8 +374,7 @@ pub fn load(ctx: &mut Ctx<'_>, p: &Value, result_ty: u32) -> Result<Value, Impor
     match p {
         Value::Var(v) => {
             let whole = ctx
-                .vars
-                .get(&v.key)
+                .var(v.key)?
                 .cloned()
                 .ok_or_else(|| ctx.internal(format!("variable {:?} has no value", v.key)))?;
             Ok(Value::Val(read_path(ctx, &whole, &v.path)?))
@@ -584,15 +583,14 @@ pub fn store(ctx: &mut Ctx<'_>, p: &Value, val: &Val) -> Result<(), ImportError>
     match p {
         Value::Var(v) => {
             let old = ctx
-                .vars
-                .get(&v.key)
+                .var(v.key)?
                 .cloned()
                 .ok_or_else(|| ctx.internal(format!("variable {:?} has no value", v.key)))?;
             let new = write_path(ctx, &old, &v.path, val)?;
             if new.leaves().len() != old.leaves().len() {
                 return Err(ctx.invalid("a store of a value of another shape"));
             }
-            ctx.vars.insert(v.key, new);
+            ctx.set_var(v.key, new)?;
             Ok(())
         }
         Value::Mem(m) => {

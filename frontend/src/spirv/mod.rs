@@ -27,6 +27,7 @@ pub mod image;
 pub mod memory;
 pub mod module;
 pub mod op;
+pub mod promoted;
 pub mod spec;
 pub mod ssa;
 pub mod types;
@@ -157,7 +158,7 @@ pub fn import(bytes: &[u8], options: &Options) -> Result<Imported, ImportError> 
             },
             None => ctx.zero_of(g.pointee)?,
         };
-        ctx.vars.insert(VarKey::Private(id), v);
+        ctx.set_var(VarKey::Private(id), v)?;
     }
     ctx.inst = ep.inst;
     cfg::run_function(&mut ctx, ep_fn, Vec::new())?;

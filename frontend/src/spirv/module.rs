@@ -10,7 +10,7 @@
 use super::grammar;
 use super::op;
 use crate::error::{ErrorKind, ImportError, Location};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// A SPIR-V result id.
 pub type Id = u32;
@@ -246,16 +246,16 @@ impl Module {
             lines: Vec::new(),
             defs: vec![NONE; bound as usize],
             capabilities: Vec::new(),
-            ext_imports: HashMap::new(),
+            ext_imports: HashMap::default(),
             memory_model: None,
             entry_points: Vec::new(),
             exec_modes: Vec::new(),
-            names: HashMap::new(),
-            strings: HashMap::new(),
+            names: HashMap::default(),
+            strings: HashMap::default(),
             annotations: Vec::new(),
             globals: Vec::new(),
             functions: Vec::new(),
-            blocks: HashMap::new(),
+            blocks: HashMap::default(),
             words: Vec::new(),
         };
         m.scan(&words)?;

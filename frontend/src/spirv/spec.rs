@@ -15,8 +15,9 @@ use super::types::{ImageTy, Ty, Types};
 use super::value::Val;
 use crate::error::{ErrorKind, ImportError};
 use ir::{Builder, Cursor, Src, Type};
+use rustc_hash::FxHashMap as HashMap;
 use spirv::{Decoration as D, Op};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::fmt;
 
 /// The longest array the translator accepts.

@@ -11,7 +11,7 @@
 
 use ir::dominance::{Cfg, DomTree};
 use ir::{Block, Builder, CfNode, Cursor, Function, InstKind, Src, Type, Value};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// Gives every phi a source for each predecessor: an edge from a block no path reaches
 /// carries an `undef`.
@@ -62,8 +62,8 @@ enum Use {
 /// it.
 pub fn repair(func: &mut Function) -> usize {
     let (cfg, dom) = DomTree::of_fast(func);
-    let mut def_block: HashMap<Value, Block> = HashMap::new();
-    let mut bad: HashMap<Value, Vec<Use>> = HashMap::new();
+    let mut def_block: HashMap<Value, Block> = HashMap::default();
+    let mut bad: HashMap<Value, Vec<Use>> = HashMap::default();
     let blocks = func.blocks_in_order();
     for &b in &blocks {
         for i in func.block_insts(b) {
@@ -134,7 +134,7 @@ pub fn repair(func: &mut Function) -> usize {
         let d = def_block[v];
         let ty = func.value_type(*v);
         // Phis at the iterated dominance frontier of the definition.
-        let mut phi_at: HashMap<Block, Value> = HashMap::new();
+        let mut phi_at: HashMap<Block, Value> = HashMap::default();
         let mut work = vec![d];
         while let Some(b) = work.pop() {
             for &f in frontier.get(&b).map(|x| x.as_slice()).unwrap_or(&[]) {
@@ -218,7 +218,7 @@ pub fn repair(func: &mut Function) -> usize {
 /// The dominance frontier of every reachable block (Cooper, Harvey and Kennedy's
 /// walk up from each join's predecessors).
 fn frontiers(cfg: &Cfg, dom: &DomTree) -> HashMap<Block, Vec<Block>> {
-    let mut df: HashMap<Block, Vec<Block>> = HashMap::new();
+    let mut df: HashMap<Block, Vec<Block>> = HashMap::default();
     for &b in cfg.blocks() {
         if !dom.is_reachable(b) {
             continue;

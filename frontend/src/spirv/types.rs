@@ -5,8 +5,8 @@
 use super::decorations::Decorations;
 use super::module::Id;
 use ir::Type;
+use rustc_hash::FxHashMap as HashMap;
 use spirv::Decoration as D;
-use std::collections::HashMap;
 
 /// An image type (`OpTypeImage`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

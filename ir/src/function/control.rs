@@ -99,32 +99,38 @@ impl Function {
         }
     }
 
-    /// The block control reaches after leaving `node` (the node after it in its list,
-    /// which NIR's shape makes a block).
-    pub(super) fn block_after(&self, node: CfNode) -> Option<Block> {
-        match self.next_node(node) {
-            Some(CfNode::Block(b)) => Some(b),
-            _ => None,
-        }
-    }
-
     /// The successors of a block in the control-flow graph, derived from the tree.
     /// Returns an empty list for the last block of the function and for blocks whose
     /// neighbourhood violates NIR's shape (the validator reports those).
     pub fn successors(&self, block: Block) -> SmallVec<[Block; 2]> {
+        self.successors_by(block, &|n| self.next_node(n))
+    }
+
+    /// [`Function::successors`], with `next` giving the node after a node in its list.
+    fn successors_by(
+        &self,
+        block: Block,
+        next: &dyn Fn(CfNode) -> Option<CfNode>,
+    ) -> SmallVec<[Block; 2]> {
+        // The block control reaches after leaving a node (the node after it in its
+        // list, which NIR's shape makes a block).
+        let after = |node| match next(node) {
+            Some(CfNode::Block(b)) => Some(b),
+            _ => None,
+        };
         let mut out = SmallVec::new();
         let node = CfNode::Block(block);
         if let Some(jump) = self.blocks[block.index()].jump {
             if let Some(l) = self.enclosing_loop(node) {
                 let target = match jump {
-                    Jump::Break => self.block_after(CfNode::Loop(l)),
+                    Jump::Break => after(CfNode::Loop(l)),
                     Jump::Continue => self.first_block(CfParent::Loop(l)),
                 };
                 out.extend(target);
             }
             return out;
         }
-        match self.next_node(node) {
+        match next(node) {
             Some(CfNode::If(i)) => {
                 out.extend(self.first_block(CfParent::Then(i)));
                 out.extend(self.first_block(CfParent::Else(i)));
@@ -133,7 +139,7 @@ impl Function {
             Some(CfNode::Block(_)) => {}
             None => match self.blocks[block.index()].parent {
                 Some(CfParent::Then(i)) | Some(CfParent::Else(i)) => {
-                    out.extend(self.block_after(CfNode::If(i)))
+                    out.extend(after(CfNode::If(i)))
                 }
                 Some(CfParent::Loop(l)) => out.extend(self.first_block(CfParent::Loop(l))),
                 Some(CfParent::Root) | None => {}
@@ -142,16 +148,39 @@ impl Function {
         out
     }
 
-    /// The predecessors of every block of the tree, in program order of the predecessor.
+    /// The predecessors of every block in the tree (each block appears, possibly with
+    /// an empty list).
     pub fn predecessors(&self) -> HashMap<Block, SmallVec<[Block; 2]>> {
+        // The node after each node, from one walk over the lists: asking each list for
+        // a node's position would cost the list's length per block.
+        let mut next: HashMap<CfNode, CfNode> = HashMap::with_capacity(self.blocks.len() * 2);
+        self.collect_next(&self.body, &mut next);
+        let lookup = |n: CfNode| next.get(&n).copied();
         let mut preds: HashMap<Block, SmallVec<[Block; 2]>> = HashMap::new();
         for b in self.blocks_in_order() {
             preds.entry(b).or_default();
-            for s in self.successors(b) {
+            for s in self.successors_by(b, &lookup) {
                 preds.entry(s).or_default().push(b);
             }
         }
         preds
+    }
+
+    fn collect_next(&self, list: &[CfNode], out: &mut HashMap<CfNode, CfNode>) {
+        for (k, node) in list.iter().enumerate() {
+            if let Some(n) = list.get(k + 1) {
+                out.insert(*node, *n);
+            }
+            match *node {
+                CfNode::Block(_) => {}
+                CfNode::If(i) => {
+                    let d = &self.ifs[i.index()];
+                    self.collect_next(&d.then_list, out);
+                    self.collect_next(&d.else_list, out);
+                }
+                CfNode::Loop(l) => self.collect_next(&self.loops[l.index()].body, out),
+            }
+        }
     }
 
     /// Splits the block at `cursor`: the instructions after the cursor, and the jump,

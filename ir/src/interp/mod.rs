@@ -500,6 +500,12 @@ impl<'s> Interpreter<'s> {
     /// The components of `value` in lane `lane` after a run, or `None` if that lane did
     /// not define it (or the value does not exist).
     pub fn value(&self, value: Value, lane: usize) -> Option<&[u64]> {
+        Some(&self.store[self.lane_slots(value, lane)?])
+    }
+
+    /// Where the components of `value` in lane `lane` sit in the per-slot stores
+    /// (values, undef flags, intervals), if that lane defined it.
+    fn lane_slots(&self, value: Value, lane: usize) -> Option<std::ops::Range<usize>> {
         let id = self.regs.id(value)?;
         let slot = self.regs.slot(id)?;
         if lane >= self.lanes
@@ -509,7 +515,7 @@ impl<'s> Interpreter<'s> {
         }
         let n = slot.comps as usize;
         let start = slot.base as usize * self.lanes + lane * n;
-        Some(&self.store[start..start + n])
+        Some(start..start + n)
     }
 
     /// Which components of `value` in lane `lane` derive from an `undef` after a run
@@ -519,16 +525,7 @@ impl<'s> Interpreter<'s> {
         if self.undef.is_empty() {
             return None;
         }
-        let id = self.regs.id(value)?;
-        let slot = self.regs.slot(id)?;
-        if lane >= self.lanes
-            || self.defined.get(id as usize).copied().unwrap_or(0) & (1 << lane) == 0
-        {
-            return None;
-        }
-        let n = slot.comps as usize;
-        let start = slot.base as usize * self.lanes + lane * n;
-        Some(&self.undef[start..start + n])
+        Some(&self.undef[self.lane_slots(value, lane)?])
     }
 
     /// The intervals of the components of `value` in lane `lane` after a run
@@ -538,16 +535,7 @@ impl<'s> Interpreter<'s> {
         if self.bounds.is_empty() {
             return None;
         }
-        let id = self.regs.id(value)?;
-        let slot = self.regs.slot(id)?;
-        if lane >= self.lanes
-            || self.defined.get(id as usize).copied().unwrap_or(0) & (1 << lane) == 0
-        {
-            return None;
-        }
-        let n = slot.comps as usize;
-        let start = slot.base as usize * self.lanes + lane * n;
-        Some(&self.bounds[start..start + n])
+        Some(&self.bounds[self.lane_slots(value, lane)?])
     }
 
     /// Whether the current run branched (an `if`, a loop exit) on a condition derived

@@ -97,7 +97,14 @@ pub struct DocumentedAbi {
     values: Vec<Vec<u8>>,
     /// Payload bytes: the end of the last input, at least one register.
     bytes: usize,
+    /// The first binding-table index after the images' surfaces, where the buffers'
+    /// surfaces start.
+    buffer_surfaces: u64,
 }
+
+/// Binding-table entries (anv's `MAX_BINDING_TABLE_SIZE`): the buffer surfaces stop
+/// before this index.
+const BINDING_TABLE_SIZE: u64 = 240;
 
 /// The image declaration of `lowered` named `name`.
 fn image<'a>(lowered: &'a Shader, name: &str) -> Option<&'a ir::ImageDecl> {
@@ -176,11 +183,20 @@ impl DocumentedAbi {
                 size: slot.size,
             });
         }
+        // The binding table (visa/ABI.md, "Surfaces and samplers"): each image's
+        // surfaces at `binding + array index`, then the buffers.
+        let buffer_surfaces = lowered
+            .images
+            .iter()
+            .map(|d| u64::from(d.binding) + u64::from(d.count.unwrap_or(1)))
+            .max()
+            .unwrap_or(0);
         Ok(DocumentedAbi {
             values: vec![Vec::new(); inputs.len()],
             inputs,
             workgroups,
             bytes,
+            buffer_surfaces,
         })
     }
 }
@@ -205,6 +221,17 @@ fn table(mem: &Memory, bound: impl Fn(&Memory, u32) -> Option<crate::memory::All
 
 impl KernelAbi for DocumentedAbi {
     fn prepare(&mut self, mem: &mut Memory) -> Result<(), String> {
+        // UBO block `b` at `first + 2 b`, SSBO block `b` at `first + 2 b + 1`, as far as
+        // the binding table reaches.
+        for b in 0..TABLE_ENTRIES {
+            for (k, bound) in [(0, mem.ubo(b)), (1, mem.ssbo(b))] {
+                let index = self.buffer_surfaces + 2 * u64::from(b) + k;
+                if let Some(id) = bound.filter(|_| index < BINDING_TABLE_SIZE) {
+                    mem.bind_buffer_surface(index as u32, id)
+                        .map_err(|e| format!("buffer surface: {e}"))?;
+                }
+            }
+        }
         for (i, input) in self.inputs.iter().enumerate() {
             let value: Vec<u8> = match &input.kind {
                 InputKind::LocalId(_) => Vec::new(),

@@ -29,7 +29,7 @@ use super::payload::{
 use super::port_dataport::run_dataport;
 use super::run::{MessageCtx, MessagePort};
 use super::types::VType;
-use crate::memory::Memory;
+use crate::memory::{Access, AccessCtx, AccessKind, Memory};
 use crate::messages::block2d::{load_untyped, store_untyped, Block2d, UntypedBlock};
 use crate::messages::lanes::{Lanes, LanesMut, Sender};
 use crate::messages::lsc::{LscMessage, Message};
@@ -479,12 +479,72 @@ impl MemoryPort<'_> {
 
 impl MessagePort for MemoryPort<'_> {
     fn message(&mut self, msg: &XMessage, ctx: &mut MessageCtx<'_>) -> PortResult {
+        let logged = self.mem.log().len();
         match msg {
             XMessage::Lsc(m) => self.lsc(m, ctx),
             XMessage::Sampler(s) => self.sampler(s, ctx),
             XMessage::Dataport(d) => run_dataport(self.mem, self.dataport, d, ctx).map_err(env),
+        }?;
+        if let Some(active) = ctx.active {
+            attribute_uniform_load(self.mem, logged, active, ctx.invocations);
         }
+        Ok(())
     }
+}
+
+/// A load of a uniform buffer without mask whose channels all read the same bytes is
+/// a uniform load (brw's and IGC's block read of a value every lane uses): it is made
+/// for every lane
+/// the execution mask `active` holds, so its accesses are those lanes' invocations'
+/// (each the accesses of one channel), whichever channels the message itself used.
+/// Other messages without mask keep their channels' accesses.
+fn attribute_uniform_load(mem: &mut Memory, from: usize, active: u32, invocations: &[u32]) {
+    let made = &mem.log()[from.min(mem.log().len())..];
+    let Some(first) = made.first().copied() else {
+        return;
+    };
+    // Only a uniform buffer's loads: the kernel's own uniform loads are of UBOs
+    // (`visa::uniform`), while a SIMD1 message of the lowered shader (a 2D block or
+    // transposed load) is the subgroup's, attributed as the executor does.
+    let ubo = |a: &Access| matches!(a.space, crate::memory::Space::Alloc(id) if mem.is_ubo(id));
+    if made.iter().any(|a| a.kind != AccessKind::Load || !ubo(a)) {
+        return;
+    }
+    // The accesses of the first channel, and whether every channel made the same.
+    let one: Vec<Access> = made
+        .iter()
+        .filter(|a| a.ctx.lane == first.ctx.lane)
+        .copied()
+        .collect();
+    let plain = |a: &Access| Access {
+        ctx: first.ctx,
+        ..*a
+    };
+    let mut lanes: Vec<u32> = made.iter().map(|a| a.ctx.lane).collect();
+    lanes.sort_unstable();
+    lanes.dedup();
+    let same = lanes.iter().all(|&l| {
+        let mine: Vec<Access> = made.iter().filter(|a| a.ctx.lane == l).map(plain).collect();
+        mine.len() == one.len() && mine.iter().zip(&one).all(|(x, y)| *x == plain(y))
+    });
+    if !same {
+        return;
+    }
+    let mut entries = Vec::new();
+    for n in (0..32u32).filter(|n| active & (1 << n) != 0) {
+        let Some(&invocation) = invocations.get(n as usize) else {
+            continue;
+        };
+        entries.extend(one.iter().map(|a| Access {
+            ctx: AccessCtx {
+                lane: n,
+                invocation,
+                ..a.ctx
+            },
+            ..*a
+        }));
+    }
+    mem.replace_log_since(from, entries);
 }
 
 #[cfg(test)]
@@ -494,6 +554,91 @@ mod tests {
     use crate::visa::reader::read;
     use crate::visa::run::{RunConfig, Stop, Thread, ThreadInit};
     use crate::visa::testing::{elems, kernel, words};
+
+    /// Uniform loads under the execution mask `0b1010`: two channels reading the same
+    /// 4 bytes become one load per active lane (lanes 1 and 3, their invocations); one
+    /// channel's two pieces become both pieces for each active lane; channels reading
+    /// different bytes, and stores, keep their channels' accesses.
+    #[test]
+    fn uniform_loads_are_made_by_every_active_lane() {
+        let mut mem = Memory::new();
+        mem.set_logging(true);
+        let (id, base) = mem.alloc_zeroed("buf", 64);
+        mem.bind_ubo(0, id);
+        let (_, other_base) = mem.alloc_zeroed("ssbo", 64);
+        let at = AccessCtx {
+            inst: Inst::from_u32(7),
+            span: Span::new(7, 0),
+            op: IntrinsicOp::LoadUbo,
+            lane: 0,
+            invocation: 40,
+        };
+        let load = |mem: &mut Memory, off: u64| {
+            let mut out = [0u8; 4];
+            mem.load(crate::memory::Target::Global(base + off), &mut out, &at)
+                .unwrap();
+        };
+        // Channels 0 and 1 read the same 4 bytes (the legacy SIMD8 read with every
+        // lane at one address).
+        load(&mut mem, 8);
+        let second = AccessCtx {
+            lane: 1,
+            invocation: 41,
+            ..at
+        };
+        let mut out = [0u8; 4];
+        mem.load(crate::memory::Target::Global(base + 8), &mut out, &second)
+            .unwrap();
+        attribute_uniform_load(&mut mem, 0, 0b1010, &[40, 41, 42, 43]);
+        let log = mem.take_log();
+        let who: Vec<(u32, u32)> = log.iter().map(|a| (a.ctx.lane, a.ctx.invocation)).collect();
+        assert_eq!(who, vec![(1, 41), (3, 43)]);
+        assert!(log
+            .iter()
+            .all(|a| a.offset == 8 && a.size == 4 && a.kind == AccessKind::Load));
+
+        // One channel's load in two pieces (a vector read element by element): each
+        // active lane gets both.
+        load(&mut mem, 8);
+        load(&mut mem, 12);
+        attribute_uniform_load(&mut mem, 0, 0b1010, &[40, 41, 42, 43]);
+        let log = mem.take_log();
+        let got: Vec<(u32, u64)> = log.iter().map(|a| (a.ctx.invocation, a.offset)).collect();
+        assert_eq!(got, vec![(41, 8), (41, 12), (43, 8), (43, 12)]);
+
+        // Two channels loading different bytes: a gather, not a uniform load.
+        load(&mut mem, 8);
+        let other = AccessCtx {
+            lane: 1,
+            invocation: 41,
+            ..at
+        };
+        let mut out = [0u8; 4];
+        mem.load(crate::memory::Target::Global(base + 16), &mut out, &other)
+            .unwrap();
+        attribute_uniform_load(&mut mem, 0, 0b1010, &[40, 41, 42, 43]);
+        let got: Vec<(u32, u64)> = mem
+            .take_log()
+            .iter()
+            .map(|a| (a.ctx.invocation, a.offset))
+            .collect();
+        assert_eq!(got, vec![(40, 8), (41, 16)]);
+
+        // The same load of a buffer that is not a UBO (a 2D block load of the lowered
+        // shader, say) stays the channel's.
+        mem.load(crate::memory::Target::Global(other_base), &mut out, &at)
+            .unwrap();
+        attribute_uniform_load(&mut mem, 0, 0b1010, &[40, 41, 42, 43]);
+        let got: Vec<u32> = mem.take_log().iter().map(|a| a.ctx.invocation).collect();
+        assert_eq!(got, vec![40]);
+
+        mem.store(crate::memory::Target::Global(base), &[1, 2, 3, 4], &at)
+            .unwrap();
+        attribute_uniform_load(&mut mem, 0, 0b1010, &[40, 41, 42, 43]);
+        let log = mem.take_log();
+        assert_eq!(log.len(), 1);
+        assert_eq!(log[0].ctx.invocation, 40);
+    }
 
     /// Runs `body` (SIMD 8, 32-byte registers) with `B` (uq) = `base` as input at byte
     /// 32, on `mem`, and returns the program and thread.

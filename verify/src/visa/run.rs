@@ -86,6 +86,10 @@ pub struct MessageCtx<'a> {
     pub line: u32,
     /// The invocation (linear index in the dispatch) each channel of the thread serves.
     pub invocations: &'a [u32],
+    /// For a message without mask (`M1_NM`), the thread's execution mask: the lanes
+    /// whose invocations reach the instruction, which a uniform load serves all at
+    /// once. `None` for a masked message.
+    pub active: Option<u32>,
 }
 
 /// The memory side of message instructions (LSC, sampler, legacy data port).
@@ -325,6 +329,7 @@ impl Thread {
                         grf: program.layout.grf,
                         line,
                         invocations: &self.invocations,
+                        active: exec.no_mask.then_some(em),
                     };
                     port.message(msg, &mut ctx)
                         .map_err(|source| VisaError::new(line, ErrorKind::Message { source }))?;
