@@ -3,9 +3,12 @@
 //!
 //! # What is exact
 //!
-//! `ir::eval` defines `fsqrt` as the correctly rounded root and `frsq` as `1.0 /
-//! sqrt(x)`, two correctly rounded steps; both are exact here, on every platform
-//! that has the operand size:
+//! An `fsqrt` or `frsq` without `exact` (16 or 32 bits) is one math-unit instruction,
+//! `sqrt` or `rsqrt`, as Mesa emits it: Vulkan allows it, and `ir::eval` evaluates an
+//! inexact `frsq` as the single rounding the vISA interpreter models `rsqrt` with. With
+//! `exact`, `ir::eval` defines `fsqrt` as the correctly rounded root and `frsq` as `1.0 /
+//! sqrt(x)`, two correctly rounded steps; both are exact here, on every platform that
+//! has the operand size:
 //!
 //! - `fsqrt`: [`crate::sqrt`] (PVC's IEEE `sqrtm`; on DG2 and MTL the math unit's
 //!   `sqrt` made correctly rounded by a Newton step and Tuckerman's test);
@@ -37,7 +40,9 @@
 //! operands are errors on every platform.
 //!
 //! The special values are not left to the math unit: NaN operands and generated NaNs
-//! follow [`crate::nan`], and `fpow` gets C's `pow` special cases, which `ir::eval`
+//! follow [`crate::nan`] (for an inexact 32-bit instruction, whose NaN results Vulkan
+//! leaves open, the math unit's own NaN is kept), and `fpow` gets C's `pow` special
+//! cases, which `ir::eval`
 //! follows, explicitly: `pow(x, ±0) = 1` and `pow(1, y) = 1` (NaNs included), zeros,
 //! infinities and infinite exponents by their rules, a negative base with an odd
 //! integer exponent negates `pow(|x|, y)`, and a negative finite base with a finite
@@ -94,6 +99,9 @@ pub fn emit(cx: &mut Ctx, alu: &AluInst, dest: Value, bits: u8) -> Result<(), Em
         let a = cx.comp(alu.srcs[0], i)?;
         let d = cx.dest(dest, i)?;
         match op {
+            AluOp::Fsqrt | AluOp::Frsq if !alu.exact && ty != VType::Df => {
+                math_unit(cx, op, d, a, ty)
+            }
             AluOp::Fsqrt => sqrt(cx, d, a, ty)?,
             AluOp::Frsq => rsq(cx, d, a, ty)?,
             AluOp::Fpow => {
@@ -105,7 +113,11 @@ pub fn emit(cx: &mut Ctx, alu: &AluInst, dest: Value, bits: u8) -> Result<(), Em
                 let (x, r) = work(cx, d, a, ty);
                 cx.op(m, r, F, &[x]);
                 finish(cx, d, r, ty);
-                crate::nan::apply(cx, d, ty, &[a]);
+                // As for the inexact roots ([`math_unit`]): only an exact instruction,
+                // or one through binary16, needs its NaN put in place.
+                if alu.exact || ty == VType::Hf {
+                    crate::nan::apply(cx, d, ty, &[a]);
+                }
             }
         }
     }
@@ -133,6 +145,25 @@ fn widen16(cx: &mut Ctx, a: Opnd) -> Opnd {
 fn finish(cx: &mut Ctx, d: Reg, r: Reg, ty: VType) {
     if ty == VType::Hf {
         cx.op_typed("mov", (d, VType::Hf), &[(Opnd::Reg(r), F)]);
+    }
+}
+
+/// `fsqrt` or `frsq` without `exact`: the math unit's `sqrt` or `rsqrt`, what Vulkan
+/// allows (`Sqrt` inherits `1.0 / inversesqrt()`'s precision, `InverseSqrt` has 2 ULP)
+/// and Mesa's Intel back end emits (`brw_fs_nir.cpp`: `nir_op_fsqrt` and `nir_op_frsq`
+/// are one `SHADER_OPCODE_SQRT` or `RSQ`). A 32-bit result takes no NaN rewrite: an
+/// inexact instruction's NaN results are open (`ir/PRECISION.md`), and the math unit's
+/// NaN operand rule is [`crate::nan`]'s for a single instruction; a 16-bit one goes
+/// through binary32 and keeps the rewrite, as the other math-unit ops do.
+fn math_unit(cx: &mut Ctx, op: AluOp, d: Reg, a: Opnd, ty: VType) {
+    let m = if op == AluOp::Fsqrt { "sqrt" } else { "rsqrt" };
+    if ty == VType::Hf {
+        let (x, r) = work(cx, d, a, ty);
+        cx.op(m, r, F, &[x]);
+        finish(cx, d, r, ty);
+        crate::nan::apply(cx, d, ty, &[a]);
+    } else {
+        cx.op(m, d, F, &[a]);
     }
 }
 
@@ -293,6 +324,57 @@ mod tests {
             got,
             [f(0.5), f(f32::NEG_INFINITY), 0x3f35_04f3, 0xffc0_0000]
         );
+    }
+
+    /// Without `exact`, `fsqrt` and `frsq` are one math-unit instruction, whose result
+    /// (as the interpreter models the math unit) is `ir::eval`'s for them.
+    #[test]
+    fn inexact_roots_are_one_math_instruction() {
+        use crate::alu_check::{op_kernel_flagged, run_op_flagged};
+        let v = lanes1(&crate::sqrt::tests_support::f32_operands(600));
+        for (op, m) in [(AluOp::Fsqrt, "sqrt"), (AluOp::Frsq, "rsqrt")] {
+            for plat in ["tgl", "dg2", "pvc"] {
+                let got = run_op_flagged(plat, op, false, (32, 1), &[(32, 1)], &v, 0).unwrap();
+                for (lane, g) in v.iter().zip(&got) {
+                    let x = [lane[0][0]];
+                    let want = ir::eval::eval_alu_flagged(
+                        op,
+                        false,
+                        ir::Type::new(32, 1).unwrap(),
+                        &[ir::eval::Operand::new(32, &x)],
+                    )
+                    .unwrap();
+                    assert_eq!(g[0], want[0], "{plat} inexact {op} of {:#x}", x[0]);
+                }
+                let text = op_kernel_flagged(op, false, (32, 1), &[(32, 1)], 16, 16);
+                let shader = ir::parse_shader(&text).unwrap();
+                let device = lowering::Device::preset(plat).unwrap();
+                let k = crate::emit_kernel(&shader, &device, &Default::default()).unwrap();
+                let math: Vec<&str> = k
+                    .text
+                    .lines()
+                    .filter(|l| {
+                        let w = l.split_whitespace().next().unwrap_or("");
+                        ["sqrt", "sqrtm", "rsqrt", "inv", "div", "divm", "cmp"].contains(&w)
+                            || w.starts_with("cmp.")
+                    })
+                    .collect();
+                assert_eq!(math.len(), 1, "{plat} {op}:\n{}", k.text);
+                assert!(
+                    math[0].trim_start().starts_with(&format!("{m} ")),
+                    "{}",
+                    math[0]
+                );
+            }
+        }
+        // By hand: 1/sqrt(1 + 2^-23) is 1 - 2^-24 + 3 * 2^-49 + ..., which rounds once to
+        // 1 - 2^-24 (0x3f7fffff); rounded twice, as `1.0f / sqrtf(x)` with `exact`, the
+        // root 1 + 2^-24 - ... rounds to 1.0 and so does its reciprocal.
+        let one_up = lanes1(&[0x3f80_0001]);
+        let inexact = run_op_flagged("dg2", AluOp::Frsq, false, (32, 1), &[(32, 1)], &one_up, 0);
+        assert_eq!(inexact.unwrap()[0][0], 0x3f7f_ffff);
+        let exact = run_op("dg2", AluOp::Frsq, (32, 1), &[(32, 1)], &one_up, 0);
+        assert_eq!(exact.unwrap()[0][0], 0x3f80_0000);
     }
 
     /// C's `pow` special cases, exactly as `ir::eval` has them.

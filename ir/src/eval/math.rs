@@ -9,7 +9,8 @@
 //! expression is rounded to the operation's precision (`float` for 16- and 32-bit
 //! operands, `double` for 64-bit ones), and a 16-bit result is rounded once more from
 //! that `float` at the end, as NIR's generated folding code does. `fsqrt` is correctly
-//! rounded; `frsq` is `1.0f / sqrtf(x)`, two correctly rounded steps.
+//! rounded; `frsq` is `1.0f / sqrtf(x)`, two correctly rounded steps (without `exact`, a
+//! 16- or 32-bit `frsq` is the math unit's single rounding instead: [`frsq_inexact`]).
 //!
 //! # Transcendentals
 //!
@@ -134,6 +135,24 @@ pub(crate) fn fsqrt(bits: u8, x: u64) -> u64 {
 /// `frsq`: `1.0f / sqrtf(x)` (`1.0 / sqrt(x)` at 64 bits).
 pub(crate) fn frsq(bits: u8, x: u64) -> u64 {
     f_steps(bits, &[x], |v| 1.0 / v[0].sqrt(), |v| 1.0 / v[0].sqrt())
+}
+
+/// `frsq` without `exact` on 16- and 32-bit floats: the binary64 reciprocal root rounded
+/// once to binary32 (then to binary16), as the math unit's `rsqrt` is modelled: within
+/// Vulkan's 2 ULP for `InverseSqrt`, and what the vISA back end emits for it.
+pub(crate) fn frsq_inexact(bits: u8, x: u64) -> u64 {
+    if is_nan(bits, x) {
+        return quieted(bits, x);
+    }
+    let r = 1.0 / exact(bits, x).sqrt();
+    if r.is_nan() {
+        return default_nan(bits);
+    }
+    let r32 = f64_to_f32(r);
+    match bits {
+        16 => u64::from(f32_to_f16(r32)),
+        _ => u64::from(r32.to_bits()),
+    }
 }
 
 /// `ffract`: `x - floorf(x)`, rounded (so a tiny negative `x` gives 1.0, and an

@@ -356,19 +356,37 @@ fn map3(n: usize, s: &[Operand<'_>], f: impl Fn(u64, u64, u64) -> u64) -> SmallV
         .collect()
 }
 
-/// Evaluates one ALU instruction with its `exact` flag: [`eval_alu`], except that an
-/// `fdiv` without `exact` is `fmul(a, frcp(b))`, each step rounded to nearest even. That
-/// is the division Vulkan allows (2.5 ULP for `OpFDiv`; the table is `ir/PRECISION.md`)
-/// and the one the IR's `algebraic` pass writes and the vISA back end emits (`inv`,
-/// `mul`), so that the constant folder, the interpreter and the kernels agree bit for
-/// bit on every inexact division.
+/// Evaluates one ALU instruction with its `exact` flag: [`eval_alu`], except for two
+/// ops without `exact`, which compute what Vulkan allows them and Mesa's Intel back end
+/// emits (the table is `ir/PRECISION.md`):
+///
+/// - `fdiv` is `fmul(a, frcp(b))`, each step rounded to nearest even (2.5 ULP for
+///   `OpFDiv`): the division the IR's `algebraic` pass writes and the vISA back end
+///   emits (`inv`, `mul`);
+/// - a 16- or 32-bit `frsq` is the reciprocal root rounded once to binary32 (then to
+///   binary16), not `1.0f / sqrtf(x)`'s two roundings (2 ULP for `InverseSqrt`): the
+///   math unit's `rsqrt`, which the vISA back end emits.
+///
+/// So the constant folder, the interpreter and the kernels agree bit for bit on every
+/// inexact division and reciprocal root.
 pub fn eval_alu_flagged(
     op: AluOp,
     exact: bool,
     dest: Type,
     srcs: &[Operand<'_>],
 ) -> Result<SmallVec<[u64; 16]>, EvalError> {
-    if op != AluOp::Fdiv || exact {
+    if exact {
+        return eval_alu(op, dest, srcs);
+    }
+    if op == AluOp::Frsq {
+        let bits = check_shape(op, dest, srcs)?;
+        if bits == 64 {
+            return eval_alu(op, dest, srcs);
+        }
+        let n = dest.num_components() as usize;
+        return Ok(map1(n, srcs, |a| math::frsq_inexact(bits, a)));
+    }
+    if op != AluOp::Fdiv {
         return eval_alu(op, dest, srcs);
     }
     check_shape(op, dest, srcs)?;
