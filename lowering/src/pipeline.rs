@@ -1,10 +1,11 @@
 //! [`lower_shader`]: the one definition of the default pipeline, the entry point a
 //! driver calls.
 //!
-//! The pipeline is the IR's `optimize` loop (Intel's `brw_nir_optimize`: loops of
-//! constant trip count unrolled, small `if`s flattened, dead code and control flow
-//! removed, before any image access is lowered, as Mesa optimizes before
-//! `brw_nir_lower_storage_image`), `lower-non-uniform-access` (a loop over the distinct
+//! The pipeline is `lower-compute-system-values` (a workgroup one invocation wide in a
+//! dimension has local ID 0 there) and the IR's `optimize` loop (Intel's
+//! `brw_nir_optimize`: loops of constant trip count unrolled, small `if`s flattened,
+//! dead code and control flow removed, before any image access is lowered, as Mesa
+//! optimizes before `brw_nir_lower_storage_image`), `lower-non-uniform-access` (a loop over the distinct
 //! indices of each `non_uniform` image access, as NIR's `nir_lower_non_uniform_access`
 //! runs before the driver lowers images), `lower-images`, `lower-async-copies`, then
 //! the IR's `cleanup` loop ([`PIPELINE`]), the list `ir-opt -O` and the verifier run
@@ -28,8 +29,8 @@ use crate::options::LowerOptions;
 use crate::report::LowerReport;
 use ir::diag::Diagnostic;
 use ir::passes::cleanup::{Cleanup, DEFAULT_MAX_ITERATIONS, DEFAULT_OPTIMIZE_ITERATIONS};
-use ir::passes::LowerNonUniformAccess;
 use ir::passes::Pass;
+use ir::passes::{LowerComputeSystemValues, LowerNonUniformAccess};
 use ir::Shader;
 
 /// The stages of the default pipeline, in order, as the pass registry names them.
@@ -70,8 +71,11 @@ pub fn lower_shader_with(
     // The shader is optimized and lowered as a copy, so that it is left as it was
     // when planning finds an access that cannot be lowered.
     let mut work = shader.clone();
-    Cleanup::optimize(DEFAULT_OPTIMIZE_ITERATIONS)
+    // Once, before the loop, as brw lowers the compute system values before it
+    // optimizes: the constants it makes of a narrow workgroup's IDs then fold.
+    LowerComputeSystemValues
         .run(&mut work)
+        .and_then(|_| Cleanup::optimize(DEFAULT_OPTIMIZE_ITERATIONS).run(&mut work))
         .map_err(|e| stage_failed(PIPELINE[0], e.diagnostics, device))?;
     stage_done(PIPELINE[0], &work, device)?;
     after_stage(PIPELINE[0], &work);

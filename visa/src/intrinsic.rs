@@ -32,22 +32,35 @@ pub fn emit(
             // | CLK_GLOBAL_MEM_FENCE): an SLM fence of its own from ICL (before, SLM
             // needs only a scheduling fence, `fence_sw`) and a committed global fence
             // that from ICL also flushes the L1 read-only cache.
+            //
+            // A workgroup that fits in one thread runs in lock step and its shared
+            // memory messages complete in order, so it needs neither the thread
+            // barrier nor the SLM fence, only the global ones (brw_fs_nir.cpp: a
+            // control barrier becomes a scheduling fence and the SLM fence is dropped
+            // when the workgroup size is at most the dispatch width).
+            let one_thread = cx.shader.workgroup_invocations() <= u64::from(cx.t.simd);
             match cx.t.family {
                 Family::Bdw | Family::Skl => {
                     cx.line("fence_sw");
                     cx.line("fence_global.E");
                 }
                 Family::Icl | Family::Tgl => {
-                    cx.line("fence_local.E");
+                    if !one_thread {
+                        cx.line("fence_local.E");
+                    }
                     cx.line("fence_global.EL1");
                 }
                 _ => {
                     cx.line("lsc_fence.ugm.none.group");
                     cx.line("lsc_fence.tgm.none.group");
-                    cx.line("lsc_fence.slm.none.group");
+                    if !one_thread {
+                        cx.line("lsc_fence.slm.none.group");
+                    }
                 }
             }
-            cx.line("barrier");
+            if !one_thread {
+                cx.line("barrier");
+            }
             Ok(())
         }
         LoadGlobal | StoreGlobal | LoadSsbo | StoreSsbo | GetSsboSize | LoadUbo | LoadShared

@@ -34,6 +34,8 @@
 //! | `bitfield_insert b, x, 0, 32` | `x` |
 //! | `bitfield_insert 0, x, 0, w` (`0 <= w <= 32`) | `iand x, 2^w - 1` |
 //! | `bcsel true, a, b` / `bcsel false, a, b` / `bcsel c, a, a` | `a` / `b` / `a` |
+//! | 1-bit `bcsel c, true, false` / `bcsel c, false, true` | `c` / `inot c` |
+//! | 1-bit `bcsel c, true, b`, `bcsel c, c, b` / `bcsel c, a, false`, `bcsel c, a, c` | `ior c, b` / `iand c, a` |
 //! | `ieq x, x`, `ige x, x`, `uge x, x`, `uge x, 0` | `true` |
 //! | `ine x, x`, `ilt x, x`, `ult x, x`, `ult x, 0` | `false` |
 //! | `fmul x, 1.0`, `fadd x, -0.0`, `fsub x, +0.0` | `x`, when `x` is never a signalling NaN or the instruction is not `exact` |
@@ -601,6 +603,25 @@ fn match_rules(func: &Function, inst: Inst) -> Option<Rewrite> {
                 copy(a)
             } else if c.all(|v| v & 1 == 0) {
                 copy(b)
+            } else if bits == 1 {
+                // A choice between booleans is boolean logic (NIR's `bcsel@1` rules).
+                let (a_true, b_false) =
+                    (a.is_splat(1) || a.same_as(c), b.is_splat(0) || b.same_as(c));
+                match (a_true, b_false) {
+                    (true, true) => copy(c),
+                    (true, false) => Some(Rewrite::Alu(
+                        Ior,
+                        smallvec![NewSrc::Old(c.src), NewSrc::Old(b.src)],
+                    )),
+                    (false, true) => Some(Rewrite::Alu(
+                        Iand,
+                        smallvec![NewSrc::Old(c.src), NewSrc::Old(a.src)],
+                    )),
+                    (false, false) if a.is_splat(0) && b.is_splat(1) => {
+                        Some(Rewrite::Alu(Inot, smallvec![NewSrc::Old(c.src)]))
+                    }
+                    _ => None,
+                }
             } else {
                 None
             }

@@ -333,7 +333,8 @@ impl PassRegistry {
     /// NIR's control-flow passes (`opt-dead-cf`, `opt-trivial-continues`, `opt-if`,
     /// `opt-peephole-select`, `opt-undef`, `opt-remove-phis`, `opt-loop-unroll`),
     /// `optimize` (the loop over all of them), `cleanup` (the loop over the first five;
-    /// option `max-iterations=N`) and `lower-non-uniform-access`.
+    /// option `max-iterations=N`), `lower-compute-system-values` and
+    /// `lower-non-uniform-access`.
     pub fn with_ir_passes() -> PassRegistry {
         let mut r = PassRegistry::new();
         r.register(
@@ -409,6 +410,11 @@ impl PassRegistry {
                     )?,
                 }) as Box<dyn Pass>)
             },
+        );
+        r.register(
+            "lower-compute-system-values",
+            "local invocation IDs of one-invocation-wide workgroup dimensions as 0 (nir_lower_compute_system_values)",
+            simple::<super::compute_system_values::LowerComputeSystemValues>,
         );
         r.register(
             "optimize",
@@ -864,7 +870,7 @@ mod tests {
         assert!(matches!(&e, PipelineError::UnknownPass { name, .. } if name == "frobnicate"));
         assert_eq!(
             e.to_string(),
-            "unknown pass `frobnicate` (known passes: const-fold, algebraic, copy-prop, cse, dce, opt-dead-cf, opt-trivial-continues, opt-if, opt-peephole-select, opt-undef, opt-remove-phis, opt-loop-unroll, optimize, cleanup, lower-non-uniform-access)"
+            "unknown pass `frobnicate` (known passes: const-fold, algebraic, copy-prop, cse, dce, opt-dead-cf, opt-trivial-continues, opt-if, opt-peephole-select, opt-undef, opt-remove-phis, opt-loop-unroll, lower-compute-system-values, optimize, cleanup, lower-non-uniform-access)"
         );
         let e = PassManager::parse_pipeline("cleanup(max-iterations=0)", &r).unwrap_err();
         assert_eq!(

@@ -6,6 +6,7 @@
 
 pub mod algebraic;
 pub mod cleanup;
+pub mod compute_system_values;
 pub mod const_fold;
 pub mod copy_prop;
 pub mod cse;
@@ -23,6 +24,7 @@ pub mod trivial_continues;
 
 pub use algebraic::Algebraic;
 pub use cleanup::Cleanup;
+pub use compute_system_values::LowerComputeSystemValues;
 pub use const_fold::ConstFold;
 pub use copy_prop::CopyProp;
 pub use cse::Cse;

@@ -1,0 +1,172 @@
+//! Compute system values the workgroup size decides (`lower-compute-system-values`),
+//! what NIR's `nir_lower_compute_system_values` does for a fixed workgroup size: in a
+//! dimension where the workgroup is one invocation wide, every invocation's local ID is
+//! 0, so
+//!
+//! - `@load_local_invocation_id` reads 0 in that component;
+//! - `@load_local_invocation_index` is 0 when the whole workgroup is one invocation.
+//!
+//! `@load_global_invocation_id` stays as it is: the back end computes it per
+//! component (`workgroup_id * local_size + local_invocation_id`), and a workgroup one
+//! invocation wide in `z` is the common case where that is cheap already.
+//!
+//! Mesa's Intel back end relies on this (`brw_nir_lower_cs_intrinsics`: "replace any
+//! references to SYSTEM_VALUE_LOCAL_INVOCATION_ID vector components with zero for any
+//! dimension where the workgroup size is 1"). The constants then fold: a 1x1x1
+//! workgroup's shared-memory addresses, loop bounds and conditions become constants.
+//!
+//! The rewritten instruction keeps its value: it becomes a `vec3` of the narrower reads
+//! (a new system-value read before it) and zeros, or a `load_const`, so no use changes.
+
+use super::pass::{Pass, PassError};
+use crate::alu::AluOp;
+use crate::builder::Builder;
+use crate::function::{AluInst, Cursor, Function, InstKind};
+use crate::intrinsic::IntrinsicOp;
+use crate::shader::Shader;
+use crate::types::{Src, Type};
+use smallvec::SmallVec;
+
+/// The pass, `lower-compute-system-values`.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct LowerComputeSystemValues;
+
+impl Pass for LowerComputeSystemValues {
+    fn name(&self) -> &'static str {
+        "lower-compute-system-values"
+    }
+
+    fn run(&mut self, shader: &mut Shader) -> Result<bool, PassError> {
+        let unit = shader.local_size.map(|d| d == 1);
+        if !unit.contains(&true) {
+            return Ok(false);
+        }
+        let mut changed = false;
+        for f in &mut shader.functions {
+            changed |= lower_function(f, unit);
+        }
+        Ok(changed)
+    }
+}
+
+/// Where component `c` of a rewritten read comes from.
+#[derive(Copy, Clone, PartialEq)]
+enum Part {
+    /// The same component of a read of this system value.
+    Read(IntrinsicOp),
+    /// 0.
+    Zero,
+}
+
+/// The components of `op`'s value, for a workgroup one invocation wide in the
+/// dimensions `unit` marks; `None` if nothing changes.
+fn parts(op: IntrinsicOp, unit: [bool; 3]) -> Option<[Part; 3]> {
+    let per_dim = |narrow: Part| {
+        let p = unit.map(|u| if u { narrow } else { Part::Read(op) });
+        Some(p)
+    };
+    match op {
+        IntrinsicOp::LoadLocalInvocationId => per_dim(Part::Zero),
+        _ => None,
+    }
+}
+
+fn lower_function(func: &mut Function, unit: [bool; 3]) -> bool {
+    let mut changed = false;
+    for inst in func.insts_in_order() {
+        let Some(op) = func.inst(inst).as_intrinsic().map(|i| i.op) else {
+            continue;
+        };
+        if op == IntrinsicOp::LoadLocalInvocationIndex && unit == [true; 3] {
+            let ty = func.inst(inst).dest.map(|d| func.value_type(d));
+            let n = ty.map_or(1, |t| t.num_components());
+            func.inst_mut(inst).kind = InstKind::LoadConst((0..n).map(|_| 0).collect());
+            changed = true;
+            continue;
+        }
+        let Some(parts) = parts(op, unit) else {
+            continue;
+        };
+        let kind = if parts == [Part::Zero; 3] {
+            InstKind::LoadConst([0u64; 3].into_iter().collect())
+        } else {
+            let mut b = Builder::new(func, Cursor::Before(inst));
+            b.span = b.func.inst_span(inst);
+            let vec3 = Type::new(32, 3).expect("a 32x3 type");
+            let mut reads: SmallVec<[(IntrinsicOp, Src); 2]> = SmallVec::new();
+            let mut zero = None;
+            let mut srcs: SmallVec<[Src; 3]> = SmallVec::new();
+            for (c, part) in parts.into_iter().enumerate() {
+                let src = match part {
+                    Part::Zero => *zero.get_or_insert_with(|| {
+                        Src::new(b.load_const(Type::new(32, 1).expect("32"), &[0]))
+                    }),
+                    Part::Read(read) => {
+                        let whole = match reads.iter().find(|(r, _)| *r == read) {
+                            Some(&(_, s)) => s,
+                            None => {
+                                let v = b
+                                    .intrinsic(read, None, &[], &[], Some(vec3))
+                                    .expect("a system value has a destination");
+                                reads.push((read, Src::new(v)));
+                                Src::new(v)
+                            }
+                        };
+                        b.channel(whole, c as u8)
+                    }
+                };
+                srcs.push(src);
+            }
+            InstKind::Alu(AluInst {
+                op: AluOp::Vec3,
+                srcs,
+                exact: false,
+            })
+        };
+        func.inst_mut(inst).kind = kind;
+        changed = true;
+    }
+    changed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{parse_shader, print_shader, validate};
+
+    fn run(text: &str) -> String {
+        let mut s = parse_shader(text).unwrap();
+        LowerComputeSystemValues.run(&mut s).unwrap();
+        validate(&s).unwrap();
+        print_shader(&s)
+    }
+
+    #[test]
+    fn a_one_wide_dimension_reads_zero() {
+        let out = run("shader compute (local_size=1,8,1)\nfn main {\n  block b0:\n    32x3 %0 = @load_local_invocation_id\n    32x3 %1 = @load_global_invocation_id\n    32x3 %2 = iadd %0, %1\n}\n");
+        // x and z: 0; y: the invocation's own.
+        assert!(out.contains("32x3 %0 = vec3 %3, %4.y, %3"), "{out}");
+        assert!(out.contains("%4 = @load_local_invocation_id"), "{out}");
+        assert!(
+            out.contains("32x3 %1 = @load_global_invocation_id"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn a_single_invocation_workgroup_is_all_constants() {
+        let out = run("shader compute (local_size=1,1,1)\nfn main {\n  block b0:\n    32x3 %0 = @load_local_invocation_id\n    32 %1 = @load_local_invocation_index\n    32 %2 = iadd %0.x, %1\n}\n");
+        assert!(
+            out.contains("32x3 %0 = load_const (0x00000000, 0x00000000, 0x00000000)"),
+            "{out}"
+        );
+        assert!(out.contains("32   %1 = load_const (0x00000000)"), "{out}");
+    }
+
+    #[test]
+    fn wider_workgroups_are_left_alone() {
+        let text = "shader compute (local_size=2,2,2)\nfn main {\n  block b0:\n    32x3 %0 = @load_local_invocation_id\n}\n";
+        let mut s = parse_shader(text).unwrap();
+        assert!(!LowerComputeSystemValues.run(&mut s).unwrap());
+    }
+}
