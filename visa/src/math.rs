@@ -39,15 +39,18 @@
 //! unit's binary16 forms). There is no binary64 form of any of them in vISA: 64-bit
 //! operands are errors on every platform.
 //!
-//! The special values are not left to the math unit: NaN operands and generated NaNs
-//! follow [`crate::nan`] (for an inexact 32-bit instruction, whose NaN results Vulkan
-//! leaves open, the math unit's own NaN is kept), and `fpow` gets C's `pow` special
-//! cases, which `ir::eval`
-//! follows, explicitly: `pow(x, ±0) = 1` and `pow(1, y) = 1` (NaNs included), zeros,
-//! infinities and infinite exponents by their rules, a negative base with an odd
+//! The special values are not left to the math unit where `ir::eval` pins them: NaN
+//! operands and generated NaNs follow [`crate::nan`] (except for an inexact 32-bit
+//! instruction, whose NaN results Vulkan leaves open: the math unit's own NaN is kept),
+//! and an `exact` or 16-bit `fpow` gets C's `pow` special cases explicitly, as
+//! `ir::eval` follows them: `pow(x, ±0) = 1` and `pow(1, y) = 1` (NaNs included),
+//! zeros, infinities and infinite exponents by their rules, a negative base with an odd
 //! integer exponent negates `pow(|x|, y)`, and a negative finite base with a finite
 //! non-integer exponent is the default NaN. The math unit computes `pow(|x|, y)` only
-//! for finite, non-zero `|x|` and finite `y`.
+//! for finite, non-zero `|x|` and finite `y`. An inexact 32-bit `fpow` is that `pow` on
+//! `|x|` alone: Vulkan leaves `pow` undefined for `x < 0` and for `x = 0`, `y <= 0`, and
+//! its result open for infinite and NaN operands, and `ir::eval` evaluates an inexact
+//! `fpow` as C's `pow` of `|x|`.
 
 use crate::ctx::{Ctx, Opnd, Reg};
 use crate::error::EmitError;
@@ -104,6 +107,18 @@ pub fn emit(cx: &mut Ctx, alu: &AluInst, dest: Value, bits: u8) -> Result<(), Em
             }
             AluOp::Fsqrt => sqrt(cx, d, a, ty)?,
             AluOp::Frsq => rsq(cx, d, a, ty)?,
+            AluOp::Fpow if !alu.exact && ty == F => {
+                // The math unit's `pow` on |x|: Vulkan leaves `pow` undefined for
+                // x < 0 and for x = 0, y <= 0, and open for infinite and NaN operands,
+                // so an inexact `fpow` needs none of C's special cases (Mesa emits one
+                // math instruction); `ir::eval` evaluates it so.
+                let b = cx.comp(alu.srcs[1], i)?;
+                let x = Opnd::Reg(cx.in_reg(a, F));
+                let y = Opnd::Reg(cx.in_reg(b, F));
+                let ax = cx.temp(UD);
+                cx.op("and", ax, UD, &[x, Opnd::Imm(0x7fff_ffff)]);
+                cx.op("pow", d, F, &[Opnd::Reg(ax), y]);
+            }
             AluOp::Fpow => {
                 let b = cx.comp(alu.srcs[1], i)?;
                 pow(cx, d, a, b, ty);
@@ -375,6 +390,73 @@ mod tests {
         assert_eq!(inexact.unwrap()[0][0], 0x3f7f_ffff);
         let exact = run_op("dg2", AluOp::Frsq, (32, 1), &[(32, 1)], &one_up, 0);
         assert_eq!(exact.unwrap()[0][0], 0x3f80_0000);
+    }
+
+    /// Without `exact`, a 32-bit `fpow` is the math unit's `pow` on `|x|`, with no
+    /// special cases, and `ir::eval` computes the same.
+    #[test]
+    fn inexact_pow_is_the_math_unit_on_the_magnitude() {
+        use crate::alu_check::run_op_flagged;
+        let xs = [
+            0.0f32,
+            -0.0,
+            1.0,
+            -1.0,
+            2.0,
+            -2.0,
+            0.5,
+            10.0,
+            -3.5,
+            f32::INFINITY,
+            f32::NAN,
+        ];
+        let ys = [
+            0.0f32,
+            -0.0,
+            1.0,
+            3.0,
+            -2.0,
+            0.5,
+            2.5,
+            f32::NEG_INFINITY,
+            f32::NAN,
+        ];
+        let lanes: Vec<Vec<Vec<u64>>> = xs
+            .iter()
+            .flat_map(|&x| ys.iter().map(move |&y| vec![vec![f(x)], vec![f(y)]]))
+            .collect();
+        for plat in ["tgl", "dg2"] {
+            let got = run_op_flagged(
+                plat,
+                AluOp::Fpow,
+                false,
+                (32, 1),
+                &[(32, 1), (32, 1)],
+                &lanes,
+                0,
+            )
+            .unwrap();
+            for (lane, g) in lanes.iter().zip(&got) {
+                let want = ir::eval::eval_alu_flagged(
+                    AluOp::Fpow,
+                    false,
+                    ir::Type::new(32, 1).unwrap(),
+                    &[
+                        ir::eval::Operand::new(32, &lane[0]),
+                        ir::eval::Operand::new(32, &lane[1]),
+                    ],
+                )
+                .unwrap();
+                assert_eq!(g[0], want[0], "{plat} inexact pow {lane:x?}");
+            }
+        }
+        // By hand: (-2)^3 is 2^3 = 8 on the magnitude, -8 with `exact` (C's `pow`).
+        let l = vec![vec![vec![f(-2.0)], vec![f(3.0)]]];
+        let shape = [(32, 1), (32, 1)];
+        let inexact = run_op_flagged("dg2", AluOp::Fpow, false, (32, 1), &shape, &l, 0);
+        assert_eq!(inexact.unwrap()[0][0], f(8.0));
+        let exact = run_op("dg2", AluOp::Fpow, (32, 1), &shape, &l, 0);
+        assert_eq!(exact.unwrap()[0][0], f(-8.0));
     }
 
     /// C's `pow` special cases, exactly as `ir::eval` has them.

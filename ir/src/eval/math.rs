@@ -155,6 +155,20 @@ pub(crate) fn frsq_inexact(bits: u8, x: u64) -> u64 {
     }
 }
 
+/// `fpow` without `exact` on 32-bit floats: C's `pow` of the magnitude of `x`, a NaN
+/// operand (of `|x|`, `y`) giving the first one quieted. Vulkan leaves `pow` undefined
+/// for `x < 0` and for `x = 0` with `y <= 0`, and its result open where an operand is an
+/// infinity or a NaN; this is the math unit's `pow` on `|x|` as the vISA interpreter
+/// models it, what the vISA back end emits for it (one `and` and one `pow`, as Mesa
+/// emits one math instruction).
+pub(crate) fn fpow_inexact(x: u64, y: u64) -> u64 {
+    let ax = x & !sign_bit(32);
+    if let Some(n) = first_nan(32, &[ax, y]) {
+        return n;
+    }
+    round_result(32, libm::pow(exact(32, ax), exact(32, y)), &[ax, y])
+}
+
 /// `ffract`: `x - floorf(x)`, rounded (so a tiny negative `x` gives 1.0, and an
 /// infinity the default NaN).
 pub(crate) fn ffract(bits: u8, x: u64) -> u64 {

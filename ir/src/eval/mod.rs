@@ -365,10 +365,13 @@ fn map3(n: usize, s: &[Operand<'_>], f: impl Fn(u64, u64, u64) -> u64) -> SmallV
 ///   emits (`inv`, `mul`);
 /// - a 16- or 32-bit `frsq` is the reciprocal root rounded once to binary32 (then to
 ///   binary16), not `1.0f / sqrtf(x)`'s two roundings (2 ULP for `InverseSqrt`): the
-///   math unit's `rsqrt`, which the vISA back end emits.
+///   math unit's `rsqrt`, which the vISA back end emits;
+/// - a 32-bit `fpow` is C's `pow` of `|x|` (Vulkan leaves `pow` undefined for `x < 0`
+///   and for `x = 0`, `y <= 0`): the math unit's `pow` on the magnitude, which the
+///   vISA back end emits.
 ///
 /// So the constant folder, the interpreter and the kernels agree bit for bit on every
-/// inexact division and reciprocal root.
+/// inexact division, reciprocal root and power.
 pub fn eval_alu_flagged(
     op: AluOp,
     exact: bool,
@@ -385,6 +388,13 @@ pub fn eval_alu_flagged(
         }
         let n = dest.num_components() as usize;
         return Ok(map1(n, srcs, |a| math::frsq_inexact(bits, a)));
+    }
+    if op == AluOp::Fpow {
+        if check_shape(op, dest, srcs)? != 32 {
+            return eval_alu(op, dest, srcs);
+        }
+        let n = dest.num_components() as usize;
+        return Ok(map2(n, srcs, math::fpow_inexact));
     }
     if op != AluOp::Fdiv {
         return eval_alu(op, dest, srcs);
