@@ -107,7 +107,13 @@ pub fn emit(cx: &mut Ctx, alu: &AluInst, dest: Value, bits: u8) -> Result<(), Em
             }
         }
         finish(cx, d, r, ty);
-        crate::nan::apply(cx, d, ty, &orig);
+        // An inexact 32-bit `ffract`'s NaN is the one its two steps give (`rndd` and
+        // `add` return their NaN operand, `inf - inf` the default NaN), which is the
+        // rule's already; Vulkan leaves it open anyway. The other ops' steps meet their
+        // NaN operands out of source order.
+        if alu.exact || op != Ffract || ty != F {
+            crate::nan::apply(cx, d, ty, &orig);
+        }
     }
     Ok(())
 }
@@ -259,6 +265,41 @@ mod tests {
             }
         }
         out
+    }
+
+    /// An inexact 32-bit `ffract` is `rndd` and `add` alone, with `ir::eval`'s
+    /// results (NaN operands and infinities included).
+    #[test]
+    fn inexact_ffract_is_two_steps() {
+        let v: Vec<Vec<Vec<u64>>> = operands(32).into_iter().map(|x| vec![vec![x]]).collect();
+        for plat in ["skl", "tgl", "dg2", "pvc"] {
+            let got = crate::alu_check::run_op_flagged(
+                plat,
+                AluOp::Ffract,
+                false,
+                (32, 1),
+                &[(32, 1)],
+                &v,
+                0,
+            )
+            .unwrap();
+            for (lane, g) in v.iter().zip(&got) {
+                let want = ir::eval::eval_alu_flagged(
+                    AluOp::Ffract,
+                    false,
+                    ir::Type::new(32, 1).unwrap(),
+                    &[ir::eval::Operand::new(32, &lane[0])],
+                )
+                .unwrap();
+                assert_eq!(g[0], want[0], "{plat} inexact ffract of {:#x}", lane[0][0]);
+            }
+        }
+        let text =
+            crate::alu_check::op_kernel_flagged(AluOp::Ffract, false, (32, 1), &[(32, 1)], 16, 16);
+        let shader = ir::parse_shader(&text).unwrap();
+        let device = lowering::Device::preset("dg2").unwrap();
+        let k = crate::emit_kernel(&shader, &device, &Default::default()).unwrap();
+        assert!(!k.text.contains("cmp.ne"), "{}", k.text);
     }
 
     #[test]
