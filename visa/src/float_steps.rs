@@ -48,7 +48,10 @@ pub fn emit(cx: &mut Ctx, alu: &AluInst, dest: Value, bits: u8) -> Result<(), Em
         let r = result_reg(cx, d, ty);
         dot(cx, r, &w[..usize::from(k)], &w[usize::from(k)..], wt);
         finish(cx, d, r, ty);
-        crate::nan::apply(cx, d, ty, &orig);
+        // Inexact at 32 bits, the steps' own NaN is `ir::eval`'s (`fdot_inexact`).
+        if alu.exact || ty != F {
+            crate::nan::apply(cx, d, ty, &orig);
+        }
         return Ok(());
     }
     let n = cx.func.value_type(dest).num_components();
@@ -265,6 +268,58 @@ mod tests {
             }
         }
         out
+    }
+
+    /// An inexact 32-bit dot product is its `mul`s and `add`s alone, with `ir::eval`'s
+    /// results (the NaN each step gives).
+    #[test]
+    fn inexact_dot_products_are_their_steps() {
+        let o = operands(32);
+        for (op, k) in [(AluOp::Fdot2, 2u8), (AluOp::Fdot3, 3), (AluOp::Fdot4, 4)] {
+            // Operand sets from a walk over the operands, so every component position
+            // meets NaNs, infinities and zeros.
+            let lanes: Vec<Vec<Vec<u64>>> = (0..o.len() * 3)
+                .map(|i| {
+                    let pick = |j: usize| o[(i * (j + 1) + j * 5) % o.len()];
+                    let a = (0..usize::from(k)).map(pick).collect();
+                    let b = (0..usize::from(k)).map(|j| pick(j + 7)).collect();
+                    vec![a, b]
+                })
+                .collect();
+            let got = crate::alu_check::run_op_flagged(
+                "dg2",
+                op,
+                false,
+                (32, 1),
+                &[(32, k), (32, k)],
+                &lanes,
+                0,
+            )
+            .unwrap();
+            for (lane, g) in lanes.iter().zip(&got) {
+                let want = ir::eval::eval_alu_flagged(
+                    op,
+                    false,
+                    ir::Type::new(32, 1).unwrap(),
+                    &[
+                        ir::eval::Operand::new(32, &lane[0]),
+                        ir::eval::Operand::new(32, &lane[1]),
+                    ],
+                )
+                .unwrap();
+                assert_eq!(g[0], want[0], "inexact {op} of {lane:x?}");
+            }
+        }
+        // By hand: dot2((NaN_a, 1), (1, NaN_b)) takes p1 = 1 * NaN_b first, so NaN_b,
+        // where the rule for the whole op (with `exact`) gives NaN_a.
+        let (na, nb) = (0x7fc0_0001u64, 0x7fc0_0002u64);
+        let l = vec![vec![vec![na, f(1.0)], vec![f(1.0), nb]]];
+        let shape = [(32, 2), (32, 2)];
+        let inexact =
+            crate::alu_check::run_op_flagged("dg2", AluOp::Fdot2, false, (32, 1), &shape, &l, 0);
+        assert_eq!(inexact.unwrap()[0][0], nb);
+        let exact = run_op("dg2", AluOp::Fdot2, (32, 1), &shape, &l, 0);
+        assert_eq!(exact.unwrap()[0][0], na);
     }
 
     /// An inexact 32-bit `ffract` is `rndd` and `add` alone, with `ir::eval`'s

@@ -273,6 +273,32 @@ pub(crate) fn fdot(bits: u8, a: &[u64], b: &[u64]) -> u64 {
     )
 }
 
+/// `fdotN` without `exact` on 32-bit floats: the same steps as [`fdot`], each with the
+/// NaN rule of one IEEE operation (a NaN operand gives the first one quieted, an invalid
+/// operation the default NaN) instead of the rule for the whole op. The vISA back end
+/// emits those steps as single `mul`s and `add`s (in this operand order), and an
+/// inexact instruction's NaN results are open in Vulkan, so it needs no fix-up.
+pub(crate) fn fdot_inexact(a: &[u64], b: &[u64]) -> u64 {
+    fn step(x: u64, y: u64, op: fn(f32, f32) -> f32) -> u64 {
+        if let Some(n) = first_nan(32, &[x, y]) {
+            return n;
+        }
+        let r = op(f32::from_bits(x as u32), f32::from_bits(y as u32));
+        if r.is_nan() {
+            default_nan(32)
+        } else {
+            u64::from(r.to_bits())
+        }
+    }
+    let (mul, add): (fn(f32, f32) -> f32, fn(f32, f32) -> f32) = (|x, y| x * y, |x, y| x + y);
+    let p: Vec<u64> = a.iter().zip(b).map(|(&x, &y)| step(x, y, mul)).collect();
+    match p.len() {
+        2 => step(p[1], p[0], add),
+        3 => step(step(p[2], p[1], add), p[0], add),
+        _ => step(step(p[3], p[2], add), step(p[1], p[0], add), add),
+    }
+}
+
 /// `fquantize2f16` (32-bit): magnitudes below 2^-14 (binary16's smallest normal) give a
 /// zero of the same sign; others round to binary16 (to nearest even, overflowing to
 /// infinity) and widen back. A NaN goes through the same conversions: it stays a NaN

@@ -368,10 +368,14 @@ fn map3(n: usize, s: &[Operand<'_>], f: impl Fn(u64, u64, u64) -> u64) -> SmallV
 ///   math unit's `rsqrt`, which the vISA back end emits;
 /// - a 32-bit `fpow` is C's `pow` of `|x|` (Vulkan leaves `pow` undefined for `x < 0`
 ///   and for `x = 0`, `y <= 0`): the math unit's `pow` on the magnitude, which the
-///   vISA back end emits.
+///   vISA back end emits;
+/// - a 32-bit `fdot2`..`fdot4` takes the NaN of its steps (each product and sum with
+///   one IEEE operation's NaN rule), as the back end's `mul`s and `add`s give it,
+///   rather than the first NaN operand of the whole op (Vulkan leaves NaN results of
+///   inexact instructions open).
 ///
 /// So the constant folder, the interpreter and the kernels agree bit for bit on every
-/// inexact division, reciprocal root and power.
+/// inexact division, reciprocal root, power and dot product.
 pub fn eval_alu_flagged(
     op: AluOp,
     exact: bool,
@@ -395,6 +399,15 @@ pub fn eval_alu_flagged(
         }
         let n = dest.num_components() as usize;
         return Ok(map2(n, srcs, math::fpow_inexact));
+    }
+    if matches!(op, AluOp::Fdot2 | AluOp::Fdot3 | AluOp::Fdot4) {
+        if check_shape(op, dest, srcs)? != 32 {
+            return eval_alu(op, dest, srcs);
+        }
+        let k = srcs[0].comps.len();
+        let a: SmallVec<[u64; 4]> = (0..k).map(|i| comp(&srcs[0], i)).collect();
+        let b: SmallVec<[u64; 4]> = (0..k).map(|i| comp(&srcs[1], i)).collect();
+        return Ok(smallvec::smallvec![math::fdot_inexact(&a, &b)]);
     }
     if op != AluOp::Fdiv {
         return eval_alu(op, dest, srcs);
