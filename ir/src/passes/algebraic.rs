@@ -34,6 +34,7 @@
 //! | `bitfield_insert b, x, 0, 32` | `x` |
 //! | `bitfield_insert 0, x, 0, w` (`0 <= w <= 32`) | `iand x, 2^w - 1` |
 //! | `bcsel true, a, b` / `bcsel false, a, b` / `bcsel c, a, a` | `a` / `b` / `a` |
+//! | `bcsel (inot c), a, b` | `bcsel c, b, a` |
 //! | 1-bit `bcsel c, true, false` / `bcsel c, false, true` | `c` / `inot c` |
 //! | 1-bit `bcsel c, true, b`, `bcsel c, c, b` / `bcsel c, a, false`, `bcsel c, a, c` | `ior c, b` / `iand c, a` |
 //! | `ieq x, x`, `ige x, x`, `uge x, x`, `uge x, 0` | `true` |
@@ -603,6 +604,19 @@ fn match_rules(func: &Function, inst: Inst) -> Option<Rewrite> {
                 copy(a)
             } else if c.all(|v| v & 1 == 0) {
                 copy(b)
+            } else if let Some(x) = alu_def(func, c.src.value).filter(|i| i.op == Inot) {
+                // bcsel (inot x), a, b -> bcsel x, b, a
+                let inner_n = func.value_type(c.src.value).num_components() as usize;
+                let x = operand(func, x.srcs[0], inner_n)?;
+                let comps: SmallVec<[u8; 16]> = (0..c.n).map(|i| x.comp(c.comp(i))).collect();
+                Some(Rewrite::Alu(
+                    Bcsel,
+                    smallvec![
+                        NewSrc::Old(src_of(func, x.src.value, &comps)),
+                        NewSrc::Old(b.src),
+                        NewSrc::Old(a.src)
+                    ],
+                ))
             } else if bits == 1 {
                 // A choice between booleans is boolean logic (NIR's `bcsel@1` rules).
                 let (a_true, b_false) =
