@@ -77,12 +77,19 @@ pub fn emit_kernel(
     Err(last.expect("candidate_widths gives at least one width"))
 }
 
-/// The SIMD widths `emit_kernel` tries, widest first: the one the shader's
-/// `subgroup_size` or [`Options::simd`] fixes, else every width the platform dispatches
-/// (32, 16, 8; PVC and Xe2 have no SIMD8) except those whose half already holds the
-/// whole workgroup, a rule of brw (`brw_simd_should_compile`: "Workgroup size already
-/// fits in smaller SIMD"): a SIMD32 thread for an 8-invocation workgroup would run
-/// three quarters of its lanes empty. The narrowest width is always tried.
+/// The SIMD widths `emit_kernel` tries, in brw's order of preference (Mesa
+/// `brw_simd_should_compile` and `brw_simd_select`), widest first: the one the shader's
+/// `subgroup_size` or [`Options::simd`] fixes; else the widths the platform dispatches
+/// (32, 16, 8; PVC and Xe2 have no SIMD8), where
+///
+/// - a width needing more threads than a workgroup may have is left out ("Would need
+///   more than max_threads to fit all invocations"; [`max_workgroup_threads`]);
+/// - a width whose half already holds the whole workgroup is left out ("Workgroup size
+///   already fits in smaller SIMD"): a SIMD32 thread for an 8-invocation workgroup
+///   would run three quarters of its lanes empty; the narrowest width stays;
+/// - before Xe2, SIMD32 is tried only when no narrower width is left ("SIMD32 not
+///   required"): brw compiles a compute shader at SIMD8 and SIMD16 and keeps SIMD16
+///   unless it spills.
 pub fn candidate_widths(
     shader: &Shader,
     device: &Device,
@@ -95,13 +102,36 @@ pub fn candidate_widths(
     let invocations: u64 = shader.local_size.iter().map(|&d| u64::from(d)).product();
     let all = dispatch_widths(t.family);
     let narrowest = all.iter().copied().min().unwrap_or(t.simd);
+    let threads_fit =
+        |w: u32| invocations.div_ceil(u64::from(w)) <= max_workgroup_threads(t.family);
+    let allowed = |w: u32| threads_fit(w) && (w == narrowest || invocations > u64::from(w / 2));
     let mut widths: Vec<u32> = all
         .iter()
         .copied()
-        .filter(|&w| w == narrowest || invocations > u64::from(w / 2))
+        .filter(|&w| allowed(w) && (w < 32 || t.family == Family::Xe2))
         .collect();
+    if widths.is_empty() {
+        widths = all.iter().copied().filter(|&w| threads_fit(w)).collect();
+    }
+    if widths.is_empty() {
+        // More invocations than the widest threads can hold (beyond Vulkan's limits):
+        // the widest width, whose dispatch is the driver's to refuse.
+        widths.push(all.iter().copied().max().unwrap_or(t.simd));
+    }
     widths.sort_unstable_by(|a, b| b.cmp(a));
     Ok(widths)
+}
+
+/// The most hardware threads one workgroup may take: Mesa's `max_cs_workgroup_threads`,
+/// which is `max_cs_threads` capped at 64 before Gfx12.5 (the walker counts threads in
+/// six bits; `intel_device_info.c`): 56 on BDW, SKL and ICL, 64 on TGL. From Gfx12.5 it
+/// is `max_cs_threads` itself, which is at least 64, enough for Vulkan's 1,024
+/// invocations at SIMD16: 64 is the bound used.
+pub fn max_workgroup_threads(family: Family) -> u64 {
+    match family {
+        Family::Bdw | Family::Skl | Family::Icl => 56,
+        _ => 64,
+    }
 }
 
 /// [`emit_kernel`] at the width the shader or `options` give (else 16).

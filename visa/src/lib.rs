@@ -41,10 +41,11 @@
 //! programs, compared part by part in `visa/IGC-SKELETON.md`.
 //!
 //! **SIMD width.** Every kernel runs `W` lanes per thread: the shader's
-//! `subgroup_size`, else [`Options::simd`], else the widest width the workgroup
-//! allows whose live values fit a thread's registers ([`candidate_widths`],
-//! [`emit_kernel`]; [`emit_confirmed`] also asks GenX_IR and steps narrower when it
-//! spills). Whole-kernel instructions are
+//! `subgroup_size`, else [`Options::simd`], else the width brw would pick: SIMD16
+//! (SIMD8 when the workgroup is that small, SIMD32 only where narrower threads cannot
+//! hold the workgroup, or on Xe2) whose live values fit a thread's registers
+//! ([`candidate_widths`], [`emit_kernel`]; [`emit_confirmed`] also asks GenX_IR and
+//! steps narrower when it spills). Whole-kernel instructions are
 //! `(M1, W)`: they write only the enabled lanes. `(M1_NM, n)` (no mask) appears only in
 //! scalar work (uniform payload fields) and in copies into temporaries.
 //!
@@ -190,6 +191,6 @@ pub mod width;
 
 pub use abi::{Abi, Input, InputKind};
 pub use error::{EmitError, EmitErrorKind};
-pub use kernel::{candidate_widths, emit_kernel, Kernel, NUM_GRF_COMMENT};
+pub use kernel::{candidate_widths, emit_kernel, max_workgroup_threads, Kernel, NUM_GRF_COMMENT};
 pub use target::{genx_platform, Family, Options, Target};
 pub use width::{emit_confirmed, Confirmed};

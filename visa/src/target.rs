@@ -17,7 +17,7 @@ use tiling::Gen;
 #[non_exhaustive]
 pub struct Options {
     /// The kernel's SIMD width when the shader fixes no `subgroup_size`; `None` leaves
-    /// it free: the widest width that fits ([`crate::candidate_widths`],
+    /// it free: brw's choice among the widths that fit ([`crate::candidate_widths`],
     /// [`crate::emit_kernel`]).
     pub simd: Option<u32>,
     /// Emit a kernel whose live values the pressure model says overflow the registers

@@ -39,19 +39,33 @@ fn many_live(n: usize, wg: u32) -> String {
 }
 
 /// The widths a workgroup of `wg` invocations allows on `platform`, widest first,
-/// written out from brw's rules: PVC dispatches SIMD16 and SIMD32 only, and a width
-/// whose half holds the whole workgroup is skipped.
+/// written out from brw's rules (Mesa `brw_simd_should_compile`): PVC dispatches
+/// SIMD16 and SIMD32 only; a width needing more threads than a workgroup may have (56
+/// on BDW, SKL and ICL, 64 elsewhere: `max_cs_workgroup_threads`) or whose half holds
+/// the whole workgroup is skipped; SIMD32 only when no narrower width is left.
 fn allowed(platform: &str, wg: u32) -> Vec<u32> {
     let all: &[u32] = if platform == "pvc" {
         &[32, 16]
     } else {
         &[32, 16, 8]
     };
+    let max_threads = if ["bdw", "skl", "icl"].contains(&platform) {
+        56
+    } else {
+        64
+    };
     let narrowest = *all.last().unwrap();
-    all.iter()
+    let fits = |w: u32| wg.div_ceil(w) <= max_threads;
+    let narrower: Vec<u32> = all
+        .iter()
         .copied()
-        .filter(|&w| w == narrowest || wg > w / 2)
-        .collect()
+        .filter(|&w| w < 32 && fits(w) && (w == narrowest || wg > w / 2))
+        .collect();
+    if narrower.is_empty() {
+        all.iter().copied().filter(|&w| fits(w)).collect()
+    } else {
+        narrower
+    }
 }
 
 /// The widest allowed width at which GenX_IR compiles the kernel without spilling.
@@ -78,10 +92,12 @@ fn the_chosen_width_is_the_widest_genx_ir_compiles_without_spilling() {
     if !common::have_genx("the_chosen_width_is_the_widest_genx_ir_compiles_without_spilling") {
         return;
     }
-    let mut shaders: Vec<(String, String)> = [(4, 64), (12, 64), (24, 64), (8, 8), (8, 16)]
-        .iter()
-        .map(|&(n, wg)| (format!("{n} vec4s live, workgroup {wg}"), many_live(n, wg)))
-        .collect();
+    // 1,024 invocations need SIMD32 where a workgroup has at most 56 threads.
+    let mut shaders: Vec<(String, String)> =
+        [(4, 64), (12, 64), (24, 64), (8, 8), (8, 16), (1, 1024)]
+            .iter()
+            .map(|&(n, wg)| (format!("{n} vec4s live, workgroup {wg}"), many_live(n, wg)))
+            .collect();
     for ex in ["blur.ir", "histogram.ir"] {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/");
         shaders.push((
@@ -138,13 +154,18 @@ fn a_fixed_width_stays_fixed() {
 #[test]
 fn small_workgroups_skip_the_widths_their_half_would_hold() {
     // As brw: 8 invocations run at SIMD8 where it exists (SIMD16 would leave half its
-    // lanes empty), at SIMD16 on PVC; 64 invocations at SIMD32.
+    // lanes empty), at SIMD16 on PVC; larger workgroups at SIMD16 (SIMD8 if SIMD16
+    // spills), SIMD32 only when 16-wide threads cannot hold the workgroup: 1,024
+    // invocations are 64 SIMD16 threads, more than SKL's 56.
     for (plat, wg, want) in [
         ("dg2", 8, vec![8]),
         ("dg2", 16, vec![16, 8]),
-        ("dg2", 17, vec![32, 16, 8]),
+        ("dg2", 17, vec![16, 8]),
+        ("dg2", 1024, vec![16]),
+        ("skl", 1024, vec![32]),
+        ("tgl", 1024, vec![16]),
         ("pvc", 8, vec![16]),
-        ("pvc", 64, vec![32, 16]),
+        ("pvc", 64, vec![16]),
     ] {
         let shader = common::parse(&many_live(1, wg));
         let d = Device::preset(plat).unwrap();
