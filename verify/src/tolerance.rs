@@ -103,6 +103,12 @@ impl ToleranceField {
     /// value) with the encoding of `kind` at `start_bit`, `bits` wide; `None` for an
     /// encoding this module does not model (the caller then compares bit for bit).
     pub fn for_store(kind: ChannelKind, start_bit: u16, bits: u8, bound: Interval) -> Option<Self> {
+        // A 32-bit integer channel takes the register's bits as they are: a float
+        // value's bits (an integer store of a float, as `floatBitsToInt` writes), so it
+        // may hold the bits of any float of the interval.
+        if matches!(kind, ChannelKind::Uint | ChannelKind::Sint) && bits == 32 {
+            return Self::for_store(ChannelKind::Float, start_bit, bits, bound);
+        }
         let (lo, hi) = match kind {
             ChannelKind::Unorm | ChannelKind::Snorm | ChannelKind::Float => {
                 if kind == ChannelKind::Float && !matches!(bits, 16 | 32) {
@@ -245,7 +251,10 @@ mod tests {
         let f = ToleranceField::for_store(ChannelKind::Float, 0, 16, b).unwrap();
         assert!(f.accepts(&0x3c00u16.to_le_bytes()));
         assert!(!f.accepts(&0x3c01u16.to_le_bytes()));
-        // Integer channels are not modelled.
+        // Narrower integer channels are not modelled.
         assert!(ToleranceField::for_store(ChannelKind::Uint, 0, 8, b).is_none());
+        // A 32-bit integer channel holds a float's bits: those of the interval's floats.
+        let i = ToleranceField::for_store(ChannelKind::Sint, 0, 32, b).unwrap();
+        assert!(i.accepts(&f32::to_le_bytes(f32::from_bits(0x3f80_0001))));
     }
 }
