@@ -1,8 +1,9 @@
 //! SIMD width selection confirmed by the finalizer: brw compiles a compute shader at
-//! each width it allows and keeps the widest that compiled without spilling (Mesa
-//! `brw_simd_select`); here the pressure model of [`crate::emit_kernel`] proposes the
-//! widest width that fits, and GenX_IR, when installed, has the last word: a kernel it
-//! spills is emitted again at the next narrower width.
+//! each width it allows (SIMD32 only where it must, [`crate::candidate_widths`]) and
+//! keeps the widest that compiled without spilling (Mesa `brw_simd_select`); here the
+//! pressure model of [`crate::emit_kernel`] proposes the widest of those that fits, and
+//! GenX_IR, when installed, has the last word: a kernel it spills is emitted again at
+//! the next narrower width.
 
 use crate::igc::{self, CheckError, Compiled};
 use crate::kernel::{candidate_widths, emit_kernel, Kernel};

@@ -579,8 +579,9 @@ fn optimize(args: &OptArgs) -> Result<(), Failure> {
                 Some(w) => visa::Options::with_simd(w),
                 None => visa::Options::default(),
             };
-            // A free width is the widest that fits, by the pressure model and, when
-            // GenX_IR is installed, by its spill reports (`visa::emit_confirmed`).
+            // A free width is brw's choice among those that fit, by the pressure model
+            // and, when GenX_IR is installed, by its spill reports
+            // (`visa::emit_confirmed`).
             let (kernel, verdict) = if args.simd.is_none() && shader.subgroup_size.is_none() {
                 let c = visa::emit_confirmed(&shader, device, &options)
                     .map_err(|e| tools::render(&[e.to_diagnostic()], file, &source))?;
