@@ -473,6 +473,11 @@ intrinsics! {
         image: ImageOperand::None, srcs: &[src("offset", 1, 32)], dest: DestInfo::Variable,
         indices: &[K::Base, K::Range], class: SystemValue, predicable: false, eliminate: true, reorder: true,
     }
+    /// Reads the shader's constant data at byte `base + offset` (NIR's `load_constant`; `range` bytes from `base` may be read). A read past `base + range` is undefined in NIR; here it reads at `min(base + offset, size - bytes)` of the data's `size` (a 32-bit sum), as anv clamps it (`ir/SYNTAX.md`).
+    LoadConstant = "load_constant" {
+        image: ImageOperand::None, srcs: &[src("offset", 1, 32)], dest: DestInfo::Variable,
+        indices: &[K::Base, K::Range], class: SystemValue, predicable: false, eliminate: true, reorder: true,
+    }
     /// Reads global memory at the 64-bit `address`.
     LoadGlobal = "load_global" {
         image: ImageOperand::None, srcs: &[src("address", 1, 64)], dest: DestInfo::Variable,

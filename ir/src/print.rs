@@ -72,6 +72,9 @@ pub fn write_shader(out: &mut impl Write, shader: &Shader) -> fmt::Result {
         write_buffer_decl(out, decl)?;
         out.write_char('\n')?;
     }
+    if !shader.constant_data.is_empty() {
+        write_constant_data(out, &shader.constant_data)?;
+    }
     for func in &shader.functions {
         out.write_char('\n')?;
         write_function(out, shader, func)?;
@@ -110,6 +113,23 @@ pub fn write_image_decl(out: &mut impl Write, decl: &ImageDecl) -> fmt::Result {
         out.write_char('}')?;
     }
     out.write_char(')')
+}
+
+/// Bytes per line of a `constant_data` block.
+const CONSTANT_BYTES_PER_LINE: usize = 16;
+
+/// Writes the shader's constant data: `constant_data (size=N) {`, then lines of 16
+/// bytes in hex, each after the offset of its first byte, then `}` (with line breaks).
+pub fn write_constant_data(out: &mut impl Write, data: &[u8]) -> fmt::Result {
+    writeln!(out, "constant_data (size={}) {{", data.len())?;
+    for (k, line) in data.chunks(CONSTANT_BYTES_PER_LINE).enumerate() {
+        write!(out, "  0x{:04x}:", k * CONSTANT_BYTES_PER_LINE)?;
+        for b in line {
+            write!(out, " {b:02x}")?;
+        }
+        out.write_char('\n')?;
+    }
+    out.write_str("}\n")
 }
 
 /// Writes a buffer declaration (one line, without the line break).

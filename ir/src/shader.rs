@@ -45,6 +45,14 @@ pub struct Shader {
     pub buffers: Vec<BufferDecl>,
     /// Source position of each buffer declaration.
     pub buffer_spans: Vec<Span>,
+    /// The shader's constant data (NIR's `nir_shader::constant_data`): read-only bytes
+    /// that `load_constant` reads at `base + offset`. A driver uploads them with the
+    /// shader (anv places them after the kernel's instructions and relocates their
+    /// address into the code); `visa/ABI.md` says where the vISA kernel finds them.
+    /// Written `constant_data (size=N) { ... }` (`ir/SYNTAX.md`).
+    pub constant_data: Vec<u8>,
+    /// Source position of the `constant_data` declaration.
+    pub constant_data_span: Span,
     /// Functions; the entry point is called `main`.
     pub functions: Vec<Function>,
 }
@@ -61,6 +69,8 @@ impl Shader {
             image_spans: Vec::new(),
             buffers: Vec::new(),
             buffer_spans: Vec::new(),
+            constant_data: Vec::new(),
+            constant_data_span: Span::UNKNOWN,
             functions: Vec::new(),
         }
     }
@@ -145,6 +155,7 @@ impl PartialEq for Shader {
             && self.subgroup_size == other.subgroup_size
             && self.images == other.images
             && self.buffers == other.buffers
+            && self.constant_data == other.constant_data
             && self.functions == other.functions
     }
 }

@@ -8,8 +8,8 @@
 //! registers. The cross-thread inputs follow them, each present only when the kernel
 //! reads it, in a fixed order: the workgroup count, the push constants, the address of
 //! the push constants (only for dynamic offsets), the UBO and SSBO address tables, the
-//! SSBO size table, and
-//! one parameter-block address per image whose parameters the kernel reads.
+//! SSBO size table, the address of the shader's constant data, the surface-state
+//! offsets, and one parameter-block address per image whose parameters the kernel reads.
 //!
 //! The emitting modules ask for an input when they need it ([`AbiBuilder`]); the layout
 //! is fixed once the body is emitted ([`AbiBuilder::finish`]).
@@ -39,6 +39,9 @@ pub enum InputKind {
     /// `u64`: the address of the SSBO size table, one `u32` size in bytes per binding
     /// (`get_ssbo_size`).
     SsboSizes,
+    /// `u64`: the address of the shader's constant data (`load_constant`), which a
+    /// driver uploads with the kernel (anv relocates this address into its code).
+    ConstantData,
     /// `u32`: the surface-state offset of an image accessed through the `bss` or `ss`
     /// address models.
     SurfaceState {
@@ -115,8 +118,9 @@ fn rank(kind: &InputKind) -> u32 {
         InputKind::UboTable => 4,
         InputKind::SsboTable => 5,
         InputKind::SsboSizes => 6,
-        InputKind::SurfaceState { .. } => 7,
-        InputKind::ImageParams { .. } => 8,
+        InputKind::ConstantData => 7,
+        InputKind::SurfaceState { .. } => 8,
+        InputKind::ImageParams { .. } => 9,
     }
 }
 
@@ -215,6 +219,11 @@ impl AbiBuilder {
         self.get(decls, InputKind::SsboSizes, "ssbo_sizes", VType::Uq, 1)
     }
 
+    /// `u64`: the shader's constant data.
+    pub fn constant_data(&mut self, decls: &mut Decls) -> VarId {
+        self.get(decls, InputKind::ConstantData, "const_data", VType::Uq, 1)
+    }
+
     /// `u64`: the parameter blocks of image `image`.
     pub fn image_params(&mut self, decls: &mut Decls, image: &str) -> VarId {
         let kind = InputKind::ImageParams {
@@ -300,13 +309,15 @@ mod tests {
         let mut a = AbiBuilder::new(16, 32, &mut d);
         a.ssbo_table(&mut d);
         a.image_params(&mut d, "src");
+        a.constant_data(&mut d);
         a.push_constants(&mut d, 6);
         a.num_workgroups(&mut d);
         a.push_constants(&mut d, 16);
         a.image_params(&mut d, "dst");
         let (abi, text) = a.finish(&d);
         // r0 | 3 x 32 bytes of local ids | num_groups (12) | push (16 at 140, inside the
-        // register 128..160) | ssbo_table (8-aligned: 160) | params in request order.
+        // register 128..160) | ssbo_table (8-aligned: 160) | const_data | params in
+        // request order.
         assert_eq!(
             text,
             ".input local_id_x offset=32 size=32\n\
@@ -315,11 +326,12 @@ mod tests {
              .input num_groups offset=128 size=12\n\
              .input push offset=140 size=16\n\
              .input ssbo_table offset=160 size=8\n\
-             .input param_src offset=168 size=8\n\
-             .input param_dst offset=176 size=8\n"
+             .input const_data offset=168 size=8\n\
+             .input param_src offset=176 size=8\n\
+             .input param_dst offset=184 size=8\n"
         );
         assert_eq!(abi.per_thread_bytes, 96);
-        assert_eq!(abi.cross_thread_bytes, 56);
+        assert_eq!(abi.cross_thread_bytes, 64);
         assert_eq!(abi.input(&InputKind::PushConstants).unwrap().size, 16);
     }
 

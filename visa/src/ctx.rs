@@ -342,12 +342,7 @@ impl<'a> Ctx<'a> {
             .func
             .value_def(v)
             .and_then(|d| self.func.inst(d).as_intrinsic())
-            .is_some_and(|i| {
-                matches!(
-                    i.op,
-                    ir::IntrinsicOp::ImageLoadParam | ir::IntrinsicOp::LoadUbo
-                )
-            });
+            .is_some_and(|i| crate::uniform::loaded_by_message(self.func, i));
         let align = if self.is_uniform(v) && !message_dest {
             Align::Natural
         } else {

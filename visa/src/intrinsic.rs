@@ -64,7 +64,9 @@ pub fn emit(
             Ok(())
         }
         LoadGlobal | StoreGlobal | LoadSsbo | StoreSsbo | GetSsboSize | LoadUbo | LoadShared
-        | StoreShared | LoadPushConstant | ImageLoadParam => memory::emit(cx, inst, i, dest),
+        | StoreShared | LoadPushConstant | LoadConstant | ImageLoadParam => {
+            memory::emit(cx, inst, i, dest)
+        }
         ReadFirstInvocation => {
             // The first active lane's value, in a scalar; copied to every active lane
             // unless the value itself lives in a scalar (`uniform`).

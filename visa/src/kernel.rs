@@ -259,7 +259,7 @@ fn check_pressure(cx: &mut Ctx) -> Result<u32, EmitError> {
             // a register of its own (`ctx` aligns message destinations to registers).
             let bytes = u32::from(ty.num_components()) * elem;
             let param = matches!(def, Some(InstKind::Intrinsic(i))
-                if matches!(i.op, ir::IntrinsicOp::ImageLoadParam | ir::IntrinsicOp::LoadUbo));
+                if crate::uniform::loaded_by_message(func, i));
             return if param {
                 bytes.next_multiple_of(t.grf)
             } else {

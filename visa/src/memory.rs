@@ -18,7 +18,13 @@
 //! - `load_shared`/`store_shared`: `.slm` flat `:a32` at `offset`, `base` as the
 //!   message's immediate offset.
 //! - `load_push_constant`: a constant offset reads the push-constant input registers;
-//!   a dynamic one loads from the copy at the push-constant address input.
+//!   a dynamic one loads from the copy at the push-constant address input (one SIMD1
+//!   transposed load when the offset is uniform).
+//! - `load_constant`: the shader's constant data is global memory at the
+//!   `const_data` address input (visa/ABI.md, "Constant data"), read at
+//!   `min(base + offset, size - bytes)` as anv's `lower_load_constant` clamps it
+//!   (`ir/SYNTAX.md`); a uniform offset is one SIMD1 transposed load, as a uniform UBO
+//!   load is.
 //! - `image_load_param`: the image's parameter blocks are 512 bytes per array element at
 //!   the image's parameter-block address input; slot `s` is at byte `16 s`.
 //!
@@ -119,6 +125,7 @@ pub fn emit(
         }
         GetSsboSize => ssbo_size(cx, i, need_dest(cx)?),
         LoadPushConstant => push_constant(cx, i, base, need_dest(cx)?),
+        LoadConstant => load_constant(cx, i, need_dest(cx)?),
         ImageLoadParam => image_param(cx, i, base, need_dest(cx)?),
         other => Err(cx.unsupported(format!("`@{other}` is not a memory intrinsic"))),
     }
@@ -526,12 +533,18 @@ fn push_constant(cx: &mut Ctx, i: &IntrinsicInst, base: i32, d: Value) -> Result
         }
         Opnd::Reg(_) => {
             let var = cx.abi.push_constants_address(&mut cx.decls);
-            let a = cx.temp(VType::Uq);
             let p = Opnd::Reg(Reg {
                 var,
                 off: 0,
                 stride: 0,
             });
+            if cx.is_uniform(d) {
+                // A uniform offset: one transposed SIMD1 load ([`crate::uniform`]).
+                let a = cx.scalar(VType::Uq);
+                add64_u32(cx, a, p, off);
+                return uniform_load(cx, d, Opnd::Reg(a), base);
+            }
+            let a = cx.temp(VType::Uq);
             add64_u32(cx, a, p, off);
             load(
                 cx,
@@ -587,6 +600,65 @@ fn image_param(cx: &mut Ctx, i: &IntrinsicInst, slot: i32, d: Value) -> Result<(
         return uniform_load(cx, d, addr, offset);
     }
     load(cx, d, Loc::flat(Sfid::Ugm, AddrSize::A64, addr, offset))
+}
+
+/// `load_constant`: global memory at `const_data + min(base + offset, size - bytes)`,
+/// the sum taken in 32 bits and the clamp unsigned, as anv's
+/// `anv_nir_apply_pipeline_layout.c` lowers it (`nir_iadd_imm`, `nir_umin`) before
+/// brw's `load_global_constant`; a uniform value is one transposed SIMD1 load.
+fn load_constant(cx: &mut Ctx, i: &IntrinsicInst, d: Value) -> Result<(), EmitError> {
+    let ty = cx.func.value_type(d);
+    let bytes = u64::from(ty.bit_size() / 8) * u64::from(ty.num_components());
+    let size = cx.shader.constant_data.len() as u64;
+    let last = size
+        .checked_sub(bytes)
+        .filter(|_| bytes > 0)
+        .and_then(|l| u32::try_from(l).ok())
+        .ok_or_else(|| {
+            cx.err(EmitErrorKind::Malformed {
+                what: format!(
+                    "`@load_constant` reads {bytes} bytes of {size} bytes of constant data"
+                ),
+            })
+        })?;
+    let base = i.index(IndexKind::Base).unwrap_or(0);
+    let uniform = cx.is_uniform(d);
+    let data = cx.abi.constant_data(&mut cx.decls);
+    let data = Opnd::Reg(Reg {
+        var: data,
+        off: 0,
+        stride: 0,
+    });
+    let offset = match cx.comp(src(cx, i, 0)?, 0)? {
+        Opnd::Imm(o) => {
+            let at = (o as u32).wrapping_add(base).min(last);
+            if uniform {
+                return uniform_load(cx, d, data, at as i32);
+            }
+            Opnd::Imm(u64::from(at))
+        }
+        o => {
+            let t = if uniform { cx.scalar(UD) } else { cx.temp(UD) };
+            let sum = if base == 0 {
+                o
+            } else {
+                cx.op("add", t, UD, &[o, Opnd::Imm(u64::from(base))]);
+                Opnd::Reg(t)
+            };
+            cx.op("min", t, UD, &[sum, Opnd::Imm(u64::from(last))]);
+            Opnd::Reg(t)
+        }
+    };
+    let a = if uniform {
+        cx.scalar(VType::Uq)
+    } else {
+        cx.temp(VType::Uq)
+    };
+    add64_u32(cx, a, data, offset);
+    if uniform {
+        return uniform_load(cx, d, Opnd::Reg(a), 0);
+    }
+    load(cx, d, Loc::flat(Sfid::Ugm, AddrSize::A64, Opnd::Reg(a), 0))
 }
 
 /// A UBO load of a constant block at a uniform offset ([`crate::uniform`]): one

@@ -2,10 +2,12 @@
 //! scalar variables, computed once per thread.
 //!
 //! A value is uniform when it is a workgroup id or count, the subgroup count, a push
-//! constant at a constant offset, an image parameter at a constant array index, a
+//! constant at a constant offset (or a 32-bit vector of them at a uniform offset, which
+//! a transposed message moves), an image parameter at a constant array index, a
 //! 32-bit UBO load (of a vector a transposed message moves) from a constant block at a
-//! uniform offset, or an ALU result of uniform values and constants. A uniform buffer
-//! is read-only to the shader and does not change during a dispatch, so a load from
+//! uniform offset, a 32-bit `load_constant` (likewise) at a uniform offset, or an ALU
+//! result of uniform values and constants. A uniform buffer and the shader's constant
+//! data are read-only to the shader and do not change during a dispatch, so a load from
 //! one address gives every lane and every iteration the same bits. These depend on
 //! nothing that varies between lanes or iterations, so writing them without the execution mask
 //! (`(M1_NM, 1)`) gives every lane the value NIR gives it, wherever the definition sits
@@ -22,6 +24,22 @@
 //! index it reads is used by the access inside the loop.
 
 use ir::{CfNode, Function, InstKind, IntrinsicOp, LoopId, Src, Value};
+
+/// Whether intrinsic `i` of `func`, when its result is uniform, gets it from a message
+/// (a SIMD1 transposed load, whose destination starts a register) rather than from
+/// registers: parameter-block, UBO and constant-data reads, and push constants at a
+/// run-time offset.
+pub fn loaded_by_message(func: &Function, i: &ir::IntrinsicInst) -> bool {
+    match i.op {
+        IntrinsicOp::ImageLoadParam | IntrinsicOp::LoadUbo | IntrinsicOp::LoadConstant => true,
+        IntrinsicOp::LoadPushConstant => i.srcs.first().is_some_and(|s| {
+            !func
+                .value_def(s.value)
+                .is_some_and(|d| matches!(func.inst(d).kind, InstKind::LoadConst(_)))
+        }),
+        _ => false,
+    }
+}
 
 /// One flag per value id: whether the value is uniform.
 pub fn uniform_values(func: &Function) -> Vec<bool> {
@@ -45,11 +63,25 @@ pub fn uniform_values(func: &Function) -> Vec<bool> {
                 IntrinsicOp::LoadWorkgroupId
                 | IntrinsicOp::LoadNumWorkgroups
                 | IntrinsicOp::LoadNumSubgroups => true,
-                IntrinsicOp::LoadPushConstant => i.srcs.first().is_some_and(is_const),
+                IntrinsicOp::LoadPushConstant => i.srcs.first().is_some_and(|s| {
+                    let ty = func.value_type(dest);
+                    is_const(s)
+                        || (ty.bit_size() == 32
+                            && ir::lsc::DataShape::VECT_SIZES.contains(&ty.num_components())
+                            && uni.get(s.value.index()).copied().unwrap_or(false))
+                }),
                 IntrinsicOp::ImageLoadParam => i
                     .image
                     .is_some_and(|r| r.index.is_none_or(|idx| is_const(&idx))),
                 IntrinsicOp::ReadFirstInvocation => first_lane_scalars.contains(&dest),
+                IntrinsicOp::LoadConstant => {
+                    let ty = func.value_type(dest);
+                    ty.bit_size() == 32
+                        && ir::lsc::DataShape::VECT_SIZES.contains(&ty.num_components())
+                        && i.srcs.first().is_some_and(|s| {
+                            is_const(s) || uni.get(s.value.index()).copied().unwrap_or(false)
+                        })
+                }
                 IntrinsicOp::LoadUbo => {
                     let ty = func.value_type(dest);
                     ty.bit_size() == 32

@@ -4,6 +4,7 @@
 //! enclosing SPIR-V constructs and the IR loops.
 
 use super::alu::{self, AluError};
+use super::constant_data::ConstantData;
 use super::decorations::Decorations;
 use super::module::{Id, Module};
 use super::promoted::{Checkpoint, Edge, Promoted};
@@ -168,6 +169,8 @@ pub struct Ctx<'m> {
     /// instructions it emits are `exact` (Mesa's `vtn_handle_no_contraction` sets
     /// `nir_builder::exact` the same way).
     pub exact: bool,
+    /// The shader's constant data, and which variables may live there.
+    pub constants: ConstantData,
 }
 
 impl<'m> Ctx<'m> {
@@ -201,6 +204,7 @@ impl<'m> Ctx<'m> {
             depth: 0,
             source_file: None,
             exact: false,
+            constants: ConstantData::default(),
         }
     }
 

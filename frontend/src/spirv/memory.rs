@@ -373,6 +373,9 @@ fn index_memory(
 pub fn load(ctx: &mut Ctx<'_>, p: &Value, result_ty: u32) -> Result<Value, ImportError> {
     match p {
         Value::Var(v) => {
+            if let Some(val) = super::constants::load(ctx, v)? {
+                return Ok(Value::Val(val));
+            }
             let whole = ctx
                 .var(v.key)?
                 .cloned()

@@ -18,6 +18,8 @@
 
 pub mod alu;
 pub mod cfg;
+pub mod constant_data;
+pub mod constants;
 pub mod context;
 pub mod decorations;
 pub mod function;
@@ -163,10 +165,15 @@ pub fn import(bytes: &[u8], options: &Options) -> Result<Imported, ImportError> 
     ctx.inst = ep.inst;
     cfg::run_function(&mut ctx, ep_fn, Vec::new())?;
     let source_file = ctx.source_file.clone();
-    let Ctx { mut func, .. } = ctx;
+    let Ctx {
+        mut func,
+        constants,
+        ..
+    } = ctx;
     ssa::complete_phis(&mut func);
     ssa::repair(&mut func);
     let mut shader = ir::Shader::new(workgroup_size);
+    shader.constant_data = constants.bytes;
     for (decl, span) in mapping
         .images
         .iter()

@@ -130,6 +130,11 @@ pub enum InterpErrorKind {
         /// The lanes that started the run.
         expected: u32,
     },
+    /// A lane's `load_constant` cannot read the shader's constant data.
+    ConstantData {
+        /// Why.
+        error: super::constant::ConstantReadError,
+    },
     /// Active lanes of one subgroup give an access that is not `non_uniform` different
     /// descriptor indices. Vulkan requires a resource index to be dynamically uniform
     /// unless the access is decorated `NonUniform` (undefined behaviour otherwise, which

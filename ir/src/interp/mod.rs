@@ -89,6 +89,7 @@ use crate::shader::Shader;
 use crate::span::Span;
 use crate::types::{bit_mask, Src, Type};
 pub use call::{Env, IntrinsicCall};
+pub use constant::{clamped_address, ConstantReadError};
 pub use error::{DescriptorLane, EnvError, InterpError, InterpErrorKind};
 pub use lanes::MAX_LANES;
 use lanes::{lane_list, lanes_of, Mask};
@@ -98,6 +99,7 @@ use std::fmt;
 use uniformity::divergent_index;
 
 mod call;
+mod constant;
 mod error;
 mod lanes;
 mod registers;
@@ -171,6 +173,7 @@ impl fmt::Display for InterpError {
             InterpErrorKind::Alu { op, .. } => write!(f, "`{op}`")?,
             InterpErrorKind::Env { op, .. } => write!(f, "`@{op}`")?,
             InterpErrorKind::NonUniformIndex { op, .. } => write!(f, "`@{op}`: ")?,
+            InterpErrorKind::ConstantData { .. } => f.write_str("`@load_constant`: ")?,
             _ => {}
         }
         if let Some(lane) = self.lane {
@@ -220,6 +223,7 @@ impl fmt::Display for InterpError {
                 write!(f, "{image} is not declared by the shader")
             }
             InterpErrorKind::BadValue { value } => write!(f, "{value} does not exist"),
+            InterpErrorKind::ConstantData { error } => write!(f, "{error}"),
             InterpErrorKind::DivergentBarrier { active, expected } => write!(
                 f,
                 "barrier in divergent control flow: lanes {} of the subgroup do not reach it (active lanes {})",
@@ -1407,6 +1411,15 @@ impl<'s> Interpreter<'s> {
                     dest_slice[lane * n..lane * n + n].copy_from_slice(&value);
                 }
             }
+        } else if intr.op == IntrinsicOp::LoadConstant {
+            let offsets = &self.src_data[self.src_offsets.first().copied().unwrap_or(0)..];
+            let data = &self.shader.constant_data;
+            constant::load(data, intr, dest_type, offsets, mask, dest_slice).map_err(
+                |(l, e)| {
+                    let kind = InterpErrorKind::ConstantData { error: e };
+                    InterpError::new(span, Some(inst), Some(l), kind)
+                },
+            )?;
         } else {
             let mut call = IntrinsicCall {
                 inst,

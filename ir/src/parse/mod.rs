@@ -22,6 +22,7 @@
 //! [`Function::value_name`]: crate::Function::value_name
 //! [`Function::block_name`]: crate::Function::block_name
 
+mod constant_data;
 mod control_flow;
 mod ids;
 mod instruction;

@@ -24,15 +24,20 @@ impl<'a> Parser<'a> {
                     if !first {
                         return Err(error(
                             span,
-                            "the `shader` line may appear only once, before any `image`, `buffer` or `fn`",
+                            "the `shader` line may appear only once, before any `image`, `buffer`, `constant_data` or `fn`",
                         ));
                     }
                     self.header()?;
                 }
                 "image" => self.image_decl()?,
                 "buffer" => self.buffer_decl()?,
+                "constant_data" => self.constant_data()?,
                 "fn" => self.function()?,
-                _ => return Err(self.expected("`shader`, `image`, `buffer` or `fn`")),
+                _ => {
+                    return Err(
+                        self.expected("`shader`, `image`, `buffer`, `constant_data` or `fn`")
+                    )
+                }
             }
             first = false;
         }

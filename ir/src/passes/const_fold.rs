@@ -1,15 +1,26 @@
-//! Constant folding (`const-fold`), NIR's `nir_opt_constant_folding` for ALU instructions.
+//! Constant folding (`const-fold`), NIR's `nir_opt_constant_folding` for ALU instructions
+//! and `load_constant`.
 //!
 //! Every ALU instruction whose sources are all `load_const` is evaluated with
 //! [`eval_alu_flagged`] and becomes a `load_const` in place: the instruction
 //! keeps its value id, so no use needs rewriting, and one walk in program order folds whole
 //! chains (SSA dominance puts every ALU source before its use). The pass is linear in the
-//! size of the function. Intrinsics, phis and undefs are left alone; an instruction that
-//! cannot be evaluated (a shape the validator rejects) is left as it is.
+//! size of the function. Phis, undefs and intrinsics other than `load_constant` are left
+//! alone; an instruction that cannot be evaluated (a shape the validator rejects) is left
+//! as it is.
+//!
+//! A `load_constant` at a constant offset reads the shader's constant data at compile
+//! time, as `nir_opt_constant_folding` does (after a loop over a table is unrolled, its
+//! reads are at constant offsets). The bytes are those the load reads when it runs
+//! (`min(base + offset, size - bytes)`, `ir/SYNTAX.md`): NIR folds a read outside the
+//! range to an undef, the IR's definition to the clamped bytes. A read at an address
+//! that is not aligned stays, for the executor to report.
 
 use super::pass::{Pass, PassError};
 use crate::eval::{eval_alu_flagged, Operand};
 use crate::function::{Function, InstKind};
+use crate::interp::clamped_address;
+use crate::intrinsic::{IndexKind, IntrinsicOp};
 use crate::shader::Shader;
 use crate::types::Src;
 use smallvec::SmallVec;
@@ -25,8 +36,10 @@ impl Pass for ConstFold {
 
     fn run(&mut self, shader: &mut Shader) -> Result<bool, PassError> {
         let mut changed = false;
+        let data = &shader.constant_data;
         for func in &mut shader.functions {
             changed |= fold_function(func);
+            changed |= fold_constant_loads(func, data);
         }
         Ok(changed)
     }
@@ -85,6 +98,50 @@ pub fn fold_function(func: &mut Function) -> bool {
             }
             Err(e) => log::debug!("const-fold: not folding {}: {e}", func.value_name(dest)),
         }
+    }
+    changed
+}
+
+/// Folds every `load_constant` of `func` at a constant offset into the `load_const` of
+/// the bytes of `data` it reads; returns whether anything changed.
+pub fn fold_constant_loads(func: &mut Function, data: &[u8]) -> bool {
+    let mut changed = false;
+    for inst in func.insts_in_order() {
+        let d = func.inst(inst);
+        let (InstKind::Intrinsic(i), Some(dest)) = (&d.kind, d.dest) else {
+            continue;
+        };
+        if i.op != IntrinsicOp::LoadConstant {
+            continue;
+        }
+        let Some(offset) = i
+            .srcs
+            .first()
+            .and_then(|s| const_components(func, *s))
+            .and_then(|c| c.first().copied())
+        else {
+            continue;
+        };
+        let ty = func.value_type(dest);
+        if ty.bit_size() < 8 {
+            continue;
+        }
+        let comp = usize::from(ty.bit_size() / 8);
+        let n = usize::from(ty.num_components());
+        let base = i.index(IndexKind::Base).unwrap_or(0);
+        let at = clamped_address(base, offset as u32, (comp * n) as u64, data.len() as u64);
+        let Some(at) = at.map(|a| a as usize).filter(|a| a % comp == 0) else {
+            continue;
+        };
+        let values = (0..n)
+            .map(|c| {
+                let mut w = [0u8; 8];
+                w[..comp].copy_from_slice(&data[at + c * comp..at + (c + 1) * comp]);
+                u64::from_le_bytes(w)
+            })
+            .collect();
+        func.inst_mut(inst).kind = InstKind::LoadConst(values);
+        changed = true;
     }
     changed
 }
@@ -181,6 +238,37 @@ mod tests {
         assert!(text.contains("1    %1 = load_const (true)"), "{text}");
         assert!(text.contains("16   %3 = load_const (0x4000)"));
         assert!(text.contains("if %1 {"));
+    }
+
+    #[test]
+    fn constant_loads_at_constant_offsets_fold() {
+        // The words 0x11223344, 0x55667788, 0x99aabbcc; offset 8 from base 4 is byte
+        // 12, clamped to 8 (the last whole word); 2 from base 0 is not aligned.
+        let (changed, text) = fold_text(
+            "constant_data (size=12) {
+               0x0000: 44 33 22 11 88 77 66 55 cc bb aa 99
+             }
+             fn main {
+               block b0:
+                 32   %0 = load_const (4)
+                 32   %1 = @load_constant (%0) (base=0, range=12)
+                 32x2 %2 = @load_constant (%0) (base=0, range=12)
+                 32   %3 = load_const (8)
+                 32   %4 = @load_constant (%3) (base=4, range=8)
+                 16   %5 = @load_constant (%0) (base=2, range=10)
+                 32   %6 = load_const (2)
+                 32   %7 = @load_constant (%6) (base=0, range=12)
+                 32x3 %8 = @load_local_invocation_id
+                 32   %9 = @load_constant (%8.x) (base=0, range=12)
+             }",
+        );
+        assert!(changed);
+        assert!(text.contains("32   %1 = load_const (0x55667788)"), "{text}");
+        assert!(text.contains("32x2 %2 = load_const (0x55667788, 0x99aabbcc)"));
+        assert!(text.contains("32   %4 = load_const (0x99aabbcc)"));
+        assert!(text.contains("16   %5 = load_const (0x5566)"));
+        assert!(text.contains("32   %7 = @load_constant (%6)"));
+        assert!(text.contains("32   %9 = @load_constant (%8.x)"));
     }
 
     #[test]

@@ -267,6 +267,13 @@ impl FnCheck<'_> {
                     }
                 }
             }
+            IntrinsicOp::LoadConstant => {
+                if let (Some(d), Some(base), Some(range)) =
+                    (dest_ty, idx(IndexKind::Base), idx(IndexKind::Range))
+                {
+                    self.check_load_constant(span, d, base, range);
+                }
+            }
             _ if op.is_lsc() => {
                 // The indices decoded (the sources were checked against them).
                 self.check_lsc(&ctx, &src_of);
@@ -300,6 +307,47 @@ impl FnCheck<'_> {
                 }
             }
             _ => {}
+        }
+    }
+}
+
+impl FnCheck<'_> {
+    /// `load_constant`: the bytes `base .. base + range` are the shader's constant data
+    /// (NIR's `nir_intrinsic_range` bounds what the load may read), a read fits in them,
+    /// and `base` is aligned to the components, as NIR's `nir_opt_large_constants`
+    /// places each array at its natural alignment. Booleans are refused: NIR widens
+    /// them to 32 bits in constant data, and the IR keeps that choice to the producer.
+    fn check_load_constant(&mut self, span: Span, d: Type, base: u32, range: u32) {
+        let op = IntrinsicOp::LoadConstant;
+        if d.bit_size() == 1 {
+            self.error(span, IntrinsicError::ConstantBool { op });
+            return;
+        }
+        let comp = u32::from(d.bit_size() / 8);
+        let bytes = comp * u32::from(d.num_components());
+        let size = self.shader.constant_data.len();
+        let end = u64::from(base) + u64::from(range);
+        if end > size as u64 || bytes > range {
+            self.error(
+                span,
+                IntrinsicError::ConstantRange {
+                    op,
+                    base,
+                    range,
+                    bytes,
+                    size,
+                },
+            );
+        }
+        if !base.is_multiple_of(comp) {
+            self.error(
+                span,
+                IntrinsicError::ConstantAlign {
+                    op,
+                    base,
+                    align: comp,
+                },
+            );
         }
     }
 }

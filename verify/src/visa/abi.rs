@@ -13,13 +13,15 @@
 //! | `push_addr` | `u64`: the address of a copy of the push constants |
 //! | `ubo_table`, `ssbo_table` | `u64`: the address of an array of `u64` base addresses, one per binding |
 //! | `ssbo_sizes` | `u64`: the address of an array of `u32` sizes in bytes, one per SSBO binding |
+//! | `const_data` | `u64`: the address of the shader's constant data (`Shader::constant_data`, read by `load_constant`) |
 //! | `ss_<image>` | `u32`: the surface the `bss`/`ss` address models name for the image |
 //! | `param_<image>` | `u64`: the address of the image's parameter blocks, 512 bytes per array element, slot `s` of element `i` at byte `512 i + 16 s` |
 //!
 //! `%r0` (the thread payload header, which the hardware writes) holds the workgroup ids
 //! in dwords 1, 6 and 7 (vISA's `%group_id_x/y/z`).
 //!
-//! The memory the inputs point to (tables, parameter blocks, the push-constant copy) is
+//! The memory the inputs point to (tables, parameter blocks, the push-constant copy, the
+//! constant data) is
 //! added to the kernel's memory as allocations of its own, after the setup's
 //! ([`KernelAbi::prepare`]); the verifier leaves accesses to them out of its
 //! comparison. A table entry of a binding the setup does not bind is 0, an address no
@@ -57,6 +59,8 @@ pub enum InputKind {
     SsboTable,
     /// `ssbo_sizes`.
     SsboSizes,
+    /// `const_data`.
+    ConstantData,
     /// `ss_<image>`: the binding of the image's first element.
     SurfaceState {
         /// Its binding.
@@ -100,6 +104,8 @@ pub struct DocumentedAbi {
     /// The first binding-table index after the images' surfaces, where the buffers'
     /// surfaces start.
     buffer_surfaces: u64,
+    /// The shader's constant data, which `const_data` points to a copy of.
+    constant_data: Vec<u8>,
 }
 
 /// Binding-table entries (anv's `MAX_BINDING_TABLE_SIZE`): the buffer surfaces stop
@@ -144,6 +150,7 @@ impl DocumentedAbi {
                 "ubo_table" => (InputKind::UboTable, Some(8)),
                 "ssbo_table" => (InputKind::SsboTable, Some(8)),
                 "ssbo_sizes" => (InputKind::SsboSizes, Some(8)),
+                "const_data" => (InputKind::ConstantData, Some(8)),
                 _ => {
                     if let Some(img) = name.strip_prefix("ss_") {
                         let d = image(lowered, img)
@@ -197,6 +204,7 @@ impl DocumentedAbi {
             workgroups,
             bytes,
             buffer_surfaces,
+            constant_data: lowered.constant_data.clone(),
         })
     }
 }
@@ -266,6 +274,10 @@ impl KernelAbi for DocumentedAbi {
                         }
                     }
                     place(mem, "SSBO sizes", t).to_le_bytes().to_vec()
+                }
+                InputKind::ConstantData => {
+                    let data = self.constant_data.clone();
+                    place(mem, "constant data", data).to_le_bytes().to_vec()
                 }
                 InputKind::SurfaceState { binding } => binding.to_le_bytes().to_vec(),
                 InputKind::ImageParams { binding, count } => {

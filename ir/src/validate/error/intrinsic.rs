@@ -147,6 +147,34 @@ pub enum IntrinsicError {
         /// The number of slots of the block.
         slots: i32,
     },
+    /// A `load_constant` whose `base .. base + range` is not inside the shader's
+    /// constant data, or whose destination does not fit `range`.
+    ConstantRange {
+        /// The intrinsic.
+        op: IntrinsicOp,
+        /// The `base` index.
+        base: u32,
+        /// The `range` index.
+        range: u32,
+        /// Bytes the destination reads.
+        bytes: u32,
+        /// Bytes of constant data the shader has.
+        size: usize,
+    },
+    /// A `load_constant` whose `base` is not a multiple of its component size.
+    ConstantAlign {
+        /// The intrinsic.
+        op: IntrinsicOp,
+        /// The `base` index.
+        base: u32,
+        /// Bytes of one component.
+        align: u32,
+    },
+    /// A `load_constant` of booleans, which have no bytes in memory.
+    ConstantBool {
+        /// The intrinsic.
+        op: IntrinsicOp,
+    },
     /// An `image_load_param` destination that is not 1 to 4 32-bit components.
     ParamDest {
         /// The intrinsic.
@@ -274,6 +302,28 @@ impl fmt::Display for IntrinsicError {
             IntrinsicError::ParamSlot { op, base, slots } => write!(
                 f,
                 "{}: base {base} is out of range; the image parameter block has {slots} slots (0..{slots})",
+                Intr(*op)
+            ),
+            IntrinsicError::ConstantRange {
+                op,
+                base,
+                range,
+                bytes,
+                size,
+            } => write!(
+                f,
+                "{}: bytes {base}..{} (base {base}, range {range}) of {bytes}-byte reads are not inside the shader's {size} bytes of constant data",
+                Intr(*op),
+                u64::from(*base) + u64::from(*range)
+            ),
+            IntrinsicError::ConstantAlign { op, base, align } => write!(
+                f,
+                "{}: base {base} is not a multiple of the {align}-byte components it reads",
+                Intr(*op)
+            ),
+            IntrinsicError::ConstantBool { op } => write!(
+                f,
+                "{}: booleans have no bytes in constant data; read 32-bit values and compare them",
                 Intr(*op)
             ),
             IntrinsicError::ParamDest { op, found } => write!(
