@@ -290,12 +290,16 @@ pub(crate) fn fdot_inexact(a: &[u64], b: &[u64]) -> u64 {
             u64::from(r.to_bits())
         }
     }
-    let (mul, add): (fn(f32, f32) -> f32, fn(f32, f32) -> f32) = (|x, y| x * y, |x, y| x + y);
-    let p: Vec<u64> = a.iter().zip(b).map(|(&x, &y)| step(x, y, mul)).collect();
+    let add = |x: u64, y: u64| step(x, y, |a, b| a + b);
+    let p: Vec<u64> = a
+        .iter()
+        .zip(b)
+        .map(|(&x, &y)| step(x, y, |a, b| a * b))
+        .collect();
     match p.len() {
-        2 => step(p[1], p[0], add),
-        3 => step(step(p[2], p[1], add), p[0], add),
-        _ => step(step(p[3], p[2], add), step(p[1], p[0], add), add),
+        2 => add(p[1], p[0]),
+        3 => add(add(p[2], p[1]), p[0]),
+        _ => add(add(p[3], p[2]), add(p[1], p[0])),
     }
 }
 
