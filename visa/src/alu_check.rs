@@ -240,15 +240,26 @@ pub fn run_op_flagged(
         .collect())
 }
 
-/// `ir::eval`'s result of `op` on one lane's operands.
+/// `ir::eval`'s result of `op` (`exact`) on one lane's operands.
 pub fn eval(op: AluOp, dest: Shape, srcs: &[Shape], lane: &[Vec<u64>]) -> Vec<u64> {
+    eval_flagged(op, true, dest, srcs, lane)
+}
+
+/// `ir::eval`'s result of `op`, `exact` or not, on one lane's operands.
+pub fn eval_flagged(
+    op: AluOp,
+    exact: bool,
+    dest: Shape,
+    srcs: &[Shape],
+    lane: &[Vec<u64>],
+) -> Vec<u64> {
     let operands: Vec<ir::eval::Operand<'_>> = srcs
         .iter()
         .zip(lane)
         .map(|(&(bits, _), comps)| ir::eval::Operand::new(bits, comps))
         .collect();
     let ty = ir::types::Type::new(dest.0, dest.1).expect("a valid type");
-    ir::eval::eval_alu(op, ty, &operands)
+    ir::eval::eval_alu_flagged(op, exact, ty, &operands)
         .expect("a valid instruction")
         .to_vec()
 }
@@ -262,14 +273,29 @@ pub fn check_exact(
     lanes: &[Vec<Vec<u64>>],
     math_ulps: i64,
 ) {
-    let got = run_op(platform, op, dest, srcs, lanes, math_ulps)
+    check_flagged(platform, op, true, dest, srcs, lanes, math_ulps);
+}
+
+/// [`check_exact`] for the instruction `exact` or not: the kernel of an inexact
+/// instruction computes `ir::eval`'s inexact result (`eval_alu_flagged`) as the
+/// interpreter models the math unit.
+pub fn check_flagged(
+    platform: &str,
+    op: AluOp,
+    exact: bool,
+    dest: Shape,
+    srcs: &[Shape],
+    lanes: &[Vec<Vec<u64>>],
+    math_ulps: i64,
+) {
+    let got = run_op_flagged(platform, op, exact, dest, srcs, lanes, math_ulps)
         .unwrap_or_else(|e| panic!("{platform} {op}: {e}"));
     assert_eq!(got.len(), lanes.len());
     for (lane, g) in lanes.iter().zip(&got) {
-        let want = eval(op, dest, srcs, lane);
+        let want = eval_flagged(op, exact, dest, srcs, lane);
         assert_eq!(
             g, &want,
-            "{platform} `{op}` {dest:?} on {lane:x?}: kernel {g:x?}, ir::eval {want:x?}"
+            "{platform} `{op}` (exact: {exact}) {dest:?} on {lane:x?}: kernel {g:x?}, ir::eval {want:x?}"
         );
     }
 }

@@ -345,22 +345,11 @@ mod tests {
     /// (as the interpreter models the math unit) is `ir::eval`'s for them.
     #[test]
     fn inexact_roots_are_one_math_instruction() {
-        use crate::alu_check::{op_kernel_flagged, run_op_flagged};
+        use crate::alu_check::{check_flagged, op_kernel_flagged, run_op_flagged};
         let v = lanes1(&crate::sqrt::tests_support::f32_operands(600));
         for (op, m) in [(AluOp::Fsqrt, "sqrt"), (AluOp::Frsq, "rsqrt")] {
             for plat in ["tgl", "dg2", "pvc"] {
-                let got = run_op_flagged(plat, op, false, (32, 1), &[(32, 1)], &v, 0).unwrap();
-                for (lane, g) in v.iter().zip(&got) {
-                    let x = [lane[0][0]];
-                    let want = ir::eval::eval_alu_flagged(
-                        op,
-                        false,
-                        ir::Type::new(32, 1).unwrap(),
-                        &[ir::eval::Operand::new(32, &x)],
-                    )
-                    .unwrap();
-                    assert_eq!(g[0], want[0], "{plat} inexact {op} of {:#x}", x[0]);
-                }
+                check_flagged(plat, op, false, (32, 1), &[(32, 1)], &v, 0);
                 let text = op_kernel_flagged(op, false, (32, 1), &[(32, 1)], 16, 16);
                 let shader = ir::parse_shader(&text).unwrap();
                 let device = lowering::Device::preset(plat).unwrap();
@@ -396,7 +385,7 @@ mod tests {
     /// special cases, and `ir::eval` computes the same.
     #[test]
     fn inexact_pow_is_the_math_unit_on_the_magnitude() {
-        use crate::alu_check::run_op_flagged;
+        use crate::alu_check::{check_flagged, run_op_flagged};
         let xs = [
             0.0f32,
             -0.0,
@@ -426,29 +415,8 @@ mod tests {
             .flat_map(|&x| ys.iter().map(move |&y| vec![vec![f(x)], vec![f(y)]]))
             .collect();
         for plat in ["tgl", "dg2"] {
-            let got = run_op_flagged(
-                plat,
-                AluOp::Fpow,
-                false,
-                (32, 1),
-                &[(32, 1), (32, 1)],
-                &lanes,
-                0,
-            )
-            .unwrap();
-            for (lane, g) in lanes.iter().zip(&got) {
-                let want = ir::eval::eval_alu_flagged(
-                    AluOp::Fpow,
-                    false,
-                    ir::Type::new(32, 1).unwrap(),
-                    &[
-                        ir::eval::Operand::new(32, &lane[0]),
-                        ir::eval::Operand::new(32, &lane[1]),
-                    ],
-                )
-                .unwrap();
-                assert_eq!(g[0], want[0], "{plat} inexact pow {lane:x?}");
-            }
+            let shape = [(32, 1), (32, 1)];
+            check_flagged(plat, AluOp::Fpow, false, (32, 1), &shape, &lanes, 0);
         }
         // By hand: (-2)^3 is 2^3 = 8 on the magnitude, -8 with `exact` (C's `pow`).
         let l = vec![vec![vec![f(-2.0)], vec![f(3.0)]]];
