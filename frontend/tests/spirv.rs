@@ -364,6 +364,28 @@ fn unstructured_control_flow_is_an_error_naming_the_block() {
 }
 
 #[test]
+fn an_atomic_with_a_vector_result_is_an_error() {
+    if !have("spirv-as") {
+        return;
+    }
+    // Found by the `spirv_import` fuzz target: an increment whose result type is a
+    // vector made the translator build a one-component constant of four components.
+    let src = PHI
+        .replace(
+            "       %uint = OpTypeInt 32 0\n",
+            "       %uint = OpTypeInt 32 0\n      %uint4 = OpTypeVector %uint 4\n",
+        )
+        .replace(
+            "               OpStore %p %sum\n",
+            "               OpStore %p %sum\n        %inc = OpAtomicIIncrement %uint4 %p %u1 %u0\n",
+        );
+    let spv = assemble(&src, "atomic_vector");
+    let e = frontend::import(&spv, Language::SpirV, None).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Invalid, "{e}");
+    assert!(e.message.contains("not a scalar"), "{e}");
+}
+
+#[test]
 fn truncated_and_corrupted_modules_are_errors_not_panics() {
     if !have("glslangValidator") {
         return;

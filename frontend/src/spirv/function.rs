@@ -503,6 +503,12 @@ fn atomic(ctx: &mut Ctx<'_>, o: Op, ops: &[u32]) -> Result<(), ImportError> {
         (_, [t, r, p, _, _, v, ..]) => (Some(*t), Some(*r), *p, Some(*v), None),
         _ => return Err(short(ctx)),
     };
+    // SPIR-V: an atomic's result type is a scalar (of the pointee's type).
+    if let Some(t) = ty {
+        if ctx.ir_type(t)?.num_components() != 1 {
+            return Err(ctx.invalid(format!("Op{o:?} whose result type is not a scalar")));
+        }
+    }
     let ptr = ctx.get(p)?;
     let data = value.map(|v| ctx.leaf(v)).transpose()?;
     let cmp = compare.map(|c| ctx.leaf(c)).transpose()?;
