@@ -15,8 +15,8 @@
 //! dimension where the workgroup size is 1"). The constants then fold: a 1x1x1
 //! workgroup's shared-memory addresses, loop bounds and conditions become constants.
 //!
-//! The rewritten instruction keeps its value: it becomes a `vec3` of the narrower reads
-//! (a new system-value read before it) and zeros, or a `load_const`, so no use changes.
+//! The rewritten instruction keeps its value: it becomes a `vec3` of a new read's wider
+//! components and zeros, or a `load_const`, so no use changes.
 
 use super::pass::{Pass, PassError};
 use crate::alu::AluOp;
@@ -25,7 +25,6 @@ use crate::function::{AluInst, Cursor, Function, InstKind};
 use crate::intrinsic::IntrinsicOp;
 use crate::shader::Shader;
 use crate::types::{Src, Type};
-use smallvec::SmallVec;
 
 /// The pass, `lower-compute-system-values`.
 #[derive(Copy, Clone, Debug, Default)]
@@ -49,79 +48,48 @@ impl Pass for LowerComputeSystemValues {
     }
 }
 
-/// Where component `c` of a rewritten read comes from.
-#[derive(Copy, Clone, PartialEq)]
-enum Part {
-    /// The same component of a read of this system value.
-    Read(IntrinsicOp),
-    /// 0.
-    Zero,
-}
-
-/// The components of `op`'s value, for a workgroup one invocation wide in the
-/// dimensions `unit` marks; `None` if nothing changes.
-fn parts(op: IntrinsicOp, unit: [bool; 3]) -> Option<[Part; 3]> {
-    let per_dim = |narrow: Part| {
-        let p = unit.map(|u| if u { narrow } else { Part::Read(op) });
-        Some(p)
-    };
-    match op {
-        IntrinsicOp::LoadLocalInvocationId => per_dim(Part::Zero),
-        _ => None,
-    }
-}
-
 fn lower_function(func: &mut Function, unit: [bool; 3]) -> bool {
     let mut changed = false;
     for inst in func.insts_in_order() {
         let Some(op) = func.inst(inst).as_intrinsic().map(|i| i.op) else {
             continue;
         };
-        if op == IntrinsicOp::LoadLocalInvocationIndex && unit == [true; 3] {
-            let ty = func.inst(inst).dest.map(|d| func.value_type(d));
-            let n = ty.map_or(1, |t| t.num_components());
-            func.inst_mut(inst).kind = InstKind::LoadConst((0..n).map(|_| 0).collect());
-            changed = true;
-            continue;
-        }
-        let Some(parts) = parts(op, unit) else {
-            continue;
-        };
-        let kind = if parts == [Part::Zero; 3] {
-            InstKind::LoadConst([0u64; 3].into_iter().collect())
-        } else {
-            let mut b = Builder::new(func, Cursor::Before(inst));
-            b.span = b.func.inst_span(inst);
-            let vec3 = Type::new(32, 3).expect("a 32x3 type");
-            let mut reads: SmallVec<[(IntrinsicOp, Src); 2]> = SmallVec::new();
-            let mut zero = None;
-            let mut srcs: SmallVec<[Src; 3]> = SmallVec::new();
-            for (c, part) in parts.into_iter().enumerate() {
-                let src = match part {
-                    Part::Zero => *zero.get_or_insert_with(|| {
-                        Src::new(b.load_const(Type::new(32, 1).expect("32"), &[0]))
-                    }),
-                    Part::Read(read) => {
-                        let whole = match reads.iter().find(|(r, _)| *r == read) {
-                            Some(&(_, s)) => s,
-                            None => {
-                                let v = b
-                                    .intrinsic(read, None, &[], &[], Some(vec3))
-                                    .expect("a system value has a destination");
-                                reads.push((read, Src::new(v)));
-                                Src::new(v)
-                            }
-                        };
-                        b.channel(whole, c as u8)
-                    }
-                };
-                srcs.push(src);
+        let kind = match op {
+            IntrinsicOp::LoadLocalInvocationIndex if unit == [true; 3] => {
+                let n = func
+                    .inst(inst)
+                    .dest
+                    .map_or(1, |d| func.value_type(d).num_components());
+                InstKind::LoadConst((0..n).map(|_| 0).collect())
             }
-            InstKind::Alu(AluInst {
-                op: AluOp::Vec3,
-                srcs,
-                exact: false,
-            })
+            IntrinsicOp::LoadLocalInvocationId if unit == [true; 3] => {
+                InstKind::LoadConst([0u64; 3].into_iter().collect())
+            }
+            IntrinsicOp::LoadLocalInvocationId => {
+                // The wider dimensions from a read of their own, the others 0.
+                let mut b = Builder::new(func, Cursor::Before(inst));
+                b.span = b.func.inst_span(inst);
+                let vec3 = Type::new(32, 3).expect("a 32x3 type");
+                let zero = Src::new(b.load_const(Type::new(32, 1).expect("a 32-bit type"), &[0]));
+                let id = b
+                    .intrinsic(op, None, &[], &[], Some(vec3))
+                    .expect("a system value has a destination");
+                let srcs = (0..3u8)
+                    .map(|c| {
+                        if unit[usize::from(c)] {
+                            zero
+                        } else {
+                            b.channel(id, c)
+                        }
+                    })
+                    .collect();
+                InstKind::Alu(AluInst {
+                    op: AluOp::Vec3,
+                    srcs,
+                    exact: false,
+                })
+            }
+            _ => continue,
         };
         func.inst_mut(inst).kind = kind;
         changed = true;
