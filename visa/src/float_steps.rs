@@ -70,27 +70,17 @@ pub fn emit(cx: &mut Ctx, alu: &AluInst, dest: Value, bits: u8) -> Result<(), Em
                 sub(cx, r, s[0], Opnd::Reg(f), wt);
             }
             Flrp => {
-                let t1 = cx.temp(wt);
-                match s[2] {
-                    // 1 - c of a constant, rounded as the instruction would.
-                    Opnd::Imm(c) => {
-                        let v = if wt == VType::Df {
-                            (1.0 - f64::from_bits(c)).to_bits()
-                        } else {
-                            u64::from((1.0 - f32::from_bits(c as u32)).to_bits())
-                        };
-                        cx.op("mul", t1, wt, &[s[0], Opnd::Imm(v)]);
-                    }
-                    c => {
-                        let es = cx.es();
-                        let (dt, nc) = (cx.dst(t1, wt), neg(cx, c, wt));
-                        cx.line(&format!("add {es} {dt} {nc} {}", wt.imm(one(wt))));
-                        cx.op("mul", t1, wt, &[s[0], Opnd::Reg(t1)]);
-                    }
+                let t = cx.temp(wt);
+                a_times_one_minus_c(cx, t, s[0], s[2], wt);
+                if !alu.exact && ty == F {
+                    // `fma(b, c, a * (1 - c))`, `ir::eval`'s `flrp_inexact`, with the
+                    // NaN its three steps give.
+                    cx.op("mad", r, wt, &[s[1], s[2], Opnd::Reg(t)]);
+                } else {
+                    let t2 = cx.temp(wt);
+                    cx.op("mul", t2, wt, &[s[1], s[2]]);
+                    cx.op("add", r, wt, &[Opnd::Reg(t), Opnd::Reg(t2)]);
                 }
-                let t2 = cx.temp(wt);
-                cx.op("mul", t2, wt, &[s[1], s[2]]);
-                cx.op("add", r, wt, &[Opnd::Reg(t1), Opnd::Reg(t2)]);
             }
             Fmod | Frem => {
                 let q = cx.temp(wt);
@@ -112,13 +102,37 @@ pub fn emit(cx: &mut Ctx, alu: &AluInst, dest: Value, bits: u8) -> Result<(), Em
         finish(cx, d, r, ty);
         // An inexact 32-bit `ffract`'s NaN is the one its two steps give (`rndd` and
         // `add` return their NaN operand, `inf - inf` the default NaN), which is the
-        // rule's already; Vulkan leaves it open anyway. The other ops' steps meet their
-        // NaN operands out of source order.
-        if alu.exact || op != Ffract || ty != F {
+        // rule's already; an inexact 32-bit `flrp`'s is its steps' by definition
+        // (`ir::eval`); Vulkan leaves both open anyway. The other ops' steps meet
+        // their NaN operands out of source order.
+        if alu.exact || !matches!(op, Ffract | Flrp) || ty != F {
             crate::nan::apply(cx, d, ty, &orig);
         }
     }
     Ok(())
+}
+
+/// `d = a * (1 - c)`, two roundings (`1 - c` as `-c + 1`); a constant `c` that is not
+/// a NaN folds `1 - c` to the immediate the `add` would give.
+fn a_times_one_minus_c(cx: &mut Ctx, d: Reg, a: Opnd, c: Opnd, ty: VType) {
+    let folded = match c {
+        Opnd::Imm(b) if ty == VType::Df && !f64::from_bits(b).is_nan() => {
+            Some((1.0 - f64::from_bits(b)).to_bits())
+        }
+        Opnd::Imm(b) if ty == F && !f32::from_bits(b as u32).is_nan() => {
+            Some(u64::from((1.0 - f32::from_bits(b as u32)).to_bits()))
+        }
+        _ => None,
+    };
+    match folded {
+        Some(v) => cx.op("mul", d, ty, &[a, Opnd::Imm(v)]),
+        None => {
+            let es = cx.es();
+            let (dd, nc) = (cx.dst(d, ty), neg(cx, c, ty));
+            cx.line(&format!("add {es} {dd} {nc} {}", ty.imm(one(ty))));
+            cx.op("mul", d, ty, &[a, Opnd::Reg(d)]);
+        }
+    }
 }
 
 /// A binary16 operand as a binary32 register (exact); other types as they are.
@@ -299,6 +313,44 @@ mod tests {
         assert_eq!(inexact.unwrap()[0][0], nb);
         let exact = run_op("dg2", AluOp::Fdot2, (32, 1), &shape, &l, 0);
         assert_eq!(exact.unwrap()[0][0], na);
+    }
+
+    /// An inexact 32-bit `flrp` is `add`, `mul` and `mad` alone, with `ir::eval`'s
+    /// results (the NaN each step gives), on the legacy and the LSC platforms.
+    #[test]
+    fn inexact_flrp_is_three_steps() {
+        let o = operands(32);
+        let triples: Vec<Vec<Vec<u64>>> = (0..o.len() * 4)
+            .map(|i| {
+                vec![
+                    vec![o[i % o.len()]],
+                    vec![o[(i / 3) % o.len()]],
+                    vec![o[(i * 7 / 5) % o.len()]],
+                ]
+            })
+            .collect();
+        let s = (32, 1);
+        for plat in ["skl", "tgl", "dg2"] {
+            crate::alu_check::check_flagged(plat, AluOp::Flrp, false, s, &[s, s, s], &triples, 0);
+        }
+        // By hand: mix(2, 6, 0.25) = 6 * 0.25 + 2 * 0.75 = 3, and a NaN in both `a` and
+        // `b` gives `b`'s (the `mad` meets `b` first) where the exact rule gives `a`'s.
+        let (na, nb) = (0x7fc0_0001u64, 0x7fc0_0002u64);
+        let l = vec![
+            vec![vec![f(2.0)], vec![f(6.0)], vec![f(0.25)]],
+            vec![vec![na], vec![nb], vec![f(0.5)]],
+        ];
+        let inexact =
+            crate::alu_check::run_op_flagged("dg2", AluOp::Flrp, false, s, &[s, s, s], &l, 0)
+                .unwrap();
+        assert_eq!((inexact[0][0], inexact[1][0]), (f(3.0), nb));
+        let exact = run_op("dg2", AluOp::Flrp, s, &[s, s, s], &l, 0).unwrap();
+        assert_eq!((exact[0][0], exact[1][0]), (f(3.0), na));
+        let text = crate::alu_check::op_kernel_flagged(AluOp::Flrp, false, s, &[s, s, s], 16, 16);
+        let shader = ir::parse_shader(&text).unwrap();
+        let device = lowering::Device::preset("dg2").unwrap();
+        let k = crate::emit_kernel(&shader, &device, &Default::default()).unwrap();
+        assert!(!k.text.contains("cmp"), "{}", k.text);
     }
 
     /// An inexact 32-bit `ffract` is `rndd` and `add` alone, with `ir::eval`'s

@@ -119,7 +119,9 @@
 //! - **`frsq`**: `1.0 / sqrt(x)`, both steps correctly rounded, as `ir::eval` defines
 //!   it; vISA's `rsqrt` (one approximate step) is not used ([`math`]).
 //! - **`ffract`, `flrp`, `fmod`, `frem`, `fdot2/3/4`**: exact, each of NIR's steps one
-//!   IEEE operation in NIR's order ([`float_steps`]).
+//!   IEEE operation in NIR's order ([`float_steps`]). Without `exact`, a 32-bit `flrp`
+//!   is `add`, `mul` and a fused `mad`, and 32-bit `ffract`, `flrp` and dot products
+//!   keep the NaN their steps give (`ir/PRECISION.md`).
 //! - **`fsign`, `ldexp`, `fquantize2f16`**: exact, on the bits ([`float_bits`]).
 //! - **`fexp2`, `flog2`, `fsin`, `fcos`, `fpow`**: the math unit's `exp`, `log`, `sin`,
 //!   `cos`, `pow`, which are not correctly rounded: the results differ from

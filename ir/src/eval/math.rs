@@ -279,27 +279,43 @@ pub(crate) fn fdot(bits: u8, a: &[u64], b: &[u64]) -> u64 {
 /// emits those steps as single `mul`s and `add`s (in this operand order), and an
 /// inexact instruction's NaN results are open in Vulkan, so it needs no fix-up.
 pub(crate) fn fdot_inexact(a: &[u64], b: &[u64]) -> u64 {
-    fn step(x: u64, y: u64, op: fn(f32, f32) -> f32) -> u64 {
-        if let Some(n) = first_nan(32, &[x, y]) {
-            return n;
-        }
-        let r = op(f32::from_bits(x as u32), f32::from_bits(y as u32));
-        if r.is_nan() {
-            default_nan(32)
-        } else {
-            u64::from(r.to_bits())
-        }
-    }
-    let add = |x: u64, y: u64| step(x, y, |a, b| a + b);
+    let add = |x: u64, y: u64| ieee_step(&[x, y], |v| v[0] + v[1]);
     let p: Vec<u64> = a
         .iter()
         .zip(b)
-        .map(|(&x, &y)| step(x, y, |a, b| a * b))
+        .map(|(&x, &y)| ieee_step(&[x, y], |v| v[0] * v[1]))
         .collect();
     match p.len() {
         2 => add(p[1], p[0]),
         3 => add(add(p[2], p[1]), p[0]),
         _ => add(add(p[3], p[2]), add(p[1], p[0])),
+    }
+}
+
+/// `flrp` without `exact` on 32-bit floats: `fma(b, c, a * (1 - c))`, three IEEE
+/// operations (`1 - c` as `-c + 1`, so a NaN `c` enters with its sign flipped), each
+/// with one operation's NaN rule. The vISA back end emits exactly these as `add`,
+/// `mul` and a fused `mad`; the single rounding of the last step is within what
+/// Vulkan allows `mix` (its precision is inherited from `a * (1 - c) + b * c`), and
+/// its NaN results are open for an inexact instruction.
+pub(crate) fn flrp_inexact(a: u64, b: u64, c: u64) -> u64 {
+    let one_minus_c = ieee_step(&[c ^ 0x8000_0000, 0x3f80_0000], |v| v[0] + v[1]);
+    let a_part = ieee_step(&[a, one_minus_c], |v| v[0] * v[1]);
+    ieee_step(&[b, c, a_part], |v| v[0].mul_add(v[1], v[2]))
+}
+
+/// One IEEE binary32 operation on `args` with its NaN rule: a NaN operand gives the
+/// first one quieted, an invalid operation (`0 * inf`, `inf - inf`) the default NaN.
+fn ieee_step(args: &[u64], op: impl FnOnce(&[f32]) -> f32) -> u64 {
+    if let Some(n) = first_nan(32, args) {
+        return n;
+    }
+    let v: smallvec::SmallVec<[f32; 3]> = args.iter().map(|&x| f32::from_bits(x as u32)).collect();
+    let r = op(&v);
+    if r.is_nan() {
+        default_nan(32)
+    } else {
+        u64::from(r.to_bits())
     }
 }
 
@@ -428,6 +444,17 @@ mod tests {
         assert_eq!(ffract(32, f(-(2f32.powi(-30)))), ONE);
         assert_eq!(ffract(32, f(f32::INFINITY)), 0xffc0_0000);
         assert_eq!(flrp(32, f(2.0), f(6.0), f(0.25)), f(3.0));
+        // The inexact form: 6 * 0.25 fused with 2 * (1 - 0.25) = 1.5 is 3; a NaN `c`
+        // enters `1 - c` negated but the `fma` meets `c` itself first (quieted); with
+        // NaNs in `a` and `b` the `fma` meets `b` first.
+        assert_eq!(flrp_inexact(f(2.0), f(6.0), f(0.25)), f(3.0));
+        assert_eq!(flrp_inexact(f(1.0), f(2.0), 0x7fa0_0000), 0x7fe0_0000);
+        assert_eq!(flrp_inexact(0x7fc0_0001, 0x7fc0_0002, f(0.5)), 0x7fc0_0002);
+        // 0 * inf in `a * (1 - c)` is invalid: the default NaN (sign set).
+        assert_eq!(flrp_inexact(f(f32::INFINITY), f(2.0), f(1.0)), 0xffc0_0000);
+        // a = 1, b = 1 + 2^-23, c = 0.5: b * c + a * (1 - c) is 1 + 2^-24 exactly, a tie
+        // that rounds to even (1.0).
+        assert_eq!(flrp_inexact(f(1.0), f(1.0 + f32::EPSILON), f(0.5)), f(1.0));
         assert_eq!(flrp(32, 0x7fa0_0000, f(1.0), f(0.5)), 0x7fe0_0000);
         assert_eq!(
             flrp(64, 2f64.to_bits(), 4f64.to_bits(), 0.5f64.to_bits()),

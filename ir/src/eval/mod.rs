@@ -372,10 +372,13 @@ fn map3(n: usize, s: &[Operand<'_>], f: impl Fn(u64, u64, u64) -> u64) -> SmallV
 /// - a 32-bit `fdot2`..`fdot4` takes the NaN of its steps (each product and sum with
 ///   one IEEE operation's NaN rule), as the back end's `mul`s and `add`s give it,
 ///   rather than the first NaN operand of the whole op (Vulkan leaves NaN results of
-///   inexact instructions open).
+///   inexact instructions open);
+/// - a 32-bit `flrp` is `fma(b, c, a * (1 - c))`, three IEEE operations with their
+///   own NaN rules (the back end's `add`, `mul` and fused `mad`), not NIR's
+///   `a * (1 - c) + b * c` rounded at every step with the whole op's NaN rule.
 ///
 /// So the constant folder, the interpreter and the kernels agree bit for bit on every
-/// inexact division, reciprocal root, power and dot product.
+/// inexact division, reciprocal root, power, dot product and linear interpolation.
 pub fn eval_alu_flagged(
     op: AluOp,
     exact: bool,
@@ -399,6 +402,13 @@ pub fn eval_alu_flagged(
         }
         let n = dest.num_components() as usize;
         return Ok(map2(n, srcs, math::fpow_inexact));
+    }
+    if op == AluOp::Flrp {
+        if check_shape(op, dest, srcs)? != 32 {
+            return eval_alu(op, dest, srcs);
+        }
+        let n = dest.num_components() as usize;
+        return Ok(map3(n, srcs, math::flrp_inexact));
     }
     if matches!(op, AluOp::Fdot2 | AluOp::Fdot3 | AluOp::Fdot4) {
         if check_shape(op, dest, srcs)? != 32 {
