@@ -60,6 +60,7 @@
 //! accesses, `verify` compares a slice of workgroups at a time
 //! ([`crate::verifier`]).
 
+use crate::defined_inputs::{with_defined_inputs, InputFallback};
 use crate::exec::{dispatch_invocations, ExecConfig, ExecError, Executor};
 use crate::memory::{ImageStorage, Memory};
 use crate::setup::{
@@ -67,7 +68,7 @@ use crate::setup::{
     SetupError, MAX_MEMORY_BYTES,
 };
 use crate::texel::TexelLayout;
-use crate::verifier::{lower_and_verify, Report, VerifyError};
+use crate::verifier::{lower, lower_and_verify, Report, VerifyError};
 use crate::visa::check::{lower_and_verify_visa, Backend};
 use crate::visa::run::RunConfig;
 use ir::diag::Diagnostic;
@@ -829,8 +830,11 @@ pub fn verify_shader(
     let mut out = String::new();
     for variant in format_variants(shader, o)? {
         let (dev, options, setup) = verify_inputs(shader, o, v, &variant)?;
-        let report = lower_and_verify(shader, &dev, &options, &setup).map_err(CliError::Verify)?;
-        out += &outcome(report, &variant)?;
+        let (report, inputs) = with_defined_inputs(&setup, !o.push.is_empty(), |setup| {
+            lower_and_verify(shader, &dev, &options, setup)
+        })
+        .map_err(CliError::Verify)?;
+        out += &outcome(report, &variant, inputs)?;
     }
     Ok(out)
 }
@@ -863,7 +867,8 @@ fn format_variants(
 }
 
 /// `ir-opt verify --visa`: as [`verify_shader`], and the vISA kernel `backend` makes
-/// from the lowered shader (at the subgroup size of the run) runs on the same memory
+/// from the lowered shader (at the subgroup size of the run: `--subgroup`, the
+/// shader's, or else the width the back end chooses) runs on the same memory
 /// too ([`crate::visa::check::lower_and_verify_visa`]); the summary counts all three
 /// forms, and a mismatch of the kernel names its vISA line.
 pub fn verify_shader_visa(
@@ -874,24 +879,37 @@ pub fn verify_shader_visa(
 ) -> Result<String, CliError> {
     let mut out = String::new();
     for variant in format_variants(shader, o)? {
-        let (dev, options, setup) = verify_inputs(shader, o, v, &variant)?;
-        let verified = lower_and_verify_visa(
-            shader,
-            &dev,
-            &options,
-            &setup,
-            backend,
-            &RunConfig::default(),
-        )
+        let (dev, options, mut setup) = verify_inputs(shader, o, v, &variant)?;
+        if o.subgroup.is_none() && shader.subgroup_size.is_none() {
+            let l = lower(shader, &dev, &options).map_err(CliError::Verify)?;
+            if let Some(w) = backend.free_width(&l.lowered, &dev) {
+                setup.subgroup_size = w;
+            }
+        }
+        let (verified, inputs) = with_defined_inputs(&setup, !o.push.is_empty(), |setup| {
+            lower_and_verify_visa(
+                shader,
+                &dev,
+                &options,
+                setup,
+                backend,
+                &RunConfig::default(),
+            )
+        })
         .map_err(CliError::Verify)?;
-        out += &outcome(verified.report(), &variant)?;
+        out += &outcome(verified.report(), &variant, inputs)?;
     }
     Ok(out)
 }
 
 /// The summary line of a passed report (naming the view formats of a run over
-/// several, `verified: ... (@img as r32_float)`), or the mismatches.
-fn outcome(report: Report, variant: &[(String, Format)]) -> Result<String, CliError> {
+/// several, `verified: ... (@img as r32_float)`, and the simpler contents it ran on
+/// if the random ones did not suit the original), or the mismatches.
+fn outcome(
+    report: Report,
+    variant: &[(String, Format)],
+    inputs: Option<InputFallback>,
+) -> Result<String, CliError> {
     if !report.passed() {
         return Err(CliError::Mismatch {
             report,
@@ -901,6 +919,12 @@ fn outcome(report: Report, variant: &[(String, Format)]) -> Result<String, CliEr
     let mut line = report.summary();
     if !variant.is_empty() {
         line += &format!(" ({})", views_text(variant));
+    }
+    if let Some(f) = inputs {
+        line += &format!(
+            " (on {}: the original shader fails on random contents)",
+            f.describe()
+        );
     }
     Ok(line + "\n")
 }
@@ -1256,6 +1280,56 @@ fn main {
         }
     }
 
+    /// A 16-byte buffer read at the dword a push constant and a uniform buffer name,
+    /// the sum stored back at dword 0: out of range on random contents.
+    const PUSHED_INDEX: &str = "shader compute (local_size=1,1,1)
+buffer @data : ssbo (block=0, size=16)
+buffer @params : ubo (block=0, size=16)
+fn main {
+  block b0:
+    32   %0 = load_const (0)
+    32   %1 = load_const (4)
+    32   %2 = @load_push_constant (%0) (base=0, range=4)
+    32   %3 = @load_ubo (%0, %0) (access=none, align_mul=4)
+    32   %4 = iadd %2, %3
+    32   %5 = imul %4, %1
+    32   %6 = @load_ssbo (%0, %5) (access=none, align_mul=4)
+    @store_ssbo (%6, %0, %0) (access=none, align_mul=4)
+}
+";
+
+    /// Where the random contents make the original read out of range, `verify` runs on
+    /// simpler ones and says so; a shader out of range on every input still fails.
+    #[test]
+    fn verify_retries_contents_the_original_is_defined_on() {
+        let o = RunOptions {
+            target: Some("dg2".into()),
+            ..RunOptions::default()
+        };
+        let v = VerifyOptions::default();
+        let text = verify("t.ir", PUSHED_INDEX, &o, &v).unwrap();
+        // Dwords 1: index 1 + 1 = 2, byte 8 of 16.
+        assert!(
+            text.contains("(on push constants and uniform buffers of dwords 1: the original shader fails on random contents)"),
+            "{text}"
+        );
+        // An index given with --push stays: 3 + 1 = dword 4 is out of range with the
+        // uniform buffer of ones, in range (3) with it zero.
+        let pushed = RunOptions {
+            push: vec!["0=3".into()],
+            ..o.clone()
+        };
+        let text = verify("t.ir", PUSHED_INDEX, &pushed, &v).unwrap();
+        assert!(
+            text.contains("(on push constants and uniform buffers zero:"),
+            "{text}"
+        );
+        let always = PUSHED_INDEX.replace("%5 = imul %4, %1", "%5 = iadd %1, %1");
+        let always = always.replace("load_const (4)", "load_const (64)");
+        let e = verify("t.ir", &always, &o, &v).unwrap_err().to_string();
+        assert!(e.contains("the original shader failed"), "{e}");
+    }
+
     /// A loop of `n` iterations, each storing its counter to texel (0, 0).
     fn loop_of(n: u32) -> String {
         format!(
@@ -1372,14 +1446,14 @@ fn main {{
             ..Report::default()
         };
         let views = [("depth".to_string(), Format::R32Float)];
-        let e = outcome(report.clone(), &views).unwrap_err();
+        let e = outcome(report.clone(), &views, None).unwrap_err();
         assert_eq!(
             e.to_string(),
             "verification failed with @depth as r32_float: 4 invocations, 8 accesses, \
              2 mismatches (value 2)\n... and 2 more mismatches\n"
         );
         // A single run names nothing.
-        let e = outcome(report, &[]).unwrap_err();
+        let e = outcome(report, &[], None).unwrap_err();
         assert!(
             e.to_string()
                 .starts_with("verification failed: 4 invocations"),

@@ -22,7 +22,8 @@
 //!   ([`setup::Setup`]);
 //! * [`verifier`]: runs a shader before and after lowering and compares them
 //!   ([`verifier::verify`], [`verifier::lower_and_verify`]);
-//! * [`cli`]: the library behind `ir-opt run` and `ir-opt verify`;
+//! * [`cli`]: the library behind `ir-opt run` and `ir-opt verify`, which retries a
+//!   shader undefined on random buffer contents on simpler ones ([`defined_inputs`]);
 //! * [`visa`]: the vISA interpreter, which runs the kernels of the vISA back end (LSC,
 //!   2D block, sampler and legacy data-port messages through the same [`messages`]
 //!   semantics as the IR's message intrinsics), and the verifier's vISA leg.
@@ -35,6 +36,7 @@ pub mod call;
 pub mod cli;
 pub mod contents;
 pub mod dataport_intrinsics;
+pub mod defined_inputs;
 pub mod exec;
 #[cfg(test)]
 mod fixtures;

@@ -166,7 +166,7 @@ struct ExecArgs {
     #[arg(long, value_name = "X,Y,Z", allow_hyphen_values = true)]
     grid: Option<String>,
     /// Lanes per subgroup: 1, 2, 4, 8, 16 or 32 (default 16, or the shader's
-    /// subgroup_size).
+    /// subgroup_size; with `verify --visa`, the width `--emit visa` chooses).
     #[arg(long, value_name = "N", value_parser = parse_u32, allow_hyphen_values = true)]
     subgroup: Option<u32>,
     /// Seed of the surface choices and fills.
@@ -230,8 +230,8 @@ struct VerifyArgs {
     #[arg(long)]
     readonly_via_sampler: bool,
     /// Also run the vISA kernel of the lowered shader (as `--emit visa` makes it, at
-    /// the --subgroup width) in the vISA interpreter on the same memory; its mismatches
-    /// name the vISA line. LSC platforms only.
+    /// the --subgroup width, else at the width `--emit visa` chooses) in the vISA
+    /// interpreter on the same memory; its mismatches name the vISA line.
     #[arg(long)]
     visa: bool,
 }
@@ -438,9 +438,16 @@ fn load(path: &str, source: &SourceArgs) -> Result<Input, Failure> {
     let options = frontend::Options {
         entry: source.entry.clone(),
         spec: spec_map(&source.spec)?,
+        // `#include`s resolve beside the file; a bare file name's directory is `.`.
         include_dirs: std::path::Path::new(path)
             .parent()
-            .map(|d| d.to_path_buf())
+            .map(|d| {
+                if d.as_os_str().is_empty() {
+                    std::path::PathBuf::from(".")
+                } else {
+                    d.to_path_buf()
+                }
+            })
             .into_iter()
             .collect(),
     };
@@ -523,16 +530,35 @@ fn verify(a: &VerifyArgs) -> Result<(), Failure> {
         readonly_via_sampler: a.readonly_via_sampler,
     };
     let text = if a.visa {
-        let emit = |s: &ir::Shader, d: &lowering::Device, simd: u32| {
-            visa::emit_kernel(s, d, &visa::Options::with_simd(simd))
-                .map(|k| k.text)
-                .map_err(|e| e.to_string())
-        };
-        verify::cli::verify_shader_visa(&input.shader, &o, &v, &emit)
+        verify::cli::verify_shader_visa(&input.shader, &o, &v, &VisaBackend)
     } else {
         verify::cli::verify_shader(&input.shader, &o, &v)
     };
     write_output(None, &text.map_err(|e| Failure(e.render(file, source)))?)
+}
+
+/// The vISA back end as `verify --visa` runs it: at a given width, or at the one
+/// `--emit visa` chooses (brw's rule, confirmed by GenX_IR's spill reports when it is
+/// installed).
+struct VisaBackend;
+
+impl verify::visa::check::Backend for VisaBackend {
+    fn emit(
+        &self,
+        lowered: &ir::Shader,
+        device: &lowering::Device,
+        simd: u32,
+    ) -> Result<String, String> {
+        visa::emit_kernel(lowered, device, &visa::Options::with_simd(simd))
+            .map(|k| k.text)
+            .map_err(|e| e.to_string())
+    }
+
+    fn free_width(&self, lowered: &ir::Shader, device: &lowering::Device) -> Option<u32> {
+        visa::emit_confirmed(lowered, device, &visa::Options::default())
+            .ok()
+            .map(|c| c.kernel.abi.simd)
+    }
 }
 
 /// The device `--target` names: any name of the platform table, the names

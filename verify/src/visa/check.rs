@@ -27,6 +27,13 @@ pub trait Backend {
     /// The kernel text of `lowered` for `device`, `simd` lanes per thread unless the
     /// shader fixes its subgroup size, or why there is none.
     fn emit(&self, lowered: &Shader, device: &Device, simd: u32) -> Result<String, String>;
+
+    /// The SIMD width the back end chooses for `lowered` when the width is free (no
+    /// `--subgroup`, no subgroup size in the shader), so that the run checks the kernel
+    /// a driver gets; `None` leaves the run's default.
+    fn free_width(&self, _lowered: &Shader, _device: &Device) -> Option<u32> {
+        None
+    }
 }
 
 impl<F: Fn(&Shader, &Device, u32) -> Result<String, String>> Backend for F {

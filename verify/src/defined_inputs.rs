@@ -1,0 +1,111 @@
+//! Inputs the original shader is defined on. `verify` fills buffers and push
+//! constants at random; a real shader often reads an index, a count or a stride from
+//! them, and on random contents the original reads out of range or loops past the step
+//! budget. That is undefined behaviour (without `robustBufferAccess`), so such a run
+//! proves nothing about the lowering: `verify` then retries on simpler contents, as a
+//! test author would pick them, and says which it used.
+
+use crate::setup::Setup;
+use crate::verifier::VerifyError;
+use ir::BufferKind;
+
+/// Runs `verify` on `setup`, or, where the original shader fails on its random
+/// contents (an index read from a buffer or push constant out of range, a loop
+/// counted by one that exhausts the step budget: undefined behaviour, which proves
+/// nothing about the lowering), on the first of [`InputFallback`]'s simpler contents
+/// on which it runs; the original failure if it fails on all. Returns the result and
+/// the fallback used.
+pub fn with_defined_inputs<T>(
+    setup: &Setup,
+    keep_push: bool,
+    mut verify: impl FnMut(&Setup) -> Result<T, VerifyError>,
+) -> Result<(T, Option<InputFallback>), VerifyError> {
+    let first = match verify(setup) {
+        Err(e @ VerifyError::Original(_)) => e,
+        other => return other.map(|r| (r, None)),
+    };
+    for fallback in InputFallback::ALL {
+        let Some(simpler) = fallback.apply(setup, keep_push) else {
+            continue;
+        };
+        match verify(&simpler) {
+            Err(VerifyError::Original(_)) => continue,
+            other => return other.map(|r| (r, Some(fallback))),
+        }
+    }
+    Err(first)
+}
+
+/// Simpler buffer and push-constant contents `verify` retries with when the original
+/// shader fails on the random ones, in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputFallback {
+    /// Every dword of the push constants and uniform buffers 1 (a count of one, an
+    /// index of one; a float reads as the smallest subnormal).
+    UniformOnes,
+    /// Every dword of the push constants and of every buffer 1.
+    AllOnes,
+    /// The push constants and uniform buffers zero.
+    UniformZero,
+    /// The push constants and every buffer zero.
+    AllZero,
+}
+
+impl InputFallback {
+    /// Every fallback, in the order they are tried.
+    pub const ALL: [InputFallback; 4] = [
+        InputFallback::UniformOnes,
+        InputFallback::AllOnes,
+        InputFallback::UniformZero,
+        InputFallback::AllZero,
+    ];
+
+    /// `setup` with these contents; `None` where they change nothing. The push
+    /// constants keep their bytes where `keep_push` (the user gave them), and so do
+    /// the slots that pass global allocations' addresses.
+    fn apply(self, setup: &Setup, keep_push: bool) -> Option<Setup> {
+        let dword: u32 = match self {
+            InputFallback::UniformOnes | InputFallback::AllOnes => 1,
+            InputFallback::UniformZero | InputFallback::AllZero => 0,
+        };
+        let fill = |bytes: &mut [u8]| {
+            for (k, b) in bytes.iter_mut().enumerate() {
+                *b = dword.to_le_bytes()[k % 4];
+            }
+        };
+        let mut s = setup.clone();
+        if !keep_push {
+            let keep: Vec<(usize, usize)> = s
+                .globals
+                .iter()
+                .map(|g| (g.push_offset as usize, g.push_offset as usize + 8))
+                .collect();
+            let mut push = s.push_constants.clone();
+            fill(&mut push);
+            for &(start, end) in &keep {
+                let end = end.min(push.len());
+                if start < end {
+                    push[start..end].copy_from_slice(&s.push_constants[start..end]);
+                }
+            }
+            s.push_constants = push;
+        }
+        for b in &mut s.buffers {
+            let all = matches!(self, InputFallback::AllOnes | InputFallback::AllZero);
+            if b.kind == BufferKind::Ubo || all {
+                fill(&mut b.bytes);
+            }
+        }
+        (s != *setup).then_some(s)
+    }
+
+    /// How the summary names the contents.
+    pub fn describe(self) -> &'static str {
+        match self {
+            InputFallback::UniformOnes => "push constants and uniform buffers of dwords 1",
+            InputFallback::AllOnes => "push constants and buffers of dwords 1",
+            InputFallback::UniformZero => "push constants and uniform buffers zero",
+            InputFallback::AllZero => "push constants and buffers zero",
+        }
+    }
+}
