@@ -44,6 +44,12 @@ pub fn compile(bytes: &[u8], include_dirs: &[std::path::PathBuf]) -> Result<Vec<
         let mut cmd = Command::new(&exe);
         cmd.args(["-V", "--target-env", "vulkan1.2", "-S", "comp", "-g"]);
         for d in include_dirs {
+            // glslang takes an empty `-I` for a missing argument and refuses to run.
+            let d = if d.as_os_str().is_empty() {
+                std::path::Path::new(".")
+            } else {
+                d.as_path()
+            };
             cmd.arg(format!("-I{}", d.display()));
         }
         let run = cmd
@@ -61,7 +67,10 @@ pub fn compile(bytes: &[u8], include_dirs: &[std::path::PathBuf]) -> Result<Vec<
                 )
             })?;
         if !run.status.success() {
-            return Err(glslang_error(&String::from_utf8_lossy(&run.stdout)));
+            return Err(glslang_error(
+                &String::from_utf8_lossy(&run.stdout),
+                &String::from_utf8_lossy(&run.stderr),
+            ));
         }
         std::fs::read(&output).map_err(|e| io("read glslang's SPIR-V", e))
     })();
@@ -69,13 +78,24 @@ pub fn compile(bytes: &[u8], include_dirs: &[std::path::PathBuf]) -> Result<Vec<
     result
 }
 
-/// glslang's first error (`ERROR: FILE:LINE: message`) as an import error at its line.
-fn glslang_error(out: &str) -> ImportError {
+/// glslang's first error (`ERROR: FILE:LINE: message`) as an import error at its line;
+/// without one, the first line glslang printed (its complaints about its own command
+/// line go to standard output without the prefix).
+fn glslang_error(out: &str, err: &str) -> ImportError {
     let errors: Vec<&str> = out.lines().filter(|l| l.starts_with("ERROR: ")).collect();
-    let first = errors
-        .first()
-        .copied()
-        .unwrap_or("ERROR: glslang gave no message");
+    let Some(first) = errors.first() else {
+        let said = out
+            .lines()
+            .chain(err.lines())
+            .map(str::trim)
+            .find(|l| !l.is_empty() && !l.ends_with("shader.comp"))
+            .unwrap_or("glslang gave no message");
+        return ImportError::new(
+            ErrorKind::Parse,
+            Location::Unknown,
+            format!("glslang cannot compile the GLSL: {said}"),
+        );
+    };
     let body = &first["ERROR: ".len()..];
     // "path:LINE: message", where the path may hold colons of its own.
     let mut loc = Location::Unknown;
@@ -107,9 +127,20 @@ mod tests {
 
     #[test]
     fn errors_carry_glslang_lines() {
-        let e = glslang_error("shader.comp\nERROR: /tmp/x/shader.comp:7: 'foo' : undeclared identifier\nERROR: 1 compilation errors.\n");
+        let e = glslang_error("shader.comp\nERROR: /tmp/x/shader.comp:7: 'foo' : undeclared identifier\nERROR: 1 compilation errors.\n", "");
         assert_eq!(e.location, Location::Text { line: 7, column: 1 });
         assert!(e.message.contains("'foo' : undeclared identifier"), "{e}");
         assert!(e.message.contains("1 more"), "{e}");
+    }
+
+    /// glslang's complaints about its command line have no `ERROR: ` prefix.
+    #[test]
+    fn an_error_without_a_line_says_what_glslang_said() {
+        let said = "-I<dir> include path must immediately follow option (no spaces)";
+        let e = glslang_error(&format!("{said}\n"), "");
+        assert_eq!(e.location, Location::Unknown);
+        assert!(e.message.ends_with(said), "{e}");
+        let e = glslang_error("", "");
+        assert!(e.message.ends_with("glslang gave no message"), "{e}");
     }
 }

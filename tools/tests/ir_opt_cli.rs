@@ -214,3 +214,31 @@ fn spec_sets_constants_and_the_workgroup_size() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--spec"));
 }
+
+/// A GLSL file named without a directory (`ir-opt shader.comp` in its folder) compiles:
+/// its `#include` directory is `.`, not an empty `-I` glslang refuses.
+#[test]
+fn glsl_named_without_a_directory_imports() {
+    if Command::new("glslangValidator")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "glslangValidator is missing"
+        );
+        return;
+    }
+    let src = temp_file("bare_name.comp", SPECIALIZED);
+    let mut cmd = Command::new(ir_opt());
+    cmd.current_dir(src.parent().expect("a folder"))
+        .arg(src.file_name().expect("a file name"));
+    let out = run_with_limit(cmd, Duration::from_secs(60));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("shader compute"));
+}

@@ -27,7 +27,10 @@
 //! * an invalid operation without NaN operands (`0 * inf`, `inf - inf`, `0 / 0`) returns
 //!   the x86 "default NaN" (sign set, quiet bit set, payload 0: `0xfe00`, `0xffc00000`,
 //!   `0xfff8000000000000`), which is what Mesa's constant folder produces on x86-64 hosts;
-//! * `fneg` and `fabs` only change the sign bit, as IEEE-754 §5.5.1 defines them.
+//! * `fneg` and `fabs` only change the sign bit, as IEEE-754 §5.5.1 defines them;
+//! * `fsub` is `a + (-b)` (IEEE-754 §5.4.1 defines it so), so a NaN `b` comes out with
+//!   its sign flipped: Intel's EUs have no subtraction, and Mesa's and this project's
+//!   back ends add the negated operand (IEEE-754 §6.3 leaves a NaN result's sign open).
 
 mod float;
 mod int;
@@ -556,7 +559,11 @@ pub fn eval_alu(
         B2f32 => map1(n, s, |a| if a & 1 != 0 { float_one(32) } else { 0 }),
 
         Fadd => map2(n, s, |a, b| f_binop(bits, a, b, |x, y| x + y, |x, y| x + y)),
-        Fsub => map2(n, s, |a, b| f_binop(bits, a, b, |x, y| x - y, |x, y| x - y)),
+        // `a + (-b)`, as Intel's back ends compute it (an `add` with a negated source):
+        // the same value, and a NaN `b` comes out with its sign flipped.
+        Fsub => map2(n, s, |a, b| {
+            f_binop(bits, a, b ^ sign_bit(bits), |x, y| x + y, |x, y| x + y)
+        }),
         Fmul => map2(n, s, |a, b| f_binop(bits, a, b, |x, y| x * y, |x, y| x * y)),
         Fdiv => map2(n, s, |a, b| f_binop(bits, a, b, |x, y| x / y, |x, y| x / y)),
         Ffma => map3(n, s, |a, b, c| ffma(bits, a, b, c)),
@@ -691,6 +698,29 @@ mod tests {
             hi
         };
         sign | pick
+    }
+
+    /// `fsub` is `a + (-b)`: a NaN `b` has its sign flipped (quieted), a NaN `a` wins
+    /// unchanged but quieted, and `inf - inf` is the default NaN.
+    #[test]
+    fn fsub_adds_the_negated_operand() {
+        let sub = |bits: u8, a: u64, b: u64| {
+            let (x, y) = ([a], [b]);
+            let ty = Type::new(bits, 1).unwrap();
+            eval_alu(
+                AluOp::Fsub,
+                ty,
+                &[Operand::new(bits, &x), Operand::new(bits, &y)],
+            )
+            .unwrap()[0]
+        };
+        assert_eq!(sub(32, 0x3f80_0000, 0x4000_0000), 0xbf80_0000); // 1 - 2 = -1
+        assert_eq!(sub(32, 0x3f80_0000, 0x7fa0_0000), 0xffe0_0000);
+        assert_eq!(sub(32, 0xffa0_0001, 0x7fa0_0000), 0xffe0_0001);
+        assert_eq!(sub(32, 0x7f80_0000, 0x7f80_0000), 0xffc0_0000);
+        assert_eq!(sub(32, 0x0000_0000, 0x0000_0000), 0x0000_0000); // 0 - 0 = +0
+        assert_eq!(sub(16, 0x3c00, 0xfe01), 0x7e01);
+        assert_eq!(sub(64, 0, 0x7ff0_0000_0000_0001), 0xfff8_0000_0000_0001);
     }
 
     #[test]
