@@ -614,6 +614,55 @@ mod tests {
         }
     }
 
+    /// `fsub` is an `add` of the negated operand; `ir::eval` defines it so, NaN signs
+    /// included (a NaN subtrahend comes out negated).
+    #[test]
+    fn subtraction_matches_ir_eval_on_nans_and_zeros() {
+        use crate::alu_check::check_exact;
+        use ir::AluOp;
+        for (bits, special) in [
+            (
+                16u8,
+                vec![0x3c00u64, 0x8000, 0x0000, 0x7c00, 0x7e01, 0xfd00],
+            ),
+            (
+                32,
+                vec![
+                    0x3f80_0000,
+                    0x8000_0000,
+                    0,
+                    0x7f80_0000,
+                    0x7fa0_0001,
+                    0xffc0_0002,
+                ],
+            ),
+            (
+                64,
+                vec![
+                    0x3ff0_0000_0000_0000,
+                    0x8000_0000_0000_0000,
+                    0,
+                    0x7ff0_0000_0000_0000,
+                    0x7ff0_0000_0000_0001,
+                    0xfff8_0000_0000_0002,
+                ],
+            ),
+        ] {
+            let pairs: Vec<Vec<Vec<u64>>> = special
+                .iter()
+                .flat_map(|&a| special.iter().map(move |&b| vec![vec![a], vec![b]]))
+                .collect();
+            let s = (bits, 1);
+            // DG2 has no binary64; PVC has.
+            for plat in ["skl", "dg2", "pvc"]
+                .into_iter()
+                .filter(|p| bits != 64 || *p != "dg2")
+            {
+                check_exact(plat, AluOp::Fsub, s, &[s, s], &pairs, 0);
+            }
+        }
+    }
+
     #[test]
     fn reciprocals_of_unusual_constants_are_refused() {
         assert!(const_reciprocal(0).is_none());
