@@ -737,3 +737,51 @@ void main() {
     // binary16 0x3C00 = 1.0 (low half first), 0xC000 = -2.0.
     assert_eq!(o[20..22], [f(1.0), f(-2.0)], "{:x?}", &o[20..22]);
 }
+
+/// A workgroup larger than Intel's 1024 invocations (in all, or along one dimension)
+/// is a limit error at the entry point's line, not an internal error; ray queries are
+/// refused by their capability.
+#[test]
+fn a_workgroup_over_the_limit_and_ray_queries_are_clear_errors() {
+    if !have("glslangValidator") {
+        return;
+    }
+    // glslang checks its own limits on literal sizes; specialization passes them.
+    let src = "#version 450\nlayout(local_size_x_id = 0, local_size_y = 2) in;\n\
+               layout(std430, binding = 0) buffer B { uint o[]; };\n\
+               void main() { o[gl_LocalInvocationIndex] = 1u; }\n";
+    let spv = glslang(src, false, "big_workgroup");
+    for (x, n) in [(1024u32, 2048u64), (1025, 2050), (512, 1024)] {
+        let options = Options {
+            spec: [(0, SpecValue::Int(x.into()))]
+                .into_iter()
+                .collect::<SpecMap>(),
+            ..Options::default()
+        };
+        let r = import_with(&spv, Language::SpirV, &options);
+        if n <= 1024 {
+            assert!(r.is_ok(), "{x}x2: {:?}", r.err());
+            continue;
+        }
+        let e = r.unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Limit, "{e}");
+        assert!(
+            e.message.contains(&format!(
+                "{x}x2x1 = {n} invocations: Intel GPUs run at most 1024"
+            )),
+            "{e}"
+        );
+    }
+    let rq = "#version 460\n#extension GL_EXT_ray_query : require\nlayout(local_size_x = 1) in;\n\
+              layout(binding = 0) uniform accelerationStructureEXT tlas;\n\
+              layout(std430, binding = 1) buffer B { uint o[]; };\n\
+              void main() { rayQueryEXT q; rayQueryInitializeEXT(q, tlas, 0u, 0xffu, vec3(0.0), 0.0, vec3(1.0), 1.0);\n\
+              o[0] = rayQueryProceedEXT(q) ? 1u : 0u; }\n";
+    let e = frontend::import(rq.as_bytes(), Language::Glsl, None).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Unsupported, "{e}");
+    assert!(
+        e.message
+            .contains("the RayQueryKHR capability is not supported: ray queries"),
+        "{e}"
+    );
+}

@@ -69,6 +69,13 @@ fn refused_capability(c: Capability) -> Option<&'static str> {
         Capability::VariablePointers | Capability::VariablePointersStorageBuffer => {
             "variable pointers need pointers chosen at run time, which the translator does not model"
         }
+        Capability::RayQueryKHR
+        | Capability::RayTracingKHR
+        | Capability::RayQueryProvisionalKHR
+        | Capability::RayTracingProvisionalKHR => {
+            "ray queries and ray tracing need acceleration structures and the ray-tracing \
+             hardware's messages, which the IR does not have"
+        }
         _ => return None,
     })
 }
@@ -360,8 +367,26 @@ fn workgroup_size(
             format!("a workgroup size of {}x{}x{}", size[0], size[1], size[2]),
         ));
     }
+    // anv's maxComputeWorkGroupSize and maxComputeWorkGroupInvocations.
+    let invocations: u64 = size.iter().map(|&n| u64::from(n)).product();
+    if size.iter().any(|&n| n > MAX_WORKGROUP_INVOCATIONS)
+        || invocations > u64::from(MAX_WORKGROUP_INVOCATIONS)
+    {
+        return Err(m.error(
+            ep.inst,
+            ErrorKind::Limit,
+            format!(
+                "a workgroup of {}x{}x{} = {invocations} invocations: Intel GPUs run at most \
+                 {MAX_WORKGROUP_INVOCATIONS} invocations in a workgroup",
+                size[0], size[1], size[2]
+            ),
+        ));
+    }
     Ok(size)
 }
+
+/// The most invocations of a workgroup, and of each of its dimensions, on Intel GPUs.
+const MAX_WORKGROUP_INVOCATIONS: u32 = 1024;
 
 /// The functions the entry point reaches through calls, itself first.
 fn reachable_functions(m: &Module, entry: usize) -> Vec<usize> {
