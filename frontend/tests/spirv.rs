@@ -785,3 +785,34 @@ fn a_workgroup_over_the_limit_and_ray_queries_are_clear_errors() {
         "{e}"
     );
 }
+
+/// 32-bit integers convert to binary16 with one rounding to nearest even (through
+/// binary32, exact up to 2^24, and infinite beyond binary16's range either way).
+#[test]
+fn integers_convert_to_half_floats_rounding_once() {
+    if !have("glslangValidator") {
+        return;
+    }
+    let src = "#version 450
+#extension GL_EXT_shader_explicit_arithmetic_types : require
+layout(local_size_x = 8) in;
+layout(std430, binding = 0) buffer B { uint o[]; };
+const int s[5] = int[](-3, 70000, 65519, 65520, 2049);
+const uint u[3] = uint[](3u, 4294967295u, 2051u);
+void main() {
+    uint i = gl_LocalInvocationIndex;
+    if (i < 5u) o[i] = uint(float16BitsToUint16(float16_t(s[i])));
+    if (i < 3u) o[5u + i] = uint(float16BitsToUint16(float16_t(u[i])));
+}
+";
+    let spv = glslang(src, false, "int_to_half");
+    let (words, _) = run(&spv, &[], 8);
+    // By hand: -3 = 0xc200; 70000 and 65520 overflow (65520 is halfway between 65504 and
+    // 2^16, and rounds to even: infinity); 65519 rounds down to 65504 = 0x7bff; 2049 is
+    // halfway between 2048 and 2050 and rounds to even 2048 = 0x6800; 2051 to 2052 =
+    // 0x6802; 3 = 0x4200; 2^32 - 1 is infinite.
+    assert_eq!(
+        &words[..8],
+        &[0xc200, 0x7c00, 0x7bff, 0x7c00, 0x6800, 0x4200, 0x7c00, 0x6802]
+    );
+}

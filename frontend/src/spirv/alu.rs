@@ -310,14 +310,17 @@ pub fn alu(
             };
             match rbits {
                 32 => leaf(op(b, alu, &[args[0].src])?),
-                // Integers of up to 16 bits are exact in binary32: one rounding.
-                16 if src_bits <= 16 => {
+                // Through binary32, which rounds once: integers up to 2^24 in magnitude
+                // are exact there, and every larger one is beyond binary16's range
+                // (65520 and up round to infinity) before and after its rounding to
+                // binary32, so binary16 is reached with one rounding either way.
+                16 => {
                     let f = op(b, alu, &[args[0].src])?;
                     leaf(op(b, AluOp::F2f16, &[f])?)
                 }
                 _ => Err(AluError::Unsupported(format!(
                     "Op{o:?} from {src_bits}-bit integers to {rbits}-bit floats: the IR converts \
-                     integers to 32-bit floats only"
+                     integers to 16- and 32-bit floats only"
                 ))),
             }
         }
