@@ -595,8 +595,10 @@ fn fsub_signs_and_nans() {
     assert_eq!(u32op(AluOp::Fsub, &[0, 0]), 0);
     assert_eq!(u32op(AluOp::Fsub, &[f(3.0), f(0.5)]), f(2.5));
     assert_eq!(u32op(AluOp::Fsub, &[F32_INF, F32_INF]), F32_DEFAULT_NAN);
-    // The NaN is not negated by the subtraction.
-    assert_eq!(u32op(AluOp::Fsub, &[f(1.0), 0x7f80_0001]), 0x7fc0_0001);
+    // `a + (-b)`: a NaN subtrahend comes out negated (and quieted), as an `add` with a
+    // negated source gives it; a NaN minuend unchanged.
+    assert_eq!(u32op(AluOp::Fsub, &[f(1.0), 0x7f80_0001]), 0xffc0_0001);
+    assert_eq!(u32op(AluOp::Fsub, &[0x7f80_0001, f(1.0)]), 0x7fc0_0001);
     assert_eq!(u(AluOp::Fsub, 16, &[0x4200, 0x3c00]), 0x4000); // 3 - 1
     assert_eq!(u(AluOp::Fsub, 64, &[d(1.0), d(0.25)]), d(0.75));
 }
