@@ -763,8 +763,7 @@ fn runtime_descriptor_arrays_take_the_counts_given_else_eight() {
         descriptors: frontend::DescriptorCounts::from([((0, 0), 3), ((0, 1), 2), ((7, 7), 99)]),
         ..Options::default()
     };
-    let imported =
-        import_with(&spv, Language::SpirV, &options).unwrap_or_else(|e| panic!("{e}"));
+    let imported = import_with(&spv, Language::SpirV, &options).unwrap_or_else(|e| panic!("{e}"));
     let s = &imported.shader;
     // Images are numbered in (set, binding) order, an array of N taking N entries: src
     // at 0..2, dst at 3..4, then `one` at 5. The entry for set 7 names nothing the shader
@@ -787,15 +786,33 @@ fn runtime_descriptor_arrays_take_the_counts_given_else_eight() {
         .iter()
         .map(|b| (b.group, b.binding, b.count, b.runtime_array))
         .collect();
-    assert_eq!(runtime, [(0, 0, 3, true), (0, 1, 2, true), (1, 0, 1, false)]);
+    assert_eq!(
+        runtime,
+        [(0, 0, 3, true), (0, 1, 2, true), (1, 0, 1, false)]
+    );
     let text = ir::print_shader(s);
-    assert!(text.contains("image @src[3] : 2d r32_uint readonly"), "{text}");
+    assert!(
+        text.contains("image @src[3] : 2d r32_uint readonly"),
+        "{text}"
+    );
     // The load indexed with nonuniformEXT says so; the store at the constant index 1
     // does not.
-    let loads: Vec<&str> = text.lines().filter(|l| l.contains("@image_load (@src[")).collect();
-    assert!(loads.len() == 1 && loads[0].contains("non_uniform"), "{text}");
-    let stores: Vec<&str> = text.lines().filter(|l| l.contains("@image_store")).collect();
-    assert!(stores.len() == 1 && !stores[0].contains("non_uniform"), "{text}");
+    let loads: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("@image_load (@src["))
+        .collect();
+    assert!(
+        loads.len() == 1 && loads[0].contains("non_uniform"),
+        "{text}"
+    );
+    let stores: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("@image_store"))
+        .collect();
+    assert!(
+        stores.len() == 1 && !stores[0].contains("non_uniform"),
+        "{text}"
+    );
     for target in ["dg2", "tgl", "bdw"] {
         let o = verify::cli::RunOptions {
             target: Some(target.into()),
@@ -807,8 +824,12 @@ fn runtime_descriptor_arrays_take_the_counts_given_else_eight() {
     }
     // Without counts, each runtime array has 8 descriptors: `one` follows at 16.
     let imported = frontend::import(&spv, Language::SpirV, None).unwrap_or_else(|e| panic!("{e}"));
-    let decls: Vec<(Option<u32>, u32)> =
-        imported.shader.images.iter().map(|d| (d.count, d.binding)).collect();
+    let decls: Vec<(Option<u32>, u32)> = imported
+        .shader
+        .images
+        .iter()
+        .map(|d| (d.count, d.binding))
+        .collect();
     assert_eq!(decls, [(Some(8), 0), (Some(8), 8), (None, 16)]);
 }
 
@@ -823,16 +844,19 @@ fn a_descriptor_index_beyond_the_count_is_reported_by_the_executor() {
         descriptors: frontend::DescriptorCounts::from([((0, 0), 2)]),
         ..Options::default()
     };
-    let imported =
-        import_with(&spv, Language::SpirV, &options).unwrap_or_else(|e| panic!("{e}"));
+    let imported = import_with(&spv, Language::SpirV, &options).unwrap_or_else(|e| panic!("{e}"));
     let o = verify::cli::RunOptions {
         target: Some("dg2".into()),
         ..Default::default()
     };
-    let e = verify::cli::verify_shader(&imported.shader, &o, &verify::cli::VerifyOptions::default())
-        .expect_err("descriptor 2 of an array of 2 was read");
+    let e =
+        verify::cli::verify_shader(&imported.shader, &o, &verify::cli::VerifyOptions::default())
+            .expect_err("descriptor 2 of an array of 2 was read");
     let e = e.to_string();
-    assert!(e.contains("descriptor index 2 is outside the array of 2"), "{e}");
+    assert!(
+        e.contains("descriptor index 2 is outside the array of 2"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -858,8 +882,7 @@ fn runtime_arrays_beyond_the_binding_table_are_an_error() {
         descriptors: frontend::DescriptorCounts::from([((0, 0), 199), ((0, 1), 40)]),
         ..Options::default()
     };
-    let imported =
-        import_with(&spv, Language::SpirV, &options).unwrap_or_else(|e| panic!("{e}"));
+    let imported = import_with(&spv, Language::SpirV, &options).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(imported.shader.images[2].binding, 239);
     // A count the table cannot hold at all, and a count of 0, name their binding.
     for (n, words) in [(241, "count of 241"), (0, "count of 0")] {

@@ -489,7 +489,8 @@ pub fn map(
         let (inner, count, runtime_array) = match d.types.get(g.pointee) {
             Some(Ty::Array { elem, len }) => (*elem, Some(*len), false),
             Some(Ty::RuntimeArray { elem }) => {
-                let n = descriptor_count(counts, set, binding).map_err(|why| err(ErrorKind::Limit, why))?;
+                let n = descriptor_count(counts, set, binding)
+                    .map_err(|why| err(ErrorKind::Limit, why))?;
                 (*elem, Some(n), true)
             }
             _ => (g.pointee, None, false),
@@ -545,7 +546,14 @@ pub fn map(
                     .ok_or_else(|| {
                         err(
                             ErrorKind::Limit,
-                            binding_table_overflow(&decl.name, (set, binding), n, runtime_array, counts, next_image),
+                            binding_table_overflow(
+                                &decl.name,
+                                (set, binding),
+                                n,
+                                runtime_array,
+                                counts,
+                                next_image,
+                            ),
                         )
                     })?;
                 out.roles.insert(
@@ -666,7 +674,10 @@ mod tests {
     fn a_count_of_zero_or_beyond_the_binding_table_is_an_error() {
         let counts = DescriptorCounts::from([((0, 0), 0), ((0, 1), 241), ((3, 7), u32::MAX)]);
         let zero = descriptor_count(&counts, 0, 0).unwrap_err();
-        assert!(zero.contains("set 0, binding 0") && zero.contains("count of 0"), "{zero}");
+        assert!(
+            zero.contains("set 0, binding 0") && zero.contains("count of 0"),
+            "{zero}"
+        );
         for (set, binding, n) in [(0, 1, "241"), (3, 7, "4294967295")] {
             let e = descriptor_count(&counts, set, binding).unwrap_err();
             assert!(
@@ -691,8 +702,14 @@ mod tests {
             "{e}"
         );
         let e = binding_table_overflow("imgs", (1, 2), 8, true, &DescriptorCounts::new(), 233);
-        assert!(e.contains("default count") && e.contains("the last would be 240"), "{e}");
+        assert!(
+            e.contains("default count") && e.contains("the last would be 240"),
+            "{e}"
+        );
         let e = binding_table_overflow("a", (0, 0), 300, false, &given, 0);
-        assert!(!e.contains("runtime") && e.contains("the last would be 299"), "{e}");
+        assert!(
+            !e.contains("runtime") && e.contains("the last would be 299"),
+            "{e}"
+        );
     }
 }
