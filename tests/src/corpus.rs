@@ -385,15 +385,8 @@ pub const EMISSION_GAPS: &[(&str, &str)] = &[
 /// in the vISA interpreter differs in a few bytes. The test checks that each still fails
 /// so that the list shrinks when the back end or the interpreter is fixed.
 pub const VISA_LEG_GAPS: &[(&str, &str)] = &[
-    // 7 bytes of `vel.y` differ in their sign-and-exponent byte (0x7f against 0xff) on
-    // every platform: a NaN's sign, or a sign, that the kernel computes differently.
-    ("sascha_willems/particle.comp", "7 mismatches"),
     // The back end has no message for buffer atomics yet (EMISSION_GAPS).
     ("spirv_cross/atomic.comp", "`@ssbo_atomic` has no vISA form"),
-    // 3 bytes of storage buffer 0 (a word's top byte, 0xff against 0x7f, written by an
-    // lsc_store) differ on every platform since verify sizes the buffers from the
-    // shader's declarations; the IR-level verification of the same run agrees.
-    ("granite/subgroup.comp", "3 mismatches"),
 ];
 
 /// Push-constant words some cases need for a run that ends (a loop count read from
