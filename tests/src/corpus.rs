@@ -349,10 +349,7 @@ pub const DOCUMENTED_REFUSALS: &[(&str, &str, &str)] = &[
 /// substring, substring of the emission error)`. They import, lower and verify; the
 /// back end lacks a message. The test checks that each still fails, so that the list
 /// shrinks when the back end grows.
-pub const EMISSION_GAPS: &[(&str, &str)] = &[
-    // atomicAdd and friends on a storage buffer beside the image atomics.
-    ("spirv_cross/atomic.comp", "`@ssbo_atomic` has no vISA form"),
-];
+pub const EMISSION_GAPS: &[(&str, &str)] = &[];
 
 /// Cases whose vISA kernel the vISA leg does not yet verify (`tests/tests/visa_leg.rs`):
 /// `(case substring, substring of the failure)`. The lowered shader verifies; the kernel
@@ -362,8 +359,6 @@ pub const VISA_LEG_GAPS: &[(&str, &str)] = &[
     // 7 bytes of `vel.y` differ in their sign-and-exponent byte (0x7f against 0xff) on
     // every platform: a NaN's sign, or a sign, that the kernel computes differently.
     ("sascha_willems/particle.comp", "7 mismatches"),
-    // The back end has no message for buffer atomics yet (EMISSION_GAPS).
-    ("spirv_cross/atomic.comp", "`@ssbo_atomic` has no vISA form"),
     // 3 bytes of storage buffer 0 (a word's top byte, 0xff against 0x7f, written by an
     // lsc_store) differ on every platform since verify sizes the buffers from the
     // shader's declarations; the IR-level verification of the same run agrees.

@@ -64,9 +64,8 @@ pub fn emit(
             Ok(())
         }
         LoadGlobal | StoreGlobal | LoadSsbo | StoreSsbo | GetSsboSize | LoadUbo | LoadShared
-        | StoreShared | LoadPushConstant | LoadConstant | ImageLoadParam => {
-            memory::emit(cx, inst, i, dest)
-        }
+        | StoreShared | SsboAtomic | SsboAtomicSwap | SharedAtomic | SharedAtomicSwap
+        | LoadPushConstant | LoadConstant | ImageLoadParam => memory::emit(cx, inst, i, dest),
         ReadFirstInvocation => {
             // The first active lane's value, in a scalar; copied to every active lane
             // unless the value itself lives in a scalar (`uniform`).
