@@ -287,7 +287,9 @@ fn oword_load(
     let invocations = [ctx.invocations.first().copied().unwrap_or(0)];
     let st = &mut *ctx.regs;
     let Some(DpSurfaceRef::State(w)) = m.surface else {
-        return Err(MessageError::illegal("`oword_ld` reads a binding-table surface").into());
+        return Err(MessageError::illegal(
+            "`oword_ld` reads a binding-table surface",
+        ));
     };
     let surfaces = [st.states[w as usize]];
     let base = m.offset.map_or(0, |o| o.value(st) as u64).wrapping_mul(16);
