@@ -375,19 +375,13 @@ const TYPED_READ_WITHOUT_FORMAT: &str = "typed reads before Gfx12.5 do not conve
 /// substring, substring of the emission error)`. They import, lower and verify; the
 /// back end lacks a message. The test checks that each still fails, so that the list
 /// shrinks when the back end grows.
-pub const EMISSION_GAPS: &[(&str, &str)] = &[
-    // atomicAdd and friends on a storage buffer beside the image atomics.
-    ("spirv_cross/atomic.comp", "`@ssbo_atomic` has no vISA form"),
-];
+pub const EMISSION_GAPS: &[(&str, &str)] = &[];
 
 /// Cases whose vISA kernel the vISA leg does not yet verify (`tests/tests/visa_leg.rs`):
 /// `(case substring, substring of the failure)`. The lowered shader verifies; the kernel
 /// in the vISA interpreter differs in a few bytes. The test checks that each still fails
 /// so that the list shrinks when the back end or the interpreter is fixed.
-pub const VISA_LEG_GAPS: &[(&str, &str)] = &[
-    // The back end has no message for buffer atomics yet (EMISSION_GAPS).
-    ("spirv_cross/atomic.comp", "`@ssbo_atomic` has no vISA form"),
-];
+pub const VISA_LEG_GAPS: &[(&str, &str)] = &[];
 
 /// Push-constant words some cases need for a run that ends (a loop count read from
 /// them): `(case substring, ["OFFSET=V,..."])`, as `ir-opt verify --push` takes them.
