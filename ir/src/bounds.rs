@@ -89,7 +89,8 @@ pub fn component_value(base: BaseType, bits: u8, v: u64) -> Option<f64> {
         (BaseType::Uint, 1..=64) => (v & crate::types::bit_mask(bits)) as f64,
         _ => return None,
     };
-    (x.is_finite() && x.abs() <= 2f64.powi(53)).then_some(x)
+    let exact = base == BaseType::Float || x.abs() <= 2f64.powi(53);
+    (x.is_finite() && exact).then_some(x)
 }
 
 /// Whether `actual`, a `bits`-bit component of base type `base`, is a value `bound`
