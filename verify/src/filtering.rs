@@ -26,11 +26,12 @@
 //! returned channel an interval ([`ir::bounds`]) that holds every convex combination
 //! of the texels a filter might read: the hull of the channel's values over the
 //! footprint, the texels of the selected levels that any coordinate within 1/256 texel
-//! (and the LOD within 1/256) of the exact one, or of the coordinate's own interval,
-//! reaches, each texel's value widened as its format's conversion may err
+//! and a 32-bit float's rounding (and the LOD within 1/256) of the exact one, or of the
+//! coordinate's own interval, reaches, each texel's value widened as its format's conversion may err
 //! ([`crate::tolerance::load_bounds`]), and the whole widened by 2 ULPs for the
-//! rounding of the sum. A NaN coordinate or LOD has no defined texel: its interval is
-//! the hull of the whole of the levels.
+//! rounding of the sum. A NaN or infinite coordinate, or a NaN LOD, has no defined
+//! texel: its interval is the hull of the whole of the levels (and its value the first
+//! texel's).
 
 use crate::call::{access_ctx, bound_image, lane_err};
 use crate::image::{logical_layout, texel_offset_at_lod};
@@ -103,7 +104,8 @@ fn footprint(axis: &Axis) -> Vec<i64> {
     if !(lo.is_finite() && hi.is_finite()) {
         return all();
     }
-    let slack = SLACK + hi.abs().max(lo.abs()) * f64::EPSILON * 4.0;
+    // The sampler scales the coordinate in 32-bit floats: one rounding of the product.
+    let slack = SLACK + hi.abs().max(lo.abs()) * f64::from(f32::EPSILON);
     let big = 1.0e15;
     let first = (lo - slack - 0.5).floor().clamp(-big, big) as i64;
     let last = ((hi + slack - 0.5).floor().clamp(-big, big) as i64).saturating_add(1);
@@ -281,7 +283,8 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
         let (value, levels_exact) = filtered(&mut look, &state, &coord, array_coord, lod, q)?;
         // The interval: every level a LOD within the slack may select, every texel
         // of the footprint.
-        let levels: Vec<u32> = if lod_iv.0.is_nan() || lod_iv.1.is_nan() || lod.is_nan() {
+        let undefined = lod.is_nan() || coord.iter().any(|c| !c.0.is_finite());
+        let levels: Vec<u32> = if undefined || lod_iv.0.is_nan() || lod_iv.1.is_nan() {
             (0..=q).collect()
         } else {
             let d = |l: f64| l.clamp(f64::from(state.min_lod), f64::from(state.max_lod)).clamp(0.0, f64::from(q));
@@ -346,9 +349,10 @@ fn filtered(
     lod: f64,
     q: u32,
 ) -> Result<([f64; 4], Vec<u32>), EnvError> {
-    if lod.is_nan() || coord.iter().any(|c| c.0.is_nan()) {
-        // No defined texel: the interval (every level) is the answer; the value is
-        // the first texel's.
+    if lod.is_nan() || coord.iter().any(|c| !c.0.is_finite()) {
+        // No defined texel (an infinite coordinate has no texel position, nor a
+        // fraction to weight by): the interval (every level) is the answer; the value
+        // is the first texel's.
         let (v, _) = look.texel(0, 0, 0, 0)?;
         return Ok((v, (0..=q).collect()));
     }
