@@ -406,7 +406,10 @@ mod tests {
         let b = bounds_of(AluOp::Fpow, false, &[(1.0, base), (2.0, None)]).unwrap();
         assert!(b.contains(0.25) && b.contains(4.0), "{b:?}");
         let across = Some(Interval::new(-0.5, 0.25));
-        assert_eq!(bounds_of(AluOp::Fpow, false, &[(0.1, across), (2.0, None)]), None);
+        assert_eq!(
+            bounds_of(AluOp::Fpow, false, &[(0.1, across), (2.0, None)]),
+            None
+        );
         // Exact operands of an exact op: nothing to track.
         assert_eq!(
             bounds_of(AluOp::Fadd, false, &[(1.0, None), (2.0, None)]),

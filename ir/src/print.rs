@@ -10,12 +10,12 @@
 //! instruction.
 
 use crate::buffer::BufferDecl;
-use crate::sampler::SamplerDecl;
 use crate::entity::{ImageId, Value};
 use crate::function::{CfNode, Function, InstKind, IntrinsicInst};
 use crate::image::{ImageDecl, ImageRef};
 use crate::intrinsic::{IndexKind, IntrinsicOp};
 use crate::lsc::CacheControl;
+use crate::sampler::SamplerDecl;
 use crate::shader::Shader;
 use crate::types::{swizzle_letter, Src, Type};
 use crate::Inst;

@@ -133,7 +133,13 @@ struct Lookup<'a, 'c> {
 impl Lookup<'_, '_> {
     /// The decoded texel at `(x, y, z)` (z: slice or layer) of level `lod`, and the
     /// intervals its conversion allows.
-    fn texel(&mut self, lod: u32, x: i64, y: i64, z: i64) -> Result<([f64; 4], [Interval; 4]), EnvError> {
+    fn texel(
+        &mut self,
+        lod: u32,
+        x: i64,
+        y: i64,
+        z: i64,
+    ) -> Result<([f64; 4], [Interval; 4]), EnvError> {
         let coord: Vec<u64> = match (self.decl.dim, self.decl.arrayed) {
             (ImageDim::D1, false) => vec![x as u64],
             (ImageDim::D1, true) => vec![x as u64, z as u64],
@@ -245,7 +251,10 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
         if layout.is_integer() || layout.is_64bit() {
             return Err(lane_err(
                 lane,
-                format!("`@txl` filters float and normalized formats, not {}", layout.name),
+                format!(
+                    "`@txl` filters float and normalized formats, not {}",
+                    layout.name
+                ),
             ));
         }
         let f = |v: u64| f64::from(f32::from_bits(v as u32));
@@ -287,14 +296,19 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
         let levels: Vec<u32> = if undefined || lod_iv.0.is_nan() || lod_iv.1.is_nan() {
             (0..=q).collect()
         } else {
-            let d = |l: f64| l.clamp(f64::from(state.min_lod), f64::from(state.max_lod)).clamp(0.0, f64::from(q));
+            let d = |l: f64| {
+                l.clamp(f64::from(state.min_lod), f64::from(state.max_lod))
+                    .clamp(0.0, f64::from(q))
+            };
             let first = d(lod_iv.0 - SLACK).floor() as u32;
             let last = (d(lod_iv.1 + SLACK).ceil() as u32).min(q);
             (first..=last).collect()
         };
         let mut hull: Option<[Interval; 4]> = None;
         for &lv in levels.iter().chain(levels_exact.iter()) {
-            let Some(size) = level_size(&b, lv) else { continue };
+            let Some(size) = level_size(&b, lv) else {
+                continue;
+            };
             let ax = axes(decl, &state, size, &coord);
             let lists: Vec<Vec<i64>> = ax.iter().map(footprint).collect();
             let zs: Vec<i64> = match (decl.dim, array_coord) {
@@ -302,7 +316,11 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
                 (_, Some((_, (lo, hi)))) => layers_reached(lo, hi, size[3]),
                 _ => vec![0],
             };
-            let ys: Vec<i64> = if decl.dim == ImageDim::D1 { vec![0] } else { lists[1].clone() };
+            let ys: Vec<i64> = if decl.dim == ImageDim::D1 {
+                vec![0]
+            } else {
+                lists[1].clone()
+            };
             for &z in &zs {
                 for &y in &ys {
                     for &x in &lists[0] {
@@ -356,7 +374,9 @@ fn filtered(
         let (v, _) = look.texel(0, 0, 0, 0)?;
         return Ok((v, (0..=q).collect()));
     }
-    let lambda = lod.min(f64::from(state.max_lod)).max(f64::from(state.min_lod));
+    let lambda = lod
+        .min(f64::from(state.max_lod))
+        .max(f64::from(state.min_lod));
     let filter = if lambda <= 0.0 {
         state.mag_filter
     } else {
@@ -383,7 +403,11 @@ fn filtered(
             .ok_or_else(|| lane_err(look.lane, format!("level {lv} is outside the view")))?;
         let ax = axes(look.decl, state, size, coord);
         let tx = taps(&ax[0], filter);
-        let ty = if ax.len() > 1 { taps(&ax[1], filter) } else { vec![(0, 1.0)] };
+        let ty = if ax.len() > 1 {
+            taps(&ax[1], filter)
+        } else {
+            vec![(0, 1.0)]
+        };
         let tz = match (ax.len(), array_coord) {
             (3, _) => taps(&ax[2], filter),
             (_, Some((a, _))) => vec![(layer(a, size[3]), 1.0)],
@@ -415,7 +439,10 @@ mod tests {
     fn wrapping_follows_vulkan() {
         let w = |i, m| wrap(i, 4, m);
         // Repeat: ... 2 3 | 0 1 2 3 | 0 1 ...
-        assert_eq!([-2, -1, 4, 5].map(|i| w(i, AddressMode::Repeat)), [2, 3, 0, 1]);
+        assert_eq!(
+            [-2, -1, 4, 5].map(|i| w(i, AddressMode::Repeat)),
+            [2, 3, 0, 1]
+        );
         // Mirrored repeat: ... 1 0 | 0 1 2 3 | 3 2 ...
         assert_eq!(
             [-2, -1, 4, 5, 8].map(|i| w(i, AddressMode::MirroredRepeat)),
@@ -438,9 +465,15 @@ mod tests {
             mode: AddressMode::ClampToEdge,
         };
         // u = 1.75 texels: centres 1.5 and 2.5, a quarter of the way.
-        assert_eq!(taps(&axis(1.75), Filter::Linear), vec![(1, 0.75), (2, 0.25)]);
+        assert_eq!(
+            taps(&axis(1.75), Filter::Linear),
+            vec![(1, 0.75), (2, 0.25)]
+        );
         // At the left edge, both taps clamp to texel 0.
-        assert_eq!(taps(&axis(0.25), Filter::Linear), vec![(0, 0.75), (0, 0.25)]);
+        assert_eq!(
+            taps(&axis(0.25), Filter::Linear),
+            vec![(0, 0.75), (0, 0.25)]
+        );
         assert_eq!(taps(&axis(1.75), Filter::Nearest), vec![(1, 1.0)]);
         // The footprint takes the neighbours a coordinate 1/256 texel away reaches.
         assert_eq!(footprint(&axis(2.5)), vec![1, 2, 3]);

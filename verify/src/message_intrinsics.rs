@@ -374,7 +374,12 @@ fn sampler_sample_l(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<()
         channels: channels as u8,
     };
     // sample_l: lod, u, v, r.
-    let (lod, u, v, r) = (lanes(call, 0), lanes(call, 1), lanes(call, 2), lanes(call, 3));
+    let (lod, u, v, r) = (
+        lanes(call, 0),
+        lanes(call, 1),
+        lanes(call, 2),
+        lanes(call, 3),
+    );
     with_dest(call, |d| sample::sample_l(mem, &msg, lod, u, v, r, d))
 }
 

@@ -54,7 +54,10 @@ impl AddressMode {
 
     /// The mode called `name`.
     pub fn from_name(name: &str) -> Option<AddressMode> {
-        Self::NAMES.iter().find(|(_, n)| *n == name).map(|(m, _)| *m)
+        Self::NAMES
+            .iter()
+            .find(|(_, n)| *n == name)
+            .map(|(m, _)| *m)
     }
 
     /// The text name.
@@ -119,9 +122,11 @@ impl SamplerState {
                 "mip_nearest" => s.mipmap_mode = MipmapMode::Nearest,
                 "mip_linear" => s.mipmap_mode = MipmapMode::Linear,
                 "clamp_to_border" => {
-                    return Err("clamp_to_border is not modelled (border colours are not); use \
+                    return Err(
+                        "clamp_to_border is not modelled (border colours are not); use \
                          clamp_to_edge, repeat, mirrored_repeat or mirror_clamp_to_edge"
-                        .into())
+                            .into(),
+                    )
                 }
                 "unnormalized" => {
                     return Err("unnormalized coordinates are not modelled".into());

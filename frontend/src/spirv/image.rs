@@ -372,10 +372,13 @@ fn sample_explicit_lod(
     const CONST_OFFSET: u32 = 0x8;
     let what = "OpImageSampleExplicitLod";
     let (u, sampler) = match ctx.get(si)? {
-        Value::SampledImage { image, sampler } => (image_of(ctx, si).map(|mut u| {
-            u.non_uniform |= image.non_uniform;
-            u
-        })?, sampler),
+        Value::SampledImage { image, sampler } => (
+            image_of(ctx, si).map(|mut u| {
+                u.non_uniform |= image.non_uniform;
+                u
+            })?,
+            sampler,
+        ),
         Value::Image(_) => {
             let u = image_of(ctx, si)?;
             let Some(&s) = ctx.map.combined.get(&u.image) else {
@@ -398,7 +401,10 @@ fn sample_explicit_lod(
     };
     let d = decl(ctx, &u)?;
     let io = image_operands(ctx, rest)?;
-    for (bit, name) in [(GRAD, "Grad (explicit derivatives)"), (CONST_OFFSET, "ConstOffset")] {
+    for (bit, name) in [
+        (GRAD, "Grad (explicit derivatives)"),
+        (CONST_OFFSET, "ConstOffset"),
+    ] {
         if io.iter().any(|(b, _)| *b == bit) {
             return Err(ctx.unsupported(
                 &format!("{what} with {name}"),
@@ -423,7 +429,12 @@ fn sample_explicit_lod(
     if !d.access.contains(ir::Access::SAMPLED) {
         return Err(ctx.invalid(format!("{what} of a storage image")));
     }
-    if ctx.d.types.scalar_of(ty).is_some_and(|t| !matches!(t, Ty::Float { bits: 32 })) {
+    if ctx
+        .d
+        .types
+        .scalar_of(ty)
+        .is_some_and(|t| !matches!(t, Ty::Float { bits: 32 }))
+    {
         return Err(ctx.unsupported(
             &format!("{what} with a result that is not 32-bit float"),
             "the IR filters float textures into 32-bit floats",
@@ -452,7 +463,9 @@ fn sample_explicit_lod(
     };
     let lod = ctx.leaf(lod_ids[0])?;
     if ctx.func.src_type(lod) != Type::U32 {
-        return Err(ctx.invalid(format!("{what} with a Lod that is not a 32-bit float scalar")));
+        return Err(ctx.invalid(format!(
+            "{what} with a Lod that is not a 32-bit float scalar"
+        )));
     }
     let r_ = image_ref(&u);
     let n = rt.num_components();

@@ -533,8 +533,7 @@ pub fn map(
                 if count.is_some() {
                     return Err(err(
                         ErrorKind::Unsupported,
-                        "an array of samplers: the IR names a sampler by a constant index"
-                            .into(),
+                        "an array of samplers: the IR names a sampler by a constant index".into(),
                     ));
                 }
                 let taken = &out.samplers;
@@ -546,8 +545,14 @@ pub fn map(
                     |n| taken.iter().any(|d| d.name == n),
                 );
                 push(BindingKind::Sampler, next_sampler);
-                out.roles.insert(id, Role::Sampler { index: next_sampler });
-                out.samplers.push(ir::SamplerDecl::new(&sname, next_sampler));
+                out.roles.insert(
+                    id,
+                    Role::Sampler {
+                        index: next_sampler,
+                    },
+                );
+                out.samplers
+                    .push(ir::SamplerDecl::new(&sname, next_sampler));
                 next_sampler = next_sampler
                     .checked_add(1)
                     .ok_or_else(|| err(ErrorKind::Limit, "too many samplers".into()))?;

@@ -36,9 +36,9 @@ impl<'a> Parser<'a> {
                 "constant_data" => self.constant_data()?,
                 "fn" => self.function()?,
                 _ => {
-                    return Err(
-                        self.expected("`shader`, `image`, `buffer`, `sampler`, `constant_data` or `fn`")
-                    )
+                    return Err(self.expected(
+                        "`shader`, `image`, `buffer`, `sampler`, `constant_data` or `fn`",
+                    ))
                 }
             }
             first = false;

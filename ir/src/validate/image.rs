@@ -321,7 +321,11 @@ impl FnCheck<'_> {
                 problems.push(TxlProblem::Dest(d));
             }
         }
-        if let Some(t) = c.intr.index(IndexKind::DestType).and_then(AluType::from_index) {
+        if let Some(t) = c
+            .intr
+            .index(IndexKind::DestType)
+            .and_then(AluType::from_index)
+        {
             if t != AluType::new(BaseType::Float, 32) {
                 problems.push(TxlProblem::DestType(t));
             }

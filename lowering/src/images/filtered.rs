@@ -22,7 +22,10 @@ use super::context::EmitCtx;
 use crate::device::Device;
 use crate::error::{LowerError, LowerErrorKind, Malformation};
 use crate::report::SurfaceFormat;
-use ir::{AluType, BaseType, Format, Function, ImageDim, ImageRef, IndexKind, Inst, IntrinsicOp, Src, Type};
+use ir::{
+    AluType, BaseType, Format, Function, ImageDim, ImageRef, IndexKind, Inst, IntrinsicOp, Src,
+    Type,
+};
 
 /// A planned `sample_l`.
 #[derive(Clone, Debug)]
@@ -58,7 +61,12 @@ pub(crate) fn plan(a: &ImageAccess<'_>, device: &Device) -> Result<SampleL, Lowe
     let index = |k: IndexKind| {
         a.op.index_position(k)
             .and_then(|p| a.indices.get(p).copied())
-            .ok_or_else(|| a.malformed(Malformation::BadIndex { kind: k, value: None }))
+            .ok_or_else(|| {
+                a.malformed(Malformation::BadIndex {
+                    kind: k,
+                    value: None,
+                })
+            })
     };
     let sampler = index(IndexKind::Sampler)?;
     let float32 = AluType::new(BaseType::Float, 32).to_index();

@@ -180,7 +180,9 @@ fn filter_lane(
             continue;
         }
         let Some(ext) = b.view_extent(lv) else {
-            return Err(MessageError::illegal(format!("level {lv} is outside the view")));
+            return Err(MessageError::illegal(format!(
+                "level {lv} is outside the view"
+            )));
         };
         let (w, h, depth, layers) = (
             ext.width as i64,
@@ -261,7 +263,12 @@ mod tests {
             vec![(1, 192), (2, 64)]
         );
         // A third of a texel past a centre rounds to 85/256.
-        let t = taps((1.5 + 1.0 / 3.0) / 4.0, 4, Filter::Linear, AddressMode::Repeat);
+        let t = taps(
+            (1.5 + 1.0 / 3.0) / 4.0,
+            4,
+            Filter::Linear,
+            AddressMode::Repeat,
+        );
         assert_eq!(t, vec![(1, 171), (2, 85)]);
         assert_eq!(
             taps(-0.1, 4, Filter::Nearest, AddressMode::Repeat),
