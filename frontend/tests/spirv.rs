@@ -816,17 +816,17 @@ void main() {{
         (
             "sampler2D",
             "textureGrad(tex, uv, vec2(0.1), vec2(0.1))",
-            "OpImageSampleExplicitLod with Grad",
+            "filtered sampling) with Grad",
         ),
         (
             "sampler2D",
             "textureLodOffset(tex, uv, 0.0, ivec2(1, 0))",
-            "OpImageSampleExplicitLod with ConstOffset",
+            "filtered sampling) with ConstOffset",
         ),
         (
             "samplerCube",
             "textureLod(tex, vec3(uv, 1.0), 0.0)",
-            "OpImageSampleExplicitLod of a cube texture",
+            "filtered sampling) of a cube texture",
         ),
     ] {
         let src = shader(decl, expr);

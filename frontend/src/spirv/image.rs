@@ -370,7 +370,7 @@ fn sample_explicit_lod(
 ) -> Result<ir::Value, ImportError> {
     const GRAD: u32 = 0x4;
     const CONST_OFFSET: u32 = 0x8;
-    let what = "OpImageSampleExplicitLod";
+    let what = "OpImageSampleExplicitLod (filtered sampling)";
     let (u, sampler) = match ctx.get(si)? {
         Value::SampledImage { image, sampler } => (
             image_of(ctx, si).map(|mut u| {
@@ -436,8 +436,8 @@ fn sample_explicit_lod(
         .is_some_and(|t| !matches!(t, Ty::Float { bits: 32 }))
     {
         return Err(ctx.unsupported(
-            &format!("{what} with a result that is not 32-bit float"),
-            "the IR filters float textures into 32-bit floats",
+            &format!("{what} of an integer or 16-bit texture"),
+            "the IR's txl returns 32-bit floats of float and normalized textures",
         ));
     }
     let rt = ctx.ir_type(ty)?;
