@@ -469,10 +469,11 @@ mod tests {
             taps(&axis(1.75), Filter::Linear),
             vec![(1, 0.75), (2, 0.25)]
         );
-        // At the left edge, both taps clamp to texel 0.
+        // At the left edge: u - 1/2 = -0.25, taps -1 (clamped to 0) at 0.25 and 0 at
+        // 0.75.
         assert_eq!(
             taps(&axis(0.25), Filter::Linear),
-            vec![(0, 0.75), (0, 0.25)]
+            vec![(0, 0.25), (0, 0.75)]
         );
         assert_eq!(taps(&axis(1.75), Filter::Nearest), vec![(1, 1.0)]);
         // The footprint takes the neighbours a coordinate 1/256 texel away reaches.
