@@ -25,12 +25,43 @@
 //!   `sampler` declaration. A combined image sampler takes an image index and a
 //!   sampler index (both declarations carry the variable's name). The state itself
 //!   (filters, address modes) is the descriptor's.
+//! * **Runtime descriptor arrays** (SPIR-V's `OpTypeRuntimeArray` of images or buffers,
+//!   GLSL's `image2D imgs[]`, WGSL's `binding_array` without a size) take the count the
+//!   pipeline layout gives their binding (`VkDescriptorSetLayoutBinding::descriptorCount`,
+//!   or the variable count), which a driver knows when it compiles the pipeline:
+//!   [`DescriptorCounts`], else [`DEFAULT_DESCRIPTOR_COUNT`]. The IR declares them as
+//!   arrays of that length.
+//! * Every image takes binding-table entries, which an Intel binding table has
+//!   [`MAX_BINDING_TABLE_ENTRIES`] of: images beyond them are an error of kind
+//!   [`crate::ErrorKind::Limit`] naming the binding that overflows.
 //!
 //! [`Binding`] lists the result, so a caller needs no copy of these rules.
+
+use std::collections::BTreeMap;
 
 /// The most bytes of workgroup variables: the 64 KiB of shared local memory an Intel
 /// workgroup can have.
 pub const MAX_SHARED_BYTES: u32 = 64 * 1024;
+
+/// The descriptor count of each runtime descriptor array, by `(set, binding)`: what the
+/// pipeline layout gives the binding (`VkDescriptorSetLayoutBinding::descriptorCount`,
+/// or the count of a variable-count binding). Entries for other bindings are ignored,
+/// as a layout counts every binding.
+pub type DescriptorCounts = BTreeMap<(u32, u32), u32>;
+
+/// The count of a runtime descriptor array [`DescriptorCounts`] has no entry for.
+///
+/// FFmpeg's Vulkan filters bind one image per plane, at most four; eight leaves room
+/// for more and is what the parity harness gives anv for the same arrays, while 30
+/// such arrays still fit the binding table ([`MAX_BINDING_TABLE_ENTRIES`]).
+pub const DEFAULT_DESCRIPTOR_COUNT: u32 = 8;
+
+/// The binding-table entries an Intel kernel can address: indices 0 to 239 (anv's
+/// `MAX_BINDING_TABLE_SIZE`; the indices above name the stateless and shared-memory
+/// models on the legacy data port). Every image takes one entry per descriptor
+/// (`visa/ABI.md`, "Surfaces and samplers"), so the images of one entry point take at
+/// most this many.
+pub const MAX_BINDING_TABLE_ENTRIES: u32 = 240;
 
 /// What kind of resource a binding is.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -77,4 +108,7 @@ pub struct Binding {
     pub index: u32,
     /// How many indices it takes (the length of an array of images; 1 otherwise).
     pub count: u32,
+    /// Whether the shader declares it without a length (a runtime descriptor array),
+    /// so that `count` is the [`DescriptorCounts`] entry or the default.
+    pub runtime_array: bool,
 }

@@ -43,7 +43,7 @@ pub mod source;
 pub mod spirv;
 pub mod wgsl;
 
-pub use bindings::{Binding, BindingKind};
+pub use bindings::{Binding, BindingKind, DescriptorCounts, DEFAULT_DESCRIPTOR_COUNT};
 pub use error::{ErrorKind, ImportError, Location};
 pub use imported::Imported;
 pub use source::{Language, Parsed};
@@ -58,6 +58,10 @@ pub struct Options {
     /// WGSL's `@id` of an `override`). Ids no constant has are ignored, as Vulkan
     /// ignores them.
     pub spec: SpecMap,
+    /// The descriptor count of each runtime descriptor array (`image2D imgs[]`), by
+    /// `(set, binding)`, as the pipeline layout gives it; arrays without an entry have
+    /// [`DEFAULT_DESCRIPTOR_COUNT`] ([`bindings`]).
+    pub descriptors: DescriptorCounts,
     /// Where GLSL's `#include`s resolve (the including file's directory, for one).
     pub include_dirs: Vec<std::path::PathBuf>,
 }
@@ -85,6 +89,7 @@ pub fn import_with(
     let spirv_options = spirv::Options {
         entry: options.entry.clone(),
         spec: options.spec.clone(),
+        descriptors: options.descriptors.clone(),
     };
     match language {
         Language::SpirV => spirv::import(bytes, &spirv_options),

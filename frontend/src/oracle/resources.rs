@@ -323,6 +323,7 @@ pub fn map(
                 kind,
                 index,
                 count,
+                runtime_array: false,
             })
         };
         match (var.space, inner) {

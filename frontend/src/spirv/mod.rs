@@ -55,6 +55,10 @@ pub struct Options {
     /// Specialization: `SpecId` to value (Vulkan's `VkSpecializationInfo`). Ids no
     /// constant has are ignored, as Vulkan ignores them.
     pub spec: SpecMap,
+    /// The descriptor counts of runtime descriptor arrays, by `(set, binding)`
+    /// ([`crate::bindings::DescriptorCounts`]); an array without an entry has
+    /// [`crate::bindings::DEFAULT_DESCRIPTOR_COUNT`].
+    pub descriptors: crate::bindings::DescriptorCounts,
 }
 
 /// Capabilities a Vulkan compute shader may declare that the translator refuses
@@ -138,7 +142,7 @@ pub fn import(bytes: &[u8], options: &Options) -> Result<Imported, ImportError> 
         })
         .collect();
     let used = variables::used_globals(&m, &funcs, &globals);
-    let mapping = variables::map(&m, &decs, &d, &used)?;
+    let mapping = variables::map(&m, &decs, &d, &used, &options.descriptors)?;
     let mut ctx = Ctx::new(&m, &decs, &d, &mapping, workgroup_size);
     ctx.inst = ep.inst;
     // The globals: pointers, and the private variables' initial values.

@@ -9,7 +9,10 @@ use super::module::{Id, Module};
 use super::spec::Declarations;
 use super::types::{ImageTy, Ty};
 use super::value::Space;
-use crate::bindings::{Binding, BindingKind, MAX_SHARED_BYTES};
+use crate::bindings::{
+    Binding, BindingKind, DescriptorCounts, DEFAULT_DESCRIPTOR_COUNT, MAX_BINDING_TABLE_ENTRIES,
+    MAX_SHARED_BYTES,
+};
 use crate::error::{ErrorKind, ImportError};
 use ir::{Access, BufferDecl, BufferKind, Format, ImageDecl, ImageDim, ImageId, Span};
 use spirv::{Decoration as D, StorageClass as SC};
@@ -343,12 +346,57 @@ fn image_decl(name: &str, t: &ImageTy, access: Access) -> Result<ImageDecl, Stri
     Ok(decl)
 }
 
-/// Maps the variables `used` names for the entry point.
+/// The descriptor count of the runtime descriptor array at `(set, binding)`: its entry
+/// in `counts`, else [`DEFAULT_DESCRIPTOR_COUNT`]; or why it cannot be one.
+pub fn descriptor_count(counts: &DescriptorCounts, set: u32, binding: u32) -> Result<u32, String> {
+    match counts.get(&(set, binding)) {
+        None => Ok(DEFAULT_DESCRIPTOR_COUNT),
+        Some(0) => Err(format!(
+            "the runtime descriptor array at set {set}, binding {binding} has a descriptor count \
+             of 0: the shader indexes it, so its binding needs at least one descriptor"
+        )),
+        Some(&n) if n > MAX_BINDING_TABLE_ENTRIES => Err(format!(
+            "the runtime descriptor array at set {set}, binding {binding} has a descriptor count \
+             of {n}: more than the {MAX_BINDING_TABLE_ENTRIES} entries of an Intel binding table"
+        )),
+        Some(&n) => Ok(n),
+    }
+}
+
+/// Why the images overflow the binding table at image `name` (set `set`, binding
+/// `binding`, `n` descriptors from entry `first`; `counts` says where a runtime
+/// array's count came from).
+fn binding_table_overflow(
+    name: &str,
+    (set, binding): (u32, u32),
+    n: u32,
+    runtime_array: bool,
+    counts: &DescriptorCounts,
+    first: u32,
+) -> String {
+    let whence = match (runtime_array, counts.contains_key(&(set, binding))) {
+        (false, _) => "",
+        (true, true) => " (a runtime descriptor array, of the count given for its binding)",
+        (true, false) => {
+            " (a runtime descriptor array without a given count, so of the default count)"
+        }
+    };
+    format!(
+        "the images need more binding-table entries than an Intel binding table has \
+         ({MAX_BINDING_TABLE_ENTRIES}): `{name}` at set {set}, binding {binding} takes {n}{whence} \
+         from entry {first}, so the last would be {}",
+        u64::from(first) + u64::from(n) - 1
+    )
+}
+
+/// Maps the variables `used` names for the entry point, runtime descriptor arrays with
+/// their `counts` (see [`crate::bindings`]).
 pub fn map(
     m: &Module,
     decs: &Decorations,
     d: &Declarations,
     used: &HashSet<Id>,
+    counts: &DescriptorCounts,
 ) -> Result<Mapping, ImportError> {
     let mut out = Mapping::default();
     for &i in &d.variables {
@@ -447,17 +495,15 @@ pub fn map(
     for ((set, binding), id, i) in resources {
         let g = out.globals[&id];
         let err = |kind, msg: String| m.error(i, kind, msg);
-        let (inner, count) =
-            match d.types.get(g.pointee) {
-                Some(Ty::Array { elem, len }) => (*elem, Some(*len)),
-                Some(Ty::RuntimeArray { .. }) => return Err(err(
-                    ErrorKind::Unsupported,
-                    "an array of descriptors without a length (runtime descriptor array): the IR \
-                     declares arrays of resources with their length"
-                        .into(),
-                )),
-                _ => (g.pointee, None),
-            };
+        let (inner, count, runtime_array) = match d.types.get(g.pointee) {
+            Some(Ty::Array { elem, len }) => (*elem, Some(*len), false),
+            Some(Ty::RuntimeArray { elem }) => {
+                let n = descriptor_count(counts, set, binding)
+                    .map_err(|why| err(ErrorKind::Limit, why))?;
+                (*elem, Some(n), true)
+            }
+            _ => (g.pointee, None, false),
+        };
         let n = count.unwrap_or(1);
         let name = m.name(id).map(str::to_string);
         let mut push = |kind: BindingKind, index: u32| {
@@ -468,6 +514,7 @@ pub fn map(
                 kind,
                 index,
                 count: n,
+                runtime_array,
             })
         };
         let sc = SC::from_u32(g.sc);
@@ -504,7 +551,20 @@ pub fn map(
                 push(kind, next_image);
                 next_image = next_image
                     .checked_add(n)
-                    .ok_or_else(|| err(ErrorKind::Limit, "too many images".into()))?;
+                    .filter(|&end| end <= MAX_BINDING_TABLE_ENTRIES)
+                    .ok_or_else(|| {
+                        err(
+                            ErrorKind::Limit,
+                            binding_table_overflow(
+                                &decl.name,
+                                (set, binding),
+                                n,
+                                runtime_array,
+                                counts,
+                                next_image,
+                            ),
+                        )
+                    })?;
                 let image_id = ImageId::from_u32(out.images.len() as u32);
                 if matches!(d.types.get(inner), Some(Ty::SampledImage { .. })) {
                     // A combined image sampler: the image, and a sampler of its own in
@@ -640,5 +700,64 @@ pub fn span_of(m: &Module, i: usize) -> Span {
     {
         Some(l) if l.line > 0 => Span::new(l.line, l.column.max(1)),
         _ => Span::UNKNOWN,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_runtime_array_takes_its_count_from_the_map_else_eight() {
+        let counts = DescriptorCounts::from([((0, 1), 3), ((2, 0), 240)]);
+        assert_eq!(descriptor_count(&counts, 0, 1), Ok(3));
+        assert_eq!(descriptor_count(&counts, 2, 0), Ok(240));
+        // Set 1, binding 0 and set 0, binding 0 have no entry: the documented default.
+        assert_eq!(descriptor_count(&counts, 1, 0), Ok(8));
+        assert_eq!(descriptor_count(&counts, 0, 0), Ok(8));
+        assert_eq!(DEFAULT_DESCRIPTOR_COUNT, 8);
+    }
+
+    #[test]
+    fn a_count_of_zero_or_beyond_the_binding_table_is_an_error() {
+        let counts = DescriptorCounts::from([((0, 0), 0), ((0, 1), 241), ((3, 7), u32::MAX)]);
+        let zero = descriptor_count(&counts, 0, 0).unwrap_err();
+        assert!(
+            zero.contains("set 0, binding 0") && zero.contains("count of 0"),
+            "{zero}"
+        );
+        for (set, binding, n) in [(0, 1, "241"), (3, 7, "4294967295")] {
+            let e = descriptor_count(&counts, set, binding).unwrap_err();
+            assert!(
+                e.contains(&format!("set {set}, binding {binding}"))
+                    && e.contains(&format!("count of {n}"))
+                    && e.contains("240 entries"),
+                "{e}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_overflow_names_the_binding_its_count_and_the_last_entry() {
+        // 200 descriptors from entry 41 end at entry 240, one past the table.
+        let given = DescriptorCounts::from([((1, 2), 200)]);
+        let e = binding_table_overflow("imgs", (1, 2), 200, true, &given, 41);
+        assert!(
+            e.contains("`imgs` at set 1, binding 2 takes 200")
+                && e.contains("count given for its binding")
+                && e.contains("the last would be 240")
+                && e.contains("(240)"),
+            "{e}"
+        );
+        let e = binding_table_overflow("imgs", (1, 2), 8, true, &DescriptorCounts::new(), 233);
+        assert!(
+            e.contains("default count") && e.contains("the last would be 240"),
+            "{e}"
+        );
+        let e = binding_table_overflow("a", (0, 0), 300, false, &given, 0);
+        assert!(
+            !e.contains("runtime") && e.contains("the last would be 299"),
+            "{e}"
+        );
     }
 }

@@ -14,6 +14,7 @@ Examples:
   ir-opt examples/blur.ir                      parse, validate and print
   ir-opt tests/corpus/x.comp --target dg2 -O   import GLSL (compiled by glslang), then lower
   ir-opt shader.spv --spec 0=64 --spec 1=true  specialize constants 0 and 1
+  ir-opt x.comp --descriptors 0.1=4            4 descriptors in the runtime array at set 0, binding 1
   ir-opt shader.spv --entry main               import one entry point of a SPIR-V module
   ir-opt examples/blur.ir -p cse,dce           run passes
   ir-opt examples/blur.ir --target dg2 -O      lower images for DG2, then clean up
@@ -134,6 +135,47 @@ struct SourceArgs {
     /// their defaults.
     #[arg(long = "spec", value_name = "ID=VALUE")]
     spec: Vec<String>,
+    /// The descriptor count N of the runtime descriptor array (`image2D imgs[]`) at
+    /// descriptor set SET, binding BINDING, as the pipeline layout gives it
+    /// (VkDescriptorSetLayoutBinding::descriptorCount); repeatable. Arrays not named
+    /// have 8 descriptors.
+    #[arg(long = "descriptors", value_name = "SET.BINDING=N")]
+    descriptors: Vec<String>,
+}
+
+/// The descriptor counts `--descriptors` gives.
+fn descriptor_counts(args: &[String]) -> Result<frontend::DescriptorCounts, Failure> {
+    let mut map = frontend::DescriptorCounts::new();
+    for a in args {
+        let bad =
+            |why: &str| Failure(OptionError::new("--descriptors", format!("`{a}`: {why}")).line());
+        let (key, count) = a
+            .split_once('=')
+            .ok_or_else(|| bad("expected SET.BINDING=N"))?;
+        let (set, binding) = key
+            .split_once('.')
+            .ok_or_else(|| bad("expected SET.BINDING=N (a set and a binding, joined by `.`)"))?;
+        let number = |t: &str, what: &str| {
+            t.trim()
+                .parse::<u32>()
+                .map_err(|_| bad(&format!("the {what} is not a whole number")))
+        };
+        let (set, binding, count) = (
+            number(set, "SET")?,
+            number(binding, "BINDING")?,
+            number(count, "count N")?,
+        );
+        let limit = frontend::bindings::MAX_BINDING_TABLE_ENTRIES;
+        if count == 0 || count > limit {
+            return Err(bad(&format!(
+                "the count must be 1 to {limit}, the entries of an Intel binding table"
+            )));
+        }
+        if map.insert((set, binding), count).is_some() {
+            return Err(bad("the binding is given twice"));
+        }
+    }
+    Ok(map)
 }
 
 /// The specialization `--spec` gives.
@@ -418,6 +460,16 @@ fn load(path: &str, source: &SourceArgs) -> Result<Input, Failure> {
         None => frontend::Language::from_path(path),
     };
     let Some(language) = language else {
+        if !source.descriptors.is_empty() {
+            return Err(Failure(
+                OptionError::new(
+                    "--descriptors",
+                    "counts the runtime descriptor arrays of a SPIR-V, WGSL or GLSL input; this \
+                     input is the IR's text, whose arrays have their lengths",
+                )
+                .line(),
+            ));
+        }
         if !source.spec.is_empty() {
             return Err(Failure(
                 OptionError::new(
@@ -445,6 +497,7 @@ fn load(path: &str, source: &SourceArgs) -> Result<Input, Failure> {
     let options = frontend::Options {
         entry: source.entry.clone(),
         spec: spec_map(&source.spec)?,
+        descriptors: descriptor_counts(&source.descriptors)?,
         include_dirs: std::path::Path::new(path)
             .parent()
             .map(|d| d.to_path_buf())
@@ -479,6 +532,32 @@ fn load(path: &str, source: &SourceArgs) -> Result<Input, Failure> {
                     .line(),
                 ));
             }
+        }
+    }
+    for &(set, binding) in options.descriptors.keys() {
+        let runtime: Vec<String> = imported
+            .bindings
+            .iter()
+            .filter(|b| b.runtime_array)
+            .map(|b| format!("{}.{}", b.group, b.binding))
+            .collect();
+        if !runtime.contains(&format!("{set}.{binding}")) {
+            return Err(Failure(
+                OptionError::new(
+                    "--descriptors",
+                    format!(
+                        "entry point `{}` uses no runtime descriptor array at set {set}, binding \
+                         {binding} ({})",
+                        imported.entry,
+                        if runtime.is_empty() {
+                            "it uses none".to_string()
+                        } else {
+                            format!("it uses {}", runtime.join(", "))
+                        }
+                    ),
+                )
+                .line(),
+            ));
         }
     }
     log::info!(
