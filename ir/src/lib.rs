@@ -55,7 +55,8 @@ pub use image::{
     Access, Channel, ChannelKind, Format, ImageDecl, ImageDim, ImageRef, LayoutTiling, StaticLayout,
 };
 pub use intrinsic::{
-    DestInfo, ImageOperand, IndexKind, IntrinsicClass, IntrinsicInfo, IntrinsicOp, SrcInfo,
+    DestInfo, ImageOperand, IndexKind, IntrinsicClass, IntrinsicInfo, IntrinsicOp, MemModes,
+    SrcInfo,
 };
 pub use parse::parse_shader;
 pub use print::{print_function, print_shader};

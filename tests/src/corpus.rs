@@ -378,8 +378,6 @@ const TYPED_READ_WITHOUT_FORMAT: &str = "typed reads before Gfx12.5 do not conve
 /// back end lacks a message. The test checks that each still fails, so that the list
 /// shrinks when the back end grows.
 pub const EMISSION_GAPS: &[(&str, &str)] = &[
-    // atomicAdd and friends on a storage buffer beside the image atomics.
-    ("spirv_cross/atomic.comp", "`@ssbo_atomic` has no vISA form"),
     // Filtered sampling: the lowering sends the sampler's sample_l, which the back end
     // does not emit yet.
     ("niagara/bloom.comp", "`@sampler_sample_l` has no vISA form"),
@@ -397,8 +395,6 @@ pub const VISA_LEG_GAPS: &[(&str, &str)] = &[
     // 7 bytes of `vel.y` differ in their sign-and-exponent byte (0x7f against 0xff) on
     // every platform: a NaN's sign, or a sign, that the kernel computes differently.
     ("sascha_willems/particle.comp", "7 mismatches"),
-    // The back end has no message for buffer atomics yet (EMISSION_GAPS).
-    ("spirv_cross/atomic.comp", "`@ssbo_atomic` has no vISA form"),
     // 3 bytes of storage buffer 0 (a word's top byte, 0xff against 0x7f, written by an
     // lsc_store) differ on every platform since verify sizes the buffers from the
     // shader's declarations; the IR-level verification of the same run agrees.

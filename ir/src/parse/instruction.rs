@@ -415,6 +415,9 @@ pub(super) fn index_expectation(kind: IndexKind) -> String {
             "a block shape such as 2x16x32nn (blocks x width x height, transpose, vnni) or 8x8 (typed)".into()
         }
         IndexKind::Block => "a block shape `WxH` in texels and rows, such as 16x8".into(),
+        IndexKind::MemModes => {
+            "memory modes joined by `|` (shared, ssbo, global, image), none or all".into()
+        }
         IndexKind::DpAddr
         | IndexKind::DpCmask
         | IndexKind::DpOp
