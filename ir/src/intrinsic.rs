@@ -78,6 +78,9 @@ spelled_enum! {
         DpBits => "dp_bits",
         /// Bytes per lane of a byte scattered message (1, 2, 4, 8).
         DpBytes => "dp_bytes",
+        /// The sampler index a texture is filtered with (NIR's `sampler_index`): a
+        /// binding of a `sampler` declaration.
+        Sampler => "sampler",
         /// The memory a barrier orders ([`MemModes`], NIR's `memory_modes`).
         MemModes => "mem_modes",
     }
@@ -141,7 +144,7 @@ impl IndexKind {
             IndexKind::DestType | IndexKind::SrcType => AluType::from_index(v)?.to_string(),
             IndexKind::AtomicOp => AtomicOp::from_index(v)?.name().to_string(),
             IndexKind::Base | IndexKind::LscOffset => (v as i32).to_string(),
-            IndexKind::Range | IndexKind::AlignMul => v.to_string(),
+            IndexKind::Range | IndexKind::AlignMul | IndexKind::Sampler => v.to_string(),
             IndexKind::LscSfid => Sfid::from_index(v)?.name().to_string(),
             IndexKind::LscAddr => AddrType::from_index(v)?.name().to_string(),
             IndexKind::LscAddrSize => AddrSize::from_index(v)?.name().to_string(),
@@ -195,7 +198,7 @@ impl IndexKind {
             IndexKind::DestType | IndexKind::SrcType => AluType::parse(s)?.to_index(),
             IndexKind::AtomicOp => AtomicOp::from_name(s)?.to_index(),
             IndexKind::Base | IndexKind::LscOffset => s.parse::<i32>().ok()? as u32,
-            IndexKind::Range | IndexKind::AlignMul => s.parse::<u32>().ok()?,
+            IndexKind::Range | IndexKind::AlignMul | IndexKind::Sampler => s.parse::<u32>().ok()?,
             IndexKind::LscSfid => Sfid::from_name(s)?.to_index(),
             IndexKind::LscAddr => AddrType::from_name(s)?.to_index(),
             IndexKind::LscAddrSize => AddrSize::from_name(s)?.to_index(),
@@ -752,6 +755,18 @@ intrinsics! {
     SamplerLdLz = "sampler_ld_lz" {
         image: ImageOperand::Required, srcs: &[src("u", 1, 32), src("v", 1, 32), src("r", 1, 32)],
         dest: DestInfo::Variable, indices: &[K::Channels, K::DestType],
+        class: Message, predicable: true, eliminate: true, reorder: false,
+    }
+    /// NIR's `nir_texop_txl`: the texture filtered at the float `coord` (normalized; an array's layer unnormalized, last) and the explicit float `lod`, with the sampler state of sampler index `sampler`, converted to `dest_type` (Vulkan's "Texel Filtering"; `ir/SYNTAX.md`).
+    Txl = "txl" {
+        image: ImageOperand::Required, srcs: &[src("coord", 0, 32), src("lod", 1, 32)], dest: DestInfo::Variable,
+        indices: &[K::ImageDim, K::ImageArray, K::Format, K::Access, K::DestType, K::Sampler],
+        class: Image, predicable: false, eliminate: true, reorder: false,
+    }
+    /// The sampler's `sample_l` message (IGC's `3D_SAMPLE.md`): the surface filtered at the float `(u, v, r)` (normalized; a 2D array's `r` and a 1D array's `v` the unnormalized layer) and float `lod`, with the state of sampler index `sampler`, returning `channels`.
+    SamplerSampleL = "sampler_sample_l" {
+        image: ImageOperand::Required, srcs: &[src("lod", 1, 32), src("u", 1, 32), src("v", 1, 32), src("r", 1, 32)],
+        dest: DestInfo::Variable, indices: &[K::Channels, K::DestType, K::Sampler],
         class: Message, predicable: true, eliminate: true, reorder: false,
     }
     /// Legacy data port, typed surface read: the `dp_cmask` channels of the texel at (U, V, R, LOD), converted by the surface format.

@@ -15,6 +15,7 @@ use crate::function::{CfNode, Function, InstKind, IntrinsicInst};
 use crate::image::{ImageDecl, ImageRef};
 use crate::intrinsic::{IndexKind, IntrinsicOp};
 use crate::lsc::CacheControl;
+use crate::sampler::SamplerDecl;
 use crate::shader::Shader;
 use crate::types::{swizzle_letter, Src, Type};
 use crate::Inst;
@@ -70,6 +71,10 @@ pub fn write_shader(out: &mut impl Write, shader: &Shader) -> fmt::Result {
     }
     for decl in &shader.buffers {
         write_buffer_decl(out, decl)?;
+        out.write_char('\n')?;
+    }
+    for decl in &shader.samplers {
+        write_sampler_decl(out, decl)?;
         out.write_char('\n')?;
     }
     if !shader.constant_data.is_empty() {
@@ -147,6 +152,15 @@ pub fn write_buffer_decl(out: &mut impl Write, decl: &BufferDecl) -> fmt::Result
         write!(out, ", stride={s}")?;
     }
     out.write_char(')')
+}
+
+/// Writes a sampler declaration (one line, without the line break).
+pub fn write_sampler_decl(out: &mut impl Write, decl: &SamplerDecl) -> fmt::Result {
+    write!(out, "sampler @{}", decl.name)?;
+    if let Some(n) = decl.count {
+        write!(out, "[{n}]")?;
+    }
+    write!(out, " (binding={})", decl.binding)
 }
 
 /// Writes one function, ending with a line break.

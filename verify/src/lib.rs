@@ -38,6 +38,7 @@ pub mod contents;
 pub mod dataport_intrinsics;
 pub mod defined_inputs;
 pub mod exec;
+pub mod filtering;
 #[cfg(test)]
 mod fixtures;
 pub mod image;
@@ -45,6 +46,7 @@ pub mod memory;
 pub mod memory_atomic;
 pub mod message_intrinsics;
 pub mod messages;
+pub mod sampler_state;
 pub mod setup;
 pub mod texel;
 pub mod tolerance;

@@ -401,6 +401,7 @@ pub(super) fn index_expectation(kind: IndexKind) -> String {
         IndexKind::AtomicOp => format!("one of {}", list(&AtomicOp::ALL, |o| o.name())),
         IndexKind::Base | IndexKind::LscOffset => "a signed 32-bit integer".into(),
         IndexKind::Range | IndexKind::AlignMul => "an unsigned 32-bit integer".into(),
+        IndexKind::Sampler => "a sampler index (an unsigned 32-bit integer)".into(),
         IndexKind::LscSfid => format!("one of {}", list(&Sfid::ALL, |s| s.name())),
         IndexKind::LscAddr => format!("one of {}", list(&AddrType::ALL, |a| a.name())),
         IndexKind::LscAddrSize => format!("one of {}", list(&AddrSize::ALL, |a| a.name())),
