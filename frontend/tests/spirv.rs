@@ -1064,3 +1064,15 @@ void main() {
     if (i < 5u) o[i] = uint(float16BitsToUint16(float16_t(s[i])));
     if (i < 3u) o[5u + i] = uint(float16BitsToUint16(float16_t(u[i])));
 }
+";
+    let spv = glslang(src, false, "int_to_half");
+    let (words, _) = run(&spv, &[], 8);
+    // By hand: -3 = 0xc200; 70000 and 65520 overflow (65520 is halfway between 65504 and
+    // 2^16, and rounds to even: infinity); 65519 rounds down to 65504 = 0x7bff; 2049 is
+    // halfway between 2048 and 2050 and rounds to even 2048 = 0x6800; 2051 to 2052 =
+    // 0x6802; 3 = 0x4200; 2^32 - 1 is infinite.
+    assert_eq!(
+        &words[..8],
+        &[0xc200, 0x7c00, 0x7bff, 0x7c00, 0x6800, 0x4200, 0x7c00, 0x6802]
+    );
+}
