@@ -114,11 +114,10 @@ fn expected_errors(
         kinds.push(K::A64Unsupported);
         certain |= options.force_untyped;
     }
-    // Format-less images: typed reads convert every format only from Gfx12.5, and the
-    // untyped path needs the format to address texels.
+    // Format-less images: the untyped path needs the format to address texels (typed
+    // reads of the view's format serve loads on every generation).
     if format == Format::None {
-        let load = matches!(access.op, Op::Load { .. });
-        if options.force_untyped || (load && !device.has_lsc) {
+        if options.force_untyped {
             kinds.push(K::FormatRequired);
             certain = true;
         }

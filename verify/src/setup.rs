@@ -319,9 +319,14 @@ pub fn formatless_view_formats(
     }
 }
 
-/// Whether `shader` loads from image `image` (an `image_load` names it).
+/// Whether `shader` loads from storage image `image` (an `image_load` names it; a
+/// sampled texture's loads go through the sampler, which reads every format).
 pub fn loads_image(shader: &Shader, image: usize) -> bool {
-    shader.functions.iter().any(|func| {
+    let sampled = shader
+        .images
+        .get(image)
+        .is_some_and(|d| d.access.contains(ir::Access::SAMPLED));
+    !sampled && shader.functions.iter().any(|func| {
         func.insts_in_order().into_iter().any(|inst| {
             func.inst(inst).as_intrinsic().is_some_and(|intr| {
                 intr.op == IntrinsicOp::ImageLoad

@@ -236,12 +236,22 @@ fn arbitrary_image(
         arbitrary_format(g, device, cfg.unlowerable_share)
     };
     // Without a format only typed messages move texels (the untyped path needs the
-    // format to address them), and only LSC's typed reads convert every format.
+    // format to address them).
     let format_less = chance(g, cfg.format_less_share, 100)
-        && !(cfg.supported_only && (options.force_untyped || !device.has_lsc));
+        && !(cfg.supported_only && options.force_untyped);
     if format_less && matches!(format, Format::R64Uint | Format::R64Sint) {
         // Format-less data is 32-bit; a 64-bit view needs its format.
         format = Format::R32Uint;
+    }
+    // A load without a format is the typed read of the view's format, so the view is of
+    // a format the device reads typed (Vulkan's STORAGE_READ_WITHOUT_FORMAT feature):
+    // the R32 format of the same data type where the drawn one is not.
+    if format_less && !lowering::format::supports_typed_read(device, format) {
+        format = match format.data_base_type() {
+            Some(ir::BaseType::Int) => Format::R32Sint,
+            Some(ir::BaseType::Uint) => Format::R32Uint,
+            _ => Format::R32Float,
+        };
     }
     let access = match below(g, 20) {
         0..=10 => Access::NONE,
