@@ -115,6 +115,9 @@ pub struct Ctx<'a> {
     /// constant block (`(is UBO, block)`): scalars every access of the binding reads
     /// ([`crate::memory::load_buffer_bases`]).
     pub buffer_bases: HashMap<(bool, u32), Reg>,
+    /// The dwords of the UBO ranges read at the kernel's start, by `(block, byte
+    /// offset)` ([`crate::ubo_block::load_ranges`]).
+    pub ubo_dwords: HashMap<(u32, u32), Reg>,
     body: String,
     inst: Option<Inst>,
     /// Per value: its first variable and the components each variable holds (a
@@ -146,6 +149,7 @@ impl<'a> Ctx<'a> {
             decls,
             abi,
             buffer_bases: HashMap::new(),
+            ubo_dwords: HashMap::new(),
             body: String::with_capacity(func.num_inst_ids() * 64),
             inst: None,
             values: vec![None; func.num_value_ids()],

@@ -4,12 +4,14 @@
 use crate::abi::Abi;
 use crate::control::{self, LoopLabels};
 use crate::ctx::{storage_type, Ctx};
+use crate::decl::VarId;
 use crate::error::{EmitError, EmitErrorKind};
 use crate::phi::PhiCopies;
 use crate::target::{dispatch_widths, Family, Options, Target};
 use crate::{alu, intrinsic};
 use ir::{CfNode, CfParent, InstKind, Jump, Shader};
 use lowering::Device;
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 /// The kernel's entry label, IGC's name for it.
@@ -147,6 +149,7 @@ fn emit_at(shader: &Shader, device: &Device, options: &Options) -> Result<Kernel
     let phis = PhiCopies::new(func);
     // Keep F, DF and HF denormals (NIR's default float controls), as IGC does.
     cx.line("or (M1_NM, 1) %cr0(0,0)<1> %cr0(0,0)<0;1,0> 0x4c0:ud");
+    crate::ubo_block::load_ranges(&mut cx)?;
     crate::memory::load_buffer_bases(&mut cx)?;
     let mut loops = Vec::new();
     walk(&mut cx, &phis, func.body(), &mut loops)?;
@@ -241,7 +244,14 @@ fn check_pressure(cx: &mut Ctx) -> Result<u32, EmitError> {
         8.max(16 * t.simd / t.grf)
     };
     // The buffer bases loaded at the start stay live throughout, a register each.
-    let bases = crate::memory::constant_buffer_blocks(cx).len() as u32;
+    let mut ranges: HashMap<VarId, u32> = HashMap::new();
+    for r in cx.ubo_dwords.values() {
+        let end = ranges.entry(r.var).or_default();
+        *end = (*end).max(r.off + 4);
+    }
+    // And so do the UBO ranges read there ([`crate::ubo_block`]).
+    let bases = crate::memory::constant_buffer_blocks(cx).len() as u32
+        + ranges.values().map(|e| e.div_ceil(t.grf)).sum::<u32>();
     let available = |regs: u32| regs.saturating_sub(1 + ids + temps + bases) * t.grf;
     let size = |v: ir::Value| {
         let def = func.value_def(v).map(|d| &func.inst(d).kind);

@@ -185,6 +185,7 @@ pub mod sampler;
 pub mod sqrt;
 pub mod sysval;
 pub mod target;
+pub mod ubo_block;
 pub mod uniform;
 pub mod vtype;
 pub mod width;

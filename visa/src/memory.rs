@@ -13,6 +13,9 @@
 //!   offset is uniform ([`crate::uniform`]): one SIMD1 transposed load from the base,
 //!   which is read once, at the kernel's start, into a scalar ([`load_buffer_bases`]),
 //!   as is the base of every binding reached through its table by a constant block.
+//!   On the legacy data port one at a constant offset reads the registers of a UBO
+//!   range that oword block reads filled at the kernel's start instead
+//!   ([`crate::ubo_block`]).
 //! - `get_ssbo_size`: the binding's size is read from the SSBO size table (an input:
 //!   `u32` per binding), as the base address from the SSBO table.
 //! - `load_shared`/`store_shared`: `.slm` flat `:a32` at `offset`, `base` as the
@@ -382,6 +385,9 @@ pub fn constant_buffer_blocks(cx: &Ctx) -> BTreeSet<(bool, u32)> {
             continue;
         };
         let uniform = data.dest.is_some_and(|d| cx.is_uniform(d));
+        if uniform && data.dest.is_some_and(|d| block_read(cx, i, d).is_some()) {
+            continue;
+        }
         if uniform || buffer_bti(cx.shader, ubo, b).is_none() {
             out.insert((ubo, b));
         }
@@ -666,6 +672,14 @@ fn load_constant(cx: &mut Ctx, i: &IntrinsicInst, d: Value) -> Result<(), EmitEr
 /// constant, from the binding's base that [`load_buffer_bases`] loaded. A constant
 /// offset is the message's own.
 fn uniform_ubo_load(cx: &mut Ctx, i: &IntrinsicInst, d: Value) -> Result<(), EmitError> {
+    if let Some(regs) = block_read(cx, i, d) {
+        for (c, r) in regs.into_iter().enumerate() {
+            let dr = cx.dest(d, c as u8)?;
+            let (dd, ss) = (cx.dst(dr, UD), cx.src(Opnd::Reg(r), UD));
+            cx.line(&format!("mov (M1_NM, 1) {dd} {ss}"));
+        }
+        return Ok(());
+    }
     let block = cx.comp(src(cx, i, 0)?, 0)?;
     let base = match block {
         Opnd::Imm(b) => cx.buffer_bases.get(&(true, b as u32)).copied(),
@@ -688,6 +702,31 @@ fn uniform_ubo_load(cx: &mut Ctx, i: &IntrinsicInst, d: Value) -> Result<(), Emi
             uniform_load(cx, d, Opnd::Reg(a), 0)
         }
     }
+}
+
+/// The registers of a UBO range read at the kernel's start
+/// ([`crate::ubo_block`]) that hold the components of uniform `load_ubo` `i` (defining
+/// `d`), if one does: a constant block at a constant offset.
+fn block_read(cx: &Ctx, i: &IntrinsicInst, d: Value) -> Option<Vec<Reg>> {
+    if cx.ubo_dwords.is_empty() {
+        return None;
+    }
+    let comp = |k: usize| {
+        let s = i.srcs.get(k)?;
+        let bits = cx.const_of(s.value)?;
+        u32::try_from(*bits.get(usize::from(s.swizzle.component(0)))?).ok()
+    };
+    let (block, offset) = (comp(0)?, comp(1)?);
+    let ty = cx.func.value_type(d);
+    if ty.bit_size() != 32 {
+        return None;
+    }
+    (0..u32::from(ty.num_components()))
+        .map(|c| {
+            let at = offset.checked_add(4 * c)?;
+            cx.ubo_dwords.get(&(block, at)).copied()
+        })
+        .collect()
 }
 
 /// Loads a uniform 32-bit vector with one transposed SIMD1 message (a block of

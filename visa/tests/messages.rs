@@ -806,6 +806,45 @@ fn wide_block_stores_split_into_64_byte_columns_on_pvc() {
     assert!(k.text.contains(" 0x10:ud\n"), "{}", k.text);
 }
 
+/// On the legacy data port the same UBO load at a constant offset reads a register
+/// that an oword block read of the UBO's surface (index 2) filled at the kernel's
+/// start: bytes 0x10..0x18 are oword 1 (`OWORD_LD.md` counts offsets in owords), read
+/// whole into `ubo1_16`; no UBO table. Expected by hand from the ABI.
+#[test]
+fn legacy_uniform_ubo_loads_read_oword_blocks_at_the_start() {
+    let text = "shader compute (local_size=16,1,1, subgroup_size=16)\n\
+        buffer @out : ssbo (block=2, size=4096)\n\
+        buffer @u : ubo (block=1, size=64)\n\
+        fn main {\n  block b0:\n\
+        32   %0 = load_const (0x00000001)\n\
+        32   %1 = load_const (0x00000002)\n\
+        32   %2 = load_const (0x00000010)\n\
+        32x2 %3 = @load_ubo (%0, %2) (align_mul=4)\n\
+        32x3 %4 = @load_local_invocation_id\n\
+        32   %5 = load_const (0x00000002)\n\
+        32   %6 = ishl %4.x, %5\n\
+        32   %8 = iadd %6, %3.y\n\
+        @store_ssbo (%8, %1, %6) (access=none, align_mul=4)\n\
+        }\n";
+    for plat in ["bdw", "skl", "tgl"] {
+        let k = kernel(text, plat);
+        let lines: Vec<&str> = k.text.lines().map(str::trim).collect();
+        let at = lines
+            .iter()
+            .position(|l| l.starts_with("oword_ld"))
+            .unwrap_or_else(|| panic!("{}", k.text));
+        assert_eq!(lines[at - 1], "movs (M1_NM, 1) T6(0) 0x2:ud", "{}", k.text);
+        assert_eq!(lines[at], "oword_ld (1) T6 0x1:ud ubo1_16.0", "{}", k.text);
+        assert!(
+            k.text
+                .contains("mov (M1_NM, 1) v3(0,1)<1> ubo1_16(0,1)<0;1,0>"),
+            "{}",
+            k.text
+        );
+        assert!(!k.text.contains("ubo_table"), "{}", k.text);
+    }
+}
+
 /// Buffer accesses (`visa/ABI.md`, "Buffer accesses"). With no images the buffers'
 /// surfaces start at binding-table index 0: UBO block 1 at 2, SSBO block 2 at 5. The
 /// SSBO's load and store are surface messages at the lane's offset; the UBO load at a

@@ -17,7 +17,13 @@
 //!    messages), and one kernel access may cover consecutive accesses of one lowered
 //!    instruction. The first difference of an invocation is an address mismatch naming
 //!    the kernel's vISA line. Where the kernel failed, only the workgroups before the
-//!    failing one are compared.
+//!    failing one are compared. Loads of a uniform buffer are the exception: the
+//!    buffer does not change during a dispatch, so when and how often it is read, and
+//!    whether bytes no load uses are read with it, cannot show; the kernel may read
+//!    its ranges at its start, in blocks (as brw reads pull constants, and
+//!    `visa::ubo_block`). Every byte an invocation's in-bounds UBO loads read in the
+//!    lowered shader must be read, in bounds, by the kernel for that invocation, in
+//!    any order; the other accesses are compared in order among themselves.
 //! 2. **Execution.** A kernel that fails (an error of the interpreter or of a message)
 //!    is an execution mismatch with its vISA line.
 //! 3. **Memory.** Afterwards every byte of the setup's allocations must be equal; the
@@ -268,7 +274,28 @@ fn compare_accesses(
     for a in visa.iter().filter(keep) {
         by_inv.entry(a.ctx.invocation).or_default().1.push(a);
     }
+    let ubo_load = |a: &&Access| {
+        a.kind == AccessKind::Load && matches!(a.space, Space::Alloc(id) if mem.is_ubo(id))
+    };
     for (inv, (b, c)) in by_inv {
+        let (b_ubo, b): (Vec<&Access>, Vec<&Access>) = b.into_iter().partition(ubo_load);
+        let (c_ubo, c): (Vec<&Access>, Vec<&Access>) = c.into_iter().partition(ubo_load);
+        match uncovered(&b_ubo, &c_ubo) {
+            None => report.accesses += b_ubo.len() as u64,
+            Some(x) => found.push(Mismatch {
+                kind: MismatchKind::Address,
+                invocation: Some(inv),
+                span: Some(x.ctx.span),
+                instruction: None,
+                location: "a load of a uniform buffer".into(),
+                expected: describe(x, mem),
+                actual: "no load of the kernel reads these bytes (at any time)".into(),
+                note: format!(
+                    "the lowered shader's access is its instruction at {}",
+                    x.ctx.span
+                ),
+            }),
+        }
         let (paired, difference) = align(&b, &c);
         report.accesses += paired;
         let Some(d) = difference else { continue };
@@ -294,6 +321,20 @@ fn compare_accesses(
                 .unwrap_or_default(),
         });
     }
+}
+
+/// The first in-bounds load of `lowered` (one invocation's UBO loads) one of whose
+/// bytes no in-bounds load of `kernel` reads.
+fn uncovered<'a>(lowered: &[&'a Access], kernel: &[&Access]) -> Option<&'a Access> {
+    let read: std::collections::HashSet<(Space, u64)> = kernel
+        .iter()
+        .filter(|a| a.in_bounds)
+        .flat_map(|a| (a.offset..a.offset + u64::from(a.size)).map(|o| (a.space, o)))
+        .collect();
+    lowered.iter().copied().find(|x| {
+        x.in_bounds
+            && (x.offset..x.offset + u64::from(x.size)).any(|o| !read.contains(&(x.space, o)))
+    })
 }
 
 /// Runs the kernel on `mem` over the whole grid, `abi` writing payloads.
@@ -630,6 +671,41 @@ mod tests {
                 invocation: 0,
             },
         }
+    }
+
+    #[test]
+    fn uniform_buffer_loads_need_their_bytes_read_at_any_time() {
+        let load = |offset, size| access(AccessKind::Load, 1, offset, size);
+        let uncovered_at = |b: &[Access], c: &[Access]| {
+            let b: Vec<&Access> = b.iter().collect();
+            let c: Vec<&Access> = c.iter().collect();
+            uncovered(&b, &c).map(|a| (a.offset, a.size))
+        };
+        // Loads of 4..12 and 36..40 read by two blocks, 0..32 and 32..48, in any order.
+        let lowered = [load(36, 4), load(4, 8)];
+        assert_eq!(uncovered_at(&lowered, &[load(32, 16), load(0, 32)]), None);
+        // A block that stops at 38 leaves bytes 38..40 unread: the load is reported.
+        assert_eq!(
+            uncovered_at(&lowered, &[load(0, 32), load(32, 6)]),
+            Some((36, 4))
+        );
+        // Kernel reads out of bounds read nothing.
+        let discarded = Access {
+            in_bounds: false,
+            ..load(32, 16)
+        };
+        assert_eq!(
+            uncovered_at(&lowered, &[load(0, 32), discarded]),
+            Some((36, 4))
+        );
+        // Another allocation's bytes do not count.
+        let other = Access {
+            space: Space::Alloc(AllocId(1)),
+            ..load(32, 16)
+        };
+        assert_eq!(uncovered_at(&lowered, &[load(0, 32), other]), Some((36, 4)));
+        // A lowered load out of bounds needs nothing.
+        assert_eq!(uncovered_at(&[discarded], &[]), None);
     }
 
     /// `align` on two lists: the accesses paired and the first difference as (lowered

@@ -753,11 +753,15 @@ pub enum DpOpcode {
     SvmScatter,
     /// `svm_atomic.OP[.16|.32|.64]` (`SVM_ATOMIC.md`).
     SvmAtomic,
+    /// `oword_ld (N) surface offset dst`: N owords (16 bytes each; 1, 2, 4 or 8) of a
+    /// buffer surface from oword `offset` on, into consecutive bytes of `dst`, without
+    /// mask (`OWORD_LD.md`).
+    OwordLd,
 }
 
 impl DpOpcode {
     /// Every opcode.
-    pub const ALL: [DpOpcode; 15] = [
+    pub const ALL: [DpOpcode; 16] = [
         DpOpcode::Gather4Typed,
         DpOpcode::Scatter4Typed,
         DpOpcode::TypedAtomic,
@@ -773,6 +777,7 @@ impl DpOpcode {
         DpOpcode::SvmGather,
         DpOpcode::SvmScatter,
         DpOpcode::SvmAtomic,
+        DpOpcode::OwordLd,
     ];
 
     /// The mnemonic (IGC `visa/CISA.l`).
@@ -793,6 +798,7 @@ impl DpOpcode {
             DpOpcode::SvmGather => "svm_gather",
             DpOpcode::SvmScatter => "svm_scatter",
             DpOpcode::SvmAtomic => "svm_atomic",
+            DpOpcode::OwordLd => "oword_ld",
         }
     }
 
@@ -814,6 +820,7 @@ impl DpOpcode {
                 | DpOpcode::SvmGather4Scaled
                 | DpOpcode::SvmGather
                 | DpOpcode::SvmAtomic
+                | DpOpcode::OwordLd
         )
     }
 
@@ -983,12 +990,13 @@ pub struct DataportInst {
     /// (1, 2 or 4), 1 for `gather_scaled`.
     pub block_size: u8,
     /// Blocks per lane: `svm_gather`'s and `gather_scaled`'s block count (1, 2, 4 or
-    /// 8), 1 for `gather`.
+    /// 8), 1 for `gather`; `oword_ld`'s owords (1, 2, 4 or 8).
     pub num_blocks: u8,
     /// The surface variable (`T6`, `%slm`); `None` for the `svm_*` messages.
     pub surface: Option<String>,
     /// The global offset of the `*_scaled`, `gather`/`scatter` and `svm_*4scaled`
-    /// messages (an immediate or a scalar register element).
+    /// messages, `oword_ld`'s offset in owords (an immediate or a scalar register
+    /// element).
     pub offset: Option<Src>,
     /// The address operands: `u, v, r, lod` of the typed messages (`%null` where a
     /// coordinate does not apply), else the one element offset or address operand.

@@ -155,6 +155,7 @@ impl Operands<'_> {
             DpOpcode::GatherScaled | DpOpcode::ScatterScaled => &[1, 2, 4, 8, 16, 32],
             DpOpcode::Gather | DpOpcode::Scatter => &[1, 8, 16],
             DpOpcode::SvmAtomic => &[1, 2, 4, 8],
+            DpOpcode::OwordLd => &[1],
         }
     }
 
@@ -242,7 +243,18 @@ impl Operands<'_> {
             DpOpcode::SvmGather | DpOpcode::SvmScatter if d.num_blocks == 8 => 8,
             _ => 4,
         };
-        let data_bytes = if d.op.has_channels() {
+        let data_bytes = if d.op == DpOpcode::OwordLd {
+            // The owords land in consecutive bytes from the destination's start,
+            // which starts a register (the operand is raw).
+            if self.surface()? == Some(DpSurfaceRef::Slm) || self.surface()?.is_none() {
+                return Err(self.bad(
+                    "`oword_ld` reads a buffer's binding-table surface (the data port's \
+                     shared-memory block reads are ICL's and later)"
+                        .into(),
+                ));
+            }
+            16 * u32::from(d.num_blocks)
+        } else if d.op.has_channels() {
             simt_span(d.channels.count_ones(), exec, 4, grf)
         } else {
             exec * data_esz
@@ -281,6 +293,11 @@ impl Operands<'_> {
             Some(r) => self.raw(r, data_esz, data_bytes, "the destination")?,
             None => None,
         };
+        if d.op == DpOpcode::OwordLd && dst.is_some_and(|r| r.start % grf != 0) {
+            return Err(self.bad(format!(
+                "the destination of `{name}` starts a register (a message writes whole registers)"
+            )));
+        }
         Ok(XDataport {
             op: d.op,
             exec: d.exec,

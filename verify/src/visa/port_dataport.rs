@@ -120,6 +120,8 @@ pub fn desc_of(m: &XDataport) -> DpDesc {
         DpOpcode::Scatter if m.block_size == 4 => DpDesc::dword_scattered_write(model),
         DpOpcode::Gather => DpDesc::byte_scattered_read(model, m.block_size),
         DpOpcode::Scatter => DpDesc::byte_scattered_write(model, m.block_size),
+        // A dword at a time ([`oword_load`]).
+        DpOpcode::OwordLd => DpDesc::untyped_read(DpAddr::Bti, 1),
     }
 }
 
@@ -175,6 +177,9 @@ pub fn run_dataport(
             "legacy data-port messages need the platform they run on (its generation decides their behaviour)",
         )
     })?;
+    if m.op == DpOpcode::OwordLd {
+        return oword_load(mem, caps, m, ctx);
+    }
     let desc = desc_of(m);
     let exec = u32::from(m.exec.size);
     let first = u32::from(m.exec.offset);
@@ -260,6 +265,53 @@ pub fn run_dataport(
         let lanes: Vec<Vec<u64>> = out.chunks(comps).map(<[u64]>::to_vec).collect();
         let elem = if m.op.has_channels() { 4 } else { esz };
         write_simt(st, d, elem, grf, chen, &lanes);
+    }
+    Ok(())
+}
+
+/// `oword_ld`: the dwords of `num_blocks` owords from byte `16 * offset` of the
+/// surface, in order from the destination's first byte, whatever the execution mask.
+/// Each dword is read as the untyped read of one channel on the message's first lane,
+/// so that the bounds check and the access log are the untyped messages': a dword
+/// outside the buffer reads 0 (`OWORD_LD.md`: "On read: zeros are returned"), and the
+/// reads are a uniform load, made for every active lane ([`super::port`]). The
+/// hardware checks bounds per oword; a driver that binds a UBO's range rounded up to
+/// whole owords and more (`visa/ABI.md`) sees no difference.
+fn oword_load(
+    mem: &mut Memory,
+    caps: DataportCaps,
+    m: &XDataport,
+    ctx: &mut MessageCtx<'_>,
+) -> Result<(), EnvError> {
+    let desc = desc_of(m);
+    let invocations = [ctx.invocations.first().copied().unwrap_or(0)];
+    let st = &mut *ctx.regs;
+    let Some(DpSurfaceRef::State(w)) = m.surface else {
+        return Err(MessageError::illegal(
+            "`oword_ld` reads a binding-table surface",
+        ));
+    };
+    let surfaces = [st.states[w as usize]];
+    let base = m.offset.map_or(0, |o| o.value(st) as u64).wrapping_mul(16);
+    for k in 0..4 * u32::from(m.num_blocks) {
+        let sender = Sender {
+            inst: Inst::from_u32(ctx.line),
+            span: Span::new(ctx.line, 0),
+            op: IntrinsicOp::for_dp_msg(desc.msg),
+            invocations: &invocations,
+        };
+        let msg = DpMessage::new(sender, desc, caps, 1, &surfaces)?;
+        let addr = [base.wrapping_add(4 * u64::from(k)) & 0xffff_ffff];
+        let mut out = [0u64];
+        untyped::read(
+            mem,
+            &msg,
+            Lanes::new(&addr, 1),
+            &mut LanesMut::new(&mut out, 1),
+        )?;
+        if let Some(d) = m.dst {
+            st.write(d.start + 4 * k, 4, out[0]);
+        }
     }
     Ok(())
 }
@@ -481,6 +533,51 @@ mod tests {
             &mem.allocation(id).bytes[..10],
             [0, 0xf0, 2, 3, 4, 0xf1, 6, 7, 8, 0xf2]
         );
+    }
+
+    #[test]
+    fn oword_block_reads_fill_consecutive_bytes_whatever_the_mask() {
+        let mut mem = Memory::new();
+        buffer(&mut mem, 256);
+        // oword_ld (4) at oword 2: bytes 0x20..0x60 into R's first two registers;
+        // (1) at oword 15: bytes 0xf0..0x100 into R's third, whose upper half keeps
+        // its bytes; (2) at oword 15: 0xf0..0x100, then past the 256-byte buffer,
+        // zeros (the offset from a register).
+        let body = "movs (M1_NM, 1) T6(0) 0x5:ud\n\
+             mov (M1_NM, 8) R(2,0)<1> 0x77:ud\n\
+             oword_ld (4) T6 0x2:ud R.0\n\
+             oword_ld (1) T6 0xf:ud R.64\n\
+             mov (M1_NM, 8) O(0,0)<1> 0xf:ud\n\
+             oword_ld (2) T6 O(0,0)<0;1,0> R.96";
+        let (p, t) = run_on(&mut mem, tiling::Gen::Gfx9, DECLS, body, 0).unwrap();
+        let r = elems(&p, &t, "R");
+        assert_eq!(r[0], 0x2322_2120);
+        assert_eq!(r[15], 0x5f5e_5d5c);
+        assert_eq!(
+            &r[16..20],
+            [0xf3f2_f1f0, 0xf7f6_f5f4, 0xfbfa_f9f8, 0xfffe_fdfc]
+        );
+        assert_eq!(&r[20..24], [0x77; 4]);
+        assert_eq!(
+            &r[24..28],
+            [0xf3f2_f1f0, 0xf7f6_f5f4, 0xfbfa_f9f8, 0xfffe_fdfc]
+        );
+        assert_eq!(&r[28..32], [0; 4]);
+    }
+
+    #[test]
+    fn oword_block_reads_need_a_surface_and_a_register_start() {
+        for (body, what) in [
+            ("oword_ld (2) %slm 0x0:ud R.0", "binding-table surface"),
+            (
+                "movs (M1_NM, 1) T6(0) 0x5:ud\noword_ld (1) T6 0x0:ud R.16",
+                "starts a register",
+            ),
+        ] {
+            let text = kernel(8, DECLS, body);
+            let e = Program::new(&read(&text).unwrap(), 32, 1 << 20).unwrap_err();
+            assert!(e.to_string().contains(what), "{body}: {e}");
+        }
     }
 
     #[test]

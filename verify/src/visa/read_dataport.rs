@@ -55,6 +55,9 @@ pub fn dataport(
         srcs: Vec::new(),
         dst: None,
     };
+    if op == DpOpcode::OwordLd {
+        return oword_ld(c, inst, parts);
+    }
     modifiers(c, &mut inst, &parts[1..])?;
     if matches!(op, DpOpcode::Gather | DpOpcode::Scatter) && inst.pred.is_some() {
         // `ScatterInstruction` has no `Predicate`: vISA's gather and scatter are not
@@ -98,6 +101,8 @@ pub fn dataport(
         DpOpcode::DwordAtomic | DpOpcode::SvmGather | DpOpcode::SvmScatter => {
             inst.addr.push(operand(c)?);
         }
+        // Read whole by `oword_ld` above.
+        DpOpcode::OwordLd => return Err(bad(c, "`oword_ld (N)` takes an oword count".into())),
         DpOpcode::SvmAtomic => {
             // `addresses dst src0 src1` (CISA.y passes them on as addresses, src0,
             // src1, dst).
@@ -118,6 +123,40 @@ pub fn dataport(
     } else {
         inst.srcs.push(operand(c)?);
     }
+    c.expect_end()?;
+    Ok(InstKind::Dataport(Box::new(inst)))
+}
+
+/// The rest of `oword_ld (N) surface offset dst` (IGC `visa/CISA.y`'s
+/// `OwordLoadInstruction`: no predicate, no modifier, the oword count in the
+/// parentheses), read with the count as `num_blocks` and an execution size of one
+/// without mask: the read moves a block whatever the lanes.
+fn oword_ld(
+    c: &mut Cursor<'_>,
+    mut inst: DataportInst,
+    parts: &[&str],
+) -> Result<InstKind, VisaError> {
+    if inst.pred.is_some() {
+        return Err(bad(c, "`oword_ld` takes no predicate".into()));
+    }
+    if parts.len() > 1 {
+        return Err(c.error("`oword_ld (N)` without modifiers"));
+    }
+    c.expect('(')?;
+    c.skip_ws();
+    let n = c.number();
+    inst.num_blocks = match n {
+        Some(n @ (1 | 2 | 4 | 8)) => n as u8,
+        _ => return Err(c.error("an oword count 1, 2, 4 or 8")),
+    };
+    c.expect(')')?;
+    inst.exec = super::types::ExecCtrl {
+        no_mask: true,
+        ..super::types::ExecCtrl::m1(1)
+    };
+    inst.surface = Some(c.expect_ident("a surface variable")?.to_string());
+    inst.offset = Some(src(c, false)?);
+    inst.dst = Some(raw(c, false)?);
     c.expect_end()?;
     Ok(InstKind::Dataport(Box::new(inst)))
 }
