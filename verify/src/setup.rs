@@ -326,14 +326,15 @@ pub fn loads_image(shader: &Shader, image: usize) -> bool {
         .images
         .get(image)
         .is_some_and(|d| d.access.contains(ir::Access::SAMPLED));
-    !sampled && shader.functions.iter().any(|func| {
-        func.insts_in_order().into_iter().any(|inst| {
-            func.inst(inst).as_intrinsic().is_some_and(|intr| {
-                intr.op == IntrinsicOp::ImageLoad
-                    && intr.image.map(|r| r.image.index()) == Some(image)
+    !sampled
+        && shader.functions.iter().any(|func| {
+            func.insts_in_order().into_iter().any(|inst| {
+                func.inst(inst).as_intrinsic().is_some_and(|intr| {
+                    intr.op == IntrinsicOp::ImageLoad
+                        && intr.image.map(|r| r.image.index()) == Some(image)
+                })
             })
         })
-    })
 }
 
 /// What a caller chooses of a setup beyond the seed.
