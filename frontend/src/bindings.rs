@@ -20,7 +20,11 @@
 //!   the push constants, read with `load_push_constant`.
 //! * **Workgroup variables** are laid out in shared memory in declaration order, each at
 //!   the next offset aligned as naga's layouter aligns its type.
-//! * Samplers are not mapped: nothing the IR expresses uses one.
+//! * **Samplers** are numbered from 0 in increasing `(group, binding)` order, in their
+//!   own index space: the `sampler` index of `txl` and the `binding` of the IR's
+//!   `sampler` declaration. A combined image sampler takes an image index and a
+//!   sampler index (both declarations carry the variable's name). The state itself
+//!   (filters, address modes) is the descriptor's.
 //! * **Runtime descriptor arrays** (SPIR-V's `OpTypeRuntimeArray` of images or buffers,
 //!   GLSL's `image2D imgs[]`, WGSL's `binding_array` without a size) take the count the
 //!   pipeline layout gives their binding (`VkDescriptorSetLayoutBinding::descriptorCount`,
@@ -70,6 +74,10 @@ pub enum BindingKind {
     StorageBuffer,
     /// A uniform buffer.
     UniformBuffer,
+    /// A sampler: a separate `sampler` (GLSL `sampler`), or the sampler half of a
+    /// combined image sampler (GLSL `sampler2D`), which is listed twice, as a
+    /// [`BindingKind::SampledImage`] and as a sampler.
+    Sampler,
 }
 
 impl BindingKind {
@@ -80,6 +88,7 @@ impl BindingKind {
             BindingKind::SampledImage => "sampled image",
             BindingKind::StorageBuffer => "storage buffer",
             BindingKind::UniformBuffer => "uniform buffer",
+            BindingKind::Sampler => "sampler",
         }
     }
 }

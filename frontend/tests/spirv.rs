@@ -229,17 +229,17 @@ layout(binding = 0) uniform sampler2D tex;
 layout(binding = 1, rgba8) uniform writeonly image2D dst;
 void main() {
     ivec2 p = ivec2(gl_GlobalInvocationID.xy);
-    vec4 c = textureLod(tex, vec2(p) / 64.0, 0.0);
+    vec4 c = textureGrad(tex, vec2(p) / 64.0, vec2(0.1), vec2(0.1));
     imageStore(dst, p, c);
 }
 ";
     // Through the front door: the GLSL line of the sample.
     let e = frontend::import(src.as_bytes(), Language::Glsl, None).unwrap_err();
     assert_eq!(e.kind, ErrorKind::Unsupported);
-    assert!(e.message.contains("filtered sampling"), "{e}");
+    assert!(e.message.contains("with Grad"), "{e}");
     assert!(matches!(e.location, Location::Text { line: 7, .. }), "{e}");
     let shown = e.render("x.comp", Some(src));
-    assert!(shown.contains("7 |     vec4 c = textureLod"), "{shown}");
+    assert!(shown.contains("7 |     vec4 c = textureGrad"), "{shown}");
     // A SPIR-V module with debug lines: the word, the disassembly and the file's line.
     let spv = glslang(src, true, "errg");
     let e = frontend::import(&spv, Language::SpirV, None).unwrap_err();
@@ -896,5 +896,104 @@ fn runtime_arrays_beyond_the_binding_table_are_an_error() {
             e.message.contains("set 0, binding 1") && e.message.contains(words),
             "{e}"
         );
+    }
+}
+
+/// GLSL's `textureLod` through a separate sampler and a combined image sampler: NIR's
+/// `txl` with the sampler's index (separate samplers and combined image samplers share
+/// the sampler index space, in `(set, binding)` order), which verifies on every kind of
+/// platform against Vulkan's filtering.
+#[test]
+fn texture_lod_is_txl_with_its_sampler() {
+    if !have("glslangValidator") {
+        return;
+    }
+    let src = "#version 450
+layout(local_size_x = 8, local_size_y = 8) in;
+layout(set = 0, binding = 0) uniform texture2D tex;
+layout(set = 0, binding = 1) uniform sampler smp;
+layout(set = 0, binding = 2) uniform sampler2DArray combined;
+layout(set = 0, binding = 3, rgba8) uniform writeonly image2D dst;
+void main() {
+    vec2 uv = vec2(gl_GlobalInvocationID.xy) / 64.0;
+    vec4 a = textureLod(sampler2D(tex, smp), uv, 0.5);
+    vec4 b = textureLod(combined, vec3(uv, 1.0), 0.0);
+    imageStore(dst, ivec2(gl_GlobalInvocationID.xy), a * 0.5 + b * 0.5);
+}
+";
+    let imported =
+        frontend::import(src.as_bytes(), Language::Glsl, None).unwrap_or_else(|e| panic!("{e}"));
+    let text = ir::print_shader(&imported.shader);
+    for want in [
+        "sampler @smp (binding=0)",
+        "sampler @combined (binding=1)",
+        "image @combined : 2d array unknown readonly sampled (binding=1)",
+        "@txl (@tex, ",
+        "(dest_type=float32, sampler=0)",
+        "@txl (@combined, ",
+        "(dest_type=float32, sampler=1)",
+    ] {
+        assert!(text.contains(want), "no `{want}` in\n{text}");
+    }
+    let samplers: Vec<(u32, u32, u32)> = imported
+        .bindings
+        .iter()
+        .filter(|b| b.kind == frontend::BindingKind::Sampler)
+        .map(|b| (b.group, b.binding, b.index))
+        .collect();
+    assert_eq!(samplers, [(0, 1, 0), (0, 2, 1)]);
+    let s = &imported.shader;
+    for target in ["dg2", "tgl", "skl"] {
+        let o = verify::cli::RunOptions {
+            target: Some(target.into()),
+            ..Default::default()
+        };
+        let v = verify::cli::verify_shader(s, &o, &verify::cli::VerifyOptions::default())
+            .unwrap_or_else(|e| panic!("{target}: {e}"));
+        assert!(v.contains(" 0 mismatches"), "{target}: {v}");
+    }
+}
+
+/// What `txl` does not take is refused by name: gradients, offsets, cube textures.
+#[test]
+fn sampling_the_ir_cannot_express_is_refused_by_name() {
+    if !have("glslangValidator") {
+        return;
+    }
+    let shader = |decl: &str, expr: &str| {
+        format!(
+            "#version 450
+layout(local_size_x = 8, local_size_y = 8) in;
+layout(set = 0, binding = 0) uniform {decl} tex;
+layout(set = 0, binding = 3, rgba8) uniform writeonly image2D dst;
+void main() {{
+    vec2 uv = vec2(gl_GlobalInvocationID.xy) / 64.0;
+    imageStore(dst, ivec2(gl_GlobalInvocationID.xy), {expr});
+}}
+"
+        )
+    };
+    for (decl, expr, says) in [
+        (
+            "sampler2D",
+            "textureGrad(tex, uv, vec2(0.1), vec2(0.1))",
+            "filtered sampling) with Grad",
+        ),
+        (
+            "sampler2D",
+            "textureLodOffset(tex, uv, 0.0, ivec2(1, 0))",
+            "filtered sampling) with ConstOffset",
+        ),
+        (
+            "samplerCube",
+            "textureLod(tex, vec3(uv, 1.0), 0.0)",
+            "filtered sampling) of a cube texture",
+        ),
+    ] {
+        let src = shader(decl, expr);
+        let e = frontend::import(src.as_bytes(), Language::Glsl, None).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Unsupported, "{e}");
+        assert!(e.message.contains(says), "{expr}: {e}");
+        assert!(matches!(e.location, Location::Text { line: 7, .. }), "{e}");
     }
 }

@@ -89,7 +89,8 @@ pub fn component_value(base: BaseType, bits: u8, v: u64) -> Option<f64> {
         (BaseType::Uint, 1..=64) => (v & crate::types::bit_mask(bits)) as f64,
         _ => return None,
     };
-    (x.is_finite() && x.abs() <= 2f64.powi(53)).then_some(x)
+    let exact = base == BaseType::Float || x.abs() <= 2f64.powi(53);
+    (x.is_finite() && exact).then_some(x)
 }
 
 /// Whether `actual`, a `bits`-bit component of base type `base`, is a value `bound`
@@ -151,6 +152,8 @@ fn vertex_extremal(op: AluOp) -> bool {
             | Ftrunc
             | Fsign
             | Fsqrt
+            | Fexp2
+            | Fpow
             | Fdot2
             | Fdot3
             | Fdot4
@@ -275,6 +278,14 @@ fn component_bounds(
             return None;
         }
     }
+    // The executor's `fpow` raises |x|: not monotonic in a base that spans 0.
+    if op == AluOp::Fpow
+        && free
+            .iter()
+            .any(|f| f.0 == 0 && f.3.lo < 0.0 && f.3.hi > 0.0)
+    {
+        return None;
+    }
     let mut bufs: SmallVec<[SmallVec<[u64; 16]>; 4]> = srcs
         .iter()
         .map(|s| s.comps.iter().copied().collect())
@@ -388,6 +399,17 @@ mod tests {
         // Integer results and comparisons drop the interval: they compare exactly.
         assert_eq!(bounds_of(AluOp::F2u32, false, &[(1.0, one)]), None);
         assert_eq!(bounds_of(AluOp::Ffract, false, &[(1.0, one)]), None);
+        // exp2 and pow are monotonic in each operand; pow of a base spanning 0 is not.
+        let b = bounds_of(AluOp::Fexp2, false, &[(1.0, Some(Interval::new(0.0, 2.0)))]).unwrap();
+        assert!(b.contains(1.0) && b.contains(4.0), "{b:?}");
+        let base = Some(Interval::new(0.5, 2.0));
+        let b = bounds_of(AluOp::Fpow, false, &[(1.0, base), (2.0, None)]).unwrap();
+        assert!(b.contains(0.25) && b.contains(4.0), "{b:?}");
+        let across = Some(Interval::new(-0.5, 0.25));
+        assert_eq!(
+            bounds_of(AluOp::Fpow, false, &[(0.1, across), (2.0, None)]),
+            None
+        );
         // Exact operands of an exact op: nothing to track.
         assert_eq!(
             bounds_of(AluOp::Fadd, false, &[(1.0, None), (2.0, None)]),

@@ -382,6 +382,30 @@ impl<'a> Builder<'a> {
         self.image_load_srcs(decl, image, &srcs, components, dest_type)
     }
 
+    /// `txl` (NIR's `nir_texop_txl`): `components` float32 components of `decl`'s
+    /// texture filtered at the float `coord` and `lod` with sampler index `sampler`.
+    pub fn txl(
+        &mut self,
+        decl: &ImageDecl,
+        image: ImageRef,
+        coord: impl Into<Src>,
+        lod: impl Into<Src>,
+        sampler: u32,
+        components: u8,
+    ) -> Value {
+        let [d, a, f, acc] = image_indices(decl);
+        let float32 = AluType::new(crate::types::BaseType::Float, 32).to_index();
+        let ty = Type::new(32, components).expect("1 to 4 components");
+        self.intrinsic(
+            IntrinsicOp::Txl,
+            Some(image),
+            &[coord.into(), lod.into()],
+            &[d, a, f, acc, float32, sampler],
+            Some(ty),
+        )
+        .expect("txl has a destination")
+    }
+
     /// `image_store` of `data` (typed `src_type`).
     pub fn image_store(
         &mut self,

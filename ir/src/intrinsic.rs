@@ -78,6 +78,11 @@ spelled_enum! {
         DpBits => "dp_bits",
         /// Bytes per lane of a byte scattered message (1, 2, 4, 8).
         DpBytes => "dp_bytes",
+        /// The sampler index a texture is filtered with (NIR's `sampler_index`): a
+        /// binding of a `sampler` declaration.
+        Sampler => "sampler",
+        /// The memory a barrier orders ([`MemModes`], NIR's `memory_modes`).
+        MemModes => "mem_modes",
     }
 }
 
@@ -139,7 +144,7 @@ impl IndexKind {
             IndexKind::DestType | IndexKind::SrcType => AluType::from_index(v)?.to_string(),
             IndexKind::AtomicOp => AtomicOp::from_index(v)?.name().to_string(),
             IndexKind::Base | IndexKind::LscOffset => (v as i32).to_string(),
-            IndexKind::Range | IndexKind::AlignMul => v.to_string(),
+            IndexKind::Range | IndexKind::AlignMul | IndexKind::Sampler => v.to_string(),
             IndexKind::LscSfid => Sfid::from_index(v)?.name().to_string(),
             IndexKind::LscAddr => AddrType::from_index(v)?.name().to_string(),
             IndexKind::LscAddrSize => AddrSize::from_index(v)?.name().to_string(),
@@ -165,6 +170,7 @@ impl IndexKind {
             | IndexKind::DpOp
             | IndexKind::DpBits
             | IndexKind::DpBytes => dataport::format_field(self.dp_field()?, v)?,
+            IndexKind::MemModes => MemModes::from_bits(v)?.to_string(),
         })
     }
 
@@ -192,7 +198,7 @@ impl IndexKind {
             IndexKind::DestType | IndexKind::SrcType => AluType::parse(s)?.to_index(),
             IndexKind::AtomicOp => AtomicOp::from_name(s)?.to_index(),
             IndexKind::Base | IndexKind::LscOffset => s.parse::<i32>().ok()? as u32,
-            IndexKind::Range | IndexKind::AlignMul => s.parse::<u32>().ok()?,
+            IndexKind::Range | IndexKind::AlignMul | IndexKind::Sampler => s.parse::<u32>().ok()?,
             IndexKind::LscSfid => Sfid::from_name(s)?.to_index(),
             IndexKind::LscAddr => AddrType::from_name(s)?.to_index(),
             IndexKind::LscAddrSize => AddrSize::from_name(s)?.to_index(),
@@ -213,7 +219,89 @@ impl IndexKind {
             | IndexKind::DpOp
             | IndexKind::DpBits
             | IndexKind::DpBytes => dataport::parse_field(self.dp_field()?, s)?,
+            IndexKind::MemModes => MemModes::parse(s)?.0,
         })
+    }
+}
+
+/// The memory whose accesses a barrier orders, NIR's `memory_modes` of a
+/// `scoped_barrier` (`nir_var_mem_shared`, `nir_var_mem_ssbo`, `nir_var_mem_global`,
+/// `nir_var_image`), as `spirv_to_nir` derives them from the barrier's memory
+/// semantics. Written `shared|ssbo`, `none` or `all`.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct MemModes(pub u32);
+
+impl MemModes {
+    /// Workgroup-shared memory.
+    pub const SHARED: MemModes = MemModes(1);
+    /// Storage buffers.
+    pub const SSBO: MemModes = MemModes(2);
+    /// Global memory (physical pointers).
+    pub const GLOBAL: MemModes = MemModes(4);
+    /// Storage images.
+    pub const IMAGE: MemModes = MemModes(8);
+    /// No memory: an execution barrier only.
+    pub const NONE: MemModes = MemModes(0);
+    /// Every kind of memory.
+    pub const ALL: MemModes = MemModes(15);
+
+    const NAMES: [(&'static str, MemModes); 4] = [
+        ("shared", MemModes::SHARED),
+        ("ssbo", MemModes::SSBO),
+        ("global", MemModes::GLOBAL),
+        ("image", MemModes::IMAGE),
+    ];
+
+    /// The modes of an encoding, if it is one.
+    pub fn from_bits(v: u32) -> Option<MemModes> {
+        (v & !MemModes::ALL.0 == 0).then_some(MemModes(v))
+    }
+
+    /// Whether every mode of `other` is in `self`.
+    pub fn contains(self, other: MemModes) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// Whether `self` and `other` share a mode.
+    pub fn intersects(self, other: MemModes) -> bool {
+        self.0 & other.0 != 0
+    }
+
+    /// Parses `shared|ssbo`, `none` or `all`.
+    pub fn parse(s: &str) -> Option<MemModes> {
+        match s {
+            "none" => return Some(MemModes::NONE),
+            "all" => return Some(MemModes::ALL),
+            _ => {}
+        }
+        let mut m = 0;
+        for part in s.split('|') {
+            m |= MemModes::NAMES.iter().find(|(n, _)| *n == part)?.1 .0;
+        }
+        Some(MemModes(m))
+    }
+}
+
+impl std::ops::BitOr for MemModes {
+    type Output = MemModes;
+    fn bitor(self, o: MemModes) -> MemModes {
+        MemModes(self.0 | o.0)
+    }
+}
+
+impl fmt::Display for MemModes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            MemModes::NONE => return f.write_str("none"),
+            MemModes::ALL => return f.write_str("all"),
+            _ => {}
+        }
+        let names: Vec<&str> = MemModes::NAMES
+            .iter()
+            .filter(|(_, m)| self.contains(*m))
+            .map(|(n, _)| *n)
+            .collect();
+        f.write_str(&names.join("|"))
     }
 }
 
@@ -627,9 +715,9 @@ intrinsics! {
         image: ImageOperand::None, srcs: &[src("event", 1, 32)], dest: DestInfo::None, indices: &[],
         class: Memory, predicable: false, eliminate: false, reorder: false,
     }
-    /// Workgroup control and memory barrier.
+    /// Workgroup control barrier, ordering the accesses of `mem_modes` memory (omitted: every kind) before it with those after it.
     Barrier = "barrier" {
-        image: ImageOperand::None, srcs: &[], dest: DestInfo::None, indices: &[],
+        image: ImageOperand::None, srcs: &[], dest: DestInfo::None, indices: &[K::MemModes],
         class: Memory, predicable: false, eliminate: false, reorder: false,
     }
     /// The invocation's linear index within its workgroup.
@@ -667,6 +755,18 @@ intrinsics! {
     SamplerLdLz = "sampler_ld_lz" {
         image: ImageOperand::Required, srcs: &[src("u", 1, 32), src("v", 1, 32), src("r", 1, 32)],
         dest: DestInfo::Variable, indices: &[K::Channels, K::DestType],
+        class: Message, predicable: true, eliminate: true, reorder: false,
+    }
+    /// NIR's `nir_texop_txl`: the texture filtered at the float `coord` (normalized; an array's layer unnormalized, last) and the explicit float `lod`, with the sampler state of sampler index `sampler`, converted to `dest_type` (Vulkan's "Texel Filtering"; `ir/SYNTAX.md`).
+    Txl = "txl" {
+        image: ImageOperand::Required, srcs: &[src("coord", 0, 32), src("lod", 1, 32)], dest: DestInfo::Variable,
+        indices: &[K::ImageDim, K::ImageArray, K::Format, K::Access, K::DestType, K::Sampler],
+        class: Image, predicable: false, eliminate: true, reorder: false,
+    }
+    /// The sampler's `sample_l` message (IGC's `3D_SAMPLE.md`): the surface filtered at the float `(u, v, r)` (normalized; a 2D array's `r` and a 1D array's `v` the unnormalized layer) and float `lod`, with the state of sampler index `sampler`, returning `channels`.
+    SamplerSampleL = "sampler_sample_l" {
+        image: ImageOperand::Required, srcs: &[src("lod", 1, 32), src("u", 1, 32), src("v", 1, 32), src("r", 1, 32)],
+        dest: DestInfo::Variable, indices: &[K::Channels, K::DestType, K::Sampler],
         class: Message, predicable: true, eliminate: true, reorder: false,
     }
     /// Legacy data port, typed surface read: the `dp_cmask` channels of the texel at (U, V, R, LOD), converted by the surface format.

@@ -35,6 +35,7 @@ pub mod parse;
 pub mod passes;
 pub mod precision;
 pub mod print;
+pub mod sampler;
 pub mod shader;
 pub mod span;
 pub mod stats;
@@ -54,10 +55,12 @@ pub use image::{
     Access, Channel, ChannelKind, Format, ImageDecl, ImageDim, ImageRef, LayoutTiling, StaticLayout,
 };
 pub use intrinsic::{
-    DestInfo, ImageOperand, IndexKind, IntrinsicClass, IntrinsicInfo, IntrinsicOp, SrcInfo,
+    DestInfo, ImageOperand, IndexKind, IntrinsicClass, IntrinsicInfo, IntrinsicOp, MemModes,
+    SrcInfo,
 };
 pub use parse::parse_shader;
 pub use print::{print_function, print_shader};
+pub use sampler::SamplerDecl;
 pub use shader::{Shader, Stage};
 pub use span::Span;
 pub use types::{AluType, BaseType, Src, Swizzle, Type};

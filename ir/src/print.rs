@@ -15,6 +15,7 @@ use crate::function::{CfNode, Function, InstKind, IntrinsicInst};
 use crate::image::{ImageDecl, ImageRef};
 use crate::intrinsic::{IndexKind, IntrinsicOp};
 use crate::lsc::CacheControl;
+use crate::sampler::SamplerDecl;
 use crate::shader::Shader;
 use crate::types::{swizzle_letter, Src, Type};
 use crate::Inst;
@@ -70,6 +71,10 @@ pub fn write_shader(out: &mut impl Write, shader: &Shader) -> fmt::Result {
     }
     for decl in &shader.buffers {
         write_buffer_decl(out, decl)?;
+        out.write_char('\n')?;
+    }
+    for decl in &shader.samplers {
+        write_sampler_decl(out, decl)?;
         out.write_char('\n')?;
     }
     if !shader.constant_data.is_empty() {
@@ -149,6 +154,15 @@ pub fn write_buffer_decl(out: &mut impl Write, decl: &BufferDecl) -> fmt::Result
     out.write_char(')')
 }
 
+/// Writes a sampler declaration (one line, without the line break).
+pub fn write_sampler_decl(out: &mut impl Write, decl: &SamplerDecl) -> fmt::Result {
+    write!(out, "sampler @{}", decl.name)?;
+    if let Some(n) = decl.count {
+        write!(out, "[{n}]")?;
+    }
+    write!(out, " (binding={})", decl.binding)
+}
+
 /// Writes one function, ending with a line break.
 pub fn write_function(out: &mut impl Write, shader: &Shader, func: &Function) -> fmt::Result {
     writeln!(out, "fn {} {{", func.name)?;
@@ -158,7 +172,7 @@ pub fn write_function(out: &mut impl Write, shader: &Shader, func: &Function) ->
 
 /// The value an omitted index takes, if it may be omitted: the image indices of an image
 /// intrinsic come from the image's declaration, LSC cache controls default to `df.df`
-/// and the LSC offset to 0. The `access` of the intrinsics that take it only for
+/// and the LSC offset to 0, a barrier's `mem_modes` to every kind. The `access` of the intrinsics that take it only for
 /// `non_uniform` (`image_samples`, `image_load_param`, `load_ubo`) defaults to none.
 /// Shared by the printer (which omits an index equal to its default) and the parser
 /// (which fills a missing index with it).
@@ -183,6 +197,7 @@ pub(crate) fn index_default(
         }
         IndexKind::Access => decl().map(|d| d.access.bits()),
         IndexKind::LscCache => Some(CacheControl::DEFAULT.to_index()),
+        IndexKind::MemModes => Some(crate::intrinsic::MemModes::ALL.0),
         IndexKind::LscOffset => Some(0),
         _ => None,
     }

@@ -4,6 +4,7 @@ use crate::buffer::BufferDecl;
 use crate::entity::ImageId;
 use crate::function::Function;
 use crate::image::ImageDecl;
+use crate::sampler::SamplerDecl;
 use crate::span::Span;
 
 /// The shader stage. Storage-image lowering is exercised on compute shaders.
@@ -45,6 +46,10 @@ pub struct Shader {
     pub buffers: Vec<BufferDecl>,
     /// Source position of each buffer declaration.
     pub buffer_spans: Vec<Span>,
+    /// Sampler declarations: the sampler indices `txl` filters with.
+    pub samplers: Vec<SamplerDecl>,
+    /// Source position of each sampler declaration.
+    pub sampler_spans: Vec<Span>,
     /// The shader's constant data (NIR's `nir_shader::constant_data`): read-only bytes
     /// that `load_constant` reads at `base + offset`. A driver uploads them with the
     /// shader (anv places them after the kernel's instructions and relocates their
@@ -69,6 +74,8 @@ impl Shader {
             image_spans: Vec::new(),
             buffers: Vec::new(),
             buffer_spans: Vec::new(),
+            samplers: Vec::new(),
+            sampler_spans: Vec::new(),
             constant_data: Vec::new(),
             constant_data_span: Span::UNKNOWN,
             functions: Vec::new(),
@@ -96,6 +103,24 @@ impl Shader {
     pub fn add_buffer_at(&mut self, decl: BufferDecl, span: Span) {
         self.buffers.push(decl);
         self.buffer_spans.push(span);
+    }
+
+    /// Declares a sampler.
+    pub fn add_sampler(&mut self, decl: SamplerDecl) {
+        self.add_sampler_at(decl, Span::UNKNOWN)
+    }
+
+    /// Declares a sampler, recording where it was written.
+    pub fn add_sampler_at(&mut self, decl: SamplerDecl, span: Span) {
+        self.samplers.push(decl);
+        self.sampler_spans.push(span);
+    }
+
+    /// The sampler declaration covering sampler index `index`, if any.
+    pub fn sampler_for_index(&self, index: u32) -> Option<&SamplerDecl> {
+        self.samplers
+            .iter()
+            .find(|d| d.indices().is_some_and(|r| r.contains(&index)))
     }
 
     /// The buffer declaration of `kind` covering block index `block`, if any.

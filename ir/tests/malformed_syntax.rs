@@ -390,7 +390,7 @@ fn image_operand_missing_or_unexpected() {
 fn top_level_garbage_and_header() {
     fails(
         "func main {\n}\n",
-        "1:1: expected `shader`, `image`, `buffer`, `constant_data` or `fn` but found `func`",
+        "1:1: expected `shader`, `image`, `buffer`, `sampler`, `constant_data` or `fn` but found `func`",
     );
     fails(
         "shader vertex\n",

@@ -121,6 +121,8 @@ pub struct LowerReport {
     pub untyped_loads: usize,
     /// `image_load`s lowered to sampler `ld` / `ld_lz` messages.
     pub sampler_loads: usize,
+    /// `txl`s lowered to sampler `sample_l` messages.
+    pub sampler_samples: usize,
     /// `image_store`s lowered to untyped messages.
     pub untyped_stores: usize,
     /// Atomics lowered to untyped messages.
@@ -160,6 +162,7 @@ impl LowerReport {
             + self.typed_atomics
             + self.untyped_loads
             + self.sampler_loads
+            + self.sampler_samples
             + self.untyped_stores
             + self.untyped_atomics
             + self.sizes
@@ -224,7 +227,10 @@ impl LowerReport {
                         .map(|d| d.sfid)
                 } else if matches!(
                     intr.op,
-                    IntrinsicOp::SamplerLd | IntrinsicOp::SamplerLdLz | IntrinsicOp::SamplerResinfo
+                    IntrinsicOp::SamplerLd
+                        | IntrinsicOp::SamplerLdLz
+                        | IntrinsicOp::SamplerResinfo
+                        | IntrinsicOp::SamplerSampleL
                 ) {
                     None
                 } else {

@@ -116,11 +116,9 @@ fn expected_errors(
     }
     // Format-less images: the untyped path needs the format to address texels (typed
     // reads of the view's format serve loads on every generation).
-    if format == Format::None {
-        if options.force_untyped {
-            kinds.push(K::FormatRequired);
-            certain = true;
-        }
+    if format == Format::None && options.force_untyped {
+        kinds.push(K::FormatRequired);
+        certain = true;
     }
     // Without byte scattered messages (Ivy Bridge, Bay Trail), the untyped path cannot
     // move 8- and 16-bit texels (docs/hardware/dataport.md §1); typed formats cover

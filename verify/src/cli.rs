@@ -105,6 +105,9 @@ pub struct RunOptions {
     /// The step budget of each subgroup (`--max-steps N`, default
     /// [`ir::interp::DEFAULT_MAX_STEPS`]).
     pub max_steps: Option<u64>,
+    /// Sampler states (`--sampler @name=STATE`, [`crate::sampler_state`]), instead of
+    /// the default state.
+    pub samplers: Vec<String>,
 }
 
 /// The options of `verify` beyond [`RunOptions`].
@@ -346,6 +349,7 @@ fn make_setup_with(
         setup.max_steps = n;
     }
     apply_image_fills(shader, &mut setup, o)?;
+    apply_samplers(shader, &mut setup, o)?;
     if let Some(n) = o.global_size {
         if n as u64 > MAX_MEMORY_BYTES {
             return Err(CliError::Usage(format!(
@@ -440,6 +444,25 @@ fn view_formats(shader: &Shader, o: &RunOptions) -> Result<Vec<(String, Format)>
         set_by.push(spec);
     }
     Ok(out)
+}
+
+/// `--sampler @name=STATE`: each declared sampler at most once.
+fn apply_samplers(shader: &Shader, setup: &mut Setup, o: &RunOptions) -> Result<(), CliError> {
+    for spec in &o.samplers {
+        let usage = |why: String| CliError::Usage(format!("--sampler {spec}: {why}"));
+        let Some((name, state)) = spec.strip_prefix('@').and_then(|s| s.split_once('=')) else {
+            return Err(usage("expected @name=STATE".into()));
+        };
+        if !shader.samplers.iter().any(|d| d.name == name) {
+            return Err(usage(format!("the shader declares no sampler `@{name}`")));
+        }
+        if setup.samplers.iter().any(|(n, _)| n == name) {
+            return Err(usage(format!("the state of `@{name}` is given twice")));
+        }
+        let state = crate::sampler_state::SamplerState::parse(state).map_err(usage)?;
+        setup.samplers.push((name.to_string(), state));
+    }
+    Ok(())
 }
 
 /// `--image @name=FILL` and `@name[i]=FILL`: each image element at most once.

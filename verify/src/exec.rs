@@ -733,7 +733,9 @@ impl Env for ExecEnv<'_> {
         if matches!(class, IntrinsicClass::Image | IntrinsicClass::Message) {
             let log_start = self.mem.log().len();
             let enabled = call.enabled_mask();
-            let r = if class == IntrinsicClass::Image {
+            let r = if op == IntrinsicOp::Txl {
+                crate::filtering::execute(self.mem, call)
+            } else if class == IntrinsicClass::Image {
                 crate::image::execute(self.mem, call)
             } else if op.is_dataport() {
                 crate::dataport_intrinsics::execute(self.mem, self.dataport.as_ref(), call)

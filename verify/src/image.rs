@@ -112,7 +112,7 @@ impl std::error::Error for ImageError {}
 
 /// The format the reference converts with: the declaration's, which must match the view
 /// bound; the view's when the declaration has none (read/write without format).
-fn logical_layout(decl: &ImageDecl, b: &ImageBinding) -> Result<TexelLayout, ImageError> {
+pub fn logical_layout(decl: &ImageDecl, b: &ImageBinding) -> Result<TexelLayout, ImageError> {
     if decl.format != ir::Format::None && decl.format != b.logical_format {
         return Err(ImageError::Mismatch {
             image: decl.name.clone(),

@@ -36,6 +36,7 @@ pub mod cli;
 pub mod contents;
 pub mod dataport_intrinsics;
 pub mod exec;
+pub mod filtering;
 #[cfg(test)]
 mod fixtures;
 pub mod image;
@@ -43,6 +44,7 @@ pub mod memory;
 pub mod memory_atomic;
 pub mod message_intrinsics;
 pub mod messages;
+pub mod sampler_state;
 pub mod setup;
 pub mod texel;
 pub mod tolerance;

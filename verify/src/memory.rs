@@ -375,6 +375,8 @@ pub struct Memory {
     /// What stores of values that may err allow their bytes to be, by allocation and
     /// offset ([`Memory::set_tolerance`]).
     tolerances: BTreeMap<(AllocId, u64), Tolerance>,
+    /// The sampler states, by sampler index.
+    samplers: BTreeMap<u32, crate::sampler_state::SamplerState>,
 }
 
 /// The longest byte range a [`Tolerance`] covers (a texel of 16 bytes).
@@ -650,6 +652,16 @@ impl Memory {
     /// The image bound at binding-table index `binding`.
     pub fn image(&self, binding: u32) -> Option<&ImageBinding> {
         self.images.get(&binding)
+    }
+
+    /// Binds sampler state `state` at sampler index `index`.
+    pub fn bind_sampler(&mut self, index: u32, state: crate::sampler_state::SamplerState) {
+        self.samplers.insert(index, state);
+    }
+
+    /// The sampler state at sampler index `index`, if one is bound.
+    pub fn sampler(&self, index: u32) -> Option<&crate::sampler_state::SamplerState> {
+        self.samplers.get(&index)
     }
 
     /// Every bound image, by binding.

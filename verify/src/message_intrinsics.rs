@@ -16,6 +16,7 @@ use crate::call::{
 use crate::memory::Memory;
 use crate::messages::block2d::{self, Block2d, TypedBlock, UntypedBlock};
 use crate::messages::lsc::{LscMessage, Message};
+use crate::messages::sample::{self, SampleMessage};
 use crate::messages::sampler::{self, ResinfoMessage, SamplerMessage};
 use crate::messages::typed::{self, Coords};
 use crate::messages::{untyped, Lanes, LanesMut, MessageError};
@@ -29,6 +30,7 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
     match call.op() {
         IntrinsicOp::SamplerLd | IntrinsicOp::SamplerLdLz => sampler_ld(mem, call),
         IntrinsicOp::SamplerResinfo => sampler_resinfo(mem, call),
+        IntrinsicOp::SamplerSampleL => sampler_sample_l(mem, call),
         IntrinsicOp::LscLoadBlock2d | IntrinsicOp::LscStoreBlock2d => block(mem, call),
         op if op.is_lsc() => {
             let m = LscMessage::decode(op, &call.intrinsic.indices)?;
@@ -344,6 +346,41 @@ fn sampler_ld(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), EnvE
         (Some(lanes(call, 2)), lanes(call, 3))
     };
     with_dest(call, |d| sampler::ld(mem, &msg, u, v, r, lod, d))
+}
+
+fn sampler_sample_l(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), EnvError> {
+    let channels = call
+        .index(IndexKind::Channels)
+        .filter(|c| (1..=0xf).contains(c))
+        .ok_or_else(|| MessageError::bad_index("channels"))?;
+    let sampler = call
+        .index(IndexKind::Sampler)
+        .ok_or_else(|| MessageError::bad_index("sampler"))?;
+    for i in 0..4 {
+        if call.src_type(i) != Type::U32 {
+            return Err(MessageError::shape(format!(
+                "sample_l parameter {i} is {}, expected a 32-bit scalar",
+                call.src_type(i)
+            )));
+        }
+    }
+    check_dest(call, Type::vec32(channels.count_ones() as u8))?;
+    let surfaces = surfaces(call)?;
+    let msg = SampleMessage {
+        sender: sender(call),
+        enabled: call.enabled_mask(),
+        surfaces: &surfaces,
+        sampler,
+        channels: channels as u8,
+    };
+    // sample_l: lod, u, v, r.
+    let (lod, u, v, r) = (
+        lanes(call, 0),
+        lanes(call, 1),
+        lanes(call, 2),
+        lanes(call, 3),
+    );
+    with_dest(call, |d| sample::sample_l(mem, &msg, lod, u, v, r, d))
 }
 
 fn sampler_resinfo(mem: &Memory, call: &mut IntrinsicCall<'_>) -> Result<(), EnvError> {

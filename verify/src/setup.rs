@@ -190,6 +190,9 @@ pub struct Setup {
     pub bindings: Vec<lowering::ImageBinding>,
     /// How many mismatches a verification report lists (all are counted).
     pub report_limit: usize,
+    /// The sampler states of `sampler` declarations, by name; a declared sampler not
+    /// listed gets the default state ([`crate::sampler_state`]).
+    pub samplers: Vec<(String, crate::sampler_state::SamplerState)>,
 }
 
 /// Why a setup cannot be made or bound.
@@ -511,6 +514,7 @@ impl Setup {
             max_steps: ir::interp::DEFAULT_MAX_STEPS,
             bindings: Vec::new(),
             report_limit: DEFAULT_REPORT_LIMIT,
+            samplers: Vec::new(),
         };
         setup.grid = setup.covering_grid(shader);
         Ok(setup)
@@ -740,6 +744,24 @@ impl Setup {
             slot.copy_from_slice(&mem.allocation(id).base.to_le_bytes());
         }
         mem.set_push_constants(push);
+        for (name, _) in &self.samplers {
+            if !shader.samplers.iter().any(|d| &d.name == name) {
+                return Err(SetupError::new(
+                    Some(format!("@{name}")),
+                    "the shader declares no such sampler",
+                ));
+            }
+        }
+        for decl in &shader.samplers {
+            let state = self
+                .samplers
+                .iter()
+                .find(|(n, _)| *n == decl.name)
+                .map_or_else(Default::default, |(_, s)| *s);
+            for index in decl.indices().into_iter().flatten() {
+                mem.bind_sampler(index, state);
+            }
+        }
         Ok(mem)
     }
 }

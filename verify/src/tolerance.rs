@@ -110,7 +110,9 @@ impl ToleranceField {
             return Self::for_store(ChannelKind::Float, start_bit, bits, bound);
         }
         let (lo, hi) = match kind {
-            ChannelKind::Unorm | ChannelKind::Snorm | ChannelKind::Float => {
+            // Unsigned small floats (r11g11b10, rgb9e5's mantissas are not: they share an
+            // exponent) encode monotonically too, negative values as 0.
+            ChannelKind::Unorm | ChannelKind::Snorm | ChannelKind::Float | ChannelKind::Ufloat => {
                 if kind == ChannelKind::Float && !matches!(bits, 16 | 32) {
                     return None;
                 }

@@ -157,7 +157,21 @@ pub fn condition(cx: &mut Ctx, s: Src) -> Result<String, EmitError> {
         }
     };
     // The comparison's own swizzle picks the component (`s` reads its only one).
-    let (a, b) = (cx.comp(alu.srcs[0], 0)?, cx.comp(alu.srcs[1], 0)?);
+    let (mut a, mut b) = (cx.comp(alu.srcs[0], 0)?, cx.comp(alu.srcs[1], 0)?);
+    // An immediate can only be the second source: the first would be copied to a
+    // register. `k < x` is `x > k` (for NaN operands too, both false), as brw's
+    // opt_algebraic commutes a CMP with an immediate first.
+    let cond = match (a, b, cond) {
+        (Opnd::Imm(_), Opnd::Reg(_), c) => {
+            std::mem::swap(&mut a, &mut b);
+            match c {
+                "lt" => "gt",
+                "ge" => "le",
+                c => c,
+            }
+        }
+        (_, _, c) => c,
+    };
     let p = cx.pred();
     let es = cx.es();
     let (sa, sb) = (cx.src(a, ty), cx.src(b, ty));

@@ -21,6 +21,8 @@
 //!
 //! Lanes that leave a loop early wait at its end label; lanes that `continue` wait at
 //! the continue label, where every lane still in the loop meets before the back edge.
+//! An `if` whose only content is a `break` is one predicated `goto` to the loop's end
+//! ([`break_if`]).
 
 use crate::ctx::Ctx;
 use crate::error::EmitError;
@@ -82,6 +84,16 @@ pub fn loop_start(cx: &mut Ctx) -> LoopLabels {
 pub fn break_(cx: &mut Ctx, l: &LoopLabels) {
     let es = cx.es();
     cx.line(&format!("goto {es} {}", l.end));
+}
+
+/// `if c { break }` with nothing else in either branch: the lanes where `c` holds
+/// leave the loop with one predicated `goto`, as brw's `opt_predicated_break` turns
+/// such an `if` into a predicated `break`.
+pub fn break_if(cx: &mut Ctx, cond: Src, l: &LoopLabels) -> Result<(), EmitError> {
+    let p = crate::alu::condition(cx, cond)?;
+    let es = cx.es();
+    cx.line(&format!("({p}) goto {es} {}", l.end));
+    Ok(())
 }
 
 /// `continue`: the lanes here go to the next iteration.

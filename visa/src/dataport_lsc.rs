@@ -11,6 +11,8 @@
 //!   two dwords in the value;
 //! - `d8`/`d16` components: byte scattered messages of 1 or 2 bytes, the data
 //!   zero-extended into (or truncated from) a dword per lane;
+//! - atomics: one untyped atomic (`dword_atomic`, `svm_atomic`), its operands in
+//!   vISA's order ([`crate::dataport`]: `cmpxchg` takes the new value first);
 //! - the LSC message's immediate offset is added to the address (the legacy messages
 //!   have none).
 
@@ -38,8 +40,10 @@ pub fn emit_access(cx: &mut Ctx, a: &Access) -> Result<(), EmitError> {
             lowering::messages::MessageRule::Dataport(rule),
         ))
     })?;
-    if a.pitch.is_some() || plan.atomic_operands > 0 || plan.atomic_load {
-        return Err(cx.unsupported("the back end's own memory accesses are plain loads and stores"));
+    if a.pitch.is_some() || plan.atomic_load {
+        return Err(cx.unsupported(
+            "the back end's own memory accesses are plain loads, stores and atomics",
+        ));
     }
     let addr_model = plan
         .addr
@@ -127,7 +131,26 @@ pub fn emit_access(cx: &mut Ctx, a: &Access) -> Result<(), EmitError> {
             }
             Ok(())
         }
-        _ => Err(cx.unsupported("the back end's own memory accesses are plain loads and stores")),
+        Plan::Atomic(desc) => {
+            let addr = offset_address(cx, base, bits, plan.offset);
+            let mut atomic = a.atomic.clone();
+            if desc.op == ir::dataport::DpAtomicOp::Cmpwr {
+                atomic.reverse();
+            }
+            emit_dp(
+                cx,
+                &DpAccess {
+                    desc: *desc,
+                    surface,
+                    addr: vec![addr],
+                    data: Vec::new(),
+                    atomic,
+                    dest: a.dest.clone(),
+                    pred: a.pred,
+                },
+            )
+        }
+        _ => Err(cx.unsupported("typed messages are the lowering's, not the back end's")),
     }
 }
 

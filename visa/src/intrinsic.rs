@@ -26,12 +26,15 @@ pub fn emit(
     match i.op {
         op if sysval::handles(op) => sysval::emit(cx, op, need_dest(cx)?),
         Barrier => {
-            // A workgroup control and memory barrier: typed, untyped and shared memory
-            // accesses before it are visible to the workgroup after it. Without LSC
-            // the fences are those IGC writes for OpenCL's barrier(CLK_LOCAL_MEM_FENCE
-            // | CLK_GLOBAL_MEM_FENCE): an SLM fence of its own from ICL (before, SLM
-            // needs only a scheduling fence, `fence_sw`) and a committed global fence
-            // that from ICL also flushes the L1 read-only cache.
+            // A workgroup control barrier: accesses of its `mem_modes` memory before it
+            // are visible to the workgroup after it. Without LSC the fences are those
+            // IGC writes for OpenCL's barrier(CLK_LOCAL_MEM_FENCE |
+            // CLK_GLOBAL_MEM_FENCE): an SLM fence of its own from ICL (before, SLM
+            // needs only a scheduling fence, `fence_sw`, beside the data cache's
+            // fence, which also serves SLM) and a committed global fence that from ICL
+            // also flushes the L1 read-only cache. As brw_fs_nir.cpp picks them, the
+            // global fences are there for buffers, global memory and images, the SLM
+            // fence for shared memory.
             //
             // A workgroup that fits in one thread runs in lock step and its shared
             // memory messages complete in order, so it needs neither the thread
@@ -39,21 +42,38 @@ pub fn emit(
             // control barrier becomes a scheduling fence and the SLM fence is dropped
             // when the workgroup size is at most the dispatch width).
             let one_thread = cx.shader.workgroup_invocations() <= u64::from(cx.t.simd);
+            let modes = i
+                .index(ir::IndexKind::MemModes)
+                .and_then(ir::MemModes::from_bits)
+                .unwrap_or(ir::MemModes::ALL);
+            let global =
+                modes.intersects(ir::MemModes::SSBO | ir::MemModes::GLOBAL | ir::MemModes::IMAGE);
+            let slm = modes.contains(ir::MemModes::SHARED) && !one_thread;
             match cx.t.family {
                 Family::Bdw | Family::Skl => {
-                    cx.line("fence_sw");
-                    cx.line("fence_global.E");
+                    if global || slm {
+                        cx.line("fence_sw");
+                        cx.line("fence_global.E");
+                    }
                 }
                 Family::Icl | Family::Tgl => {
-                    if !one_thread {
+                    if slm {
                         cx.line("fence_local.E");
                     }
-                    cx.line("fence_global.EL1");
+                    if global {
+                        cx.line("fence_global.EL1");
+                    }
                 }
                 _ => {
-                    cx.line("lsc_fence.ugm.none.group");
-                    cx.line("lsc_fence.tgm.none.group");
-                    if !one_thread {
+                    // Images read and written untyped (the lowering's fallback) go
+                    // through .ugm too.
+                    if global {
+                        cx.line("lsc_fence.ugm.none.group");
+                    }
+                    if modes.contains(ir::MemModes::IMAGE) {
+                        cx.line("lsc_fence.tgm.none.group");
+                    }
+                    if slm {
                         cx.line("lsc_fence.slm.none.group");
                     }
                 }
@@ -64,9 +84,8 @@ pub fn emit(
             Ok(())
         }
         LoadGlobal | StoreGlobal | LoadSsbo | StoreSsbo | GetSsboSize | LoadUbo | LoadShared
-        | StoreShared | LoadPushConstant | LoadConstant | ImageLoadParam => {
-            memory::emit(cx, inst, i, dest)
-        }
+        | StoreShared | SsboAtomic | SsboAtomicSwap | SharedAtomic | SharedAtomicSwap
+        | LoadPushConstant | LoadConstant | ImageLoadParam => memory::emit(cx, inst, i, dest),
         ReadFirstInvocation => {
             // The first active lane's value, in a scalar; copied to every active lane
             // unless the value itself lives in a scalar (`uniform`).

@@ -349,6 +349,10 @@ fn walk(
             CfNode::If(id) => {
                 let data = func.if_data(id);
                 cx.set_inst(None);
+                if let (Some(l), true) = (loops.last(), is_bare_break(func, phis, id)) {
+                    control::break_if(cx, data.cond, l)?;
+                    continue;
+                }
                 let l = control::if_start(cx, data.cond)?;
                 walk(cx, phis, func.cf_list(CfParent::Then(id)), loops)?;
                 control::if_else(cx, &l);
@@ -365,6 +369,21 @@ fn walk(
         }
     }
     Ok(())
+}
+
+/// Whether `if` `id` is `if c { break } else { }` with no instruction and no phi
+/// copy in either branch: a predicated exit from the loop.
+fn is_bare_break(func: &ir::Function, phis: &PhiCopies, id: ir::IfId) -> bool {
+    let bare = |list: &[CfNode], jump: Option<Jump>| match list {
+        [CfNode::Block(b)] => {
+            func.block_insts(*b).next().is_none()
+                && func.block(*b).jump == jump
+                && !phis.has_copies(*b)
+        }
+        _ => false,
+    };
+    bare(func.cf_list(CfParent::Then(id)), Some(Jump::Break))
+        && bare(func.cf_list(CfParent::Else(id)), None)
 }
 
 /// Emits one instruction.

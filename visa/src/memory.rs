@@ -20,6 +20,15 @@
 //!   `u32` per binding), as the base address from the SSBO table.
 //! - `load_shared`/`store_shared`: `.slm` flat `:a32` at `offset`, `base` as the
 //!   message's immediate offset.
+//! - `ssbo_atomic`/`ssbo_atomic_swap`/`shared_atomic`/`shared_atomic_swap`: one LSC
+//!   atomic per message width at the buffer's or shared memory's address, the NIR op
+//!   mapped as Mesa's `lsc_op_for_nir_intrinsic` maps it (an `iadd` of the constant 1
+//!   or -1 is `iinc`/`idec`); without LSC the data port's untyped atomic of the same
+//!   plan the lowering uses (`dword_atomic` on a buffer's surface or `%slm`,
+//!   `svm_atomic` at an A64 address). The legacy port has 64-bit atomics only at A64
+//!   addresses (`docs/hardware/dataport.md`), so a 64-bit buffer atomic goes through
+//!   the binding's base address there, as brw's `ssbo_atomic` of a 64-bit value does
+//!   with the A64 message.
 //! - `load_push_constant`: a constant offset reads the push-constant input registers;
 //!   a dynamic one loads from the copy at the push-constant address input (one SIMD1
 //!   transposed load when the offset is uniform).
@@ -41,8 +50,9 @@ use crate::lsc::{Access, Surface};
 use crate::ops::copy;
 use crate::payload;
 use crate::vtype::VType;
+use ir::lsc::LscAtomicOp;
 use ir::lsc::{AddrSize, AddrType, CacheControl, DataShape, DataSize, Sfid};
-use ir::{IndexKind, Inst, IntrinsicInst, IntrinsicOp, Shader, Src, Value};
+use ir::{AtomicOp, IndexKind, Inst, IntrinsicInst, IntrinsicOp, Shader, Src, Value};
 use lowering::messages::{LscMessage, LscOp};
 use std::collections::BTreeSet;
 
@@ -125,6 +135,9 @@ pub fn emit(
             let data = src(cx, i, 0)?;
             let a = cx.comp(src(cx, i, 1)?, 0)?;
             store(cx, data, Loc::flat(Sfid::Slm, AddrSize::A32, a, base))
+        }
+        SsboAtomic | SsboAtomicSwap | SharedAtomic | SharedAtomicSwap => {
+            atomic(cx, i, need_dest(cx)?)
         }
         GetSsboSize => ssbo_size(cx, i, need_dest(cx)?),
         LoadPushConstant => push_constant(cx, i, base, need_dest(cx)?),
@@ -274,6 +287,103 @@ fn store(cx: &mut Ctx, data: Src, loc: Loc) -> Result<(), EmitError> {
     Ok(())
 }
 
+/// A buffer or shared-memory atomic: the old value into `d`.
+fn atomic(cx: &mut Ctx, i: &IntrinsicInst, d: Value) -> Result<(), EmitError> {
+    let aop = i
+        .index(IndexKind::AtomicOp)
+        .and_then(AtomicOp::from_index)
+        .ok_or_else(|| {
+            cx.err(EmitErrorKind::Malformed {
+                what: format!("`@{}` has no valid atomic_op", i.op),
+            })
+        })?;
+    let bits = cx.func.value_type(d).bit_size();
+    let size = match bits {
+        32 => DataSize::D32,
+        64 => DataSize::D64,
+        b => {
+            return Err(cx.unsupported(format!(
+                "`@{}` on {b}-bit data: the back end's atomics are 32- and 64-bit",
+                i.op
+            )))
+        }
+    };
+    let ssbo = matches!(i.op, IntrinsicOp::SsboAtomic | IntrinsicOp::SsboAtomicSwap);
+    // The sources after the address: (compare,) data.
+    let first = if ssbo { 2 } else { 1 };
+    let data = src(cx, i, first)?;
+    let constant = cx
+        .const_of(data.value)
+        .and_then(|c| c.get(usize::from(data.swizzle.component(0))).copied());
+    // Mesa turns an add of 1 or -1 into an increment or decrement of no operand.
+    let small = constant.and_then(|c| match (bits, c) {
+        (32, c) => Some(c as u32),
+        (_, 1) => Some(1),
+        (_, u64::MAX) => Some(u32::MAX),
+        _ => None,
+    });
+    let op = lowering::images::lsc_op_for_atomic(aop, small).ok_or_else(|| {
+        cx.unsupported(format!(
+            "`@{}` with atomic_op {}: neither LSC nor the data port has that atomic",
+            i.op,
+            aop.name()
+        ))
+    })?;
+    if matches!(op, LscAtomicOp::Fadd | LscAtomicOp::Fsub) && !ssbo && cx.t.dataport.is_none() {
+        // IGC's vISA verifier: "LSC atomic fadd/fsub only support UGM and UGML".
+        return Err(cx.unsupported(format!(
+            "lsc_atomic_{} exists on .ugm and .ugml, not on .slm",
+            op.name()
+        )));
+    }
+    let mut operands = Vec::new();
+    for k in 0..op.num_data_operands() {
+        operands.push(cx.comp(src(cx, i, first + k)?, 0)?);
+    }
+    let loc = if ssbo {
+        let legacy_wide = bits == 64 && cx.t.dataport.is_some();
+        let loc = buffer_loc(cx, i, 0, false)?;
+        if legacy_wide && loc.surface != Surface::Flat {
+            let block = cx.comp(src(cx, i, 0)?, 0)?;
+            let a = buffer_address(cx, block, loc.addr, false)?;
+            Loc::flat(Sfid::Ugm, AddrSize::A64, a, 0)
+        } else {
+            loc
+        }
+    } else {
+        // The base is added to the address: LSC atomics take no immediate offset
+        // before Xe2 (IGC's vISA verifier).
+        let base = i.index(IndexKind::Base).unwrap_or(0) as i32;
+        let mut a = cx.comp(src(cx, i, 0)?, 0)?;
+        if base != 0 {
+            let t = cx.temp(UD);
+            cx.op("add", t, UD, &[a, Opnd::Imm(u64::from(base as u32))]);
+            a = Opnd::Reg(t);
+        }
+        Loc::flat(Sfid::Slm, AddrSize::A32, a, 0)
+    };
+    let m = loc_message(
+        LscOp::Atomic(op),
+        &loc,
+        DataShape::vector(size, 1, false),
+        0,
+    );
+    let dest = cx.dest(d, 0)?;
+    emit_access(
+        cx,
+        &Access {
+            m,
+            surface: loc.surface,
+            addr: vec![loc.addr],
+            pitch: None,
+            data: Vec::new(),
+            atomic: operands,
+            dest: Some(vec![dest]),
+            pred: None,
+        },
+    )
+}
+
 /// `d = a + zext(b)` on 64-bit `d` and `a`, per lane.
 fn add64_u32(cx: &mut Ctx, d: Reg, a: Opnd, b: Opnd) {
     let carry = cx.temp(UD);
@@ -361,8 +471,8 @@ fn buffer_address(cx: &mut Ctx, block: Opnd, offset: Opnd, ubo: bool) -> Result<
 
 /// The buffer bindings whose base addresses [`load_buffer_bases`] loads: `(is UBO,
 /// block)`, in order, for each binding named by a constant block that has no
-/// binding-table index, or that a uniform UBO load reads (a SIMD1 load from the
-/// base).
+/// binding-table index, that a uniform UBO load reads (a SIMD1 load from the
+/// base), or that a 64-bit atomic reaches at its A64 address on the legacy data port.
 pub fn constant_buffer_blocks(cx: &Ctx) -> BTreeSet<(bool, u32)> {
     let func = cx.func;
     let mut out = BTreeSet::new();
@@ -375,8 +485,15 @@ pub fn constant_buffer_blocks(cx: &Ctx) -> BTreeSet<(bool, u32)> {
             IntrinsicOp::LoadSsbo => (0, false),
             IntrinsicOp::LoadUbo => (0, true),
             IntrinsicOp::StoreSsbo => (1, false),
+            IntrinsicOp::SsboAtomic | IntrinsicOp::SsboAtomicSwap => (0, false),
             _ => continue,
         };
+        // A 64-bit atomic on the legacy data port goes to the A64 address.
+        let a64_atomic = matches!(i.op, IntrinsicOp::SsboAtomic | IntrinsicOp::SsboAtomicSwap)
+            && cx.t.dataport.is_some()
+            && data
+                .dest
+                .is_some_and(|d| func.value_type(d).bit_size() == 64);
         let block = i.srcs.get(k).and_then(|s| {
             let bits = cx.const_of(s.value)?;
             bits.get(usize::from(s.swizzle.component(0))).copied()
@@ -388,7 +505,7 @@ pub fn constant_buffer_blocks(cx: &Ctx) -> BTreeSet<(bool, u32)> {
         if uniform && data.dest.is_some_and(|d| block_read(cx, i, d).is_some()) {
             continue;
         }
-        if uniform || buffer_bti(cx.shader, ubo, b).is_none() {
+        if uniform || a64_atomic || buffer_bti(cx.shader, ubo, b).is_none() {
             out.insert((ubo, b));
         }
     }

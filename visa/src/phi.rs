@@ -38,6 +38,11 @@ impl PhiCopies {
         PhiCopies { by_pred }
     }
 
+    /// Whether `block` ends with phi copies.
+    pub fn has_copies(&self, block: Block) -> bool {
+        self.by_pred.get(&block).is_some_and(|c| !c.is_empty())
+    }
+
     /// Emits the copies at the end of `block`.
     pub fn emit(&self, cx: &mut Ctx, block: Block) -> Result<(), EmitError> {
         let Some(copies) = self.by_pred.get(&block) else {

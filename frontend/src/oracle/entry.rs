@@ -169,7 +169,13 @@ fn zero_shared(ctx: &mut Ctx<'_>) -> Result<(), ImportError> {
     let back = ctx.current_block()?;
     ctx.build(|b| b.add_phi_src(i, back, Src::new(next)));
     ctx.pop_loop(id);
-    ctx.intrinsic(IntrinsicOp::Barrier, None, &[], &[], None);
+    ctx.intrinsic(
+        IntrinsicOp::Barrier,
+        None,
+        &[],
+        &[ir::MemModes::ALL.0],
+        None,
+    );
     Ok(())
 }
 

@@ -470,7 +470,7 @@ fn statement<'m>(ctx: &mut Ctx<'m>, s: &'m S) -> Result<(), ImportError> {
                     "the IR has no subgroup-scoped barrier",
                 ));
             }
-            ctx.intrinsic(IntrinsicOp::Barrier, None, &[], &[], None);
+            ctx.intrinsic(IntrinsicOp::Barrier, None, &[], &[ir::MemModes::ALL.0], None);
             Ok(())
         }
         S::Store { pointer, value } => {
@@ -549,10 +549,10 @@ fn statement<'m>(ctx: &mut Ctx<'m>, s: &'m S) -> Result<(), ImportError> {
         }
         S::WorkGroupUniformLoad { pointer, result } => {
             // workgroupUniformLoad: a workgroup barrier, the load, a barrier (WGSL §17.12).
-            ctx.intrinsic(IntrinsicOp::Barrier, None, &[], &[], None);
+            ctx.intrinsic(IntrinsicOp::Barrier, None, &[], &[ir::MemModes::ALL.0], None);
             let p = expr::place(ctx, *pointer)?;
             let v = memory::load(ctx, &p)?;
-            ctx.intrinsic(IntrinsicOp::Barrier, None, &[], &[], None);
+            ctx.intrinsic(IntrinsicOp::Barrier, None, &[], &[ir::MemModes::ALL.0], None);
             ctx.frame_mut()?.cache.insert(*result, Cached::Val(v));
             Ok(())
         }

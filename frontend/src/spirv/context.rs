@@ -817,7 +817,8 @@ pub fn describe(v: &Value) -> &'static str {
         Value::Val(_) => "a value",
         Value::Var(_) | Value::Mem(_) | Value::ImagePtr(_) | Value::Builtin { .. } => "a pointer",
         Value::Image(_) => "an image",
-        Value::Sampler => "a sampler",
+        Value::Sampler(_) => "a sampler",
+        Value::SampledImage { .. } => "a sampled image",
         Value::Texel { .. } => "a texel pointer",
     }
 }

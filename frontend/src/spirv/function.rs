@@ -31,11 +31,9 @@ fn operands(ctx: &mut Ctx<'_>, ids: &[u32]) -> Result<Vec<Operand>, ImportError>
     Ok(out)
 }
 
-/// Whether the instruction next to `i` in its block (past debug lines), before or
-/// after it, is an `OpControlBarrier`.
-fn beside_control_barrier(ctx: &Ctx<'_>, i: usize) -> bool {
+/// The instructions next to `i` (past debug lines), after and before it.
+fn neighbours(ctx: &Ctx<'_>, i: usize) -> impl Iterator<Item = usize> {
     let m = ctx.m;
-    let is_barrier = |j: usize| m.insts.get(j).map(|x| x.opcode) == Some(Op::ControlBarrier as u16);
     let skip = |j: usize| {
         matches!(
             m.insts.get(j).map(|x| x.opcode),
@@ -46,17 +44,44 @@ fn beside_control_barrier(ctx: &Ctx<'_>, i: usize) -> bool {
     while skip(j) {
         j += 1;
     }
-    if is_barrier(j) {
-        return true;
-    }
     let mut k = i;
+    let mut before = None;
     while k > 0 {
         k -= 1;
         if !skip(k) {
-            return is_barrier(k);
+            before = Some(k);
+            break;
         }
     }
-    false
+    (j < m.insts.len()).then_some(j).into_iter().chain(before)
+}
+
+/// Whether the instruction next to `i` in its block (past debug lines), before or
+/// after it, is an `OpControlBarrier`.
+fn beside_control_barrier(ctx: &Ctx<'_>, i: usize) -> bool {
+    let m = ctx.m;
+    neighbours(ctx, i).any(|j| m.insts[j].opcode == Op::ControlBarrier as u16)
+}
+
+/// The memory a barrier's memory semantics order, as `spirv_to_nir`'s
+/// `vtn_mem_semantics_to_nir_var_modes` finds it in a Vulkan module: `UniformMemory`
+/// the buffers and global memory, `WorkgroupMemory` shared memory, `ImageMemory`
+/// images (Vulkan ignores `CrossWorkgroupMemory` and `AtomicCounterMemory`).
+fn semantics_modes(semantics: u64) -> ir::MemModes {
+    const UNIFORM_MEMORY: u64 = 0x40;
+    const WORKGROUP_MEMORY: u64 = 0x100;
+    const IMAGE_MEMORY: u64 = 0x800;
+    let mut m = ir::MemModes::NONE;
+    if semantics & UNIFORM_MEMORY != 0 {
+        m = m | ir::MemModes::SSBO | ir::MemModes::GLOBAL;
+    }
+    if semantics & WORKGROUP_MEMORY != 0 {
+        m = m | ir::MemModes::SHARED;
+    }
+    if semantics & IMAGE_MEMORY != 0 {
+        m = m | ir::MemModes::IMAGE;
+    }
+    m
 }
 
 /// The value of a scope or semantics operand, which must be a constant.
@@ -299,7 +324,21 @@ fn translate(ctx: &mut Ctx<'_>, i: usize, opcode: u16, ops: &[u32]) -> Result<()
                     "the IR's only barrier is a workgroup barrier",
                 ));
             }
-            ctx.build(|b| b.intrinsic(IntrinsicOp::Barrier, None, &[], &[], None));
+            // The memory it orders: its own semantics and those of a memory barrier
+            // beside it (GLSL's `memoryBarrierBuffer(); barrier();`).
+            let m = ctx.m;
+            let mut modes = match ops {
+                [_, _, sem, ..] => semantics_modes(constant_u64(ctx, *sem)?),
+                _ => ir::MemModes::NONE,
+            };
+            for j in neighbours(ctx, i) {
+                if m.insts[j].opcode == Op::MemoryBarrier as u16 {
+                    if let [_, sem, ..] = m.ops(j) {
+                        modes = modes | semantics_modes(constant_u64(ctx, *sem)?);
+                    }
+                }
+            }
+            ctx.build(|b| b.intrinsic(IntrinsicOp::Barrier, None, &[], &[modes.0], None));
         }
         MemoryBarrier => {
             // A memory barrier next to an execution barrier is part of it (GLSL's

@@ -56,7 +56,7 @@ fn image_operands(ctx: &Ctx<'_>, words: &[u32]) -> Result<Vec<(u32, Vec<u32>)>, 
 fn image_of(ctx: &mut Ctx<'_>, id: u32) -> Result<ImageUse, ImportError> {
     match ctx.get(id)? {
         // glslang decorates the loaded image and the sampled image too.
-        Value::Image(mut u) => {
+        Value::Image(mut u) | Value::SampledImage { image: mut u, .. } => {
             u.non_uniform |= ctx.decs.has(id, spirv::Decoration::NonUniform);
             Ok(u)
         }
@@ -180,9 +180,23 @@ pub fn instruction(ctx: &mut Ctx<'_>, o: Op, ops: &[u32]) -> Result<bool, Import
     let short = |ctx: &Ctx<'_>| ctx.invalid(format!("Op{o:?} has too few operands"));
     match o {
         SampledImage => {
-            let [_, r, image, _sampler, ..] = ops else { return Err(short(ctx)) };
+            let [_, r, image, sampler, ..] = ops else { return Err(short(ctx)) };
             let u = image_of(ctx, *image)?;
-            ctx.set(*r, Value::Image(u))?;
+            let sampler = match ctx.get(*sampler)? {
+                Value::Sampler(i) => i,
+                other => {
+                    return Err(ctx.invalid(format!(
+                        "OpSampledImage of %{sampler}, which is {}",
+                        super::context::describe(&other)
+                    )))
+                }
+            };
+            ctx.set(*r, Value::SampledImage { image: u, sampler })?;
+        }
+        ImageSampleExplicitLod => {
+            let [ty, r, si, coord, rest @ ..] = ops else { return Err(short(ctx)) };
+            let v = sample_explicit_lod(ctx, *ty, *si, *coord, rest)?;
+            ctx.set(*r, Value::Val(super::value::Val::Leaf(Src::new(v))))?;
         }
         Image => {
             let [_, r, si, ..] = ops else { return Err(short(ctx)) };
@@ -317,13 +331,14 @@ pub fn instruction(ctx: &mut Ctx<'_>, o: Op, ops: &[u32]) -> Result<bool, Import
             }
             ctx.set(*r, Value::Texel { image: u, coord: c, sample })?;
         }
-        ImageSampleImplicitLod | ImageSampleExplicitLod | ImageSampleDrefImplicitLod | ImageSampleDrefExplicitLod
+        ImageSampleImplicitLod | ImageSampleDrefImplicitLod | ImageSampleDrefExplicitLod
         | ImageSampleProjImplicitLod | ImageSampleProjExplicitLod | ImageSampleProjDrefImplicitLod
         | ImageSampleProjDrefExplicitLod | ImageSparseSampleImplicitLod | ImageSparseSampleExplicitLod
         | ImageSparseSampleDrefImplicitLod | ImageSparseSampleDrefExplicitLod => {
             return Err(ctx.unsupported(
                 &format!("Op{o:?} (filtered sampling)"),
-                "the IR reads textures only without a sampler, texel by texel (OpImageFetch, texelFetch)",
+                "the IR filters textures only at an explicit LOD (OpImageSampleExplicitLod with Lod, textureLod); \
+                 implicit LODs need derivatives, depth comparisons and projections have no IR form",
             ))
         }
         ImageGather | ImageDrefGather | ImageSparseGather | ImageSparseDrefGather => {
@@ -341,6 +356,120 @@ pub fn instruction(ctx: &mut Ctx<'_>, o: Op, ops: &[u32]) -> Result<bool, Import
         _ => return Ok(false),
     }
     Ok(true)
+}
+
+/// `OpImageSampleExplicitLod` with `Lod`: NIR's `txl` of the sampled image `si` at the
+/// float `coord`, with the sampler `OpSampledImage` names (or the combined image
+/// sampler's own).
+fn sample_explicit_lod(
+    ctx: &mut Ctx<'_>,
+    ty: u32,
+    si: u32,
+    coord: u32,
+    rest: &[u32],
+) -> Result<ir::Value, ImportError> {
+    const GRAD: u32 = 0x4;
+    const CONST_OFFSET: u32 = 0x8;
+    let what = "OpImageSampleExplicitLod (filtered sampling)";
+    let (u, sampler) = match ctx.get(si)? {
+        Value::SampledImage { image, sampler } => (
+            image_of(ctx, si).map(|mut u| {
+                u.non_uniform |= image.non_uniform;
+                u
+            })?,
+            sampler,
+        ),
+        Value::Image(_) => {
+            let u = image_of(ctx, si)?;
+            let Some(&s) = ctx.map.combined.get(&u.image) else {
+                return Err(ctx.invalid(format!("{what} of an image without a sampler")));
+            };
+            if u.index.is_some() {
+                return Err(ctx.unsupported(
+                    &format!("{what} of an element of an array of combined image samplers"),
+                    "the IR names a sampler by a constant index",
+                ));
+            }
+            (u, s)
+        }
+        other => {
+            return Err(ctx.invalid(format!(
+                "{what} of %{si}, which is {}",
+                super::context::describe(&other)
+            )))
+        }
+    };
+    let d = decl(ctx, &u)?;
+    let io = image_operands(ctx, rest)?;
+    for (bit, name) in [
+        (GRAD, "Grad (explicit derivatives)"),
+        (CONST_OFFSET, "ConstOffset"),
+    ] {
+        if io.iter().any(|(b, _)| *b == bit) {
+            return Err(ctx.unsupported(
+                &format!("{what} with {name}"),
+                "the IR's txl takes a coordinate and a LOD only",
+            ));
+        }
+    }
+    refuse_operands(ctx, &io, LOD, what)?;
+    let Some((_, lod_ids)) = io.iter().find(|(b, _)| *b == LOD) else {
+        return Err(ctx.invalid(format!("{what} without a Lod or Grad operand")));
+    };
+    match d.dim {
+        ImageDim::D1 | ImageDim::D2 | ImageDim::D3 => {}
+        ImageDim::Cube => {
+            return Err(ctx.unsupported(
+                &format!("{what} of a cube texture"),
+                "a cube is sampled by a direction vector, which the IR's txl does not take",
+            ))
+        }
+        ImageDim::Buffer => return Err(ctx.invalid(format!("{what} of a texel buffer"))),
+    }
+    if !d.access.contains(ir::Access::SAMPLED) {
+        return Err(ctx.invalid(format!("{what} of a storage image")));
+    }
+    if ctx
+        .d
+        .types
+        .scalar_of(ty)
+        .is_some_and(|t| !matches!(t, Ty::Float { bits: 32 }))
+    {
+        return Err(ctx.unsupported(
+            &format!("{what} of an integer or 16-bit texture"),
+            "the IR's txl returns 32-bit floats of float and normalized textures",
+        ));
+    }
+    let rt = ctx.ir_type(ty)?;
+    // The coordinate may have more components than the image takes; the used ones
+    // come first.
+    let c = ctx.leaf(coord)?;
+    let ct = ctx.func.src_type(c);
+    let want = d.coord_components();
+    if ct.bit_size() != 32 || ct.num_components() < want {
+        return Err(ctx.invalid(format!(
+            "a {}-component {}-bit coordinate for a {}{} image, which takes {want} 32-bit floats",
+            ct.num_components(),
+            ct.bit_size(),
+            d.dim.name(),
+            if d.arrayed { " array" } else { "" }
+        )));
+    }
+    let c = if ct.num_components() == want {
+        c
+    } else {
+        let comps: Vec<u8> = (0..want).collect();
+        super::value::select(c, &comps).ok_or_else(|| ctx.internal("a coordinate selection"))?
+    };
+    let lod = ctx.leaf(lod_ids[0])?;
+    if ctx.func.src_type(lod) != Type::U32 {
+        return Err(ctx.invalid(format!(
+            "{what} with a Lod that is not a 32-bit float scalar"
+        )));
+    }
+    let r_ = image_ref(&u);
+    let n = rt.num_components();
+    Ok(ctx.build(|b| b.txl(&d, r_, c, lod, sampler, n)))
 }
 
 /// An atomic on a texel pointer (the image atomics); `op` is `None` for a load and the

@@ -117,7 +117,7 @@ pub fn global_pointer(ctx: &mut Ctx<'_>, id: u32) -> Result<Value, ImportError> 
             index: None,
             non_uniform: false,
         }),
-        Role::Sampler => Value::Sampler,
+        Role::Sampler { index } => Value::Sampler(index),
         Role::Buffer {
             space,
             block,
@@ -404,7 +404,7 @@ pub fn load(ctx: &mut Ctx<'_>, p: &Value, result_ty: u32) -> Result<Value, Impor
                 non_uniform: ip.non_uniform,
             }))
         }
-        Value::Sampler => Ok(Value::Sampler),
+        Value::Sampler(i) => Ok(Value::Sampler(*i)),
         Value::Builtin {
             builtin, component, ..
         } => {

@@ -194,6 +194,9 @@ pub fn import(bytes: &[u8], options: &Options) -> Result<Imported, ImportError> 
     {
         shader.add_buffer_at(decl, span);
     }
+    for decl in &mapping.samplers {
+        shader.add_sampler(decl.clone());
+    }
     shader.functions.push(func);
     finish(&mut shader)?;
     Ok(Imported {

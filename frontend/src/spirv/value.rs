@@ -208,10 +208,17 @@ pub enum Value {
     Mem(MemPtr),
     /// A pointer to an image variable.
     ImagePtr(ImagePtr),
-    /// An image, or an image with a sampler.
+    /// An image (a combined image sampler's too: [`Mapping::combined`](super::variables::Mapping::combined) holds its sampler).
     Image(ImageUse),
-    /// A sampler.
-    Sampler,
+    /// `OpSampledImage`: an image with a separate sampler's index.
+    SampledImage {
+        /// The image.
+        image: ImageUse,
+        /// The sampler index.
+        sampler: u32,
+    },
+    /// A sampler, by its sampler index.
+    Sampler(u32),
     /// `OpImageTexelPointer`: a texel of an image, the target of image atomics.
     Texel {
         /// The image.

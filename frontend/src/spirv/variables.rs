@@ -28,8 +28,11 @@ pub enum Role {
         /// Whether the variable is an array of images.
         array: bool,
     },
-    /// A sampler (nothing the IR expresses uses one).
-    Sampler,
+    /// A sampler: its sampler index (the `binding` of its `sampler` declaration).
+    Sampler {
+        /// The sampler index.
+        index: u32,
+    },
     /// A storage or uniform buffer (or an array of them).
     Buffer {
         /// SSBO or UBO.
@@ -80,6 +83,11 @@ pub struct Mapping {
     pub globals: HashMap<Id, Global>,
     /// The role of each used global variable.
     pub roles: HashMap<Id, Role>,
+    /// The sampler declarations: separate samplers, and the sampler half of each
+    /// combined image sampler.
+    pub samplers: Vec<ir::SamplerDecl>,
+    /// The sampler index of each combined image sampler, by its image.
+    pub combined: HashMap<ImageId, u32>,
     /// The image declarations, by [`ImageId`].
     pub images: Vec<ImageDecl>,
     /// The source positions of the image declarations.
@@ -483,6 +491,7 @@ pub fn map(
     }
     resources.sort();
     let (mut next_image, mut next_ssbo, mut next_ubo) = (0u32, 0u32, 0u32);
+    let mut next_sampler = 0u32;
     for ((set, binding), id, i) in resources {
         let g = out.globals[&id];
         let err = |kind, msg: String| m.error(i, kind, msg);
@@ -556,10 +565,24 @@ pub fn map(
                             ),
                         )
                     })?;
+                let image_id = ImageId::from_u32(out.images.len() as u32);
+                if matches!(d.types.get(inner), Some(Ty::SampledImage { .. })) {
+                    // A combined image sampler: the image, and a sampler of its own in
+                    // the sampler index space, of the same name.
+                    push(BindingKind::Sampler, next_sampler);
+                    out.combined.insert(image_id, next_sampler);
+                    out.samplers.push(ir::SamplerDecl {
+                        count,
+                        ..ir::SamplerDecl::new(&decl.name, next_sampler)
+                    });
+                    next_sampler = next_sampler
+                        .checked_add(n)
+                        .ok_or_else(|| err(ErrorKind::Limit, "too many samplers".into()))?;
+                }
                 out.roles.insert(
                     id,
                     Role::Image {
-                        image: ImageId::from_u32(out.images.len() as u32),
+                        image: image_id,
                         array: count.is_some(),
                     },
                 );
@@ -567,7 +590,32 @@ pub fn map(
                 out.image_spans.push(span_of(m, i));
             }
             (Some(SC::UniformConstant), Some(Ty::Sampler)) => {
-                out.roles.insert(id, Role::Sampler);
+                if count.is_some() {
+                    return Err(err(
+                        ErrorKind::Unsupported,
+                        "an array of samplers: the IR names a sampler by a constant index".into(),
+                    ));
+                }
+                let taken = &out.samplers;
+                let sname = unique(
+                    m.name(id)
+                        .filter(|n| !n.is_empty())
+                        .map(ir_name)
+                        .unwrap_or_else(|| format!("sampler{set}_{binding}")),
+                    |n| taken.iter().any(|d| d.name == n),
+                );
+                push(BindingKind::Sampler, next_sampler);
+                out.roles.insert(
+                    id,
+                    Role::Sampler {
+                        index: next_sampler,
+                    },
+                );
+                out.samplers
+                    .push(ir::SamplerDecl::new(&sname, next_sampler));
+                next_sampler = next_sampler
+                    .checked_add(1)
+                    .ok_or_else(|| err(ErrorKind::Limit, "too many samplers".into()))?;
             }
             (Some(SC::Uniform | SC::StorageBuffer), Some(Ty::Struct { .. })) => {
                 let ssbo = sc == Some(SC::StorageBuffer) || decs.has(inner, D::BufferBlock);

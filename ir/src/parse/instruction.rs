@@ -401,6 +401,7 @@ pub(super) fn index_expectation(kind: IndexKind) -> String {
         IndexKind::AtomicOp => format!("one of {}", list(&AtomicOp::ALL, |o| o.name())),
         IndexKind::Base | IndexKind::LscOffset => "a signed 32-bit integer".into(),
         IndexKind::Range | IndexKind::AlignMul => "an unsigned 32-bit integer".into(),
+        IndexKind::Sampler => "a sampler index (an unsigned 32-bit integer)".into(),
         IndexKind::LscSfid => format!("one of {}", list(&Sfid::ALL, |s| s.name())),
         IndexKind::LscAddr => format!("one of {}", list(&AddrType::ALL, |a| a.name())),
         IndexKind::LscAddrSize => format!("one of {}", list(&AddrSize::ALL, |a| a.name())),
@@ -414,6 +415,9 @@ pub(super) fn index_expectation(kind: IndexKind) -> String {
             "a block shape such as 2x16x32nn (blocks x width x height, transpose, vnni) or 8x8 (typed)".into()
         }
         IndexKind::Block => "a block shape `WxH` in texels and rows, such as 16x8".into(),
+        IndexKind::MemModes => {
+            "memory modes joined by `|` (shared, ssbo, global, image), none or all".into()
+        }
         IndexKind::DpAddr
         | IndexKind::DpCmask
         | IndexKind::DpOp

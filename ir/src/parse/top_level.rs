@@ -10,6 +10,7 @@ use super::parser::{error, FnState, PResult, Parser};
 use crate::buffer::{BufferDecl, BufferKind};
 use crate::function::{CfParent, Function};
 use crate::image::{Access, Format, ImageDecl, ImageDim, LayoutTiling, StaticLayout};
+use crate::sampler::SamplerDecl;
 use crate::shader::Shader;
 
 use std::collections::HashMap;
@@ -24,19 +25,20 @@ impl<'a> Parser<'a> {
                     if !first {
                         return Err(error(
                             span,
-                            "the `shader` line may appear only once, before any `image`, `buffer`, `constant_data` or `fn`",
+                            "the `shader` line may appear only once, before any `image`, `buffer`, `sampler`, `constant_data` or `fn`",
                         ));
                     }
                     self.header()?;
                 }
                 "image" => self.image_decl()?,
                 "buffer" => self.buffer_decl()?,
+                "sampler" => self.sampler_decl()?,
                 "constant_data" => self.constant_data()?,
                 "fn" => self.function()?,
                 _ => {
-                    return Err(
-                        self.expected("`shader`, `image`, `buffer`, `constant_data` or `fn`")
-                    )
+                    return Err(self.expected(
+                        "`shader`, `image`, `buffer`, `sampler`, `constant_data` or `fn`",
+                    ))
                 }
             }
             first = false;
@@ -391,6 +393,66 @@ impl<'a> Parser<'a> {
             stride,
         };
         self.shader.add_buffer_at(decl, span);
+        Ok(())
+    }
+
+    /// `sampler @name[N] (binding=N)`
+    pub(super) fn sampler_decl(&mut self) -> PResult<()> {
+        let span = self.here();
+        self.keyword("sampler");
+        self.expect(b'@', "a sampler name (`@name`)")?;
+        let name_span = self.lx.span();
+        let name = self.name_after_sigil("a sampler name after `@`")?;
+        if let Some(prev) = self.shader.samplers.iter().position(|b| b.name == name) {
+            let first = self.shader.sampler_spans[prev];
+            return Err(error(
+                name_span,
+                format!("sampler `@{name}` is declared twice (first at {first})"),
+            ));
+        }
+        let mut count = None;
+        if self.lx.eat(b'[') {
+            let cspan = self.here();
+            let n = self.number_u32("the number of samplers in the array")?;
+            if n == 0 {
+                return Err(error(cspan, "an array of samplers must hold at least one"));
+            }
+            count = Some(n);
+            self.expect(b']', "`]`")?;
+        }
+        self.expect(b'(', "`(binding=N)`")?;
+        let kspan = self.here();
+        let key = self.lx.peek_word();
+        if key != "binding" {
+            return Err(if key.is_empty() {
+                self.expected("`binding`")
+            } else {
+                error(
+                    kspan,
+                    format!(
+                        "unknown sampler property `{}` (expected binding)",
+                        shorten(key)
+                    ),
+                )
+            });
+        }
+        self.lx.bump(key.len());
+        self.expect(b'=', "`=`")?;
+        let vspan = self.here();
+        let binding = self.number_u32("a sampler index")?;
+        self.expect(b')', "`)`")?;
+        let decl = SamplerDecl {
+            name: name.to_string(),
+            binding,
+            count,
+        };
+        if decl.indices().is_none() {
+            return Err(error(
+                vspan,
+                format!("the indices of sampler `@{name}` pass 4294967295"),
+            ));
+        }
+        self.shader.add_sampler_at(decl, span);
         Ok(())
     }
 

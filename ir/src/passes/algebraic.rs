@@ -37,6 +37,7 @@
 //! | `bcsel (inot c), a, b` | `bcsel c, b, a` |
 //! | 1-bit `bcsel c, true, false` / `bcsel c, false, true` | `c` / `inot c` |
 //! | 1-bit `bcsel c, true, b`, `bcsel c, c, b` / `bcsel c, a, false`, `bcsel c, a, c` | `ior c, b` / `iand c, a` |
+//! | `inot (ilt a, b)`, `inot (ult a, b)`, `inot (ieq a, b)`, `inot (feq a, b)` and their inverses | `ige a, b`, `uge a, b`, `ine a, b`, `fneu a, b` and their inverses |
 //! | `ieq x, x`, `ige x, x`, `uge x, x`, `uge x, 0` | `true` |
 //! | `ine x, x`, `ilt x, x`, `ult x, x`, `ult x, 0` | `false` |
 //! | `fmul x, 1.0`, `fadd x, -0.0`, `fsub x, +0.0` | `x`, when `x` is never a signalling NaN or the instruction is not `exact` |
@@ -340,6 +341,7 @@ fn has_rules(op: AluOp) -> bool {
             | Umax
             | Ubfe
             | BitfieldInsert
+            | Inot
             | Bcsel
             | Ieq
             | Ine
@@ -639,6 +641,37 @@ fn match_rules(func: &Function, inst: Inst) -> Option<Rewrite> {
             } else {
                 None
             }
+        }
+        Inot => {
+            // NIR's `inot(ilt a, b) -> ige a, b` rules: the negation of a comparison is
+            // the inverse comparison. Of the float ones only `feq`/`fneu`, whose
+            // inverses agree on NaN operands (NIR's `flt`/`fge` rules need operands
+            // known to be numbers).
+            let a = &ops[0];
+            let inner = alu_def(func, a.src.value)?;
+            let inverse = match inner.op {
+                Ieq => Ine,
+                Ine => Ieq,
+                Ilt => Ige,
+                Ige => Ilt,
+                Ult => Uge,
+                Uge => Ult,
+                Feq => Fneu,
+                Fneu => Feq,
+                _ => return None,
+            };
+            let inner_n = func.value_type(a.src.value).num_components() as usize;
+            let x = operand(func, inner.srcs[0], inner_n)?;
+            let y = operand(func, inner.srcs[1], inner_n)?;
+            let cx: SmallVec<[u8; 16]> = (0..a.n).map(|i| x.comp(a.comp(i))).collect();
+            let cy: SmallVec<[u8; 16]> = (0..a.n).map(|i| y.comp(a.comp(i))).collect();
+            Some(Rewrite::Alu(
+                inverse,
+                smallvec![
+                    NewSrc::Old(src_of(func, x.src.value, &cx)),
+                    NewSrc::Old(src_of(func, y.src.value, &cy))
+                ],
+            ))
         }
         Ieq | Ine | Ilt | Ige | Ult | Uge => {
             let (a, b) = (&ops[0], &ops[1]);

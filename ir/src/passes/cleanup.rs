@@ -2,7 +2,8 @@
 //! whole round changes nothing, with a cap on the number of rounds.
 //!
 //! - [`Cleanup::optimize`] (`optimize` in pipelines) is Intel's `brw_nir_optimize`, the
-//!   loop Mesa runs on a shader before lowering it, in its order: `copy-prop`, `dce`,
+//!   loop Mesa runs on a shader before lowering it, in its order: `copy-prop-shared`
+//!   (its `nir_opt_copy_prop_vars` for workgroup memory), `copy-prop`, `dce`,
 //!   `cse`, `opt-peephole-select` with limits 0 and 8, `algebraic`, `const-fold`,
 //!   `opt-dead-cf`, `opt-trivial-continues` followed by `copy-prop` and `dce`, `opt-if`,
 //!   `opt-loop-unroll`, `opt-remove-phis`, `opt-undef`. (NIR's variable passes have no
@@ -62,6 +63,7 @@ impl Cleanup {
         use super::peephole_select::PeepholeSelect;
         let mut c = Cleanup::new(
             vec![
+                Box::new(super::copy_prop_shared::CopyPropShared),
                 Box::new(super::copy_prop::CopyProp),
                 Box::new(super::dce::Dce),
                 Box::new(super::cse::Cse),

@@ -353,6 +353,11 @@ impl PassRegistry {
             simple::<super::copy_prop::CopyProp>,
         );
         r.register(
+            "copy-prop-shared",
+            "a workgroup-memory load of bytes an earlier load read, unwritten since, reads that load's value (nir_opt_copy_prop_vars for shared memory)",
+            simple::<super::copy_prop_shared::CopyPropShared>,
+        );
+        r.register(
             "cse",
             "global value numbering over the dominator tree",
             simple::<super::cse::Cse>,
@@ -418,7 +423,7 @@ impl PassRegistry {
         );
         r.register(
             "optimize",
-            "Intel's brw_nir_optimize loop: copy-prop, dce, cse, opt-peephole-select, algebraic, const-fold, opt-dead-cf, opt-trivial-continues, opt-if, opt-loop-unroll, opt-remove-phis, opt-undef until nothing changes (max-iterations=N, default 64)",
+            "Intel's brw_nir_optimize loop: copy-prop-shared, copy-prop, dce, cse, opt-peephole-select, algebraic, const-fold, opt-dead-cf, opt-trivial-continues, opt-if, opt-loop-unroll, opt-remove-phis, opt-undef until nothing changes (max-iterations=N, default 64)",
             |o: &PassOptions| {
                 o.expect_only(&["max-iterations"])?;
                 let n = o.u32("max-iterations", super::cleanup::DEFAULT_OPTIMIZE_ITERATIONS)?;
@@ -847,6 +852,7 @@ mod tests {
             "const-fold",
             "algebraic",
             "copy-prop",
+            "copy-prop-shared",
             "cse",
             "dce",
             "opt-dead-cf",
@@ -870,7 +876,7 @@ mod tests {
         assert!(matches!(&e, PipelineError::UnknownPass { name, .. } if name == "frobnicate"));
         assert_eq!(
             e.to_string(),
-            "unknown pass `frobnicate` (known passes: const-fold, algebraic, copy-prop, cse, dce, opt-dead-cf, opt-trivial-continues, opt-if, opt-peephole-select, opt-undef, opt-remove-phis, opt-loop-unroll, lower-compute-system-values, optimize, cleanup, lower-non-uniform-access)"
+            "unknown pass `frobnicate` (known passes: const-fold, algebraic, copy-prop, copy-prop-shared, cse, dce, opt-dead-cf, opt-trivial-continues, opt-if, opt-peephole-select, opt-undef, opt-remove-phis, opt-loop-unroll, lower-compute-system-values, optimize, cleanup, lower-non-uniform-access)"
         );
         let e = PassManager::parse_pipeline("cleanup(max-iterations=0)", &r).unwrap_err();
         assert_eq!(

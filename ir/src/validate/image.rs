@@ -1,7 +1,7 @@
 //! Image intrinsics against their declaration: dimension, format, coordinates, data.
 
 use super::context::{image_name, FnCheck, IntrCtx};
-use super::error::{DataOperand, ImageError, Qualifier};
+use super::error::{DataOperand, ImageError, Qualifier, TxlProblem};
 use crate::atomic::AtomicOp;
 use crate::image::{Access, Format, ImageDim};
 use crate::intrinsic::{IndexKind, IntrinsicOp};
@@ -290,6 +290,58 @@ impl FnCheck<'_> {
         }
     }
 
+    /// `txl` (after [`FnCheck::check_image_access`]): a sampled 1D, 2D or 3D texture
+    /// of a float, normalized or unknown format, a declared sampler, and 1 to 4 32-bit
+    /// float components.
+    pub(super) fn check_txl(&mut self, c: &IntrCtx<'_>) {
+        let (Some(decl), Some(image)) = (c.decl, c.image) else {
+            return;
+        };
+        let mut problems = Vec::new();
+        if !decl.access.contains(Access::SAMPLED) {
+            problems.push(TxlProblem::NotSampled);
+        }
+        if matches!(decl.dim, ImageDim::Buffer | ImageDim::Cube) {
+            problems.push(TxlProblem::Dim(decl.dim));
+        }
+        if decl
+            .format
+            .data_base_type()
+            .is_some_and(|b| b != BaseType::Float)
+        {
+            problems.push(TxlProblem::IntegerFormat(decl.format));
+        }
+        if let Some(i) = c.intr.index(IndexKind::Sampler) {
+            if self.shader.sampler_for_index(i).is_none() {
+                problems.push(TxlProblem::UndeclaredSampler(i));
+            }
+        }
+        if let Some(d) = c.dest {
+            if d.bit_size() != 32 || !(1..=4).contains(&d.num_components()) {
+                problems.push(TxlProblem::Dest(d));
+            }
+        }
+        if let Some(t) = c
+            .intr
+            .index(IndexKind::DestType)
+            .and_then(AluType::from_index)
+        {
+            if t != AluType::new(BaseType::Float, 32) {
+                problems.push(TxlProblem::DestType(t));
+            }
+        }
+        for problem in problems {
+            self.error(
+                c.span,
+                ImageError::Txl {
+                    op: c.op,
+                    image: image_name(image, decl),
+                    problem,
+                },
+            );
+        }
+    }
+
     /// The image's access qualifiers against what the intrinsic does to it: a
     /// `readonly` image (NIR's ACCESS_NON_WRITEABLE) is never written and a `writeonly`
     /// one (ACCESS_NON_READABLE) never read. Loads (`image_load`, `image_block_load`,
@@ -305,8 +357,10 @@ impl FnCheck<'_> {
         let (reads, writes) = match c.intr.op {
             IntrinsicOp::ImageLoad
             | IntrinsicOp::ImageBlockLoad
+            | IntrinsicOp::Txl
             | IntrinsicOp::SamplerLd
-            | IntrinsicOp::SamplerLdLz => (true, false),
+            | IntrinsicOp::SamplerLdLz
+            | IntrinsicOp::SamplerSampleL => (true, false),
             IntrinsicOp::ImageStore | IntrinsicOp::ImageBlockStore => (false, true),
             IntrinsicOp::ImageAtomic | IntrinsicOp::ImageAtomicSwap => (true, true),
             _ => return,

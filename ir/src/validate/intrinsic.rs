@@ -289,7 +289,15 @@ impl FnCheck<'_> {
                 self.check_image_access(&ctx, &src_of);
                 self.check_image_block(&ctx, &src_of);
             }
+            IntrinsicOp::Txl => {
+                self.check_image_access(&ctx, &src_of);
+                self.check_txl(&ctx);
+            }
             IntrinsicOp::SamplerLd | IntrinsicOp::SamplerLdLz => self.check_sampler(&ctx),
+            IntrinsicOp::SamplerSampleL => {
+                self.check_sampler(&ctx);
+                self.check_sampler_index(&ctx);
+            }
             IntrinsicOp::SamplerResinfo => self.check_resinfo(&ctx),
             IntrinsicOp::ReadFirstInvocation => {
                 // The first lane's value, as it is: the shape of the source.

@@ -314,6 +314,18 @@ impl FnCheck<'_> {
 }
 
 impl FnCheck<'_> {
+    /// A sampler message's `sampler` index is one a `sampler` declaration covers.
+    pub(super) fn check_sampler_index(&mut self, c: &IntrCtx<'_>) {
+        if let Some(i) = c.intr.index(IndexKind::Sampler) {
+            if self.shader.sampler_for_index(i).is_none() {
+                self.error(
+                    c.span,
+                    MessageError::UndeclaredSampler { op: c.op, index: i },
+                );
+            }
+        }
+    }
+
     /// The sampler `resinfo`: one 32-bit component per channel read, of an image with
     /// mip levels (not a texel buffer).
     pub(super) fn check_resinfo(&mut self, c: &IntrCtx<'_>) {

@@ -266,7 +266,7 @@ pub(crate) fn emit_shader(shader: &mut Shader, plans: ShaderPlans) -> AsyncCopyR
                         op: IntrinsicOp::Barrier,
                         image: None,
                         srcs: smallvec![],
-                        indices: smallvec![],
+                        indices: smallvec![ir::MemModes::ALL.0],
                     }));
                     report.waits += 1;
                 }

@@ -23,7 +23,8 @@
 //! - `image_size` and `image_levels` of sampled images become the sampler's `resinfo`
 //!   where there is a sampler; otherwise `image_size` reads the image parameter block
 //!   and `image_levels` of a storage view is 1; `image_samples` is 1 (`size.rs`);
-//! - image block accesses become 2D block messages (`block.rs`).
+//! - image block accesses become 2D block messages (`block.rs`);
+//! - `txl` (filtered sampling) becomes the sampler's `sample_l` (`filtered.rs`).
 //!
 //! The files: `access.rs` decodes an intrinsic for the planners, `context.rs` holds the
 //! state one run shares; the options and the report are the crate's ([`LowerOptions`],
@@ -33,6 +34,7 @@ mod access;
 mod atomic;
 mod block;
 mod context;
+mod filtered;
 mod sampler;
 mod size;
 mod typed;
@@ -269,6 +271,8 @@ enum Plan {
     Block(block::ImageBlock),
     /// A sampler `ld` / `ld_lz`.
     Sampler(sampler::SamplerLoad),
+    /// A `txl` as the sampler's `sample_l`.
+    Filtered(filtered::SampleL),
     /// `image_size` or `image_levels`: from the parameter block, the sampler's
     /// `resinfo`, or the constant 1.
     Query(size::Query),
@@ -285,6 +289,7 @@ impl Plan {
             Plan::Untyped(u) => u.surface(),
             Plan::Block(b) => b.surface,
             Plan::Sampler(l) => Some(l.surface),
+            Plan::Filtered(l) => Some(l.surface),
             Plan::Query(q) => q.surface(),
             Plan::Samples => None,
         }
@@ -319,6 +324,7 @@ impl Plan {
                 r.block_messages += b.messages();
             }
             Plan::Sampler(_) => r.sampler_loads += 1,
+            Plan::Filtered(_) => r.sampler_samples += 1,
             Plan::Query(size::Query::Resinfo(_)) => r.sampler_queries += 1,
             Plan::Query(size::Query::Param(_)) => r.sizes += 1,
             Plan::Query(size::Query::OneLevel) => r.levels += 1,
@@ -334,7 +340,11 @@ impl Plan {
             Plan::Store(s) => vec![s.message()],
             Plan::Atomic(a) => vec![a.message()],
             Plan::Untyped(u) => vec![u.message()],
-            Plan::Block(_) | Plan::Sampler(_) | Plan::Query(_) | Plan::Samples => Vec::new(),
+            Plan::Block(_)
+            | Plan::Sampler(_)
+            | Plan::Filtered(_)
+            | Plan::Query(_)
+            | Plan::Samples => Vec::new(),
         }
     }
 
@@ -346,6 +356,7 @@ impl Plan {
             Plan::Untyped(u) => u.emit(func, inst, device, ctx),
             Plan::Block(b) => b.emit(func, inst, ctx),
             Plan::Sampler(l) => l.emit(func, inst, ctx),
+            Plan::Filtered(l) => l.emit(func, inst, ctx),
             Plan::Query(q) => q.emit(func, inst, ctx),
             Plan::Samples => size::emit_samples(func, inst),
         }
@@ -372,6 +383,7 @@ fn plan(access: &ImageAccess<'_>, ctx: &mut PlanCtx<'_>) -> Result<Plan, LowerEr
         IntrinsicOp::ImageAtomic | IntrinsicOp::ImageAtomicSwap => {
             atomic::plan(access, ctx)?.map(Plan::Atomic)
         }
+        IntrinsicOp::Txl => return filtered::plan(access, ctx.device).map(Plan::Filtered),
         IntrinsicOp::ImageSize => return size::plan_size(access, ctx.device).map(Plan::Query),
         IntrinsicOp::ImageLevels => return size::plan_levels(access, ctx.device).map(Plan::Query),
         IntrinsicOp::ImageSamples => return size::plan_samples(access).map(|()| Plan::Samples),

@@ -239,6 +239,12 @@ struct ExecArgs {
     /// the run stops as a runaway loop (default: see Limits below).
     #[arg(long, value_name = "N", value_parser = parse_u64, allow_hyphen_values = true)]
     max_steps: Option<u64>,
+    /// The sampler state bound at a `sampler` declaration: @name=STATE, STATE a
+    /// comma-separated list of nearest|linear, mip_nearest|mip_linear, an address mode
+    /// (clamp_to_edge, repeat, mirrored_repeat, mirror_clamp_to_edge) or u=/v=/w= one,
+    /// min_lod=F, max_lod=F (repeatable; default linear,mip_nearest,clamp_to_edge).
+    #[arg(long = "sampler", value_name = "@NAME=STATE")]
+    samplers: Vec<String>,
 }
 
 #[derive(Args)]
@@ -432,6 +438,7 @@ fn run_options(e: &ExecArgs, target: Option<String>) -> verify::cli::RunOptions 
         push: e.push.clone(),
         buffers: e.buffers.clone(),
         max_steps: e.max_steps,
+        samplers: e.samplers.clone(),
     }
 }
 

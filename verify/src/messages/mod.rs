@@ -24,6 +24,7 @@
 //! | 2D block load, store, untyped | [`block2d::load_untyped`], [`block2d::store_untyped`] |
 //! | 2D block load, store, typed | [`block2d::TypedBlock`] |
 //! | sampler `ld`, `ld_lz` | [`sampler::ld`] |
+//! | sampler `sample_l` (filtering) | [`sample::sample_l`] |
 //! | legacy data-port messages (Gfx7 to Gfx12.0) | [`dataport`] |
 //!
 //! A message runs once for all its lanes, as one SIMD message. The lanes it serves are
@@ -164,6 +165,7 @@ pub mod dataport;
 pub mod error;
 pub mod lanes;
 pub mod lsc;
+pub mod sample;
 pub mod sampler;
 pub mod surface;
 pub mod typed;

@@ -29,6 +29,28 @@ impl fmt::Display for ImageKind {
     }
 }
 
+/// Why a `txl` cannot filter its texture.
+#[derive(Clone, PartialEq, Eq, Debug)]
+#[non_exhaustive]
+pub enum TxlProblem {
+    /// The image is not declared `sampled`: only a texture bound for the sampler is
+    /// filtered (a storage image has no sampler view).
+    NotSampled,
+    /// A dimension the IR does not filter: buffers have no filtering (Vulkan's
+    /// uniform texel buffers are fetched, never sampled), and a cube is sampled by a
+    /// direction vector, which `txl` does not take.
+    Dim(ImageDim),
+    /// A `sampler` index no `sampler` declaration covers.
+    UndeclaredSampler(u32),
+    /// A destination that is not 1 to 4 32-bit components.
+    Dest(Type),
+    /// A `dest_type` other than `float32`: filtering returns floats (Vulkan filters
+    /// float, UNORM and SNORM formats only).
+    DestType(AluType),
+    /// An integer format, which Vulkan never filters.
+    IntegerFormat(Format),
+}
+
 /// A problem with an image intrinsic against the image's declaration.
 #[derive(Clone, PartialEq, Eq, Debug)]
 #[non_exhaustive]
@@ -212,6 +234,15 @@ pub enum ImageError {
         op: IntrinsicOp,
         /// The image.
         image: ImageName,
+    },
+    /// A `txl` that cannot filter its texture.
+    Txl {
+        /// The intrinsic.
+        op: IntrinsicOp,
+        /// The image.
+        image: ImageName,
+        /// Why.
+        problem: TxlProblem,
     },
     /// A write to a `readonly` image or a read of a `writeonly` one.
     Access {
@@ -400,6 +431,34 @@ impl fmt::Display for ImageError {
                     ""
                 }
             ),
+            ImageError::Txl { op, image, problem } => {
+                write!(f, "{}: ", Intr(*op))?;
+                match problem {
+                    TxlProblem::NotSampled => write!(
+                        f,
+                        "{image} is not a sampled image; only textures bound for the sampler are filtered"
+                    ),
+                    TxlProblem::Dim(d) => write!(
+                        f,
+                        "{image} is a {d} image; txl filters 1d, 2d and 3d textures and their arrays"
+                    ),
+                    TxlProblem::UndeclaredSampler(i) => {
+                        write!(f, "no `sampler` declaration covers sampler index {i}")
+                    }
+                    TxlProblem::Dest(t) => write!(
+                        f,
+                        "the destination is {t}, expected 1 to 4 32-bit components"
+                    ),
+                    TxlProblem::DestType(t) => write!(
+                        f,
+                        "dest_type={t}; filtering returns float32"
+                    ),
+                    TxlProblem::IntegerFormat(fmt_) => write!(
+                        f,
+                        "{image} has the integer format {fmt_}, which is never filtered"
+                    ),
+                }
+            }
             ImageError::Access {
                 op,
                 image,

@@ -202,6 +202,13 @@ pub enum MessageError {
         /// The destination's bit size.
         found: u8,
     },
+    /// A sampler message's `sampler` index that no `sampler` declaration covers.
+    UndeclaredSampler {
+        /// The intrinsic.
+        op: IntrinsicOp,
+        /// The index.
+        index: u32,
+    },
     /// A sampler destination that is not 16- or 32-bit.
     SamplerBits {
         /// The intrinsic.
@@ -397,6 +404,11 @@ impl fmt::Display for MessageError {
             } => write!(
                 f,
                 "{}: dest_type {dest_type} does not match the {found}-bit destination",
+                Intr(*op)
+            ),
+            MessageError::UndeclaredSampler { op, index } => write!(
+                f,
+                "{}: no `sampler` declaration covers sampler index {index}",
                 Intr(*op)
             ),
             MessageError::SamplerBits { op, found } => write!(

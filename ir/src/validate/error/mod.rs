@@ -23,7 +23,7 @@ pub use alu::{AluError, BitSizeRef};
 pub use async_copy::AsyncCopyError;
 pub use control_flow::{CfList, CfNodeName, ControlFlowError};
 pub use dataport::{DataPortError, DpOperand};
-pub use image::{ImageError, Qualifier};
+pub use image::{ImageError, Qualifier, TxlProblem};
 pub use interface::InterfaceError;
 pub use intrinsic::IntrinsicError;
 pub use message::MessageError;

@@ -82,6 +82,7 @@ impl Case {
             max_steps: ir::interp::DEFAULT_MAX_STEPS,
             bindings: Vec::new(),
             report_limit: 8,
+            samplers: Vec::new(),
         }
     }
 }

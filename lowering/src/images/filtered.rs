@@ -1,0 +1,127 @@
+//! Filtered sampling: `txl` (NIR's `nir_texop_txl`) as the sampler's `sample_l`
+//! message (`intel-graphics-compiler/documentation/visa/instructions/3D_SAMPLE.md`),
+//! as brw lowers `SHADER_OPCODE_TXL` (`brw_lower_logical_sends.cpp`,
+//! `lower_sampler_logical_send`).
+//!
+//! * **Parameters.** `sample_l` takes `lod, u, v, r` (3D_SAMPLE's parameter table):
+//!   1D: u = s; 1D array: u = s, v = the layer (unnormalized); 2D: u = s, v = t; 2D
+//!   array: u = s, v = t, r = the layer; 3D: u, v, r = s, t, r. Unused parameters are
+//!   the constant 0. The sampler rounds and clamps the layer itself, as Vulkan's
+//!   `clamp(RNE(a), 0, layers - 1)` asks; coordinates stay normalized floats.
+//! * **Sampler.** The message names the `txl`'s sampler index; the sampler state at
+//!   that index of the driver's sampler table (anv's `SAMPLER_STATE` array) does the
+//!   filtering, wrapping and LOD clamping the shader does not know.
+//! * **Channels.** The `txl`'s first `n` channels as 32-bit floats. The surface is
+//!   bound with the view's own format, whose missing channels the sampler returns as
+//!   (0, 0, 1): nothing is left for the shader to fill.
+//! * **Platforms.** Every platform with a sampler; PVC has none, and a `txl` there is
+//!   [`LowerErrorKind::SamplerUnavailable`].
+
+use super::access::ImageAccess;
+use super::context::EmitCtx;
+use crate::device::Device;
+use crate::error::{LowerError, LowerErrorKind, Malformation};
+use crate::report::SurfaceFormat;
+use ir::{
+    AluType, BaseType, Format, Function, ImageDim, ImageRef, IndexKind, Inst, IntrinsicOp, Src,
+    Type,
+};
+
+/// A planned `sample_l`.
+#[derive(Clone, Debug)]
+pub(crate) struct SampleL {
+    image: ImageRef,
+    coord: Src,
+    lod: Src,
+    dim: ImageDim,
+    arrayed: bool,
+    sampler: u32,
+    components: u8,
+    /// The surface the driver binds.
+    pub surface: SurfaceFormat,
+}
+
+/// Plans `a` (a `txl`).
+pub(crate) fn plan(a: &ImageAccess<'_>, device: &Device) -> Result<SampleL, LowerError> {
+    if !device.has_sampler {
+        return Err(a.error(LowerErrorKind::SamplerUnavailable { format: None }));
+    }
+    let coord = a.check_coord()?;
+    let lod = a.srcs[1];
+    if a.src_types[1] != Type::U32 {
+        return Err(a.malformed(Malformation::Lod {
+            found: a.src_types[1],
+        }));
+    }
+    let dest = a.dest.unwrap_or(Type::U32);
+    let components = dest.num_components();
+    if dest.bit_size() != 32 || !(1..=4).contains(&components) {
+        return Err(a.malformed(Malformation::LoadComponents { found: dest }));
+    }
+    let index = |k: IndexKind| {
+        a.op.index_position(k)
+            .and_then(|p| a.indices.get(p).copied())
+            .ok_or_else(|| {
+                a.malformed(Malformation::BadIndex {
+                    kind: k,
+                    value: None,
+                })
+            })
+    };
+    let sampler = index(IndexKind::Sampler)?;
+    let float32 = AluType::new(BaseType::Float, 32).to_index();
+    if index(IndexKind::DestType)? != float32 {
+        return Err(a.malformed(Malformation::BadIndex {
+            kind: IndexKind::DestType,
+            value: Some(index(IndexKind::DestType)?),
+        }));
+    }
+    if matches!(a.dim, ImageDim::Buffer | ImageDim::Cube) {
+        return Err(a.malformed(Malformation::NotAnImageAccess { op: a.op }));
+    }
+    let surface = if a.format == Format::None {
+        SurfaceFormat::ViewFormat
+    } else {
+        SurfaceFormat::Typed(a.format)
+    };
+    Ok(SampleL {
+        image: a.image,
+        coord,
+        lod,
+        dim: a.dim,
+        arrayed: a.arrayed,
+        sampler,
+        components,
+        surface,
+    })
+}
+
+impl SampleL {
+    /// The u, v, r parameters per surface type (3D_SAMPLE's table).
+    fn uvr(&self, zero: Src) -> [Src; 3] {
+        let c = |i: u8| self.coord.component(i);
+        match (self.dim, self.arrayed) {
+            (ImageDim::D1, false) => [c(0), zero, zero],
+            (ImageDim::D1, true) | (ImageDim::D2, false) => [c(0), c(1), zero],
+            _ => [c(0), c(1), c(2)],
+        }
+    }
+
+    pub(crate) fn emit(self, func: &mut Function, inst: Inst, ctx: &mut EmitCtx) {
+        let zero = Src::new(ctx.zero(func));
+        let mut b = ctx.builder(func, inst);
+        let [u, v, r] = self.uvr(zero);
+        let mask = (1u32 << self.components) - 1;
+        let float32 = AluType::new(BaseType::Float, 32).to_index();
+        let data = b
+            .intrinsic(
+                IntrinsicOp::SamplerSampleL,
+                Some(self.image),
+                &[self.lod, u, v, r],
+                &[mask, float32, self.sampler],
+                Some(Type::vec32(self.components)),
+            )
+            .expect("sample_l defines a value");
+        ctx.finish(func, inst, Src::new(data));
+    }
+}

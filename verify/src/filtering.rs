@@ -1,0 +1,484 @@
+//! `txl` on the logical image: Vulkan's texel filtering, the reference the sampler's
+//! `sample_l` message is checked against.
+//!
+//! The steps are the Vulkan specification's ("Image Operations", chapter "Textures"),
+//! computed in `f64` and rounded once to the 32-bit result:
+//!
+//! * **LOD and level selection** ("Level-of-Detail Operation", "Image Level(s)
+//!   Selection"): `λ = clamp(lod, minLod, maxLod)`; the filter is `magFilter` when
+//!   `λ <= 0`, else `minFilter`; `d' = clamp(λ, 0, q)` with `q` the view's last level;
+//!   `mip_nearest` reads level `⌈d' + 0.5⌉ - 1`, `mip_linear` levels `⌊d'⌋` and
+//!   `min(⌊d'⌋ + 1, q)`, blended by the fraction of `d'`.
+//! * **Coordinates** ("(u,v,w,a) to (i,j,k,l,n) Transformation and Array Layer
+//!   Selection"): `u = s · width` (and `v`, `w` likewise) of the level; the layer of an
+//!   array `clamp(RNE(a), 0, layers - 1)`. `nearest` reads texel `⌊u⌋`; `linear` texels
+//!   `⌊u - ½⌋` and `⌊u - ½⌋ + 1` weighted by the fraction of `u - ½`, in each dimension.
+//! * **Wrapping** ("Wrapping Operation"): repeat, mirrored repeat, clamp to edge and
+//!   mirror clamp to edge, per coordinate.
+//! * **Texel filtering** ("Texel Filtering"): the weighted sum of the texels, decoded
+//!   with the view's format (missing channels read as the format's (0, 0, 1)).
+//!
+//! # Tolerance
+//!
+//! Vulkan leaves the precision of filtering to the implementation: the weights may be
+//! computed with as few as `subTexelPrecisionBits` (at least 4; Intel's samplers have 8)
+//! bits of fraction, and the LOD with `mipmapPrecisionBits`. So the reference gives each
+//! returned channel an interval ([`ir::bounds`]) that holds every convex combination
+//! of the texels a filter might read: the hull of the channel's values over the
+//! footprint, the texels of the selected levels that any coordinate within 1/256 texel
+//! and a 32-bit float's rounding (and the LOD within 1/256) of the exact one, or of the
+//! coordinate's own interval, reaches, each texel's value widened as its format's conversion may err
+//! ([`crate::tolerance::load_bounds`]), and the whole widened by 2 ULPs for the
+//! rounding of the sum. A NaN or infinite coordinate, or a NaN LOD, has no defined
+//! texel: its interval is the hull of the whole of the levels (and its value the first
+//! texel's).
+
+use crate::call::{access_ctx, bound_image, lane_err};
+use crate::image::{logical_layout, texel_offset_at_lod};
+use crate::memory::{AccessKind, ImageBinding, Memory};
+use crate::sampler_state::{AddressMode, Filter, MipmapMode, SamplerState};
+use crate::texel::TexelLayout;
+use ir::bounds::Interval;
+use ir::interp::{EnvError, IntrinsicCall};
+use ir::{ImageDecl, ImageDim, IndexKind};
+
+/// How far a sampler's coordinate may stray from the exact one, in texels, and its LOD
+/// from the exact LOD (8 bits of fraction, Intel's sub-texel precision).
+const SLACK: f64 = 1.0 / 256.0;
+
+/// The ULPs by which a filtered channel may pass the hull of its texels: the rounding
+/// of the products and sums of a weighted sum of up to 16 texels.
+const SUM_ULPS: f64 = 2.0;
+
+/// The most texels the reference enumerates in one dimension of a footprint before it
+/// takes the whole level instead.
+const MAX_SPAN: i64 = 64;
+
+/// One dimension of a lookup: the texel coordinate (`u`, in texels of the level), the
+/// size of the level in it and the address mode.
+#[derive(Copy, Clone, Debug)]
+struct Axis {
+    coord: f64,
+    /// The coordinate's interval, in texels.
+    range: (f64, f64),
+    size: i64,
+    mode: AddressMode,
+}
+
+/// Vulkan's wrapping of texel coordinate `i` into `0..size`.
+fn wrap(i: i64, size: i64, mode: AddressMode) -> i64 {
+    let mirror = |a: i64| if a >= 0 { a } else { -(1 + a) };
+    match mode {
+        AddressMode::Repeat => i.rem_euclid(size),
+        AddressMode::MirroredRepeat => (size - 1) - mirror(i.rem_euclid(2 * size) - size),
+        AddressMode::ClampToEdge => i.clamp(0, size - 1),
+        AddressMode::MirrorClampToEdge => mirror(i).clamp(0, size - 1),
+    }
+}
+
+/// The texels and weights of one dimension: `nearest` one texel, `linear` two.
+fn taps(axis: &Axis, filter: Filter) -> Vec<(i64, f64)> {
+    let big = 1.0e15;
+    match filter {
+        Filter::Nearest => {
+            let i = axis.coord.floor().clamp(-big, big) as i64;
+            vec![(wrap(i, axis.size, axis.mode), 1.0)]
+        }
+        Filter::Linear => {
+            let x = axis.coord - 0.5;
+            let i0 = x.floor().clamp(-big, big) as i64;
+            let alpha = x - x.floor();
+            vec![
+                (wrap(i0, axis.size, axis.mode), 1.0 - alpha),
+                (wrap(i0.saturating_add(1), axis.size, axis.mode), alpha),
+            ]
+        }
+    }
+}
+
+/// The wrapped texel coordinates any filter may read for a coordinate in the axis's
+/// interval widened by [`SLACK`].
+fn footprint(axis: &Axis) -> Vec<i64> {
+    let (lo, hi) = axis.range;
+    let all = || (0..axis.size).collect();
+    if !(lo.is_finite() && hi.is_finite()) {
+        return all();
+    }
+    // The sampler scales the coordinate in 32-bit floats: one rounding of the product.
+    let slack = SLACK + hi.abs().max(lo.abs()) * f64::from(f32::EPSILON);
+    let big = 1.0e15;
+    let first = (lo - slack - 0.5).floor().clamp(-big, big) as i64;
+    let last = ((hi + slack - 0.5).floor().clamp(-big, big) as i64).saturating_add(1);
+    if last - first >= MAX_SPAN.max(2 * axis.size) {
+        return all();
+    }
+    let mut out: Vec<i64> = (first..=last)
+        .map(|i| wrap(i, axis.size, axis.mode))
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// A lookup of one lane, at one level.
+struct Lookup<'a, 'c> {
+    mem: &'a mut Memory,
+    decl: &'a ImageDecl,
+    b: &'a ImageBinding,
+    layout: &'a TexelLayout,
+    call: &'a IntrinsicCall<'c>,
+    lane: usize,
+}
+
+impl Lookup<'_, '_> {
+    /// The decoded texel at `(x, y, z)` (z: slice or layer) of level `lod`, and the
+    /// intervals its conversion allows.
+    fn texel(
+        &mut self,
+        lod: u32,
+        x: i64,
+        y: i64,
+        z: i64,
+    ) -> Result<([f64; 4], [Interval; 4]), EnvError> {
+        let coord: Vec<u64> = match (self.decl.dim, self.decl.arrayed) {
+            (ImageDim::D1, false) => vec![x as u64],
+            (ImageDim::D1, true) => vec![x as u64, z as u64],
+            (ImageDim::D2, false) => vec![x as u64, y as u64],
+            _ => vec![x as u64, y as u64, z as u64],
+        };
+        let offset = texel_offset_at_lod(self.decl, self.b, &coord, u64::from(lod))
+            .map_err(|e| lane_err(self.lane, e))?;
+        let mut bytes = vec![0u8; self.layout.bytes];
+        let ctx = access_ctx(self.call, self.lane);
+        self.mem
+            .texel_access(AccessKind::Load, self.b.alloc, offset, &mut bytes, &ctx)
+            .map_err(|e| lane_err(self.lane, e))?;
+        let rgba = self
+            .layout
+            .decode(&bytes)
+            .map_err(|e| lane_err(self.lane, e))?;
+        let bounds = crate::tolerance::load_bounds(self.layout, &bytes, None);
+        let mut vals = [0.0; 4];
+        let mut ivs = [Interval::new(0.0, 0.0); 4];
+        for c in 0..4 {
+            let v = f64::from(f32::from_bits(rgba[c] as u32));
+            vals[c] = v;
+            ivs[c] = bounds[c].map_or(Interval::new(v, v), |b| b.hull(Interval::new(v, v)));
+        }
+        Ok((vals, ivs))
+    }
+}
+
+/// The extent of level `lod` as (width, height, depth, layers).
+fn level_size(b: &ImageBinding, lod: u32) -> Option<[i64; 4]> {
+    let e = b.view_extent(lod)?;
+    Some([
+        e.width as i64,
+        e.height as i64,
+        e.depth as i64,
+        e.layers as i64,
+    ])
+}
+
+/// The axes of a lookup at a level of size `size`: the normalized coordinates scaled,
+/// with their intervals.
+fn axes(
+    decl: &ImageDecl,
+    state: &SamplerState,
+    size: [i64; 4],
+    coord: &[(f64, (f64, f64))],
+) -> Vec<Axis> {
+    let n = match decl.dim {
+        ImageDim::D1 => 1,
+        ImageDim::D3 => 3,
+        _ => 2,
+    };
+    (0..n)
+        .map(|k| {
+            let (c, (lo, hi)) = coord[k];
+            let s = size[k] as f64;
+            Axis {
+                coord: c * s,
+                range: (lo * s, hi * s),
+                size: size[k].max(1),
+                mode: state.address[k],
+            }
+        })
+        .collect()
+}
+
+/// The array layer of an arrayed lookup: `clamp(RNE(a), 0, layers - 1)`.
+fn layer(a: f64, layers: i64) -> i64 {
+    if a.is_nan() {
+        return 0;
+    }
+    let r = a.round_ties_even().clamp(-1.0e15, 1.0e15) as i64;
+    r.clamp(0, layers - 1)
+}
+
+/// The layers an arrayed lookup may read for a layer coordinate in `(lo, hi)`.
+fn layers_reached(lo: f64, hi: f64, layers: i64) -> Vec<i64> {
+    if !(lo.is_finite() && hi.is_finite()) {
+        return (0..layers).collect();
+    }
+    let first = layer(lo - SLACK, layers);
+    let last = layer(hi + SLACK, layers);
+    (first..=last).collect()
+}
+
+/// Executes `txl` lane by lane: the filtered value and, when the executor tracks them,
+/// the intervals of the [tolerance](self#tolerance).
+pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), EnvError> {
+    call.check_sources()?;
+    let decl = call
+        .image
+        .ok_or_else(|| EnvError::msg("`@txl` names no image"))?;
+    let sampler = call
+        .index(IndexKind::Sampler)
+        .ok_or_else(|| EnvError::msg("`@txl` has no sampler index"))?;
+    let ncomp = call.dest_components();
+    let lanes: Vec<usize> = call.active_lanes().collect();
+    for lane in lanes {
+        let state = *mem.sampler(sampler).ok_or_else(|| {
+            lane_err(
+                lane,
+                format!("sampler index {sampler} has no sampler state bound"),
+            )
+        })?;
+        let (_, b) = bound_image(mem, call, lane)?;
+        let b = b.clone();
+        let layout = logical_layout(decl, &b).map_err(|e| lane_err(lane, e))?;
+        if layout.is_integer() || layout.is_64bit() {
+            return Err(lane_err(
+                lane,
+                format!(
+                    "`@txl` filters float and normalized formats, not {}",
+                    layout.name
+                ),
+            ));
+        }
+        let f = |v: u64| f64::from(f32::from_bits(v as u32));
+        let src = call.src(0, lane).to_vec();
+        let src_b = call.src_bounds(0, lane).map(<[_]>::to_vec);
+        let comp = |k: usize| {
+            let v = f(src[k]);
+            let iv = src_b
+                .as_ref()
+                .and_then(|b| b[k])
+                .map_or((v, v), |i| (i.lo.min(v), i.hi.max(v)));
+            (v, iv)
+        };
+        let coord: Vec<(f64, (f64, f64))> = (0..src.len()).map(comp).collect();
+        let lod = f(call.src(1, lane)[0]);
+        let lod_iv = call
+            .src_bounds(1, lane)
+            .and_then(|b| b[0])
+            .map_or((lod, lod), |i| (i.lo.min(lod), i.hi.max(lod)));
+        let q = b.levels.saturating_sub(1);
+        let array_coord = match (decl.dim, decl.arrayed) {
+            (ImageDim::D1, true) => Some(coord[1]),
+            (ImageDim::D2, true) => Some(coord[2]),
+            _ => None,
+        };
+        let mut look = Lookup {
+            mem,
+            decl,
+            b: &b,
+            layout: &layout,
+            call,
+            lane,
+        };
+        // The value.
+        let (value, levels_exact) = filtered(&mut look, &state, &coord, array_coord, lod, q)?;
+        // The interval: every level a LOD within the slack may select, every texel
+        // of the footprint.
+        let undefined = lod.is_nan() || coord.iter().any(|c| !c.0.is_finite());
+        let levels: Vec<u32> = if undefined || lod_iv.0.is_nan() || lod_iv.1.is_nan() {
+            (0..=q).collect()
+        } else {
+            let d = |l: f64| {
+                l.clamp(f64::from(state.min_lod), f64::from(state.max_lod))
+                    .clamp(0.0, f64::from(q))
+            };
+            let first = d(lod_iv.0 - SLACK).floor() as u32;
+            let last = (d(lod_iv.1 + SLACK).ceil() as u32).min(q);
+            (first..=last).collect()
+        };
+        let mut hull: Option<[Interval; 4]> = None;
+        for &lv in levels.iter().chain(levels_exact.iter()) {
+            let Some(size) = level_size(&b, lv) else {
+                continue;
+            };
+            let ax = axes(decl, &state, size, &coord);
+            let lists: Vec<Vec<i64>> = ax.iter().map(footprint).collect();
+            let zs: Vec<i64> = match (decl.dim, array_coord) {
+                (ImageDim::D3, _) => lists[2].clone(),
+                (_, Some((_, (lo, hi)))) => layers_reached(lo, hi, size[3]),
+                _ => vec![0],
+            };
+            let ys: Vec<i64> = if decl.dim == ImageDim::D1 {
+                vec![0]
+            } else {
+                lists[1].clone()
+            };
+            for &z in &zs {
+                for &y in &ys {
+                    for &x in &lists[0] {
+                        let (z_, y_) = match decl.dim {
+                            ImageDim::D1 => (z, 0),
+                            _ => (z, y),
+                        };
+                        let (_, iv) = look.texel(lv, x, y_, z_)?;
+                        hull = Some(match hull {
+                            None => iv,
+                            Some(h) => std::array::from_fn(|c| h[c].hull(iv[c])),
+                        });
+                    }
+                }
+            }
+        }
+        let vals: Vec<u64> = value[..ncomp]
+            .iter()
+            .map(|&v| u64::from((v as f32).to_bits()))
+            .collect();
+        call.set_dest(lane, &vals);
+        if call.tracks_bounds() {
+            if let Some(h) = hull {
+                let bounds: Vec<Option<Interval>> = (0..ncomp)
+                    .map(|c| {
+                        let v = value[c];
+                        let iv = h[c].hull(Interval::new(v, v)).widened_by_ulps(32, SUM_ULPS);
+                        (iv.lo.is_finite() && iv.hi.is_finite()).then_some(iv)
+                    })
+                    .collect();
+                call.set_dest_bounds(lane, &bounds);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The filtered RGBA value of one lane, and the levels it read.
+fn filtered(
+    look: &mut Lookup<'_, '_>,
+    state: &SamplerState,
+    coord: &[(f64, (f64, f64))],
+    array_coord: Option<(f64, (f64, f64))>,
+    lod: f64,
+    q: u32,
+) -> Result<([f64; 4], Vec<u32>), EnvError> {
+    if lod.is_nan() || coord.iter().any(|c| !c.0.is_finite()) {
+        // No defined texel (an infinite coordinate has no texel position, nor a
+        // fraction to weight by): the interval (every level) is the answer; the value
+        // is the first texel's.
+        let (v, _) = look.texel(0, 0, 0, 0)?;
+        return Ok((v, (0..=q).collect()));
+    }
+    let lambda = lod
+        .min(f64::from(state.max_lod))
+        .max(f64::from(state.min_lod));
+    let filter = if lambda <= 0.0 {
+        state.mag_filter
+    } else {
+        state.min_filter
+    };
+    let d = lambda.clamp(0.0, f64::from(q));
+    let levels: Vec<(u32, f64)> = match state.mipmap_mode {
+        MipmapMode::Nearest => vec![(((d + 0.5).ceil() - 1.0).max(0.0) as u32, 1.0)],
+        MipmapMode::Linear => {
+            let hi = d.floor() as u32;
+            let lo = (hi + 1).min(q);
+            let delta = d - d.floor();
+            vec![(hi, 1.0 - delta), (lo, delta)]
+        }
+    };
+    let mut out = [0.0f64; 4];
+    let mut read = Vec::new();
+    for &(lv, lw) in &levels {
+        if lw == 0.0 {
+            continue;
+        }
+        read.push(lv);
+        let size = level_size(look.b, lv)
+            .ok_or_else(|| lane_err(look.lane, format!("level {lv} is outside the view")))?;
+        let ax = axes(look.decl, state, size, coord);
+        let tx = taps(&ax[0], filter);
+        let ty = if ax.len() > 1 {
+            taps(&ax[1], filter)
+        } else {
+            vec![(0, 1.0)]
+        };
+        let tz = match (ax.len(), array_coord) {
+            (3, _) => taps(&ax[2], filter),
+            (_, Some((a, _))) => vec![(layer(a, size[3]), 1.0)],
+            _ => vec![(0, 1.0)],
+        };
+        for &(z, wz) in &tz {
+            for &(y, wy) in &ty {
+                for &(x, wx) in &tx {
+                    let w = lw * wx * wy * wz;
+                    if w == 0.0 {
+                        continue;
+                    }
+                    let (v, _) = look.texel(lv, x, y, z)?;
+                    for c in 0..4 {
+                        out[c] += w * v[c];
+                    }
+                }
+            }
+        }
+    }
+    Ok((out, read))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrapping_follows_vulkan() {
+        let w = |i, m| wrap(i, 4, m);
+        // Repeat: ... 2 3 | 0 1 2 3 | 0 1 ...
+        assert_eq!(
+            [-2, -1, 4, 5].map(|i| w(i, AddressMode::Repeat)),
+            [2, 3, 0, 1]
+        );
+        // Mirrored repeat: ... 1 0 | 0 1 2 3 | 3 2 ...
+        assert_eq!(
+            [-2, -1, 4, 5, 8].map(|i| w(i, AddressMode::MirroredRepeat)),
+            [1, 0, 3, 2, 0]
+        );
+        assert_eq!([-3, 7].map(|i| w(i, AddressMode::ClampToEdge)), [0, 3]);
+        // Mirror clamp to edge: mirrored once, then clamped.
+        assert_eq!(
+            [-1, -2, -9, 9].map(|i| w(i, AddressMode::MirrorClampToEdge)),
+            [0, 1, 3, 3]
+        );
+    }
+
+    #[test]
+    fn linear_taps_are_the_two_nearest_texel_centres() {
+        let axis = |coord| Axis {
+            coord,
+            range: (coord, coord),
+            size: 4,
+            mode: AddressMode::ClampToEdge,
+        };
+        // u = 1.75 texels: centres 1.5 and 2.5, a quarter of the way.
+        assert_eq!(
+            taps(&axis(1.75), Filter::Linear),
+            vec![(1, 0.75), (2, 0.25)]
+        );
+        // At the left edge: u - 1/2 = -0.25, taps -1 (clamped to 0) at 0.25 and 0 at
+        // 0.75.
+        assert_eq!(
+            taps(&axis(0.25), Filter::Linear),
+            vec![(0, 0.25), (0, 0.75)]
+        );
+        assert_eq!(taps(&axis(1.75), Filter::Nearest), vec![(1, 1.0)]);
+        // The footprint takes the neighbours a coordinate 1/256 texel away reaches.
+        assert_eq!(footprint(&axis(2.5)), vec![1, 2, 3]);
+        assert_eq!(footprint(&axis(2.25)), vec![1, 2]);
+        assert_eq!(footprint(&axis(f64::NAN)), vec![0, 1, 2, 3]);
+    }
+}
