@@ -13,7 +13,11 @@ pub enum SurfaceFormat {
     /// A typed surface of this format: the lowered format, or the image format itself
     /// where the hardware converts (write-only images).
     Typed(Format),
-    /// A typed surface of whatever format the bound view has (format-less images).
+    /// A typed surface of whatever format the bound view has (format-less images). An
+    /// image the shader loads from is read with typed messages of that format, with
+    /// no conversion in the shader: its view must be of a format the platform reads
+    /// typed ([`crate::format::supports_typed_read`]; every storage format from Gfx12.5), the
+    /// formats a Vulkan driver gives `VK_FORMAT_FEATURE_2_STORAGE_READ_WITHOUT_FORMAT_BIT`.
     ViewFormat,
     /// An untyped (raw buffer) view of the image's memory.
     Raw,

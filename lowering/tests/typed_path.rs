@@ -168,13 +168,18 @@ fn format_less_access() {
         f.inst(f.value_def(v).unwrap()).as_intrinsic().unwrap().op,
         IntrinsicOp::LscLoadQuad
     );
-    // Before Gfx12.5 the format is needed.
-    let (mut sh, _) = load_shader(&d, 4, F32);
-    let e = lowering::lower_images(&mut sh, &dev("tgl"), &Default::default()).unwrap_err();
-    assert!(matches!(
-        e.kind,
-        lowering::LowerErrorKind::FormatRequired(..)
-    ));
+    // Before Gfx12.5 too the load is the typed read of the view's format, all four
+    // channels, with no conversion after it (the view must be of a format TGL reads
+    // typed, as Vulkan's STORAGE_READ_WITHOUT_FORMAT format feature promises).
+    let (mut sh, v) = load_shader(&d, 4, F32);
+    let rep = lower(&mut sh, "tgl");
+    assert_eq!(rep.bindings[0].surface, SurfaceFormat::ViewFormat);
+    let f = &sh.functions[0];
+    assert_eq!(messages(f), ["dp_typed_read dp_cmask=xyzw"]);
+    assert_eq!(
+        f.inst(f.value_def(v).unwrap()).as_intrinsic().unwrap().op,
+        IntrinsicOp::DpTypedRead
+    );
     // Stores convert in hardware everywhere.
     let (mut sh, _) = shader(&d, |b, d, r, c| {
         let data = b.zero(Type::vec32(2));

@@ -345,33 +345,7 @@ pub const DOCUMENTED_REFUSALS: &[(&str, &str, &str)] = &[
         "pvc",
         "has no 3D sampler",
     ),
-    // FFmpeg's filters read images declared without a format; before Gfx12.5 the
-    // lowering needs the format of an image it loads from.
-    ("ffmpeg/avgblur.comp", "ivb", TYPED_READ_WITHOUT_FORMAT),
-    ("ffmpeg/avgblur.comp", "byt", TYPED_READ_WITHOUT_FORMAT),
-    ("ffmpeg/avgblur.comp", "hsw", TYPED_READ_WITHOUT_FORMAT),
-    ("ffmpeg/avgblur.comp", "bdw", TYPED_READ_WITHOUT_FORMAT),
-    ("ffmpeg/avgblur.comp", "skl", TYPED_READ_WITHOUT_FORMAT),
-    ("ffmpeg/avgblur.comp", "icl", TYPED_READ_WITHOUT_FORMAT),
-    ("ffmpeg/avgblur.comp", "tgl", TYPED_READ_WITHOUT_FORMAT),
-    ("ffmpeg/flip.comp", "ivb", TYPED_READ_WITHOUT_FORMAT),
-    ("ffmpeg/flip.comp", "byt", TYPED_READ_WITHOUT_FORMAT),
-    ("ffmpeg/flip.comp", "hsw", TYPED_READ_WITHOUT_FORMAT),
-    ("ffmpeg/flip.comp", "bdw", TYPED_READ_WITHOUT_FORMAT),
-    ("ffmpeg/flip.comp", "skl", TYPED_READ_WITHOUT_FORMAT),
-    ("ffmpeg/flip.comp", "icl", TYPED_READ_WITHOUT_FORMAT),
-    ("ffmpeg/flip.comp", "tgl", TYPED_READ_WITHOUT_FORMAT),
-    ("ffmpeg/transpose.comp", "ivb", TYPED_READ_WITHOUT_FORMAT),
-    ("ffmpeg/transpose.comp", "byt", TYPED_READ_WITHOUT_FORMAT),
-    ("ffmpeg/transpose.comp", "hsw", TYPED_READ_WITHOUT_FORMAT),
-    ("ffmpeg/transpose.comp", "bdw", TYPED_READ_WITHOUT_FORMAT),
-    ("ffmpeg/transpose.comp", "skl", TYPED_READ_WITHOUT_FORMAT),
-    ("ffmpeg/transpose.comp", "icl", TYPED_READ_WITHOUT_FORMAT),
-    ("ffmpeg/transpose.comp", "tgl", TYPED_READ_WITHOUT_FORMAT),
 ];
-
-/// The refusal of a load from an image without a format before Gfx12.5.
-const TYPED_READ_WITHOUT_FORMAT: &str = "typed reads before Gfx12.5 do not convert every format";
 
 /// Cases the vISA back end cannot emit yet (`tests/tests/corpus_genx.rs`): `(case
 /// substring, substring of the emission error)`. They import, lower and verify; the

@@ -114,14 +114,11 @@ fn expected_errors(
         kinds.push(K::A64Unsupported);
         certain |= options.force_untyped;
     }
-    // Format-less images: typed reads convert every format only from Gfx12.5, and the
-    // untyped path needs the format to address texels.
-    if format == Format::None {
-        let load = matches!(access.op, Op::Load { .. });
-        if options.force_untyped || (load && !device.has_lsc) {
-            kinds.push(K::FormatRequired);
-            certain = true;
-        }
+    // Format-less images: the untyped path needs the format to address texels (typed
+    // reads of the view's format serve loads on every generation).
+    if format == Format::None && options.force_untyped {
+        kinds.push(K::FormatRequired);
+        certain = true;
     }
     // Without byte scattered messages (Ivy Bridge, Bay Trail), the untyped path cannot
     // move 8- and 16-bit texels (docs/hardware/dataport.md §1); typed formats cover

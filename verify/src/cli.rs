@@ -44,6 +44,9 @@
 //! give). Without one, `run` binds the first of [`formatless_view_formats`] (RGBA8 of the
 //! sampled type) and `verify` verifies once for each of the three (8-bit RGBA, 16-bit,
 //! 32-bit single channel of that type), one `verified:` line each naming the formats.
+//! An image the shader loads from takes only the formats the platform reads typed (a
+//! load without a format is a typed read of the view's format): on BDW a float image
+//! takes `r32_float` alone.
 //!
 //! Each image element, global allocation and push-constant byte may be set by one
 //! option only: a second `--image` for the same element, `--global` for the same
@@ -871,22 +874,42 @@ fn format_variants(
     o: &RunOptions,
 ) -> Result<Vec<Vec<(String, Format)>>, CliError> {
     let chosen = view_formats(shader, o)?;
-    let open: Vec<(String, [Format; 3])> = shader
+    let target = o
+        .target
+        .as_deref()
+        .ok_or_else(|| CliError::Usage("verify needs --target PLATFORM".into()))?;
+    let dev = device(target)?;
+    let open: Vec<(String, Vec<Format>)> = shader
         .images
         .iter()
         .enumerate()
         .filter(|(_, d)| d.format == Format::None && !chosen.iter().any(|(n, _)| *n == d.name))
         .map(|(i, d)| {
-            let formats = formatless_view_formats(crate::setup::sampled_type(shader, i));
+            let formats = formatless_view_formats(
+                crate::setup::sampled_type(shader, i),
+                &dev,
+                crate::setup::loads_image(shader, i),
+            );
             (d.name.clone(), formats)
         })
         .collect();
-    if open.is_empty() {
-        return Ok(vec![Vec::new()]);
+    // Run k binds the k-th format of each image (its last when it has fewer), and runs
+    // that would bind the same views are made once.
+    let runs = open.iter().map(|(_, f)| f.len()).max().unwrap_or(0);
+    let mut variants: Vec<Vec<(String, Format)>> = Vec::new();
+    for k in 0..runs {
+        let v: Vec<(String, Format)> = open
+            .iter()
+            .map(|(n, f)| (n.clone(), f[k.min(f.len() - 1)]))
+            .collect();
+        if !variants.contains(&v) {
+            variants.push(v);
+        }
     }
-    Ok((0..3)
-        .map(|k| open.iter().map(|(n, f)| (n.clone(), f[k])).collect())
-        .collect())
+    if variants.is_empty() {
+        variants.push(Vec::new());
+    }
+    Ok(variants)
 }
 
 /// `ir-opt verify --visa`: as [`verify_shader`], and the vISA kernel `backend` makes

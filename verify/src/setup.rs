@@ -294,15 +294,50 @@ pub fn sampled_type(shader: &Shader, image: usize) -> Option<ir::BaseType> {
 }
 
 /// The view formats `ir-opt verify` binds a format-less image of sampled type `base`
-/// with, one run each: four, two and one channels of 8, 16 and 32 bits, each converting
-/// differently (float: UNORM, half float, float; signed and unsigned integers). The
-/// first is the one a single run (`ir-opt run`, [`Setup::default_for`]) binds.
-pub fn formatless_view_formats(base: Option<ir::BaseType>) -> [Format; 3] {
-    match base {
+/// with on `device`, one run each: four, two and one channels of 8, 16 and 32 bits, each
+/// converting differently (float: UNORM, half float, float; signed and unsigned
+/// integers). An image the shader loads from (`loaded`) takes only those the platform
+/// reads typed, as a load without a format is a typed read of the view's format
+/// (`lowering::SurfaceFormat::ViewFormat`): the R32 format at least, which every
+/// generation with storage images reads. The first is the one a single run (`ir-opt
+/// run`, [`Setup::default_for`]) binds.
+pub fn formatless_view_formats(
+    base: Option<ir::BaseType>,
+    device: &Device,
+    loaded: bool,
+) -> Vec<Format> {
+    let all = match base {
         Some(ir::BaseType::Int) => [Format::Rgba8Sint, Format::Rg16Sint, Format::R32Sint],
         Some(ir::BaseType::Uint) => [Format::Rgba8Uint, Format::Rg16Uint, Format::R32Uint],
         _ => [Format::Rgba8Unorm, Format::Rgba16Float, Format::R32Float],
+    };
+    let readable: Vec<Format> = all
+        .into_iter()
+        .filter(|&f| !loaded || lowering::format::supports_typed_read(device, f))
+        .collect();
+    if readable.is_empty() {
+        vec![all[2]]
+    } else {
+        readable
     }
+}
+
+/// Whether `shader` loads from storage image `image` (an `image_load` names it; a
+/// sampled texture's loads go through the sampler, which reads every format).
+pub fn loads_image(shader: &Shader, image: usize) -> bool {
+    let sampled = shader
+        .images
+        .get(image)
+        .is_some_and(|d| d.access.contains(ir::Access::SAMPLED));
+    !sampled
+        && shader.functions.iter().any(|func| {
+            func.insts_in_order().into_iter().any(|inst| {
+                func.inst(inst).as_intrinsic().is_some_and(|intr| {
+                    intr.op == IntrinsicOp::ImageLoad
+                        && intr.image.map(|r| r.image.index()) == Some(image)
+                })
+            })
+        })
 }
 
 /// What a caller chooses of a setup beyond the seed.
@@ -406,14 +441,29 @@ impl Setup {
         let mut images = Vec::new();
         for (i, decl) in shader.images.iter().enumerate() {
             let format = if decl.format == Format::None {
-                choices
-                    .view_formats
-                    .iter()
-                    .find(|(n, _)| *n == decl.name)
-                    .map_or_else(
-                        || formatless_view_formats(sampled_type(shader, i))[0],
-                        |&(_, f)| f,
-                    )
+                let loaded = loads_image(shader, i);
+                let readable = formatless_view_formats(sampled_type(shader, i), device, loaded);
+                match choices.view_formats.iter().find(|(n, _)| *n == decl.name) {
+                    None => readable[0],
+                    Some(&(_, f))
+                        if !loaded || lowering::format::supports_typed_read(device, f) =>
+                    {
+                        f
+                    }
+                    Some(&(_, f)) => {
+                        let names: Vec<String> = readable.iter().map(|r| r.to_string()).collect();
+                        return Err(SetupError::new(
+                            Some(format!("@{}", decl.name)),
+                            format!(
+                                "the shader loads from it without a format, a typed read of \
+                                 the view's format, and {} reads no {f} surface typed: give \
+                                 it a view of a format it reads ({}, ...)",
+                                device.name,
+                                names.join(", ")
+                            ),
+                        ));
+                    }
+                }
             } else {
                 decl.format
             };

@@ -33,8 +33,6 @@ pub enum FormatProblem {
 pub enum FormatUse {
     /// The untyped path, which computes texel addresses from the format.
     UntypedAddress,
-    /// A load before Gfx12.5, whose typed reads do not convert every format.
-    TypedReadBeforeGfx125,
     /// An image block access, which moves whole texels.
     BlockTexels,
     /// The storage format lowering.
@@ -176,10 +174,6 @@ impl fmt::Display for FormatUse {
         match self {
             FormatUse::UntypedAddress => f.write_str(
                 "the untyped path computes texel addresses from the format, and the image has none",
-            ),
-            FormatUse::TypedReadBeforeGfx125 => f.write_str(
-                "typed reads before Gfx12.5 do not convert every format, so a load needs the \
-                 image's format qualifier",
             ),
             FormatUse::BlockTexels => f.write_str(
                 "a block access moves whole texels, and the image has no format to size them",

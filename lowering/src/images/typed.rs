@@ -140,15 +140,12 @@ pub(crate) fn plan_load(
         if options.force_untyped {
             return Err(a.error(LowerErrorKind::FormatRequired(FormatUse::UntypedAddress)));
         }
-        // Typed reads convert every storage format from Gfx12.5 (isl TR column,
-        // docs/hardware/mesa-storage-images.md §3; anv's `shaderStorageImageReadWithoutFormat =
-        // verx10 >= 125`), so the message's data is the result. Earlier parts would
-        // need Mesa main's FORMAT-parameter if-chain (§10), which is not implemented.
-        if !device.has_lsc {
-            return Err(a.error(LowerErrorKind::FormatRequired(
-                FormatUse::TypedReadBeforeGfx125,
-            )));
-        }
+        // The typed read of the view's own format, whose data is the result: the view
+        // must be of a format the platform reads typed (`supports_typed_read`, isl's TR
+        // column; every storage format from Gfx12.5), which is what Vulkan's
+        // STORAGE_READ_WITHOUT_FORMAT format feature promises and anv sets from
+        // `isl_format_supports_typed_reads` (`anv_formats.c`): Mesa 22.3's brw leaves
+        // such a load alone on every generation (docs/hardware/mesa-storage-images.md §14).
         if dest.bit_size() != 32 || dest_comps > 4 {
             return Err(a.malformed(Malformation::LoadComponents { found: dest }));
         }

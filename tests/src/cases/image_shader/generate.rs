@@ -236,13 +236,18 @@ fn arbitrary_image(
         arbitrary_format(g, device, cfg.unlowerable_share)
     };
     // Without a format only typed messages move texels (the untyped path needs the
-    // format to address them), and only LSC's typed reads convert every format.
+    // format to address them). Before Gfx12.5 a supported case keeps its format, so
+    // that the cases drawn stay those drawn before such loads lowered there.
     let format_less = chance(g, cfg.format_less_share, 100)
         && !(cfg.supported_only && (options.force_untyped || !device.has_lsc));
     if format_less && matches!(format, Format::R64Uint | Format::R64Sint) {
         // Format-less data is 32-bit; a 64-bit view needs its format.
         format = Format::R32Uint;
     }
+    // A load without a format is the typed read of the view's format, so a format-less
+    // image has a view of a format the device reads typed (Vulkan's
+    // STORAGE_READ_WITHOUT_FORMAT feature); one drawn otherwise keeps its format.
+    let format_less = format_less && lowering::format::supports_typed_read(device, format);
     let access = match below(g, 20) {
         0..=10 => Access::NONE,
         11..=13 => Access::NON_WRITEABLE,

@@ -101,7 +101,19 @@ fn ivb_word_read(msg: &DpMessage<'_>, format: tiling::Format) -> bool {
         && matches!(format, tiling::Format::R8_UINT | tiling::Format::R16_UINT)
 }
 
-/// `@dp_typed_read`: the enabled channels of each served lane's texel, packed.
+/// The first generation whose typed reads return texels of storage format `format`
+/// (isl's TR column), when the format is a storage format.
+fn typed_read_from(format: tiling::Format) -> Option<tiling::Gen> {
+    ir::Format::ALL
+        .iter()
+        .find(|f| lowering::format::isl_format(**f) == Some(format))
+        .and_then(|f| lowering::format::format_info(*f))
+        .and_then(|i| i.typed_read)
+}
+
+/// `@dp_typed_read`: the enabled channels of each served lane's texel, packed. A storage
+/// format the generation does not read typed (isl's TR column) is an illegal message:
+/// the hardware's result is undefined, and a lowering that sends it is wrong.
 pub fn read(
     mem: &mut Memory,
     msg: &DpMessage<'_>,
@@ -111,6 +123,17 @@ pub fn read(
     for lane in msg.lanes() {
         let ctx = msg.sender.ctx(lane);
         let t = texel(mem, msg, &coords, lane)?;
+        if !ivb_word_read(msg, t.format) {
+            if let Some(first) = typed_read_from(t.format).filter(|&g| msg.caps.gen < g) {
+                return Err(illegal(
+                    lane,
+                    format!(
+                        "{:?} has no typed reads of {} surfaces (from {first:?})",
+                        msg.caps.gen, t.format
+                    ),
+                ));
+            }
+        }
         let rgba = match t.offset {
             None => {
                 // The zero texel, converted (the discarded load leaves the bytes 0).
