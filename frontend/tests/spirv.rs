@@ -66,6 +66,19 @@ fn assemble(src: &str, name: &str) -> Vec<u8> {
     b
 }
 
+/// `shader` verifies with 0 mismatches on each of `targets`.
+fn verifies_on(shader: &ir::Shader, targets: &[&str]) {
+    for target in targets {
+        let o = verify::cli::RunOptions {
+            target: Some(target.to_string()),
+            ..Default::default()
+        };
+        let v = verify::cli::verify_shader(shader, &o, &verify::cli::VerifyOptions::default())
+            .unwrap_or_else(|e| panic!("{target}: {e}"));
+        assert!(v.contains(" 0 mismatches"), "{target}: {v}");
+    }
+}
+
 /// Imports `spv` with `spec`, runs one workgroup with storage buffer 0 of `n` zero
 /// words, and returns the words and the workgroup size.
 fn run(spv: &[u8], spec: &[(u32, SpecValue)], n: usize) -> (Vec<u32>, [u32; 3]) {
@@ -207,15 +220,7 @@ void main() {
             "lay 2d r32_sint none"
         ]
     );
-    for target in ["dg2", "tgl", "bdw"] {
-        let o = verify::cli::RunOptions {
-            target: Some(target.into()),
-            ..Default::default()
-        };
-        let v = verify::cli::verify_shader(s, &o, &verify::cli::VerifyOptions::default())
-            .unwrap_or_else(|e| panic!("{target}: {e}"));
-        assert!(v.contains(" 0 mismatches"), "{target}: {v}");
-    }
+    verifies_on(s, &["dg2", "tgl", "bdw"]);
 }
 
 #[test]
@@ -455,19 +460,7 @@ void main() {
         "{text}"
     );
     // Lowered (one pass per distinct index) and run against the original.
-    for target in ["dg2", "tgl"] {
-        let o = verify::cli::RunOptions {
-            target: Some(target.into()),
-            ..Default::default()
-        };
-        let v = verify::cli::verify_shader(
-            &imported.shader,
-            &o,
-            &verify::cli::VerifyOptions::default(),
-        )
-        .unwrap_or_else(|e| panic!("{target}: {e}"));
-        assert!(v.contains(" 0 mismatches"), "{target}: {v}");
-    }
+    verifies_on(&imported.shader, &["dg2", "tgl"]);
 }
 
 #[test]
@@ -813,15 +806,7 @@ fn runtime_descriptor_arrays_take_the_counts_given_else_eight() {
         stores.len() == 1 && !stores[0].contains("non_uniform"),
         "{text}"
     );
-    for target in ["dg2", "tgl", "bdw"] {
-        let o = verify::cli::RunOptions {
-            target: Some(target.into()),
-            ..Default::default()
-        };
-        let v = verify::cli::verify_shader(s, &o, &verify::cli::VerifyOptions::default())
-            .unwrap_or_else(|e| panic!("{target}: {e}"));
-        assert!(v.contains(" 0 mismatches"), "{target}: {v}");
-    }
+    verifies_on(s, &["dg2", "tgl", "bdw"]);
     // Without counts, each runtime array has 8 descriptors: `one` follows at 16.
     let imported = frontend::import(&spv, Language::SpirV, None).unwrap_or_else(|e| panic!("{e}"));
     let decls: Vec<(Option<u32>, u32)> = imported
@@ -943,15 +928,7 @@ void main() {
         .collect();
     assert_eq!(samplers, [(0, 1, 0), (0, 2, 1)]);
     let s = &imported.shader;
-    for target in ["dg2", "tgl", "skl"] {
-        let o = verify::cli::RunOptions {
-            target: Some(target.into()),
-            ..Default::default()
-        };
-        let v = verify::cli::verify_shader(s, &o, &verify::cli::VerifyOptions::default())
-            .unwrap_or_else(|e| panic!("{target}: {e}"));
-        assert!(v.contains(" 0 mismatches"), "{target}: {v}");
-    }
+    verifies_on(s, &["dg2", "tgl", "skl"]);
 }
 
 /// What `txl` does not take is refused by name: gradients, offsets, cube textures.
