@@ -1009,6 +1009,16 @@ fn a_workgroup_over_the_limit_and_ray_queries_are_clear_errors() {
             "{e}"
         );
     }
+    // Sizes whose product passes u64 are an error too, not an overflow.
+    if have("spirv-as") {
+        let huge = PHI.replace(
+            "LocalSize 1 1 1",
+            "LocalSize 4294967295 4294967295 4294967295",
+        );
+        let e = frontend::import(&assemble(&huge, "huge_workgroup"), Language::SpirV, None)
+            .unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Limit, "{e}");
+    }
     let rq = "#version 460\n#extension GL_EXT_ray_query : require\nlayout(local_size_x = 1) in;\n\
               layout(binding = 0) uniform accelerationStructureEXT tlas;\n\
               layout(std430, binding = 1) buffer B { uint o[]; };\n\

@@ -39,6 +39,7 @@ pub mod variables;
 use crate::error::{ErrorKind, ImportError, Location};
 use crate::imported::Imported;
 use context::Ctx;
+use ir::validate::{MAX_WORKGROUP_INVOCATIONS, MAX_WORKGROUP_SIZE};
 use module::{Id, Module};
 use spec::{ConstVal, SpecMap};
 use spirv::{Capability, Decoration as D, ExecutionMode as EM};
@@ -374,9 +375,13 @@ fn workgroup_size(
             format!("a workgroup size of {}x{}x{}", size[0], size[1], size[2]),
         ));
     }
-    // anv's maxComputeWorkGroupSize and maxComputeWorkGroupInvocations.
-    let invocations: u64 = size.iter().map(|&n| u64::from(n)).product();
-    if size.iter().any(|&n| n > MAX_WORKGROUP_INVOCATIONS)
+    // The IR validator's limits (anv's), checked here so that the error points at the
+    // entry point instead of reading as the translator's own. Three u32 sizes can pass
+    // u64 (a hostile module), hence the saturation.
+    let invocations = size
+        .iter()
+        .fold(1u64, |t, &n| t.saturating_mul(u64::from(n)));
+    if size.iter().zip(MAX_WORKGROUP_SIZE).any(|(&n, max)| n > max)
         || invocations > u64::from(MAX_WORKGROUP_INVOCATIONS)
     {
         return Err(m.error(
@@ -391,9 +396,6 @@ fn workgroup_size(
     }
     Ok(size)
 }
-
-/// The most invocations of a workgroup, and of each of its dimensions, on Intel GPUs.
-const MAX_WORKGROUP_INVOCATIONS: u32 = 1024;
 
 /// The functions the entry point reaches through calls, itself first.
 fn reachable_functions(m: &Module, entry: usize) -> Vec<usize> {
