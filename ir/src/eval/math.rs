@@ -38,8 +38,8 @@
 //! `fquantize2f16` have their own NaN rules, given with them.
 
 use super::float::{
-    default_nan, f16_to_f32, f32_to_f16, f64_to_f16, f64_to_f32, is_nan, pack_f32, pack_f64,
-    quieted, sign_bit, to_f32,
+    default_nan, f16_to_f32, f32_to_f16, f64_to_f16, f64_to_f32, f_binop, ffma, is_nan, pack_f32,
+    pack_f64, quieted, sign_bit, to_f32,
 };
 use super::int::sign_extend;
 
@@ -279,11 +279,11 @@ pub(crate) fn fdot(bits: u8, a: &[u64], b: &[u64]) -> u64 {
 /// emits those steps as single `mul`s and `add`s (in this operand order), and an
 /// inexact instruction's NaN results are open in Vulkan, so it needs no fix-up.
 pub(crate) fn fdot_inexact(a: &[u64], b: &[u64]) -> u64 {
-    let add = |x: u64, y: u64| ieee_step(&[x, y], |v| v[0] + v[1]);
+    let add = |x: u64, y: u64| f_binop(32, x, y, |p, q| p + q, |p, q| p + q);
     let p: Vec<u64> = a
         .iter()
         .zip(b)
-        .map(|(&x, &y)| ieee_step(&[x, y], |v| v[0] * v[1]))
+        .map(|(&x, &y)| f_binop(32, x, y, |p, q| p * q, |p, q| p * q))
         .collect();
     match p.len() {
         2 => add(p[1], p[0]),
@@ -299,24 +299,15 @@ pub(crate) fn fdot_inexact(a: &[u64], b: &[u64]) -> u64 {
 /// Vulkan allows `mix` (its precision is inherited from `a * (1 - c) + b * c`), and
 /// its NaN results are open for an inexact instruction.
 pub(crate) fn flrp_inexact(a: u64, b: u64, c: u64) -> u64 {
-    let one_minus_c = ieee_step(&[c ^ 0x8000_0000, 0x3f80_0000], |v| v[0] + v[1]);
-    let a_part = ieee_step(&[a, one_minus_c], |v| v[0] * v[1]);
-    ieee_step(&[b, c, a_part], |v| v[0].mul_add(v[1], v[2]))
-}
-
-/// One IEEE binary32 operation on `args` with its NaN rule: a NaN operand gives the
-/// first one quieted, an invalid operation (`0 * inf`, `inf - inf`) the default NaN.
-fn ieee_step(args: &[u64], op: impl FnOnce(&[f32]) -> f32) -> u64 {
-    if let Some(n) = first_nan(32, args) {
-        return n;
-    }
-    let v: smallvec::SmallVec<[f32; 3]> = args.iter().map(|&x| f32::from_bits(x as u32)).collect();
-    let r = op(&v);
-    if r.is_nan() {
-        default_nan(32)
-    } else {
-        u64::from(r.to_bits())
-    }
+    let one_minus_c = f_binop(
+        32,
+        c ^ sign_bit(32),
+        0x3f80_0000,
+        |p, q| p + q,
+        |p, q| p + q,
+    );
+    let a_part = f_binop(32, a, one_minus_c, |p, q| p * q, |p, q| p * q);
+    ffma(32, b, c, a_part)
 }
 
 /// `fquantize2f16` (32-bit): magnitudes below 2^-14 (binary16's smallest normal) give a
