@@ -498,16 +498,11 @@ fn load(path: &str, source: &SourceArgs) -> Result<Input, Failure> {
         entry: source.entry.clone(),
         spec: spec_map(&source.spec)?,
         descriptors: descriptor_counts(&source.descriptors)?,
-        // `#include`s resolve beside the file; a bare file name's directory is `.`.
+        // `#include`s resolve beside the file (the front end reads a bare file name's
+        // empty directory as `.`).
         include_dirs: std::path::Path::new(path)
             .parent()
-            .map(|d| {
-                if d.as_os_str().is_empty() {
-                    std::path::PathBuf::from(".")
-                } else {
-                    d.to_path_buf()
-                }
-            })
+            .map(|d| d.to_path_buf())
             .into_iter()
             .collect(),
     };
