@@ -311,11 +311,6 @@ impl FnCheck<'_> {
         {
             problems.push(TxlProblem::IntegerFormat(decl.format));
         }
-        if let Some(i) = c.intr.index(IndexKind::Sampler) {
-            if self.shader.sampler_for_index(i).is_none() {
-                problems.push(TxlProblem::UndeclaredSampler(i));
-            }
-        }
         if let Some(d) = c.dest {
             if d.bit_size() != 32 || !(1..=4).contains(&d.num_components()) {
                 problems.push(TxlProblem::Dest(d));

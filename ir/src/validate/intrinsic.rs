@@ -292,6 +292,7 @@ impl FnCheck<'_> {
             IntrinsicOp::Txl => {
                 self.check_image_access(&ctx, &src_of);
                 self.check_txl(&ctx);
+                self.check_sampler_index(&ctx);
             }
             IntrinsicOp::SamplerLd | IntrinsicOp::SamplerLdLz => self.check_sampler(&ctx),
             IntrinsicOp::SamplerSampleL => {

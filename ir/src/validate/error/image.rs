@@ -40,8 +40,6 @@ pub enum TxlProblem {
     /// uniform texel buffers are fetched, never sampled), and a cube is sampled by a
     /// direction vector, which `txl` does not take.
     Dim(ImageDim),
-    /// A `sampler` index no `sampler` declaration covers.
-    UndeclaredSampler(u32),
     /// A destination that is not 1 to 4 32-bit components.
     Dest(Type),
     /// A `dest_type` other than `float32`: filtering returns floats (Vulkan filters
@@ -442,9 +440,6 @@ impl fmt::Display for ImageError {
                         f,
                         "{image} is a {d} image; txl filters 1d, 2d and 3d textures and their arrays"
                     ),
-                    TxlProblem::UndeclaredSampler(i) => {
-                        write!(f, "no `sampler` declaration covers sampler index {i}")
-                    }
                     TxlProblem::Dest(t) => write!(
                         f,
                         "the destination is {t}, expected 1 to 4 32-bit components"
