@@ -28,14 +28,15 @@
 //! footprint, the texels of the selected levels that any coordinate within 1/256 texel
 //! and a 32-bit float's rounding (and the LOD within 1/256) of the exact one, or of the
 //! coordinate's own interval, reaches, each texel's value widened as its format's conversion may err
-//! ([`crate::tolerance::load_bounds`]), and the whole widened by 2 ULPs for the
+//! ([`crate::tolerance::load_bounds`]; with the tolerance an inexact store recorded
+//! for the texel, as `image_load` reads it), and the whole widened by 2 ULPs for the
 //! rounding of the sum. A NaN or infinite coordinate, or a NaN LOD, has no defined
 //! texel: its interval is the hull of the whole of the levels (and its value the first
 //! texel's).
 
 use crate::call::{access_ctx, bound_image, lane_err};
-use crate::image::{logical_layout, texel_offset_at_lod};
-use crate::memory::{AccessKind, ImageBinding, Memory};
+use crate::image::{load_texel, logical_layout, texel_offset_at_lod};
+use crate::memory::{ImageBinding, Memory};
 use crate::sampler_state::{AddressMode, Filter, MipmapMode, SamplerState};
 use crate::texel::TexelLayout;
 use ir::bounds::Interval;
@@ -148,20 +149,15 @@ impl Lookup<'_, '_> {
         };
         let offset = texel_offset_at_lod(self.decl, self.b, &coord, u64::from(lod))
             .map_err(|e| lane_err(self.lane, e))?;
-        let mut bytes = vec![0u8; self.layout.bytes];
         let ctx = access_ctx(self.call, self.lane);
-        self.mem
-            .texel_access(AccessKind::Load, self.b.alloc, offset, &mut bytes, &ctx)
-            .map_err(|e| lane_err(self.lane, e))?;
-        let rgba = self
-            .layout
-            .decode(&bytes)
-            .map_err(|e| lane_err(self.lane, e))?;
-        let bounds = crate::tolerance::load_bounds(self.layout, &bytes, None);
+        // `image_load`'s read, so that a texel an inexact store wrote keeps the
+        // tolerance the store recorded here too.
+        let t = load_texel(self.mem, self.b.alloc, offset, self.layout, &ctx, self.lane)?;
+        let bounds = t.bounds(self.mem, self.layout);
         let mut vals = [0.0; 4];
         let mut ivs = [Interval::new(0.0, 0.0); 4];
         for c in 0..4 {
-            let v = f64::from(f32::from_bits(rgba[c] as u32));
+            let v = f64::from(f32::from_bits(t.rgba[c] as u32));
             vals[c] = v;
             ivs[c] = bounds[c].map_or(Interval::new(v, v), |b| b.hull(Interval::new(v, v)));
         }
