@@ -234,8 +234,11 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
         .ok_or_else(|| EnvError::msg("`@txl` has no sampler index"))?;
     let ncomp = call.dest_components();
     let lanes: Vec<usize> = call.active_lanes().collect();
+    // The sampler index is the call's, so every lane filters with one state (still an
+    // error of the first lane where none is bound).
+    let state = mem.sampler(sampler).copied();
     for lane in lanes {
-        let state = *mem.sampler(sampler).ok_or_else(|| {
+        let state = state.ok_or_else(|| {
             lane_err(
                 lane,
                 format!("sampler index {sampler} has no sampler state bound"),
@@ -289,7 +292,7 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
         // The interval: every level a LOD within the slack may select, every texel
         // of the footprint.
         let undefined = lod.is_nan() || coord.iter().any(|c| !c.0.is_finite());
-        let levels: Vec<u32> = if undefined || lod_iv.0.is_nan() || lod_iv.1.is_nan() {
+        let mut levels: Vec<u32> = if undefined || lod_iv.0.is_nan() || lod_iv.1.is_nan() {
             (0..=q).collect()
         } else {
             let d = |l: f64| {
@@ -300,8 +303,13 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
             let last = (d(lod_iv.1 + SLACK).ceil() as u32).min(q);
             (first..=last).collect()
         };
+        // With the levels the value read (within these wherever the LOD is defined),
+        // each level once: its footprint's texels are read, and logged, once per lane.
+        levels.extend(levels_exact);
+        levels.sort_unstable();
+        levels.dedup();
         let mut hull: Option<[Interval; 4]> = None;
-        for &lv in levels.iter().chain(levels_exact.iter()) {
+        for &lv in &levels {
             let Some(size) = level_size(&b, lv) else {
                 continue;
             };
