@@ -50,7 +50,6 @@ use crate::lsc::{Access, Surface};
 use crate::ops::copy;
 use crate::payload;
 use crate::vtype::VType;
-use ir::lsc::LscAtomicOp;
 use ir::lsc::{AddrSize, AddrType, CacheControl, DataShape, DataSize, Sfid};
 use ir::{AtomicOp, IndexKind, Inst, IntrinsicInst, IntrinsicOp, Shader, Src, Value};
 use lowering::messages::{LscMessage, LscOp};
@@ -148,11 +147,17 @@ pub fn emit(
 }
 
 /// Emits an access as the platform's messages: LSC, or the legacy data port's
-/// ([`crate::dataport_lsc`]).
+/// ([`crate::dataport_lsc`]). Either is first checked against the lowering's table of
+/// what the platform's messages allow: the LSC message by
+/// [`lowering::messages::check_lsc`] (a 64-bit SLM atomic other than icas, a float
+/// add on SLM), the legacy one by the plan's checks; the back end builds these
+/// messages itself, so no IR-level check has seen them.
 fn emit_access(cx: &mut Ctx, a: &Access) -> Result<(), EmitError> {
     if cx.t.dataport.is_some() {
         crate::dataport_lsc::emit_access(cx, a)
     } else {
+        lowering::messages::check_lsc(cx.device, &a.m)
+            .map_err(|rule| cx.err(EmitErrorKind::Message(rule)))?;
         crate::lsc::emit_access(cx, a)
     }
 }
@@ -329,13 +334,6 @@ fn atomic(cx: &mut Ctx, i: &IntrinsicInst, d: Value) -> Result<(), EmitError> {
             aop.name()
         ))
     })?;
-    if matches!(op, LscAtomicOp::Fadd | LscAtomicOp::Fsub) && !ssbo && cx.t.dataport.is_none() {
-        // IGC's vISA verifier: "LSC atomic fadd/fsub only support UGM and UGML".
-        return Err(cx.unsupported(format!(
-            "lsc_atomic_{} exists on .ugm and .ugml, not on .slm",
-            op.name()
-        )));
-    }
     let mut operands = Vec::new();
     for k in 0..op.num_data_operands() {
         operands.push(cx.comp(src(cx, i, first + k)?, 0)?);
