@@ -317,9 +317,7 @@ fn atomic(cx: &mut Ctx, i: &IntrinsicInst, d: Value) -> Result<(), EmitError> {
     // The sources after the address: (compare,) data.
     let first = if ssbo { 2 } else { 1 };
     let data = src(cx, i, first)?;
-    let constant = cx
-        .const_of(data.value)
-        .and_then(|c| c.get(usize::from(data.swizzle.component(0))).copied());
+    let constant = cx.const_src(data);
     // Mesa turns an add of 1 or -1 into an increment or decrement of no operand.
     let small = constant.and_then(|c| match (bits, c) {
         (32, c) => Some(c as u32),
@@ -492,10 +490,7 @@ pub fn constant_buffer_blocks(cx: &Ctx) -> BTreeSet<(bool, u32)> {
             && data
                 .dest
                 .is_some_and(|d| func.value_type(d).bit_size() == 64);
-        let block = i.srcs.get(k).and_then(|s| {
-            let bits = cx.const_of(s.value)?;
-            bits.get(usize::from(s.swizzle.component(0))).copied()
-        });
+        let block = i.srcs.get(k).and_then(|s| cx.const_src(*s));
         let Some(b) = block.map(|b| b as u32) else {
             continue;
         };
@@ -826,11 +821,7 @@ fn block_read(cx: &Ctx, i: &IntrinsicInst, d: Value) -> Option<Vec<Reg>> {
     if cx.ubo_dwords.is_empty() {
         return None;
     }
-    let comp = |k: usize| {
-        let s = i.srcs.get(k)?;
-        let bits = cx.const_of(s.value)?;
-        u32::try_from(*bits.get(usize::from(s.swizzle.component(0)))?).ok()
-    };
+    let comp = |k: usize| u32::try_from(cx.const_src(*i.srcs.get(k)?)?).ok();
     let (block, offset) = (comp(0)?, comp(1)?);
     let ty = cx.func.value_type(d);
     if ty.bit_size() != 32 {

@@ -63,11 +63,7 @@ fn constant_loads(cx: &Ctx) -> Vec<(u32, u32, u32)> {
         if ty.bit_size() != 32 {
             continue;
         }
-        let comp = |k: usize| {
-            let s = i.srcs.get(k)?;
-            let bits = cx.const_of(s.value)?;
-            bits.get(usize::from(s.swizzle.component(0))).copied()
-        };
+        let comp = |k: usize| cx.const_src(*i.srcs.get(k)?);
         let (Some(block), Some(offset)) = (comp(0), comp(1)) else {
             continue;
         };
