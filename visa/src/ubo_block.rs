@@ -46,9 +46,11 @@ pub const MERGE_GAP: u32 = 32;
 /// live throughout the kernel.
 pub const MAX_BYTES: u32 = 512;
 
-/// The `(block, offset, bytes)` of every uniform 32-bit `load_ubo` of a constant
-/// block with a binding-table surface at a constant, dword-aligned offset.
-fn constant_loads(cx: &Ctx) -> Vec<(u32, u32, u32)> {
+/// The `((block, binding-table index), offset, bytes)` of every uniform 32-bit
+/// `load_ubo` of a constant block with a binding-table surface at a constant,
+/// dword-aligned offset. The index goes with the block so that [`load_ranges`] need
+/// not look it up again (and handle a miss that cannot happen).
+fn constant_loads(cx: &Ctx) -> Vec<((u32, u32), u32, u32)> {
     let func = cx.func;
     let mut out = Vec::new();
     for inst in func.insts_in_order() {
@@ -70,12 +72,15 @@ fn constant_loads(cx: &Ctx) -> Vec<(u32, u32, u32)> {
         let (Ok(block), Ok(offset)) = (u32::try_from(block), u32::try_from(offset)) else {
             continue;
         };
-        if !offset.is_multiple_of(4) || buffer_bti(cx.shader, true, block).is_none() {
+        if !offset.is_multiple_of(4) {
             continue;
         }
+        let Some(bti) = buffer_bti(cx.shader, true, block) else {
+            continue;
+        };
         let bytes = 4 * u32::from(ty.num_components());
         if offset.checked_add(bytes).is_some() {
-            out.push((block, offset, bytes));
+            out.push(((block, bti), offset, bytes));
         }
     }
     out
@@ -84,9 +89,10 @@ fn constant_loads(cx: &Ctx) -> Vec<(u32, u32, u32)> {
 /// The ranges to read, per block in increasing order: the owords the loads touch,
 /// runs whose gap is at most [`MERGE_GAP`] merged, while their total stays within
 /// [`MAX_BYTES`] (a run that does not fit is left out, its loads keep their own
-/// messages).
-pub fn plan(loads: &[(u32, u32, u32)]) -> Vec<(u32, u32, u32)> {
-    let mut per_block: BTreeMap<u32, Vec<(u32, u32)>> = BTreeMap::new();
+/// messages). A block is any ordered key (what [`constant_loads`] gives: the block and
+/// its binding-table index).
+pub fn plan<K: Ord + Copy>(loads: &[(K, u32, u32)]) -> Vec<(K, u32, u32)> {
+    let mut per_block: BTreeMap<K, Vec<(u32, u32)>> = BTreeMap::new();
     for &(block, offset, bytes) in loads {
         let start = offset / OWORD * OWORD;
         let end = (offset + bytes).div_ceil(OWORD) * OWORD;
@@ -122,9 +128,7 @@ pub fn load_ranges(cx: &mut Ctx) -> Result<(), EmitError> {
     }
     let grf = cx.t.grf;
     let surface = format!("T{}", 6 + cx.shader.images.len());
-    for (block, start, end) in plan(&constant_loads(cx)) {
-        let bti = buffer_bti(cx.shader, true, block)
-            .ok_or_else(|| cx.unsupported(format!("UBO block {block} has no surface")))?;
+    for ((block, bti), start, end) in plan(&constant_loads(cx)) {
         let bytes = (end - start).next_multiple_of(grf);
         let var = cx.decls.var(
             format!("ubo{block}_{start}"),
