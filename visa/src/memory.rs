@@ -337,9 +337,8 @@ fn atomic(cx: &mut Ctx, i: &IntrinsicInst, d: Value) -> Result<(), EmitError> {
         operands.push(cx.comp(src(cx, i, first + k)?, 0)?);
     }
     let loc = if ssbo {
-        let legacy_wide = bits == 64 && cx.t.dataport.is_some();
         let loc = buffer_loc(cx, i, 0, false)?;
-        if legacy_wide && loc.surface != Surface::Flat {
+        if atomic_at_a64(cx, i.op, bits) && loc.surface != Surface::Flat {
             let block = cx.comp(src(cx, i, 0)?, 0)?;
             let a = buffer_address(cx, block, loc.addr, false)?;
             Loc::flat(Sfid::Ugm, AddrSize::A64, a, 0)
@@ -378,6 +377,17 @@ fn atomic(cx: &mut Ctx, i: &IntrinsicInst, d: Value) -> Result<(), EmitError> {
             pred: None,
         },
     )
+}
+
+/// Whether buffer intrinsic `op` on `bits`-bit data is an SSBO atomic that goes to the
+/// buffer's A64 address instead of its binding-table surface: a 64-bit one on the
+/// legacy data port, which has 64-bit atomics only as `svm_atomic` (stateless). One
+/// rule for [`atomic`], which emits it so, and [`constant_buffer_blocks`], which loads
+/// the buffer's base address for it: the two must agree.
+fn atomic_at_a64(cx: &Ctx, op: IntrinsicOp, bits: u8) -> bool {
+    matches!(op, IntrinsicOp::SsboAtomic | IntrinsicOp::SsboAtomicSwap)
+        && bits == 64
+        && cx.t.dataport.is_some()
 }
 
 /// `d = a + zext(b)` on 64-bit `d` and `a`, per lane.
@@ -484,12 +494,9 @@ pub fn constant_buffer_blocks(cx: &Ctx) -> BTreeSet<(bool, u32)> {
             IntrinsicOp::SsboAtomic | IntrinsicOp::SsboAtomicSwap => (0, false),
             _ => continue,
         };
-        // A 64-bit atomic on the legacy data port goes to the A64 address.
-        let a64_atomic = matches!(i.op, IntrinsicOp::SsboAtomic | IntrinsicOp::SsboAtomicSwap)
-            && cx.t.dataport.is_some()
-            && data
-                .dest
-                .is_some_and(|d| func.value_type(d).bit_size() == 64);
+        let a64_atomic = data
+            .dest
+            .is_some_and(|d| atomic_at_a64(cx, i.op, func.value_type(d).bit_size()));
         let block = i.srcs.get(k).and_then(|s| cx.const_src(*s));
         let Some(b) = block.map(|b| b as u32) else {
             continue;
