@@ -71,8 +71,8 @@ use crate::setup::{
     SetupError, MAX_MEMORY_BYTES,
 };
 use crate::texel::TexelLayout;
-use crate::verifier::{lower, lower_and_verify, Report, VerifyError};
-use crate::visa::check::{lower_and_verify_visa, Backend};
+use crate::verifier::{lower, verify_lowered, Lowered, Report, VerifyError};
+use crate::visa::check::{verify_lowered_visa, Backend, Kernels};
 use crate::visa::run::RunConfig;
 use ir::diag::Diagnostic;
 use ir::interp::InterpErrorKind;
@@ -853,11 +853,15 @@ pub fn verify_shader(
     o: &RunOptions,
     v: &VerifyOptions,
 ) -> Result<String, CliError> {
+    let (dev, variants) = format_variants(shader, o)?;
+    let options = lower_options(v)?;
+    let mut lowered = None;
     let mut out = String::new();
-    for variant in format_variants(shader, o)? {
-        let (dev, options, setup) = verify_inputs(shader, o, v, &variant)?;
+    for variant in variants {
+        let setup = make_setup_with(shader, &dev, o, &variant)?;
+        let l = lower_once(&mut lowered, shader, &dev, &options)?;
         let (report, inputs) = with_defined_inputs(&setup, !o.push.is_empty(), |setup| {
-            lower_and_verify(shader, &dev, &options, setup)
+            verify_lowered(l, &dev, setup)
         })
         .map_err(CliError::Verify)?;
         out += &outcome(report, &variant, inputs)?;
@@ -865,14 +869,30 @@ pub fn verify_shader(
     Ok(out)
 }
 
-/// The view formats `verify` runs with, one run per entry: with format-less images
-/// whose format no `--image @name=FORMAT` picks, each of [`formatless_view_formats`]
-/// in turn (all such images take the k-th format of their sampled type in run k);
-/// otherwise one run with no choice beyond the options'.
-fn format_variants(
+/// The lowering of `shader`, made on the first call (after the first run's setup, so
+/// that errors come in the order they always did) and kept in `slot`: it depends on
+/// the shader, device and options alone, so every run and retry verifies the one pair.
+fn lower_once<'a>(
+    slot: &'a mut Option<Lowered>,
     shader: &Shader,
-    o: &RunOptions,
-) -> Result<Vec<Vec<(String, Format)>>, CliError> {
+    dev: &Device,
+    options: &LowerOptions,
+) -> Result<&'a Lowered, CliError> {
+    if slot.is_none() {
+        *slot = Some(lower(shader, dev, options).map_err(CliError::Verify)?);
+    }
+    Ok(slot.as_ref().expect("lowered above"))
+}
+
+/// The view formats of one of `verify`'s runs: each format-less image's name and the
+/// format it is bound as.
+type Variant = Vec<(String, Format)>;
+
+/// The device `--target` names and the view formats `verify` runs with, one run per
+/// entry: with format-less images whose format no `--image @name=FORMAT` picks, each
+/// of [`formatless_view_formats`] in turn (all such images take the k-th format of
+/// their sampled type in run k); otherwise one run with no choice beyond the options'.
+fn format_variants(shader: &Shader, o: &RunOptions) -> Result<(Device, Vec<Variant>), CliError> {
     let chosen = view_formats(shader, o)?;
     let target = o
         .target
@@ -896,7 +916,7 @@ fn format_variants(
     // Run k binds the k-th format of each image (its last when it has fewer), and runs
     // that would bind the same views are made once.
     let runs = open.iter().map(|(_, f)| f.len()).max().unwrap_or(0);
-    let mut variants: Vec<Vec<(String, Format)>> = Vec::new();
+    let mut variants: Vec<Variant> = Vec::new();
     for k in 0..runs {
         let v: Vec<(String, Format)> = open
             .iter()
@@ -909,7 +929,7 @@ fn format_variants(
     if variants.is_empty() {
         variants.push(Vec::new());
     }
-    Ok(variants)
+    Ok((dev, variants))
 }
 
 /// `ir-opt verify --visa`: as [`verify_shader`], and the vISA kernel `backend` makes
@@ -923,24 +943,28 @@ pub fn verify_shader_visa(
     v: &VerifyOptions,
     backend: &dyn Backend,
 ) -> Result<String, CliError> {
+    let (dev, variants) = format_variants(shader, o)?;
+    let options = lower_options(v)?;
+    let mut lowered = None;
+    // Each width's kernel is emitted once, the free width's by `free_width` itself.
+    let mut kernels = Kernels::new(backend);
+    let mut free_width = None;
     let mut out = String::new();
-    for variant in format_variants(shader, o)? {
-        let (dev, options, mut setup) = verify_inputs(shader, o, v, &variant)?;
-        if o.subgroup.is_none() && shader.subgroup_size.is_none() {
-            let l = lower(shader, &dev, &options).map_err(CliError::Verify)?;
-            if let Some(w) = backend.free_width(&l.lowered, &dev) {
-                setup.subgroup_size = w;
+    for variant in variants {
+        let mut setup = make_setup_with(shader, &dev, o, &variant)?;
+        let first = lowered.is_none();
+        let l = lower_once(&mut lowered, shader, &dev, &options)?;
+        if first && o.subgroup.is_none() && shader.subgroup_size.is_none() {
+            if let Some((w, text)) = backend.free_width(&l.lowered, &dev) {
+                kernels.insert(w, text);
+                free_width = Some(w);
             }
         }
+        if let Some(w) = free_width {
+            setup.subgroup_size = w;
+        }
         let (verified, inputs) = with_defined_inputs(&setup, !o.push.is_empty(), |setup| {
-            lower_and_verify_visa(
-                shader,
-                &dev,
-                &options,
-                setup,
-                backend,
-                &RunConfig::default(),
-            )
+            verify_lowered_visa(l, &dev, setup, &mut kernels, &RunConfig::default())
         })
         .map_err(CliError::Verify)?;
         out += &outcome(verified.report(), &variant, inputs)?;
@@ -984,18 +1008,8 @@ fn views_text(variant: &[(String, Format)]) -> String {
     views.join(", ")
 }
 
-/// The device, lowering options and setup `verify` runs with.
-fn verify_inputs(
-    shader: &Shader,
-    o: &RunOptions,
-    v: &VerifyOptions,
-    variant: &[(String, Format)],
-) -> Result<(Device, LowerOptions, Setup), CliError> {
-    let target = o
-        .target
-        .as_deref()
-        .ok_or_else(|| CliError::Usage("verify needs --target PLATFORM".into()))?;
-    let dev = device(target)?;
+/// The lowering options `verify` runs with.
+fn lower_options(v: &VerifyOptions) -> Result<LowerOptions, CliError> {
     let untyped_address = match v.untyped_address.as_deref() {
         None | Some("bti") => UntypedAddress::Bti,
         Some("a64") => UntypedAddress::A64,
@@ -1005,15 +1019,13 @@ fn verify_inputs(
             )))
         }
     };
-    let options = LowerOptions {
+    Ok(LowerOptions {
         bounds_check: !v.no_bounds_check,
         force_untyped: v.force_untyped,
         untyped_address,
         readonly_via_sampler: v.readonly_via_sampler,
         ..LowerOptions::default()
-    };
-    let setup = make_setup_with(shader, &dev, o, variant)?;
-    Ok((dev, options, setup))
+    })
 }
 
 /// FNV-1a, 64 bits.

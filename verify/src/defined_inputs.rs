@@ -61,8 +61,10 @@ impl InputFallback {
     ];
 
     /// `setup` with these contents; `None` where they change nothing. The push
-    /// constants keep their bytes where `keep_push` (the user gave them), and so do
-    /// the slots that pass global allocations' addresses.
+    /// constants keep their bytes where `keep_push` (the user gave them). The slots
+    /// that pass global allocations' addresses are filled like the rest: what they held
+    /// never reaches the memory, where `Setup::build_memory` writes each allocation's
+    /// base into its slot.
     fn apply(self, setup: &Setup, keep_push: bool) -> Option<Setup> {
         let dword: u32 = match self {
             InputFallback::UniformOnes | InputFallback::AllOnes => 1,
@@ -75,20 +77,7 @@ impl InputFallback {
         };
         let mut s = setup.clone();
         if !keep_push {
-            let keep: Vec<(usize, usize)> = s
-                .globals
-                .iter()
-                .map(|g| (g.push_offset as usize, g.push_offset as usize + 8))
-                .collect();
-            let mut push = s.push_constants.clone();
-            fill(&mut push);
-            for &(start, end) in &keep {
-                let end = end.min(push.len());
-                if start < end {
-                    push[start..end].copy_from_slice(&s.push_constants[start..end]);
-                }
-            }
-            s.push_constants = push;
+            fill(&mut s.push_constants);
         }
         for b in &mut s.buffers {
             let all = matches!(self, InputFallback::AllOnes | InputFallback::AllZero);

@@ -28,14 +28,15 @@
 //! footprint, the texels of the selected levels that any coordinate within 1/256 texel
 //! and a 32-bit float's rounding (and the LOD within 1/256) of the exact one, or of the
 //! coordinate's own interval, reaches, each texel's value widened as its format's conversion may err
-//! ([`crate::tolerance::load_bounds`]), and the whole widened by 2 ULPs for the
+//! ([`crate::tolerance::load_bounds`]; with the tolerance an inexact store recorded
+//! for the texel, as `image_load` reads it), and the whole widened by 2 ULPs for the
 //! rounding of the sum. A NaN or infinite coordinate, or a NaN LOD, has no defined
 //! texel: its interval is the hull of the whole of the levels (and its value the first
 //! texel's).
 
 use crate::call::{access_ctx, bound_image, lane_err};
-use crate::image::{logical_layout, texel_offset_at_lod};
-use crate::memory::{AccessKind, ImageBinding, Memory};
+use crate::image::{load_texel, logical_layout, texel_offset_at_lod};
+use crate::memory::{ImageBinding, Memory};
 use crate::sampler_state::{AddressMode, Filter, MipmapMode, SamplerState};
 use crate::texel::TexelLayout;
 use ir::bounds::Interval;
@@ -148,20 +149,15 @@ impl Lookup<'_, '_> {
         };
         let offset = texel_offset_at_lod(self.decl, self.b, &coord, u64::from(lod))
             .map_err(|e| lane_err(self.lane, e))?;
-        let mut bytes = vec![0u8; self.layout.bytes];
         let ctx = access_ctx(self.call, self.lane);
-        self.mem
-            .texel_access(AccessKind::Load, self.b.alloc, offset, &mut bytes, &ctx)
-            .map_err(|e| lane_err(self.lane, e))?;
-        let rgba = self
-            .layout
-            .decode(&bytes)
-            .map_err(|e| lane_err(self.lane, e))?;
-        let bounds = crate::tolerance::load_bounds(self.layout, &bytes, None);
+        // `image_load`'s read, so that a texel an inexact store wrote keeps the
+        // tolerance the store recorded here too.
+        let t = load_texel(self.mem, self.b.alloc, offset, self.layout, &ctx, self.lane)?;
+        let bounds = t.bounds(self.mem, self.layout);
         let mut vals = [0.0; 4];
         let mut ivs = [Interval::new(0.0, 0.0); 4];
         for c in 0..4 {
-            let v = f64::from(f32::from_bits(rgba[c] as u32));
+            let v = f64::from(f32::from_bits(t.rgba[c] as u32));
             vals[c] = v;
             ivs[c] = bounds[c].map_or(Interval::new(v, v), |b| b.hull(Interval::new(v, v)));
         }
@@ -238,8 +234,11 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
         .ok_or_else(|| EnvError::msg("`@txl` has no sampler index"))?;
     let ncomp = call.dest_components();
     let lanes: Vec<usize> = call.active_lanes().collect();
+    // The sampler index is the call's, so every lane filters with one state (still an
+    // error of the first lane where none is bound).
+    let state = mem.sampler(sampler).copied();
     for lane in lanes {
-        let state = *mem.sampler(sampler).ok_or_else(|| {
+        let state = state.ok_or_else(|| {
             lane_err(
                 lane,
                 format!("sampler index {sampler} has no sampler state bound"),
@@ -293,7 +292,7 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
         // The interval: every level a LOD within the slack may select, every texel
         // of the footprint.
         let undefined = lod.is_nan() || coord.iter().any(|c| !c.0.is_finite());
-        let levels: Vec<u32> = if undefined || lod_iv.0.is_nan() || lod_iv.1.is_nan() {
+        let mut levels: Vec<u32> = if undefined || lod_iv.0.is_nan() || lod_iv.1.is_nan() {
             (0..=q).collect()
         } else {
             let d = |l: f64| {
@@ -304,8 +303,13 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
             let last = (d(lod_iv.1 + SLACK).ceil() as u32).min(q);
             (first..=last).collect()
         };
+        // With the levels the value read (within these wherever the LOD is defined),
+        // each level once: its footprint's texels are read, and logged, once per lane.
+        levels.extend(levels_exact);
+        levels.sort_unstable();
+        levels.dedup();
         let mut hull: Option<[Interval; 4]> = None;
-        for &lv in levels.iter().chain(levels_exact.iter()) {
+        for &lv in &levels {
             let Some(size) = level_size(&b, lv) else {
                 continue;
             };

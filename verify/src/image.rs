@@ -69,8 +69,9 @@ use crate::call::{
     access_ctx, bound_image, check_whole_subgroup, gather_from_lanes, image_binding_index,
     lane_err, scatter_to_lanes, uniform_vector,
 };
-use crate::memory::{AccessKind, ImageBinding, ImageStorage, Memory, Target};
+use crate::memory::{AccessCtx, AccessKind, AllocId, ImageBinding, ImageStorage, Memory, Target};
 use crate::texel::{decode_channel, encode_channel, ChannelKind, TexelLayout};
+use ir::bounds::Interval;
 use ir::eval::{eval_alu, Operand};
 use ir::interp::{EnvError, IntrinsicCall};
 use ir::{AluOp, AtomicOp, ImageDecl, ImageDim, IndexKind, IntrinsicOp, Type};
@@ -166,6 +167,50 @@ pub fn texel_offset(
     coord: &[u64],
 ) -> Result<Option<u64>, ImageError> {
     texel_offset_at_lod(decl, b, coord, 0)
+}
+
+/// A texel the reference loaded ([`load_texel`]).
+pub struct LoadedTexel {
+    /// Its channels decoded with the view's format (a missing G, B, A as (0, 0, 1)).
+    pub rgba: [u64; 4],
+    /// Its bytes (all zero out of bounds).
+    bytes: Vec<u8>,
+    /// Where it was read; `None` out of bounds.
+    at: Option<(AllocId, u64)>,
+}
+
+impl LoadedTexel {
+    /// The intervals the texel's conversion with `layout` allows
+    /// ([`crate::tolerance::load_bounds`]), widened by the tolerance an inexact store
+    /// recorded for the texel in `mem`.
+    pub fn bounds(&self, mem: &Memory, layout: &TexelLayout) -> [Option<Interval>; 4] {
+        let stored = self.at.and_then(|(alloc, o)| mem.tolerance(alloc, o));
+        crate::tolerance::load_bounds(layout, &self.bytes, stored)
+    }
+}
+
+/// Loads the reference's texel at `offset` of `alloc` (where [`texel_offset_at_lod`]
+/// put it) through the logged texel access, decoded with `layout`: out of bounds
+/// (`None`) the texel replacement, an all-zero texel, decoded. Errors are lane
+/// `lane`'s. `image_load` and `txl`'s filtering ([`crate::filtering`]) both read
+/// texels this way.
+pub fn load_texel(
+    mem: &mut Memory,
+    alloc: AllocId,
+    offset: Option<u64>,
+    layout: &TexelLayout,
+    ctx: &AccessCtx,
+    lane: usize,
+) -> Result<LoadedTexel, EnvError> {
+    let mut bytes = vec![0u8; layout.bytes];
+    mem.texel_access(AccessKind::Load, alloc, offset, &mut bytes, ctx)
+        .map_err(|e| lane_err(lane, e))?;
+    let rgba = layout.decode(&bytes).map_err(|e| lane_err(lane, e))?;
+    Ok(LoadedTexel {
+        rgba,
+        bytes,
+        at: offset.map(|o| (alloc, o)),
+    })
 }
 
 /// [`texel_offset`] at level `lod` of the view (NIR's `lod` source: signed 32-bit,
@@ -528,16 +573,10 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
                 };
                 let offset = texel_offset_at_lod(decl, b, call.src(0, lane), lod)
                     .map_err(|e| lane_err(lane, e))?;
-                // Out of bounds, the texel replacement: an all-zero texel, decoded.
-                let mut bytes = vec![0u8; layout.bytes];
-                mem.texel_access(AccessKind::Load, alloc, offset, &mut bytes, &ctx)
-                    .map_err(|e| lane_err(lane, e))?;
-                let rgba = layout.decode(&bytes).map_err(|e| lane_err(lane, e))?;
-                call.set_dest(lane, &rgba);
+                let t = load_texel(mem, alloc, offset, &layout, &ctx, lane)?;
+                call.set_dest(lane, &t.rgba);
                 if call.tracks_bounds() && call.dest_type.is_some_and(|t| t.bit_size() == 32) {
-                    let stored = offset.and_then(|o| mem.tolerance(alloc, o));
-                    let bounds = crate::tolerance::load_bounds(&layout, &bytes, stored);
-                    call.set_dest_bounds(lane, &bounds);
+                    call.set_dest_bounds(lane, &t.bounds(mem, &layout));
                 }
             }
             IntrinsicOp::ImageStore => {

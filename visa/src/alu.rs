@@ -201,11 +201,7 @@ fn fused_add(cx: &mut Ctx, alu: &AluInst, dest: Value) -> Result<(), EmitError> 
         }
         (Some(Fold::Mad), AluOp::Ishl | AluOp::Imul) => {
             // The factor is a constant below 2^16 (`fold`): 2^k for a shift by k.
-            let konst = |i: usize| -> Option<u64> {
-                let s = t.srcs[i];
-                let c = cx.const_of(s.value)?;
-                c.get(usize::from(s.swizzle.component(0))).copied()
-            };
+            let konst = |i: usize| cx.const_src(t.srcs[i]);
             let (x, factor) = if t.op == AluOp::Ishl {
                 (0, konst(1).map(|sh| 1u64 << (sh & 31)))
             } else if let Some(f) = konst(1) {

@@ -270,6 +270,13 @@ pub fn emit_access(cx: &mut Ctx, a: &DpAccess) -> Result<(), EmitError> {
     let pred = if skip.is_some() { None } else { pred };
     let ty = data_type(&d);
     let addr_ty = VType::uint(d.addr_bits());
+    // `a.atomic` is in the hardware's order; vISA's cmpxchg takes the new value first
+    // (see the module documentation). Reversed here, once, so that no caller has to
+    // know vISA's order.
+    let mut atomic = a.atomic.clone();
+    if d.msg.is_atomic() && d.op == DpAtomicOp::Cmpwr {
+        atomic.reverse();
+    }
     for c in payload::chunks(cx, max_simd(&caps, &d)) {
         let surface = surface_text(cx, &a.surface);
         let addr = address(cx, a, c, addr_ty, dword_scattered);
@@ -278,7 +285,7 @@ pub fn emit_access(cx: &mut Ctx, a: &DpAccess) -> Result<(), EmitError> {
             let r = payload::source(cx, c, &a.data, ty);
             data.push(raw_as(cx, r, ty));
         }
-        for s in &a.atomic {
+        for s in &atomic {
             let r = payload::source(cx, c, std::slice::from_ref(s), ty);
             data.push(raw_as(cx, r, ty));
         }
@@ -402,13 +409,11 @@ pub fn emit(
             data.push(cx.comp(i.srcs[first], c)?);
         }
     }
+    // In the hardware's order, as the intrinsic's sources are; `emit_access` writes them
+    // in vISA's.
     let mut atomic = Vec::new();
     for k in 0..d.num_atomic_srcs() {
         atomic.push(cx.comp(i.srcs[first + k], 0)?);
-    }
-    // vISA's cmpxchg takes the new value first (see the module documentation).
-    if d.msg.is_atomic() && d.op == DpAtomicOp::Cmpwr {
-        atomic.reverse();
     }
     let dest = match dest {
         Some(v) => {

@@ -11,8 +11,9 @@
 //!   two dwords in the value;
 //! - `d8`/`d16` components: byte scattered messages of 1 or 2 bytes, the data
 //!   zero-extended into (or truncated from) a dword per lane;
-//! - atomics: one untyped atomic (`dword_atomic`, `svm_atomic`), its operands in
-//!   vISA's order ([`crate::dataport`]: `cmpxchg` takes the new value first);
+//! - atomics: one untyped atomic (`dword_atomic`, `svm_atomic`), its operands in the
+//!   hardware's order (compare, then new value), which [`crate::dataport`] writes in
+//!   vISA's (`cmpxchg` takes the new value first);
 //! - the LSC message's immediate offset is added to the address (the legacy messages
 //!   have none).
 
@@ -133,10 +134,7 @@ pub fn emit_access(cx: &mut Ctx, a: &Access) -> Result<(), EmitError> {
         }
         Plan::Atomic(desc) => {
             let addr = offset_address(cx, base, bits, plan.offset);
-            let mut atomic = a.atomic.clone();
-            if desc.op == ir::dataport::DpAtomicOp::Cmpwr {
-                atomic.reverse();
-            }
+            // The operands stay in the hardware's order: `emit_dp` writes vISA's.
             emit_dp(
                 cx,
                 &DpAccess {
@@ -144,7 +142,7 @@ pub fn emit_access(cx: &mut Ctx, a: &Access) -> Result<(), EmitError> {
                     surface,
                     addr: vec![addr],
                     data: Vec::new(),
-                    atomic,
+                    atomic: a.atomic.clone(),
                     dest: a.dest.clone(),
                     pred: a.pred,
                 },

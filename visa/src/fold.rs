@@ -26,6 +26,7 @@
 //! so the result is the same bits; the operands stay live until the use instead
 //! ([`crate::pressure`] counts them there).
 
+use crate::ctx::const_src;
 use ir::{AluOp, Function, InstKind, Value};
 
 /// How a value is computed where it is used.
@@ -50,13 +51,6 @@ pub fn folds(func: &Function, add3: bool) -> Vec<Option<Fold>> {
         out[v.index()] = Some(f);
     }
     out
-}
-
-/// The constant of a 32-bit one-component source, if `load_const` defines it.
-fn constant(func: &Function, s: ir::Src) -> Option<u64> {
-    let def = func.value_def(s.value)?;
-    let k = func.inst(def).as_const()?;
-    k.get(usize::from(s.swizzle.component(0))).copied()
 }
 
 /// The `iadd` terms and products folded into the `iadd` that is their only use.
@@ -107,12 +101,12 @@ fn folded_terms(func: &Function, add3: bool) -> Vec<(Value, Fold)> {
             }
             let fold = match t.op {
                 AluOp::Iadd if add3 => Some(Fold::Add3),
-                AluOp::Ishl => constant(func, t.srcs[1])
+                AluOp::Ishl => const_src(func, t.srcs[1])
                     .filter(|&k| k < 16)
                     .map(|_| Fold::Mad),
                 AluOp::Imul => [0, 1]
                     .iter()
-                    .any(|&i| constant(func, t.srcs[i]).is_some_and(|k| k < 1 << 16))
+                    .any(|&i| const_src(func, t.srcs[i]).is_some_and(|k| k < 1 << 16))
                     .then_some(Fold::Mad),
                 _ => None,
             };

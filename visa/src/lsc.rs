@@ -22,9 +22,9 @@ use crate::ctx::{Ctx, Opnd, Reg};
 use crate::error::{EmitError, EmitErrorKind};
 use crate::payload::{self, Chunk};
 use crate::vtype::VType;
-use ir::lsc::{AddrType, DataShape, DataSize, LscAtomicOp, Sfid};
+use ir::lsc::{AddrType, DataShape, DataSize, Sfid};
 use ir::{Inst, IntrinsicInst, Value};
-use lowering::messages::{check_message, lsc_operands, LscMessage, LscOp, OpClass};
+use lowering::messages::{check_message, lsc_operands, LscMessage, OpClass};
 
 /// The surface operand of a message.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -419,16 +419,6 @@ pub fn emit(
         .map_err(|r| cx.err(EmitErrorKind::Message(r)))?
         .ok_or_else(|| cx.unsupported("not an LSC message"))?;
     let ops = lsc_operands(cx.func, inst, &m).map_err(|r| cx.err(EmitErrorKind::Message(r)))?;
-    if let LscOp::Atomic(a @ (LscAtomicOp::Fadd | LscAtomicOp::Fsub)) = m.op {
-        // IGC's vISA verifier: "LSC atomic fadd/fsub only support UGM and UGML" (and
-        // TGM from Xe2, which the legality table checks).
-        if m.sfid == Sfid::Slm {
-            return Err(cx.unsupported(format!(
-                "lsc_atomic_{} exists on .ugm and .ugml, not on .slm",
-                a.name()
-            )));
-        }
-    }
     let surface = surface_of(cx, i, m.addr_type)?;
     let mut addr = Vec::new();
     for s in &ops.addr {

@@ -50,7 +50,6 @@ use crate::lsc::{Access, Surface};
 use crate::ops::copy;
 use crate::payload;
 use crate::vtype::VType;
-use ir::lsc::LscAtomicOp;
 use ir::lsc::{AddrSize, AddrType, CacheControl, DataShape, DataSize, Sfid};
 use ir::{AtomicOp, IndexKind, Inst, IntrinsicInst, IntrinsicOp, Shader, Src, Value};
 use lowering::messages::{LscMessage, LscOp};
@@ -148,11 +147,17 @@ pub fn emit(
 }
 
 /// Emits an access as the platform's messages: LSC, or the legacy data port's
-/// ([`crate::dataport_lsc`]).
+/// ([`crate::dataport_lsc`]). Either is first checked against the lowering's table of
+/// what the platform's messages allow: the LSC message by
+/// [`lowering::messages::check_lsc`] (a 64-bit SLM atomic other than icas, a float
+/// add on SLM), the legacy one by the plan's checks; the back end builds these
+/// messages itself, so no IR-level check has seen them.
 fn emit_access(cx: &mut Ctx, a: &Access) -> Result<(), EmitError> {
     if cx.t.dataport.is_some() {
         crate::dataport_lsc::emit_access(cx, a)
     } else {
+        lowering::messages::check_lsc(cx.device, &a.m)
+            .map_err(|rule| cx.err(EmitErrorKind::Message(rule)))?;
         crate::lsc::emit_access(cx, a)
     }
 }
@@ -312,9 +317,7 @@ fn atomic(cx: &mut Ctx, i: &IntrinsicInst, d: Value) -> Result<(), EmitError> {
     // The sources after the address: (compare,) data.
     let first = if ssbo { 2 } else { 1 };
     let data = src(cx, i, first)?;
-    let constant = cx
-        .const_of(data.value)
-        .and_then(|c| c.get(usize::from(data.swizzle.component(0))).copied());
+    let constant = cx.const_src(data);
     // Mesa turns an add of 1 or -1 into an increment or decrement of no operand.
     let small = constant.and_then(|c| match (bits, c) {
         (32, c) => Some(c as u32),
@@ -329,21 +332,13 @@ fn atomic(cx: &mut Ctx, i: &IntrinsicInst, d: Value) -> Result<(), EmitError> {
             aop.name()
         ))
     })?;
-    if matches!(op, LscAtomicOp::Fadd | LscAtomicOp::Fsub) && !ssbo && cx.t.dataport.is_none() {
-        // IGC's vISA verifier: "LSC atomic fadd/fsub only support UGM and UGML".
-        return Err(cx.unsupported(format!(
-            "lsc_atomic_{} exists on .ugm and .ugml, not on .slm",
-            op.name()
-        )));
-    }
     let mut operands = Vec::new();
     for k in 0..op.num_data_operands() {
         operands.push(cx.comp(src(cx, i, first + k)?, 0)?);
     }
     let loc = if ssbo {
-        let legacy_wide = bits == 64 && cx.t.dataport.is_some();
         let loc = buffer_loc(cx, i, 0, false)?;
-        if legacy_wide && loc.surface != Surface::Flat {
+        if atomic_at_a64(cx, i.op, bits) && loc.surface != Surface::Flat {
             let block = cx.comp(src(cx, i, 0)?, 0)?;
             let a = buffer_address(cx, block, loc.addr, false)?;
             Loc::flat(Sfid::Ugm, AddrSize::A64, a, 0)
@@ -382,6 +377,17 @@ fn atomic(cx: &mut Ctx, i: &IntrinsicInst, d: Value) -> Result<(), EmitError> {
             pred: None,
         },
     )
+}
+
+/// Whether buffer intrinsic `op` on `bits`-bit data is an SSBO atomic that goes to the
+/// buffer's A64 address instead of its binding-table surface: a 64-bit one on the
+/// legacy data port, which has 64-bit atomics only as `svm_atomic` (stateless). One
+/// rule for [`atomic`], which emits it so, and [`constant_buffer_blocks`], which loads
+/// the buffer's base address for it: the two must agree.
+fn atomic_at_a64(cx: &Ctx, op: IntrinsicOp, bits: u8) -> bool {
+    matches!(op, IntrinsicOp::SsboAtomic | IntrinsicOp::SsboAtomicSwap)
+        && bits == 64
+        && cx.t.dataport.is_some()
 }
 
 /// `d = a + zext(b)` on 64-bit `d` and `a`, per lane.
@@ -488,16 +494,10 @@ pub fn constant_buffer_blocks(cx: &Ctx) -> BTreeSet<(bool, u32)> {
             IntrinsicOp::SsboAtomic | IntrinsicOp::SsboAtomicSwap => (0, false),
             _ => continue,
         };
-        // A 64-bit atomic on the legacy data port goes to the A64 address.
-        let a64_atomic = matches!(i.op, IntrinsicOp::SsboAtomic | IntrinsicOp::SsboAtomicSwap)
-            && cx.t.dataport.is_some()
-            && data
-                .dest
-                .is_some_and(|d| func.value_type(d).bit_size() == 64);
-        let block = i.srcs.get(k).and_then(|s| {
-            let bits = cx.const_of(s.value)?;
-            bits.get(usize::from(s.swizzle.component(0))).copied()
-        });
+        let a64_atomic = data
+            .dest
+            .is_some_and(|d| atomic_at_a64(cx, i.op, func.value_type(d).bit_size()));
+        let block = i.srcs.get(k).and_then(|s| cx.const_src(*s));
         let Some(b) = block.map(|b| b as u32) else {
             continue;
         };
@@ -828,11 +828,7 @@ fn block_read(cx: &Ctx, i: &IntrinsicInst, d: Value) -> Option<Vec<Reg>> {
     if cx.ubo_dwords.is_empty() {
         return None;
     }
-    let comp = |k: usize| {
-        let s = i.srcs.get(k)?;
-        let bits = cx.const_of(s.value)?;
-        u32::try_from(*bits.get(usize::from(s.swizzle.component(0)))?).ok()
-    };
+    let comp = |k: usize| u32::try_from(cx.const_src(*i.srcs.get(k)?)?).ok();
     let (block, offset) = (comp(0)?, comp(1)?);
     let ty = cx.func.value_type(d);
     if ty.bit_size() != 32 {

@@ -46,9 +46,11 @@ pub const MERGE_GAP: u32 = 32;
 /// live throughout the kernel.
 pub const MAX_BYTES: u32 = 512;
 
-/// The `(block, offset, bytes)` of every uniform 32-bit `load_ubo` of a constant
-/// block with a binding-table surface at a constant, dword-aligned offset.
-fn constant_loads(cx: &Ctx) -> Vec<(u32, u32, u32)> {
+/// The `((block, binding-table index), offset, bytes)` of every uniform 32-bit
+/// `load_ubo` of a constant block with a binding-table surface at a constant,
+/// dword-aligned offset. The index goes with the block so that [`load_ranges`] need
+/// not look it up again (and handle a miss that cannot happen).
+fn constant_loads(cx: &Ctx) -> Vec<((u32, u32), u32, u32)> {
     let func = cx.func;
     let mut out = Vec::new();
     for inst in func.insts_in_order() {
@@ -63,23 +65,22 @@ fn constant_loads(cx: &Ctx) -> Vec<(u32, u32, u32)> {
         if ty.bit_size() != 32 {
             continue;
         }
-        let comp = |k: usize| {
-            let s = i.srcs.get(k)?;
-            let bits = cx.const_of(s.value)?;
-            bits.get(usize::from(s.swizzle.component(0))).copied()
-        };
+        let comp = |k: usize| cx.const_src(*i.srcs.get(k)?);
         let (Some(block), Some(offset)) = (comp(0), comp(1)) else {
             continue;
         };
         let (Ok(block), Ok(offset)) = (u32::try_from(block), u32::try_from(offset)) else {
             continue;
         };
-        if !offset.is_multiple_of(4) || buffer_bti(cx.shader, true, block).is_none() {
+        if !offset.is_multiple_of(4) {
             continue;
         }
+        let Some(bti) = buffer_bti(cx.shader, true, block) else {
+            continue;
+        };
         let bytes = 4 * u32::from(ty.num_components());
         if offset.checked_add(bytes).is_some() {
-            out.push((block, offset, bytes));
+            out.push(((block, bti), offset, bytes));
         }
     }
     out
@@ -88,9 +89,11 @@ fn constant_loads(cx: &Ctx) -> Vec<(u32, u32, u32)> {
 /// The ranges to read, per block in increasing order: the owords the loads touch,
 /// runs whose gap is at most [`MERGE_GAP`] merged, while their total stays within
 /// [`MAX_BYTES`] (a run that does not fit is left out, its loads keep their own
-/// messages).
-pub fn plan(loads: &[(u32, u32, u32)]) -> Vec<(u32, u32, u32)> {
-    let mut per_block: BTreeMap<u32, Vec<(u32, u32)>> = BTreeMap::new();
+/// messages). A block is any ordered key (what [`constant_loads`] gives: the block and
+/// its binding-table index). A run costs the registers [`load_ranges`] declares for it,
+/// its bytes rounded up to `grf` bytes, so that the budget bounds what stays live.
+pub fn plan<K: Ord + Copy>(loads: &[(K, u32, u32)], grf: u32) -> Vec<(K, u32, u32)> {
+    let mut per_block: BTreeMap<K, Vec<(u32, u32)>> = BTreeMap::new();
     for &(block, offset, bytes) in loads {
         let start = offset / OWORD * OWORD;
         let end = (offset + bytes).div_ceil(OWORD) * OWORD;
@@ -108,13 +111,19 @@ pub fn plan(loads: &[(u32, u32, u32)]) -> Vec<(u32, u32, u32)> {
             }
         }
         for (s, e) in runs {
-            if total + (e - s) <= MAX_BYTES {
-                total += e - s;
+            let bytes = run_bytes(s, e, grf);
+            if total + bytes <= MAX_BYTES {
+                total += bytes;
                 out.push((block, s, e));
             }
         }
     }
     out
+}
+
+/// The bytes of the variable that holds the run `start..end`: whole registers.
+fn run_bytes(start: u32, end: u32, grf: u32) -> u32 {
+    (end - start).next_multiple_of(grf)
 }
 
 /// Reads, at the kernel's start, the UBO ranges [`plan`] gives for the kernel's loads
@@ -126,10 +135,8 @@ pub fn load_ranges(cx: &mut Ctx) -> Result<(), EmitError> {
     }
     let grf = cx.t.grf;
     let surface = format!("T{}", 6 + cx.shader.images.len());
-    for (block, start, end) in plan(&constant_loads(cx)) {
-        let bti = buffer_bti(cx.shader, true, block)
-            .ok_or_else(|| cx.unsupported(format!("UBO block {block} has no surface")))?;
-        let bytes = (end - start).next_multiple_of(grf);
+    for ((block, bti), start, end) in plan(&constant_loads(cx), grf) {
+        let bytes = run_bytes(start, end, grf);
         let var = cx.decls.var(
             format!("ubo{block}_{start}"),
             VType::Ud,
@@ -177,20 +184,30 @@ mod tests {
     fn loads_become_oword_runs_merged_over_small_gaps() {
         // Boids' SimParams: seven floats at 0..28 -> owords 0..32.
         let loads: Vec<_> = (0..7).map(|k| (0, 4 * k, 4)).collect();
-        assert_eq!(plan(&loads), vec![(0, 0, 32)]);
+        assert_eq!(plan(&loads, 32), vec![(0, 0, 32)]);
         // Owords 0..16, 48..64 and 112..128: the gap 16..48 is 32 bytes, merged; the
         // gap 64..112 is 48: a run of its own.
         let loads = [(0, 0, 4), (0, 48, 8), (0, 116, 4)];
-        assert_eq!(plan(&loads), vec![(0, 0, 64), (0, 112, 128)]);
+        assert_eq!(plan(&loads, 32), vec![(0, 0, 64), (0, 112, 128)]);
         // Blocks apart, in block order.
         let loads = [(2, 16, 16), (1, 4, 4)];
-        assert_eq!(plan(&loads), vec![(1, 0, 16), (2, 16, 32)]);
+        assert_eq!(plan(&loads, 32), vec![(1, 0, 16), (2, 16, 32)]);
     }
 
     #[test]
     fn ranges_stop_at_the_budget() {
         // Two runs of 320 bytes: the second does not fit 512.
         let loads = [(0, 0, 320), (0, 1024, 320)];
-        assert_eq!(plan(&loads), vec![(0, 0, 320)]);
+        assert_eq!(plan(&loads, 32), vec![(0, 0, 320)]);
+    }
+
+    #[test]
+    fn runs_cost_whole_registers() {
+        // Twenty blocks of one oword each: 16 bytes read, but each a 32-byte register
+        // declared, so sixteen fit 512 bytes, not all twenty.
+        let loads: Vec<_> = (0..20).map(|b| (b, 0, 4)).collect();
+        let planned = plan(&loads, 32);
+        assert_eq!(planned.len(), 16);
+        assert_eq!(planned.last(), Some(&(15, 0, 16)));
     }
 }

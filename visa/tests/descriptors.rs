@@ -74,13 +74,6 @@ fn probes(p: &Device) -> Vec<Probe> {
         if check_lsc(p, &m).is_err() {
             return;
         }
-        // The table allows SLM float add/sub, which IGC's verifier refuses ("LSC
-        // atomic fadd/fsub only support UGM and UGML"); the back end refuses it too.
-        if m.sfid == Sfid::Slm
-            && matches!(m.op, LscOp::Atomic(LscAtomicOp::Fadd | LscAtomicOp::Fsub))
-        {
-            return;
-        }
         let key = format!("{m:?}{coords}");
         if seen.insert(key) {
             let dest = m.op.class() != lowering::messages::OpClass::Store;

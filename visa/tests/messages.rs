@@ -322,6 +322,33 @@ fn slm_d64_cas() {
     );
 }
 
+/// The back end's own shared-memory atomics are held to the same table as the IR's LSC
+/// messages: `lsc_atomic_iadd.slm d64` does not exist (only icas is 64-bit on SLM),
+/// nor does a float add on SLM, and the error names the rule.
+#[test]
+fn back_end_slm_atomics_the_table_forbids_are_errors() {
+    for plat in ["dg2", "mtl", "pvc"] {
+        let body = format!("{OPERANDS}\n    64   %7 = u2u64 %0.y\n    64   %8 = @shared_atomic (%3, %7) (base=0, atomic_op=iadd)");
+        let e = err(&shader("", 16, &body), plat);
+        assert!(
+            e.contains("`%8 = @shared_atomic`")
+                && e.contains(
+                    "the only 64-bit .slm atomic is lsc_atomic_icas, found lsc_atomic_iadd"
+                ),
+            "{plat}: {e}"
+        );
+        let body = format!("{OPERANDS}\n    32   %7 = u2f32 %0.y\n    32   %8 = @shared_atomic (%3, %7) (base=0, atomic_op=fadd)");
+        let e = err(&shader("", 16, &body), plat);
+        assert!(
+            e.contains("`%8 = @shared_atomic`")
+                && e.contains(
+                    "lsc_atomic_fadd exists on .ugm and .ugml (and .tgm from Xe2), not on .slm"
+                ),
+            "{plat}: {e}"
+        );
+    }
+}
+
 #[test]
 fn cache_controls_print_unless_default() {
     let t = shader(

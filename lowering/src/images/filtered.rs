@@ -23,8 +23,7 @@ use crate::device::Device;
 use crate::error::{LowerError, LowerErrorKind, Malformation};
 use crate::report::SurfaceFormat;
 use ir::{
-    AluType, BaseType, Format, Function, ImageDim, ImageRef, IndexKind, Inst, IntrinsicOp, Src,
-    Type,
+    AluType, BaseType, Function, ImageDim, ImageRef, IndexKind, Inst, IntrinsicOp, Src, Type,
 };
 
 /// A planned `sample_l`.
@@ -70,20 +69,18 @@ pub(crate) fn plan(a: &ImageAccess<'_>, device: &Device) -> Result<SampleL, Lowe
     };
     let sampler = index(IndexKind::Sampler)?;
     let float32 = AluType::new(BaseType::Float, 32).to_index();
-    if index(IndexKind::DestType)? != float32 {
+    let dest_type = index(IndexKind::DestType)?;
+    if dest_type != float32 {
         return Err(a.malformed(Malformation::BadIndex {
             kind: IndexKind::DestType,
-            value: Some(index(IndexKind::DestType)?),
+            value: Some(dest_type),
         }));
     }
     if matches!(a.dim, ImageDim::Buffer | ImageDim::Cube) {
         return Err(a.malformed(Malformation::NotAnImageAccess { op: a.op }));
     }
-    let surface = if a.format == Format::None {
-        SurfaceFormat::ViewFormat
-    } else {
-        SurfaceFormat::Typed(a.format)
-    };
+    // Bound as `ld`/`resinfo` bind a sampled image: its format, or the view's.
+    let surface = super::size::sampled_surface(a.format);
     Ok(SampleL {
         image: a.image,
         coord,
@@ -97,20 +94,12 @@ pub(crate) fn plan(a: &ImageAccess<'_>, device: &Device) -> Result<SampleL, Lowe
 }
 
 impl SampleL {
-    /// The u, v, r parameters per surface type (3D_SAMPLE's table).
-    fn uvr(&self, zero: Src) -> [Src; 3] {
-        let c = |i: u8| self.coord.component(i);
-        match (self.dim, self.arrayed) {
-            (ImageDim::D1, false) => [c(0), zero, zero],
-            (ImageDim::D1, true) | (ImageDim::D2, false) => [c(0), c(1), zero],
-            _ => [c(0), c(1), c(2)],
-        }
-    }
-
     pub(crate) fn emit(self, func: &mut Function, inst: Inst, ctx: &mut EmitCtx) {
         let zero = Src::new(ctx.zero(func));
         let mut b = ctx.builder(func, inst);
-        let [u, v, r] = self.uvr(zero);
+        // 3D_SAMPLE's table gives `sample_l` the parameters `ld` takes (3D_LOAD's) for
+        // the dimensions `plan` accepts (no buffers, no cubes).
+        let [u, v, r] = super::sampler::uvr(self.coord, self.dim, self.arrayed, zero);
         let mask = (1u32 << self.components) - 1;
         let float32 = AluType::new(BaseType::Float, 32).to_index();
         let data = b

@@ -174,22 +174,24 @@ pub(crate) fn plan(
     }))
 }
 
-impl SamplerLoad {
-    /// The u, v, r parameters
-    /// (`intel-graphics-compiler/documentation/visa/instructions/3D_LOAD.md`, per surface type).
-    fn uvr(&self, zero: Src) -> [Src; 3] {
-        let c = |i: u8| self.coord.component(i);
-        match (self.dim, self.arrayed) {
-            (ImageDim::D1, false) | (ImageDim::Buffer, _) => [c(0), zero, zero],
-            (ImageDim::D1, true) | (ImageDim::D2, false) => [c(0), c(1), zero],
-            (ImageDim::D2, true) | (ImageDim::Cube, _) | (ImageDim::D3, _) => [c(0), c(1), c(2)],
-        }
+/// The u, v, r parameters of a sampler message at `coord` on a surface of `dim`
+/// (`arrayed`), per surface type, unused ones `zero`: the same for `ld`/`ld_lz`
+/// (`intel-graphics-compiler/documentation/visa/instructions/3D_LOAD.md`) and
+/// `sample_l` (`3D_SAMPLE.md`), so both messages take them from here.
+pub(super) fn uvr(coord: Src, dim: ImageDim, arrayed: bool, zero: Src) -> [Src; 3] {
+    let c = |i: u8| coord.component(i);
+    match (dim, arrayed) {
+        (ImageDim::D1, false) | (ImageDim::Buffer, _) => [c(0), zero, zero],
+        (ImageDim::D1, true) | (ImageDim::D2, false) => [c(0), c(1), zero],
+        (ImageDim::D2, true) | (ImageDim::Cube, _) | (ImageDim::D3, _) => [c(0), c(1), c(2)],
     }
+}
 
+impl SamplerLoad {
     pub(crate) fn emit(self, func: &mut Function, inst: Inst, ctx: &mut EmitCtx) {
         let zero = Src::new(ctx.zero(func));
         let mut b = ctx.builder(func, inst);
-        let [u, v, r] = self.uvr(zero);
+        let [u, v, r] = uvr(self.coord, self.dim, self.arrayed, zero);
         let (op, srcs) = match self.lod {
             Some(lod) => (IntrinsicOp::SamplerLd, vec![u, v, lod, r]),
             None => (IntrinsicOp::SamplerLdLz, vec![u, v, r]),

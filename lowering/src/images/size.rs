@@ -137,7 +137,7 @@ fn via_resinfo(access: &ImageAccess<'_>, device: &Device) -> Result<bool, LowerE
 }
 
 /// The surface a sampled image is bound with: its format, or the view's.
-fn sampled_surface(format: Format) -> SurfaceFormat {
+pub(super) fn sampled_surface(format: Format) -> SurfaceFormat {
     if format == Format::None {
         SurfaceFormat::ViewFormat
     } else {

@@ -132,6 +132,12 @@ pub fn check_lsc(p: &Device, m: &LscMessage) -> Result<(), MessageRule> {
                 platform: p.name.clone(),
             });
         }
+        // §2's table puts fadd/fsub on UGM and UGML (and TGM from Xe2), never on SLM;
+        // IGC's vISA verifier agrees ("LSC atomic fadd/fsub only support UGM and UGML").
+        // The rule lives here, not in each emitter, so every LSC message is held to it.
+        if m.sfid == Sfid::Slm && matches!(a, LscAtomicOp::Fadd | LscAtomicOp::Fsub) {
+            return Err(MessageRule::SlmFloatAtomic { op });
+        }
         if m.sfid == Sfid::Slm && d.size == DataSize::D64 && a != LscAtomicOp::Icas {
             return Err(MessageRule::SlmD64Atomic { op });
         }

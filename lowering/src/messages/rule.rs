@@ -130,6 +130,11 @@ pub enum MessageRule {
         /// Platform name.
         platform: String,
     },
+    /// `fadd`/`fsub` on `.slm`, which has neither on any platform (§2, §13.6).
+    SlmFloatAtomic {
+        /// Operation.
+        op: LscOp,
+    },
     /// A 64-bit SLM atomic other than icas (§13.6).
     SlmD64Atomic {
         /// Operation.
@@ -432,6 +437,10 @@ impl fmt::Display for MessageRule {
             R::TgmFloatAtomic { op, platform } => write!(
                 f,
                 "docs/hardware/lsc-messages.md §13.6: {op} on .tgm needs Xe2 (verx10 200) or later, {platform} has none"
+            ),
+            R::SlmFloatAtomic { op } => write!(
+                f,
+                "docs/hardware/lsc-messages.md §13.6: {op} exists on .ugm and .ugml (and .tgm from Xe2), not on .slm"
             ),
             R::SlmD64Atomic { op } => write!(
                 f,

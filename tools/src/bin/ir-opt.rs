@@ -635,10 +635,11 @@ impl verify::visa::check::Backend for VisaBackend {
             .map_err(|e| e.to_string())
     }
 
-    fn free_width(&self, lowered: &ir::Shader, device: &lowering::Device) -> Option<u32> {
+    fn free_width(&self, lowered: &ir::Shader, device: &lowering::Device) -> Option<(u32, String)> {
+        // The kernel `--emit visa` prints, with its width: the run checks it as it is.
         visa::emit_confirmed(lowered, device, &visa::Options::default())
             .ok()
-            .map(|c| c.kernel.abi.simd)
+            .map(|c| (c.kernel.abi.simd, c.kernel.text))
     }
 }
 

@@ -20,10 +20,10 @@
 //!   of the 8-bit fractions (exact in a float).
 //! * The layer of a 2D array (`r`) or a 1D array (`v`): `clamp(RNE(a), 0, layers - 1)`.
 
-use crate::memory::{AccessKind, ImageBinding, Memory};
+use crate::memory::{ImageBinding, Memory};
 use crate::messages::error::MessageError;
 use crate::messages::lanes::{Lanes, LanesMut, Sender};
-use crate::messages::surface::{bound, typed_texel};
+use crate::messages::surface::{bound, sampler_texel, typed_texel};
 use crate::sampler_state::{AddressMode, Filter, MipmapMode, SamplerState};
 use crate::texel::TexelLayout;
 use ir::interp::EnvError;
@@ -229,12 +229,7 @@ fn filter_lane(
                         continue;
                     }
                     let texel = typed_texel(b, x as u64, y as u64, z as u64, u64::from(lv))?;
-                    let mut bytes = vec![0u8; layout.bytes];
-                    mem.texel_access(AccessKind::Load, b.alloc, texel, &mut bytes, &ctx)
-                        .map_err(|e| EnvError::at_lane(lane as u32, e))?;
-                    let t = layout
-                        .decode(&bytes)
-                        .map_err(|e| EnvError::at_lane(lane as u32, e))?;
+                    let t = sampler_texel(mem, b.alloc, texel, layout, &ctx, lane)?;
                     // 8 + 8 + 8 bits of weight: exact in a float.
                     let wf = weight as f32 / (256.0 * 256.0 * 256.0);
                     for c in 0..4 {

@@ -2,10 +2,10 @@
 //! by integer coordinates through the surface state; and its `resinfo` (IGC's
 //! `INFO.md`): the view's size at a LOD and its level count, from the surface state.
 
-use crate::memory::{AccessKind, Memory};
+use crate::memory::Memory;
 use crate::messages::error::MessageError;
 use crate::messages::lanes::{Lanes, LanesMut, Sender};
-use crate::messages::surface::{bound, typed_texel};
+use crate::messages::surface::{bound, sampler_texel, typed_texel};
 use crate::texel::TexelLayout;
 use ir::interp::EnvError;
 use ir::BaseType;
@@ -71,12 +71,7 @@ pub fn ld(
         // format, as for typed loads: 0 in the format's channels, (0, 0, 1) in a missing
         // G, B, A (Vulkan's texel replacement under robustImageAccess2, which anv
         // exposes for sampled images with no bounds check in the shader).
-        let mut bytes = vec![0u8; layout.bytes];
-        mem.texel_access(AccessKind::Load, alloc, texel, &mut bytes, &ctx)
-            .map_err(|e| EnvError::at_lane(lane as u32, e))?;
-        let rgba = layout
-            .decode(&bytes)
-            .map_err(|e| EnvError::at_lane(lane as u32, e))?;
+        let rgba = sampler_texel(mem, alloc, texel, &layout, &ctx, lane)?;
         let vals: Vec<u64> = (0..4)
             .filter(|c| msg.channels & (1 << c) != 0)
             .map(|c| to_dest(rgba[c], msg.dest_bits, msg.dest_base))

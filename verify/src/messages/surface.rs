@@ -1,8 +1,9 @@
 //! The surface a typed, sampler or stateful message addresses: the image bound at a
 //! binding-table index, and where typed coordinates land in it.
 
-use crate::memory::{AccessKind, ImageBinding, Memory};
+use crate::memory::{AccessCtx, AccessKind, AllocId, ImageBinding, Memory};
 use crate::messages::lanes::Sender;
+use crate::texel::TexelLayout;
 use ir::interp::EnvError;
 use tiling::SurfDim;
 
@@ -56,4 +57,24 @@ pub fn typed_texel(
     };
     b.view_texel_offset(&ext, [x, y, z], zl)
         .map_err(EnvError::msg)
+}
+
+/// The channels of the texel a sampler message reads at `texel` of `alloc` (where
+/// [`typed_texel`] put it), decoded with the surface format `layout`; `None`, out of
+/// bounds, reads as all-zero bytes converted (the discarded access is logged). Errors
+/// are lane `lane`'s.
+pub fn sampler_texel(
+    mem: &mut Memory,
+    alloc: AllocId,
+    texel: Option<u64>,
+    layout: &TexelLayout,
+    ctx: &AccessCtx,
+    lane: usize,
+) -> Result<[u64; 4], EnvError> {
+    let mut bytes = vec![0u8; layout.bytes];
+    mem.texel_access(AccessKind::Load, alloc, texel, &mut bytes, ctx)
+        .map_err(|e| EnvError::at_lane(lane as u32, e))?;
+    layout
+        .decode(&bytes)
+        .map_err(|e| EnvError::at_lane(lane as u32, e))
 }

@@ -18,7 +18,7 @@ use super::program::Program;
 use super::reader::read;
 use super::run::RunConfig;
 use crate::setup::Setup;
-use crate::verifier::{lower, verify, Report, VerifyError};
+use crate::verifier::{lower, verify, Lowered, Report, VerifyError};
 use ir::Shader;
 use lowering::{Device, LowerOptions};
 
@@ -30,9 +30,55 @@ pub trait Backend {
 
     /// The SIMD width the back end chooses for `lowered` when the width is free (no
     /// `--subgroup`, no subgroup size in the shader), so that the run checks the kernel
-    /// a driver gets; `None` leaves the run's default.
-    fn free_width(&self, _lowered: &Shader, _device: &Device) -> Option<u32> {
+    /// a driver gets, with the kernel it made at that width (choosing the width makes
+    /// it, so the run does not emit it again); `None` leaves the run's default.
+    fn free_width(&self, _lowered: &Shader, _device: &Device) -> Option<(u32, String)> {
         None
+    }
+}
+
+/// The kernels of one lowered shader, by SIMD width: each width's is made once, however
+/// many setups (view formats, simpler contents) the shader is verified on.
+pub struct Kernels<'b> {
+    backend: &'b dyn Backend,
+    made: Vec<(u32, String)>,
+}
+
+impl<'b> Kernels<'b> {
+    /// None made yet; `backend` makes them.
+    pub fn new(backend: &'b dyn Backend) -> Kernels<'b> {
+        Kernels {
+            backend,
+            made: Vec::new(),
+        }
+    }
+
+    /// Keeps `text`, the kernel the back end already made at width `simd`
+    /// ([`Backend::free_width`]'s).
+    pub fn insert(&mut self, simd: u32, text: String) {
+        self.made.retain(|(w, _)| *w != simd);
+        self.made.push((simd, text));
+    }
+
+    /// The kernel of `lowered` at width `simd`, made on first need. A back end that
+    /// cannot make it is an error (not kept: it ends the verification).
+    pub fn at(
+        &mut self,
+        lowered: &Shader,
+        device: &Device,
+        simd: u32,
+    ) -> Result<&str, VerifyError> {
+        let i = match self.made.iter().position(|(w, _)| *w == simd) {
+            Some(i) => i,
+            None => {
+                let text = self.backend.emit(lowered, device, simd).map_err(|e| {
+                    VerifyError::Shaders(format!("the vISA back end made no kernel: {e}"))
+                })?;
+                self.made.push((simd, text));
+                self.made.len() - 1
+            }
+        };
+        Ok(&self.made[i].1)
     }
 }
 
@@ -72,17 +118,29 @@ pub fn lower_and_verify_visa(
     config: &RunConfig,
 ) -> Result<Verified, VerifyError> {
     let l = lower(shader, device, options)?;
+    verify_lowered_visa(&l, device, setup, &mut Kernels::new(backend), config)
+}
+
+/// [`lower_and_verify_visa`] on the pair [`lower`] made, its kernel at the setup's
+/// subgroup size taken from `kernels` (made there on first need): the lowering and the
+/// kernel do not depend on the setup's contents, so runs on several setups lower and
+/// emit once.
+pub fn verify_lowered_visa(
+    l: &Lowered,
+    device: &Device,
+    setup: &Setup,
+    kernels: &mut Kernels<'_>,
+    config: &RunConfig,
+) -> Result<Verified, VerifyError> {
     let mut setup = setup.clone();
     setup.bindings = l.report.bindings.clone();
     let lowering = verify(&l.original, &l.lowered, device, &setup)?;
-    let text = backend
-        .emit(&l.lowered, device, setup.subgroup_size)
-        .map_err(|e| VerifyError::Shaders(format!("the vISA back end made no kernel: {e}")))?;
-    let kernel = verify_visa_text(&l.lowered, device, &setup, &text, config)?;
+    let text = kernels.at(&l.lowered, device, setup.subgroup_size)?;
+    let kernel = verify_visa_text(&l.lowered, device, &setup, text, config)?;
     Ok(Verified {
         lowering,
         kernel,
-        text,
+        text: text.to_string(),
     })
 }
 

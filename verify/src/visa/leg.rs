@@ -40,6 +40,7 @@ use super::run::RunConfig;
 use crate::exec::{ExecConfig, Executor};
 use crate::memory::{Access, AccessKind, Memory, Space};
 use crate::setup::Setup;
+use crate::verifier::events::{merge_ranges, subtract_ranges};
 use crate::verifier::{Mismatch, MismatchKind, Report, VerifyError, SLICE_INVOCATIONS};
 use ir::Shader;
 use lowering::Device;
@@ -326,14 +327,18 @@ fn compare_accesses(
 /// The first in-bounds load of `lowered` (one invocation's UBO loads) one of whose
 /// bytes no in-bounds load of `kernel` reads.
 fn uncovered<'a>(lowered: &[&'a Access], kernel: &[&Access]) -> Option<&'a Access> {
-    let read: std::collections::HashSet<(Space, u64)> = kernel
-        .iter()
-        .filter(|a| a.in_bounds)
-        .flat_map(|a| (a.offset..a.offset + u64::from(a.size)).map(|o| (a.space, o)))
-        .collect();
+    // The kernel's reads as merged byte ranges, not a set of every byte: a UBO load of
+    // a whole block would put each of its bytes in the set, in every invocation.
+    let read = merge_ranges(
+        kernel
+            .iter()
+            .filter(|a| a.in_bounds)
+            .map(|a| (a.space, a.offset, a.offset + u64::from(a.size)))
+            .collect(),
+    );
     lowered.iter().copied().find(|x| {
-        x.in_bounds
-            && (x.offset..x.offset + u64::from(x.size)).any(|o| !read.contains(&(x.space, o)))
+        let range = (x.space, x.offset, x.offset + u64::from(x.size));
+        x.in_bounds && !subtract_ranges(&[range], &read).is_empty()
     })
 }
 

@@ -293,14 +293,17 @@ fn oword_load(
     };
     let surfaces = [st.states[w as usize]];
     let base = m.offset.map_or(0, |o| o.value(st) as u64).wrapping_mul(16);
+    // One message for every dword: the sender, descriptor and surface are the same for
+    // all of them, and `DpMessage::new` runs the legality check and formats a string.
+    // The reader takes 1, 2, 4 or 8 owords, so an illegal message still fails.
+    let sender = Sender {
+        inst: Inst::from_u32(ctx.line),
+        span: Span::new(ctx.line, 0),
+        op: IntrinsicOp::for_dp_msg(desc.msg),
+        invocations: &invocations,
+    };
+    let msg = DpMessage::new(sender, desc, caps, 1, &surfaces)?;
     for k in 0..4 * u32::from(m.num_blocks) {
-        let sender = Sender {
-            inst: Inst::from_u32(ctx.line),
-            span: Span::new(ctx.line, 0),
-            op: IntrinsicOp::for_dp_msg(desc.msg),
-            invocations: &invocations,
-        };
-        let msg = DpMessage::new(sender, desc, caps, 1, &surfaces)?;
         let addr = [base.wrapping_add(4 * u64::from(k)) & 0xffff_ffff];
         let mut out = [0u64];
         untyped::read(

@@ -120,11 +120,25 @@ pub fn read(
     coords: Coords<'_>,
     dest: &mut LanesMut<'_>,
 ) -> Result<(), EnvError> {
+    // No storage format's typed reads start after Gfx12.5 (isl's TR column), so from
+    // there the rule holds for every surface without the lookup.
+    let check_tr = msg.caps.gen < tiling::Gen::Gfx125;
+    // The TR rule of the last surface format looked up: the lookup scans every storage
+    // format, and the lanes of a message almost always share their surface.
+    let mut tr: Option<(tiling::Format, Option<tiling::Gen>)> = None;
     for lane in msg.lanes() {
         let ctx = msg.sender.ctx(lane);
         let t = texel(mem, msg, &coords, lane)?;
-        if !ivb_word_read(msg, t.format) {
-            if let Some(first) = typed_read_from(t.format).filter(|&g| msg.caps.gen < g) {
+        if check_tr && !ivb_word_read(msg, t.format) {
+            let from = match tr {
+                Some((f, from)) if f == t.format => from,
+                _ => {
+                    let from = typed_read_from(t.format);
+                    tr = Some((t.format, from));
+                    from
+                }
+            };
+            if let Some(first) = from.filter(|&g| msg.caps.gen < g) {
                 return Err(illegal(
                     lane,
                     format!(
@@ -266,4 +280,23 @@ pub fn atomic(
         dest.set(lane, &[old])?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `read` skips the TR rule from Gfx12.5 on: no storage format's typed reads may
+    /// start later.
+    #[test]
+    fn typed_reads_of_every_storage_format_start_by_gfx12_5() {
+        for &f in ir::Format::ALL {
+            if let Some(isl) = lowering::format::isl_format(f) {
+                assert!(
+                    typed_read_from(isl).is_none_or(|g| g <= tiling::Gen::Gfx125),
+                    "{f}"
+                );
+            }
+        }
+    }
 }
