@@ -371,16 +371,11 @@ fn sample_explicit_lod(
     const GRAD: u32 = 0x4;
     const CONST_OFFSET: u32 = 0x8;
     let what = "OpImageSampleExplicitLod (filtered sampling)";
-    let (u, sampler) = match ctx.get(si)? {
-        Value::SampledImage { image, sampler } => (
-            image_of(ctx, si).map(|mut u| {
-                u.non_uniform |= image.non_uniform;
-                u
-            })?,
-            sampler,
-        ),
-        Value::Image(_) => {
-            let u = image_of(ctx, si)?;
+    // `image_of` takes the image of a sampled image, with its NonUniform decorations.
+    let u = image_of(ctx, si)?;
+    let sampler = match ctx.get(si)? {
+        Value::SampledImage { sampler, .. } => sampler,
+        _ => {
             let Some(&s) = ctx.map.combined.get(&u.image) else {
                 return Err(ctx.invalid(format!("{what} of an image without a sampler")));
             };
@@ -390,13 +385,7 @@ fn sample_explicit_lod(
                     "the IR names a sampler by a constant index",
                 ));
             }
-            (u, s)
-        }
-        other => {
-            return Err(ctx.invalid(format!(
-                "{what} of %{si}, which is {}",
-                super::context::describe(&other)
-            )))
+            s
         }
     };
     let d = decl(ctx, &u)?;
