@@ -256,34 +256,22 @@ fn unique(base: String, taken: impl Fn(&str) -> bool) -> String {
     name
 }
 
-/// A name for an image: the variable's, made an IR name and unique, or
-/// `img<set>_<binding>`.
-fn image_name(m: &Module, var: Id, set: u32, binding: u32, taken: &[ImageDecl]) -> String {
-    let base = m
-        .name(var)
-        .filter(|n| !n.is_empty())
-        .map(ir_name)
-        .unwrap_or_else(|| format!("img{set}_{binding}"));
-    unique(base, |n| taken.iter().any(|d| d.name == n))
-}
-
-/// A name for a buffer: the variable's, else its block's (GLSL's anonymous
-/// `buffer Out { ... };` names only the block), made an IR name and unique, or
-/// `ssbo<block>` / `ubo<block>`.
-fn buffer_name(
+/// A name for a variable: the first non-empty debug name of `ids` (the variable's,
+/// then, for a buffer, its block's: GLSL's anonymous `buffer Out { ... };` names only
+/// the block), made an IR name, or `fallback`; then made unique among the names
+/// `taken` holds.
+fn var_name(
     m: &Module,
-    var: Id,
-    block_ty: Id,
-    fallback: String,
-    taken: &[BufferDecl],
+    ids: &[Id],
+    fallback: impl FnOnce() -> String,
+    taken: impl Fn(&str) -> bool,
 ) -> String {
-    let base = m
-        .name(var)
-        .filter(|n| !n.is_empty())
-        .or_else(|| m.name(block_ty).filter(|n| !n.is_empty()))
+    let base = ids
+        .iter()
+        .find_map(|&id| m.name(id).filter(|n| !n.is_empty()))
         .map(ir_name)
-        .unwrap_or(fallback);
-    unique(base, |n| taken.iter().any(|d| d.name == n))
+        .unwrap_or_else(fallback);
+    unique(base, taken)
 }
 
 /// The layout of a buffer block `ty`: the bytes before a trailing runtime array (the
@@ -538,7 +526,13 @@ pub fn map(
                         ))
                     }
                 };
-                let name = image_name(m, id, set, binding, &out.images);
+                let taken = &out.images;
+                let name = var_name(
+                    m,
+                    &[id],
+                    || format!("img{set}_{binding}"),
+                    |n| taken.iter().any(|d| d.name == n),
+                );
                 let mut decl = image_decl(&name, &t, access_of(decs, id))
                     .map_err(|why| err(ErrorKind::Unsupported, why.to_string()))?;
                 decl.binding = next_image;
@@ -568,12 +562,15 @@ pub fn map(
                 let image_id = ImageId::from_u32(out.images.len() as u32);
                 if matches!(d.types.get(inner), Some(Ty::SampledImage { .. })) {
                     // A combined image sampler: the image, and a sampler of its own in
-                    // the sampler index space, of the same name.
+                    // the sampler index space, of the image's name unless a separate
+                    // sampler declared before it holds that name.
+                    let taken = &out.samplers;
+                    let sname = unique(decl.name.clone(), |n| taken.iter().any(|d| d.name == n));
                     push(BindingKind::Sampler, next_sampler);
                     out.combined.insert(image_id, next_sampler);
                     out.samplers.push(ir::SamplerDecl {
                         count,
-                        ..ir::SamplerDecl::new(&decl.name, next_sampler)
+                        ..ir::SamplerDecl::new(&sname, next_sampler)
                     });
                     next_sampler = next_sampler
                         .checked_add(n)
@@ -597,11 +594,10 @@ pub fn map(
                     ));
                 }
                 let taken = &out.samplers;
-                let sname = unique(
-                    m.name(id)
-                        .filter(|n| !n.is_empty())
-                        .map(ir_name)
-                        .unwrap_or_else(|| format!("sampler{set}_{binding}")),
+                let sname = var_name(
+                    m,
+                    &[id],
+                    || format!("sampler{set}_{binding}"),
                     |n| taken.iter().any(|d| d.name == n),
                 );
                 push(BindingKind::Sampler, next_sampler);
@@ -661,7 +657,13 @@ pub fn map(
                 } else {
                     BufferKind::Ubo
                 };
-                let name = buffer_name(m, id, inner, format!("{kind}{block}"), &out.buffers);
+                let taken = &out.buffers;
+                let name = var_name(
+                    m,
+                    &[id, inner],
+                    || format!("{kind}{block}"),
+                    |n| taken.iter().any(|d| d.name == n),
+                );
                 out.buffers.push(BufferDecl {
                     access: if ssbo {
                         access_of(decs, id)
