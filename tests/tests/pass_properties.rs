@@ -109,24 +109,26 @@ impl fmt::Debug for Effect {
 /// effects of each invocation, so an effect cannot cross one unseen), and NIR's
 /// `nir_opt_if` may swap which side of a divergent `if` runs first.
 fn refines(before: &[Vec<Effect>], after: &[Vec<Effect>]) -> bool {
-    let of = |log: &[Effect], inv: u32| -> Vec<Effect> {
-        log.iter()
-            .filter(|e| e.invocation == inv)
-            .cloned()
-            .collect()
-    };
+    fn by_invocation(log: &[Effect]) -> BTreeMap<u32, Vec<&Effect>> {
+        let mut m: BTreeMap<u32, Vec<&Effect>> = BTreeMap::new();
+        for e in log {
+            m.entry(e.invocation).or_default().push(e);
+        }
+        m
+    }
     before.len() == after.len()
         && before.iter().zip(after).all(|(b, a)| {
-            let mut invs: Vec<u32> = b.iter().chain(a).map(|e| e.invocation).collect();
-            invs.sort_unstable();
-            invs.dedup();
-            invs.into_iter()
-                .all(|inv| same_effects(&of(b, inv), &of(a, inv)))
+            let (b, a) = (by_invocation(b), by_invocation(a));
+            // An invocation with effects on one side only has none on the other.
+            b.len() == a.len()
+                && b.iter()
+                    .zip(&a)
+                    .all(|((ib, eb), (ia, ea))| ib == ia && same_effects(eb, ea))
         })
 }
 
 /// [`refines`] for the effects of one invocation.
-fn same_effects(b: &[Effect], a: &[Effect]) -> bool {
+fn same_effects(b: &[&Effect], a: &[&Effect]) -> bool {
     b.len() == a.len()
         && b.iter().zip(a).all(|(eb, ea)| {
             eb.what == ea.what
