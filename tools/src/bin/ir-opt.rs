@@ -165,12 +165,8 @@ fn descriptor_counts(args: &[String]) -> Result<frontend::DescriptorCounts, Fail
             number(binding, "BINDING")?,
             number(count, "count N")?,
         );
-        let limit = frontend::bindings::MAX_BINDING_TABLE_ENTRIES;
-        if count == 0 || count > limit {
-            return Err(bad(&format!(
-                "the count must be 1 to {limit}, the entries of an Intel binding table"
-            )));
-        }
+        // The count's range is the front end's to check (frontend::descriptor_count),
+        // with the binding in its error.
         if map.insert((set, binding), count).is_some() {
             return Err(bad("the binding is given twice"));
         }
@@ -536,31 +532,36 @@ fn load(path: &str, source: &SourceArgs) -> Result<Input, Failure> {
             }
         }
     }
-    for &(set, binding) in options.descriptors.keys() {
-        let runtime: Vec<String> = imported
-            .bindings
-            .iter()
-            .filter(|b| b.runtime_array)
-            .map(|b| format!("{}.{}", b.group, b.binding))
-            .collect();
-        if !runtime.contains(&format!("{set}.{binding}")) {
-            return Err(Failure(
-                OptionError::new(
-                    "--descriptors",
-                    format!(
-                        "entry point `{}` uses no runtime descriptor array at set {set}, binding \
-                         {binding} ({})",
-                        imported.entry,
-                        if runtime.is_empty() {
-                            "it uses none".to_string()
-                        } else {
-                            format!("it uses {}", runtime.join(", "))
-                        }
-                    ),
-                )
-                .line(),
-            ));
-        }
+    let runtime: Vec<(u32, u32)> = imported
+        .bindings
+        .iter()
+        .filter(|b| b.runtime_array)
+        .map(|b| (b.group, b.binding))
+        .collect();
+    // The front end ignores counts of other bindings, as a pipeline layout counts every
+    // binding; on the command line such a count is a mistake (a wrong set or binding).
+    if let Some((set, binding)) = options
+        .descriptors
+        .keys()
+        .find(|key| !runtime.contains(key))
+    {
+        let uses = if runtime.is_empty() {
+            "it uses none".to_string()
+        } else {
+            let keys: Vec<String> = runtime.iter().map(|(s, b)| format!("{s}.{b}")).collect();
+            format!("it uses {}", keys.join(", "))
+        };
+        return Err(Failure(
+            OptionError::new(
+                "--descriptors",
+                format!(
+                    "entry point `{}` uses no runtime descriptor array at set {set}, binding \
+                     {binding} ({uses})",
+                    imported.entry
+                ),
+            )
+            .line(),
+        ));
     }
     log::info!(
         "imported entry point `{}` of {file} ({} resources)",
