@@ -89,8 +89,8 @@ fn constant_loads(cx: &Ctx) -> Vec<((u32, u32), u32, u32)> {
 /// The ranges to read, per block in increasing order: the owords the loads touch,
 /// runs whose gap is at most [`MERGE_GAP`] merged, while their total stays within
 /// [`MAX_BYTES`] (a run that does not fit is left out, its loads keep their own
-/// messages). A block is any ordered key (what [`constant_loads`] gives: the block and
-/// its binding-table index). A run costs the registers [`load_ranges`] declares for it,
+/// messages). A block is any ordered key (the back end's is the UBO and its
+/// binding-table index). A run costs the registers [`load_ranges`] declares for it,
 /// its bytes rounded up to `grf` bytes, so that the budget bounds what stays live.
 pub fn plan<K: Ord + Copy>(loads: &[(K, u32, u32)], grf: u32) -> Vec<(K, u32, u32)> {
     let mut per_block: BTreeMap<K, Vec<(u32, u32)>> = BTreeMap::new();
