@@ -56,12 +56,11 @@ pub type DescriptorCounts = BTreeMap<(u32, u32), u32>;
 /// such arrays still fit the binding table ([`MAX_BINDING_TABLE_ENTRIES`]).
 pub const DEFAULT_DESCRIPTOR_COUNT: u32 = 8;
 
-/// The binding-table entries an Intel kernel can address: indices 0 to 239 (anv's
-/// `MAX_BINDING_TABLE_SIZE`; the indices above name the stateless and shared-memory
-/// models on the legacy data port). Every image takes one entry per descriptor
+/// The binding-table entries an Intel kernel can address (anv's
+/// `MAX_BINDING_TABLE_SIZE`). Every image takes one entry per descriptor
 /// (`visa/ABI.md`, "Surfaces and samplers"), so the images of one entry point take at
 /// most this many.
-pub const MAX_BINDING_TABLE_ENTRIES: u32 = 240;
+pub use ir::MAX_BINDING_TABLE_ENTRIES;
 
 /// What kind of resource a binding is.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

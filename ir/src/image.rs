@@ -434,6 +434,11 @@ pub struct StaticLayout {
     pub swizzle: bool,
 }
 
+/// The binding-table entries an Intel kernel can address: indices 0 to 239 (anv's
+/// `MAX_BINDING_TABLE_SIZE`; the indices above name the stateless and shared-memory
+/// models on the legacy data port).
+pub const MAX_BINDING_TABLE_ENTRIES: u32 = 240;
+
 /// A storage image declaration.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct ImageDecl {
@@ -447,7 +452,8 @@ pub struct ImageDecl {
     pub format: Format,
     /// Access qualifiers.
     pub access: Access,
-    /// Binding-table index (the first one, for descriptor arrays).
+    /// Binding-table index (the first one, for descriptor arrays), below
+    /// [`MAX_BINDING_TABLE_ENTRIES`].
     pub binding: u32,
     /// Number of descriptors for an array of images (`@imgs[4]`), or `None` for one image.
     pub count: Option<u32>,

@@ -52,7 +52,8 @@ pub use function::{
     IntrinsicInst, Jump, LoopData, Phi, ValueData,
 };
 pub use image::{
-    Access, Channel, ChannelKind, Format, ImageDecl, ImageDim, ImageRef, LayoutTiling, StaticLayout,
+    Access, Channel, ChannelKind, Format, ImageDecl, ImageDim, ImageRef, LayoutTiling,
+    StaticLayout, MAX_BINDING_TABLE_ENTRIES,
 };
 pub use intrinsic::{
     DestInfo, ImageOperand, IndexKind, IntrinsicClass, IntrinsicInfo, IntrinsicOp, MemModes,

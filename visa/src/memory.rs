@@ -445,11 +445,8 @@ pub fn buffer_bti(shader: &Shader, ubo: bool, block: u32) -> Option<u32> {
         .max()
         .unwrap_or(0);
     let index = first + 2 * u64::from(block) + u64::from(!ubo);
-    (index < u64::from(MAX_BINDING_TABLE_SIZE)).then_some(index as u32)
+    (index < u64::from(ir::MAX_BINDING_TABLE_ENTRIES)).then_some(index as u32)
 }
-
-/// Binding-table entries a kernel can use.
-pub const MAX_BINDING_TABLE_SIZE: u32 = 240;
 
 /// The address `table[block] + offset` of a buffer access. A constant block's base
 /// is the scalar [`load_buffer_bases`] loaded; another block's is read from the table

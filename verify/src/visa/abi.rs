@@ -108,10 +108,6 @@ pub struct DocumentedAbi {
     constant_data: Vec<u8>,
 }
 
-/// Binding-table entries (anv's `MAX_BINDING_TABLE_SIZE`): the buffer surfaces stop
-/// before this index.
-const BINDING_TABLE_SIZE: u64 = 240;
-
 /// The image declaration of `lowered` named `name`.
 fn image<'a>(lowered: &'a Shader, name: &str) -> Option<&'a ir::ImageDecl> {
     lowered.images.iter().find(|d| d.name == name)
@@ -234,7 +230,8 @@ impl KernelAbi for DocumentedAbi {
         for b in 0..TABLE_ENTRIES {
             for (k, bound) in [(0, mem.ubo(b)), (1, mem.ssbo(b))] {
                 let index = self.buffer_surfaces + 2 * u64::from(b) + k;
-                if let Some(id) = bound.filter(|_| index < BINDING_TABLE_SIZE) {
+                if let Some(id) = bound.filter(|_| index < u64::from(ir::MAX_BINDING_TABLE_ENTRIES))
+                {
                     mem.bind_buffer_surface(index as u32, id)
                         .map_err(|e| format!("buffer surface: {e}"))?;
                 }
