@@ -34,15 +34,6 @@ use std::fmt::Write as _;
 /// less than 4K bytes" (IGC `documentation/visa/4_visa_header.md`).
 pub const MAX_VAR_BYTES: u32 = 4095;
 
-/// The constant of source `s`'s first component (after its swizzle) in `func`, if
-/// `load_const` defines its value ([`Ctx::const_src`]; a free function for the analyses
-/// that run before there is a `Ctx`, [`crate::fold`]).
-pub fn const_src(func: &Function, s: Src) -> Option<u64> {
-    let def = func.value_def(s.value)?;
-    let k = func.inst(def).as_const()?;
-    k.get(usize::from(s.swizzle.component(0))).copied()
-}
-
 /// A register region: `off` bytes into variable `var`, read as every `stride`-th
 /// element of the view type (0: one element broadcast to every lane).
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -429,9 +420,9 @@ impl<'a> Ctx<'a> {
 
     /// The constant of source `s`'s first component (after its swizzle), if
     /// `load_const` defines its value: a one-component operand (a block, an offset, a
-    /// factor) the back end can fold. See [`const_src`].
+    /// factor) the back end can fold.
     pub fn const_src(&self, s: Src) -> Option<u64> {
-        const_src(self.func, s)
+        self.func.const_component(s.value, s.swizzle.component(0))
     }
 
     /// Whether `undef` defines `v`.

@@ -26,8 +26,7 @@
 //! so the result is the same bits; the operands stay live until the use instead
 //! ([`crate::pressure`] counts them there).
 
-use crate::ctx::const_src;
-use ir::{AluOp, Function, InstKind, Value};
+use ir::{AluOp, Function, InstKind, Src, Value};
 
 /// How a value is computed where it is used.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -69,6 +68,8 @@ fn folded_terms(func: &Function, add3: bool) -> Vec<(Value, Fold)> {
         let t = func.value_type(v);
         t.bit_size() == 32 && t.num_components() == 1
     };
+    // The constant a one-component operand reads.
+    let konst = |s: Src| func.const_component(s.value, s.swizzle.component(0));
     let mut out = Vec::new();
     // Additions written as a fused instruction: their terms are no values to fold.
     let mut fused = vec![false; n];
@@ -101,12 +102,10 @@ fn folded_terms(func: &Function, add3: bool) -> Vec<(Value, Fold)> {
             }
             let fold = match t.op {
                 AluOp::Iadd if add3 => Some(Fold::Add3),
-                AluOp::Ishl => const_src(func, t.srcs[1])
-                    .filter(|&k| k < 16)
-                    .map(|_| Fold::Mad),
+                AluOp::Ishl => konst(t.srcs[1]).filter(|&k| k < 16).map(|_| Fold::Mad),
                 AluOp::Imul => [0, 1]
                     .iter()
-                    .any(|&i| const_src(func, t.srcs[i]).is_some_and(|k| k < 1 << 16))
+                    .any(|&i| konst(t.srcs[i]).is_some_and(|k| k < 1 << 16))
                     .then_some(Fold::Mad),
                 _ => None,
             };

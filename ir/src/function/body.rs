@@ -137,6 +137,13 @@ impl Function {
         self.values[value.index()].def
     }
 
+    /// Component `comp` of `value` when a `load_const` still in the function defines it.
+    pub fn const_component(&self, value: Value, comp: u8) -> Option<u64> {
+        let def = self.value_def(value)?;
+        self.inst_block(def)?;
+        self.inst(def).as_const()?.get(usize::from(comp)).copied()
+    }
+
     /// The number of components a source reads: its swizzle length, or all of the value.
     pub fn src_components(&self, src: Src) -> u8 {
         if src.swizzle.is_identity() {

@@ -236,10 +236,7 @@ fn disjoint(func: &Function, k: &Key, base: i32, offset: (Value, u8), bytes: i64
 
 /// The constant a scalar component holds, if its value is a `load_const`.
 fn const_u32(func: &Function, (value, comp): (Value, u8)) -> Option<u32> {
-    let def = func.value_def(value)?;
-    func.inst_block(def)?;
-    let c = func.inst(def).as_const()?;
-    c.get(usize::from(comp)).map(|&v| v as u32)
+    func.const_component(value, comp).map(|v| v as u32)
 }
 
 #[cfg(test)]
