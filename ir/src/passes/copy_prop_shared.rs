@@ -30,6 +30,7 @@ use crate::intrinsic::{IndexKind, IntrinsicOp};
 use crate::shader::Shader;
 use crate::types::Src;
 use smallvec::smallvec;
+use std::collections::hash_map::{Entry, HashMap};
 
 /// The pass, `copy-prop-shared`.
 #[derive(Copy, Clone, Debug, Default)]
@@ -50,7 +51,7 @@ impl Pass for CopyPropShared {
 }
 
 /// The bytes a load read: `base + offset .. + bytes`, and its type.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 struct Key {
     base: i32,
     /// The offset's value and component.
@@ -65,8 +66,10 @@ impl Key {
     }
 }
 
-/// The loads known at a point: what they read and the value that holds it.
-type Known = Vec<(Key, Value)>;
+/// The loads known at a point: what they read and the value that holds it. A map, as
+/// every load looks its key up and every merge intersects two of them: a block of many
+/// loads stays linear.
+type Known = HashMap<Key, Value>;
 
 /// What may write workgroup memory: everything, or the bytes at `base + offset` of a
 /// given size.
@@ -108,7 +111,7 @@ fn walk(func: &Function, parent: CfParent, known: &mut Known, replace: &mut Vec<
                 walk(func, CfParent::Then(id), &mut then_known, replace);
                 let mut else_known = known.clone();
                 walk(func, CfParent::Else(id), &mut else_known, replace);
-                known.retain(|e| then_known.contains(e) && else_known.contains(e));
+                known.retain(|k, v| then_known.get(k) == Some(v) && else_known.get(k) == Some(v));
             }
             CfNode::Loop(id) => {
                 let mut clobbers = Vec::new();
@@ -133,9 +136,11 @@ fn visit(func: &Function, inst: Inst, known: &mut Known, replace: &mut Vec<(Inst
         let (Some(dest), Some(key)) = (data.dest, load_key(func, inst)) else {
             return;
         };
-        match known.iter().find(|(k, _)| *k == key) {
-            Some(&(_, from)) => replace.push((inst, from)),
-            None => known.push((key, dest)),
+        match known.entry(key) {
+            Entry::Occupied(e) => replace.push((inst, *e.get())),
+            Entry::Vacant(e) => {
+                e.insert(dest);
+            }
         }
         return;
     }
@@ -212,7 +217,7 @@ fn forget(func: &Function, known: &mut Known, c: Clobber) {
             base,
             offset,
             bytes,
-        } => known.retain(|(k, _)| disjoint(func, k, base, offset, bytes)),
+        } => known.retain(|k, _| disjoint(func, k, base, offset, bytes)),
     }
 }
 
