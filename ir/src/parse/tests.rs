@@ -575,6 +575,9 @@ fn bad_buffer_declarations_say_what_is_wrong() {
         ("buffer @b : ssbo (block=0, size=4, pitch=4)", "1:36: unknown buffer property `pitch` (expected block, size or stride)"),
         ("buffer @b : ssbo (block=0, block=1, size=4)", "1:28: `block` is given twice"),
         ("buffer @b[0] : ssbo (block=0, size=4)", "1:11: an array of buffers must hold at least one"),
+        ("buffer @b : ssbo non_uniform (block=0, size=4)", "1:18: `non_uniform` qualifies one access, not a buffer: write it on the instruction, as `(access=non_uniform)`"),
+        ("image @i[0] : 2d r32_uint (binding=0)", "1:10: an array of images must hold at least one"),
+        ("sampler @s (binding=0)\nsampler @s (binding=1)", "2:10: sampler `@s` is declared twice (first at 1:1)"),
         ("buffer @b : ssbo (block=0, size=4)\nbuffer @b : ubo (block=0, size=4)", "2:9: buffer `@b` is declared twice (first at 1:1)"),
     ] {
         assert_eq!(parse_err(text), want, "{text}");

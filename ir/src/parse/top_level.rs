@@ -12,6 +12,7 @@ use crate::function::{CfParent, Function};
 use crate::image::{Access, Format, ImageDecl, ImageDim, LayoutTiling, StaticLayout};
 use crate::sampler::SamplerDecl;
 use crate::shader::Shader;
+use crate::span::Span;
 
 use std::collections::HashMap;
 
@@ -105,28 +106,7 @@ impl<'a> Parser<'a> {
 
     /// `image @name[N] : <dim> [array] <format> <access...> (binding=N[, layout={...}])`
     pub(super) fn image_decl(&mut self) -> PResult<()> {
-        let span = self.here();
-        self.keyword("image");
-        self.expect(b'@', "an image name (`@name`)")?;
-        let name_span = self.lx.span();
-        let name = self.name_after_sigil("an image name after `@`")?;
-        if let Some(&prev) = self.images.get(name) {
-            let first = self.shader.image_spans[prev.index()];
-            return Err(error(
-                name_span,
-                format!("image `@{name}` is declared twice (first at {first})"),
-            ));
-        }
-        let mut count = None;
-        if self.lx.eat(b'[') {
-            let cspan = self.here();
-            let n = self.number_u32("the number of images in the array")?;
-            if n == 0 {
-                return Err(error(cspan, "an image array must hold at least one image"));
-            }
-            count = Some(n);
-            self.expect(b']', "`]`")?;
-        }
+        let (span, name, count) = self.decl_head(DeclKind::Image)?;
         self.expect(b':', "`:` and the image type")?;
 
         let dspan = self.here();
@@ -165,37 +145,7 @@ impl<'a> Parser<'a> {
             }
         })?;
         self.lx.bump(fmt_word.len());
-        let mut access = Access::NONE;
-        loop {
-            let aspan = self.here();
-            let w = self.lx.peek_word();
-            if w.is_empty() {
-                break;
-            }
-            let a = Access::from_name(w).ok_or_else(|| {
-                error(
-                    aspan,
-                    format!(
-                        "unknown access qualifier `{}` (expected readonly, writeonly, coherent, volatile, restrict or sampled)",
-                        shorten(w)
-                    ),
-                )
-            })?;
-            if access.contains(a) {
-                return Err(error(
-                    aspan,
-                    format!("access qualifier `{w}` is given twice"),
-                ));
-            }
-            if a == Access::NON_UNIFORM {
-                return Err(error(
-                    aspan,
-                    "`non_uniform` qualifies one access, not an image: write it on the instruction, as `(access=non_uniform)`".to_string(),
-                ));
-            }
-            access |= a;
-            self.lx.bump(w.len());
-        }
+        let access = self.access_qualifiers(DeclKind::Image)?;
 
         let open = self.here();
         self.expect(b'(', "`(binding=N)`")?;
@@ -261,28 +211,7 @@ impl<'a> Parser<'a> {
 
     /// `buffer @name[N] : ssbo|ubo <access...> (block=N, size=N[, stride=N])`
     pub(super) fn buffer_decl(&mut self) -> PResult<()> {
-        let span = self.here();
-        self.keyword("buffer");
-        self.expect(b'@', "a buffer name (`@name`)")?;
-        let name_span = self.lx.span();
-        let name = self.name_after_sigil("a buffer name after `@`")?;
-        if let Some(prev) = self.shader.buffers.iter().position(|b| b.name == name) {
-            let first = self.shader.buffer_spans[prev];
-            return Err(error(
-                name_span,
-                format!("buffer `@{name}` is declared twice (first at {first})"),
-            ));
-        }
-        let mut count = None;
-        if self.lx.eat(b'[') {
-            let cspan = self.here();
-            let n = self.number_u32("the number of buffers in the array")?;
-            if n == 0 {
-                return Err(error(cspan, "an array of buffers must hold at least one"));
-            }
-            count = Some(n);
-            self.expect(b']', "`]`")?;
-        }
+        let (span, name, count) = self.decl_head(DeclKind::Buffer)?;
         self.expect(b':', "`:` and the buffer kind (`ssbo` or `ubo`)")?;
         let kspan = self.here();
         let kind_word = self.lx.peek_word();
@@ -300,33 +229,7 @@ impl<'a> Parser<'a> {
             }
         })?;
         self.lx.bump(kind_word.len());
-        let mut access = Access::NONE;
-        loop {
-            let aspan = self.here();
-            let w = self.lx.peek_word();
-            if w.is_empty() {
-                break;
-            }
-            let a = Access::from_name(w)
-                .filter(|a| *a != Access::SAMPLED)
-                .ok_or_else(|| {
-                    error(
-                        aspan,
-                        format!(
-                            "unknown buffer access qualifier `{}` (expected readonly, writeonly, coherent, volatile or restrict)",
-                            shorten(w)
-                        ),
-                    )
-                })?;
-            if access.contains(a) {
-                return Err(error(
-                    aspan,
-                    format!("access qualifier `{w}` is given twice"),
-                ));
-            }
-            access |= a;
-            self.lx.bump(w.len());
-        }
+        let access = self.access_qualifiers(DeclKind::Buffer)?;
         let open = self.here();
         self.expect(b'(', "`(block=N, size=N)`")?;
         let (mut block, mut size, mut stride) = (None, None, None);
@@ -398,28 +301,7 @@ impl<'a> Parser<'a> {
 
     /// `sampler @name[N] (binding=N)`
     pub(super) fn sampler_decl(&mut self) -> PResult<()> {
-        let span = self.here();
-        self.keyword("sampler");
-        self.expect(b'@', "a sampler name (`@name`)")?;
-        let name_span = self.lx.span();
-        let name = self.name_after_sigil("a sampler name after `@`")?;
-        if let Some(prev) = self.shader.samplers.iter().position(|b| b.name == name) {
-            let first = self.shader.sampler_spans[prev];
-            return Err(error(
-                name_span,
-                format!("sampler `@{name}` is declared twice (first at {first})"),
-            ));
-        }
-        let mut count = None;
-        if self.lx.eat(b'[') {
-            let cspan = self.here();
-            let n = self.number_u32("the number of samplers in the array")?;
-            if n == 0 {
-                return Err(error(cspan, "an array of samplers must hold at least one"));
-            }
-            count = Some(n);
-            self.expect(b']', "`]`")?;
-        }
+        let (span, name, count) = self.decl_head(DeclKind::Sampler)?;
         self.expect(b'(', "`(binding=N)`")?;
         let kspan = self.here();
         let key = self.lx.peek_word();
@@ -542,6 +424,106 @@ impl<'a> Parser<'a> {
         })
     }
 
+    /// The head of a declaration: `<keyword> @name[N]`, with a name no earlier
+    /// declaration of its kind holds and a count of at least one. Returns the
+    /// declaration's span, its name and its count.
+    fn decl_head(&mut self, kind: DeclKind) -> PResult<(Span, &'a str, Option<u32>)> {
+        let (keyword, plural) = kind.words();
+        let span = self.here();
+        self.keyword(keyword);
+        self.expect(b'@', &format!("{} name (`@name`)", kind.a()))?;
+        let name_span = self.lx.span();
+        let name = self.name_after_sigil(&format!("{} name after `@`", kind.a()))?;
+        let first = match kind {
+            DeclKind::Image => self
+                .images
+                .get(name)
+                .map(|&id| self.shader.image_spans[id.index()]),
+            DeclKind::Buffer => self
+                .shader
+                .buffers
+                .iter()
+                .position(|b| b.name == name)
+                .map(|i| self.shader.buffer_spans[i]),
+            DeclKind::Sampler => self
+                .shader
+                .samplers
+                .iter()
+                .position(|b| b.name == name)
+                .map(|i| self.shader.sampler_spans[i]),
+        };
+        if let Some(first) = first {
+            return Err(error(
+                name_span,
+                format!("{keyword} `@{name}` is declared twice (first at {first})"),
+            ));
+        }
+        let mut count = None;
+        if self.lx.eat(b'[') {
+            let cspan = self.here();
+            let n = self.number_u32(&format!("the number of {plural} in the array"))?;
+            if n == 0 {
+                return Err(error(
+                    cspan,
+                    format!("an array of {plural} must hold at least one"),
+                ));
+            }
+            count = Some(n);
+            self.expect(b']', "`]`")?;
+        }
+        Ok((span, name, count))
+    }
+
+    /// The access qualifiers of an image or buffer declaration, each at most once.
+    /// `sampled` is an image's alone; `non_uniform` qualifies one access (NIR's
+    /// `ACCESS_NON_UNIFORM`), never a declaration.
+    fn access_qualifiers(&mut self, kind: DeclKind) -> PResult<Access> {
+        let mut access = Access::NONE;
+        loop {
+            let aspan = self.here();
+            let w = self.lx.peek_word();
+            if w.is_empty() {
+                return Ok(access);
+            }
+            let a = Access::from_name(w)
+                .filter(|&a| kind == DeclKind::Image || a != Access::SAMPLED)
+                .ok_or_else(|| {
+                    let (what, list) = match kind {
+                        DeclKind::Image => (
+                            "access qualifier",
+                            "readonly, writeonly, coherent, volatile, restrict or sampled",
+                        ),
+                        _ => (
+                            "buffer access qualifier",
+                            "readonly, writeonly, coherent, volatile or restrict",
+                        ),
+                    };
+                    error(
+                        aspan,
+                        format!("unknown {what} `{}` (expected {list})", shorten(w)),
+                    )
+                })?;
+            if access.contains(a) {
+                return Err(error(
+                    aspan,
+                    format!("access qualifier `{w}` is given twice"),
+                ));
+            }
+            if a == Access::NON_UNIFORM {
+                return Err(error(
+                    aspan,
+                    format!(
+                        "`non_uniform` qualifies one access, not {}: write it on the \
+                         instruction, as `(access=non_uniform)`",
+                        kind.a()
+                    ),
+                ));
+            }
+            access |= a;
+            self.lx.bump(w.len());
+        }
+    }
+
     /// A name right after `@` (no blank in between).
     pub(super) fn name_after_sigil(&mut self, what: &str) -> PResult<&'a str> {
         match self.lx.peek_raw() {
@@ -594,5 +576,33 @@ impl<'a> Parser<'a> {
         );
         self.shader.functions.push(func);
         Ok(())
+    }
+}
+
+/// The declarations that share a head (`<keyword> @name[N]`).
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum DeclKind {
+    Image,
+    Buffer,
+    Sampler,
+}
+
+impl DeclKind {
+    /// The keyword and the plural of the declared thing.
+    fn words(self) -> (&'static str, &'static str) {
+        match self {
+            DeclKind::Image => ("image", "images"),
+            DeclKind::Buffer => ("buffer", "buffers"),
+            DeclKind::Sampler => ("sampler", "samplers"),
+        }
+    }
+
+    /// The declared thing with its article, as messages name it.
+    fn a(self) -> &'static str {
+        match self {
+            DeclKind::Image => "an image",
+            DeclKind::Buffer => "a buffer",
+            DeclKind::Sampler => "a sampler",
+        }
     }
 }
