@@ -15,30 +15,39 @@ use crate::error::ImportError;
 use ir::{
     AluOp, AluType, AtomicOp, BaseType, ImageDecl, ImageDim, ImageRef, IntrinsicOp, Src, Type,
 };
-use spirv::Op;
+use spirv::{ImageOperands as IO, Op};
 
-/// SPIR-V's image operand bits (`spirv::ImageOperands`), in the order their ids follow.
-const LOD: u32 = 0x2;
-/// Bits of image operands with one id each, from the lowest.
-const WITH_ID: [u32; 12] = [
-    0x1, 0x2, 0x4, 0x8, 0x10, 0x20, 0x40, 0x80, 0x100, 0x200, 0x10000, 0x20000,
-];
+/// The image operands that take ids: Grad two, the others one (SPIR-V's "Image
+/// Operands" table). Ids follow the mask from its lowest bit, and the spirv crate names
+/// every bit below its highest, so a bit it does not name has its ids after all known
+/// operands' ids; `refuse_operands` refuses it.
+const WITH_ID: IO = IO::BIAS
+    .union(IO::LOD)
+    .union(IO::GRAD)
+    .union(IO::CONST_OFFSET)
+    .union(IO::OFFSET)
+    .union(IO::CONST_OFFSETS)
+    .union(IO::SAMPLE)
+    .union(IO::MIN_LOD)
+    .union(IO::MAKE_TEXEL_AVAILABLE)
+    .union(IO::MAKE_TEXEL_VISIBLE)
+    .union(IO::OFFSETS);
 
-/// The ids of the image operands of an instruction: `(bit, ids)` for each bit set.
-fn image_operands(ctx: &Ctx<'_>, words: &[u32]) -> Result<Vec<(u32, Vec<u32>)>, ImportError> {
+/// The ids of the image operands of an instruction, in the order they follow the mask:
+/// `(operand, ids)` for each bit set.
+fn image_operands(ctx: &Ctx<'_>, words: &[u32]) -> Result<Vec<(IO, Vec<u32>)>, ImportError> {
     let Some((&mask, mut rest)) = words.split_first() else {
         return Ok(Vec::new());
     };
     let mut out = Vec::new();
     for bit in 0..32 {
-        let b = 1u32 << bit;
-        if mask & b == 0 {
+        let b = IO::from_bits_retain(1u32 << bit);
+        if !IO::from_bits_retain(mask).contains(b) {
             continue;
         }
-        // Grad takes two ids; the others in WITH_ID one; the rest none.
-        let n = if b == 0x4 {
+        let n = if b == IO::GRAD {
             2
-        } else if WITH_ID.contains(&b) {
+        } else if WITH_ID.contains(b) {
             1
         } else {
             0
@@ -147,21 +156,27 @@ fn lod_operand(ctx: &mut Ctx<'_>, id: u32) -> Result<Option<Src>, ImportError> {
 /// Refuses the operand bits the IR has no form for.
 fn refuse_operands(
     ctx: &Ctx<'_>,
-    ops: &[(u32, Vec<u32>)],
-    allowed: u32,
+    ops: &[(IO, Vec<u32>)],
+    allowed: IO,
     what: &str,
 ) -> Result<(), ImportError> {
-    for (bit, _) in ops {
-        // Memory-model and signedness operands change nothing here.
-        let harmless = 0x100 | 0x200 | 0x400 | 0x800 | 0x1000 | 0x2000 | 0x4000;
-        if bit & (allowed | harmless) == 0 {
-            let name = match *bit {
-                0x1 => "Bias",
-                0x2 => "Lod",
-                0x4 => "Grad",
-                0x8 | 0x10 | 0x20 | 0x10000 => "an offset",
-                0x40 => "Sample (multisampled images)",
-                0x80 => "MinLod",
+    // Memory-model and signedness operands change nothing here.
+    let harmless = IO::MAKE_TEXEL_AVAILABLE
+        | IO::MAKE_TEXEL_VISIBLE
+        | IO::NON_PRIVATE_TEXEL
+        | IO::VOLATILE_TEXEL
+        | IO::SIGN_EXTEND
+        | IO::ZERO_EXTEND
+        | IO::NONTEMPORAL;
+    for &(bit, _) in ops {
+        if !(allowed | harmless).contains(bit) {
+            let name = match bit {
+                IO::BIAS => "Bias",
+                IO::LOD => "Lod",
+                IO::GRAD => "Grad",
+                IO::CONST_OFFSET | IO::OFFSET | IO::CONST_OFFSETS | IO::OFFSETS => "an offset",
+                IO::SAMPLE => "Sample (multisampled images)",
+                IO::MIN_LOD => "MinLod",
                 _ => "an image operand",
             };
             return Err(ctx.unsupported(
@@ -215,11 +230,11 @@ pub fn instruction(ctx: &mut Ctx<'_>, o: Op, ops: &[u32]) -> Result<bool, Import
             if o == ImageRead && sampled {
                 return Err(ctx.invalid("OpImageRead of a sampled image"));
             }
-            refuse_operands(ctx, &io, if o == ImageFetch { LOD } else { 0 }, &format!("Op{o:?}"))?;
+            refuse_operands(ctx, &io, if o == ImageFetch { IO::LOD } else { IO::NONE }, &format!("Op{o:?}"))?;
             let c = coordinate(ctx, &d, *coord)?;
             let rt = ctx.ir_type(*ty)?;
             let t = data_type(ctx, &d, *ty)?;
-            let lod = match io.iter().find(|(b, _)| *b == LOD) {
+            let lod = match io.iter().find(|(b, _)| *b == IO::LOD) {
                 Some((_, ids)) if d.dim == ImageDim::Buffer => {
                     let _ = ids;
                     return Err(ctx.invalid("a texel buffer fetched at a level"));
@@ -243,7 +258,7 @@ pub fn instruction(ctx: &mut Ctx<'_>, o: Op, ops: &[u32]) -> Result<bool, Import
                 return Err(ctx.invalid("OpImageWrite of a sampled image"));
             }
             let io = image_operands(ctx, rest)?;
-            refuse_operands(ctx, &io, 0, "OpImageWrite")?;
+            refuse_operands(ctx, &io, IO::NONE, "OpImageWrite")?;
             let c = coordinate(ctx, &d, *coord)?;
             let data = ctx.leaf(*texel)?;
             let dty = ctx.type_of(*texel).ok_or_else(|| ctx.invalid("a texel without a type"))?;
@@ -368,8 +383,6 @@ fn sample_explicit_lod(
     coord: u32,
     rest: &[u32],
 ) -> Result<ir::Value, ImportError> {
-    const GRAD: u32 = 0x4;
-    const CONST_OFFSET: u32 = 0x8;
     let what = "OpImageSampleExplicitLod (filtered sampling)";
     // `image_of` takes the image of a sampled image, with its NonUniform decorations.
     let u = image_of(ctx, si)?;
@@ -391,8 +404,8 @@ fn sample_explicit_lod(
     let d = decl(ctx, &u)?;
     let io = image_operands(ctx, rest)?;
     for (bit, name) in [
-        (GRAD, "Grad (explicit derivatives)"),
-        (CONST_OFFSET, "ConstOffset"),
+        (IO::GRAD, "Grad (explicit derivatives)"),
+        (IO::CONST_OFFSET, "ConstOffset"),
     ] {
         if io.iter().any(|(b, _)| *b == bit) {
             return Err(ctx.unsupported(
@@ -401,8 +414,8 @@ fn sample_explicit_lod(
             ));
         }
     }
-    refuse_operands(ctx, &io, LOD, what)?;
-    let Some((_, lod_ids)) = io.iter().find(|(b, _)| *b == LOD) else {
+    refuse_operands(ctx, &io, IO::LOD, what)?;
+    let Some((_, lod_ids)) = io.iter().find(|(b, _)| *b == IO::LOD) else {
         return Err(ctx.invalid(format!("{what} without a Lod or Grad operand")));
     };
     match d.dim {
