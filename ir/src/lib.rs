@@ -22,6 +22,7 @@ pub mod buffer;
 pub mod builder;
 pub mod dataport;
 pub mod diag;
+pub mod divergence;
 pub mod dominance;
 pub mod entity;
 pub mod eval;

@@ -27,13 +27,16 @@
 //! result is used after the loop as before: the `break` in the `if` is the loop's only
 //! exit, so the access dominates what follows.
 //!
-//! An index that is a constant is uniform already: such an access only loses the
-//! qualifier. Buffer accesses (`load_ssbo`, `store_ssbo`, `load_ubo`, the
+//! An index that is uniform already ([`crate::divergence`]: a constant, a workgroup
+//! id, a push constant, ...) needs no loop: such an access only loses the qualifier,
+//! as NIR's `nir_opt_non_uniform_access` drops it where the divergence analysis finds
+//! the index uniform. Buffer accesses (`load_ssbo`, `store_ssbo`, `load_ubo`, the
 //! `ssbo_atomic`s) keep theirs: they reach memory through a per-lane address (the
 //! buffer table of `visa/ABI.md`), so each lane can name its own block.
 
 use super::pass::{Pass, PassError};
 use crate::builder::Builder;
+use crate::divergence::uniform_values;
 use crate::entity::Inst;
 use crate::function::{Cursor, Function, InstKind, Jump};
 use crate::image::Access;
@@ -68,16 +71,14 @@ pub fn lower_function(func: &mut Function) -> bool {
             _ => false,
         })
         .collect();
+    // The loops add values, but the indices are values of the function as it was.
+    let uniform = uniform_values(func);
     for &inst in &targets {
         let InstKind::Intrinsic(x) = &func.inst(inst).kind else {
             continue;
         };
         let index = x.image.and_then(|r| r.index);
-        let constant = index.is_some_and(|s| {
-            func.value_def(s.value)
-                .is_some_and(|d| matches!(func.inst(d).kind, InstKind::LoadConst(_)))
-        });
-        if let Some(index) = index.filter(|_| !constant) {
+        if let Some(index) = index.filter(|s| !uniform[s.value.index()]) {
             let span = func.inst_span(inst);
             let mut b = Builder::new(func, Cursor::Before(inst));
             b.span = span;
