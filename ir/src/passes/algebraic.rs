@@ -152,6 +152,11 @@ enum Rewrite {
     Swap,
     /// Another ALU op of the same result type.
     Alu(AluOp, SmallVec<[NewSrc; 4]>),
+    /// Another ALU op of the same result type, by a rule that matched through the
+    /// instruction defining a source, and whether that one is `exact`: the result is
+    /// then `exact` too, as NIR's `nir_search` makes a replacement exact when any
+    /// instruction it matched was.
+    AluThrough(AluOp, SmallVec<[NewSrc; 4]>, bool),
 }
 
 fn apply(func: &mut Function, inst: Inst, rewrite: Rewrite) {
@@ -168,23 +173,35 @@ fn apply(func: &mut Function, inst: Inst, rewrite: Rewrite) {
             }
             return;
         }
-        Rewrite::Alu(op, new_srcs) => {
-            // The rewritten instruction stays as exact as it was.
+        Rewrite::Alu(op, new_srcs) | Rewrite::AluThrough(op, new_srcs, false) => {
             let exact = func.inst(inst).as_alu().is_some_and(|a| a.exact);
-            let mut b = Builder::new(func, Cursor::Before(inst));
-            b.span = b.func.inst_span(inst);
-            let srcs = new_srcs
-                .into_iter()
-                .map(|s| match s {
-                    NewSrc::Old(src) => src,
-                    NewSrc::Const(ty, vals) => Src::new(b.load_const(ty, &vals)),
-                    NewSrc::Rcp(src, ty) => Src::new(b.alu_typed(AluOp::Frcp, &[src], ty)),
-                })
-                .collect();
-            InstKind::Alu(AluInst { op, srcs, exact })
+            alu_before(func, inst, op, new_srcs, exact)
         }
+        Rewrite::AluThrough(op, new_srcs, true) => alu_before(func, inst, op, new_srcs, true),
     };
     func.inst_mut(inst).kind = kind;
+}
+
+/// The instruction `op` of `new_srcs`, whose new constants and reciprocals go before
+/// `inst`; `exact` as given (a rewritten instruction stays as exact as it was).
+fn alu_before(
+    func: &mut Function,
+    inst: Inst,
+    op: AluOp,
+    new_srcs: SmallVec<[NewSrc; 4]>,
+    exact: bool,
+) -> InstKind {
+    let mut b = Builder::new(func, Cursor::Before(inst));
+    b.span = b.func.inst_span(inst);
+    let srcs = new_srcs
+        .into_iter()
+        .map(|s| match s {
+            NewSrc::Old(src) => src,
+            NewSrc::Const(ty, vals) => Src::new(b.load_const(ty, &vals)),
+            NewSrc::Rcp(src, ty) => Src::new(b.alu_typed(AluOp::Frcp, &[src], ty)),
+        })
+        .collect();
+    InstKind::Alu(AluInst { op, srcs, exact })
 }
 
 /// A source as the rules see it: the value components it reads and, if it reads a
@@ -428,12 +445,13 @@ fn match_rules(func: &Function, inst: Inst) -> Option<Rewrite> {
             let sum: Comps = (0..n)
                 .map(|i| c1[a.comp(i as u8) as usize].wrapping_add(c2[i]) & ones)
                 .collect();
-            Some(Rewrite::Alu(
+            Some(Rewrite::AluThrough(
                 Iadd,
                 smallvec![
                     NewSrc::Old(src_of(func, x.src.value, &x_comps)),
                     NewSrc::Const(dest, sum)
                 ],
+                inner.exact,
             ))
         }
         Isub => {
@@ -529,12 +547,13 @@ fn match_rules(func: &Function, inst: Inst) -> Option<Rewrite> {
                 return None;
             }
             let x_comps: SmallVec<[u8; 16]> = (0..a.n).map(|i| x.comp(a.comp(i))).collect();
-            Some(Rewrite::Alu(
+            Some(Rewrite::AluThrough(
                 op,
                 smallvec![
                     NewSrc::Old(src_of(func, x.src.value, &x_comps)),
                     NewSrc::Const(u32ty, total)
                 ],
+                inner.exact,
             ))
         }
         Iand | Ior | Ixor => {
@@ -606,18 +625,19 @@ fn match_rules(func: &Function, inst: Inst) -> Option<Rewrite> {
                 copy(a)
             } else if c.all(|v| v & 1 == 0) {
                 copy(b)
-            } else if let Some(x) = alu_def(func, c.src.value).filter(|i| i.op == Inot) {
+            } else if let Some(not) = alu_def(func, c.src.value).filter(|i| i.op == Inot) {
                 // bcsel (inot x), a, b -> bcsel x, b, a
                 let inner_n = func.value_type(c.src.value).num_components() as usize;
-                let x = operand(func, x.srcs[0], inner_n)?;
+                let x = operand(func, not.srcs[0], inner_n)?;
                 let comps: SmallVec<[u8; 16]> = (0..c.n).map(|i| x.comp(c.comp(i))).collect();
-                Some(Rewrite::Alu(
+                Some(Rewrite::AluThrough(
                     Bcsel,
                     smallvec![
                         NewSrc::Old(src_of(func, x.src.value, &comps)),
                         NewSrc::Old(b.src),
                         NewSrc::Old(a.src)
                     ],
+                    not.exact,
                 ))
             } else if bits == 1 {
                 // A choice between booleans is boolean logic (NIR's `bcsel@1` rules).
@@ -665,12 +685,13 @@ fn match_rules(func: &Function, inst: Inst) -> Option<Rewrite> {
             let y = operand(func, inner.srcs[1], inner_n)?;
             let cx: SmallVec<[u8; 16]> = (0..a.n).map(|i| x.comp(a.comp(i))).collect();
             let cy: SmallVec<[u8; 16]> = (0..a.n).map(|i| y.comp(a.comp(i))).collect();
-            Some(Rewrite::Alu(
+            Some(Rewrite::AluThrough(
                 inverse,
                 smallvec![
                     NewSrc::Old(src_of(func, x.src.value, &cx)),
                     NewSrc::Old(src_of(func, y.src.value, &cy))
                 ],
+                inner.exact,
             ))
         }
         Ieq | Ine | Ilt | Ige | Ult | Uge => {
