@@ -14,6 +14,14 @@
 //! 5. a `loop` that runs once: its body ends in a `break`, holds no other jump of its
 //!    own (jumps of nested loops are fine) and so no `continue`: the body replaces the
 //!    loop, its header phis and the phis after it becoming moves;
+//!    a loop whose other breaks each end one side of an `if` at the top of its body
+//!    (the other side holding no jump) first becomes such a loop, as NIR's
+//!    `wrapper_unroll` does for the loop `spirv_to_nir` wraps around an `OpSwitch`:
+//!    from the last such `if` to the first, the rest of the body moves into the side
+//!    without the break, both sides fall into a new block that breaks, and the phis
+//!    after the loop take the value of the two old edges from a phi there. As in NIR,
+//!    at most [`MAX_WRAPPER_JUMPS`] breaks: each adds a merge, and values live across
+//!    it;
 //! 6. a dead `loop` (NIR's `node_is_dead`): no phi follows it, nothing in it has a side
 //!    effect (every intrinsic in it can be eliminated), and nothing outside it reads a
 //!    value it defines: it is deleted. NIR assumes, as here, that such a loop
@@ -56,6 +64,10 @@ impl Pass for DeadCf {
 
 const NONE: u32 = u32::MAX;
 
+/// The most breaks of a loop rule 5 unwraps (NIR's `wrapper_unroll` gives up above
+/// `num_loop_jumps > 6`, for register pressure).
+pub const MAX_WRAPPER_JUMPS: u32 = 6;
+
 /// The jumps a list holds (through `if`s, not into nested loops) and whether control
 /// can fall off its end.
 #[derive(Copy, Clone, Debug, Default)]
@@ -64,6 +76,10 @@ struct Summary {
     continues: u32,
     falls_through: bool,
 }
+
+/// An `if` of a wrapper loop's body that ends one side in a break: its position in the
+/// body, the side with the break and the other side.
+type Terminator = (usize, CfParent, CfParent);
 
 /// Where a value is read: instructions and `if` conditions.
 #[derive(Default)]
@@ -297,7 +313,7 @@ impl Rebuild<'_> {
                     }
                 }
                 CfNode::Loop(l) => {
-                    let s = self.process_list(CfParent::Loop(l));
+                    let mut s = self.process_list(CfParent::Loop(l));
                     let body = self.func.cf_list(CfParent::Loop(l));
                     let ends_in_break = match body.last() {
                         Some(CfNode::Block(last)) => {
@@ -305,6 +321,21 @@ impl Rebuild<'_> {
                         }
                         _ => false,
                     };
+                    if ends_in_break
+                        && s.continues == 0
+                        && (2..=MAX_WRAPPER_JUMPS).contains(&s.breaks)
+                    {
+                        if let Some(terms) = self.wrapper_terminators(l, s.breaks) {
+                            let exit = match old.get(i + 1) {
+                                Some(&CfNode::Block(b)) => Some(b),
+                                _ => None,
+                            };
+                            for t in terms.into_iter().rev() {
+                                self.unwrap_terminator(l, t, exit);
+                            }
+                            s.breaks = 1;
+                        }
+                    }
                     if ends_in_break && s.breaks == 1 && s.continues == 0 {
                         let nodes = std::mem::take(self.func.cf_list_mut(CfParent::Loop(l)));
                         if let Some(CfNode::Block(last)) = nodes.last() {
@@ -341,6 +372,113 @@ impl Rebuild<'_> {
             i += 1;
         }
         sum
+    }
+
+    /// The `if`s at the top of loop `l`'s body that end one side in a break (rule 5),
+    /// as `(position, side with the break, other side)`, when they and the body's last
+    /// block hold all of its `breaks`.
+    fn wrapper_terminators(&self, l: LoopId, breaks: u32) -> Option<Vec<Terminator>> {
+        let mut out = Vec::new();
+        for (pos, &node) in self.func.cf_list(CfParent::Loop(l)).iter().enumerate() {
+            let CfNode::If(id) = node else { continue };
+            let (t, e) = (CfParent::Then(id), CfParent::Else(id));
+            match (self.jumps(t), self.jumps(e)) {
+                ((0, 0), (0, 0)) => {}
+                ((1, 0), (0, 0)) if self.ends_in_break(t) => out.push((pos, t, e)),
+                ((0, 0), (1, 0)) if self.ends_in_break(e) => out.push((pos, e, t)),
+                _ => return None,
+            }
+        }
+        (out.len() as u32 + 1 == breaks).then_some(out)
+    }
+
+    /// The breaks and continues of a list, through its `if`s (not nested loops).
+    fn jumps(&self, parent: CfParent) -> (u32, u32) {
+        let mut n = (0, 0);
+        for &node in self.func.cf_list(parent) {
+            match node {
+                CfNode::Block(b) => match self.func.block(b).jump {
+                    Some(Jump::Break) => n.0 += 1,
+                    Some(Jump::Continue) => n.1 += 1,
+                    None => {}
+                },
+                CfNode::If(id) => {
+                    for side in [CfParent::Then(id), CfParent::Else(id)] {
+                        let (b, c) = self.jumps(side);
+                        n = (n.0 + b, n.1 + c);
+                    }
+                }
+                CfNode::Loop(_) => {}
+            }
+        }
+        n
+    }
+
+    fn ends_in_break(&self, parent: CfParent) -> bool {
+        self.func
+            .last_block(parent)
+            .is_some_and(|b| self.func.block(b).jump == Some(Jump::Break))
+    }
+
+    /// Rule 5's step for the last terminator `(pos, brk, cont)` of loop `l`'s body,
+    /// whose rest (after the `if`, up to the body's final break) holds no other jump:
+    /// the rest moves to the end of `cont`, the two breaks go, and a new last block
+    /// breaks instead. The phis of `exit`, the block after the loop, read what the two
+    /// old edges gave them from a phi in the new block.
+    fn unwrap_terminator(&mut self, l: LoopId, (pos, brk, cont): Terminator, exit: Option<Block>) {
+        let body = CfParent::Loop(l);
+        let rest = self.func.cf_list_mut(body).split_off(pos + 1);
+        let (Some(&CfNode::Block(last)), Some(from_brk)) = (rest.last(), self.func.last_block(brk))
+        else {
+            return;
+        };
+        self.func.block_mut(from_brk).jump = None;
+        self.func.block_mut(last).jump = None;
+        for n in rest {
+            self.append_node(cont, n);
+        }
+        let from_cont = self.resolve(last);
+        let merge = self.func.create_block(body);
+        self.func.append_cf_node(body, CfNode::Block(merge));
+        self.func.block_mut(merge).jump = Some(Jump::Break);
+        self.changed = true;
+        let Some(exit) = exit else { return };
+        let phis: SmallVec<[Inst; 8]> = self
+            .func
+            .block_insts(exit)
+            .take_while(|&i| self.func.inst(i).is_phi())
+            .collect();
+        for p in phis {
+            let InstKind::Phi(phi) = &self.func.inst(p).kind else {
+                continue;
+            };
+            let mut srcs = phi.srcs.clone();
+            let mut moved: SmallVec<[(Block, Src); 2]> = SmallVec::new();
+            srcs.retain(|&mut (pred, v)| {
+                let at = self.resolve(pred);
+                for edge in [from_brk, from_cont] {
+                    if at == edge {
+                        moved.push((edge, v));
+                        return false;
+                    }
+                }
+                true
+            });
+            let ty = self
+                .func
+                .value_type(self.func.inst(p).dest.expect("a phi's value"));
+            let q = self.func.create_inst(
+                InstKind::Phi(crate::function::Phi { srcs: moved }),
+                Some(ty),
+                self.func.inst_span(p),
+            );
+            self.func.insert_inst(q, Cursor::BlockEnd(merge));
+            let q = self.func.inst(q).dest.expect("created with a value");
+            srcs.push((merge, Src::new(q)));
+            if let InstKind::Phi(phi) = &mut self.func.inst_mut(p).kind {
+                phi.srcs = srcs;
+            }
+        }
     }
 
     fn append_node(&mut self, parent: CfParent, node: CfNode) {
