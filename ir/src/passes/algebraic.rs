@@ -669,6 +669,13 @@ fn match_rules(func: &Function, inst: Inst) -> Option<Rewrite> {
             // known to be numbers).
             let a = &ops[0];
             let inner = alu_def(func, a.src.value)?;
+            if inner.op == Inot {
+                // inot(inot x) -> x (NIR's rule of the same shape).
+                let inner_n = func.value_type(a.src.value).num_components() as usize;
+                let x = operand(func, inner.srcs[0], inner_n)?;
+                let cx: SmallVec<[u8; 16]> = (0..a.n).map(|i| x.comp(a.comp(i))).collect();
+                return Some(Rewrite::Copy(src_of(func, x.src.value, &cx)));
+            }
             let inverse = match inner.op {
                 Ieq => Ine,
                 Ine => Ieq,
