@@ -18,11 +18,19 @@ pub fn copy(cx: &mut Ctx, dst: Reg, src: Opnd, bits: u8) {
     }
 }
 
-/// `cmp.<cond>` of `a` and `b` read as `ty`, written as a boolean to `dst`.
+/// `cmp.<cond>` of `a` and `b` read as `ty`, written as a boolean to `dst`. Of 32-bit
+/// operands the `cmp` writes the boolean itself (all ones or zero per channel, as brw's
+/// CMP into a register does); operands of another size, whose channels do not line up
+/// with the boolean's dwords, go through a predicate and a `sel`.
 pub fn compare(cx: &mut Ctx, cond: &str, a: Opnd, b: Opnd, ty: VType, dst: Reg) {
-    let p = cx.pred();
     let es = cx.es();
     let (sa, sb) = (cx.src(a, ty), cx.src(b, ty));
+    if ty.bytes() == 4 {
+        let d = cx.dst(dst, VType::Ud);
+        cx.line(&format!("cmp.{cond} {es} {d} {sa} {sb}"));
+        return;
+    }
+    let p = cx.pred();
     cx.line(&format!("cmp.{cond} {es} {p} {sa} {sb}"));
     cx.bool_from_pred(&p, dst);
 }

@@ -84,11 +84,11 @@ fn predicated_cached_bti_load_with_offset() {
     let k = kernel(&t, "dg2");
     assert_eq!(
         messages(&k),
-        ["(p2) lsc_load.ugm.ca.ca (M1, 16)  v13:d32x4  bti(0x4)[v3+0x100]:a32"]
+        ["(p1) lsc_load.ugm.ca.ca (M1, 16)  v13:d32x4  bti(0x4)[v3+0x100]:a32"]
     );
     assert!(k
         .text
-        .contains("    cmp.ne (M1, 16) p2 v2(0,0)<1;1,0> 0x0:ud\n    (p2) lsc_load"));
+        .contains("    cmp.ne (M1, 16) p1 v2(0,0)<1;1,0> 0x0:ud\n    (p1) lsc_load"));
 }
 
 #[test]
@@ -158,7 +158,7 @@ fn predicated_untyped_atomic() {
     );
     assert_eq!(
         messages(&kernel(&t, "dg2")),
-        ["(p2) lsc_atomic_iadd.ugm (M1, 16)  v14:d32  flat[v5]:a64  v4  %null"]
+        ["(p1) lsc_atomic_iadd.ugm (M1, 16)  v14:d32  flat[v5]:a64  v4  %null"]
     );
 }
 
@@ -178,19 +178,19 @@ fn typed_load_quad() {
     let body = format!("{TYPED}\n    32x4 %60 = @lsc_load_quad (@img, %56, %57, %58, %59, %2) (lsc_sfid=tgm, lsc_addr=bti, lsc_addr_size=a32, lsc_data=d32.xyzw)");
     assert_eq!(
         messages(&kernel(&shader(img, 16, &body), "pvc")),
-        ["(p2) lsc_load_quad.tgm (M1, 16)  v60:d32.xyzw  bti(0x7b)[v56,v57,v58,v59]:a32"]
+        ["(p1) lsc_load_quad.tgm (M1, 16)  v60:d32.xyzw  bti(0x7b)[v56,v57,v58,v59]:a32"]
     );
     // DG2: two SIMD8 messages, lanes 8-15 under M3 reading the coordinates' second
     // registers and writing a temporary copied into the value.
     let m = messages(&kernel(&shader(img, 16, &body), "dg2"));
     assert_eq!(m.len(), 2);
     assert!(
-        m[0].starts_with("(p2) lsc_load_quad.tgm (M1, 8)  t1:d32.xyzw  bti(0x7b)[v56,v57,v58,v59]"),
+        m[0].starts_with("(p1) lsc_load_quad.tgm (M1, 8)  t1:d32.xyzw  bti(0x7b)[v56,v57,v58,v59]"),
         "{m:?}"
     );
     assert!(
         m[1].starts_with(
-            "(p2) lsc_load_quad.tgm (M3, 8)  t2:d32.xyzw  bti(0x7b)[v56.32,v57.32,v58.32,v59.32]"
+            "(p1) lsc_load_quad.tgm (M3, 8)  t2:d32.xyzw  bti(0x7b)[v56.32,v57.32,v58.32,v59.32]"
         ),
         "{m:?}"
     );
@@ -203,7 +203,7 @@ fn cache_warming_typed_load_and_tgm_caching_before_xe2() {
     let body = format!("{TYPED}\n    32   %12 = @lsc_load_quad (@img, %56, %57, %58, %59, %2) (lsc_sfid=tgm, lsc_addr=bti, lsc_addr_size=a32, lsc_data=d32.x, lsc_cache=ca.ca)");
     assert_eq!(
         messages(&kernel(&shader(img, 16, &body), "lnl")),
-        ["(p2) lsc_load_quad.tgm.ca.ca (M1, 16)  v12:d32.x  bti(0x7b)[v56,v57,v58,v59]:a32"]
+        ["(p1) lsc_load_quad.tgm.ca.ca (M1, 16)  v12:d32.x  bti(0x7b)[v56,v57,v58,v59]:a32"]
     );
     let e = err(&shader(img, 16, &body), "pvc");
     assert!(
@@ -223,7 +223,7 @@ fn bss_typed_store() {
     let k = kernel(&shader(img, 16, &body), "pvc");
     assert_eq!(
         messages(&k),
-        ["(p2) lsc_store_quad.tgm (M1, 16)  bss(ss_dst)[v56,v57]:a32  v60:d32.xy"]
+        ["(p1) lsc_store_quad.tgm (M1, 16)  bss(ss_dst)[v56,v57]:a32  v60:d32.xy"]
     );
     assert!(k
         .abi
@@ -240,7 +240,7 @@ fn typed_atomic() {
     let body = format!("{TYPED}\n    32   %6 = load_const (0)\n    32   %63 = @lsc_atomic (@img, %56, %57, %6, %6, %3, %2) (lsc_sfid=tgm, lsc_addr=bti, lsc_addr_size=a32, lsc_data=d32, lsc_op=iadd)");
     assert_eq!(
         messages(&kernel(&shader(img, 32, &body), "lnl")),
-        ["(p2) lsc_atomic_iadd.tgm (M1, 32)  v63:d32  bti(0x1)[v56,v57]:a32  v3  %null"]
+        ["(p1) lsc_atomic_iadd.tgm (M1, 32)  v63:d32  bti(0x1)[v56,v57]:a32  v3  %null"]
     );
 }
 
