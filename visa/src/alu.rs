@@ -124,7 +124,8 @@ pub fn emit(cx: &mut Ctx, alu: &AluInst, dest: Value) -> Result<(), EmitError> {
 
 /// The predicate of the condition `s` (one boolean component) for the instruction that
 /// follows: the comparison itself when it is folded into its conditions
-/// ([`crate::fold`]), else `cmp.ne` of the boolean.
+/// ([`crate::fold`]; of a folded `inot`, its boolean compared with zero), else `cmp.ne`
+/// of the boolean.
 pub fn condition(cx: &mut Ctx, s: Src) -> Result<String, EmitError> {
     if cx.fold_of(s.value) != Some(Fold::Condition) {
         return cx.pred_src(s);
@@ -134,6 +135,14 @@ pub fn condition(cx: &mut Ctx, s: Src) -> Result<String, EmitError> {
     let Some(alu) = def.and_then(|d| d.as_alu()) else {
         return Err(cx.unsupported("a folded comparison that is no ALU instruction"));
     };
+    if alu.op == AluOp::Inot {
+        let x = cx.comp(alu.srcs[0], 0)?;
+        let p = cx.pred();
+        let es = cx.es();
+        let sx = cx.src(x, VType::Ud);
+        cx.line(&format!("cmp.eq {es} {p} {sx} 0x0:ud"));
+        return Ok(p);
+    }
     let bits = cx.src_type(alu.srcs[0]).bit_size();
     let st = storage_type(bits);
     let (u, i) = (

@@ -140,6 +140,9 @@ pub fn folded_compares(func: &Function) -> Vec<bool> {
                 bits <= 32
             }
             AluOp::Feq | AluOp::Fneu | AluOp::Flt | AluOp::Fge => matches!(bits, 16 | 32),
+            // The negation of a boolean: the condition tests it for zero, as brw's
+            // nir_emit_if inverts the predicate of an `if` on `inot`.
+            AluOp::Inot => bits == 1,
             _ => false,
         };
     }
