@@ -644,6 +644,25 @@ impl<'a> Ctx<'a> {
         self.line(&format!("({p}) sel {es} {d} 0xffffffff:ud 0x0:ud"));
     }
 
+    /// The binding-table index of element `index` of an image array bound from entry
+    /// `binding` (of the image itself without an index), as a message's surface operand:
+    /// an immediate when the element is a constant, else the first active lane's sum
+    /// (NIR requires the index to be the same on every lane that runs the message).
+    pub fn bti_index(&mut self, binding: u32, index: Option<Src>) -> Result<String, EmitError> {
+        let Some(idx) = index else {
+            return Ok(VType::Ud.imm(u64::from(binding)));
+        };
+        Ok(match self.comp(idx, 0)? {
+            Opnd::Imm(k) => VType::Ud.imm(u64::from(binding.wrapping_add(k as u32))),
+            o => {
+                let t = self.temp(VType::Ud);
+                self.op("add", t, VType::Ud, &[o, Opnd::Imm(u64::from(binding))]);
+                let s = self.uniform(Opnd::Reg(t), VType::Ud);
+                self.src(Opnd::Reg(s), VType::Ud)
+            }
+        })
+    }
+
     /// The value `o` of the first (lowest) active lane, in a scalar of `ty` (8 to 64
     /// bits): what the hardware takes once per message (a surface index, the payload
     /// of a 2D block), which NIR requires to be the same on every active lane unless

@@ -344,16 +344,7 @@ pub fn bti_surface(cx: &mut Ctx, r: ir::ImageRef) -> Result<DpSurface, EmitError
             })
         })?;
     let var = format!("T{}", 6 + r.image.index());
-    let index = match r.index {
-        None => VType::Ud.imm(u64::from(binding)),
-        Some(idx) => {
-            let o = cx.comp(idx, 0)?;
-            let t = cx.temp(VType::Ud);
-            cx.op("add", t, VType::Ud, &[o, Opnd::Imm(u64::from(binding))]);
-            let s = cx.uniform(Opnd::Reg(t), VType::Ud);
-            cx.src(Opnd::Reg(s), VType::Ud)
-        }
-    };
+    let index = cx.bti_index(binding, r.index)?;
     Ok(DpSurface::Bti { var, index })
 }
 

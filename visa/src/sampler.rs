@@ -62,16 +62,7 @@ pub fn emit(
         .ok_or_else(|| cx.unsupported("the sampler message's image is not declared"))?;
     let surface = format!("T{}", 6 + r.image.index());
     cx.decls.surface(&surface);
-    let bti = match r.index {
-        None => VType::Ud.imm(u64::from(binding)),
-        Some(idx) => {
-            let o = cx.comp(idx, 0)?;
-            let t = cx.temp(VType::Ud);
-            cx.op("add", t, VType::Ud, &[o, Opnd::Imm(u64::from(binding))]);
-            let s = cx.uniform(Opnd::Reg(t), VType::Ud);
-            cx.src(Opnd::Reg(s), VType::Ud)
-        }
-    };
+    let bti = cx.bti_index(binding, r.index)?;
     let mut params = Vec::new();
     for s in &ops.params {
         params.push(cx.comp(*s, 0)?);
