@@ -1,7 +1,8 @@
 //! Float ALU operations on 16-, 32- and 64-bit floats.
 //!
-//! The kernel keeps denormals and rounds to nearest even (it sets `%cr0` to IGC's
-//! `0x4c0` at entry: F, DF and HF denormals kept), NIR's default float controls, so
+//! The kernel keeps denormals and rounds to nearest even (a kernel with float
+//! instructions sets `%cr0` to IGC's `0x4c0` at entry: F, DF and HF denormals kept),
+//! NIR's default float controls, so
 //! `add`, `mul`, `mad` (fused), `min`/`max` (IEEE minNum/maxNum) and the `rnd*`
 //! instructions compute NIR's `fadd`, `fmul`, `ffma`, `fmin`/`fmax` and roundings.
 //! `fneg` and `fabs` flip or clear the sign bit with integer instructions, as IEEE-754

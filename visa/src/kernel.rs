@@ -137,6 +137,23 @@ pub fn max_workgroup_threads(family: Family) -> u64 {
 }
 
 /// [`emit_kernel`] at the width the shader or `options` give (else 16).
+/// Whether an ALU instruction of `func` reads or writes a float: the only instructions
+/// whose results `%cr0`'s denormal modes change. The back end's own float steps serve
+/// float instructions, except the integer division's reciprocal (`idiv`), whose
+/// operands are whole numbers and never denormal; messages convert in the data port,
+/// which `%cr0` does not govern.
+fn computes_with_floats(func: &ir::Function) -> bool {
+    func.insts_in_order().into_iter().any(|i| {
+        func.inst(i).as_alu().is_some_and(|a| {
+            let info = a.op.info();
+            let inputs = &info.input_types[..usize::from(info.num_inputs)];
+            std::iter::once(&info.output_type)
+                .chain(inputs)
+                .any(|t| t.base == ir::BaseType::Float)
+        })
+    })
+}
+
 fn emit_at(shader: &Shader, device: &Device, options: &Options) -> Result<Kernel, EmitError> {
     let t = Target::new(device, shader.subgroup_size, options)?;
     let func = shader
@@ -147,8 +164,12 @@ fn emit_at(shader: &Shader, device: &Device, options: &Options) -> Result<Kernel
     let payload_prolog = t.family.has_lsc();
     let mut cx = Ctx::new(shader, func, device, t);
     let phis = PhiCopies::new(func);
-    // Keep F, DF and HF denormals (NIR's default float controls), as IGC does.
-    cx.line("or (M1_NM, 1) %cr0(0,0)<1> %cr0(0,0)<0;1,0> 0x4c0:ud");
+    // Keep F, DF and HF denormals (NIR's default float controls), as IGC does. A kernel
+    // that computes with no float needs no float mode: brw too writes %cr0 only for a
+    // shader whose float controls differ from the thread's defaults.
+    if computes_with_floats(func) {
+        cx.line("or (M1_NM, 1) %cr0(0,0)<1> %cr0(0,0)<0;1,0> 0x4c0:ud");
+    }
     crate::ubo_block::load_ranges(&mut cx)?;
     crate::memory::load_buffer_bases(&mut cx)?;
     let mut loops = Vec::new();

@@ -33,7 +33,7 @@
 //! from Gfx12.5 `.kernel_attr PerThreadInputSize=<bytes>` (GenX_IR's prolog loads the
 //! per-thread inputs from memory there), `.function "_main_0"` and its label (the entry: without
 //! it GenX_IR compiles the closing `ret` as a subroutine return and the thread never
-//! sends end-of-thread), then the body: first
+//! sends end-of-thread), then the body: first, when the shader computes with floats,
 //! `or (M1_NM, 1) %cr0(0,0)<1> %cr0(0,0)<0;1,0> 0x4c0:ud` (keep F, DF and HF
 //! denormals; round to nearest even), last `ret (M1, 1)`, which GenX_IR compiles into
 //! the end-of-thread send, after the fences the platform's workarounds need
