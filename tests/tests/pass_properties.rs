@@ -440,3 +440,46 @@ fn main {
     let r = check(&shader, &registry);
     assert!(!r.is_failure() && !r.is_error(), "{r:?}");
 }
+
+/// `QC_TESTS=100000` found this: `opt-peephole-select` makes the phi of `true` and an
+/// `undef` after an `if` a `bcsel`, and the boolean rules make that `ior c, undef`.
+/// Where `c` holds the result is `true` whatever the `undef` is, as the phi gave it:
+/// the undef tracking must not call the store's operand undefined there.
+#[test]
+fn an_or_decided_by_a_defined_operand_is_defined() {
+    let text = "shader compute (local_size=8,1,1)
+
+fn main {
+  block b0:
+    32x3 %0 = @load_local_invocation_id
+    32   %1 = load_const (0x00000000)
+    32   %2 = load_const (0x00000001)
+    32   %3 = iand %0.x, %2
+    1    %4 = ine %3, %2
+    1    %5 = undef
+    1    %6 = load_const (true)
+  if %4 {
+    block b1:
+  } else {
+    block b2:
+  }
+  block b3:
+    1    %7 = phi b1: %6, b2: %5
+    32   %8 = b2i32 %7
+    @store_ssbo (%8, %1, %0.x) (access=none, align_mul=4)
+}
+";
+    let shader = ir::parse_shader(text).expect("the shader parses");
+    validate(&shader).expect("the shader validates");
+    let registry = PassRegistry::with_ir_passes();
+    let mut after = shader.clone();
+    let mut pm = PassManager::parse_pipeline("optimize", &registry).expect("pipeline");
+    pm.run(&mut after).expect("optimize runs");
+    assert!(
+        print_shader(&after).contains(" = ior "),
+        "the phi became an ior:\n{}",
+        print_shader(&after)
+    );
+    let r = check(&shader, &registry);
+    assert!(!r.is_failure(), "{r:?}");
+}

@@ -121,7 +121,8 @@ pub struct Config {
     /// Track which components derive from an `undef` (see the module documentation):
     /// an `undef` taints its components; an ALU result component is tainted when a
     /// source component it reads is (a `bcsel` reads only the chosen source, unless its
-    /// condition is tainted), a phi copies its source's taint, and an intrinsic's
+    /// condition is tainted; an `ior` or `iand` one of whose operands is defined and
+    /// decides the result, all ones or zero, is not), a phi copies its source's taint, and an intrinsic's
     /// result is tainted in a lane where any of its sources is. The result of a float
     /// instruction without NIR's `exact` flag is tainted too where Vulkan leaves it
     /// unspecified ([`crate::precision::result_unspecified`]: an infinite or NaN operand,
@@ -1244,6 +1245,27 @@ impl<'s> Interpreter<'s> {
                         } else {
                             und(2, c)
                         }
+                } else if matches!(alu.op, crate::alu::AluOp::Ior | crate::alu::AluOp::Iand) {
+                    // A defined operand that decides the result alone (all ones for
+                    // `ior`, zero for `iand`) leaves it defined whatever the other one
+                    // is: `bcsel c, true, b` is `ior c, b` (NIR's boolean rules), and
+                    // where `c` holds, the `bcsel` reads no `b`.
+                    let bits = self.func.src_type(alu.srcs[0]).bit_size();
+                    let ones = if bits >= 64 {
+                        u64::MAX
+                    } else {
+                        (1u64 << bits) - 1
+                    };
+                    let decides = |i: usize| {
+                        let v = bufs[i][c as usize] & ones;
+                        !und(i, c)
+                            && v == if alu.op == crate::alu::AluOp::Ior {
+                                ones
+                            } else {
+                                0
+                            }
+                    };
+                    !(decides(0) || decides(1)) && (und(0, c) || und(1, c))
                 } else if info.output_size == 0 {
                     (0..alu.srcs.len()).any(|i| {
                         if info.input_sizes[i] == 0 {
