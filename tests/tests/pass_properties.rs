@@ -483,3 +483,34 @@ fn main {
     let r = check(&shader, &registry);
     assert!(!r.is_failure(), "{r:?}");
 }
+
+/// `QC_TESTS=100000` found this: a descriptor index (without `non_uniform`) that
+/// derives from an unspecified value, here an inexact `fmul` of a NaN by `0.0`, is
+/// uniform in the original only by that value (all ones OR-ed with the lane's id), and
+/// `algebraic` may make the product `0.0` (NIR's `~fmul a, 0.0` rule), after which
+/// the index differs per lane. Whether such an index is uniform is unspecified, as a
+/// branch on an `undef` is: the original's run says nothing and the case is no evidence.
+#[test]
+fn an_index_from_an_unspecified_value_is_no_evidence() {
+    let text = "shader compute (local_size=8,1,1)
+image @imgs[4] : 2d r32_uint readonly (binding=0)
+
+fn main {
+  block b0:
+    32x3 %0 = @load_local_invocation_id
+    32   %1 = load_const (0xffffffff)
+    32   %2 = load_const (0x00000000)
+    32   %3 = fmul %1, %2
+    32   %4 = ior %3, %0.x
+    32   %5 = load_const (0x00000003)
+    32   %6 = iand %4, %5
+    32x4 %7 = @image_load (@imgs[%6], %2.xx) (dest_type=uint32)
+    @store_ssbo (%7.x, %2, %0.x) (access=none, align_mul=4)
+}
+";
+    let shader = ir::parse_shader(text).expect("the shader parses");
+    validate(&shader).expect("the shader validates");
+    assert!(matches!(effects(&shader), Ok(Run::Undetermined)));
+    let r = check(&shader, &PassRegistry::with_ir_passes());
+    assert!(!r.is_failure() && !r.is_error(), "{r:?}");
+}

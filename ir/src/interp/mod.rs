@@ -324,7 +324,8 @@ pub struct Interpreter<'s> {
     /// With [`Config::track_bounds`]: per entry of `store`, the interval of values it
     /// may have, `None` for exactly its value (empty otherwise).
     bounds: Vec<Option<Interval>>,
-    /// Whether the current run branched on a condition derived from an `undef`.
+    /// Whether the current run branched on a condition, or indexed a descriptor array
+    /// (without `non_uniform`), by a value derived from an `undef`.
     undetermined: bool,
     /// Per register, the lanes that defined it in the current run.
     defined: Vec<u32>,
@@ -544,8 +545,10 @@ impl<'s> Interpreter<'s> {
     }
 
     /// Whether the current run branched (an `if`, a loop exit) on a condition derived
-    /// from an `undef` in some lane ([`Config::track_undef`]): NIR's semantics then
-    /// allow any path, so the run says nothing about the shader's behaviour.
+    /// from an `undef` in some lane ([`Config::track_undef`]), or indexed a descriptor
+    /// array without `non_uniform` by such a value (whose uniformity is then as
+    /// unspecified as its value): NIR's semantics then allow any path, so the run says
+    /// nothing about the shader's behaviour.
     pub fn undetermined(&self) -> bool {
         self.undetermined
     }
@@ -1395,6 +1398,19 @@ impl<'s> Interpreter<'s> {
             let n = ty.num_components() as usize;
             for lane in lanes_of(mask) {
                 dest_slice[lane * n..lane * n + n].fill(0);
+            }
+        }
+        // A descriptor index that derives from an `undef` (or an unspecified float
+        // result) may be uniform in one run and not in another, as a branch on one
+        // may go either way: the run says nothing (`undetermined`).
+        if !self.undef.is_empty() && !intr.is_non_uniform() {
+            let at = image_index.or_else(|| {
+                let pos = intr.op.info().srcs.iter().position(|s| s.name == "block")?;
+                self.src_offsets.get(pos).copied()
+            });
+            if at.is_some_and(|o| lanes_of(mask).any(|l| self.src_undef.get(o + l) == Some(&true)))
+            {
+                self.undetermined = true;
             }
         }
         if let Some((a, b)) = divergent_index(
