@@ -97,7 +97,7 @@ use lanes::{lane_list, lanes_of, Mask};
 use registers::{Registers, Slot};
 use smallvec::SmallVec;
 use std::fmt;
-use uniformity::divergent_index;
+use uniformity::{divergent_index, index_offset};
 
 mod call;
 mod config;
@@ -1343,24 +1343,15 @@ impl<'s> Interpreter<'s> {
         // A descriptor index that derives from an `undef` (or an unspecified float
         // result) may be uniform in one run and not in another, as a branch on one
         // may go either way: the run says nothing (`undetermined`).
-        if !self.undef.is_empty() && !intr.is_non_uniform() {
-            let at = image_index.or_else(|| {
-                let pos = intr.op.info().srcs.iter().position(|s| s.name == "block")?;
-                self.src_offsets.get(pos).copied()
-            });
-            if at.is_some_and(|o| lanes_of(mask).any(|l| self.src_undef.get(o + l) == Some(&true)))
-            {
-                self.undetermined = true;
-            }
+        let index_at = index_offset(intr, image_index, &self.src_offsets);
+        if !self.undef.is_empty()
+            && !intr.is_non_uniform()
+            && index_at
+                .is_some_and(|o| lanes_of(mask).any(|l| self.src_undef.get(o + l) == Some(&true)))
+        {
+            self.undetermined = true;
         }
-        if let Some((a, b)) = divergent_index(
-            intr,
-            mask,
-            lanes,
-            &self.src_data,
-            image_index,
-            &self.src_offsets,
-        ) {
+        if let Some((a, b)) = divergent_index(intr, mask, lanes, &self.src_data, index_at) {
             let at = |(lane, index): (usize, u64)| DescriptorLane {
                 lane: lane as u32,
                 invocation: self.invocations.get(lane).copied().unwrap_or(lane as u32),
