@@ -71,6 +71,9 @@ pub fn lower_function(func: &mut Function) -> bool {
             _ => false,
         })
         .collect();
+    if targets.is_empty() {
+        return false;
+    }
     // The loops add values, but the indices are values of the function as it was.
     let uniform = uniform_values(func);
     for &inst in &targets {
@@ -102,5 +105,5 @@ pub fn lower_function(func: &mut Function) -> bool {
             }
         }
     }
-    !targets.is_empty()
+    true
 }
