@@ -520,6 +520,26 @@ impl<'a> Builder<'a> {
         .expect("dest")
     }
 
+    /// A subgroup `reduce`, `inclusive_scan` or `exclusive_scan` of `value` (a scalar)
+    /// with `op`.
+    pub fn subgroup_op(
+        &mut self,
+        kind: crate::subgroup::GroupOperation,
+        op: crate::subgroup::ReductionOp,
+        value: impl Into<Src>,
+    ) -> Value {
+        use crate::subgroup::GroupOperation;
+        let s = value.into();
+        let ty = self.func.src_type(s);
+        let intrinsic = match kind {
+            GroupOperation::Reduce => IntrinsicOp::Reduce,
+            GroupOperation::InclusiveScan => IntrinsicOp::InclusiveScan,
+            GroupOperation::ExclusiveScan => IntrinsicOp::ExclusiveScan,
+        };
+        self.intrinsic(intrinsic, None, &[s], &[op.to_index()], Some(ty))
+            .expect("a subgroup operation has a destination")
+    }
+
     /// `read_first_invocation`: `value` in the first active lane, for every active lane.
     pub fn read_first_invocation(&mut self, value: impl Into<Src>) -> Value {
         let s = value.into();

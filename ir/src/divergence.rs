@@ -3,8 +3,9 @@
 //! dispatch (so also across the iterations of any loop):
 //!
 //! - constants;
-//! - the workgroup id and count and the subgroup id and count (one workgroup's
-//!   invocations share them, and a subgroup never spans two workgroups);
+//! - the workgroup id and count, the subgroup id and count (one workgroup's
+//!   invocations share them, and a subgroup never spans two workgroups) and the
+//!   subgroup size;
 //! - loads of memory the shader cannot write, at uniform addresses: push constants,
 //!   UBOs, the shader's constant data;
 //! - an image's size, sample count or level count, and its parameters, at a uniform
@@ -43,7 +44,8 @@ pub fn uniform_values(func: &Function) -> Vec<bool> {
                     .image
                     .is_none_or(|r| r.index.is_none_or(|s| uniform[s.value.index()]));
                 match i.op {
-                    LoadWorkgroupId | LoadNumWorkgroups | LoadSubgroupId | LoadNumSubgroups => true,
+                    LoadWorkgroupId | LoadNumWorkgroups | LoadSubgroupId | LoadNumSubgroups
+                    | LoadSubgroupSize => true,
                     LoadPushConstant | LoadUbo | LoadConstant | GetSsboSize => all(&i.srcs),
                     ImageSize | ImageSamples | ImageLevels | ImageLoadParam => {
                         image_uniform && all(&i.srcs)

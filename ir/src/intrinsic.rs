@@ -13,6 +13,7 @@ use crate::lsc::{
     channel_mask_letters, parse_channel_mask, AddrSize, AddrType, BlockShape, CacheControl,
     DataShape, LscAtomicOp, LscDesc, LscField, Sfid,
 };
+use crate::subgroup::{GroupOperation, ReductionOp};
 use crate::types::AluType;
 use std::fmt;
 
@@ -83,6 +84,9 @@ spelled_enum! {
         Sampler => "sampler",
         /// The memory a barrier orders ([`MemModes`], NIR's `memory_modes`).
         MemModes => "mem_modes",
+        /// The operation of a subgroup reduction or scan ([`ReductionOp`], NIR's
+        /// `reduction_op`).
+        ReductionOp => "reduction_op",
     }
 }
 
@@ -171,6 +175,7 @@ impl IndexKind {
             | IndexKind::DpBits
             | IndexKind::DpBytes => dataport::format_field(self.dp_field()?, v)?,
             IndexKind::MemModes => MemModes::from_bits(v)?.to_string(),
+            IndexKind::ReductionOp => ReductionOp::from_index(v)?.name().to_string(),
         })
     }
 
@@ -220,6 +225,7 @@ impl IndexKind {
             | IndexKind::DpBits
             | IndexKind::DpBytes => dataport::parse_field(self.dp_field()?, s)?,
             IndexKind::MemModes => MemModes::parse(s)?.0,
+            IndexKind::ReductionOp => ReductionOp::from_name(s)?.to_index(),
         })
     }
 }
@@ -740,9 +746,29 @@ intrinsics! {
         image: ImageOperand::None, srcs: &[], dest: fixed(1, 32), indices: &[],
         class: SystemValue, predicable: false, eliminate: true, reorder: true,
     }
+    /// The number of lanes of a subgroup, the SIMD width the shader runs at (NIR's `load_subgroup_size`, SPIR-V's `SubgroupSize`).
+    LoadSubgroupSize = "load_subgroup_size" {
+        image: ImageOperand::None, srcs: &[], dest: fixed(1, 32), indices: &[],
+        class: SystemValue, predicable: false, eliminate: true, reorder: true,
+    }
     /// `value` in the first (lowest) active lane of the subgroup, given to every active lane (SPIR-V's `OpGroupNonUniformBroadcastFirst`); the result depends on which lanes execute it, so it is never moved or merged.
     ReadFirstInvocation = "read_first_invocation" {
         image: ImageOperand::None, srcs: &[src("value", 0, 0)], dest: DestInfo::Variable, indices: &[],
+        class: SystemValue, predicable: false, eliminate: true, reorder: false,
+    }
+    /// NIR's `reduce`: the `reduction_op` combination of `value` over the active lanes of the subgroup, in every active lane (SPIR-V's `OpGroupNonUniform*` arithmetic with `Reduce`); floats are combined in the order `ir::subgroup` defines. The result depends on which lanes run it, so it is never moved or merged.
+    Reduce = "reduce" {
+        image: ImageOperand::None, srcs: &[src("value", 1, 0)], dest: DestInfo::Variable, indices: &[K::ReductionOp],
+        class: SystemValue, predicable: false, eliminate: true, reorder: false,
+    }
+    /// NIR's `inclusive_scan`: in each active lane, the `reduction_op` combination of `value` over the active lanes up to and including it (`InclusiveScan`).
+    InclusiveScan = "inclusive_scan" {
+        image: ImageOperand::None, srcs: &[src("value", 1, 0)], dest: DestInfo::Variable, indices: &[K::ReductionOp],
+        class: SystemValue, predicable: false, eliminate: true, reorder: false,
+    }
+    /// NIR's `exclusive_scan`: in each active lane, the `reduction_op` combination of `value` over the active lanes below it, the identity in the lowest (`ExclusiveScan`).
+    ExclusiveScan = "exclusive_scan" {
+        image: ImageOperand::None, srcs: &[src("value", 1, 0)], dest: DestInfo::Variable, indices: &[K::ReductionOp],
         class: SystemValue, predicable: false, eliminate: true, reorder: false,
     }
     /// The sampler's `ld` message: fetches the texel at integer `(u, v, r)` and mip `lod`, no filtering.
@@ -888,6 +914,17 @@ impl IntrinsicOp {
             .iter()
             .copied()
             .find(|op| op.name() == name)
+    }
+
+    /// The group operation of a subgroup `reduce`, `inclusive_scan` or
+    /// `exclusive_scan`.
+    pub fn group_operation(self) -> Option<GroupOperation> {
+        match self {
+            IntrinsicOp::Reduce => Some(GroupOperation::Reduce),
+            IntrinsicOp::InclusiveScan => Some(GroupOperation::InclusiveScan),
+            IntrinsicOp::ExclusiveScan => Some(GroupOperation::ExclusiveScan),
+            _ => None,
+        }
     }
 
     /// Whether this is one of the LSC message intrinsics (`lsc_*`).

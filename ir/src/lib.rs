@@ -40,6 +40,7 @@ pub mod sampler;
 pub mod shader;
 pub mod span;
 pub mod stats;
+pub mod subgroup;
 pub mod types;
 pub mod validate;
 

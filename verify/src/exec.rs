@@ -771,7 +771,8 @@ impl Env for ExecEnv<'_> {
             IntrinsicOp::LoadLocalInvocationIndex
             | IntrinsicOp::LoadSubgroupInvocation
             | IntrinsicOp::LoadSubgroupId
-            | IntrinsicOp::LoadNumSubgroups => {
+            | IntrinsicOp::LoadNumSubgroups
+            | IntrinsicOp::LoadSubgroupSize => {
                 let wg_size: u32 = self.grid.local_size.iter().product();
                 for lane in lanes {
                     let li = self.local_index(call.invocations[lane]);
@@ -779,6 +780,7 @@ impl Env for ExecEnv<'_> {
                         IntrinsicOp::LoadLocalInvocationIndex => li,
                         IntrinsicOp::LoadSubgroupInvocation => li % self.grid.subgroup_size,
                         IntrinsicOp::LoadSubgroupId => li / self.grid.subgroup_size,
+                        IntrinsicOp::LoadSubgroupSize => self.grid.subgroup_size,
                         _ => wg_size.div_ceil(self.grid.subgroup_size),
                     };
                     call.set_dest(lane, &[v as u64]);

@@ -102,6 +102,7 @@ use uniformity::{divergent_index, index_offset};
 mod call;
 mod config;
 mod constant;
+mod cross_lane;
 mod error;
 mod lanes;
 mod registers;
@@ -1368,17 +1369,14 @@ impl<'s> Interpreter<'s> {
                 },
             ));
         }
-        if intr.op == IntrinsicOp::ReadFirstInvocation {
-            // The subgroup operation itself: every active lane gets the value of the
-            // lowest active lane.
+        if cross_lane::is_cross_lane(intr.op) {
             if let Some(ty) = dest_type {
-                let n = ty.num_components() as usize;
-                let first = mask.trailing_zeros() as usize;
-                let from = self.src_offsets.first().copied().unwrap_or(0) + first * n;
-                let value: SmallVec<[u64; 4]> = self.src_data[from..from + n].into();
-                for lane in lanes_of(mask) {
-                    dest_slice[lane * n..lane * n + n].copy_from_slice(&value);
-                }
+                let from = self.src_offsets.first().copied().unwrap_or(0);
+                cross_lane::run(intr, ty, mask, &self.src_data[from..], dest_slice).map_err(
+                    |(op, error)| {
+                        InterpError::new(span, Some(inst), None, InterpErrorKind::Alu { op, error })
+                    },
+                )?;
             }
         } else if intr.op == IntrinsicOp::LoadConstant {
             let offsets = &self.src_data[self.src_offsets.first().copied().unwrap_or(0)..];
@@ -1440,7 +1438,15 @@ impl<'s> Interpreter<'s> {
                 // A result read at, or computed from, an undefined operand may be
                 // anything.
                 let slot = self.regs.slot(id).expect("destination register");
+                let cross = cross_lane::is_cross_lane(intr.op);
                 for lane in lanes_of(mask) {
+                    if cross {
+                        let from = self.src_offsets.first().copied().unwrap_or(0);
+                        let u = &self.src_undef[from..];
+                        let t = cross_lane::tainted(intr.op, n, mask, lane, u);
+                        self.write_undef(slot, lane, std::iter::repeat(t));
+                        continue;
+                    }
                     let tainted = self.src_types.iter().enumerate().any(|(i, t)| {
                         let k = t.num_components() as usize;
                         let start = self.src_offsets[i] + lane * k;

@@ -418,6 +418,10 @@ pub(super) fn index_expectation(kind: IndexKind) -> String {
         IndexKind::MemModes => {
             "memory modes joined by `|` (shared, ssbo, global, image), none or all".into()
         }
+        IndexKind::ReductionOp => format!(
+            "one of {}",
+            list(&crate::subgroup::ReductionOp::ALL, |o| o.name())
+        ),
         IndexKind::DpAddr
         | IndexKind::DpCmask
         | IndexKind::DpOp

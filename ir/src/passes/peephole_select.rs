@@ -164,6 +164,7 @@ fn allowed(
                     | LoadSubgroupInvocation
                     | LoadSubgroupId
                     | LoadNumSubgroups
+                    | LoadSubgroupSize
                     | ImageLoadParam => true,
                     LoadPushConstant => intr.srcs.first().is_some_and(|&s| const_src(func, s)),
                     _ => false,

@@ -300,6 +300,33 @@ impl FnCheck<'_> {
                 self.check_sampler_index(&ctx);
             }
             IntrinsicOp::SamplerResinfo => self.check_resinfo(&ctx),
+            IntrinsicOp::Reduce | IntrinsicOp::InclusiveScan | IntrinsicOp::ExclusiveScan => {
+                // The combination has the value's shape, and the op takes its size.
+                if let (Some(d), Some(s)) = (dest_ty, src_of("value")) {
+                    if d != s {
+                        self.error(
+                            span,
+                            IntrinsicError::DestType {
+                                op,
+                                expected: s,
+                                found: d,
+                            },
+                        );
+                    }
+                    let reduction = idx(IndexKind::ReductionOp)
+                        .and_then(crate::subgroup::ReductionOp::from_index);
+                    if let Some(r) = reduction.filter(|r| !r.takes_bits(s.bit_size())) {
+                        self.error(
+                            span,
+                            IntrinsicError::ReductionType {
+                                op,
+                                reduction: r,
+                                found: s,
+                            },
+                        );
+                    }
+                }
+            }
             IntrinsicOp::ReadFirstInvocation => {
                 // The first lane's value, as it is: the shape of the source.
                 if let (Some(d), Some(s)) = (dest_ty, src_of("value")) {

@@ -182,6 +182,16 @@ pub enum IntrinsicError {
         /// The destination's type.
         found: Type,
     },
+    /// A subgroup reduction or scan of a value its op does not take (a float op of
+    /// 8-bit values, any op of booleans).
+    ReductionType {
+        /// The intrinsic.
+        op: IntrinsicOp,
+        /// The reduction op.
+        reduction: crate::subgroup::ReductionOp,
+        /// The value's type.
+        found: Type,
+    },
 }
 
 impl fmt::Display for IntrinsicError {
@@ -203,6 +213,22 @@ impl fmt::Display for IntrinsicError {
                     }
                 )
             }
+            IntrinsicError::ReductionType {
+                op,
+                reduction,
+                found,
+            } => write!(
+                f,
+                "{}: reduction_op={} combines {}, not {}-bit values",
+                Intr(*op),
+                reduction.name(),
+                if reduction.is_float() {
+                    "16-, 32- or 64-bit floats"
+                } else {
+                    "8- to 64-bit integers"
+                },
+                found.bit_size()
+            ),
             IntrinsicError::InvalidIndex { op, index, value } => write!(
                 f,
                 "{}: index `{}` has an invalid value ({value})",
