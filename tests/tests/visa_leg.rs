@@ -587,3 +587,63 @@ fn a_dropped_predicate_on_a_legacy_message_is_reported() {
         "{r}"
     );
 }
+
+/// A float sum over the lanes and an integer inclusive scan in a branch a quarter of
+/// the lanes skip (their word's low bits are 0), stored per lane.
+const SUBGROUP_SHADER: &str = "shader compute (local_size=32,1,1)
+buffer @data : ssbo (block=0, size=256)
+
+fn main {
+  block b0:
+    32x3 %0 = @load_local_invocation_id
+    32   %1 = load_const (0x00000004)
+    32   %2 = imul %0.x, %1
+    32   %3 = @load_ssbo (%1, %2) (access=none, align_mul=4)
+    32   %4 = load_const (0x00000003)
+    32   %5 = iand %3, %4
+    32   %6 = load_const (0x00000000)
+    1    %7 = ine %5, %6
+  if %7 {
+    block b1:
+      32   %8 = @reduce (%3) (reduction_op=fadd)
+      32   %9 = @inclusive_scan (%3) (reduction_op=iadd)
+      32   %10 = iadd %8, %9
+      32   %11 = load_const (0x00000080)
+      32   %12 = iadd %2, %11
+      @store_ssbo (%10, %6, %12) (access=none, align_mul=4)
+  } else {
+    block b2:
+  }
+  block b3:
+}
+";
+
+#[test]
+fn a_subgroup_reduction_or_scan_that_skips_a_step_is_reported() {
+    let shader = ir::parse_shader(SUBGROUP_SHADER).unwrap_or_else(|e| panic!("{e:?}"));
+    for target in ["dg2", "tgl"] {
+        // The reduction's last halving step (slot 0 with slot 1) left out: lane 0's
+        // partial sum is everyone's result.
+        let r = planted(&shader, target, LowerOptions::default(), &|t| {
+            change_first(
+                t,
+                "the last step of the float sum",
+                |l| l.starts_with("add (M1_NM, 1) "),
+                |_| String::new(),
+            )
+        })
+        .report();
+        assert!(r.has(MismatchKind::BufferByte), "{target}: {r}");
+        // The scan's first step reading two slots below instead of one.
+        let r = planted(&shader, target, LowerOptions::default(), &|t| {
+            change_first(
+                t,
+                "the first step of the scan",
+                |l| l.starts_with("add (M1_NM, 16) ") && l.contains(",7)<1;1,0>"),
+                |l| l.replacen(",7)<1;1,0>", ",6)<1;1,0>", 1),
+            )
+        })
+        .report();
+        assert!(r.has(MismatchKind::BufferByte), "{target}: {r}");
+    }
+}

@@ -86,6 +86,10 @@ pub fn emit(
         LoadGlobal | StoreGlobal | LoadSsbo | StoreSsbo | GetSsboSize | LoadUbo | LoadShared
         | StoreShared | SsboAtomic | SsboAtomicSwap | SharedAtomic | SharedAtomicSwap
         | LoadPushConstant | LoadConstant | ImageLoadParam => memory::emit(cx, inst, i, dest),
+        Reduce | InclusiveScan | ExclusiveScan => {
+            let dest = need_dest(cx)?;
+            crate::subgroup::emit(cx, i, dest)
+        }
         ReadFirstInvocation => {
             // The first active lane's value, in a scalar; copied to every active lane
             // unless the value itself lives in a scalar (`uniform`).

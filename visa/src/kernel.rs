@@ -136,9 +136,8 @@ pub fn max_workgroup_threads(family: Family) -> u64 {
     }
 }
 
-/// [`emit_kernel`] at the width the shader or `options` give (else 16).
-/// Whether an ALU instruction of `func` reads or writes a float: the only instructions
-/// whose results `%cr0`'s denormal modes change. The back end's own float steps serve
+/// Whether an ALU instruction or a float subgroup reduction of `func` reads or writes a
+/// float: the only instructions whose results `%cr0`'s denormal modes change. The back end's own float steps serve
 /// float instructions, except the integer division's reciprocal (`idiv`), whose
 /// operands are whole numbers and never denormal; messages convert in the data port,
 /// which `%cr0` does not govern.
@@ -150,10 +149,15 @@ fn computes_with_floats(func: &ir::Function) -> bool {
             std::iter::once(&info.output_type)
                 .chain(inputs)
                 .any(|t| t.base == ir::BaseType::Float)
+        }) || func.inst(i).as_intrinsic().is_some_and(|x| {
+            x.index(ir::IndexKind::ReductionOp)
+                .and_then(ir::subgroup::ReductionOp::from_index)
+                .is_some_and(|r| r.is_float())
         })
     })
 }
 
+/// [`emit_kernel`] at the width the shader or `options` give (else 16).
 fn emit_at(shader: &Shader, device: &Device, options: &Options) -> Result<Kernel, EmitError> {
     let t = Target::new(device, shader.subgroup_size, options)?;
     let func = shader

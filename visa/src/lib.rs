@@ -93,6 +93,11 @@
 //! a forward `goto` wait at its label; the loop's back edge is an unconditional
 //! backward `goto`. Phis are copies at the ends of their predecessors ([`phi`]).
 //!
+//! **Subgroups.** `reduce`, `inclusive_scan` and `exclusive_scan` of 32-bit values are
+//! `NoMask` halving trees and Hillis-Steele steps over a temporary with one slot per
+//! lane, in the order `ir::subgroup` defines ([`subgroup`]); `read_first_invocation`
+//! finds the first active lane with `fbl`; `load_subgroup_size` is `W`.
+//!
 //! **Messages.** Each message runs at the width the lowering's legality table gives
 //! the platform, split over the kernel's lanes with execution masks `M1`, `M3`, `M5`,
 //! ... ([`payload`], [`lsc`], [`block2d`], [`sampler`], [`dataport`]; the back end's own
@@ -145,6 +150,7 @@
 //! [`kernel`] assembles the kernel, walking the control flow ([`control`], [`phi`]) and
 //! dispatching instructions ([`alu`] and friends: [`math`], [`sqrt`],
 //! [`float_steps`], [`float_bits`], [`bits`], [`nan`], [`intrinsic`] to [`sysval`],
+//! [`subgroup`],
 //! [`memory`], [`lsc`], [`block2d`], [`sampler`], [`dataport`]) over the shared
 //! [`ctx::Ctx`];
 //! [`abi`] lays out the inputs, [`decl`] the symbol table, [`target`] the platform
@@ -185,6 +191,7 @@ pub mod pressure;
 pub mod round64;
 pub mod sampler;
 pub mod sqrt;
+pub mod subgroup;
 pub mod sysval;
 pub mod target;
 pub mod ubo_block;

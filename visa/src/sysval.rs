@@ -28,6 +28,7 @@ pub fn handles(op: IntrinsicOp) -> bool {
             | LoadSubgroupInvocation
             | LoadSubgroupId
             | LoadNumSubgroups
+            | LoadSubgroupSize
     )
 }
 
@@ -123,6 +124,11 @@ pub fn emit(cx: &mut Ctx, op: IntrinsicOp, dest: Value) -> Result<(), EmitError>
             let wg: u64 = size.iter().map(|&s| u64::from(s)).product();
             let n = wg.div_ceil(u64::from(cx.t.simd));
             cx.op("mov", d, UD, &[Opnd::Imm(n)]);
+        }
+        LoadSubgroupSize => {
+            let d = cx.dest(dest, 0)?;
+            let w = u64::from(cx.t.simd);
+            cx.op("mov", d, UD, &[Opnd::Imm(w)]);
         }
         other => {
             return Err(cx.unsupported(format!("`@{other}` is not a system value")));

@@ -62,7 +62,8 @@ pub fn uniform_values(func: &Function) -> Vec<bool> {
             InstKind::Intrinsic(i) => match i.op {
                 IntrinsicOp::LoadWorkgroupId
                 | IntrinsicOp::LoadNumWorkgroups
-                | IntrinsicOp::LoadNumSubgroups => true,
+                | IntrinsicOp::LoadNumSubgroups
+                | IntrinsicOp::LoadSubgroupSize => true,
                 IntrinsicOp::LoadPushConstant => i.srcs.first().is_some_and(|s| {
                     let ty = func.value_type(dest);
                     is_const(s)
