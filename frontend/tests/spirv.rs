@@ -1010,6 +1010,48 @@ void main() {{
     }
 }
 
+/// Subgroup instructions the IR has no form for (lane-indexed reads, clusters, quads)
+/// are refused by name, at their line.
+#[test]
+fn subgroup_operations_the_ir_cannot_express_are_refused_by_name() {
+    if !have("glslangValidator") {
+        return;
+    }
+    for (ext, expr, says) in [
+        (
+            "shuffle",
+            "subgroupShuffle(x, 3u)",
+            "OpGroupNonUniformShuffle (a subgroup operation) is not supported",
+        ),
+        (
+            "clustered",
+            "subgroupClusteredAdd(x, 4u)",
+            "OpGroupNonUniformIAdd with the group operation ClusteredReduce",
+        ),
+        (
+            "quad",
+            "subgroupQuadSwapHorizontal(x)",
+            "OpGroupNonUniformQuadSwap (a subgroup operation) is not supported",
+        ),
+    ] {
+        let src = format!(
+            "#version 450
+#extension GL_KHR_shader_subgroup_{ext} : require
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) buffer B {{ uint data[]; }};
+void main() {{
+    uint x = data[gl_GlobalInvocationID.x];
+    data[gl_GlobalInvocationID.x] = {expr};
+}}
+"
+        );
+        let e = frontend::import(src.as_bytes(), Language::Glsl, None).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Unsupported, "{expr}: {e}");
+        assert!(e.message.contains(says), "{expr}: {e}");
+        assert!(matches!(e.location, Location::Text { line: 7, .. }), "{e}");
+    }
+}
+
 /// A workgroup larger than Intel's 1024 invocations (in all, or along one dimension)
 /// is a limit error at the entry point's line, not an internal error; ray queries are
 /// refused by their capability.

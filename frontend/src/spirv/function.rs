@@ -9,6 +9,7 @@ use super::glsl450;
 use super::image;
 use super::memory;
 use super::op;
+use super::subgroup;
 use super::types::Ty;
 use super::value::{Step, Val, Value};
 use crate::error::ImportError;
@@ -139,6 +140,9 @@ fn translate(ctx: &mut Ctx<'_>, i: usize, opcode: u16, ops: &[u32]) -> Result<()
         return ctx.set(*r, Value::Val(v));
     }
     if image::instruction(ctx, o, ops)? {
+        return Ok(());
+    }
+    if subgroup::instruction(ctx, o, ops, constant_u64)? {
         return Ok(());
     }
     match o {
@@ -363,7 +367,7 @@ fn translate(ctx: &mut Ctx<'_>, i: usize, opcode: u16, ops: &[u32]) -> Result<()
         _ if is_subgroup(o) => {
             return Err(ctx.unsupported(
                 &format!("Op{o:?} (a subgroup operation)"),
-                "the IR has no cross-lane operations",
+                "the IR's cross-lane operations are reductions, scans and first-lane reads, with no read of another chosen lane",
             ))
         }
         _ => {

@@ -449,10 +449,7 @@ fn builtin_value(ctx: &mut Ctx<'_>, b: u32) -> Result<Src, ImportError> {
             let [x, y, z] = ctx.workgroup_size;
             Ok(ctx.load_const(Type::vec32(3), &[x as u64, y as u64, z as u64]))
         }
-        Some(B::SubgroupSize) => Err(ctx.unsupported(
-            "the SubgroupSize builtin",
-            "the IR shader fixes no SIMD width; it is chosen when the shader is compiled",
-        )),
+        Some(B::SubgroupSize) => sv(ctx, IntrinsicOp::LoadSubgroupSize, Type::U32),
         Some(other) => Err(ctx.unsupported(
             &format!("the builtin {other:?}"),
             "compute shaders have no such input",

@@ -32,6 +32,7 @@ pub mod op;
 pub mod promoted;
 pub mod spec;
 pub mod ssa;
+pub mod subgroup;
 pub mod types;
 pub mod value;
 pub mod variables;
