@@ -309,19 +309,16 @@ fn vote(ctx: &mut Ctx<'_>, op: ReductionOp, p: Src) -> Result<Src, ImportError> 
     ctx.alu(AluOp::Ine, &[v, zero])
 }
 
+/// The 32-bit system value `op`.
+fn system_value(ctx: &mut Ctx<'_>, op: IntrinsicOp) -> Result<Src, ImportError> {
+    ctx.build(|b| b.intrinsic(op, None, &[], &[], Some(Type::U32)))
+        .map(Src::new)
+        .ok_or_else(|| ctx.internal("a system value without a value"))
+}
+
 /// The lane's index in its subgroup.
 fn invocation(ctx: &mut Ctx<'_>) -> Result<Src, ImportError> {
-    ctx.build(|b| {
-        b.intrinsic(
-            IntrinsicOp::LoadSubgroupInvocation,
-            None,
-            &[],
-            &[],
-            Some(Type::U32),
-        )
-    })
-    .map(Src::new)
-    .ok_or_else(|| ctx.internal("a system value without a value"))
+    system_value(ctx, IntrinsicOp::LoadSubgroupInvocation)
 }
 
 /// The ballot's bit of each active lane, in one word.
@@ -336,18 +333,7 @@ fn ballot_word(ctx: &mut Ctx<'_>, p: Src) -> Result<Src, ImportError> {
 /// without the bits of lanes beyond the subgroup, which SPIR-V says to ignore.
 fn subgroup_word(ctx: &mut Ctx<'_>, b: Src) -> Result<Src, ImportError> {
     let x = b.component(0);
-    let size = ctx
-        .build(|bd| {
-            bd.intrinsic(
-                IntrinsicOp::LoadSubgroupSize,
-                None,
-                &[],
-                &[],
-                Some(Type::U32),
-            )
-        })
-        .map(Src::new)
-        .ok_or_else(|| ctx.internal("a system value without a value"))?;
+    let size = system_value(ctx, IntrinsicOp::LoadSubgroupSize)?;
     // `u32::MAX >> (32 - size)`: all ones for a subgroup of 32 (a shift of 0).
     let all = ctx.u32(u32::MAX);
     let thirty_two = ctx.u32(32);

@@ -300,8 +300,12 @@ impl FnCheck<'_> {
                 self.check_sampler_index(&ctx);
             }
             IntrinsicOp::SamplerResinfo => self.check_resinfo(&ctx),
-            IntrinsicOp::Reduce | IntrinsicOp::InclusiveScan | IntrinsicOp::ExclusiveScan => {
-                // The combination has the value's shape, and the op takes its size.
+            IntrinsicOp::Reduce
+            | IntrinsicOp::InclusiveScan
+            | IntrinsicOp::ExclusiveScan
+            | IntrinsicOp::ReadFirstInvocation => {
+                // A lane's value or a combination of lanes' values: the shape of the
+                // source, of a size the reduction op takes.
                 if let (Some(d), Some(s)) = (dest_ty, src_of("value")) {
                     if d != s {
                         self.error(
@@ -322,21 +326,6 @@ impl FnCheck<'_> {
                                 op,
                                 reduction: r,
                                 found: s,
-                            },
-                        );
-                    }
-                }
-            }
-            IntrinsicOp::ReadFirstInvocation => {
-                // The first lane's value, as it is: the shape of the source.
-                if let (Some(d), Some(s)) = (dest_ty, src_of("value")) {
-                    if d != s {
-                        self.error(
-                            span,
-                            IntrinsicError::DestType {
-                                op,
-                                expected: s,
-                                found: d,
                             },
                         );
                     }
