@@ -54,6 +54,9 @@ use lowering::messages::{
 /// The sampler variable of `sample_l`.
 const SAMPLER_VAR: &str = "S0";
 
+/// Sampler indices a 4 GiB table of 16-byte `SAMPLER_STATE`s holds.
+const MAX_SAMPLER_INDICES: u32 = 1 << 28;
+
 /// Emits a sampler message.
 pub fn emit(
     cx: &mut Ctx,
@@ -85,6 +88,16 @@ pub fn emit(
         .ok_or_else(|| cx.unsupported("the sampler message's image is not declared"))?;
     let surface = format!("T{}", 6 + r.image.index());
     cx.decls.surface(&surface);
+    // The header's sampler state pointer is a 32-bit offset into the dynamic state,
+    // 16 bytes a state: the table ends below 4 GiB.
+    if m.op.uses_sampler_state() && m.sampler >= MAX_SAMPLER_INDICES {
+        return Err(cx.unsupported(format!(
+            "sampler index {}: a sampler state table of 16-byte states reaches {} at most \
+             (the sampler state pointer is a 32-bit offset)",
+            m.sampler,
+            MAX_SAMPLER_INDICES - 1
+        )));
+    }
     // One sampler variable serves every message: its value is set before each.
     let sampler = m.op.uses_sampler_state().then(|| {
         cx.decls.sampler(SAMPLER_VAR);

@@ -628,6 +628,14 @@ fn predicated_sample_l_names_its_sampler_before_each_half() {
     // No sampler on PVC.
     let e = err(&shader(img, 16, body), "pvc");
     assert!(e.contains("pvc has no 3D sampler"), "{e}");
+    // An index whose 16-byte state lies past 4 GiB of table.
+    let far = "image @tex : 2d unknown sampled (binding=3)\nsampler @s (binding=268435456)";
+    let body = body.replace("sampler=5", "sampler=268435456");
+    let e = err(&shader(far, 16, &body), "dg2");
+    assert!(
+        e.contains("sampler index 268435456: a sampler state table"),
+        "{e}"
+    );
 }
 
 #[test]
