@@ -351,28 +351,13 @@ pub const DOCUMENTED_REFUSALS: &[(&str, &str, &str)] = &[
 /// substring, substring of the emission error)`. They import, lower and verify; the
 /// back end lacks a message. The test checks that each still fails, so that the list
 /// shrinks when the back end grows.
-pub const EMISSION_GAPS: &[(&str, &str)] = &[
-    // Filtered sampling: the lowering sends the sampler's sample_l, which the back end
-    // does not emit yet.
-    ("niagara/bloom.comp", "`@sampler_sample_l` has no vISA form"),
-    (
-        "vulkan_samples/threshold.comp",
-        "`@sampler_sample_l` has no vISA form",
-    ),
-];
+pub const EMISSION_GAPS: &[(&str, &str)] = &[];
 
 /// Cases whose vISA kernel the vISA leg does not yet verify (`tests/tests/visa_leg.rs`):
 /// `(case substring, substring of the failure)`. The lowered shader verifies; the kernel
 /// in the vISA interpreter differs in a few bytes. The test checks that each still fails
 /// so that the list shrinks when the back end or the interpreter is fixed.
-pub const VISA_LEG_GAPS: &[(&str, &str)] = &[
-    // The back end has no sample_l yet (EMISSION_GAPS).
-    ("niagara/bloom.comp", "`@sampler_sample_l` has no vISA form"),
-    (
-        "vulkan_samples/threshold.comp",
-        "`@sampler_sample_l` has no vISA form",
-    ),
-];
+pub const VISA_LEG_GAPS: &[(&str, &str)] = &[];
 
 /// Push-constant words some cases need for a run that ends (a loop count read from
 /// them): `(case substring, ["OFFSET=V,..."])`, as `ir-opt verify --push` takes them.

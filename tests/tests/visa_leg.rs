@@ -186,12 +186,23 @@ fn planted(
 ) -> Verified {
     let device = Device::preset(target).unwrap();
     let setup = Setup::default_for(shader, &device, 0).unwrap();
+    planted_with(shader, &device, options, &setup, plant)
+}
+
+/// [`planted`] with the run's setup.
+fn planted_with(
+    shader: &ir::Shader,
+    device: &Device,
+    options: LowerOptions,
+    setup: &Setup,
+    plant: &dyn Fn(&str) -> String,
+) -> Verified {
     let run = |backend: &dyn verify::visa::check::Backend| {
         lower_and_verify_visa(
             shader,
-            &device,
+            device,
             &options,
-            &setup,
+            setup,
             backend,
             &RunConfig::default(),
         )
@@ -646,4 +657,131 @@ fn a_subgroup_reduction_or_scan_that_skips_a_step_is_reported() {
         .report();
         assert!(r.has(MismatchKind::BufferByte), "{target}: {r}");
     }
+}
+
+// ----- sample_l ---------------------------------------------------------------------
+
+/// The txl shader of `tests/lit/sampler/txl_visa.ir`: a 2D texture and a 1D array
+/// sampled with sampler 3, a 2D array with sampler 17.
+fn txl_shader() -> ir::Shader {
+    let path = format!("{}/lit/sampler/txl_visa.ir", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    ir::parse_shader(&text).unwrap_or_else(|e| panic!("{path}: {e:?}"))
+}
+
+/// The default setup of the txl shader at `simd` lanes, sampler 3 (`@s`) nearest with
+/// repeat and sampler 17 (`@t`) linear with mirrored repeat: different states, so
+/// that a message naming the wrong one reads other values.
+fn txl_setup(shader: &ir::Shader, device: &Device, simd: u32) -> Setup {
+    use verify::sampler_state::SamplerState;
+    let mut setup = Setup::default_for(shader, device, 0).unwrap();
+    setup.subgroup_size = simd;
+    setup.samplers = vec![
+        (
+            "s".into(),
+            SamplerState::parse("nearest,mip_linear,repeat").unwrap(),
+        ),
+        (
+            "t".into(),
+            SamplerState::parse("linear,mirrored_repeat").unwrap(),
+        ),
+    ];
+    setup
+}
+
+#[test]
+fn txl_kernels_verify_at_every_width_on_every_sampler_platform() {
+    // sample_l at SIMD8 and SIMD16 (one message a thread) and SIMD32 (two, M1 and M5),
+    // on the legacy data-port platforms and the LSC ones with a sampler.
+    let shader = txl_shader();
+    let mut verified = 0;
+    for (target, widths) in [
+        ("bdw", &[8, 16][..]),
+        ("skl", &[32][..]),
+        ("icl", &[16][..]),
+        ("tgl", &[8, 32][..]),
+        ("dg2", &[8, 16, 32][..]),
+        ("mtl", &[32][..]),
+    ] {
+        let device = Device::preset(target).unwrap();
+        for &simd in widths {
+            let setup = txl_setup(&shader, &device, simd);
+            let v = lower_and_verify_visa(
+                &shader,
+                &device,
+                &LowerOptions::default(),
+                &setup,
+                &emit,
+                &RunConfig::default(),
+            )
+            .unwrap_or_else(|e| panic!("{target} SIMD{simd}: {e}"));
+            assert!(v.report().passed(), "{target} SIMD{simd}: {}", v.report());
+            let messages = v.text.lines().filter(|l| l.contains("sample_l.")).count();
+            // Three txls, one message each per 16 lanes.
+            assert_eq!(messages, 3 * (simd as usize).div_ceil(16), "{}", v.text);
+            verified += 1;
+        }
+    }
+    assert_eq!(verified, 10);
+}
+
+#[test]
+fn a_wrong_sampler_index_is_reported() {
+    // The 2D array's sample_l naming sampler 3 (nearest, repeat) instead of 17 (linear,
+    // mirrored repeat): it reads other texels (one tap instead of four), and its two
+    // channels, stored in G and R, change.
+    let shader = txl_shader();
+    let device = Device::preset("dg2").unwrap();
+    let setup = txl_setup(&shader, &device, 16);
+    let r = planted_with(&shader, &device, LowerOptions::default(), &setup, &|t| {
+        change_first(
+            t,
+            "sampler index 17",
+            |l| l == "movs (M1_NM, 1) S0(0) 0x11:ud",
+            |l| l.replacen("0x11:ud", "0x3:ud", 1),
+        )
+    })
+    .report();
+    assert!(
+        names(
+            &r,
+            MismatchKind::Address,
+            "sample_l.RG (M1, 16)  0x8000:uw S0 T7"
+        ),
+        "{r}"
+    );
+    assert!(r.has(MismatchKind::ImageTexel), "{r}");
+}
+
+#[test]
+fn swapped_sample_l_parameters_are_reported() {
+    // Tiger Lake's first sample_l with u where the LOD goes and the LOD where u goes:
+    // other texels of other levels.
+    let shader = txl_shader();
+    let device = Device::preset("tgl").unwrap();
+    let setup = txl_setup(&shader, &device, 16);
+    let r = planted_with(&shader, &device, LowerOptions::default(), &setup, &|t| {
+        change_first(
+            t,
+            "sample_l",
+            |l| l.starts_with("sample_l.RGBA (M1, 16)"),
+            |l| {
+                let mut w: Vec<&str> = l.split_whitespace().collect();
+                // ... dst lod u v: swap lod and u.
+                let n = w.len();
+                w.swap(n - 3, n - 2);
+                format!("    {}", w.join(" "))
+            },
+        )
+    })
+    .report();
+    assert!(
+        names(
+            &r,
+            MismatchKind::Address,
+            "sample_l.RGBA (M1, 16) 0x0:uw S0 T6"
+        ),
+        "{r}"
+    );
+    assert!(r.has(MismatchKind::ImageTexel), "{r}");
 }

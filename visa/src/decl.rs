@@ -47,6 +47,7 @@ pub struct Decls {
     views: HashMap<(VarId, VType), VarId>,
     preds: Vec<(String, u32)>,
     surfaces: Vec<String>,
+    samplers: Vec<String>,
 }
 
 impl Decls {
@@ -138,13 +139,21 @@ impl Decls {
         }
     }
 
+    /// Declares a sampler variable (its value, the sampler index, is set with `movs`
+    /// before use).
+    pub fn sampler(&mut self, name: &str) {
+        if !self.samplers.iter().any(|n| n == name) {
+            self.samplers.push(name.to_string());
+        }
+    }
+
     /// Number of general variables declared (aliases included).
     pub fn num_vars(&self) -> usize {
         self.vars.len()
     }
 
     /// The `.decl` lines, variables in declaration order (an alias always follows the
-    /// variable it reads), then predicates and surfaces.
+    /// variable it reads), then predicates, samplers and surfaces (IGC's order).
     pub fn render(&self, out: &mut String) {
         for d in &self.vars {
             let align = match d.align {
@@ -168,6 +177,9 @@ impl Decls {
         }
         for (p, n) in &self.preds {
             let _ = writeln!(out, ".decl {p} v_type=P num_elts={n}");
+        }
+        for s in &self.samplers {
+            let _ = writeln!(out, ".decl {s} v_type=S num_elts=1");
         }
         for s in &self.surfaces {
             let _ = writeln!(out, ".decl {s} v_type=T num_elts=1");

@@ -82,7 +82,9 @@
 //! `scatter4_scaled`, `dword_atomic`, `gather_scaled`, `scatter_scaled`, `gather`,
 //! `scatter`, `svm_gather4scaled`, `svm_scatter4scaled`, `svm_gather`, `svm_scatter`,
 //! `svm_atomic` and `fence_global`, `fence_local`, `fence_sw` (Gfx8 to Gfx12.0),
-//! `barrier`, `movs` and `load_3d`/`load_lz`; `lifetime.start <var>` right before a
+//! `barrier`, `movs` (surface and sampler variables), the sampler's `load_3d`,
+//! `load_lz`, `resinfo` and `sample_l` (every platform with a sampler: not PVC);
+//! `lifetime.start <var>` right before a
 //! variable is first written, a liveness hint with no effect on values (the variable holds nothing live
 //! before it; emitted for temporaries, and for values defined outside loops). 64-bit
 //! integers are computed on 32-bit halves ([`alu64`]); integer division is emulated

@@ -1,13 +1,14 @@
 //! Sampler `ld` and `ld_lz` (vISA `load_3d` and `load_lz`, IGC
-//! `documentation/visa/instructions/3D_LOAD.md`) and `resinfo` (vISA `info_3d`,
-//! `documentation/visa/instructions/INFO.md`).
+//! `documentation/visa/instructions/3D_LOAD.md`), `resinfo` (vISA `info_3d`,
+//! `documentation/visa/instructions/INFO.md`) and `sample_l` (vISA `3D_SAMPLE`,
+//! `documentation/visa/instructions/3D_SAMPLE.md`).
 //!
 //! The surface is a surface variable numbered after the reserved `T0`-`T5` (one per
 //! image, `T6` up), set to the image's binding-table index with `movs` before each
-//! message (as IGC does). The message is at most SIMD16 (the widths 3D_LOAD lists),
-//! split over wider kernels; its parameters are raw operands with trailing constant
-//! zeros dropped ("the missing parameters will have a value of 0"), and it returns the
-//! enabled channels, one register run each:
+//! message (as IGC does). The message is at most SIMD16 (the widths 3D_LOAD and
+//! 3D_SAMPLE list), split over wider kernels; its parameters are raw operands with
+//! trailing constant zeros dropped ("the missing parameters will have a value of 0"),
+//! and it returns the enabled channels, one register run each:
 //!
 //! ```text
 //! movs (M1_NM, 1) T6(0) 0x5:ud
@@ -23,13 +24,38 @@
 //! movs (M1_NM, 1) T6(0) 0x0:ud
 //! resinfo.RGB (M1, 16)  T6 v30.0 v31.0
 //! ```
+//!
+//! `sample_l` names a sampler state too: the sampler variable `S0` (vISA's sampler
+//! variables are `S0` up, `S31` the bindless one, `4_visa_header.md`), set with `movs`
+//! to the message's sampler index next to the surface, as IGC's own kernels do
+//! (`Sample3dInstruction` of `CISA.y`: `aoffimmi`, sampler, surface, destination, then
+//! `lod, u, v, r`):
+//!
+//! ```text
+//! movs (M1_NM, 1) S0(0) 0x2:ud
+//! movs (M1_NM, 1) T6(0) 0x1:ud
+//! sample_l.RGBA (M1, 16)  0x0:uw S0 T6 v30.0 v12.0 v13.0 v14.0
+//! ```
+//!
+//! The descriptor holds 4 bits of sampler index; from 16 on the `aoffimmi` immediate
+//! carries bit 15, IGC's mark (`CEncoder::Sample`, `isSamplerIdxLT16`) that makes the
+//! finalizer send a header whose sampler state pointer is moved on by 16 states per
+//! 16 indices (`emitSampleIndexGE16`), the low 4 bits in the descriptor.
 
 use crate::ctx::{Ctx, Opnd};
 use crate::error::{EmitError, EmitErrorKind};
 use crate::payload;
 use crate::vtype::VType;
 use ir::{Inst, IntrinsicInst, Value};
-use lowering::messages::{check_message, sampler_operands, SamplerMessage, SamplerOp};
+use lowering::messages::{
+    check_message, sampler_operands, SamplerMessage, SamplerOp, DESCRIPTOR_SAMPLER_INDICES,
+};
+
+/// The sampler variable of `sample_l`.
+const SAMPLER_VAR: &str = "S0";
+
+/// Sampler indices a 4 GiB table of 16-byte `SAMPLER_STATE`s holds.
+const MAX_SAMPLER_INDICES: u32 = 1 << 28;
 
 /// Emits a sampler message.
 pub fn emit(
@@ -62,6 +88,29 @@ pub fn emit(
         .ok_or_else(|| cx.unsupported("the sampler message's image is not declared"))?;
     let surface = format!("T{}", 6 + r.image.index());
     cx.decls.surface(&surface);
+    // The header's sampler state pointer is a 32-bit offset into the dynamic state,
+    // 16 bytes a state: the table ends below 4 GiB.
+    if m.op.uses_sampler_state() && m.sampler >= MAX_SAMPLER_INDICES {
+        return Err(cx.unsupported(format!(
+            "sampler index {}: a sampler state table of 16-byte states reaches {} at most \
+             (the sampler state pointer is a 32-bit offset)",
+            m.sampler,
+            MAX_SAMPLER_INDICES - 1
+        )));
+    }
+    // One sampler variable serves every message: its value is set before each.
+    let sampler = m.op.uses_sampler_state().then(|| {
+        cx.decls.sampler(SAMPLER_VAR);
+        (
+            VType::Ud.imm(u64::from(m.sampler)),
+            // Bit 15 of `aoffimmi`: an index from 16 on (see the module docs).
+            if m.sampler >= DESCRIPTOR_SAMPLER_INDICES {
+                0x8000u64
+            } else {
+                0
+            },
+        )
+    });
     let bti = cx.bti_index(binding, r.index)?;
     let mut params = Vec::new();
     for s in &ops.params {
@@ -107,12 +156,21 @@ pub fn emit(
             .as_ref()
             .map(|d| cx.raw(d.reg))
             .unwrap_or_else(|| "%null.0".to_string());
+        if let Some((index, _)) = &sampler {
+            cx.line(&format!("movs (M1_NM, 1) {SAMPLER_VAR}(0) {index}"));
+        }
         cx.line(&format!("movs (M1_NM, 1) {surface}(0) {bti}"));
         let p = pred.as_ref().map(|p| format!("({p}) ")).unwrap_or_default();
         let text = match m.op {
             SamplerOp::Resinfo => format!(
                 "{op}.{channels} {}  {surface} {} {dtext}",
                 c.es(),
+                srcs.join(" ")
+            ),
+            SamplerOp::SampleL => format!(
+                "{p}{op}.{channels} {}  {} {SAMPLER_VAR} {surface} {dtext} {}",
+                c.es(),
+                VType::Uw.imm(sampler.as_ref().map_or(0, |(_, a)| *a)),
                 srcs.join(" ")
             ),
             SamplerOp::Ld | SamplerOp::LdLz => format!(

@@ -49,6 +49,7 @@ fn messages(k: &visa::Kernel) -> Vec<String> {
             };
             (body.starts_with("lsc_") && !body.starts_with("lsc_fence"))
                 || body.starts_with("load_")
+                || body.starts_with("sample_l")
                 || body.starts_with("movs")
         })
         .map(str::to_string)
@@ -583,6 +584,57 @@ fn predicated_sampler_from_an_image_array() {
     assert!(
         m[3].contains(") load_lz.RGBA (M5, 16)  0x0:uw T6 "),
         "{m:?}"
+    );
+}
+
+#[test]
+fn predicated_sample_l_names_its_sampler_before_each_half() {
+    // IGC's own SIMD32 `read_imagef` with an explicit LOD: `movs` of S0 and T6 before
+    // each SIMD16 half (M1, M5), lod, u, v after the destination (r, the constant 0,
+    // dropped); the second half's parameters 64 bytes (16 dwords) in.
+    let img = "image @tex : 2d unknown sampled (binding=3)\nsampler @s[8] (binding=0)";
+    let body = "    32x3 %0 = @load_global_invocation_id\n    32   %9 = load_const (0)
+    32   %10 = mov %0.x\n    32   %11 = mov %0.y\n    1    %1 = ult %10, %11
+    32x2 %20 = @sampler_sample_l (@tex, %11, %10, %10, %9, %1) (channels=rg, dest_type=float32, sampler=5)";
+    let m = messages(&kernel(&shader(img, 32, body), "dg2"));
+    assert_eq!(m.len(), 6, "{m:?}");
+    for (k, half, at) in [(0, "M1", 0), (3, "M5", 64)] {
+        assert_eq!(m[k], "movs (M1_NM, 1) S0(0) 0x5:ud", "{m:?}");
+        assert_eq!(m[k + 1], "movs (M1_NM, 1) T6(0) 0x3:ud", "{m:?}");
+        assert!(
+            m[k + 2].starts_with("(p")
+                && m[k + 2].contains(&format!(") sample_l.RG ({half}, 16)  0x0:uw S0 T6 "))
+                && m[k + 2].ends_with(&format!(".0 v11.{at} v10.{at} v10.{at}")),
+            "{m:?}"
+        );
+    }
+    // SIMD8 on MTL and TGL and BDW: one message; the kernel declares the sampler
+    // variable once.
+    for plat in ["mtl", "tgl", "bdw"] {
+        let k = kernel(&shader(img, 8, body), plat);
+        let m = messages(&k);
+        assert_eq!(m.len(), 3, "{plat}: {m:?}");
+        assert!(
+            m[2].contains(") sample_l.RG (M1, 8)  0x0:uw S0 T6 "),
+            "{plat}: {m:?}"
+        );
+        assert_eq!(
+            k.text.matches(".decl S0 v_type=S num_elts=1").count(),
+            1,
+            "{}",
+            k.text
+        );
+    }
+    // No sampler on PVC.
+    let e = err(&shader(img, 16, body), "pvc");
+    assert!(e.contains("pvc has no 3D sampler"), "{e}");
+    // An index whose 16-byte state lies past 4 GiB of table.
+    let far = "image @tex : 2d unknown sampled (binding=3)\nsampler @s (binding=268435456)";
+    let body = body.replace("sampler=5", "sampler=268435456");
+    let e = err(&shader(far, 16, &body), "dg2");
+    assert!(
+        e.contains("sampler index 268435456: a sampler state table"),
+        "{e}"
     );
 }
 

@@ -1,8 +1,10 @@
 //! The sampler send descriptors GenX_IR encodes equal the lowering's
-//! `sampler_descriptor`, for `ld`, `ld_lz` and `resinfo`, every parameter count, the
-//! channel masks that are a prefix of RGBA and some that are not (which need a message
-//! header), three binding-table indices, on SKL, ICL, TGL, DG2 and MTL (PVC has no
-//! sampler), in SIMD16 kernels and in SIMD32 kernels whose messages are split in two.
+//! `sampler_descriptor`, for `ld`, `ld_lz`, `resinfo` and `sample_l`, every parameter
+//! count, the channel masks that are a prefix of RGBA and some that are not (which need
+//! a message header), three binding-table indices, `sample_l`'s sampler indices 0, 5,
+//! 15, 16 and 17 (from 16 on through the message header), on SKL, ICL, TGL, DG2 and
+//! MTL (PVC has no sampler) and, without `ld_lz` (Gfx9's), on BDW, in SIMD16 kernels
+//! and in SIMD32 kernels whose messages are split in two.
 //!
 //! Each message is an IR sampler intrinsic the back end emits; its sends are found by
 //! the `$N` comment GenX_IR writes after each `send` (the vISA instruction it came
@@ -23,9 +25,14 @@ struct Probe {
     params: u32,
     /// The image: 0, 1 or 2 (bindings 0, 3 and 200).
     image: usize,
+    /// The sampler index (`sample_l`).
+    sampler: u32,
 }
 
 const BINDINGS: [u8; 3] = [0, 3, 200];
+
+/// `sample_l`'s sampler indices: the descriptor's 4 bits, and past them.
+const SAMPLERS: [u32; 5] = [0, 5, 15, 16, 17];
 
 fn probes() -> Vec<Probe> {
     let masks = [0b0001, 0b0011, 0b0111, 0b1111, 0b1000, 0b0101, 0b1011];
@@ -35,14 +42,21 @@ fn probes() -> Vec<Probe> {
         (SamplerOp::Ld, 4),
         (SamplerOp::LdLz, 3),
         (SamplerOp::Resinfo, 1),
+        (SamplerOp::SampleL, 4),
     ] {
         for params in 1..=max {
             for &channels in &masks {
+                let sampler = if op == SamplerOp::SampleL {
+                    SAMPLERS[k % SAMPLERS.len()]
+                } else {
+                    0
+                };
                 out.push(Probe {
                     op,
                     channels,
                     params,
                     image: k % 3,
+                    sampler,
                 });
                 k += 1;
             }
@@ -80,6 +94,10 @@ fn ir_line(p: &Probe, n: usize) -> String {
         SamplerOp::Ld => ("sampler_ld", format!("channels={ch}, dest_type=float32")),
         SamplerOp::LdLz => ("sampler_ld_lz", format!("channels={ch}, dest_type=float32")),
         SamplerOp::Resinfo => ("sampler_resinfo", format!("channels={ch}")),
+        SamplerOp::SampleL => (
+            "sampler_sample_l",
+            format!("channels={ch}, dest_type=float32, sampler={}", p.sampler),
+        ),
     };
     format!(
         "    {ty} %{n} = @{name} (@t{}, {}) ({idx})\n",
@@ -100,6 +118,7 @@ fn kernel(p: &Device, probes: &[Probe], simd: u32) -> (String, Vec<Vec<usize>>) 
 image @t0 : 2d array r32_float readonly sampled (binding={})
 image @t1 : 2d array r32_float readonly sampled (binding={})
 image @t2 : 2d array r32_float readonly sampled (binding={})
+sampler @s[18] (binding=0)
 fn main {{
   block b0:
     32x3 %0 = @load_global_invocation_id
@@ -117,7 +136,7 @@ fn main {{
     let mut lines = Vec::new();
     for (n, l) in k.text.lines().filter(|l| l.starts_with("    ")).enumerate() {
         let t = l.trim();
-        if ["load_3d.", "load_lz.", "resinfo."]
+        if ["load_3d.", "load_lz.", "resinfo.", "sample_l."]
             .iter()
             .any(|m| t.starts_with(m))
         {
@@ -164,11 +183,14 @@ fn genx_sampler_descriptors_equal_sampler_descriptor() {
     }
     let all = probes();
     let mut compared = 0;
+    let mut messages = 0;
+    let mut wanted = 0;
     let mut mismatches = Vec::new();
     // (device, the platform whose kernel it compiles, GenX_IR's platform): the back end
     // emits for DG2 and MTL; SKL, ICL and TGL (32-byte registers, SIMD16 sampler
     // messages, no LSC in these kernels) finalize DG2's kernel.
     let targets = [
+        ("bdw", "bdw", "BDW"),
         ("dg2", "dg2", "DG2"),
         ("mtl", "mtl", "MTL"),
         ("skl", "dg2", "SKL"),
@@ -177,15 +199,25 @@ fn genx_sampler_descriptors_equal_sampler_descriptor() {
     ];
     for (plat, emit_for, genx) in targets {
         let p = Device::preset(plat).unwrap();
+        // Gfx8's sampler has no `ld_lz`.
+        let these: Vec<Probe> = all
+            .iter()
+            .copied()
+            .filter(|pr| p.ver() >= 9 || pr.op != SamplerOp::LdLz)
+            .collect();
         for simd in [16, 32] {
-            let (text, parts) = kernel(&Device::preset(emit_for).unwrap(), &all, simd);
+            let (text, parts) = kernel(&Device::preset(emit_for).unwrap(), &these, simd);
             let compiled = visa::igc::compile(&text, genx)
                 .unwrap_or_else(|e| panic!("{plat} SIMD{simd}: {e}\n{text}"));
             let descs = descs_by_index(&compiled.asm);
-            for (pr, idx) in all.iter().zip(&parts) {
+            messages += these.len();
+            // One send per SIMD16 message, two per SIMD32 one.
+            wanted += these.len() * (simd as usize / 16);
+            for (pr, idx) in these.iter().zip(&parts) {
                 let m = SamplerMessage {
                     op: pr.op,
                     channels: pr.channels,
+                    sampler: pr.sampler,
                 };
                 let want = sampler_descriptor(&p, &m, 16, pr.params, BINDINGS[pr.image]).unwrap();
                 // Before ICL, mid-thread preemption (`-enablePreemption`, which IGC and
@@ -218,8 +250,7 @@ fn genx_sampler_descriptors_equal_sampler_descriptor() {
         }
     }
     eprintln!(
-        "{} sampler messages, {compared} sends: GenX_IR's desc == sampler_descriptor",
-        all.len() * 2 * targets.len()
+        "{messages} sampler messages, {compared} sends: GenX_IR's desc == sampler_descriptor"
     );
     assert!(
         mismatches.is_empty(),
@@ -227,10 +258,7 @@ fn genx_sampler_descriptors_equal_sampler_descriptor() {
         mismatches.len(),
         mismatches.join("\n")
     );
-    assert!(
-        compared >= all.len() * 3 * targets.len(),
-        "only {compared} sends compared"
-    );
+    assert_eq!(compared, wanted, "sends compared");
 }
 
 #[test]
@@ -242,12 +270,14 @@ fn resinfo_is_spelled_as_igc_prints_it() {
             channels: 0b0111,
             params: 1,
             image: 1,
+            sampler: 0,
         },
         Probe {
             op: SamplerOp::Resinfo,
             channels: 0b1000,
             params: 0,
             image: 2,
+            sampler: 0,
         },
     ];
     let (text, _) = kernel(&p, &probes, 16);

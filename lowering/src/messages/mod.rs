@@ -2,7 +2,7 @@
 //!
 //! The IR's message intrinsics (`@lsc_load`, `@lsc_store`, `@lsc_load_strided`,
 //! `@lsc_store_strided`, `@lsc_load_quad`, `@lsc_store_quad`, `@lsc_atomic`,
-//! `@sampler_ld`, `@sampler_ld_lz`, `@sampler_resinfo`) can describe messages that no hardware accepts: their
+//! `@sampler_ld`, `@sampler_ld_lz`, `@sampler_resinfo`, `@sampler_sample_l`) can describe messages that no hardware accepts: their
 //! indices are independent fields. This module decodes a message intrinsic into an
 //! [`LscMessage`] (or a [`SamplerMessage`]) and checks it against the rules of
 //! `docs/hardware/lsc-messages.md` §13, items 1-7, 10, 11 and 14, plus the operand rules of §5
@@ -42,5 +42,5 @@ pub use operands::{lsc_operands, LscOperands};
 pub use rule::{describe_inst, MessageError, MessageRule};
 pub use sampler::{
     sampler_descriptor, sampler_operands, SamplerDescriptor, SamplerMessage, SamplerOp,
-    SamplerOperands,
+    SamplerOperands, DESCRIPTOR_SAMPLER_INDICES,
 };

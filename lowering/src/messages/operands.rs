@@ -199,6 +199,7 @@ mod tests {
         let s = SamplerMessage {
             op: SamplerOp::Ld,
             channels: 1,
+            sampler: 0,
         };
         assert_eq!(
             sampler_operands(&f, inst, &s),

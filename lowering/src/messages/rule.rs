@@ -258,6 +258,14 @@ pub enum MessageRule {
         /// The width.
         simd: u32,
     },
+    /// A sampler message the platform's sampler does not have (`ld_lz` arrives with
+    /// Gfx9).
+    SamplerOpUnavailable {
+        /// The vISA mnemonic of the operation.
+        op: &'static str,
+        /// Platform name.
+        platform: String,
+    },
     /// Message operands asked of an instruction that is not that kind of message.
     NotAMessage,
     /// A 2D block message that breaks a rule of the block2d table (docs/hardware/lsc-messages.md §8, §13.8,
@@ -558,6 +566,11 @@ impl fmt::Display for MessageRule {
             R::SamplerSimd { simd } => write!(
                 f,
                 "sampler messages are SIMD8 or SIMD16, not SIMD{simd}"
+            ),
+            R::SamplerOpUnavailable { op, platform } => write!(
+                f,
+                "{platform}'s sampler has no `{op}` (Mesa's GFX9_SAMPLER_MESSAGE_SAMPLE_LD_LZ \
+                 arrives with Gfx9)"
             ),
             R::NotAMessage => write!(f, "the instruction is not a message of that kind"),
             R::Block2d(r) => write!(f, "{r}"),

@@ -1,5 +1,5 @@
-//! Sampler messages (`@sampler_ld`, `@sampler_ld_lz`, `@sampler_resinfo`): decoding,
-//! operands and the send descriptor.
+//! Sampler messages (`@sampler_ld`, `@sampler_ld_lz`, `@sampler_resinfo`,
+//! `@sampler_sample_l`): decoding, operands and the send descriptor.
 
 use super::operands::expect_type;
 use super::rule::MessageRule;
@@ -16,6 +16,9 @@ pub enum SamplerOp {
     /// `resinfo` (vISA `info_3d`, `resinfo`): the view's size at `lod` and its level
     /// count.
     Resinfo,
+    /// `sample_l` (vISA `sample_l`, IGC's `3D_SAMPLE.md`): lod, u, v, r, filtered with
+    /// the sampler state the message names.
+    SampleL,
 }
 
 impl SamplerOp {
@@ -25,18 +28,27 @@ impl SamplerOp {
             SamplerOp::Ld => &["u", "v", "lod", "r"],
             SamplerOp::LdLz => &["u", "v", "r"],
             SamplerOp::Resinfo => &["lod"],
+            SamplerOp::SampleL => &["lod", "u", "v", "r"],
         }
     }
 
     /// The sampler message type of the send descriptor (bits 16:12; Mesa's
-    /// `GFX5_SAMPLER_MESSAGE_SAMPLE_LD` 7, `GFX9_SAMPLER_MESSAGE_SAMPLE_LD_LZ` 26 and
-    /// `GFX5_SAMPLER_MESSAGE_SAMPLE_RESINFO` 10).
+    /// `GFX5_SAMPLER_MESSAGE_SAMPLE_LD` 7, `GFX9_SAMPLER_MESSAGE_SAMPLE_LD_LZ` 26,
+    /// `GFX5_SAMPLER_MESSAGE_SAMPLE_RESINFO` 10 and `GFX5_SAMPLER_MESSAGE_SAMPLE_LOD` 2).
     pub fn message_type(self) -> u32 {
         match self {
             SamplerOp::Ld => 7,
             SamplerOp::LdLz => 26,
             SamplerOp::Resinfo => 10,
+            SamplerOp::SampleL => 2,
         }
+    }
+
+    /// Whether the message filters with a sampler state, named by its sampler index
+    /// (`IndexKind::Sampler`): `sample_l` does, `ld`, `ld_lz` and `resinfo` read the
+    /// surface alone.
+    pub fn uses_sampler_state(self) -> bool {
+        self == SamplerOp::SampleL
     }
 
     /// The vISA mnemonic (IGC's `getSampleOp3DName`).
@@ -45,17 +57,28 @@ impl SamplerOp {
             SamplerOp::Ld => "load_3d",
             SamplerOp::LdLz => "load_lz",
             SamplerOp::Resinfo => "resinfo",
+            SamplerOp::SampleL => "sample_l",
         }
     }
 }
 
-/// A decoded sampler message (`@sampler_ld`, `@sampler_ld_lz`, `@sampler_resinfo`).
+/// Sampler indices the message descriptor holds (bits 11:8). Larger ones need a
+/// message header whose sampler state pointer (M0.3) is moved on by 16 states per 16
+/// indices (Mesa's `lower_sampler_logical_send`, IGC's `emitSampleIndexGE16`).
+pub const DESCRIPTOR_SAMPLER_INDICES: u32 = 16;
+
+/// A decoded sampler message (`@sampler_ld`, `@sampler_ld_lz`, `@sampler_resinfo`,
+/// `@sampler_sample_l`).
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub struct SamplerMessage {
     /// Operation.
     pub op: SamplerOp,
     /// Returned channels, R in bit 0.
     pub channels: u8,
+    /// The sampler index (the sampler state of the driver's table the message filters
+    /// with): the intrinsic's `sampler` for `sample_l`, 0 for the messages that take
+    /// none ([`SamplerOp::uses_sampler_state`]).
+    pub sampler: u32,
 }
 
 impl SamplerMessage {
@@ -68,6 +91,7 @@ impl SamplerMessage {
             IntrinsicOp::SamplerLd => SamplerOp::Ld,
             IntrinsicOp::SamplerLdLz => SamplerOp::LdLz,
             IntrinsicOp::SamplerResinfo => SamplerOp::Resinfo,
+            IntrinsicOp::SamplerSampleL => SamplerOp::SampleL,
             _ => return Ok(None),
         };
         let channels = i.index(IndexKind::Channels).ok_or(MessageRule::BadIndex {
@@ -80,9 +104,18 @@ impl SamplerMessage {
                 value: Some(channels),
             });
         }
+        let sampler = if op.uses_sampler_state() {
+            i.index(IndexKind::Sampler).ok_or(MessageRule::BadIndex {
+                kind: IndexKind::Sampler,
+                value: None,
+            })?
+        } else {
+            0
+        };
         Ok(Some(SamplerMessage {
             op,
             channels: channels as u8,
+            sampler,
         }))
     }
 
@@ -98,7 +131,7 @@ impl SamplerMessage {
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct SamplerOperands {
     /// The parameters in vISA order: u, v, lod, r for `ld`; u, v, r for `ld_lz`; lod
-    /// for `resinfo`.
+    /// for `resinfo`; lod, u, v, r for `sample_l`.
     pub params: Vec<Src>,
     /// The 1-bit predicate, if any (never for `resinfo`).
     pub predicate: Option<Src>,
@@ -116,7 +149,10 @@ pub fn sampler_operands(
         .filter(|i| {
             matches!(
                 i.op,
-                IntrinsicOp::SamplerLd | IntrinsicOp::SamplerLdLz | IntrinsicOp::SamplerResinfo
+                IntrinsicOp::SamplerLd
+                    | IntrinsicOp::SamplerLdLz
+                    | IntrinsicOp::SamplerResinfo
+                    | IntrinsicOp::SamplerSampleL
             )
         })
         .ok_or(MessageRule::NotAMessage)?;
@@ -147,7 +183,9 @@ pub fn sampler_operands(
         let found = func.value_type(dest);
         let comps = m.channels.count_ones() as u8;
         let bits_ok = match m.op {
-            SamplerOp::Resinfo => found.bit_size() == 32,
+            // `sample_l` returns 32-bit floats here (the lowering's `txl`); a 16-bit
+            // return needs the sampler's 16-bit response format.
+            SamplerOp::Resinfo | SamplerOp::SampleL => found.bit_size() == 32,
             SamplerOp::Ld | SamplerOp::LdLz => matches!(found.bit_size(), 16 | 32),
         };
         if found.num_components() != comps || !bits_ok {
@@ -178,26 +216,32 @@ pub struct SamplerDescriptor {
 /// The send descriptor of sampler message `m` at SIMD `simd` (8 or 16) on `p`, sending
 /// `params` parameters (after the trailing zeros vISA leaves out) to binding-table
 /// index `bti` with 32-bit returns, laid out as Mesa's `brw_sampler_desc` and
-/// `brw_message_desc` for Gfx9 to Gfx12.5 (`ld_lz` arrives with Gfx9):
+/// `brw_message_desc` for Gfx8 to Gfx12.5 (`ld_lz` arrives with Gfx9: an error on
+/// Gfx8):
 ///
 /// | bits | field |
 /// | --- | --- |
 /// | 7:0 | binding-table index |
-/// | 11:8 | sampler index (0: `ld`, `ld_lz` and `resinfo` use none) |
+/// | 11:8 | sampler index, its low 4 bits (0: `ld`, `ld_lz` and `resinfo` use none) |
 /// | 16:12 | message type ([`SamplerOp::message_type`]) |
 /// | 18:17 | SIMD mode (1 SIMD8, 2 SIMD16) |
 /// | 19 | header present |
 /// | 24:20 | response length: a register run per returned channel |
 /// | 28:25 | message length |
 ///
-/// The payload is a split send (`sends`, Gfx9 on), one register run per parameter: a
-/// channel mask that is not a prefix (R, RG, RGB, RGBA) needs the message header, which
-/// IGC sends alone as the first source (message length 1) with every parameter in the
-/// second; without a header the first source is the first parameter and the second
-/// the others. Checked against GenX_IR's descriptors on SKL, ICL, TGL, DG2 and MTL
-/// (`visa/tests/sampler_descriptors.rs`). Xe2's descriptor moves fields (Mesa's
-/// `brw_sampler_desc` for `ver >= 20`) and is not described: the result is an error
-/// there, as on platforms without a sampler.
+/// Gfx8 has no split send: its one source holds the header, if any, and every
+/// parameter; it takes the header for every channel mask but RGBA. From Gfx9 the payload is a split send (`sends`), one register run per
+/// parameter: a channel mask that is not a prefix (R, RG, RGB, RGBA) needs the message
+/// header, which IGC sends alone as the first source (message length 1) with every
+/// parameter in the second; without a header the first source is the first parameter
+/// and the second the others. A `sample_l` sampler index from
+/// [`DESCRIPTOR_SAMPLER_INDICES`] on needs the header too: the descriptor holds the
+/// index's low 4 bits and the header's sampler state pointer is moved on by 16 states
+/// per 16 indices (IGC's `emitSampleIndexGE16`, which the finalizer runs when the vISA
+/// `aoffimmi` has bit 15 set). Checked against GenX_IR's descriptors on BDW, SKL, ICL,
+/// TGL, DG2 and MTL (`visa/tests/sampler_descriptors.rs`). Xe2's descriptor moves
+/// fields (Mesa's `brw_sampler_desc` for `ver >= 20`) and is not described: the result
+/// is an error there, as on platforms without a sampler.
 pub fn sampler_descriptor(
     p: &Device,
     m: &SamplerMessage,
@@ -210,8 +254,14 @@ pub fn sampler_descriptor(
             platform: p.name.clone(),
         });
     }
-    if p.ver() >= 20 || p.ver() < 9 {
+    if p.ver() >= 20 || p.ver() < 8 {
         return Err(MessageRule::SamplerDescriptorUnknown {
+            platform: p.name.clone(),
+        });
+    }
+    if p.ver() < 9 && m.op == SamplerOp::LdLz {
+        return Err(MessageRule::SamplerOpUnavailable {
+            op: m.op.visa_name(),
             platform: p.name.clone(),
         });
     }
@@ -222,14 +272,25 @@ pub fn sampler_descriptor(
     };
     // One register run per parameter and per returned channel: SIMD lanes of dwords.
     let run = (simd * 4).div_ceil(p.grf_bytes);
-    let header = !m.channels_are_a_prefix();
+    // From Gfx9 the response length selects R, RG, RGB and RGBA (IGC's
+    // `needHeaderForChannels`, "for SKL+"); Gfx8 masks any other than RGBA in the header.
+    let channels_in_header = if p.ver() < 9 {
+        m.channels != 0xf
+    } else {
+        !m.channels_are_a_prefix()
+    };
+    let header = channels_in_header || m.sampler >= DESCRIPTOR_SAMPLER_INDICES;
     let rlen = m.channels.count_ones() * run;
-    let (mlen, src1_len) = if header {
+    let (mlen, src1_len) = if p.ver() < 9 {
+        // One source: the header and every parameter.
+        (u32::from(header) + params * run, 0)
+    } else if header {
         (1, params * run)
     } else {
         (run.min(params * run), params.saturating_sub(1) * run)
     };
     let desc = u32::from(bti)
+        | (m.sampler % DESCRIPTOR_SAMPLER_INDICES) << 8
         | m.op.message_type() << 12
         | simd_mode << 17
         | u32::from(header) << 19
@@ -243,7 +304,11 @@ mod tests {
     use super::*;
 
     fn msg(op: SamplerOp, channels: u8) -> SamplerMessage {
-        SamplerMessage { op, channels }
+        SamplerMessage {
+            op,
+            channels,
+            sampler: 0,
+        }
     }
 
     #[test]
@@ -294,12 +359,74 @@ mod tests {
     }
 
     #[test]
+    fn sample_l_descriptors_are_the_ones_genx_ir_encodes() {
+        // From GenX_IR 1.0.12504: the `desc` of the `send.smpl`/`send` of the back
+        // end's kernels for two `txl`s (`--target dg2` and `--target bdw`, `-O`).
+        let l = |channels, sampler| SamplerMessage {
+            op: SamplerOp::SampleL,
+            channels,
+            sampler,
+        };
+        let dg2 = Device::preset("dg2").unwrap();
+        // sample_l.RGBA (M1, 16) with lod, u, v and sampler index 3, surface 0:
+        // wr:2+4, rd:8, "sample override LOD using sampler index 3".
+        assert_eq!(
+            sampler_descriptor(&dg2, &l(0xf, 3), 16, 3, 0).unwrap(),
+            SamplerDescriptor {
+                desc: 0x0484_2300,
+                src1_len: 4
+            }
+        );
+        // sample_l.RG (M1, 16) with lod, u, v, r and sampler index 17 (aoffimmi bit
+        // 15), surface 4: wr:1h+8, rd:4, "using sampler index 1".
+        assert_eq!(
+            sampler_descriptor(&dg2, &l(0b11, 17), 16, 4, 4).unwrap(),
+            SamplerDescriptor {
+                desc: 0x024C_2104,
+                src1_len: 8
+            }
+        );
+        // IGC's own SIMD8 kernel on TGL (ocloc, `read_imagef` of an image2d_array_t
+        // with an explicit LOD and a second sampler): `sample_l.RGBA (M1, 8)` with
+        // lod, u, v, r, sampler index 1, surface 0: wr:1+3, rd:4.
+        let tgl = Device::preset("tgl").unwrap();
+        assert_eq!(
+            sampler_descriptor(&tgl, &l(0xf, 1), 8, 4, 0).unwrap(),
+            SamplerDescriptor {
+                desc: 0x0242_2100,
+                src1_len: 3
+            }
+        );
+        // BDW: one source. wr:6+0 and wr:9h+0.
+        let bdw = Device::preset("bdw").unwrap();
+        assert_eq!(
+            sampler_descriptor(&bdw, &l(0xf, 3), 16, 3, 0).unwrap(),
+            SamplerDescriptor {
+                desc: 0x0C84_2300,
+                src1_len: 0
+            }
+        );
+        assert_eq!(
+            sampler_descriptor(&bdw, &l(0b11, 17), 16, 4, 4).unwrap(),
+            SamplerDescriptor {
+                desc: 0x124C_2104,
+                src1_len: 0
+            }
+        );
+        // `ld_lz` is Gfx9's.
+        assert!(matches!(
+            sampler_descriptor(&bdw, &msg(SamplerOp::LdLz, 1), 16, 1, 0),
+            Err(MessageRule::SamplerOpUnavailable { op: "load_lz", .. })
+        ));
+    }
+
+    #[test]
     fn platforms_without_a_described_descriptor_are_errors() {
         let m = msg(SamplerOp::Resinfo, 0xf);
         for (name, rule) in [
             ("pvc", "NoSampler"),
             ("lnl", "SamplerDescriptorUnknown"),
-            ("bdw", "SamplerDescriptorUnknown"),
+            ("hsw", "SamplerDescriptorUnknown"),
         ] {
             let p = Device::preset(name).unwrap();
             let e = sampler_descriptor(&p, &m, 16, 1, 0).unwrap_err();

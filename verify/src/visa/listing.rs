@@ -689,12 +689,18 @@ pub enum SamplerOp {
     /// `resinfo` (vISA `info_3d` with `VISA_3D_RESINFO`): `lod`; the surface's size at
     /// that level and its level count (IGC `documentation/visa/instructions/INFO.md`).
     Resinfo,
+    /// `sample_l` (vISA `3D_SAMPLE` with `VISA_3D_SAMPLE_L`): `lod, u, v, r`, filtered
+    /// with the state of the sampler variable's index (IGC
+    /// `documentation/visa/instructions/3D_SAMPLE.md`).
+    SampleL,
 }
 
-/// `[(P)] load_3d|load_lz[.pixel_null_mask].CH (exec) aoffimmi surface dst srcs...`, or
-/// `resinfo.CH (exec) surface lod dst` (IGC `visa/CISA.y` `ResInfo3dInstruction`: no
-/// predicate, no `aoffimmi`, the LOD before the destination), read into the same shape
-/// with no predicate, a zero `aoffimmi` and the LOD as the one source.
+/// `[(P)] load_3d|load_lz[.pixel_null_mask].CH (exec) aoffimmi surface dst srcs...`,
+/// `[(P)] sample_l[.pixel_null_mask].CH (exec) aoffimmi sampler surface dst srcs...`
+/// (`Sample3dInstruction`), or `resinfo.CH (exec) surface lod dst` (IGC `visa/CISA.y`
+/// `ResInfo3dInstruction`: no predicate, no `aoffimmi`, the LOD before the
+/// destination), read into the same shape with no predicate, a zero `aoffimmi` and the
+/// LOD as the one source.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SamplerLoad {
     /// The operation.
@@ -709,6 +715,8 @@ pub struct SamplerLoad {
     pub exec: ExecCtrl,
     /// The immediate texel offsets (`aoffimmi`).
     pub aoffimmi: Src,
+    /// The sampler variable (`sample_l`; `None` for the messages without one).
+    pub sampler: Option<String>,
     /// The surface variable.
     pub surface: String,
     /// The destination.

@@ -20,15 +20,16 @@
 //! * **2D block data**: the register image of `BlockShape::register_bytes` (64-byte
 //!   registers; the messages exist only there).
 //! * **Sampler**: each source is `exec_size` elements of its variable's type; each
-//!   returned channel starts a register (`3D_LOAD.md`), followed by one register of
-//!   pixel-null mask when asked for.
+//!   returned channel starts a register (`3D_LOAD.md`, `3D_SAMPLE.md`), followed by one
+//!   register of pixel-null mask when asked for. The surface is a surface variable's
+//!   element 0, `sample_l`'s sampler a sampler variable's.
 
 use super::error::{ErrorKind, VisaError};
 use super::listing::{
     DpOpcode, LscAddr, LscData, LscInst, LscOp, Raw, SamplerLoad, SamplerOp, Scalar, Src,
     VisaAtomicOp,
 };
-use super::regfile::{Layout, RegState, VarRef};
+use super::regfile::{Layout, RegState, StateKind, VarRef};
 use super::types::{ExecCtrl, VType};
 use ir::lsc::{AddrSize, AddrType, BlockShape, CacheControl, DataShape, DataSize, Sfid};
 
@@ -130,7 +131,7 @@ pub struct XLsc {
 /// A sampler load, resolved.
 #[derive(Clone, Debug, PartialEq)]
 pub struct XSampler {
-    /// `ld`, `ld_lz` or `resinfo`.
+    /// `ld`, `ld_lz`, `resinfo` or `sample_l`.
     pub op: SamplerOp,
     /// Returned channels (bit 0 = R).
     pub channels: u8,
@@ -140,12 +141,14 @@ pub struct XSampler {
     pub exec: ExecCtrl,
     /// The immediate texel offsets (`aoffimmi`) bits.
     pub aoffimmi: u64,
+    /// The sampler (a state word of a sampler variable; `sample_l` only).
+    pub sampler: Option<ScalarRef>,
     /// The surface (a state word).
     pub surface: ScalarRef,
     /// The destination (`None` for `%null`).
     pub dst: Option<RawRef>,
     /// The coordinates in the operation's order (`ld`: u, v, lod, r; `ld_lz`: u, v, r;
-    /// `resinfo`: lod).
+    /// `resinfo`: lod; `sample_l`: lod, u, v, r).
     pub srcs: Vec<RawRef>,
 }
 
@@ -412,17 +415,17 @@ impl Resolver<'_> {
                 }))
             }
         };
-        let surface = self.scalar(&Scalar::Var {
-            var: s.surface.clone(),
-            row: 0,
-            col: 0,
-        })?;
-        if !matches!(surface, ScalarRef::State(_)) {
-            return Err(self.err(ErrorKind::WrongVariableKind {
-                name: s.surface.clone(),
-                expected: "a surface",
-            }));
-        }
+        let surface = self.state(&s.surface, StateKind::Surface, "a surface")?;
+        let sampler = match (&s.sampler, s.op) {
+            (Some(name), SamplerOp::SampleL) => {
+                Some(self.state(name, StateKind::Sampler, "a sampler")?)
+            }
+            (None, SamplerOp::SampleL) => {
+                return Err(self.bad("`sample_l` names a sampler variable".into()))
+            }
+            (Some(_), _) => return Err(self.bad("only `sample_l` names a sampler".into())),
+            (None, _) => None,
+        };
         let dst = if s.dst.is_null() {
             None
         } else {
@@ -440,7 +443,14 @@ impl Resolver<'_> {
             SamplerOp::LdLz => (3, "load_lz", "a coordinate"),
             // `resinfo` has exactly one source, the LOD (CISA.y `ResInfo3dInstruction`).
             SamplerOp::Resinfo => (1, "resinfo", "the LOD"),
+            // 3D_SAMPLE's `sample_l` parameters: lod, u, v, r (`ai`, the cube's array
+            // index, is outside the subset: cubes are refused by the lowering).
+            SamplerOp::SampleL => (4, "sample_l", "a parameter"),
         };
+        if s.srcs.is_empty() && s.op == SamplerOp::SampleL {
+            // 3D_SAMPLE's NumParams is 1 to 15.
+            return Err(self.bad("`sample_l` takes at least the LOD".into()));
+        }
         if s.srcs.len() > max {
             return Err(self.bad(format!("`{name}` takes at most {max} coordinates")));
         }
@@ -457,16 +467,21 @@ impl Resolver<'_> {
                     SamplerOp::Ld | SamplerOp::LdLz => {
                         matches!(v.ty, VType::Ud | VType::D | VType::Uw | VType::W | VType::F)
                     }
+                    // Float bits, 32 per lane (a 16-bit payload is the sampler's
+                    // half-float input mode, not modelled).
+                    SamplerOp::SampleL => matches!(v.ty, VType::F | VType::Ud | VType::D),
                 };
                 if !ok {
                     return Err(self.err(ErrorKind::BadType {
                         op: name,
                         operand,
                         ty: v.ty,
-                        rule: if s.op == SamplerOp::Resinfo {
-                            "the resinfo LOD is ud or d"
-                        } else {
-                            "sampler coordinates are ud or uw"
+                        rule: match s.op {
+                            SamplerOp::Resinfo => "the resinfo LOD is ud or d",
+                            SamplerOp::SampleL => {
+                                "sample_l parameters are 32-bit floats (f, or their bits in ud or d)"
+                            }
+                            SamplerOp::Ld | SamplerOp::LdLz => "sampler coordinates are ud or uw",
                         },
                     }));
                 }
@@ -479,9 +494,34 @@ impl Resolver<'_> {
             pixel_null_mask: s.pixel_null_mask,
             exec: s.exec,
             aoffimmi,
+            sampler,
             surface,
             dst,
             srcs,
+        })
+    }
+
+    /// Element 0 of the state variable `name`, which must be of `kind`.
+    fn state(
+        &self,
+        name: &str,
+        kind: StateKind,
+        expected: &'static str,
+    ) -> Result<ScalarRef, VisaError> {
+        let wrong = || {
+            self.err(ErrorKind::WrongVariableKind {
+                name: name.to_string(),
+                expected,
+            })
+        };
+        match self.layout.lookup(name, self.line)? {
+            VarRef::State(i) if self.layout.states[i].kind == kind => {}
+            _ => return Err(wrong()),
+        }
+        self.scalar(&Scalar::Var {
+            var: name.to_string(),
+            row: 0,
+            col: 0,
         })
     }
 }
@@ -684,6 +724,48 @@ mod tests {
         let e = resolve(DECLS, "resinfo.R (M1, 16) T6 A.0 D.0", 32).unwrap_err();
         assert!(matches!(e.kind, ErrorKind::BadType { op: "resinfo", .. }));
         assert!(resolve(DECLS, "resinfo.RGBA (M1, 16) T6 D.0 D.320", 32).is_err());
+    }
+
+    #[test]
+    fn sample_l_names_a_sampler_and_a_surface() {
+        let decls =
+            format!("{DECLS}\n.decl S0 v_type=S num_elts=1\n.decl F v_type=G type=f num_elts=64");
+        // lod, u, v of 16 lanes (64 bytes each), two channels of 64 bytes.
+        let body = "sample_l.RG (M1, 16) 0x0:uw S0 T6 D.0 F.0 F.64 F.128";
+        let (_, m) = resolve(&decls, body, 32).unwrap();
+        let XMessage::Sampler(s) = m else { panic!() };
+        assert_eq!(s.op, SamplerOp::SampleL);
+        assert!(matches!(s.sampler, Some(ScalarRef::State(_))));
+        assert_ne!(s.sampler, Some(s.surface));
+        assert_eq!(s.dst.unwrap().bytes, 2 * 64);
+        assert_eq!(s.srcs.iter().map(|r| r.bytes).collect::<Vec<_>>(), [64; 3]);
+        // The sampler and the surface in each other's place (the surface is resolved
+        // first), a general variable as the sampler: the wrong kind of variable.
+        for (body, name) in [
+            ("sample_l.R (M1, 16) 0x0:uw T6 S0 D.0 F.0", "S0"),
+            ("sample_l.R (M1, 16) 0x0:uw S T6 D.0 F.0", "S"),
+            ("sample_l.R (M1, 16) 0x0:uw T6 T6 D.0 F.0", "T6"),
+        ] {
+            let e = resolve(&decls, body, 32).unwrap_err();
+            assert!(
+                matches!(&e.kind, ErrorKind::WrongVariableKind { name: n, .. } if n == name),
+                "{body}: {e:?}"
+            );
+        }
+        // Parameters: 64-bit ones are refused, at most lod, u, v, r, at least the LOD.
+        let e = resolve(&decls, "sample_l.R (M1, 16) 0x0:uw S0 T6 D.0 A.0", 32).unwrap_err();
+        assert!(
+            matches!(e.kind, ErrorKind::BadType { op: "sample_l", .. }),
+            "{e:?}"
+        );
+        for body in [
+            "sample_l.R (M1, 16) 0x0:uw S0 T6 D.0 F.0 F.0 F.0 F.0 F.0",
+            "sample_l.R (M1, 16) 0x0:uw S0 T6 D.0",
+            // The destination must hold both channels.
+            "sample_l.RG (M1, 16) 0x0:uw S0 T6 D.448 F.0",
+        ] {
+            assert!(resolve(&decls, body, 32).is_err(), "{body}");
+        }
     }
 
     #[test]

@@ -17,7 +17,13 @@
 //! * Only the served channels of a load's destination are written; a destination of
 //!   `%null` still performs the access (a prefetch).
 //! * `aoffimmi` offsets other than 0 are not modelled (the semantics have no texel
-//!   offsets); they are an error.
+//!   offsets); they are an error. `sample_l`'s bit 15 is IGC's mark of a sampler
+//!   index from 16 on, which the finalizer reaches through the message header: the
+//!   sampler variable's value is then the whole index. Without it an index from 16 on
+//!   does not fit the descriptor and is an error.
+//! * `sample_l`'s sampler state is the one the memory binds at the sampler variable's
+//!   value (the driver's sampler table, `visa/ABI.md`), as the IR message's `sampler`
+//!   index names it.
 
 use super::convert::int_value;
 use super::listing::{LscOp, SamplerOp};
@@ -33,6 +39,7 @@ use crate::memory::{Access, AccessCtx, AccessKind, Memory};
 use crate::messages::block2d::{load_untyped, store_untyped, Block2d, UntypedBlock};
 use crate::messages::lanes::{Lanes, LanesMut, Sender};
 use crate::messages::lsc::{LscMessage, Message};
+use crate::messages::sample::{sample_l, SampleMessage};
 use crate::messages::sampler::{ld, resinfo, ResinfoMessage, SamplerMessage};
 use crate::messages::{typed, untyped};
 use ir::interp::EnvError;
@@ -375,11 +382,21 @@ impl MemoryPort<'_> {
     }
 
     fn sampler(&mut self, s: &XSampler, ctx: &mut MessageCtx<'_>) -> PortResult {
-        if s.aoffimmi != 0 {
+        // Bit 15 of `sample_l`'s `aoffimmi` marks a sampler index from 16 on (IGC's
+        // `isSamplerIdxLT16` and the finalizer's `IsSamplerIndexGE16`), not an offset.
+        let index_mark = if s.op == SamplerOp::SampleL {
+            SAMPLER_INDEX_GE16
+        } else {
+            0
+        };
+        if s.aoffimmi & !index_mark != 0 {
             return Err(fail(format!(
                 "sampler texel offsets (aoffimmi {:#x}) are not modelled",
                 s.aoffimmi
             )));
+        }
+        if s.op == SamplerOp::SampleL {
+            return self.sample_l(s, ctx);
         }
         let exec = u32::from(s.exec.size);
         let grf = ctx.grf;
@@ -424,7 +441,9 @@ impl MemoryPort<'_> {
         // `ld`: u, v, lod, r; `ld_lz`: u, v, r (3D_LOAD.md), missing ones 0.
         let (u, v, r, lod) = match s.op {
             SamplerOp::Ld => (coord(0), coord(1), coord(3), Some(coord(2))),
-            SamplerOp::LdLz | SamplerOp::Resinfo => (coord(0), coord(1), coord(2), None),
+            SamplerOp::LdLz | SamplerOp::Resinfo | SamplerOp::SampleL => {
+                (coord(0), coord(1), coord(2), None)
+            }
         };
         let (dest_bits, dest_base) = match s.dst.map(|d| d.ty) {
             None | Some(VType::F) => (32, BaseType::Float),
@@ -463,18 +482,98 @@ impl MemoryPort<'_> {
             let esz = d.ty.size();
             write_simt(st, d, esz, grf, ctx.chen, &lanes_of(&out, comps));
             if s.pixel_null_mask {
-                // No page is null here: every pixel's bit is set.
-                let at = d.start + comps as u32 * block_bytes(exec, esz, grf);
-                let mask = if exec >= 32 {
-                    u32::MAX
-                } else {
-                    (1 << exec) - 1
-                };
-                st.write(at, 4, u64::from(mask));
+                write_pixel_null_mask(
+                    st,
+                    d.start + comps as u32 * block_bytes(exec, esz, grf),
+                    exec,
+                );
             }
         }
         Ok(())
     }
+}
+
+/// Bit 15 of `aoffimmi`: the sampler index may be 16 or more.
+const SAMPLER_INDEX_GE16: u64 = 0x8000;
+
+impl MemoryPort<'_> {
+    /// `sample_l`: lod, u, v, r as float bits (3D_SAMPLE.md), filtered with the state
+    /// of the sampler variable's index by the semantics the IR's `@sampler_sample_l`
+    /// runs ([`sample_l`]).
+    fn sample_l(&mut self, s: &XSampler, ctx: &mut MessageCtx<'_>) -> PortResult {
+        let exec = u32::from(s.exec.size);
+        let grf = ctx.grf;
+        let st = &mut *ctx.regs;
+        let index = s
+            .sampler
+            .ok_or_else(|| fail("a sample_l without a sampler variable"))?
+            .value(st) as u32;
+        // The descriptor holds 4 bits of sampler index; the finalizer reaches the
+        // others through the message header only when `aoffimmi` carries the mark.
+        if index >= 16 && s.aoffimmi & SAMPLER_INDEX_GE16 == 0 {
+            return Err(fail(format!(
+                "sampler index {index} without bit 15 of aoffimmi: the descriptor holds \
+                 indices 0 to 15, larger ones need the mark that makes the finalizer \
+                 send a sampler state pointer in the header"
+            )));
+        }
+        if let Some(t) = s
+            .dst
+            .map(|d| d.ty)
+            .filter(|t| !matches!(t, VType::F | VType::Ud | VType::D))
+        {
+            return Err(fail(format!(
+                "a sample_l destination of type {t}: the message returns 32-bit floats here"
+            )));
+        }
+        let binding = s.surface.value(st) as u32;
+        let surfaces = vec![binding; exec as usize];
+        // Parameters past the last given are 0 (3D_SAMPLE.md); the bits are taken
+        // as they are.
+        let param = |k: usize| match s.srcs.get(k) {
+            Some(r) => read_lanes(st, r.start, 4, exec),
+            None => vec![0; exec as usize],
+        };
+        let (lod, u, v, r) = (param(0), param(1), param(2), param(3));
+        let comps = s.channels.count_ones() as usize;
+        let invocations = lane_invocations(ctx.invocations, u32::from(s.exec.offset), exec);
+        let msg = SampleMessage {
+            sender: sender(&invocations, IntrinsicOp::SamplerSampleL, ctx.line),
+            enabled: ctx.chen,
+            surfaces: &surfaces,
+            sampler: index,
+            channels: s.channels,
+        };
+        let mut out = vec![0u64; exec as usize * comps];
+        sample_l(
+            self.mem,
+            &msg,
+            Lanes::new(&lod, 1),
+            Lanes::new(&u, 1),
+            Lanes::new(&v, 1),
+            Lanes::new(&r, 1),
+            &mut LanesMut::new(&mut out, comps),
+        )
+        .map_err(env)?;
+        if let Some(d) = s.dst {
+            write_simt(st, d, 4, grf, ctx.chen, &lanes_of(&out, comps));
+            if s.pixel_null_mask {
+                write_pixel_null_mask(st, d.start + comps as u32 * block_bytes(exec, 4, grf), exec);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The pixel-null-mask register after a sampler message's data: no page is null
+/// here, so every pixel's bit is set.
+fn write_pixel_null_mask(st: &mut super::regfile::RegState, at: u32, exec: u32) {
+    let mask = if exec >= 32 {
+        u32::MAX
+    } else {
+        (1 << exec) - 1
+    };
+    st.write(at, 4, u64::from(mask));
 }
 
 impl MessagePort for MemoryPort<'_> {
@@ -829,5 +928,115 @@ mod tests {
         let mut t = Thread::new(&program, &init, &config).unwrap();
         let mut port = MemoryPort::new(&mut empty);
         assert!(t.run(&program, &mut port, &config).is_err());
+    }
+
+    /// Runs `text` (SIMD8, 32-byte registers) on `mem`, returning the program and
+    /// thread, or the run's error.
+    fn try_run(mem: &mut Memory, text: &str) -> Result<(Program, Thread), String> {
+        let program = Program::new(&read(text).unwrap(), 32, 1 << 20).unwrap();
+        let payload = vec![0u8; 64];
+        let config = RunConfig::default();
+        let init = ThreadInit {
+            payload: &payload,
+            dispatch_mask: 0xff,
+            hw_id: 0,
+        };
+        let mut t = Thread::new(&program, &init, &config).unwrap();
+        let mut port = MemoryPort::new(mem);
+        t.run(&program, &mut port, &config)
+            .map_err(|e| e.to_string())?;
+        Ok((program, t))
+    }
+
+    #[test]
+    fn sample_l_filters_with_the_sampler_variables_state() {
+        // A 4x1 R32_FLOAT surface holding 10, 20, 30, 40 at binding-table index 2;
+        // sampler 3 nearest, sampler 17 linear (both clamp to edge). Lane n samples at
+        // u = n / 8, LOD 0 (v = 0 on the one row).
+        //   nearest: texel floor(4u) = floor(n / 2): 10 10 20 20 30 30 40 40;
+        //   linear: 4u - 1/2 = n/2 - 1/2 between texels floor of it and the next,
+        //   clamped: 10 10 15 20 25 30 35 40.
+        let desc = tiling::SurfaceDesc::new(
+            tiling::Gen::Gfx125,
+            tiling::SurfDim::D2,
+            tiling::Format::R32_FLOAT,
+            tiling::Tiling::Linear,
+        )
+        .extent(4, 1, 1);
+        let surface = tiling::Surface::new(desc).unwrap();
+        let view = tiling::ImageView::level(&surface, 0);
+        let mut mem = Memory::new();
+        let id = mem
+            .bind_surface_image(
+                2,
+                "t",
+                surface,
+                view,
+                ir::Format::R32Float,
+                tiling::Format::R32_FLOAT,
+                tiling::Bit6Swizzle::None,
+            )
+            .unwrap();
+        for (k, v) in [10.0f32, 20.0, 30.0, 40.0].iter().enumerate() {
+            mem.allocation_mut(id).bytes[4 * k..4 * k + 4].copy_from_slice(&v.to_le_bytes());
+        }
+        use crate::sampler_state::{Filter, SamplerState};
+        let nearest = SamplerState {
+            mag_filter: Filter::Nearest,
+            min_filter: Filter::Nearest,
+            ..SamplerState::default()
+        };
+        mem.bind_sampler(3, nearest);
+        mem.bind_sampler(17, SamplerState::default());
+        let decls = ".decl B v_type=G type=uq num_elts=1\n\
+            .decl L v_type=G type=uw num_elts=8\n\
+            .decl U v_type=G type=f num_elts=8\n\
+            .decl Z v_type=G type=f num_elts=8\n\
+            .decl N v_type=G type=f num_elts=8\n\
+            .decl Q v_type=G type=f num_elts=8\n\
+            .decl S0 v_type=S num_elts=1\n\
+            .decl T6 v_type=T num_elts=1";
+        let setup = "mov (M1, 8) L(0,0)<1> 0x76543210:uv\n\
+            mov (M1, 8) U(0,0)<1> L(0,0)<1;1,0>\n\
+            mul (M1, 8) U(0,0)<1> U(0,0)<1;1,0> 0x3e000000:f\n\
+            mov (M1, 8) Z(0,0)<1> 0x0:f\n\
+            movs (M1_NM, 1) T6(0) 0x2:ud";
+        let body = format!(
+            "{setup}\n\
+             movs (M1_NM, 1) S0(0) 0x3:ud\n\
+             sample_l.R (M1, 8)  0x0:uw S0 T6 N.0 Z.0 U.0\n\
+             movs (M1_NM, 1) S0(0) 0x11:ud\n\
+             sample_l.R (M1, 8)  0x8000:uw S0 T6 Q.0 Z.0 U.0"
+        );
+        let (p, t) = try_run(&mut mem, &kernel(8, decls, &body)).unwrap();
+        let floats = |name| -> Vec<f32> {
+            elems(&p, &t, name)
+                .into_iter()
+                .map(|b| f32::from_bits(b as u32))
+                .collect()
+        };
+        assert_eq!(
+            floats("N"),
+            [10.0, 10.0, 20.0, 20.0, 30.0, 30.0, 40.0, 40.0]
+        );
+        assert_eq!(
+            floats("Q"),
+            [10.0, 10.0, 15.0, 20.0, 25.0, 30.0, 35.0, 40.0]
+        );
+        // Index 17 without aoffimmi's bit 15 does not fit the descriptor; texel
+        // offsets are not modelled; index 4 has no state bound.
+        for (sampler, aoffimmi, why) in [
+            ("0x11", "0x0", "sampler index 17 without bit 15"),
+            ("0x3", "0x1", "texel offsets"),
+            ("0x4", "0x0", "no sampler state"),
+        ] {
+            let body = format!(
+                "{setup}\n\
+                 movs (M1_NM, 1) S0(0) {sampler}:ud\n\
+                 sample_l.R (M1, 8)  {aoffimmi}:uw S0 T6 N.0 Z.0 U.0"
+            );
+            let e = try_run(&mut mem, &kernel(8, decls, &body)).err().unwrap();
+            assert!(e.contains(why), "{e}");
+        }
     }
 }

@@ -1,8 +1,9 @@
 //! Reading the message instructions of vISA text: LSC loads, stores and atomics
 //! (typed, untyped, strided, 2D block), `lsc_fence`, the sampler's `load_3d`,
-//! `load_lz` and `resinfo`, `fence_*` and `barrier` (the `Lsc*`, `Load3DInstruction`,
-//! `ResInfo3dInstruction`, `NullaryInstruction` and `SynchronizationInstruction` rules
-//! of IGC's `visa/CISA.y` and the tokens of `visa/CISA.l`).
+//! `load_lz`, `resinfo` and `sample_l`, `fence_*` and `barrier` (the `Lsc*`,
+//! `Load3DInstruction`, `ResInfo3dInstruction`, `Sample3dInstruction`,
+//! `NullaryInstruction` and `SynchronizationInstruction` rules of IGC's `visa/CISA.y`
+//! and the tokens of `visa/CISA.l`).
 
 use super::error::{ErrorKind, VisaError};
 use super::lexer::Cursor;
@@ -23,6 +24,7 @@ pub fn is_message(base: &str) -> bool {
             "load_3d"
                 | "load_lz"
                 | "resinfo"
+                | "sample_l"
                 | "fence_global"
                 | "fence_local"
                 | "fence_sw"
@@ -71,7 +73,7 @@ pub fn message(
             no_pred(c, &pred, base)?;
             lsc_fence(c, parts)
         }
-        "load_3d" | "load_lz" => sampler_load(c, pred, parts),
+        "load_3d" | "load_lz" | "sample_l" => sampler_load(c, pred, parts),
         "resinfo" => {
             no_pred(c, &pred, base)?;
             resinfo(c, parts)
@@ -176,22 +178,37 @@ fn resinfo(c: &mut Cursor<'_>, parts: &[&str]) -> Result<InstKind, VisaError> {
             bits: 0,
             ty: VType::Uw,
         },
+        sampler: None,
         surface,
         dst,
         srcs: vec![lod],
     })))
 }
 
+/// `load_3d`, `load_lz` (`Load3dInstruction`) and `sample_l` (`Sample3dInstruction`,
+/// whose sampler variable comes before the surface). `sample_l`'s `.cps` (pixel
+/// shaders' coarse LOD compensation) and `.divS` (a sampler index that differs per
+/// lane) are not modelled and are refused.
 fn sampler_load(
     c: &mut Cursor<'_>,
     pred: Option<PredUse>,
     parts: &[&str],
 ) -> Result<InstKind, VisaError> {
-    let op = if parts[0] == "load_3d" {
-        SamplerOp::Ld
-    } else {
-        SamplerOp::LdLz
+    let op = match parts[0] {
+        "load_3d" => SamplerOp::Ld,
+        "load_lz" => SamplerOp::LdLz,
+        _ => SamplerOp::SampleL,
     };
+    if op == SamplerOp::SampleL {
+        if let Some(m) = parts
+            .get(1..parts.len().saturating_sub(1))
+            .unwrap_or_default()
+            .iter()
+            .find(|m| matches!(**m, "cps" | "divS"))
+        {
+            return Err(unsupported(c, format!("`sample_l.{m}`")));
+        }
+    }
     let (pixel_null_mask, ch) = match parts {
         [_, "pixel_null_mask", ch] => (true, *ch),
         [_, ch] => (false, *ch),
@@ -201,6 +218,11 @@ fn sampler_load(
         .ok_or_else(|| c.error("sampler channels `R`, `G`, `B`, `A` in that order"))?;
     let exec = exec_size(c)?;
     let aoffimmi = src(c, false)?;
+    let sampler = if op == SamplerOp::SampleL {
+        Some(c.expect_ident("a sampler variable")?.to_string())
+    } else {
+        None
+    };
     let surface = c.expect_ident("a surface variable")?.to_string();
     let dst = raw(c, false)?;
     let mut srcs = Vec::new();
@@ -214,6 +236,7 @@ fn sampler_load(
         channels,
         exec,
         aoffimmi,
+        sampler,
         surface,
         dst,
         srcs,
@@ -700,6 +723,36 @@ mod tests {
                 scope: "gpu".into()
             }
         );
+        // `sample_l`: aoffimmi, sampler, surface, destination, then lod, u, v (IGC's
+        // own kernel, `read_imagef` with an explicit LOD).
+        let InstKind::SamplerLoad(s) =
+            read("sample_l.RGBA (M5, 16)  0x8000:uw S0 T6 V0061.0 V0059.0 V0059.64 V0063.0")
+        else {
+            panic!()
+        };
+        assert_eq!(
+            (s.op, s.channels, s.exec.offset),
+            (SamplerOp::SampleL, 0xf, 16)
+        );
+        assert_eq!(
+            (s.sampler.as_deref(), s.surface.as_str(), s.dst.var.as_str()),
+            (Some("S0"), "T6", "V0061")
+        );
+        assert_eq!(
+            s.aoffimmi,
+            Src::Imm {
+                bits: 0x8000,
+                ty: VType::Uw
+            }
+        );
+        assert_eq!(s.srcs.len(), 3);
+        let InstKind::SamplerLoad(s) =
+            read("(P2) sample_l.pixel_null_mask.R (M1, 8) 0x0:uw S1 T7 V1.0 V2.0")
+        else {
+            panic!()
+        };
+        assert!(s.pixel_null_mask && s.pred.is_some());
+        assert_eq!(s.sampler.as_deref(), Some("S1"));
         assert_eq!(read("barrier"), InstKind::Barrier);
         assert_eq!(
             read("fence_local.E"),
@@ -724,12 +777,30 @@ mod tests {
             "resinfo.RGB (M1, 16) T6 V.0",
             "resinfo.RGB (M1, 16) T6 V.0 U.0 W.0",
             "resinfo.pixel_null_mask.R (M1, 16) T6 V.0 U.0",
+            // `sample_l` without its sampler, without channels, with unknown ones.
+            "sample_l.RGBA (M1, 16) 0x0:uw T6",
+            "sample_l (M1, 16) 0x0:uw S0 T6 V.0 U.0",
+            "sample_l.RGBX (M1, 16) 0x0:uw S0 T6 V.0 U.0",
         ] {
             let mut c = Cursor::new(line, 4);
             let word = c.word().unwrap();
             let parts: Vec<&str> = word.split('.').collect();
             let e = message(&mut c, None, &parts).expect_err(line);
             assert_eq!(e.line, 4);
+        }
+        // `sample_l`'s `.cps` and `.divS` are not modelled: refused as such.
+        for line in [
+            "sample_l.cps.RGBA (M1, 16) 0x0:uw S0 T6 V.0 U.0",
+            "sample_l.pixel_null_mask.divS.R (M1, 16) 0x0:uw S0 T6 V.0 U.0",
+        ] {
+            let mut c = Cursor::new(line, 2);
+            let word = c.word().unwrap();
+            let parts: Vec<&str> = word.split('.').collect();
+            let e = message(&mut c, None, &parts).expect_err(line);
+            assert!(
+                matches!(e.kind, ErrorKind::Unsupported { .. }),
+                "{line}: {e:?}"
+            );
         }
         // `resinfo` takes no predicate (CISA.y reads none).
         let mut c = Cursor::new("resinfo.R (M1, 16) T6 V.0 U.0", 4);
