@@ -52,23 +52,25 @@ pub fn emit(cx: &mut Ctx, alu: &AluInst, dest: Value) -> Result<(), EmitError> {
     };
     match op {
         Bcsel if cx.fold_of(alu.srcs[0].value) == Some(Fold::Condition) => {
-            // One component (a folded condition is one predicate): `(p) sel`, on the
+            // Per component, the comparison into a predicate and `(p) sel`, on the
             // 32-bit halves for 64-bit values.
-            let p = condition(cx, alu.srcs[0])?;
-            let (a, b) = (cx.comp(alu.srcs[1], 0)?, cx.comp(alu.srcs[2], 0)?);
-            let d = cx.dest(dest, 0)?;
-            let es = cx.es();
-            let parts: Vec<(Reg, Opnd, Opnd, VType)> = if bits == 64 {
-                [false, true]
-                    .iter()
-                    .map(|&hi| (d.half(hi), a.half(hi), b.half(hi), VType::Ud))
-                    .collect()
-            } else {
-                vec![(d, a, b, storage_type(bits))]
-            };
-            for (d, a, b, ty) in parts {
-                let (dd, sa, sb) = (cx.dst(d, ty), cx.src(a, ty), cx.src(b, ty));
-                cx.line(&format!("({p}) sel {es} {dd} {sa} {sb}"));
+            for k in 0..n {
+                let p = condition_at(cx, alu.srcs[0], k)?;
+                let (a, b) = (cx.comp(alu.srcs[1], k)?, cx.comp(alu.srcs[2], k)?);
+                let d = cx.dest(dest, k)?;
+                let es = cx.es();
+                let parts: Vec<(Reg, Opnd, Opnd, VType)> = if bits == 64 {
+                    [false, true]
+                        .iter()
+                        .map(|&hi| (d.half(hi), a.half(hi), b.half(hi), VType::Ud))
+                        .collect()
+                } else {
+                    vec![(d, a, b, storage_type(bits))]
+                };
+                for (d, a, b, ty) in parts {
+                    let (dd, sa, sb) = (cx.dst(d, ty), cx.src(a, ty), cx.src(b, ty));
+                    cx.line(&format!("({p}) sel {es} {dd} {sa} {sb}"));
+                }
             }
             Ok(())
         }
@@ -127,16 +129,29 @@ pub fn emit(cx: &mut Ctx, alu: &AluInst, dest: Value) -> Result<(), EmitError> {
 /// ([`crate::fold`]; of a folded `inot`, its boolean compared with zero), else `cmp.ne`
 /// of the boolean.
 pub fn condition(cx: &mut Ctx, s: Src) -> Result<String, EmitError> {
+    condition_at(cx, s, 0)
+}
+
+/// [`condition`] of component `k` of the boolean source `s` (a vector `bcsel`'s
+/// condition for its component `k`).
+fn condition_at(cx: &mut Ctx, s: Src, k: u8) -> Result<String, EmitError> {
     if cx.fold_of(s.value) != Some(Fold::Condition) {
-        return cx.pred_src(s);
+        if k == 0 {
+            return cx.pred_src(s);
+        }
+        let b = cx.comp(s, k)?;
+        return Ok(cx.pred_of(b));
     }
+    // The component of the comparison's result that `s` reads there, and so of its
+    // operands.
+    let c = s.swizzle.component(k);
     let func = cx.func;
     let def = func.value_def(s.value).map(|d| func.inst(d));
     let Some(alu) = def.and_then(|d| d.as_alu()) else {
         return Err(cx.unsupported("a folded comparison that is no ALU instruction"));
     };
     if alu.op == AluOp::Inot {
-        let x = cx.comp(alu.srcs[0], 0)?;
+        let x = cx.comp(alu.srcs[0], c)?;
         let p = cx.pred();
         let es = cx.es();
         let sx = cx.src(x, VType::Ud);
@@ -165,8 +180,8 @@ pub fn condition(cx: &mut Ctx, s: Src) -> Result<String, EmitError> {
             return Err(cx.unsupported(format!("`{other}` folded into a condition")));
         }
     };
-    // The comparison's own swizzle picks the component (`s` reads its only one).
-    let (mut a, mut b) = (cx.comp(alu.srcs[0], 0)?, cx.comp(alu.srcs[1], 0)?);
+    // The comparison's own swizzle picks its operands' components.
+    let (mut a, mut b) = (cx.comp(alu.srcs[0], c)?, cx.comp(alu.srcs[1], c)?);
     // An immediate can only be the second source: the first would be copied to a
     // register. `k < x` is `x > k` (for NaN operands too, both false), as brw's
     // opt_algebraic commutes a CMP with an immediate first.

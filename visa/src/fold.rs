@@ -7,8 +7,8 @@
 //! into the boolean) plus one per use. Instead the comparison itself is written at each
 //! use, into the predicate the use reads (`cmp.lt p a b`, then `(p) sel` or `(!p)
 //! goto`), and the boolean never exists: as brw writes a comparison into the flag
-//! register its `SEL` or `IF` reads. Folded are one-component comparisons of integers of
-//! at most 32 bits (`ieq`, `ine`, `ilt`, `ige`, `ult`, `uge`) and of 16- and 32-bit
+//! register its `SEL` or `IF` reads; a vector comparison is written per component, at
+//! each component of a vector `bcsel`. Folded are comparisons of integers of at most 32 bits (`ieq`, `ine`, `ilt`, `ige`, `ult`, `uge`) and of 16- and 32-bit
 //! floats (`feq`, `fneu`, `flt`, `fge`); 64-bit ones are several instructions on 32-bit
 //! halves ([`crate::alu64`]) and stay booleans.
 //!
@@ -128,9 +128,6 @@ pub fn folded_compares(func: &Function) -> Vec<bool> {
         let (Some(dest), InstKind::Alu(a)) = (data.dest, &data.kind) else {
             continue;
         };
-        if func.value_type(dest).num_components() != 1 {
-            continue;
-        }
         let Some(s) = a.srcs.first() else {
             continue;
         };
@@ -155,19 +152,9 @@ pub fn folded_compares(func: &Function) -> Vec<bool> {
     for inst in func.insts_in_order() {
         let data = func.inst(inst);
         match &data.kind {
+            // A vector `bcsel` reads one predicate per component.
             InstKind::Alu(a) if a.op == AluOp::Bcsel => {
                 a.srcs.iter().skip(1).for_each(|s| keep(s.value));
-                // A condition of several components (a vector `bcsel`) is not one
-                // predicate.
-                if let Some(c) = a.srcs.first() {
-                    if func.src_components(*c) != 1
-                        || data
-                            .dest
-                            .is_some_and(|d| func.value_type(d).num_components() != 1)
-                    {
-                        keep(c.value);
-                    }
-                }
             }
             _ => data.srcs().iter().for_each(|s| keep(s.value)),
         }
