@@ -33,6 +33,7 @@ use ir::function::{Function, InstKind, Jump, Phi};
 use ir::image::{Access, Format, ImageDecl, ImageDim, ImageRef, LayoutTiling, StaticLayout};
 use ir::intrinsic::{IndexKind, IntrinsicOp};
 use ir::lsc::{AddrSize, AddrType, CacheControl, DataShape, DataSize, LscAtomicOp, LscDesc, Sfid};
+use ir::subgroup::{GroupOperation, ReductionOp};
 use ir::types::{AluType, BaseType};
 use ir::{AluOp, AtomicOp, Block, ImageId, Inst, Shader, Src, Swizzle, Type, Value};
 use quickcheck::{Arbitrary, Gen};
@@ -66,7 +67,8 @@ pub struct GenConfig {
     pub image_intrinsics: bool,
     /// Emit message intrinsics (LSC and sampler), some predicated.
     pub message_intrinsics: bool,
-    /// Emit system-value loads (`load_global_invocation_id`, ...).
+    /// Emit system-value loads (`load_global_invocation_id`, ...) and subgroup
+    /// reductions and scans.
     pub system_values: bool,
     /// Emit `if`/`else` and `loop` (with `break` and `continue`).
     pub control_flow: bool,
@@ -473,6 +475,19 @@ impl<'a, 'f> FnGen<'a, 'f> {
                         )
                         .expect("get_ssbo_size defines a value");
                     self.define(b);
+                    self.define(v);
+                }
+                // A subgroup reduction or scan of a 32-bit value: the lanes that run it
+                // depend on the control flow around it, which no pass may change.
+                Item::SystemValue if self.rng.chance(1, 3) => {
+                    let kind = *self.rng.pick(&[
+                        GroupOperation::Reduce,
+                        GroupOperation::InclusiveScan,
+                        GroupOperation::ExclusiveScan,
+                    ]);
+                    let op = *self.rng.pick(&ReductionOp::ALL);
+                    let x = self.src(32, 1);
+                    let v = self.b.subgroup_op(kind, op, x);
                     self.define(v);
                 }
                 Item::SystemValue => {
@@ -1048,6 +1063,11 @@ mod tests {
         let texts: std::collections::HashSet<String> =
             (0..20).map(|s| generate(s, &cfg).to_string()).collect();
         assert!(texts.len() > 15);
+        // Subgroup reductions and scans are among the system values.
+        let with = |word: &str| (0..200).any(|s| generate(s, &cfg).to_string().contains(word));
+        for word in ["@reduce", "@inclusive_scan", "@exclusive_scan"] {
+            assert!(with(word), "no {word} in 200 shaders");
+        }
     }
 
     #[test]
