@@ -123,6 +123,7 @@ fn folded_terms(func: &Function, add3: bool) -> Vec<(Value, Fold)> {
 pub fn folded_compares(func: &Function) -> Vec<bool> {
     let n = func.num_value_ids();
     let mut candidate = vec![false; n];
+    let mut wide = vec![false; n];
     for inst in func.insts_in_order() {
         let data = func.inst(inst);
         let (Some(dest), InstKind::Alu(a)) = (data.dest, &data.kind) else {
@@ -131,6 +132,7 @@ pub fn folded_compares(func: &Function) -> Vec<bool> {
         let Some(s) = a.srcs.first() else {
             continue;
         };
+        wide[dest.index()] = func.value_type(dest).num_components() > 1;
         let bits = func.src_type(*s).bit_size();
         candidate[dest.index()] = match a.op {
             AluOp::Ieq | AluOp::Ine | AluOp::Ilt | AluOp::Ige | AluOp::Ult | AluOp::Uge => {
@@ -144,6 +146,7 @@ pub fn folded_compares(func: &Function) -> Vec<bool> {
         };
     }
     // Any use other than a condition keeps the boolean.
+    let mut uses = vec![0u32; n];
     let mut keep = |v: Value| {
         if let Some(c) = candidate.get_mut(v.index()) {
             *c = false;
@@ -155,8 +158,17 @@ pub fn folded_compares(func: &Function) -> Vec<bool> {
             // A vector `bcsel` reads one predicate per component.
             InstKind::Alu(a) if a.op == AluOp::Bcsel => {
                 a.srcs.iter().skip(1).for_each(|s| keep(s.value));
+                uses[a.srcs[0].value.index()] += 1;
             }
             _ => data.srcs().iter().for_each(|s| keep(s.value)),
+        }
+    }
+    // A vector comparison folds into one select only: its operands, live until each
+    // use, would otherwise hold twice its components' registers for longer than the
+    // boolean would (a scalar one costs a register or two).
+    for (v, c) in candidate.iter_mut().enumerate() {
+        if wide[v] && uses[v] > 1 {
+            *c = false;
         }
     }
     candidate
