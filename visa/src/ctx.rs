@@ -133,6 +133,26 @@ pub struct Ctx<'a> {
     scratch: HashMap<Inst, u32>,
     labels: u32,
     preds: u32,
+    /// Source payloads copied so far in the current straight-line code: the block and
+    /// lanes they were built for, their operands and element type, and the temporary
+    /// ([`crate::payload::source`] reuses one, as brw's CSE shares identical
+    /// `LOAD_PAYLOAD`s). A label ends the straight line.
+    payloads: Vec<CopiedPayload>,
+}
+
+/// A source payload copied into a temporary, which nothing writes again.
+#[derive(Clone, Debug)]
+pub struct CopiedPayload {
+    /// The IR block whose code built it.
+    pub block: Option<ir::Block>,
+    /// The first lane and the lane count of the copies.
+    pub lanes: (u32, u32),
+    /// The operands, in order.
+    pub comps: Vec<Opnd>,
+    /// Their element type.
+    pub elem: VType,
+    /// The temporary.
+    pub reg: Reg,
 }
 
 impl<'a> Ctx<'a> {
@@ -161,6 +181,7 @@ impl<'a> Ctx<'a> {
             scratch: HashMap::new(),
             labels: 0,
             preds: 0,
+            payloads: Vec::new(),
         }
     }
 
@@ -227,7 +248,37 @@ impl<'a> Ctx<'a> {
 
     /// Appends a label.
     pub fn label(&mut self, name: &str) {
+        // Code after a label may be reached without what came before it.
+        self.payloads.clear();
         let _ = writeln!(self.body, "{name}:");
+    }
+
+    /// The IR block of the instruction being emitted.
+    pub fn current_block(&self) -> Option<ir::Block> {
+        self.inst.and_then(|i| self.func.inst_block(i))
+    }
+
+    /// A payload copied before in the current block's straight-line code with these
+    /// lanes, operands and element type.
+    pub fn copied_payload(&self, lanes: (u32, u32), comps: &[Opnd], elem: VType) -> Option<Reg> {
+        let block = self.current_block();
+        self.payloads
+            .iter()
+            .find(|p| p.block == block && p.lanes == lanes && p.elem == elem && p.comps == comps)
+            .map(|p| p.reg)
+    }
+
+    /// Records a payload copied into `reg`, for [`Ctx::copied_payload`].
+    pub fn record_payload(&mut self, lanes: (u32, u32), comps: &[Opnd], elem: VType, reg: Reg) {
+        let block = self.current_block();
+        self.payloads.retain(|p| p.block == block);
+        self.payloads.push(CopiedPayload {
+            block,
+            lanes,
+            comps: comps.to_vec(),
+            elem,
+            reg,
+        });
     }
 
     /// Appends a comment line.

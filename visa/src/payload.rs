@@ -134,8 +134,15 @@ pub fn source_whole(cx: &mut Ctx, c: Chunk, comps: &[Opnd], elem: VType) -> Reg 
     copied(cx, c, comps, elem)
 }
 
-/// A temporary payload of `comps` for chunk `c`, filled with copies.
+/// A temporary payload of `comps` for chunk `c`, filled with copies, or the one an
+/// earlier message of the same straight-line code built from the same operands: the
+/// operands are SSA values and immediates, and nothing writes a payload after its
+/// copies, so it still holds them (brw's CSE shares identical payloads the same way).
 fn copied(cx: &mut Ctx, c: Chunk, comps: &[Opnd], elem: VType) -> Reg {
+    let lanes = (c.lane0, c.n);
+    if let Some(r) = cx.copied_payload(lanes, comps, elem) {
+        return r;
+    }
     let pitch = run_bytes(cx, c.n, elem.bytes());
     let t = cx.temp_bytes(elem, pitch * comps.len() as u32);
     let es = c.es();
@@ -147,6 +154,7 @@ fn copied(cx: &mut Ctx, c: Chunk, comps: &[Opnd], elem: VType) -> Reg {
         let src = chunk_of(*o, c, elem);
         mov_lanes(cx, &es, dst, src, elem);
     }
+    cx.record_payload(lanes, comps, elem, t);
     t
 }
 
