@@ -138,6 +138,11 @@ pub struct Ctx<'a> {
     /// ([`crate::payload::source`] reuses one, as brw's CSE shares identical
     /// `LOAD_PAYLOAD`s). A label ends the straight line.
     payloads: Vec<CopiedPayload>,
+    /// The instructions in the order they were emitted.
+    order: Vec<Inst>,
+    /// Per instruction: bytes of shared payloads live across it (copied before it and
+    /// read after it), which its own scratch does not count.
+    carried: HashMap<Inst, u32>,
 }
 
 /// A source payload copied into a temporary, which nothing writes again.
@@ -153,6 +158,11 @@ pub struct CopiedPayload {
     pub elem: VType,
     /// The temporary.
     pub reg: Reg,
+    /// Its bytes.
+    pub bytes: u32,
+    /// The position (in the order of emission) of the last instruction known to need
+    /// it live: the one that copied it, then each that read it again.
+    pub live_to: usize,
 }
 
 impl<'a> Ctx<'a> {
@@ -182,6 +192,8 @@ impl<'a> Ctx<'a> {
             labels: 0,
             preds: 0,
             payloads: Vec::new(),
+            order: Vec::new(),
+            carried: HashMap::new(),
         }
     }
 
@@ -211,6 +223,7 @@ impl<'a> Ctx<'a> {
     /// The scratch bytes recorded for `inst` (0 when none).
     pub fn scratch_of(&self, inst: Inst) -> u32 {
         self.scratch.get(&inst).copied().unwrap_or(0)
+            + self.carried.get(&inst).copied().unwrap_or(0)
     }
 
     // ----- errors ----------------------------------------------------------------------
@@ -218,6 +231,11 @@ impl<'a> Ctx<'a> {
     /// Sets the instruction that errors are about.
     pub fn set_inst(&mut self, inst: Option<Inst>) {
         self.inst = inst;
+        if let Some(i) = inst {
+            if self.order.last() != Some(&i) {
+                self.order.push(i);
+            }
+        }
     }
 
     /// An error of `kind` about the current instruction.
@@ -260,24 +278,42 @@ impl<'a> Ctx<'a> {
 
     /// A payload copied before in the current block's straight-line code with these
     /// lanes, operands and element type.
-    pub fn copied_payload(&self, lanes: (u32, u32), comps: &[Opnd], elem: VType) -> Option<Reg> {
+    ///
+    /// A payload read again stays live across the instructions since it was last
+    /// needed: they carry its bytes ([`Ctx::scratch_of`]), so that the register
+    /// pressure model sees it.
+    pub fn copied_payload(
+        &mut self,
+        lanes: (u32, u32),
+        comps: &[Opnd],
+        elem: VType,
+    ) -> Option<Reg> {
         let block = self.current_block();
-        self.payloads
-            .iter()
-            .find(|p| p.block == block && p.lanes == lanes && p.elem == elem && p.comps == comps)
-            .map(|p| p.reg)
+        let now = self.order.len().checked_sub(1)?;
+        let p = self
+            .payloads
+            .iter_mut()
+            .find(|p| p.block == block && p.lanes == lanes && p.elem == elem && p.comps == comps)?;
+        for &i in &self.order[p.live_to + 1..=now.max(p.live_to)] {
+            *self.carried.entry(i).or_default() += p.bytes;
+        }
+        p.live_to = p.live_to.max(now);
+        Some(p.reg)
     }
 
     /// Records a payload copied into `reg`, for [`Ctx::copied_payload`].
     pub fn record_payload(&mut self, lanes: (u32, u32), comps: &[Opnd], elem: VType, reg: Reg) {
         let block = self.current_block();
         self.payloads.retain(|p| p.block == block);
+        let bytes = self.decls.bytes(self.decls.root(reg.var));
         self.payloads.push(CopiedPayload {
             block,
             lanes,
             comps: comps.to_vec(),
             elem,
             reg,
+            bytes,
+            live_to: self.order.len().saturating_sub(1),
         });
     }
 
@@ -616,9 +652,20 @@ impl<'a> Ctx<'a> {
         match o {
             Opnd::Reg(r) => r,
             Opnd::Imm(_) => {
+                // An immediate copied before in this straight-line code, at this width,
+                // is still there: nothing writes the copy again.
+                let lanes = if self.scalar {
+                    (0, 0)
+                } else {
+                    (0, self.t.simd)
+                };
+                if let Some(r) = self.copied_payload(lanes, &[o], ty) {
+                    return r;
+                }
                 let t = self.temp(ty);
                 let (es, d, s) = (self.es(), self.dst(t, ty), self.src(o, ty));
                 self.line(&format!("mov {es} {d} {s}"));
+                self.record_payload(lanes, &[o], ty, t);
                 t
             }
         }

@@ -112,12 +112,14 @@ pub fn emit(cx: &mut Ctx, alu: &AluInst, dest: Value, bits: u8) -> Result<(), Em
                 // x < 0 and for x = 0, y <= 0, and open for infinite and NaN operands,
                 // so an inexact `fpow` needs none of C's special cases (Mesa emits one
                 // math instruction); `ir::eval` evaluates it so.
+                // |x| as the source modifier `(abs)`, which clears the sign bit as
+                // an `and` would, NaNs included.
                 let b = cx.comp(alu.srcs[1], i)?;
                 let x = Opnd::Reg(cx.in_reg(a, F));
                 let y = Opnd::Reg(cx.in_reg(b, F));
-                let ax = cx.temp(UD);
-                cx.op("and", ax, UD, &[x, Opnd::Imm(0x7fff_ffff)]);
-                cx.op("pow", d, F, &[Opnd::Reg(ax), y]);
+                let (es, dd) = (cx.es(), cx.dst(d, F));
+                let (sx, sy) = (cx.src(x, F), cx.src(y, F));
+                cx.line(&format!("pow {es} {dd} (abs){sx} {sy}"));
             }
             AluOp::Fpow => {
                 let b = cx.comp(alu.srcs[1], i)?;
