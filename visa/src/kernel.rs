@@ -137,10 +137,10 @@ pub fn max_workgroup_threads(family: Family) -> u64 {
 }
 
 /// Whether an ALU instruction or a float subgroup reduction of `func` reads or writes a
-/// float: the only instructions whose results `%cr0`'s denormal modes change. The back end's own float steps serve
-/// float instructions, except the integer division's reciprocal (`idiv`), whose
-/// operands are whole numbers and never denormal; messages convert in the data port,
-/// which `%cr0` does not govern.
+/// float: the only instructions whose results `%cr0`'s denormal modes change. The back
+/// end's own float steps serve float instructions, except the integer division's
+/// reciprocal (`idiv`), whose operands are whole numbers and never denormal; messages
+/// convert in the data port, which `%cr0` does not govern.
 fn computes_with_floats(func: &ir::Function) -> bool {
     func.insts_in_order().into_iter().any(|i| {
         func.inst(i).as_alu().is_some_and(|a| {
