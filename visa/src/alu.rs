@@ -51,6 +51,32 @@ pub fn emit(cx: &mut Ctx, alu: &AluInst, dest: Value) -> Result<(), EmitError> {
         dty.bit_size()
     };
     match op {
+        Bcsel
+            if n > 1
+                && bits <= 32
+                && (1..n).all(|k| {
+                    alu.srcs[0].swizzle.component(k) == alu.srcs[0].swizzle.component(0)
+                }) =>
+        {
+            // One condition for every component (`%c.xx`): one predicate, read by each
+            // component's select, as brw's SEL of a vector reads one flag.
+            let c = alu.srcs[0];
+            let p = if cx.fold_of(c.value) == Some(Fold::Condition) {
+                condition_at(cx, c, 0)?
+            } else {
+                let b = cx.comp(c, 0)?;
+                cx.pred_of(b)
+            };
+            let es = cx.es();
+            let ty = storage_type(bits);
+            for k in 0..n {
+                let (a, b) = (cx.comp(alu.srcs[1], k)?, cx.comp(alu.srcs[2], k)?);
+                let d = cx.dest(dest, k)?;
+                let (dd, sa, sb) = (cx.dst(d, ty), cx.src(a, ty), cx.src(b, ty));
+                cx.line(&format!("({p}) sel {es} {dd} {sa} {sb}"));
+            }
+            Ok(())
+        }
         Bcsel if cx.fold_of(alu.srcs[0].value) == Some(Fold::Condition) => {
             // Per component, the comparison into a predicate and `(p) sel`, on the
             // 32-bit halves for 64-bit values.
