@@ -52,36 +52,21 @@ pub fn emit(cx: &mut Ctx, alu: &AluInst, dest: Value) -> Result<(), EmitError> {
     };
     match op {
         Bcsel
-            if n > 1
-                && bits <= 32
-                && (1..n).all(|k| {
-                    alu.srcs[0].swizzle.component(k) == alu.srcs[0].swizzle.component(0)
-                }) =>
+            if cx.fold_of(alu.srcs[0].value) == Some(Fold::Condition)
+                || (n > 1 && one_condition(alu.srcs[0], n)) =>
         {
-            // One condition for every component (`%c.xx`): one predicate, read by each
-            // component's select, as brw's SEL of a vector reads one flag.
-            let c = alu.srcs[0];
-            let p = if cx.fold_of(c.value) == Some(Fold::Condition) {
-                condition_at(cx, c, 0)?
-            } else {
-                let b = cx.comp(c, 0)?;
-                cx.pred_of(b)
-            };
-            let es = cx.es();
-            let ty = storage_type(bits);
-            for k in 0..n {
-                let (a, b) = (cx.comp(alu.srcs[1], k)?, cx.comp(alu.srcs[2], k)?);
-                let d = cx.dest(dest, k)?;
-                let (dd, sa, sb) = (cx.dst(d, ty), cx.src(a, ty), cx.src(b, ty));
-                cx.line(&format!("({p}) sel {es} {dd} {sa} {sb}"));
-            }
-            Ok(())
-        }
-        Bcsel if cx.fold_of(alu.srcs[0].value) == Some(Fold::Condition) => {
             // Per component, the comparison into a predicate and `(p) sel`, on the
-            // 32-bit halves for 64-bit values.
+            // 32-bit halves for 64-bit values. One condition for every component
+            // (`%c.xx`) is one predicate read by each select, as brw's SEL of a
+            // vector reads one flag.
+            let shared = one_condition(alu.srcs[0], n);
+            let mut pred: Option<String> = None;
             for k in 0..n {
-                let p = condition_at(cx, alu.srcs[0], k)?;
+                let p = match &pred {
+                    Some(p) if shared => p.clone(),
+                    _ => condition_at(cx, alu.srcs[0], k)?,
+                };
+                pred = Some(p.clone());
                 let (a, b) = (cx.comp(alu.srcs[1], k)?, cx.comp(alu.srcs[2], k)?);
                 let d = cx.dest(dest, k)?;
                 let es = cx.es();
@@ -155,16 +140,21 @@ pub fn emit(cx: &mut Ctx, alu: &AluInst, dest: Value) -> Result<(), EmitError> {
 /// ([`crate::fold`]; of a folded `inot`, its boolean compared with zero), else `cmp.ne`
 /// of the boolean.
 pub fn condition(cx: &mut Ctx, s: Src) -> Result<String, EmitError> {
+    if cx.fold_of(s.value) != Some(Fold::Condition) {
+        return cx.pred_src(s);
+    }
     condition_at(cx, s, 0)
+}
+
+/// Whether every one of the `n` components a condition source reads is the same.
+fn one_condition(s: Src, n: u8) -> bool {
+    (1..n).all(|k| s.swizzle.component(k) == s.swizzle.component(0))
 }
 
 /// [`condition`] of component `k` of the boolean source `s` (a vector `bcsel`'s
 /// condition for its component `k`).
 fn condition_at(cx: &mut Ctx, s: Src, k: u8) -> Result<String, EmitError> {
     if cx.fold_of(s.value) != Some(Fold::Condition) {
-        if k == 0 {
-            return cx.pred_src(s);
-        }
         let b = cx.comp(s, k)?;
         return Ok(cx.pred_of(b));
     }
