@@ -134,7 +134,7 @@ pub fn import(bytes: &[u8], options: &Options) -> Result<Imported, ImportError> 
         })?;
     let workgroup_size = workgroup_size(&m, &decs, &d, ep)?;
     let funcs = reachable_functions(&m, ep_fn);
-    let globals: std::collections::HashMap<Id, variables::Global> = d
+    let globals: rustc_hash::FxHashMap<Id, variables::Global> = d
         .variables
         .iter()
         .filter_map(|&i| match m.ops(i) {
@@ -229,16 +229,23 @@ fn finish(shader: &mut ir::Shader) -> Result<(), ImportError> {
             format!("internal error of the SPIR-V translator: {m}"),
         )
     };
+    // Each pass runs again only after the other changed something: DCE reaches its own
+    // fixpoint, and copy propagation only has new work where DCE removed control flow.
+    let mut dce_done = false;
     for _ in 0..MAX_CLEANUP_ROUNDS {
-        let a = ir::passes::copy_prop::CopyProp
+        let propagated = ir::passes::copy_prop::CopyProp
             .run(shader)
             .map_err(|e| internal(e.to_string()))?;
-        let b = ir::passes::dce::Dce
-            .run(shader)
-            .map_err(|e| internal(e.to_string()))?;
-        if !a && !b {
+        if !propagated && dce_done {
             break;
         }
+        let removed = ir::passes::dce::Dce
+            .run(shader)
+            .map_err(|e| internal(e.to_string()))?;
+        if !removed {
+            break;
+        }
+        dce_done = true;
     }
     ir::validate(shader).map_err(|diags| {
         let text: Vec<String> = diags.iter().map(|d| d.message.clone()).collect();

@@ -10,7 +10,7 @@
 //! from reaching the use at run time.
 
 use ir::dominance::{Cfg, DomTree};
-use ir::{Block, Builder, CfNode, Cursor, Function, InstKind, Src, Type, Value};
+use ir::{Block, Builder, CfNode, CfParent, Cursor, Function, InstKind, Src, Type, Value};
 use rustc_hash::FxHashMap as HashMap;
 
 /// Gives every phi a source for each predecessor: an edge from a block no path reaches
@@ -42,6 +42,32 @@ pub fn complete_phis(func: &mut Function) {
             }
         }
     }
+}
+
+/// Each `if` of the tree with the block before it, from one walk over the lists (asking
+/// each list for an `if`'s position would cost the list's length per `if`).
+fn blocks_before_ifs(func: &Function) -> Vec<(ir::IfId, Block)> {
+    let mut out = Vec::new();
+    let mut lists = vec![CfParent::Root];
+    while let Some(parent) = lists.pop() {
+        let list = func.cf_list(parent);
+        for (k, node) in list.iter().enumerate() {
+            match *node {
+                CfNode::Block(_) => {}
+                CfNode::If(id) => {
+                    if let Some(&CfNode::Block(before)) = k.checked_sub(1).and_then(|p| list.get(p))
+                    {
+                        out.push((id, before));
+                    }
+                    lists.extend([CfParent::Then(id), CfParent::Else(id)]);
+                }
+                CfNode::Loop(l) => lists.push(CfParent::Loop(l)),
+            }
+        }
+    }
+    // In the order of the ids, as the repair numbers the phis it adds.
+    out.sort_unstable_by_key(|&(id, _)| id.as_u32());
+    out
 }
 
 /// A use of a value: the instruction (or `if`) reading it and where it counts as read.
@@ -107,11 +133,7 @@ pub fn repair(func: &mut Function) -> usize {
             }
         }
     }
-    for id in 0..func.num_if_ids() {
-        let id = ir::IfId::from_u32(id as u32);
-        let Some(CfNode::Block(before)) = func.prev_node(CfNode::If(id)) else {
-            continue;
-        };
+    for (id, before) in blocks_before_ifs(func) {
         if !cfg.contains(before) {
             continue;
         }

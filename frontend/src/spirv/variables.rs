@@ -15,8 +15,8 @@ use crate::bindings::{
 };
 use crate::error::{ErrorKind, ImportError};
 use ir::{Access, BufferDecl, BufferKind, Format, ImageDecl, ImageDim, ImageId, Span};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use spirv::{Decoration as D, StorageClass as SC};
-use std::collections::{HashMap, HashSet};
 
 /// What a global variable becomes.
 #[derive(Clone, Debug, PartialEq)]
@@ -173,7 +173,14 @@ pub fn access_of(decs: &Decorations, id: Id) -> Access {
 
 /// The global variables the functions in `funcs` name in their id operands.
 pub fn used_globals(m: &Module, funcs: &[usize], globals: &HashMap<Id, Global>) -> HashSet<Id> {
-    let mut used = HashSet::new();
+    let mut used = HashSet::default();
+    // Ids are below the module's bound: a dense set answers each operand without hashing.
+    let mut is_global = vec![false; m.bound as usize];
+    for &g in globals.keys() {
+        if let Some(slot) = is_global.get_mut(g as usize) {
+            *slot = true;
+        }
+    }
     for &f in funcs {
         let Some(fd) = m.functions.get(f) else {
             continue;
@@ -202,7 +209,7 @@ pub fn used_globals(m: &Module, funcs: &[usize], globals: &HashMap<Id, Global>) 
                                 for w in
                                     &ops[idx..(idx + if c == 'p' { 2 } else { 1 }).min(ops.len())]
                                 {
-                                    if globals.contains_key(w) {
+                                    if is_global.get(*w as usize).copied().unwrap_or(false) {
                                         used.insert(*w);
                                     }
                                 }

@@ -148,6 +148,22 @@ impl InstData {
         out
     }
 
+    /// Calls `f` on every source, in the order of [`InstData::srcs`], without
+    /// collecting them.
+    pub fn for_each_src(&self, mut f: impl FnMut(&Src)) {
+        match &self.kind {
+            InstKind::Alu(a) => a.srcs.iter().for_each(f),
+            InstKind::Phi(p) => p.srcs.iter().for_each(|(_, s)| f(s)),
+            InstKind::Intrinsic(i) => {
+                if let Some(idx) = i.image.as_ref().and_then(|r| r.index.as_ref()) {
+                    f(idx);
+                }
+                i.srcs.iter().for_each(f);
+            }
+            InstKind::LoadConst(_) | InstKind::Undef => {}
+        }
+    }
+
     /// Calls `f` on every source, allowing it to be rewritten.
     pub fn for_each_src_mut(&mut self, mut f: impl FnMut(&mut Src)) {
         match &mut self.kind {

@@ -17,7 +17,7 @@
 
 use super::pass::{Pass, PassError};
 use crate::entity::{Inst, Value};
-use crate::function::{CfNode, Function, InstData, InstKind};
+use crate::function::{CfNode, Function, InstKind};
 use crate::shader::Shader;
 
 /// The DCE pass, `dce`.
@@ -56,22 +56,6 @@ fn removable(kind: &InstKind) -> bool {
     match kind {
         InstKind::Alu(_) | InstKind::LoadConst(_) | InstKind::Undef | InstKind::Phi(_) => true,
         InstKind::Intrinsic(i) => i.op.info().can_eliminate,
-    }
-}
-
-/// Calls `f` on every value an instruction reads (what [`InstData::srcs`] lists, without
-/// collecting it).
-fn for_each_src_value(data: &InstData, mut f: impl FnMut(Value)) {
-    match &data.kind {
-        InstKind::Alu(a) => a.srcs.iter().for_each(|s| f(s.value)),
-        InstKind::Phi(p) => p.srcs.iter().for_each(|(_, s)| f(s.value)),
-        InstKind::Intrinsic(i) => {
-            if let Some(idx) = i.image.and_then(|r| r.index) {
-                f(idx.value);
-            }
-            i.srcs.iter().for_each(|s| f(s.value));
-        }
-        InstKind::LoadConst(_) | InstKind::Undef => {}
     }
 }
 
@@ -120,7 +104,7 @@ pub fn remove_dead_instructions(func: &mut Function) -> bool {
                 continue;
             }
             *st |= LIVE;
-            for_each_src_value(data, |v| mark(v, &mut state, &mut work, func));
+            data.for_each_src(|s| mark(s.value, &mut state, &mut work, func));
         }
     }
     // Live instructions the walk did not pass (outside the tree: only an invalid
@@ -133,7 +117,8 @@ pub fn remove_dead_instructions(func: &mut Function) -> bool {
         *st |= PASSED;
     }
     while let Some(i) = work.pop() {
-        for_each_src_value(func.inst(i), |v| mark(v, &mut state, &mut work, func));
+        func.inst(i)
+            .for_each_src(|s| mark(s.value, &mut state, &mut work, func));
     }
     let mut changed = false;
     for i in dead {

@@ -37,12 +37,12 @@
 use super::pass::{Pass, PassError};
 use crate::alu::AluOp;
 use crate::dominance::Cfg;
-use crate::entity::{Block, IfId, Inst, LoopId, Value};
+use crate::entity::{Block, Inst, LoopId, Value};
 use crate::function::{AluInst, CfNode, CfParent, Cursor, Function, InstKind, Jump};
 use crate::shader::Shader;
 use crate::types::Src;
 use smallvec::{smallvec, SmallVec};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// The dead control-flow pass, `opt-dead-cf`.
 #[derive(Copy, Clone, Debug, Default)]
@@ -81,18 +81,16 @@ struct Summary {
 /// body, the side with the break and the other side.
 type Terminator = (usize, CfParent, CfParent);
 
-/// Where a value is read: instructions and `if` conditions.
-#[derive(Default)]
-struct Users {
-    insts: SmallVec<[Inst; 2]>,
-    ifs: SmallVec<[IfId; 1]>,
-}
-
 struct Rebuild<'f> {
     func: &'f mut Function,
-    /// The readers of every value, taken before the rebuild when the function has
-    /// loops (rule 6 asks who reads a loop's values).
-    users: Option<HashMap<Value, Users>>,
+    /// How many times each value is read (by instructions and `if` conditions),
+    /// indexed by value, counted before the rebuild when the function has loops: rule 6
+    /// asks whether a loop's values are read outside it, which is whether its own reads
+    /// of them are all of them. Reads deleted during the rebuild still count, which
+    /// only keeps a loop this round; DCE runs the rebuild again after a change.
+    use_counts: Option<Vec<u32>>,
+    /// Scratch for [`Rebuild::loop_is_dead`], indexed by value: `NONE` outside a call.
+    reads_left: Vec<u32>,
     /// For a block merged into another, the block that absorbed it.
     merged_into: Vec<u32>,
     /// Values whose definitions were deleted with dead code.
@@ -108,24 +106,19 @@ pub fn remove_dead_cf(func: &mut Function) -> bool {
     let n = func.num_block_ids();
     let mut has_loop = false;
     func.walk(|n| has_loop |= matches!(n, CfNode::Loop(_)));
-    let users = has_loop.then(|| {
-        let mut users: HashMap<Value, Users> = HashMap::new();
+    let use_counts = has_loop.then(|| {
+        let mut counts = vec![0u32; func.num_value_ids()];
         for i in func.insts_in_order() {
-            for s in func.inst(i).srcs() {
-                users.entry(s.value).or_default().insts.push(i);
-            }
+            func.inst(i).for_each_src(|s| counts[s.value.index()] += 1);
         }
         for id in func.ifs_in_order() {
-            users
-                .entry(func.if_data(id).cond.value)
-                .or_default()
-                .ifs
-                .push(id);
+            counts[func.if_data(id).cond.value.index()] += 1;
         }
-        users
+        counts
     });
     let mut pass = Rebuild {
-        users,
+        use_counts,
+        reads_left: Vec::new(),
         func,
         merged_into: vec![NONE; n],
         deleted: Vec::new(),
@@ -143,20 +136,18 @@ pub fn remove_dead_cf(func: &mut Function) -> bool {
 
 impl Rebuild<'_> {
     /// NIR's `node_is_dead` for a loop: no side effect inside, no value read outside.
-    fn loop_is_dead(&self, l: LoopId) -> bool {
-        let Some(users) = &self.users else {
+    fn loop_is_dead(&mut self, l: LoopId) -> bool {
+        let Some(total) = self.use_counts.take() else {
             return false;
         };
-        let mut blocks: HashSet<Block> = HashSet::new();
-        let mut ifs: HashSet<IfId> = HashSet::new();
+        let mut blocks: Vec<Block> = Vec::new();
+        let mut conds: Vec<Value> = Vec::new();
         let mut stack: Vec<CfNode> = self.func.cf_list(CfParent::Loop(l)).to_vec();
         while let Some(n) = stack.pop() {
             match n {
-                CfNode::Block(b) => {
-                    blocks.insert(b);
-                }
+                CfNode::Block(b) => blocks.push(b),
                 CfNode::If(i) => {
-                    ifs.insert(i);
+                    conds.push(self.func.if_data(i).cond.value);
                     stack.extend_from_slice(self.func.cf_list(CfParent::Then(i)));
                     stack.extend_from_slice(self.func.cf_list(CfParent::Else(i)));
                 }
@@ -165,27 +156,55 @@ impl Rebuild<'_> {
                 }
             }
         }
-        for &b in &blocks {
+        // Each defined value's reads inside the loop, counted down from its total in a
+        // dense scratch table (reset before returning): the loop is dead when every one
+        // of them reaches zero.
+        let mut left = std::mem::take(&mut self.reads_left);
+        left.resize(total.len(), NONE);
+        let mut defined: Vec<Value> = Vec::new();
+        // Whether the loop must stay: a side effect, or a value without a count.
+        let mut keep = false;
+        'scan: for &b in &blocks {
             for inst in self.func.block_insts(b) {
                 let data = self.func.inst(inst);
                 if let InstKind::Intrinsic(intr) = &data.kind {
                     if !intr.op.info().can_eliminate {
-                        return false;
+                        keep = true;
+                        break 'scan;
                     }
                 }
-                let Some(v) = data.dest else { continue };
-                let Some(u) = users.get(&v) else { continue };
-                let inside = u.insts.iter().all(|&x| {
-                    self.func
-                        .inst_block(x)
-                        .is_none_or(|xb| blocks.contains(&xb))
-                }) && u.ifs.iter().all(|x| ifs.contains(x));
-                if !inside {
-                    return false;
+                if let Some(v) = data.dest {
+                    // A value made during this rebuild has no count: keep the loop
+                    // this round (the next one counts it).
+                    let Some(&n) = total.get(v.index()) else {
+                        keep = true;
+                        break 'scan;
+                    };
+                    left[v.index()] = n;
+                    defined.push(v);
                 }
             }
         }
-        true
+        let mut read = |v: Value| {
+            if let Some(n) = left.get_mut(v.index()).filter(|n| **n != NONE) {
+                *n = n.saturating_sub(1);
+            }
+        };
+        if !keep {
+            for &b in &blocks {
+                for inst in self.func.block_insts(b) {
+                    self.func.inst(inst).for_each_src(|s| read(s.value));
+                }
+            }
+            conds.into_iter().for_each(&mut read);
+        }
+        let dead = !keep && defined.iter().all(|v| left[v.index()] == 0);
+        for v in defined {
+            left[v.index()] = NONE;
+        }
+        self.reads_left = left;
+        self.use_counts = Some(total);
+        dead
     }
 
     fn resolve(&mut self, b: Block) -> Block {
@@ -724,7 +743,8 @@ mod undef_tests {
         let user = b.imul(v, one);
         let n = f.num_block_ids();
         let mut pass = Rebuild {
-            users: None,
+            use_counts: None,
+            reads_left: Vec::new(),
             func: &mut f,
             merged_into: vec![NONE; n],
             deleted: Vec::new(),
