@@ -382,8 +382,10 @@ impl<'a> Builder<'a> {
         self.image_load_srcs(decl, image, &srcs, components, dest_type)
     }
 
-    /// `txl` (NIR's `nir_texop_txl`): `components` float32 components of `decl`'s
-    /// texture filtered at the float `coord` and `lod` with sampler index `sampler`.
+    /// `txl` (NIR's `nir_texop_txl`): `components` components of `decl`'s texture
+    /// sampled at the float `coord` and `lod` with sampler index `sampler`, of
+    /// `dest_type` (`float32` filtered; `int32`/`uint32` for an integer texture).
+    #[allow(clippy::too_many_arguments)]
     pub fn txl(
         &mut self,
         decl: &ImageDecl,
@@ -391,16 +393,16 @@ impl<'a> Builder<'a> {
         coord: impl Into<Src>,
         lod: impl Into<Src>,
         sampler: u32,
+        dest_type: AluType,
         components: u8,
     ) -> Value {
         let [d, a, f, acc] = image_indices(decl);
-        let float32 = AluType::new(crate::types::BaseType::Float, 32).to_index();
         let ty = Type::new(32, components).expect("1 to 4 components");
         self.intrinsic(
             IntrinsicOp::Txl,
             Some(image),
             &[coord.into(), lod.into()],
-            &[d, a, f, acc, float32, sampler],
+            &[d, a, f, acc, dest_type.to_index(), sampler],
             Some(ty),
         )
         .expect("txl has a destination")

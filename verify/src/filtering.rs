@@ -18,6 +18,11 @@
 //! * **Texel filtering** ("Texel Filtering"): the weighted sum of the texels, decoded
 //!   with the view's format (missing channels read as the format's (0, 0, 1)).
 //!
+//! An integer texture is not filtered (Vulkan gives no integer format the
+//! `SAMPLED_IMAGE_FILTER_LINEAR` feature): its sampler must be `nearest` with
+//! `mip_nearest`, and the lookup returns one texel's integers, chosen as
+//! `nearest_texel` says, bit for bit.
+//!
 //! # Tolerance
 //!
 //! Vulkan leaves the precision of filtering to the implementation: the weights may be
@@ -35,7 +40,7 @@
 //! texel's).
 
 use crate::call::{access_ctx, bound_image, lane_err};
-use crate::image::{load_texel, logical_layout, texel_offset_at_lod};
+use crate::image::{load_texel, logical_layout, texel_offset_at_lod, LoadedTexel};
 use crate::memory::{ImageBinding, Memory};
 use crate::sampler_state::{AddressMode, Filter, MipmapMode, SamplerState};
 use crate::texel::TexelLayout;
@@ -46,6 +51,10 @@ use ir::{ImageDecl, ImageDim, IndexKind};
 /// How far a sampler's coordinate may stray from the exact one, in texels, and its LOD
 /// from the exact LOD (8 bits of fraction, Intel's sub-texel precision).
 const SLACK: f64 = 1.0 / 256.0;
+
+/// Bits of fraction of a sampler's sub-texel coordinates and LOD (Intel's; anv reports
+/// 8 for `subTexelPrecisionBits` and `mipmapPrecisionBits`, `anv_device.c`).
+const SUB_TEXEL_BITS: u32 = 8;
 
 /// The ULPs by which a filtered channel may pass the hull of its texels: the rounding
 /// of the products and sums of a weighted sum of up to 16 texels.
@@ -132,15 +141,13 @@ struct Lookup<'a, 'c> {
 }
 
 impl Lookup<'_, '_> {
-    /// The decoded texel at `(x, y, z)` (z: slice or layer) of level `lod`, and the
-    /// intervals its conversion allows.
-    fn texel(
-        &mut self,
-        lod: u32,
-        x: i64,
-        y: i64,
-        z: i64,
-    ) -> Result<([f64; 4], [Interval; 4]), EnvError> {
+    /// The channels of the texel at `(x, y, z)` (z: slice or layer) of level `lod` as
+    /// the view's format decodes them (an integer texel's integers, a float one's bits).
+    fn channels(&mut self, lod: u32, x: i64, y: i64, z: i64) -> Result<[u64; 4], EnvError> {
+        Ok(self.load(lod, x, y, z)?.rgba)
+    }
+
+    fn load(&mut self, lod: u32, x: i64, y: i64, z: i64) -> Result<LoadedTexel, EnvError> {
         let coord: Vec<u64> = match (self.decl.dim, self.decl.arrayed) {
             (ImageDim::D1, false) => vec![x as u64],
             (ImageDim::D1, true) => vec![x as u64, z as u64],
@@ -152,7 +159,19 @@ impl Lookup<'_, '_> {
         let ctx = access_ctx(self.call, self.lane);
         // `image_load`'s read, so that a texel an inexact store wrote keeps the
         // tolerance the store recorded here too.
-        let t = load_texel(self.mem, self.b.alloc, offset, self.layout, &ctx, self.lane)?;
+        load_texel(self.mem, self.b.alloc, offset, self.layout, &ctx, self.lane)
+    }
+
+    /// The decoded texel at `(x, y, z)` (z: slice or layer) of level `lod`, and the
+    /// intervals its conversion allows.
+    fn texel(
+        &mut self,
+        lod: u32,
+        x: i64,
+        y: i64,
+        z: i64,
+    ) -> Result<([f64; 4], [Interval; 4]), EnvError> {
+        let t = self.load(lod, x, y, z)?;
         let bounds = t.bounds(self.mem, self.layout);
         let mut vals = [0.0; 4];
         let mut ivs = [Interval::new(0.0, 0.0); 4];
@@ -247,16 +266,46 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
         let (_, b) = bound_image(mem, call, lane)?;
         let b = b.clone();
         let layout = logical_layout(decl, &b).map_err(|e| lane_err(lane, e))?;
-        if layout.is_integer() || layout.is_64bit() {
+        if layout.is_64bit() {
             return Err(lane_err(
                 lane,
                 format!(
-                    "`@txl` filters float and normalized formats, not {}",
+                    "`@txl` reads 32-bit channels, not the 64-bit ones of {}",
                     layout.name
                 ),
             ));
         }
         let f = |v: u64| f64::from(f32::from_bits(v as u32));
+        if layout.is_integer() {
+            let unfiltered = state.mag_filter == Filter::Nearest
+                && state.min_filter == Filter::Nearest
+                && state.mipmap_mode == MipmapMode::Nearest;
+            if !unfiltered {
+                return Err(lane_err(
+                    lane,
+                    format!(
+                        "`@txl` of the integer format {} with a linear filter or mipmap \
+                         mode: Vulkan filters no integer format, so its sampler must be \
+                         `nearest` with `mip_nearest`",
+                        layout.name
+                    ),
+                ));
+            }
+            let src = call.src(0, lane).to_vec();
+            let coord: Vec<f32> = src.iter().map(|&v| f32::from_bits(v as u32)).collect();
+            let lod = f32::from_bits(call.src(1, lane)[0] as u32);
+            let mut look = Lookup {
+                mem,
+                decl,
+                b: &b,
+                layout: &layout,
+                call,
+                lane,
+            };
+            let texel = nearest_texel(&mut look, &state, &coord, lod)?;
+            call.set_dest(lane, &texel[..ncomp]);
+            continue;
+        }
         let src = call.src(0, lane).to_vec();
         let src_b = call.src_bounds(0, lane).map(<[_]>::to_vec);
         let comp = |k: usize| {
@@ -360,6 +409,53 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
         }
     }
     Ok(())
+}
+
+/// A sub-texel coordinate or LOD in fixed point with [`SUB_TEXEL_BITS`] bits of
+/// fraction, rounded to nearest; NaN as 0, saturating.
+fn fixed(x: f32) -> i64 {
+    if x.is_nan() {
+        return 0;
+    }
+    let one = f64::from(1u32 << SUB_TEXEL_BITS);
+    (f64::from(x) * one).round().clamp(-1.0e15, 1.0e15) as i64
+}
+
+/// The channels of the one texel an unfiltered lookup (an integer texture's: `nearest`,
+/// `mip_nearest`) reads. Integers compare bit for bit, so where Vulkan leaves a choice
+/// this takes one, the one Intel's samplers make: the LOD and each coordinate scaled
+/// (a 32-bit float product, as "Unnormalized Texel Coordinate Operations" allows) with
+/// [`SUB_TEXEL_BITS`] bits of fraction (`mipmapPrecisionBits` and
+/// `subTexelPrecisionBits`); the level `⌊d' + ½⌋` (Vulkan's alternative to
+/// `⌈d' + ½⌉ - 1` for `mip_nearest`); the texel `⌊u⌋` of the rounded `u`. An undefined
+/// lookup (a NaN coordinate or LOD) reads as 0 there.
+fn nearest_texel(
+    look: &mut Lookup<'_, '_>,
+    state: &SamplerState,
+    coord: &[f32],
+    lod: f32,
+) -> Result<[u64; 4], EnvError> {
+    let lod = if lod.is_nan() { 0.0 } else { lod };
+    let q = i64::from(look.b.levels.saturating_sub(1));
+    let d = fixed(lod.clamp(state.min_lod, state.max_lod)).clamp(0, q << SUB_TEXEL_BITS);
+    let half = 1i64 << (SUB_TEXEL_BITS - 1);
+    let lv = ((d + half) >> SUB_TEXEL_BITS).min(q) as u32;
+    let size = level_size(look.b, lv)
+        .ok_or_else(|| lane_err(look.lane, format!("level {lv} is outside the view")))?;
+    let axis = |k: usize| -> i64 {
+        let c = coord.get(k).copied().unwrap_or(0.0);
+        let n = size[k].max(1);
+        let scaled = if c.is_nan() { 0.0 } else { c * n as f32 };
+        wrap(fixed(scaled) >> SUB_TEXEL_BITS, n, state.address[k])
+    };
+    let (x, y, z) = match (look.decl.dim, look.decl.arrayed) {
+        (ImageDim::D1, false) => (axis(0), 0, 0),
+        (ImageDim::D1, true) => (axis(0), 0, layer(f64::from(coord[1]), size[3])),
+        (ImageDim::D2, false) => (axis(0), axis(1), 0),
+        (ImageDim::D2, true) => (axis(0), axis(1), layer(f64::from(coord[2]), size[3])),
+        _ => (axis(0), axis(1), axis(2)),
+    };
+    look.channels(lv, x, y, z)
 }
 
 /// The filtered RGBA value of one lane, and the levels it read.

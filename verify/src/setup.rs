@@ -40,6 +40,7 @@ pub use crate::contents::{
     fill_image, pattern_bytes, texel_positions, valid_raw, Fill, SeedRng, TexelPos,
 };
 use crate::memory::{AllocId, Memory};
+use crate::sampler_state::{Filter, MipmapMode, SamplerState};
 use ir::{Format, ImageDecl, ImageDim, IndexKind, IntrinsicOp, Shader};
 use lowering::format::isl_format;
 use lowering::{Device, SurfaceFormat};
@@ -267,6 +268,30 @@ pub fn expected_surface_format(decl: &ImageDecl, device: &Device) -> SurfaceForm
 /// The surface dimensionality of an image dimension (cubes are 2D arrays).
 pub fn surf_dim(dim: ImageDim) -> Option<SurfDim> {
     lowering::address::surface_dim(dim)
+}
+
+/// The sampler indices `shader` reads integer textures with (`txl` of `dest_type`
+/// int32 or uint32, or the `sample_l` it lowers to): Vulkan filters no integer format,
+/// so their samplers must not filter.
+pub fn unfiltered_samplers(shader: &Shader) -> Vec<u32> {
+    let mut out = Vec::new();
+    for func in &shader.functions {
+        for inst in func.insts_in_order() {
+            let Some(intr) = func.inst(inst).as_intrinsic() else {
+                continue;
+            };
+            let integer = intr
+                .index(IndexKind::DestType)
+                .and_then(ir::AluType::from_index)
+                .is_some_and(|t| t.base != ir::BaseType::Float);
+            if matches!(intr.op, IntrinsicOp::Txl | IntrinsicOp::SamplerSampleL) && integer {
+                out.extend(intr.index(IndexKind::Sampler));
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 /// The sampled type of format-less image `image` of `shader` (SPIR-V's `Sampled Type` of
@@ -752,12 +777,24 @@ impl Setup {
                 ));
             }
         }
+        let unfiltered = unfiltered_samplers(shader);
         for decl in &shader.samplers {
+            // By default a sampler filters linearly; one that reads an integer texture
+            // reads nearest, as Vulkan requires of it.
+            let default = match decl.indices() {
+                Some(r) if unfiltered.iter().any(|i| r.contains(i)) => SamplerState {
+                    mag_filter: Filter::Nearest,
+                    min_filter: Filter::Nearest,
+                    mipmap_mode: MipmapMode::Nearest,
+                    ..SamplerState::default()
+                },
+                _ => SamplerState::default(),
+            };
             let state = self
                 .samplers
                 .iter()
                 .find(|(n, _)| *n == decl.name)
-                .map_or_else(Default::default, |(_, s)| *s);
+                .map_or(default, |(_, s)| *s);
             for index in decl.indices().into_iter().flatten() {
                 mem.bind_sampler(index, state);
             }

@@ -431,17 +431,25 @@ fn sample_explicit_lod(
     if !d.access.contains(ir::Access::SAMPLED) {
         return Err(ctx.invalid(format!("{what} of a storage image")));
     }
-    if ctx
-        .d
-        .types
-        .scalar_of(ty)
-        .is_some_and(|t| !matches!(t, Ty::Float { bits: 32 }))
-    {
-        return Err(ctx.unsupported(
-            &format!("{what} of an integer or 16-bit texture"),
-            "the IR's txl returns 32-bit floats of float and normalized textures",
-        ));
-    }
+    // A float texture is filtered into floats; an integer one is read unfiltered into
+    // its sampled type (Vulkan filters no integer format).
+    let dest_type = match ctx.d.types.scalar_of(ty) {
+        Some(Ty::Float { bits: 32 }) => ir::AluType::new(ir::BaseType::Float, 32),
+        Some(Ty::Int { bits: 32, signed }) => ir::AluType::new(
+            if *signed {
+                ir::BaseType::Int
+            } else {
+                ir::BaseType::Uint
+            },
+            32,
+        ),
+        _ => {
+            return Err(ctx.unsupported(
+                &format!("{what} of a 16- or 64-bit texture"),
+                "the IR's txl returns 32-bit components",
+            ))
+        }
+    };
     let rt = ctx.ir_type(ty)?;
     // The coordinate may have more components than the image takes; the used ones
     // come first.
@@ -471,7 +479,7 @@ fn sample_explicit_lod(
     }
     let r_ = image_ref(&u);
     let n = rt.num_components();
-    Ok(ctx.build(|b| b.txl(&d, r_, c, lod, sampler, n)))
+    Ok(ctx.build(|b| b.txl(&d, r_, c, lod, sampler, dest_type, n)))
 }
 
 /// An atomic on a texel pointer (the image atomics); `op` is `None` for a load and the

@@ -290,9 +290,9 @@ impl FnCheck<'_> {
         }
     }
 
-    /// `txl` (after [`FnCheck::check_image_access`]): a sampled 1D, 2D or 3D texture
-    /// of a float, normalized or unknown format, a declared sampler, and 1 to 4 32-bit
-    /// float components.
+    /// `txl` (after [`FnCheck::check_image_access`]): a sampled 1D, 2D or 3D texture,
+    /// a declared sampler, and 1 to 4 32-bit components of a `dest_type` its format's
+    /// data has (any 32-bit one for an unknown format).
     pub(super) fn check_txl(&mut self, c: &IntrCtx<'_>) {
         let (Some(decl), Some(image)) = (c.decl, c.image) else {
             return;
@@ -304,13 +304,6 @@ impl FnCheck<'_> {
         if matches!(decl.dim, ImageDim::Buffer | ImageDim::Cube) {
             problems.push(TxlProblem::Dim(decl.dim));
         }
-        if decl
-            .format
-            .data_base_type()
-            .is_some_and(|b| b != BaseType::Float)
-        {
-            problems.push(TxlProblem::IntegerFormat(decl.format));
-        }
         if let Some(d) = c.dest {
             if d.bit_size() != 32 || !(1..=4).contains(&d.num_components()) {
                 problems.push(TxlProblem::Dest(d));
@@ -321,7 +314,19 @@ impl FnCheck<'_> {
             .index(IndexKind::DestType)
             .and_then(AluType::from_index)
         {
-            if t != AluType::new(BaseType::Float, 32) {
+            // Float, normalized and unknown formats are filtered into float32; an
+            // integer texture is read unfiltered (Vulkan filters no integer format) into
+            // its own sampled type.
+            if t.bits != 32 {
+                problems.push(TxlProblem::DestType(t));
+            } else if let Some(base) = decl.format.data_base_type() {
+                if base != t.base {
+                    problems.push(TxlProblem::FormatType {
+                        format: decl.format,
+                        dest_type: t,
+                    });
+                }
+            } else if t.base == BaseType::Bool {
                 problems.push(TxlProblem::DestType(t));
             }
         }

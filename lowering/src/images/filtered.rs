@@ -11,9 +11,11 @@
 //! * **Sampler.** The message names the `txl`'s sampler index; the sampler state at
 //!   that index of the driver's sampler table (anv's `SAMPLER_STATE` array) does the
 //!   filtering, wrapping and LOD clamping the shader does not know.
-//! * **Channels.** The `txl`'s first `n` channels as 32-bit floats. The surface is
-//!   bound with the view's own format, whose missing channels the sampler returns as
-//!   (0, 0, 1): nothing is left for the shader to fill.
+//! * **Channels.** The `txl`'s first `n` channels as 32-bit floats, or as 32-bit
+//!   integers for an integer texture (the sampler returns an integer surface's texels
+//!   unconverted; the sampler state must not filter them, as Vulkan filters no integer
+//!   format). The surface is bound with the view's own format, whose missing channels
+//!   the sampler returns as (0, 0, 1): nothing is left for the shader to fill.
 //! * **Platforms.** Every platform with a sampler; PVC has none, and a `txl` there is
 //!   [`LowerErrorKind::SamplerUnavailable`].
 
@@ -35,6 +37,9 @@ pub(crate) struct SampleL {
     dim: ImageDim,
     arrayed: bool,
     sampler: u32,
+    /// The `dest_type` index: the sampler returns an integer surface's texels as
+    /// integers, in the same registers.
+    dest_type: u32,
     components: u8,
     /// The surface the driver binds.
     pub surface: SurfaceFormat,
@@ -68,9 +73,10 @@ pub(crate) fn plan(a: &ImageAccess<'_>, device: &Device) -> Result<SampleL, Lowe
             })
     };
     let sampler = index(IndexKind::Sampler)?;
-    let float32 = AluType::new(BaseType::Float, 32).to_index();
     let dest_type = index(IndexKind::DestType)?;
-    if dest_type != float32 {
+    if !AluType::from_index(dest_type).is_some_and(|t| {
+        t.bits == 32 && matches!(t.base, BaseType::Float | BaseType::Int | BaseType::Uint)
+    }) {
         return Err(a.malformed(Malformation::BadIndex {
             kind: IndexKind::DestType,
             value: Some(dest_type),
@@ -88,6 +94,7 @@ pub(crate) fn plan(a: &ImageAccess<'_>, device: &Device) -> Result<SampleL, Lowe
         dim: a.dim,
         arrayed: a.arrayed,
         sampler,
+        dest_type,
         components,
         surface,
     })
@@ -101,13 +108,12 @@ impl SampleL {
         // the dimensions `plan` accepts (no buffers, no cubes).
         let [u, v, r] = super::sampler::uvr(self.coord, self.dim, self.arrayed, zero);
         let mask = (1u32 << self.components) - 1;
-        let float32 = AluType::new(BaseType::Float, 32).to_index();
         let data = b
             .intrinsic(
                 IntrinsicOp::SamplerSampleL,
                 Some(self.image),
                 &[self.lod, u, v, r],
-                &[mask, float32, self.sampler],
+                &[mask, self.dest_type, self.sampler],
                 Some(Type::vec32(self.components)),
             )
             .expect("sample_l defines a value");

@@ -19,6 +19,9 @@
 //!   and are summed as `acc += weight · texel` in 32-bit floats, the weights products
 //!   of the 8-bit fractions (exact in a float).
 //! * The layer of a 2D array (`r`) or a 1D array (`v`): `clamp(RNE(a), 0, layers - 1)`.
+//! * An integer surface is read unfiltered: its sampler must be `nearest` with
+//!   `mip_nearest` (no integer format is filterable in Vulkan), and the one texel those
+//!   select is returned as its integer channels.
 
 use crate::memory::{ImageBinding, Memory};
 use crate::messages::error::MessageError;
@@ -96,7 +99,8 @@ fn taps(coord: f32, size: i64, filter: Filter, mode: AddressMode) -> Vec<(i64, u
 }
 
 /// `sample_l`: each served lane gets the channels of the filtered texel (see the module
-/// documentation), as 32-bit floats.
+/// documentation), as 32-bit floats; of an integer surface, which a nearest sampler
+/// reads unfiltered, the texel's channels as 32-bit integers.
 pub fn sample_l(
     mem: &mut Memory,
     msg: &SampleMessage<'_>,
@@ -120,9 +124,20 @@ pub fn sample_l(
         let b = bound(mem, &msg.sender, binding, lane)?.clone();
         let layout =
             TexelLayout::from_isl(b.state_format).map_err(|e| EnvError::at_lane(lane as u32, e))?;
-        if layout.is_64bit() || layout.is_integer() {
+        if layout.is_64bit() {
             return Err(MessageError::illegal(format!(
-                "sample_l filters float and normalized formats, not {}",
+                "sample_l reads 32-bit channels, not the 64-bit ones of {}",
+                layout.name
+            )));
+        }
+        let unfiltered = state.mag_filter == Filter::Nearest
+            && state.min_filter == Filter::Nearest
+            && state.mipmap_mode == MipmapMode::Nearest;
+        if layout.is_integer() && !unfiltered {
+            return Err(MessageError::illegal(format!(
+                "sample_l of the integer format {} with a linear filter or mipmap mode: \
+                 no integer format is filterable (Vulkan's FILTER_LINEAR format feature), \
+                 so its sampler must be nearest with mip_nearest",
                 layout.name
             )));
         }
@@ -138,7 +153,7 @@ pub fn sample_l(
         )?;
         let vals: Vec<u64> = (0..4)
             .filter(|c| msg.channels & (1 << c) != 0)
-            .map(|c| u64::from(rgba[c].to_bits()))
+            .map(|c| u64::from(rgba[c]))
             .collect();
         dest.set(lane, &vals)?;
     }
@@ -155,7 +170,7 @@ fn filter_lane(
     state: &SamplerState,
     lod: f32,
     uvr: [f32; 3],
-) -> Result<[f32; 4], EnvError> {
+) -> Result<[u32; 4], EnvError> {
     let lod = if lod.is_nan() { 0.0 } else { lod };
     let lambda = fixed(lod.clamp(state.min_lod, state.max_lod));
     let filter = if lambda <= 0 {
@@ -230,6 +245,10 @@ fn filter_lane(
                     }
                     let texel = typed_texel(b, x as u64, y as u64, z as u64, u64::from(lv))?;
                     let t = sampler_texel(mem, b.alloc, texel, layout, &ctx, lane)?;
+                    if layout.is_integer() {
+                        // Unfiltered (the caller checked): the one texel, as it is.
+                        return Ok(t.map(|c| c as u32));
+                    }
                     // 8 + 8 + 8 bits of weight: exact in a float.
                     let wf = weight as f32 / (256.0 * 256.0 * 256.0);
                     for c in 0..4 {
@@ -243,7 +262,7 @@ fn filter_lane(
             out[c] += lwf * acc[c];
         }
     }
-    Ok(out)
+    Ok(out.map(f32::to_bits))
 }
 
 #[cfg(test)]

@@ -42,11 +42,18 @@ pub enum TxlProblem {
     Dim(ImageDim),
     /// A destination that is not 1 to 4 32-bit components.
     Dest(Type),
-    /// A `dest_type` other than `float32`: filtering returns floats (Vulkan filters
-    /// float, UNORM and SNORM formats only).
+    /// A `dest_type` other than `float32`, `int32` or `uint32`: a texture's texels are
+    /// read as 32-bit values of its sampled type.
     DestType(AluType),
-    /// An integer format, which Vulkan never filters.
-    IntegerFormat(Format),
+    /// A format whose data is not of the `dest_type`'s base type: float, normalized
+    /// formats are filtered into `float32`, signed and unsigned integer ones read into
+    /// `int32` and `uint32`.
+    FormatType {
+        /// The image's format.
+        format: Format,
+        /// The `dest_type` of the `txl`.
+        dest_type: AluType,
+    },
 }
 
 /// A problem with an image intrinsic against the image's declaration.
@@ -446,11 +453,12 @@ impl fmt::Display for ImageError {
                     ),
                     TxlProblem::DestType(t) => write!(
                         f,
-                        "dest_type={t}; filtering returns float32"
+                        "dest_type={t}; a texture is read as float32, int32 or uint32"
                     ),
-                    TxlProblem::IntegerFormat(fmt_) => write!(
+                    TxlProblem::FormatType { format, dest_type } => write!(
                         f,
-                        "{image} has the integer format {fmt_}, which is never filtered"
+                        "{image} has the format {format}, whose texels are not read as dest_type={dest_type} \
+                         (float and normalized formats are float32, integer formats int32 or uint32)"
                     ),
                 }
             }
