@@ -328,6 +328,7 @@ pub const DOCUMENTED_REFUSALS: &[(&str, &str, &str)] = &[
     ("granite/image_write.comp", "pvc", "has no 3D sampler"),
     ("granite/subgroup.comp", "pvc", "has no 3D sampler"),
     ("granite/texel_buffer.comp", "pvc", "has no 3D sampler"),
+    ("granite/bindless.comp", "pvc", "has no 3D sampler"),
     (
         "dxvk/d3d9_convert_a2w10v10u10.comp",
         "pvc",
@@ -385,6 +386,59 @@ pub const PUSH_CONSTANTS: &[(&str, &[&str])] = &[
     ),
 ];
 
+/// Runtime descriptor arrays some cases index with the invocation id, and the grid
+/// their run dispatches so that the ids stay within the counts:
+/// `(case substring, [(set, binding, count)], grid)`, as `ir-opt --descriptors
+/// SET.BINDING=N --grid X` take them. (Vulkan leaves an index past the array undefined,
+/// and the verifier reports it.)
+pub const DESCRIPTOR_RUNS: &[(&str, &[(u32, u32, u32)], &str)] = &[
+    // One workgroup of 64 invocations indexes three arrays of sampled textures with its
+    // global invocation id x.
+    (
+        "granite/bindless.comp",
+        &[(0, 0, 64), (1, 0, 64), (2, 0, 64)],
+        "1",
+    ),
+];
+
+/// The descriptor counts case `name` is imported with.
+pub fn descriptors(name: &str) -> frontend::DescriptorCounts {
+    DESCRIPTOR_RUNS
+        .iter()
+        .filter(|(case, _, _)| name.contains(case))
+        .flat_map(|(_, counts, _)| counts.iter())
+        .map(|&(set, binding, n)| ((set, binding), n))
+        .collect()
+}
+
+/// The grid case `name` runs with, if not the default.
+pub fn grid(name: &str) -> Option<String> {
+    DESCRIPTOR_RUNS
+        .iter()
+        .find(|(case, _, _)| name.contains(case))
+        .map(|(_, _, g)| g.to_string())
+}
+
+/// Imports entry point `entry` of `input` as the corpus runs it (its descriptor counts).
+pub fn import(input: &Input, entry: &str) -> Result<frontend::Imported, frontend::ImportError> {
+    let options = frontend::Options {
+        entry: Some(entry.to_string()),
+        descriptors: descriptors(&input.name),
+        ..frontend::Options::default()
+    };
+    frontend::import_with(&input.bytes, input.language, &options)
+}
+
+/// How case `name` runs on `target`: its push constants and grid.
+pub fn run_options(name: &str, target: &str) -> verify::cli::RunOptions {
+    verify::cli::RunOptions {
+        target: Some(target.to_string()),
+        push: push_constants(name),
+        grid: grid(name),
+        ..verify::cli::RunOptions::default()
+    }
+}
+
 /// The push-constant words of case `name` (`--push` values), if it needs some.
 pub fn push_constants(name: &str) -> Vec<String> {
     PUSH_CONSTANTS
@@ -420,7 +474,7 @@ pub fn for_each_lowered(mut hook: impl FnMut(Lowered<'_>)) -> Result<usize, Stri
             return Err(format!("{}: no compute entry point", input.name));
         }
         for entry in &entries {
-            let imported = frontend::import(&input.bytes, input.language, Some(entry))
+            let imported = import(&input, entry)
                 .map_err(|e| format!("{} (entry {entry}): {e}", input.name))?;
             for device in Device::presets() {
                 let lowered =

@@ -9,7 +9,7 @@
 use frontend::Language;
 use suites::corpus::{self, Expected, Lowered, Row, Today};
 use verify::cli::VerifyOptions as Vo;
-use verify::cli::{verify_shader, RunOptions, VerifyOptions};
+use verify::cli::{verify_shader, VerifyOptions};
 use verify::verifier::VerifyError;
 
 #[test]
@@ -35,12 +35,7 @@ fn every_corpus_shader_imports_lowers_and_verifies() {
             refused += 1;
             return;
         }
-        let push = corpus::push_constants(&c.input.name);
-        let o = RunOptions {
-            target: Some(c.device.name.to_string()),
-            push,
-            ..RunOptions::default()
-        };
+        let o = corpus::run_options(&c.input.name, &c.device.name);
         match verify_shader(c.shader, &o, &VerifyOptions::default()) {
             Ok(summary) if summary.contains(" 0 mismatches") => verified += 1,
             Ok(summary) => failures.push(format!("{name}: {summary}")),
@@ -211,7 +206,12 @@ fn refused_shaders_name_their_construct() {
 /// imports, lowers and verifies; for a refusal: the import fails naming the construct).
 fn meets_its_row(r: &Row) -> Result<(), String> {
     let (language, bytes) = front_door(&r.file)?;
-    let imported = frontend::import(&bytes, language, Some(&r.entry));
+    let input = corpus::Input {
+        name: r.file.clone(),
+        language,
+        bytes,
+    };
+    let imported = corpus::import(&input, &r.entry);
     match (&r.expected, imported) {
         (Expected::Refused(words), Err(e))
             if e.to_string().to_lowercase().contains(&words.to_lowercase()) =>
@@ -222,11 +222,7 @@ fn meets_its_row(r: &Row) -> Result<(), String> {
         (Expected::Refused(_), Ok(_)) => Err("it imports".into()),
         (Expected::Imports, Err(e)) => Err(e.to_string()),
         (Expected::Imports, Ok(i)) => {
-            let o = RunOptions {
-                target: Some("dg2".into()),
-                push: corpus::push_constants(&r.file),
-                ..RunOptions::default()
-            };
+            let o = corpus::run_options(&r.file, "dg2");
             match verify_shader(&i.shader, &o, &Vo::default()) {
                 Ok(s) if s.contains(" 0 mismatches") => Ok(()),
                 Ok(s) => Err(s),

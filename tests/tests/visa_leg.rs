@@ -92,25 +92,16 @@ fn every_corpus_shader_verifies_with_its_kernel_on_lsc_and_legacy_platforms() {
     for input in corpus::inputs().unwrap_or_else(|e| panic!("{e}")) {
         let entries = corpus::entry_points(&input).unwrap_or_else(|e| panic!("{e}"));
         for entry in &entries {
-            let shader = frontend::import(&input.bytes, input.language, Some(entry))
+            let shader = corpus::import(&input, entry)
                 .unwrap_or_else(|e| panic!("{} (entry {entry}): {e}", input.name))
                 .shader;
-            let push: Vec<String> = corpus::PUSH_CONSTANTS
-                .iter()
-                .filter(|(case, _)| input.name.contains(case))
-                .flat_map(|(_, p)| p.iter().map(|s| s.to_string()))
-                .collect();
             for target in PLATFORMS {
                 for force_untyped in [false, true] {
                     let name = format!(
                         "{} (entry {entry}) on {target}, force_untyped {force_untyped}",
                         input.name
                     );
-                    let mut o = RunOptions {
-                        target: Some(target.into()),
-                        push: push.clone(),
-                        ..RunOptions::default()
-                    };
+                    let mut o = corpus::run_options(&input.name, target);
                     let v = VerifyOptions {
                         force_untyped,
                         ..VerifyOptions::default()
