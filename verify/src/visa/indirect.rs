@@ -1,0 +1,282 @@
+//! Indirect register addressing, the subset the back end's shuffles use (as IGC's
+//! `sub_group_shuffle` does; vISA spec `5_operands.md`, "Indirect Operand", and
+//! `ADDR_ADD`):
+//!
+//! - `addr_add (exec) A(sub)<1> &V src`: channel `n` sets address element `sub + n` to
+//!   the register-file byte address of `V` plus its `uw` byte offset in `src`;
+//! - `[(P)] mov (exec) dst r[A(sub),imm]<1,0>:ty`: channel `n` reads the `ty` at address
+//!   element `sub + n` plus `imm` (the `VxH` region, one address per channel).
+//!
+//! An address variable keeps two words per element: the byte address and the end of
+//! the variable it was taken in. A read past that variable (or from an element no
+//! `addr_add` wrote) is an error: the hardware reads whatever register lies there,
+//! which depends on the finalizer's allocation, not on the kernel. Indirect
+//! destinations and other instructions with indirect operands stay outside the subset.
+
+use super::control::{mask_enable, pred_mask};
+use super::error::{ErrorKind, VisaError};
+use super::lanes::{channels, lane_bits, write_dst};
+use super::lexer::Cursor;
+use super::listing::{InstKind, PredUse};
+use super::program::{Program, XDst, XPred, XSrc};
+use super::read_operands::{dst, exec_size, src};
+use super::regfile::{RegState, StateKind, VarRef};
+use super::types::{ExecCtrl, VType};
+
+/// `addr_add`, resolved.
+#[derive(Clone, Debug, PartialEq)]
+pub struct XAddrAdd {
+    /// Execution size and mask.
+    pub exec: ExecCtrl,
+    /// Index of the address word of channel 0 (two words per element).
+    pub words: u32,
+    /// The byte address of the variable taken.
+    pub base: u32,
+    /// The byte just past that variable.
+    pub end: u32,
+    /// The byte offsets.
+    pub src: XSrc,
+}
+
+/// `mov` from an indirect source, resolved.
+#[derive(Clone, Debug, PartialEq)]
+pub struct XMovIndirect {
+    /// The predicate.
+    pub pred: Option<XPred>,
+    /// Execution size and mask.
+    pub exec: ExecCtrl,
+    /// The destination.
+    pub dst: XDst,
+    /// Index of the address word of channel 0.
+    pub words: u32,
+    /// Bytes added to every address.
+    pub imm: u32,
+    /// Bytes read per channel.
+    pub size: u32,
+}
+
+/// Whether the instruction's operands (after the execution size) read an indirect
+/// source: `mov (exec) dst r[...]`.
+pub fn has_indirect_source(c: &mut Cursor<'_>) -> bool {
+    let rest = c.rest();
+    // The destination is one token; the source follows it.
+    let mut tokens = rest.split_whitespace();
+    let _exec = tokens.next();
+    let _size = tokens.next();
+    let _dst = tokens.next();
+    tokens.next().is_some_and(|s| s.starts_with("r["))
+}
+
+/// `A(sub)`: an address variable and its element.
+fn addr_operand(c: &mut Cursor<'_>) -> Result<(String, u32), VisaError> {
+    let a = c.expect_ident("an address variable")?.to_string();
+    c.expect('(')?;
+    let sub = c.int_expr(true)?;
+    c.expect(')')?;
+    let sub = u32::try_from(sub).map_err(|_| c.error("an address element 0 to 15"))?;
+    Ok((a, sub))
+}
+
+/// The operands of `addr_add` (after its mnemonic).
+pub fn read_addr_add(c: &mut Cursor<'_>) -> Result<InstKind, VisaError> {
+    let exec = exec_size(c)?;
+    let (addr, sub) = addr_operand(c)?;
+    c.expect('<')?;
+    if c.int_expr(true)? != 1 {
+        return Err(c.error("the address destination region `<1>`"));
+    }
+    c.expect('>')?;
+    if !c.eat('&') {
+        return Err(c.error("`&V`, the variable whose address is taken"));
+    }
+    let base = c.expect_ident("a variable")?.to_string();
+    let s = src(c, false)?;
+    c.expect_end()?;
+    Ok(InstKind::AddrAdd {
+        exec,
+        addr,
+        sub,
+        base,
+        src: s,
+    })
+}
+
+/// The operands of a `mov` whose source is `r[A(sub),imm]<1,0>:ty`.
+pub fn read_mov_indirect(c: &mut Cursor<'_>, pred: Option<PredUse>) -> Result<InstKind, VisaError> {
+    let exec = exec_size(c)?;
+    let d = dst(c, false)?;
+    if !c.eat_str("r[") {
+        return Err(c.error("an indirect source `r[A(sub),imm]`"));
+    }
+    let (addr, sub) = addr_operand(c)?;
+    c.expect(',')?;
+    let imm = c.int_expr(true)?;
+    let imm = u32::try_from(imm).map_err(|_| c.error("a non-negative immediate offset"))?;
+    c.expect(']')?;
+    if !c.eat_str("<1,0>") {
+        return Err(c.error("the region `<1,0>` (one address per channel)"));
+    }
+    c.expect(':')?;
+    let ty = c
+        .ident()
+        .and_then(VType::from_name)
+        .ok_or_else(|| c.error("the element type of the indirect source"))?;
+    c.expect_end()?;
+    Ok(InstKind::MovIndirect {
+        pred,
+        exec,
+        dst: d,
+        addr,
+        sub,
+        imm,
+        ty,
+    })
+}
+
+fn bad(line: u32, reason: String) -> VisaError {
+    VisaError::new(line, ErrorKind::BadInstruction { reason })
+}
+
+impl Program {
+    /// The first word of address variable `name`'s element `sub`, checked to hold the
+    /// execution size's elements from there.
+    fn addr_words(
+        &self,
+        name: &str,
+        sub: u32,
+        exec: ExecCtrl,
+        line: u32,
+    ) -> Result<u32, VisaError> {
+        let st = match self.layout.lookup(name, line)? {
+            VarRef::State(i) if self.layout.states[i].kind == StateKind::Address => {
+                &self.layout.states[i]
+            }
+            _ => {
+                return Err(VisaError::new(
+                    line,
+                    ErrorKind::WrongVariableKind {
+                        name: name.to_string(),
+                        expected: "an address variable",
+                    },
+                ))
+            }
+        };
+        if sub + u32::from(exec.size) > st.num_elts {
+            return Err(bad(
+                line,
+                format!(
+                    "`{name}` has {} elements, but the instruction uses {}..{}",
+                    st.num_elts,
+                    sub,
+                    sub + u32::from(exec.size)
+                ),
+            ));
+        }
+        Ok(st.first + 2 * sub)
+    }
+
+    /// Resolves `addr_add`.
+    pub(super) fn addr_add(&self, kind: &InstKind, line: u32) -> Result<XAddrAdd, VisaError> {
+        let InstKind::AddrAdd {
+            exec,
+            addr,
+            sub,
+            base,
+            src,
+        } = kind
+        else {
+            return Err(bad(line, "not an `addr_add`".into()));
+        };
+        self.check_exec(*exec, line)?;
+        let words = self.addr_words(addr, *sub, *exec, line)?;
+        let v = self.layout.general_var(base, line)?;
+        let (start, end) = (v.start, v.start + v.size);
+        let s = self.src(src, *exec, line, false)?;
+        if !matches!(s.ty(), VType::Uw | VType::W) {
+            return Err(bad(
+                line,
+                format!("`addr_add` offsets are `uw`, not `{}`", s.ty()),
+            ));
+        }
+        Ok(XAddrAdd {
+            exec: *exec,
+            words,
+            base: start,
+            end,
+            src: s,
+        })
+    }
+
+    /// Resolves a `mov` from an indirect source.
+    pub(super) fn mov_indirect(
+        &self,
+        kind: &InstKind,
+        line: u32,
+    ) -> Result<XMovIndirect, VisaError> {
+        let InstKind::MovIndirect {
+            pred,
+            exec,
+            dst,
+            addr,
+            sub,
+            imm,
+            ty,
+        } = kind
+        else {
+            return Err(bad(line, "not an indirect `mov`".into()));
+        };
+        self.check_exec(*exec, line)?;
+        let words = self.addr_words(addr, *sub, *exec, line)?;
+        let pred = self.pred_use(pred.as_ref(), *exec, line)?;
+        let d = self.dst(dst, *exec, line)?;
+        let dt = match &d {
+            XDst::Reg { ty, .. } | XDst::Null(ty) => *ty,
+            XDst::Pred(_) => VType::Bool,
+        };
+        if dt.size() != ty.size() || !matches!(ty.class(), super::types::TypeClass::Int) {
+            return Err(bad(
+                line,
+                format!("an indirect `mov` of `{ty}` into `{dt}` (the subset moves integers of one size)"),
+            ));
+        }
+        Ok(XMovIndirect {
+            pred,
+            exec: *exec,
+            dst: d,
+            words,
+            imm: *imm,
+            size: ty.size(),
+        })
+    }
+}
+
+/// Runs `addr_add` under the execution mask `em`.
+pub fn addr_add(x: &XAddrAdd, st: &mut RegState, em: u32) {
+    for n in channels(mask_enable(x.exec, em)) {
+        let off = lane_bits(&x.src, st, n) as u32 & 0xffff;
+        let w = (x.words + 2 * n as u32) as usize;
+        st.states[w] = x.base + off;
+        st.states[w + 1] = x.end;
+    }
+}
+
+/// Runs an indirect `mov` under the execution mask `em`; a channel whose address lies
+/// outside the variable it was taken in is an error.
+pub fn mov_indirect(x: &XMovIndirect, st: &mut RegState, em: u32) -> Result<(), ErrorKind> {
+    let chen = mask_enable(x.exec, em) & pred_mask(x.exec, x.pred.as_ref(), &st.preds);
+    for n in channels(chen) {
+        let w = (x.words + 2 * n as u32) as usize;
+        let (at, end) = (st.states[w] + x.imm, st.states[w + 1]);
+        if end == 0 || at + x.size > end || at as usize + x.size as usize > st.bytes.len() {
+            return Err(ErrorKind::BadInstruction {
+                reason: format!(
+                    "channel {n} reads {} bytes at register-file byte {at}, past the variable its address was taken in (which ends at {end}), or from an address nothing set",
+                    x.size
+                ),
+            });
+        }
+        let v = st.read(at, x.size);
+        write_dst(&x.dst, st, n, v);
+    }
+    Ok(())
+}
