@@ -5,13 +5,18 @@
 //! whose source is that lane's own address, the `VxH` region `<1,0>`):
 //!
 //! ```text
-//! mov (M1, 16) t1(0,0)<1> v3(0,0)<1;1,0>            // the value, in one variable
+//! mov (M1, 16) t1(0,0)<1> v3(0,0)<1;1,0>            // the value, in the staging variable
 //! xor (M1, 16) t2(0,0)<1> t0(0,0)<1;1,0>:uw v5(..)  // the source lane: lane ^ mask
 //! and (M1, 16) t2(0,0)<1> t2(0,0)<1;1,0> 0xf:ud     // kept inside the variable
 //! shl (M1, 16) t3(0,0)<1>:uw t2(0,0)<1;1,0> 0x2:ud  // its byte offset
 //! addr_add (M1, 16) A0(0)<1> &t1 t3(0,0)<1;1,0>
 //! mov (M1, 16) v4(0,0)<1> r[A0(0),0]<1,0>:ud
 //! ```
+//!
+//! Every shuffle of the kernel copies its value into the same staging variable (of
+//! `W` qwords): GenX_IR keeps a variable whose address is taken live well past its
+//! last indirect read, and with a variable per shuffle a SIMD32 kernel of a few dozen
+//! shuffles spilled kilobytes on every platform.
 //!
 //! The address register holds 16 addresses, so a SIMD32 kernel does the last two
 //! instructions once per half (`M1` and `M5`). A 64-bit value moves as its two dword
@@ -108,8 +113,18 @@ pub fn emit(cx: &mut Ctx, i: &IntrinsicInst, dest: Value) -> Result<(), EmitErro
                 o
             }
         };
-        // The value in a variable of its own, which the addresses point into.
-        let t = cx.temp(if bits == 64 { VType::Uq } else { VType::Ud });
+        // The value in the kernel's staging variable, which the addresses point into.
+        let t = match cx.shuffle_staging {
+            Some(t) => {
+                cx.lifetime_start(t.var);
+                t
+            }
+            None => {
+                let t = cx.temp(VType::Uq);
+                cx.shuffle_staging = Some(t);
+                t
+            }
+        };
         for &hi in halves {
             let (dt, s) = if bits == 64 {
                 (t.half(hi), Opnd::Reg(r).half(hi))
@@ -184,8 +199,9 @@ fn source_offsets(
     let op = |cx: &mut Ctx, o: Opnd| cx.src(o, ud);
     match (kind, operand) {
         (ShuffleKind::Index, Some(o)) => {
+            // The lane itself, kept inside the variable.
             let s = op(cx, o);
-            cx.line(&format!("mov {es} {di} {s}"));
+            cx.line(&format!("and {es} {di} {s} {}", ud.imm(u64::from(w - 1))));
         }
         (ShuffleKind::QuadSwap(k), _) => {
             let l = crate::sysval::lane_ids(cx);
@@ -220,7 +236,9 @@ fn source_offsets(
             return Err(cx.unsupported("a shuffle without its lane operand"));
         }
     }
-    cx.line(&format!("and {es} {di} {si} {}", ud.imm(u64::from(w - 1))));
+    if kind != ShuffleKind::Index {
+        cx.line(&format!("and {es} {di} {si} {}", ud.imm(u64::from(w - 1))));
+    }
     let off = cx.temp(VType::Uw);
     let doff = cx.dst(off, VType::Uw);
     let shift = bytes.trailing_zeros();

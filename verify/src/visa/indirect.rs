@@ -58,13 +58,12 @@ pub struct XMovIndirect {
 /// Whether the instruction's operands (after the execution size) read an indirect
 /// source: `mov (exec) dst r[...]`.
 pub fn has_indirect_source(c: &mut Cursor<'_>) -> bool {
+    // After the execution size `(M1, 16)`, the destination is one token and the
+    // source follows it.
     let rest = c.rest();
-    // The destination is one token; the source follows it.
-    let mut tokens = rest.split_whitespace();
-    let _exec = tokens.next();
-    let _size = tokens.next();
-    let _dst = tokens.next();
-    tokens.next().is_some_and(|s| s.starts_with("r["))
+    rest.split_once(')')
+        .and_then(|(_, after)| after.trim_start().split_once(char::is_whitespace))
+        .is_some_and(|(_, src)| src.trim_start().starts_with("r["))
 }
 
 /// `A(sub)`: an address variable and its element.
@@ -279,4 +278,76 @@ pub fn mov_indirect(x: &XMovIndirect, st: &mut RegState, em: u32) -> Result<(), 
         write_dst(&x.dst, st, n, v);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::error::ErrorKind;
+    use super::super::program::Program;
+    use super::super::reader::read;
+    use super::super::run::{NoMemory, RunConfig, Thread, ThreadInit};
+    use super::super::testing::{elems, kernel, run};
+
+    const DECLS: &str = ".decl V v_type=G type=ud num_elts=8 align=GRF
+.decl Q v_type=G type=uq num_elts=8 align=GRF
+.decl O v_type=G type=uw num_elts=8 align=GRF
+.decl R v_type=G type=ud num_elts=8 align=GRF
+.decl A0 v_type=A num_elts=8";
+
+    /// V = 10 * lane, O = the byte offset of lane (7 - lane) (by hand: 28, 24, ... 0).
+    const SETUP: &str = "mov (M1, 8) V(0,0)<1> 0x76543210:uv
+mul (M1, 8) V(0,0)<1> V(0,0)<1;1,0> 10:ud
+mov (M1, 8) O(0,0)<1> 0x01234567:uv
+shl (M1, 8) O(0,0)<1> O(0,0)<1;1,0> 2:uw";
+
+    #[test]
+    fn each_channel_reads_at_its_own_address() {
+        let body = format!(
+            "{SETUP}
+addr_add (M1, 8) A0(0)<1> &V O(0,0)<1;1,0>
+mov (M1, 8) R(0,0)<1> r[A0(0),0]<1,0>:ud"
+        );
+        let (p, t) = run(&kernel(8, DECLS, &body), 8);
+        assert_eq!(elems(&p, &t, "R"), [70, 60, 50, 40, 30, 20, 10, 0]);
+        // The high dword of 64-bit lanes: Q's lane k is k << 32 | k.
+        let body = "mov (M1, 8) V(0,0)<1> 0x76543210:uv
+mov (M1, 8) Q(0,0)<1> V(0,0)<1;1,0>
+shl (M1, 8) Q(0,0)<1> Q(0,0)<1;1,0> 32:uq
+or (M1, 8) Q(0,0)<1> Q(0,0)<1;1,0> V(0,0)<1;1,0>
+mov (M1, 8) O(0,0)<1> 0x01234567:uv
+shl (M1, 8) O(0,0)<1> O(0,0)<1;1,0> 3:uw
+addr_add (M1, 8) A0(0)<1> &Q O(0,0)<1;1,0>
+mov (M1, 8) R(0,0)<1> r[A0(0),4]<1,0>:ud";
+        let (p, t) = run(&kernel(8, DECLS, body), 8);
+        assert_eq!(elems(&p, &t, "R"), [7, 6, 5, 4, 3, 2, 1, 0]);
+    }
+
+    #[test]
+    fn a_read_past_the_addressed_variable_is_an_error() {
+        // Lane 0's address points at V's last dword; 4 bytes further is past V.
+        let body = format!(
+            "{SETUP}
+addr_add (M1, 8) A0(0)<1> &V O(0,0)<1;1,0>
+mov (M1, 8) R(0,0)<1> r[A0(0),4]<1,0>:ud"
+        );
+        let text = kernel(8, DECLS, &body);
+        let listing = read(&text).unwrap();
+        let program = Program::new(&listing, 32, 1 << 20).unwrap();
+        let config = RunConfig::default();
+        let payload = vec![0u8; 4096];
+        let init = ThreadInit {
+            payload: &payload,
+            dispatch_mask: 0xff,
+            hw_id: 0,
+        };
+        let mut t = Thread::new(&program, &init, &config).unwrap();
+        let e = t.run(&program, &mut NoMemory, &config).unwrap_err();
+        assert!(matches!(e.kind, ErrorKind::BadInstruction { .. }), "{e}");
+        assert!(e.to_string().contains("channel 0"), "{e}");
+        // An address variable is no surface, and a general variable no address.
+        let bad = kernel(8, DECLS, "movs (M1_NM, 1) A0(0) 0x1:ud");
+        assert!(Program::new(&read(&bad).unwrap(), 32, 1 << 20).is_err());
+        let bad = kernel(8, DECLS, "addr_add (M1, 8) R(0)<1> &V O(0,0)<1;1,0>");
+        assert!(Program::new(&read(&bad).unwrap(), 32, 1 << 20).is_err());
+    }
 }
