@@ -18,42 +18,10 @@ use super::error::{ErrorKind, VisaError};
 use super::lanes::{channels, lane_bits, write_dst};
 use super::lexer::Cursor;
 use super::listing::{InstKind, PredUse};
-use super::program::{Program, XDst, XPred, XSrc};
+use super::program::{Program, XAddrAdd, XDst, XMovIndirect};
 use super::read_operands::{dst, exec_size, src};
 use super::regfile::{RegState, StateKind, VarRef};
 use super::types::{ExecCtrl, VType};
-
-/// `addr_add`, resolved.
-#[derive(Clone, Debug, PartialEq)]
-pub struct XAddrAdd {
-    /// Execution size and mask.
-    pub exec: ExecCtrl,
-    /// Index of the address word of channel 0 (two words per element).
-    pub words: u32,
-    /// The byte address of the variable taken.
-    pub base: u32,
-    /// The byte just past that variable.
-    pub end: u32,
-    /// The byte offsets.
-    pub src: XSrc,
-}
-
-/// `mov` from an indirect source, resolved.
-#[derive(Clone, Debug, PartialEq)]
-pub struct XMovIndirect {
-    /// The predicate.
-    pub pred: Option<XPred>,
-    /// Execution size and mask.
-    pub exec: ExecCtrl,
-    /// The destination.
-    pub dst: XDst,
-    /// Index of the address word of channel 0.
-    pub words: u32,
-    /// Bytes added to every address.
-    pub imm: u32,
-    /// Bytes read per channel.
-    pub size: u32,
-}
 
 /// Whether the instruction's operands (after the execution size) read an indirect
 /// source: `mov (exec) dst r[...]`.

@@ -132,10 +132,10 @@ pub struct XAlu {
 pub enum XInst {
     /// An ALU instruction.
     Alu(Box<XAlu>),
-    /// `addr_add` ([`super::indirect`]).
-    AddrAdd(Box<super::indirect::XAddrAdd>),
-    /// `mov` from an indirect `r[A(sub),imm]<1,0>` source ([`super::indirect`]).
-    MovIndirect(Box<super::indirect::XMovIndirect>),
+    /// `addr_add` (`super::indirect`).
+    AddrAdd(Box<XAddrAdd>),
+    /// `mov` from an indirect `r[A(sub),imm]<1,0>` source (`super::indirect`).
+    MovIndirect(Box<XMovIndirect>),
     /// `setp`.
     Setp {
         /// Execution size and mask.
@@ -199,6 +199,38 @@ pub enum XInst {
     /// (or predicate bits) are refilled with the uninitialised pattern, which exposes a
     /// kernel that still reads it.
     Lifetime(Dead),
+}
+
+/// `addr_add`, resolved (run by `super::indirect`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct XAddrAdd {
+    /// Execution size and mask.
+    pub exec: ExecCtrl,
+    /// Index of the address word of channel 0 (two words per element).
+    pub words: u32,
+    /// The byte address of the variable taken.
+    pub base: u32,
+    /// The byte just past that variable.
+    pub end: u32,
+    /// The byte offsets.
+    pub src: XSrc,
+}
+
+/// `mov` from an indirect source, resolved (run by `super::indirect`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct XMovIndirect {
+    /// The predicate.
+    pub pred: Option<XPred>,
+    /// Execution size and mask.
+    pub exec: ExecCtrl,
+    /// The destination.
+    pub dst: XDst,
+    /// Index of the address word of channel 0.
+    pub words: u32,
+    /// Bytes added to every address.
+    pub imm: u32,
+    /// Bytes read per channel.
+    pub size: u32,
 }
 
 /// What a lifetime marker kills.
