@@ -845,8 +845,8 @@ fn a_wrong_shuffle_is_reported() {
         })
         .report();
         assert!(r.has(MismatchKind::BufferByte), "{target}: {r}");
-        // The indirect read a lane further on: the last lane reads past the variable
-        // its address was taken in, which the interpreter refuses.
+        // The indirect read a dword further on: each lane reads its source lane's
+        // neighbour (inside the staging variable, which holds qwords).
         let r = planted(&shader, target, LowerOptions::default(), &|t| {
             change_first(
                 t,
@@ -856,13 +856,6 @@ fn a_wrong_shuffle_is_reported() {
             )
         })
         .report();
-        assert!(!r.passed(), "{target}: {r}");
-        assert!(
-            r.mismatches.iter().any(|m| m
-                .instruction
-                .as_deref()
-                .is_some_and(|i| i.contains("r[A0(0),4]"))),
-            "{target}: {r}"
-        );
+        assert!(r.has(MismatchKind::BufferByte), "{target}: {r}");
     }
 }
