@@ -81,8 +81,15 @@ pub fn emit(cx: &mut Ctx, i: &IntrinsicInst, dest: Value) -> Result<(), EmitErro
         match x {
             // The same value in every lane: every defined result is that value.
             Opnd::Imm(_) | Opnd::Reg(Reg { stride: 0, .. }) => {
-                let vt = if bits == 64 { VType::Uq } else { VType::Ud };
-                cx.op("mov", d, vt, &[x]);
+                // A 64-bit value as its halves, as below.
+                for &hi in halves {
+                    let (dd, s) = if bits == 64 {
+                        (d.half(hi), x.half(hi))
+                    } else {
+                        (d, x)
+                    };
+                    cx.op("mov", dd, VType::Ud, &[s]);
+                }
                 continue;
             }
             Opnd::Reg(r) => {

@@ -7,7 +7,8 @@ mod common;
 
 use lowering::Device;
 
-/// Every shuffle and quad operation, 32- and 64-bit, some in a branch.
+/// Every shuffle and quad operation, 32- and 64-bit, some in a branch; `%43`
+/// shuffles a uniform 64-bit value (a copy).
 const SHADER: &str = "shader compute (local_size=64,1,1, subgroup_size=SG)
 fn main {
   block b0:
@@ -42,7 +43,10 @@ fn main {
     64   %31 = iadd %17, %18
     64   %19 = @quad_broadcast (%6, %5)
     64   %32 = iadd %31, %19
-    32   %33 = u2u32 %32
+    64   %42 = @load_push_constant (%1) (base=0, range=8)
+    64   %43 = @shuffle (%42, %0.x)
+    64   %44 = iadd %32, %43
+    32   %33 = u2u32 %44
     32   %34 = iadd %30, %33
     1    %20 = ieq %4, %1
     1    %21 = @shuffle_xor (%20, %5)
