@@ -1010,8 +1010,8 @@ void main() {{
     }
 }
 
-/// Subgroup instructions the IR has no form for (lane-indexed reads, clusters, quads)
-/// are refused by name, at their line.
+/// Subgroup instructions the IR has no form for (clustered reductions) are refused by
+/// name, at their line; shuffles and quad operations import.
 #[test]
 fn subgroup_operations_the_ir_cannot_express_are_refused_by_name() {
     if !have("glslangValidator") {
@@ -1019,20 +1019,14 @@ fn subgroup_operations_the_ir_cannot_express_are_refused_by_name() {
     }
     for (ext, expr, says) in [
         (
-            "shuffle",
-            "subgroupShuffle(x, 3u)",
-            "OpGroupNonUniformShuffle (a subgroup operation) is not supported",
-        ),
-        (
             "clustered",
             "subgroupClusteredAdd(x, 4u)",
             "OpGroupNonUniformIAdd with the group operation ClusteredReduce",
         ),
-        (
-            "quad",
-            "subgroupQuadSwapHorizontal(x)",
-            "OpGroupNonUniformQuadSwap (a subgroup operation) is not supported",
-        ),
+        ("shuffle", "subgroupShuffle(x, 3u)", ""),
+        ("shuffle_relative", "subgroupShuffleDown(x, 3u)", ""),
+        ("quad", "subgroupQuadSwapHorizontal(x)", ""),
+        ("quad", "subgroupQuadBroadcast(x, 1u)", ""),
     ] {
         let src = format!(
             "#version 450
@@ -1045,7 +1039,12 @@ void main() {{
 }}
 "
         );
-        let e = frontend::import(src.as_bytes(), Language::Glsl, None).unwrap_err();
+        let result = frontend::import(src.as_bytes(), Language::Glsl, None);
+        if says.is_empty() {
+            assert!(result.is_ok(), "{expr}: {:?}", result.err());
+            continue;
+        }
+        let e = result.unwrap_err();
         assert_eq!(e.kind, ErrorKind::Unsupported, "{expr}: {e}");
         assert!(e.message.contains(says), "{expr}: {e}");
         assert!(matches!(e.location, Location::Text { line: 7, .. }), "{e}");
@@ -1139,4 +1138,42 @@ void main() {
         &words[..8],
         &[0xc200, 0x7c00, 0x7bff, 0x7c00, 0x6800, 0x4200, 0x7c00, 0x6802]
     );
+}
+
+/// `OpGroupNonUniformQuadSwap`'s Direction picks the swap (2: diagonal); a Direction
+/// SPIR-V does not define is an invalid-module error naming it.
+#[test]
+fn quad_swap_directions() {
+    if !have("glslangValidator") || !have("spirv-as") || !have("spirv-dis") {
+        return;
+    }
+    let src = "#version 450
+#extension GL_KHR_shader_subgroup_quad : require
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) buffer B { uint data[]; };
+void main() {
+    uint x = data[gl_GlobalInvocationID.x];
+    data[gl_GlobalInvocationID.x] = subgroupQuadSwapDiagonal(x);
+}
+";
+    let spv = glslang(src, false, "quad_swap");
+    let imported = frontend::import(&spv, Language::SpirV, None).unwrap();
+    let text = imported.shader.to_string();
+    assert!(text.contains("@quad_swap_diagonal ("), "{text}");
+    // The same module with Direction 64 (the workgroup size's constant).
+    let bin = temp("quad_swap_dis.spv");
+    std::fs::write(&bin, &spv).unwrap();
+    let dis = Command::new("spirv-dis").arg(&bin).output().unwrap();
+    let _ = std::fs::remove_file(bin);
+    let dis = String::from_utf8(dis.stdout).unwrap();
+    let swap = dis
+        .lines()
+        .find(|l| l.contains("OpGroupNonUniformQuadSwap"))
+        .expect("a quad swap in the disassembly");
+    let (head, _direction) = swap.rsplit_once(' ').unwrap();
+    let changed = dis.replace(swap, &format!("{head} %uint_64"));
+    let e =
+        frontend::import(&assemble(&changed, "quad_swap_64"), Language::SpirV, None).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Invalid, "{e}");
+    assert!(e.message.contains("Direction 64"), "{e}");
 }

@@ -542,6 +542,26 @@ impl<'a> Builder<'a> {
             .expect("a subgroup operation has a destination")
     }
 
+    /// A shuffle or quad operation (`shuffle`, `shuffle_xor`, `shuffle_up`,
+    /// `shuffle_down`, `quad_broadcast`, `quad_swap_*`) of `value`, with `operand` (the
+    /// 32-bit index, mask or delta) for those that take one; `None` if `op` is none of
+    /// them or `operand` is missing or given to a quad swap.
+    pub fn shuffle(
+        &mut self,
+        op: IntrinsicOp,
+        value: impl Into<Src>,
+        operand: Option<Src>,
+    ) -> Option<Value> {
+        let kind = op.shuffle_kind()?;
+        let s = value.into();
+        let ty = self.func.src_type(s);
+        match (kind.has_operand(), operand) {
+            (true, Some(o)) => self.intrinsic(op, None, &[s, o], &[], Some(ty)),
+            (false, None) => self.intrinsic(op, None, &[s], &[], Some(ty)),
+            _ => None,
+        }
+    }
+
     /// `read_first_invocation`: `value` in the first active lane, for every active lane.
     pub fn read_first_invocation(&mut self, value: impl Into<Src>) -> Value {
         let s = value.into();

@@ -13,7 +13,7 @@ use crate::lsc::{
     channel_mask_letters, parse_channel_mask, AddrSize, AddrType, BlockShape, CacheControl,
     DataShape, LscAtomicOp, LscDesc, LscField, Sfid,
 };
-use crate::subgroup::{GroupOperation, ReductionOp};
+use crate::subgroup::{GroupOperation, ReductionOp, ShuffleKind};
 use crate::types::AluType;
 use std::fmt;
 
@@ -771,6 +771,46 @@ intrinsics! {
         image: ImageOperand::None, srcs: &[src("value", 1, 0)], dest: DestInfo::Variable, indices: &[K::ReductionOp],
         class: SystemValue, predicable: false, eliminate: true, reorder: false,
     }
+    /// NIR's `shuffle`: `value` of lane `index` of the subgroup (SPIR-V's `OpGroupNonUniformShuffle`); undefined where that lane is inactive or beyond the subgroup (`ir::subgroup`, "Shuffles and quad operations"). Never moved or merged.
+    Shuffle = "shuffle" {
+        image: ImageOperand::None, srcs: &[src("value", 0, 0), src("index", 1, 32)], dest: DestInfo::Variable, indices: &[],
+        class: SystemValue, predicable: false, eliminate: true, reorder: false,
+    }
+    /// NIR's `shuffle_xor`: `value` of lane `lane ^ mask` (`OpGroupNonUniformShuffleXor`).
+    ShuffleXor = "shuffle_xor" {
+        image: ImageOperand::None, srcs: &[src("value", 0, 0), src("mask", 1, 32)], dest: DestInfo::Variable, indices: &[],
+        class: SystemValue, predicable: false, eliminate: true, reorder: false,
+    }
+    /// NIR's `shuffle_up`: `value` of lane `lane - delta` (`OpGroupNonUniformShuffleUp`); undefined below lane `delta`.
+    ShuffleUp = "shuffle_up" {
+        image: ImageOperand::None, srcs: &[src("value", 0, 0), src("delta", 1, 32)], dest: DestInfo::Variable, indices: &[],
+        class: SystemValue, predicable: false, eliminate: true, reorder: false,
+    }
+    /// NIR's `shuffle_down`: `value` of lane `lane + delta` (`OpGroupNonUniformShuffleDown`); undefined where that is beyond the subgroup.
+    ShuffleDown = "shuffle_down" {
+        image: ImageOperand::None, srcs: &[src("value", 0, 0), src("delta", 1, 32)], dest: DestInfo::Variable, indices: &[],
+        class: SystemValue, predicable: false, eliminate: true, reorder: false,
+    }
+    /// NIR's `quad_broadcast`: `value` of lane `index` (0 to 3) of the lane's quad, lanes `4q .. 4q + 3` (`OpGroupNonUniformQuadBroadcast`).
+    QuadBroadcast = "quad_broadcast" {
+        image: ImageOperand::None, srcs: &[src("value", 0, 0), src("index", 1, 32)], dest: DestInfo::Variable, indices: &[],
+        class: SystemValue, predicable: false, eliminate: true, reorder: false,
+    }
+    /// NIR's `quad_swap_horizontal`: `value` of lane `lane ^ 1` (`OpGroupNonUniformQuadSwap`, direction 0).
+    QuadSwapHorizontal = "quad_swap_horizontal" {
+        image: ImageOperand::None, srcs: &[src("value", 0, 0)], dest: DestInfo::Variable, indices: &[],
+        class: SystemValue, predicable: false, eliminate: true, reorder: false,
+    }
+    /// NIR's `quad_swap_vertical`: `value` of lane `lane ^ 2` (`OpGroupNonUniformQuadSwap`, direction 1).
+    QuadSwapVertical = "quad_swap_vertical" {
+        image: ImageOperand::None, srcs: &[src("value", 0, 0)], dest: DestInfo::Variable, indices: &[],
+        class: SystemValue, predicable: false, eliminate: true, reorder: false,
+    }
+    /// NIR's `quad_swap_diagonal`: `value` of lane `lane ^ 3` (`OpGroupNonUniformQuadSwap`, direction 2).
+    QuadSwapDiagonal = "quad_swap_diagonal" {
+        image: ImageOperand::None, srcs: &[src("value", 0, 0)], dest: DestInfo::Variable, indices: &[],
+        class: SystemValue, predicable: false, eliminate: true, reorder: false,
+    }
     /// The sampler's `ld` message: fetches the texel at integer `(u, v, r)` and mip `lod`, no filtering.
     SamplerLd = "sampler_ld" {
         image: ImageOperand::Required, srcs: &[src("u", 1, 32), src("v", 1, 32), src("lod", 1, 32), src("r", 1, 32)],
@@ -925,6 +965,22 @@ impl IntrinsicOp {
             IntrinsicOp::ExclusiveScan => Some(GroupOperation::ExclusiveScan),
             _ => None,
         }
+    }
+
+    /// The lane rule of a shuffle or quad operation (`shuffle`, `shuffle_xor`,
+    /// `shuffle_up`, `shuffle_down`, `quad_broadcast`, `quad_swap_*`).
+    pub fn shuffle_kind(self) -> Option<ShuffleKind> {
+        Some(match self {
+            IntrinsicOp::Shuffle => ShuffleKind::Index,
+            IntrinsicOp::ShuffleXor => ShuffleKind::Xor,
+            IntrinsicOp::ShuffleUp => ShuffleKind::Up,
+            IntrinsicOp::ShuffleDown => ShuffleKind::Down,
+            IntrinsicOp::QuadBroadcast => ShuffleKind::QuadBroadcast,
+            IntrinsicOp::QuadSwapHorizontal => ShuffleKind::QuadSwap(1),
+            IntrinsicOp::QuadSwapVertical => ShuffleKind::QuadSwap(2),
+            IntrinsicOp::QuadSwapDiagonal => ShuffleKind::QuadSwap(3),
+            _ => return None,
+        })
     }
 
     /// Whether this is one of the LSC message intrinsics (`lsc_*`).

@@ -19,6 +19,40 @@
 //! - **Scans.** Hillis and Steele's: for `k` = 1, 2, 4, 8, 16, `t[i] = op(t[i - k],
 //!   t[i])`, a slot below 0 being the identity. The inclusive scan of lane `i` is `t[i]`;
 //!   the exclusive scan is `t[i - 1]`, the identity in lane 0.
+//!
+//! # Shuffles and quad operations
+//!
+//! NIR's `shuffle`, `shuffle_xor`, `shuffle_up`, `shuffle_down`, `quad_broadcast` and
+//! `quad_swap_horizontal`/`_vertical`/`_diagonal` (SPIR-V's
+//! `OpGroupNonUniformShuffle*`, `OpGroupNonUniformQuadBroadcast` and
+//! `OpGroupNonUniformQuadSwap`) give lane `i` the value of one source lane `s`
+//! ([`ShuffleKind::source_lane`]); `W` is the subgroup size and the operand a 32-bit
+//! unsigned integer:
+//!
+//! | intrinsic | source lane |
+//! | --- | --- |
+//! | `shuffle (value, index)` | `index` |
+//! | `shuffle_xor (value, mask)` | `i ^ mask` |
+//! | `shuffle_up (value, delta)` | `i - delta` |
+//! | `shuffle_down (value, delta)` | `i + delta` |
+//! | `quad_broadcast (value, index)` | `4 * (i / 4) + index` |
+//! | `quad_swap_horizontal`, `_vertical`, `_diagonal` | `i ^ 1`, `i ^ 2`, `i ^ 3` |
+//!
+//! The result is **undefined** where the source lane is not a lane of the subgroup
+//! (`s >= W`, `delta > i` for `shuffle_up`, an `index` of 4 or more for
+//! `quad_broadcast`) or is not active (it does not execute the instruction): the SPIR-V
+//! specification says so of each of these instructions ("the resulting value is
+//! undefined" when the Id "is an inactive invocation" or out of range; SPIR-V 1.6,
+//! section 3.56.24, "Non-Uniform Instructions"), and NIR's `nir_intrinsics.py` defines
+//! no more. The interpreter writes 0 there, which promises nothing: with
+//! `Config::track_undef` such a result is tainted as an `undef` is, so that the
+//! comparisons that track undefs (the pass property suites) accept any value there,
+//! and a back end may give any value (the vISA kernels read whatever the source lane's
+//! register holds). An undefined index, or an undefined value in the source lane,
+//! taints the result as well. `ir-opt verify` does not track undefs: a shader that
+//! stores such a result can report a mismatch between its forms, as one that stores
+//! an `undef` can. Unlike the reductions, any value shape is
+//! moved (every component from the same source lane).
 
 use crate::alu::AluOp;
 
@@ -150,6 +184,48 @@ pub enum GroupOperation {
     InclusiveScan,
     /// Lane `i` gets the combination of the active lanes below `i`.
     ExclusiveScan,
+}
+
+/// How a shuffle or quad operation picks its source lane (see the module docs).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum ShuffleKind {
+    /// `shuffle`: the lane the operand names.
+    Index,
+    /// `shuffle_xor`: the lane's index exclusive-or the operand.
+    Xor,
+    /// `shuffle_up`: the lane the operand below.
+    Up,
+    /// `shuffle_down`: the lane the operand above.
+    Down,
+    /// `quad_broadcast`: lane `operand` (0 to 3) of the lane's quad.
+    QuadBroadcast,
+    /// `quad_swap_*`: the lane's index exclusive-or this constant (1 horizontal, 2
+    /// vertical, 3 diagonal); no operand.
+    QuadSwap(u32),
+}
+
+impl ShuffleKind {
+    /// Whether the intrinsic has a second, lane-selecting operand.
+    pub fn has_operand(self) -> bool {
+        !matches!(self, ShuffleKind::QuadSwap(_))
+    }
+
+    /// The lane whose value lane `lane` of a subgroup of `width` lanes receives, given
+    /// the lane's operand (ignored by the quad swaps); `None` where the result is
+    /// undefined because that lane is out of range (beyond the subgroup, below lane 0,
+    /// or outside the quad). Whether the lane is active is the caller's business.
+    pub fn source_lane(self, lane: u32, operand: u32, width: u32) -> Option<u32> {
+        let s = match self {
+            ShuffleKind::Index => operand,
+            ShuffleKind::Xor => lane ^ operand,
+            ShuffleKind::Up => lane.checked_sub(operand)?,
+            ShuffleKind::Down => lane.checked_add(operand)?,
+            ShuffleKind::QuadBroadcast if operand < 4 => (lane & !3) + operand,
+            ShuffleKind::QuadBroadcast => return None,
+            ShuffleKind::QuadSwap(x) => lane ^ x,
+        };
+        (s < width).then_some(s)
+    }
 }
 
 /// Runs a subgroup operation on `slots` (one entry per lane, [`SLOTS`] long, each
@@ -327,6 +403,28 @@ mod tests {
         )
         .unwrap();
         assert_eq!(s[0], id);
+    }
+
+    #[test]
+    fn shuffle_source_lanes() {
+        // By hand, in a subgroup of 16 lanes.
+        use ShuffleKind::*;
+        assert_eq!(Index.source_lane(3, 9, 16), Some(9));
+        assert_eq!(Index.source_lane(3, 16, 16), None);
+        assert_eq!(Xor.source_lane(5, 3, 16), Some(6));
+        assert_eq!(Xor.source_lane(5, 16, 16), None);
+        assert_eq!(Up.source_lane(5, 2, 16), Some(3));
+        assert_eq!(Up.source_lane(1, 2, 16), None);
+        assert_eq!(Up.source_lane(5, u32::MAX, 16), None);
+        assert_eq!(Down.source_lane(5, 2, 16), Some(7));
+        assert_eq!(Down.source_lane(14, 2, 16), None);
+        assert_eq!(Down.source_lane(1, u32::MAX, 16), None);
+        assert_eq!(QuadBroadcast.source_lane(6, 1, 16), Some(5));
+        assert_eq!(QuadBroadcast.source_lane(6, 4, 16), None);
+        assert_eq!(QuadSwap(1).source_lane(6, 0, 16), Some(7));
+        assert_eq!(QuadSwap(2).source_lane(6, 0, 16), Some(4));
+        assert_eq!(QuadSwap(3).source_lane(6, 0, 16), Some(5));
+        assert_eq!(QuadSwap(3).source_lane(6, 0, 8), Some(5));
     }
 
     #[test]

@@ -776,3 +776,77 @@ fn swapped_sample_l_parameters_are_reported() {
     );
     assert!(r.has(MismatchKind::ImageTexel), "{r}");
 }
+
+// ----- shuffles ---------------------------------------------------------------------
+
+/// Every lane's word shuffled three ways, all from active lanes inside the subgroup:
+/// `shuffle_xor` by 5, `shuffle` to lane `(u >> 4) & 7`, the diagonal quad swap,
+/// combined and stored per lane.
+const SHUFFLE_SHADER: &str = "shader compute (local_size=32,1,1)
+buffer @data : ssbo (block=0, size=256)
+
+fn main {
+  block b0:
+    32x3 %0 = @load_local_invocation_id
+    32   %1 = load_const (0x00000004)
+    32   %2 = imul %0.x, %1
+    32   %6 = load_const (0x00000000)
+    32   %3 = @load_ssbo (%6, %2) (access=none, align_mul=4)
+    32   %4 = load_const (0x00000005)
+    32   %5 = ushr %3, %1
+    32   %7 = load_const (0x00000007)
+    32   %8 = iand %5, %7
+    32   %9 = @shuffle_xor (%3, %4)
+    32   %10 = @shuffle (%3, %8)
+    32   %11 = @quad_swap_diagonal (%3)
+    32   %12 = imul %10, %7
+    32   %13 = iadd %9, %12
+    32   %14 = ishl %11, %1
+    32   %15 = iadd %13, %14
+    32   %16 = load_const (0x00000080)
+    32   %17 = iadd %2, %16
+    @store_ssbo (%15, %6, %17) (access=none, align_mul=4)
+}
+";
+
+#[test]
+fn a_wrong_shuffle_is_reported() {
+    let shader = ir::parse_shader(SHUFFLE_SHADER).unwrap_or_else(|e| panic!("{e:?}"));
+    for target in ["dg2", "tgl", "skl"] {
+        // The xor mask of the first shuffle off by one: every lane reads lane ^ 4.
+        let r = planted(&shader, target, LowerOptions::default(), &|t| {
+            change_first(
+                t,
+                "the xor of the shuffle's lane",
+                |l| l.starts_with("xor (M1, 16) t") && l.ends_with(" 0x5:ud"),
+                |l| l.replacen(" 0x5:ud", " 0x4:ud", 1),
+            )
+        })
+        .report();
+        assert!(r.has(MismatchKind::BufferByte), "{target}: {r}");
+        // The lane's byte offset scaled by 2 instead of 4 (a word, not a dword, per
+        // lane): lanes read the wrong elements.
+        let r = planted(&shader, target, LowerOptions::default(), &|t| {
+            change_first(
+                t,
+                "the scaling of the shuffle's offsets",
+                |l| l.starts_with("shl (M1, 16) t") && l.ends_with(" 0x2:ud"),
+                |l| l.replacen(" 0x2:ud", " 0x1:ud", 1),
+            )
+        })
+        .report();
+        assert!(r.has(MismatchKind::BufferByte), "{target}: {r}");
+        // The indirect read a dword further on: each lane reads its source lane's
+        // neighbour (inside the staging variable, which holds qwords).
+        let r = planted(&shader, target, LowerOptions::default(), &|t| {
+            change_first(
+                t,
+                "the indirect read",
+                |l| l.contains("r[A0(0),0]<1,0>:ud"),
+                |l| l.replacen("r[A0(0),0]", "r[A0(0),4]", 1),
+            )
+        })
+        .report();
+        assert!(r.has(MismatchKind::BufferByte), "{target}: {r}");
+    }
+}

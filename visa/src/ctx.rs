@@ -118,6 +118,10 @@ pub struct Ctx<'a> {
     /// The dwords of the UBO ranges read at the kernel's start, by `(block, byte
     /// offset)` ([`crate::ubo_block::load_ranges`]).
     pub ubo_dwords: HashMap<(u32, u32), Reg>,
+    /// The variable every shuffle copies its value into and reads through the address
+    /// register ([`crate::shuffle`]): one per kernel, since GenX_IR keeps a variable
+    /// whose address is taken live far beyond its last read.
+    pub shuffle_staging: Option<Reg>,
     body: String,
     inst: Option<Inst>,
     /// Per value: its first variable and the components each variable holds (a
@@ -180,6 +184,7 @@ impl<'a> Ctx<'a> {
             abi,
             buffer_bases: HashMap::new(),
             ubo_dwords: HashMap::new(),
+            shuffle_staging: None,
             body: String::with_capacity(func.num_inst_ids() * 64),
             inst: None,
             values: vec![None; func.num_value_ids()],

@@ -46,6 +46,7 @@ pub struct Decls {
     vars: Vec<VarDecl>,
     views: HashMap<(VarId, VType), VarId>,
     preds: Vec<(String, u32)>,
+    addrs: Vec<(String, u32)>,
     surfaces: Vec<String>,
     samplers: Vec<String>,
 }
@@ -131,6 +132,16 @@ impl Decls {
         }
     }
 
+    /// Declares an address variable of `elts` 16-bit elements (`v_type=A`), the
+    /// address register an indirect operand `r[A0(0),0]` reads; declared once, the
+    /// widest asked for.
+    pub fn addr(&mut self, name: &str, elts: u32) {
+        match self.addrs.iter_mut().find(|(n, _)| n == name) {
+            Some((_, e)) => *e = (*e).max(elts),
+            None => self.addrs.push((name.to_string(), elts)),
+        }
+    }
+
     /// Declares a surface variable (its value, the binding-table index, is set with
     /// `movs` before use).
     pub fn surface(&mut self, name: &str) {
@@ -174,6 +185,9 @@ impl Decls {
                 let _ = write!(out, " alias=<{}, {off}>", self.vars[base.0 as usize].name);
             }
             out.push('\n');
+        }
+        for (a, n) in &self.addrs {
+            let _ = writeln!(out, ".decl {a} v_type=A num_elts={n}");
         }
         for (p, n) in &self.preds {
             let _ = writeln!(out, ".decl {p} v_type=P num_elts={n}");

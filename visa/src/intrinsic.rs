@@ -86,6 +86,11 @@ pub fn emit(
         LoadGlobal | StoreGlobal | LoadSsbo | StoreSsbo | GetSsboSize | LoadUbo | LoadShared
         | StoreShared | SsboAtomic | SsboAtomicSwap | SharedAtomic | SharedAtomicSwap
         | LoadPushConstant | LoadConstant | ImageLoadParam => memory::emit(cx, inst, i, dest),
+        Shuffle | ShuffleXor | ShuffleUp | ShuffleDown | QuadBroadcast | QuadSwapHorizontal
+        | QuadSwapVertical | QuadSwapDiagonal => {
+            let dest = need_dest(cx)?;
+            crate::shuffle::emit(cx, i, dest)
+        }
         Reduce | InclusiveScan | ExclusiveScan => {
             let dest = need_dest(cx)?;
             crate::subgroup::emit(cx, i, dest)

@@ -98,7 +98,10 @@
 //! **Subgroups.** `reduce`, `inclusive_scan` and `exclusive_scan` of 32-bit values are
 //! `NoMask` halving trees and Hillis-Steele steps over a temporary with one slot per
 //! lane, in the order `ir::subgroup` defines ([`subgroup`]); `read_first_invocation`
-//! finds the first active lane with `fbl`; `load_subgroup_size` is `W`.
+//! finds the first active lane with `fbl`; `load_subgroup_size` is `W`. Shuffles and
+//! quad operations of 32- and 64-bit values read each lane's source lane through the
+//! address register (`addr_add`, then `mov` from `r[A0(0),0]<1,0>`), as IGC emits
+//! `sub_group_shuffle` ([`shuffle`]).
 //!
 //! **Messages.** Each message runs at the width the lowering's legality table gives
 //! the platform, split over the kernel's lanes with execution masks `M1`, `M3`, `M5`,
@@ -192,6 +195,7 @@ pub mod phi;
 pub mod pressure;
 pub mod round64;
 pub mod sampler;
+pub mod shuffle;
 pub mod sqrt;
 pub mod subgroup;
 pub mod sysval;

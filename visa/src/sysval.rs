@@ -95,22 +95,7 @@ pub fn emit(cx: &mut Ctx, op: IntrinsicOp, dest: Value) -> Result<(), EmitError>
         }
         LoadSubgroupInvocation => {
             let d = cx.dest(dest, 0)?;
-            let t = cx.temp(VType::Uw);
-            // 0..7 from a packed vector immediate, then +8, +16, +24 for the next
-            // eight lanes; written without the execution mask, then copied under it.
-            let d0 = cx.dst(t, VType::Uw);
-            cx.line(&format!("mov (M1_NM, 8) {d0} 0x76543210:uv"));
-            let mut k = 8;
-            while k < cx.t.simd {
-                let n = k.min(cx.t.simd - k);
-                let dk = cx.dst(t.at(k * 2), VType::Uw);
-                let s0 = cx.src(Opnd::Reg(t), VType::Uw);
-                cx.line(&format!(
-                    "add (M1_NM, {n}) {dk} {s0} {}",
-                    VType::Uw.imm(u64::from(k))
-                ));
-                k += n;
-            }
+            let t = lane_ids(cx);
             cx.op_typed("mov", (d, UD), &[(Opnd::Reg(t), VType::Uw)]);
         }
         LoadSubgroupId => {
@@ -174,4 +159,25 @@ fn local_index(cx: &mut Ctx, d: Reg) {
     if acc_ty == VType::Uw {
         cx.op_typed("mov", (d, UD), &[(acc, VType::Uw)]);
     }
+}
+
+/// A fresh `uw` temporary holding each lane's index in every lane, written without the
+/// execution mask: 0..7 from a packed vector immediate, then +8, +16, +24 for the next
+/// eight lanes (as IGC writes its lane ids).
+pub fn lane_ids(cx: &mut Ctx) -> Reg {
+    let t = cx.temp(VType::Uw);
+    let d0 = cx.dst(t, VType::Uw);
+    cx.line(&format!("mov (M1_NM, 8) {d0} 0x76543210:uv"));
+    let mut k = 8;
+    while k < cx.t.simd {
+        let n = k.min(cx.t.simd - k);
+        let dk = cx.dst(t.at(k * 2), VType::Uw);
+        let s0 = cx.src(Opnd::Reg(t), VType::Uw);
+        cx.line(&format!(
+            "add (M1_NM, {n}) {dk} {s0} {}",
+            VType::Uw.imm(u64::from(k))
+        ));
+        k += n;
+    }
+    t
 }

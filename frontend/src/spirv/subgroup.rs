@@ -16,8 +16,16 @@
 //!   `BallotBitCount` and `BallotFindLSB`/`FindMSB` read that word, masked to the
 //!   subgroup's lanes where SPIR-V ignores the others.
 //!
-//! Shuffles, quad operations and clustered reductions are errors that name the
-//! instruction: the IR has no lane-indexed read.
+//! - `Shuffle`, `ShuffleXor`, `ShuffleUp` and `ShuffleDown` are NIR's `shuffle`,
+//!   `shuffle_xor`, `shuffle_up` and `shuffle_down`, `QuadBroadcast` is
+//!   `quad_broadcast` and `QuadSwap` with the constant `Direction` 0, 1 or 2
+//!   `quad_swap_horizontal`, `_vertical` or `_diagonal` (as `vtn_subgroup.c` maps
+//!   them), one per component, booleans moved as 32-bit 0 or 1; the index, mask or
+//!   delta as 32 bits. Where the source lane is inactive or out of range the result is
+//!   undefined, as SPIR-V says (`ir::subgroup`).
+//!
+//! Clustered reductions (`ClusteredReduce`, and `PartitionedReduceNV` and friends)
+//! are errors that name the instruction: the IR's reductions cover the whole subgroup.
 
 use super::context::Ctx;
 use super::types::Ty;
@@ -52,7 +60,9 @@ pub fn instruction(
             | GroupNonUniformBallotBitCount
             | GroupNonUniformBallotFindLSB
             | GroupNonUniformBallotFindMSB
+            | GroupNonUniformQuadSwap
     ) && reduction(o).is_none()
+        && shuffle_op(o).is_none()
     {
         return Ok(false);
     }
@@ -177,6 +187,30 @@ pub fn instruction(
             };
             ctx.alu(op, &[word])?
         }
+        GroupNonUniformQuadSwap => {
+            let x = operand(ctx, 0)?;
+            let dir = rest
+                .get(1)
+                .ok_or_else(|| ctx.invalid(format!("Op{o:?} has too few operands")))?;
+            let op = match scope(ctx, *dir)? {
+                0 => IntrinsicOp::QuadSwapHorizontal,
+                1 => IntrinsicOp::QuadSwapVertical,
+                2 => IntrinsicOp::QuadSwapDiagonal,
+                d => {
+                    return Err(ctx.invalid(format!(
+                        "OpGroupNonUniformQuadSwap with Direction {d} (SPIR-V defines 0, 1 and 2)"
+                    )))
+                }
+            };
+            shuffle(ctx, op, x, None)?
+        }
+        _ if shuffle_op(o).is_some() => {
+            let op = shuffle_op(o).ok_or_else(|| ctx.internal("a shuffle without its op"))?;
+            let x = operand(ctx, 0)?;
+            let lane = operand(ctx, 1)?;
+            let lane = to_u32(ctx, lane)?;
+            shuffle(ctx, op, x, Some(lane))?
+        }
         _ => {
             let Some((int_op, float_op)) = reduction(o) else {
                 return Ok(false);
@@ -238,6 +272,37 @@ fn reduction(o: Op) -> Option<(ReductionOp, ReductionOp)> {
         GroupNonUniformBitwiseOr | GroupNonUniformLogicalOr => (R::Ior, R::Ior),
         GroupNonUniformBitwiseXor | GroupNonUniformLogicalXor => (R::Ixor, R::Ixor),
         _ => return None,
+    })
+}
+
+/// The IR intrinsic of a shuffle or quad broadcast, whose second operand picks the
+/// lane.
+fn shuffle_op(o: Op) -> Option<IntrinsicOp> {
+    use Op::*;
+    Some(match o {
+        GroupNonUniformShuffle => IntrinsicOp::Shuffle,
+        GroupNonUniformShuffleXor => IntrinsicOp::ShuffleXor,
+        GroupNonUniformShuffleUp => IntrinsicOp::ShuffleUp,
+        GroupNonUniformShuffleDown => IntrinsicOp::ShuffleDown,
+        GroupNonUniformQuadBroadcast => IntrinsicOp::QuadBroadcast,
+        _ => return None,
+    })
+}
+
+/// The shuffle or quad operation `op` of each component of `x` (booleans as words),
+/// with the 32-bit `lane` operand where `op` takes one.
+fn shuffle(
+    ctx: &mut Ctx<'_>,
+    op: IntrinsicOp,
+    x: Src,
+    lane: Option<Src>,
+) -> Result<Src, ImportError> {
+    per_component(ctx, x, |ctx, c| {
+        let w = as_word(ctx, c)?;
+        let v = ctx
+            .build(|b| b.shuffle(op, w, lane))
+            .ok_or_else(|| ctx.internal(format!("`@{op}` with the wrong operands")))?;
+        from_word(ctx, Src::new(v), c)
     })
 }
 

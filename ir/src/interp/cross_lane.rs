@@ -1,18 +1,47 @@
-//! The intrinsics whose lanes read each other's values: `read_first_invocation` and
+//! The intrinsics whose lanes read each other's values: `read_first_invocation`,
 //! the subgroup reductions and scans (`reduce`, `inclusive_scan`, `exclusive_scan`),
-//! in the order `crate::subgroup` defines.
+//! in the order `crate::subgroup` defines, and the shuffles and quad operations, whose
+//! result is undefined (0 here, tainted when undefs are tracked) where the source lane
+//! is inactive or out of range (`crate::subgroup`, "Shuffles and quad operations").
 
 use super::lanes::{lanes_of as lanes, Mask};
 use crate::alu::AluOp;
 use crate::eval::{eval_alu_flagged, EvalError, Operand};
 use crate::function::IntrinsicInst;
 use crate::intrinsic::{IndexKind, IntrinsicOp};
-use crate::subgroup::{self, GroupOperation, ReductionOp, SLOTS};
+use crate::subgroup::{self, GroupOperation, ReductionOp, ShuffleKind, SLOTS};
 use crate::types::Type;
 
 /// Whether `op` reads other lanes' values.
 pub(super) fn is_cross_lane(op: IntrinsicOp) -> bool {
-    op == IntrinsicOp::ReadFirstInvocation || op.group_operation().is_some()
+    op == IntrinsicOp::ReadFirstInvocation
+        || op.group_operation().is_some()
+        || op.shuffle_kind().is_some()
+}
+
+/// The operands of a cross-lane intrinsic: every source's values, lane-major, from
+/// `offsets[k]` for source `k`, and the subgroup's lane count.
+pub(super) struct Sources<'a> {
+    /// The sources' values (or, for [`tainted`], their undef flags).
+    pub data: &'a [u64],
+    /// Where each source starts in `data`.
+    pub offsets: &'a [usize],
+    /// The subgroup's lanes.
+    pub width: usize,
+}
+
+/// The lane a shuffle or quad operation gives lane `lane` the value of, if that lane
+/// is in range and active: `None` where the result is undefined.
+fn shuffle_source(kind: ShuffleKind, s: &Sources<'_>, mask: Mask, lane: usize) -> Option<usize> {
+    let operand = if kind.has_operand() {
+        let at = s.offsets.get(1).copied()? + lane;
+        *s.data.get(at)? as u32
+    } else {
+        0
+    };
+    let width = s.width.min(SLOTS) as u32;
+    let from = kind.source_lane(lane as u32, operand, width)? as usize;
+    (mask & (1 << from) != 0).then_some(from)
 }
 
 /// Runs a cross-lane intrinsic of result type `ty` on the lanes of `mask`: `src` holds
@@ -22,10 +51,22 @@ pub(super) fn run(
     intr: &IntrinsicInst,
     ty: Type,
     mask: Mask,
-    src: &[u64],
+    srcs: &Sources<'_>,
     dest: &mut [u64],
 ) -> Result<(), (AluOp, EvalError)> {
     let n = ty.num_components() as usize;
+    let src = &srcs.data[srcs.offsets.first().copied().unwrap_or(0)..];
+    if let Some(kind) = intr.op.shuffle_kind() {
+        for lane in lanes(mask) {
+            let out = &mut dest[lane * n..lane * n + n];
+            match shuffle_source(kind, srcs, mask, lane) {
+                Some(from) => out.copy_from_slice(&src[from * n..from * n + n]),
+                // Undefined: 0, which `tainted` marks as such.
+                None => out.fill(0),
+            }
+        }
+        return Ok(());
+    }
     let Some(kind) = intr.op.group_operation() else {
         // `read_first_invocation`: the lowest active lane's value, in every active lane.
         let first = mask.trailing_zeros() as usize;
@@ -68,10 +109,34 @@ pub(super) fn run(
     Ok(())
 }
 
-/// Whether lane `lane`'s result of a cross-lane intrinsic may be anything because a
-/// lane it reads is undefined: `undef` holds one flag per lane and component of the
-/// source.
-pub(super) fn tainted(op: IntrinsicOp, n: usize, mask: Mask, lane: usize, undef: &[bool]) -> bool {
+/// Whether lane `lane`'s result of a cross-lane intrinsic may be anything: a lane it
+/// reads is undefined, or (a shuffle) its index is or its source lane is inactive or
+/// out of range. `undef` holds one flag per lane and component of each source, at
+/// `values`' offsets; `values` are the sources' values.
+pub(super) fn tainted(
+    op: IntrinsicOp,
+    n: usize,
+    mask: Mask,
+    lane: usize,
+    values: &Sources<'_>,
+    undef: &[bool],
+) -> bool {
+    let start = values.offsets.first().copied().unwrap_or(0);
+    if let Some(kind) = op.shuffle_kind() {
+        let index_undef = kind.has_operand()
+            && values
+                .offsets
+                .get(1)
+                .is_none_or(|&o| undef.get(o + lane) != Some(&false));
+        return index_undef
+            || match shuffle_source(kind, values, mask, lane) {
+                Some(from) => undef[start + from * n..start + from * n + n]
+                    .iter()
+                    .any(|&u| u),
+                None => true,
+            };
+    }
+    let undef = &undef[start..];
     let read: Mask = match op.group_operation() {
         None => 1u32 << mask.trailing_zeros(),
         Some(GroupOperation::Reduce) => mask,

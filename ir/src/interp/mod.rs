@@ -1371,12 +1371,14 @@ impl<'s> Interpreter<'s> {
         }
         if cross_lane::is_cross_lane(intr.op) {
             if let Some(ty) = dest_type {
-                let from = self.src_offsets.first().copied().unwrap_or(0);
-                cross_lane::run(intr, ty, mask, &self.src_data[from..], dest_slice).map_err(
-                    |(op, error)| {
-                        InterpError::new(span, Some(inst), None, InterpErrorKind::Alu { op, error })
-                    },
-                )?;
+                let srcs = cross_lane::Sources {
+                    data: &self.src_data,
+                    offsets: &self.src_offsets,
+                    width: lanes,
+                };
+                cross_lane::run(intr, ty, mask, &srcs, dest_slice).map_err(|(op, error)| {
+                    InterpError::new(span, Some(inst), None, InterpErrorKind::Alu { op, error })
+                })?;
             }
         } else if intr.op == IntrinsicOp::LoadConstant {
             let offsets = &self.src_data[self.src_offsets.first().copied().unwrap_or(0)..];
@@ -1441,9 +1443,13 @@ impl<'s> Interpreter<'s> {
                 let cross = cross_lane::is_cross_lane(intr.op);
                 for lane in lanes_of(mask) {
                     if cross {
-                        let from = self.src_offsets.first().copied().unwrap_or(0);
-                        let u = &self.src_undef[from..];
-                        let t = cross_lane::tainted(intr.op, n, mask, lane, u);
+                        let srcs = cross_lane::Sources {
+                            data: &self.src_data,
+                            offsets: &self.src_offsets,
+                            width: self.lanes,
+                        };
+                        let u = &self.src_undef;
+                        let t = cross_lane::tainted(intr.op, n, mask, lane, &srcs, u);
                         self.write_undef(slot, lane, std::iter::repeat(t));
                         continue;
                     }

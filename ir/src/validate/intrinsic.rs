@@ -303,7 +303,15 @@ impl FnCheck<'_> {
             IntrinsicOp::Reduce
             | IntrinsicOp::InclusiveScan
             | IntrinsicOp::ExclusiveScan
-            | IntrinsicOp::ReadFirstInvocation => {
+            | IntrinsicOp::ReadFirstInvocation
+            | IntrinsicOp::Shuffle
+            | IntrinsicOp::ShuffleXor
+            | IntrinsicOp::ShuffleUp
+            | IntrinsicOp::ShuffleDown
+            | IntrinsicOp::QuadBroadcast
+            | IntrinsicOp::QuadSwapHorizontal
+            | IntrinsicOp::QuadSwapVertical
+            | IntrinsicOp::QuadSwapDiagonal => {
                 // A lane's value or a combination of lanes' values: the shape of the
                 // source, of a size the reduction op takes.
                 if let (Some(d), Some(s)) = (dest_ty, src_of("value")) {

@@ -157,6 +157,38 @@ pub struct Inst {
 pub enum InstKind {
     /// Arithmetic, logic, comparison and move instructions.
     Alu(AluInst),
+    /// `addr_add (exec) A(sub)<1> &V src`: each channel's address register element
+    /// becomes the byte address of `V` plus the channel's `src` (`uw` byte offsets).
+    AddrAdd {
+        /// Execution size and mask.
+        exec: ExecCtrl,
+        /// The address variable.
+        addr: String,
+        /// Its first element written.
+        sub: u32,
+        /// The variable whose address is taken.
+        base: String,
+        /// The byte offsets.
+        src: Src,
+    },
+    /// `[(P)] mov (exec) dst r[A(sub),imm]<1,0>:ty`: each channel reads the `ty` at its
+    /// own address register element plus `imm` (the `VxH` region).
+    MovIndirect {
+        /// The predicate.
+        pred: Option<PredUse>,
+        /// Execution size and mask.
+        exec: ExecCtrl,
+        /// The destination.
+        dst: Dst,
+        /// The address variable.
+        addr: String,
+        /// Its element of channel 0.
+        sub: u32,
+        /// Bytes added to every address.
+        imm: u32,
+        /// The element type read.
+        ty: super::types::VType,
+    },
     /// `setp (exec) P src`.
     Setp {
         /// Execution size and mask.

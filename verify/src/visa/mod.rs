@@ -50,6 +50,7 @@ pub mod control;
 pub mod convert;
 pub mod dispatch;
 pub mod error;
+pub mod indirect;
 pub mod lanes;
 pub mod leg;
 pub mod lexer;

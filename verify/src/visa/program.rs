@@ -132,6 +132,10 @@ pub struct XAlu {
 pub enum XInst {
     /// An ALU instruction.
     Alu(Box<XAlu>),
+    /// `addr_add` (`super::indirect`).
+    AddrAdd(Box<XAddrAdd>),
+    /// `mov` from an indirect `r[A(sub),imm]<1,0>` source (`super::indirect`).
+    MovIndirect(Box<XMovIndirect>),
     /// `setp`.
     Setp {
         /// Execution size and mask.
@@ -195,6 +199,38 @@ pub enum XInst {
     /// (or predicate bits) are refilled with the uninitialised pattern, which exposes a
     /// kernel that still reads it.
     Lifetime(Dead),
+}
+
+/// `addr_add`, resolved (run by `super::indirect`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct XAddrAdd {
+    /// Execution size and mask.
+    pub exec: ExecCtrl,
+    /// Index of the address word of channel 0 (two words per element).
+    pub words: u32,
+    /// The byte address of the variable taken.
+    pub base: u32,
+    /// The byte just past that variable.
+    pub end: u32,
+    /// The byte offsets.
+    pub src: XSrc,
+}
+
+/// `mov` from an indirect source, resolved (run by `super::indirect`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct XMovIndirect {
+    /// The predicate.
+    pub pred: Option<XPred>,
+    /// Execution size and mask.
+    pub exec: ExecCtrl,
+    /// The destination.
+    pub dst: XDst,
+    /// Index of the address word of channel 0.
+    pub words: u32,
+    /// Bytes added to every address.
+    pub imm: u32,
+    /// Bytes read per channel.
+    pub size: u32,
 }
 
 /// What a lifetime marker kills.
@@ -351,6 +387,10 @@ impl Program {
     fn compile(&self, kind: &InstKind, line: u32) -> Result<XInst, VisaError> {
         Ok(match kind {
             InstKind::Alu(a) => XInst::Alu(Box::new(self.alu(a, line)?)),
+            InstKind::AddrAdd { .. } => XInst::AddrAdd(Box::new(self.addr_add(kind, line)?)),
+            InstKind::MovIndirect { .. } => {
+                XInst::MovIndirect(Box::new(self.mov_indirect(kind, line)?))
+            }
             InstKind::Setp { exec, dst, src } => {
                 self.check_exec(*exec, line)?;
                 let id = self.layout.pred_var(dst, line)?;
@@ -497,6 +537,9 @@ impl Program {
                     }
                     VarRef::Pred(i) => Dead::Pred(i),
                     VarRef::Address => Dead::Nothing,
+                    VarRef::State(i) if self.layout.states[i].kind == StateKind::Address => {
+                        Dead::Nothing
+                    }
                     _ => {
                         return Err(err(
                             line,
@@ -545,16 +588,22 @@ impl Program {
         exec: ExecCtrl,
         line: u32,
     ) -> Result<(u32, StateKind), VisaError> {
-        let VarRef::State(i) = self.layout.lookup(var, line)? else {
-            return Err(err(
+        let wrong = || {
+            err(
                 line,
                 ErrorKind::WrongVariableKind {
                     name: var.to_string(),
                     expected: "a surface or sampler",
                 },
-            ));
+            )
+        };
+        let VarRef::State(i) = self.layout.lookup(var, line)? else {
+            return Err(wrong());
         };
         let st = &self.layout.states[i];
+        if st.kind == StateKind::Address {
+            return Err(wrong());
+        }
         if offset + u32::from(exec.size) > st.num_elts {
             return Err(err(
                 line,
@@ -600,7 +649,7 @@ impl Program {
         Ok(())
     }
 
-    fn pred_use(
+    pub(super) fn pred_use(
         &self,
         pred: Option<&super::listing::PredUse>,
         exec: ExecCtrl,
@@ -651,7 +700,7 @@ impl Program {
         Ok((v.ty, offs.into_boxed_slice()))
     }
 
-    fn dst(&self, d: &Dst, exec: ExecCtrl, line: u32) -> Result<XDst, VisaError> {
+    pub(super) fn dst(&self, d: &Dst, exec: ExecCtrl, line: u32) -> Result<XDst, VisaError> {
         match d {
             Dst::Pred(name) => {
                 let id = self.layout.pred_var(name, line)?;
@@ -679,7 +728,13 @@ impl Program {
         }
     }
 
-    fn src(&self, s: &Src, exec: ExecCtrl, line: u32, scalar: bool) -> Result<XSrc, VisaError> {
+    pub(super) fn src(
+        &self,
+        s: &Src,
+        exec: ExecCtrl,
+        line: u32,
+        scalar: bool,
+    ) -> Result<XSrc, VisaError> {
         match s {
             Src::Pred(name) => Ok(XSrc::Pred(self.layout.pred_var(name, line)?)),
             Src::Imm { bits, ty } => {

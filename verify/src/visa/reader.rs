@@ -418,6 +418,16 @@ fn read_inst(c: &mut Cursor<'_>) -> Result<Inst, VisaError> {
                 c.expect_end()?;
                 InstKind::Movs { exec, dst, src }
             }
+            "addr_add" => {
+                no_modifiers(c, &parts, m)?;
+                if pred.is_some() {
+                    return Err(bad(line, "`addr_add` takes no predicate"));
+                }
+                super::indirect::read_addr_add(c)?
+            }
+            "mov" if parts.len() == 1 && super::indirect::has_indirect_source(c) => {
+                super::indirect::read_mov_indirect(c, pred)?
+            }
             "setp" => {
                 no_modifiers(c, &parts, m)?;
                 if pred.is_some() {

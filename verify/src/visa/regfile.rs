@@ -59,6 +59,9 @@ pub enum StateKind {
     Surface,
     /// A sampler.
     Sampler,
+    /// An address variable (`v_type=A`): two words per element, see
+    /// `super::indirect`.
+    Address,
 }
 
 /// A surface or sampler variable: one 32-bit handle per element.
@@ -267,7 +270,24 @@ impl Layout {
                     });
                     VarRef::Pred(l.preds.len() - 1)
                 }
-                DeclKind::Address { .. } => VarRef::Address,
+                DeclKind::Address { num_elts } => {
+                    if !(1..=16).contains(num_elts) {
+                        return Err(bad(format!(
+                            "an address variable has 1 to 16 elements, not {num_elts}"
+                        )));
+                    }
+                    // Two words per element: the byte address and the end of the
+                    // variable it was taken in (`super::indirect`).
+                    l.states.push(StateVar {
+                        name: d.name.clone(),
+                        kind: StateKind::Address,
+                        num_elts: *num_elts,
+                        first: l.state_words,
+                        line: d.line,
+                    });
+                    l.state_words += 2 * num_elts;
+                    VarRef::State(l.states.len() - 1)
+                }
                 DeclKind::Surface { num_elts } | DeclKind::Sampler { num_elts } => {
                     if !(1..=256).contains(num_elts) {
                         return Err(bad(format!(

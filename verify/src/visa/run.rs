@@ -299,6 +299,15 @@ impl Thread {
                     alu::setp(&mut self.regs, *dst, src, *scalar, *exec, enabled);
                     Next::At(pc + 1)
                 }
+                XInst::AddrAdd(x) => {
+                    super::indirect::addr_add(x, &mut self.regs, em);
+                    Next::At(pc + 1)
+                }
+                XInst::MovIndirect(x) => {
+                    super::indirect::mov_indirect(x, &mut self.regs, em)
+                        .map_err(|k| VisaError::new(line, k))?;
+                    Next::At(pc + 1)
+                }
                 XInst::Movs { exec, dst, src } => {
                     alu::movs(&mut self.regs, dst, src, mask_enable(*exec, em));
                     Next::At(pc + 1)
