@@ -386,12 +386,16 @@ pub const PUSH_CONSTANTS: &[(&str, &[&str])] = &[
     ),
 ];
 
+/// A case's descriptor counts and grid: `(case substring, [(set, binding, count)],
+/// grid)`.
+pub type DescriptorRun = (&'static str, &'static [(u32, u32, u32)], &'static str);
+
 /// Runtime descriptor arrays some cases index with the invocation id, and the grid
 /// their run dispatches so that the ids stay within the counts:
 /// `(case substring, [(set, binding, count)], grid)`, as `ir-opt --descriptors
 /// SET.BINDING=N --grid X` take them. (Vulkan leaves an index past the array undefined,
 /// and the verifier reports it.)
-pub const DESCRIPTOR_RUNS: &[(&str, &[(u32, u32, u32)], &str)] = &[
+pub const DESCRIPTOR_RUNS: &[DescriptorRun] = &[
     // One workgroup of 64 invocations indexes three arrays of sampled textures with its
     // global invocation id x.
     (
