@@ -76,9 +76,7 @@ pub fn emit(
             None => format!("bti(0x{binding:x})"),
             Some(idx) => {
                 let o = cx.comp(idx, 0)?;
-                let t = cx.temp(VType::Ud);
-                cx.op("add", t, VType::Ud, &[o, Opnd::Imm(u64::from(binding))]);
-                let s = cx.uniform(Opnd::Reg(t), VType::Ud);
+                let s = cx.uniform_binding(o, binding);
                 format!("bti({})", lsc_raw(cx, s))
             }
         }

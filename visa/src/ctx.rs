@@ -758,12 +758,28 @@ impl<'a> Ctx<'a> {
         Ok(match self.comp(idx, 0)? {
             Opnd::Imm(k) => VType::Ud.imm(u64::from(binding.wrapping_add(k as u32))),
             o => {
-                let t = self.temp(VType::Ud);
-                self.op("add", t, VType::Ud, &[o, Opnd::Imm(u64::from(binding))]);
-                let s = self.uniform(Opnd::Reg(t), VType::Ud);
+                let s = self.uniform_binding(o, binding);
                 self.src(Opnd::Reg(s), VType::Ud)
             }
         })
+    }
+
+    /// The binding-table index `binding + o` of the first active lane, in a scalar: the
+    /// index is made uniform first and the sum taken once (`(M1_NM, 1)`), so an index
+    /// that already lives in a scalar (a `read_first_invocation` of a non-uniform
+    /// access's loop) is used as it is.
+    pub fn uniform_binding(&mut self, o: Opnd, binding: u32) -> Reg {
+        let u = self.uniform(o, VType::Ud);
+        if binding == 0 {
+            return u;
+        }
+        let s = self.scalar(VType::Ud);
+        let (d, a) = (self.dst(s, VType::Ud), self.src(Opnd::Reg(u), VType::Ud));
+        self.line(&format!(
+            "add (M1_NM, 1) {d} {a} {}",
+            VType::Ud.imm(u64::from(binding))
+        ));
+        s
     }
 
     /// The value `o` of the first (lowest) active lane, in a scalar of `ty` (8 to 64

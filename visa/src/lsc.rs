@@ -378,9 +378,7 @@ pub fn surface_of(
                 if let Opnd::Imm(k) = o {
                     return Ok(Surface::Bti(binding.wrapping_add(k as u32)));
                 }
-                let t = cx.temp(VType::Ud);
-                cx.op("add", t, VType::Ud, &[o, Opnd::Imm(u64::from(binding))]);
-                Ok(Surface::BtiReg(cx.uniform(Opnd::Reg(t), VType::Ud)))
+                Ok(Surface::BtiReg(cx.uniform_binding(o, binding)))
             }
         },
         t => {

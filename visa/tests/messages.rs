@@ -372,8 +372,8 @@ fn cache_controls_print_unless_default() {
 
 #[test]
 fn bti_from_an_image_array_index() {
-    // The binding-table index is binding + index, read from the active lanes (it must
-    // be the same on all of them) into a scalar: `bti(s..)`.
+    // The binding-table index is binding + index, the index read from the active lanes
+    // (it must be the same on all of them) into a scalar: `bti(s..)`.
     let imgs = "image @a[4] : 2d r32_uint (binding=0)\nimage @b[4] : 2d r32_uint (binding=3)";
     let body = format!("{TYPED}\n    32   %6 = load_const (0)
     32   %12 = @lsc_load_quad (@a[%3], %56, %6, %6, %6) (lsc_sfid=tgm, lsc_addr=bti, lsc_addr_size=a32, lsc_data=d32.x)
@@ -386,8 +386,9 @@ fn bti_from_an_image_array_index() {
             && m[0].ends_with(")[v56]:a32"),
         "{m:?}"
     );
+    // The index is made uniform first, then the binding added once, in a scalar.
     assert!(
-        k.text.contains("add (M1, 8) t") && k.text.contains(" v3(0,0)<1;1,0> 0x3:ud"),
+        k.text.contains("add (M1_NM, 1) s") && k.text.contains("(0,0)<0;1,0> 0x3:ud"),
         "{}",
         k.text
     );
