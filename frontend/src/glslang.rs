@@ -16,6 +16,24 @@ pub fn executable() -> String {
 /// Compiles GLSL compute shader text to a SPIR-V module, `#include`s resolving in
 /// `include_dirs`.
 pub fn compile(bytes: &[u8], include_dirs: &[std::path::PathBuf]) -> Result<Vec<u8>, ImportError> {
+    compile_text(bytes, include_dirs).map(|c| c.spirv)
+}
+
+/// A compiled GLSL shader: the SPIR-V, and the name its `OpString`s (and glslang's
+/// messages) give the shader's own file, as opposed to the files it `#include`s.
+#[derive(Clone, Debug)]
+pub struct Compiled {
+    /// The SPIR-V module.
+    pub spirv: Vec<u8>,
+    /// The shader's file as glslang names it.
+    pub main_file: String,
+}
+
+/// [`compile`], with the name of the shader's own file in the debug information.
+pub fn compile_text(
+    bytes: &[u8],
+    include_dirs: &[std::path::PathBuf],
+) -> Result<Compiled, ImportError> {
     let parse = |loc: Location, m: String| ImportError::new(ErrorKind::Parse, loc, m);
     let text = std::str::from_utf8(bytes).map_err(|e| {
         parse(
@@ -38,6 +56,7 @@ pub fn compile(bytes: &[u8], include_dirs: &[std::path::PathBuf]) -> Result<Vec<
     std::fs::create_dir_all(&dir).map_err(|e| io("make a directory", e))?;
     let input = dir.join("shader.comp");
     let output = dir.join("shader.spv");
+    let main_file = input.display().to_string();
     let result = (|| {
         std::fs::write(&input, text).map_err(|e| io("write the GLSL", e))?;
         let exe = executable();
@@ -70,18 +89,24 @@ pub fn compile(bytes: &[u8], include_dirs: &[std::path::PathBuf]) -> Result<Vec<
             return Err(glslang_error(
                 &String::from_utf8_lossy(&run.stdout),
                 &String::from_utf8_lossy(&run.stderr),
+                &main_file,
             ));
         }
-        std::fs::read(&output).map_err(|e| io("read glslang's SPIR-V", e))
+        let spirv = std::fs::read(&output).map_err(|e| io("read glslang's SPIR-V", e))?;
+        Ok(Compiled {
+            spirv,
+            main_file: main_file.clone(),
+        })
     })();
     let _ = std::fs::remove_dir_all(&dir);
     result
 }
 
-/// glslang's first error (`ERROR: FILE:LINE: message`) as an import error at its line;
-/// without one, the first line glslang printed (its complaints about its own command
-/// line go to standard output without the prefix).
-fn glslang_error(out: &str, err: &str) -> ImportError {
+/// glslang's first error (`ERROR: FILE:LINE: message`) as an import error at its line
+/// when FILE is the shader's own (`main_file`), else naming the included file and line
+/// in the message; without one, the first line glslang printed (its complaints about
+/// its own command line go to standard output without the prefix).
+fn glslang_error(out: &str, err: &str, main_file: &str) -> ImportError {
     let errors: Vec<&str> = out.lines().filter(|l| l.starts_with("ERROR: ")).collect();
     let Some(first) = errors.first() else {
         let said = out
@@ -101,13 +126,17 @@ fn glslang_error(out: &str, err: &str) -> ImportError {
     let mut loc = Location::Unknown;
     let mut message = body.to_string();
     let parts: Vec<&str> = body.splitn(3, ':').collect();
-    if let [_, line, rest] = parts.as_slice() {
+    if let [file, line, rest] = parts.as_slice() {
         if let Ok(l) = line.trim().parse::<u32>() {
-            loc = Location::Text {
-                line: l.max(1),
-                column: 1,
-            };
-            message = rest.trim().to_string();
+            if file.trim() == main_file {
+                loc = Location::Text {
+                    line: l.max(1),
+                    column: 1,
+                };
+                message = rest.trim().to_string();
+            } else {
+                message = format!("{}:{l}: {}", file.trim(), rest.trim());
+            }
         }
     }
     let more = match errors.len() {
@@ -127,20 +156,34 @@ mod tests {
 
     #[test]
     fn errors_carry_glslang_lines() {
-        let e = glslang_error("shader.comp\nERROR: /tmp/x/shader.comp:7: 'foo' : undeclared identifier\nERROR: 1 compilation errors.\n", "");
+        let e = glslang_error("shader.comp\nERROR: /tmp/x/shader.comp:7: 'foo' : undeclared identifier\nERROR: 1 compilation errors.\n", "", "/tmp/x/shader.comp");
         assert_eq!(e.location, Location::Text { line: 7, column: 1 });
         assert!(e.message.contains("'foo' : undeclared identifier"), "{e}");
         assert!(e.message.contains("1 more"), "{e}");
+    }
+
+    #[test]
+    fn errors_in_included_files_name_the_file() {
+        let e = glslang_error(
+            "ERROR: ./inc.h:3: 'x' : undeclared identifier\n",
+            "",
+            "/tmp/x/shader.comp",
+        );
+        assert_eq!(e.location, Location::Unknown);
+        assert!(
+            e.message.contains("./inc.h:3: 'x' : undeclared identifier"),
+            "{e}"
+        );
     }
 
     /// glslang's complaints about its command line have no `ERROR: ` prefix.
     #[test]
     fn an_error_without_a_line_says_what_glslang_said() {
         let said = "-I<dir> include path must immediately follow option (no spaces)";
-        let e = glslang_error(&format!("{said}\n"), "");
+        let e = glslang_error(&format!("{said}\n"), "", "shader.comp");
         assert_eq!(e.location, Location::Unknown);
         assert!(e.message.ends_with(said), "{e}");
-        let e = glslang_error("", "");
+        let e = glslang_error("", "", "shader.comp");
         assert!(e.message.ends_with("glslang gave no message"), "{e}");
     }
 }

@@ -95,11 +95,11 @@ pub fn import_with(
         Language::SpirV => spirv::import(bytes, &spirv_options),
         Language::Wgsl => {
             let words = wgsl::to_spirv(bytes, &options.spec)?;
-            spirv::import(&words_to_bytes(&words), &spirv_options).map_err(at_text)
+            spirv::import(&words_to_bytes(&words), &spirv_options).map_err(|e| at_text(e, None))
         }
         Language::Glsl => {
-            let spv = glslang::compile(bytes, &options.include_dirs)?;
-            spirv::import(&spv, &spirv_options).map_err(at_text)
+            let c = glslang::compile_text(bytes, &options.include_dirs)?;
+            spirv::import(&c.spirv, &spirv_options).map_err(|e| at_text(e, Some(&c.main_file)))
         }
     }
 }
@@ -124,10 +124,11 @@ fn words_to_bytes(words: &[u32]) -> Vec<u8> {
 }
 
 /// A translator error of a module compiled from text, located in the text by the
-/// instruction's `OpLine`.
-fn at_text(mut e: ImportError) -> ImportError {
+/// instruction's `OpLine` when that names the text itself (`main_file`, where the
+/// compiler names it); a line of an included file keeps its file's name and line.
+fn at_text(mut e: ImportError, main_file: Option<&str>) -> ImportError {
     if let Some(pos) = e.spirv.as_ref().and_then(|s| s.source.as_ref()) {
-        if pos.line > 0 {
+        if pos.line > 0 && main_file.is_none_or(|m| pos.file == m) {
             e.location = Location::Text {
                 line: pos.line,
                 column: pos.column.max(1),
