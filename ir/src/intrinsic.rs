@@ -726,6 +726,11 @@ intrinsics! {
         image: ImageOperand::None, srcs: &[], dest: DestInfo::None, indices: &[K::MemModes],
         class: Memory, predicable: false, eliminate: false, reorder: false,
     }
+    /// NIR's `barrier` with no execution scope (SPIR-V's `OpMemoryBarrier`, GLSL's `memoryBarrier*()` alone): the invocation's accesses of `mem_modes` memory before it are visible to the workgroup before those after it; no invocation waits for another.
+    MemoryBarrier = "memory_barrier" {
+        image: ImageOperand::None, srcs: &[], dest: DestInfo::None, indices: &[K::MemModes],
+        class: Memory, predicable: false, eliminate: false, reorder: false,
+    }
     /// The invocation's linear index within its workgroup.
     LoadLocalInvocationIndex = "load_local_invocation_index" {
         image: ImageOperand::None, srcs: &[], dest: fixed(1, 32), indices: &[],

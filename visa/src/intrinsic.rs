@@ -25,9 +25,10 @@ pub fn emit(
     };
     match i.op {
         op if sysval::handles(op) => sysval::emit(cx, op, need_dest(cx)?),
-        Barrier => {
-            // A workgroup control barrier: accesses of its `mem_modes` memory before it
-            // are visible to the workgroup after it. Without LSC the fences are those
+        Barrier | MemoryBarrier => {
+            // A workgroup control barrier, or a memory barrier alone (its fences without
+            // the thread barrier): accesses of its `mem_modes` memory before it are
+            // visible to the workgroup after it. Without LSC the fences are those
             // IGC writes for OpenCL's barrier(CLK_LOCAL_MEM_FENCE |
             // CLK_GLOBAL_MEM_FENCE): an SLM fence of its own from ICL (before, SLM
             // needs only a scheduling fence, `fence_sw`, beside the data cache's
@@ -78,7 +79,7 @@ pub fn emit(
                     }
                 }
             }
-            if !one_thread {
+            if i.op == Barrier && !one_thread {
                 cx.line("barrier");
             }
             Ok(())

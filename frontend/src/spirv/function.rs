@@ -347,11 +347,16 @@ fn translate(ctx: &mut Ctx<'_>, i: usize, opcode: u16, ops: &[u32]) -> Result<()
         MemoryBarrier => {
             // A memory barrier next to an execution barrier is part of it (GLSL's
             // `memoryBarrierShared(); barrier();`): the IR's barrier orders memory.
+            // Alone it is a fence of the memory its semantics name (none: nothing to
+            // order, as spirv_to_nir drops it).
             if !beside_control_barrier(ctx, i) {
-                return Err(ctx.unsupported(
-                    "OpMemoryBarrier without an OpControlBarrier beside it (`memoryBarrier*()` alone)",
-                    "the IR's only barrier also synchronizes execution, and it has no fence",
-                ));
+                let [_, sem, ..] = ops else { return Err(short(ctx)) };
+                let modes = semantics_modes(constant_u64(ctx, *sem)?);
+                if modes != ir::MemModes::NONE {
+                    ctx.build(|b| {
+                        b.intrinsic(IntrinsicOp::MemoryBarrier, None, &[], &[modes.0], None)
+                    });
+                }
             }
         }
         DPdx | DPdy | Fwidth | DPdxFine | DPdyFine | FwidthFine | DPdxCoarse | DPdyCoarse

@@ -1151,6 +1151,9 @@ impl<'s> Interpreter<'s> {
                 }
             }
             InstKind::Phi(_) => unreachable!("handled above"),
+            // The executor's memory is sequentially consistent: a fence alone orders
+            // nothing further.
+            InstKind::Intrinsic(intr) if intr.op == IntrinsicOp::MemoryBarrier => {}
             InstKind::Intrinsic(intr) => self.exec_intrinsic(inst, intr, mask, env)?,
         }
         Ok(())
