@@ -35,13 +35,8 @@ fn the_two_translations_agree() {
     for input in corpus::inputs().unwrap_or_else(|e| panic!("{e}")) {
         let entries =
             corpus::entry_points(&input).unwrap_or_else(|e| panic!("{}: {e}", input.name));
-        let push: Vec<String> = corpus::PUSH_CONSTANTS
-            .iter()
-            .filter(|(case, _)| input.name.contains(case))
-            .flat_map(|(_, p)| p.iter().map(|s| s.to_string()))
-            .collect();
         let run = RunSpec {
-            push,
+            push: corpus::push_constants(&input.name),
             ..RunSpec::default()
         };
         for entry in &entries {

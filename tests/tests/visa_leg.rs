@@ -812,41 +812,40 @@ fn main {
 #[test]
 fn a_wrong_shuffle_is_reported() {
     let shader = ir::parse_shader(SHUFFLE_SHADER).unwrap_or_else(|e| panic!("{e:?}"));
-    for target in ["dg2", "tgl", "skl"] {
+    // (what, the line, the text replaced, its replacement)
+    type Plant = (&'static str, fn(&str) -> bool, &'static str, &'static str);
+    let plants: [Plant; 3] = [
         // The xor mask of the first shuffle off by one: every lane reads lane ^ 4.
-        let r = planted(&shader, target, LowerOptions::default(), &|t| {
-            change_first(
-                t,
-                "the xor of the shuffle's lane",
-                |l| l.starts_with("xor (M1, 16) t") && l.ends_with(" 0x5:ud"),
-                |l| l.replacen(" 0x5:ud", " 0x4:ud", 1),
-            )
-        })
-        .report();
-        assert!(r.has(MismatchKind::BufferByte), "{target}: {r}");
+        (
+            "the xor of the shuffle's lane",
+            |l| l.starts_with("xor (M1, 16) t") && l.ends_with(" 0x5:ud"),
+            " 0x5:ud",
+            " 0x4:ud",
+        ),
         // The lane's byte offset scaled by 2 instead of 4 (a word, not a dword, per
         // lane): lanes read the wrong elements.
-        let r = planted(&shader, target, LowerOptions::default(), &|t| {
-            change_first(
-                t,
-                "the scaling of the shuffle's offsets",
-                |l| l.starts_with("shl (M1, 16) t") && l.ends_with(" 0x2:ud"),
-                |l| l.replacen(" 0x2:ud", " 0x1:ud", 1),
-            )
-        })
-        .report();
-        assert!(r.has(MismatchKind::BufferByte), "{target}: {r}");
+        (
+            "the scaling of the shuffle's offsets",
+            |l| l.starts_with("shl (M1, 16) t") && l.ends_with(" 0x2:ud"),
+            " 0x2:ud",
+            " 0x1:ud",
+        ),
         // The indirect read a dword further on: each lane reads its source lane's
         // neighbour (inside the staging variable, which holds qwords).
-        let r = planted(&shader, target, LowerOptions::default(), &|t| {
-            change_first(
-                t,
-                "the indirect read",
-                |l| l.contains("r[A0(0),0]<1,0>:ud"),
-                |l| l.replacen("r[A0(0),0]", "r[A0(0),4]", 1),
-            )
-        })
-        .report();
-        assert!(r.has(MismatchKind::BufferByte), "{target}: {r}");
+        (
+            "the indirect read",
+            |l| l.contains("r[A0(0),0]<1,0>:ud"),
+            "r[A0(0),0]",
+            "r[A0(0),4]",
+        ),
+    ];
+    for target in ["dg2", "tgl", "skl"] {
+        for (what, line, from, to) in plants {
+            let r = planted(&shader, target, LowerOptions::default(), &|t| {
+                change_first(t, what, line, |l| l.replacen(from, to, 1))
+            })
+            .report();
+            assert!(r.has(MismatchKind::BufferByte), "{target}, {what}: {r}");
+        }
     }
 }

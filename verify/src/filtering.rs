@@ -276,11 +276,16 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
             ));
         }
         let f = |v: u64| f64::from(f32::from_bits(v as u32));
+        let mut look = Lookup {
+            mem,
+            decl,
+            b: &b,
+            layout: &layout,
+            call,
+            lane,
+        };
         if layout.is_integer() {
-            let unfiltered = state.mag_filter == Filter::Nearest
-                && state.min_filter == Filter::Nearest
-                && state.mipmap_mode == MipmapMode::Nearest;
-            if !unfiltered {
+            if !state.is_unfiltered() {
                 return Err(lane_err(
                     lane,
                     format!(
@@ -291,27 +296,19 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
                     ),
                 ));
             }
-            let src = call.src(0, lane).to_vec();
-            let coord: Vec<f32> = src.iter().map(|&v| f32::from_bits(v as u32)).collect();
+            let coord: Vec<f32> = (call.src(0, lane).iter())
+                .map(|&v| f32::from_bits(v as u32))
+                .collect();
             let lod = f32::from_bits(call.src(1, lane)[0] as u32);
-            let mut look = Lookup {
-                mem,
-                decl,
-                b: &b,
-                layout: &layout,
-                call,
-                lane,
-            };
             let texel = nearest_texel(&mut look, &state, &coord, lod)?;
             call.set_dest(lane, &texel[..ncomp]);
             continue;
         }
-        let src = call.src(0, lane).to_vec();
-        let src_b = call.src_bounds(0, lane).map(<[_]>::to_vec);
+        let src = call.src(0, lane);
+        let src_b = call.src_bounds(0, lane);
         let comp = |k: usize| {
             let v = f(src[k]);
             let iv = src_b
-                .as_ref()
                 .and_then(|b| b[k])
                 .map_or((v, v), |i| (i.lo.min(v), i.hi.max(v)));
             (v, iv)
@@ -327,14 +324,6 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
             (ImageDim::D1, true) => Some(coord[1]),
             (ImageDim::D2, true) => Some(coord[2]),
             _ => None,
-        };
-        let mut look = Lookup {
-            mem,
-            decl,
-            b: &b,
-            layout: &layout,
-            call,
-            lane,
         };
         // The value.
         let (value, levels_exact) = filtered(&mut look, &state, &coord, array_coord, lod, q)?;

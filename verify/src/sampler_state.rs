@@ -104,6 +104,25 @@ impl Default for SamplerState {
 }
 
 impl SamplerState {
+    /// The default state with `nearest` filters and `mip_nearest`: what an integer
+    /// texture must be read with (Vulkan filters no integer format).
+    pub fn unfiltered() -> SamplerState {
+        SamplerState {
+            mag_filter: Filter::Nearest,
+            min_filter: Filter::Nearest,
+            mipmap_mode: MipmapMode::Nearest,
+            ..SamplerState::default()
+        }
+    }
+
+    /// Whether the state reads one texel of one level (`nearest` filters and
+    /// `mip_nearest`), as an integer texture requires.
+    pub fn is_unfiltered(&self) -> bool {
+        self.mag_filter == Filter::Nearest
+            && self.min_filter == Filter::Nearest
+            && self.mipmap_mode == MipmapMode::Nearest
+    }
+
     /// Parses the text form (see the module documentation), starting from the default.
     pub fn parse(text: &str) -> Result<SamplerState, String> {
         let mut s = SamplerState::default();

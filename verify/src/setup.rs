@@ -40,7 +40,7 @@ pub use crate::contents::{
     fill_image, pattern_bytes, texel_positions, valid_raw, Fill, SeedRng, TexelPos,
 };
 use crate::memory::{AllocId, Memory};
-use crate::sampler_state::{Filter, MipmapMode, SamplerState};
+use crate::sampler_state::SamplerState;
 use ir::{Format, ImageDecl, ImageDim, IndexKind, IntrinsicOp, Shader};
 use lowering::format::isl_format;
 use lowering::{Device, SurfaceFormat};
@@ -273,7 +273,7 @@ pub fn surf_dim(dim: ImageDim) -> Option<SurfDim> {
 /// The sampler indices `shader` reads integer textures with (`txl` of `dest_type`
 /// int32 or uint32, or the `sample_l` it lowers to): Vulkan filters no integer format,
 /// so their samplers must not filter.
-pub fn unfiltered_samplers(shader: &Shader) -> Vec<u32> {
+fn unfiltered_samplers(shader: &Shader) -> Vec<u32> {
     let mut out = Vec::new();
     for func in &shader.functions {
         for inst in func.insts_in_order() {
@@ -782,12 +782,7 @@ impl Setup {
             // By default a sampler filters linearly; one that reads an integer texture
             // reads nearest, as Vulkan requires of it.
             let default = match decl.indices() {
-                Some(r) if unfiltered.iter().any(|i| r.contains(i)) => SamplerState {
-                    mag_filter: Filter::Nearest,
-                    min_filter: Filter::Nearest,
-                    mipmap_mode: MipmapMode::Nearest,
-                    ..SamplerState::default()
-                },
+                Some(r) if unfiltered.iter().any(|i| r.contains(i)) => SamplerState::unfiltered(),
                 _ => SamplerState::default(),
             };
             let state = self

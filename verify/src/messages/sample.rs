@@ -130,10 +130,7 @@ pub fn sample_l(
                 layout.name
             )));
         }
-        let unfiltered = state.mag_filter == Filter::Nearest
-            && state.min_filter == Filter::Nearest
-            && state.mipmap_mode == MipmapMode::Nearest;
-        if layout.is_integer() && !unfiltered {
+        if layout.is_integer() && !state.is_unfiltered() {
             return Err(MessageError::illegal(format!(
                 "sample_l of the integer format {} with a linear filter or mipmap mode: \
                  no integer format is filterable (Vulkan's FILTER_LINEAR format feature), \

@@ -536,7 +536,6 @@ impl Program {
                         }
                     }
                     VarRef::Pred(i) => Dead::Pred(i),
-                    VarRef::Address => Dead::Nothing,
                     VarRef::State(i) if self.layout.states[i].kind == StateKind::Address => {
                         Dead::Nothing
                     }

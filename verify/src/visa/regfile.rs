@@ -52,7 +52,7 @@ pub struct PredVar {
     pub line: u32,
 }
 
-/// Surface (`T`) or sampler (`S`).
+/// Surface (`T`), sampler (`S`) or address (`A`) variable.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum StateKind {
     /// A surface.
@@ -64,12 +64,13 @@ pub enum StateKind {
     Address,
 }
 
-/// A surface or sampler variable: one 32-bit handle per element.
+/// A surface or sampler variable (one 32-bit handle per element) or an address variable
+/// (two words per element).
 #[derive(Clone, Debug, PartialEq)]
 pub struct StateVar {
     /// Its name.
     pub name: String,
-    /// Surface or sampler.
+    /// Surface, sampler or address.
     pub kind: StateKind,
     /// Elements.
     pub num_elts: u32,
@@ -86,10 +87,8 @@ pub enum VarRef {
     General(usize),
     /// A predicate (index into [`Layout::preds`]).
     Pred(usize),
-    /// A surface or sampler (index into [`Layout::states`]).
+    /// A surface, sampler or address variable (index into [`Layout::states`]).
     State(usize),
-    /// An address variable (indirect addressing is outside the subset).
-    Address,
     /// A predefined variable the interpreter does not model.
     Reserved,
 }
