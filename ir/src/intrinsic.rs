@@ -136,47 +136,68 @@ impl From<LscField> for IndexKind {
 impl IndexKind {
     /// Formats an encoded value; `None` if the value does not decode.
     pub fn format_value(self, v: u32) -> Option<String> {
-        Some(match self {
-            IndexKind::ImageDim => ImageDim::from_index(v)?.name().to_string(),
-            IndexKind::ImageArray => match v {
-                0 => "false".into(),
-                1 => "true".into(),
+        let mut text = String::new();
+        self.write_value(v, &mut text)?;
+        Some(text)
+    }
+
+    /// Whether `v` decodes as a value of this kind (what [`IndexKind::format_value`]
+    /// accepts, without building the text: the validator asks it of every index).
+    pub fn decodes(self, v: u32) -> bool {
+        /// A writer that keeps nothing.
+        struct Discard;
+        impl fmt::Write for Discard {
+            fn write_str(&mut self, _: &str) -> fmt::Result {
+                Ok(())
+            }
+        }
+        self.write_value(v, &mut Discard).is_some()
+    }
+
+    /// Writes an encoded value's text to `out`; `None` if the value does not decode.
+    fn write_value(self, v: u32, out: &mut dyn fmt::Write) -> Option<()> {
+        let r = match self {
+            IndexKind::ImageDim => out.write_str(ImageDim::from_index(v)?.name()),
+            IndexKind::ImageArray => out.write_str(match v {
+                0 => "false",
+                1 => "true",
                 _ => return None,
-            },
-            IndexKind::Format => Format::from_index(v)?.name().to_string(),
-            IndexKind::Access => Access::from_bits(v)?.to_string(),
-            IndexKind::DestType | IndexKind::SrcType => AluType::from_index(v)?.to_string(),
-            IndexKind::AtomicOp => AtomicOp::from_index(v)?.name().to_string(),
-            IndexKind::Base | IndexKind::LscOffset => (v as i32).to_string(),
-            IndexKind::Range | IndexKind::AlignMul | IndexKind::Sampler => v.to_string(),
-            IndexKind::LscSfid => Sfid::from_index(v)?.name().to_string(),
-            IndexKind::LscAddr => AddrType::from_index(v)?.name().to_string(),
-            IndexKind::LscAddrSize => AddrSize::from_index(v)?.name().to_string(),
-            IndexKind::LscData => DataShape::from_index(v)?.to_string(),
-            IndexKind::LscCache => CacheControl::from_index(v)?.to_string(),
-            IndexKind::LscOp => LscAtomicOp::from_opcode(v)?.name().to_string(),
-            IndexKind::LscBlock => BlockShape::from_index(v)?.to_string(),
+            }),
+            IndexKind::Format => out.write_str(Format::from_index(v)?.name()),
+            IndexKind::Access => write!(out, "{}", Access::from_bits(v)?),
+            IndexKind::DestType | IndexKind::SrcType => write!(out, "{}", AluType::from_index(v)?),
+            IndexKind::AtomicOp => out.write_str(AtomicOp::from_index(v)?.name()),
+            IndexKind::Base | IndexKind::LscOffset => write!(out, "{}", v as i32),
+            IndexKind::Range | IndexKind::AlignMul | IndexKind::Sampler => write!(out, "{v}"),
+            IndexKind::LscSfid => out.write_str(Sfid::from_index(v)?.name()),
+            IndexKind::LscAddr => out.write_str(AddrType::from_index(v)?.name()),
+            IndexKind::LscAddrSize => out.write_str(AddrSize::from_index(v)?.name()),
+            IndexKind::LscData => write!(out, "{}", DataShape::from_index(v)?),
+            IndexKind::LscCache => write!(out, "{}", CacheControl::from_index(v)?),
+            IndexKind::LscOp => out.write_str(LscAtomicOp::from_opcode(v)?.name()),
+            IndexKind::LscBlock => write!(out, "{}", BlockShape::from_index(v)?),
             IndexKind::Block => {
                 let shape = BlockShape::from_index(v)?;
                 if shape.is_untyped() {
                     return None;
                 }
-                shape.to_string()
+                write!(out, "{shape}")
             }
             IndexKind::Channels => {
                 if v == 0 || v > 0xf {
                     return None;
                 }
-                channel_mask_letters(v, "rgba")
+                out.write_str(&channel_mask_letters(v, "rgba"))
             }
             IndexKind::DpAddr
             | IndexKind::DpCmask
             | IndexKind::DpOp
             | IndexKind::DpBits
-            | IndexKind::DpBytes => dataport::format_field(self.dp_field()?, v)?,
-            IndexKind::MemModes => MemModes::from_bits(v)?.to_string(),
-            IndexKind::ReductionOp => ReductionOp::from_index(v)?.name().to_string(),
-        })
+            | IndexKind::DpBytes => out.write_str(&dataport::format_field(self.dp_field()?, v)?),
+            IndexKind::MemModes => write!(out, "{}", MemModes::from_bits(v)?),
+            IndexKind::ReductionOp => out.write_str(ReductionOp::from_index(v)?.name()),
+        };
+        r.ok()
     }
 
     /// Parses a value in the text syntax into its encoding.
@@ -1241,6 +1262,22 @@ mod tests {
         for &(k, s) in samples {
             let v = k.parse_value(s).unwrap_or_else(|| panic!("{k:?} {s}"));
             assert_eq!(k.format_value(v).as_deref(), Some(s));
+        }
+    }
+
+    #[test]
+    fn decodes_is_what_format_value_accepts() {
+        // Every index kind an intrinsic uses, over small values, the edges of the
+        // encodings and the top of the range.
+        let values: Vec<u32> = (0..300)
+            .chain([0x7fff_ffff, 0xffff_fffe, u32::MAX])
+            .collect();
+        for &op in IntrinsicOp::ALL {
+            for &k in op.info().indices {
+                for &v in &values {
+                    assert_eq!(k.decodes(v), k.format_value(v).is_some(), "{k:?} {v}");
+                }
+            }
         }
     }
 

@@ -182,7 +182,9 @@ impl<'m> Ctx<'m> {
         map: &'m Mapping,
         workgroup_size: [u32; 3],
     ) -> Ctx<'m> {
-        let func = Function::new("main");
+        let mut func = Function::new("main");
+        // Most SPIR-V instructions become about one IR instruction.
+        func.reserve(m.insts.len());
         let first = func.first_block(ir::CfParent::Root);
         Ctx {
             m,
@@ -197,7 +199,7 @@ impl<'m> Ctx<'m> {
             inst: 0,
             vars: Promoted::default(),
             slots: vec![u32::MAX; m.bound as usize],
-            values: Vec::new(),
+            values: Vec::with_capacity(m.bound as usize),
             frames: Vec::new(),
             loops: Vec::new(),
             next_uid: 0,

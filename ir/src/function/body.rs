@@ -64,6 +64,16 @@ impl Function {
 
     // ----- arenas -------------------------------------------------------------------
 
+    /// Makes room for `insts` more instructions (and as many values) without growing
+    /// the arenas again: a translator that knows its input's size saves the copies of
+    /// repeated growth.
+    pub fn reserve(&mut self, insts: usize) {
+        self.insts.reserve(insts);
+        self.nodes.reserve(insts);
+        self.spans.reserve(insts);
+        self.values.reserve(insts);
+    }
+
     /// Number of instruction ids allocated (live or not).
     pub fn num_inst_ids(&self) -> usize {
         self.insts.len()

@@ -43,7 +43,7 @@ impl FnCheck<'_> {
             );
         } else {
             for (k, &v) in info.indices.iter().zip(&intr.indices) {
-                if k.format_value(v).is_none() {
+                if !k.decodes(v) {
                     indices_ok = false;
                     self.error(
                         span,

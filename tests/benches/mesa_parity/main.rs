@@ -7,7 +7,12 @@
 //! ```sh
 //! bash tools/anv-stub/setup.sh                # once: builds Mesa's noop DRM shim
 //! cargo bench -p suites --bench mesa_parity   # [-- --only SUBSTR --platforms skl,dg2]
+//! cargo bench -p suites --bench mesa_parity -- --dir DIR   # shaders not in the corpus
 //! ```
+//!
+//! `--dir DIR` compares every shader under `DIR` instead of the corpus: `.comp` files
+//! (compiled by `glslangValidator`, as the corpus is), `.wgsl` files and `.spv` modules,
+//! each at its first compute entry point; how a new user would try shaders of their own.
 //!
 //! anv runs in a child process (this binary, `--anv-compile FILE.spv --entry NAME`),
 //! the shim preloaded: `LD_PRELOAD`, `INTEL_STUB_GPU_PLATFORM`, `INTEL_DEBUG=cs`,
@@ -72,7 +77,15 @@ fn main() {
         );
         return;
     }
-    let rows = match corpus::manifest() {
+    let rows = match value("--dir") {
+        Some(d) => shaders_under(Path::new(&d)),
+        None => corpus::manifest().map(|rows| {
+            rows.into_iter()
+                .map(|r| (corpus::dir().join(&r.file), r.file, r.entry))
+                .collect()
+        }),
+    };
+    let rows = match rows {
         Ok(r) => r,
         Err(e) => {
             eprintln!("mesa_parity: {e}");
@@ -82,23 +95,28 @@ fn main() {
     let dir = std::env::temp_dir().join(format!("mesa-parity-{}", std::process::id()));
     let _ = std::fs::create_dir_all(&dir);
     let mut results = Vec::new();
-    for row in &rows {
-        let case = format!("{} ({})", row.file, row.entry);
+    for (path, file, entry) in &rows {
+        let case = format!("{file} ({entry})");
         if only.as_ref().is_some_and(|o| !case.contains(o.as_str())) {
             continue;
         }
-        let spv = spirv_of(&row.file);
-        let spv_path = dir.join(format!("{}-{}.spv", row.file.replace('/', "_"), row.entry));
+        let spv = spirv_of(path);
+        let entry = match (entry.is_empty(), &spv) {
+            (true, Ok(bytes)) => frontend::compute_entry_points(bytes, Language::SpirV)
+                .ok()
+                .and_then(|e| e.into_iter().next())
+                .unwrap_or_else(|| "main".into()),
+            _ => entry.clone(),
+        };
+        let entry = &entry;
+        let spv_path = dir.join(format!("{}-{}.spv", file.replace('/', "_"), entry));
         if let Ok(bytes) = &spv {
             let _ = std::fs::write(&spv_path, bytes);
         }
         for p in &platforms {
             let (anv, ours) = match &spv {
                 Err(e) => (Err(e.clone()), Err(e.clone())),
-                Ok(bytes) => (
-                    anv(&shim, &spv_path, &row.entry, p),
-                    ours(bytes, &row.entry, p),
-                ),
+                Ok(bytes) => (anv(&shim, &spv_path, entry, p), ours(bytes, entry, p)),
             };
             print_row(&case, p, "anv", &anv, &ours);
             results.push((case.clone(), p.clone(), anv, ours));
@@ -145,14 +163,41 @@ fn find_shim() -> Option<PathBuf> {
     p.exists().then_some(p)
 }
 
+/// The shaders under `root` for `--dir`: `(path, name relative to root, entry)`, the
+/// entry left empty for the module's first compute entry point.
+fn shaders_under(root: &Path) -> Result<Vec<(PathBuf, String, String)>, String> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let entries = std::fs::read_dir(&d).map_err(|e| format!("{}: {e}", d.display()))?;
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p
+                .extension()
+                .is_some_and(|x| x == "comp" || x == "wgsl" || x == "spv")
+            {
+                let name = p.strip_prefix(root).unwrap_or(&p).display().to_string();
+                out.push((p, name, String::new()));
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
 /// The SPIR-V both compilers get: glslang's for GLSL (`--target-env vulkan1.2`, as the
-/// corpus test compiles it), naga's SPIR-V writer for WGSL.
-fn spirv_of(file: &str) -> Result<Vec<u8>, String> {
-    let path = corpus::dir().join(file);
-    match Language::from_path(file) {
-        Some(Language::Glsl) => corpus::glslang(&path),
+/// corpus test compiles it), naga's SPIR-V writer for WGSL, a `.spv` file's own bytes.
+fn spirv_of(path: &Path) -> Result<Vec<u8>, String> {
+    let file = path.display().to_string();
+    if path.extension().is_some_and(|x| x == "spv") {
+        return std::fs::read(path).map_err(|e| format!("{file}: {e}"));
+    }
+    match Language::from_path(&file) {
+        Some(Language::Glsl) => corpus::glslang(path),
         Some(Language::Wgsl) => {
-            let text = std::fs::read_to_string(&path).map_err(|e| format!("{file}: {e}"))?;
+            let text = std::fs::read_to_string(path).map_err(|e| format!("{file}: {e}"))?;
             let module = naga::front::wgsl::parse_str(&text)
                 .map_err(|e| format!("naga cannot read the WGSL: {}", e.emit_to_string(&text)))?;
             let info = naga::valid::Validator::new(
