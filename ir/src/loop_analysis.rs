@@ -8,8 +8,12 @@
 //!   `break` branch of several blocks) is *complex*: it gets no trip count.
 //! - A **basic induction variable** is a header phi whose source from the block before
 //!   the loop is a constant and whose other source is `op(phi, constant)` computed at
-//!   the top level of the loop body, for `op` one of NIR's `iadd`, `fadd`, `imul`,
-//!   `fmul`, `ishl`, `ishr`, `ushr` (scalar, as NIR's scalar loop analysis sees them).
+//!   the top level of the loop body, for `op` NIR's `iadd` or `fadd` (scalar, as NIR's
+//!   scalar loop analysis sees them). Those are the steps `nir_loop_analyze` knows in
+//!   Mesa 22.3, the anv this project measures its code size against: a loop that
+//!   halves or doubles its counter (`s >>= 1`, the shared-memory reduction of
+//!   llama.cpp's norms and soft_max) stays a loop there, one copy of its body, where
+//!   unrolling it nine times with a barrier in each copy more than doubled the kernel.
 //! - The **trip count** is the number of times the loop passes its terminator without
 //!   leaving, for a loop with exactly one terminator whose condition compares an
 //!   induction variable (the phi or its update) with a constant, possibly negated
@@ -209,16 +213,7 @@ fn induction_vars(func: &Function, loop_id: LoopId, info: &LoopInfo) -> Vec<Indu
         let Some(alu) = func.inst(upd_inst).as_alu() else {
             continue;
         };
-        let supported = matches!(
-            alu.op,
-            AluOp::Iadd
-                | AluOp::Fadd
-                | AluOp::Imul
-                | AluOp::Fmul
-                | AluOp::Ishl
-                | AluOp::Ishr
-                | AluOp::Ushr
-        );
+        let supported = matches!(alu.op, AluOp::Iadd | AluOp::Fadd);
         if !top_level || !supported || !reads_scalar(func, upd_src, upd_src.value) {
             continue;
         }

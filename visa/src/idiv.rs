@@ -1,7 +1,10 @@
 //! Integer division (`udiv`, `idiv`, `umod`, `irem`, `imod`) on 1- to 32-bit integers.
 //!
+//! Gfx8 to Gfx12.0 divide in the math unit: vISA `div`/`mod` on `ud`, which GenX_IR
+//! compiles to `math.iqot`/`math.irem` (brw's `SHADER_OPCODE_INT_QUOTIENT` and
+//! `_REMAINDER`), predicated off the lanes whose divisor is zero.
 //! GenX_IR 1.0.12504 has no integer `div`/`mod` on DG2, MTL or PVC ("int
-//! divide/remainder is not supported for this platform"), so the quotient is computed
+//! divide/remainder is not supported for this platform"), so there the quotient is computed
 //! as Mesa's `nir_lower_idiv.c` (`emit_udiv`) computes it: a 32-bit fixed-point
 //! reciprocal from the float reciprocal of the divisor, refined once with
 //! `umul_high`, an estimated quotient, and two correction steps on the remainder. The
@@ -65,6 +68,19 @@ pub fn udiv(cx: &mut Ctx, r: Reg, a: Opnd, b: Opnd, modulo: bool) {
     let es = cx.es();
     let a = Opnd::Reg(cx.in_reg(a, UD));
     let b = Opnd::Reg(cx.in_reg(b, UD));
+    if cx.t.int_div {
+        // The math unit's quotient or remainder, on the lanes whose divisor is not
+        // zero (what the hardware gives for a zero divisor is not NIR's 0).
+        let p = cx.pred();
+        let sb = cx.src(b, UD);
+        cx.line(&format!("cmp.ne {es} {p} {sb} 0x0:ud"));
+        let dr = cx.dst(r, UD);
+        cx.line(&format!("mov {es} {dr} 0x0:ud"));
+        let (dr, sa, sb) = (cx.dst(r, UD), cx.src(a, UD), cx.src(b, UD));
+        let op = if modulo { "mod" } else { "div" };
+        cx.line(&format!("({p}) {op} {es} {dr} {sa} {sb}"));
+        return;
+    }
     // rcp = f2u32(frcp(u2f32(b)) * 4294966784.0)
     let f = cx.temp(F);
     cx.op_typed("mov", (f, F), &[(b, UD)]);
@@ -251,7 +267,7 @@ mod tests {
 
     #[test]
     fn remainders_match_ir_eval_at_every_size() {
-        for plat in ["dg2", "pvc"] {
+        for plat in ["dg2", "pvc", "skl", "tgl"] {
             for bits in [8u8, 16, 32, 64] {
                 let lanes = edge_pairs(bits);
                 for op in [AluOp::Irem, AluOp::Imod] {
@@ -270,10 +286,13 @@ mod tests {
 
     #[test]
     fn division_still_matches_ir_eval() {
-        for bits in [8u8, 32] {
-            let lanes = edge_pairs(bits);
-            for op in [AluOp::Udiv, AluOp::Idiv, AluOp::Umod] {
-                check_exact("dg2", op, (bits, 1), &[(bits, 1), (bits, 1)], &lanes, 0);
+        // DG2 divides in the ALU; BDW, SKL and TGL in the math unit.
+        for plat in ["dg2", "bdw", "skl", "tgl"] {
+            for bits in [8u8, 32] {
+                let lanes = edge_pairs(bits);
+                for op in [AluOp::Udiv, AluOp::Idiv, AluOp::Umod] {
+                    check_exact(plat, op, (bits, 1), &[(bits, 1), (bits, 1)], &lanes, 0);
+                }
             }
         }
         // The float reciprocal estimate is refined, so a faithful `inv` (within an ulp

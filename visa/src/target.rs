@@ -87,6 +87,11 @@ pub struct Target {
     /// operands: GenX_IR rejects both on DG2 and MTL ("IEEE instruction sqrtm is not
     /// supported on MTL platform") and takes them on PVC.
     pub sqrtm: bool,
+    /// Whether the math unit divides integers (`INT DIV`: vISA `div`/`mod` on `ud`,
+    /// which GenX_IR compiles to `math.iqot`/`math.irem`): Gfx8 to Gfx12.0, as brw
+    /// emits `SHADER_OPCODE_INT_QUOTIENT` there. Gfx12.5 dropped it ("int
+    /// divide/remainder is not supported for this platform").
+    pub int_div: bool,
     /// The `-platform` name of GenX_IR, if GenX_IR 1.0.12504 knows the platform.
     pub genx_platform: Option<&'static str>,
     /// The legacy data port the kernel's messages go to (Gfx8 to Gfx12.0); `None` where
@@ -213,6 +218,7 @@ impl Target {
                 family,
                 Family::Bdw | Family::Skl | Family::Pvc | Family::Xe2
             ),
+            int_div: !device.has_lsc,
             genx_platform: match family {
                 Family::Dg2 => Some("DG2"),
                 Family::Mtl => Some("MTL"),

@@ -96,8 +96,13 @@ fn main() {
     let _ = std::fs::create_dir_all(&dir);
     let mut results = Vec::new();
     for (path, file, entry) in &rows {
-        let case = format!("{file} ({entry})");
-        if only.as_ref().is_some_and(|o| !case.contains(o.as_str())) {
+        // A corpus row names its entry; a shader of `--dir` is read for its first.
+        let named = if entry.is_empty() {
+            file.clone()
+        } else {
+            format!("{file} ({entry})")
+        };
+        if only.as_ref().is_some_and(|o| !named.contains(o.as_str())) {
             continue;
         }
         let spv = spirv_of(path);
@@ -109,6 +114,7 @@ fn main() {
             _ => entry.clone(),
         };
         let entry = &entry;
+        let case = format!("{file} ({entry})");
         let spv_path = dir.join(format!("{}-{}.spv", file.replace('/', "_"), entry));
         if let Ok(bytes) = &spv {
             let _ = std::fs::write(&spv_path, bytes);
