@@ -603,6 +603,19 @@ intrinsics! {
         image: ImageOperand::None, srcs: &[src("data", 0, 0), src("address", 1, 64)], dest: DestInfo::None,
         indices: &[K::Access, K::AlignMul], class: Memory, predicable: false, eliminate: false, reorder: false,
     }
+    /// Applies `atomic_op` with `data` to the scalar at the 64-bit global `address`, returning the old value (a buffer device address's atomic).
+    GlobalAtomic = "global_atomic" {
+        image: ImageOperand::None, srcs: &[src("address", 1, 64), src("data", 1, 0)],
+        dest: DestInfo::Variable, indices: &[K::Access, K::AtomicOp],
+        class: Memory, predicable: false, eliminate: false, reorder: false,
+    }
+    /// Compare-and-swap (`cmpxchg`, `fcmpxchg`) of the scalar at the 64-bit global `address`, returning the old value.
+    GlobalAtomicSwap = "global_atomic_swap" {
+        image: ImageOperand::None,
+        srcs: &[src("address", 1, 64), src("compare", 1, 0), src("data", 1, 0)],
+        dest: DestInfo::Variable, indices: &[K::Access, K::AtomicOp],
+        class: Memory, predicable: false, eliminate: false, reorder: false,
+    }
     /// Reads storage buffer `block` at byte `offset`.
     LoadSsbo = "load_ssbo" {
         image: ImageOperand::None, srcs: &[src("block", 1, 32), src("offset", 1, 32)], dest: DestInfo::Variable,

@@ -67,8 +67,8 @@ use crate::defined_inputs::{with_defined_inputs, InputFallback};
 use crate::exec::{dispatch_invocations, ExecConfig, ExecError, Executor};
 use crate::memory::{ImageStorage, Memory};
 use crate::setup::{
-    formatless_view_formats, image_label, pointer_slots, texel_positions, Choices, Fill, Setup,
-    SetupError, MAX_MEMORY_BYTES,
+    formatless_view_formats, image_label, pointer_slots, texel_positions, Choices, Fill,
+    PointerHome, Setup, SetupError, MAX_MEMORY_BYTES,
 };
 use crate::texel::TexelLayout;
 use crate::verifier::{lower, verify_lowered, Lowered, Report, VerifyError};
@@ -581,7 +581,7 @@ fn apply_global_fills(shader: &Shader, setup: &mut Setup, o: &RunOptions) -> Res
         let g = setup
             .globals
             .iter_mut()
-            .find(|g| g.push_offset as u64 == offset)
+            .find(|g| g.home == PointerHome::PushConstants && u64::from(g.offset) == offset)
             .ok_or_else(|| {
                 let slots: Vec<String> = pointer_slots(shader)
                     .iter()
@@ -645,11 +645,11 @@ fn apply_push(setup: &mut Setup, o: &RunOptions) -> Result<(), CliError> {
         }
         written.push((offset, end, spec));
         let (start, end) = (offset as usize, end as usize);
-        if let Some(g) = setup
-            .globals
-            .iter()
-            .find(|g| (g.push_offset as usize) < end && start < g.push_offset as usize + 8)
-        {
+        if let Some(g) = setup.globals.iter().find(|g| {
+            g.home == PointerHome::PushConstants
+                && (g.offset as usize) < end
+                && start < g.offset as usize + 8
+        }) {
             return Err(bad(format!(
                 "bytes {start:#x}..{end:#x} overlap the pointer slot of {} \
                  (--global-size 0 leaves the push constants to --push)",

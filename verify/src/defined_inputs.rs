@@ -5,7 +5,7 @@
 //! proves nothing about the lowering: `verify` then retries on simpler contents, as a
 //! test author would pick them, and says which it used.
 
-use crate::setup::Setup;
+use crate::setup::{Fill, Setup};
 use crate::verifier::VerifyError;
 use ir::BufferKind;
 
@@ -43,11 +43,11 @@ pub enum InputFallback {
     /// Every dword of the push constants and uniform buffers 1 (a count of one, an
     /// index of one; a float reads as the smallest subnormal).
     UniformOnes,
-    /// Every dword of the push constants and of every buffer 1.
+    /// Every dword of the push constants, of every buffer and of global memory 1.
     AllOnes,
     /// The push constants and uniform buffers zero.
     UniformZero,
-    /// The push constants and every buffer zero.
+    /// The push constants, every buffer and global memory zero.
     AllZero,
 }
 
@@ -79,10 +79,19 @@ impl InputFallback {
         if !keep_push {
             fill(&mut s.push_constants);
         }
+        let all = matches!(self, InputFallback::AllOnes | InputFallback::AllZero);
         for b in &mut s.buffers {
-            let all = matches!(self, InputFallback::AllOnes | InputFallback::AllZero);
             if b.kind == BufferKind::Ubo || all {
                 fill(&mut b.bytes);
+            }
+        }
+        if all {
+            // Global memory too (what a pointer reaches, a record an index is read
+            // from): the pointers in it are written when the memory is built.
+            for g in &mut s.globals {
+                let mut bytes = vec![0; g.size];
+                fill(&mut bytes);
+                g.fill = Fill::Bytes(bytes);
             }
         }
         (s != *setup).then_some(s)
@@ -92,9 +101,9 @@ impl InputFallback {
     pub fn describe(self) -> &'static str {
         match self {
             InputFallback::UniformOnes => "push constants and uniform buffers of dwords 1",
-            InputFallback::AllOnes => "push constants and buffers of dwords 1",
+            InputFallback::AllOnes => "push constants, buffers and global memory of dwords 1",
             InputFallback::UniformZero => "push constants and uniform buffers zero",
-            InputFallback::AllZero => "push constants and buffers zero",
+            InputFallback::AllZero => "push constants, buffers and global memory zero",
         }
     }
 }

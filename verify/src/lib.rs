@@ -46,6 +46,7 @@ pub mod memory;
 pub mod memory_atomic;
 pub mod message_intrinsics;
 pub mod messages;
+pub mod pointers;
 pub mod sampler_state;
 pub mod setup;
 pub mod texel;

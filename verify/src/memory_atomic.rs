@@ -1,12 +1,14 @@
-//! The executor's buffer and shared-memory atomics: NIR's `ssbo_atomic`,
-//! `ssbo_atomic_swap`, `shared_atomic` and `shared_atomic_swap`.
+//! The executor's buffer, global and shared-memory atomics: NIR's `ssbo_atomic`,
+//! `ssbo_atomic_swap`, `global_atomic`, `global_atomic_swap`, `shared_atomic` and
+//! `shared_atomic_swap`.
 //!
 //! Each active lane, in ascending order, reads the little-endian scalar of the
 //! destination's size at its address, applies the `atomic_op` with its data
 //! ([`crate::image::apply_nir_atomic`], the semantics image atomics share), writes the
 //! result back and receives the old value: one atomic access in the log per lane. The
-//! address is byte `offset` of the storage buffer bound at `block` (`ssbo_*`) or byte
-//! `base + offset` of the workgroup's shared memory (`shared_*`). A swap compares with
+//! address is byte `offset` of the storage buffer bound at `block` (`ssbo_*`), the
+//! 64-bit flat `address` (`global_*`), or byte `base + offset` of the workgroup's
+//! shared memory (`shared_*`). A swap compares with
 //! `compare` and writes `data` when equal (`cmpxchg` bitwise, `fcmpxchg` as floats).
 //! The operand sizes are the validator's: the data, the comparand and the destination
 //! share one bit size, 8 to 64 bits.
@@ -23,6 +25,8 @@ pub fn serves(op: IntrinsicOp) -> bool {
         op,
         IntrinsicOp::SsboAtomic
             | IntrinsicOp::SsboAtomicSwap
+            | IntrinsicOp::GlobalAtomic
+            | IntrinsicOp::GlobalAtomicSwap
             | IntrinsicOp::SharedAtomic
             | IntrinsicOp::SharedAtomicSwap
     )
@@ -37,7 +41,7 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
         .ok_or_else(|| EnvError::msg(format!("`@{op}` has no valid atomic_op")))?;
     let swap = matches!(
         op,
-        IntrinsicOp::SsboAtomicSwap | IntrinsicOp::SharedAtomicSwap
+        IntrinsicOp::SsboAtomicSwap | IntrinsicOp::GlobalAtomicSwap | IntrinsicOp::SharedAtomicSwap
     );
     if aop.is_swap() != swap {
         return Err(EnvError::msg(format!(
@@ -56,6 +60,10 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
     }
     let size = bits as usize / 8;
     let ssbo = matches!(op, IntrinsicOp::SsboAtomic | IntrinsicOp::SsboAtomicSwap);
+    let global = matches!(
+        op,
+        IntrinsicOp::GlobalAtomic | IntrinsicOp::GlobalAtomicSwap
+    );
     // Sources after the address: (compare,) data.
     let first_data = if ssbo { 2 } else { 1 };
     let base = call.index(IndexKind::Base).unwrap_or(0) as i32 as i64 as u64;
@@ -71,6 +79,8 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
                 )
             })?;
             Target::Alloc(alloc, call.src_scalar(1, lane))
+        } else if global {
+            Target::Global(call.src_scalar(0, lane))
         } else {
             Target::Shared(base.wrapping_add(call.src_scalar(0, lane)))
         };

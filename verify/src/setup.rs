@@ -18,12 +18,12 @@
 //! report does not list are bound as the lowering would bind them
 //! ([`expected_surface_format`]).
 //!
-//! **Global memory.** A shader reaches global memory (`load_global`, `store_global`, the
-//! global side of a group async copy) through 64-bit pointers, which a driver passes in
-//! the push constants. So every 64-bit component the shader's `load_push_constant`s read
-//! at a constant, 8-byte-aligned byte offset (`base + offset + 8k`) is taken to be a
-//! pointer: the default setup gives each such slot its own global allocation
-//! ([`GlobalSetup`], [`DEFAULT_GLOBAL_BYTES`] bytes filled with a seeded pattern), and
+//! **Global memory.** A shader reaches global memory (`load_global`, `store_global`,
+//! `global_atomic`, the global side of a group async copy) through 64-bit pointers
+//! it loads from a slot: the push constants, a uniform or storage buffer, or a global
+//! allocation another slot points to, at a constant place ([`crate::pointers`]). The
+//! default setup gives each slot its own global allocation ([`GlobalSetup`],
+//! [`DEFAULT_GLOBAL_BYTES`] bytes filled with a seeded pattern), and
 //! [`Setup::build_memory`] writes the allocation's base address into the slot. Both runs
 //! of a verification get the same allocations at the same addresses, and every byte of
 //! them is compared afterwards like a buffer's (a mismatch names the allocation,
@@ -40,6 +40,7 @@ pub use crate::contents::{
     fill_image, pattern_bytes, texel_positions, valid_raw, Fill, SeedRng, TexelPos,
 };
 use crate::memory::{AllocId, Memory};
+pub use crate::pointers::PointerHome;
 use crate::sampler_state::SamplerState;
 use ir::{Format, ImageDecl, ImageDim, IndexKind, IntrinsicOp, Shader};
 use lowering::format::isl_format;
@@ -127,12 +128,15 @@ pub struct ImageSetup {
     pub fill: Fill,
 }
 
-/// One global allocation, reached through a pointer in the push constants (see the
-/// module documentation).
+/// One global allocation, reached through a pointer the shader loads from a slot (see
+/// the module documentation and [`crate::pointers`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GlobalSetup {
-    /// The byte offset of the 64-bit pointer in the push constants (a multiple of 8).
-    pub push_offset: u32,
+    /// Where the 64-bit pointer is: the push constants, a buffer, or an earlier global
+    /// allocation (an index into [`Setup::globals`]).
+    pub home: PointerHome,
+    /// The byte offset of the pointer there (a multiple of 8).
+    pub offset: u32,
     /// Bytes allocated.
     pub size: usize,
     /// The initial contents: [`Fill::Zero`], [`Fill::Pattern`] (random bytes from the
@@ -142,9 +146,15 @@ pub struct GlobalSetup {
 }
 
 impl GlobalSetup {
-    /// The allocation's name in reports: `global (push constant 0x8)`.
+    /// The allocation's name in reports, after its pointer's slot: `global (push
+    /// constant 0x8)`, `global (ubo 1 byte 0x10)`, `global (global 0 byte 0x8)`.
     pub fn name(&self) -> String {
-        format!("global (push constant {:#x})", self.push_offset)
+        match self.home {
+            PointerHome::PushConstants => format!("global (push constant {:#x})", self.offset),
+            PointerHome::Ubo(b) => format!("global (ubo {b} byte {:#x})", self.offset),
+            PointerHome::Ssbo(b) => format!("global (ssbo {b} byte {:#x})", self.offset),
+            PointerHome::Global(k) => format!("global (global {k} byte {:#x})", self.offset),
+        }
     }
 
     /// The initial bytes.
@@ -376,42 +386,15 @@ pub struct Choices {
     pub view_formats: Vec<(String, Format)>,
 }
 
-/// The push-constant byte offsets the shader reads 64-bit pointers from: every 64-bit
-/// component of a `load_push_constant` of any function at a constant offset
-/// (`base + offset + 8k`) that is a multiple of 8; sorted, without repeats.
+/// The push-constant byte offsets the shader reads 64-bit pointers from (the slots of
+/// [`crate::pointers::pointer_slots`] in the push constants), sorted.
 pub fn pointer_slots(shader: &Shader) -> Vec<u32> {
-    let mut out = Vec::new();
-    for func in &shader.functions {
-        for inst in func.insts_in_order() {
-            let data = func.inst(inst);
-            let Some(intr) = data.as_intrinsic() else {
-                continue;
-            };
-            if intr.op != IntrinsicOp::LoadPushConstant {
-                continue;
-            }
-            let Some(dest) = data.dest else { continue };
-            let ty = func.value_type(dest);
-            if ty.bit_size() != 64 {
-                continue;
-            }
-            let Some(s) = intr.srcs.first() else { continue };
-            let offset = func
-                .value_def(s.value)
-                .and_then(|d| func.inst(d).as_const())
-                .and_then(|c| c.get(s.swizzle.component(0) as usize).copied());
-            let Some(offset) = offset else { continue };
-            let base = intr.index(IndexKind::Base).unwrap_or(0) as u64;
-            for k in 0..ty.num_components() as u64 {
-                let slot = base.wrapping_add(offset).wrapping_add(8 * k);
-                if slot.is_multiple_of(8) && slot <= u32::MAX as u64 - 8 {
-                    out.push(slot as u32);
-                }
-            }
-        }
-    }
+    let mut out: Vec<u32> = crate::pointers::pointer_slots(shader)
+        .into_iter()
+        .filter(|s| s.home == PointerHome::PushConstants)
+        .map(|s| s.offset)
+        .collect();
     out.sort_unstable();
-    out.dedup();
     out
 }
 
@@ -516,18 +499,42 @@ impl Setup {
         let mut push_constants = pattern_bytes(rng.next_u64(), DEFAULT_PUSH_BYTES);
         // Drawn after everything else, so that shaders without pointers keep the
         // choices they had before global allocations existed.
-        let mut globals = Vec::new();
-        for slot in pointer_slots(shader) {
-            let end = slot as usize + 8;
-            if push_constants.len() < end {
-                let more = pattern_bytes(rng.next_u64(), end - push_constants.len());
-                push_constants.extend(more);
+        let mut globals: Vec<GlobalSetup> = Vec::new();
+        // The index in `globals` of each slot's allocation: none for a slot outside
+        // the buffer it names, and so none for the slots its allocation holds.
+        let mut placed: Vec<Option<usize>> = Vec::new();
+        for slot in crate::pointers::pointer_slots(shader) {
+            let end = slot.offset as usize + 8;
+            let home = match slot.home {
+                PointerHome::PushConstants => {
+                    if push_constants.len() < end {
+                        let more = pattern_bytes(rng.next_u64(), end - push_constants.len());
+                        push_constants.extend(more);
+                    }
+                    Some(PointerHome::PushConstants)
+                }
+                PointerHome::Ubo(b) | PointerHome::Ssbo(b) => {
+                    let kind = if matches!(slot.home, PointerHome::Ubo(_)) {
+                        BufferKind::Ubo
+                    } else {
+                        BufferKind::Ssbo
+                    };
+                    buffers
+                        .iter()
+                        .any(|x| x.kind == kind && x.binding == b && x.bytes.len() >= end)
+                        .then_some(slot.home)
+                }
+                PointerHome::Global(k) => placed.get(k).copied().flatten().map(PointerHome::Global),
+            };
+            placed.push(home.map(|_| globals.len()));
+            if let Some(home) = home {
+                globals.push(GlobalSetup {
+                    home,
+                    offset: slot.offset,
+                    size: DEFAULT_GLOBAL_BYTES,
+                    fill: Fill::Pattern(rng.next_u64()),
+                });
             }
-            globals.push(GlobalSetup {
-                push_offset: slot,
-                size: DEFAULT_GLOBAL_BYTES,
-                fill: Fill::Pattern(rng.next_u64()),
-            });
         }
         let mut setup = Setup {
             images,
@@ -738,35 +745,57 @@ impl Setup {
             }
         }
         let mut push = self.push_constants.clone();
+        let mut global_ids = Vec::with_capacity(self.globals.len());
         for (n, g) in self.globals.iter().enumerate() {
             let what = Some(g.name());
             if self.globals[..n]
                 .iter()
-                .any(|o| o.push_offset == g.push_offset)
+                .any(|o| o.home == g.home && o.offset == g.offset)
             {
                 return Err(SetupError::new(what, "the pointer slot is set up twice"));
             }
-            let at = g.push_offset as usize;
+            let at = g.offset as usize;
             if !at.is_multiple_of(8) {
                 return Err(SetupError::new(
                     what,
-                    "a pointer slot is a multiple of 8 bytes into the push constants",
+                    "a pointer slot is a multiple of 8 bytes into its memory",
                 ));
             }
-            let Some(slot) = push.get_mut(at..at + 8) else {
-                return Err(SetupError::new(
-                    what,
-                    format!(
-                        "the pointer lies beyond the {} bytes of push constants",
-                        self.push_constants.len()
-                    ),
-                ));
-            };
             let bytes = g
                 .initial_bytes()
                 .map_err(|r| SetupError::new(what.clone(), r))?;
             let id = mem.alloc(g.name(), bytes);
-            slot.copy_from_slice(&mem.allocation(id).base.to_le_bytes());
+            global_ids.push(id);
+            let address = mem.allocation(id).base.to_le_bytes();
+            let holder = match g.home {
+                PointerHome::PushConstants => None,
+                PointerHome::Ubo(b) => Some(mem.ubo(b).ok_or("no uniform buffer is bound there")),
+                PointerHome::Ssbo(b) => Some(mem.ssbo(b).ok_or("no storage buffer is bound there")),
+                PointerHome::Global(k) => Some(
+                    global_ids[..n]
+                        .get(k)
+                        .copied()
+                        .ok_or("its pointer is in a global allocation set up after it"),
+                ),
+            };
+            let slot = match holder {
+                None => push.get_mut(at..at + 8).ok_or_else(|| {
+                    format!(
+                        "the pointer lies beyond the {} bytes of push constants",
+                        self.push_constants.len()
+                    )
+                }),
+                Some(Err(why)) => Err(why.to_string()),
+                Some(Ok(holder)) => {
+                    let bytes = &mut mem.allocation_mut(holder).bytes;
+                    let len = bytes.len();
+                    bytes.get_mut(at..at + 8).ok_or_else(|| {
+                        format!("the pointer lies beyond the {len} bytes of the memory holding it")
+                    })
+                }
+            }
+            .map_err(|r| SetupError::new(what, r))?;
+            slot.copy_from_slice(&address);
         }
         mem.set_push_constants(push);
         for (name, _) in &self.samplers {
@@ -1197,7 +1226,7 @@ fn main {
         let shader = parse(POINTERS);
         let device = Device::preset("tgl").unwrap();
         let mut setup = Setup::default_for(&shader, &device, 0).unwrap();
-        let slots: Vec<u32> = setup.globals.iter().map(|g| g.push_offset).collect();
+        let slots: Vec<u32> = setup.globals.iter().map(|g| g.offset).collect();
         assert_eq!(slots, vec![8, 16, 24]);
         assert!(setup.globals.iter().all(|g| g.size == DEFAULT_GLOBAL_BYTES));
         setup.set_global_size(64);
@@ -1235,7 +1264,7 @@ fn main {
         let device = Device::preset("tgl").unwrap();
         let setup = Setup::default_for(&shader, &device, 0).unwrap();
         let mut twice = setup.clone();
-        twice.globals[1].push_offset = 8;
+        twice.globals[1].offset = 8;
         let e = twice.build_memory(&shader, &device).unwrap_err();
         assert_eq!(
             e.to_string(),
@@ -1249,7 +1278,7 @@ fn main {
             "global (push constant 0x10): the pointer lies beyond the 20 bytes of push constants"
         );
         let mut odd = setup.clone();
-        odd.globals[0].push_offset = 4;
+        odd.globals[0].offset = 4;
         let e = odd.build_memory(&shader, &device).unwrap_err();
         assert!(e.to_string().contains("a multiple of 8 bytes"), "{e}");
         let mut bytes = setup;

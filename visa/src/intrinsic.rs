@@ -85,8 +85,10 @@ pub fn emit(
             Ok(())
         }
         LoadGlobal | StoreGlobal | LoadSsbo | StoreSsbo | GetSsboSize | LoadUbo | LoadShared
-        | StoreShared | SsboAtomic | SsboAtomicSwap | SharedAtomic | SharedAtomicSwap
-        | LoadPushConstant | LoadConstant | ImageLoadParam => memory::emit(cx, inst, i, dest),
+        | StoreShared | SsboAtomic | SsboAtomicSwap | GlobalAtomic | GlobalAtomicSwap
+        | SharedAtomic | SharedAtomicSwap | LoadPushConstant | LoadConstant | ImageLoadParam => {
+            memory::emit(cx, inst, i, dest)
+        }
         Shuffle | ShuffleXor | ShuffleUp | ShuffleDown | QuadBroadcast | QuadSwapHorizontal
         | QuadSwapVertical | QuadSwapDiagonal => {
             let dest = need_dest(cx)?;

@@ -135,9 +135,8 @@ pub fn emit(
             let a = cx.comp(src(cx, i, 1)?, 0)?;
             store(cx, data, Loc::flat(Sfid::Slm, AddrSize::A32, a, base))
         }
-        SsboAtomic | SsboAtomicSwap | SharedAtomic | SharedAtomicSwap => {
-            atomic(cx, i, need_dest(cx)?)
-        }
+        SsboAtomic | SsboAtomicSwap | GlobalAtomic | GlobalAtomicSwap | SharedAtomic
+        | SharedAtomicSwap => atomic(cx, i, need_dest(cx)?),
         GetSsboSize => ssbo_size(cx, i, need_dest(cx)?),
         LoadPushConstant => push_constant(cx, i, base, need_dest(cx)?),
         LoadConstant => load_constant(cx, i, need_dest(cx)?),
@@ -314,6 +313,10 @@ fn atomic(cx: &mut Ctx, i: &IntrinsicInst, d: Value) -> Result<(), EmitError> {
         }
     };
     let ssbo = matches!(i.op, IntrinsicOp::SsboAtomic | IntrinsicOp::SsboAtomicSwap);
+    let global = matches!(
+        i.op,
+        IntrinsicOp::GlobalAtomic | IntrinsicOp::GlobalAtomicSwap
+    );
     // The sources after the address: (compare,) data.
     let first = if ssbo { 2 } else { 1 };
     let data = src(cx, i, first)?;
@@ -345,6 +348,9 @@ fn atomic(cx: &mut Ctx, i: &IntrinsicInst, d: Value) -> Result<(), EmitError> {
         } else {
             loc
         }
+    } else if global {
+        let a = cx.comp(src(cx, i, 0)?, 0)?;
+        Loc::flat(Sfid::Ugm, AddrSize::A64, a, 0)
     } else {
         // The base is added to the address: LSC atomics take no immediate offset
         // before Xe2 (IGC's vISA verifier).

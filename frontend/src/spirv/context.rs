@@ -10,7 +10,7 @@ use super::module::{Id, Module};
 use super::promoted::{Checkpoint, Edge, Promoted};
 use super::spec::{ConstVal, Declarations};
 use super::types::Ty;
-use super::value::{ExitKind, Val, Value, VarKey};
+use super::value::{ExitKind, MemPtr, Space, Val, Value, VarKey};
 use super::variables::Mapping;
 use crate::error::{ErrorKind, ImportError};
 use ir::{AluOp, Block, Builder, CfNode, Cursor, Function, IfId, Jump, LoopId, Src, Type};
@@ -305,12 +305,62 @@ impl<'m> Ctx<'m> {
         )))
     }
 
-    /// The value `id` stands for, which must be one.
+    /// The value `id` stands for, which must be one. A buffer device address reached
+    /// through an access chain is one: its 64-bit address.
     pub fn val(&mut self, id: Id) -> Result<Val, ImportError> {
         match self.get(id)? {
             Value::Val(v) => Ok(v),
+            Value::Mem(m) if m.space == Space::Global => Ok(Val::Leaf(self.global_address(&m)?)),
             other => Err(self.invalid(format!("%{id} is not a value ({})", describe(&other)))),
         }
+    }
+
+    /// The pointer `id` stands for. A buffer device address held as a value (loaded
+    /// from memory, converted from an integer, a phi's) becomes a pointer into global
+    /// memory at that address.
+    pub fn pointer(&mut self, id: Id) -> Result<Value, ImportError> {
+        let v = self.get(id)?;
+        if let Value::Val(Val::Leaf(address)) = v {
+            if let Some(pointee) = self
+                .type_of(id)
+                .and_then(|t| self.d.types.physical_pointee(t))
+            {
+                return Ok(Value::Mem(MemPtr {
+                    space: Space::Global,
+                    block: Some(address),
+                    array_base: None,
+                    access: 0,
+                    range: 0,
+                    pointee,
+                    offset: 0,
+                    dynamic: None,
+                    matrix: None,
+                    vec_stride: None,
+                    non_uniform: false,
+                }));
+            }
+        }
+        Ok(v)
+    }
+
+    /// The address of a pointer into global memory: its base plus its byte offset,
+    /// the offset's 32 bits sign-extended as NIR's `nir_lower_explicit_io` extends
+    /// them for 64-bit global addresses (an `OpPtrAccessChain` may step backwards).
+    pub fn global_address(&mut self, m: &MemPtr) -> Result<Src, ImportError> {
+        let base = m
+            .block
+            .ok_or_else(|| self.internal("a global pointer without an address"))?;
+        let offset = match (m.offset, m.dynamic) {
+            (0, None) => return Ok(base),
+            (o, None) => self.u32(o),
+            (0, Some(d)) => d,
+            (o, Some(d)) => {
+                let o = self.u32(o);
+                self.alu(AluOp::Iadd, &[o, d])?
+            }
+        };
+        let wide = self.alu(AluOp::I2i64, &[offset])?;
+        self.alu(AluOp::Iadd, &[base, wide])
     }
 
     /// The scalar or vector `id` stands for.
@@ -485,6 +535,9 @@ impl<'m> Ctx<'m> {
             Ty::Bool | Ty::Int { .. } | Ty::Float { .. } | Ty::Vector { .. } => {
                 let irt = self.ir_type(ty)?;
                 return Ok(Val::Leaf(leaf(self, irt)?));
+            }
+            Ty::Pointer { .. } if self.d.types.physical_pointee(ty).is_some() => {
+                return Ok(Val::Leaf(leaf(self, Type::U64)?));
             }
             Ty::Matrix { col, n } => vec![*col; *n as usize],
             Ty::Array { elem, len } => {

@@ -108,6 +108,16 @@ pub fn instruction(ctx: &mut Ctx<'_>, i: usize) -> Result<(), ImportError> {
     r
 }
 
+/// A 64-bit address from the integer `OpConvertUToPtr` converts: a narrower one is
+/// zero-extended, as SPIR-V's conversion of an unsigned integer is.
+fn widen_address(ctx: &mut Ctx<'_>, a: Src) -> Result<Src, ImportError> {
+    match (ctx.func.src_type(a).bit_size(), ctx.func.src_components(a)) {
+        (64, 1) => Ok(a),
+        (32, 1) => ctx.alu(AluOp::U2u64, &[a]),
+        _ => Err(ctx.invalid("OpConvertUToPtr of a value that is not a 32- or 64-bit integer")),
+    }
+}
+
 /// Translates instruction `i`, of `opcode` and operands `ops`.
 fn translate(ctx: &mut Ctx<'_>, i: usize, opcode: u16, ops: &[u32]) -> Result<(), ImportError> {
     let Some(o) = Op::from_u32(opcode as u32) else {
@@ -155,19 +165,19 @@ fn translate(ctx: &mut Ctx<'_>, i: usize, opcode: u16, ops: &[u32]) -> Result<()
         Variable => memory::local_variable(ctx, i)?,
         Load => {
             let [ty, r, p, ..] = ops else { return Err(short(ctx)) };
-            let ptr = ctx.get(*p)?;
+            let ptr = ctx.pointer(*p)?;
             let v = memory::load(ctx, &ptr, *ty)?;
             ctx.set(*r, v)?;
         }
         Store => {
             let [p, v, ..] = ops else { return Err(short(ctx)) };
-            let ptr = ctx.get(*p)?;
+            let ptr = ctx.pointer(*p)?;
             let val = ctx.val(*v)?;
             memory::store(ctx, &ptr, &val)?;
         }
         CopyMemory => {
             let [dst, src, ..] = ops else { return Err(short(ctx)) };
-            let (d, s) = (ctx.get(*dst)?, ctx.get(*src)?);
+            let (d, s) = (ctx.pointer(*dst)?, ctx.pointer(*src)?);
             let v = memory::load(ctx, &s, 0)?;
             let Value::Val(v) = v else {
                 return Err(ctx.unsupported("OpCopyMemory of images", "images are not values in the IR"));
@@ -181,7 +191,7 @@ fn translate(ctx: &mut Ctx<'_>, i: usize, opcode: u16, ops: &[u32]) -> Result<()
         }
         AccessChain | InBoundsAccessChain => {
             let [_, r, base, idx @ ..] = ops else { return Err(short(ctx)) };
-            let b = ctx.get(*base)?;
+            let b = ctx.pointer(*base)?;
             let mut p = memory::access_chain(ctx, b, idx)?;
             if memory::non_uniform(ctx, *r) {
                 mark_non_uniform(&mut p);
@@ -189,10 +199,36 @@ fn translate(ctx: &mut Ctx<'_>, i: usize, opcode: u16, ops: &[u32]) -> Result<()
             ctx.set(*r, p)?;
         }
         PtrAccessChain | InBoundsPtrAccessChain => {
-            return Err(ctx.unsupported(
-                &format!("Op{o:?}"),
-                "pointer arithmetic needs variable pointers or buffer device addresses, which the IR has not",
-            ))
+            let [_, r, base, element, idx @ ..] = ops else { return Err(short(ctx)) };
+            let mut p = memory::ptr_access_chain(ctx, *base, *element, idx)?;
+            if memory::non_uniform(ctx, *r) {
+                mark_non_uniform(&mut p);
+            }
+            ctx.set(*r, p)?;
+        }
+        ConvertUToPtr => {
+            // A buffer device address from an integer: the value is the address.
+            let [ty, r, x, ..] = ops else { return Err(short(ctx)) };
+            if ctx.d.types.physical_pointee(*ty).is_none() {
+                return Err(ctx.unsupported(
+                    "OpConvertUToPtr to a pointer that is not a buffer device address",
+                    "only PhysicalStorageBuffer pointers are addresses",
+                ));
+            }
+            let a = ctx.leaf(*x)?;
+            let a = widen_address(ctx, a)?;
+            ctx.set(*r, Value::Val(Val::Leaf(a)))?;
+        }
+        ConvertPtrToU => {
+            let [ty, r, p, ..] = ops else { return Err(short(ctx)) };
+            let a = ctx.leaf(*p)?;
+            let bits = ctx.d.types.ir_type(*ty).map(|t| t.bit_size());
+            let a = match bits {
+                Some(64) => a,
+                Some(32) => ctx.alu(AluOp::U2u32, &[a])?,
+                _ => return Err(ctx.invalid("OpConvertPtrToU to a type that is not a 32- or 64-bit integer")),
+            };
+            ctx.set(*r, Value::Val(Val::Leaf(a)))?;
         }
         ArrayLength => {
             let [_, r, structure, member, ..] = ops else { return Err(short(ctx)) };
@@ -557,7 +593,7 @@ fn atomic(ctx: &mut Ctx<'_>, o: Op, ops: &[u32]) -> Result<(), ImportError> {
             return Err(ctx.invalid(format!("Op{o:?} whose result type is not a scalar")));
         }
     }
-    let ptr = ctx.get(p)?;
+    let ptr = ctx.pointer(p)?;
     let data = value.map(|v| ctx.leaf(v)).transpose()?;
     let cmp = compare.map(|c| ctx.leaf(c)).transpose()?;
     let float = ty.is_some_and(|t| ctx.d.types.is_float(t));

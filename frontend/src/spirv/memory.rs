@@ -210,6 +210,53 @@ pub fn access_chain(ctx: &mut Ctx<'_>, base: Value, indices: &[u32]) -> Result<V
     Ok(p)
 }
 
+/// `OpPtrAccessChain` / `OpInBoundsPtrAccessChain` through a buffer device address:
+/// `base` moved by `element` times the pointer type's `ArrayStride` (the pointee's
+/// size in memory without one), then indexed by `indices`. Other pointers cannot be
+/// stepped: that needs variable pointers.
+pub fn ptr_access_chain(
+    ctx: &mut Ctx<'_>,
+    base: u32,
+    element: u32,
+    indices: &[u32],
+) -> Result<Value, ImportError> {
+    let Value::Mem(mut m) = ctx.pointer(base)? else {
+        return Err(ctx.unsupported(
+            "OpPtrAccessChain of a pointer that is not a buffer device address",
+            "stepping a logical pointer needs variable pointers, which the translator does not model",
+        ));
+    };
+    if m.space != Space::Global {
+        return Err(ctx.unsupported(
+            "OpPtrAccessChain of a pointer that is not a buffer device address",
+            "stepping a logical pointer needs variable pointers, which the translator does not model",
+        ));
+    }
+    let ty = ctx.type_of(base).unwrap_or(0);
+    let stride = match ctx.decs.get(ty, D::ArrayStride) {
+        Some(s) => s,
+        None => ctx
+            .d
+            .types
+            .explicit_size(ctx.decs, m.pointee)
+            .ok_or_else(|| {
+                ctx.invalid("OpPtrAccessChain of a pointer whose type has no ArrayStride")
+            })?,
+    };
+    match step_of(ctx, element)? {
+        Step::Const(k) => m.offset = m.offset.wrapping_add(k.wrapping_mul(stride)),
+        Step::Dyn(k) => {
+            let s = ctx.u32(stride);
+            let scaled = ctx.alu(AluOp::Imul, &[k, s])?;
+            m.dynamic = Some(match m.dynamic {
+                Some(d) => ctx.alu(AluOp::Iadd, &[d, scaled])?,
+                None => scaled,
+            });
+        }
+    }
+    access_chain(ctx, Value::Mem(m), indices)
+}
+
 /// One step into a pointer.
 pub fn index(ctx: &mut Ctx<'_>, p: Value, step: Step, nu: bool) -> Result<Value, ImportError> {
     match p {
@@ -612,6 +659,9 @@ pub fn store(ctx: &mut Ctx<'_>, p: &Value, val: &Val) -> Result<(), ImportError>
 /// The shape of a memory leaf: its scalar bits (booleans as 32-bit words), component
 /// count, and whether it is a boolean.
 fn leaf_shape(ctx: &Ctx<'_>, ty: u32) -> Option<(u8, u8, bool)> {
+    if ctx.d.types.physical_pointee(ty).is_some() {
+        return Some((64, 1, false));
+    }
     match ctx.d.types.get(ty)? {
         Ty::Bool => Some((32, 1, true)),
         Ty::Int { bits, .. } | Ty::Float { bits } => Some((*bits, 1, false)),
@@ -703,6 +753,13 @@ fn load_memory(ctx: &mut Ctx<'_>, m: &MemPtr, depth: usize) -> Result<Val, Impor
                 let o = m.offset;
                 ctx.build(|bd| {
                     bd.intrinsic(IntrinsicOp::LoadShared, None, &[d], &[o, align], Some(ty))
+                })
+            }
+            Space::Global => {
+                let a = ctx.global_address(m)?;
+                let acc = access_bits(m);
+                ctx.build(|bd| {
+                    bd.intrinsic(IntrinsicOp::LoadGlobal, None, &[a], &[acc, align], Some(ty))
                 })
             }
         }
@@ -806,6 +863,19 @@ fn store_memory(ctx: &mut Ctx<'_>, m: &MemPtr, val: &Val, depth: usize) -> Resul
                     )
                 });
             }
+            Space::Global => {
+                let a = ctx.global_address(m)?;
+                let acc = access_bits(m);
+                ctx.build(|bd| {
+                    bd.intrinsic(
+                        IntrinsicOp::StoreGlobal,
+                        None,
+                        &[data, a],
+                        &[acc, align],
+                        None,
+                    )
+                });
+            }
             Space::Ubo | Space::Push => {
                 return Err(
                     ctx.invalid("a store to read-only memory (a uniform buffer or push constants)")
@@ -877,7 +947,16 @@ pub fn atomic(
             };
             (op, [m.offset, aop.to_index()])
         }
-        _ => return Err(ctx.invalid("an atomic on read-only memory")),
+        Space::Global => {
+            srcs.push(ctx.global_address(m)?);
+            let op = if compare.is_some() {
+                IntrinsicOp::GlobalAtomicSwap
+            } else {
+                IntrinsicOp::GlobalAtomic
+            };
+            (op, [access_bits(m), aop.to_index()])
+        }
+        Space::Ubo | Space::Push => return Err(ctx.invalid("an atomic on read-only memory")),
     };
     srcs.extend(compare);
     srcs.push(data);

@@ -8,7 +8,9 @@
 //! [`alu`], [`glsl450`], [`memory`] and [`image`]), then the SSA clean-up ([`ssa`]).
 //!
 //! The subset is Vulkan's for compute: SPIR-V 1.0 to 1.6, the `Shader` capability, the
-//! `GLCompute` execution model, logical addressing. What the IR cannot express (filtered
+//! `GLCompute` execution model, logical addressing with buffer device addresses
+//! (`PhysicalStorageBuffer64`: such a pointer is its 64-bit address, and accesses
+//! through it are the IR's global memory intrinsics). What the IR cannot express (filtered
 //! sampling, derivatives, subgroup operations, ...) is an error of kind
 //! [`ErrorKind::Unsupported`] naming the instruction; a module that breaks SPIR-V's
 //! rules is an [`ErrorKind::Invalid`] or [`ErrorKind::Parse`] error. Every error carries
@@ -69,9 +71,6 @@ fn refused_capability(c: Capability) -> Option<&'static str> {
     Some(match c {
         Capability::Kernel | Capability::Addresses => "OpenCL kernels are not Vulkan compute shaders",
         Capability::Linkage => "a module to link is not a shader to compile",
-        Capability::PhysicalStorageBufferAddresses => {
-            "buffer device addresses need 64-bit pointers in memory, which the translator does not model"
-        }
         Capability::VariablePointers | Capability::VariablePointersStorageBuffer => {
             "variable pointers need pointers chosen at run time, which the translator does not model"
         }
@@ -110,11 +109,15 @@ pub fn import(bytes: &[u8], options: &Options) -> Result<Imported, ImportError> 
         }
     }
     if let Some((addressing, _, i)) = m.memory_model {
-        if addressing != spirv::AddressingModel::Logical as u32 {
+        // Logical pointers, and buffer device addresses beside them
+        // (`PhysicalStorageBuffer64`, Vulkan's only physical addressing model).
+        if addressing != spirv::AddressingModel::Logical as u32
+            && addressing != spirv::AddressingModel::PhysicalStorageBuffer64 as u32
+        {
             return Err(m.error(
                 i,
                 ErrorKind::Unsupported,
-                "a module without logical addressing is not supported: the translator models logical pointers only",
+                "a module with physical addressing is not supported: the translator models logical pointers and buffer device addresses (PhysicalStorageBuffer64)",
             ));
         }
     }

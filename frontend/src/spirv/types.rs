@@ -8,6 +8,10 @@ use ir::Type;
 use rustc_hash::FxHashMap as HashMap;
 use spirv::Decoration as D;
 
+/// `spirv::StorageClass::PhysicalStorageBuffer`: the storage class of buffer device
+/// addresses (`SPV_KHR_physical_storage_buffer`).
+pub const PHYSICAL_STORAGE_BUFFER: u32 = spirv::StorageClass::PhysicalStorageBuffer as u32;
+
 /// An image type (`OpTypeImage`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct ImageTy {
@@ -131,12 +135,24 @@ impl Types {
         self.map.get(&id)
     }
 
-    /// The IR type of a scalar or vector type (`None` for anything else).
+    /// The IR type of a scalar or vector type (`None` for anything else). A buffer
+    /// device address (a `PhysicalStorageBuffer` pointer) is a value too: its 64-bit
+    /// address.
     pub fn ir_type(&self, id: Id) -> Option<Type> {
         match self.get(id)? {
             Ty::Bool => Type::new(1, 1),
             Ty::Int { bits, .. } | Ty::Float { bits } => Type::new(*bits, 1),
             Ty::Vector { elem, n } => Type::new(self.ir_type(*elem)?.bit_size(), *n),
+            Ty::Pointer { sc, .. } if *sc == PHYSICAL_STORAGE_BUFFER => Some(Type::U64),
+            _ => None,
+        }
+    }
+
+    /// The type a buffer device address type (a `PhysicalStorageBuffer` pointer)
+    /// points to; `None` for every other type.
+    pub fn physical_pointee(&self, id: Id) -> Option<Id> {
+        match self.get(id)? {
+            Ty::Pointer { sc, pointee } if *sc == PHYSICAL_STORAGE_BUFFER => Some(*pointee),
             _ => None,
         }
     }
@@ -210,6 +226,9 @@ impl Types {
                     size: stride.checked_mul(*len)?,
                     align: e.align,
                 }
+            }
+            Ty::Pointer { sc, .. } if *sc == PHYSICAL_STORAGE_BUFFER => {
+                Layout { size: 8, align: 8 }
             }
             Ty::Struct { members } => {
                 let mut offset = 0u32;

@@ -127,6 +127,10 @@ pub enum Space {
     Push,
     /// Workgroup memory: `load_shared`, `store_shared`, `shared_atomic`.
     Shared,
+    /// Memory reached through a buffer device address (a `PhysicalStorageBuffer`
+    /// pointer): `load_global`, `store_global`. The block is the 64-bit address the
+    /// offsets count from.
+    Global,
 }
 
 /// A pointer into memory: the space, the block, the type pointed to and its byte

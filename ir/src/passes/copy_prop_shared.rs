@@ -186,7 +186,7 @@ fn clobber(func: &Function, inst: Inst) -> Option<Clobber> {
         }
         // Accesses of other memory, and values that read none.
         LoadSsbo | StoreSsbo | SsboAtomic | SsboAtomicSwap | GetSsboSize | LoadUbo | LoadGlobal
-        | StoreGlobal | LoadPushConstant | LoadConstant => None,
+        | StoreGlobal | GlobalAtomic | GlobalAtomicSwap | LoadPushConstant | LoadConstant => None,
         op if op.info().class == crate::intrinsic::IntrinsicClass::Image => None,
         op if op.info().can_reorder => None,
         _ => Some(Clobber::All),
