@@ -35,9 +35,9 @@
 //! coordinate's own interval, reaches, each texel's value widened as its format's conversion may err
 //! ([`crate::tolerance::load_bounds`]; with the tolerance an inexact store recorded
 //! for the texel, as `image_load` reads it), and the whole widened by 2 ULPs for the
-//! rounding of the sum. A NaN or infinite coordinate, or a NaN LOD, has no defined
-//! texel: its interval is the hull of the whole of the levels (and its value the first
-//! texel's).
+//! rounding of the sum. A NaN or infinite coordinate, one beyond 2^23 texels (where a
+//! 32-bit float has no fraction left), or a NaN LOD, has no defined texel: its interval
+//! is the hull of the whole of the levels (and its value the first texel's).
 
 use crate::call::{access_ctx, bound_image, lane_err};
 use crate::image::{load_texel, logical_layout, texel_offset_at_lod, LoadedTexel};
@@ -195,6 +195,37 @@ fn level_size(b: &ImageBinding, lod: u32) -> Option<[i64; 4]> {
     ])
 }
 
+/// The magnitude in texels (at level 0) beyond which a coordinate has no defined
+/// texel: a 32-bit float there has no bits of fraction left, where Vulkan's texel
+/// selection needs `subTexelPrecisionBits` of them, and a sampler's fixed-point
+/// coordinate wraps or saturates as the hardware does (where this reference and the
+/// sampler model would each pick a different texel, neither of them Vulkan's).
+const MAX_TEXEL_COORD: f64 = (1u32 << 23) as f64;
+
+/// Whether every spatial coordinate of a lookup is finite and within
+/// [`MAX_TEXEL_COORD`] texels of the origin at level 0, of size `level0` (the array
+/// layer is not a texel coordinate).
+fn coordinates_defined(
+    decl: &ImageDecl,
+    level0: Option<[i64; 4]>,
+    coord: &[(f64, (f64, f64))],
+) -> bool {
+    let Some(size) = level0 else {
+        return coord.iter().all(|c| c.0.is_finite());
+    };
+    let n = match decl.dim {
+        ImageDim::D1 => 1,
+        ImageDim::D3 => 3,
+        _ => 2,
+    };
+    coord.iter().all(|c| c.0.is_finite())
+        && coord
+            .iter()
+            .zip(size)
+            .take(n)
+            .all(|(c, s)| (c.0 * s as f64).abs() <= MAX_TEXEL_COORD)
+}
+
 /// The axes of a lookup at a level of size `size`: the normalized coordinates scaled,
 /// with their intervals.
 fn axes(
@@ -326,10 +357,11 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
             _ => None,
         };
         // The value.
-        let (value, levels_exact) = filtered(&mut look, &state, &coord, array_coord, lod, q)?;
+        let undefined = lod.is_nan() || !coordinates_defined(decl, level_size(&b, 0), &coord);
+        let (value, levels_exact) =
+            filtered(&mut look, &state, &coord, array_coord, lod, q, undefined)?;
         // The interval: every level a LOD within the slack may select, every texel
         // of the footprint.
-        let undefined = lod.is_nan() || coord.iter().any(|c| !c.0.is_finite());
         let mut levels: Vec<u32> = if undefined || lod_iv.0.is_nan() || lod_iv.1.is_nan() {
             (0..=q).collect()
         } else {
@@ -352,7 +384,12 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
                 continue;
             };
             let ax = axes(decl, &state, size, &coord);
-            let lists: Vec<Vec<i64>> = ax.iter().map(footprint).collect();
+            // An undefined lookup may read any texel of the level.
+            let lists: Vec<Vec<i64>> = if undefined {
+                ax.iter().map(|a| (0..a.size).collect()).collect()
+            } else {
+                ax.iter().map(footprint).collect()
+            };
             let zs: Vec<i64> = match (decl.dim, array_coord) {
                 (ImageDim::D3, _) => lists[2].clone(),
                 (_, Some((_, (lo, hi)))) => layers_reached(lo, hi, size[3]),
@@ -455,11 +492,13 @@ fn filtered(
     array_coord: Option<(f64, (f64, f64))>,
     lod: f64,
     q: u32,
+    undefined: bool,
 ) -> Result<([f64; 4], Vec<u32>), EnvError> {
-    if lod.is_nan() || coord.iter().any(|c| !c.0.is_finite()) {
+    if undefined {
         // No defined texel (an infinite coordinate has no texel position, nor a
-        // fraction to weight by): the interval (every level) is the answer; the value
-        // is the first texel's.
+        // fraction to weight by; a huge one no sub-texel position a sampler's fixed
+        // point holds): the interval (every level) is the answer; the value is the
+        // first texel's.
         let (v, _) = look.texel(0, 0, 0, 0)?;
         return Ok((v, (0..=q).collect()));
     }
@@ -543,6 +582,31 @@ mod tests {
             [-1, -2, -9, 9].map(|i| w(i, AddressMode::MirrorClampToEdge)),
             [0, 1, 3, 3]
         );
+    }
+
+    #[test]
+    fn huge_and_non_finite_coordinates_have_no_texel() {
+        let decl = ImageDecl::new("t", ImageDim::D2, ir::Format::R32Float);
+        let size = Some([64, 16, 1, 1]);
+        let at = |u: f64, v: f64| [(u, (u, u)), (v, (v, v))];
+        assert!(coordinates_defined(&decl, size, &at(0.5, -3.0)));
+        // 2^23 texels is the last defined: u = 2^23 / 64 = 2^17.
+        assert!(coordinates_defined(&decl, size, &at(131072.0, 0.5)));
+        assert!(!coordinates_defined(&decl, size, &at(131072.5, 0.5)));
+        // v scales by the height: 2^23 / 16 = 2^19.
+        assert!(coordinates_defined(&decl, size, &at(0.5, -524288.0)));
+        assert!(!coordinates_defined(&decl, size, &at(0.5, -524288.5)));
+        assert!(!coordinates_defined(&decl, size, &at(f64::INFINITY, 0.5)));
+        assert!(!coordinates_defined(&decl, size, &at(0.5, f64::NAN)));
+        // A 2D array's layer is not a texel coordinate.
+        let mut array = decl.clone();
+        array.arrayed = true;
+        let layered = [
+            (0.5, (0.5, 0.5)),
+            (0.5, (0.5, 0.5)),
+            (1.0e9, (1.0e9, 1.0e9)),
+        ];
+        assert!(coordinates_defined(&array, size, &layered));
     }
 
     #[test]

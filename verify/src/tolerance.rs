@@ -57,7 +57,10 @@ pub fn load_bounds(
             _ if field.is_none() => continue,
             _ => {}
         }
-        *slot = (range.lo < range.hi).then_some(range);
+        // Register values carry finite intervals only ([`ir::bounds`]): a texel that
+        // may hold an infinity loads exactly.
+        *slot =
+            (range.lo < range.hi && range.lo.is_finite() && range.hi.is_finite()).then_some(range);
     }
     out
 }
@@ -188,8 +191,10 @@ pub fn word_tolerance(bytes: &[u8], bounds: &[Option<Interval>]) -> Option<Toler
     })
 }
 
-/// The value the raw bits of a field of `kind` stand for; `None` for an infinity or a
-/// NaN.
+/// The value the raw bits of a field of `kind` stand for; `None` for a NaN. An
+/// infinity is a value: a 16-bit float channel stores one for a finite register value
+/// beyond its range, so the encodings of an interval's ends may be infinities (the
+/// 32-bit ends themselves are finite, [`f32_toward`]).
 fn decoded(kind: ChannelKind, bits: u8, raw: u64) -> Option<f64> {
     let v = decode_channel(kind, bits, raw);
     let x = match kind {
@@ -197,7 +202,7 @@ fn decoded(kind: ChannelKind, bits: u8, raw: u64) -> Option<f64> {
         ChannelKind::Sint => f64::from(v as u32 as i32),
         _ => f64::from(f32::from_bits(v as u32)),
     };
-    x.is_finite().then_some(x)
+    (!x.is_nan()).then_some(x)
 }
 
 /// The float nearest `x` at or above it (`up`) or at or below it; `None` beyond the
@@ -253,6 +258,20 @@ mod tests {
         let f = ToleranceField::for_store(ChannelKind::Float, 0, 16, b).unwrap();
         assert!(f.accepts(&0x3c00u16.to_le_bytes()));
         assert!(!f.accepts(&0x3c01u16.to_le_bytes()));
+        // Beyond a half's range the ends round to infinities: a store of a register
+        // value anywhere in [-3e38, 3e38] may leave -inf, +inf or any half between,
+        // never a NaN.
+        let wide = Interval::new(-3.0e38, 3.0e38);
+        let f = ToleranceField::for_store(ChannelKind::Float, 0, 16, wide).unwrap();
+        for half in [0xfc00u16, 0x7c00, 0x0000, 0x7bff] {
+            assert!(f.accepts(&half.to_le_bytes()), "{half:#x}");
+        }
+        assert!(!f.accepts(&0x7e00u16.to_le_bytes()));
+        // Up to 1e5 only: +inf (65520 and up round to it) but not -inf.
+        let up = Interval::new(1.0, 1.0e5);
+        let f = ToleranceField::for_store(ChannelKind::Float, 0, 16, up).unwrap();
+        assert!(f.accepts(&0x7c00u16.to_le_bytes()));
+        assert!(!f.accepts(&0xfc00u16.to_le_bytes()));
         // Narrower integer channels are not modelled.
         assert!(ToleranceField::for_store(ChannelKind::Uint, 0, 8, b).is_none());
         // A 32-bit integer channel holds a float's bits: those of the interval's floats.

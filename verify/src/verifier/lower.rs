@@ -18,6 +18,27 @@ pub struct Lowered {
     pub lowered: Shader,
     /// What the lowering did, with the surfaces to bind.
     pub report: LowerReport,
+    /// The input's spans in program order, where [`Lowered::original`]'s were stamped
+    /// ([`stamp_spans`]): errors are reported at these.
+    pub input_spans: Option<Vec<Span>>,
+}
+
+impl Lowered {
+    /// Where the instruction of span `s` of [`Lowered::original`] is in the input: `s`
+    /// itself unless the spans were stamped (a stamped span is a number, not a place
+    /// in any file).
+    pub fn input_span(&self, s: Span) -> Span {
+        input_span(self.input_spans.as_deref(), s)
+    }
+
+    /// `e` with the span of a run's failure in the original at its place in the input
+    /// ([`Lowered::input_span`]).
+    pub fn at_input(&self, mut e: VerifyError) -> VerifyError {
+        if let VerifyError::Original(crate::exec::ExecError::Run { error, .. }) = &mut e {
+            error.span = self.input_span(error.span);
+        }
+        e
+    }
 }
 
 /// Gives every instruction of every function its own span (`n:1`, numbered in program
@@ -30,6 +51,19 @@ pub fn stamp_spans(shader: &mut Shader) {
             func.set_inst_span(inst, Span::new(n, 1));
             n += 1;
         }
+    }
+}
+
+/// The input's span of the instruction a stamped span `s` names, given the input's
+/// spans in program order (`None`: nothing was stamped, `s` is the input's own).
+fn input_span(input: Option<&[Span]>, s: Span) -> Span {
+    match input {
+        None => s,
+        Some(spans) if s.col == 1 && s.line > 0 => spans
+            .get(s.line as usize - 1)
+            .copied()
+            .unwrap_or(Span::UNKNOWN),
+        Some(_) => Span::UNKNOWN,
     }
 }
 
@@ -64,15 +98,43 @@ pub fn lower(
     options: &LowerOptions,
 ) -> Result<Lowered, VerifyError> {
     let mut original = shader.clone();
-    if !ambiguous_spans(&original).is_empty() {
+    let input_spans = (!ambiguous_spans(&original).is_empty()).then(|| {
+        let spans = original
+            .functions
+            .iter()
+            .flat_map(|f| f.insts_in_order().into_iter().map(|i| f.inst_span(i)))
+            .collect();
         stamp_spans(&mut original);
-    }
+        spans
+    });
     let mut lowered = original.clone();
-    let report = lowering::lower_shader(&mut lowered, device, options)
-        .map_err(|mut errors| VerifyError::Lower(errors.swap_remove(0)))?;
+    let report = lowering::lower_shader(&mut lowered, device, options).map_err(|mut errors| {
+        let mut e = errors.swap_remove(0);
+        e.span = input_span(input_spans.as_deref(), e.span);
+        VerifyError::Lower(e)
+    })?;
     Ok(Lowered {
         original,
         lowered,
         report,
+        input_spans,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stamped_spans_map_back_to_the_input() {
+        let input = [Span::UNKNOWN, Span::new(7, 3)];
+        // Not stamped: a span is the input's own.
+        assert_eq!(input_span(None, Span::new(2, 1)), Span::new(2, 1));
+        // Stamped `n:1` is the n-th instruction in program order.
+        assert_eq!(input_span(Some(&input), Span::new(2, 1)), Span::new(7, 3));
+        assert_eq!(input_span(Some(&input), Span::new(1, 1)), Span::UNKNOWN);
+        // Nothing stamped reads so: no place at all.
+        assert_eq!(input_span(Some(&input), Span::new(3, 1)), Span::UNKNOWN);
+        assert_eq!(input_span(Some(&input), Span::new(2, 4)), Span::UNKNOWN);
+    }
 }

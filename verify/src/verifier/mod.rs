@@ -96,7 +96,7 @@ pub fn lower_and_verify(
 pub fn verify_lowered(l: &Lowered, device: &Device, setup: &Setup) -> Result<Report, VerifyError> {
     let mut setup = setup.clone();
     setup.bindings = l.report.bindings.clone();
-    verify(&l.original, &l.lowered, device, &setup)
+    verify(&l.original, &l.lowered, device, &setup).map_err(|e| l.at_input(e))
 }
 
 /// Verifies that `lowered` (derived from `original` by the lowering and cleanup passes)

@@ -134,7 +134,7 @@ pub fn verify_lowered_visa(
 ) -> Result<Verified, VerifyError> {
     let mut setup = setup.clone();
     setup.bindings = l.report.bindings.clone();
-    let lowering = verify(&l.original, &l.lowered, device, &setup)?;
+    let lowering = verify(&l.original, &l.lowered, device, &setup).map_err(|e| l.at_input(e))?;
     let text = kernels.at(&l.lowered, device, setup.subgroup_size)?;
     let kernel = verify_visa_text(&l.lowered, device, &setup, text, config)?;
     Ok(Verified {
