@@ -262,3 +262,213 @@ fn main() {
         &[0, 0, 0, 0, 1, 0, 0, 0]
     );
 }
+
+#[test]
+fn subgroup_masks_and_barrier_follow_glsl() {
+    // One subgroup of 8 lanes: lane i writes gl_SubgroupEqMask ... LtMask (five uvec4s)
+    // and, after subgroupBarrier(), the value its neighbour i ^ 1 put in shared memory.
+    let src = "#version 450
+#extension GL_KHR_shader_subgroup_ballot : require
+layout(local_size_x = 8) in;
+layout(std430, binding = 0) buffer Out { uvec4 m[]; } o;
+shared uint s[8];
+void main() {
+    uint i = gl_LocalInvocationIndex;
+    o.m[i * 6u + 0u] = gl_SubgroupEqMask;
+    o.m[i * 6u + 1u] = gl_SubgroupGeMask;
+    o.m[i * 6u + 2u] = gl_SubgroupGtMask;
+    o.m[i * 6u + 3u] = gl_SubgroupLeMask;
+    o.m[i * 6u + 4u] = gl_SubgroupLtMask;
+    s[i] = i * 10u;
+    subgroupBarrier();
+    o.m[i * 6u + 5u] = uvec4(s[i ^ 1u], 0u, 0u, 0u);
+}";
+    let r = run(Language::Glsl, src, [1, 1, 1], &[0; 8 * 6 * 4]);
+    for i in 0..8u32 {
+        let lanes = 0xffu32;
+        let (bit, up) = (1u32 << i, 2u32 << i);
+        let expect = [
+            bit,
+            !(bit - 1) & lanes,
+            !(up - 1) & lanes,
+            up - 1,
+            bit - 1,
+            (i ^ 1) * 10,
+        ];
+        for (k, e) in expect.iter().enumerate() {
+            let at = (i as usize * 6 + k) * 4;
+            assert_eq!(r[at..at + 4], [*e, 0, 0, 0], "lane {i}, value {k}");
+        }
+    }
+}
+
+#[test]
+fn hyperbolic_functions_follow_their_definitions() {
+    // Vulkan defines them by formulas of exp, log and sqrt (each within that formula's
+    // error), so the values agree with the true ones to a few ULPs; tanh saturates to
+    // exactly 1 past its clamp and keeps the sign of zero.
+    let src = "#version 450
+layout(local_size_x = 1) in;
+layout(std430, binding = 0) buffer Out { float v[]; } o;
+void main() {
+    float z = float(gl_LocalInvocationIndex);
+    o.v[0] = sinh(1.0 + z);
+    o.v[1] = cosh(1.0 + z);
+    o.v[2] = tanh(0.5 + z);
+    o.v[3] = tanh(20.0 + z);
+    o.v[4] = tanh(-0.0 - z);
+    o.v[5] = asinh(-2.0 + z);
+    o.v[6] = acosh(2.0 + z);
+    o.v[7] = atanh(0.5 + z);
+    o.v[8] = tanh(-30.0 + z);
+}";
+    let r = run(Language::Glsl, src, [1, 1, 1], &[0; 9]);
+    let f = |k: usize| f32::from_bits(r[k]);
+    let truth = [
+        (0, 1.175_201_193_643_801_4),
+        (1, 1.543_080_634_815_243_7),
+        (2, 0.462_117_157_260_009_8),
+        (5, -1.443_635_475_178_810_3),
+        (6, 1.316_957_896_924_816_6),
+        (7, 0.549_306_144_334_054_9),
+    ];
+    for (k, t) in truth {
+        let got = f64::from(f(k));
+        assert!(
+            (got - t).abs() <= 4e-7 * t.abs(),
+            "value {k}: {got} against {t}"
+        );
+    }
+    assert_eq!(f(3), 1.0);
+    assert_eq!(r[4], 0x8000_0000, "tanh(-0) is -0");
+    assert_eq!(f(8), -1.0);
+}
+
+#[test]
+fn bitcasts_split_and_join_the_bits_low_first() {
+    // uint -> u8vec4 and back, u16vec2 -> uint, uint64 -> u16vec4: component 0 holds
+    // the lowest bits.
+    let src = "#version 450
+#extension GL_EXT_shader_explicit_arithmetic_types : require
+layout(local_size_x = 1) in;
+layout(std430, binding = 0) buffer Out { uint v[]; } o;
+void main() {
+    uint x = 0x11223344u + gl_LocalInvocationIndex;
+    u8vec4 b = unpack8(x);
+    o.v[0] = uint(b.x); o.v[1] = uint(b.y); o.v[2] = uint(b.z); o.v[3] = uint(b.w);
+    o.v[4] = pack32(u8vec4(b.w, b.z, b.y, b.x));
+    o.v[5] = pack32(u16vec2(0xbeefus, 0xdeadus));
+    u16vec4 h = unpack16(uint64_t(0x0123456789abcdeful) + uint64_t(gl_LocalInvocationIndex));
+    o.v[6] = uint(h.x); o.v[7] = uint(h.w);
+}";
+    let r = run(Language::Glsl, src, [1, 1, 1], &[0; 8]);
+    assert_eq!(
+        r,
+        [
+            0x44,
+            0x33,
+            0x22,
+            0x11,
+            0x4433_2211,
+            0xdead_beef,
+            0xcdef,
+            0x0123
+        ]
+    );
+}
+
+#[test]
+fn inverse_trigonometric_functions_take_mesas_polynomials() {
+    // An independent model of Mesa's expansions (vtn_glsl450.c's build_asin,
+    // nir_builtin_builder.c's nir_atan and nir_atan2) in binary64: the 32-bit results
+    // agree with it to float rounding, and with the true values to the polynomials'
+    // own error (asin's is 3.5e-4 at -0.9); a wrong quadrant, branch or sign would be
+    // off by a large fraction of π.
+    let src = "#version 450
+layout(local_size_x = 1) in;
+layout(std430, binding = 0) buffer Out { float v[]; } o;
+void main() {
+    float z = float(gl_LocalInvocationIndex);
+    o.v[0] = atan(0.5 + z);
+    o.v[1] = atan(3.0 + z);
+    o.v[2] = atan(-10.0 + z);
+    o.v[3] = atan(1.0 + z, -1.0 + z);
+    o.v[4] = atan(-1.0 + z, -1.0 + z);
+    o.v[5] = atan(0.5 + z, 2.0 + z);
+    o.v[6] = atan(3.0 + z, 0.0 + z);
+    o.v[7] = asin(0.3 + z);
+    o.v[8] = asin(-0.9 + z);
+    o.v[9] = acos(0.3 + z);
+    o.v[10] = acos(-0.9 + z);
+}";
+    let r = run(Language::Glsl, src, [1, 1, 1], &[0; 11]);
+    use std::f64::consts::{FRAC_PI_2, FRAC_PI_4};
+    let atan = |y: f64| {
+        let x = y.abs().min(1.0) / y.abs().max(1.0);
+        let c = [
+            0.999_979_312_831_035_5,
+            -0.332_675_641_809_124_6,
+            0.193_892_497_711_561,
+            -0.117_350_319_478_685_1,
+            0.053_681_378_431_040_6,
+            -0.012_132_321_317_344_4,
+        ];
+        let t: f64 = (0..6).map(|k| c[k] * x.powi(2 * k as i32 + 1)).sum();
+        let t = if y.abs() > 1.0 { FRAC_PI_2 - t } else { t };
+        t.copysign(y)
+    };
+    let atan2 = |y: f64, x: f64| {
+        let flip = x <= 0.0;
+        let (s, t) = if flip { (x.abs(), y) } else { (y, x.abs()) };
+        let tan = if x.abs() == y.abs() {
+            1.0
+        } else {
+            (s / t).abs()
+        };
+        let arc = atan(tan) + if flip { FRAC_PI_2 } else { 0.0 };
+        if y.min(1.0 / t) < 0.0 {
+            -arc
+        } else {
+            arc
+        }
+    };
+    let asin_tail = |x: f64, p0: f64, p1: f64| {
+        let a = x.abs();
+        let tail = FRAC_PI_2 + a * (FRAC_PI_4 - 1.0 + a * (p0 + a * p1));
+        (FRAC_PI_2 - (1.0 - a).sqrt() * tail).copysign(x)
+    };
+    let asin = |x: f64| {
+        if x.abs() < 0.5 {
+            let x2 = x * x;
+            let p = x2 * (0.166_665_866_97 + x2 * (-0.042_743_422_091 + x2 * -0.008_656_363_003));
+            x + x * p / (1.0 + x2 * -0.706_629_633_9)
+        } else {
+            asin_tail(x, 0.086_566_724, -0.031_029_55)
+        }
+    };
+    let acos = |x: f64| FRAC_PI_2 - asin_tail(x, 0.081_324_63, -0.023_633_18);
+    let cases: [(f64, f64); 11] = [
+        (atan(0.5), 0.5f64.atan()),
+        (atan(3.0), 3f64.atan()),
+        (atan(-10.0), (-10f64).atan()),
+        (atan2(1.0, -1.0), 1f64.atan2(-1.0)),
+        (atan2(-1.0, -1.0), (-1f64).atan2(-1.0)),
+        (atan2(0.5, 2.0), 0.5f64.atan2(2.0)),
+        (atan2(3.0, 0.0), 3f64.atan2(0.0)),
+        (asin(0.3), 0.3f64.asin()),
+        (asin(-0.9), (-0.9f64).asin()),
+        (acos(0.3), 0.3f64.acos()),
+        (acos(-0.9), (-0.9f64).acos()),
+    ];
+    for (k, (model, truth)) in cases.iter().enumerate() {
+        let got = f64::from(f32::from_bits(r[k]));
+        assert!(
+            (got - model).abs() <= 2e-6,
+            "value {k}: {got} against the model's {model}"
+        );
+        assert!(
+            (got - truth).abs() <= 4e-4,
+            "value {k}: {got} against {truth}"
+        );
+    }
+}

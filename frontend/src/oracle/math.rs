@@ -411,20 +411,40 @@ pub fn math(ctx: &mut Ctx<'_>, fun: M, kind: ScalarKind, args: &[Src]) -> Result
             &format!("the IR's bitfield ops are 32-bit, this operand is {bits}-bit"),
         )),
         M::QuantizeToF16 => Err(unsupported(ctx, "the IR's fquantize2f16 is 32-bit")),
-        M::Cosh
-        | M::Sinh
-        | M::Tanh
-        | M::Acos
-        | M::Asin
-        | M::Atan
-        | M::Atan2
-        | M::Asinh
-        | M::Acosh
-        | M::Atanh => Err(unsupported(
-            ctx,
-            "the IR has no op for it, and an expansion would be an approximation of the \
-             front end's own choosing",
-        )),
+        M::Cosh | M::Sinh | M::Tanh | M::Asinh | M::Acosh | M::Atanh => {
+            // The formulas Vulkan defines them by, built as the SPIR-V translator
+            // builds them (so the two agree bit for bit; their values are checked by
+            // hand in frontend/tests/semantics.rs).
+            use spirv::GlslStd450Op as G;
+            let g = match fun {
+                M::Cosh => G::Cosh,
+                M::Sinh => G::Sinh,
+                M::Tanh => G::Tanh,
+                M::Asinh => G::Asinh,
+                M::Acosh => G::Acosh,
+                _ => G::Atanh,
+            };
+            ctx.build(|b| crate::spirv::glsl450::hyperbolic(b, g, a))
+                .map_err(|e| match e {
+                    crate::spirv::alu::AluError::Unsupported(m)
+                    | crate::spirv::alu::AluError::Invalid(m) => unsupported(ctx, &m),
+                })
+        }
+        M::Acos | M::Asin | M::Atan | M::Atan2 => {
+            // Mesa's polynomials, built as the SPIR-V translator builds them.
+            use spirv::GlslStd450Op as G;
+            let (g, srcs) = match fun {
+                M::Acos => (G::Acos, vec![a]),
+                M::Asin => (G::Asin, vec![a]),
+                M::Atan => (G::Atan, vec![a]),
+                _ => (G::Atan2, vec![a, arg(1, ctx)]),
+            };
+            ctx.build(|b| crate::spirv::inverse_trig::inverse_trig(b, g, &srcs))
+                .map_err(|e| match e {
+                    crate::spirv::alu::AluError::Unsupported(m)
+                    | crate::spirv::alu::AluError::Invalid(m) => unsupported(ctx, &m),
+                })
+        }
         _ => Err(unsupported(ctx, "the IR has no op for it")),
     }
 }

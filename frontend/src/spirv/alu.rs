@@ -595,31 +595,93 @@ fn bitcast(b: &mut Builder<'_>, s: Src, to: Type) -> Result<Src, AluError> {
     if from.bit_size() == to.bit_size() && from.num_components() == to.num_components() {
         return Ok(s);
     }
-    match (
-        from.bit_size(),
-        from.num_components(),
-        to.bit_size(),
-        to.num_components(),
-    ) {
-        (32, 2, 64, 1) => op(
-            b,
-            AluOp::Pack64_2x32Split,
-            &[s.component(0), s.component(1)],
-        ),
-        (64, 1, 32, 2) => {
-            let lo = op(b, AluOp::Unpack64_2x32SplitX, &[s])?;
-            let hi = op(b, AluOp::Unpack64_2x32SplitY, &[s])?;
-            vec2(b, lo, hi)
+    let (fb, tb) = (from.bit_size(), to.bit_size());
+    let total = |t: Type| u32::from(t.bit_size()) * u32::from(t.num_components());
+    if total(from) != total(to) || fb == 1 || tb == 1 {
+        return Err(AluError::Invalid(format!(
+            "OpBitcast from {} {fb}-bit components to {} {tb}-bit ones: the sizes differ",
+            from.num_components(),
+            to.num_components()
+        )));
+    }
+    // The bits as scalars of the narrower width, the lowest first (SPIR-V's order:
+    // component 0 holds the low bits), then grouped into the wider ones.
+    let narrow = fb.min(tb);
+    let mut pieces =
+        Vec::with_capacity(usize::from(from.num_components()) * usize::from(fb / narrow));
+    for c in 0..from.num_components() {
+        split_bits(b, s.component(c), fb, narrow, &mut pieces)?;
+    }
+    let mut out = Vec::with_capacity(usize::from(to.num_components()));
+    for chunk in pieces.chunks(usize::from(tb / narrow)) {
+        out.push(join_bits(b, chunk, narrow, tb)?);
+    }
+    match out.as_slice() {
+        [x] => Ok(*x),
+        parts => {
+            let vec = match parts.len() {
+                2 => AluOp::Vec2,
+                3 => AluOp::Vec3,
+                4 => AluOp::Vec4,
+                8 => AluOp::Vec8,
+                16 => AluOp::Vec16,
+                n => return Err(AluError::Unsupported(format!("a vector of {n} components"))),
+            };
+            op(b, vec, parts)
         }
-        (fb, fnn, tb, tn) => Err(AluError::Unsupported(format!(
-            "OpBitcast from {fnn} {fb}-bit components to {tn} {tb}-bit ones: the IR packs only \
-             two 32-bit halves into 64 bits"
-        ))),
     }
 }
 
-fn vec2(b: &mut Builder<'_>, x: Src, y: Src) -> Result<Src, AluError> {
-    op(b, AluOp::Vec2, &[x, y])
+/// Pushes the `bits`-bit scalar `x` to `out` as `bits / w` scalars of `w` bits, the
+/// lowest first.
+fn split_bits(
+    b: &mut Builder<'_>,
+    x: Src,
+    bits: u8,
+    w: u8,
+    out: &mut Vec<Src>,
+) -> Result<(), AluError> {
+    if bits == w {
+        out.push(x);
+        return Ok(());
+    }
+    if bits == 64 {
+        let lo = op(b, AluOp::Unpack64_2x32SplitX, &[x])?;
+        let hi = op(b, AluOp::Unpack64_2x32SplitY, &[x])?;
+        split_bits(b, lo, 32, w, out)?;
+        return split_bits(b, hi, 32, w, out);
+    }
+    for j in 0..bits / w {
+        let shifted = if j == 0 {
+            x
+        } else {
+            let k = iconst(b, 32, i64::from(j * w), 1)?;
+            op(b, AluOp::Ushr, &[x, k])?
+        };
+        out.push(resize(b, shifted, w, false)?);
+    }
+    Ok(())
+}
+
+/// The `bits`-bit scalar whose `w`-bit pieces, the lowest first, are `parts`.
+fn join_bits(b: &mut Builder<'_>, parts: &[Src], w: u8, bits: u8) -> Result<Src, AluError> {
+    if bits == w {
+        return Ok(parts[0]);
+    }
+    if bits == 64 {
+        let half = parts.len() / 2;
+        let lo = join_bits(b, &parts[..half], w, 32)?;
+        let hi = join_bits(b, &parts[half..], w, 32)?;
+        return op(b, AluOp::Pack64_2x32Split, &[lo, hi]);
+    }
+    let mut acc = resize(b, parts[0], bits, false)?;
+    for (j, &p) in parts.iter().enumerate().skip(1) {
+        let wide = resize(b, p, bits, false)?;
+        let k = iconst(b, 32, j as i64 * i64::from(w), 1)?;
+        let shifted = op(b, AluOp::Ishl, &[wide, k])?;
+        acc = op(b, AluOp::Ior, &[acc, shifted])?;
+    }
+    Ok(acc)
 }
 
 /// Whether a type is one [`alu`] can produce: a scalar or vector.

@@ -358,6 +358,21 @@ fn translate(ctx: &mut Ctx<'_>, i: usize, opcode: u16, ops: &[u32]) -> Result<()
         ControlBarrier => {
             let [exec, ..] = ops else { return Err(short(ctx)) };
             let scope = constant_u64(ctx, *exec)?;
+            if scope == spirv::Scope::Subgroup as u64 {
+                // A subgroup's lanes run together, so only its memory semantics
+                // remain (GLSL's subgroupBarrier(); NIR's barrier with a subgroup
+                // execution scope, which brw emits as a fence): a memory barrier.
+                let modes = match ops {
+                    [_, _, sem, ..] => semantics_modes(constant_u64(ctx, *sem)?),
+                    _ => ir::MemModes::NONE,
+                };
+                if modes != ir::MemModes::NONE {
+                    ctx.build(|b| {
+                        b.intrinsic(IntrinsicOp::MemoryBarrier, None, &[], &[modes.0], None)
+                    });
+                }
+                return Ok(());
+            }
             if scope != SCOPE_WORKGROUP {
                 return Err(ctx.unsupported(
                     &format!("OpControlBarrier of scope {scope} (not Workgroup)"),

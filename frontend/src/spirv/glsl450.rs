@@ -2,15 +2,103 @@
 //! the IR has one, and Mesa's expansions where it has not (`tan = sin / cos`,
 //! `exp(x) = exp2(x * log2(e))`, `length = sqrt(dot(x, x))`, `smoothstep`, `step`,
 //! ...), each written in the order the naga path writes it, so the two translations
-//! compute the same bits. Functions without an IR op or an exact expansion (inverse
-//! trigonometric and hyperbolic functions, `modf`, `frexp`, matrix inverse) are errors
-//! naming the function, never an approximation. The normalized packings are NIR's
+//! compute the same bits. The hyperbolic functions are the formulas Vulkan's precision
+//! table defines them by ([`hyperbolic`]); the inverse trigonometric ones Mesa's
+//! polynomials ([`super::inverse_trig`]). Functions without an IR op or an exact
+//! expansion (`modf`, `frexp`, matrix inverse) are errors naming the function. The normalized packings are NIR's
 //! lowerings of them (`nir_opt_algebraic.py`'s `lower_pack_unorm_4x8` and friends).
 
 use super::alu::{self, fconst, op, splat, AluError};
 use super::value::Val;
 use ir::{AluOp, Builder, Src};
 use spirv::GlslStd450Op as G;
+
+/// The hyperbolic functions and their inverses (`f` one of `Sinh`, `Cosh`, `Tanh`,
+/// `Asinh`, `Acosh`, `Atanh`) of `x`, as Vulkan's precision table defines them (each
+/// "inherited from" these formulas of `exp`, `log` and `sqrt`) and Mesa's
+/// `vtn_glsl450.c` builds them: `sinh = (eˣ - e⁻ˣ) / 2`, `cosh = (eˣ + e⁻ˣ) / 2`,
+/// `tanh = (eˣ - e⁻ˣ) / (eˣ + e⁻ˣ)` of `x` clamped to ±10 (±4.2 for 16-bit floats,
+/// where e⁻ˣ no longer counts beside eˣ, and eˣ / eˣ would be inf / inf) and `x`
+/// itself (NaN, ±0) unless `|x| > 0`, `asinh = sign(x) log(|x| + √(x² + 1))`,
+/// `acosh = log(x + √(x² - 1))`, `atanh = log((1 + x) / (1 - x)) / 2`. The naga-IR
+/// translation uses this function too.
+pub fn hyperbolic(b: &mut Builder<'_>, f: G, x: Src) -> Result<Src, AluError> {
+    let n = b.func.src_type(x).num_components();
+    let bits = b.func.src_type(x).bit_size();
+    let exp = |b: &mut Builder<'_>, v: Src| -> Result<Src, AluError> {
+        let k = fconst(b, bits, std::f64::consts::LOG2_E, n)?;
+        let t = op(b, AluOp::Fmul, &[v, k])?;
+        op(b, AluOp::Fexp2, &[t])
+    };
+    let log = |b: &mut Builder<'_>, v: Src| -> Result<Src, AluError> {
+        let k = fconst(b, bits, std::f64::consts::LN_2, n)?;
+        let t = op(b, AluOp::Flog2, &[v])?;
+        op(b, AluOp::Fmul, &[t, k])
+    };
+    let half = fconst(b, bits, 0.5, n)?;
+    let one = fconst(b, bits, 1.0, n)?;
+    match f {
+        G::Sinh | G::Cosh => {
+            let ex = exp(b, x)?;
+            let neg = op(b, AluOp::Fneg, &[x])?;
+            let emx = exp(b, neg)?;
+            let sum = op(
+                b,
+                if f == G::Sinh {
+                    AluOp::Fsub
+                } else {
+                    AluOp::Fadd
+                },
+                &[ex, emx],
+            )?;
+            op(b, AluOp::Fmul, &[sum, half])
+        }
+        G::Tanh => {
+            let limit = if bits > 16 { 10.0 } else { 4.2 };
+            let lo = fconst(b, bits, -limit, n)?;
+            let hi = fconst(b, bits, limit, n)?;
+            let t = op(b, AluOp::Fmax, &[x, lo])?;
+            let c = op(b, AluOp::Fmin, &[t, hi])?;
+            let zero = fconst(b, bits, 0.0, n)?;
+            let ax = op(b, AluOp::Fabs, &[x])?;
+            let regular = op(b, AluOp::Flt, &[zero, ax])?;
+            let flushed = op(b, AluOp::Fmul, &[x, one])?;
+            let ex = exp(b, c)?;
+            let neg = op(b, AluOp::Fneg, &[c])?;
+            let emx = exp(b, neg)?;
+            let num = op(b, AluOp::Fsub, &[ex, emx])?;
+            let den = op(b, AluOp::Fadd, &[ex, emx])?;
+            let q = op(b, AluOp::Fdiv, &[num, den])?;
+            op(b, AluOp::Bcsel, &[regular, q, flushed])
+        }
+        G::Asinh | G::Acosh => {
+            let sign = if f == G::Asinh { 1.0 } else { -1.0 };
+            let k = fconst(b, bits, sign, n)?;
+            let sq = op(b, AluOp::Ffma, &[x, x, k])?;
+            let root = op(b, AluOp::Fsqrt, &[sq])?;
+            if f == G::Asinh {
+                let ax = op(b, AluOp::Fabs, &[x])?;
+                let sum = op(b, AluOp::Fadd, &[ax, root])?;
+                let l = log(b, sum)?;
+                let s = op(b, AluOp::Fsign, &[x])?;
+                op(b, AluOp::Fmul, &[s, l])
+            } else {
+                let sum = op(b, AluOp::Fadd, &[x, root])?;
+                log(b, sum)
+            }
+        }
+        G::Atanh => {
+            let num = op(b, AluOp::Fadd, &[x, one])?;
+            let den = op(b, AluOp::Fsub, &[one, x])?;
+            let q = op(b, AluOp::Fdiv, &[num, den])?;
+            let l = log(b, q)?;
+            op(b, AluOp::Fmul, &[l, half])
+        }
+        other => Err(AluError::Invalid(format!(
+            "GLSL.std.450 {other:?} is not a hyperbolic function"
+        ))),
+    }
+}
 
 /// A matrix argument's columns, for `Determinant`.
 pub fn determinant(b: &mut Builder<'_>, cols: &[Src]) -> Result<Src, AluError> {
@@ -125,19 +213,12 @@ pub fn glsl450(
             let c = op(b, AluOp::Fcos, &[a])?;
             leaf(op(b, AluOp::Fdiv, &[s, c])?)
         }
-        G::Asin
-        | G::Acos
-        | G::Atan
-        | G::Sinh
-        | G::Cosh
-        | G::Tanh
-        | G::Asinh
-        | G::Acosh
-        | G::Atanh
-        | G::Atan2 => unsupported(
-            "the IR has no op for it, and an expansion would be an approximation of the \
-             translator's own choosing",
-        ),
+        G::Sinh | G::Cosh | G::Tanh | G::Asinh | G::Acosh | G::Atanh => leaf(hyperbolic(b, f, a)?),
+        G::Asin | G::Acos | G::Atan => leaf(super::inverse_trig::inverse_trig(b, f, &[a])?),
+        G::Atan2 => {
+            let x = arg(b, 1)?;
+            leaf(super::inverse_trig::inverse_trig(b, f, &[a, x])?)
+        }
         G::Pow => leaf(op(b, AluOp::Fpow, &[a, args[1]])?),
         G::Exp => {
             let k = fconst(b, bits, std::f64::consts::LOG2_E, n)?;

@@ -120,6 +120,45 @@ fn coordinate(ctx: &mut Ctx<'_>, d: &ImageDecl, id: u32) -> Result<Src, ImportEr
     Ok(c)
 }
 
+/// `texelFetchOffset`'s coordinate: the integer `offset` (`ConstOffset` or `Offset`)
+/// added to the texel coordinate, the array layer unchanged (SPIR-V's "added to the
+/// texel coordinate before the texel is fetched"; out of range it is fetched out of
+/// range, as any coordinate).
+fn offset_coordinate(
+    ctx: &mut Ctx<'_>,
+    d: &ImageDecl,
+    c: Src,
+    offset: u32,
+) -> Result<Src, ImportError> {
+    let n = d.dim.coord_components(false);
+    let mut off = ctx.leaf(offset)?;
+    let t = ctx.func.src_type(off);
+    if t.num_components() != n {
+        return Err(ctx.invalid(format!(
+            "an offset of {} components for a {} image, which takes {n}",
+            t.num_components(),
+            d.dim.name()
+        )));
+    }
+    if t.bit_size() != 32 {
+        off = ctx.alu(AluOp::U2u32, &[off])?;
+    }
+    let total = ctx.func.src_type(c).num_components();
+    let mut comps = Vec::with_capacity(usize::from(total));
+    for k in 0..total {
+        comps.push(if k < n {
+            ctx.alu(AluOp::Iadd, &[c.component(k), off.component(k)])?
+        } else {
+            c.component(k)
+        });
+    }
+    if comps.len() == 1 {
+        Ok(comps[0])
+    } else {
+        ctx.vec(&comps)
+    }
+}
+
 /// The data type of an access whose SPIR-V value is of type `ty`: the format's for
 /// formatted images, else the value's, at the format's data size.
 fn data_type(ctx: &Ctx<'_>, d: &ImageDecl, ty: u32) -> Result<AluType, ImportError> {
@@ -230,8 +269,15 @@ pub fn instruction(ctx: &mut Ctx<'_>, o: Op, ops: &[u32]) -> Result<bool, Import
             if o == ImageRead && sampled {
                 return Err(ctx.invalid("OpImageRead of a sampled image"));
             }
-            refuse_operands(ctx, &io, if o == ImageFetch { IO::LOD } else { IO::NONE }, &format!("Op{o:?}"))?;
-            let c = coordinate(ctx, &d, *coord)?;
+            let fetch_operands = IO::LOD | IO::CONST_OFFSET | IO::OFFSET;
+            refuse_operands(ctx, &io, if o == ImageFetch { fetch_operands } else { IO::NONE }, &format!("Op{o:?}"))?;
+            let mut c = coordinate(ctx, &d, *coord)?;
+            if let Some((_, ids)) = io
+                .iter()
+                .find(|(b, _)| *b == IO::CONST_OFFSET || *b == IO::OFFSET)
+            {
+                c = offset_coordinate(ctx, &d, c, ids[0])?;
+            }
             let rt = ctx.ir_type(*ty)?;
             let t = data_type(ctx, &d, *ty)?;
             let lod = match io.iter().find(|(b, _)| *b == IO::LOD) {

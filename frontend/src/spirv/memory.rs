@@ -453,9 +453,13 @@ pub fn load(ctx: &mut Ctx<'_>, p: &Value, result_ty: u32) -> Result<Value, Impor
         }
         Value::Sampler(i) => Ok(Value::Sampler(*i)),
         Value::Builtin {
-            builtin, component, ..
+            builtin,
+            component,
+            pointee,
         } => {
-            let v = builtin_value(ctx, *builtin)?;
+            // A subgroup mask is a uvec4, or a uint64_t (GL_ARB_shader_ballot's).
+            let wide = component.is_none() && ctx.d.types.ir_type(*pointee) == Some(Type::U64);
+            let v = builtin_value(ctx, *builtin, wide)?;
             let v = match component {
                 None => v,
                 Some(step) => match read_path(ctx, &Val::Leaf(v), &[*step])? {
@@ -473,8 +477,9 @@ pub fn load(ctx: &mut Ctx<'_>, p: &Value, result_ty: u32) -> Result<Value, Impor
     }
 }
 
-/// The value of a builtin input.
-fn builtin_value(ctx: &mut Ctx<'_>, b: u32) -> Result<Src, ImportError> {
+/// The value of a builtin input; a subgroup mask as a `uint64_t` where `wide`, else
+/// as a uvec4.
+fn builtin_value(ctx: &mut Ctx<'_>, b: u32, wide: bool) -> Result<Src, ImportError> {
     use spirv::BuiltIn as B;
     let sv = |ctx: &mut Ctx<'_>, op: IntrinsicOp, ty: Type| -> Result<Src, ImportError> {
         let v = ctx.build(|bd| bd.intrinsic(op, None, &[], &[], Some(ty)));
@@ -497,9 +502,52 @@ fn builtin_value(ctx: &mut Ctx<'_>, b: u32) -> Result<Src, ImportError> {
             Ok(ctx.load_const(Type::vec32(3), &[x as u64, y as u64, z as u64]))
         }
         Some(B::SubgroupSize) => sv(ctx, IntrinsicOp::LoadSubgroupSize, Type::U32),
+        Some(
+            mask @ (B::SubgroupEqMask
+            | B::SubgroupGeMask
+            | B::SubgroupGtMask
+            | B::SubgroupLeMask
+            | B::SubgroupLtMask),
+        ) => {
+            // The lanes of a subgroup (at most 32 here) relative to this one's, as
+            // NIR's nir_lower_subgroups builds them: ge and gt within the subgroup's
+            // lanes (`~0 >> (32 - size)`), le as `(2 << id) - 1` (all lanes for the
+            // last of 32: the shift wraps to 0).
+            let id = sv(ctx, IntrinsicOp::LoadSubgroupInvocation, Type::U32)?;
+            let one = ctx.u32(1);
+            let bit = ctx.alu(AluOp::Ishl, &[one, id])?;
+            let two = ctx.u32(2);
+            let above = ctx.alu(AluOp::Ishl, &[two, id])?;
+            let m = match mask {
+                B::SubgroupEqMask => bit,
+                B::SubgroupLtMask => ctx.alu(AluOp::Isub, &[bit, one])?,
+                B::SubgroupLeMask => ctx.alu(AluOp::Isub, &[above, one])?,
+                _ => {
+                    let size = sv(ctx, IntrinsicOp::LoadSubgroupSize, Type::U32)?;
+                    let k32 = ctx.u32(32);
+                    let shift = ctx.alu(AluOp::Isub, &[k32, size])?;
+                    let all = ctx.u32(u32::MAX);
+                    let lanes = ctx.alu(AluOp::Ushr, &[all, shift])?;
+                    let from = if mask == B::SubgroupGeMask {
+                        bit
+                    } else {
+                        above
+                    };
+                    let below = ctx.alu(AluOp::Isub, &[from, one])?;
+                    let not_below = ctx.alu(AluOp::Inot, &[below])?;
+                    ctx.alu(AluOp::Iand, &[not_below, lanes])?
+                }
+            };
+            if wide {
+                ctx.alu(AluOp::U2u64, &[m])
+            } else {
+                let z = ctx.u32(0);
+                ctx.vec(&[m, z, z, z])
+            }
+        }
         Some(other) => Err(ctx.unsupported(
             &format!("the builtin {other:?}"),
-            "compute shaders have no such input",
+            "the IR has no such system value",
         )),
         None => Err(ctx.invalid(format!("unknown builtin {b}"))),
     }

@@ -28,6 +28,7 @@ pub mod function;
 pub mod glsl450;
 pub mod grammar;
 pub mod image;
+pub mod inverse_trig;
 pub mod memory;
 pub mod module;
 pub mod op;
