@@ -418,7 +418,7 @@ impl PassRegistry {
         );
         r.register(
             "lower-compute-system-values",
-            "local invocation IDs of one-invocation-wide workgroup dimensions as 0 (nir_lower_compute_system_values)",
+            "local invocation IDs of one-invocation-wide workgroup dimensions as 0, and a fixed subgroup size and count as constants (nir_lower_compute_system_values)",
             simple::<super::compute_system_values::LowerComputeSystemValues>,
         );
         r.register(

@@ -280,12 +280,17 @@ fn ours(spv: &[u8], entry: &str, platform: &str) -> Result<Stats, String> {
     compile_ours(imported.shader, platform)
 }
 
-/// `lower_shader`, the vISA kernel (SIMD16, else SIMD8 when its values do not fit the
-/// registers, as a driver would dispatch it), GenX_IR, counted.
-pub(crate) fn compile_ours(mut shader: ir::Shader, platform: &str) -> Result<Stats, String> {
-    let device =
-        lowering::Device::preset(platform).ok_or_else(|| format!("no platform {platform}"))?;
-    lowering::lower_shader(&mut shader, &device, &lowering::LowerOptions::default()).map_err(
+/// `lower_shader` and the vISA kernel for one SIMD width: the shader compiled for that
+/// width (its subgroup size fixed to it, unless the shader fixes its own), as brw
+/// compiles a compute shader once per dispatch width.
+fn kernel_at(
+    shader: &ir::Shader,
+    device: &lowering::Device,
+    simd: u32,
+) -> Result<visa::Kernel, String> {
+    let mut shader = shader.clone();
+    shader.subgroup_size.get_or_insert(simd);
+    lowering::lower_shader(&mut shader, device, &lowering::LowerOptions::default()).map_err(
         |e| {
             format!(
                 "lowering: {}",
@@ -294,13 +299,21 @@ pub(crate) fn compile_ours(mut shader: ir::Shader, platform: &str) -> Result<Sta
             )
         },
     )?;
-    let kernel = match visa::emit_kernel(&shader, &device, &visa::Options::default()) {
+    visa::emit_kernel(&shader, device, &visa::Options::default()).map_err(|e| e.to_string())
+}
+
+/// The vISA kernel (SIMD16, else SIMD8 when its values do not fit the registers, as a
+/// driver would dispatch it), GenX_IR, counted.
+pub(crate) fn compile_ours(shader: ir::Shader, platform: &str) -> Result<Stats, String> {
+    let device =
+        lowering::Device::preset(platform).ok_or_else(|| format!("no platform {platform}"))?;
+    let kernel = match kernel_at(&shader, &device, 16) {
         Ok(k) => k,
-        Err(e) if e.to_string().contains("bytes of registers") => {
-            visa::emit_kernel(&shader, &device, &visa::Options::with_simd(8))
-                .map_err(|e| format!("vISA: {}", first_line(&e.to_string())))?
+        Err(e) if e.contains("bytes of registers") && shader.subgroup_size.is_none() => {
+            kernel_at(&shader, &device, 8).map_err(|e| format!("vISA: {}", first_line(&e)))?
         }
-        Err(e) => return Err(format!("vISA: {}", first_line(&e.to_string()))),
+        Err(e) if e.starts_with("lowering: ") => return Err(e),
+        Err(e) => return Err(format!("vISA: {}", first_line(&e))),
     };
     let simd = kernel
         .text
