@@ -6,21 +6,8 @@ use frontend::{import, Language};
 use std::process::Command;
 use verify::exec::{ExecConfig, Executor};
 
-/// Whether `tool` runs here (in CI, a missing tool is a failure).
-fn have(tool: &str) -> bool {
-    let ok = Command::new(tool)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "{tool} is missing, and CI needs it"
-        );
-        eprintln!("{tool} is not installed: skipped");
-    }
-    ok
-}
+mod external;
+use external::have;
 
 /// `tool args... input -o output` on `src` written to a file named `name`.
 fn compile(tool: &str, args: &[&str], src: &str, name: &str) -> Vec<u8> {

@@ -8,21 +8,8 @@ use frontend::{import_with, ErrorKind, Language, Location, Options, SpecMap, Spe
 use std::process::Command;
 use verify::exec::{ExecConfig, Executor};
 
-/// Whether glslang and spirv-as run here (in CI, a missing tool is a failure).
-fn have(tool: &str) -> bool {
-    let ok = Command::new(tool)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "{tool} is missing, and CI needs it"
-        );
-        eprintln!("{tool} is not installed: skipped");
-    }
-    ok
-}
+mod external;
+use external::have;
 
 fn temp(name: &str) -> std::path::PathBuf {
     std::env::temp_dir().join(format!("spirv-test-{}-{name}", std::process::id()))

@@ -302,16 +302,23 @@ fn kernel_at(
     visa::emit_kernel(&shader, device, &visa::Options::default()).map_err(|e| e.to_string())
 }
 
-/// The vISA kernel (SIMD16, else SIMD8 when its values do not fit the registers, as a
-/// driver would dispatch it), GenX_IR, counted.
+/// The vISA kernel at the widest of brw's candidate widths (`visa::candidate_widths`)
+/// whose values fit the registers, compiled for that width, then GenX_IR, counted.
 pub(crate) fn compile_ours(shader: ir::Shader, platform: &str) -> Result<Stats, String> {
     let device =
         lowering::Device::preset(platform).ok_or_else(|| format!("no platform {platform}"))?;
-    let kernel = match kernel_at(&shader, &device, 16) {
-        Ok(k) => k,
-        Err(e) if e.contains("bytes of registers") && shader.subgroup_size.is_none() => {
-            kernel_at(&shader, &device, 8).map_err(|e| format!("vISA: {}", first_line(&e)))?
+    let widths = visa::candidate_widths(&shader, &device, &visa::Options::default())
+        .map_err(|e| format!("vISA: {}", first_line(&e.to_string())))?;
+    let mut result = Err("no SIMD width to compile for".to_string());
+    for w in widths {
+        result = kernel_at(&shader, &device, w);
+        match &result {
+            Err(e) if e.contains("bytes of registers") => continue,
+            _ => break,
         }
+    }
+    let kernel = match result {
+        Ok(k) => k,
         Err(e) if e.starts_with("lowering: ") => return Err(e),
         Err(e) => return Err(format!("vISA: {}", first_line(&e))),
     };
