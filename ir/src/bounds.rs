@@ -198,12 +198,17 @@ pub fn alu_bounds(
         Some(Bound::Ulps(u)) if !exact => Some(u),
         _ => None,
     };
+    let signless_zero = |c: usize| -> Option<Interval> {
+        let v = component_value(out_base, dest.bit_size(), *result.get(c)?)?;
+        (signless_zeros(op, exact) && out_base == BaseType::Float && v == 0.0)
+            .then(|| Interval::new(0.0, 0.0))
+    };
     if !vertex_extremal(op) && errs.is_none() {
-        return SmallVec::from_elem(None, n);
+        return (0..n).map(signless_zero).collect();
     }
     let any_bounded = src_bounds.iter().any(|b| b.iter().any(Option::is_some));
     if !any_bounded && errs.is_none() {
-        return SmallVec::from_elem(None, n);
+        return (0..n).map(signless_zero).collect();
     }
     (0..n)
         .map(|c| {
@@ -211,9 +216,28 @@ pub fn alu_bounds(
             let own = component_value(out_base, dest.bit_size(), *result.get(c)?)?;
             let b = component_bounds(op, exact, dest, srcs, &bound_of, c, errs)?
                 .hull(Interval::new(own, own));
-            (b.lo < b.hi).then_some(b)
+            if b.lo < b.hi {
+                Some(b)
+            } else {
+                signless_zero(c)
+            }
         })
         .collect()
+}
+
+/// Whether a zero that `op` gives may have either sign: an instruction without `exact`
+/// that NIR's inexact rules rewrite assuming the sign of a zero does not matter
+/// (`~fmul a, 0.0` to `0.0`, `~fadd a, 0.0` to `a`, `~ffma a, b, 0.0` to `fmul a, b`), as
+/// Vulkan allows without `SignedZeroInfNanPreserve`. [`alu_bounds`] gives such a zero
+/// the interval [0, 0], which holds both.
+pub fn signless_zeros(op: AluOp, exact: bool) -> bool {
+    !exact && matches!(op, AluOp::Fmul | AluOp::Fadd | AluOp::Fsub | AluOp::Ffma)
+}
+
+/// Whether `op` may give a result an interval whatever its operands' (see
+/// [`alu_bounds`]): it errs within a number of ULPs, or its zeros have no sign.
+pub fn bounds_own_result(op: AluOp, exact: bool) -> bool {
+    signless_zeros(op, exact) || (!exact && matches!(vulkan_bound(op), Some(Bound::Ulps(_))))
 }
 
 /// A scalar operand with an interval: its source, its component, the bits of its lowest

@@ -44,14 +44,15 @@
 //! specification says so of each of these instructions ("the resulting value is
 //! undefined" when the Id "is an inactive invocation" or out of range; SPIR-V 1.6,
 //! section 3.56.24, "Non-Uniform Instructions"), and NIR's `nir_intrinsics.py` defines
-//! no more. The interpreter writes 0 there, which promises nothing: with
-//! `Config::track_undef` such a result is tainted as an `undef` is, so that the
-//! comparisons that track undefs (the pass property suites) accept any value there,
-//! and a back end may give any value (the vISA kernels read whatever the source lane's
-//! register holds). An undefined index, or an undefined value in the source lane,
-//! taints the result as well. `ir-opt verify` does not track undefs: a shader that
-//! stores such a result can report a mismatch between its forms, as one that stores
-//! an `undef` can. Unlike the reductions, any value shape is
+//! no more. The interpreter gives what the source lane's slot holds where it is
+//! inactive (the value it computed before it left: what hardware reads from its
+//! register, and what the vISA kernels read, as brw's shuffles do) and 0 where it is
+//! out of range; neither promises anything: with `Config::track_undef` such a result is
+//! tainted as an `undef` is, so that the comparisons that track undefs (the pass
+//! property suites) accept any value there. An undefined index, or an undefined value
+//! in the source lane, taints the result as well. `ir-opt verify` does not track
+//! undefs: a shader that stores an out-of-range shuffle's result can report a mismatch
+//! between its forms, as one that stores an `undef` can. Unlike the reductions, any value shape is
 //! moved (every component from the same source lane).
 
 use crate::alu::AluOp;

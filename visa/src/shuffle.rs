@@ -5,7 +5,7 @@
 //! whose source is that lane's own address, the `VxH` region `<1,0>`):
 //!
 //! ```text
-//! mov (M1, 16) t1(0,0)<1> v3(0,0)<1;1,0>            // the value, in the staging variable
+//! mov (M1_NM, 16) t1(0,0)<1> v3(0,0)<1;1,0>         // the value, in the staging variable
 //! xor (M1, 16) t2(0,0)<1> t0(0,0)<1;1,0>:uw v5(..)  // the source lane: lane ^ mask
 //! and (M1, 16) t2(0,0)<1> t2(0,0)<1;1,0> 0xf:ud     // kept inside the variable
 //! shl (M1, 16) t3(0,0)<1>:uw t2(0,0)<1;1,0> 0x2:ud  // its byte offset
@@ -26,8 +26,9 @@
 //! Where the source lane is out of range the IR leaves the result undefined
 //! (`ir::subgroup`); the index is masked to the kernel's width so that the read stays
 //! inside the value's variable (IGC does not mask; its reads past the variable read
-//! other registers). Where the source lane is inactive the lane reads whatever its
-//! register holds, undefined as well. A value that is the same in every lane (a
+//! other registers). Where the source lane is inactive the lane reads what that lane's
+//! register holds (the value is staged without the execution mask), undefined in
+//! SPIR-V but what the lane computed before it left, as brw's shuffle reads it. A value that is the same in every lane (a
 //! constant or a uniform scalar) is simply copied, and a `shuffle` by a constant index
 //! or a `quad_broadcast` by one is a regioned `mov`, `<0;1,0>` or `<4;4,0>`, as IGC's
 //! `sub_group_broadcast`.
@@ -132,13 +133,18 @@ pub fn emit(cx: &mut Ctx, i: &IntrinsicInst, dest: Value) -> Result<(), EmitErro
                 t
             }
         };
+        // Every lane's value, the inactive ones' too (`NoMask`): a lane may read an
+        // inactive lane's, which SPIR-V leaves undefined but the register holds (what
+        // the lane computed before it left), as brw's shuffle reads it.
+        let es = cx.es().replace("(M1,", "(M1_NM,");
         for &hi in halves {
             let (dt, s) = if bits == 64 {
                 (t.half(hi), Opnd::Reg(r).half(hi))
             } else {
                 (t, Opnd::Reg(r))
             };
-            cx.op("mov", dt, VType::Ud, &[s]);
+            let (d, v) = (cx.dst(dt, VType::Ud), cx.src(s, VType::Ud));
+            cx.line(&format!("mov {es} {d} {v}"));
         }
         let t_name = cx.decls.name(cx.decls.root(t.var)).to_string();
         cx.decls.addr(ADDR, w.min(16));

@@ -169,6 +169,11 @@ pub struct Ctx<'m> {
     /// instructions it emits are `exact` (Mesa's `vtn_handle_no_contraction` sets
     /// `nir_builder::exact` the same way).
     pub exact: bool,
+    /// Whether the entry point asks for `SignedZeroInfNanPreserve`: every ALU
+    /// instruction is `exact`, so that no rule assuming that zeros have no sign and
+    /// that there are no infinities or NaNs rewrites it (NIR's
+    /// `nir_is_float_control_signed_zero_inf_nan_preserve` keeps them off the same way).
+    pub preserve_signed_zero_inf_nan: bool,
     /// The shader's constant data, and which variables may live there.
     pub constants: ConstantData,
 }
@@ -206,6 +211,7 @@ impl<'m> Ctx<'m> {
             depth: 0,
             source_file: None,
             exact: false,
+            preserve_signed_zero_inf_nan: false,
             constants: ConstantData::default(),
         }
     }

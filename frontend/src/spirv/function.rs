@@ -98,11 +98,12 @@ pub fn instruction(ctx: &mut Ctx<'_>, i: usize) -> Result<(), ImportError> {
     let m = ctx.m;
     let opcode = m.insts[i].opcode;
     let ops = m.ops(i);
-    ctx.exact = ctx.decs.any_no_contraction()
-        && match (super::grammar::info(opcode), ops) {
-            (Some((_, _, true, true, _)), [_, r, ..]) => ctx.decs.no_contraction(*r),
-            _ => false,
-        };
+    ctx.exact = ctx.preserve_signed_zero_inf_nan
+        || (ctx.decs.any_no_contraction()
+            && match (super::grammar::info(opcode), ops) {
+                (Some((_, _, true, true, _)), [_, r, ..]) => ctx.decs.no_contraction(*r),
+                _ => false,
+            });
     let r = translate(ctx, i, opcode, ops);
     ctx.exact = false;
     r

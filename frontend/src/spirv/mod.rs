@@ -157,6 +157,7 @@ pub fn import(bytes: &[u8], options: &Options) -> Result<Imported, ImportError> 
     let used = variables::used_globals(&m, &funcs, &globals);
     let mapping = variables::map(&m, &decs, &d, &used, &options.descriptors)?;
     let mut ctx = Ctx::new(&m, &decs, &d, &mapping, workgroup_size);
+    ctx.preserve_signed_zero_inf_nan = float_controls(&m, ep)?;
     ctx.inst = ep.inst;
     // The globals: pointers, and the private variables' initial values.
     let mut ids: Vec<Id> = mapping.roles.keys().copied().collect();
@@ -258,6 +259,30 @@ fn finish(shader: &mut ir::Shader) -> Result<(), ImportError> {
             text.join("; ")
         ))
     })
+}
+
+/// The entry point's float controls (`SPV_KHR_float_controls`): whether it asks for
+/// `SignedZeroInfNanPreserve` (the translator then makes every instruction `exact`).
+/// Denormal modes and `RoundingModeRTE` ask for what the IR does or leaves open (it
+/// evaluates IEEE binary32 with denormals and rounds to nearest even); round-toward-zero
+/// is refused: the IR has no such rounding.
+fn float_controls(m: &Module, ep: &module::EntryPoint) -> Result<bool, ImportError> {
+    let mut preserve = false;
+    for em in m.exec_modes.iter().filter(|e| e.function == ep.function) {
+        match EM::from_u32(em.mode) {
+            Some(EM::SignedZeroInfNanPreserve) => preserve = true,
+            Some(EM::RoundingModeRTZ) => {
+                return Err(m.error(
+                    em.inst,
+                    ErrorKind::Unsupported,
+                    "the RoundingModeRTZ execution mode is not supported: the IR's float \
+                     arithmetic rounds to nearest even",
+                ))
+            }
+            _ => {}
+        }
+    }
+    Ok(preserve)
 }
 
 /// The compute entry point named `name`, or the only one.

@@ -1,8 +1,9 @@
 //! The intrinsics whose lanes read each other's values: `read_first_invocation`,
 //! the subgroup reductions and scans (`reduce`, `inclusive_scan`, `exclusive_scan`),
 //! in the order `crate::subgroup` defines, and the shuffles and quad operations, whose
-//! result is undefined (0 here, tainted when undefs are tracked) where the source lane
-//! is inactive or out of range (`crate::subgroup`, "Shuffles and quad operations").
+//! result is undefined (tainted when undefs are tracked) where the source lane is
+//! inactive (the value here: what that lane's slot holds) or out of range (0 here)
+//! (`crate::subgroup`, "Shuffles and quad operations").
 
 use super::lanes::{lanes_of as lanes, Mask};
 use crate::alu::AluOp;
@@ -31,8 +32,10 @@ pub(super) struct Sources<'a> {
 }
 
 /// The lane a shuffle or quad operation gives lane `lane` the value of, if that lane
-/// is in range and active: `None` where the result is undefined.
-fn shuffle_source(kind: ShuffleKind, s: &Sources<'_>, mask: Mask, lane: usize) -> Option<usize> {
+/// is in range: `None` where it is not (the result is undefined). An inactive source
+/// lane is read too (what its register holds, the value it computed before it left, as
+/// hardware reads it), though the result is undefined there as well ([`tainted`]).
+fn shuffle_source(kind: ShuffleKind, s: &Sources<'_>, lane: usize) -> Option<usize> {
     let operand = if kind.has_operand() {
         let at = s.offsets.get(1).copied()? + lane;
         *s.data.get(at)? as u32
@@ -40,8 +43,8 @@ fn shuffle_source(kind: ShuffleKind, s: &Sources<'_>, mask: Mask, lane: usize) -
         0
     };
     let width = s.width.min(SLOTS) as u32;
-    let from = kind.source_lane(lane as u32, operand, width)? as usize;
-    (mask & (1 << from) != 0).then_some(from)
+    kind.source_lane(lane as u32, operand, width)
+        .map(|from| from as usize)
 }
 
 /// Runs a cross-lane intrinsic of result type `ty` on the lanes of `mask`: `src` holds
@@ -59,7 +62,7 @@ pub(super) fn run(
     if let Some(kind) = intr.op.shuffle_kind() {
         for lane in lanes(mask) {
             let out = &mut dest[lane * n..lane * n + n];
-            match shuffle_source(kind, srcs, mask, lane) {
+            match shuffle_source(kind, srcs, lane) {
                 Some(from) => out.copy_from_slice(&src[from * n..from * n + n]),
                 // Undefined: 0, which `tainted` marks as such.
                 None => out.fill(0),
@@ -129,10 +132,13 @@ pub(super) fn tainted(
                 .get(1)
                 .is_none_or(|&o| undef.get(o + lane) != Some(&false));
         return index_undef
-            || match shuffle_source(kind, values, mask, lane) {
-                Some(from) => undef[start + from * n..start + from * n + n]
-                    .iter()
-                    .any(|&u| u),
+            || match shuffle_source(kind, values, lane) {
+                Some(from) => {
+                    mask & (1 << from) == 0
+                        || undef[start + from * n..start + from * n + n]
+                            .iter()
+                            .any(|&u| u)
+                }
                 None => true,
             };
     }

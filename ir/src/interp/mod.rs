@@ -1047,12 +1047,8 @@ impl<'s> Interpreter<'s> {
                 let mut lens = [0usize; MAX_INPUTS];
                 let tracking = !self.undef.is_empty();
                 let bounding = !self.bounds.is_empty();
-                // Whether the instruction errs itself (`crate::bounds`).
-                let may_err = !alu.exact
-                    && matches!(
-                        crate::precision::vulkan_bound(alu.op),
-                        Some(crate::precision::Bound::Ulps(_))
-                    );
+                // Whether the instruction gives intervals of its own (`crate::bounds`).
+                let may_err = crate::bounds::bounds_own_result(alu.op, alu.exact);
                 for lane in lanes_of(mask) {
                     let (result, unspecified, bounds) = {
                         for (i, (src, slot)) in
@@ -1247,6 +1243,8 @@ impl<'s> Interpreter<'s> {
         self.src_offsets.clear();
         let tracking = !self.undef.is_empty();
         let bounding = !self.bounds.is_empty();
+        // A cross-lane read of an inactive lane sees its slot, as hardware its register.
+        let all_lanes = cross_lane::is_cross_lane(intr.op);
         for (i, &src) in intr.srcs.iter().enumerate() {
             let id = self.regs.src(inst, i);
             let slot = self.operand(id, src.value, mask, span, Some(inst))?;
@@ -1257,7 +1255,7 @@ impl<'s> Interpreter<'s> {
             for lane in 0..lanes {
                 for c in 0..n {
                     let active = mask & (1 << lane) != 0;
-                    let v = if active {
+                    let v = if active || all_lanes {
                         self.read_comp(slot, src, lane, c)
                     } else {
                         0
