@@ -379,6 +379,47 @@ mod tests {
     }
 
     #[test]
+    fn an_inexact_zero_has_either_sign() {
+        let zero = Some(Interval::new(0.0, 0.0));
+        // 0 * -1 = -0 and -0 + +0 = +0: either sign, without exact.
+        assert_eq!(
+            bounds_of(AluOp::Fmul, false, &[(0.0, None), (-1.0, None)]),
+            zero
+        );
+        assert_eq!(
+            bounds_of(AluOp::Fadd, false, &[(-0.0, None), (0.0, None)]),
+            zero
+        );
+        assert_eq!(
+            bounds_of(
+                AluOp::Ffma,
+                false,
+                &[(2.0, None), (-0.0, None), (0.0, None)]
+            ),
+            zero
+        );
+        // With exact, or a non-zero result, or an op no inexact rule rewrites: exact.
+        assert_eq!(
+            bounds_of(AluOp::Fmul, true, &[(0.0, None), (-1.0, None)]),
+            None
+        );
+        assert_eq!(
+            bounds_of(AluOp::Fmul, false, &[(2.0, None), (-1.0, None)]),
+            None
+        );
+        assert_eq!(
+            bounds_of(AluOp::Fmin, false, &[(0.0, None), (-0.0, None)]),
+            None
+        );
+        // -0 and +0 are both accepted by it; nothing else is.
+        let z = zero.unwrap();
+        assert!(
+            accepts(BaseType::Float, 32, z, f(-0.0)) && accepts(BaseType::Float, 32, z, f(0.0))
+        );
+        assert!(!accepts(BaseType::Float, 32, z, f(f32::from_bits(1))));
+    }
+
+    #[test]
     fn an_inexact_division_may_be_within_its_bound_of_the_true_quotient() {
         let q = 1.0f64 / 3.0;
         let b = bounds_of(AluOp::Fdiv, false, &[(1.0, None), (3.0, None)]).unwrap();
