@@ -472,3 +472,21 @@ void main() {
         );
     }
 }
+
+#[test]
+fn a_four_by_four_determinant_expands_by_its_first_column() {
+    // Columns (2,0,0,1), (1,3,0,0), (0,1,4,0), (0,0,1,5): expanding along the first
+    // column, 2·det[[3,1,0],[0,4,1],[0,0,5]] - 0 + 0 - 1·det[[1,0,0],[3,1,0],[0,4,1]]
+    // = 2·60 - 1·1 = 119 (rows of each minor written as rows of the matrix).
+    let src = "#version 450
+layout(local_size_x = 1) in;
+layout(std430, binding = 0) buffer Out { float v[]; } o;
+void main() {
+    float z = float(gl_LocalInvocationIndex);
+    mat4 m = mat4(vec4(2.0 + z, 0.0, 0.0, 1.0), vec4(1.0, 3.0, 0.0, 0.0),
+                  vec4(0.0, 1.0, 4.0, 0.0), vec4(0.0, 0.0, 1.0, 5.0));
+    o.v[0] = determinant(m);
+}";
+    let r = run(Language::Glsl, src, [1, 1, 1], &[0]);
+    assert_eq!(f32::from_bits(r[0]), 119.0);
+}

@@ -380,7 +380,8 @@ mod tests {
 
     #[test]
     fn an_inexact_zero_has_either_sign() {
-        let zero = Some(Interval::new(0.0, 0.0));
+        let z = Interval::new(0.0, 0.0);
+        let zero = Some(z);
         // 0 * -1 = -0 and -0 + +0 = +0: either sign, without exact.
         assert_eq!(
             bounds_of(AluOp::Fmul, false, &[(0.0, None), (-1.0, None)]),
@@ -412,7 +413,6 @@ mod tests {
             None
         );
         // -0 and +0 are both accepted by it; nothing else is.
-        let z = zero.unwrap();
         assert!(
             accepts(BaseType::Float, 32, z, f(-0.0)) && accepts(BaseType::Float, 32, z, f(0.0))
         );

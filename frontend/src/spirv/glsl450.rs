@@ -120,8 +120,32 @@ pub fn determinant(b: &mut Builder<'_>, cols: &[Src]) -> Result<Src, AluError> {
             let s = op(b, AluOp::Fsub, &[t0, t1])?;
             op(b, AluOp::Fadd, &[s, t2])
         }
-        n => Err(AluError::Unsupported(format!(
-            "Determinant of a {n}x{n} matrix: only 2x2 and 3x3 determinants are expanded"
+        4 => {
+            // Along the first column: Σ (-1)^j c0[j] · det3(the minor without row j),
+            // each minor as the 3x3 case expands it.
+            let mut acc: Option<Src> = None;
+            for j in 0..4u8 {
+                let rows: Vec<u8> = (0..4u8).filter(|&r| r != j).collect();
+                let m = |i: usize, r: usize| e(i + 1, rows[r]);
+                let m0 = det2(b, m(1, 1), m(2, 1), m(1, 2), m(2, 2))?;
+                let m1 = det2(b, m(1, 0), m(2, 0), m(1, 2), m(2, 2))?;
+                let m2 = det2(b, m(1, 0), m(2, 0), m(1, 1), m(2, 1))?;
+                let t0 = op(b, AluOp::Fmul, &[m(0, 0), m0])?;
+                let t1 = op(b, AluOp::Fmul, &[m(0, 1), m1])?;
+                let t2 = op(b, AluOp::Fmul, &[m(0, 2), m2])?;
+                let s = op(b, AluOp::Fsub, &[t0, t1])?;
+                let minor = op(b, AluOp::Fadd, &[s, t2])?;
+                let term = op(b, AluOp::Fmul, &[e(0, j), minor])?;
+                acc = Some(match acc {
+                    None => term,
+                    Some(a) if j % 2 == 1 => op(b, AluOp::Fsub, &[a, term])?,
+                    Some(a) => op(b, AluOp::Fadd, &[a, term])?,
+                });
+            }
+            acc.ok_or_else(|| AluError::Invalid("an empty determinant".into()))
+        }
+        n => Err(AluError::Invalid(format!(
+            "Determinant of a {n}x{n} matrix"
         ))),
     }
 }
