@@ -7,6 +7,8 @@
 //! source below, found by searching the source for it (the `at` argument), not by
 //! asking the front end.
 
+mod external;
+
 use frontend::oracle::import;
 use frontend::{ErrorKind, ImportError, Language, Location};
 
@@ -382,18 +384,7 @@ fn spirv_subgroup_size() {
 
 /// Whether glslangValidator is here (required in CI).
 fn have_glslang() -> bool {
-    let ok = std::process::Command::new("glslangValidator")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI needs glslangValidator"
-        );
-        eprintln!("glslangValidator is not installed: SPIR-V location tests skipped");
-    }
-    ok
+    external::have("glslangValidator")
 }
 
 /// Compiles GLSL compute source to SPIR-V with glslang.
