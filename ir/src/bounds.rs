@@ -234,10 +234,18 @@ pub fn signless_zeros(op: AluOp, exact: bool) -> bool {
     !exact && matches!(op, AluOp::Fmul | AluOp::Fadd | AluOp::Fsub | AluOp::Ffma)
 }
 
-/// Whether `op` may give a result an interval whatever its operands' (see
-/// [`alu_bounds`]): it errs within a number of ULPs, or its zeros have no sign.
-pub fn bounds_own_result(op: AluOp, exact: bool) -> bool {
-    signless_zeros(op, exact) || (!exact && matches!(vulkan_bound(op), Some(Bound::Ulps(_))))
+/// Whether `op` errs itself, within a number of ULPs: its results have intervals
+/// whatever its operands' (see [`alu_bounds`]).
+pub fn errs_itself(op: AluOp, exact: bool) -> bool {
+    !exact && matches!(vulkan_bound(op), Some(Bound::Ulps(_)))
+}
+
+/// Whether `result` (of `op`, of type `dest`) holds a zero whose sign is free
+/// ([`signless_zeros`]): then it has an interval whatever its operands'. Asked of every
+/// float instruction the executor runs, so it looks at the bits only.
+pub fn has_signless_zero(op: AluOp, exact: bool, dest: Type, result: &[u64]) -> bool {
+    let magnitude = crate::types::bit_mask(dest.bit_size()) >> 1;
+    signless_zeros(op, exact) && result.iter().any(|&r| r & magnitude == 0)
 }
 
 /// A scalar operand with an interval: its source, its component, the bits of its lowest

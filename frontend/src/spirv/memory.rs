@@ -220,18 +220,15 @@ pub fn ptr_access_chain(
     element: u32,
     indices: &[u32],
 ) -> Result<Value, ImportError> {
-    let Value::Mem(mut m) = ctx.pointer(base)? else {
-        return Err(ctx.unsupported(
-            "OpPtrAccessChain of a pointer that is not a buffer device address",
-            "stepping a logical pointer needs variable pointers, which the translator does not model",
-        ));
+    let mut m = match ctx.pointer(base)? {
+        Value::Mem(m) if m.space == Space::Global => m,
+        _ => {
+            return Err(ctx.unsupported(
+                "OpPtrAccessChain of a pointer that is not a buffer device address",
+                "stepping a logical pointer needs variable pointers, which the translator does not model",
+            ))
+        }
     };
-    if m.space != Space::Global {
-        return Err(ctx.unsupported(
-            "OpPtrAccessChain of a pointer that is not a buffer device address",
-            "stepping a logical pointer needs variable pointers, which the translator does not model",
-        ));
-    }
     let ty = ctx.type_of(base).unwrap_or(0);
     let stride = match ctx.decs.get(ty, D::ArrayStride) {
         Some(s) => s,

@@ -79,7 +79,7 @@
 //! ```
 
 use crate::alu::MAX_INPUTS;
-use crate::bounds::{alu_bounds, Interval};
+use crate::bounds::{alu_bounds, has_signless_zero, Interval};
 use crate::entity::{Block, IfId, Inst, LoopId, Value};
 use crate::eval::{eval_alu_flagged, Operand};
 use crate::function::{CfNode, Function, InstKind, IntrinsicInst, Jump};
@@ -1047,8 +1047,8 @@ impl<'s> Interpreter<'s> {
                 let mut lens = [0usize; MAX_INPUTS];
                 let tracking = !self.undef.is_empty();
                 let bounding = !self.bounds.is_empty();
-                // Whether the instruction gives intervals of its own (`crate::bounds`).
-                let may_err = crate::bounds::bounds_own_result(alu.op, alu.exact);
+                // Whether the instruction errs itself (`crate::bounds`).
+                let may_err = crate::bounds::errs_itself(alu.op, alu.exact);
                 for lane in lanes_of(mask) {
                     let (result, unspecified, bounds) = {
                         for (i, (src, slot)) in
@@ -1089,6 +1089,7 @@ impl<'s> Interpreter<'s> {
                             );
                         let bounded = bounding
                             && (may_err
+                                || has_signless_zero(alu.op, alu.exact, dest_ty, &result)
                                 || alu.srcs.iter().zip(&slots).enumerate().any(
                                     |(i, (src, slot))| {
                                         (0..lens[i.min(MAX_INPUTS - 1)]).any(|c| {
