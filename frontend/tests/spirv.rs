@@ -979,9 +979,9 @@ void main() {{
             "filtered sampling) with Grad",
         ),
         (
-            "sampler2D",
-            "textureLodOffset(tex, uv, 0.0, ivec2(1, 0))",
-            "filtered sampling) with ConstOffset",
+            "sampler2DShadow",
+            "textureGather(tex, uv, 0.5)",
+            "a depth-comparing gather",
         ),
         (
             "samplerCube",

@@ -20,6 +20,7 @@ use crate::function::{
 use crate::image::{Access, ImageDecl, ImageRef};
 use crate::intrinsic::{IndexKind, IntrinsicOp};
 use crate::lsc::{Block2dDesc, LscDesc};
+use crate::sampler::TexelOffset;
 use crate::span::Span;
 use crate::types::{AluType, Src, Type};
 use crate::Inst;
@@ -108,6 +109,19 @@ macro_rules! alu_methods {
             self.alu(AluOp::$op, &[a.into(), b.into(), c.into(), d.into()])
         }
     };
+}
+
+/// What a texture lookup (`txl`, `tg4`) takes besides its image and coordinate: the
+/// sampler index it filters with, the type it returns and its constant texel offset.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct TexLookup {
+    /// The sampler index (NIR's `sampler_index`).
+    pub sampler: u32,
+    /// `float32` for a float, normalized or format-less texture; the sampled integer
+    /// type of an integer one.
+    pub dest_type: AluType,
+    /// The constant texel offset (`ConstOffset`).
+    pub offset: TexelOffset,
 }
 
 impl<'a> Builder<'a> {
@@ -383,17 +397,15 @@ impl<'a> Builder<'a> {
     }
 
     /// `txl` (NIR's `nir_texop_txl`): `components` components of `decl`'s texture
-    /// sampled at the float `coord` and `lod` with sampler index `sampler`, of
-    /// `dest_type` (`float32` filtered; `int32`/`uint32` for an integer texture).
-    #[allow(clippy::too_many_arguments)]
+    /// sampled at the float `coord` and `lod` as `lookup` says (`float32` filtered;
+    /// `int32`/`uint32` for an integer texture).
     pub fn txl(
         &mut self,
         decl: &ImageDecl,
         image: ImageRef,
         coord: impl Into<Src>,
         lod: impl Into<Src>,
-        sampler: u32,
-        dest_type: AluType,
+        lookup: TexLookup,
         components: u8,
     ) -> Value {
         let [d, a, f, acc] = image_indices(decl);
@@ -402,10 +414,49 @@ impl<'a> Builder<'a> {
             IntrinsicOp::Txl,
             Some(image),
             &[coord.into(), lod.into()],
-            &[d, a, f, acc, dest_type.to_index(), sampler],
+            &[
+                d,
+                a,
+                f,
+                acc,
+                lookup.dest_type.to_index(),
+                lookup.sampler,
+                lookup.offset.to_index(),
+            ],
             Some(ty),
         )
         .expect("txl has a destination")
+    }
+
+    /// `tg4` (NIR's `nir_texop_tg4`): channel `component` of the four texels of
+    /// `decl`'s texture a bilinear filter at the float `coord` would read, as `lookup`
+    /// says.
+    pub fn tg4(
+        &mut self,
+        decl: &ImageDecl,
+        image: ImageRef,
+        coord: impl Into<Src>,
+        lookup: TexLookup,
+        component: u32,
+    ) -> Value {
+        let [d, a, f, acc] = image_indices(decl);
+        self.intrinsic(
+            IntrinsicOp::Tg4,
+            Some(image),
+            &[coord.into()],
+            &[
+                d,
+                a,
+                f,
+                acc,
+                lookup.dest_type.to_index(),
+                lookup.sampler,
+                component,
+                lookup.offset.to_index(),
+            ],
+            Some(Type::vec32(4)),
+        )
+        .expect("tg4 has a destination")
     }
 
     /// `image_store` of `data` (typed `src_type`).

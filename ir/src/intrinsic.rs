@@ -13,6 +13,7 @@ use crate::lsc::{
     channel_mask_letters, parse_channel_mask, AddrSize, AddrType, BlockShape, CacheControl,
     DataShape, LscAtomicOp, LscDesc, LscField, Sfid,
 };
+use crate::sampler::TexelOffset;
 use crate::subgroup::{GroupOperation, ReductionOp, ShuffleKind};
 use crate::types::AluType;
 use std::fmt;
@@ -87,6 +88,11 @@ spelled_enum! {
         /// The operation of a subgroup reduction or scan ([`ReductionOp`], NIR's
         /// `reduction_op`).
         ReductionOp => "reduction_op",
+        /// A constant texel offset of a texture lookup ([`TexelOffset`], NIR's
+        /// `nir_tex_src_offset` when constant; the sampler's `aoffimmi`): `1x-1x0`.
+        TexelOffset => "texel_offset",
+        /// The channel a gather reads (NIR's `nir_tex_instr::component`): 0 to 3.
+        Component => "component",
     }
 }
 
@@ -196,6 +202,11 @@ impl IndexKind {
             | IndexKind::DpBytes => out.write_str(&dataport::format_field(self.dp_field()?, v)?),
             IndexKind::MemModes => write!(out, "{}", MemModes::from_bits(v)?),
             IndexKind::ReductionOp => out.write_str(ReductionOp::from_index(v)?.name()),
+            IndexKind::TexelOffset => write!(out, "{}", TexelOffset::from_index(v)?),
+            IndexKind::Component => match v {
+                0..=3 => write!(out, "{v}"),
+                _ => return None,
+            },
         };
         r.ok()
     }
@@ -247,6 +258,11 @@ impl IndexKind {
             | IndexKind::DpBytes => dataport::parse_field(self.dp_field()?, s)?,
             IndexKind::MemModes => MemModes::parse(s)?.0,
             IndexKind::ReductionOp => ReductionOp::from_name(s)?.to_index(),
+            IndexKind::TexelOffset => TexelOffset::parse(s)?.to_index(),
+            IndexKind::Component => match s.parse::<u32>().ok()? {
+                v @ 0..=3 => v,
+                _ => return None,
+            },
         })
     }
 }
@@ -865,13 +881,25 @@ intrinsics! {
     /// NIR's `nir_texop_txl`: the texture filtered at the float `coord` (normalized; an array's layer unnormalized, last) and the explicit float `lod`, with the sampler state of sampler index `sampler`, converted to `dest_type` (Vulkan's "Texel Filtering"; `ir/SYNTAX.md`).
     Txl = "txl" {
         image: ImageOperand::Required, srcs: &[src("coord", 0, 32), src("lod", 1, 32)], dest: DestInfo::Variable,
-        indices: &[K::ImageDim, K::ImageArray, K::Format, K::Access, K::DestType, K::Sampler],
+        indices: &[K::ImageDim, K::ImageArray, K::Format, K::Access, K::DestType, K::Sampler, K::TexelOffset],
+        class: Image, predicable: false, eliminate: true, reorder: false,
+    }
+    /// NIR's `nir_texop_tg4`: channel `component` of the four texels a bilinear filter of the 2D texture at the float `coord` (an array's layer unnormalized, last) would weight, from the view's base level, with sampler index `sampler`'s address modes: `(i0, j1)`, `(i1, j1)`, `(i1, j0)`, `(i0, j0)` in x, y, z, w (Vulkan's "Texel Gathering"; `ir/SYNTAX.md`).
+    Tg4 = "tg4" {
+        image: ImageOperand::Required, srcs: &[src("coord", 0, 32)], dest: fixed(4, 32),
+        indices: &[K::ImageDim, K::ImageArray, K::Format, K::Access, K::DestType, K::Sampler, K::Component, K::TexelOffset],
         class: Image, predicable: false, eliminate: true, reorder: false,
     }
     /// The sampler's `sample_l` message (IGC's `3D_SAMPLE.md`): the surface filtered at the float `(u, v, r)` (normalized; a 2D array's `r` and a 1D array's `v` the unnormalized layer) and float `lod`, with the state of sampler index `sampler`, returning `channels`.
     SamplerSampleL = "sampler_sample_l" {
         image: ImageOperand::Required, srcs: &[src("lod", 1, 32), src("u", 1, 32), src("v", 1, 32), src("r", 1, 32)],
-        dest: DestInfo::Variable, indices: &[K::Channels, K::DestType, K::Sampler],
+        dest: DestInfo::Variable, indices: &[K::Channels, K::DestType, K::Sampler, K::TexelOffset],
+        class: Message, predicable: true, eliminate: true, reorder: false,
+    }
+    /// The sampler's `gather4` message (vISA `sample4`, IGC's `3D_SAMPLE4.md`): channel `component` of the 2x2 texels of the surface's base level a bilinear filter at the float `(u, v, r)` would read (a 2D array's `r` the unnormalized layer), lower left, lower right, upper right, upper left (`(i0, j1)`, `(i1, j1)`, `(i1, j0)`, `(i0, j0)`) in R, G, B, A, with the address modes of sampler index `sampler`.
+    SamplerGather4 = "sampler_gather4" {
+        image: ImageOperand::Required, srcs: &[src("u", 1, 32), src("v", 1, 32), src("r", 1, 32)],
+        dest: fixed(4, 32), indices: &[K::Component, K::DestType, K::Sampler, K::TexelOffset],
         class: Message, predicable: true, eliminate: true, reorder: false,
     }
     /// Legacy data port, typed surface read: the `dp_cmask` channels of the texel at (U, V, R, LOD), converted by the surface format.

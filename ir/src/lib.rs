@@ -47,7 +47,7 @@ pub mod validate;
 pub use alu::{AluOp, AluOpInfo};
 pub use atomic::AtomicOp;
 pub use buffer::{BufferDecl, BufferKind};
-pub use builder::Builder;
+pub use builder::{Builder, TexLookup};
 pub use entity::{Block, BlockName, IfId, ImageId, Inst, LoopId, Value, ValueName};
 pub use function::{
     AluInst, BlockData, CfNode, CfParent, Cursor, Function, IfData, InstData, InstKind,
@@ -63,7 +63,7 @@ pub use intrinsic::{
 };
 pub use parse::parse_shader;
 pub use print::{print_function, print_shader};
-pub use sampler::SamplerDecl;
+pub use sampler::{SamplerDecl, TexelOffset};
 pub use shader::{Shader, Stage};
 pub use span::Span;
 pub use types::{AluType, BaseType, Src, Swizzle, Type};

@@ -172,7 +172,7 @@ pub fn write_function(out: &mut impl Write, shader: &Shader, func: &Function) ->
 
 /// The value an omitted index takes, if it may be omitted: the image indices of an image
 /// intrinsic come from the image's declaration, LSC cache controls default to `df.df`
-/// and the LSC offset to 0, a barrier's `mem_modes` to every kind. The `access` of the intrinsics that take it only for
+/// the LSC offset and a texture lookup's texel offset to 0, a barrier's `mem_modes` to every kind. The `access` of the intrinsics that take it only for
 /// `non_uniform` (`image_samples`, `image_load_param`, `load_ubo`) defaults to none.
 /// Shared by the printer (which omits an index equal to its default) and the parser
 /// (which fills a missing index with it).
@@ -198,7 +198,7 @@ pub(crate) fn index_default(
         IndexKind::Access => decl().map(|d| d.access.bits()),
         IndexKind::LscCache => Some(CacheControl::DEFAULT.to_index()),
         IndexKind::MemModes => Some(crate::intrinsic::MemModes::ALL.0),
-        IndexKind::LscOffset => Some(0),
+        IndexKind::LscOffset | IndexKind::TexelOffset => Some(0),
         _ => None,
     }
 }

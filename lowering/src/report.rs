@@ -231,6 +231,7 @@ impl LowerReport {
                         | IntrinsicOp::SamplerLdLz
                         | IntrinsicOp::SamplerResinfo
                         | IntrinsicOp::SamplerSampleL
+                        | IntrinsicOp::SamplerGather4
                 ) {
                     None
                 } else {

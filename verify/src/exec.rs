@@ -735,6 +735,8 @@ impl Env for ExecEnv<'_> {
             let enabled = call.enabled_mask();
             let r = if op == IntrinsicOp::Txl {
                 crate::filtering::execute(self.mem, call)
+            } else if op == IntrinsicOp::Tg4 {
+                crate::filtering::gather(self.mem, call)
             } else if class == IntrinsicClass::Image {
                 crate::image::execute(self.mem, call)
             } else if op.is_dataport() {

@@ -46,7 +46,7 @@ use crate::sampler_state::{AddressMode, Filter, MipmapMode, SamplerState};
 use crate::texel::TexelLayout;
 use ir::bounds::Interval;
 use ir::interp::{EnvError, IntrinsicCall};
-use ir::{ImageDecl, ImageDim, IndexKind};
+use ir::{ImageDecl, ImageDim, IndexKind, TexelOffset};
 
 /// How far a sampler's coordinate may stray from the exact one, in texels, and its LOD
 /// from the exact LOD (8 bits of fraction, Intel's sub-texel precision).
@@ -138,6 +138,8 @@ struct Lookup<'a, 'c> {
     layout: &'a TexelLayout,
     call: &'a IntrinsicCall<'c>,
     lane: usize,
+    /// The lookup's texel offset.
+    offset: TexelOffset,
 }
 
 impl Lookup<'_, '_> {
@@ -226,13 +228,14 @@ fn coordinates_defined(
             .all(|(c, s)| (c.0 * s as f64).abs() <= MAX_TEXEL_COORD)
 }
 
-/// The axes of a lookup at a level of size `size`: the normalized coordinates scaled,
-/// with their intervals.
+/// The axes of a lookup at a level of size `size`: the normalized coordinates scaled
+/// and moved by the texel offset, with their intervals.
 fn axes(
     decl: &ImageDecl,
     state: &SamplerState,
     size: [i64; 4],
     coord: &[(f64, (f64, f64))],
+    offset: TexelOffset,
 ) -> Vec<Axis> {
     let n = match decl.dim {
         ImageDim::D1 => 1,
@@ -243,9 +246,11 @@ fn axes(
         .map(|k| {
             let (c, (lo, hi)) = coord[k];
             let s = size[k] as f64;
+            // An integer offset moves `u` and `⌊u⌋` (or `⌊u - ½⌋`) alike.
+            let o = f64::from(offset.0[k]);
             Axis {
-                coord: c * s,
-                range: (lo * s, hi * s),
+                coord: c * s + o,
+                range: (lo * s + o, hi * s + o),
                 size: size[k].max(1),
                 mode: state.address[k],
             }
@@ -283,6 +288,10 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
         .index(IndexKind::Sampler)
         .ok_or_else(|| EnvError::msg("`@txl` has no sampler index"))?;
     let ncomp = call.dest_components();
+    let offset = call
+        .index(IndexKind::TexelOffset)
+        .and_then(TexelOffset::from_index)
+        .ok_or_else(|| EnvError::msg("`@txl` has no texel offset"))?;
     let lanes: Vec<usize> = call.active_lanes().collect();
     // The sampler index is the call's, so every lane filters with one state (still an
     // error of the first lane where none is bound).
@@ -314,6 +323,7 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
             layout: &layout,
             call,
             lane,
+            offset,
         };
         if layout.is_integer() {
             if !state.is_unfiltered() {
@@ -383,7 +393,7 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
             let Some(size) = level_size(&b, lv) else {
                 continue;
             };
-            let ax = axes(decl, &state, size, &coord);
+            let ax = axes(decl, &state, size, &coord, look.offset);
             // An undefined lookup may read any texel of the level.
             let lists: Vec<Vec<i64>> = if undefined {
                 ax.iter().map(|a| (0..a.size).collect()).collect()
@@ -437,6 +447,146 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
     Ok(())
 }
 
+/// Executes `tg4` lane by lane: channel `component` of the four texels of the view's
+/// base level a `linear` filter at the coordinate reads (Vulkan's "Texel Gathering"),
+/// `(i0, j1)`, `(i1, j1)`, `(i1, j0)`, `(i0, j0)`. Which four is left to a sampler's
+/// sub-texel precision near a texel's centre: the value takes Intel's choice (the
+/// coordinate scaled in a 32-bit float, with [`SUB_TEXEL_BITS`] of fraction, as
+/// [`nearest_texel`]); a float texture's texel gets the interval of every texel in
+/// its position that a coordinate within the [tolerance](self#tolerance) selects (an
+/// integer texture's compares bit for bit). An undefined coordinate's interval is
+/// the whole level's.
+pub fn gather(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), EnvError> {
+    call.check_sources()?;
+    let decl = call
+        .image
+        .ok_or_else(|| EnvError::msg("`@tg4` names no image"))?;
+    let index = |k: IndexKind| {
+        call.index(k)
+            .ok_or_else(|| EnvError::msg(format!("`@tg4` has no {} index", k.name())))
+    };
+    let sampler = index(IndexKind::Sampler)?;
+    let component = index(IndexKind::Component)? as usize;
+    let offset = TexelOffset::from_index(index(IndexKind::TexelOffset)?)
+        .ok_or_else(|| EnvError::msg("`@tg4` has a malformed texel offset"))?;
+    if component > 3 || decl.dim != ImageDim::D2 {
+        return Err(EnvError::msg(
+            "`@tg4` gathers a channel 0 to 3 of a 2D texture",
+        ));
+    }
+    let state = mem.sampler(sampler).copied();
+    let lanes: Vec<usize> = call.active_lanes().collect();
+    for lane in lanes {
+        let state = state.ok_or_else(|| {
+            lane_err(
+                lane,
+                format!("sampler index {sampler} has no sampler state bound"),
+            )
+        })?;
+        let (_, b) = bound_image(mem, call, lane)?;
+        let b = b.clone();
+        let layout = logical_layout(decl, &b).map_err(|e| lane_err(lane, e))?;
+        if layout.is_64bit() {
+            return Err(lane_err(
+                lane,
+                format!(
+                    "`@tg4` reads 32-bit channels, not the 64-bit ones of {}",
+                    layout.name
+                ),
+            ));
+        }
+        let size = level_size(&b, 0)
+            .ok_or_else(|| lane_err(lane, "the view has no base level".to_string()))?;
+        let src = call.src(0, lane).to_vec();
+        let src_b = call.src_bounds(0, lane).map(|b| b.to_vec());
+        let coord: Vec<(f64, (f64, f64))> = (0..src.len())
+            .map(|k| {
+                let v = f64::from(f32::from_bits(src[k] as u32));
+                let iv = (src_b.as_ref())
+                    .and_then(|b| b[k])
+                    .map_or((v, v), |i| (i.lo.min(v), i.hi.max(v)));
+                (v, iv)
+            })
+            .collect();
+        let layer_coord = decl.arrayed.then(|| coord[2]);
+        let layer_of = |a: f64| if decl.arrayed { layer(a, size[3]) } else { 0 };
+        let mut look = Lookup {
+            mem,
+            decl,
+            b: &b,
+            layout: &layout,
+            call,
+            lane,
+            offset,
+        };
+        // The value: Intel's fixed-point choice of `(i0, j0)`.
+        let base = |k: usize| -> i64 {
+            let c = f32::from_bits(src[k] as u32);
+            let scaled = if c.is_nan() {
+                0.0
+            } else {
+                c * size[k].max(1) as f32
+            };
+            ((fixed(scaled) - (1 << (SUB_TEXEL_BITS - 1))) >> SUB_TEXEL_BITS)
+                + i64::from(offset.0[k])
+        };
+        let (i0, j0) = (base(0), base(1));
+        let z = layer_of(f64::from(f32::from_bits(
+            src.get(2).copied().unwrap_or(0) as u32
+        )));
+        const CORNERS: [(i64, i64); 4] = [(0, 1), (1, 1), (1, 0), (0, 0)];
+        let mut vals = [0u64; 4];
+        for (v, (di, dj)) in vals.iter_mut().zip(CORNERS) {
+            let x = wrap(i0 + di, size[0].max(1), state.address[0]);
+            let y = wrap(j0 + dj, size[1].max(1), state.address[1]);
+            *v = look.channels(0, x, y, z)?[component];
+        }
+        if layout.is_integer() || !look.call.tracks_bounds() {
+            call.set_dest(lane, &vals);
+            continue;
+        }
+        // The intervals: every `(i0, j0)` a coordinate within the slack selects.
+        let undefined = !coordinates_defined(decl, Some(size), &coord);
+        let ax = axes(decl, &state, size, &coord, offset);
+        let starts = |a: &Axis| -> Vec<i64> {
+            let (lo, hi) = a.range;
+            let slack = SLACK + hi.abs().max(lo.abs()) * f64::from(f32::EPSILON);
+            let first = (lo - slack - 0.5).floor().clamp(-1.0e15, 1.0e15) as i64;
+            let last = (hi + slack - 0.5).floor().clamp(-1.0e15, 1.0e15) as i64;
+            if undefined || last - first >= MAX_SPAN.max(2 * a.size) {
+                (0..a.size).collect()
+            } else {
+                (first..=last).collect()
+            }
+        };
+        let (is, js) = (starts(&ax[0]), starts(&ax[1]));
+        let zs: Vec<i64> = match layer_coord {
+            Some((_, (lo, hi))) => layers_reached(lo, hi, size[3]),
+            None => vec![0],
+        };
+        let mut bounds = Vec::with_capacity(4);
+        for (di, dj) in CORNERS {
+            let mut hull: Option<Interval> = None;
+            for &z in &zs {
+                for &j in &js {
+                    for &i in &is {
+                        let x = wrap(i + di, ax[0].size, ax[0].mode);
+                        let y = wrap(j + dj, ax[1].size, ax[1].mode);
+                        let (_, iv) = look.texel(0, x, y, z)?;
+                        let c = iv[component];
+                        hull = Some(hull.map_or(c, |h| h.hull(c)));
+                    }
+                }
+            }
+            bounds.push(hull.filter(|h| h.lo.is_finite() && h.hi.is_finite()));
+        }
+        // The value's own texel is among those, and an undefined lookup reads any.
+        call.set_dest(lane, &vals);
+        call.set_dest_bounds(lane, &bounds);
+    }
+    Ok(())
+}
+
 /// A sub-texel coordinate or LOD in fixed point with [`SUB_TEXEL_BITS`] bits of
 /// fraction, rounded to nearest; NaN as 0, saturating.
 fn fixed(x: f32) -> i64 {
@@ -472,7 +622,8 @@ fn nearest_texel(
         let c = coord.get(k).copied().unwrap_or(0.0);
         let n = size[k].max(1);
         let scaled = if c.is_nan() { 0.0 } else { c * n as f32 };
-        wrap(fixed(scaled) >> SUB_TEXEL_BITS, n, state.address[k])
+        let o = i64::from(look.offset.0[k]);
+        wrap((fixed(scaled) >> SUB_TEXEL_BITS) + o, n, state.address[k])
     };
     let (x, y, z) = match (look.decl.dim, look.decl.arrayed) {
         (ImageDim::D1, false) => (axis(0), 0, 0),
@@ -529,7 +680,7 @@ fn filtered(
         read.push(lv);
         let size = level_size(look.b, lv)
             .ok_or_else(|| lane_err(look.lane, format!("level {lv} is outside the view")))?;
-        let ax = axes(look.decl, state, size, coord);
+        let ax = axes(look.decl, state, size, coord, look.offset);
         let tx = taps(&ax[0], filter);
         let ty = if ax.len() > 1 {
             taps(&ax[1], filter)

@@ -30,7 +30,7 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
     match call.op() {
         IntrinsicOp::SamplerLd | IntrinsicOp::SamplerLdLz => sampler_ld(mem, call),
         IntrinsicOp::SamplerResinfo => sampler_resinfo(mem, call),
-        IntrinsicOp::SamplerSampleL => sampler_sample_l(mem, call),
+        IntrinsicOp::SamplerSampleL | IntrinsicOp::SamplerGather4 => sampler_sample(mem, call),
         IntrinsicOp::LscLoadBlock2d | IntrinsicOp::LscStoreBlock2d => block(mem, call),
         op if op.is_lsc() => {
             let m = LscMessage::decode(op, &call.intrinsic.indices)?;
@@ -348,18 +348,32 @@ fn sampler_ld(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), EnvE
     with_dest(call, |d| sampler::ld(mem, &msg, u, v, r, lod, d))
 }
 
-fn sampler_sample_l(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), EnvError> {
-    let channels = call
-        .index(IndexKind::Channels)
-        .filter(|c| (1..=0xf).contains(c))
-        .ok_or_else(|| MessageError::bad_index("channels"))?;
+/// `sample_l` (lod, u, v, r) and `gather4` (u, v, r).
+fn sampler_sample(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), EnvError> {
+    let gather = call.op() == IntrinsicOp::SamplerGather4;
+    let (name, params) = if gather {
+        ("gather4", 3)
+    } else {
+        ("sample_l", 4)
+    };
+    let channels = if gather {
+        0xf
+    } else {
+        call.index(IndexKind::Channels)
+            .filter(|c| (1..=0xf).contains(c))
+            .ok_or_else(|| MessageError::bad_index("channels"))?
+    };
     let sampler = call
         .index(IndexKind::Sampler)
         .ok_or_else(|| MessageError::bad_index("sampler"))?;
-    for i in 0..4 {
+    let offset = call
+        .index(IndexKind::TexelOffset)
+        .and_then(ir::TexelOffset::from_index)
+        .ok_or_else(|| MessageError::bad_index("texel_offset"))?;
+    for i in 0..params {
         if call.src_type(i) != Type::U32 {
             return Err(MessageError::shape(format!(
-                "sample_l parameter {i} is {}, expected a 32-bit scalar",
+                "{name} parameter {i} is {}, expected a 32-bit scalar",
                 call.src_type(i)
             )));
         }
@@ -372,7 +386,16 @@ fn sampler_sample_l(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<()
         surfaces: &surfaces,
         sampler,
         channels: channels as u8,
+        offset,
     };
+    if gather {
+        let component = call
+            .index(IndexKind::Component)
+            .filter(|&c| c < 4)
+            .ok_or_else(|| MessageError::bad_index("component"))? as usize;
+        let (u, v, r) = (lanes(call, 0), lanes(call, 1), lanes(call, 2));
+        return with_dest(call, |d| sample::gather4(mem, &msg, component, u, v, r, d));
+    }
     // sample_l: lod, u, v, r.
     let (lod, u, v, r) = (
         lanes(call, 0),

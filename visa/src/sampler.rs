@@ -37,6 +37,11 @@
 //! sample_l.RGBA (M1, 16)  0x0:uw S0 T6 v30.0 v12.0 v13.0 v14.0
 //! ```
 //!
+//! `sample4` (`3D_SAMPLE4.md`, vISA's `gather4`) is spelled as `sample_l` without the
+//! LOD, its one channel the one it gathers; it returns that channel of four texels in
+//! four register runs. A lookup's texel offset is the `aoffimmi` immediate's bits
+//! 11:0 (U, V, R, 4 bits each).
+//!
 //! The descriptor holds 4 bits of sampler index; from 16 on the `aoffimmi` immediate
 //! carries bit 15, IGC's mark (`CEncoder::Sample`, `isSamplerIdxLT16`) that makes the
 //! finalizer send a header whose sampler state pointer is moved on by 16 states per
@@ -126,12 +131,16 @@ pub fn emit(
         }
         None => None,
     };
-    let channels: String = "RGBA"
-        .chars()
-        .enumerate()
-        .filter(|(k, _)| m.channels & (1 << k) != 0)
-        .map(|(_, c)| c)
-        .collect();
+    // `sample4` names the channel it gathers, and returns it of four texels.
+    let channels: String = match m.op {
+        SamplerOp::Gather4 => "RGBA"[usize::from(m.component)..][..1].to_string(),
+        _ => "RGBA"
+            .chars()
+            .enumerate()
+            .filter(|(k, _)| m.channels & (1 << k) != 0)
+            .map(|(_, c)| c)
+            .collect(),
+    };
     let op = m.op.visa_name();
     let comps = m.channels.count_ones() as u8;
     for c in payload::chunks(cx, cx.t.sampler_simd) {
@@ -167,10 +176,11 @@ pub fn emit(
                 c.es(),
                 srcs.join(" ")
             ),
-            SamplerOp::SampleL => format!(
+            SamplerOp::SampleL | SamplerOp::Gather4 => format!(
                 "{p}{op}.{channels} {}  {} {SAMPLER_VAR} {surface} {dtext} {}",
                 c.es(),
-                VType::Uw.imm(sampler.as_ref().map_or(0, |(_, a)| *a)),
+                VType::Uw
+                    .imm(u64::from(m.offset.to_index()) | sampler.as_ref().map_or(0, |(_, a)| *a)),
                 srcs.join(" ")
             ),
             SamplerOp::Ld | SamplerOp::LdLz => format!(

@@ -1,8 +1,9 @@
 //! The sampler send descriptors GenX_IR encodes equal the lowering's
-//! `sampler_descriptor`, for `ld`, `ld_lz`, `resinfo` and `sample_l`, every parameter
+//! `sampler_descriptor`, for `ld`, `ld_lz`, `resinfo`, `sample_l` and `gather4`, every parameter
 //! count, the channel masks that are a prefix of RGBA and some that are not (which need
 //! a message header), three binding-table indices, `sample_l`'s sampler indices 0, 5,
-//! 15, 16 and 17 (from 16 on through the message header), on SKL, ICL, TGL, DG2 and
+//! 15, 16 and 17 (from 16 on through the message header), and `gather4` of each
+//! channel with and without texel offsets (the header's), on SKL, ICL, TGL, DG2 and
 //! MTL (PVC has no sampler) and, without `ld_lz` (Gfx9's), on BDW, in SIMD16 kernels
 //! and in SIMD32 kernels whose messages are split in two.
 //!
@@ -25,8 +26,10 @@ struct Probe {
     params: u32,
     /// The image: 0, 1 or 2 (bindings 0, 3 and 200).
     image: usize,
-    /// The sampler index (`sample_l`).
+    /// The sampler index (`sample_l`, `gather4`).
     sampler: u32,
+    /// The texel offset (`aoffimmi`; `sample_l`, `gather4`).
+    offset: ir::TexelOffset,
 }
 
 const BINDINGS: [u8; 3] = [0, 3, 200];
@@ -43,13 +46,24 @@ fn probes() -> Vec<Probe> {
         (SamplerOp::LdLz, 3),
         (SamplerOp::Resinfo, 1),
         (SamplerOp::SampleL, 4),
+        (SamplerOp::Gather4, 3),
     ] {
         for params in 1..=max {
-            for &channels in &masks {
-                let sampler = if op == SamplerOp::SampleL {
-                    SAMPLERS[k % SAMPLERS.len()]
+            // `gather4` names one channel.
+            let masks: &[u8] = if op == SamplerOp::Gather4 {
+                &[0b0001, 0b0010, 0b0100, 0b1000, 0b0001]
+            } else {
+                &masks
+            };
+            for &channels in masks {
+                let (sampler, offset) = if op.uses_sampler_state() {
+                    let o = [[0, 0, 0], [1, -2, 0], [-8, 7, 0]][k % 3];
+                    (
+                        SAMPLERS[k % SAMPLERS.len()],
+                        ir::TexelOffset::new(o).unwrap(),
+                    )
                 } else {
-                    0
+                    (0, ir::TexelOffset::default())
                 };
                 out.push(Probe {
                     op,
@@ -57,6 +71,7 @@ fn probes() -> Vec<Probe> {
                     params,
                     image: k % 3,
                     sampler,
+                    offset,
                 });
                 k += 1;
             }
@@ -67,7 +82,11 @@ fn probes() -> Vec<Probe> {
 
 /// The IR line of a probe defining `%n`.
 fn ir_line(p: &Probe, n: usize) -> String {
-    let comps = p.channels.count_ones();
+    let comps = if p.op == SamplerOp::Gather4 {
+        4
+    } else {
+        p.channels.count_ones()
+    };
     let ty = if comps == 1 {
         "32".to_string()
     } else {
@@ -96,7 +115,19 @@ fn ir_line(p: &Probe, n: usize) -> String {
         SamplerOp::Resinfo => ("sampler_resinfo", format!("channels={ch}")),
         SamplerOp::SampleL => (
             "sampler_sample_l",
-            format!("channels={ch}, dest_type=float32, sampler={}", p.sampler),
+            format!(
+                "channels={ch}, dest_type=float32, sampler={}, texel_offset={}",
+                p.sampler, p.offset
+            ),
+        ),
+        SamplerOp::Gather4 => (
+            "sampler_gather4",
+            format!(
+                "component={}, dest_type=float32, sampler={}, texel_offset={}",
+                p.channels.trailing_zeros(),
+                p.sampler,
+                p.offset
+            ),
         ),
     };
     format!(
@@ -136,7 +167,7 @@ fn main {{
     let mut lines = Vec::new();
     for (n, l) in k.text.lines().filter(|l| l.starts_with("    ")).enumerate() {
         let t = l.trim();
-        if ["load_3d.", "load_lz.", "resinfo.", "sample_l."]
+        if ["load_3d.", "load_lz.", "resinfo.", "sample_l.", "sample4."]
             .iter()
             .any(|m| t.starts_with(m))
         {
@@ -214,10 +245,17 @@ fn genx_sampler_descriptors_equal_sampler_descriptor() {
             // One send per SIMD16 message, two per SIMD32 one.
             wanted += these.len() * (simd as usize / 16);
             for (pr, idx) in these.iter().zip(&parts) {
+                let gather = pr.op == SamplerOp::Gather4;
                 let m = SamplerMessage {
                     op: pr.op,
-                    channels: pr.channels,
+                    channels: if gather { 0xf } else { pr.channels },
                     sampler: pr.sampler,
+                    component: if gather {
+                        pr.channels.trailing_zeros() as u8
+                    } else {
+                        0
+                    },
+                    offset: pr.offset,
                 };
                 let want = sampler_descriptor(&p, &m, 16, pr.params, BINDINGS[pr.image]).unwrap();
                 // Before ICL, mid-thread preemption (`-enablePreemption`, which IGC and
@@ -271,6 +309,7 @@ fn resinfo_is_spelled_as_igc_prints_it() {
             params: 1,
             image: 1,
             sampler: 0,
+            offset: ir::TexelOffset::default(),
         },
         Probe {
             op: SamplerOp::Resinfo,
@@ -278,6 +317,7 @@ fn resinfo_is_spelled_as_igc_prints_it() {
             params: 0,
             image: 2,
             sampler: 0,
+            offset: ir::TexelOffset::default(),
         },
     ];
     let (text, _) = kernel(&p, &probes, 16);

@@ -4,9 +4,10 @@
 //! NIR's image intrinsics on the declared images.
 //!
 //! Coordinates are SPIR-V's, which are the IR's: the array layer is the last
-//! component, and a cube array's third component is `layer * 6 + face`. Filtered
-//! sampling, gathers, depth comparisons and LOD queries have no IR form and are
-//! refused by name.
+//! component, and a cube array's third component is `layer * 6 + face`. Filtering at
+//! an explicit LOD is `txl` and a gather `tg4`, each with its constant texel offset;
+//! implicit LODs, gradients, depth comparisons, cube lookups and LOD queries have no
+//! IR form and are refused by name.
 
 use super::context::Ctx;
 use super::types::Ty;
@@ -402,8 +403,16 @@ pub fn instruction(ctx: &mut Ctx<'_>, o: Op, ops: &[u32]) -> Result<bool, Import
                  implicit LODs need derivatives, depth comparisons and projections have no IR form",
             ))
         }
-        ImageGather | ImageDrefGather | ImageSparseGather | ImageSparseDrefGather => {
-            return Err(ctx.unsupported(&format!("Op{o:?} (a texture gather)"), "the IR has no gathers"))
+        ImageGather => {
+            let [ty, r, si, coord, component, rest @ ..] = ops else { return Err(short(ctx)) };
+            let v = gather(ctx, *ty, *si, *coord, *component, rest)?;
+            ctx.set(*r, Value::Val(super::value::Val::Leaf(v)))?;
+        }
+        ImageDrefGather | ImageSparseDrefGather => {
+            return Err(ctx.unsupported(&format!("Op{o:?} (a depth-comparing gather)"), "the IR has no depth comparisons"))
+        }
+        ImageSparseGather => {
+            return Err(ctx.unsupported("OpImageSparseGather (sparse residency)", "the IR has no sparse images"))
         }
         ImageQueryLod => {
             return Err(ctx.unsupported("OpImageQueryLod", "compute invocations have no derivatives to pick a level from"))
@@ -419,17 +428,27 @@ pub fn instruction(ctx: &mut Ctx<'_>, o: Op, ops: &[u32]) -> Result<bool, Import
     Ok(true)
 }
 
-/// `OpImageSampleExplicitLod` with `Lod`: NIR's `txl` of the sampled image `si` at the
-/// float `coord`, with the sampler `OpSampledImage` names (or the combined image
-/// sampler's own).
-fn sample_explicit_lod(
+/// What a filtered lookup (`txl`, `tg4`) reads: the image, its declaration, the
+/// lookup's sampler, type and offset, and the coordinate the image takes.
+struct Lookup {
+    image: ImageUse,
+    decl: ImageDecl,
+    lookup: ir::TexLookup,
+    coord: Src,
+}
+
+/// The parts of filtered lookup `what` of the sampled image `si` at the float `coord`
+/// returning `ty`, with the sampler `OpSampledImage` names (or the combined image
+/// sampler's own); `gather` restricts the image to 2D ones.
+fn lookup(
     ctx: &mut Ctx<'_>,
+    what: &str,
     ty: u32,
     si: u32,
     coord: u32,
-    rest: &[u32],
-) -> Result<ir::Value, ImportError> {
-    let what = "OpImageSampleExplicitLod (filtered sampling)";
+    io: &[(IO, Vec<u32>)],
+    gather: bool,
+) -> Result<Lookup, ImportError> {
     // `image_of` takes the image of a sampled image, with its NonUniform decorations.
     let u = image_of(ctx, si)?;
     let sampler = match ctx.get(si)? {
@@ -448,28 +467,16 @@ fn sample_explicit_lod(
         }
     };
     let d = decl(ctx, &u)?;
-    let io = image_operands(ctx, rest)?;
-    for (bit, name) in [
-        (IO::GRAD, "Grad (explicit derivatives)"),
-        (IO::CONST_OFFSET, "ConstOffset"),
-    ] {
-        if io.iter().any(|(b, _)| *b == bit) {
-            return Err(ctx.unsupported(
-                &format!("{what} with {name}"),
-                "the IR's txl takes a coordinate and a LOD only",
-            ));
-        }
-    }
-    refuse_operands(ctx, &io, IO::LOD, what)?;
-    let Some((_, lod_ids)) = io.iter().find(|(b, _)| *b == IO::LOD) else {
-        return Err(ctx.invalid(format!("{what} without a Lod or Grad operand")));
-    };
     match d.dim {
-        ImageDim::D1 | ImageDim::D2 | ImageDim::D3 => {}
+        ImageDim::D2 => {}
+        ImageDim::D1 | ImageDim::D3 if !gather => {}
+        ImageDim::D1 | ImageDim::D3 => {
+            return Err(ctx.invalid(format!("{what} of a {} texture", d.dim.name())))
+        }
         ImageDim::Cube => {
             return Err(ctx.unsupported(
                 &format!("{what} of a cube texture"),
-                "a cube is sampled by a direction vector, which the IR's txl does not take",
+                "a cube is sampled by a direction vector, which the IR's lookups do not take",
             ))
         }
         ImageDim::Buffer => return Err(ctx.invalid(format!("{what} of a texel buffer"))),
@@ -492,11 +499,11 @@ fn sample_explicit_lod(
         _ => {
             return Err(ctx.unsupported(
                 &format!("{what} of a 16- or 64-bit texture"),
-                "the IR's txl returns 32-bit components",
+                "the IR's lookups return 32-bit components",
             ))
         }
     };
-    let rt = ctx.ir_type(ty)?;
+    let offset = texel_offset(ctx, &d, io, what)?;
     // The coordinate may have more components than the image takes; the used ones
     // come first.
     let c = ctx.leaf(coord)?;
@@ -517,15 +524,166 @@ fn sample_explicit_lod(
         let comps: Vec<u8> = (0..want).collect();
         super::value::select(c, &comps).ok_or_else(|| ctx.internal("a coordinate selection"))?
     };
+    Ok(Lookup {
+        image: u,
+        decl: d,
+        lookup: ir::TexLookup {
+            sampler,
+            dest_type,
+            offset,
+        },
+        coord: c,
+    })
+}
+
+/// `OpImageSampleExplicitLod` with `Lod`: NIR's `txl` of the sampled image `si` at the
+/// float `coord`.
+fn sample_explicit_lod(
+    ctx: &mut Ctx<'_>,
+    ty: u32,
+    si: u32,
+    coord: u32,
+    rest: &[u32],
+) -> Result<ir::Value, ImportError> {
+    let what = "OpImageSampleExplicitLod (filtered sampling)";
+    let io = image_operands(ctx, rest)?;
+    if io.iter().any(|(b, _)| *b == IO::GRAD) {
+        return Err(ctx.unsupported(
+            &format!("{what} with Grad (explicit derivatives)"),
+            "the IR's txl takes a coordinate and a LOD only",
+        ));
+    }
+    refuse_operands(ctx, &io, IO::LOD | IO::CONST_OFFSET | IO::OFFSET, what)?;
+    let Some((_, lod_ids)) = io.iter().find(|(b, _)| *b == IO::LOD) else {
+        return Err(ctx.invalid(format!("{what} without a Lod or Grad operand")));
+    };
+    let l = lookup(ctx, what, ty, si, coord, &io, false)?;
     let lod = ctx.leaf(lod_ids[0])?;
     if ctx.func.src_type(lod) != Type::U32 {
         return Err(ctx.invalid(format!(
             "{what} with a Lod that is not a 32-bit float scalar"
         )));
     }
-    let r_ = image_ref(&u);
-    let n = rt.num_components();
-    Ok(ctx.build(|b| b.txl(&d, r_, c, lod, sampler, dest_type, n)))
+    let r_ = image_ref(&l.image);
+    let n = ctx.ir_type(ty)?.num_components();
+    Ok(ctx.build(|b| b.txl(&l.decl, r_, l.coord, lod, l.lookup, n)))
+}
+
+/// `OpImageGather`: NIR's `tg4` of channel `component` of the sampled image `si` at
+/// the float `coord`. `ConstOffsets` (a texel offset per texel) becomes four gathers,
+/// texel `k` the `w` (the `(i0, j0)` texel) of the gather at offset `k`, as Mesa's
+/// `nir_lower_tex` (`lower_tg4_offsets`) does.
+fn gather(
+    ctx: &mut Ctx<'_>,
+    ty: u32,
+    si: u32,
+    coord: u32,
+    component: u32,
+    rest: &[u32],
+) -> Result<Src, ImportError> {
+    let what = "OpImageGather (a texture gather)";
+    let io = image_operands(ctx, rest)?;
+    refuse_operands(
+        ctx,
+        &io,
+        IO::CONST_OFFSET | IO::OFFSET | IO::CONST_OFFSETS,
+        what,
+    )?;
+    let comp = ctx.leaf(component)?;
+    let comp = match ir::passes::const_fold::const_components(&ctx.func, comp).as_deref() {
+        Some(&[c]) if c < 4 => c as u32,
+        _ => {
+            return Err(ctx.invalid(format!(
+                "{what} of a component that is not a constant from 0 to 3"
+            )))
+        }
+    };
+    if ctx.ir_type(ty)?.num_components() != 4 {
+        return Err(ctx.invalid(format!("{what} returning other than a 4-component vector")));
+    }
+    let l = lookup(ctx, what, ty, si, coord, &io, true)?;
+    let r_ = image_ref(&l.image);
+    let Some((_, ids)) = io.iter().find(|(b, _)| *b == IO::CONST_OFFSETS) else {
+        return Ok(Src::new(
+            ctx.build(|b| b.tg4(&l.decl, r_, l.coord, l.lookup, comp)),
+        ));
+    };
+    // An array of four 2-component integer vectors.
+    let words: Option<Vec<u64>> = match ctx.d.consts.get(&ids[0]).map(|c| &c.val) {
+        Some(super::spec::ConstVal::Comp(offsets)) => offsets
+            .iter()
+            .map(super::spec::components)
+            .collect::<Option<Vec<_>>>()
+            .map(|v| v.concat()),
+        _ => None,
+    };
+    let words = words
+        .ok_or_else(|| ctx.invalid(format!("{what} with ConstOffsets that are not a constant")))?;
+    if words.len() != 8 {
+        return Err(ctx.invalid(format!(
+            "{what} with ConstOffsets that are not four 2-component vectors"
+        )));
+    }
+    let mut texels = Vec::with_capacity(4);
+    for k in 0..4 {
+        let (u, v) = (words[2 * k] as i32, words[2 * k + 1] as i32);
+        let offset = ir::TexelOffset::new([i64::from(u), i64::from(v), 0]).ok_or_else(|| {
+            ctx.unsupported(
+                &format!("{what} with the texel offset ({u}, {v})"),
+                "a texel offset component is from -8 to 7 (the range the sampler's message header holds)",
+            )
+        })?;
+        let lookup = ir::TexLookup { offset, ..l.lookup };
+        let g = ctx.build(|b| b.tg4(&l.decl, r_, l.coord, lookup, comp));
+        texels.push(Src::new(g).component(3));
+    }
+    ctx.vec(&texels)
+}
+
+/// The constant texel offset of a lookup's `ConstOffset` (or an `Offset` that is a
+/// constant after specialization), 0 without one; an offset beyond -8 to 7 (Intel's
+/// `minTexelOffset` and `maxTexelOffset`, which Vulkan requires `ConstOffset` to keep
+/// within) or that is not constant is refused.
+fn texel_offset(
+    ctx: &mut Ctx<'_>,
+    d: &ImageDecl,
+    io: &[(IO, Vec<u32>)],
+    what: &str,
+) -> Result<ir::TexelOffset, ImportError> {
+    let Some((_, ids)) = io
+        .iter()
+        .find(|(b, _)| *b == IO::CONST_OFFSET || *b == IO::OFFSET)
+    else {
+        return Ok(ir::TexelOffset::default());
+    };
+    let n = d.dim.coord_components(false);
+    let off = ctx.leaf(ids[0])?;
+    let t = ctx.func.src_type(off);
+    if t.num_components() != n || t.bit_size() == 1 {
+        return Err(ctx.invalid(format!(
+            "an offset of {} components for a {} image, which takes {n} integers",
+            t.num_components(),
+            d.dim.name()
+        )));
+    }
+    let Some(words) = ir::passes::const_fold::const_components(&ctx.func, off) else {
+        return Err(ctx.unsupported(
+            &format!("{what} with a texel offset that is not constant"),
+            "the sampler takes its texel offsets as constants in the message header",
+        ));
+    };
+    let bits = u32::from(t.bit_size());
+    let mut v = [0i64; 3];
+    for (o, &w) in v.iter_mut().zip(&words) {
+        // Sign-extends the component from its bit size.
+        *o = ((w << (64 - bits)) as i64) >> (64 - bits);
+    }
+    ir::TexelOffset::new(v).ok_or_else(|| {
+        ctx.unsupported(
+            &format!("{what} with the texel offset {v:?}"),
+            "a texel offset component is from -8 to 7 (minTexelOffset and maxTexelOffset)",
+        )
+    })
 }
 
 /// An atomic on a texel pointer (the image atomics); `op` is `None` for a load and the

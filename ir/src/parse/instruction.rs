@@ -402,6 +402,8 @@ pub(super) fn index_expectation(kind: IndexKind) -> String {
         IndexKind::Base | IndexKind::LscOffset => "a signed 32-bit integer".into(),
         IndexKind::Range | IndexKind::AlignMul => "an unsigned 32-bit integer".into(),
         IndexKind::Sampler => "a sampler index (an unsigned 32-bit integer)".into(),
+        IndexKind::TexelOffset => "a texel offset `UxVxR` of integers from -8 to 7, such as 1x-1x0".into(),
+        IndexKind::Component => "a channel number from 0 to 3".into(),
         IndexKind::LscSfid => format!("one of {}", list(&Sfid::ALL, |s| s.name())),
         IndexKind::LscAddr => format!("one of {}", list(&AddrType::ALL, |a| a.name())),
         IndexKind::LscAddrSize => format!("one of {}", list(&AddrSize::ALL, |a| a.name())),

@@ -301,7 +301,11 @@ impl FnCheck<'_> {
         if !decl.access.contains(Access::SAMPLED) {
             problems.push(TxlProblem::NotSampled);
         }
-        if matches!(decl.dim, ImageDim::Buffer | ImageDim::Cube) {
+        let dim_ok = match c.op {
+            IntrinsicOp::Tg4 => decl.dim == ImageDim::D2,
+            _ => !matches!(decl.dim, ImageDim::Buffer | ImageDim::Cube),
+        };
+        if !dim_ok {
             problems.push(TxlProblem::Dim(decl.dim));
         }
         if let Some(d) = c.dest {
@@ -358,9 +362,11 @@ impl FnCheck<'_> {
             IntrinsicOp::ImageLoad
             | IntrinsicOp::ImageBlockLoad
             | IntrinsicOp::Txl
+            | IntrinsicOp::Tg4
             | IntrinsicOp::SamplerLd
             | IntrinsicOp::SamplerLdLz
-            | IntrinsicOp::SamplerSampleL => (true, false),
+            | IntrinsicOp::SamplerSampleL
+            | IntrinsicOp::SamplerGather4 => (true, false),
             IntrinsicOp::ImageStore | IntrinsicOp::ImageBlockStore => (false, true),
             IntrinsicOp::ImageAtomic | IntrinsicOp::ImageAtomicSwap => (true, true),
             _ => return,

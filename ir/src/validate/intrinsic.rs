@@ -289,13 +289,13 @@ impl FnCheck<'_> {
                 self.check_image_access(&ctx, &src_of);
                 self.check_image_block(&ctx, &src_of);
             }
-            IntrinsicOp::Txl => {
+            IntrinsicOp::Txl | IntrinsicOp::Tg4 => {
                 self.check_image_access(&ctx, &src_of);
                 self.check_txl(&ctx);
                 self.check_sampler_index(&ctx);
             }
             IntrinsicOp::SamplerLd | IntrinsicOp::SamplerLdLz => self.check_sampler(&ctx),
-            IntrinsicOp::SamplerSampleL => {
+            IntrinsicOp::SamplerSampleL | IntrinsicOp::SamplerGather4 => {
                 self.check_sampler(&ctx);
                 self.check_sampler_index(&ctx);
             }

@@ -274,7 +274,12 @@ impl FnCheck<'_> {
     /// of the size `dest_type` names.
     pub(super) fn check_sampler(&mut self, c: &IntrCtx<'_>) {
         let (op, span) = (c.op, c.span);
-        let (Some(d), Some(ch)) = (c.dest, c.intr.index(IndexKind::Channels)) else {
+        // A gather returns its four texels' channel as R, G, B and A.
+        let channels = match op {
+            IntrinsicOp::SamplerGather4 => Some(0xf),
+            _ => c.intr.index(IndexKind::Channels),
+        };
+        let (Some(d), Some(ch)) = (c.dest, channels) else {
             return;
         };
         let want = ch.count_ones() as u8;

@@ -1,8 +1,15 @@
 //! Filtered sampling: `txl` (NIR's `nir_texop_txl`) as the sampler's `sample_l`
-//! message (`intel-graphics-compiler/documentation/visa/instructions/3D_SAMPLE.md`),
-//! as brw lowers `SHADER_OPCODE_TXL` (`brw_lower_logical_sends.cpp`,
+//! message (`intel-graphics-compiler/documentation/visa/instructions/3D_SAMPLE.md`)
+//! and gathers, `tg4` (`nir_texop_tg4`), as its `gather4` (`3D_SAMPLE4.md`), as brw
+//! lowers `SHADER_OPCODE_TXL` and `SHADER_OPCODE_TG4` (`brw_lower_logical_sends.cpp`,
 //! `lower_sampler_logical_send`).
 //!
+//! * **Gathers.** `gather4` takes `u, v, r` as `sample_l` does, without the LOD (a
+//!   gather reads the view's base level, which is what the sampler reads at LOD 0 in
+//!   a compute shader), and returns the four texels' channel `component` in R, G, B,
+//!   A, the order `tg4` defines.
+//! * **Offsets.** The lookup's constant texel offset is the message's `aoffimmi`
+//!   (the header's offsets, 4 bits each: the IR's range).
 //! * **Parameters.** `sample_l` takes `lod, u, v, r` (3D_SAMPLE's parameter table):
 //!   1D: u = s; 1D array: u = s, v = the layer (unnormalized); 2D: u = s, v = t; 2D
 //!   array: u = s, v = t, r = the layer; 3D: u, v, r = s, t, r. Unused parameters are
@@ -28,12 +35,16 @@ use ir::{
     AluType, BaseType, Function, ImageDim, ImageRef, IndexKind, Inst, IntrinsicOp, Src, Type,
 };
 
-/// A planned `sample_l`.
+/// A planned `sample_l` or `gather4`.
 #[derive(Clone, Debug)]
 pub(crate) struct SampleL {
     image: ImageRef,
     coord: Src,
-    lod: Src,
+    /// The LOD of a `txl`; `None` for a gather.
+    lod: Option<Src>,
+    /// The channel a gather reads; `None` for a `txl`.
+    component: Option<u32>,
+    offset: u32,
     dim: ImageDim,
     arrayed: bool,
     sampler: u32,
@@ -45,21 +56,26 @@ pub(crate) struct SampleL {
     pub surface: SurfaceFormat,
 }
 
-/// Plans `a` (a `txl`).
+/// Plans `a` (a `txl` or a `tg4`).
 pub(crate) fn plan(a: &ImageAccess<'_>, device: &Device) -> Result<SampleL, LowerError> {
     if !device.has_sampler {
         return Err(a.error(LowerErrorKind::SamplerUnavailable { format: None }));
     }
     let coord = a.check_coord()?;
-    let lod = a.srcs[1];
-    if a.src_types[1] != Type::U32 {
-        return Err(a.malformed(Malformation::Lod {
-            found: a.src_types[1],
-        }));
-    }
+    let gather = a.op == IntrinsicOp::Tg4;
+    let lod = if gather {
+        None
+    } else {
+        if a.src_types.get(1) != Some(&Type::U32) {
+            return Err(a.malformed(Malformation::Lod {
+                found: a.src_types.get(1).copied().unwrap_or(Type::BOOL),
+            }));
+        }
+        Some(a.srcs[1])
+    };
     let dest = a.dest.unwrap_or(Type::U32);
     let components = dest.num_components();
-    if dest.bit_size() != 32 || !(1..=4).contains(&components) {
+    if dest.bit_size() != 32 || !(1..=4).contains(&components) || gather && components != 4 {
         return Err(a.malformed(Malformation::LoadComponents { found: dest }));
     }
     let index = |k: IndexKind| {
@@ -74,6 +90,12 @@ pub(crate) fn plan(a: &ImageAccess<'_>, device: &Device) -> Result<SampleL, Lowe
     };
     let sampler = index(IndexKind::Sampler)?;
     let dest_type = index(IndexKind::DestType)?;
+    let offset = index(IndexKind::TexelOffset)?;
+    let component = if gather {
+        Some(index(IndexKind::Component)?)
+    } else {
+        None
+    };
     if !AluType::from_index(dest_type).is_some_and(|t| {
         t.bits == 32 && matches!(t.base, BaseType::Float | BaseType::Int | BaseType::Uint)
     }) {
@@ -82,7 +104,11 @@ pub(crate) fn plan(a: &ImageAccess<'_>, device: &Device) -> Result<SampleL, Lowe
             value: Some(dest_type),
         }));
     }
-    if matches!(a.dim, ImageDim::Buffer | ImageDim::Cube) {
+    let dim_ok = match a.op {
+        IntrinsicOp::Tg4 => a.dim == ImageDim::D2,
+        _ => !matches!(a.dim, ImageDim::Buffer | ImageDim::Cube),
+    };
+    if !dim_ok {
         return Err(a.malformed(Malformation::NotAnImageAccess { op: a.op }));
     }
     // Bound as `ld`/`resinfo` bind a sampled image: its format, or the view's.
@@ -91,6 +117,8 @@ pub(crate) fn plan(a: &ImageAccess<'_>, device: &Device) -> Result<SampleL, Lowe
         image: a.image,
         coord,
         lod,
+        component,
+        offset,
         dim: a.dim,
         arrayed: a.arrayed,
         sampler,
@@ -107,16 +135,33 @@ impl SampleL {
         // 3D_SAMPLE's table gives `sample_l` the parameters `ld` takes (3D_LOAD's) for
         // the dimensions `plan` accepts (no buffers, no cubes).
         let [u, v, r] = super::sampler::uvr(self.coord, self.dim, self.arrayed, zero);
-        let mask = (1u32 << self.components) - 1;
-        let data = b
-            .intrinsic(
+        let data = match (self.lod, self.component) {
+            (Some(lod), _) => b.intrinsic(
                 IntrinsicOp::SamplerSampleL,
                 Some(self.image),
-                &[self.lod, u, v, r],
-                &[mask, self.dest_type, self.sampler],
+                &[lod, u, v, r],
+                &[
+                    (1u32 << self.components) - 1,
+                    self.dest_type,
+                    self.sampler,
+                    self.offset,
+                ],
                 Some(Type::vec32(self.components)),
-            )
-            .expect("sample_l defines a value");
+            ),
+            (None, component) => b.intrinsic(
+                IntrinsicOp::SamplerGather4,
+                Some(self.image),
+                &[u, v, r],
+                &[
+                    component.unwrap_or(0),
+                    self.dest_type,
+                    self.sampler,
+                    self.offset,
+                ],
+                Some(Type::vec32(4)),
+            ),
+        }
+        .expect("a sampler message defines a value");
         ctx.finish(func, inst, Src::new(data));
     }
 }

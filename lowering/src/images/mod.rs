@@ -383,7 +383,9 @@ fn plan(access: &ImageAccess<'_>, ctx: &mut PlanCtx<'_>) -> Result<Plan, LowerEr
         IntrinsicOp::ImageAtomic | IntrinsicOp::ImageAtomicSwap => {
             atomic::plan(access, ctx)?.map(Plan::Atomic)
         }
-        IntrinsicOp::Txl => return filtered::plan(access, ctx.device).map(Plan::Filtered),
+        IntrinsicOp::Txl | IntrinsicOp::Tg4 => {
+            return filtered::plan(access, ctx.device).map(Plan::Filtered)
+        }
         IntrinsicOp::ImageSize => return size::plan_size(access, ctx.device).map(Plan::Query),
         IntrinsicOp::ImageLevels => return size::plan_levels(access, ctx.device).map(Plan::Query),
         IntrinsicOp::ImageSamples => return size::plan_samples(access).map(|()| Plan::Samples),

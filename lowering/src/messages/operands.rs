@@ -200,6 +200,8 @@ mod tests {
             op: SamplerOp::Ld,
             channels: 1,
             sampler: 0,
+            component: 0,
+            offset: ir::TexelOffset::default(),
         };
         assert_eq!(
             sampler_operands(&f, inst, &s),

@@ -19,6 +19,10 @@ pub enum SamplerOp {
     /// `sample_l` (vISA `sample_l`, IGC's `3D_SAMPLE.md`): lod, u, v, r, filtered with
     /// the sampler state the message names.
     SampleL,
+    /// `gather4` (vISA `sample4`, IGC's `3D_SAMPLE4.md`): u, v, r; one channel of the
+    /// four texels a bilinear filter reads, wrapped by the sampler state's address
+    /// modes.
+    Gather4,
 }
 
 impl SamplerOp {
@@ -29,26 +33,29 @@ impl SamplerOp {
             SamplerOp::LdLz => &["u", "v", "r"],
             SamplerOp::Resinfo => &["lod"],
             SamplerOp::SampleL => &["lod", "u", "v", "r"],
+            SamplerOp::Gather4 => &["u", "v", "r"],
         }
     }
 
     /// The sampler message type of the send descriptor (bits 16:12; Mesa's
     /// `GFX5_SAMPLER_MESSAGE_SAMPLE_LD` 7, `GFX9_SAMPLER_MESSAGE_SAMPLE_LD_LZ` 26,
-    /// `GFX5_SAMPLER_MESSAGE_SAMPLE_RESINFO` 10 and `GFX5_SAMPLER_MESSAGE_SAMPLE_LOD` 2).
+    /// `GFX5_SAMPLER_MESSAGE_SAMPLE_RESINFO` 10, `GFX5_SAMPLER_MESSAGE_SAMPLE_LOD` 2 and
+    /// `GFX7_SAMPLER_MESSAGE_SAMPLE_GATHER4` 8).
     pub fn message_type(self) -> u32 {
         match self {
             SamplerOp::Ld => 7,
             SamplerOp::LdLz => 26,
             SamplerOp::Resinfo => 10,
             SamplerOp::SampleL => 2,
+            SamplerOp::Gather4 => 8,
         }
     }
 
     /// Whether the message filters with a sampler state, named by its sampler index
-    /// (`IndexKind::Sampler`): `sample_l` does, `ld`, `ld_lz` and `resinfo` read the
-    /// surface alone.
+    /// (`IndexKind::Sampler`): `sample_l` and `gather4` do, `ld`, `ld_lz` and
+    /// `resinfo` read the surface alone.
     pub fn uses_sampler_state(self) -> bool {
-        self == SamplerOp::SampleL
+        matches!(self, SamplerOp::SampleL | SamplerOp::Gather4)
     }
 
     /// The vISA mnemonic (IGC's `getSampleOp3DName`).
@@ -58,6 +65,7 @@ impl SamplerOp {
             SamplerOp::LdLz => "load_lz",
             SamplerOp::Resinfo => "resinfo",
             SamplerOp::SampleL => "sample_l",
+            SamplerOp::Gather4 => "sample4",
         }
     }
 }
@@ -79,6 +87,10 @@ pub struct SamplerMessage {
     /// with): the intrinsic's `sampler` for `sample_l`, 0 for the messages that take
     /// none ([`SamplerOp::uses_sampler_state`]).
     pub sampler: u32,
+    /// The channel `gather4` reads (0 for the others).
+    pub component: u8,
+    /// The texel offsets (`aoffimmi`) of `sample_l` and `gather4` (0 for the others).
+    pub offset: ir::TexelOffset,
 }
 
 impl SamplerMessage {
@@ -92,12 +104,18 @@ impl SamplerMessage {
             IntrinsicOp::SamplerLdLz => SamplerOp::LdLz,
             IntrinsicOp::SamplerResinfo => SamplerOp::Resinfo,
             IntrinsicOp::SamplerSampleL => SamplerOp::SampleL,
+            IntrinsicOp::SamplerGather4 => SamplerOp::Gather4,
             _ => return Ok(None),
         };
-        let channels = i.index(IndexKind::Channels).ok_or(MessageRule::BadIndex {
-            kind: IndexKind::Channels,
-            value: None,
-        })?;
+        let index = |kind: IndexKind| {
+            i.index(kind)
+                .ok_or(MessageRule::BadIndex { kind, value: None })
+        };
+        // A gather returns its four texels' channel as R, G, B and A.
+        let channels = match op {
+            SamplerOp::Gather4 => 0xf,
+            _ => index(IndexKind::Channels)?,
+        };
         if channels == 0 || channels > 0xf {
             return Err(MessageRule::BadIndex {
                 kind: IndexKind::Channels,
@@ -105,17 +123,37 @@ impl SamplerMessage {
             });
         }
         let sampler = if op.uses_sampler_state() {
-            i.index(IndexKind::Sampler).ok_or(MessageRule::BadIndex {
-                kind: IndexKind::Sampler,
-                value: None,
-            })?
+            index(IndexKind::Sampler)?
         } else {
             0
+        };
+        let component = match op {
+            SamplerOp::Gather4 => match index(IndexKind::Component)? {
+                c @ 0..=3 => c as u8,
+                c => {
+                    return Err(MessageRule::BadIndex {
+                        kind: IndexKind::Component,
+                        value: Some(c),
+                    })
+                }
+            },
+            _ => 0,
+        };
+        let offset = if op.uses_sampler_state() {
+            let v = index(IndexKind::TexelOffset)?;
+            ir::TexelOffset::from_index(v).ok_or(MessageRule::BadIndex {
+                kind: IndexKind::TexelOffset,
+                value: Some(v),
+            })?
+        } else {
+            ir::TexelOffset::default()
         };
         Ok(Some(SamplerMessage {
             op,
             channels: channels as u8,
             sampler,
+            component,
+            offset,
         }))
     }
 
@@ -153,6 +191,7 @@ pub fn sampler_operands(
                     | IntrinsicOp::SamplerLdLz
                     | IntrinsicOp::SamplerResinfo
                     | IntrinsicOp::SamplerSampleL
+                    | IntrinsicOp::SamplerGather4
             )
         })
         .ok_or(MessageRule::NotAMessage)?;
@@ -185,7 +224,7 @@ pub fn sampler_operands(
         let bits_ok = match m.op {
             // `sample_l` returns 32-bit floats here (the lowering's `txl`); a 16-bit
             // return needs the sampler's 16-bit response format.
-            SamplerOp::Resinfo | SamplerOp::SampleL => found.bit_size() == 32,
+            SamplerOp::Resinfo | SamplerOp::SampleL | SamplerOp::Gather4 => found.bit_size() == 32,
             SamplerOp::Ld | SamplerOp::LdLz => matches!(found.bit_size(), 16 | 32),
         };
         if found.num_components() != comps || !bits_ok {
@@ -234,7 +273,8 @@ pub struct SamplerDescriptor {
 /// parameter: a channel mask that is not a prefix (R, RG, RGB, RGBA) needs the message
 /// header, which IGC sends alone as the first source (message length 1) with every
 /// parameter in the second; without a header the first source is the first parameter
-/// and the second the others. A `sample_l` sampler index from
+/// (`gather4`'s first two) and the second the others. Texel offsets, and a `gather4`
+/// of a channel other than red, need the header too. A `sample_l` sampler index from
 /// [`DESCRIPTOR_SAMPLER_INDICES`] on needs the header too: the descriptor holds the
 /// index's low 4 bits and the header's sampler state pointer is moved on by 16 states
 /// per 16 indices (IGC's `emitSampleIndexGE16`, which the finalizer runs when the vISA
@@ -279,15 +319,25 @@ pub fn sampler_descriptor(
     } else {
         !m.channels_are_a_prefix()
     };
-    let header = channels_in_header || m.sampler >= DESCRIPTOR_SAMPLER_INDICES;
+    // The header holds the texel offsets and the channel `gather4` reads too (brw's
+    // `lower_sampler_logical_send`: a TG4 whose component is not red, or any
+    // offset).
+    let header = channels_in_header
+        || m.sampler >= DESCRIPTOR_SAMPLER_INDICES
+        || !m.offset.is_zero()
+        || m.component != 0;
     let rlen = m.channels.count_ones() * run;
+    // Without a header the finalizer puts the first parameter in the first source,
+    // `gather4`'s first two (`u, v`).
+    let first = if m.op == SamplerOp::Gather4 { 2 } else { 1 };
     let (mlen, src1_len) = if p.ver() < 9 {
         // One source: the header and every parameter.
         (u32::from(header) + params * run, 0)
     } else if header {
         (1, params * run)
     } else {
-        (run.min(params * run), params.saturating_sub(1) * run)
+        let n = params.min(first);
+        (n * run, (params - n) * run)
     };
     let desc = u32::from(bti)
         | (m.sampler % DESCRIPTOR_SAMPLER_INDICES) << 8
@@ -308,6 +358,8 @@ mod tests {
             op,
             channels,
             sampler: 0,
+            component: 0,
+            offset: ir::TexelOffset::default(),
         }
     }
 
@@ -366,6 +418,8 @@ mod tests {
             op: SamplerOp::SampleL,
             channels,
             sampler,
+            component: 0,
+            offset: ir::TexelOffset::default(),
         };
         let dg2 = Device::preset("dg2").unwrap();
         // sample_l.RGBA (M1, 16) with lod, u, v and sampler index 3, surface 0:

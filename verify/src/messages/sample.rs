@@ -19,6 +19,11 @@
 //!   and are summed as `acc += weight · texel` in 32-bit floats, the weights products
 //!   of the 8-bit fractions (exact in a float).
 //! * The layer of a 2D array (`r`) or a 1D array (`v`): `clamp(RNE(a), 0, layers - 1)`.
+//! * The header's texel offsets (`aoffimmi`) are added to the integer texel
+//!   coordinates before wrapping.
+//! * `gather4` (IGC's `3D_SAMPLE4.md`) reads the base level's 2x2 texels a `linear`
+//!   filter would weight and returns one channel of each, unfiltered: lower left,
+//!   lower right, upper right, upper left in R, G, B, A.
 //! * An integer surface is read unfiltered: its sampler must be `nearest` with
 //!   `mip_nearest` (no integer format is filterable in Vulkan), and the one texel those
 //!   select is returned as its integer channels.
@@ -45,6 +50,8 @@ pub struct SampleMessage<'a> {
     pub sampler: u32,
     /// The channels returned (bit 0 = R), packed in channel order; 1 to 0xf.
     pub channels: u8,
+    /// The texel offsets of the message header.
+    pub offset: ir::TexelOffset,
 }
 
 /// The fixed-point scale of a sub-texel fraction and of the LOD.
@@ -80,18 +87,19 @@ fn wrap(i: i64, size: i64, mode: AddressMode) -> i64 {
     }
 }
 
-/// The texels and 8-bit weights of one dimension.
-fn taps(coord: f32, size: i64, filter: Filter, mode: AddressMode) -> Vec<(i64, u32)> {
+/// The texels and 8-bit weights of one dimension, `offset` texels on.
+fn taps(coord: f32, size: i64, filter: Filter, mode: AddressMode, offset: i8) -> Vec<(i64, u32)> {
     let scaled = if coord.is_nan() {
         0.0
     } else {
         coord * size as f32
     };
+    let offset = i64::from(offset);
     match filter {
-        Filter::Nearest => vec![(wrap(fixed(scaled) >> 8, size, mode), 256)],
+        Filter::Nearest => vec![(wrap((fixed(scaled) >> 8) + offset, size, mode), 256)],
         Filter::Linear => {
             let f = fixed(scaled) - 128;
-            let i = f >> 8;
+            let i = (f >> 8) + offset;
             let a = (f & 255) as u32;
             vec![(wrap(i, size, mode), 256 - a), (wrap(i + 1, size, mode), a)]
         }
@@ -210,21 +218,22 @@ fn filter_lane(
             }
         };
         let one = vec![(0i64, 256u32)];
+        let [ou, ov, or] = msg.offset.0;
         let (tx, ty, tz) = match ext.surf_dim {
             Some(SurfDim::D1) => (
-                taps(uvr[0], w, filter, state.address[0]),
+                taps(uvr[0], w, filter, state.address[0], ou),
                 vec![(layer(uvr[1]), 256)],
                 one.clone(),
             ),
             Some(SurfDim::D2) => (
-                taps(uvr[0], w, filter, state.address[0]),
-                taps(uvr[1], h, filter, state.address[1]),
+                taps(uvr[0], w, filter, state.address[0], ou),
+                taps(uvr[1], h, filter, state.address[1], ov),
                 vec![(layer(uvr[2]), 256)],
             ),
             Some(SurfDim::D3) => (
-                taps(uvr[0], w, filter, state.address[0]),
-                taps(uvr[1], h, filter, state.address[1]),
-                taps(uvr[2], depth, filter, state.address[2]),
+                taps(uvr[0], w, filter, state.address[0], ou),
+                taps(uvr[1], h, filter, state.address[1], ov),
+                taps(uvr[2], depth, filter, state.address[2], or),
             ),
             None => {
                 return Err(MessageError::illegal(
@@ -262,6 +271,81 @@ fn filter_lane(
     Ok(out.map(f32::to_bits))
 }
 
+/// `gather4`: each served lane gets channel `component` of the four texels of the
+/// base level a `linear` filter at `(u, v)` reads (of layer `r` of a 2D array), in the
+/// order of the module documentation: 32-bit floats, or an integer surface's integers.
+pub fn gather4(
+    mem: &mut Memory,
+    msg: &SampleMessage<'_>,
+    component: usize,
+    u: Lanes<'_>,
+    v: Lanes<'_>,
+    r: Lanes<'_>,
+    dest: &mut LanesMut<'_>,
+) -> Result<(), EnvError> {
+    let state = *mem.sampler(msg.sampler).ok_or_else(|| {
+        MessageError::illegal(format!(
+            "sampler index {} has no sampler state bound",
+            msg.sampler
+        ))
+    })?;
+    let f = |l: &Lanes<'_>, lane: usize| f32::from_bits(l.scalar(lane) as u32);
+    for lane in msg.sender.lanes_of(msg.enabled) {
+        let binding = msg.surfaces.get(lane).copied().ok_or_else(|| {
+            MessageError::shape(format!("the gather names no surface in lane {lane}"))
+        })?;
+        let b = bound(mem, &msg.sender, binding, lane)?.clone();
+        let layout =
+            TexelLayout::from_isl(b.state_format).map_err(|e| EnvError::at_lane(lane as u32, e))?;
+        if layout.is_64bit() {
+            return Err(MessageError::illegal(format!(
+                "gather4 reads 32-bit channels, not the 64-bit ones of {}",
+                layout.name
+            )));
+        }
+        let Some(ext) = b.view_extent(0) else {
+            return Err(MessageError::illegal("the view has no base level"));
+        };
+        if ext.surf_dim != Some(SurfDim::D2) {
+            return Err(MessageError::illegal("gather4 reads 2D surfaces only"));
+        }
+        let layer = {
+            let a = f(&r, lane);
+            let layers = ext.layers as i64;
+            if a.is_nan() {
+                0
+            } else {
+                (a.round_ties_even().clamp(-1.0e9, 1.0e9) as i64).clamp(0, layers - 1)
+            }
+        };
+        let [ou, ov, _] = msg.offset.0;
+        let xs = taps(
+            f(&u, lane),
+            ext.width as i64,
+            Filter::Linear,
+            state.address[0],
+            ou,
+        );
+        let ys = taps(
+            f(&v, lane),
+            ext.height as i64,
+            Filter::Linear,
+            state.address[1],
+            ov,
+        );
+        let ctx = msg.sender.ctx(lane);
+        let mut out = [0u64; 4];
+        // (i0, j1), (i1, j1), (i1, j0), (i0, j0).
+        for (o, (xi, yi)) in out.iter_mut().zip([(0, 1), (1, 1), (1, 0), (0, 0)]) {
+            let texel = typed_texel(&b, xs[xi].0 as u64, ys[yi].0 as u64, layer as u64, 0)?;
+            let t = sampler_texel(mem, b.alloc, texel, &layout, &ctx, lane)?;
+            *o = u64::from(t[component] as u32);
+        }
+        dest.set(lane, &out)?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -270,8 +354,13 @@ mod tests {
     fn weights_have_eight_bits_of_fraction() {
         // u = 0.4375 of 4 texels = 1.75 texels: centres 1.5 and 2.5, weights 3/4, 1/4.
         assert_eq!(
-            taps(0.4375, 4, Filter::Linear, AddressMode::ClampToEdge),
+            taps(0.4375, 4, Filter::Linear, AddressMode::ClampToEdge, 0),
             vec![(1, 192), (2, 64)]
+        );
+        // An offset of -2 texels moves both taps, then wraps them.
+        assert_eq!(
+            taps(0.4375, 4, Filter::Linear, AddressMode::Repeat, -2),
+            vec![(3, 192), (0, 64)]
         );
         // A third of a texel past a centre rounds to 85/256.
         let t = taps(
@@ -279,14 +368,15 @@ mod tests {
             4,
             Filter::Linear,
             AddressMode::Repeat,
+            0,
         );
         assert_eq!(t, vec![(1, 171), (2, 85)]);
         assert_eq!(
-            taps(-0.1, 4, Filter::Nearest, AddressMode::Repeat),
+            taps(-0.1, 4, Filter::Nearest, AddressMode::Repeat, 0),
             vec![(3, 256)]
         );
         assert_eq!(
-            taps(f32::NAN, 4, Filter::Linear, AddressMode::ClampToEdge),
+            taps(f32::NAN, 4, Filter::Linear, AddressMode::ClampToEdge, 0),
             vec![(0, 128), (0, 128)]
         );
     }

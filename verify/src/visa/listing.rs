@@ -725,6 +725,28 @@ pub enum SamplerOp {
     /// with the state of the sampler variable's index (IGC
     /// `documentation/visa/instructions/3D_SAMPLE.md`).
     SampleL,
+    /// `sample4` (vISA `3D_SAMPLE4` with `gather4`): `u, v, r`; the one channel it
+    /// names of the four texels a bilinear filter reads (IGC
+    /// `documentation/visa/instructions/3D_SAMPLE4.md`).
+    Gather4,
+}
+
+impl SamplerOp {
+    /// Whether the message names a sampler variable: `sample_l` and `sample4` do.
+    pub fn uses_sampler_state(self) -> bool {
+        matches!(self, SamplerOp::SampleL | SamplerOp::Gather4)
+    }
+
+    /// The mnemonic.
+    pub fn visa_name(self) -> &'static str {
+        match self {
+            SamplerOp::Ld => "load_3d",
+            SamplerOp::LdLz => "load_lz",
+            SamplerOp::Resinfo => "resinfo",
+            SamplerOp::SampleL => "sample_l",
+            SamplerOp::Gather4 => "sample4",
+        }
+    }
 }
 
 /// `[(P)] load_3d|load_lz[.pixel_null_mask].CH (exec) aoffimmi surface dst srcs...`,

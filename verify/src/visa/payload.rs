@@ -416,21 +416,25 @@ impl Resolver<'_> {
             }
         };
         let surface = self.state(&s.surface, StateKind::Surface, "a surface")?;
-        let sampler = match (&s.sampler, s.op) {
-            (Some(name), SamplerOp::SampleL) => {
-                Some(self.state(name, StateKind::Sampler, "a sampler")?)
+        let sampler = match (&s.sampler, s.op.uses_sampler_state()) {
+            (Some(name), true) => Some(self.state(name, StateKind::Sampler, "a sampler")?),
+            (None, true) => {
+                return Err(self.bad(format!("`{}` names a sampler variable", s.op.visa_name())))
             }
-            (None, SamplerOp::SampleL) => {
-                return Err(self.bad("`sample_l` names a sampler variable".into()))
+            (Some(_), false) => {
+                return Err(self.bad("only `sample_l` and `sample4` name a sampler".into()))
             }
-            (Some(_), _) => return Err(self.bad("only `sample_l` names a sampler".into())),
-            (None, _) => None,
+            (None, false) => None,
         };
         let dst = if s.dst.is_null() {
             None
         } else {
             let v = self.layout.general_var(&s.dst.var, self.line)?;
-            let chans = s.channels.count_ones();
+            // `sample4` returns its channel of four texels.
+            let chans = match s.op {
+                SamplerOp::Gather4 => 4,
+                _ => s.channels.count_ones(),
+            };
             let bytes = if s.pixel_null_mask {
                 chans * block_bytes(exec, v.ty.size(), grf) + 4
             } else {
@@ -446,10 +450,12 @@ impl Resolver<'_> {
             // 3D_SAMPLE's `sample_l` parameters: lod, u, v, r (`ai`, the cube's array
             // index, is outside the subset: cubes are refused by the lowering).
             SamplerOp::SampleL => (4, "sample_l", "a parameter"),
+            // 3D_SAMPLE4's `gather4`: u, v, r (`ai` as for `sample_l`).
+            SamplerOp::Gather4 => (3, "sample4", "a parameter"),
         };
-        if s.srcs.is_empty() && s.op == SamplerOp::SampleL {
-            // 3D_SAMPLE's NumParams is 1 to 15.
-            return Err(self.bad("`sample_l` takes at least the LOD".into()));
+        if s.srcs.is_empty() && s.op.uses_sampler_state() {
+            // 3D_SAMPLE's and 3D_SAMPLE4's NumParams are 1 to 15.
+            return Err(self.bad(format!("`{name}` takes at least one parameter")));
         }
         if s.srcs.len() > max {
             return Err(self.bad(format!("`{name}` takes at most {max} coordinates")));
@@ -469,7 +475,9 @@ impl Resolver<'_> {
                     }
                     // Float bits, 32 per lane (a 16-bit payload is the sampler's
                     // half-float input mode, not modelled).
-                    SamplerOp::SampleL => matches!(v.ty, VType::F | VType::Ud | VType::D),
+                    SamplerOp::SampleL | SamplerOp::Gather4 => {
+                        matches!(v.ty, VType::F | VType::Ud | VType::D)
+                    }
                 };
                 if !ok {
                     return Err(self.err(ErrorKind::BadType {
@@ -478,8 +486,8 @@ impl Resolver<'_> {
                         ty: v.ty,
                         rule: match s.op {
                             SamplerOp::Resinfo => "the resinfo LOD is ud or d",
-                            SamplerOp::SampleL => {
-                                "sample_l parameters are 32-bit floats (f, or their bits in ud or d)"
+                            SamplerOp::SampleL | SamplerOp::Gather4 => {
+                                "sample_l and sample4 parameters are 32-bit floats (f, or their bits in ud or d)"
                             }
                             SamplerOp::Ld | SamplerOp::LdLz => "sampler coordinates are ud or uw",
                         },

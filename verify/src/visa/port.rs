@@ -16,9 +16,9 @@
 //!   immediate offset (`AddrScale * addr + AddrImmOffset`).
 //! * Only the served channels of a load's destination are written; a destination of
 //!   `%null` still performs the access (a prefetch).
-//! * `aoffimmi` offsets other than 0 are not modelled (the semantics have no texel
-//!   offsets); they are an error. `sample_l`'s bit 15 is IGC's mark of a sampler
-//!   index from 16 on, which the finalizer reaches through the message header: the
+//! * `aoffimmi`'s bits 11:0 are `sample_l`'s and `sample4`'s texel offsets (U, V, R,
+//!   4-bit signed); the loads have none modelled, and an offset there is an error.
+//!   Bit 15 is IGC's mark of a sampler index from 16 on, which the finalizer reaches through the message header: the
 //!   sampler variable's value is then the whole index. Without it an index from 16 on
 //!   does not fit the descriptor and is an error.
 //! * `sample_l`'s sampler state is the one the memory binds at the sampler variable's
@@ -39,7 +39,7 @@ use crate::memory::{Access, AccessCtx, AccessKind, Memory};
 use crate::messages::block2d::{load_untyped, store_untyped, Block2d, UntypedBlock};
 use crate::messages::lanes::{Lanes, LanesMut, Sender};
 use crate::messages::lsc::{LscMessage, Message};
-use crate::messages::sample::{sample_l, SampleMessage};
+use crate::messages::sample::{gather4, sample_l, SampleMessage};
 use crate::messages::sampler::{ld, resinfo, ResinfoMessage, SamplerMessage};
 use crate::messages::{typed, untyped};
 use ir::interp::EnvError;
@@ -382,21 +382,24 @@ impl MemoryPort<'_> {
     }
 
     fn sampler(&mut self, s: &XSampler, ctx: &mut MessageCtx<'_>) -> PortResult {
-        // Bit 15 of `sample_l`'s `aoffimmi` marks a sampler index from 16 on (IGC's
-        // `isSamplerIdxLT16` and the finalizer's `IsSamplerIndexGE16`), not an offset.
-        let index_mark = if s.op == SamplerOp::SampleL {
-            SAMPLER_INDEX_GE16
-        } else {
-            0
-        };
-        if s.aoffimmi & !index_mark != 0 {
-            return Err(fail(format!(
-                "sampler texel offsets (aoffimmi {:#x}) are not modelled",
-                s.aoffimmi
-            )));
+        // Bit 15 of a sampling message's `aoffimmi` marks a sampler index from 16 on
+        // (IGC's `isSamplerIdxLT16` and the finalizer's `IsSamplerIndexGE16`); bits
+        // 11:0 are its texel offsets.
+        if s.op.uses_sampler_state() {
+            if s.aoffimmi & !(SAMPLER_INDEX_GE16 | 0xfff) != 0 {
+                return Err(fail(format!(
+                    "aoffimmi {:#x} sets reserved bits 14:12",
+                    s.aoffimmi
+                )));
+            }
+            return self.sample(s, ctx);
         }
-        if s.op == SamplerOp::SampleL {
-            return self.sample_l(s, ctx);
+        if s.aoffimmi != 0 {
+            return Err(fail(format!(
+                "texel offsets (aoffimmi {:#x}) on `{}`, which has none modelled",
+                s.aoffimmi,
+                s.op.visa_name()
+            )));
         }
         let exec = u32::from(s.exec.size);
         let grf = ctx.grf;
@@ -441,7 +444,7 @@ impl MemoryPort<'_> {
         // `ld`: u, v, lod, r; `ld_lz`: u, v, r (3D_LOAD.md), missing ones 0.
         let (u, v, r, lod) = match s.op {
             SamplerOp::Ld => (coord(0), coord(1), coord(3), Some(coord(2))),
-            SamplerOp::LdLz | SamplerOp::Resinfo | SamplerOp::SampleL => {
+            SamplerOp::LdLz | SamplerOp::Resinfo | SamplerOp::SampleL | SamplerOp::Gather4 => {
                 (coord(0), coord(1), coord(2), None)
             }
         };
@@ -499,14 +502,16 @@ const SAMPLER_INDEX_GE16: u64 = 0x8000;
 impl MemoryPort<'_> {
     /// `sample_l`: lod, u, v, r as float bits (3D_SAMPLE.md), filtered with the state
     /// of the sampler variable's index by the semantics the IR's `@sampler_sample_l`
-    /// runs ([`sample_l`]).
-    fn sample_l(&mut self, s: &XSampler, ctx: &mut MessageCtx<'_>) -> PortResult {
+    /// runs ([`sample_l`]); `sample4`: u, v, r, gathered as `@sampler_gather4` does
+    /// ([`gather4`]).
+    fn sample(&mut self, s: &XSampler, ctx: &mut MessageCtx<'_>) -> PortResult {
+        let name = s.op.visa_name();
         let exec = u32::from(s.exec.size);
         let grf = ctx.grf;
         let st = &mut *ctx.regs;
         let index = s
             .sampler
-            .ok_or_else(|| fail("a sample_l without a sampler variable"))?
+            .ok_or_else(|| fail(format!("a {name} without a sampler variable")))?
             .value(st) as u32;
         // The descriptor holds 4 bits of sampler index; the finalizer reaches the
         // others through the message header only when `aoffimmi` carries the mark.
@@ -523,7 +528,7 @@ impl MemoryPort<'_> {
             .filter(|t| !matches!(t, VType::F | VType::Ud | VType::D))
         {
             return Err(fail(format!(
-                "a sample_l destination of type {t}: the message returns 32-bit floats here"
+                "a {name} destination of type {t}: the message returns 32-bit channels here"
             )));
         }
         let binding = s.surface.value(st) as u32;
@@ -534,27 +539,38 @@ impl MemoryPort<'_> {
             Some(r) => read_lanes(st, r.start, 4, exec),
             None => vec![0; exec as usize],
         };
-        let (lod, u, v, r) = (param(0), param(1), param(2), param(3));
-        let comps = s.channels.count_ones() as usize;
+        let gather = s.op == SamplerOp::Gather4;
+        let comps = if gather {
+            4
+        } else {
+            s.channels.count_ones() as usize
+        };
         let invocations = lane_invocations(ctx.invocations, u32::from(s.exec.offset), exec);
+        let op = if gather {
+            IntrinsicOp::SamplerGather4
+        } else {
+            IntrinsicOp::SamplerSampleL
+        };
         let msg = SampleMessage {
-            sender: sender(&invocations, IntrinsicOp::SamplerSampleL, ctx.line),
+            sender: sender(&invocations, op, ctx.line),
             enabled: ctx.chen,
             surfaces: &surfaces,
             sampler: index,
-            channels: s.channels,
+            channels: if gather { 0xf } else { s.channels },
+            offset: ir::TexelOffset::from_index((s.aoffimmi & 0xfff) as u32).unwrap_or_default(),
         };
         let mut out = vec![0u64; exec as usize * comps];
-        sample_l(
-            self.mem,
-            &msg,
-            Lanes::new(&lod, 1),
-            Lanes::new(&u, 1),
-            Lanes::new(&v, 1),
-            Lanes::new(&r, 1),
-            &mut LanesMut::new(&mut out, comps),
-        )
-        .map_err(env)?;
+        let mut dest = LanesMut::new(&mut out, comps);
+        if gather {
+            let (u, v, r) = (param(0), param(1), param(2));
+            let component = s.channels.trailing_zeros() as usize;
+            let (u, v, r) = (Lanes::new(&u, 1), Lanes::new(&v, 1), Lanes::new(&r, 1));
+            gather4(self.mem, &msg, component, u, v, r, &mut dest).map_err(env)?;
+        } else {
+            let (lod, u, v, r) = (param(0), param(1), param(2), param(3));
+            let (u, v, r) = (Lanes::new(&u, 1), Lanes::new(&v, 1), Lanes::new(&r, 1));
+            sample_l(self.mem, &msg, Lanes::new(&lod, 1), u, v, r, &mut dest).map_err(env)?;
+        }
         if let Some(d) = s.dst {
             write_simt(st, d, 4, grf, ctx.chen, &lanes_of(&out, comps));
             if s.pixel_null_mask {
@@ -1023,11 +1039,38 @@ mod tests {
             floats("Q"),
             [10.0, 10.0, 15.0, 20.0, 25.0, 30.0, 35.0, 40.0]
         );
-        // Index 17 without aoffimmi's bit 15 does not fit the descriptor; texel
-        // offsets are not modelled; index 4 has no state bound.
+        // A texel offset of -1 in U (aoffimmi bits 11:8) moves the nearest texel
+        // floor(lane / 2) one left, clamped to the edge; gather4 of red returns the
+        // texels i0 = floor(2 lane / 4 - 1/2) (clamped) and i0 + 1 of row 0 (v = 0
+        // clamps both rows there) as lower left, lower right, upper right, upper left.
+        let body = format!(
+            "{setup}\n\
+             movs (M1_NM, 1) S0(0) 0x3:ud\n\
+             sample_l.R (M1, 8)  0xf00:uw S0 T6 N.0 Z.0 U.0\n\
+             sample4.R (M1, 8)  0x0:uw S0 T6 G.0 U.0 Z.0"
+        );
+        let decls_g = format!("{decls}\n.decl G v_type=G type=f num_elts=32");
+        let (p, t) = try_run(&mut mem, &kernel(8, &decls_g, &body)).unwrap();
+        let g: Vec<f32> = elems(&p, &t, "G")
+            .into_iter()
+            .map(|b| f32::from_bits(b as u32))
+            .collect();
+        assert_eq!(
+            elems(&p, &t, "N")
+                .into_iter()
+                .map(|b| f32::from_bits(b as u32))
+                .collect::<Vec<_>>(),
+            [10.0, 10.0, 10.0, 10.0, 20.0, 20.0, 30.0, 30.0]
+        );
+        assert_eq!(g[..8], [10.0, 10.0, 10.0, 20.0, 20.0, 30.0, 30.0, 40.0]);
+        assert_eq!(g[8..16], [10.0, 20.0, 20.0, 30.0, 30.0, 40.0, 40.0, 40.0]);
+        assert_eq!(g[16..24], g[8..16]);
+        assert_eq!(g[24..], g[..8]);
+        // Index 17 without aoffimmi's bit 15 does not fit the descriptor; bits 14:12
+        // are reserved; index 4 has no state bound.
         for (sampler, aoffimmi, why) in [
             ("0x11", "0x0", "sampler index 17 without bit 15"),
-            ("0x3", "0x1", "texel offsets"),
+            ("0x3", "0x1000", "reserved bits"),
             ("0x4", "0x0", "no sampler state"),
         ] {
             let body = format!(

@@ -25,6 +25,7 @@ pub fn is_message(base: &str) -> bool {
                 | "load_lz"
                 | "resinfo"
                 | "sample_l"
+                | "sample4"
                 | "fence_global"
                 | "fence_local"
                 | "fence_sw"
@@ -73,7 +74,7 @@ pub fn message(
             no_pred(c, &pred, base)?;
             lsc_fence(c, parts)
         }
-        "load_3d" | "load_lz" | "sample_l" => sampler_load(c, pred, parts),
+        "load_3d" | "load_lz" | "sample_l" | "sample4" => sampler_load(c, pred, parts),
         "resinfo" => {
             no_pred(c, &pred, base)?;
             resinfo(c, parts)
@@ -185,8 +186,9 @@ fn resinfo(c: &mut Cursor<'_>, parts: &[&str]) -> Result<InstKind, VisaError> {
     })))
 }
 
-/// `load_3d`, `load_lz` (`Load3dInstruction`) and `sample_l` (`Sample3dInstruction`,
-/// whose sampler variable comes before the surface). `sample_l`'s `.cps` (pixel
+/// `load_3d`, `load_lz` (`Load3dInstruction`), `sample_l` (`Sample3dInstruction`,
+/// whose sampler variable comes before the surface) and `sample4` (`sample_l`'s
+/// spelling; its one channel the one it gathers). `sample_l`'s `.cps` (pixel
 /// shaders' coarse LOD compensation) and `.divS` (a sampler index that differs per
 /// lane) are not modelled and are refused.
 fn sampler_load(
@@ -197,6 +199,7 @@ fn sampler_load(
     let op = match parts[0] {
         "load_3d" => SamplerOp::Ld,
         "load_lz" => SamplerOp::LdLz,
+        "sample4" => SamplerOp::Gather4,
         _ => SamplerOp::SampleL,
     };
     if op == SamplerOp::SampleL {
@@ -216,9 +219,12 @@ fn sampler_load(
     };
     let channels = sampler_channels(ch)
         .ok_or_else(|| c.error("sampler channels `R`, `G`, `B`, `A` in that order"))?;
+    if op == SamplerOp::Gather4 && channels.count_ones() != 1 {
+        return Err(c.error("the one channel `sample4` gathers (`R`, `G`, `B` or `A`)"));
+    }
     let exec = exec_size(c)?;
     let aoffimmi = src(c, false)?;
-    let sampler = if op == SamplerOp::SampleL {
+    let sampler = if op.uses_sampler_state() {
         Some(c.expect_ident("a sampler variable")?.to_string())
     } else {
         None

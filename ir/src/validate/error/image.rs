@@ -38,7 +38,8 @@ pub enum TxlProblem {
     NotSampled,
     /// A dimension the IR does not filter: buffers have no filtering (Vulkan's
     /// uniform texel buffers are fetched, never sampled), and a cube is sampled by a
-    /// direction vector, which `txl` does not take.
+    /// direction vector, which `txl` does not take; `tg4` gathers from 2D textures
+    /// (and their arrays) only, as SPIR-V's `OpImageGather` (cubes aside).
     Dim(ImageDim),
     /// A destination that is not 1 to 4 32-bit components.
     Dest(Type),
@@ -442,6 +443,10 @@ impl fmt::Display for ImageError {
                     TxlProblem::NotSampled => write!(
                         f,
                         "{image} is not a sampled image; only textures bound for the sampler are filtered"
+                    ),
+                    TxlProblem::Dim(d) if *op == IntrinsicOp::Tg4 => write!(
+                        f,
+                        "{image} is a {d} image; tg4 gathers from 2d textures and their arrays"
                     ),
                     TxlProblem::Dim(d) => write!(
                         f,
