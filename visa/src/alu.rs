@@ -583,6 +583,42 @@ fn extract(cx: &mut Ctx, d: Reg, srcs: &[Opnd], bits: u8, width: u32, signed: bo
     } else {
         (VType::Ud, VType::uint(bits))
     };
+    // A constant field (`unpackUnorm4x8`'s bytes): shifts and a mask, as brw's byte
+    // regions do, without the field-index check.
+    if let Opnd::Imm(k) = idx {
+        let top = u64::from(bits) - u64::from(width);
+        // Computed on 32 bits, then narrowed to an 8- or 16-bit destination.
+        let out = if bits == 32 { d } else { cx.temp(ty) };
+        let mask = Opnd::Imm((1 << width) - 1);
+        let low = k * u64::from(width);
+        if k >= fields {
+            if signed {
+                cx.op("asr", out, VType::D, &[a, Opnd::Imm(31)]);
+            } else {
+                cx.op("mov", out, VType::Ud, &[Opnd::Imm(0)]);
+            }
+        } else if !signed && low == top {
+            cx.op("shr", out, VType::Ud, &[a, Opnd::Imm(low)]);
+        } else if !signed && low == 0 {
+            cx.op("and", out, VType::Ud, &[a, mask]);
+        } else if !signed {
+            let t = cx.temp(VType::Ud);
+            cx.op("shr", t, VType::Ud, &[a, Opnd::Imm(low)]);
+            cx.op("and", out, VType::Ud, &[Opnd::Reg(t), mask]);
+        } else if low == top {
+            cx.op("asr", out, VType::D, &[a, Opnd::Imm(low)]);
+        } else {
+            // On the operand widened to 32 bits (sign-extended).
+            let top32 = 32 - u64::from(width);
+            let t = cx.temp(VType::D);
+            cx.op("shl", t, VType::D, &[a, Opnd::Imm(top32 - low)]);
+            cx.op("asr", out, VType::D, &[Opnd::Reg(t), Opnd::Imm(top32)]);
+        }
+        if bits != 32 {
+            cx.op_typed("mov", (d, dty), &[(Opnd::Reg(out), ty)]);
+        }
+        return;
+    }
     let off = cx.temp(VType::Ud);
     cx.op(
         "shl",

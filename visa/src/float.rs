@@ -105,15 +105,16 @@ pub fn emit(cx: &mut Ctx, alu: &AluInst, dest: Value, bits: u8) -> Result<(), Em
                 cx.line(&format!("mov.sat {es} {dd} {a}"));
             }
             Ffloor | Fceil | FroundEven | Ftrunc => round(cx, alu.op, d, s[0], ty),
-            // Inexact binary32 division: `inv` and `mul`, the division Vulkan allows
-            // (2.5 ULP for OpFDiv) and Mesa's Intel back end emits; the executor
-            // evaluates an inexact `fdiv` so too (ir::eval::eval_alu_flagged).
-            Fdiv if !alu.exact && ty == VType::F => {
-                let r = reciprocal(cx, s[1]);
+            // Inexact binary32 and binary16 division: `inv` and `mul` in the operands'
+            // type, the division Vulkan allows (2.5 ULP for OpFDiv) and Mesa's Intel
+            // back end emits; the executor evaluates an inexact `fdiv` so too
+            // (ir::eval::eval_alu_flagged).
+            Fdiv if !alu.exact && matches!(ty, VType::F | VType::Hf) => {
+                let r = reciprocal(cx, s[1], ty);
                 cx.op("mul", d, ty, &[s[0], r]);
             }
-            Frcp if !alu.exact && ty == VType::F => {
-                let r = reciprocal(cx, s[0]);
+            Frcp if !alu.exact && matches!(ty, VType::F | VType::Hf) => {
+                let r = reciprocal(cx, s[0], ty);
                 cx.op("mov", d, ty, &[r]);
             }
             Fdiv => divide(cx, d, s[0], s[1], ty)?,
@@ -126,32 +127,25 @@ pub fn emit(cx: &mut Ctx, alu: &AluInst, dest: Value, bits: u8) -> Result<(), Em
     Ok(())
 }
 
-/// The binary32 reciprocal of `b` for an inexact division: the math unit's `inv`, or
-/// the correctly rounded constant of a constant (as `ir::eval`'s `frcp` gives it).
-fn reciprocal(cx: &mut Ctx, b: Opnd) -> Opnd {
-    match b {
-        Opnd::Imm(bits) => {
-            let c = [bits & 0xffff_ffff];
-            let r = ir::Type::new(32, 1)
-                .and_then(|t| {
-                    ir::eval::eval_alu(AluOp::Frcp, t, &[ir::eval::Operand::new(32, &c)]).ok()
-                })
-                .and_then(|r| r.first().copied());
-            match r {
-                Some(r) => Opnd::Imm(r),
-                None => {
-                    let r = cx.temp(VType::F);
-                    cx.op("inv", r, VType::F, &[b]);
-                    Opnd::Reg(r)
-                }
-            }
-        }
-        Opnd::Reg(_) => {
-            let r = cx.temp(VType::F);
-            cx.op("inv", r, VType::F, &[b]);
-            Opnd::Reg(r)
+/// The reciprocal of `b` (a binary32 or binary16 `ty`) for an inexact division: the
+/// math unit's `inv`, or the correctly rounded constant of a constant (as `ir::eval`'s
+/// `frcp` gives it).
+fn reciprocal(cx: &mut Ctx, b: Opnd, ty: VType) -> Opnd {
+    let bits: u8 = if ty == VType::Hf { 16 } else { 32 };
+    if let Opnd::Imm(v) = b {
+        let c = [v & ir::types::bit_mask(bits)];
+        let r = ir::Type::new(bits, 1)
+            .and_then(|t| {
+                ir::eval::eval_alu(AluOp::Frcp, t, &[ir::eval::Operand::new(bits, &c)]).ok()
+            })
+            .and_then(|r| r.first().copied());
+        if let Some(r) = r {
+            return Opnd::Imm(r);
         }
     }
+    let r = cx.temp(ty);
+    cx.op("inv", r, ty, &[b]);
+    Opnd::Reg(r)
 }
 
 /// NIR's `ffloor`, `fceil`, `fround_even`, `ftrunc`. vISA's `rnd*` take binary32 only
