@@ -17,14 +17,16 @@ fn temp(name: &str) -> std::path::PathBuf {
 
 /// glslang's SPIR-V of `src` (Vulkan 1.2), with debug lines if `debug`.
 fn glslang(src: &str, debug: bool, name: &str) -> Vec<u8> {
+    glslang_with(src, if debug { &["-g"] } else { &[] }, name)
+}
+
+/// glslang's SPIR-V of `src` (Vulkan 1.2) with the options `flags`.
+fn glslang_with(src: &str, flags: &[&str], name: &str) -> Vec<u8> {
     let (i, o) = (temp(&format!("{name}.comp")), temp(&format!("{name}.spv")));
     std::fs::write(&i, src).unwrap();
     let mut cmd = Command::new("glslangValidator");
     cmd.args(["-V", "--target-env", "vulkan1.2", "-S", "comp"]);
-    if debug {
-        cmd.arg("-g");
-    }
-    let r = cmd.arg(&i).arg("-o").arg(&o).output().unwrap();
+    let r = cmd.args(flags).arg(&i).arg("-o").arg(&o).output().unwrap();
     assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stdout));
     let b = std::fs::read(&o).unwrap();
     let _ = std::fs::remove_file(i);
@@ -248,6 +250,13 @@ void main() {
     assert!(pos.file.ends_with("errg.comp"), "{pos:?}");
     let opcode = u32::from_le_bytes(spv[4 * word as usize..][..4].try_into().unwrap()) & 0xffff;
     assert_eq!(opcode, 88, "word {word} is not OpImageSampleExplicitLod");
+    // NonSemantic.Shader.DebugInfo.100's DebugLine (`-gVS`), which glslang writes in
+    // function bodies instead of OpLine: the same line.
+    let spv = glslang_with(src, &["-gVS"], "errgvs");
+    let e = frontend::import(&spv, Language::SpirV, None).unwrap_err();
+    let pos = e.spirv.as_deref().and_then(|s| s.source.as_ref()).unwrap();
+    assert_eq!(pos.line, 7, "{pos:?}");
+    assert!(pos.file.ends_with("errgvs.comp"), "{pos:?}");
     // Without debug lines: the word and the instruction, never a made-up line.
     let spv = glslang(src, false, "err");
     let e = frontend::import(&spv, Language::SpirV, None).unwrap_err();

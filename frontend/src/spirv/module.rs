@@ -37,7 +37,81 @@ pub struct Inst {
     pub line: u32,
 }
 
-/// A debug position from `OpLine`.
+/// `NonSemantic.Shader.DebugInfo.100`'s line instructions (what `glslang -gVS`
+/// writes instead of `OpLine` inside functions): `DebugLine` (103) names a
+/// `DebugSource` (35), whose file is an `OpString`, and its line and column as ids of
+/// 32-bit constants; `DebugNoLine` (104) ends it, as `OpNoLine` does.
+#[derive(Default)]
+struct DebugLines {
+    /// The instruction set's id, once imported.
+    set: Option<Id>,
+    /// The 32-bit constants seen so far.
+    uints: HashMap<Id, u32>,
+    /// Each `DebugSource`'s file string.
+    sources: HashMap<Id, Id>,
+}
+
+/// What a debug instruction says of the lines that follow.
+enum DebugLine {
+    /// They are at a position.
+    At(Line),
+    /// They have none.
+    None,
+}
+
+impl DebugLines {
+    const SOURCE: u32 = 35;
+    const LINE: u32 = 103;
+    const NO_LINE: u32 = 104;
+
+    /// Reads instruction `opcode` with operands `ops` for what it tells.
+    fn scan(&mut self, opcode: u16, ops: &[u32]) -> Option<DebugLine> {
+        match opcode {
+            op::EXT_INST_IMPORT => {
+                let (name, _) = literal_string(ops.get(1..)?)?;
+                if name == "NonSemantic.Shader.DebugInfo.100" {
+                    self.set = ops.first().copied();
+                }
+                None
+            }
+            op::CONSTANT => {
+                if let [_, id, value] = ops {
+                    self.uints.insert(*id, *value);
+                }
+                None
+            }
+            op::EXT_INST => {
+                let [_, result, set, number, args @ ..] = ops else {
+                    return None;
+                };
+                if Some(*set) != self.set {
+                    return None;
+                }
+                match *number {
+                    Self::SOURCE => {
+                        self.sources.insert(*result, *args.first()?);
+                        None
+                    }
+                    Self::LINE => {
+                        let [source, line, _, column, ..] = args else {
+                            return None;
+                        };
+                        Some(DebugLine::At(Line {
+                            file: *self.sources.get(source)?,
+                            line: *self.uints.get(line)?,
+                            column: *self.uints.get(column)?,
+                        }))
+                    }
+                    Self::NO_LINE => Some(DebugLine::None),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+}
+
+/// A debug position from `OpLine` (or a `DebugLine`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Line {
     /// The `OpString` naming the file.
@@ -268,6 +342,7 @@ impl Module {
     fn scan(&mut self, words: &[u32]) -> Result<(), ImportError> {
         let mut i = 5usize;
         let mut line = NONE;
+        let mut debug = DebugLines::default();
         while i < words.len() {
             let first = words[i];
             let (count, opcode) = ((first >> 16) as usize, (first & 0xffff) as u16);
@@ -306,7 +381,14 @@ impl Module {
                     line = self.lines.len() as u32 - 1;
                 }
                 op::NO_LINE => line = NONE,
-                _ => {}
+                _ => match debug.scan(opcode, ops) {
+                    Some(DebugLine::At(l)) => {
+                        self.lines.push(l);
+                        line = self.lines.len() as u32 - 1;
+                    }
+                    Some(DebugLine::None) => line = NONE,
+                    None => {}
+                },
             }
             self.insts.push(Inst {
                 word: i as u32,

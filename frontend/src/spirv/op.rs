@@ -60,6 +60,8 @@ opcodes! {
     EMIT_MESH_TASKS = EmitMeshTasksEXT,
     PHI = Phi,
     VARIABLE = Variable,
+    CONSTANT = Constant,
+    EXT_INST = ExtInst,
 }
 
 /// Whether `opcode` ends a block (SPIR-V §2.2.4, "Termination Instructions").
