@@ -21,10 +21,14 @@
 //!   reciprocal refuses a divisor interval that spans 0);
 //! * an instruction that errs adds its bound to the true value's range over the box;
 //! * `bcsel` takes the chosen source's interval; `vecN` its sources';
-//! * any other instruction drops the interval: its result must then be the executor's,
-//!   bit for bit. Dropping is always safe: it only makes a comparison stricter. So
-//!   intervals are those of float values only; integers (a float converted to one
-//!   included), booleans and bit patterns compare bit for bit.
+//! * a float's conversion to an integer (`f2i32`, `f2u32`, saturating) gives an
+//!   integer interval ([`Interval::int`]), which integer minima and maxima and the
+//!   conversions back to floats carry on (a value quantized as `uint(x * 255.0 + 0.5)`
+//!   may be either integer next to a rounding boundary); `mov` copies its source's;
+//! * any other instruction drops the interval, as does one that reads a component's
+//!   bits as the other domain than its interval's: its result must then be the
+//!   executor's, bit for bit. Dropping is always safe: it only makes a comparison
+//!   stricter. Booleans and bit patterns (shifts, masks, packing) compare bit for bit.
 //!
 //! An `exact` instruction adds no error of its own, but a result computed from operands
 //! that may differ may differ too: it is propagated like a correctly rounded one.
@@ -36,19 +40,39 @@ use crate::types::{BaseType, Type};
 use smallvec::SmallVec;
 
 /// The values a component may have: every value of its type from `lo` to `hi`
-/// (inclusive), as real numbers.
+/// (inclusive), as real numbers: floats, or integers where `int` is set (the result
+/// of a float's conversion to an integer, and what integer min/max and conversions
+/// make of it). A register's bits are read as its interval's domain says; an
+/// instruction that reads them as the other domain drops the interval.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Interval {
     /// The lowest value.
     pub lo: f64,
     /// The highest value.
     pub hi: f64,
+    /// Whether the values are integers (the component's bits an integer's), not floats.
+    pub int: bool,
 }
 
 impl Interval {
-    /// The interval from `lo` to `hi`.
+    /// The floats from `lo` to `hi`.
     pub fn new(lo: f64, hi: f64) -> Interval {
-        Interval { lo, hi }
+        Interval { lo, hi, int: false }
+    }
+
+    /// The integers from `lo` to `hi`.
+    pub fn integers(lo: f64, hi: f64) -> Interval {
+        Interval { lo, hi, int: true }
+    }
+
+    /// The base type a component's bits are read as for this interval, signed where
+    /// it holds a negative integer.
+    pub fn base(&self) -> BaseType {
+        match (self.int, self.lo < 0.0) {
+            (false, _) => BaseType::Float,
+            (true, true) => BaseType::Int,
+            (true, false) => BaseType::Uint,
+        }
     }
 
     /// Whether `x` lies in the interval.
@@ -61,6 +85,7 @@ impl Interval {
         Interval {
             lo: self.lo.min(other.lo),
             hi: self.hi.max(other.hi),
+            int: self.int,
         }
     }
 
@@ -70,6 +95,7 @@ impl Interval {
         Interval {
             lo: self.lo - ulps * ulp(bits, self.lo),
             hi: self.hi + ulps * ulp(bits, self.hi),
+            int: self.int,
         }
     }
 }
@@ -96,6 +122,8 @@ pub fn component_value(base: BaseType, bits: u8, v: u64) -> Option<f64> {
 /// Whether `actual`, a `bits`-bit component of base type `base`, is a value `bound`
 /// allows (every component matches itself: the caller compares bits first).
 pub fn accepts(base: BaseType, bits: u8, bound: Interval, actual: u64) -> bool {
+    // An integer interval reads the bits as an integer, whatever the caller's type.
+    let base = if bound.int { bound.base() } else { base };
     component_value(base, bits, actual).is_some_and(|x| bound.contains(x))
 }
 
@@ -159,6 +187,16 @@ fn vertex_extremal(op: AluOp) -> bool {
             | Fdot4
             | F2f32
             | F2f16
+            // Monotonic conversions to and from integers (saturating), and integer
+            // minima and maxima: a float interval becomes an integer one and back.
+            | F2i32
+            | F2u32
+            | I2f32
+            | U2f32
+            | Imin
+            | Imax
+            | Umin
+            | Umax
     )
 }
 
@@ -185,6 +223,10 @@ pub fn alu_bounds(
     let bound_of = |i: usize, c: usize| src_bounds.get(i).and_then(|b| b.get(c)).copied().flatten();
     if op.is_vec() {
         return (0..n).map(|c| bound_of(c, 0)).collect();
+    }
+    // A copy keeps its bits, and their domain.
+    if op == AluOp::Mov {
+        return (0..n).map(|c| bound_of(0, c)).collect();
     }
     if op == AluOp::Bcsel {
         return (0..n)
@@ -280,6 +322,10 @@ fn component_bounds(
     for &(i, k) in &reads {
         let Some(b) = bound_of(i, k) else { continue };
         let base = info.input_types[i].base;
+        // Bits read as the other domain than their interval's: no interval.
+        if b.int != matches!(base, BaseType::Int | BaseType::Uint) {
+            return None;
+        }
         let sb = srcs[i].bit_size;
         let lo = bits_toward(base, sb, b.lo, true)?;
         let hi = bits_toward(base, sb, b.hi, false)?;
@@ -357,6 +403,8 @@ fn component_bounds(
             let v = component_value(out_base, bits, *r.first()?)?;
             if op == AluOp::Fabs && free.first().is_some_and(|f| f.3.lo < 0.0 && f.3.hi > 0.0) {
                 Interval::new(0.0, v)
+            } else if matches!(out_base, BaseType::Int | BaseType::Uint) {
+                Interval::integers(v, v)
             } else {
                 Interval::new(v, v)
             }
@@ -384,6 +432,69 @@ mod tests {
         let ty = Type::new(32, 1).unwrap();
         let r = eval_alu_flagged(op, exact, ty, &ops).unwrap();
         alu_bounds(op, exact, ty, &ops, &views, &r)[0]
+    }
+
+    /// `alu_bounds` of a one-lane instruction on scalar 32-bit operands given as bits.
+    fn bounds_of_bits(op: AluOp, args: &[(u64, Option<Interval>)]) -> Option<Interval> {
+        let vals: Vec<[u64; 1]> = args.iter().map(|a| [a.0]).collect();
+        let ops: Vec<Operand<'_>> = vals.iter().map(|v| Operand::new(32, v)).collect();
+        let b: Vec<[Option<Interval>; 1]> = args.iter().map(|a| [a.1]).collect();
+        let views: Vec<&[Option<Interval>]> = b.iter().map(|x| &x[..]).collect();
+        let ty = Type::new(32, 1).unwrap();
+        let r = eval_alu_flagged(op, false, ty, &ops).unwrap();
+        alu_bounds(op, false, ty, &ops, &views, &r)[0]
+    }
+
+    #[test]
+    fn float_intervals_convert_to_integer_ones_and_keep_their_domain() {
+        // 200.9 within [200.8, 201.1] truncates to 200 or 201; within [200.3, 200.6]
+        // to 200 only, which is exact.
+        let near = Some(Interval::new(200.8, 201.1));
+        let ints = bounds_of(AluOp::F2u32, false, &[(200.9, near)]);
+        assert_eq!(ints, Some(Interval::integers(200.0, 201.0)));
+        let far = Some(Interval::new(200.3, 200.6));
+        assert_eq!(bounds_of(AluOp::F2u32, false, &[(200.4, far)]), None);
+        // Integer minima keep the integers; the clamp at 200 leaves one value.
+        assert_eq!(
+            bounds_of_bits(AluOp::Umin, &[(200, ints), (255, None)]),
+            Some(Interval::integers(200.0, 201.0))
+        );
+        assert_eq!(
+            bounds_of_bits(AluOp::Umin, &[(200, ints), (200, None)]),
+            None
+        );
+        // Back to a float, and a copy: the same values, in their own domain.
+        assert_eq!(
+            bounds_of_bits(AluOp::U2f32, &[(200, ints)]),
+            Some(Interval::new(200.0, 201.0))
+        );
+        assert_eq!(bounds_of_bits(AluOp::Mov, &[(200, ints)]), ints);
+        assert_eq!(
+            bounds_of(AluOp::Mov, false, &[(200.9, near)]),
+            near,
+            "a copy of a float interval stays a float interval"
+        );
+        // Bits read as the other domain have no interval: a float operation on the
+        // integer's bits, an integer one on the float's, a shift at all.
+        assert_eq!(bounds_of_bits(AluOp::Fadd, &[(200, ints), (0, None)]), None);
+        assert_eq!(
+            bounds_of_bits(
+                AluOp::Umax,
+                &[(u64::from(200.9f32.to_bits()), near), (0, None)]
+            ),
+            None
+        );
+        assert_eq!(bounds_of_bits(AluOp::Ushr, &[(200, ints), (1, None)]), None);
+        // An integer interval reads bits as integers.
+        let i = Interval::integers(200.0, 201.0);
+        assert!(accepts(BaseType::Float, 32, i, 201));
+        assert!(!accepts(BaseType::Float, 32, i, 202));
+        assert!(!accepts(
+            BaseType::Float,
+            32,
+            Interval::new(200.0, 201.0),
+            201
+        ));
     }
 
     #[test]
@@ -469,8 +580,12 @@ mod tests {
         assert_eq!((b.lo, b.hi), (0.0, 0.5));
         let b = bounds_of(AluOp::Fsat, false, &[(1.0, one)]).unwrap();
         assert_eq!((b.lo, b.hi), (1.0 - 2f64.powi(-22), 1.0));
-        // Integer results and comparisons drop the interval: they compare exactly.
-        assert_eq!(bounds_of(AluOp::F2u32, false, &[(1.0, one)]), None);
+        // A conversion to an integer truncates each end (1 - 2^-22 to 0); a function
+        // that is not monotonic drops the interval.
+        assert_eq!(
+            bounds_of(AluOp::F2u32, false, &[(1.0, one)]),
+            Some(Interval::integers(0.0, 1.0))
+        );
         assert_eq!(bounds_of(AluOp::Ffract, false, &[(1.0, one)]), None);
         // exp2 and pow are monotonic in each operand; pow of a base spanning 0 is not.
         let b = bounds_of(AluOp::Fexp2, false, &[(1.0, Some(Interval::new(0.0, 2.0)))]).unwrap();

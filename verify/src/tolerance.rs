@@ -43,9 +43,16 @@ pub fn load_bounds(
         });
         let own = decoded(c.kind, c.bits, read_bits(texel, c.start_bit, c.bits));
         let Some(own) = own else { continue };
-        let mut range = field.map_or(Interval::new(own, own), |f| {
-            f.range.hull(Interval::new(own, own))
-        });
+        let integer = matches!(c.kind, ChannelKind::Uint | ChannelKind::Sint);
+        let point = if integer {
+            Interval::integers(own, own)
+        } else {
+            Interval::new(own, own)
+        };
+        // A field of the other domain (a float's bits stored in an integer channel)
+        // loads as the bits it holds.
+        let field = field.filter(|f| f.range.int == integer);
+        let mut range = field.map_or(point, |f| f.range.hull(point));
         match c.kind {
             ChannelKind::Unorm | ChannelKind::Snorm if c.bits <= 16 => {
                 range = range.widened_by_ulps(32, NORMALIZED_LOAD_ULPS);
@@ -106,10 +113,33 @@ impl ToleranceField {
     /// value) with the encoding of `kind` at `start_bit`, `bits` wide; `None` for an
     /// encoding this module does not model (the caller then compares bit for bit).
     pub fn for_store(kind: ChannelKind, start_bit: u16, bits: u8, bound: Interval) -> Option<Self> {
+        let integer = matches!(kind, ChannelKind::Uint | ChannelKind::Sint);
+        if bound.int {
+            // An integer value (a float converted): an integer channel holds any integer
+            // of the interval that it represents as it is (no wrapping: an interval
+            // past the channel's range compares bit for bit).
+            if !integer {
+                return None;
+            }
+            let (min, max) = if kind == ChannelKind::Sint {
+                let half = 2f64.powi(i32::from(bits) - 1);
+                (-half, half - 1.0)
+            } else {
+                (0.0, 2f64.powi(i32::from(bits)) - 1.0)
+            };
+            return (min <= bound.lo && bound.hi <= max && bound.lo <= bound.hi).then_some(
+                ToleranceField {
+                    start_bit,
+                    bits,
+                    kind,
+                    range: bound,
+                },
+            );
+        }
         // A 32-bit integer channel takes the register's bits as they are: a float
         // value's bits (an integer store of a float, as `floatBitsToInt` writes), so it
         // may hold the bits of any float of the interval.
-        if matches!(kind, ChannelKind::Uint | ChannelKind::Sint) && bits == 32 {
+        if integer && bits == 32 {
             return Self::for_store(ChannelKind::Float, start_bit, bits, bound);
         }
         let (lo, hi) = match kind {
@@ -174,7 +204,8 @@ impl Tolerance {
     }
 }
 
-/// What a store of 32-bit float register values with the intervals `bounds`, which
+/// What a store of 32-bit register values with the intervals `bounds` (float or
+/// integer ones, [`Interval::int`]), which
 /// wrote `bytes` (one word per value), allows them to be; `None` where every value is
 /// exact.
 pub fn word_tolerance(bytes: &[u8], bounds: &[Option<Interval>]) -> Option<Tolerance> {
@@ -182,7 +213,13 @@ pub fn word_tolerance(bytes: &[u8], bounds: &[Option<Interval>]) -> Option<Toler
         .iter()
         .enumerate()
         .filter_map(|(i, b)| {
-            ToleranceField::for_store(ChannelKind::Float, (i * 32) as u16, 32, (*b)?)
+            let b = (*b)?;
+            let kind = match b.base() {
+                ir::BaseType::Int => ChannelKind::Sint,
+                ir::BaseType::Uint => ChannelKind::Uint,
+                _ => ChannelKind::Float,
+            };
+            ToleranceField::for_store(kind, (i * 32) as u16, 32, b)
         })
         .collect();
     (!fields.is_empty()).then(|| Tolerance {
@@ -220,6 +257,39 @@ fn f32_toward(x: f64, up: bool) -> Option<f32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_integer_interval_stores_any_of_its_integers_an_integer_channel_holds() {
+        let i = Interval::integers(200.0, 201.0);
+        let f = ToleranceField::for_store(ChannelKind::Uint, 8, 8, i).unwrap();
+        assert!(f.accepts(&[0, 200]) && f.accepts(&[0, 201]));
+        assert!(!f.accepts(&[0, 202]) && !f.accepts(&[0, 199]));
+        // Past the channel's range (no wrapping modelled), or into a float or normalized
+        // channel, it compares bit for bit.
+        assert!(ToleranceField::for_store(
+            ChannelKind::Uint,
+            0,
+            8,
+            Interval::integers(255.0, 256.0)
+        )
+        .is_none());
+        assert!(ToleranceField::for_store(
+            ChannelKind::Sint,
+            0,
+            8,
+            Interval::integers(-129.0, 0.0)
+        )
+        .is_none());
+        assert!(ToleranceField::for_store(ChannelKind::Unorm, 0, 8, i).is_none());
+        assert!(ToleranceField::for_store(ChannelKind::Float, 0, 32, i).is_none());
+        // A buffer word of a negative integer interval reads as signed.
+        let t = word_tolerance(
+            &(-3i32).to_le_bytes(),
+            &[Some(Interval::integers(-3.0, -2.0))],
+        )
+        .unwrap();
+        assert!(t.accepts(&(-2i32).to_le_bytes()) && !t.accepts(&(-1i32).to_le_bytes()));
+    }
 
     #[test]
     fn a_unorm_channel_may_differ_by_one_only_next_to_a_rounding_boundary() {
