@@ -13,7 +13,9 @@
 //!   (`binding_array`, or a GLSL array of images) takes `N` consecutive indices. The IR
 //!   declaration's `binding` is the first index.
 //! * **Storage buffers** are numbered from 0 in increasing `(group, binding)` order: the
-//!   block index of `load_ssbo`, `store_ssbo` and `ssbo_atomic`.
+//!   block index of `load_ssbo`, `store_ssbo` and `ssbo_atomic`. Two SPIR-V variables at
+//!   one `(set, binding)` are views of one buffer: they share its block (one
+//!   declaration, as large as the larger view).
 //! * **Uniform buffers** likewise, from 0, in their own index space: the block index of
 //!   `load_ubo`.
 //! * **Push constants** (naga's immediates, a GLSL `push_constant` block): at byte 0 of

@@ -1173,3 +1173,46 @@ void main() {
     assert_eq!(e.kind, ErrorKind::Invalid, "{e}");
     assert!(e.message.contains("Direction 64"), "{e}");
 }
+
+/// Two buffer variables at one set and binding are two views of one buffer (Vulkan
+/// allows it; suyu's texture-unswizzle shaders read one buffer as words and as
+/// vectors): one block, whose stores the other view's loads see, as large as the
+/// larger view and writable as soon as one view writes.
+#[test]
+fn buffer_variables_at_one_binding_alias() {
+    if !have("glslangValidator") {
+        return;
+    }
+    let src = "#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0, std430) readonly buffer A { uint a[4]; };
+layout(set = 0, binding = 0, std430) buffer B { uvec4 b[2]; };
+layout(set = 0, binding = 1, std430) buffer O { uint o[4]; };
+void main() {
+    b[1].y = 0x12345678u;
+    memoryBarrierBuffer();
+    o[0] = a[gl_LocalInvocationID.x + 5u];
+}
+";
+    let spv = glslang(src, false, "alias");
+    let imported = import_with(&spv, Language::SpirV, &Options::default()).unwrap();
+    // One declaration (named after one of the views) per binding.
+    let decls: Vec<(u32, u32, bool)> = (imported.shader.buffers.iter())
+        .map(|b| {
+            let readonly = b.access.contains(ir::Access::NON_WRITEABLE);
+            (b.block, b.size, readonly)
+        })
+        .collect();
+    assert_eq!(decls, [(0, 32, false), (1, 16, false)]);
+    let mut ex = Executor::with_config(&imported.shader, ExecConfig::default());
+    let a = ex.memory.alloc("a", vec![0; 32]);
+    let o = ex.memory.alloc("o", vec![0; 16]);
+    ex.memory.bind_ssbo(0, a);
+    ex.memory.bind_ssbo(1, o);
+    ex.run([1, 1, 1]).unwrap_or_else(|e| panic!("{e}"));
+    // b[1].y is byte 20, word 5 of the buffer: what a[5] reads.
+    assert_eq!(
+        &ex.memory.allocation(o).bytes[..4],
+        &0x12345678u32.to_le_bytes()
+    );
+}

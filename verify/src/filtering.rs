@@ -451,8 +451,8 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
 /// base level a `linear` filter at the coordinate reads (Vulkan's "Texel Gathering"),
 /// `(i0, j1)`, `(i1, j1)`, `(i1, j0)`, `(i0, j0)`. Which four is left to a sampler's
 /// sub-texel precision near a texel's centre: the value takes Intel's choice (the
-/// coordinate scaled in a 32-bit float, with [`SUB_TEXEL_BITS`] of fraction, as
-/// [`nearest_texel`]); a float texture's texel gets the interval of every texel in
+/// coordinate scaled in a 32-bit float, with 8 bits of fraction, as an integer
+/// texture's `txl` reads it); a float texture's texel gets the interval of every texel in
 /// its position that a coordinate within the [tolerance](self#tolerance) selects (an
 /// integer texture's compares bit for bit). An undefined coordinate's interval is
 /// the whole level's.

@@ -17,6 +17,7 @@ use crate::error::{ErrorKind, ImportError};
 use ir::{Access, BufferDecl, BufferKind, Format, ImageDecl, ImageDim, ImageId, Span};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use spirv::{Decoration as D, StorageClass as SC};
+use std::collections::BTreeMap;
 
 /// What a global variable becomes.
 #[derive(Clone, Debug, PartialEq)]
@@ -487,6 +488,8 @@ pub fn map(
     resources.sort();
     let (mut next_image, mut next_ssbo, mut next_ubo) = (0u32, 0u32, 0u32);
     let mut next_sampler = 0u32;
+    // The buffer declaration each `(set, binding, ssbo)` got, for its aliases.
+    let mut buffer_at: BTreeMap<(u32, u32, bool), usize> = BTreeMap::new();
     for ((set, binding), id, i) in resources {
         let g = out.globals[&id];
         let err = |kind, msg: String| m.error(i, kind, msg);
@@ -629,6 +632,48 @@ pub fn map(
                     ));
                 }
                 let access = access_of(decs, id).bits();
+                let (size, stride) = buffer_layout(d, decs, inner).ok_or_else(|| {
+                    err(
+                        ErrorKind::Invalid,
+                        "a buffer block without an explicit layout (Offset, ArrayStride)".into(),
+                    )
+                })?;
+                // Two variables at one binding are two views of one buffer (Vulkan
+                // allows it; suyu's shaders read a buffer as words and as vectors): one
+                // block, as NIR's variables with one binding are one surface, as large
+                // as either view and restricted as both are.
+                if let Some(&k) = buffer_at.get(&(set, binding, ssbo)) {
+                    let decl = &mut out.buffers[k];
+                    if decl.count != count {
+                        return Err(err(
+                            ErrorKind::Unsupported,
+                            format!(
+                                "two buffer variables at set {set}, binding {binding} that are \
+                                 different arrays of buffers"
+                            ),
+                        ));
+                    }
+                    decl.size = decl.size.max(size);
+                    decl.stride = decl.stride.or(stride);
+                    if ssbo {
+                        // The qualifiers both views have (a view that writes makes the
+                        // buffer writable).
+                        let both = decl.access.bits() & access_of(decs, id).bits();
+                        decl.access = Access::from_bits(both).unwrap_or(Access::NONE);
+                    }
+                    let space = if ssbo { Space::Ssbo } else { Space::Ubo };
+                    out.roles.insert(
+                        id,
+                        Role::Buffer {
+                            space,
+                            block: decl.block,
+                            array: count.is_some(),
+                            access,
+                        },
+                    );
+                    continue;
+                }
+                buffer_at.insert((set, binding, ssbo), out.buffers.len());
                 let (space, block) = if ssbo {
                     push(BindingKind::StorageBuffer, next_ssbo);
                     let b = next_ssbo;
@@ -653,12 +698,6 @@ pub fn map(
                         access,
                     },
                 );
-                let (size, stride) = buffer_layout(d, decs, inner).ok_or_else(|| {
-                    err(
-                        ErrorKind::Invalid,
-                        "a buffer block without an explicit layout (Offset, ArrayStride)".into(),
-                    )
-                })?;
                 let kind = if ssbo {
                     BufferKind::Ssbo
                 } else {

@@ -263,12 +263,7 @@ fn anv(shim: &Path, spv: &Path, entry: &str, platform: &str) -> Result<Stats, St
     };
     let stderr = reader.join().unwrap_or_default();
     if !status.success() {
-        let why = stderr
-            .lines()
-            .rev()
-            .find(|l| !l.trim().is_empty())
-            .unwrap_or("no message");
-        return Err(format!("anv: {status}: {why}"));
+        return Err(format!("anv: {status}: {}", failure_reason(&stderr)));
     }
     count::parse_anv(&stderr).ok_or_else(|| "anv printed no SIMD report".into())
 }
@@ -334,6 +329,21 @@ pub(crate) fn compile_ours(shader: ir::Shader, platform: &str) -> Result<Stats, 
     let compiled = visa::igc::compile(&kernel.text, genx)
         .map_err(|e| format!("GenX_IR: {}", first_line(&e.to_string())))?;
     Ok(count::parse_asm(&compiled.asm, simd))
+}
+
+/// Why the anv child failed: its own error line, else a panic's message (the line
+/// after `panicked at`), else its last line.
+fn failure_reason(stderr: &str) -> &str {
+    let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
+    if let Some(l) = lines.iter().find(|l| l.starts_with("anv-compile:")) {
+        return l;
+    }
+    if let Some(k) = lines.iter().position(|l| l.contains("panicked at")) {
+        if let Some(l) = lines.get(k + 1) {
+            return l;
+        }
+    }
+    lines.last().copied().unwrap_or("no message")
 }
 
 fn first_line(s: &str) -> String {

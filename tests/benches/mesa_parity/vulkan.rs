@@ -18,7 +18,11 @@ const UNBOUNDED_COUNT: u32 = 8;
 /// Creates a compute pipeline for `entry` of the SPIR-V module `spirv` on the first
 /// physical device, then destroys everything. The error says which step failed.
 pub fn create_compute_pipeline(spirv: &[u8], entry: &str) -> Result<(), String> {
-    let reflection = Reflection::new_from_spirv(spirv)
+    // rspirv-reflect refuses two variables at one binding (suyu's aliased views of a
+    // buffer), which Vulkan allows: it reflects a copy whose aliases have bindings of
+    // their own, each an extra (unused) layout binding of the same type.
+    let reflected = unaliased(spirv);
+    let reflection = Reflection::new_from_spirv(&reflected)
         .map_err(|e| format!("cannot reflect the module: {e:?}"))?;
     let sets = reflection
         .get_descriptor_sets()
@@ -219,4 +223,54 @@ unsafe fn destroy_layouts(device: &ash::Device, layouts: &[vk::DescriptorSetLayo
         // SAFETY: see the function's contract.
         unsafe { device.destroy_descriptor_set_layout(*l, None) };
     }
+}
+
+/// `spirv` with every variable that shares its descriptor set and binding with an
+/// earlier one moved to a binding of its own past the set's last (the module's words
+/// otherwise unchanged); `spirv` itself when no two share one.
+fn unaliased(spirv: &[u8]) -> Vec<u8> {
+    const DECORATE: u32 = 71;
+    const DESCRIPTOR_SET: u32 = 34;
+    const BINDING: u32 = 33;
+    let mut words: Vec<u32> = spirv
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    // (target, word index of the literal) of each Binding; each target's set.
+    let mut bindings = Vec::new();
+    let mut sets = std::collections::HashMap::new();
+    let mut i = 5;
+    while i < words.len() {
+        let count = (words[i] >> 16) as usize;
+        if count == 0 || i + count > words.len() {
+            break;
+        }
+        if words[i] & 0xffff == DECORATE && count >= 4 {
+            match words[i + 2] {
+                BINDING => bindings.push((words[i + 1], i + 3)),
+                DESCRIPTOR_SET => {
+                    sets.insert(words[i + 1], words[i + 3]);
+                }
+                _ => {}
+            }
+        }
+        i += count;
+    }
+    let mut seen = std::collections::HashSet::new();
+    let mut next = std::collections::HashMap::new();
+    for &(target, at) in &bindings {
+        let set = sets.get(&target).copied().unwrap_or(0);
+        let last = bindings
+            .iter()
+            .filter(|(t, _)| sets.get(t).copied().unwrap_or(0) == set)
+            .map(|&(_, a)| words[a])
+            .max()
+            .unwrap_or(0);
+        if !seen.insert((set, words[at])) {
+            let n = next.entry(set).or_insert(last);
+            *n += 1;
+            words[at] = *n;
+        }
+    }
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
 }
