@@ -92,17 +92,26 @@ impl Interval {
     /// The interval within `ulps` units in the last place (of a float of `bits` bits)
     /// of every value of `self`, as a bound of [`Bound::Ulps`] allows.
     pub fn widened_by_ulps(self, bits: u8, ulps: f64) -> Interval {
+        // An infinite end stays where it is.
+        let step = |x: f64| {
+            if x.is_finite() {
+                ulps * ulp(bits, x)
+            } else {
+                0.0
+            }
+        };
         Interval {
-            lo: self.lo - ulps * ulp(bits, self.lo),
-            hi: self.hi + ulps * ulp(bits, self.hi),
+            lo: self.lo - step(self.lo),
+            hi: self.hi + step(self.hi),
             int: self.int,
         }
     }
 }
 
-/// The number the `bits`-bit component `v` of base type `base` stands for, or `None`
-/// for an infinity, a NaN, a boolean, or an integer beyond 2^53 (which an `f64` may not
-/// hold exactly).
+/// The number the `bits`-bit component `v` of base type `base` stands for (a float's
+/// infinities included: an interval whose computation overflows reaches them), or
+/// `None` for a NaN, a boolean, or an integer beyond 2^53 (which an `f64` may not hold
+/// exactly).
 pub fn component_value(base: BaseType, bits: u8, v: u64) -> Option<f64> {
     let x = match (base, bits) {
         (BaseType::Float, 16) => f64::from(f16_to_f32(v as u16)),
@@ -115,8 +124,12 @@ pub fn component_value(base: BaseType, bits: u8, v: u64) -> Option<f64> {
         (BaseType::Uint, 1..=64) => (v & crate::types::bit_mask(bits)) as f64,
         _ => return None,
     };
-    let exact = base == BaseType::Float || x.abs() <= 2f64.powi(53);
-    (x.is_finite() && exact).then_some(x)
+    // A float's infinities are values (an interval's end where a vertex overflows);
+    // an integer beyond 2^53 is not exact in an f64.
+    match base {
+        BaseType::Float => (!x.is_nan()).then_some(x),
+        _ => (x.abs() <= 2f64.powi(53)).then_some(x),
+    }
 }
 
 /// Whether `actual`, a `bits`-bit component of base type `base`, is a value `bound`
@@ -139,9 +152,9 @@ fn bits_toward(base: BaseType, bits: u8, x: f64, up: bool) -> Option<u64> {
             } else if !up && f64::from(f) > x {
                 f = f.next_down();
             }
-            f.is_finite().then_some(u64::from(f.to_bits()))
+            (!f.is_nan()).then_some(u64::from(f.to_bits()))
         }
-        (BaseType::Float, 64) => x.is_finite().then_some(x.to_bits()),
+        (BaseType::Float, 64) => (!x.is_nan()).then_some(x.to_bits()),
         (BaseType::Int, 1..=63) | (BaseType::Uint, 1..=63) => {
             let v = if up { x.ceil() } else { x.floor() };
             let (min, max) = if base == BaseType::Int {
@@ -400,7 +413,15 @@ fn component_bounds(
                 })
                 .collect();
             let r = eval_alu_flagged(op, exact, scalar, &ops).ok()?;
-            let v = component_value(out_base, bits, *r.first()?)?;
+            let Some(v) = component_value(out_base, bits, *r.first()?) else {
+                // A NaN from infinite ends (inf - inf, 0 * inf): the operands reach
+                // every value there, and so does the result.
+                let unbounded = out_base == BaseType::Float
+                    && free
+                        .iter()
+                        .any(|f| !(f.3.lo.is_finite() && f.3.hi.is_finite()));
+                return unbounded.then(|| Interval::new(f64::NEG_INFINITY, f64::INFINITY));
+            };
             if op == AluOp::Fabs && free.first().is_some_and(|f| f.3.lo < 0.0 && f.3.hi > 0.0) {
                 Interval::new(0.0, v)
             } else if matches!(out_base, BaseType::Int | BaseType::Uint) {
@@ -495,6 +516,41 @@ mod tests {
             Interval::new(200.0, 201.0),
             201
         ));
+    }
+
+    #[test]
+    fn intervals_that_overflow_reach_the_infinities() {
+        // 4 * [1e37, 3e38]: past the largest float from 8.5e37 on, so the interval's top
+        // is +inf, its bottom 4 * 1e37 rounded.
+        let big = Some(Interval::new(1.0e37, 3.0e38));
+        let b = bounds_of(AluOp::Fmul, false, &[(1.0e37, big), (4.0, None)]).unwrap();
+        assert_eq!((b.lo, b.hi), (f64::from(4.0e37f32), f64::INFINITY));
+        assert!(accepts(
+            BaseType::Float,
+            32,
+            b,
+            u64::from(f32::MAX.to_bits())
+        ));
+        assert!(accepts(
+            BaseType::Float,
+            32,
+            b,
+            u64::from(f32::INFINITY.to_bits())
+        ));
+        assert!(!accepts(
+            BaseType::Float,
+            32,
+            b,
+            u64::from(f32::NAN.to_bits())
+        ));
+        // [-inf, x] + [y, +inf] meets inf - inf at a vertex: every value.
+        let low = Some(Interval::new(f64::NEG_INFINITY, 1.0));
+        let high = Some(Interval::new(1.0, f64::INFINITY));
+        let b = bounds_of(AluOp::Fadd, false, &[(1.0, low), (1.0, high)]).unwrap();
+        assert_eq!((b.lo, b.hi), (f64::NEG_INFINITY, f64::INFINITY));
+        // A finite interval whose vertices stay finite is unchanged in kind.
+        let b = bounds_of(AluOp::Fadd, false, &[(1.0e37, big), (-1.0e38, None)]).unwrap();
+        assert!(b.lo.is_finite() && b.hi.is_finite(), "{b:?}");
     }
 
     #[test]

@@ -230,8 +230,7 @@ pub fn word_tolerance(bytes: &[u8], bounds: &[Option<Interval>]) -> Option<Toler
 
 /// The value the raw bits of a field of `kind` stand for; `None` for a NaN. An
 /// infinity is a value: a 16-bit float channel stores one for a finite register value
-/// beyond its range, so the encodings of an interval's ends may be infinities (the
-/// 32-bit ends themselves are finite, [`f32_toward`]).
+/// beyond its range, and an interval whose computation overflowed ends at one.
 fn decoded(kind: ChannelKind, bits: u8, raw: u64) -> Option<f64> {
     let v = decode_channel(kind, bits, raw);
     let x = match kind {
@@ -242,8 +241,9 @@ fn decoded(kind: ChannelKind, bits: u8, raw: u64) -> Option<f64> {
     (!x.is_nan()).then_some(x)
 }
 
-/// The float nearest `x` at or above it (`up`) or at or below it; `None` beyond the
-/// finite floats.
+/// The float nearest `x` at or above it (`up`) or at or below it: an infinity past
+/// the finite floats (an interval whose computation overflowed may hold any value up
+/// to it); `None` for a NaN.
 fn f32_toward(x: f64, up: bool) -> Option<f32> {
     let mut f = x as f32;
     if up && f64::from(f) < x {
@@ -251,7 +251,7 @@ fn f32_toward(x: f64, up: bool) -> Option<f32> {
     } else if !up && f64::from(f) > x {
         f = f.next_down();
     }
-    f.is_finite().then_some(f)
+    (!f.is_nan()).then_some(f)
 }
 
 #[cfg(test)]

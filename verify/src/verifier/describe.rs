@@ -65,6 +65,11 @@ impl<'a> Describer<'a> {
 
     /// The original's image or message intrinsic at `span`, printed.
     pub fn original_text(&self, span: Span) -> Option<String> {
+        // Without source positions every instruction has the unknown span: it names
+        // none of them.
+        if span == Span::UNKNOWN {
+            return None;
+        }
         let func = self.ofunc;
         func.insts_in_order()
             .into_iter()
@@ -81,6 +86,18 @@ impl<'a> Describer<'a> {
                     .trim()
                     .to_string()
             })
+    }
+
+    /// The text of the original's instruction `inst` (an access's, as its context
+    /// names it), where the span names none.
+    pub fn original_inst_text(&self, span: Span, inst: Inst) -> Option<String> {
+        self.original_text(span).or_else(|| {
+            (inst.index() < self.ofunc.num_inst_ids()).then(|| {
+                ir::print::print_inst(self.original, self.ofunc, inst)
+                    .trim()
+                    .to_string()
+            })
+        })
     }
 
     /// The instruction text for a span: the original's, else the lowered `inst`'s.

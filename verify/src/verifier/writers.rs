@@ -76,7 +76,7 @@ pub fn name_writers(
         match (wa, wb) {
             (Some(c), _) => {
                 m.span = Some(c.span);
-                m.instruction = d.text_for(c.span, None);
+                m.instruction = d.original_inst_text(c.span, c.inst);
                 m.invocation = Some(c.invocation);
             }
             (None, Some(c)) => {
