@@ -490,3 +490,39 @@ void main() {
     let r = run(Language::Glsl, src, [1, 1, 1], &[0]);
     assert_eq!(f32::from_bits(r[0]), 119.0);
 }
+
+#[test]
+fn matrix_inverses_are_the_adjugate_over_the_determinant() {
+    // Matrices whose inverses are exact (integer cofactors over a determinant of -2, 1
+    // or 2), written by rows:
+    //   [[1, 3], [2, 4]]: det -2, inverse [[-2, 1.5], [1, -0.5]]
+    //   [[1, 2, 0], [0, 1, 0], [0, 0, 1]]: det 1, inverse [[1, -2, 0], [0, 1, 0], [0, 0, 1]]
+    //   [[1, 0, 0, 5], [0, 2, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]: det 2, inverse
+    //   [[1, 0, 0, -5], [0, 0.5, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]
+    // GLSL's constructors take columns; the results are written column by column.
+    let src = "#version 450
+layout(local_size_x = 1) in;
+layout(std430, binding = 0) buffer Out { float v[]; } o;
+void main() {
+    float z = float(gl_LocalInvocationIndex);
+    mat2 a = inverse(mat2(vec2(1.0 + z, 2.0), vec2(3.0, 4.0)));
+    mat3 b = inverse(mat3(vec3(1.0 + z, 0.0, 0.0), vec3(2.0, 1.0, 0.0), vec3(0.0, 0.0, 1.0)));
+    mat4 c = inverse(mat4(vec4(1.0 + z, 0.0, 0.0, 0.0), vec4(0.0, 2.0, 0.0, 0.0),
+                          vec4(0.0, 0.0, 1.0, 0.0), vec4(5.0, 0.0, 0.0, 1.0)));
+    for (int j = 0; j < 2; j++) for (int i = 0; i < 2; i++) o.v[j * 2 + i] = a[j][i];
+    for (int j = 0; j < 3; j++) for (int i = 0; i < 3; i++) o.v[4 + j * 3 + i] = b[j][i];
+    for (int j = 0; j < 4; j++) for (int i = 0; i < 4; i++) o.v[13 + j * 4 + i] = c[j][i];
+}";
+    let r = run(Language::Glsl, src, [1, 1, 1], &[0; 29]);
+    let got: Vec<f32> = r.iter().map(|&w| f32::from_bits(w)).collect();
+    #[rustfmt::skip]
+    let want: [f32; 29] = [
+        -2.0, 1.0, 1.5, -0.5,
+        1.0, 0.0, 0.0, -2.0, 1.0, 0.0, 0.0, 0.0, 1.0,
+        1.0, 0.0, 0.0, 0.0, 0.0, 0.5, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, -5.0, 0.0, 0.0, 1.0,
+    ];
+    // Compared as numbers: a cofactor of 0 may be -0.
+    for (k, (g, w)) in got.iter().zip(want).enumerate() {
+        assert!(*g == w, "element {k}: {g} against {w}\n{got:?}");
+    }
+}

@@ -557,6 +557,33 @@ fn ext_inst(
             "the translator reads GLSL.std.450",
         ));
     }
+    // The instructions that write through a pointer or return a struct, before their
+    // operands are read as values.
+    let by_pointer = [
+        (spirv::GlslStd450Op::Modf, "Modf"),
+        (spirv::GlslStd450Op::ModfStruct, "ModfStruct"),
+        (spirv::GlslStd450Op::Frexp, "Frexp"),
+        (spirv::GlslStd450Op::FrexpStruct, "FrexpStruct"),
+    ];
+    if let Some((_, name)) = by_pointer.iter().find(|(o, _)| *o as u32 == number) {
+        return Err(ctx.unsupported(
+            &format!("GLSL.std.450 {name} (modf, frexp)"),
+            "the IR has no op for it",
+        ));
+    }
+    if number == spirv::GlslStd450Op::MatrixInverse as u32 {
+        let [m] = args else {
+            return Err(ctx.invalid("MatrixInverse takes one matrix"));
+        };
+        let cols = ctx.val(*m)?.leaves();
+        let inv = ctx
+            .build(|b| glsl450::matrix_inverse(b, &cols))
+            .map_err(|e| ctx.alu_error(e))?;
+        return ctx.set(
+            r,
+            Value::Val(Val::Comp(inv.into_iter().map(Val::Leaf).collect())),
+        );
+    }
     if number == spirv::GlslStd450Op::Determinant as u32 {
         let [m] = args else {
             return Err(ctx.invalid("Determinant takes one matrix"));

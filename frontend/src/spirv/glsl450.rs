@@ -150,6 +150,81 @@ pub fn determinant(b: &mut Builder<'_>, cols: &[Src]) -> Result<Src, AluError> {
     }
 }
 
+/// The determinant of the square submatrix of rows `rows` and columns `cols` of the
+/// matrix whose element `(column, row)` `e` gives, expanded along its first column.
+fn sub_determinant(
+    b: &mut Builder<'_>,
+    e: &dyn Fn(usize, usize) -> Src,
+    cols: &[usize],
+    rows: &[usize],
+) -> Result<Src, AluError> {
+    match cols.len() {
+        1 => Ok(e(cols[0], rows[0])),
+        2 => {
+            let l = op(b, AluOp::Fmul, &[e(cols[0], rows[0]), e(cols[1], rows[1])])?;
+            let r = op(b, AluOp::Fmul, &[e(cols[1], rows[0]), e(cols[0], rows[1])])?;
+            op(b, AluOp::Fsub, &[l, r])
+        }
+        _ => {
+            let mut acc: Option<Src> = None;
+            for (k, &row) in rows.iter().enumerate() {
+                let rest: Vec<usize> = rows.iter().copied().filter(|&r| r != row).collect();
+                let minor = sub_determinant(b, e, &cols[1..], &rest)?;
+                let term = op(b, AluOp::Fmul, &[e(cols[0], row), minor])?;
+                acc = Some(match acc {
+                    None => term,
+                    Some(a) if k % 2 == 1 => op(b, AluOp::Fsub, &[a, term])?,
+                    Some(a) => op(b, AluOp::Fadd, &[a, term])?,
+                });
+            }
+            acc.ok_or_else(|| AluError::Invalid("an empty determinant".into()))
+        }
+    }
+}
+
+/// `MatrixInverse` of the 2x2, 3x3 or 4x4 matrix of columns `cols`: the adjugate times
+/// the reciprocal of the determinant, as Mesa's `vtn_glsl450.c` (`matrix_inverse`)
+/// builds it. Element `(i, j)` of the inverse is the cofactor of element `(j, i)`
+/// (`(-1)^(i+j)` times the determinant of the matrix without row `j` and column `i`)
+/// over the determinant; the columns of the result.
+pub fn matrix_inverse(b: &mut Builder<'_>, cols: &[Src]) -> Result<Vec<Src>, AluError> {
+    let n = cols.len();
+    if !(2..=4).contains(&n)
+        || cols
+            .iter()
+            .any(|c| b.func.src_type(*c).num_components() as usize != n)
+    {
+        return Err(AluError::Invalid(format!(
+            "MatrixInverse of a matrix of {n} columns that is not square (2x2 to 4x4)"
+        )));
+    }
+    let e = |c: usize, r: usize| cols[c].component(r as u8);
+    let all: Vec<usize> = (0..n).collect();
+    let det = sub_determinant(b, &e, &all, &all)?;
+    let inv_det = op(b, AluOp::Frcp, &[det])?;
+    let mut out = Vec::with_capacity(n);
+    for col in 0..n {
+        let mut comps = Vec::with_capacity(n);
+        for row in 0..n {
+            // The cofactor of element (column row, row col).
+            let rest_cols: Vec<usize> = all.iter().copied().filter(|&c| c != row).collect();
+            let rest_rows: Vec<usize> = all.iter().copied().filter(|&r| r != col).collect();
+            let mut c = sub_determinant(b, &e, &rest_cols, &rest_rows)?;
+            if (row + col) % 2 == 1 {
+                c = op(b, AluOp::Fneg, &[c])?;
+            }
+            comps.push(op(b, AluOp::Fmul, &[c, inv_det])?);
+        }
+        let v = match n {
+            2 => AluOp::Vec2,
+            3 => AluOp::Vec3,
+            _ => AluOp::Vec4,
+        };
+        out.push(op(b, v, &comps)?);
+    }
+    Ok(out)
+}
+
 /// Translates `GLSL.std.450` instruction `number` on `args` (scalars and vectors);
 /// `result_bits` is the result type's bit size.
 pub fn glsl450(
