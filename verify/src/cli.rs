@@ -955,7 +955,12 @@ pub fn verify_shader_visa(
         let first = lowered.is_none();
         let l = lower_once(&mut lowered, shader, &dev, &options)?;
         if first && o.subgroup.is_none() && shader.subgroup_size.is_none() {
-            if let Some((w, text)) = backend.free_width(&l.lowered, &dev) {
+            let made = backend.free_width(&l.lowered, &dev).map_err(|e| {
+                CliError::Verify(VerifyError::Shaders(format!(
+                    "the vISA back end made no kernel: {e}"
+                )))
+            })?;
+            if let Some((w, text)) = made {
                 kernels.insert(w, text);
                 free_width = Some(w);
             }

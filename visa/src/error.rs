@@ -57,6 +57,9 @@ pub enum EmitErrorKind {
         bytes: u32,
         /// Bytes of registers a thread of the kernel's width has for them.
         available: u32,
+        /// Whether the platform dispatches a narrower width, whose threads have
+        /// registers for fewer lanes' values.
+        narrower: bool,
     },
     /// The shader has no entry function.
     NoEntry,
@@ -94,9 +97,18 @@ impl fmt::Display for EmitErrorKind {
                 f,
                 "the value needs {bytes} bytes of registers, more than the {limit} bytes a vISA variable may hold"
             ),
-            EmitErrorKind::RegisterPressure { bytes, available } => write!(
+            EmitErrorKind::RegisterPressure {
+                bytes,
+                available,
+                narrower,
+            } => write!(
                 f,
-                "{bytes} bytes of values are live here, more than the {available} bytes of registers a thread of this kernel has for them (GenX_IR would spill, which it reports as a failure); a smaller subgroup_size or fewer values live at once would fit"
+                "{bytes} bytes of values are live here, more than the {available} bytes of registers a thread of this kernel has for them (GenX_IR would spill, which it reports as a failure); {}",
+                if *narrower {
+                    "a smaller subgroup_size or fewer values live at once would fit"
+                } else {
+                    "fewer values live at once would fit (no narrower width is dispatched on this platform)"
+                }
             ),
             EmitErrorKind::NoEntry => f.write_str("the shader has no entry function"),
             EmitErrorKind::Malformed { what } => f.write_str(what),

@@ -327,8 +327,13 @@ fn check_pressure(cx: &mut Ctx) -> Result<u32, EmitError> {
     };
     if bytes > available(regs) {
         let available = available(regs);
+        let narrower = dispatch_widths(t.family).iter().any(|&w| w < t.simd);
         cx.set_inst(at);
-        return Err(cx.err(EmitErrorKind::RegisterPressure { bytes, available }));
+        return Err(cx.err(EmitErrorKind::RegisterPressure {
+            bytes,
+            available,
+            narrower,
+        }));
     }
     Ok(regs)
 }
@@ -521,6 +526,22 @@ mod tests {
         assert!(!k.text.contains("NumGRF"));
         let k = emit_kernel(&s, &pvc, &Options::with_simd(32)).unwrap();
         assert_eq!((k.abi.simd, k.registers), (32, 256));
+        // 40 vec4s fit no width on DG2: the error is SIMD8's, and it does not suggest
+        // a narrower width, which DG2 does not dispatch; SIMD16's does.
+        let e = emit_kernel(&many_live(40, None), &dg2, &Options::default()).unwrap_err();
+        assert!(
+            matches!(
+                *e.kind,
+                EmitErrorKind::RegisterPressure {
+                    narrower: false,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        assert!(e.to_string().contains("no narrower width"), "{e}");
+        let e = emit_kernel(&many_live(40, None), &dg2, &Options::with_simd(16)).unwrap_err();
+        assert!(e.to_string().contains("a smaller subgroup_size"), "{e}");
     }
 
     #[test]

@@ -636,11 +636,16 @@ impl verify::visa::check::Backend for VisaBackend {
             .map_err(|e| e.to_string())
     }
 
-    fn free_width(&self, lowered: &ir::Shader, device: &lowering::Device) -> Option<(u32, String)> {
-        // The kernel `--emit visa` prints, with its width: the run checks it as it is.
+    fn free_width(
+        &self,
+        lowered: &ir::Shader,
+        device: &lowering::Device,
+    ) -> Result<Option<(u32, String)>, String> {
+        // The kernel `--emit visa` prints, with its width: the run checks it as it is;
+        // where it makes none, its error (the narrowest width's).
         visa::emit_confirmed(lowered, device, &visa::Options::default())
-            .ok()
-            .map(|c| (c.kernel.abi.simd, c.kernel.text))
+            .map(|c| Some((c.kernel.abi.simd, c.kernel.text)))
+            .map_err(|e| e.to_string())
     }
 }
 

@@ -31,9 +31,14 @@ pub trait Backend {
     /// The SIMD width the back end chooses for `lowered` when the width is free (no
     /// `--subgroup`, no subgroup size in the shader), so that the run checks the kernel
     /// a driver gets, with the kernel it made at that width (choosing the width makes
-    /// it, so the run does not emit it again); `None` leaves the run's default.
-    fn free_width(&self, _lowered: &Shader, _device: &Device) -> Option<(u32, String)> {
-        None
+    /// it, so the run does not emit it again); `Ok(None)` leaves the run's default, an
+    /// error is why the back end makes a kernel at no width.
+    fn free_width(
+        &self,
+        _lowered: &Shader,
+        _device: &Device,
+    ) -> Result<Option<(u32, String)>, String> {
+        Ok(None)
     }
 }
 
