@@ -76,6 +76,7 @@ pub fn lower_shader_with(
     LowerComputeSystemValues
         .run(&mut work)
         .and_then(|_| Cleanup::optimize(DEFAULT_OPTIMIZE_ITERATIONS).run(&mut work))
+        .and_then(|_| idiv_const(&mut work, device))
         .map_err(|e| stage_failed(PIPELINE[0], e.diagnostics, device))?;
     stage_done(PIPELINE[0], &work, device)?;
     after_stage(PIPELINE[0], &work);
@@ -92,6 +93,17 @@ pub fn lower_shader_with(
     let report = lower_images_and_copies(&mut work, device, options, after_stage)?;
     *shader = work;
     Ok(report)
+}
+
+/// Where the device has no integer division (Gfx12.5 on: no math unit `INT DIV`),
+/// unsigned division by a constant as a multiplication, as brw runs
+/// `nir_opt_idiv_const` after its optimization loop; on the platforms before, the
+/// back end's one math-unit instruction is the shorter code.
+fn idiv_const(shader: &mut Shader, device: &Device) -> Result<bool, ir::passes::PassError> {
+    if !device.has_lsc || !ir::passes::IdivConst.run(shader)? {
+        return Ok(false);
+    }
+    Cleanup::standard(DEFAULT_MAX_ITERATIONS).run(shader)
 }
 
 /// Whether an image access of `shader` is qualified `non_uniform`.

@@ -54,6 +54,7 @@ const PIPELINES: &[&str] = &[
     "opt-remove-phis",
     "opt-loop-unroll",
     "opt-trivial-continues,opt-if,opt-loop-unroll,copy-prop,dce",
+    "opt-idiv-const",
     "optimize",
 ];
 

@@ -332,6 +332,7 @@ impl PassRegistry {
     /// The passes of this crate: `const-fold`, `algebraic`, `copy-prop`, `cse`, `dce`,
     /// NIR's control-flow passes (`opt-dead-cf`, `opt-trivial-continues`, `opt-if`,
     /// `opt-peephole-select`, `opt-undef`, `opt-remove-phis`, `opt-loop-unroll`),
+    /// `opt-idiv-const`,
     /// `optimize` (the loop over all of them), `cleanup` (the loop over the first five;
     /// option `max-iterations=N`), `lower-compute-system-values` and
     /// `lower-non-uniform-access`.
@@ -415,6 +416,11 @@ impl PassRegistry {
                     )?,
                 }) as Box<dyn Pass>)
             },
+        );
+        r.register(
+            "opt-idiv-const",
+            "32-bit udiv and umod by a constant as a multiplication by its reciprocal and shifts (nir_opt_idiv_const)",
+            simple::<super::idiv_const::IdivConst>,
         );
         r.register(
             "lower-compute-system-values",
@@ -876,7 +882,7 @@ mod tests {
         assert!(matches!(&e, PipelineError::UnknownPass { name, .. } if name == "frobnicate"));
         assert_eq!(
             e.to_string(),
-            "unknown pass `frobnicate` (known passes: const-fold, algebraic, copy-prop, copy-prop-shared, cse, dce, opt-dead-cf, opt-trivial-continues, opt-if, opt-peephole-select, opt-undef, opt-remove-phis, opt-loop-unroll, lower-compute-system-values, optimize, cleanup, lower-non-uniform-access)"
+            "unknown pass `frobnicate` (known passes: const-fold, algebraic, copy-prop, copy-prop-shared, cse, dce, opt-dead-cf, opt-trivial-continues, opt-if, opt-peephole-select, opt-undef, opt-remove-phis, opt-loop-unroll, opt-idiv-const, lower-compute-system-values, optimize, cleanup, lower-non-uniform-access)"
         );
         let e = PassManager::parse_pipeline("cleanup(max-iterations=0)", &r).unwrap_err();
         assert_eq!(
