@@ -186,6 +186,41 @@ impl Lookup<'_, '_> {
     }
 }
 
+/// What lane `lane` of lookup `op` reads: the sampler state bound at `sampler` (the
+/// call's, so `state` is looked up once), its image binding and the view's layout of
+/// 32-bit channels.
+fn lane_surface(
+    mem: &Memory,
+    call: &IntrinsicCall<'_>,
+    lane: usize,
+    state: Option<SamplerState>,
+    sampler: u32,
+    op: &str,
+) -> Result<(SamplerState, ImageBinding, TexelLayout), EnvError> {
+    let state = state.ok_or_else(|| {
+        lane_err(
+            lane,
+            format!("sampler index {sampler} has no sampler state bound"),
+        )
+    })?;
+    let decl = call
+        .image
+        .ok_or_else(|| EnvError::msg(format!("`@{op}` names no image")))?;
+    let (_, b) = bound_image(mem, call, lane)?;
+    let b = b.clone();
+    let layout = logical_layout(decl, &b).map_err(|e| lane_err(lane, e))?;
+    if layout.is_64bit() {
+        return Err(lane_err(
+            lane,
+            format!(
+                "`@{op}` reads 32-bit channels, not the 64-bit ones of {}",
+                layout.name
+            ),
+        ));
+    }
+    Ok((state, b, layout))
+}
+
 /// The extent of level `lod` as (width, height, depth, layers).
 fn level_size(b: &ImageBinding, lod: u32) -> Option<[i64; 4]> {
     let e = b.view_extent(lod)?;
@@ -297,24 +332,7 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
     // error of the first lane where none is bound).
     let state = mem.sampler(sampler).copied();
     for lane in lanes {
-        let state = state.ok_or_else(|| {
-            lane_err(
-                lane,
-                format!("sampler index {sampler} has no sampler state bound"),
-            )
-        })?;
-        let (_, b) = bound_image(mem, call, lane)?;
-        let b = b.clone();
-        let layout = logical_layout(decl, &b).map_err(|e| lane_err(lane, e))?;
-        if layout.is_64bit() {
-            return Err(lane_err(
-                lane,
-                format!(
-                    "`@txl` reads 32-bit channels, not the 64-bit ones of {}",
-                    layout.name
-                ),
-            ));
-        }
+        let (state, b, layout) = lane_surface(mem, call, lane, state, sampler, "txl")?;
         let f = |v: u64| f64::from(f32::from_bits(v as u32));
         let mut look = Lookup {
             mem,
@@ -477,24 +495,7 @@ pub fn gather(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), EnvE
     let state = mem.sampler(sampler).copied();
     let lanes: Vec<usize> = call.active_lanes().collect();
     for lane in lanes {
-        let state = state.ok_or_else(|| {
-            lane_err(
-                lane,
-                format!("sampler index {sampler} has no sampler state bound"),
-            )
-        })?;
-        let (_, b) = bound_image(mem, call, lane)?;
-        let b = b.clone();
-        let layout = logical_layout(decl, &b).map_err(|e| lane_err(lane, e))?;
-        if layout.is_64bit() {
-            return Err(lane_err(
-                lane,
-                format!(
-                    "`@tg4` reads 32-bit channels, not the 64-bit ones of {}",
-                    layout.name
-                ),
-            ));
-        }
+        let (state, b, layout) = lane_surface(mem, call, lane, state, sampler, "tg4")?;
         let size = level_size(&b, 0)
             .ok_or_else(|| lane_err(lane, "the view has no base level".to_string()))?;
         let src = call.src(0, lane).to_vec();

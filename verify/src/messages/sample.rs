@@ -54,6 +54,40 @@ pub struct SampleMessage<'a> {
     pub offset: ir::TexelOffset,
 }
 
+impl SampleMessage<'_> {
+    /// The sampler state the message filters with.
+    fn state(&self, mem: &Memory) -> Result<SamplerState, EnvError> {
+        mem.sampler(self.sampler).copied().ok_or_else(|| {
+            MessageError::illegal(format!(
+                "sampler index {} has no sampler state bound",
+                self.sampler
+            ))
+        })
+    }
+
+    /// The surface lane `lane` of message `name` reads and its 32-bit-channel layout.
+    fn surface(
+        &self,
+        mem: &Memory,
+        lane: usize,
+        name: &str,
+    ) -> Result<(ImageBinding, TexelLayout), EnvError> {
+        let binding = self.surfaces.get(lane).copied().ok_or_else(|| {
+            MessageError::shape(format!("the {name} names no surface in lane {lane}"))
+        })?;
+        let b = bound(mem, &self.sender, binding, lane)?.clone();
+        let layout =
+            TexelLayout::from_isl(b.state_format).map_err(|e| EnvError::at_lane(lane as u32, e))?;
+        if layout.is_64bit() {
+            return Err(MessageError::illegal(format!(
+                "{name} reads 32-bit channels, not the 64-bit ones of {}",
+                layout.name
+            )));
+        }
+        Ok((b, layout))
+    }
+}
+
 /// The fixed-point scale of a sub-texel fraction and of the LOD.
 const FRACTION: f32 = 256.0;
 
@@ -118,26 +152,10 @@ pub fn sample_l(
     r: Lanes<'_>,
     dest: &mut LanesMut<'_>,
 ) -> Result<(), EnvError> {
-    let state = *mem.sampler(msg.sampler).ok_or_else(|| {
-        MessageError::illegal(format!(
-            "sampler index {} has no sampler state bound",
-            msg.sampler
-        ))
-    })?;
+    let state = msg.state(mem)?;
     let f = |l: &Lanes<'_>, lane: usize| f32::from_bits(l.scalar(lane) as u32);
     for lane in msg.sender.lanes_of(msg.enabled) {
-        let binding = msg.surfaces.get(lane).copied().ok_or_else(|| {
-            MessageError::shape(format!("the sample names no surface in lane {lane}"))
-        })?;
-        let b = bound(mem, &msg.sender, binding, lane)?.clone();
-        let layout =
-            TexelLayout::from_isl(b.state_format).map_err(|e| EnvError::at_lane(lane as u32, e))?;
-        if layout.is_64bit() {
-            return Err(MessageError::illegal(format!(
-                "sample_l reads 32-bit channels, not the 64-bit ones of {}",
-                layout.name
-            )));
-        }
+        let (b, layout) = msg.surface(mem, lane, "sample_l")?;
         if layout.is_integer() && !state.is_unfiltered() {
             return Err(MessageError::illegal(format!(
                 "sample_l of the integer format {} with a linear filter or mipmap mode: \
@@ -283,26 +301,10 @@ pub fn gather4(
     r: Lanes<'_>,
     dest: &mut LanesMut<'_>,
 ) -> Result<(), EnvError> {
-    let state = *mem.sampler(msg.sampler).ok_or_else(|| {
-        MessageError::illegal(format!(
-            "sampler index {} has no sampler state bound",
-            msg.sampler
-        ))
-    })?;
+    let state = msg.state(mem)?;
     let f = |l: &Lanes<'_>, lane: usize| f32::from_bits(l.scalar(lane) as u32);
     for lane in msg.sender.lanes_of(msg.enabled) {
-        let binding = msg.surfaces.get(lane).copied().ok_or_else(|| {
-            MessageError::shape(format!("the gather names no surface in lane {lane}"))
-        })?;
-        let b = bound(mem, &msg.sender, binding, lane)?.clone();
-        let layout =
-            TexelLayout::from_isl(b.state_format).map_err(|e| EnvError::at_lane(lane as u32, e))?;
-        if layout.is_64bit() {
-            return Err(MessageError::illegal(format!(
-                "gather4 reads 32-bit channels, not the 64-bit ones of {}",
-                layout.name
-            )));
-        }
+        let (b, layout) = msg.surface(mem, lane, "gather4")?;
         let Some(ext) = b.view_extent(0) else {
             return Err(MessageError::illegal("the view has no base level"));
         };
