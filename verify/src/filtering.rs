@@ -106,21 +106,27 @@ fn taps(axis: &Axis, filter: Filter) -> Vec<(i64, f64)> {
     }
 }
 
-/// The wrapped texel coordinates any filter may read for a coordinate in the axis's
-/// interval widened by [`SLACK`].
-fn footprint(axis: &Axis) -> Vec<i64> {
+/// The first texels `⌊u - ½⌋` of a linear filter (before wrapping) for a coordinate in
+/// the axis's interval widened by [`SLACK`]: `(first, last)`, `None` for an infinite
+/// interval.
+fn linear_starts(axis: &Axis) -> Option<(i64, i64)> {
     let (lo, hi) = axis.range;
-    let all = || (0..axis.size).collect();
     if !(lo.is_finite() && hi.is_finite()) {
-        return all();
+        return None;
     }
     // The sampler scales the coordinate in 32-bit floats: one rounding of the product.
     let slack = SLACK + hi.abs().max(lo.abs()) * f64::from(f32::EPSILON);
     let big = 1.0e15;
     let first = (lo - slack - 0.5).floor().clamp(-big, big) as i64;
-    let last = ((hi + slack - 0.5).floor().clamp(-big, big) as i64).saturating_add(1);
+    let last = (hi + slack - 0.5).floor().clamp(-big, big) as i64;
+    Some((first, last))
+}
+
+/// The wrapped texels of `first..=last`, each once in order; every texel of the axis
+/// where the span reaches [`MAX_SPAN`] (or twice the size, where wrapping repeats).
+fn wrapped(axis: &Axis, first: i64, last: i64) -> Vec<i64> {
     if last - first >= MAX_SPAN.max(2 * axis.size) {
-        return all();
+        return (0..axis.size).collect();
     }
     let mut out: Vec<i64> = (first..=last)
         .map(|i| wrap(i, axis.size, axis.mode))
@@ -129,6 +135,18 @@ fn footprint(axis: &Axis) -> Vec<i64> {
     out.dedup();
     out
 }
+
+/// The wrapped texel coordinates any filter may read for a coordinate in the axis's
+/// interval widened by [`SLACK`].
+fn footprint(axis: &Axis) -> Vec<i64> {
+    match linear_starts(axis) {
+        Some((first, last)) => wrapped(axis, first, last.saturating_add(1)),
+        None => (0..axis.size).collect(),
+    }
+}
+
+/// The wrapped columns and rows of the texels a gather's corner may be.
+type CornerTexels = (Vec<i64>, Vec<i64>);
 
 /// A lookup of one lane, at one level.
 struct Lookup<'a, 'c> {
@@ -549,37 +567,38 @@ pub fn gather(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), EnvE
         // The intervals: every `(i0, j0)` a coordinate within the slack selects.
         let undefined = !coordinates_defined(decl, Some(size), &coord);
         let ax = axes(decl, &state, size, &coord, offset);
-        let starts = |a: &Axis| -> Vec<i64> {
-            let (lo, hi) = a.range;
-            let slack = SLACK + hi.abs().max(lo.abs()) * f64::from(f32::EPSILON);
-            let first = (lo - slack - 0.5).floor().clamp(-1.0e15, 1.0e15) as i64;
-            let last = (hi + slack - 0.5).floor().clamp(-1.0e15, 1.0e15) as i64;
-            if undefined || last - first >= MAX_SPAN.max(2 * a.size) {
-                (0..a.size).collect()
-            } else {
-                (first..=last).collect()
-            }
+        // The wrapped texels of a corner `d` texels past each start.
+        let texels = |a: &Axis, d: i64| match linear_starts(a).filter(|_| !undefined) {
+            Some((first, last)) => wrapped(a, first + d, last + d),
+            None => (0..a.size).collect(),
         };
-        let (is, js) = (starts(&ax[0]), starts(&ax[1]));
         let zs: Vec<i64> = match layer_coord {
             Some((_, (lo, hi))) => layers_reached(lo, hi, size[3]),
             None => vec![0],
         };
+        // Corners that reach the same texels (all of them, for an undefined lookup)
+        // share their hull.
+        let mut hulls: Vec<(CornerTexels, Option<Interval>)> = Vec::with_capacity(4);
         let mut bounds = Vec::with_capacity(4);
         for (di, dj) in CORNERS {
+            let key = (texels(&ax[0], di), texels(&ax[1], dj));
+            if let Some((_, h)) = hulls.iter().find(|(k, _)| *k == key) {
+                bounds.push(*h);
+                continue;
+            }
             let mut hull: Option<Interval> = None;
             for &z in &zs {
-                for &j in &js {
-                    for &i in &is {
-                        let x = wrap(i + di, ax[0].size, ax[0].mode);
-                        let y = wrap(j + dj, ax[1].size, ax[1].mode);
+                for &y in &key.1 {
+                    for &x in &key.0 {
                         let (_, iv) = look.texel(0, x, y, z)?;
                         let c = iv[component];
                         hull = Some(hull.map_or(c, |h| h.hull(c)));
                     }
                 }
             }
-            bounds.push(hull.filter(|h| h.lo.is_finite() && h.hi.is_finite()));
+            let h = hull.filter(|h| h.lo.is_finite() && h.hi.is_finite());
+            bounds.push(h);
+            hulls.push((key, h));
         }
         // The value's own texel is among those, and an undefined lookup reads any.
         call.set_dest(lane, &vals);

@@ -74,7 +74,9 @@ impl DebugLines {
                 }
                 None
             }
-            op::CONSTANT => {
+            // Only a module that imports the set has lines to read constants for (the
+            // import comes before every constant): the others keep no map.
+            op::CONSTANT if self.set.is_some() => {
                 if let [_, id, value] = ops {
                     self.uints.insert(*id, *value);
                 }
