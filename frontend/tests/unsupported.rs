@@ -206,18 +206,6 @@ fn main() {
 }
 
 #[test]
-fn multisampled_texture() {
-    let src = "@group(0) @binding(0) var t: texture_multisampled_2d<f32>;
-@group(0) @binding(1) var<storage, read_write> buf: array<f32>;
-@compute @workgroup_size(1)
-fn main() {
-    buf[0] = textureLoad(t, vec2(0u), 1).x;
-}
-";
-    refuse(Language::Wgsl, src, "var t", &["multisampled texture"]);
-}
-
-#[test]
 fn double_precision_conversion() {
     let body = "    let x = f64(uv.x);\n    buf[id.x] = f32(x * x);";
     w(

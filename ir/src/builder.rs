@@ -515,11 +515,11 @@ impl<'a> Builder<'a> {
         self.image_atomic_srcs(IntrinsicOp::ImageAtomicSwap, decl, image, op, &srcs)
     }
 
-    /// `image_size`: one 32-bit component per coordinate component, of the view's base
-    /// level (LOD 0).
+    /// `image_size`: one 32-bit component per coordinate component (a multisampled
+    /// image's sample aside), of the view's base level (LOD 0).
     pub fn image_size(&mut self, decl: &ImageDecl, image: ImageRef) -> Value {
         let idx = image_indices(decl);
-        let ty = Type::vec32(decl.coord_components());
+        let ty = Type::vec32(decl.dim.texel_coord_components(decl.arrayed));
         self.intrinsic(IntrinsicOp::ImageSize, Some(image), &[], &idx, Some(ty))
             .expect("dest")
     }
@@ -534,7 +534,7 @@ impl<'a> Builder<'a> {
         lod: impl Into<Src>,
     ) -> Value {
         let idx = image_indices(decl);
-        let ty = Type::vec32(decl.coord_components());
+        let ty = Type::vec32(decl.dim.texel_coord_components(decl.arrayed));
         self.intrinsic(
             IntrinsicOp::ImageSize,
             Some(image),

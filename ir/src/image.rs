@@ -5,12 +5,13 @@ use crate::types::Src;
 use std::fmt;
 
 spelled_enum! {
-    /// The dimensionality of an image (NIR's `glsl_sampler_dim`, restricted to storage images).
+    /// The dimensionality of an image (NIR's `glsl_sampler_dim`, restricted to storage
+    /// images and the textures `image_load` reads).
     #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
     pub enum ImageDim {
         /// Every dimension.
         const ALL;
-        /// The text name (`1d`, `2d`, `3d`, `cube`, `buffer`).
+        /// The text name (`1d`, `2d`, `3d`, `cube`, `buffer`, `ms`).
         fn name;
         /// Parses a text name.
         fn from_name;
@@ -25,18 +26,26 @@ spelled_enum! {
         Cube => "cube",
         /// Buffer image (texel buffer).
         Buffer => "buffer",
+        /// Multisampled 2D (NIR's `GLSL_SAMPLER_DIM_MS`; SPIR-V's `2D` with `MS` 1):
+        /// one level, several samples per texel. An access's coordinate ends with the
+        /// sample index, after x, y and (arrays) the layer, where NIR keeps the sample
+        /// in a source of its own: the form Mesa's brw gives it before the back end
+        /// (`brw_nir_lower_storage_image.c`), so that every image intrinsic keeps one
+        /// coordinate source. The sample count is the bound image's (`image_samples`).
+        Ms => "ms",
     }
 }
 
 impl ImageDim {
     /// Number of coordinate components of an image access, as NIR's
     /// `nir_image_intrinsic_coord_components`: 1 for 1D and buffers, 2 for 2D, 3 for 3D
-    /// and cubes, plus one for arrays except cube arrays (the face and layer share `z`).
+    /// and cubes, plus one for arrays except cube arrays (the face and layer share `z`);
+    /// multisampled images add the sample index last (3, or 4 for arrays).
     pub fn coord_components(self, arrayed: bool) -> u8 {
         let base = match self {
             ImageDim::D1 | ImageDim::Buffer => 1,
             ImageDim::D2 => 2,
-            ImageDim::D3 | ImageDim::Cube => 3,
+            ImageDim::D3 | ImageDim::Cube | ImageDim::Ms => 3,
         };
         if arrayed && self != ImageDim::Cube {
             base + 1
@@ -47,7 +56,17 @@ impl ImageDim {
 
     /// Whether an image of this dimension may be arrayed.
     pub fn can_be_arrayed(self) -> bool {
-        matches!(self, ImageDim::D1 | ImageDim::D2 | ImageDim::Cube)
+        matches!(
+            self,
+            ImageDim::D1 | ImageDim::D2 | ImageDim::Cube | ImageDim::Ms
+        )
+    }
+
+    /// The coordinate components that address a texel of the image's level, without
+    /// a multisampled image's sample index: [`coord_components`](Self::coord_components)
+    /// minus one for [`ImageDim::Ms`].
+    pub fn texel_coord_components(self, arrayed: bool) -> u8 {
+        self.coord_components(arrayed) - u8::from(self == ImageDim::Ms)
     }
 
     /// Index encoding.

@@ -559,7 +559,7 @@ intrinsics! {
         image: ImageOperand::Required, srcs: &[], optional: &[src("lod", 1, 32)], dest: DestInfo::Variable,
         indices: IMAGE_IDX, class: Image, predicable: false, eliminate: true, reorder: true,
     }
-    /// The number of samples per texel (1 for storage images).
+    /// The number of samples per texel of the bound image: 1 unless it is multisampled.
     ImageSamples = "image_samples" {
         image: ImageOperand::Required, srcs: &[], dest: fixed(1, 32), indices: &[K::ImageDim, K::ImageArray, K::Access],
         class: Image, predicable: false, eliminate: true, reorder: true,
@@ -877,6 +877,16 @@ intrinsics! {
         image: ImageOperand::Required, srcs: &[src("u", 1, 32), src("v", 1, 32), src("r", 1, 32)],
         dest: DestInfo::Variable, indices: &[K::Channels, K::DestType],
         class: Message, predicable: true, eliminate: true, reorder: false,
+    }
+    /// The sampler's `ld_mcs` message: the multisample control surface's value of the texel at integer `(u, v, r)`, low dword in R and high in G (0 when the surface has none); a texture's MCS does not change during a dispatch, so equal fetches merge, as NIR's CSE merges `txf_ms_mcs_intel`.
+    SamplerLdMcs = "sampler_ld_mcs" {
+        image: ImageOperand::Required, srcs: &[src("u", 1, 32), src("v", 1, 32), src("r", 1, 32)],
+        dest: DestInfo::Variable, indices: &[K::Channels], class: Message, predicable: true, eliminate: true, reorder: true,
+    }
+    /// The sampler's `ld2dms_w` message: sample `si` of the texel at integer `(u, v, r)` of a multisampled surface, through the `ld_mcs` value `(mcsl, mcsh)`.
+    SamplerLd2dmsW = "sampler_ld2dms_w" {
+        image: ImageOperand::Required, srcs: &[src("si", 1, 32), src("mcsl", 1, 32), src("mcsh", 1, 32), src("u", 1, 32), src("v", 1, 32), src("r", 1, 32)],
+        dest: DestInfo::Variable, indices: &[K::Channels, K::DestType], class: Message, predicable: true, eliminate: true, reorder: false,
     }
     /// NIR's `nir_texop_txl`: the texture filtered at the float `coord` (normalized; an array's layer unnormalized, last) and the explicit float `lod`, with the sampler state of sampler index `sampler`, converted to `dest_type` (Vulkan's "Texel Filtering"; `ir/SYNTAX.md`).
     Txl = "txl" {

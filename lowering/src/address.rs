@@ -182,6 +182,9 @@ pub enum AddressError {
 pub enum LayoutError {
     /// A buffer image with a static layout.
     Buffer,
+    /// A multisampled image with a static layout: where a tile keeps several samples,
+    /// the layout depends on the sample count, which the declaration does not give.
+    Multisampled,
     /// The layout's tiling is not one isl allows for the image.
     TilingNotAllowed {
         /// The layout's tiling.
@@ -285,6 +288,10 @@ impl fmt::Display for LayoutError {
         match self {
             LayoutError::Buffer => f.write_str(
                 "buffer images are linear arrays of texels and take no static layout",
+            ),
+            LayoutError::Multisampled => f.write_str(
+                "multisampled images take no static layout: their tiles' layout depends on the \
+                 sample count, which is bound at run time",
             ),
             LayoutError::TilingNotAllowed {
                 tiling,
@@ -399,23 +406,38 @@ struct Candidate {
     r: Vec<Field>,
     /// GFX4_3D layout (3D before Gfx9).
     gfx4_3d: bool,
-    /// 3D tile with depth: R fields and slabs, `STRIDE.w = 0`.
+    /// A 3D tile with depth, or a multisampled tile holding several samples: R fields
+    /// (slice or sample bits inside the tile) and slabs, `STRIDE.w = 0`.
     slabs: bool,
+    /// log2 of the slices (3D) or samples (multisampled) a tile holds: `TILE.z`.
+    slab_shift: u32,
 }
 
 impl Candidate {
+    /// The candidate `tiling` of a surface of `samples` samples (1 unless `dim` is
+    /// multisampled).
     fn new(
         tiling: Tiling,
         device: &Device,
         dim: ImageDim,
         bpb: u32,
+        samples: u32,
     ) -> Result<Candidate, AddressError> {
         let gen = device.gen;
         let sdim = surface_dim(dim).unwrap_or(SurfDim::D2);
-        let tile = TileInfo::new(tiling, gen, sdim, bpb, 1)
+        let tile = TileInfo::new(tiling, gen, sdim, bpb, samples)
             .map_err(|e| AddressError::Layout(LayoutError::Tile(e.to_string())))?;
         let is3d = dim == ImageDim::D3;
-        let slabs = is3d && tile.logical_extent_el().d > 1;
+        let ext = tile.logical_extent_el();
+        // Tiles with depth keep several slices, multisampled Ys and Tile64 several
+        // samples: the slice's (sample's) low bits are inside the tile, the rest slabs.
+        let (slabs, r_axis, slab_shift) = if is3d && ext.d > 1 {
+            (true, Coord::R, ext.d.trailing_zeros())
+        } else if samples > 1 && ext.a > 1 {
+            (true, Coord::S, ext.a.trailing_zeros())
+        } else {
+            (false, Coord::R, 0)
+        };
         // The block holds at most 8 fields per coordinate (`tiling::image_param`).
         let fields = |axis| {
             let mut f = tile.address_fields(axis);
@@ -426,9 +448,10 @@ impl Candidate {
             tiling,
             u: fields(Coord::U),
             v: fields(Coord::V),
-            r: if slabs { fields(Coord::R) } else { Vec::new() },
+            r: if slabs { fields(r_axis) } else { Vec::new() },
             gfx4_3d: is3d && device.gfx4_3d_layout(),
             slabs,
+            slab_shift,
             tile,
         })
     }
@@ -501,7 +524,7 @@ fn const_steps(fields: &[Field]) -> Vec<FieldStep> {
 pub fn surface_dim(dim: ImageDim) -> Option<SurfDim> {
     match dim {
         ImageDim::D1 => Some(SurfDim::D1),
-        ImageDim::D2 | ImageDim::Cube => Some(SurfDim::D2),
+        ImageDim::D2 | ImageDim::Cube | ImageDim::Ms => Some(SurfDim::D2),
         ImageDim::D3 => Some(SurfDim::D3),
         ImageDim::Buffer => None,
     }
@@ -546,8 +569,12 @@ impl AddressPlan {
         // A static layout names the surface's actual tiling, which only has to be one
         // isl allows for storage; without one, the code must handle every tiling the
         // driver may pick (its policy within isl's rules).
+        if dim == ImageDim::Ms && layout.is_some() {
+            return Err(AddressError::Layout(LayoutError::Multisampled));
+        }
         let allowed = match layout {
             Some(_) => tiling::storage_tilings(gen, tformat, sdim),
+            None if dim == ImageDim::Ms => device.multisampled_storage_tilings_for(tformat),
             None => device.storage_tilings_for(tformat, sdim),
         };
         if allowed.is_empty() {
@@ -559,10 +586,19 @@ impl AddressPlan {
         }
         let mut plan = match layout {
             None => {
-                let cands = allowed
-                    .iter()
-                    .map(|&t| Candidate::new(t, device, dim, bpb))
-                    .collect::<Result<Vec<_>, _>>()?;
+                // A multisampled image's layout depends on its sample count too.
+                let mut cands = Vec::new();
+                for &t in &allowed {
+                    if dim != ImageDim::Ms {
+                        cands.push(Candidate::new(t, device, dim, bpb, 1)?);
+                        continue;
+                    }
+                    for samples in crate::device::MULTISAMPLE_COUNTS {
+                        if tiling::multisampled_tilings(gen, tformat, samples).contains(&t) {
+                            cands.push(Candidate::new(t, device, dim, bpb, samples)?);
+                        }
+                    }
+                }
                 Self::dynamic(device, dim, arrayed, &cands)
             }
             Some(l) => {
@@ -576,7 +612,7 @@ impl AddressPlan {
                         allowed,
                     }));
                 }
-                let c = Candidate::new(t, device, dim, bpb)?;
+                let c = Candidate::new(t, device, dim, bpb, 1)?;
                 Self::fixed(device, dim, arrayed, log2_cpp, &c, l)?
             }
         };
@@ -608,10 +644,7 @@ impl AddressPlan {
                 slab: any_slabs.then(|| {
                     [
                         agree(
-                            cands
-                                .iter()
-                                .filter(|c| c.slabs)
-                                .map(|c| c.tile.slab_shift()),
+                            cands.iter().filter(|c| c.slabs).map(|c| c.slab_shift),
                             param(slot::TILE, 2),
                         ),
                         param(slot::TILE, 3),
@@ -762,7 +795,7 @@ impl AddressPlan {
     fn z_component(&self) -> Option<u8> {
         match (self.dim, self.arrayed) {
             (ImageDim::D1, true) => Some(1),
-            (ImageDim::D3 | ImageDim::Cube, _) | (ImageDim::D2, true) => Some(2),
+            (ImageDim::D3 | ImageDim::Cube, _) | (ImageDim::D2 | ImageDim::Ms, true) => Some(2),
             _ => None,
         }
     }
@@ -809,6 +842,18 @@ impl AddressPlan {
                     Some(i) => c(i),
                     None => Operand::Imm(0),
                 };
+                if self.dim == ImageDim::Ms {
+                    // Sample s of layer l is physical slice l * SAMPLES + s (isl's
+                    // ARRAY layout: every sample a slice of its own).
+                    let s = c(self.coord_components() - 1);
+                    z = if self.arrayed {
+                        let n = e.layout(param(slot::SAMPLES, 0));
+                        let first = e.imul(z, n);
+                        e.iadd(first, s)
+                    } else {
+                        s
+                    };
+                }
                 if slice.offset {
                     let z_off = e.layout(param(slot::OFFSET, 2));
                     z = e.iadd(z, z_off);

@@ -11,7 +11,8 @@
 //! The components are NIR's `coord_components`: 1 for 1D and buffers, 2 for 2D, 3 for
 //! 3D and cubes, one more for arrays except cube arrays (whose `z` is `6 * layer + face`,
 //! checked against SIZE.z = 6 * layers). A 1D array is `(x, layer)` against
-//! `(width, layers)`.
+//! `(width, layers)`. A multisampled image's sample index, its last component, is
+//! compared against the sample count (`SAMPLES.x`, slot 7).
 //!
 //! The compare is **unsigned**, unlike Mesa's NIR version, whose signed `ilt` lets a
 //! negative coordinate through to a wrapped 32-bit address inside the raw buffer (§5
@@ -49,9 +50,14 @@ pub(crate) fn emit_with(
 ) -> Value {
     let n = checked_components(dim, arrayed);
     let size = e.slot(slot::SIZE);
+    let samples = (dim == ir::ImageDim::Ms).then(|| e.slot(slot::SAMPLES));
     let mut acc: Option<Value> = None;
     for i in 0..n {
-        let lt = e.b.ult(coord.component(i), Src::channel(size, i));
+        let limit = match samples {
+            Some(s) if i + 1 == n => Src::channel(s, 0),
+            _ => Src::channel(size, i),
+        };
+        let lt = e.b.ult(coord.component(i), limit);
         acc = Some(match acc {
             None => lt,
             Some(a) => e.b.iand(a, lt),

@@ -291,6 +291,22 @@ impl Device {
             .collect()
     }
 
+    /// The tilings a multisampled storage image of `format` may have here, of any
+    /// sample count: what isl allows for a multisampled 2D colour surface
+    /// (`tiling::multisampled_tilings`: Y before Gfx12.5, Tile64 from it; isl keeps
+    /// multisampled surfaces off linear, X and Tile4) within the driver's policy.
+    pub fn multisampled_storage_tilings_for(&self, format: tiling::Format) -> Vec<tiling::Tiling> {
+        let mut out: Vec<tiling::Tiling> = Vec::new();
+        for samples in MULTISAMPLE_COUNTS {
+            for t in tiling::multisampled_tilings(self.gen, format, samples) {
+                if self.storage_tilings.contains(&t) && !out.contains(&t) {
+                    out.push(t);
+                }
+            }
+        }
+        out
+    }
+
     /// Whether 3D surfaces use isl's GFX4_3D dimension layout (each level's slices
     /// side by side, the layout `isl_choose_dim_layout` picks for 3D before Gfx9), whose
     /// slice placement the untyped address code reads from the parameter block.
@@ -318,6 +334,9 @@ impl fmt::Display for Device {
         f.write_str(&self.name)
     }
 }
+
+/// The sample counts of multisampled surfaces (`VkSampleCountFlagBits` 2 to 16).
+pub const MULTISAMPLE_COUNTS: [u32; 4] = [2, 4, 8, 16];
 
 #[cfg(test)]
 mod tests {

@@ -232,6 +232,8 @@ impl LowerReport {
                         | IntrinsicOp::SamplerResinfo
                         | IntrinsicOp::SamplerSampleL
                         | IntrinsicOp::SamplerGather4
+                        | IntrinsicOp::SamplerLdMcs
+                        | IntrinsicOp::SamplerLd2dmsW
                 ) {
                     None
                 } else {

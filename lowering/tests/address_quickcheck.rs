@@ -10,7 +10,8 @@
 //! run by the interpreter (`ir::interp`) before and after the cleanup passes, with an
 //! environment serving `image_load_param` from the block, and every address must equal
 //! `tiling::Surface::texel_offset` (with Mesa's bit-6 swizzle where the device swizzles),
-//! modulo 2^32.
+//! modulo 2^32. Multisampled images (every sample count, the tilings a device gives
+//! them) are checked against `tiling::Surface::sample_offset`.
 //!
 //! Fixed seeds; `QC_TESTS=<n>` runs `n` cases per property instead of the default.
 
@@ -70,8 +71,9 @@ struct Case {
     view: Option<ImageView>,
     swizzle: bool,
     layout: Option<StaticLayout>,
-    /// `(x, y, z)` per lane in the image's coordinate order (unused components 0).
-    coords: Vec<[u32; 3]>,
+    /// `(x, y, z, w)` per lane in the image's coordinate order (unused components 0;
+    /// `w` is a multisampled array's sample).
+    coords: Vec<[u32; 4]>,
     /// The reference address per lane.
     expect: Vec<u64>,
     param: ImageParam,
@@ -113,7 +115,7 @@ impl Case {
             let cpp = tformat.cpp();
             let texels = 1 + below(g, 100_000);
             let param = fill_buffer_image_param(tformat, texels as u64 * cpp as u64);
-            let coords: Vec<[u32; 3]> = (0..LANES).map(|_| [below(g, texels), 0, 0]).collect();
+            let coords: Vec<[u32; 4]> = (0..LANES).map(|_| [below(g, texels), 0, 0, 0]).collect();
             let expect = coords.iter().map(|c| c[0] as u64 * cpp as u64).collect();
             return Some(Case {
                 device,
@@ -214,7 +216,7 @@ impl Case {
                 Ok(o) => o,
                 Err(e) => panic!("the reference rejects ({x}, {y}, {z}) of {view:?}: {e}"),
             };
-            coords.push(c);
+            coords.push([c[0], c[1], c[2], 0]);
             expect.push(off);
         }
         let layout = if statics {
@@ -240,6 +242,84 @@ impl Case {
             expect,
             param,
         })
+    }
+}
+
+impl Case {
+    /// A multisampled storage image (2D or 2D array, 2 to 16 samples, a tiling the
+    /// device gives such images: Y before Gfx12.5, Tile64 from it, whose tiles keep
+    /// several samples) and a view of some of its layers, with coordinates `(x, y,
+    /// sample)` or `(x, y, layer, sample)`. `None` when the choices give no surface.
+    fn generate_multisampled(g: &mut QcGen) -> Option<Case> {
+        let device = g.choose(&Device::presets()).expect("presets").clone();
+        let gen = Gen::from_verx10(device.verx10())?;
+        let format = pick(g, &FORMATS);
+        let tformat = isl_format(format)?;
+        let samples = pick(g, &lowering::device::MULTISAMPLE_COUNTS);
+        let tilings: Vec<Tiling> = tiling::multisampled_tilings(gen, tformat, samples)
+            .into_iter()
+            .filter(|t| device.multisampled_storage_tilings_for(tformat).contains(t))
+            .collect();
+        if tilings.is_empty() {
+            return None;
+        }
+        let tiling = pick(g, &tilings);
+        let arrayed = bool::arbitrary(g);
+        let [w, h, _] = extent(g, SurfDim::D2, false, &SIZES, &DEPTHS);
+        let layers = if arrayed { pick(g, &[1, 2, 3, 7]) } else { 1 };
+        let desc = SurfaceDesc::new(gen, SurfDim::D2, tformat, tiling)
+            .extent(w, h, 1)
+            .array_len(layers)
+            .samples(samples)
+            .usage(Usage::STORAGE);
+        let surface = Surface::new(desc).ok()?;
+        let base = below(g, layers);
+        let count = if arrayed {
+            1 + below(g, layers - base)
+        } else {
+            1
+        };
+        let (view, swizzle, param) = view_and_param(g, &device, &surface, 0, [base, count])?;
+        let bit6 = tiling::Bit6Swizzle::from_has_bit6_swizzling(swizzle);
+        let mut coords = Vec::with_capacity(LANES);
+        let mut expect = Vec::with_capacity(LANES);
+        for _ in 0..LANES {
+            let (x, y) = (below(g, w), below(g, h));
+            let l = below(g, count);
+            let s = below(g, samples);
+            let off = surface
+                .sample_offset(x, y, base + l, s, 0, bit6)
+                .unwrap_or_else(|e| panic!("the reference rejects ({x}, {y}, {l}, {s}): {e}"));
+            coords.push(if arrayed { [x, y, l, s] } else { [x, y, s, 0] });
+            expect.push(off);
+        }
+        Some(Case {
+            device,
+            dim: ImageDim::Ms,
+            arrayed,
+            format,
+            surface: Some(*surface.desc()),
+            view: Some(view),
+            swizzle,
+            layout: None,
+            coords,
+            expect,
+            param,
+        })
+    }
+}
+
+/// Multisampled cases.
+#[derive(Clone, Debug)]
+struct Multisampled(Case);
+
+impl Arbitrary for Multisampled {
+    fn arbitrary(g: &mut QcGen) -> Multisampled {
+        loop {
+            if let Some(c) = Case::generate_multisampled(g) {
+                return Multisampled(c);
+            }
+        }
     }
 }
 
@@ -273,7 +353,7 @@ impl Arbitrary for Static {
 /// Serves the coordinates (as `load_global_invocation_id`) and the parameter block, and
 /// records what `store_global` stores.
 struct BlockEnv<'a> {
-    coords: &'a [[u32; 3]],
+    coords: &'a [[u32; 4]],
     param: &'a ImageParam,
     stored: Vec<Option<u64>>,
 }
@@ -286,6 +366,13 @@ impl Env for BlockEnv<'_> {
                 for l in lanes {
                     let c = self.coords[call.invocations[l] as usize];
                     call.set_dest(l, &[c[0] as u64, c[1] as u64, c[2] as u64]);
+                }
+            }
+            // A multisampled array's fourth coordinate component.
+            IntrinsicOp::LoadLocalInvocationId => {
+                for l in lanes {
+                    let c = self.coords[call.invocations[l] as usize];
+                    call.set_dest(l, &[c[3] as u64, 0, 0]);
                 }
             }
             IntrinsicOp::ImageLoadParam => {
@@ -334,8 +421,19 @@ fn address_shader(case: &Case) -> Result<Shader, String> {
     let mut b = Builder::at_end(&mut f);
     let gid = b.system_value(IntrinsicOp::LoadGlobalInvocationId);
     let n = decl.coord_components();
-    let comps: Vec<u8> = (0..n).collect();
-    let coord = Src::swizzled(gid, &comps).expect("1 to 3 components");
+    let coord = if n == 4 {
+        let lid = b.system_value(IntrinsicOp::LoadLocalInvocationId);
+        let v = b.vec(&[
+            Src::channel(gid, 0),
+            Src::channel(gid, 1),
+            Src::channel(gid, 2),
+            Src::channel(lid, 0),
+        ]);
+        Src::new(v)
+    } else {
+        let comps: Vec<u8> = (0..n).collect();
+        Src::swizzled(gid, &comps).expect("1 to 3 components")
+    };
     let addr = plan.emit(&mut b, ImageRef::new(id), coord);
     let sink = b.imm_u64(0x1000);
     b.intrinsic(
@@ -408,6 +506,21 @@ fn check_dynamic(c: Dynamic) -> TestResult {
 
 fn check_static(c: Static) -> TestResult {
     check(&c.0)
+}
+
+fn check_multisampled(c: Multisampled) -> TestResult {
+    check(&c.0)
+}
+
+/// Multisampled storage images: sample `s` of layer `l` at physical slice
+/// `l * SAMPLES + s`, the in-tile sample bits of Ys and Tile64 in the R fields.
+#[test]
+fn multisampled_addresses_match_the_reference() {
+    QuickCheck::new()
+        .rng(QcGen::from_size_and_seed(100, 0x0adc_0005))
+        .tests(qc_tests(200))
+        .max_tests(10 * qc_tests(200))
+        .quickcheck(check_multisampled as fn(Multisampled) -> TestResult);
 }
 
 #[test]
@@ -643,7 +756,7 @@ fn worked_vectors_of_the_reference() {
                 view: Some(view),
                 swizzle: v.swizzle,
                 layout,
-                coords: vec![v.coord; LANES],
+                coords: vec![[v.coord[0], v.coord[1], v.coord[2], 0]; LANES],
                 expect: vec![v.addr; LANES],
                 param: param.clone(),
             };
@@ -662,7 +775,7 @@ fn worked_vectors_of_the_reference() {
         view: None,
         swizzle: false,
         layout: None,
-        coords: vec![[123, 0, 0]; LANES],
+        coords: vec![[123, 0, 0, 0]; LANES],
         expect: vec![1968; LANES],
         param,
     };

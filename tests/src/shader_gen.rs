@@ -294,7 +294,9 @@ fn gen_images(rng: &mut Rng, cfg: &GenConfig) -> Vec<ImageDecl> {
             Access::RESTRICT | Access::NON_WRITEABLE,
         ]);
         let count = rng.chance(1, 5).then(|| 2 + rng.below(4) as u32);
-        let layout = rng.chance(1, 3).then(|| {
+        // Multisampled images take no static layout: their tiles' layout depends on
+        // the sample count bound at run time.
+        let layout = (dim != ImageDim::Ms && rng.chance(1, 3)).then(|| {
             let tiling = if dim == ImageDim::Buffer {
                 LayoutTiling::Linear
             } else {
@@ -708,8 +710,9 @@ impl<'a, 'f> FnGen<'a, 'f> {
             IntrinsicOp::ImageLoad => {
                 let coord = self.src(32, coord_comps);
                 let comps = *self.rng.pick(&[4u8, 4, 4, 1, 2, 3]);
-                // Some loads pass NIR's optional `lod` source.
-                let v = if self.rng.below(4) == 0 {
+                // Some loads pass NIR's optional `lod` source (multisampled images
+                // have one level and take none).
+                let v = if decl.dim != ImageDim::Ms && self.rng.below(4) == 0 {
                     let lod = self.src(32, 1);
                     self.b
                         .image_load_lod(&decl, image, coord, lod, comps, data_type)

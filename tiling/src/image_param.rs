@@ -18,7 +18,7 @@
 //! | 4 | [`SWIZZLING`](slot::SWIZZLING) | bit-6 shift a | bit-6 shift b | 0 | 0 |
 //! | 5 | [`TILE`](slot::TILE) | `row_shift` | `tile_row_stride_B` | `slab_shift` | `slab_stride_B` |
 //! | 6 | [`BASE`](slot::BASE) | `row_base_B` | base address, low dword | base address, high dword | `tile_mode` |
-//! | 7 | — | 0 | 0 | 0 | 0 |
+//! | 7 | [`SAMPLES`](slot::SAMPLES) | samples per pixel | 0 | 0 | 0 |
 //! | 8–15 | [`U_FIELDS`](slot::U_FIELDS) | `src_shift` | `dst_shift` | `width` | 0 |
 //! | 16–23 | [`V_FIELDS`](slot::V_FIELDS) | `src_shift` | `dst_shift` | `width` | 0 |
 //! | 24–31 | [`R_FIELDS`](slot::R_FIELDS) | `src_shift` | `dst_shift` | `width` | 0 |
@@ -26,7 +26,8 @@
 //! - **OFFSET** is `isl_surf_get_image_offset_el(base level, base layer)`: for linear and
 //!   the legacy tilings the base layer (or Gfx9+ 3D slice) is already folded into `y`;
 //!   for Yf/Ys/Tile64, z is isl's z offset (the view's base slice plus the mip-tail z)
-//!   plus its array offset (the view's base layer). For GFX4_3D (3D before Gfx9) x/y is
+//!   plus its array offset (the view's base layer; for a multisampled surface the
+//!   physical slot `base_layer * samples`). For GFX4_3D (3D before Gfx9) x/y is
 //!   the origin of slice 0 of the level and z the view's base slice, so that views
 //!   starting at a slice other than 0 stay correct (equal to Mesa's for base slice 0).
 //! - **SIZE** is Mesa's, except that a 3D view's z is the view's slice count (Mesa uses
@@ -35,7 +36,8 @@
 //!   2^TILING.z) * STRIDE.z`, `y' += (z' >> TILING.z) * STRIDE.w`. GFX4_3D:
 //!   `(align(w_l, halign), align(h_l, valign))` with `TILING.z` = level; arrays, cubes and
 //!   Gfx9+ 3D: `(0, qpitch)` with `TILING.z = 0`; 3D surfaces whose tile has depth (Yf,
-//!   Ys, Tile64) carry the slice in the R fields and the slab term instead, so there
+//!   Ys, Tile64) and multisampled surfaces whose tile holds several samples (SKL/ICL
+//!   Ys, Tile64) carry `z'` in the R fields and the slab term instead, so there
 //!   `STRIDE.z = STRIDE.w = 0`.
 //! - **TILING.x/y** are Mesa's for linear `(0, 0)`, X `(log2(512/cpp), 3)` and Y
 //!   `(log2(16/cpp), 5)`; for the other tilings `log2(tile width / cpp)` and
@@ -45,7 +47,9 @@
 //! - **TILE**: `row_shift = log2(tile height)` (0 for linear), `tile_row_stride_B` =
 //!   bytes per row of tiles (`row_pitch_B * phys_height`; the pitch for linear);
 //!   `slab_shift = log2(tile depth)` and `slab_stride_B = (qpitch / tile height) *
-//!   tile_row_stride_B` for 3D Yf/Ys/Tile64, else 0.
+//!   tile_row_stride_B` for 3D Yf/Ys/Tile64; for a multisampled surface whose tile
+//!   holds `a > 1` samples `slab_shift = log2(a)` and the same `slab_stride_B` (one
+//!   qpitch per `a` physical slots); else 0.
 //! - **BASE**: `row_base_B` = the contribution of `y' = OFFSET.y` alone (its V fields
 //!   plus its row term; no x, z or swizzle), so a 1D view without layers may compute
 //!   `a = row_base_B + U-fields(x' * cpp)` and skip the y math (U and V fields never
@@ -53,16 +57,34 @@
 //!   address is 0 from the fill functions; drivers and executors set it with
 //!   [`ImageParam::set_base_address`]. `tile_mode` is [`Tiling::tile_mode`]: 0 linear, 1
 //!   X, 2 Y, 3 W, 4 Yf, 5 Ys, 6 Tile4, 7 Tile64.
+//! - **SAMPLES** is the surface's sample count (1 for every single-sampled surface and
+//!   for buffers, 0 for an unbound image), what `image_samples` returns. A multisampled
+//!   surface (isl's array layout, [`crate::msaa`]) keeps sample `s` of layer `l` in
+//!   physical array slot `l * samples + s`; the view stays in logical layers, so `SIZE.z`
+//!   counts logical layers and `OFFSET` is the origin of slot `base_layer * samples`.
+//!   The shader passes `z = l * SAMPLES.x + s` to the formula below, so `z'` is the
+//!   physical slot `p`. For Y (one sample per tile) `p` is folded into rows like an
+//!   array layer (`STRIDE.w = qpitch`). A tile that holds `a > 1` samples (SKL/ICL Ys,
+//!   Tile64 on Gfx12.5 and Xe2; isl's `isl_tiling_get_info` MSAA tiles) keeps sample
+//!   `p % a` inside the tile and puts slot group `p / a` one qpitch further per group
+//!   (`samples` is always a multiple of `a`): exactly the shape of a 3D tile with depth,
+//!   so the block holds the tile's S fields in the R slots, `slab_shift = log2(a)`,
+//!   `slab_stride_B = (qpitch / tile height) * tile_row_stride_B` and `STRIDE.w = 0`.
+//!   Every tiling isl gives multisampled surfaces ([`multisampled_tilings`]) is
+//!   described.
 //! - **Fields** (see [`TileInfo::address_fields`](crate::TileInfo::address_fields)):
 //!   bits `[src, src + width)` of the coordinate go to address bits `[dst, dst + width)`.
 //!   U takes the byte column `x' * cpp` and its last field is the tile column; V takes
-//!   the row `y'`; R the slice `z'` (3D tiles with depth only). Unused fields are
+//!   the row `y'`; R takes `z'`, whose in-tile bits are the 3D slice of a tile with
+//!   depth, or the in-tile sample of a multisampled surface whose tile holds several
+//!   samples (empty otherwise). Unused fields are
 //!   `(0, 0, 0)`: NIR's `bitfield_insert` returns the base when `bits == 0`.
 //!
 //! # The address formula
 //!
-//! With the coordinates of the access (`z` = layer for arrays and cubes, slice for 3D;
-//! a 1D array passes `(x, 0, layer)`; missing coordinates are 0), all in `u32` with NIR
+//! With the coordinates of the access (`z` = layer for arrays and cubes, slice for 3D,
+//! `layer * SAMPLES.x + sample` for multisampled images; a 1D array passes `(x, 0,
+//! layer)`; missing coordinates are 0), all in `u32` with NIR
 //! semantics (`ushr` masks its shift with 31, `ubfe` with 0 bits is 0):
 //!
 //! ```text
@@ -95,7 +117,9 @@
 //! row_pitch_B` after tiling instead would be wrong whenever qpitch is not a multiple of
 //! the tile height, which is the common case for Y and Tile4 (a 2D array of 16-row images
 //! with VALIGN 4 has qpitch 16, half a Y tile). The slab term is used only where qpitch
-//! is a whole number of tiles and the slice has in-tile bits: 3D Yf, Ys and Tile64.
+//! is a whole number of tiles and the slice has in-tile bits: 3D Yf, Ys and Tile64, and
+//! the multisampled Ys and Tile64 surfaces whose tile holds samples (isl aligns their
+//! images to the tile, so qpitch is whole tiles there too).
 
 use std::fmt;
 
@@ -125,11 +149,13 @@ pub mod slot {
     pub const TILE: u32 = 5;
     /// `row_base_B`, base address low, base address high, `tile_mode`.
     pub const BASE: u32 = 6;
+    /// The surface's sample count in x (y, z, w are 0).
+    pub const SAMPLES: u32 = 7;
     /// First of the U (byte column) fields.
     pub const U_FIELDS: u32 = 8;
     /// First of the V (row) fields.
     pub const V_FIELDS: u32 = 16;
-    /// First of the R (slice) fields.
+    /// First of the R fields (3D slice, or in-tile sample of a multisampled surface).
     pub const R_FIELDS: u32 = 24;
     /// Field slots per coordinate.
     pub const FIELDS_PER_AXIS: u32 = 8;
@@ -212,6 +238,19 @@ pub enum ParamError {
         /// The tiling.
         tiling: Tiling,
     },
+    /// The tile needs more `bitfield_insert` steps for one coordinate than the block has
+    /// field slots ([`slot::FIELDS_PER_AXIS`]). No tile the crate knows needs more than
+    /// 6 (the tests check every tiling, element size and sample count); this is returned
+    /// instead of silently dropping a field, which would address the wrong bytes.
+    TooManyFields {
+        /// The tiling.
+        tiling: Tiling,
+        /// The coordinate the fields take: U, V, or the one the R slots carry (R for 3D
+        /// slices, S for in-tile samples).
+        coord: Coord,
+        /// Fields the tile needs.
+        fields: u32,
+    },
 }
 
 impl fmt::Display for ParamError {
@@ -245,6 +284,17 @@ impl fmt::Display for ParamError {
                 "bit-6 swizzling of {tiling} surfaces on {gen} is not supported (it exists \
                  for X and Y surfaces before Gfx8 only)"
             ),
+            ParamError::TooManyFields {
+                tiling,
+                coord,
+                fields,
+            } => write!(
+                f,
+                "{tiling} needs {fields} fields for coordinate {}, more than the {} slots \
+                 of the parameter block",
+                coord.letter(),
+                slot::FIELDS_PER_AXIS
+            ),
         }
     }
 }
@@ -270,9 +320,11 @@ pub struct ImageParam {
     pub row_shift: u32,
     /// Slot 5.y: bytes per row of tiles.
     pub tile_row_stride_B: u32,
-    /// Slot 5.z: `log2(tile depth)`.
+    /// Slot 5.z: `log2(tile depth)`, or `log2(samples per tile)` for a multisampled
+    /// surface whose tile holds several samples.
     pub slab_shift: u32,
-    /// Slot 5.w: bytes between tile-depth slabs of 3D slices.
+    /// Slot 5.w: bytes between slabs (tile depth of 3D slices, or tile samples of
+    /// multisampled slots).
     pub slab_stride_B: u32,
     /// Slot 6.x: the address contribution of `OFFSET.y` alone.
     pub row_base_B: u32,
@@ -280,6 +332,9 @@ pub struct ImageParam {
     pub base_address: u64,
     /// Slot 6.w: [`Tiling::tile_mode`].
     pub tile_mode: u32,
+    /// Slot 7.x: samples per pixel (1 for single-sampled surfaces and buffers, 0
+    /// unbound).
+    pub samples: u32,
     /// Slots 8–15.
     pub u_fields: [Field; 8],
     /// Slots 16–23.
@@ -321,12 +376,45 @@ fn bitfield_insert(base: u32, insert: u32, offset: u32, bits: u32) -> u32 {
     }
 }
 
-fn fields_of(t: &TileInfo, axis: Coord) -> [Field; 8] {
+/// The `axis` fields of `t` in the block's eight slots, or [`ParamError::TooManyFields`]
+/// when they do not fit (never for the crate's tiles; see the variant).
+fn fields_of(t: &TileInfo, axis: Coord) -> Result<[Field; 8], ParamError> {
+    let fields = t.address_fields(axis);
     let mut out = [Field::default(); 8];
-    for (i, f) in t.address_fields(axis).into_iter().enumerate().take(8) {
-        out[i] = f;
+    if fields.len() > out.len() {
+        return Err(ParamError::TooManyFields {
+            tiling: t.tiling(),
+            coord: axis,
+            fields: fields.len() as u32,
+        });
     }
-    out
+    out[..fields.len()].copy_from_slice(&fields);
+    Ok(out)
+}
+
+/// What the R field slots and the slab term of the formula carry for a surface of
+/// dimensionality `dim` with tile `t`: the tile coordinate and `log2` of its extent in
+/// the tile (the `slab_shift`), or `None` when `z'` only reaches whole rows of tiles.
+///
+/// - A multisampled surface whose tile holds `a > 1` samples (SKL/ICL Ys, Tile64):
+///   physical slot `p` keeps sample bits `p % a` in the tile and sits `p / a` qpitch
+///   steps down (isl's `isl_tiling_get_info` gives the MSAA tile its `a`, and the
+///   generic address of docs/hardware/surface-layout.md §4 puts array slot `a` at tile
+///   row `a / tile_a` and in-tile sample `a % tile_a`), so the S fields take `p` and
+///   the slabs are groups of `a` slots.
+/// - A 3D surface whose tile has depth `d > 1` (Yf, Ys, Tile64): the R fields take
+///   `z % d` and the slabs are groups of `d` slices.
+///
+/// MSAA surfaces are 2D only, so the two never meet.
+pub(crate) fn z_in_tile(t: &TileInfo, dim: SurfDim) -> Option<(Coord, u32)> {
+    let e = t.logical_extent_el();
+    if e.a > 1 {
+        Some((Coord::S, e.a.trailing_zeros()))
+    } else if dim == SurfDim::D3 && e.d > 1 {
+        Some((Coord::R, t.slab_shift()))
+    } else {
+        None
+    }
 }
 
 /// `floor(log2(n))`, isl's `isl_log2u` (0 for 0).
@@ -355,6 +443,7 @@ impl ImageParam {
             row_base_B: 0,
             base_address: 0,
             tile_mode: 0,
+            samples: 0,
             u_fields: [Field::default(); 8],
             v_fields: [Field::default(); 8],
             r_fields: [Field::default(); 8],
@@ -388,6 +477,7 @@ impl ImageParam {
                 (self.base_address >> 32) as u32,
                 self.tile_mode,
             ],
+            slot::SAMPLES => [self.samples, 0, 0, 0],
             s if (slot::U_FIELDS..slot::U_FIELDS + n).contains(&s) => {
                 f(&self.u_fields[(s - slot::U_FIELDS) as usize])
             }
@@ -432,6 +522,7 @@ impl ImageParam {
             }
             out
         };
+        let samples = s(slot::SAMPLES)[0];
         let (o, sz, st, ti, sw, tl, ba) = (
             s(slot::OFFSET),
             s(slot::SIZE),
@@ -454,6 +545,7 @@ impl ImageParam {
             row_base_B: ba[0],
             base_address: ba[1] as u64 | (ba[2] as u64) << 32,
             tile_mode: ba[3],
+            samples,
             u_fields: fields(slot::U_FIELDS),
             v_fields: fields(slot::V_FIELDS),
             r_fields: fields(slot::R_FIELDS),
@@ -462,7 +554,8 @@ impl ImageParam {
 
     /// The field formula of the module docs: byte offset from the surface base of
     /// coordinates `(x, y, z)` of the view (`z` = layer for arrays and cubes, slice for
-    /// 3D; 1D arrays pass `(x, 0, layer)`; absent coordinates 0). No bounds check.
+    /// 3D, `layer * samples + sample` for multisampled views; 1D arrays pass `(x, 0,
+    /// layer)`; absent coordinates 0). No bounds check.
     pub fn texel_address(&self, x: u32, y: u32, z: u32) -> u32 {
         let z = z.wrapping_add(self.offset[2]);
         let x = x
@@ -488,7 +581,9 @@ impl ImageParam {
     }
 
     /// Mesa's bounds check, unsigned: every coordinate below the matching `SIZE` lane
-    /// (`coords` in NIR's form: a 1D array is `(x, layer)`, a cube `(x, y, face)`).
+    /// (`coords` in NIR's form: a 1D array is `(x, layer)`, a cube `(x, y, face)`, a
+    /// multisampled array `(x, y, layer)`, with the sample checked against `samples`
+    /// separately).
     pub fn in_bounds(&self, coords: &[u32]) -> bool {
         coords.iter().zip(self.size).all(|(&c, s)| c < s)
     }
@@ -497,7 +592,9 @@ impl ImageParam {
 /// Fills the parameter block of `view` of `surface` (Mesa's `isl_surf_fill_image_param`
 /// for slots 0–4, plus the extension slots; see the module docs). `bit6_swizzle` is the
 /// device's swizzling (Mesa's `has_bit6_swizzling`), only valid before Gfx8 and for
-/// linear, X and Y surfaces.
+/// linear, X and Y surfaces. The view's layers are logical layers; a multisampled
+/// view is addressed with `z = layer * SAMPLES.x + sample`, for every tiling isl gives
+/// multisampled surfaces ([`multisampled_tilings`]).
 pub fn fill_image_param(
     surface: &Surface,
     view: &ImageView,
@@ -541,6 +638,12 @@ pub fn fill_image_param(
     if bit6_swizzle.is_enabled() && (gen.ver() >= 8 || swizzle_applies(tiling).is_none()) {
         return Err(ParamError::SwizzleUnsupported { gen, tiling });
     }
+    let samples = surface.samples();
+    let tile = surface.tile_info();
+    // The coordinate the R fields and slabs carry, if any: the in-tile sample of a
+    // multisampled surface whose tile holds several samples, or the in-tile slice of a
+    // 3D tile with depth.
+    let in_tile = z_in_tile(tile, surface.dim());
 
     let mut p = ImageParam::unbound();
     let d = surface.desc();
@@ -558,11 +661,20 @@ pub fn fill_image_param(
     ];
 
     let gfx4_3d = surface.dim_layout() == DimLayout::GFX4_3D;
-    let tile = surface.tile_info();
-    let slabs = dim == SurfDim::D3 && tile.logical_extent_el().d > 1;
-    // The ranges were checked above, so the image exists.
+    let slabs = in_tile.is_some();
+    // The ranges were checked above, so the image exists. A multisampled view starts at
+    // sample 0 of its base layer, physical slot base_layer * samples (MSAA surfaces are
+    // 2D, never GFX4_3D); the product is below the surface's physical slot count. For
+    // the standard tilings the slot comes back as isl's array offset and goes to
+    // OFFSET.z, so z' = z + OFFSET.z is the physical slot itself, whose low bits are
+    // the in-tile sample when the tile holds samples.
+    let first = if gfx4_3d {
+        0
+    } else {
+        view.base_layer * samples
+    };
     let o = surface
-        .image_offset_el(level, if gfx4_3d { 0 } else { view.base_layer })
+        .image_offset_el(level, first)
         .map_err(|_| ParamError::LevelOutOfRange {
             level,
             levels: surface.levels(),
@@ -610,16 +722,17 @@ pub fn fill_image_param(
 
     p.row_shift = tile.row_shift();
     p.tile_row_stride_B = pitch.wrapping_mul(tile.phys_height());
-    if slabs {
-        p.slab_shift = tile.slab_shift();
+    p.u_fields = fields_of(tile, Coord::U)?;
+    p.v_fields = fields_of(tile, Coord::V)?;
+    if let Some((coord, shift)) = in_tile {
+        // One slab (t.d slices, or t.a sample slots) per qpitch: isl aligns the images
+        // of these tilings to the tile, so qpitch is a whole number of tile rows.
+        p.slab_shift = shift;
         p.slab_stride_B = (surface.array_pitch_el_rows() / t.h).wrapping_mul(p.tile_row_stride_B);
-    }
-    p.u_fields = fields_of(tile, Coord::U);
-    p.v_fields = fields_of(tile, Coord::V);
-    if slabs {
-        p.r_fields = fields_of(tile, Coord::R);
+        p.r_fields = fields_of(tile, coord)?;
     }
     p.tile_mode = tiling.tile_mode();
+    p.samples = samples;
 
     let mut row = 0u32;
     for f in &p.v_fields {
@@ -645,6 +758,8 @@ pub fn fill_buffer_image_param(format: Format, size_bytes: u64) -> ImageParam {
         width: 32,
     };
     p.tile_mode = Tiling::Linear.tile_mode();
+    // A texel buffer is single-sampled.
+    p.samples = 1;
     p
 }
 
@@ -652,6 +767,31 @@ pub fn fill_buffer_image_param(format: Format, size_bytes: u64) -> ImageParam {
 /// (isl's filters with `ISL_SURF_USAGE_STORAGE_BIT`; cubes are 2D).
 pub fn storage_tilings(gen: Gen, format: Format, dim: SurfDim) -> Vec<Tiling> {
     allowed_tilings(gen, format, dim, Usage::STORAGE, 1)
+}
+
+/// The tilings a multisampled 2D colour storage image of `format` with `samples`
+/// samples may have on `gen`, in [`Tiling::ALL`] order; empty when isl would not lay
+/// such a surface out in its array MSAA layout at all (Gfx6 and older, a sample count
+/// the generation lacks, a format that cannot be multisampled: see
+/// [`MsaaRefusal`](crate::MsaaRefusal)). With `samples == 1` this is
+/// [`storage_tilings`]`(gen, format, SurfDim::D2)`.
+///
+/// isl's filters give:
+/// - Gfx7–8: Y. The Gfx6+ filter of isl_gfx7.c drops linear and X for multisampled
+///   surfaces (the PRM requires tiled MSAA surfaces, and W is only for stencil);
+/// - Gfx9–12: Y and Ys. The same filter also drops Yf for multisampled surfaces
+///   ("isl does not use Yf for compressed, multisampled or 3D surfaces");
+/// - Gfx12.5 and Xe2: Tile64 only. isl_gfx12.c's Gfx12.5 filter (and the Xe2 filter of
+///   isl_gfx20.c) keep only Tile64 when `samples > 1`, citing RENDER_SURFACE_STATE's
+///   Number of Multisamples ("must not be programmed to anything other than
+///   MULTISAMPLECOUNT_1 unless the Tile Mode field is programmed to Tile64"); Tile64
+///   does not exist for 24/48/96-bit formats, which then have none.
+pub fn multisampled_tilings(gen: Gen, format: Format, samples: u32) -> Vec<Tiling> {
+    let usage = Usage::STORAGE;
+    if crate::msaa::refusal(gen, SurfDim::D2, format, usage, 1, samples).is_some() {
+        return Vec::new();
+    }
+    allowed_tilings(gen, format, SurfDim::D2, usage, samples)
 }
 
 /// The largest number of U, V and R fields over a set of tilings: how many
@@ -663,24 +803,50 @@ pub struct FieldCounts {
     pub u: u32,
     /// V (row) fields.
     pub v: u32,
-    /// R (slice) fields; 0 unless a 3D tile has depth.
+    /// R fields: the in-tile slice of a 3D tile with depth, or the in-tile sample of a
+    /// multisampled surface whose tile holds several samples; else 0.
     pub r: u32,
 }
 
-/// [`FieldCounts`] over [`storage_tilings`]`(gen, format, dim)`.
-pub fn max_address_fields(gen: Gen, format: Format, dim: SurfDim) -> FieldCounts {
+/// [`FieldCounts`] over `tilings` for surfaces of `dim` with `samples` samples.
+fn field_counts(
+    gen: Gen,
+    format: Format,
+    dim: SurfDim,
+    samples: u32,
+    tilings: Vec<Tiling>,
+) -> FieldCounts {
     let mut c = FieldCounts::default();
-    for t in storage_tilings(gen, format, dim) {
-        let Ok(tile) = TileInfo::new(t, gen, dim, format.bpb(), 1) else {
+    for t in tilings {
+        let Ok(tile) = TileInfo::new(t, gen, dim, format.bpb(), samples) else {
             continue;
         };
         c.u = c.u.max(tile.address_fields(Coord::U).len() as u32);
         c.v = c.v.max(tile.address_fields(Coord::V).len() as u32);
-        if dim == SurfDim::D3 && tile.logical_extent_el().d > 1 {
-            c.r = c.r.max(tile.address_fields(Coord::R).len() as u32);
+        if let Some((coord, _)) = z_in_tile(&tile, dim) {
+            c.r = c.r.max(tile.address_fields(coord).len() as u32);
         }
     }
     c
+}
+
+/// [`FieldCounts`] over [`storage_tilings`]`(gen, format, dim)` (single-sampled
+/// surfaces; see [`max_multisampled_address_fields`] for multisampled ones).
+pub fn max_address_fields(gen: Gen, format: Format, dim: SurfDim) -> FieldCounts {
+    field_counts(gen, format, dim, 1, storage_tilings(gen, format, dim))
+}
+
+/// [`FieldCounts`] over [`multisampled_tilings`]`(gen, format, samples)`, with the
+/// tiles of that sample count: `r` counts the in-tile sample fields of the tiles that
+/// hold several samples (SKL/ICL Ys, Tile64). All zero when there is no such tiling.
+pub fn max_multisampled_address_fields(gen: Gen, format: Format, samples: u32) -> FieldCounts {
+    field_counts(
+        gen,
+        format,
+        SurfDim::D2,
+        samples,
+        multisampled_tilings(gen, format, samples),
+    )
 }
 
 #[cfg(test)]

@@ -12,6 +12,9 @@
 //! - [`Surface`]: isl's layout (dimension layout, alignment, qpitch, mip placement and
 //!   tails, row pitch, size; docs/hardware/surface-layout.md §7) and [`Surface::texel_offset`], the
 //!   reference byte address of a texel (§4, §7.11), with Mesa's bit-6 swizzle ([`swizzle`]).
+//! - Multisampled colour surfaces in isl's array layout ([`msaa`]):
+//!   [`SurfaceDesc::samples`], [`Surface::sample_offset`], and the tilings isl gives them
+//!   ([`multisampled_tilings`]).
 //! - [`fill_image_param`]: the parameter block shaders read to compute texel addresses
 //!   themselves; its layout and address formula are documented in [`image_param`], and
 //!   [`ImageParam::texel_address`] evaluates the formula.
@@ -52,6 +55,8 @@ pub mod format_name;
 pub mod generation;
 pub mod image_param;
 pub(crate) mod miptail;
+pub mod msaa;
+pub mod msaa_address;
 pub mod surface;
 pub mod swizzle;
 pub mod tile;
@@ -69,9 +74,11 @@ pub use format_name::UnknownFormat;
 pub use format_name::{ParseFormatError, Unsupported, UnsupportedFormat};
 pub use generation::{Gen, ParseGenError, Platform};
 pub use image_param::{
-    fill_buffer_image_param, fill_image_param, max_address_fields, storage_tilings, FieldCounts,
-    ImageParam, ImageView, ParamError,
+    fill_buffer_image_param, fill_image_param, max_address_fields, max_multisampled_address_fields,
+    multisampled_tilings, storage_tilings, FieldCounts, ImageParam, ImageView, ParamError,
 };
+pub use msaa::{physical_slot, MsaaRefusal};
+pub use msaa_address::SampleAddressError;
 pub use surface::{AddressError, ImageInfo, ImageOffset, LayoutError, Surface, SurfaceDesc};
 pub use swizzle::Bit6Swizzle;
 pub use tile::{BitSrc, Coord, Field, IslTiling, TileCoord, TileError, TileInfo, Tiling};

@@ -3,11 +3,12 @@
 //!
 //! [`Surface::new`] follows isl step by step: dimension layout, tile, image alignment,
 //! level-0 extent, array pitch span, mip-tail start, total extent and array pitch
-//! (qpitch), row pitch, size. Surfaces are single-sampled and have no auxiliary surface
-//! (isl's `DISABLE_AUX`).
+//! (qpitch), row pitch, size. Surfaces have no auxiliary surface (isl's `DISABLE_AUX`).
+//! Multisampled colour surfaces use isl's array layout, every sample a physical array
+//! slice ([`crate::msaa`]); they are addressed with [`Surface::sample_offset`].
 //!
 //! Units: `_el` values are elements (compression blocks for compressed formats), `_sa`
-//! values are samples (pixels, as everything here is single-sampled), `_B` values bytes.
+//! values are samples (pixels of a single-sampled surface), `_B` values bytes.
 
 use std::fmt;
 
@@ -17,6 +18,7 @@ use crate::dim_layout::choose_dim_layout;
 use crate::format::Format;
 use crate::generation::Gen;
 use crate::miptail;
+use crate::msaa::{refusal as msaa_refusal, MsaaRefusal};
 use crate::swizzle::{bit6_swizzle, swizzle_applies, Bit6Swizzle};
 use crate::tile::{TileCoord, TileError, TileInfo, Tiling};
 use crate::tiling_filter::{rejection, FilterInput};
@@ -54,7 +56,8 @@ pub struct SurfaceDesc {
     pub levels: u32,
     /// Array layers (1 for 3D; six per cube for cube maps).
     pub array_len: u32,
-    /// Samples; only 1 is supported.
+    /// Samples per pixel: 1, or 2, 4, 8, 16 for a multisampled 2D colour surface in
+    /// isl's array layout (see [`crate::msaa`] for what is accepted).
     pub samples: u32,
     /// The tiling.
     pub tiling: Tiling,
@@ -102,6 +105,12 @@ impl SurfaceDesc {
     /// Sets the number of array layers.
     pub fn array_len(mut self, array_len: u32) -> SurfaceDesc {
         self.array_len = array_len;
+        self
+    }
+
+    /// Sets the number of samples per pixel (1 for a single-sampled surface).
+    pub fn samples(mut self, samples: u32) -> SurfaceDesc {
+        self.samples = samples;
         self
     }
 
@@ -164,10 +173,13 @@ pub enum LayoutError {
         /// `floor(log2(max extent)) + 1`.
         max: u32,
     },
-    /// Multisampled surfaces are not modelled (storage images are single-sampled).
+    /// A multisampled surface the crate does not lay out (see [`crate::msaa`]): isl
+    /// would refuse it, or store it interleaved, which is not modelled.
     Multisampled {
         /// The sample count given.
         samples: u32,
+        /// Why it is refused.
+        reason: MsaaRefusal,
     },
     /// The cube-map constraints are violated.
     Cube {
@@ -236,10 +248,9 @@ impl fmt::Display for LayoutError {
                 f,
                 "{levels} levels requested but the mip chain has only {max}"
             ),
-            LayoutError::Multisampled { samples } => write!(
-                f,
-                "{samples} samples: only single-sampled surfaces are supported"
-            ),
+            LayoutError::Multisampled { samples, reason } => {
+                write!(f, "{samples} samples: {reason}")
+            }
             LayoutError::Cube { reason } => write!(f, "invalid cube map: {reason}"),
             LayoutError::UsageFormat {
                 usage,
@@ -452,8 +463,11 @@ fn validate(d: &SurfaceDesc) -> Result<(), LayoutError> {
             return Err(LayoutError::ZeroExtent { what });
         }
     }
-    if d.samples != 1 {
-        return Err(LayoutError::Multisampled { samples: d.samples });
+    if let Some(reason) = msaa_refusal(d.gen, d.dim, d.format, d.usage, d.levels, d.samples) {
+        return Err(LayoutError::Multisampled {
+            samples: d.samples,
+            reason,
+        });
     }
     let must_be_one = |what, value: u32| {
         if value != 1 {
@@ -602,11 +616,13 @@ impl Surface {
                 d: 1,
                 a: desc.array_len,
             },
+            // isl's ISL_MSAA_LAYOUT_ARRAY: each sample is a physical array slice
+            // (samples is 1 for single-sampled surfaces).
             SurfDim::D2 => Extent4d {
                 w: desc.width,
                 h: desc.height,
                 d: 1,
-                a: desc.array_len,
+                a: desc.array_len * desc.samples,
             },
             SurfDim::D3 => Extent4d {
                 w: desc.width,
@@ -1033,9 +1049,15 @@ impl Surface {
         self.desc.levels
     }
 
-    /// Array layers (cube faces included); 1 for 3D.
+    /// Logical array layers (cube faces included); 1 for 3D. A multisampled surface has
+    /// `array_len() * samples()` physical slices.
     pub fn array_len(&self) -> u32 {
-        self.phys_level0_sa.a
+        self.phys_level0_sa.a / self.desc.samples
+    }
+
+    /// Samples per pixel (1 for a single-sampled surface).
+    pub fn samples(&self) -> u32 {
+        self.desc.samples
     }
 
     /// The tile geometry.
@@ -1189,7 +1211,8 @@ impl Surface {
     }
 
     /// Where the image of `level` and array layer (cube face, or 3D slice `z`) starts:
-    /// isl's `isl_surf_get_image_offset_el`.
+    /// isl's `isl_surf_get_image_offset_el`. For a multisampled surface `layer_or_z` is a
+    /// physical slot, `layer * samples + sample`.
     pub fn image_offset_el(
         &self,
         level: u32,
@@ -1281,7 +1304,7 @@ impl Surface {
     }
 
     /// Every image of the surface: each level, then each layer (or 3D slice of that
-    /// level), in order.
+    /// level), in order; each physical slot of a multisampled surface.
     pub fn images(&self) -> impl Iterator<Item = ImageInfo> + '_ {
         (0..self.desc.levels).flat_map(move |level| {
             let e = self.level_extent_el(level);
@@ -1310,6 +1333,9 @@ impl Surface {
     /// This is the offset of the element's first byte. Power-of-two elements are
     /// contiguous in every tiling; 24/48/96-bit elements may straddle a tile column, see
     /// [`texel_byte_offset`](Self::texel_byte_offset).
+    ///
+    /// On a multisampled surface `z_or_layer` is the physical slot `layer * samples +
+    /// sample`; [`sample_offset`](Self::sample_offset) takes layer and sample apart.
     pub fn texel_offset(
         &self,
         x: u32,
@@ -1375,7 +1401,10 @@ impl Surface {
                     y: row,
                     z: o.z_el,
                     array: o.array_offset,
-                    sample: 0,
+                    // The sample bits inside a tile are the slot modulo the tile's sample
+                    // count (docs/hardware/surface-layout.md §4); for tiles without
+                    // samples that count is 1 and this is 0.
+                    sample: o.array_offset,
                 },
             )
         };

@@ -74,7 +74,7 @@ use crate::texel::{decode_channel, encode_channel, ChannelKind, TexelLayout};
 use ir::bounds::Interval;
 use ir::eval::{eval_alu, Operand};
 use ir::interp::{EnvError, IntrinsicCall};
-use ir::{AluOp, AtomicOp, ImageDecl, ImageDim, IndexKind, IntrinsicOp, Type};
+use ir::{AluOp, AluType, AtomicOp, ImageDecl, ImageDim, IndexKind, IntrinsicOp, Type};
 use std::fmt;
 
 /// Why an image intrinsic cannot execute (beyond memory errors).
@@ -144,7 +144,7 @@ fn check_storage(decl: &ImageDecl, b: &ImageBinding) -> Result<(), ImageError> {
         use tiling::SurfDim;
         let want = match decl.dim {
             ImageDim::D1 => SurfDim::D1,
-            ImageDim::D2 | ImageDim::Cube => SurfDim::D2,
+            ImageDim::D2 | ImageDim::Cube | ImageDim::Ms => SurfDim::D2,
             ImageDim::D3 => SurfDim::D3,
             ImageDim::Buffer => unreachable!("checked above"),
         };
@@ -153,6 +153,18 @@ fn check_storage(decl: &ImageDecl, b: &ImageBinding) -> Result<(), ImageError> {
             return Err(ImageError::Mismatch {
                 image: decl.name.clone(),
                 reason: format!("a {} image is bound to a {have} surface", decl.dim),
+            });
+        }
+        // Vulkan: an `MS` image is bound to views of more than one sample, any other
+        // to single-sampled ones.
+        let samples = surface.desc().samples;
+        if (samples > 1) != (decl.dim == ImageDim::Ms) {
+            return Err(ImageError::Mismatch {
+                image: decl.name.clone(),
+                reason: format!(
+                    "a {} image is bound to a surface of {samples} samples",
+                    decl.dim
+                ),
             });
         }
     }
@@ -229,6 +241,8 @@ pub fn texel_offset_at_lod(
     };
     // (x, y, layer-or-slice) of the texel, relative to the view.
     let (x, y, z, z_limit) = match (decl.dim, decl.arrayed) {
+        (ImageDim::Ms, false) => (c(0), c(1), 0, 1),
+        (ImageDim::Ms, true) => (c(0), c(1), c(2), ext.layers),
         (ImageDim::Buffer, _) => (c(0), 0, 0, 1),
         (ImageDim::D1, false) => (c(0), 0, 0, 1),
         (ImageDim::D1, true) => (c(0), 0, c(1), ext.layers),
@@ -238,8 +252,39 @@ pub fn texel_offset_at_lod(
         (ImageDim::Cube, true) => (c(0), c(1), c(2), ext.layers),
         (ImageDim::D3, _) => (c(0), c(1), c(2), ext.depth),
     };
-    b.view_texel_offset(&ext, [x, y, z], z_limit)
+    // A multisampled image's sample is its coordinate's last component.
+    let sample = match decl.dim {
+        ImageDim::Ms => c(usize::from(decl.coord_components()) - 1),
+        _ => 0,
+    };
+    b.view_texel_offset(&ext, [x, y, z], z_limit, sample)
         .map_err(|reason| ImageError::Unsupported { reason })
+}
+
+/// `Some` when `coord` fetches a sample of a multisampled texture at or beyond its
+/// sample count: Vulkan leaves such a texel fetch undefined (an invalid texel, without
+/// `robustImageAccess2`), and the sampler's `ld2dms_w` clamps the index to the last
+/// sample where the reference reads the out-of-range replacement. Storage images are
+/// bounds-checked by the untyped path's code, which matches the reference's 0.
+fn invalid_sample(decl: &ImageDecl, b: &ImageBinding, coord: &[u64]) -> Option<()> {
+    let sampled = decl.access.contains(ir::Access::SAMPLED);
+    let last = usize::from(decl.coord_components()).checked_sub(1)?;
+    let s = *coord.get(last)?;
+    (decl.dim == ImageDim::Ms && sampled && s as u32 >= b.samples()).then_some(())
+}
+
+/// Intervals that take every value of the load's `dest_type`, for an undefined texel.
+fn any_value(call: &IntrinsicCall<'_>) -> [Option<Interval>; 4] {
+    let float = call
+        .index(IndexKind::DestType)
+        .and_then(AluType::from_index)
+        .is_some_and(|t| t.base == ir::BaseType::Float);
+    let every = if float {
+        Interval::new(f64::NEG_INFINITY, f64::INFINITY)
+    } else {
+        Interval::integers(f64::NEG_INFINITY, f64::INFINITY)
+    };
+    [Some(every); 4]
 }
 
 /// The size `image_size` returns for mip level `lod` of the view (NIR's `lod`: signed
@@ -253,8 +298,8 @@ pub fn image_size(decl: &ImageDecl, b: &ImageBinding, lod: u64) -> [u64; 3] {
     match (decl.dim, decl.arrayed) {
         (ImageDim::Buffer, _) | (ImageDim::D1, false) => [ext.width, 1, 1],
         (ImageDim::D1, true) => [ext.width, ext.layers, 1],
-        (ImageDim::D2, false) => [ext.width, ext.height, 1],
-        (ImageDim::D2, true) => [ext.width, ext.height, ext.layers],
+        (ImageDim::D2 | ImageDim::Ms, false) => [ext.width, ext.height, 1],
+        (ImageDim::D2 | ImageDim::Ms, true) => [ext.width, ext.height, ext.layers],
         // NIR's lower_cube_size: a 2D-array size query with z divided by 6.
         (ImageDim::Cube, _) => [ext.width, ext.height, ext.layers / 6],
         (ImageDim::D3, _) => [ext.width, ext.height, ext.depth],
@@ -268,7 +313,9 @@ pub struct ViewBytes {
     pub width: u64,
     /// Height in texels (1 for 1D and buffers).
     pub height: u64,
-    /// Layers, or slices of a 3D view.
+    /// Layers, or slices of a 3D view; of a multisampled view, layers times samples,
+    /// the samples of a layer one after the other (sample `s` of layer `l` is `l *
+    /// samples + s`, isl's physical slice).
     pub layers: u64,
     /// Bytes per texel.
     pub texel_bytes: usize,
@@ -295,28 +342,24 @@ pub fn view_bytes(mem: &Memory, binding: u32) -> Result<ViewBytes, ImageError> {
         reason: format!("the view at binding {binding} has no level 0"),
     })?;
     let tb = b.state_texel_bytes();
-    let layers = ext.layers.max(ext.depth);
+    let samples = u64::from(b.samples());
+    let z_limit = ext.layers.max(ext.depth);
+    let layers = z_limit * samples;
     let data = &mem.allocation(b.alloc).bytes;
     let mut bytes = Vec::with_capacity((ext.width * ext.height * layers) as usize * tb);
-    for z in 0..layers {
+    for slice in 0..layers {
+        let (z, sample) = (slice / samples, slice % samples);
         for y in 0..ext.height {
             for x in 0..ext.width {
-                let off = match &b.storage {
-                    ImageStorage::Buffer { .. } => x * tb as u64,
-                    ImageStorage::Surface { surface, .. } => surface
-                        .texel_offset(
-                            x as u32,
-                            y as u32,
-                            ext.base_layer + z as u32,
-                            ext.level,
-                            b.bit6_swizzle,
-                        )
-                        .map_err(|e| ImageError::Unsupported {
-                            reason: format!(
-                                "the layout reference rejects texel ({x}, {y}, {z}): {e}"
-                            ),
-                        })?,
-                } as usize;
+                let at = [x as i64, y as i64, z as i64];
+                let off = b
+                    .view_texel_offset(&ext, at, z_limit, sample as i64)
+                    .map_err(|reason| ImageError::Unsupported { reason })?
+                    .ok_or_else(|| ImageError::Unsupported {
+                        reason: format!(
+                            "texel ({x}, {y}, {z}) sample {sample} is outside its view"
+                        ),
+                    })? as usize;
                 let texel = data
                     .get(off..off + tb)
                     .ok_or_else(|| ImageError::Unsupported {
@@ -542,7 +585,7 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
                 continue;
             }
             IntrinsicOp::ImageSamples => {
-                call.set_dest(lane, &[1]);
+                call.set_dest(lane, &[u64::from(b.samples())]);
                 continue;
             }
             _ => {}
@@ -573,10 +616,16 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
                 };
                 let offset = texel_offset_at_lod(decl, b, call.src(0, lane), lod)
                     .map_err(|e| lane_err(lane, e))?;
+                let undefined = invalid_sample(decl, b, call.src(0, lane)).is_some();
                 let t = load_texel(mem, alloc, offset, &layout, &ctx, lane)?;
                 call.set_dest(lane, &t.rgba);
                 if call.tracks_bounds() && call.dest_type.is_some_and(|t| t.bit_size() == 32) {
-                    call.set_dest_bounds(lane, &t.bounds(mem, &layout));
+                    let bounds = if undefined {
+                        any_value(call)
+                    } else {
+                        t.bounds(mem, &layout)
+                    };
+                    call.set_dest_bounds(lane, &bounds);
                 }
             }
             IntrinsicOp::ImageStore => {

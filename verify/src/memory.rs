@@ -235,6 +235,14 @@ pub struct ImageBinding {
 }
 
 impl ImageBinding {
+    /// Samples per texel: the surface's (1 for texel buffers).
+    pub fn samples(&self) -> u32 {
+        match &self.storage {
+            ImageStorage::Surface { surface, .. } => surface.desc().samples,
+            ImageStorage::Buffer { .. } => 1,
+        }
+    }
+
     /// Bytes per texel of the surface-state format.
     pub fn state_texel_bytes(&self) -> usize {
         (self.state_format.bpb() / 8) as usize
@@ -288,16 +296,22 @@ impl ImageBinding {
     }
 
     /// The byte offset in the allocation of texel `(x, y, z)` of the view at `ext` (z: the
-    /// array layer or 3D slice, below `z_limit`), or `None` when the texel is outside the
-    /// view. The error is the layout reference's rejection, worded for the caller's error.
+    /// array layer or 3D slice, below `z_limit`), sample `sample` of a multisampled
+    /// surface (0 otherwise), or `None` when the texel is outside the view. The error is
+    /// the layout reference's rejection, worded for the caller's error.
     pub(crate) fn view_texel_offset(
         &self,
         ext: &ViewExtent,
         [x, y, z]: [i64; 3],
         z_limit: u64,
+        sample: i64,
     ) -> Result<Option<u64>, String> {
         let inside = |v: i64, n: u64| v >= 0 && (v as u64) < n;
-        if !(inside(x, ext.width) && inside(y, ext.height) && inside(z, z_limit)) {
+        if !(inside(x, ext.width)
+            && inside(y, ext.height)
+            && inside(z, z_limit)
+            && inside(sample, u64::from(self.samples())))
+        {
             return Ok(None);
         }
         match &self.storage {
@@ -305,15 +319,28 @@ impl ImageBinding {
             ImageStorage::Surface { surface, .. } => {
                 // The view's first layer (3D: first slice) is layer (slice) 0.
                 let zz = ext.base_layer + z as u32;
-                surface
-                    .texel_offset(x as u32, y as u32, zz, ext.level, self.bit6_swizzle)
-                    .map(Some)
-                    .map_err(|e| {
-                        format!(
-                            "the layout reference rejects texel ({x}, {y}, {zz}) of level {}: {e}",
-                            ext.level
+                let at = if surface.desc().samples > 1 {
+                    surface
+                        .sample_offset(
+                            x as u32,
+                            y as u32,
+                            zz,
+                            sample as u32,
+                            ext.level,
+                            self.bit6_swizzle,
                         )
-                    })
+                        .map_err(|e| e.to_string())
+                } else {
+                    surface
+                        .texel_offset(x as u32, y as u32, zz, ext.level, self.bit6_swizzle)
+                        .map_err(|e| e.to_string())
+                };
+                at.map(Some).map_err(|e| {
+                    format!(
+                        "the layout reference rejects texel ({x}, {y}, {zz}) sample {sample} of level {}: {e}",
+                        ext.level
+                    )
+                })
             }
         }
     }

@@ -28,7 +28,10 @@ use ir::{AluType, IndexKind, IntrinsicOp, Type};
 pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), EnvError> {
     call.check_sources()?;
     match call.op() {
-        IntrinsicOp::SamplerLd | IntrinsicOp::SamplerLdLz => sampler_ld(mem, call),
+        IntrinsicOp::SamplerLd
+        | IntrinsicOp::SamplerLdLz
+        | IntrinsicOp::SamplerLdMcs
+        | IntrinsicOp::SamplerLd2dmsW => sampler_ld(mem, call),
         IntrinsicOp::SamplerResinfo => sampler_resinfo(mem, call),
         IntrinsicOp::SamplerSampleL | IntrinsicOp::SamplerGather4 => sampler_sample(mem, call),
         IntrinsicOp::LscLoadBlock2d | IntrinsicOp::LscStoreBlock2d => block(mem, call),
@@ -310,17 +313,28 @@ fn typed_block(
     scatter_to_lanes(call, &r)
 }
 
+/// The sampler's unfiltered loads: `ld` (u, v, lod, r), `ld_lz` (u, v, r), `ld_mcs`
+/// (u, v, r) and `ld2dms_w` (si, mcsl, mcsh, u, v, r).
 fn sampler_ld(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), EnvError> {
-    let lz = call.op() == IntrinsicOp::SamplerLdLz;
+    let op = call.op();
     let channels = call
         .index(IndexKind::Channels)
         .filter(|c| (1..=0xf).contains(c))
         .ok_or_else(|| MessageError::bad_index("channels"))?;
-    let dest_type = call
-        .index(IndexKind::DestType)
-        .and_then(AluType::from_index)
-        .ok_or_else(|| MessageError::bad_index("dest_type"))?;
-    let nsrc = if lz { 3 } else { 4 };
+    // `ld_mcs` returns the MCS dwords; the others the texel as `dest_type`.
+    let base = if op == IntrinsicOp::SamplerLdMcs {
+        ir::BaseType::Uint
+    } else {
+        call.index(IndexKind::DestType)
+            .and_then(AluType::from_index)
+            .ok_or_else(|| MessageError::bad_index("dest_type"))?
+            .base
+    };
+    let nsrc = match op {
+        IntrinsicOp::SamplerLd => 4,
+        IntrinsicOp::SamplerLd2dmsW => 6,
+        _ => 3,
+    };
     for i in 0..nsrc {
         if call.src_type(i) != Type::U32 {
             return Err(MessageError::shape(format!(
@@ -336,16 +350,24 @@ fn sampler_ld(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), EnvE
         surfaces: &surfaces,
         channels: channels as u8,
         dest_bits: call.dest_type.map_or(32, |t| t.bit_size()),
-        dest_base: dest_type.base,
+        dest_base: base,
     };
-    // ld: u, v, lod, r; ld_lz: u, v, r.
-    let (u, v) = (lanes(call, 0), lanes(call, 1));
-    let (lod, r) = if lz {
-        (None, lanes(call, 2))
-    } else {
-        (Some(lanes(call, 2)), lanes(call, 3))
-    };
-    with_dest(call, |d| sampler::ld(mem, &msg, u, v, r, lod, d))
+    let l = |i| lanes(call, i);
+    match op {
+        IntrinsicOp::SamplerLdMcs => with_dest(call, |d| sampler::ld_mcs(mem, &msg, d)),
+        IntrinsicOp::SamplerLd2dmsW => {
+            let (si, uvr) = (l(0), [l(3), l(4), l(5)]);
+            with_dest(call, |d| sampler::ld2dms_w(mem, &msg, si, uvr, d))
+        }
+        IntrinsicOp::SamplerLd => {
+            let (u, v, lod, r) = (l(0), l(1), l(2), l(3));
+            with_dest(call, |d| sampler::ld(mem, &msg, u, v, r, Some(lod), d))
+        }
+        _ => {
+            let (u, v, r) = (l(0), l(1), l(2));
+            with_dest(call, |d| sampler::ld(mem, &msg, u, v, r, None, d))
+        }
+    }
 }
 
 /// `sample_l` (lod, u, v, r) and `gather4` (u, v, r).

@@ -60,6 +60,8 @@ pub const DEFAULT_LAYERS: u32 = 4;
 pub const DEFAULT_3D: [u32; 3] = [9, 7, 5];
 /// Default cube face size.
 pub const DEFAULT_CUBE: u32 = 8;
+/// Default samples per texel of multisampled images.
+pub const DEFAULT_SAMPLES: u32 = 4;
 /// Default number of texels of buffer images.
 pub const DEFAULT_BUFFER_TEXELS: u64 = 300;
 /// Default size of the push constants, in bytes.
@@ -869,7 +871,20 @@ fn default_layout(
             DEFAULT_LEVELS,
         ),
         (ImageDim::D3, true) => return Err("3D images cannot be arrayed".into()),
+        // Multisampled surfaces have one level (isl's array layout).
+        (ImageDim::Ms, a) => (
+            DEFAULT_WIDTH,
+            DEFAULT_HEIGHT,
+            1,
+            if a { DEFAULT_LAYERS } else { 1 },
+            1,
+        ),
         (ImageDim::Buffer, _) => unreachable!("buffers have no surface dimension"),
+    };
+    let samples = if decl.dim == ImageDim::Ms {
+        DEFAULT_SAMPLES
+    } else {
+        1
     };
     // A static layout fixes the tiling, the row pitch and the swizzle.
     let (tilings, pitch, swizzle) = match &decl.layout {
@@ -880,7 +895,10 @@ fn default_layout(
             w = w.min((l.row_pitch / cpp.max(1)).max(1));
             (vec![t], Some(l.row_pitch), Some(l.swizzle))
         }
-        // Without a static layout, the driver picks among its storage tilings.
+        // Without a static layout, the driver picks among its storage tilings (for a
+        // multisampled image, those whose tiles hold one sample, which the untyped
+        // address code reaches).
+        None if samples > 1 => (device.multisampled_storage_tilings_for(isl), None, None),
         None => (device.storage_tilings_for(isl, sdim), None, None),
     };
     if tilings.is_empty() {
@@ -890,7 +908,11 @@ fn default_layout(
         ));
     }
     let start = rng.below(tilings.len() as u64) as usize;
-    let base_level = if rng.below(3) == 0 && !plain { 1 } else { 0 };
+    let base_level = if rng.below(3) == 0 && !plain && levels > 1 {
+        1
+    } else {
+        0
+    };
     let layer_pick = if plain { 0 } else { rng.below(2) as u32 };
     let mut last_err = String::new();
     for k in 0..tilings.len() {
@@ -899,6 +921,7 @@ fn default_layout(
             .extent(w, h, d)
             .array_len(layers)
             .levels(levels)
+            .samples(samples)
             .usage(if decl.dim == ImageDim::Cube {
                 Usage::STORAGE | Usage::CUBE
             } else {

@@ -119,9 +119,8 @@ pub fn emit(
         op if op.is_lsc() => lsc::emit(cx, inst, i, dest),
         op if op.is_dataport() => dataport::emit(cx, inst, i, dest),
         LscLoadBlock2d | LscStoreBlock2d => block2d::emit(cx, inst, i, dest),
-        SamplerLd | SamplerLdLz | SamplerResinfo | SamplerSampleL | SamplerGather4 => {
-            sampler::emit(cx, inst, i, dest)
-        }
+        SamplerLd | SamplerLdLz | SamplerLdMcs | SamplerLd2dmsW | SamplerResinfo
+        | SamplerSampleL | SamplerGather4 => sampler::emit(cx, inst, i, dest),
         op if op.info().class == IntrinsicClass::Image => Err(cx.err(EmitErrorKind::NotLowered {
             intrinsic: op.name(),
         })),

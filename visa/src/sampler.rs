@@ -15,6 +15,10 @@
 //! (p1) load_lz.RGBA (M1, 16)  0x0:uw T6 v20.0 v10.0 v11.0
 //! ```
 //!
+//! `ld_mcs` and `ld2dms_w` (a multisampled texture's fetch) are `load_mcs` and
+//! `load_2dms_w`, spelled as `load_lz` with their own parameters (si, mcsl, mcsh, u,
+//! v, r for `load_2dms_w`); GenX_IR takes them on every sampler platform from BDW on.
+//!
 //! `resinfo` is spelled as IGC's printer spells `info_3d` and its assembler reads it
 //! (`CISA.y` `ResInfo3dInstruction`): the channels, the execution size, the surface,
 //! the LOD (a raw operand even when it is the constant 0) and then the destination,
@@ -183,7 +187,7 @@ pub fn emit(
                     .imm(u64::from(m.offset.to_index()) | sampler.as_ref().map_or(0, |(_, a)| *a)),
                 srcs.join(" ")
             ),
-            SamplerOp::Ld | SamplerOp::LdLz => format!(
+            SamplerOp::Ld | SamplerOp::LdLz | SamplerOp::LdMcs | SamplerOp::Ld2dmsW => format!(
                 "{p}{op}.{channels} {}  0x0:uw {surface} {dtext} {}",
                 c.es(),
                 srcs.join(" ")

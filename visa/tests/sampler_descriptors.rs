@@ -1,11 +1,14 @@
 //! The sampler send descriptors GenX_IR encodes equal the lowering's
-//! `sampler_descriptor`, for `ld`, `ld_lz`, `resinfo`, `sample_l` and `gather4`, every parameter
-//! count, the channel masks that are a prefix of RGBA and some that are not (which need
-//! a message header), three binding-table indices, `sample_l`'s sampler indices 0, 5,
-//! 15, 16 and 17 (from 16 on through the message header), and `gather4` of each
-//! channel with and without texel offsets (the header's), on SKL, ICL, TGL, DG2 and
-//! MTL (PVC has no sampler) and, without `ld_lz` (Gfx9's), on BDW, in SIMD16 kernels
-//! and in SIMD32 kernels whose messages are split in two.
+//! `sampler_descriptor`, for `ld`, `ld_lz`, `resinfo`, `sample_l`, `gather4`, `ld_mcs`
+//! and `ld2dms_w` (of multisampled images), every parameter count, the channel masks
+//! that are a prefix of RGBA and some that are not (which need a message header),
+//! three binding-table indices, `sample_l`'s sampler indices 0, 5, 15, 16 and 17 (from
+//! 16 on through the message header), and `gather4` of each channel with and without
+//! texel offsets (the header's), on SKL, ICL, TGL, DG2 and MTL (PVC has no sampler)
+//! and, without `ld_lz` (Gfx9's), on BDW, in SIMD16 kernels and in SIMD32 kernels
+//! whose messages are split in two; a SIMD16 message whose payload is over 11
+//! registers GenX_IR sends as two SIMD8 halves itself, which `sampler_descriptor`
+//! describes too (`halves`).
 //!
 //! Each message is an IR sampler intrinsic the back end emits; its sends are found by
 //! the `$N` comment GenX_IR writes after each `send` (the vISA instruction it came
@@ -24,7 +27,8 @@ struct Probe {
     channels: u8,
     /// Parameters that are not the constant 0 (the leading ones).
     params: u32,
-    /// The image: 0, 1 or 2 (bindings 0, 3 and 200).
+    /// The image: 0, 1 or 2 (bindings 0, 3 and 200; the multisampled images of
+    /// `ld_mcs` and `ld2dms_w` 1, 4 and 201).
     image: usize,
     /// The sampler index (`sample_l`, `gather4`).
     sampler: u32,
@@ -33,6 +37,23 @@ struct Probe {
 }
 
 const BINDINGS: [u8; 3] = [0, 3, 200];
+
+/// The bindings of the multisampled images `@m0`, `@m1` and `@m2`.
+const MS_BINDINGS: [u8; 3] = [1, 4, 201];
+
+/// Whether the probe reads a multisampled image.
+fn multisampled(op: SamplerOp) -> bool {
+    matches!(op, SamplerOp::LdMcs | SamplerOp::Ld2dmsW)
+}
+
+/// The binding-table index of a probe's image.
+fn binding(p: &Probe) -> u8 {
+    if multisampled(p.op) {
+        MS_BINDINGS[p.image]
+    } else {
+        BINDINGS[p.image]
+    }
+}
 
 /// `sample_l`'s sampler indices: the descriptor's 4 bits, and past them.
 const SAMPLERS: [u32; 5] = [0, 5, 15, 16, 17];
@@ -47,6 +68,8 @@ fn probes() -> Vec<Probe> {
         (SamplerOp::Resinfo, 1),
         (SamplerOp::SampleL, 4),
         (SamplerOp::Gather4, 3),
+        (SamplerOp::LdMcs, 3),
+        (SamplerOp::Ld2dmsW, 6),
     ] {
         for params in 1..=max {
             // `gather4` names one channel.
@@ -98,12 +121,13 @@ fn ir_line(p: &Probe, n: usize) -> String {
         .filter(|(k, _)| p.channels & (1 << k) != 0)
         .map(|(_, c)| c)
         .collect();
-    // %1..%4 are per-lane values, %5 the constant 0.
+    // %1..%4 are per-lane values (`ld2dms_w`'s fifth and sixth parameters %1 and %2
+    // again), %5 the constant 0.
     let total = p.op.params().len() as u32;
     let srcs: Vec<String> = (0..total)
         .map(|k| {
             if k < p.params {
-                format!("%{}", k + 1)
+                format!("%{}", k % 4 + 1)
             } else {
                 "%5".into()
             }
@@ -113,6 +137,11 @@ fn ir_line(p: &Probe, n: usize) -> String {
         SamplerOp::Ld => ("sampler_ld", format!("channels={ch}, dest_type=float32")),
         SamplerOp::LdLz => ("sampler_ld_lz", format!("channels={ch}, dest_type=float32")),
         SamplerOp::Resinfo => ("sampler_resinfo", format!("channels={ch}")),
+        SamplerOp::LdMcs => ("sampler_ld_mcs", format!("channels={ch}")),
+        SamplerOp::Ld2dmsW => (
+            "sampler_ld2dms_w",
+            format!("channels={ch}, dest_type=float32"),
+        ),
         SamplerOp::SampleL => (
             "sampler_sample_l",
             format!(
@@ -130,8 +159,9 @@ fn ir_line(p: &Probe, n: usize) -> String {
             ),
         ),
     };
+    let image = if multisampled(p.op) { "m" } else { "t" };
     format!(
-        "    {ty} %{n} = @{name} (@t{}, {}) ({idx})\n",
+        "    {ty} %{n} = @{name} (@{image}{}, {}) ({idx})\n",
         p.image,
         srcs.join(", ")
     )
@@ -149,6 +179,9 @@ fn kernel(p: &Device, probes: &[Probe], simd: u32) -> (String, Vec<Vec<usize>>) 
 image @t0 : 2d array r32_float readonly sampled (binding={})
 image @t1 : 2d array r32_float readonly sampled (binding={})
 image @t2 : 2d array r32_float readonly sampled (binding={})
+image @m0 : ms array r32_float readonly sampled (binding={})
+image @m1 : ms array r32_float readonly sampled (binding={})
+image @m2 : ms array r32_float readonly sampled (binding={})
 sampler @s[18] (binding=0)
 fn main {{
   block b0:
@@ -160,16 +193,24 @@ fn main {{
     32   %5 = load_const (0)
 {body}}}
 ",
-        BINDINGS[0], BINDINGS[1], BINDINGS[2]
+        BINDINGS[0], BINDINGS[1], BINDINGS[2], MS_BINDINGS[0], MS_BINDINGS[1], MS_BINDINGS[2]
     );
     let s = common::parse(&text);
     let k = visa::emit_kernel(&s, p, &Default::default()).unwrap_or_else(|e| panic!("{e}"));
     let mut lines = Vec::new();
     for (n, l) in k.text.lines().filter(|l| l.starts_with("    ")).enumerate() {
         let t = l.trim();
-        if ["load_3d.", "load_lz.", "resinfo.", "sample_l.", "sample4."]
-            .iter()
-            .any(|m| t.starts_with(m))
+        if [
+            "load_3d.",
+            "load_lz.",
+            "resinfo.",
+            "sample_l.",
+            "sample4.",
+            "load_mcs.",
+            "load_2dms_w.",
+        ]
+        .iter()
+        .any(|m| t.starts_with(m))
         {
             // GenX_IR numbers the entry label `$0`.
             lines.push(n + 1);
@@ -216,6 +257,7 @@ fn genx_sampler_descriptors_equal_sampler_descriptor() {
     let mut compared = 0;
     let mut messages = 0;
     let mut wanted = 0;
+    let mut split = 0;
     let mut mismatches = Vec::new();
     // (device, the platform whose kernel it compiles, GenX_IR's platform): the back end
     // emits for DG2 and MTL; SKL, ICL and TGL (32-byte registers, SIMD16 sampler
@@ -257,7 +299,7 @@ fn genx_sampler_descriptors_equal_sampler_descriptor() {
                     },
                     offset: pr.offset,
                 };
-                let want = sampler_descriptor(&p, &m, 16, pr.params, BINDINGS[pr.image]).unwrap();
+                let want = sampler_descriptor(&p, &m, 16, pr.params, binding(pr)).unwrap();
                 // Before ICL, mid-thread preemption (`-enablePreemption`, which IGC and
                 // `visa::igc::compile` pass on SKL) makes the finalizer give sampler
                 // messages a header (IGC `visa/HWCaps.inc`, `forceSamplerHeader`; a
@@ -267,7 +309,14 @@ fn genx_sampler_descriptors_equal_sampler_descriptor() {
                 let mut forms = vec![want.desc];
                 if genx == "SKL" {
                     assert!(visa::igc::finalizer_options(genx).contains(&"-enablePreemption"));
-                    forms.push((want.desc & !(0xf << 25)) | (1 << 25) | (1 << 19));
+                    let has_header = want.desc & (1 << 19) != 0;
+                    forms.push(if want.halves {
+                        // The halves keep one source: the header joins it.
+                        let mlen = ((want.desc >> 25) & 0xf) + u32::from(!has_header);
+                        (want.desc & !(0xf << 25)) | (mlen << 25) | (1 << 19)
+                    } else {
+                        (want.desc & !(0xf << 25)) | (1 << 25) | (1 << 19)
+                    });
                 }
                 for n in idx {
                     let got = descs.get(n).unwrap_or_else(|| {
@@ -276,6 +325,18 @@ fn genx_sampler_descriptors_equal_sampler_descriptor() {
                             compiled.asm
                         )
                     });
+                    if want.halves {
+                        // GenX_IR sends the message as two SIMD8 halves with one
+                        // descriptor (`sampler_descriptor`'s `halves`).
+                        split += 1;
+                        if !(got.len() == 2 && got.iter().all(|d| forms.contains(d))) {
+                            mismatches.push(format!(
+                                "{plat} SIMD{simd} {pr:?}: GenX_IR {got:x?}, two SIMD8 halves of {:x}",
+                                want.desc
+                            ));
+                        }
+                        continue;
+                    }
                     compared += 1;
                     if !forms.iter().any(|f| got.contains(f)) {
                         mismatches.push(format!(
@@ -288,7 +349,8 @@ fn genx_sampler_descriptors_equal_sampler_descriptor() {
         }
     }
     eprintln!(
-        "{messages} sampler messages, {compared} sends: GenX_IR's desc == sampler_descriptor"
+        "{messages} sampler messages, {compared} sends: GenX_IR's desc == sampler_descriptor; \
+         {split} SIMD16 messages sent as two SIMD8 halves, both compared"
     );
     assert!(
         mismatches.is_empty(),
@@ -296,7 +358,7 @@ fn genx_sampler_descriptors_equal_sampler_descriptor() {
         mismatches.len(),
         mismatches.join("\n")
     );
-    assert_eq!(compared, wanted, "sends compared");
+    assert_eq!(compared + split, wanted, "sends compared");
 }
 
 #[test]

@@ -291,15 +291,10 @@ fn translate(ctx: &mut Ctx<'_>, h: Handle<naga::Expression>) -> Result<Cached, I
             sample,
             level,
         } => {
-            if sample.is_some() {
-                return Err(ctx.unsupported(
-                    "a load of a sample of a multisampled texture",
-                    "the IR's images have one sample per texel",
-                ));
-            }
             let iu = image_use(ctx, *img)?;
             let c = leaf(ctx, *coordinate)?;
             let a = array_index.map(|x| leaf(ctx, x)).transpose()?;
+            let sample = sample.map(|x| leaf(ctx, x)).transpose()?;
             let l = level.map(|x| leaf(ctx, x)).transpose()?;
             let ty = type_of(ctx, h)?;
             let (kind, _) = scalar_of(ctx, &ty)?;
@@ -307,7 +302,7 @@ fn translate(ctx: &mut Ctx<'_>, h: Handle<naga::Expression>) -> Result<Cached, I
                 TypeInner::Vector { size, .. } => size as u8,
                 _ => 1,
             };
-            v(image::load(ctx, &iu, c, a, l, comps, kind)?)
+            v(image::load(ctx, &iu, c, a, sample, l, comps, kind)?)
         }
         E::ImageQuery { image: img, query } => {
             let iu = image_use(ctx, *img)?;

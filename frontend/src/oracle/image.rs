@@ -63,17 +63,28 @@ fn data_type(
 }
 
 /// `textureLoad` / `imageLoad` / `texelFetch`: `comps` components of `kind`.
+#[allow(clippy::too_many_arguments)]
 pub fn load(
     ctx: &mut Ctx<'_>,
     img: &ImageUse,
     coord: Src,
     array_index: Option<Src>,
+    sample: Option<Src>,
     level: Option<Src>,
     comps: u8,
     kind: ScalarKind,
 ) -> Result<Src, ImportError> {
     let d = decl(ctx, img).clone();
-    let coord = coordinate(ctx, coord, array_index)?;
+    let mut coord = coordinate(ctx, coord, array_index)?;
+    // A multisampled image's sample is the IR coordinate's last component.
+    if let Some(s) = sample {
+        let s = if ctx.src_type(s).bit_size() != 32 {
+            Src::new(ctx.alu(ir::AluOp::U2u32, &[s])?)
+        } else {
+            s
+        };
+        coord = coordinate(ctx, coord, Some(s))?;
+    }
     let t = data_type(ctx, &d, kind)?;
     let r = image_ref(img);
     // A constant LOD 0 is the same as none (`ld_lz` on the sampler path).
@@ -165,7 +176,7 @@ pub fn query(
     let d = decl(ctx, img).clone();
     let dims = match d.dim {
         ImageDim::D1 | ImageDim::Buffer => 1,
-        ImageDim::D2 | ImageDim::Cube => 2,
+        ImageDim::D2 | ImageDim::Cube | ImageDim::Ms => 2,
         ImageDim::D3 => 3,
     };
     match query {

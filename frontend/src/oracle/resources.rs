@@ -207,10 +207,14 @@ fn image_decl(
             })?;
             decl.access = access_bits(access, decorations);
         }
+        ImageClass::Sampled { multi: true, .. } if dim == ImageDim::D2 => {
+            decl.dim = ImageDim::Ms;
+            decl.access = Access::NON_WRITEABLE | Access::SAMPLED;
+        }
         ImageClass::Sampled { multi: true, .. } | ImageClass::Depth { multi: true } => {
             return Err((
-                "a multisampled texture".into(),
-                "the IR's images have one sample per texel".into(),
+                "a multisampled depth or non-2D texture".into(),
+                "the IR's multisampled images are 2D color images".into(),
             ))
         }
         ImageClass::Sampled { .. } | ImageClass::Depth { .. } => {

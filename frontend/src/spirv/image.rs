@@ -109,7 +109,7 @@ fn coordinate(ctx: &mut Ctx<'_>, d: &ImageDecl, id: u32) -> Result<Src, ImportEr
         }
         c = ctx.alu(AluOp::U2u32, &[c])?;
     }
-    let want = d.coord_components();
+    let want = d.dim.texel_coord_components(d.arrayed);
     if t.num_components() != want {
         return Err(ctx.invalid(format!(
             "a {}-component coordinate for a {}{} image, which takes {want}",
@@ -119,6 +119,43 @@ fn coordinate(ctx: &mut Ctx<'_>, d: &ImageDecl, id: u32) -> Result<Src, ImportEr
         )));
     }
     Ok(c)
+}
+
+/// The IR coordinate of an access to `d` at the texel coordinate `c`: `c` itself, or
+/// for a multisampled image `c` with the `Sample` operand's index appended (the IR's
+/// `ms` coordinate). A multisampled access without `Sample` is invalid SPIR-V ("Sample
+/// ... must be present if MS is 1"); `Sample` on a single-sampled image is refused by
+/// the operand checks before this.
+fn with_sample(
+    ctx: &mut Ctx<'_>,
+    d: &ImageDecl,
+    c: Src,
+    io: &[(IO, Vec<u32>)],
+    what: &str,
+) -> Result<Src, ImportError> {
+    if d.dim != ImageDim::Ms {
+        return Ok(c);
+    }
+    let Some((_, ids)) = io.iter().find(|(b, _)| *b == IO::SAMPLE) else {
+        return Err(ctx.invalid(format!("{what} of a multisampled image without Sample")));
+    };
+    sample_appended(ctx, c, ids[0])
+}
+
+/// `c` with the 32-bit sample index of SPIR-V value `sample` as its last component.
+fn sample_appended(ctx: &mut Ctx<'_>, c: Src, sample: u32) -> Result<Src, ImportError> {
+    let mut s = ctx.leaf(sample)?;
+    let t = ctx.func.src_type(s);
+    if t.num_components() != 1 || t.bit_size() == 1 {
+        return Err(ctx.invalid("a sample index that is not an integer scalar"));
+    }
+    if t.bit_size() != 32 {
+        s = ctx.alu(AluOp::U2u32, &[s])?;
+    }
+    let n = ctx.func.src_type(c).num_components();
+    let mut comps: Vec<Src> = (0..n).map(|k| c.component(k)).collect();
+    comps.push(s);
+    ctx.vec(&comps)
 }
 
 /// `texelFetchOffset`'s coordinate: the integer `offset` (`ConstOffset` or `Offset`)
@@ -131,7 +168,7 @@ fn offset_coordinate(
     c: Src,
     offset: u32,
 ) -> Result<Src, ImportError> {
-    let n = d.dim.coord_components(false);
+    let n = d.dim.texel_coord_components(false);
     let mut off = ctx.leaf(offset)?;
     let t = ctx.func.src_type(off);
     if t.num_components() != n {
@@ -270,8 +307,13 @@ pub fn instruction(ctx: &mut Ctx<'_>, o: Op, ops: &[u32]) -> Result<bool, Import
             if o == ImageRead && sampled {
                 return Err(ctx.invalid("OpImageRead of a sampled image"));
             }
-            let fetch_operands = IO::LOD | IO::CONST_OFFSET | IO::OFFSET;
-            refuse_operands(ctx, &io, if o == ImageFetch { fetch_operands } else { IO::NONE }, &format!("Op{o:?}"))?;
+            let ms = if d.dim == ImageDim::Ms { IO::SAMPLE } else { IO::NONE };
+            let fetch_operands = if d.dim == ImageDim::Ms {
+                IO::CONST_OFFSET | IO::OFFSET
+            } else {
+                IO::LOD | IO::CONST_OFFSET | IO::OFFSET
+            };
+            refuse_operands(ctx, &io, ms | if o == ImageFetch { fetch_operands } else { IO::NONE }, &format!("Op{o:?}"))?;
             let mut c = coordinate(ctx, &d, *coord)?;
             if let Some((_, ids)) = io
                 .iter()
@@ -279,6 +321,7 @@ pub fn instruction(ctx: &mut Ctx<'_>, o: Op, ops: &[u32]) -> Result<bool, Import
             {
                 c = offset_coordinate(ctx, &d, c, ids[0])?;
             }
+            let c = with_sample(ctx, &d, c, &io, &format!("Op{o:?}"))?;
             let rt = ctx.ir_type(*ty)?;
             let t = data_type(ctx, &d, *ty)?;
             let lod = match io.iter().find(|(b, _)| *b == IO::LOD) {
@@ -305,8 +348,10 @@ pub fn instruction(ctx: &mut Ctx<'_>, o: Op, ops: &[u32]) -> Result<bool, Import
                 return Err(ctx.invalid("OpImageWrite of a sampled image"));
             }
             let io = image_operands(ctx, rest)?;
-            refuse_operands(ctx, &io, IO::NONE, "OpImageWrite")?;
+            let ms = if d.dim == ImageDim::Ms { IO::SAMPLE } else { IO::NONE };
+            refuse_operands(ctx, &io, ms, "OpImageWrite")?;
             let c = coordinate(ctx, &d, *coord)?;
+            let c = with_sample(ctx, &d, c, &io, "OpImageWrite")?;
             let data = ctx.leaf(*texel)?;
             let dty = ctx.type_of(*texel).ok_or_else(|| ctx.invalid("a texel without a type"))?;
             let t = data_type(ctx, &d, dty)?;
@@ -334,7 +379,7 @@ pub fn instruction(ctx: &mut Ctx<'_>, o: Op, ops: &[u32]) -> Result<bool, Import
                 None => ctx.build(|b| b.image_size(&d, r_)),
             });
             let rt = ctx.ir_type(*ty)?;
-            let have = d.coord_components();
+            let have = d.dim.texel_coord_components(d.arrayed);
             let n = rt.num_components();
             let comps: Vec<u8> = match (d.dim, d.arrayed) {
                 // A cube's size is its face's; a cube array's third component counts
@@ -383,15 +428,10 @@ pub fn instruction(ctx: &mut Ctx<'_>, o: Op, ops: &[u32]) -> Result<bool, Import
             };
             let d = decl(ctx, &u)?;
             let c = coordinate(ctx, &d, *coord)?;
-            let s = ctx.leaf(*sample)?;
-            let sample = match ir::passes::const_fold::const_components(&ctx.func, s) {
-                Some(c) if c.iter().all(|&x| x == 0) => None,
-                _ => Some(s),
-            };
-            if sample.is_some() {
-                return Err(ctx.unsupported("an image atomic on a sample of a multisampled image", "the IR's images have one sample per texel"));
-            }
-            ctx.set(*r, Value::Texel { image: u, coord: c, sample })?;
+            // SPIR-V: "Sample must be 0 if the image is not multisampled"; it is the
+            // last coordinate of a multisampled one.
+            let c = if d.dim == ImageDim::Ms { sample_appended(ctx, c, *sample)? } else { c };
+            ctx.set(*r, Value::Texel { image: u, coord: c })?;
         }
         ImageSampleImplicitLod | ImageSampleDrefImplicitLod | ImageSampleDrefExplicitLod
         | ImageSampleProjImplicitLod | ImageSampleProjExplicitLod | ImageSampleProjDrefImplicitLod
@@ -480,6 +520,11 @@ fn lookup(
             ))
         }
         ImageDim::Buffer => return Err(ctx.invalid(format!("{what} of a texel buffer"))),
+        ImageDim::Ms => {
+            return Err(ctx.invalid(format!(
+                "{what} of a multisampled texture, which is only fetched"
+            )))
+        }
     }
     if !d.access.contains(ir::Access::SAMPLED) {
         return Err(ctx.invalid(format!("{what} of a storage image")));

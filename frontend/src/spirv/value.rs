@@ -227,10 +227,9 @@ pub enum Value {
     Texel {
         /// The image.
         image: ImageUse,
-        /// The coordinate (the IR's: array layer last).
+        /// The coordinate (the IR's: array layer, then a multisampled image's sample,
+        /// last).
         coord: Src,
-        /// The sample (multisampled images).
-        sample: Option<Src>,
     },
     /// An `Input` variable holding a builtin: loading it reads the system value.
     Builtin {

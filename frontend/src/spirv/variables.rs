@@ -314,9 +314,16 @@ fn image_decl(name: &str, t: &ImageTy, access: Access) -> Result<ImageDecl, Stri
         }
         None => return Err(format!("an image of unknown dimension {}", t.dim)),
     };
-    if t.ms {
-        return Err("a multisampled image: the IR's images have one sample per texel".into());
-    }
+    let dim = match (t.ms, dim) {
+        (false, d) => d,
+        (true, ImageDim::D2) => ImageDim::Ms,
+        (true, d) => {
+            return Err(format!(
+                "a multisampled {} image: only 2D images are multisampled",
+                d.name()
+            ))
+        }
+    };
     if t.arrayed && !dim.can_be_arrayed() {
         return Err(format!("an arrayed {} image", dim.name()));
     }

@@ -84,6 +84,15 @@ impl FnCheck<'_> {
             IntrinsicOp::ImageSize => src_of("lod").is_some(),
             _ => false,
         };
+        if decl.dim == ImageDim::Ms && (level_query || src_of("lod").is_some()) {
+            self.error(
+                span,
+                ImageError::MultisampledLevels {
+                    op,
+                    image: image_name(image, decl),
+                },
+            );
+        }
         if level_query && decl.dim == ImageDim::Buffer {
             self.error(
                 span,
@@ -180,7 +189,7 @@ impl FnCheck<'_> {
             }
             IntrinsicOp::ImageSize => {
                 if let Some(d) = c.dest {
-                    let want = Type::vec32(coords);
+                    let want = Type::vec32(decl.dim.texel_coord_components(decl.arrayed));
                     // A non-array cube's size is its face size: SPIR-V's
                     // OpImageQuerySize and GLSL's imageSize(imageCube) give 2
                     // components, and NIR's lower_cube_size uses the def's component
@@ -303,7 +312,7 @@ impl FnCheck<'_> {
         }
         let dim_ok = match c.op {
             IntrinsicOp::Tg4 => decl.dim == ImageDim::D2,
-            _ => !matches!(decl.dim, ImageDim::Buffer | ImageDim::Cube),
+            _ => !matches!(decl.dim, ImageDim::Buffer | ImageDim::Cube | ImageDim::Ms),
         };
         if !dim_ok {
             problems.push(TxlProblem::Dim(decl.dim));
@@ -365,6 +374,8 @@ impl FnCheck<'_> {
             | IntrinsicOp::Tg4
             | IntrinsicOp::SamplerLd
             | IntrinsicOp::SamplerLdLz
+            | IntrinsicOp::SamplerLdMcs
+            | IntrinsicOp::SamplerLd2dmsW
             | IntrinsicOp::SamplerSampleL
             | IntrinsicOp::SamplerGather4 => (true, false),
             IntrinsicOp::ImageStore | IntrinsicOp::ImageBlockStore => (false, true),

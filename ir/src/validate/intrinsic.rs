@@ -294,7 +294,10 @@ impl FnCheck<'_> {
                 self.check_txl(&ctx);
                 self.check_sampler_index(&ctx);
             }
-            IntrinsicOp::SamplerLd | IntrinsicOp::SamplerLdLz => self.check_sampler(&ctx),
+            IntrinsicOp::SamplerLd
+            | IntrinsicOp::SamplerLdLz
+            | IntrinsicOp::SamplerLdMcs
+            | IntrinsicOp::SamplerLd2dmsW => self.check_sampler(&ctx),
             IntrinsicOp::SamplerSampleL | IntrinsicOp::SamplerGather4 => {
                 self.check_sampler(&ctx);
                 self.check_sampler_index(&ctx);

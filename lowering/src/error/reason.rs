@@ -33,6 +33,8 @@ pub enum FormatProblem {
 pub enum FormatUse {
     /// The untyped path, which computes texel addresses from the format.
     UntypedAddress,
+    /// A multisampled storage image, whose accesses only the untyped path serves.
+    MultisampledStorage,
     /// An image block access, which moves whole texels.
     BlockTexels,
     /// The storage format lowering.
@@ -58,6 +60,10 @@ pub enum DimProblem {
         /// The dimension.
         dim: ImageDim,
     },
+    /// `image_samples` of a multisampled texture: the count is read from a storage
+    /// image's parameter block, which textures have none of, and the sampler's
+    /// `sampleinfo` message is not emitted.
+    TextureSamples,
     /// Image block accesses address non-arrayed 2D images only.
     BlockNot2d {
         /// The dimension.
@@ -175,6 +181,12 @@ impl fmt::Display for FormatUse {
             FormatUse::UntypedAddress => f.write_str(
                 "the untyped path computes texel addresses from the format, and the image has none",
             ),
+            FormatUse::MultisampledStorage => f.write_str(
+                "a multisampled storage image is accessed through the untyped path (typed \
+                 messages reach no sample before Xe3), which computes texel addresses and \
+                 converts texels from the format, and the image has none: declare its format \
+                 in the shader",
+            ),
             FormatUse::BlockTexels => f.write_str(
                 "a block access moves whole texels, and the image has no format to size them",
             ),
@@ -187,6 +199,11 @@ impl fmt::Display for DimProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             DimProblem::Arrayed { dim } => write!(f, "{dim} images cannot be arrayed"),
+            DimProblem::TextureSamples => f.write_str(
+                "the sample count of a multisampled texture is not available: only a storage \
+                 image's count is read (from its parameter block); the sampler's `sampleinfo` \
+                 message is not emitted",
+            ),
             DimProblem::BlockNot2d { dim, arrayed } => write!(
                 f,
                 "block accesses address non-arrayed 2D images, not a {dim}{} image",

@@ -18,6 +18,10 @@ pub(crate) enum UntypedReason {
     Forced,
     /// A 64-bit atomic: A64 global atomics on a computed texel address (§9).
     Int64Atomic,
+    /// A multisampled storage image: typed messages reach no sample before Xe3's MSRT
+    /// messages (Mesa's brw uses those from verx10 300; anv exposes no multisampled
+    /// storage images before), so the shader addresses the sample's slice itself.
+    Multisampled,
 }
 
 /// What a typed planner decides: the typed plan, or the reason the access must take the

@@ -14,15 +14,18 @@
 //!   when a typed format matches, converting colours between the image format and the
 //!   lowered format the surface is bound with (`typed.rs`);
 //! - atomics become typed `lsc_atomic` messages (`atomic.rs`);
-//! - accesses without a matching typed format, 64-bit atomics and everything under
-//!   [`LowerOptions::force_untyped`] need the untyped fallback (`untyped.rs`). The typed
+//! - accesses without a matching typed format, 64-bit atomics, accesses to
+//!   multisampled storage images (typed messages reach no sample before Xe3's MSRT
+//!   messages) and everything under [`LowerOptions::force_untyped`] need the untyped
+//!   fallback (`untyped.rs`). The typed
 //!   planners never enter it: each returns a typed plan or the reason the access must
 //!   be untyped (`context::Route`), and only the dispatcher below picks the path;
 //! - under [`LowerOptions::readonly_via_sampler`], loads from read-only images become the
 //!   sampler's `ld` / `ld_lz` (`sampler.rs`), as IGC does for OpenCL;
 //! - `image_size` and `image_levels` of sampled images become the sampler's `resinfo`
 //!   where there is a sampler; otherwise `image_size` reads the image parameter block
-//!   and `image_levels` of a storage view is 1; `image_samples` is 1 (`size.rs`);
+//!   and `image_levels` of a storage view is 1; `image_samples` is 1, or a
+//!   multisampled storage image's `SAMPLES` parameter (`size.rs`);
 //! - image block accesses become 2D block messages (`block.rs`);
 //! - `txl` (filtered sampling) becomes the sampler's `sample_l` (`filtered.rs`).
 //!
@@ -51,9 +54,9 @@ use crate::messages::LscMessage;
 use crate::options::{LowerOptions, UntypedAddress};
 use crate::report::{ImageBinding, LowerReport, SurfaceFormat};
 use access::ImageAccess;
-use context::{EmitCtx, PlanCtx, Route};
+use context::{EmitCtx, PlanCtx, Route, UntypedReason};
 use ir::passes::{Pass, PassError};
-use ir::{ImageDecl, ImageId, Inst, IntrinsicClass, IntrinsicOp, Shader};
+use ir::{ImageDecl, ImageDim, ImageId, Inst, IntrinsicClass, IntrinsicOp, Shader};
 
 /// Lowers every image intrinsic of every function of `shader` for `device`. On a
 /// device without LSC the messages are then the legacy data port's
@@ -276,8 +279,8 @@ enum Plan {
     /// `image_size` or `image_levels`: from the parameter block, the sampler's
     /// `resinfo`, or the constant 1.
     Query(size::Query),
-    /// `image_samples`: 1.
-    Samples,
+    /// `image_samples`: 1, or a multisampled storage image's count.
+    Samples(size::Samples),
 }
 
 impl Plan {
@@ -291,7 +294,7 @@ impl Plan {
             Plan::Sampler(l) => Some(l.surface),
             Plan::Filtered(l) => Some(l.surface),
             Plan::Query(q) => q.surface(),
-            Plan::Samples => None,
+            Plan::Samples(q) => q.surface(),
         }
     }
 
@@ -328,7 +331,7 @@ impl Plan {
             Plan::Query(size::Query::Resinfo(_)) => r.sampler_queries += 1,
             Plan::Query(size::Query::Param(_)) => r.sizes += 1,
             Plan::Query(size::Query::OneLevel) => r.levels += 1,
-            Plan::Samples => r.samples += 1,
+            Plan::Samples(_) => r.samples += 1,
         }
     }
 
@@ -344,7 +347,7 @@ impl Plan {
             | Plan::Sampler(_)
             | Plan::Filtered(_)
             | Plan::Query(_)
-            | Plan::Samples => Vec::new(),
+            | Plan::Samples(_) => Vec::new(),
         }
     }
 
@@ -358,7 +361,7 @@ impl Plan {
             Plan::Sampler(l) => l.emit(func, inst, ctx),
             Plan::Filtered(l) => l.emit(func, inst, ctx),
             Plan::Query(q) => q.emit(func, inst, ctx),
-            Plan::Samples => size::emit_samples(func, inst),
+            Plan::Samples(q) => q.emit(func, inst, ctx),
         }
     }
 }
@@ -372,7 +375,18 @@ fn plan(access: &ImageAccess<'_>, ctx: &mut PlanCtx<'_>) -> Result<Plan, LowerEr
             gen: ctx.device.gen,
         }));
     }
+    // The declaration's qualifiers count too: `sampled` is a property of the binding.
+    let sampled = (access.qualifiers | access.decl.access).contains(ir::Access::SAMPLED);
+    let ms_storage = access.dim == ImageDim::Ms && !sampled;
     let routed = match access.op {
+        IntrinsicOp::ImageLoad
+        | IntrinsicOp::ImageStore
+        | IntrinsicOp::ImageAtomic
+        | IntrinsicOp::ImageAtomicSwap
+            if ms_storage =>
+        {
+            Route::Untyped(UntypedReason::Multisampled)
+        }
         IntrinsicOp::ImageLoad => {
             if let Some(s) = sampler::plan(access, ctx.device, ctx.options)? {
                 return Ok(Plan::Sampler(s));
@@ -388,7 +402,7 @@ fn plan(access: &ImageAccess<'_>, ctx: &mut PlanCtx<'_>) -> Result<Plan, LowerEr
         }
         IntrinsicOp::ImageSize => return size::plan_size(access, ctx.device).map(Plan::Query),
         IntrinsicOp::ImageLevels => return size::plan_levels(access, ctx.device).map(Plan::Query),
-        IntrinsicOp::ImageSamples => return size::plan_samples(access).map(|()| Plan::Samples),
+        IntrinsicOp::ImageSamples => return size::plan_samples(access).map(Plan::Samples),
         IntrinsicOp::ImageBlockLoad | IntrinsicOp::ImageBlockStore => {
             return block::plan(access, ctx.device).map(Plan::Block)
         }

@@ -45,6 +45,13 @@
 //!   = face (NIR's cube-array coordinate is already `6 · cube + face`); 3D: u, v, r = x, y, z;
 //!   buffers (a buffer surface, which `ld` reads by element): u = x. Unused parameters are the
 //!   constant 0; 1D surfaces ignore v and r.
+//! * **Multisampled textures** (`ms`) are read as brw reads NIR's `txf_ms`: `ld_mcs`
+//!   (u, v, r) gives the texel's multisample control surface value, and `ld2dms_w`
+//!   (si, mcsl, mcsh, u, v, r) the sample `si` (the coordinate's last component)
+//!   through it. A surface bound without an MCS reads 0 from `ld_mcs` and `ld2dms_w`
+//!   then reads the sample's own slice, so the pair serves compressed and uncompressed
+//!   surfaces alike, as anv assumes every multisampled texture may be compressed.
+//!   IGC's finalizer takes `load_2dms_w` on every sampler platform from BDW on.
 //! * **Channels and type.** The load's first `min(components, format channels)`
 //!   channels (all it asks for when the format is unknown), with the format's data type
 //!   as 32-bit `dest_type` (`float32` for float, UNORM and SNORM formats, `uint32`,
@@ -182,8 +189,10 @@ pub(super) fn uvr(coord: Src, dim: ImageDim, arrayed: bool, zero: Src) -> [Src; 
     let c = |i: u8| coord.component(i);
     match (dim, arrayed) {
         (ImageDim::D1, false) | (ImageDim::Buffer, _) => [c(0), zero, zero],
-        (ImageDim::D1, true) | (ImageDim::D2, false) => [c(0), c(1), zero],
-        (ImageDim::D2, true) | (ImageDim::Cube, _) | (ImageDim::D3, _) => [c(0), c(1), c(2)],
+        (ImageDim::D1, true) | (ImageDim::D2 | ImageDim::Ms, false) => [c(0), c(1), zero],
+        (ImageDim::D2 | ImageDim::Ms, true) | (ImageDim::Cube, _) | (ImageDim::D3, _) => {
+            [c(0), c(1), c(2)]
+        }
     }
 }
 
@@ -193,6 +202,24 @@ impl SamplerLoad {
         let mut b = ctx.builder(func, inst);
         let [u, v, r] = uvr(self.coord, self.dim, self.arrayed, zero);
         let (op, srcs) = match self.lod {
+            _ if self.dim == ImageDim::Ms => {
+                // brw's txf_ms: the texel's MCS value first, then the sample through
+                // it (a surface without an MCS reads 0 and ld2dms_w ignores it).
+                let si = self
+                    .coord
+                    .component(self.dim.coord_components(self.arrayed) - 1);
+                let mcs = b
+                    .intrinsic(
+                        IntrinsicOp::SamplerLdMcs,
+                        Some(self.image),
+                        &[u, v, r],
+                        &[0b11],
+                        Some(Type::vec32(2)),
+                    )
+                    .expect("ld_mcs defines a value");
+                let (lo, hi) = (Src::channel(mcs, 0), Src::channel(mcs, 1));
+                (IntrinsicOp::SamplerLd2dmsW, vec![si, lo, hi, u, v, r])
+            }
             Some(lod) => (IntrinsicOp::SamplerLd, vec![u, v, lod, r]),
             None => (IntrinsicOp::SamplerLdLz, vec![u, v, r]),
         };

@@ -148,7 +148,7 @@ pub(super) fn sampled_surface(format: Format) -> SurfaceFormat {
 /// Plans an `image_size`.
 pub(crate) fn plan_size(access: &ImageAccess<'_>, device: &Device) -> Result<Query, LowerError> {
     let comps = size_components(access)?;
-    let coord_comps = access.coord_components();
+    let coord_comps = access.dim.texel_coord_components(access.arrayed);
     let lod = access.check_lod()?;
     let lod = if access.const_lod() == Some(0) {
         None
@@ -205,14 +205,50 @@ pub(crate) fn plan_levels(access: &ImageAccess<'_>, device: &Device) -> Result<Q
     Ok(Query::OneLevel)
 }
 
-/// Checks an `image_samples`: its value is the constant 1.
-pub(crate) fn plan_samples(access: &ImageAccess<'_>) -> Result<(), LowerError> {
-    match access.dest {
-        Some(t) if t == Type::U32 => Ok(()),
-        found => Err(access.malformed(Malformation::QueryType {
+/// A planned `image_samples`.
+#[derive(Clone, Debug)]
+pub(crate) enum Samples {
+    /// A single-sampled image: the constant 1.
+    One,
+    /// A multisampled storage image: `SAMPLES.x` of its parameter block.
+    Param(ImageRef),
+}
+
+/// Plans an `image_samples`: 1 for single-sampled images (Mesa's
+/// `lower_image_samples_to_one`), the parameter block's `SAMPLES.x` for multisampled
+/// storage images; multisampled textures are refused ([`DimProblem::TextureSamples`]).
+pub(crate) fn plan_samples(access: &ImageAccess<'_>) -> Result<Samples, LowerError> {
+    if access.dest != Some(Type::U32) {
+        return Err(access.malformed(Malformation::QueryType {
             op: access.op,
-            found,
-        })),
+            found: access.dest,
+        }));
+    }
+    if access.dim != ImageDim::Ms {
+        return Ok(Samples::One);
+    }
+    if (access.qualifiers | access.decl.access).contains(ir::Access::SAMPLED) {
+        return Err(access.error(LowerErrorKind::UnsupportedDim(DimProblem::TextureSamples)));
+    }
+    Ok(Samples::Param(access.image))
+}
+
+impl Samples {
+    /// The surface the query needs bound: none (the parameter block is the image's).
+    pub(crate) fn surface(&self) -> Option<SurfaceFormat> {
+        None
+    }
+
+    /// Emits the answer in place of `inst`.
+    pub(crate) fn emit(self, func: &mut Function, inst: Inst, ctx: &mut EmitCtx) {
+        match self {
+            Samples::One => func.inst_mut(inst).kind = InstKind::LoadConst(smallvec![1]),
+            Samples::Param(image) => {
+                let mut b = ctx.builder(func, inst);
+                let v = b.image_load_param(image, slot::SAMPLES, 1);
+                ctx.finish(func, inst, Src::new(v));
+            }
+        }
     }
 }
 
@@ -320,11 +356,6 @@ impl Resinfo {
     }
 }
 
-/// Replaces an `image_samples` with the constant 1.
-pub(crate) fn emit_samples(func: &mut Function, inst: Inst) {
-    func.inst_mut(inst).kind = InstKind::LoadConst(smallvec![1]);
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -336,6 +367,95 @@ mod tests {
         let dev = Device::preset(platform).unwrap();
         let r = lower_images(&mut sh, &dev, &LowerOptions::default())?;
         Ok((r, ir::print_shader(&sh)))
+    }
+
+    #[test]
+    fn multisampled_images_count_their_samples_and_route_untyped() {
+        let text = "shader compute (local_size=1,1,1)
+image @ms : ms array r32_uint (binding=0)
+image @tex : ms rgba8_unorm readonly sampled (binding=1)
+image @plain : 2d r32_uint (binding=2)
+
+fn main {
+  block b0:
+    32x3 %0 = @load_global_invocation_id
+    32   %1 = @image_samples (@ms)
+    32   %2 = @image_samples (@plain)
+    32x3 %3 = @image_size (@ms)
+    32x4 %4 = vec4 %0.x, %0.y, %0.z, %1
+    32   %5 = @image_load (@ms, %4) (dest_type=uint32)
+    @image_store (@ms, %4, %5) (src_type=uint32)
+    32   %6 = @image_atomic (@ms, %4, %5) (atomic_op=iadd)
+    32x3 %7 = vec3 %0.x, %0.y, %0.z
+    32x4 %8 = @image_load (@tex, %7) (dest_type=float32)
+}
+";
+        for platform in ["bdw", "skl", "tgl", "dg2", "mtl"] {
+            let (r, out) = lower(text, platform).unwrap();
+            // Every storage access is untyped, through a raw view of the surface.
+            assert_eq!(
+                (r.typed_loads, r.typed_stores, r.typed_atomics),
+                (0, 0, 0),
+                "{platform}"
+            );
+            assert_eq!(r.samples, 2, "{platform}");
+            // The count is slot 7 of the block; the single-sampled image's is 1.
+            assert!(out.contains("@image_load_param (@ms) (base=7)"), "{out}");
+            assert!(out.contains("%2 = load_const (0x00000001)"), "{out}");
+            // The texture: the MCS value, then the sample through it.
+            assert!(out.contains("@sampler_ld_mcs (@tex, %7.x, %7.y, "), "{out}");
+            assert!(out.contains("@sampler_ld2dms_w (@tex, %7.z, "), "{out}");
+        }
+        // A texture's count would need the sampler's sampleinfo.
+        let e = lower(
+            "shader compute (local_size=1,1,1)
+image @tex : ms rgba8_unorm readonly sampled (binding=0)
+
+fn main {
+  block b0:
+    32 %0 = @image_samples (@tex)
+}
+",
+            "dg2",
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.kind,
+            LowerErrorKind::UnsupportedDim(DimProblem::TextureSamples)
+        );
+    }
+
+    #[test]
+    fn format_less_multisampled_storage_and_static_layouts_are_refused() {
+        let load = |decl: &str| {
+            format!(
+                "shader compute (local_size=1,1,1)
+{decl}
+
+fn main {{
+  block b0:
+    32x3 %0 = @load_global_invocation_id
+    32x4 %1 = @image_load (@ms, %0) (dest_type=uint32)
+}}
+"
+            )
+        };
+        let e = lower(&load("image @ms : ms unknown readonly (binding=0)"), "dg2").unwrap_err();
+        assert_eq!(
+            e.kind,
+            LowerErrorKind::FormatRequired(crate::error::FormatUse::MultisampledStorage)
+        );
+        assert!(e.to_string().contains("@ms"), "{e}");
+        let e = lower(
+            &load("image @ms : ms r32_uint readonly (binding=0, layout={tiling=y, row_pitch=512})"),
+            "skl",
+        )
+        .unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("multisampled images take no static layout"),
+            "{e}"
+        );
     }
 
     #[test]

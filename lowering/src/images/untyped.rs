@@ -3,7 +3,10 @@
 //! docs/hardware/lsc-messages.md §4, §5).
 //!
 //! An access takes this path when no typed format matches the image format on the
-//! platform (64/128-bit formats before Gfx9, §2), for 64-bit atomics (§9), and for every
+//! platform (64/128-bit formats before Gfx9, §2), for 64-bit atomics (§9), for every
+//! access to a multisampled storage image (its coordinate's last component, the
+//! sample, selects physical slice `layer * SAMPLES + sample` of isl's array layout, as
+//! `crate::address` documents; the bounds check compares it with `SAMPLES.x`), and for every
 //! load, store and atomic under [`LowerOptions::force_untyped`](crate::LowerOptions::force_untyped). Per access:
 //!
 //! 1. `in_bounds` ([`crate::bounds`]): unsigned compares of the coordinate against SIZE
@@ -237,7 +240,12 @@ pub(crate) fn plan(
     let (device, options) = (ctx.device, ctx.options);
     let coord = a.check_coord()?;
     if a.format == Format::None {
-        return Err(a.error(LowerErrorKind::FormatRequired(FormatUse::UntypedAddress)));
+        let what = if reason == UntypedReason::Multisampled {
+            FormatUse::MultisampledStorage
+        } else {
+            FormatUse::UntypedAddress
+        };
+        return Err(a.error(LowerErrorKind::FormatRequired(what)));
     }
     if options.untyped_address == UntypedAddress::A64 && !device.has_a64 {
         return Err(a.error(LowerErrorKind::A64Unsupported(A64Use::UntypedAddress)));

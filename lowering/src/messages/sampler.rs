@@ -23,6 +23,12 @@ pub enum SamplerOp {
     /// four texels a bilinear filter reads, wrapped by the sampler state's address
     /// modes.
     Gather4,
+    /// `ld_mcs` (vISA `load_mcs`, `3D_LOAD.md`): u, v, r; the multisample control
+    /// surface's value of the texel, low and high dwords in R and G.
+    LdMcs,
+    /// `ld2dms_w` (vISA `load_2dms_w`, `3D_LOAD.md`): si, mcsl, mcsh, u, v, r; sample
+    /// `si` of a multisampled surface's texel, through its `ld_mcs` value.
+    Ld2dmsW,
 }
 
 impl SamplerOp {
@@ -34,13 +40,16 @@ impl SamplerOp {
             SamplerOp::Resinfo => &["lod"],
             SamplerOp::SampleL => &["lod", "u", "v", "r"],
             SamplerOp::Gather4 => &["u", "v", "r"],
+            SamplerOp::LdMcs => &["u", "v", "r"],
+            SamplerOp::Ld2dmsW => &["si", "mcsl", "mcsh", "u", "v", "r"],
         }
     }
 
     /// The sampler message type of the send descriptor (bits 16:12; Mesa's
     /// `GFX5_SAMPLER_MESSAGE_SAMPLE_LD` 7, `GFX9_SAMPLER_MESSAGE_SAMPLE_LD_LZ` 26,
     /// `GFX5_SAMPLER_MESSAGE_SAMPLE_RESINFO` 10, `GFX5_SAMPLER_MESSAGE_SAMPLE_LOD` 2 and
-    /// `GFX7_SAMPLER_MESSAGE_SAMPLE_GATHER4` 8).
+    /// `GFX7_SAMPLER_MESSAGE_SAMPLE_GATHER4` 8, `GFX9_SAMPLER_MESSAGE_SAMPLE_LD2DMS_W` 28
+    /// and `GFX7_SAMPLER_MESSAGE_SAMPLE_LD_MCS` 29).
     pub fn message_type(self) -> u32 {
         match self {
             SamplerOp::Ld => 7,
@@ -48,6 +57,8 @@ impl SamplerOp {
             SamplerOp::Resinfo => 10,
             SamplerOp::SampleL => 2,
             SamplerOp::Gather4 => 8,
+            SamplerOp::Ld2dmsW => 28,
+            SamplerOp::LdMcs => 29,
         }
     }
 
@@ -66,6 +77,8 @@ impl SamplerOp {
             SamplerOp::Resinfo => "resinfo",
             SamplerOp::SampleL => "sample_l",
             SamplerOp::Gather4 => "sample4",
+            SamplerOp::LdMcs => "load_mcs",
+            SamplerOp::Ld2dmsW => "load_2dms_w",
         }
     }
 }
@@ -105,6 +118,8 @@ impl SamplerMessage {
             IntrinsicOp::SamplerResinfo => SamplerOp::Resinfo,
             IntrinsicOp::SamplerSampleL => SamplerOp::SampleL,
             IntrinsicOp::SamplerGather4 => SamplerOp::Gather4,
+            IntrinsicOp::SamplerLdMcs => SamplerOp::LdMcs,
+            IntrinsicOp::SamplerLd2dmsW => SamplerOp::Ld2dmsW,
             _ => return Ok(None),
         };
         let index = |kind: IndexKind| {
@@ -168,8 +183,7 @@ impl SamplerMessage {
 /// The operands of a sampler message.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct SamplerOperands {
-    /// The parameters in vISA order: u, v, lod, r for `ld`; u, v, r for `ld_lz`; lod
-    /// for `resinfo`; lod, u, v, r for `sample_l`.
+    /// The parameters in vISA order ([`SamplerOp::params`]).
     pub params: Vec<Src>,
     /// The 1-bit predicate, if any (never for `resinfo`).
     pub predicate: Option<Src>,
@@ -192,6 +206,8 @@ pub fn sampler_operands(
                     | IntrinsicOp::SamplerResinfo
                     | IntrinsicOp::SamplerSampleL
                     | IntrinsicOp::SamplerGather4
+                    | IntrinsicOp::SamplerLdMcs
+                    | IntrinsicOp::SamplerLd2dmsW
             )
         })
         .ok_or(MessageRule::NotAMessage)?;
@@ -224,8 +240,12 @@ pub fn sampler_operands(
         let bits_ok = match m.op {
             // `sample_l` returns 32-bit floats here (the lowering's `txl`); a 16-bit
             // return needs the sampler's 16-bit response format.
-            SamplerOp::Resinfo | SamplerOp::SampleL | SamplerOp::Gather4 => found.bit_size() == 32,
-            SamplerOp::Ld | SamplerOp::LdLz => matches!(found.bit_size(), 16 | 32),
+            SamplerOp::Resinfo | SamplerOp::SampleL | SamplerOp::Gather4 | SamplerOp::LdMcs => {
+                found.bit_size() == 32
+            }
+            SamplerOp::Ld | SamplerOp::LdLz | SamplerOp::Ld2dmsW => {
+                matches!(found.bit_size(), 16 | 32)
+            }
         };
         if found.num_components() != comps || !bits_ok {
             return Err(MessageRule::OperandType {
@@ -250,7 +270,17 @@ pub struct SamplerDescriptor {
     /// leads the first); 0 when the message has one source. The extended descriptor
     /// carries it.
     pub src1_len: u32,
+    /// Whether the finalizer sends the SIMD16 message as two SIMD8 halves (`(8|M0)`,
+    /// `(8|M8)`), each with this descriptor: a payload over
+    /// 11 registers (`ld2dms_w` with all six parameters).
+    pub halves: bool,
 }
+
+/// The most registers GenX_IR gives one SIMD16 sampler message's payload (the header
+/// and the parameters); a larger one it sends as two SIMD8 halves, every parameter
+/// and the header in the one source of each (checked against GenX_IR on BDW to MTL,
+/// `visa/tests/sampler_descriptors.rs`).
+pub const MAX_SAMPLER_PAYLOAD_REGS: u32 = 11;
 
 /// The send descriptor of sampler message `m` at SIMD `simd` (8 or 16) on `p`, sending
 /// `params` parameters (after the trailing zeros vISA leaves out) to binding-table
@@ -326,6 +356,22 @@ pub fn sampler_descriptor(
         || m.sampler >= DESCRIPTOR_SAMPLER_INDICES
         || !m.offset.is_zero()
         || m.component != 0;
+    if simd == 16 && u32::from(header) + params * run > MAX_SAMPLER_PAYLOAD_REGS {
+        // Two SIMD8 halves, each one source: the header, if any, and a register per
+        // parameter.
+        let desc = u32::from(bti)
+            | (m.sampler % DESCRIPTOR_SAMPLER_INDICES) << 8
+            | m.op.message_type() << 12
+            | 1 << 17
+            | u32::from(header) << 19
+            | m.channels.count_ones() << 20
+            | (u32::from(header) + params) << 25;
+        return Ok(SamplerDescriptor {
+            desc,
+            src1_len: 0,
+            halves: true,
+        });
+    }
     let rlen = m.channels.count_ones() * run;
     // Without a header the finalizer puts the first parameter in the first source,
     // `gather4`'s first two (`u, v`).
@@ -346,7 +392,11 @@ pub fn sampler_descriptor(
         | u32::from(header) << 19
         | rlen << 20
         | mlen << 25;
-    Ok(SamplerDescriptor { desc, src1_len })
+    Ok(SamplerDescriptor {
+        desc,
+        src1_len,
+        halves: false,
+    })
 }
 
 #[cfg(test)]
@@ -371,7 +421,11 @@ mod tests {
         let d = |op, ch, simd, params, bti| {
             sampler_descriptor(&dg2, &msg(op, ch), simd, params, bti).unwrap()
         };
-        let plain = |desc| SamplerDescriptor { desc, src1_len: 0 };
+        let plain = |desc| SamplerDescriptor {
+            desc,
+            src1_len: 0,
+            halves: false,
+        };
         // resinfo.RGBA (M1, 16), surface 0: wr:2+0, rd:8.
         assert_eq!(d(SamplerOp::Resinfo, 0xf, 16, 1, 0), plain(0x0484_A000));
         // resinfo.RG (M1, 16): wr:2+0, rd:4.
@@ -381,7 +435,8 @@ mod tests {
             d(SamplerOp::Resinfo, 0b1000, 16, 1, 3),
             SamplerDescriptor {
                 desc: 0x022C_A003,
-                src1_len: 2
+                src1_len: 2,
+                halves: false,
             }
         );
         // resinfo.RB (M1, 16): wr:1h+2, rd:4.
@@ -397,7 +452,8 @@ mod tests {
             d(SamplerOp::Ld, 0b0001, 16, 2, 3),
             SamplerDescriptor {
                 desc: 0x0424_7003,
-                src1_len: 2
+                src1_len: 2,
+                halves: false,
             }
         );
         // load_3d.RB (M1, 16) with u and v: wr:1h+4, rd:4.
@@ -405,7 +461,8 @@ mod tests {
             d(SamplerOp::Ld, 0b0101, 16, 2, 0),
             SamplerDescriptor {
                 desc: 0x024C_7000,
-                src1_len: 4
+                src1_len: 4,
+                halves: false,
             }
         );
     }
@@ -428,7 +485,8 @@ mod tests {
             sampler_descriptor(&dg2, &l(0xf, 3), 16, 3, 0).unwrap(),
             SamplerDescriptor {
                 desc: 0x0484_2300,
-                src1_len: 4
+                src1_len: 4,
+                halves: false,
             }
         );
         // sample_l.RG (M1, 16) with lod, u, v, r and sampler index 17 (aoffimmi bit
@@ -437,7 +495,8 @@ mod tests {
             sampler_descriptor(&dg2, &l(0b11, 17), 16, 4, 4).unwrap(),
             SamplerDescriptor {
                 desc: 0x024C_2104,
-                src1_len: 8
+                src1_len: 8,
+                halves: false,
             }
         );
         // IGC's own SIMD8 kernel on TGL (ocloc, `read_imagef` of an image2d_array_t
@@ -448,7 +507,8 @@ mod tests {
             sampler_descriptor(&tgl, &l(0xf, 1), 8, 4, 0).unwrap(),
             SamplerDescriptor {
                 desc: 0x0242_2100,
-                src1_len: 3
+                src1_len: 3,
+                halves: false,
             }
         );
         // BDW: one source. wr:6+0 and wr:9h+0.
@@ -457,14 +517,16 @@ mod tests {
             sampler_descriptor(&bdw, &l(0xf, 3), 16, 3, 0).unwrap(),
             SamplerDescriptor {
                 desc: 0x0C84_2300,
-                src1_len: 0
+                src1_len: 0,
+                halves: false,
             }
         );
         assert_eq!(
             sampler_descriptor(&bdw, &l(0b11, 17), 16, 4, 4).unwrap(),
             SamplerDescriptor {
                 desc: 0x124C_2104,
-                src1_len: 0
+                src1_len: 0,
+                halves: false,
             }
         );
         // `ld_lz` is Gfx9's.

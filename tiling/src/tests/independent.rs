@@ -572,12 +572,12 @@ const T64_XE2_MSAA: [[(u32, u32); 4]; 5] = [
 
 /// The independent model of one tile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Model {
+pub(super) struct Model {
     /// Logical width in bytes, height in rows, depth in slices, array (sample) slots.
-    w_b: u32,
-    h: u32,
+    pub(super) w_b: u32,
+    pub(super) h: u32,
     d: u32,
-    a: u32,
+    pub(super) a: u32,
     /// Physical extent: the pitch counts `phys_w_b` units; the tile is
     /// `phys_w_b * phys_h` bytes.
     phys_w_b: u32,
@@ -588,7 +588,7 @@ struct Model {
 impl Model {
     /// The layout isl uses for `isl` tiling, dimensionality, element size and sample
     /// count, or `None` where isl has none.
-    fn new(isl: IslTiling, dim: SurfDim, bpb: u32, samples: u32) -> Option<Model> {
+    pub(super) fn new(isl: IslTiling, dim: SurfDim, bpb: u32, samples: u32) -> Option<Model> {
         if bpb == 0 || !bpb.is_multiple_of(8) || bpb > 128 || ![1, 2, 4, 8, 16].contains(&samples) {
             return None;
         }
@@ -708,7 +708,7 @@ impl Model {
         }
     }
 
-    fn size(&self) -> u32 {
+    pub(super) fn size(&self) -> u32 {
         self.phys_w_b * self.phys_h
     }
 
@@ -719,7 +719,15 @@ impl Model {
     /// The byte address of byte column `x_b`, row `y`, slice `z` and physical array
     /// slice `slice` (array layer × samples + sample), by the PRM tile-ID form of
     /// docs/hardware/surface-layout.md §4.
-    fn address(&self, pitch: u32, qpitch: u32, x_b: u32, y: u32, z: u32, slice: u32) -> u64 {
+    pub(super) fn address(
+        &self,
+        pitch: u32,
+        qpitch: u32,
+        x_b: u32,
+        y: u32,
+        z: u32,
+        slice: u32,
+    ) -> u64 {
         let tiles_per_row = (pitch / self.phys_w_b) as u64;
         let slab = (z / self.d + slice / self.a) as u64;
         let tile_id = (slab * (qpitch / self.h) as u64 + (y / self.h) as u64) * tiles_per_row

@@ -4,9 +4,12 @@
 //! swizzling); [`ImageParam::texel_address`] uses the extension slots as well. Checking
 //! this model against [`Surface::texel_offset`](crate::Surface::texel_offset) shows that
 //! [`fill_image_param`](crate::fill_image_param) fills slots 0–4 with what Mesa's shader
-//! code expects, for the tilings Mesa supports there (linear, X, Y).
+//! code expects, for the tilings Mesa supports there (linear, X, Y). Mesa's formula has
+//! no swizzle fields, so it cannot describe Yf, Ys, Tile4 or Tile64 at all (single- or
+//! multisampled); [`block_formula_address`] is an independent evaluator of the extended
+//! formula over the whole block for those.
 
-use crate::image_param::{ubfe, ushr, ImageParam};
+use crate::image_param::{slot, ubfe, ushr, ImageParam, DWORDS};
 
 /// Mesa's `image_address()` (`docs/hardware/mesa-storage-images.md` §6) over slots 0–4: `coords` are 1,
 /// 2 or 3 coordinates in Mesa's form (a 1D array passes `(x, 0, layer)`); the XOR
@@ -44,4 +47,47 @@ pub(super) fn mesa_image_address(p: &ImageParam, coords: &[u32], emit_swizzle: b
             .wrapping_add(xy[1].wrapping_mul(p.stride[1]))
             .wrapping_mul(p.stride[0])
     }
+}
+
+/// The extended formula of the `image_param` module docs, evaluated straight from the
+/// block's memory image the way a shader reads it (vec4 slot `s`, lane `c` at dword `4 *
+/// s + c`), written apart from [`ImageParam::texel_address`] so that the dword encoding
+/// and that evaluator are checked against each other. Unlike Mesa's formula above it
+/// covers every tiling: the U/V/R fields, the row term and the slab term (3D slices of
+/// tiles with depth, in-tile samples of multisampled surfaces).
+pub(super) fn block_formula_address(d: &[u32; DWORDS], x: u32, y: u32, z: u32) -> u32 {
+    let lane = |s: u32, c: u32| d[(4 * s + c) as usize];
+    // NIR's bitfield_insert: the base when bits == 0, undefined (here 0) past bit 31.
+    let bfi = |base: u32, insert: u32, offset: u32, bits: u32| -> u32 {
+        match bits {
+            0 => base,
+            _ if offset + bits > 32 => 0,
+            32 => insert,
+            _ => {
+                let mask = ((1u32 << bits) - 1) << offset;
+                (base & !mask) | ((insert << offset) & mask)
+            }
+        }
+    };
+    let z = z.wrapping_add(lane(slot::OFFSET, 2));
+    let x = x
+        .wrapping_add(lane(slot::OFFSET, 0))
+        .wrapping_add(ubfe(z, 0, lane(slot::TILING, 2)).wrapping_mul(lane(slot::STRIDE, 2)));
+    let y = y
+        .wrapping_add(lane(slot::OFFSET, 1))
+        .wrapping_add(ushr(z, lane(slot::TILING, 2)).wrapping_mul(lane(slot::STRIDE, 3)));
+    let xb = x.wrapping_mul(lane(slot::STRIDE, 0));
+    let mut a = 0u32;
+    for (first, c) in [
+        (slot::U_FIELDS, xb),
+        (slot::V_FIELDS, y),
+        (slot::R_FIELDS, z),
+    ] {
+        for i in first..first + slot::FIELDS_PER_AXIS {
+            a = bfi(a, ushr(c, lane(i, 0)), lane(i, 1), lane(i, 2));
+        }
+    }
+    a = a.wrapping_add(ushr(y, lane(slot::TILE, 0)).wrapping_mul(lane(slot::TILE, 1)));
+    a = a.wrapping_add(ushr(z, lane(slot::TILE, 2)).wrapping_mul(lane(slot::TILE, 3)));
+    a ^ ((ushr(a, lane(slot::SWIZZLING, 0)) ^ ushr(a, lane(slot::SWIZZLING, 1))) & 64)
 }

@@ -6,6 +6,7 @@
 mod format_vectors;
 mod independent;
 mod mesa_formula;
+mod msaa_vectors;
 mod param_vectors;
 mod properties;
 mod surface_vectors;

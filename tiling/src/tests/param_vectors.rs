@@ -76,6 +76,8 @@ fn section_7_derived_params_and_fill() {
     assert_eq!(p.slot(slot::STRIDE), [4, 512, 0, 772]);
     assert_eq!(p.slot(slot::TILING), [2, 5, 0, 0]);
     assert_eq!(p.slot(slot::SWIZZLING), [0xff, 0xff, 0, 0]);
+    // Slot 7 is SAMPLES: 1 for every single-sampled surface.
+    assert_eq!(p.slot(slot::SAMPLES), [1, 0, 0, 0]);
     assert_eq!(mesa_image_address(&p, &[5, 7], false), 1344116);
     assert_eq!(p.texel_address(5, 7, 0), 1344116);
     let p0 = fill_image_param(&s, &ImageView::level(&s, 0), Bit6Swizzle::None).unwrap();
@@ -130,6 +132,7 @@ fn section_7_derived_params_and_fill() {
     let b = fill_buffer_image_param(Format::R32G32B32A32_FLOAT, 4000);
     assert_eq!(b.slot(slot::STRIDE), [16, 0, 0, 0]);
     assert_eq!(b.slot(slot::SIZE), [250, 0, 0, 0]);
+    assert_eq!(b.slot(slot::SAMPLES), [1, 0, 0, 0]);
     assert_eq!(b.texel_address(123, 0, 0), 1968);
     assert_eq!(mesa_image_address(&b, &[123], false), 1968);
     assert!(b.in_bounds(&[249]) && !b.in_bounds(&[250]));

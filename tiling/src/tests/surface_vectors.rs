@@ -5,6 +5,7 @@ use crate::dim::SurfDim;
 use crate::dim_layout::DimLayout;
 use crate::format::Format;
 use crate::generation::Gen;
+use crate::msaa::MsaaRefusal;
 use crate::surface::{AddressError, LayoutError, Surface, SurfaceDesc};
 use crate::swizzle::Bit6Swizzle;
 use crate::tile::{TileError, Tiling};
@@ -439,9 +440,15 @@ fn typed_errors() {
     yf3d.tiling = Tiling::Yf;
     yf3d.gen = Gen::Gfx12;
     assert!(matches!(err(yf3d), LayoutError::TilingNotAllowed { .. }));
-    let mut ms = base;
-    ms.samples = 4;
-    assert!(matches!(err(ms), LayoutError::Multisampled { samples: 4 }));
+    // Multisampled surfaces have one level (more refusals in msaa_vectors.rs).
+    let ms = base.samples(4).levels(2);
+    assert!(matches!(
+        err(ms),
+        LayoutError::Multisampled {
+            samples: 4,
+            reason: MsaaRefusal::Levels { levels: 2 }
+        }
+    ));
     assert!(matches!(
         err(base.usage(Usage::CUBE).array_len(4)),
         LayoutError::Cube { .. }

@@ -5,7 +5,7 @@
 use crate::memory::Memory;
 use crate::messages::error::MessageError;
 use crate::messages::lanes::{Lanes, LanesMut, Sender};
-use crate::messages::surface::{bound, sampler_texel, typed_texel};
+use crate::messages::surface::{bound, sample_texel, sampler_texel, typed_texel};
 use crate::texel::TexelLayout;
 use ir::interp::EnvError;
 use ir::BaseType;
@@ -44,6 +44,68 @@ pub fn ld(
     lod: Option<Lanes<'_>>,
     dest: &mut LanesMut<'_>,
 ) -> Result<(), EnvError> {
+    load_each(mem, msg, dest, |b, lane| {
+        let l = lod.map_or(0, |l| l.scalar(lane));
+        typed_texel(b, u.scalar(lane), v.scalar(lane), r.scalar(lane), l)
+    })
+}
+
+/// `ld2dms_w`: each served lane loads sample `si` (clamped to the surface's sample
+/// count) of the texel at `(u, v, r)` (x, y, array index) of a multisampled surface,
+/// converted as `ld` converts. The MCS value `(mcsl, mcsh)` selects where a compressed
+/// surface keeps the sample; the surfaces bound here have no MCS (the model binds
+/// none), so `ld2dms_w` reads the sample's own slice, whatever the value.
+pub fn ld2dms_w(
+    mem: &mut Memory,
+    msg: &SamplerMessage<'_>,
+    si: Lanes<'_>,
+    [u, v, r]: [Lanes<'_>; 3],
+    dest: &mut LanesMut<'_>,
+) -> Result<(), EnvError> {
+    load_each(mem, msg, dest, |b, lane| {
+        sample_texel(
+            b,
+            si.scalar(lane),
+            u.scalar(lane),
+            v.scalar(lane),
+            r.scalar(lane),
+        )
+    })
+}
+
+/// `ld_mcs`: the multisample control surface's value of each served lane's texel.
+/// Surfaces here are bound without an MCS, whose value then reads 0 in every channel
+/// (and tells `ld2dms_w` that each sample is in its own slice). Nothing is read.
+pub fn ld_mcs(
+    mem: &Memory,
+    msg: &SamplerMessage<'_>,
+    dest: &mut LanesMut<'_>,
+) -> Result<(), EnvError> {
+    for lane in msg.sender.lanes_of(msg.enabled) {
+        let binding = lane_surface(msg, lane)?;
+        bound(mem, &msg.sender, binding, lane)?;
+        let vals = vec![0; msg.channels.count_ones() as usize];
+        dest.set(lane, &vals)?;
+    }
+    Ok(())
+}
+
+/// The binding-table index lane `lane` of `msg` names.
+fn lane_surface(msg: &SamplerMessage<'_>, lane: usize) -> Result<u32, EnvError> {
+    msg.surfaces.get(lane).copied().ok_or_else(|| {
+        MessageError::shape(format!("the sampler load names no surface in lane {lane}"))
+    })
+}
+
+/// The loads of `ld`, `ld_lz` and `ld2dms_w`: each served lane reads the texel `at`
+/// gives for its surface (`None`: out of range), converted with the surface-state
+/// format.
+fn load_each(
+    mem: &mut Memory,
+    msg: &SamplerMessage<'_>,
+    dest: &mut LanesMut<'_>,
+    at: impl Fn(&crate::memory::ImageBinding, usize) -> Result<Option<u64>, EnvError>,
+) -> Result<(), EnvError> {
     if !matches!(msg.dest_bits, 16 | 32) {
         return Err(MessageError::shape(format!(
             "the sampler returns 16- or 32-bit data, not {}-bit",
@@ -52,9 +114,7 @@ pub fn ld(
     }
     for lane in msg.sender.lanes_of(msg.enabled) {
         let ctx = msg.sender.ctx(lane);
-        let binding = msg.surfaces.get(lane).copied().ok_or_else(|| {
-            MessageError::shape(format!("the sampler load names no surface in lane {lane}"))
-        })?;
+        let binding = lane_surface(msg, lane)?;
         let b = bound(mem, &msg.sender, binding, lane)?;
         let layout =
             TexelLayout::from_isl(b.state_format).map_err(|e| EnvError::at_lane(lane as u32, e))?;
@@ -65,8 +125,7 @@ pub fn ld(
             )));
         }
         let alloc = b.alloc;
-        let l = lod.map_or(0, |l| l.scalar(lane));
-        let texel = typed_texel(b, u.scalar(lane), v.scalar(lane), r.scalar(lane), l)?;
+        let texel = at(b, lane)?;
         // Out of range, the texel reads as all-zero bytes converted with the surface
         // format, as for typed loads: 0 in the format's channels, (0, 0, 1) in a missing
         // G, B, A (Vulkan's texel replacement under robustImageAccess2, which anv

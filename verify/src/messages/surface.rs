@@ -40,6 +40,40 @@ pub fn typed_texel(
     r: u64,
     lod: u64,
 ) -> Result<Option<u64>, EnvError> {
+    if b.samples() > 1 {
+        // Typed messages reach no sample before Xe3's MSRT messages; the lowering
+        // never sends them to a multisampled surface.
+        return Err(EnvError::msg(
+            "a typed or single-sample sampler message addresses a multisampled surface",
+        ));
+    }
+    surface_texel(b, u, v, r, lod, 0)
+}
+
+/// Where sampler message `ld2dms_w` lands: sample `si` of the texel at `(u, v, r)`
+/// (x, y, array index) of a multisampled surface, `si` clamped to the surface's sample
+/// count as the sampler does (IGC's `3D_LOAD.md`: "clamped to the number of samples on
+/// the surface"); `None` out of bounds.
+pub fn sample_texel(
+    b: &ImageBinding,
+    si: u64,
+    u: u64,
+    v: u64,
+    r: u64,
+) -> Result<Option<u64>, EnvError> {
+    let si = (si as u32).min(b.samples().saturating_sub(1));
+    surface_texel(b, u, v, r, 0, i64::from(si))
+}
+
+/// [`typed_texel`] of sample `sample`.
+fn surface_texel(
+    b: &ImageBinding,
+    u: u64,
+    v: u64,
+    r: u64,
+    lod: u64,
+    sample: i64,
+) -> Result<Option<u64>, EnvError> {
     let s = |v: u64| v as u32 as i32 as i64;
     let (x, y, r, lod) = (s(u), s(v), s(r), s(lod));
     if lod < 0 {
@@ -55,7 +89,7 @@ pub fn typed_texel(
         Some(SurfDim::D2) => (x, y, r, ext.layers),
         Some(SurfDim::D3) => (x, y, r, ext.depth),
     };
-    b.view_texel_offset(&ext, [x, y, z], zl)
+    b.view_texel_offset(&ext, [x, y, z], zl, sample)
         .map_err(EnvError::msg)
 }
 

@@ -133,7 +133,7 @@ pub fn access_kind(op: IntrinsicOp) -> Option<AccessKind> {
     }
     Some(match op {
         ImageLoad | ImageBlockLoad | LscLoad | LscLoadQuad | LscLoadStrided | LscLoadBlock2d
-        | SamplerLd | SamplerLdLz => AccessKind::Load,
+        | SamplerLd | SamplerLdLz | SamplerLd2dmsW => AccessKind::Load,
         ImageStore | ImageBlockStore | LscStore | LscStoreQuad | LscStoreStrided
         | LscStoreBlock2d => AccessKind::Store,
         ImageAtomic | ImageAtomicSwap | LscAtomic => AccessKind::Atomic,

@@ -729,6 +729,14 @@ pub enum SamplerOp {
     /// names of the four texels a bilinear filter reads (IGC
     /// `documentation/visa/instructions/3D_SAMPLE4.md`).
     Gather4,
+    /// `load_mcs` (vISA `3D_LOAD` with `VISA_3D_LD_MCS`): `u, v, r`; the multisample
+    /// control surface's value of the texel, low dword in R, high in G (IGC
+    /// `documentation/visa/instructions/3D_LOAD.md`).
+    LdMcs,
+    /// `load_2dms_w` (vISA `3D_LOAD` with `VISA_3D_LD2DMS_W`): `si, mcsl, mcsh, u, v,
+    /// r`; sample `si` of the texel of a multisampled surface, through its `load_mcs`
+    /// value (`3D_LOAD.md`).
+    Ld2dmsW,
 }
 
 impl SamplerOp {
@@ -745,11 +753,14 @@ impl SamplerOp {
             SamplerOp::Resinfo => "resinfo",
             SamplerOp::SampleL => "sample_l",
             SamplerOp::Gather4 => "sample4",
+            SamplerOp::LdMcs => "load_mcs",
+            SamplerOp::Ld2dmsW => "load_2dms_w",
         }
     }
 }
 
-/// `[(P)] load_3d|load_lz[.pixel_null_mask].CH (exec) aoffimmi surface dst srcs...`,
+/// `[(P)] load_3d|load_lz|load_mcs|load_2dms_w[.pixel_null_mask].CH (exec) aoffimmi
+/// surface dst srcs...` (`Load3dInstruction`),
 /// `[(P)] sample_l[.pixel_null_mask].CH (exec) aoffimmi sampler surface dst srcs...`
 /// (`Sample3dInstruction`), or `resinfo.CH (exec) surface lod dst` (IGC `visa/CISA.y`
 /// `ResInfo3dInstruction`: no predicate, no `aoffimmi`, the LOD before the

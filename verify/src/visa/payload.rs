@@ -452,6 +452,10 @@ impl Resolver<'_> {
             SamplerOp::SampleL => (4, "sample_l", "a parameter"),
             // 3D_SAMPLE4's `gather4`: u, v, r (`ai` as for `sample_l`).
             SamplerOp::Gather4 => (3, "sample4", "a parameter"),
+            // 3D_LOAD's `ld_mcs`: u, v, r; `ld2dms_w`: si, mcsl, mcsh, u, v, r (a 2D
+            // multisampled surface has no LOD).
+            SamplerOp::LdMcs => (3, "load_mcs", "a coordinate"),
+            SamplerOp::Ld2dmsW => (6, "load_2dms_w", "a parameter"),
         };
         if s.srcs.is_empty() && s.op.uses_sampler_state() {
             // 3D_SAMPLE's and 3D_SAMPLE4's NumParams are 1 to 15.
@@ -470,7 +474,7 @@ impl Resolver<'_> {
                 // carries.
                 let ok = match s.op {
                     SamplerOp::Resinfo => matches!(v.ty, VType::Ud | VType::D),
-                    SamplerOp::Ld | SamplerOp::LdLz => {
+                    SamplerOp::Ld | SamplerOp::LdLz | SamplerOp::LdMcs | SamplerOp::Ld2dmsW => {
                         matches!(v.ty, VType::Ud | VType::D | VType::Uw | VType::W | VType::F)
                     }
                     // Float bits, 32 per lane (a 16-bit payload is the sampler's
@@ -489,7 +493,10 @@ impl Resolver<'_> {
                             SamplerOp::SampleL | SamplerOp::Gather4 => {
                                 "sample_l and sample4 parameters are 32-bit floats (f, or their bits in ud or d)"
                             }
-                            SamplerOp::Ld | SamplerOp::LdLz => "sampler coordinates are ud or uw",
+                            SamplerOp::Ld
+                            | SamplerOp::LdLz
+                            | SamplerOp::LdMcs
+                            | SamplerOp::Ld2dmsW => "sampler coordinates are ud or uw",
                         },
                     }));
                 }
@@ -732,6 +739,67 @@ mod tests {
         let e = resolve(DECLS, "resinfo.R (M1, 16) T6 A.0 D.0", 32).unwrap_err();
         assert!(matches!(e.kind, ErrorKind::BadType { op: "resinfo", .. }));
         assert!(resolve(DECLS, "resinfo.RGBA (M1, 16) T6 D.0 D.320", 32).is_err());
+    }
+
+    #[test]
+    fn multisample_loads_take_load_3d_coordinates() {
+        let decls =
+            format!("{DECLS}\n.decl W v_type=G type=uw num_elts=64\n.decl S0 v_type=S num_elts=1");
+        // `load_mcs`: u, v, r of 16 ud lanes; R and G of 64 bytes each.
+        let (_, m) = resolve(
+            &decls,
+            "load_mcs.RG (M1, 16) 0x0:uw T6 D.0 D.0 D.64 D.128",
+            32,
+        )
+        .unwrap();
+        let XMessage::Sampler(s) = m else { panic!() };
+        assert_eq!(
+            (s.op, s.sampler, s.dst.unwrap().bytes),
+            (SamplerOp::LdMcs, None, 2 * 64)
+        );
+        assert_eq!(s.srcs.iter().map(|r| r.bytes).collect::<Vec<_>>(), [64; 3]);
+        // `load_2dms_w`: si, mcsl, mcsh, u, v, r, of ud or (16 lanes, 32 bytes) uw.
+        let body = "load_2dms_w.pixel_null_mask.RGBA (M1, 16) 0x0:uw T6 D.0 W.0 D.256 D.320 W.32 D.384 W.64";
+        let (_, m) = resolve(&decls, body, 32).unwrap();
+        let XMessage::Sampler(s) = m else { panic!() };
+        assert_eq!(
+            (s.op, s.dst.unwrap().bytes),
+            (SamplerOp::Ld2dmsW, 4 * 64 + 4)
+        );
+        assert_eq!(
+            s.srcs.iter().map(|r| r.bytes).collect::<Vec<_>>(),
+            [32, 64, 64, 32, 64, 32]
+        );
+        // A trailing parameter left out reads 0: any leading count from none on.
+        assert!(resolve(&decls, "load_2dms_w.R (M1, 16) 0x0:uw T6 D.0", 32).is_ok());
+        // At most 3 and 6 parameters; no 64-bit ones; a surface, not a sampler.
+        for body in [
+            "load_mcs.R (M1, 16) 0x0:uw T6 D.0 D.0 D.0 D.0 D.0",
+            "load_2dms_w.R (M1, 16) 0x0:uw T6 D.0 D.0 D.0 D.0 D.0 D.0 D.0 D.0",
+            "load_mcs.RG (M1, 16) 0x0:uw T6 D.0 D.0 D.0 A.0",
+            "load_2dms_w.R (M1, 16) 0x0:uw T6 D.0 D.0 D.0 D.0 A.0",
+            "load_2dms_w.R (M1, 16) 0x0:uw S0 D.0 D.0",
+            // The destination must hold every channel.
+            "load_2dms_w.RGBA (M1, 16) 0x0:uw T6 D.320 D.0",
+        ] {
+            assert!(resolve(&decls, body, 32).is_err(), "{body}");
+        }
+        let e = resolve(&decls, "load_mcs.R (M1, 16) 0x0:uw T6 D.0 A.0", 32).unwrap_err();
+        assert!(
+            matches!(e.kind, ErrorKind::BadType { op: "load_mcs", .. }),
+            "{e:?}"
+        );
+        let e = resolve(&decls, "load_2dms_w.R (M1, 16) 0x0:uw T6 D.0 A.0", 32).unwrap_err();
+        assert!(
+            matches!(
+                e.kind,
+                ErrorKind::BadType {
+                    op: "load_2dms_w",
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
     }
 
     #[test]

@@ -24,6 +24,10 @@
 //! * `sample_l`'s sampler state is the one the memory binds at the sampler variable's
 //!   value (the driver's sampler table, `visa/ABI.md`), as the IR message's `sampler`
 //!   index names it.
+//! * `load_mcs` and `load_2dms_w` run the IR's `@sampler_ld_mcs` and
+//!   `@sampler_ld2dms_w` semantics: the memory binds surfaces without an MCS, so
+//!   `load_mcs` returns 0 and `load_2dms_w` reads sample `si` of its texel whatever
+//!   its `mcsl` and `mcsh`.
 
 use super::convert::int_value;
 use super::listing::{LscOp, SamplerOp};
@@ -40,7 +44,7 @@ use crate::messages::block2d::{load_untyped, store_untyped, Block2d, UntypedBloc
 use crate::messages::lanes::{Lanes, LanesMut, Sender};
 use crate::messages::lsc::{LscMessage, Message};
 use crate::messages::sample::{gather4, sample_l, SampleMessage};
-use crate::messages::sampler::{ld, resinfo, ResinfoMessage, SamplerMessage};
+use crate::messages::sampler::{ld, ld2dms_w, ld_mcs, resinfo, ResinfoMessage, SamplerMessage};
 use crate::messages::{typed, untyped};
 use ir::interp::EnvError;
 use ir::lsc::{AddrType, Block2dDesc, LscDesc, Sfid};
@@ -441,13 +445,6 @@ impl MemoryPort<'_> {
             }
             return Ok(());
         }
-        // `ld`: u, v, lod, r; `ld_lz`: u, v, r (3D_LOAD.md), missing ones 0.
-        let (u, v, r, lod) = match s.op {
-            SamplerOp::Ld => (coord(0), coord(1), coord(3), Some(coord(2))),
-            SamplerOp::LdLz | SamplerOp::Resinfo | SamplerOp::SampleL | SamplerOp::Gather4 => {
-                (coord(0), coord(1), coord(2), None)
-            }
-        };
         let (dest_bits, dest_base) = match s.dst.map(|d| d.ty) {
             None | Some(VType::F) => (32, BaseType::Float),
             Some(VType::Hf) => (16, BaseType::Float),
@@ -457,10 +454,11 @@ impl MemoryPort<'_> {
             Some(VType::Uw) => (16, BaseType::Uint),
             Some(t) => return Err(fail(format!("a sampler destination of type {t}"))),
         };
-        let op = if s.op == SamplerOp::Ld {
-            IntrinsicOp::SamplerLd
-        } else {
-            IntrinsicOp::SamplerLdLz
+        let op = match s.op {
+            SamplerOp::Ld => IntrinsicOp::SamplerLd,
+            SamplerOp::LdMcs => IntrinsicOp::SamplerLdMcs,
+            SamplerOp::Ld2dmsW => IntrinsicOp::SamplerLd2dmsW,
+            _ => IntrinsicOp::SamplerLdLz,
         };
         let msg = SamplerMessage {
             sender: sender(&invocations, op, ctx.line),
@@ -471,16 +469,45 @@ impl MemoryPort<'_> {
             dest_base,
         };
         let mut out = vec![0u64; exec as usize * comps];
-        ld(
-            self.mem,
-            &msg,
-            Lanes::new(&u, 1),
-            Lanes::new(&v, 1),
-            Lanes::new(&r, 1),
-            lod.as_deref().map(|l| Lanes::new(l, 1)),
-            &mut LanesMut::new(&mut out, comps),
-        )
-        .map_err(env)?;
+        let mut dest = LanesMut::new(&mut out, comps);
+        fn lanes(c: &[u64]) -> Lanes<'_> {
+            Lanes::new(c, 1)
+        }
+        // 3D_LOAD.md's parameters, missing ones 0: `ld` u, v, lod, r; `ld_lz` and
+        // `ld_mcs` u, v, r; `ld2dms_w` si, mcsl, mcsh, u, v, r, run by the semantics
+        // of the IR's `@sampler_*` messages of the same names.
+        match s.op {
+            SamplerOp::Ld2dmsW => {
+                // The MCS value names where a compressed surface keeps the sample;
+                // the semantics bind no MCS and read it nowhere.
+                let (si, u, v, r) = (coord(0), coord(3), coord(4), coord(5));
+                let uvr = [lanes(&u), lanes(&v), lanes(&r)];
+                ld2dms_w(self.mem, &msg, lanes(&si), uvr, &mut dest).map_err(env)?;
+            }
+            SamplerOp::LdMcs => {
+                // The MCS value is two dwords, whatever the variable's type says.
+                if dest_bits != 32 {
+                    return Err(fail("a load_mcs destination of 16-bit elements"));
+                }
+                ld_mcs(self.mem, &msg, &mut dest).map_err(env)?;
+            }
+            _ => {
+                let ld3d = s.op == SamplerOp::Ld;
+                let (u, v, r) = (coord(0), coord(1), coord(if ld3d { 3 } else { 2 }));
+                let lod = ld3d.then(|| coord(2));
+                let lod = lod.as_deref().map(lanes);
+                ld(
+                    self.mem,
+                    &msg,
+                    lanes(&u),
+                    lanes(&v),
+                    lanes(&r),
+                    lod,
+                    &mut dest,
+                )
+                .map_err(env)?;
+            }
+        }
         if let Some(d) = s.dst {
             let esz = d.ty.size();
             write_simt(st, d, esz, grf, ctx.chen, &lanes_of(&out, comps));
@@ -1078,6 +1105,110 @@ mod tests {
                  movs (M1_NM, 1) S0(0) {sampler}:ud\n\
                  sample_l.R (M1, 8)  {aoffimmi}:uw S0 T6 N.0 Z.0 U.0"
             );
+            let e = try_run(&mut mem, &kernel(8, decls, &body)).err().unwrap();
+            assert!(e.contains(why), "{e}");
+        }
+    }
+
+    #[test]
+    fn multisample_loads_run_the_ir_semantics() {
+        // A 4-sample 8x2 R32_UINT 2D array of 2 layers (Y-tiled, Gfx9) at
+        // binding-table index 4; sample s of texel (x, y) of layer l holds
+        // 1000 l + 100 s + 10 y + x, written where the layout reference puts it.
+        let desc = tiling::SurfaceDesc::new(
+            tiling::Gen::Gfx9,
+            tiling::SurfDim::D2,
+            tiling::Format::R32_UINT,
+            tiling::Tiling::Y,
+        )
+        .extent(8, 2, 1)
+        .array_len(2)
+        .samples(4);
+        let surface = tiling::Surface::new(desc).unwrap();
+        let mut at = Vec::new();
+        for (l, s, y, x) in (0..2u32).flat_map(|l| {
+            (0..4u32).flat_map(move |s| {
+                (0..2u32).flat_map(move |y| (0..8u32).map(move |x| (l, s, y, x)))
+            })
+        }) {
+            let off = surface
+                .sample_offset(x, y, l, s, 0, tiling::Bit6Swizzle::None)
+                .unwrap() as usize;
+            at.push((off, 1000 * l + 100 * s + 10 * y + x));
+        }
+        let view = tiling::ImageView::level(&surface, 0);
+        let mut mem = Memory::new();
+        let id = mem
+            .bind_surface_image(
+                4,
+                "t",
+                surface,
+                view,
+                ir::Format::R32Uint,
+                tiling::Format::R32_UINT,
+                tiling::Bit6Swizzle::None,
+            )
+            .unwrap();
+        for (off, v) in at {
+            mem.allocation_mut(id).bytes[off..off + 4].copy_from_slice(&v.to_le_bytes());
+        }
+        let decls = ".decl B v_type=G type=uq num_elts=1\n\
+            .decl L v_type=G type=uw num_elts=8\n\
+            .decl SI v_type=G type=ud num_elts=8\n\
+            .decl U v_type=G type=ud num_elts=8\n\
+            .decl X v_type=G type=ud num_elts=8\n\
+            .decl V v_type=G type=ud num_elts=8\n\
+            .decl M v_type=G type=ud num_elts=16\n\
+            .decl Q v_type=G type=ud num_elts=32\n\
+            .decl N v_type=G type=ud num_elts=16\n\
+            .decl H v_type=G type=uw num_elts=32\n\
+            .decl T6 v_type=T num_elts=1";
+        // Lane n: si = n (clamped to 3 from 3 on), u = n, v = 1; x = n + 4.
+        let setup = "mov (M1, 8) L(0,0)<1> 0x76543210:uv\n\
+            mov (M1, 8) SI(0,0)<1> L(0,0)<1;1,0>\n\
+            mov (M1, 8) U(0,0)<1> L(0,0)<1;1,0>\n\
+            add (M1, 8) X(0,0)<1> U(0,0)<1;1,0> 0x4:ud\n\
+            mov (M1, 8) V(0,0)<1> 0x1:ud\n\
+            mov (M1, 8) M(0,0)<1> 0x7:ud\n\
+            mov (M1, 8) M(1,0)<1> 0x7:ud\n\
+            movs (M1_NM, 1) T6(0) 0x4:ud";
+        // load_mcs: 0 in R and G (no MCS is bound). load_2dms_w of layer 1 (r = v = 1),
+        // R32_UINT's missing G, B, A read 0, 0, 1; then of layer 0 (r left out) at x =
+        // n + 4, past the width from lane 4 on (the zero texel: R 0, A 1).
+        let body = format!(
+            "{setup}\n\
+             load_mcs.RG (M1, 8)  0x0:uw T6 M.0 U.0 V.0 V.0\n\
+             load_2dms_w.RGBA (M1, 8)  0x0:uw T6 Q.0 SI.0 M.0 M.32 U.0 V.0 V.0\n\
+             load_2dms_w.RA (M1, 8)  0x0:uw T6 N.0 SI.0 M.0 M.32 X.0 V.0"
+        );
+        let (p, t) = try_run(&mut mem, &kernel(8, decls, &body)).unwrap();
+        assert_eq!(elems(&p, &t, "M"), [0; 16]);
+        let q = elems(&p, &t, "Q");
+        let want: Vec<u64> = (0..8).map(|n| 1000 + 100 * n.min(3) + 10 + n).collect();
+        assert_eq!(q[..8], want);
+        assert_eq!(q[8..24], [0; 16]);
+        assert_eq!(q[24..], [1; 8]);
+        let n = elems(&p, &t, "N");
+        let want: Vec<u64> = (0..8)
+            .map(|n| {
+                if n < 4 {
+                    100 * n.min(3) + 10 + n + 4
+                } else {
+                    0
+                }
+            })
+            .collect();
+        assert_eq!(n[..8], want);
+        assert_eq!(n[8..], [1; 8]);
+        // The loads are logged as the IR's messages.
+        let ops: Vec<_> = mem.log().iter().map(|a| a.ctx.op).collect();
+        assert!(ops.contains(&IntrinsicOp::SamplerLd2dmsW), "{ops:?}");
+        // A texel offset, a 16-bit MCS destination: errors.
+        for (line, why) in [
+            ("load_2dms_w.R (M1, 8)  0x1:uw T6 N.0 SI.0", "texel offsets"),
+            ("load_mcs.RG (M1, 8)  0x0:uw T6 H.0 U.0", "16-bit"),
+        ] {
+            let body = format!("{setup}\n{line}");
             let e = try_run(&mut mem, &kernel(8, decls, &body)).err().unwrap();
             assert!(e.contains(why), "{e}");
         }

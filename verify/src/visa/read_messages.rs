@@ -1,6 +1,7 @@
 //! Reading the message instructions of vISA text: LSC loads, stores and atomics
 //! (typed, untyped, strided, 2D block), `lsc_fence`, the sampler's `load_3d`,
-//! `load_lz`, `resinfo` and `sample_l`, `fence_*` and `barrier` (the `Lsc*`,
+//! `load_lz`, `load_mcs`, `load_2dms_w`, `resinfo`, `sample_l` and `sample4`,
+//! `fence_*` and `barrier` (the `Lsc*`,
 //! `Load3DInstruction`, `ResInfo3dInstruction`, `Sample3dInstruction`,
 //! `NullaryInstruction` and `SynchronizationInstruction` rules of IGC's `visa/CISA.y`
 //! and the tokens of `visa/CISA.l`).
@@ -23,6 +24,8 @@ pub fn is_message(base: &str) -> bool {
             base,
             "load_3d"
                 | "load_lz"
+                | "load_mcs"
+                | "load_2dms_w"
                 | "resinfo"
                 | "sample_l"
                 | "sample4"
@@ -74,7 +77,9 @@ pub fn message(
             no_pred(c, &pred, base)?;
             lsc_fence(c, parts)
         }
-        "load_3d" | "load_lz" | "sample_l" | "sample4" => sampler_load(c, pred, parts),
+        "load_3d" | "load_lz" | "load_mcs" | "load_2dms_w" | "sample_l" | "sample4" => {
+            sampler_load(c, pred, parts)
+        }
         "resinfo" => {
             no_pred(c, &pred, base)?;
             resinfo(c, parts)
@@ -186,9 +191,9 @@ fn resinfo(c: &mut Cursor<'_>, parts: &[&str]) -> Result<InstKind, VisaError> {
     })))
 }
 
-/// `load_3d`, `load_lz` (`Load3dInstruction`), `sample_l` (`Sample3dInstruction`,
-/// whose sampler variable comes before the surface) and `sample4` (`sample_l`'s
-/// spelling; its one channel the one it gathers). `sample_l`'s `.cps` (pixel
+/// `load_3d`, `load_lz`, `load_mcs`, `load_2dms_w` (`Load3dInstruction`), `sample_l`
+/// (`Sample3dInstruction`, whose sampler variable comes before the surface) and
+/// `sample4` (`sample_l`'s spelling; its one channel the one it gathers). `sample_l`'s `.cps` (pixel
 /// shaders' coarse LOD compensation) and `.divS` (a sampler index that differs per
 /// lane) are not modelled and are refused.
 fn sampler_load(
@@ -199,6 +204,8 @@ fn sampler_load(
     let op = match parts[0] {
         "load_3d" => SamplerOp::Ld,
         "load_lz" => SamplerOp::LdLz,
+        "load_mcs" => SamplerOp::LdMcs,
+        "load_2dms_w" => SamplerOp::Ld2dmsW,
         "sample4" => SamplerOp::Gather4,
         _ => SamplerOp::SampleL,
     };
@@ -759,6 +766,38 @@ mod tests {
         };
         assert!(s.pixel_null_mask && s.pred.is_some());
         assert_eq!(s.sampler.as_deref(), Some("S1"));
+        // `load_mcs` and `load_2dms_w` as visa/src/sampler.rs prints them: `load_lz`'s
+        // spelling, no sampler variable, the parameters in vISA order (u, v, r; si,
+        // mcsl, mcsh, u, v, r).
+        let InstKind::SamplerLoad(s) =
+            read("load_mcs.RG (M1, 16)  0x0:uw T6 v4.0 v0.0 v0.64 v0.128")
+        else {
+            panic!()
+        };
+        assert_eq!(
+            (s.op, s.channels, s.exec.size),
+            (SamplerOp::LdMcs, 0b11, 16)
+        );
+        assert_eq!((s.sampler, s.surface.as_str()), (None, "T6"));
+        assert_eq!(s.dst.var, "v4");
+        assert_eq!(
+            s.srcs.iter().map(|r| r.offset).collect::<Vec<_>>(),
+            [0, 64, 128]
+        );
+        let InstKind::SamplerLoad(s) = read(
+            "(P1) load_2dms_w.pixel_null_mask.RGBA (M5, 16)  0x0:uw T7 v2.0 v0.128 v4.0 v4.64 v0.0 v0.64 v0.128",
+        ) else {
+            panic!()
+        };
+        assert_eq!(
+            (s.op, s.channels, s.exec.offset),
+            (SamplerOp::Ld2dmsW, 0xf, 16)
+        );
+        assert!(s.pixel_null_mask && s.pred.is_some() && s.sampler.is_none());
+        assert_eq!(
+            s.srcs.iter().map(|r| r.var.as_str()).collect::<Vec<_>>(),
+            ["v0", "v4", "v4", "v0", "v0", "v0"]
+        );
         assert_eq!(read("barrier"), InstKind::Barrier);
         assert_eq!(
             read("fence_local.E"),
@@ -787,6 +826,9 @@ mod tests {
             "sample_l.RGBA (M1, 16) 0x0:uw T6",
             "sample_l (M1, 16) 0x0:uw S0 T6 V.0 U.0",
             "sample_l.RGBX (M1, 16) 0x0:uw S0 T6 V.0 U.0",
+            // `load_mcs` and `load_2dms_w` without channels, with unknown ones.
+            "load_mcs (M1, 16) 0x0:uw T6 V.0 U.0",
+            "load_2dms_w.RGBX (M1, 16) 0x0:uw T6 V.0 U.0",
         ] {
             let mut c = Cursor::new(line, 4);
             let word = c.word().unwrap();

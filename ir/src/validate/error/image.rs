@@ -241,6 +241,16 @@ pub enum ImageError {
         /// The image.
         image: ImageName,
     },
+    /// A mip level of a multisampled image: `image_size` or `image_load` with a
+    /// `lod`, or `image_levels`. Multisampled images have one level (SPIR-V's
+    /// `OpImageQuerySizeLod` and `OpImageQueryLevels` require `MS` 0, and a `Lod`
+    /// operand excludes `Sample`).
+    MultisampledLevels {
+        /// The intrinsic.
+        op: IntrinsicOp,
+        /// The image.
+        image: ImageName,
+    },
     /// A `txl` that cannot filter its texture.
     Txl {
         /// The intrinsic.
@@ -435,6 +445,15 @@ impl fmt::Display for ImageError {
                     "; its size takes no lod"
                 } else {
                     ""
+                }
+            ),
+            ImageError::MultisampledLevels { op, image } => write!(
+                f,
+                "{}: {image} is multisampled, which has one level{}",
+                Intr(*op),
+                match op {
+                    IntrinsicOp::ImageLevels => "",
+                    _ => "; the access takes no lod",
                 }
             ),
             ImageError::Txl { op, image, problem } => {
