@@ -258,8 +258,12 @@ fn random_image_shaders_compile_through_genx_ir() {
                         continue;
                     }
                     let t = Instant::now();
-                    let mut emitted =
-                        visa::emit_kernel(&shader, &case.device, &visa::Options::with_simd(simd));
+                    // Spills forbidden: the sweep measures the widths that fit.
+                    let mut emitted = visa::emit_kernel(
+                        &shader,
+                        &case.device,
+                        &visa::Options::with_simd(simd).without_spills(),
+                    );
                     let mut outcome = Outcome::Emitted;
                     // The generated shaders fix no subgroup size: a width the registers
                     // cannot hold is dispatched narrower, as the free width would be.
@@ -272,7 +276,7 @@ fn random_image_shaders_compile_through_genx_ir() {
                             emitted = visa::emit_kernel(
                                 &shader,
                                 &case.device,
-                                &visa::Options::with_simd(w),
+                                &visa::Options::with_simd(w).without_spills(),
                             );
                             outcome = Outcome::Narrowed(w);
                         }
@@ -345,7 +349,11 @@ fn random_image_shaders_compile_through_genx_ir() {
                 continue;
             };
             for &w in widths(job.plat).iter().rev().filter(|&&w| w < job.width) {
-                match visa::emit_kernel(shader, device, &visa::Options::with_simd(w)) {
+                match visa::emit_kernel(
+                    shader,
+                    device,
+                    &visa::Options::with_simd(w).without_spills(),
+                ) {
                     Ok(k) => {
                         retry.push((i, k.text, w));
                         break;

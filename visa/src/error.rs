@@ -49,8 +49,9 @@ pub enum EmitErrorKind {
         /// The most one variable may hold.
         limit: u32,
     },
-    /// The values live at one point need more registers than a thread has: GenX_IR
-    /// would have to spill, which it reports as a failure.
+    /// The values live at one point need more registers than a thread has, and
+    /// spills are forbidden ([`crate::Options::forbid_spills`]) or the width is one of
+    /// several tried.
     RegisterPressure {
         /// Bytes of values live there, and of the instruction's temporaries beyond the
         /// registers kept for temporaries.
@@ -103,7 +104,7 @@ impl fmt::Display for EmitErrorKind {
                 narrower,
             } => write!(
                 f,
-                "{bytes} bytes of values are live here, more than the {available} bytes of registers a thread of this kernel has for them (GenX_IR would spill, which it reports as a failure); {}",
+                "{bytes} bytes of values are live here, more than the {available} bytes of registers a thread of this kernel has for them (the finalizer would spill them to scratch memory); {}",
                 if *narrower {
                     "a smaller subgroup_size or fewer values live at once would fit"
                 } else {

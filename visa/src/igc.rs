@@ -43,6 +43,9 @@ pub struct Compiled {
     /// seen on PVC); before DG2 every `send` (fences and barriers too). A message's
     /// line ends in `// $N`, the vISA instruction it came from.
     pub sends: Vec<SendDesc>,
+    /// The bytes of scratch space per thread the finalizer's spills use ("Spill memory
+    /// used"), when it spilled ([`compile_spilling`]); `None` when it did not.
+    pub spill_bytes: Option<u32>,
     /// The registers of a thread it was compiled for (`-TotalGRFNum`; 128 unless the
     /// kernel asked for PVC's 256-register mode with `//.kernel_attr NumGRF=256`).
     pub registers: u32,
@@ -265,9 +268,23 @@ fn work_dir() -> std::io::Result<PathBuf> {
 /// Nothing is retried: a crash of the finalizer is [`CheckError::Crashed`] and a spill
 /// [`CheckError::Spilled`], each a failure of the kernel to be fixed in the emitter.
 pub fn compile(text: &str, platform: &str) -> Result<Compiled, CheckError> {
+    compile_with(text, platform, false)
+}
+
+/// [`compile`], taking a kernel the finalizer spills: GenX_IR still writes the
+/// listing, with the spill and fill messages to the thread's scratch space, and exits
+/// with status 1 ("Spill memory used = N bytes"); the result has
+/// [`Compiled::spill_bytes`]. For the kernels [`crate::emit_kernel`] emits with a
+/// [`crate::Kernel::spill_estimate`], as a driver takes IGC's spilling kernels and
+/// gives their threads the scratch space they ask for.
+pub fn compile_spilling(text: &str, platform: &str) -> Result<Compiled, CheckError> {
+    compile_with(text, platform, true)
+}
+
+fn compile_with(text: &str, platform: &str, spills: bool) -> Result<Compiled, CheckError> {
     let exe = find_tool().ok_or_else(|| CheckError::ToolMissing { tool: tool() })?;
     let dir = work_dir()?;
-    let r = compile_in(&exe, &dir, text, platform, num_grf(text));
+    let r = compile_in(&exe, &dir, text, platform, num_grf(text), spills);
     let _ = std::fs::remove_dir_all(&dir);
     r
 }
@@ -285,6 +302,7 @@ fn compile_in(
     text: &str,
     platform: &str,
     registers: Option<u32>,
+    spills: bool,
 ) -> Result<Compiled, CheckError> {
     let input = dir.join("k.visaasm");
     std::fs::write(&input, text)?;
@@ -303,6 +321,7 @@ fn compile_in(
     let out = cmd.output()?;
     let process = started.elapsed();
     let errors = std::fs::read_to_string(dir.join("k.errors.txt")).unwrap_or_default();
+    let mut spill_bytes_used = None;
     if !out.status.success() {
         let output = format!(
             "{}{}",
@@ -315,15 +334,18 @@ fn compile_in(
                 output,
             });
         };
-        if let Some(bytes) = spill_bytes(&output) {
-            return Err(CheckError::Spilled { bytes });
+        match spill_bytes(&output) {
+            Some(bytes) if spills && dir.join("k.asm").exists() => spill_bytes_used = Some(bytes),
+            Some(bytes) => return Err(CheckError::Spilled { bytes }),
+            None => {
+                let errors = if errors.trim().is_empty() {
+                    output
+                } else {
+                    errors
+                };
+                return Err(CheckError::Rejected { status, errors });
+            }
         }
-        let errors = if errors.trim().is_empty() {
-            output
-        } else {
-            errors
-        };
-        return Err(CheckError::Rejected { status, errors });
     }
     let asm = std::fs::read_to_string(dir.join("k.asm"))?;
     check_encoding(&asm)?;
@@ -341,6 +363,7 @@ fn compile_in(
     Ok(Compiled {
         asm,
         sends,
+        spill_bytes: spill_bytes_used,
         registers: registers.unwrap_or(128),
         finalize,
         process,

@@ -37,6 +37,12 @@ pub struct Kernel {
     /// ([`NUM_GRF_COMMENT`], which [`crate::igc::compile`] reads). A driver dispatches the kernel with that
     /// many registers per thread.
     pub registers: u32,
+    /// Bytes of live values beyond the registers, by the pressure model, when no width
+    /// fits them: the kernel is emitted anyway, as brw compiles a shader that spills
+    /// at its narrowest width, and the finalizer spills to the thread's scratch space
+    /// (GenX_IR's `//.spill size`, [`crate::igc::Compiled::spill_bytes`], is the
+    /// scratch a driver gives each thread). `None` when the values fit.
+    pub spill_estimate: Option<u32>,
 }
 
 /// The comment line that gives a kernel's register count when it is not 128, before
@@ -50,14 +56,16 @@ pub const NUM_GRF_COMMENT: &str = "//.kernel_attr NumGRF=";
 /// The shader must have gone through the lowering (image intrinsics are errors) and
 /// pass the validator. Errors name the instruction, its position and the platform.
 ///
-/// The kernel runs at the shader's `subgroup_size`, else at [`Options::simd`]; a fixed
-/// width whose values do not fit a thread's registers is a
-/// [`EmitErrorKind::RegisterPressure`] error. When neither fixes the width, the kernel
-/// runs at the widest of [`candidate_widths`] whose live values fit the registers of a
-/// thread by the pressure model, as brw keeps the widest dispatch width that compiled
-/// without spilling (Mesa `brw_simd_select`); when none fits, the error is the
-/// narrowest width's. [`crate::width::emit_confirmed`] also asks GenX_IR. The width is
-/// the kernel's `SimdSize` and [`Abi::simd`].
+/// The kernel runs at the shader's `subgroup_size`, else at [`Options::simd`]. When
+/// neither fixes the width, the kernel runs at the widest of [`candidate_widths`] whose
+/// live values fit the registers of a thread by the pressure model, as brw keeps the
+/// widest dispatch width that compiled without spilling (Mesa `brw_simd_select`).
+/// When no width fits (or the fixed one does not), the kernel is emitted at the
+/// narrowest (the fixed) width anyway and the finalizer spills, as brw and IGC spill
+/// what does not fit ([`Kernel::spill_estimate`]); with [`Options::forbid_spills`] that
+/// is a [`EmitErrorKind::RegisterPressure`] error instead.
+/// [`crate::width::emit_confirmed`] also asks GenX_IR. The width is the kernel's
+/// `SimdSize` and [`Abi::simd`].
 pub fn emit_kernel(
     shader: &Shader,
     device: &Device,
@@ -71,12 +79,18 @@ pub fn emit_kernel(
         };
         match emit_at(shader, device, &at) {
             Err(e) if matches!(*e.kind, EmitErrorKind::RegisterPressure { .. }) => {
-                last = Some(e);
+                last = Some((e, at));
             }
             r => return r,
         }
     }
-    Err(last.expect("candidate_widths gives at least one width"))
+    let (e, mut at) = last.expect("candidate_widths gives at least one width");
+    if options.forbid_spills {
+        return Err(e);
+    }
+    // Nothing fits: the narrowest width, whose values the finalizer spills.
+    at.unchecked_pressure = true;
+    emit_at(shader, device, &at)
 }
 
 /// The SIMD widths `emit_kernel` tries, in brw's order of preference (Mesa
@@ -180,14 +194,14 @@ fn emit_at(shader: &Shader, device: &Device, options: &Options) -> Result<Kernel
     walk(&mut cx, &phis, func.body(), &mut loops)?;
     cx.line("ret (M1, 1)");
     // After the body, which measures each instruction's temporaries.
-    let registers = match check_pressure(&mut cx) {
-        Err(e)
-            if options.unchecked_pressure
-                && matches!(*e.kind, EmitErrorKind::RegisterPressure { .. }) =>
-        {
-            128
-        }
-        r => r?,
+    let (registers, spill_estimate) = match check_pressure(&mut cx) {
+        Err(e) if options.unchecked_pressure => match *e.kind {
+            EmitErrorKind::RegisterPressure {
+                bytes, available, ..
+            } => (128, Some(bytes - available)),
+            _ => return Err(e),
+        },
+        r => (r?, None),
     };
 
     let body = cx.take_body();
@@ -233,6 +247,7 @@ fn emit_at(shader: &Shader, device: &Device, options: &Options) -> Result<Kernel
         genx_platform,
         platform: device.name.clone(),
         registers,
+        spill_estimate,
     })
 }
 
@@ -501,12 +516,22 @@ mod tests {
         let k = emit_kernel(&s, &dg2, &Options::default()).unwrap();
         assert_eq!(k.abi.simd, 8);
         assert!(k.text.contains(".kernel_attr SimdSize=8"));
-        // A fixed width is kept, and the error says why.
+        assert_eq!(k.spill_estimate, None);
+        // A fixed width is kept: the finalizer spills the 5,120 - 3,712 bytes, or,
+        // with spills forbidden, the error says why.
         for (shader, options) in [
             (many_live(20, Some(16)), Options::default()),
             (many_live(20, None), Options::with_simd(16)),
         ] {
-            let e = emit_kernel(&shader, &dg2, &options).unwrap_err();
+            let k = emit_kernel(&shader, &dg2, &options).unwrap();
+            assert_eq!(k.abi.simd, 16);
+            // The vec4s, and the pointer and the sum besides.
+            assert!(matches!(k.spill_estimate, Some(b) if b >= 5120 - 3712));
+            let forbid = Options {
+                forbid_spills: true,
+                ..options
+            };
+            let e = emit_kernel(&shader, &dg2, &forbid).unwrap_err();
             assert!(
                 matches!(*e.kind, EmitErrorKind::RegisterPressure { .. }),
                 "{e}"
@@ -526,9 +551,18 @@ mod tests {
         assert!(!k.text.contains("NumGRF"));
         let k = emit_kernel(&s, &pvc, &Options::with_simd(32)).unwrap();
         assert_eq!((k.abi.simd, k.registers), (32, 256));
-        // 40 vec4s fit no width on DG2: the error is SIMD8's, and it does not suggest
-        // a narrower width, which DG2 does not dispatch; SIMD16's does.
-        let e = emit_kernel(&many_live(40, None), &dg2, &Options::default()).unwrap_err();
+        // 40 vec4s fit no width on DG2: the kernel is SIMD8's, spilling 40 * 4 * 32 -
+        // 3,712 bytes; with spills forbidden the error is SIMD8's, and it does not
+        // suggest a narrower width, which DG2 does not dispatch; SIMD16's does.
+        let k = emit_kernel(&many_live(40, None), &dg2, &Options::default()).unwrap();
+        assert_eq!(k.abi.simd, 8);
+        assert!(matches!(k.spill_estimate, Some(b) if b >= 40 * 4 * 32 - 3712));
+        let forbid = |simd| Options {
+            simd,
+            forbid_spills: true,
+            ..Options::default()
+        };
+        let e = emit_kernel(&many_live(40, None), &dg2, &forbid(None)).unwrap_err();
         assert!(
             matches!(
                 *e.kind,
@@ -540,7 +574,7 @@ mod tests {
             "{e}"
         );
         assert!(e.to_string().contains("no narrower width"), "{e}");
-        let e = emit_kernel(&many_live(40, None), &dg2, &Options::with_simd(16)).unwrap_err();
+        let e = emit_kernel(&many_live(40, None), &dg2, &forbid(Some(16))).unwrap_err();
         assert!(e.to_string().contains("a smaller subgroup_size"), "{e}");
     }
 

@@ -20,10 +20,14 @@ pub struct Options {
     /// it free: brw's choice among the widths that fit ([`crate::candidate_widths`],
     /// [`crate::emit_kernel`]).
     pub simd: Option<u32>,
-    /// Emit a kernel whose live values the pressure model says overflow the registers
-    /// anyway (in the 128-register mode), for measuring the model against GenX_IR's
-    /// spill reports; a kernel for a driver never sets it.
+    /// Emit the kernel at the given width even where the pressure model says its live
+    /// values overflow the registers (in the 128-register mode), leaving the finalizer
+    /// to spill: what [`crate::emit_kernel`] does at the narrowest width when no width
+    /// fits, and what measuring the model against GenX_IR's spill reports needs at any.
     pub unchecked_pressure: bool,
+    /// Refuse a kernel that would spill ([`crate::EmitErrorKind::RegisterPressure`])
+    /// rather than leave the spill to the finalizer.
+    pub forbid_spills: bool,
 }
 
 impl Options {
@@ -32,6 +36,14 @@ impl Options {
         Options {
             simd: Some(simd),
             ..Options::default()
+        }
+    }
+
+    /// These options with spills forbidden ([`Options::forbid_spills`]).
+    pub fn without_spills(self) -> Options {
+        Options {
+            forbid_spills: true,
+            ..self
         }
     }
 }

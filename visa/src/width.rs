@@ -32,7 +32,8 @@ pub struct Confirmed {
 /// compiled (with [`Options::unchecked_pressure`]): the model errs on the safe side
 /// (SIMD32 before Gfx12.5 keeps half the registers for the finalizer), and GenX_IR's
 /// verdict is the fact it approximates. When every width spills, the result is the
-/// narrowest width's, the model's refusal or GenX_IR's spill report. A fixed width is
+/// narrowest width's kernel, which GenX_IR spills ([`igc::compile_spilling`]'s
+/// verdict); with [`Options::forbid_spills`], the model's refusal. A fixed width is
 /// emitted and compiled once, its errors its own.
 pub fn emit_confirmed(
     shader: &Shader,
@@ -51,7 +52,10 @@ pub fn emit_confirmed(
     };
     if widths.len() == 1 {
         let kernel = kernel?;
-        let verdict = Some(igc::compile(&kernel.text, platform));
+        let verdict = Some(match kernel.spill_estimate {
+            Some(_) => igc::compile_spilling(&kernel.text, platform),
+            None => igc::compile(&kernel.text, platform),
+        });
         return Ok(Confirmed {
             kernel,
             verdict,
@@ -73,9 +77,18 @@ pub fn emit_confirmed(
         let verdict = igc::compile(&k.text, platform);
         match (verdict, refusal) {
             (Err(CheckError::Spilled { bytes }), _) if i < narrowest => spilled.push((w, bytes)),
-            // At the narrowest width a spill ends the search: the model's refusal if it
-            // refused the kernel, else the kernel and GenX_IR's report.
-            (Err(CheckError::Spilled { .. }), Some(e)) => return Err(e),
+            // At the narrowest width a spill ends the search: the kernel, which the
+            // finalizer spills (brw keeps its narrowest compile, spills and all), unless
+            // spills are forbidden.
+            (Err(CheckError::Spilled { .. }), Some(e)) if options.forbid_spills => return Err(e),
+            (Err(CheckError::Spilled { .. }), _) => {
+                let verdict = igc::compile_spilling(&k.text, platform);
+                return Ok(Confirmed {
+                    kernel: k,
+                    verdict: Some(verdict),
+                    spilled,
+                });
+            }
             (verdict, _) => {
                 return Ok(Confirmed {
                     kernel: k,

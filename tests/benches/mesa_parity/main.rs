@@ -282,6 +282,7 @@ fn kernel_at(
     shader: &ir::Shader,
     device: &lowering::Device,
     simd: u32,
+    spills: bool,
 ) -> Result<visa::Kernel, String> {
     let mut shader = shader.clone();
     shader.subgroup_size.get_or_insert(simd);
@@ -294,19 +295,27 @@ fn kernel_at(
             )
         },
     )?;
-    visa::emit_kernel(&shader, device, &visa::Options::default()).map_err(|e| e.to_string())
+    let options = if spills {
+        visa::Options::default()
+    } else {
+        visa::Options::default().without_spills()
+    };
+    visa::emit_kernel(&shader, device, &options).map_err(|e| e.to_string())
 }
 
 /// The vISA kernel at the widest of brw's candidate widths (`visa::candidate_widths`)
-/// whose values fit the registers, compiled for that width, then GenX_IR, counted.
+/// whose values fit the registers (else the narrowest, which the finalizer spills),
+/// compiled for that width, then GenX_IR, counted.
 pub(crate) fn compile_ours(shader: ir::Shader, platform: &str) -> Result<Stats, String> {
     let device =
         lowering::Device::preset(platform).ok_or_else(|| format!("no platform {platform}"))?;
     let widths = visa::candidate_widths(&shader, &device, &visa::Options::default())
         .map_err(|e| format!("vISA: {}", first_line(&e.to_string())))?;
     let mut result = Err("no SIMD width to compile for".to_string());
+    let narrowest = widths.iter().copied().min();
     for w in widths {
-        result = kernel_at(&shader, &device, w);
+        // As brw: the widest width that fits, else the narrowest, spills and all.
+        result = kernel_at(&shader, &device, w, Some(w) == narrowest);
         match &result {
             Err(e) if e.contains("bytes of registers") => continue,
             _ => break,
@@ -326,8 +335,11 @@ pub(crate) fn compile_ours(shader: ir::Shader, platform: &str) -> Result<Stats, 
     let genx = kernel
         .genx_platform
         .ok_or_else(|| format!("GenX_IR has no platform for {platform}"))?;
-    let compiled = visa::igc::compile(&kernel.text, genx)
-        .map_err(|e| format!("GenX_IR: {}", first_line(&e.to_string())))?;
+    let compiled = match kernel.spill_estimate {
+        Some(_) => visa::igc::compile_spilling(&kernel.text, genx),
+        None => visa::igc::compile(&kernel.text, genx),
+    }
+    .map_err(|e| format!("GenX_IR: {}", first_line(&e.to_string())))?;
     Ok(count::parse_asm(&compiled.asm, simd))
 }
 

@@ -736,15 +736,26 @@ fn check_with_igc(
             }
         ))
     })?;
-    match verdict.unwrap_or_else(|| visa::igc::compile(&kernel.text, platform)) {
+    // A kernel emitted to spill (no width fits its values) is taken with its spills.
+    let compile = || match kernel.spill_estimate {
+        Some(_) => visa::igc::compile_spilling(&kernel.text, platform),
+        None => visa::igc::compile(&kernel.text, platform),
+    };
+    match verdict.unwrap_or_else(compile) {
         Ok(c) => {
             let mode = if c.registers == 128 {
                 String::new()
             } else {
                 format!(", with {} registers", c.registers)
             };
+            let spills = match c.spill_bytes {
+                Some(b) => format!(
+                    ", spilling {b} bytes a thread to scratch: no SIMD width fits the values"
+                ),
+                None => String::new(),
+            };
             eprintln!(
-                "GenX_IR -platform {platform}: accepted ({} sends{mode})",
+                "GenX_IR -platform {platform}: accepted ({} sends{mode}{spills})",
                 c.sends.len()
             );
             for s in &c.sends {
