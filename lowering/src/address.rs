@@ -18,6 +18,11 @@
 //!
 //! 1D images that are not arrayed use `a = U fields of xB + BASE.row_base_B` (the
 //! block's precomputed contribution of `y' = OFFSET.y`), buffer images `a = x * cpp`.
+//! A multisampled image's `z` is its physical slice `layer * SAMPLES.x + sample` (isl's
+//! array layout); where the tile keeps several samples (Ys, Tile64) the R fields and
+//! slabs take the slice's in-tile sample bits and the rest, as they take a 3D tile's
+//! slices, and its candidates are one per tiling and sample count
+//! (`tiling::multisampled_tilings`).
 //!
 //! What is known when the shader is compiled is folded in ([`AddressPlan`]):
 //! - the field steps are those of the tilings a storage image of this format and
