@@ -294,7 +294,8 @@ impl Plan {
             Plan::Sampler(l) => Some(l.surface),
             Plan::Filtered(l) => Some(l.surface),
             Plan::Query(q) => q.surface(),
-            Plan::Samples(q) => q.surface(),
+            // The parameter block is the image's own: no surface to bind.
+            Plan::Samples(_) => None,
         }
     }
 

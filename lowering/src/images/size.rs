@@ -234,11 +234,6 @@ pub(crate) fn plan_samples(access: &ImageAccess<'_>) -> Result<Samples, LowerErr
 }
 
 impl Samples {
-    /// The surface the query needs bound: none (the parameter block is the image's).
-    pub(crate) fn surface(&self) -> Option<SurfaceFormat> {
-        None
-    }
-
     /// Emits the answer in place of `inst`.
     pub(crate) fn emit(self, func: &mut Function, inst: Inst, ctx: &mut EmitCtx) {
         match self {
