@@ -64,6 +64,8 @@ fn slot_components(s: u32) -> u8 {
     match s {
         slot::OFFSET | slot::SIZE | slot::TILING => 3,
         slot::SWIZZLING => 2,
+        // The sample count alone, the load `image_samples` makes too (CSE merges them).
+        slot::SAMPLES => 1,
         s if s >= slot::U_FIELDS => 3,
         _ => 4,
     }
