@@ -356,27 +356,15 @@ pub fn sampler_descriptor(
         || m.sampler >= DESCRIPTOR_SAMPLER_INDICES
         || !m.offset.is_zero()
         || m.component != 0;
-    if simd == 16 && u32::from(header) + params * run > MAX_SAMPLER_PAYLOAD_REGS {
-        // Two SIMD8 halves, each one source: the header, if any, and a register per
-        // parameter.
-        let desc = u32::from(bti)
-            | (m.sampler % DESCRIPTOR_SAMPLER_INDICES) << 8
-            | m.op.message_type() << 12
-            | 1 << 17
-            | u32::from(header) << 19
-            | m.channels.count_ones() << 20
-            | (u32::from(header) + params) << 25;
-        return Ok(SamplerDescriptor {
-            desc,
-            src1_len: 0,
-            halves: true,
-        });
-    }
+    // A SIMD16 payload over the limit goes as two SIMD8 halves, each one source: the
+    // header, if any, and a register per parameter.
+    let halves = simd == 16 && u32::from(header) + params * run > MAX_SAMPLER_PAYLOAD_REGS;
+    let (simd_mode, run) = if halves { (1, 1) } else { (simd_mode, run) };
     let rlen = m.channels.count_ones() * run;
     // Without a header the finalizer puts the first parameter in the first source,
     // `gather4`'s first two (`u, v`).
     let first = if m.op == SamplerOp::Gather4 { 2 } else { 1 };
-    let (mlen, src1_len) = if p.ver() < 9 {
+    let (mlen, src1_len) = if p.ver() < 9 || halves {
         // One source: the header and every parameter.
         (u32::from(header) + params * run, 0)
     } else if header {
@@ -395,7 +383,7 @@ pub fn sampler_descriptor(
     Ok(SamplerDescriptor {
         desc,
         src1_len,
-        halves: false,
+        halves,
     })
 }
 

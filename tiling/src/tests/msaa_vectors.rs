@@ -485,23 +485,14 @@ struct MsaaParamCase {
 /// Every generation with multisampled surfaces in the array layout, one per tiling
 /// variant (Y: Gfx7–12; SKL_Ys: Gfx9; ICL_Ys: Gfx11–12; Tile64: Gfx12.5; Tile64 Xe2:
 /// Gfx20).
-const PARAM_GENS: [Gen; 8] = [
-    Gen::Gfx7,
-    Gen::Gfx75,
-    Gen::Gfx8,
-    Gen::Gfx9,
-    Gen::Gfx11,
-    Gen::Gfx12,
-    Gen::Gfx125,
-    Gen::Gfx20,
-];
+const PARAM_GENS: &[Gen] = Gen::ALL.split_at(3).1;
 
 impl Arbitrary for MsaaParamCase {
     fn arbitrary(g: &mut QcGen) -> MsaaParamCase {
         loop {
             // Half the cases take a tiling with samples in the tile.
             let samples_in_tile = bool::arbitrary(g);
-            let Some(desc) = msaa_surface(g, &PARAM_GENS, samples_in_tile) else {
+            let Some(desc) = msaa_surface(g, PARAM_GENS, samples_in_tile) else {
                 continue;
             };
             let layers = desc.array_len;
@@ -602,17 +593,17 @@ struct MsaaLayoutCase {
     desc: SurfaceDesc,
 }
 
-const LAYOUT_GENS: [Gen; 8] = PARAM_GENS;
+const LAYOUT_GENS: &[Gen] = PARAM_GENS;
 
 impl Arbitrary for MsaaLayoutCase {
     fn arbitrary(g: &mut QcGen) -> MsaaLayoutCase {
         loop {
             // Half the cases take a tiling with samples in the tile when there is one.
             let desc = if bool::arbitrary(g) {
-                msaa_surface(g, &LAYOUT_GENS, false)
+                msaa_surface(g, LAYOUT_GENS, false)
                     .filter(|d| matches!(d.tiling, Tiling::Ys | Tiling::Tile64))
             } else {
-                msaa_surface(g, &LAYOUT_GENS, false)
+                msaa_surface(g, LAYOUT_GENS, false)
             };
             if let Some(desc) = desc {
                 return MsaaLayoutCase { desc };
