@@ -653,6 +653,16 @@ intrinsics! {
         image: ImageOperand::None, srcs: &[src("data", 0, 0), src("offset", 1, 32)], dest: DestInfo::None,
         indices: &[K::Base, K::AlignMul], class: Memory, predicable: false, eliminate: false, reorder: false,
     }
+    /// Reads the invocation's scratch memory at byte `offset` (NIR's `load_scratch`): 32-bit components at consecutive dwords, the offset a multiple of 4 below the shader's `scratch_size`.
+    LoadScratch = "load_scratch" {
+        image: ImageOperand::None, srcs: &[src("offset", 1, 32)], dest: DestInfo::Variable,
+        indices: &[K::AlignMul], class: Memory, predicable: false, eliminate: true, reorder: false,
+    }
+    /// Writes `data` (32-bit components) to the invocation's scratch memory at byte `offset` (NIR's `store_scratch`).
+    StoreScratch = "store_scratch" {
+        image: ImageOperand::None, srcs: &[src("data", 0, 0), src("offset", 1, 32)], dest: DestInfo::None,
+        indices: &[K::AlignMul], class: Memory, predicable: false, eliminate: false, reorder: false,
+    }
     /// Applies `atomic_op` with `data` to the scalar at byte `offset` of storage buffer `block`, returning the old value.
     SsboAtomic = "ssbo_atomic" {
         image: ImageOperand::None, srcs: &[src("block", 1, 32), src("offset", 1, 32), src("data", 1, 0)],

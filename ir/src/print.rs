@@ -64,6 +64,9 @@ pub fn write_shader(out: &mut impl Write, shader: &Shader) -> fmt::Result {
     if let Some(n) = shader.subgroup_size {
         write!(out, ", subgroup_size={n}")?;
     }
+    if shader.scratch_size != 0 {
+        write!(out, ", scratch_size={}", shader.scratch_size)?;
+    }
     out.write_str(")\n")?;
     for decl in &shader.images {
         write_image_decl(out, decl)?;

@@ -7,6 +7,11 @@ use crate::image::ImageDecl;
 use crate::sampler::SamplerDecl;
 use crate::span::Span;
 
+/// The most scratch memory an invocation may own, in bytes: a SIMD32 thread's 2 MiB,
+/// the largest per-thread scratch space Gen8 to Xe2 offer (the `Per Thread Scratch
+/// Space` field of `CFE_STATE` / `MEDIA_VFE_STATE`).
+pub const MAX_SCRATCH_SIZE: u32 = 64 * 1024;
+
 /// The shader stage. Storage-image lowering is exercised on compute shaders.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum Stage {
@@ -58,6 +63,11 @@ pub struct Shader {
     pub constant_data: Vec<u8>,
     /// Source position of the `constant_data` declaration.
     pub constant_data_span: Span,
+    /// Bytes of scratch memory each invocation owns (NIR's `nir_shader::scratch_size`):
+    /// what `load_scratch` and `store_scratch` address, from byte 0. The front end places
+    /// large private arrays indexed at run time there, as Mesa's
+    /// `nir_lower_vars_to_scratch` does. Written `scratch_size=N` in the `shader` line.
+    pub scratch_size: u32,
     /// Functions; the entry point is called `main`.
     pub functions: Vec<Function>,
 }
@@ -78,6 +88,7 @@ impl Shader {
             sampler_spans: Vec::new(),
             constant_data: Vec::new(),
             constant_data_span: Span::UNKNOWN,
+            scratch_size: 0,
             functions: Vec::new(),
         }
     }
@@ -181,6 +192,7 @@ impl PartialEq for Shader {
             && self.images == other.images
             && self.buffers == other.buffers
             && self.constant_data == other.constant_data
+            && self.scratch_size == other.scratch_size
             && self.functions == other.functions
     }
 }

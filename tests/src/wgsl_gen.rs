@@ -141,6 +141,11 @@ impl Gen {
                     self.expr(Ty::U, d),
                     self.cond(d)
                 ),
+                // A small array stays in registers; one of more than 16 elements
+                // indexed at run time lives in scratch memory.
+                10 if !self.helper && self.rng.chance(50) => {
+                    format!("big[{} % 24u]", self.expr(Ty::U, d))
+                }
                 10 if !self.helper => format!("arr[{} & 3u]", self.expr(Ty::U, d)),
                 11 if !self.helper => {
                     format!("h0({}, {})", self.expr(Ty::U, d), self.expr(Ty::I, d))
@@ -232,7 +237,11 @@ impl Gen {
             5 => {
                 let i = self.expr(Ty::U, 1);
                 let e = self.expr(Ty::U, 2);
-                self.line(&format!("arr[{i} & 3u] = {e};"));
+                if self.rng.chance(50) {
+                    self.line(&format!("big[{i} % 24u] = {e};"));
+                } else {
+                    self.line(&format!("arr[{i} & 3u] = {e};"));
+                }
             }
             6 => {
                 let c = *self.rng.pick(&["x", "y", "z", "w"]);
@@ -379,6 +388,7 @@ pub fn generate(seed: u64) -> String {
     g.line("var<private> v: vec4<f32>;");
     g.line("var<private> uv: vec2<u32>;");
     g.line("var<private> arr: array<u32, 4>;");
+    g.line("var<private> big: array<u32, 24>;");
     g.line("");
     // A helper with early returns of its own.
     g.line("fn h0(a: u32, b: i32) -> u32 {");
@@ -404,6 +414,7 @@ pub fn generate(seed: u64) -> String {
     g.line("    out[base + 7u] = bitcast<u32>(v.x) ^ bitcast<u32>(v.y) ^ bitcast<u32>(v.z) ^ bitcast<u32>(v.w);");
     g.line("    out[base + 8u] = arr[0] + arr[1] * 3u + arr[2] * 5u + arr[3] * 7u;");
     g.line("    out[base + 9u] = uv.x ^ uv.y;");
+    g.line("    out[base + 10u] = big[0] + big[7] * 3u + big[23] * 5u;");
     g.line("}");
     g.line("");
     g.line("@compute @workgroup_size(8, 1, 1)");
@@ -419,6 +430,7 @@ pub fn generate(seed: u64) -> String {
     g.line("v = vec4<f32>(f0, f1, 1.0, -2.0);");
     g.line("uv = vec2<u32>(gid.x, li * 3u);");
     g.line("arr = array<u32, 4>(1u, u0, u1, 9u);");
+    g.line("big[gid.x % 24u] = u0 ^ 0x55u;");
     // Workgroup memory, while the control flow is still uniform.
     g.line("sh[li & 7u] = u0;");
     g.line("workgroupBarrier();");

@@ -489,6 +489,8 @@ impl<'s> Executor<'s> {
             subgroup_size: sg,
         };
         let mut lanes = vec![0u32; sg as usize];
+        self.memory
+            .set_scratch(shader.scratch_size, wg_size.min(u64::from(u32::MAX)) as u32);
         for wl in range {
             let wg = linear_to_xyz(wl, workgroups);
             self.memory
@@ -830,7 +832,10 @@ impl Env for ExecEnv<'_> {
         // Loads and stores of plain memory; a store's data is its source 0.
         let is_store = matches!(
             op,
-            IntrinsicOp::StoreGlobal | IntrinsicOp::StoreSsbo | IntrinsicOp::StoreShared
+            IntrinsicOp::StoreGlobal
+                | IntrinsicOp::StoreSsbo
+                | IntrinsicOp::StoreShared
+                | IntrinsicOp::StoreScratch
         );
         let data_src = 0;
         let ty = if is_store {
@@ -878,6 +883,10 @@ impl Env for ExecEnv<'_> {
                 IntrinsicOp::LoadPushConstant => {
                     Target::PushConstants(base.wrapping_add(call.src_scalar(0, lane)))
                 }
+                IntrinsicOp::LoadScratch | IntrinsicOp::StoreScratch => Target::Scratch {
+                    local: self.local_index(call.invocations[lane]),
+                    offset: call.src_scalar(usize::from(is_store), lane),
+                },
                 other => {
                     return Err(EnvError::msg(format!(
                         "the executor does not serve `@{other}`"

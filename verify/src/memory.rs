@@ -68,6 +68,14 @@ pub enum Target {
     Shared(u64),
     /// A byte offset into the push constants.
     PushConstants(u64),
+    /// A byte offset into the scratch memory of the invocation with linear local index
+    /// `local` in the running workgroup.
+    Scratch {
+        /// The invocation's linear index in its workgroup.
+        local: u32,
+        /// The byte offset in the invocation's scratch memory.
+        offset: u64,
+    },
 }
 
 /// The space an access resolved to.
@@ -79,6 +87,9 @@ pub enum Space {
     Shared(u32),
     /// The push constants.
     PushConstants,
+    /// The scratch memory of the invocations of workgroup `.0` (its linear index), each
+    /// invocation's after the one before.
+    Scratch(u32),
 }
 
 /// The instruction, lane and invocation an access is made for.
@@ -394,6 +405,10 @@ pub struct Memory {
     images: BTreeMap<u32, ImageBinding>,
     push: Vec<u8>,
     shared: Vec<u8>,
+    /// The scratch memory of the running workgroup's invocations, `scratch_size` bytes
+    /// each.
+    scratch: Vec<u8>,
+    scratch_size: u32,
     workgroup: u32,
     log: Vec<Access>,
     logging: bool,
@@ -696,11 +711,23 @@ impl Memory {
         self.images.iter().map(|(k, b)| (*k, b))
     }
 
-    /// Starts a workgroup: its shared local memory is `size` zero bytes.
+    /// Starts a workgroup: its shared local memory is `size` zero bytes, and each
+    /// invocation's scratch memory ([`Memory::set_scratch`]) zero bytes.
     pub fn begin_workgroup(&mut self, workgroup: u32, size: usize) {
         self.workgroup = workgroup;
         self.shared.clear();
         self.shared.resize(size, 0);
+        self.scratch.fill(0);
+    }
+
+    /// Gives each of the `invocations` of a workgroup `bytes` of scratch memory (the
+    /// shader's `scratch_size`). Zero-filled, though a program cannot rely on that:
+    /// SPIR-V leaves a variable without initializer undefined.
+    pub fn set_scratch(&mut self, bytes: u32, invocations: u32) {
+        self.scratch_size = bytes;
+        self.scratch.clear();
+        self.scratch
+            .resize(bytes as usize * invocations as usize, 0);
     }
 
     /// The shared local memory of the current workgroup.
@@ -853,6 +880,19 @@ impl Memory {
                     Err(out_of_range("shared memory".into(), offset, limit))
                 }
             }
+            Target::Scratch { local, offset } => {
+                let limit = u64::from(self.scratch_size);
+                let start = u64::from(local) * limit + offset;
+                if fits(offset, limit) && fits(start, self.scratch.len() as u64) {
+                    Ok((Space::Scratch(self.workgroup), start, None))
+                } else {
+                    Err(out_of_range(
+                        format!("the scratch memory of invocation {local} of the workgroup"),
+                        offset,
+                        limit,
+                    ))
+                }
+            }
             Target::PushConstants(offset) => {
                 let limit = self.push.len() as u64;
                 if fits(offset, limit) {
@@ -919,6 +959,7 @@ impl Memory {
             Space::Alloc(id) => &mut self.allocs[id.0 as usize].bytes,
             Space::Shared(_) => &mut self.shared,
             Space::PushConstants => &mut self.push,
+            Space::Scratch(_) => &mut self.scratch,
         }
     }
 
@@ -983,6 +1024,7 @@ impl Memory {
             Space::Alloc(id) => &self.allocs[id.0 as usize].bytes,
             Space::Shared(_) => &self.shared,
             Space::PushConstants => &self.push,
+            Space::Scratch(_) => &self.scratch,
         };
         out.copy_from_slice(&bytes[o..o + out.len()]);
         Ok(())

@@ -82,6 +82,11 @@ pub struct Abi {
     pub cross_thread_bytes: u32,
     /// Every input, in register order.
     pub inputs: Vec<Input>,
+    /// Bytes of each thread's scratch space the kernel's own scratch accesses use, at
+    /// its start: the shader's `scratch_size` times `simd` (0 without scratch). The
+    /// driver gives each thread at least this plus the finalizer's spill size, and the
+    /// kernel says it as `.kernel_attr SpillMemOffset` (visa/ABI.md, "Scratch memory").
+    pub scratch_bytes: u32,
 }
 
 impl Abi {
@@ -293,6 +298,7 @@ impl AbiBuilder {
                 per_thread_bytes: per_thread,
                 cross_thread_bytes: cross,
                 inputs,
+                scratch_bytes: 0,
             },
             text,
         )

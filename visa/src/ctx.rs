@@ -122,6 +122,9 @@ pub struct Ctx<'a> {
     /// register ([`crate::shuffle`]): one per kernel, since GenX_IR keeps a variable
     /// whose address is taken live far beyond its last read.
     pub shuffle_staging: Option<Reg>,
+    /// The registers the kernel's scratch accesses read, computed at its start
+    /// ([`crate::scratch::prolog`]); `None` when the kernel makes none.
+    pub scratch_regs: Option<ScratchRegs>,
     body: String,
     inst: Option<Inst>,
     /// Per value: its first variable and the components each variable holds (a
@@ -185,6 +188,7 @@ impl<'a> Ctx<'a> {
             buffer_bases: HashMap::new(),
             ubo_dwords: HashMap::new(),
             shuffle_staging: None,
+            scratch_regs: None,
             body: String::with_capacity(func.num_inst_ids() * 64),
             inst: None,
             values: vec![None; func.num_value_ids()],
@@ -894,4 +898,16 @@ fn dst_as_src(d: &str) -> String {
         Some((reg, stride)) => format!("{reg}<{};1,0>", stride.trim_end_matches('>')),
         None => d.to_string(),
     }
+}
+
+/// The registers every scratch access reads, written once at the kernel's start
+/// ([`crate::scratch::prolog`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct ScratchRegs {
+    /// The surface handle of the LSC messages: `r0.5 & ~0x3ff`, a scalar. `None` on the
+    /// legacy data port, whose lane addresses include the scratch pointer instead.
+    pub handle: Option<Reg>,
+    /// Per lane, one `ud`: `4 * lane`, plus the thread's scratch pointer on the legacy
+    /// data port: the address of the lane's dword 0.
+    pub lanes: Reg,
 }

@@ -8,6 +8,7 @@
 //! [(p)] typed_atomic.add (M1, 8)  T6 t4.0 t4.32 %null.0 %null.0 v5.0 %null.0 v9.0
 //! [(p)] gather4_scaled.RG (M1, 16)  T6 0x0:ud v3.0 v9.0       (bti; %slm for SLM)
 //! [(p)] scatter4_scaled.R (M1, 16)  %slm 0x0:ud v3.0 v5.0
+//!       scatter4_scaled.R (M1, 16)  %scratch 0x0:ud t3.0 v5.0  (scratch)
 //! [(p)] svm_gather4scaled.RGBA (M1, 8)  0x0:uq v3.0 v9.0       (A64)
 //! [(p)] dword_atomic.maxsint (M1, 16)  T6 v3.0 v5_d.0 %null.0 v9_d.0
 //! [(p)] svm_atomic.cmpxchg.64 (M1, 8)  v3.0 v9.0 v6.0 v5.0
@@ -56,6 +57,10 @@ pub enum DpSurface {
     },
     /// Shared local memory (`%slm`).
     Slm,
+    /// The thread's scratch space (`%scratch`, vISA's predefined surface T5, which the
+    /// finalizer sends to the stateless binding-table index 255): 32-bit byte
+    /// addresses that already include the thread's scratch base ([`crate::scratch`]).
+    Scratch,
     /// No surface: A64 messages.
     Stateless,
 }
@@ -236,6 +241,7 @@ fn surface_text(cx: &mut Ctx, s: &DpSurface) -> String {
             var.clone()
         }
         DpSurface::Slm => "%slm".into(),
+        DpSurface::Scratch => "%scratch".into(),
         DpSurface::Stateless => String::new(),
     }
 }

@@ -44,7 +44,9 @@ pub struct Compiled {
     /// line ends in `// $N`, the vISA instruction it came from.
     pub sends: Vec<SendDesc>,
     /// The bytes of scratch space per thread the finalizer's spills use ("Spill memory
-    /// used"), when it spilled ([`compile_spilling`]); `None` when it did not.
+    /// used"), when it spilled ([`compile_spilling`]); `None` when it did not. They
+    /// start at the kernel's `SpillMemOffset`, after its own scratch
+    /// ([`crate::Abi::scratch_bytes`]), which they do not count.
     pub spill_bytes: Option<u32>,
     /// The registers of a thread it was compiled for (`-TotalGRFNum`; 128 unless the
     /// kernel asked for PVC's 256-register mode with `//.kernel_attr NumGRF=256`).

@@ -89,6 +89,7 @@ pub fn emit(
         | SharedAtomic | SharedAtomicSwap | LoadPushConstant | LoadConstant | ImageLoadParam => {
             memory::emit(cx, inst, i, dest)
         }
+        LoadScratch | StoreScratch => crate::scratch::emit(cx, i, dest),
         Shuffle | ShuffleXor | ShuffleUp | ShuffleDown | QuadBroadcast | QuadSwapHorizontal
         | QuadSwapVertical | QuadSwapDiagonal => {
             let dest = need_dest(cx)?;

@@ -190,6 +190,7 @@ fn emit_at(shader: &Shader, device: &Device, options: &Options) -> Result<Kernel
     }
     crate::ubo_block::load_ranges(&mut cx)?;
     crate::memory::load_buffer_bases(&mut cx)?;
+    crate::scratch::prolog(&mut cx)?;
     let mut loops = Vec::new();
     walk(&mut cx, &phis, func.body(), &mut loops)?;
     cx.line("ret (M1, 1)");
@@ -206,7 +207,8 @@ fn emit_at(shader: &Shader, device: &Device, options: &Options) -> Result<Kernel
 
     let body = cx.take_body();
     let Ctx { decls, abi, .. } = cx;
-    let (abi, inputs) = abi.finish(&decls);
+    let (mut abi, inputs) = abi.finish(&decls);
+    abi.scratch_bytes = shader.scratch_size * simd;
     let mut text = String::with_capacity(body.len() + decls.num_vars() * 64 + 256);
     let _ = writeln!(text, ".version 4.1");
     let _ = writeln!(text, ".kernel \"{}\"", func.name);
@@ -214,6 +216,12 @@ fn emit_at(shader: &Shader, device: &Device, options: &Options) -> Result<Kernel
     text.push_str(&inputs);
     let _ = writeln!(text, ".kernel_attr Target=\"3d\"");
     let _ = writeln!(text, ".kernel_attr SimdSize={simd}");
+    // The kernel's own scratch (`load_scratch`/`store_scratch`, crate::scratch) is the
+    // first `scratch_size * W` bytes of the thread's scratch space; the finalizer puts
+    // its spills above it, as IGC tells it for private memory in scratch.
+    if abi.scratch_bytes > 0 {
+        let _ = writeln!(text, ".kernel_attr SpillMemOffset={}", abi.scratch_bytes);
+    }
     // GenX_IR 1.0.12504 does not know the `NumGRF` attribute of later vISA versions:
     // it prints "Unsupported kernel attribute!", goes on past the failed check, and
     // then crashes or not with the layout of its heap (a PVC SIMD32 kernel of the
@@ -290,7 +298,9 @@ fn check_pressure(cx: &mut Ctx) -> Result<u32, EmitError> {
         *end = (*end).max(r.off + 4);
     }
     // And so do the UBO ranges read there ([`crate::ubo_block`]).
+    // The scratch accesses' handle and lane offsets, too ([`crate::scratch`]).
     let bases = crate::memory::constant_buffer_blocks(cx).len() as u32
+        + crate::scratch::persistent_registers(cx)
         + ranges.values().map(|e| e.div_ceil(t.grf)).sum::<u32>();
     let available = |regs: u32| regs.saturating_sub(1 + ids + temps + bases) * t.grf;
     let size = |v: ir::Value| {

@@ -27,7 +27,9 @@
 //! grammar `visa/CISA.y`), so that a reader, or an interpreter, can follow it:
 //!
 //! **Kernel.** `.version 4.1`, `.kernel "<name>"`, the `.decl` lines, the `.input`
-//! lines, `.kernel_attr Target="3d"`, `.kernel_attr SimdSize=<W>`, `//.kernel_attr
+//! lines, `.kernel_attr Target="3d"`, `.kernel_attr SimdSize=<W>`, `.kernel_attr
+//! SpillMemOffset=<scratch_size * W>` when the shader has scratch memory ([`scratch`]:
+//! the finalizer spills above the kernel's own scratch), `//.kernel_attr
 //! NumGRF=256` (a comment: [`NUM_GRF_COMMENT`]) in a PVC kernel that needs the
 //! 256-register mode ([`Kernel::registers`]),
 //! from Gfx12.5 `.kernel_attr PerThreadInputSize=<bytes>` (GenX_IR's prolog loads the
@@ -107,6 +109,11 @@
 //! the platform, split over the kernel's lanes with execution masks `M1`, `M3`, `M5`,
 //! ... ([`payload`], [`lsc`], [`block2d`], [`sampler`], [`dataport`]; the back end's own
 //! memory accesses become data-port messages before Gfx12.5, [`dataport_lsc`]).
+//! Scratch memory (`load_scratch`, `store_scratch`) is swizzled per thread as Intel's
+//! drivers lay it out, one message per 32-bit component: `gather4_scaled` and
+//! `scatter4_scaled` on `%scratch` at the thread's scratch pointer (`r0.5`) plus the
+//! lane's offset before Gfx12.5, LSC messages on the scratch surface state
+//! `ss(r0.5 & ~0x3ff)` from it ([`scratch`]).
 //!
 //! # What the ALU computes, op by op
 //!
@@ -156,7 +163,7 @@
 //! dispatching instructions ([`alu`] and friends: [`math`], [`sqrt`],
 //! [`float_steps`], [`float_bits`], [`bits`], [`nan`], [`intrinsic`] to [`sysval`],
 //! [`subgroup`],
-//! [`memory`], [`lsc`], [`block2d`], [`sampler`], [`dataport`]) over the shared
+//! [`memory`], [`scratch`], [`lsc`], [`block2d`], [`sampler`], [`dataport`]) over the shared
 //! [`ctx::Ctx`];
 //! [`abi`] lays out the inputs, [`decl`] the symbol table, [`target`] the platform
 //! facts; [`igc`] runs GenX_IR; [`width`] picks the SIMD width with its verdicts.
@@ -195,6 +202,7 @@ pub mod phi;
 pub mod pressure;
 pub mod round64;
 pub mod sampler;
+pub mod scratch;
 pub mod shuffle;
 pub mod sqrt;
 pub mod subgroup;

@@ -133,6 +133,7 @@ pub fn global_pointer(ctx: &mut Ctx<'_>, id: u32) -> Result<Value, ImportError> 
         }
         Role::Push { range } => mem(Space::Push, None, None, 0, range, 0),
         Role::Shared { offset } => mem(Space::Shared, None, None, 0, 0, offset),
+        Role::Scratch { offset } => mem(Space::Scratch, None, None, 0, 0, offset),
         Role::Private => Value::Var(VarPtr {
             key: VarKey::Private(id),
             pointee: g.pointee,
@@ -161,6 +162,16 @@ pub fn local_variable(ctx: &mut Ctx<'_>, i: usize) -> Result<(), ImportError> {
         return Err(ctx.invalid("a variable whose type is not a pointer"));
     };
     let pointee = *pointee;
+    if let Some(&offset) = ctx.map.scratch_locals.get(id) {
+        // A scratch variable without an initializer is left undefined, as SPIR-V
+        // leaves it (zeroing it would cost a store per dword on every call).
+        let p = scratch_pointer(pointee, offset);
+        if let Some(init) = rest.first() {
+            let v = ctx.val(*init)?;
+            store(ctx, &p, &v)?;
+        }
+        return ctx.set(*id, p);
+    }
     let v = match rest.first() {
         Some(init) => ctx.val(*init)?,
         None => ctx.zero_of(pointee)?,
@@ -175,6 +186,23 @@ pub fn local_variable(ctx: &mut Ctx<'_>, i: usize) -> Result<(), ImportError> {
             path: Vec::new(),
         }),
     )
+}
+
+/// A pointer to a variable at byte `offset` of scratch memory.
+pub fn scratch_pointer(pointee: u32, offset: u32) -> Value {
+    Value::Mem(MemPtr {
+        space: Space::Scratch,
+        block: None,
+        array_base: None,
+        access: 0,
+        range: 0,
+        pointee,
+        offset,
+        dynamic: None,
+        matrix: None,
+        vec_stride: None,
+        non_uniform: false,
+    })
 }
 
 /// NIR access bits of member `i` of struct `ty`'s decorations.
@@ -400,6 +428,16 @@ fn index_memory(
                 .map_err(|_| ctx.invalid("an offset beyond 4 GiB"))?;
         }
         Step::Dyn(i) => {
+            // Scratch is shared by every large array of the invocation: an index past
+            // the end stays on the array's last element (reading or writing past it is
+            // undefined in SPIR-V; another variable must not see it).
+            let i = match (m.space, ctx.ty(ty)?) {
+                (Space::Scratch, Ty::Array { len, .. }) => {
+                    let last = ctx.u32(len.saturating_sub(1));
+                    ctx.alu(AluOp::Umin, &[i, last])?
+                }
+                _ => i,
+            };
             let s = ctx.u32(stride);
             let scaled = ctx.alu(AluOp::Imul, &[i, s])?;
             m.dynamic = Some(match m.dynamic {
@@ -807,6 +845,12 @@ fn load_memory(ctx: &mut Ctx<'_>, m: &MemPtr, depth: usize) -> Result<Val, Impor
                     bd.intrinsic(IntrinsicOp::LoadGlobal, None, &[a], &[acc, align], Some(ty))
                 })
             }
+            Space::Scratch => {
+                let a = address(ctx, m)?;
+                ctx.build(|bd| {
+                    bd.intrinsic(IntrinsicOp::LoadScratch, None, &[a], &[align], Some(ty))
+                })
+            }
         }
         .ok_or_else(|| ctx.internal("a load without a value"))?;
         let mut s = Src::new(v);
@@ -921,6 +965,12 @@ fn store_memory(ctx: &mut Ctx<'_>, m: &MemPtr, val: &Val, depth: usize) -> Resul
                     )
                 });
             }
+            Space::Scratch => {
+                let a = address(ctx, m)?;
+                ctx.build(|bd| {
+                    bd.intrinsic(IntrinsicOp::StoreScratch, None, &[data, a], &[align], None)
+                });
+            }
             Space::Ubo | Space::Push => {
                 return Err(
                     ctx.invalid("a store to read-only memory (a uniform buffer or push constants)")
@@ -1002,6 +1052,11 @@ pub fn atomic(
             (op, [access_bits(m), aop.to_index()])
         }
         Space::Ubo | Space::Push => return Err(ctx.invalid("an atomic on read-only memory")),
+        Space::Scratch => {
+            return Err(ctx.invalid(
+                "an atomic on a Function or Private variable (atomics take workgroup, buffer or image memory)",
+            ))
+        }
     };
     srcs.extend(compare);
     srcs.push(data);

@@ -33,6 +33,7 @@ pub mod memory;
 pub mod module;
 pub mod op;
 pub mod promoted;
+pub mod scratch;
 pub mod spec;
 pub mod ssa;
 pub mod subgroup;
@@ -169,6 +170,10 @@ pub fn import(bytes: &[u8], options: &Options) -> Result<Imported, ImportError> 
     for &id in &mapping.privates {
         let g = mapping.globals[&id];
         ctx.at(g.inst);
+        let scratch = matches!(
+            mapping.roles.get(&id),
+            Some(variables::Role::Scratch { .. })
+        );
         let v = match g.init {
             Some(init) => match d.consts.get(&init) {
                 Some(c) => ctx.constant(c.ty, &c.val.clone())?,
@@ -176,9 +181,16 @@ pub fn import(bytes: &[u8], options: &Options) -> Result<Imported, ImportError> 
                     return Err(ctx.invalid("a private variable's initializer is not a constant"))
                 }
             },
+            // Scratch without an initializer stays undefined, as SPIR-V leaves it.
+            None if scratch => continue,
             None => ctx.zero_of(g.pointee)?,
         };
-        ctx.set_var(VarKey::Private(id), v)?;
+        if scratch {
+            let p = ctx.pointer(id)?;
+            memory::store(&mut ctx, &p, &v)?;
+        } else {
+            ctx.set_var(VarKey::Private(id), v)?;
+        }
     }
     ctx.inst = ep.inst;
     cfg::run_function(&mut ctx, ep_fn, Vec::new())?;
@@ -192,6 +204,7 @@ pub fn import(bytes: &[u8], options: &Options) -> Result<Imported, ImportError> 
     ssa::repair(&mut func);
     let mut shader = ir::Shader::new(workgroup_size);
     shader.constant_data = constants.bytes;
+    shader.scratch_size = mapping.scratch_bytes;
     for (decl, span) in mapping
         .images
         .iter()

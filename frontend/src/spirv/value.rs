@@ -127,6 +127,9 @@ pub enum Space {
     Push,
     /// Workgroup memory: `load_shared`, `store_shared`, `shared_atomic`.
     Shared,
+    /// The invocation's scratch memory (a large private array indexed at run time,
+    /// [`super::scratch`]): `load_scratch`, `store_scratch`.
+    Scratch,
     /// Memory reached through a buffer device address (a `PhysicalStorageBuffer`
     /// pointer): `load_global`, `store_global`. The block is the 64-bit address the
     /// offsets count from.

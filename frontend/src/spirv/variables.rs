@@ -57,6 +57,11 @@ pub enum Role {
     },
     /// A private variable, promoted to SSA values.
     Private,
+    /// A private variable in scratch memory ([`super::scratch`]), at a byte offset.
+    Scratch {
+        /// The offset.
+        offset: u32,
+    },
     /// A builtin input.
     Builtin {
         /// `spirv::BuiltIn` as a number.
@@ -102,8 +107,14 @@ pub struct Mapping {
     pub bindings: Vec<Binding>,
     /// Bytes of shared memory the workgroup variables take.
     pub shared_bytes: u32,
-    /// The private variables used, in declaration order.
+    /// The private variables used, in declaration order (those in scratch memory
+    /// too).
     pub privates: Vec<Id>,
+    /// The byte offset in scratch memory of each `Function` variable placed there
+    /// ([`super::scratch`]).
+    pub scratch_locals: HashMap<Id, u32>,
+    /// Bytes of scratch memory an invocation needs.
+    pub scratch_bytes: u32,
 }
 
 /// The IR format of a SPIR-V image format (`None` for `Unknown`).
@@ -402,6 +413,7 @@ pub fn map(
     counts: &DescriptorCounts,
 ) -> Result<Mapping, ImportError> {
     let mut out = Mapping::default();
+    let scratch_privates = place_scratch(m, d, used, &mut out)?;
     for &i in &d.variables {
         let ops = m.ops(i);
         let [ty, id, sc, rest @ ..] = ops else {
@@ -472,7 +484,11 @@ pub fn map(
                 out.roles.insert(id, Role::Shared { offset });
             }
             SC::Private => {
-                out.roles.insert(id, Role::Private);
+                let role = match scratch_privates.get(&id) {
+                    Some(&offset) => Role::Scratch { offset },
+                    None => Role::Private,
+                };
+                out.roles.insert(id, role);
                 out.privates.push(id);
             }
             SC::Input => {
@@ -744,6 +760,55 @@ pub fn map(
         }
     }
     Ok(out)
+}
+
+/// Places the variables [`super::scratch::scratch_variables`] chooses in scratch
+/// memory, each at the next offset its natural alignment allows: the `Function`
+/// variables in `out.scratch_locals`, the used `Private` ones in the map returned.
+fn place_scratch(
+    m: &Module,
+    d: &Declarations,
+    used: &HashSet<Id>,
+    out: &mut Mapping,
+) -> Result<HashMap<Id, u32>, ImportError> {
+    let read_only = super::constant_data::read_only_variables(m, d);
+    let mut privates = HashMap::default();
+    for id in super::scratch::scratch_variables(m, d, &read_only) {
+        let Some(i) = m.def(id) else { continue };
+        let [ty, _, sc, ..] = m.ops(i) else { continue };
+        let private = *sc == SC::Private as u32;
+        if private && !used.contains(&id) {
+            continue;
+        }
+        let Some(l) = d.types.get(*ty).and_then(|t| match t {
+            Ty::Pointer { pointee, .. } => d.types.natural(*pointee),
+            _ => None,
+        }) else {
+            continue;
+        };
+        let align = l.align.max(4);
+        let offset = out.scratch_bytes.div_ceil(align) * align;
+        let max = ir::shader::MAX_SCRATCH_SIZE;
+        out.scratch_bytes = offset
+            .checked_add(l.size.div_ceil(4) * 4)
+            .filter(|&e| e <= max)
+            .ok_or_else(|| {
+                m.error(
+                    i,
+                    ErrorKind::Limit,
+                    format!(
+                        "the private arrays indexed at run time need more than {max} bytes of \
+                         scratch memory per invocation"
+                    ),
+                )
+            })?;
+        if private {
+            privates.insert(id, offset);
+        } else {
+            out.scratch_locals.insert(id, offset);
+        }
+    }
+    Ok(privates)
 }
 
 /// The IR span of instruction `i`: its `OpLine`'s line and column.

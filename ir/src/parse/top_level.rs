@@ -47,7 +47,7 @@ impl<'a> Parser<'a> {
         Ok(self.shader)
     }
 
-    /// `shader compute [(local_size=X,Y,Z[, subgroup_size=N])]`
+    /// `shader compute [(local_size=X,Y,Z[, subgroup_size=N][, scratch_size=N])]`
     pub(super) fn header(&mut self) -> PResult<()> {
         self.keyword("shader");
         let span = self.here();
@@ -84,24 +84,46 @@ impl<'a> Parser<'a> {
             }
             self.shader.local_size[i] = n;
         }
-        if self.lx.peek() == Some(b',') {
+        let mut keys = 0u8;
+        while self.lx.peek() == Some(b',') {
             self.lx.bump(1);
-            if self.lx.peek_word() != "subgroup_size" {
-                return Err(self.expected("`subgroup_size`"));
+            let (bit, key) = match self.lx.peek_word() {
+                "subgroup_size" => (1u8, "subgroup_size"),
+                "scratch_size" => (2, "scratch_size"),
+                _ => return Err(self.expected("`subgroup_size` or `scratch_size`")),
+            };
+            let span = self.here();
+            if keys & bit != 0 {
+                return Err(error(span, format!("`{key}` is given twice")));
             }
-            self.keyword("subgroup_size");
+            keys |= bit;
+            self.lx.bump(key.len());
             self.expect(b'=', "`=`")?;
             let span = self.here();
-            let n = self.number_u32("a subgroup size")?;
-            if ![1, 2, 4, 8, 16, 32].contains(&n) {
-                return Err(error(
-                    span,
-                    format!("subgroup size {n} is not one of 1, 2, 4, 8, 16, 32"),
-                ));
+            if bit == 1 {
+                let n = self.number_u32("a subgroup size")?;
+                if ![1, 2, 4, 8, 16, 32].contains(&n) {
+                    return Err(error(
+                        span,
+                        format!("subgroup size {n} is not one of 1, 2, 4, 8, 16, 32"),
+                    ));
+                }
+                self.shader.subgroup_size = Some(n);
+            } else {
+                let n = self.number_u32("a scratch size in bytes")?;
+                if n % 4 != 0 || n > crate::shader::MAX_SCRATCH_SIZE {
+                    return Err(error(
+                        span,
+                        format!(
+                            "scratch size {n} is not a multiple of 4 bytes of at most {}",
+                            crate::shader::MAX_SCRATCH_SIZE
+                        ),
+                    ));
+                }
+                self.shader.scratch_size = n;
             }
-            self.shader.subgroup_size = Some(n);
         }
-        self.expect(b')', "`)` or `, subgroup_size=N`")
+        self.expect(b')', "`)`, `, subgroup_size=N` or `, scratch_size=N`")
     }
 
     /// `image @name[N] : <dim> [array] <format> <access...> (binding=N[, layout={...}])`

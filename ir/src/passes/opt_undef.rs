@@ -113,6 +113,7 @@ pub fn opt_undef_function(func: &mut Function) -> bool {
                 let data_src = match i.op {
                     IntrinsicOp::StoreSsbo
                     | IntrinsicOp::StoreShared
+                    | IntrinsicOp::StoreScratch
                     | IntrinsicOp::StoreGlobal => i.srcs.first().copied(),
                     _ => None,
                 };

@@ -267,6 +267,26 @@ impl FnCheck<'_> {
                     }
                 }
             }
+            IntrinsicOp::LoadScratch | IntrinsicOp::StoreScratch => {
+                let ty = if op == IntrinsicOp::LoadScratch {
+                    dest_ty
+                } else {
+                    src_of("data")
+                };
+                if let Some(t) = ty {
+                    let size = self.shader.scratch_size;
+                    if t.bit_size() != 32 || t.num_components() > 4 || size == 0 {
+                        self.error(
+                            span,
+                            IntrinsicError::ScratchAccess {
+                                op,
+                                found: t,
+                                scratch_size: size,
+                            },
+                        );
+                    }
+                }
+            }
             IntrinsicOp::LoadConstant => {
                 if let (Some(d), Some(base), Some(range)) =
                     (dest_ty, idx(IndexKind::Base), idx(IndexKind::Range))

@@ -166,6 +166,7 @@ impl<'a> Describer<'a> {
             Space::Alloc(id) => self.names[id.0 as usize].clone(),
             Space::Shared(wg) => format!("shared memory of workgroup {wg}"),
             Space::PushConstants => "the push constants".into(),
+            Space::Scratch(wg) => format!("scratch memory of workgroup {wg}"),
         }
     }
 

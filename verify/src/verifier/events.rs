@@ -78,6 +78,7 @@ pub fn space_order(s: &Space) -> (u8, u64) {
         Space::Alloc(id) => (0, id.0 as u64),
         Space::Shared(wg) => (1, wg as u64),
         Space::PushConstants => (2, 0),
+        Space::Scratch(wg) => (3, wg as u64),
     }
 }
 

@@ -18,7 +18,8 @@
 //! | `param_<image>` | `u64`: the address of the image's parameter blocks, 512 bytes per array element, slot `s` of element `i` at byte `512 i + 16 s` |
 //!
 //! `%r0` (the thread payload header, which the hardware writes) holds the workgroup ids
-//! in dwords 1, 6 and 7 (vISA's `%group_id_x/y/z`).
+//! in dwords 1, 6 and 7 (vISA's `%group_id_x/y/z`), and the thread's scratch base in
+//! bits 31:10 of dword 5, which the dispatch writes ([`super::scratch`]).
 //!
 //! The memory the inputs point to (tables, parameter blocks, the push-constant copy, the
 //! constant data) is

@@ -6,12 +6,14 @@
 //! with the workgroup's shared local memory set up first.
 //!
 //! What a thread's payload holds (the register file at kernel entry: `%r0` and the
-//! inputs) is the kernel's ABI; the caller writes it from the thread's lanes.
+//! inputs) is the kernel's ABI; the caller writes it from the thread's lanes. The
+//! dispatch then writes what the hardware puts in `%r0` besides: the thread's scratch
+//! base in bits 31:10 of `r0.5` ([`super::scratch`]).
 //!
 //! Invocations are numbered as the executor numbers them: `workgroup_linear ·
 //! workgroup_size + local_linear`, workgroups in `x`-fastest order.
 
-use super::error::VisaError;
+use super::error::{ErrorKind, VisaError};
 use super::port::MemoryPort;
 use super::program::Program;
 use super::run::{run_workgroup, RunConfig, Thread, ThreadInit};
@@ -169,6 +171,17 @@ pub fn run_workgroups(
         for lanes in thread_lanes(grid, wl) {
             bytes.clear();
             payload(&lanes, &mut bytes).map_err(fail)?;
+            // The hardware's part of r0: the thread's scratch base in r0.5.
+            super::scratch::set_r0_5(&mut bytes, lanes.thread, program.scratch_bytes).map_err(
+                |e| {
+                    fail(VisaError::new(
+                        0,
+                        ErrorKind::Unsupported {
+                            what: e.to_string(),
+                        },
+                    ))
+                },
+            )?;
             let init = ThreadInit {
                 payload: &bytes,
                 dispatch_mask: lanes.dispatch_mask,

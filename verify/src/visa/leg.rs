@@ -135,7 +135,7 @@ fn shared_space(a: &Access, common: usize) -> bool {
     match a.space {
         Space::Alloc(id) => (id.0 as usize) < common,
         Space::Shared(_) => true,
-        Space::PushConstants => false,
+        Space::PushConstants | Space::Scratch(_) => false,
     }
 }
 
@@ -152,6 +152,7 @@ fn describe(a: &Access, mem: &Memory) -> String {
         Space::Alloc(id) => mem.allocation(id).name.clone(),
         Space::Shared(_) => "shared memory".to_string(),
         Space::PushConstants => "push constants".to_string(),
+        Space::Scratch(_) => "scratch memory".to_string(),
     };
     if a.in_bounds {
         format!(
@@ -460,6 +461,24 @@ pub fn verify_kernel(
     let per_slice = (SLICE_INVOCATIONS / grid.workgroup_size().max(1)).max(1);
     let mut found = Found::new(setup.report_limit);
     let mut report = Report::default();
+    // The kernel's own scratch must be all the shader's invocations' (the finalizer
+    // spills above `SpillMemOffset`, over anything the kernel keeps there).
+    let scratch = u64::from(lowered.scratch_size) * u64::from(grid.simd);
+    if u64::from(kernel.program.scratch_bytes) < scratch {
+        found.push(Mismatch {
+            kind: MismatchKind::Execution,
+            invocation: None,
+            span: None,
+            instruction: None,
+            location: "the kernel's `.kernel_attr SpillMemOffset`".into(),
+            expected: format!(
+                "at least {scratch} bytes of scratch per thread (scratch_size {} for each of {} lanes)",
+                lowered.scratch_size, grid.simd
+            ),
+            actual: format!("{} bytes", kernel.program.scratch_bytes),
+            note: "the finalizer's spills would overwrite the kernel's scratch".into(),
+        });
+    }
     let mut failed = false;
     let mut start = 0;
     while start < num_wg && !failed {

@@ -23,6 +23,8 @@
 //!   [`control`], the ALU semantics of [`alu`] (operands read and written by [`lanes`])
 //!   and the type conversions of [`convert`], within an instruction budget;
 //!   [`run::run_workgroup`] runs a workgroup's threads through their barriers;
+//!   each thread has a scratch space of its own ([`scratch`]), which `%scratch`
+//!   messages and LSC messages on its `ss` scratch surface reach;
 //! * message instructions go to a [`run::MessagePort`]: [`port::MemoryPort`] runs them
 //!   with the executor's message semantics ([`crate::messages`]; the legacy data-port
 //!   messages through [`port_dataport`], with the data port of the generation
@@ -66,6 +68,7 @@ pub mod read_operands;
 pub mod reader;
 pub mod regfile;
 pub mod run;
+pub mod scratch;
 pub mod standalone;
 #[cfg(test)]
 mod testing;

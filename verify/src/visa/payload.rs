@@ -159,6 +159,9 @@ pub enum DpSurfaceRef {
     State(u32),
     /// `%slm`, vISA's predefined surface T0: the workgroup's shared local memory.
     Slm,
+    /// `%scratch`, vISA's predefined surface T5: the thread's scratch space
+    /// ([`super::scratch`]).
+    Scratch,
 }
 
 /// A legacy data-port message, resolved ([`super::payload_dataport`] checks its

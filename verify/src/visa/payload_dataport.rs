@@ -102,6 +102,26 @@ impl Operands<'_> {
             }
             return Ok(Some(DpSurfaceRef::Slm));
         }
+        if name == "%scratch" {
+            // The thread's scratch space (vISA's T5, the stateless binding-table index
+            // 255): the interpreter runs the untyped reads and writes the back end
+            // emits there ([`super::scratch`]).
+            if !matches!(
+                self.d.op,
+                DpOpcode::Gather4Scaled | DpOpcode::Scatter4Scaled
+            ) {
+                return Err(VisaError::new(
+                    self.line,
+                    ErrorKind::Unsupported {
+                        what: format!(
+                            "`{}` on %scratch (the interpreter runs gather4_scaled and scatter4_scaled there)",
+                            self.d.op.name()
+                        ),
+                    },
+                ));
+            }
+            return Ok(Some(DpSurfaceRef::Scratch));
+        }
         match self.layout.lookup(name, self.line)? {
             VarRef::State(i)
                 if self.layout.states[i].kind == super::regfile::StateKind::Surface =>
@@ -112,7 +132,7 @@ impl Operands<'_> {
                 self.line,
                 ErrorKind::WrongVariableKind {
                     name: name.clone(),
-                    expected: "a surface variable or %slm",
+                    expected: "a surface variable, %slm or %scratch",
                 },
             )),
         }

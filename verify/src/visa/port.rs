@@ -12,6 +12,9 @@
 //! * A stateful surface (`bti(..)`, `ss(..)`, `bss(..)`, a sampler's surface) is the
 //!   value of its operand, taken as the binding-table index the memory binds the image
 //!   at; the back end's inputs give bindless handles those values.
+//! * Except the thread's scratch: `%scratch` data-port messages, and `ss(..)` LSC
+//!   messages whose handle is a scratch surface, reach the thread's own scratch space
+//!   ([`super::scratch`]), not the memory, and are not logged.
 //! * The immediate address scale multiplies each address before the semantics add the
 //!   immediate offset (`AddrScale * addr + AddrImmOffset`).
 //! * Only the served channels of a load's destination are written; a destination of
@@ -33,8 +36,8 @@ use super::convert::int_value;
 use super::listing::{LscOp, SamplerOp};
 use super::payload::{
     addr_bytes, block_bytes, read_bytes, read_lanes, read_simt, read_transposed, reg_bytes,
-    write_bytes, write_simt, write_transposed, RawRef, ScalarRef, XAddr, XLsc, XMessage, XSampler,
-    XShape,
+    write_bytes, write_simt, write_transposed, DpSurfaceRef, RawRef, ScalarRef, XAddr, XLsc,
+    XMessage, XSampler, XShape,
 };
 use super::port_dataport::run_dataport;
 use super::run::{MessageCtx, MessagePort};
@@ -198,6 +201,20 @@ impl MemoryPort<'_> {
         let desc = LscMessage::from_desc(op, &desc).map_err(env)?;
         let st = &mut *ctx.regs;
         let surface_value = surface.map(|s| s.value(st) as u32);
+        if super::scratch::is_scratch_lsc(m, surface_value, ctx.scratch) {
+            let handle = surface_value.unwrap_or(0);
+            return super::scratch::run_lsc(
+                m,
+                handle,
+                &mut super::scratch::ScratchCtx {
+                    regs: ctx.regs,
+                    chen: ctx.chen,
+                    grf: ctx.grf,
+                    scratch: ctx.scratch,
+                },
+            );
+        }
+        let st = &mut *ctx.regs;
         let stateful = m.sfid == Sfid::Tgm || (*model != AddrType::Flat && m.sfid != Sfid::Slm);
         let surfaces: Vec<u32> = match (stateful, surface_value) {
             (true, Some(b)) => vec![b; exec as usize],
@@ -625,6 +642,22 @@ impl MessagePort for MemoryPort<'_> {
         match msg {
             XMessage::Lsc(m) => self.lsc(m, ctx),
             XMessage::Sampler(s) => self.sampler(s, ctx),
+            XMessage::Dataport(d) if d.surface == Some(DpSurfaceRef::Scratch) => {
+                if self.dataport.is_none() {
+                    return Err(fail(
+                        "legacy data-port messages need the platform they run on (its generation decides their behaviour)",
+                    ));
+                }
+                super::scratch::run_dataport(
+                    d,
+                    &mut super::scratch::ScratchCtx {
+                        regs: ctx.regs,
+                        chen: ctx.chen,
+                        grf: ctx.grf,
+                        scratch: ctx.scratch,
+                    },
+                )
+            }
             XMessage::Dataport(d) => run_dataport(self.mem, self.dataport, d, ctx).map_err(env),
         }?;
         if let Some(active) = ctx.active {

@@ -80,7 +80,8 @@ pub fn hardware_atomic(op: VisaAtomicOp) -> (DpAtomicOp, bool) {
 pub fn desc_of(m: &XDataport) -> DpDesc {
     let model = match m.surface {
         Some(DpSurfaceRef::Slm) => DpAddr::Slm,
-        Some(DpSurfaceRef::State(_)) => DpAddr::Bti,
+        // `%scratch` is binding-table index 255 (stateless), a surface of the table.
+        Some(DpSurfaceRef::State(_) | DpSurfaceRef::Scratch) => DpAddr::Bti,
         None => DpAddr::A64,
     };
     let atomic = |model| {

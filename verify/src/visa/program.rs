@@ -266,6 +266,11 @@ pub struct Program {
     pub kernel: String,
     /// `.kernel_attr SimdSize`, if given.
     pub simd: Option<u32>,
+    /// `.kernel_attr SpillMemOffset` (0 without it): the bytes at the start of each
+    /// thread's scratch space the kernel's own scratch messages address (the
+    /// finalizer spills above them), which the interpreter gives each thread
+    /// ([`super::scratch`]).
+    pub scratch_bytes: u32,
     /// The register file.
     pub layout: Layout,
     /// The instructions.
@@ -355,9 +360,30 @@ impl Program {
                 return Err(bad(line, format!("SimdSize is 1, 8, 16 or 32, not {s}")));
             }
         };
+        let scratch_bytes = match listing.int_attr("SpillMemOffset") {
+            None => 0,
+            Some(n) => u32::try_from(n)
+                .ok()
+                .filter(|&n| n <= super::scratch::MAX_THREAD_SCRATCH)
+                .ok_or_else(|| {
+                    let line = listing
+                        .attrs
+                        .iter()
+                        .find(|a| a.name == "SpillMemOffset")
+                        .map_or(0, |a| a.line);
+                    bad(
+                        line,
+                        format!(
+                            "SpillMemOffset is a byte count from 0 to {}, not {n}",
+                            super::scratch::MAX_THREAD_SCRATCH
+                        ),
+                    )
+                })?,
+        };
         let mut p = Program {
             kernel: listing.kernel.clone(),
             simd,
+            scratch_bytes,
             layout,
             insts: Vec::with_capacity(n),
             lines: Vec::with_capacity(n),

@@ -13,6 +13,7 @@ use super::listing::AluOp;
 use super::payload::XMessage;
 use super::program::{Dead, Program, XInst};
 use super::regfile::{RegState, VarRef};
+use super::scratch::ThreadScratch;
 use std::fmt;
 use std::sync::Arc;
 
@@ -90,6 +91,8 @@ pub struct MessageCtx<'a> {
     /// whose invocations reach the instruction, which a uniform load serves all at
     /// once. `None` for a masked message.
     pub active: Option<u32>,
+    /// The thread's scratch space ([`super::scratch`]).
+    pub scratch: &'a mut ThreadScratch,
 }
 
 /// The memory side of message instructions (LSC, sampler, legacy data port).
@@ -136,6 +139,9 @@ pub struct Thread {
     /// The invocation (linear index in the dispatch) each channel serves, for the access
     /// log of its messages; empty (invocation 0) unless the dispatcher sets it.
     pub invocations: Vec<u32>,
+    /// Its scratch space: at the base its payload's `r0.5` gives, of the kernel's
+    /// `SpillMemOffset` bytes ([`super::scratch`]).
+    pub scratch: ThreadScratch,
     pc: usize,
     flow: SimdFlow,
     executed: u64,
@@ -214,6 +220,11 @@ impl Thread {
         Ok(Thread {
             regs,
             invocations: Vec::new(),
+            scratch: ThreadScratch::new(
+                init.hw_id,
+                super::scratch::base_of_payload(init.payload),
+                program.scratch_bytes,
+            ),
             pc: 0,
             flow: SimdFlow::new(program.insts.len(), init.dispatch_mask),
             executed: 0,
@@ -339,6 +350,7 @@ impl Thread {
                         line,
                         invocations: &self.invocations,
                         active: exec.no_mask.then_some(em),
+                        scratch: &mut self.scratch,
                     };
                     port.message(msg, &mut ctx)
                         .map_err(|source| VisaError::new(line, ErrorKind::Message { source }))?;

@@ -182,6 +182,16 @@ pub enum IntrinsicError {
         /// The destination's type.
         found: Type,
     },
+    /// A scratch access whose value is not 1 to 4 32-bit components, or in a shader
+    /// without scratch memory.
+    ScratchAccess {
+        /// The intrinsic.
+        op: IntrinsicOp,
+        /// The value's type.
+        found: Type,
+        /// The shader's `scratch_size`.
+        scratch_size: u32,
+    },
     /// A subgroup reduction or scan of a value its op does not take (a float op of
     /// 8-bit values, any op of booleans).
     ReductionType {
@@ -355,6 +365,20 @@ impl fmt::Display for IntrinsicError {
             IntrinsicError::ParamDest { op, found } => write!(
                 f,
                 "{}: the destination is {found}, expected 1 to 4 32-bit components",
+                Intr(*op)
+            ),
+            IntrinsicError::ScratchAccess {
+                op,
+                found,
+                scratch_size: 0,
+            } => write!(
+                f,
+                "{}: the shader has no scratch memory (`scratch_size=N` in the `shader` line) for this {found}",
+                Intr(*op)
+            ),
+            IntrinsicError::ScratchAccess { op, found, .. } => write!(
+                f,
+                "{}: the value is {found}, expected 1 to 4 32-bit components (scratch memory is accessed in dwords)",
                 Intr(*op)
             ),
         }
