@@ -497,13 +497,25 @@ fn lookup(
             let Some(&s) = ctx.map.combined.get(&u.image) else {
                 return Err(ctx.invalid(format!("{what} of an image without a sampler")));
             };
-            if u.index.is_some() {
-                return Err(ctx.unsupported(
-                    &format!("{what} of an element of an array of combined image samplers"),
-                    "the IR names a sampler by a constant index",
-                ));
+            // An element of an array of combined image samplers has the sampler of
+            // the same element: one the IR names when the index is a constant.
+            match u.index {
+                None => s,
+                Some(i) => match ctx.func.const_component(i.value, i.swizzle.component(0)) {
+                    Some(k) => u32::try_from(k)
+                        .ok()
+                        .and_then(|k| s.checked_add(k))
+                        .ok_or_else(|| ctx.invalid(format!("{what} past the sampler array")))?,
+                    None => {
+                        return Err(ctx.unsupported(
+                            &format!(
+                                "{what} of an element of an array of combined image samplers at a run-time index"
+                            ),
+                            "the IR names a sampler by a constant index",
+                        ))
+                    }
+                },
             }
-            s
         }
     };
     let d = decl(ctx, &u)?;
