@@ -589,14 +589,15 @@ void main() {
             .map(|r| r.split(" %").next().unwrap_or(r).to_string())
             .collect()
     };
-    // In source order: `p`, `q`, `d` (glslang folds nothing: `* 0.0` stays), `e`.
+    // In source order: `p`, `q`, `d` (glslang folds nothing: `* 0.0` stays), `e`;
+    // `q`'s product and sum are contracted into one `ffma` (SPIR-V allows it without
+    // NoContraction, brw fuses them), `p`'s are not.
     assert_eq!(
         alu(&imported.shader),
         [
             "exact fmul",
             "exact fadd",
-            "fmul",
-            "fadd",
+            "ffma",
             "exact fdiv",
             "exact fmul",
             "fdiv",
@@ -615,8 +616,7 @@ void main() {
         [
             "exact fmul",
             "exact fadd",
-            "fmul",
-            "fadd",
+            "ffma",
             "exact fdiv",
             "exact fmul"
         ],

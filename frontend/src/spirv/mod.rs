@@ -236,8 +236,8 @@ pub fn import(bytes: &[u8], options: &Options) -> Result<Imported, ImportError> 
     })
 }
 
-/// Copy propagation and dead-code elimination until nothing changes, then the IR's
-/// validation: a shader it rejects is a translator bug, reported as an error.
+/// Copy propagation and dead-code elimination until nothing changes, multiply-add fusion,
+/// then the IR's validation: a shader it rejects is a translator bug, reported as an error.
 fn finish(shader: &mut ir::Shader) -> Result<(), ImportError> {
     use ir::passes::Pass;
     let internal = |m: String| {
@@ -264,6 +264,16 @@ fn finish(shader: &mut ir::Shader) -> Result<(), ImportError> {
             break;
         }
         dce_done = true;
+    }
+    // SPIR-V lets the implementation contract a product and a sum that are not
+    // `NoContraction`; brw fuses them into `mad` (`ir::passes::peephole_ffma`).
+    let fused = ir::passes::peephole_ffma::PeepholeFfma
+        .run(shader)
+        .map_err(|e| internal(e.to_string()))?;
+    if fused {
+        ir::passes::dce::Dce
+            .run(shader)
+            .map_err(|e| internal(e.to_string()))?;
     }
     ir::validate(shader).map_err(|diags| {
         let text: Vec<String> = diags.iter().map(|d| d.message.clone()).collect();

@@ -332,7 +332,7 @@ impl PassRegistry {
     /// The passes of this crate: `const-fold`, `algebraic`, `copy-prop`, `cse`, `dce`,
     /// NIR's control-flow passes (`opt-dead-cf`, `opt-trivial-continues`, `opt-if`,
     /// `opt-peephole-select`, `opt-undef`, `opt-remove-phis`, `opt-loop-unroll`),
-    /// `opt-idiv-const`,
+    /// `opt-idiv-const`, `opt-peephole-ffma`,
     /// `optimize` (the loop over all of them), `cleanup` (the loop over the first five;
     /// option `max-iterations=N`), `lower-compute-system-values` and
     /// `lower-non-uniform-access`.
@@ -421,6 +421,11 @@ impl PassRegistry {
             "opt-idiv-const",
             "32-bit udiv and umod by a constant as a multiplication by its reciprocal and shifts (nir_opt_idiv_const)",
             simple::<super::idiv_const::IdivConst>,
+        );
+        r.register(
+            "opt-peephole-ffma",
+            "fuse an fadd of an fmul into ffma where neither is exact (SPIR-V contraction; changes the rounding, so the front ends run it at import, not -O)",
+            simple::<super::peephole_ffma::PeepholeFfma>,
         );
         r.register(
             "lower-compute-system-values",
@@ -882,7 +887,7 @@ mod tests {
         assert!(matches!(&e, PipelineError::UnknownPass { name, .. } if name == "frobnicate"));
         assert_eq!(
             e.to_string(),
-            "unknown pass `frobnicate` (known passes: const-fold, algebraic, copy-prop, copy-prop-shared, cse, dce, opt-dead-cf, opt-trivial-continues, opt-if, opt-peephole-select, opt-undef, opt-remove-phis, opt-loop-unroll, opt-idiv-const, lower-compute-system-values, optimize, cleanup, lower-non-uniform-access)"
+            "unknown pass `frobnicate` (known passes: const-fold, algebraic, copy-prop, copy-prop-shared, cse, dce, opt-dead-cf, opt-trivial-continues, opt-if, opt-peephole-select, opt-undef, opt-remove-phis, opt-loop-unroll, opt-idiv-const, opt-peephole-ffma, lower-compute-system-values, optimize, cleanup, lower-non-uniform-access)"
         );
         let e = PassManager::parse_pipeline("cleanup(max-iterations=0)", &r).unwrap_err();
         assert_eq!(

@@ -20,6 +20,7 @@ pub mod non_uniform;
 pub mod opt_if;
 pub mod opt_undef;
 pub mod pass;
+pub mod peephole_ffma;
 pub mod peephole_select;
 pub mod remove_phis;
 pub mod trivial_continues;
