@@ -19,7 +19,7 @@
 use crate::ctx::{storage_type, Ctx, Opnd, Reg};
 use crate::error::EmitError;
 use crate::fold::Fold;
-use crate::ops::{bool_from_bit0, compare, copy, mask, neg, sign_extend, widen};
+use crate::ops::{bool_from_bit0, compare, compare_written, copy, mask, neg, sign_extend, widen};
 use crate::vtype::VType;
 use crate::{alu64, bits, convert, float, float_bits, float_steps, idiv, math};
 use ir::{AluInst, AluOp, Src, Value};
@@ -111,10 +111,19 @@ pub fn emit(cx: &mut Ctx, alu: &AluInst, dest: Value) -> Result<(), EmitError> {
                 Flt => "lt",
                 _ => "ge",
             };
+            let modified = alu.srcs[..2]
+                .iter()
+                .any(|s| cx.fold_of(s.value) == Some(Fold::Modifier));
             for i in 0..n {
-                let (a, b) = (cx.comp(alu.srcs[0], i)?, cx.comp(alu.srcs[1], i)?);
                 let d = cx.dest(dest, i)?;
-                compare(cx, cond, a, b, fty, d);
+                if modified {
+                    let a = float::modified_src(cx, alu.srcs[0], i, fty, false)?.0;
+                    let b = float::modified_src(cx, alu.srcs[1], i, fty, false)?.0;
+                    compare_written(cx, cond, &a, &b, fty, d);
+                } else {
+                    let (a, b) = (cx.comp(alu.srcs[0], i)?, cx.comp(alu.srcs[1], i)?);
+                    compare(cx, cond, a, b, fty, d);
+                }
             }
             Ok(())
         }
@@ -196,6 +205,28 @@ fn condition_at(cx: &mut Ctx, s: Src, k: u8) -> Result<String, EmitError> {
             return Err(cx.unsupported(format!("`{other}` folded into a condition")));
         }
     };
+    if alu.srcs[..2]
+        .iter()
+        .any(|s| cx.fold_of(s.value) == Some(Fold::Modifier))
+    {
+        // Float operands with source modifiers; an immediate goes second, as below.
+        let mut a = float::modified_src(cx, alu.srcs[0], c, ty, false)?;
+        let mut b = float::modified_src(cx, alu.srcs[1], c, ty, false)?;
+        let cond = if a.1 && !b.1 {
+            std::mem::swap(&mut a, &mut b);
+            match cond {
+                "lt" => "gt",
+                "ge" => "le",
+                c => c,
+            }
+        } else {
+            cond
+        };
+        let p = cx.pred();
+        let es = cx.es();
+        cx.line(&format!("cmp.{cond} {es} {p} {} {}", a.0, b.0));
+        return Ok(p);
+    }
     // The comparison's own swizzle picks its operands' components.
     let (mut a, mut b) = (cx.comp(alu.srcs[0], c)?, cx.comp(alu.srcs[1], c)?);
     // An immediate can only be the second source: the first would be copied to a

@@ -29,8 +29,9 @@
 
 use crate::ctx::{Ctx, Opnd, Reg};
 use crate::error::EmitError;
+use crate::fold::Fold;
 use crate::vtype::VType;
-use ir::{AluInst, AluOp, Value};
+use ir::{AluInst, AluOp, Src, Value};
 
 /// The vISA float type of `bits` bits on this platform.
 pub fn float_type(cx: &Ctx, bits: u8) -> Result<VType, EmitError> {
@@ -49,10 +50,84 @@ fn sign_bit(ty: VType) -> u64 {
     1u64 << (ty.bytes() * 8 - 1)
 }
 
+/// Component `i` of float source `s` written out as `ty`, with the source modifier of a
+/// folded `fabs` or `fneg` ([`crate::fold`]: `(abs)`, `(-)`), negated once more when
+/// `negate` (`fsub`'s subtrahend: `(-abs)`, or no modifier); an immediate takes the
+/// modifier's effect on its sign bit. Also says whether the operand is an immediate.
+pub fn modified_src(
+    cx: &mut Ctx,
+    s: Src,
+    i: u8,
+    ty: VType,
+    negate: bool,
+) -> Result<(String, bool), EmitError> {
+    let (o, abs, neg) = if cx.fold_of(s.value) == Some(Fold::Modifier) {
+        let func = cx.func;
+        let Some(m) = func.value_def(s.value).and_then(|d| func.inst(d).as_alu()) else {
+            return Err(cx.unsupported("a folded source modifier that is no ALU instruction"));
+        };
+        let o = cx.comp(m.srcs[0], s.swizzle.component(i))?;
+        (o, m.op == AluOp::Fabs, m.op == AluOp::Fneg)
+    } else {
+        (cx.comp(s, i)?, false, false)
+    };
+    let neg = neg != negate;
+    let sign = sign_bit(ty);
+    Ok(match o {
+        Opnd::Imm(b) => {
+            let b = if abs { b & !sign } else { b };
+            (ty.imm(if neg { b ^ sign } else { b }), true)
+        }
+        Opnd::Reg(_) => {
+            let m = match (abs, neg) {
+                (true, true) => "(-abs)",
+                (true, false) => "(abs)",
+                (false, true) => "(-)",
+                (false, false) => "",
+            };
+            (format!("{m}{}", cx.src(o, ty)), false)
+        }
+    })
+}
+
+/// Emits an `fadd`, `fsub`, `fmul`, `ffma`, `fmin` or `fmax` a source of which is a
+/// folded source modifier ([`crate::fold`]).
+fn emit_modified(cx: &mut Ctx, alu: &AluInst, dest: Value, ty: VType) -> Result<(), EmitError> {
+    use AluOp::*;
+    let name = match alu.op {
+        Fadd | Fsub => "add",
+        Fmul => "mul",
+        Ffma => "mad",
+        Fmin => "min",
+        _ => "max",
+    };
+    let inputs = usize::from(alu.op.info().num_inputs);
+    for i in 0..cx.func.value_type(dest).num_components() {
+        let mut text = String::new();
+        for k in 0..inputs {
+            let negate = alu.op == Fsub && k == 1;
+            text.push(' ');
+            text.push_str(&modified_src(cx, alu.srcs[k], i, ty, negate)?.0);
+        }
+        let d = cx.dest(dest, i)?;
+        let (es, dd) = (cx.es(), cx.dst(d, ty));
+        cx.line(&format!("{name} {es} {dd}{text}"));
+    }
+    Ok(())
+}
+
 /// Emits one float ALU instruction (every component).
 pub fn emit(cx: &mut Ctx, alu: &AluInst, dest: Value, bits: u8) -> Result<(), EmitError> {
     use AluOp::*;
     let ty = float_type(cx, bits)?;
+    if matches!(alu.op, Fadd | Fsub | Fmul | Ffma | Fmin | Fmax)
+        && alu
+            .srcs
+            .iter()
+            .any(|s| cx.fold_of(s.value) == Some(Fold::Modifier))
+    {
+        return emit_modified(cx, alu, dest, ty);
+    }
     let n = cx.func.value_type(dest).num_components();
     for i in 0..n {
         let mut s = Vec::new();

@@ -22,6 +22,13 @@
 //! same (`brw_fs_opt_combine_constants`' neighbours in `nir_opt_algebraic`'s late
 //! rules, `iadd3` and `imad`).
 //!
+//! **Source modifiers.** A 16- or 32-bit `fabs` or `fneg` whose every use is a float
+//! instruction that takes a source modifier (`fadd`, `fsub`, `fmul`, `ffma`, `fmin`,
+//! `fmax`, and the comparisons `flt`, `fge`, `feq`, `fneu`) is the `(abs)` or `(-)`
+//! modifier of those sources (`(-abs)` where `fsub` negates it), not an `and` or `xor` of
+//! its own: as brw's NIR-to-backend translation gives `fabs` and `fneg` to its sources'
+//! `abs` and `negate` bits. Both flip or clear only the sign bit, NaNs included.
+//!
 //! The operands are SSA values, unchanged wherever the uses run (they dominate them),
 //! so the result is the same bits; the operands stay live until the use instead
 //! ([`crate::pressure`] counts them there).
@@ -38,6 +45,8 @@ pub enum Fold {
     /// A product (an `ishl` or `imul` by a constant) that is the product of the `mad` of
     /// its only use.
     Mad,
+    /// An `fabs` or `fneg` written as a source modifier of each use.
+    Modifier,
 }
 
 /// Per value id: how it is folded into its uses, if it is.
@@ -49,7 +58,48 @@ pub fn folds(func: &Function, add3: bool) -> Vec<Option<Fold>> {
     for (v, f) in folded_terms(func, add3) {
         out[v.index()] = Some(f);
     }
+    for v in folded_modifiers(func) {
+        out[v.index()] = Some(Fold::Modifier);
+    }
     out
+}
+
+/// Whether `op` reads its float sources with source modifiers.
+pub fn takes_modifiers(op: AluOp) -> bool {
+    use AluOp::*;
+    matches!(
+        op,
+        Fadd | Fsub | Fmul | Ffma | Fmin | Fmax | Flt | Fge | Feq | Fneu
+    )
+}
+
+/// The `fabs` and `fneg` values every use of which takes a source modifier.
+fn folded_modifiers(func: &Function) -> Vec<Value> {
+    let n = func.num_value_ids();
+    let mut candidate = vec![false; n];
+    for inst in func.insts_in_order() {
+        let data = func.inst(inst);
+        if let (Some(dest), InstKind::Alu(a)) = (data.dest, &data.kind) {
+            candidate[dest.index()] = matches!(a.op, AluOp::Fabs | AluOp::Fneg)
+                && matches!(func.value_type(dest).bit_size(), 16 | 32);
+        }
+    }
+    for inst in func.insts_in_order() {
+        let data = func.inst(inst);
+        let modifies = matches!(&data.kind, InstKind::Alu(a) if takes_modifiers(a.op));
+        if !modifies {
+            data.srcs()
+                .iter()
+                .for_each(|s| candidate[s.value.index()] = false);
+        }
+    }
+    for id in func.ifs_in_order() {
+        candidate[func.if_data(id).cond.value.index()] = false;
+    }
+    (0..n)
+        .filter(|&i| candidate[i])
+        .map(|i| Value::from_u32(i as u32))
+        .collect()
 }
 
 /// The `iadd` terms and products folded into the `iadd` that is their only use.
@@ -218,6 +268,37 @@ fn main {
         assert!(!at(1) && !at(3) && !at(8));
         assert!(at(6) && at(10));
         assert_eq!(operands(f, f.value_named(10).unwrap()).len(), 2);
+    }
+
+    #[test]
+    fn abs_and_neg_fold_where_every_use_takes_a_modifier() {
+        let text = "shader compute (local_size=8,1,1)
+fn main {
+  block b0:
+    32x3 %0 = @load_local_invocation_id
+    32   %1 = u2f32 %0.x
+    32   %2 = fabs %1
+    32   %3 = fmul %2, %1
+    1    %4 = flt %2, %3
+    32   %5 = fneg %1
+    32   %6 = bcsel %4, %5, %3
+    32   %7 = fneg %3
+    32   %8 = ffma %7, %1, %1
+    64   %9 = load_const (0x3ff0000000000000)
+    64   %10 = fabs %9
+    64   %11 = fadd %10, %10
+    32   %12 = fabs %6
+    32   %13 = fmax %12, %8
+    32   %14 = fsat %12
+}";
+        let s = ir::parse_shader(text).unwrap();
+        let f = &s.functions[0];
+        let v = |n: u32| f.value_named(n).unwrap();
+        let got = folded_modifiers(f);
+        // %2 is read by a product and a comparison, %7 by an ffma; %5 feeds a select,
+        // %10 is 64-bit, %12 is also saturated.
+        assert!(got.contains(&v(2)) && got.contains(&v(7)));
+        assert!(!got.contains(&v(5)) && !got.contains(&v(10)) && !got.contains(&v(12)));
     }
 
     #[test]

@@ -328,12 +328,19 @@ fn check_pressure(cx: &mut Ctx) -> Result<u32, EmitError> {
         }
         u32::from(ty.num_components()) * t.comp_bytes(elem)
     };
+    // A folded value's operands, and those of a folded source modifier among them.
     let folded = |v: ir::Value| {
-        if cx.is_folded(v) {
-            crate::fold::operands(func, v)
-        } else {
-            Vec::new()
+        if !cx.is_folded(v) {
+            return Vec::new();
         }
+        let mut out = Vec::new();
+        for u in crate::fold::operands(func, v) {
+            if cx.fold_of(u) == Some(crate::fold::Fold::Modifier) {
+                out.extend(crate::fold::operands(func, u));
+            }
+            out.push(u);
+        }
+        out
     };
     // An instruction whose expansion holds more temporaries at once than the margin
     // keeps for them needs the difference besides the values. The sweep's DG2 case

@@ -23,8 +23,13 @@ pub fn copy(cx: &mut Ctx, dst: Reg, src: Opnd, bits: u8) {
 /// CMP into a register does); operands of another size, whose channels do not line up
 /// with the boolean's dwords, go through a predicate and a `sel`.
 pub fn compare(cx: &mut Ctx, cond: &str, a: Opnd, b: Opnd, ty: VType, dst: Reg) {
-    let es = cx.es();
     let (sa, sb) = (cx.src(a, ty), cx.src(b, ty));
+    compare_written(cx, cond, &sa, &sb, ty, dst);
+}
+
+/// [`compare`] of operands already written out (with source modifiers).
+pub fn compare_written(cx: &mut Ctx, cond: &str, sa: &str, sb: &str, ty: VType, dst: Reg) {
+    let es = cx.es();
     if ty.bytes() == 4 {
         let d = cx.dst(dst, VType::Ud);
         cx.line(&format!("cmp.{cond} {es} {d} {sa} {sb}"));
