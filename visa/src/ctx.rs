@@ -131,6 +131,8 @@ pub struct Ctx<'a> {
     /// value too large for one variable is split into consecutive ones).
     values: Vec<Option<(VarId, u8)>>,
     uniform: Vec<bool>,
+    /// Which values share a variable with a phi ([`crate::coalesce`]).
+    classes: crate::coalesce::Classes,
     folds: Vec<Option<Fold>>,
     scalar: bool,
     temps: u32,
@@ -178,6 +180,15 @@ impl<'a> Ctx<'a> {
         let mut decls = Decls::default();
         let abi = AbiBuilder::new(t.simd, t.grf, &mut decls);
         let folds = crate::fold::folds(func, t.family.has_add3());
+        let uniform = crate::uniform::uniform_values(func);
+        let eligible = |v: Value| {
+            !uniform.get(v.index()).copied().unwrap_or(true)
+                && folds.get(v.index()).copied().flatten().is_none()
+                && func.value_def(v).is_some_and(|d| {
+                    !matches!(func.inst(d).kind, InstKind::LoadConst(_) | InstKind::Undef)
+                })
+        };
+        let classes = crate::coalesce::classes(func, &eligible, &folds);
         Ctx {
             shader,
             func,
@@ -192,7 +203,8 @@ impl<'a> Ctx<'a> {
             body: String::with_capacity(func.num_inst_ids() * 64),
             inst: None,
             values: vec![None; func.num_value_ids()],
-            uniform: crate::uniform::uniform_values(func),
+            uniform,
+            classes,
             folds,
             scalar: false,
             temps: 0,
@@ -422,6 +434,7 @@ impl<'a> Ctx<'a> {
     /// The variables of `v`: the first one and the components each holds. A value
     /// whose bytes exceed the 4 KiB a variable may hold gets several.
     fn value_parts(&mut self, v: Value) -> Result<(VarId, u8), EmitError> {
+        let v = self.classes.leader(v);
         if let Some(p) = self.values.get(v.index()).copied().flatten() {
             return Ok(p);
         }
@@ -522,6 +535,24 @@ impl<'a> Ctx<'a> {
     }
 
     /// Whether `undef` defines `v`.
+    /// The value whose variable `v` is written to ([`crate::coalesce`]): itself, or the
+    /// phi it shares a variable with.
+    pub fn var_leader(&self, v: Value) -> Value {
+        self.classes.leader(v)
+    }
+
+    /// Whether `v` shares its variable with other values ([`crate::coalesce`]).
+    pub fn shares_var(&self, v: Value) -> bool {
+        self.classes.is_shared(v)
+    }
+
+    /// Forgets the source payloads copied so far: a variable they read is written
+    /// again (a value sharing it with a phi is defined).
+    pub fn forget_payloads(&mut self) {
+        self.payloads.clear();
+    }
+
+    /// Whether `undef` defines `v`.
     pub fn is_undef(&self, v: Value) -> bool {
         self.func
             .value_def(v)
@@ -587,6 +618,10 @@ impl<'a> Ctx<'a> {
     /// [`Ctx::lifetime_start`]); only for definitions outside loops, where no lane
     /// keeps a value from an earlier iteration.
     pub fn value_lifetime_start(&mut self, v: Value) -> Result<(), EmitError> {
+        // A variable other values share holds them before this one.
+        if self.classes.is_shared(v) {
+            return Ok(());
+        }
         let (first, per) = self.value_parts(v)?;
         let comps = self.func.value_type(v).num_components();
         for k in 0..u32::from(comps.div_ceil(per)) {

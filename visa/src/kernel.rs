@@ -464,6 +464,10 @@ fn instruction_kind(cx: &mut Ctx, inst: ir::Inst) -> Result<(), EmitError> {
     if data.dest.is_some_and(|v| cx.is_folded(v)) {
         return Ok(());
     }
+    // A value sharing a phi's variable overwrites what source payloads copied from it.
+    if data.dest.is_some_and(|v| cx.shares_var(v)) {
+        cx.forget_payloads();
+    }
     // A value written in parts (components, halves, lanes) outside loops: tell the
     // finalizer it is dead before, or it keeps it alive from the kernel's entry.
     if let (Some(v), InstKind::Alu(_) | InstKind::Intrinsic(_)) = (data.dest, &data.kind) {

@@ -175,6 +175,7 @@ pub mod alu64;
 mod alu_check;
 pub mod bits;
 pub mod block2d;
+pub mod coalesce;
 pub mod control;
 pub mod convert;
 pub mod ctx;

@@ -51,19 +51,22 @@ impl PhiCopies {
         let mut pending: Vec<(Value, Source)> = copies
             .iter()
             .filter(|(d, s)| {
-                // A phi reading itself needs no copy; an undefined source needs none.
-                let self_copy = s.value == *d && s.swizzle.is_identity();
+                // A phi reading itself (or a value sharing its variable,
+                // `crate::coalesce`) needs no copy; an undefined source needs none.
+                let self_copy =
+                    cx.var_leader(s.value) == cx.var_leader(*d) && s.swizzle.is_identity();
                 !self_copy && !cx.is_undef(s.value)
             })
             .map(|(d, s)| (*d, Source::Value(*s)))
             .collect();
         while !pending.is_empty() {
+            // Values are compared by the variable they live in.
             let ready = (0..pending.len()).find(|&i| {
-                let d = pending[i].0;
+                let d = cx.var_leader(pending[i].0);
                 !pending
                     .iter()
                     .enumerate()
-                    .any(|(j, (_, s))| j != i && s.reads(d))
+                    .any(|(j, (_, s))| j != i && s.reads(cx, d))
             });
             match ready {
                 Some(i) => {
@@ -83,9 +86,10 @@ impl PhiCopies {
                         let o = cx.comp(Src::new(d), c)?;
                         copy(cx, t.at(u32::from(c) * per), o, bits);
                     }
+                    let var = cx.var_leader(d);
                     for (_, s) in pending.iter_mut() {
                         if let Source::Value(src) = *s {
-                            if src.value == d {
+                            if cx.var_leader(src.value) == var {
                                 *s = Source::Saved(t, src);
                             }
                         }
@@ -106,8 +110,9 @@ enum Source {
 }
 
 impl Source {
-    fn reads(&self, v: Value) -> bool {
-        matches!(self, Source::Value(s) if s.value == v)
+    /// Whether the copy reads the variable of value `var` (a variable's leader).
+    fn reads(&self, cx: &Ctx, var: Value) -> bool {
+        matches!(self, Source::Value(s) if cx.var_leader(s.value) == var)
     }
 }
 

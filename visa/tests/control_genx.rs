@@ -117,9 +117,15 @@ fn structure_of_gotos_and_phi_copies() {
     let outer = pos("if1_else:");
     assert!(body[outer - 1] == "goto (M1, 16) if1_end");
     assert!(pos("if2_else:") < outer && pos("if2_end:") < outer);
-    // The merge of the inner if copies %8 / %9 into %10 before its branch ends.
-    let i = pos("mov (M1, 16) v10(0,0)<1> v8(0,0)<1;1,0>");
+    // The merges' phis %10 and %12 and the values they take (%8, %9, %11) share the
+    // variable of the loop's %15 that reads them (`visa::coalesce`): each arm writes it
+    // in place, and no copy is left.
+    let i = pos("mul (M1, 16) v15(0,0)<1> v6(0,0)<1;1,0> v6(0,0)<1;1,0>");
     assert!(i < pos("if2_else:"));
+    assert!(pos("shl (M1, 16) v15(0,0)<1> v0(0,0)<1;1,0> 0x3:ud") > outer);
+    assert!(!body[..pos("loop3_head:")]
+        .iter()
+        .any(|l| l.starts_with("mov (M1, 16) v15")));
     // The loop: head, body, break to the end, continue to the continue label, back
     // edge.
     let head = pos("loop3_head:");

@@ -1,0 +1,385 @@
+//! Phi webs in one variable: a phi and the values its copies read share a vISA
+//! variable where their live ranges do not overlap, so the copies out of SSA
+//! ([`crate::phi`]) vanish, as brw's register coalescing removes the `MOV`s its phis
+//! become (Budimlić et al., "Fast copy coalescing and live-range identification",
+//! PLDI 2002: SSA values interfere exactly when one is live where the other is
+//! defined).
+//!
+//! Each phi in program order tries to join each of its sources' classes: a source read
+//! whole (no swizzle) of the same type, both SIMT values (not uniform, folded, constant
+//! or undefined), when no member of one class is live just after the definition of a
+//! member of the other. A value read by the instruction that defines another member
+//! counts as live there too, unless that instruction is one vISA instruction per
+//! component reading only the same component of it (`add`, `mul`, `mad`, `sel`, the
+//! logic ops and shifts of 32-bit values): a longer expansion may write its destination
+//! before it has read all its sources.
+
+use crate::fold::Fold;
+use ir::{AluOp, Block, CfNode, Function, Inst, InstKind, Value};
+use std::collections::{HashMap, HashSet};
+
+/// For each value id, the value whose variable it uses (itself unless coalesced).
+#[derive(Clone, Debug)]
+pub struct Classes {
+    leader: Vec<Value>,
+    size: Vec<u32>,
+}
+
+impl Classes {
+    /// The value whose variable `v` uses.
+    pub fn leader(&self, v: Value) -> Value {
+        self.leader.get(v.index()).copied().unwrap_or(v)
+    }
+
+    /// Whether `v` shares its variable with another value.
+    pub fn is_shared(&self, v: Value) -> bool {
+        let l = self.leader(v);
+        self.size.get(l.index()).is_some_and(|&n| n > 1)
+    }
+}
+
+/// Liveness at block ends, and what is live just after each definition (on demand).
+struct Liveness<'f> {
+    func: &'f Function,
+    live_out: HashMap<Block, HashSet<Value>>,
+    after_def: HashMap<Value, HashSet<Value>>,
+    operands: &'f dyn Fn(Value) -> Vec<Value>,
+}
+
+impl<'f> Liveness<'f> {
+    fn new(func: &'f Function, operands: &'f dyn Fn(Value) -> Vec<Value>) -> Liveness<'f> {
+        let blocks = func.blocks_in_order();
+        let mut end_uses: HashMap<Block, Vec<Value>> = HashMap::new();
+        let mut phi_defs: HashMap<Block, HashSet<Value>> = HashMap::new();
+        for &b in &blocks {
+            for inst in func.block_insts(b) {
+                let data = func.inst(inst);
+                if let (InstKind::Phi(p), Some(d)) = (&data.kind, data.dest) {
+                    phi_defs.entry(b).or_default().insert(d);
+                    for (pred, s) in &p.srcs {
+                        let e = end_uses.entry(*pred).or_default();
+                        e.push(s.value);
+                        e.extend(operands(s.value));
+                    }
+                }
+            }
+            if let Some(CfNode::If(i)) = func.next_node(CfNode::Block(b)) {
+                let c = func.if_data(i).cond.value;
+                let e = end_uses.entry(b).or_default();
+                e.push(c);
+                e.extend(operands(c));
+            }
+        }
+        let mut l = Liveness {
+            func,
+            live_out: HashMap::new(),
+            after_def: HashMap::new(),
+            operands,
+        };
+        let mut live_in: HashMap<Block, HashSet<Value>> = HashMap::new();
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for &b in blocks.iter().rev() {
+                let mut out: HashSet<Value> =
+                    end_uses.get(&b).into_iter().flatten().copied().collect();
+                for s in func.successors(b) {
+                    if let Some(li) = live_in.get(&s) {
+                        let phis = phi_defs.get(&s);
+                        out.extend(li.iter().filter(|v| !phis.is_some_and(|p| p.contains(v))));
+                    }
+                }
+                let mut live = out.clone();
+                for inst in func.block_insts(b).collect::<Vec<_>>().into_iter().rev() {
+                    l.step_back(inst, &mut live);
+                }
+                if l.live_out.get(&b) != Some(&out) {
+                    l.live_out.insert(b, out);
+                    changed = true;
+                }
+                if live_in.get(&b) != Some(&live) {
+                    live_in.insert(b, live);
+                    changed = true;
+                }
+            }
+        }
+        l
+    }
+
+    /// The values an instruction reads (a phi reads on its edges, not here), and the
+    /// operands of folded ones.
+    fn uses(&self, inst: Inst) -> Vec<Value> {
+        let data = self.func.inst(inst);
+        let mut v: Vec<Value> = match &data.kind {
+            InstKind::Phi(_) => Vec::new(),
+            _ => data.srcs().iter().map(|s| s.value).collect(),
+        };
+        if let InstKind::Intrinsic(i) = &data.kind {
+            if let Some(idx) = i.image.and_then(|r| r.index) {
+                v.push(idx.value);
+            }
+        }
+        let extra: Vec<Value> = v.iter().flat_map(|x| (self.operands)(*x)).collect();
+        v.extend(extra);
+        v
+    }
+
+    fn step_back(&self, inst: Inst, live: &mut HashSet<Value>) {
+        if let Some(d) = self.func.inst(inst).dest {
+            live.remove(&d);
+        }
+        live.extend(self.uses(inst));
+    }
+
+    /// The values live just after `v` is defined (after all the phis of its block, for
+    /// a phi).
+    fn after(&mut self, v: Value) -> &HashSet<Value> {
+        if !self.after_def.contains_key(&v) {
+            let set = self.compute_after(v);
+            self.after_def.insert(v, set);
+        }
+        &self.after_def[&v]
+    }
+
+    fn compute_after(&self, v: Value) -> HashSet<Value> {
+        let func = self.func;
+        let Some(def) = func.value_def(v) else {
+            return HashSet::new();
+        };
+        let Some(b) = func.inst_block(def) else {
+            return HashSet::new();
+        };
+        let is_phi = matches!(func.inst(def).kind, InstKind::Phi(_));
+        // Every phi of the block is defined at its start: after a phi is after them all.
+        let mut live = self.live_out.get(&b).cloned().unwrap_or_default();
+        for inst in func.block_insts(b).collect::<Vec<_>>().into_iter().rev() {
+            let here_phi = matches!(func.inst(inst).kind, InstKind::Phi(_));
+            if (is_phi && here_phi) || inst == def {
+                break;
+            }
+            self.step_back(inst, &mut live);
+        }
+        live
+    }
+}
+
+/// Whether the instruction defining a value may read `src` while writing the value to
+/// the same variable: one vISA instruction per component, each reading component `c`
+/// of `src` only (identity swizzle) for destination component `c`.
+fn shares_in_place(func: &Function, def: Inst, src: Value) -> bool {
+    let Some(alu) = func.inst(def).as_alu() else {
+        return false;
+    };
+    use AluOp::*;
+    let one_instruction = matches!(
+        alu.op,
+        Iadd | Iand
+            | Ior
+            | Ixor
+            | Ishl
+            | Ishr
+            | Ushr
+            | Imin
+            | Imax
+            | Umin
+            | Umax
+            | Fadd
+            | Fmul
+            | Ffma
+            | Fmin
+            | Fmax
+            | Bcsel
+    );
+    let Some(dest) = func.inst(def).dest else {
+        return false;
+    };
+    one_instruction
+        && func.value_type(dest).bit_size() == 32
+        && alu
+            .srcs
+            .iter()
+            .filter(|s| s.value == src)
+            .all(|s| s.swizzle.is_identity())
+}
+
+/// Whether values `a` and `b` may not share a variable.
+fn interfere(l: &mut Liveness<'_>, a: Value, b: Value) -> bool {
+    if l.after(a).contains(&b) || l.after(b).contains(&a) {
+        return true;
+    }
+    let func = l.func;
+    for (x, y) in [(a, b), (b, a)] {
+        // `x` read by the instruction defining `y` (a phi reads on its edges).
+        if let Some(def) = func.value_def(y) {
+            let reads = l.uses(def).contains(&x);
+            if reads && !shares_in_place(func, def, x) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// The phi classes of `func`: `eligible` says which values may share a variable (SIMT
+/// values defined by an instruction), `folds` how values are folded into their uses.
+pub fn classes(
+    func: &Function,
+    eligible: &dyn Fn(Value) -> bool,
+    folds: &[Option<Fold>],
+) -> Classes {
+    let n = func.num_value_ids();
+    let mut leader: Vec<Value> = (0..n).map(|i| Value::from_u32(i as u32)).collect();
+    let mut members: HashMap<Value, Vec<Value>> = HashMap::new();
+    let phis: Vec<(Value, Vec<ir::Src>)> = func
+        .insts_in_order()
+        .into_iter()
+        .filter_map(|i| {
+            let data = func.inst(i);
+            match (&data.kind, data.dest) {
+                (InstKind::Phi(p), Some(d)) => Some((d, p.srcs.iter().map(|(_, s)| *s).collect())),
+                _ => None,
+            }
+        })
+        .collect();
+    let mut size = vec![1u32; n];
+    if phis.is_empty() {
+        return Classes { leader, size };
+    }
+    let operands = |v: Value| -> Vec<Value> {
+        if folds.get(v.index()).copied().flatten().is_some() {
+            crate::fold::operands(func, v)
+        } else {
+            Vec::new()
+        }
+    };
+    let mut live = Liveness::new(func, &operands);
+    for (p, srcs) in phis {
+        if !eligible(p) {
+            continue;
+        }
+        let ty = func.value_type(p);
+        for s in srcs {
+            if !s.swizzle.is_identity() || !eligible(s.value) || func.value_type(s.value) != ty {
+                continue;
+            }
+            let (lp, ls) = (leader[p.index()], leader[s.value.index()]);
+            if lp == ls {
+                continue;
+            }
+            let a = members.get(&lp).cloned().unwrap_or_else(|| vec![lp]);
+            let b = members.get(&ls).cloned().unwrap_or_else(|| vec![ls]);
+            let clash = a
+                .iter()
+                .any(|&x| b.iter().any(|&y| interfere(&mut live, x, y)));
+            if clash {
+                continue;
+            }
+            // The class takes the phi's variable (named after the phi).
+            for &m in &b {
+                leader[m.index()] = lp;
+            }
+            let mut all = a;
+            all.extend(b);
+            size[lp.index()] = all.len() as u32;
+            members.remove(&ls);
+            members.insert(lp, all);
+        }
+    }
+    Classes { leader, size }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn classes_of(text: &str) -> (ir::Shader, Classes) {
+        let s = ir::parse_shader(text).unwrap();
+        let f = &s.functions[0];
+        let folds = crate::fold::folds(f, true);
+        let eligible = |v: Value| {
+            f.value_def(v)
+                .is_some_and(|d| !matches!(f.inst(d).kind, InstKind::LoadConst(_)))
+        };
+        let c = classes(f, &eligible, &folds);
+        (s, c)
+    }
+
+    const LOOP: &str = "shader compute (local_size=8,1,1)
+buffer @b : ssbo (block=0, size=0, stride=4)
+fn main {
+  block b0:
+    32x3 %0 = @load_local_invocation_id
+    32   %1 = load_const (0x00000000)
+    32   %2 = load_const (0x00000001)
+    32   %20 = iadd %0.x, %0.y
+    32   %21 = iadd %0.y, %0.z
+  loop {
+    block b1:
+      32   %3 = phi b0: %1, b2: %5
+      32   %4 = phi b0: %20, b2: %6
+      32   %7 = phi b0: %21, b2: %7
+      32   %12 = phi b0: %0.y, b2: %13
+      32   %13 = phi b0: %20, b2: %12
+      1    %8 = uge %3, %0.x
+    if %8 {
+      block b3:
+        break
+    } else {
+      block b4:
+    }
+    block b2:
+      32   %5 = iadd %3, %2
+      32   %6 = iadd %4, %7
+  }
+  block b5:
+    32   %9 = iadd %12, %13
+    @store_ssbo (%9, %1, %1) (access=none, align_mul=4)
+}";
+
+    #[test]
+    fn an_accumulator_shares_its_phi_and_a_rotation_does_not() {
+        let (s, c) = classes_of(LOOP);
+        let f = &s.functions[0];
+        let v = |n: u32| f.value_named(n).unwrap();
+        // The counter and its increment; the sum, its update and its start value.
+        assert_eq!(c.leader(v(5)), c.leader(v(3)));
+        assert_eq!(c.leader(v(6)), c.leader(v(4)));
+        assert_eq!(c.leader(v(20)), c.leader(v(4)));
+        assert!(c.is_shared(v(4)));
+        // %7 keeps its start value.
+        assert_eq!(c.leader(v(21)), c.leader(v(7)));
+        // %12 and %13 swap each iteration: both are live after the header's phis. A
+        // swizzled source (%0.y) joins nothing.
+        assert_ne!(c.leader(v(12)), c.leader(v(13)));
+        assert_ne!(c.leader(v(12)), c.leader(v(0)));
+    }
+
+    #[test]
+    fn a_value_read_after_the_phi_is_defined_keeps_its_variable() {
+        let text = "shader compute (local_size=8,1,1)
+buffer @b : ssbo (block=0, size=0, stride=4)
+fn main {
+  block b0:
+    32x3 %0 = @load_local_invocation_id
+    32   %1 = load_const (0x00000000)
+    32   %2 = iadd %0.x, %0.y
+    1    %3 = ult %0.x, %0.y
+  if %3 {
+    block b1:
+      32   %4 = iadd %2, %0.z
+  } else {
+    block b2:
+  }
+  block b3:
+    32   %5 = phi b1: %4, b2: %2
+    32   %6 = iadd %5, %2
+    @store_ssbo (%6, %1, %1) (access=none, align_mul=4)
+}";
+        let (s, c) = classes_of(text);
+        let f = &s.functions[0];
+        let v = |n: u32| f.value_named(n).unwrap();
+        // %4 joins the phi; %2 is read after the join, so it cannot.
+        assert_eq!(c.leader(v(4)), c.leader(v(5)));
+        assert_ne!(c.leader(v(2)), c.leader(v(5)));
+    }
+}
