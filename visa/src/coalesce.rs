@@ -15,7 +15,8 @@
 //! before it has read all its sources.
 
 use crate::fold::Fold;
-use ir::{AluOp, Block, CfNode, Function, Inst, InstKind, Value};
+use crate::liveness::Liveness;
+use ir::{AluOp, Function, Inst, InstKind, Value};
 use std::collections::{HashMap, HashSet};
 
 /// For each value id, the value whose variable it uses (itself unless coalesced).
@@ -38,99 +39,13 @@ impl Classes {
     }
 }
 
-/// Liveness at block ends, and what is live just after each definition (on demand).
-struct Liveness<'f> {
-    func: &'f Function,
-    live_out: HashMap<Block, HashSet<Value>>,
+/// What is live just after each definition, on demand.
+struct After<'f> {
+    live: Liveness<'f>,
     after_def: HashMap<Value, HashSet<Value>>,
-    operands: &'f dyn Fn(Value) -> Vec<Value>,
 }
 
-impl<'f> Liveness<'f> {
-    fn new(func: &'f Function, operands: &'f dyn Fn(Value) -> Vec<Value>) -> Liveness<'f> {
-        let blocks = func.blocks_in_order();
-        let mut end_uses: HashMap<Block, Vec<Value>> = HashMap::new();
-        let mut phi_defs: HashMap<Block, HashSet<Value>> = HashMap::new();
-        for &b in &blocks {
-            for inst in func.block_insts(b) {
-                let data = func.inst(inst);
-                if let (InstKind::Phi(p), Some(d)) = (&data.kind, data.dest) {
-                    phi_defs.entry(b).or_default().insert(d);
-                    for (pred, s) in &p.srcs {
-                        let e = end_uses.entry(*pred).or_default();
-                        e.push(s.value);
-                        e.extend(operands(s.value));
-                    }
-                }
-            }
-            if let Some(CfNode::If(i)) = func.next_node(CfNode::Block(b)) {
-                let c = func.if_data(i).cond.value;
-                let e = end_uses.entry(b).or_default();
-                e.push(c);
-                e.extend(operands(c));
-            }
-        }
-        let mut l = Liveness {
-            func,
-            live_out: HashMap::new(),
-            after_def: HashMap::new(),
-            operands,
-        };
-        let mut live_in: HashMap<Block, HashSet<Value>> = HashMap::new();
-        let mut changed = true;
-        while changed {
-            changed = false;
-            for &b in blocks.iter().rev() {
-                let mut out: HashSet<Value> =
-                    end_uses.get(&b).into_iter().flatten().copied().collect();
-                for s in func.successors(b) {
-                    if let Some(li) = live_in.get(&s) {
-                        let phis = phi_defs.get(&s);
-                        out.extend(li.iter().filter(|v| !phis.is_some_and(|p| p.contains(v))));
-                    }
-                }
-                let mut live = out.clone();
-                for inst in func.block_insts(b).collect::<Vec<_>>().into_iter().rev() {
-                    l.step_back(inst, &mut live);
-                }
-                if l.live_out.get(&b) != Some(&out) {
-                    l.live_out.insert(b, out);
-                    changed = true;
-                }
-                if live_in.get(&b) != Some(&live) {
-                    live_in.insert(b, live);
-                    changed = true;
-                }
-            }
-        }
-        l
-    }
-
-    /// The values an instruction reads (a phi reads on its edges, not here), and the
-    /// operands of folded ones.
-    fn uses(&self, inst: Inst) -> Vec<Value> {
-        let data = self.func.inst(inst);
-        let mut v: Vec<Value> = match &data.kind {
-            InstKind::Phi(_) => Vec::new(),
-            _ => data.srcs().iter().map(|s| s.value).collect(),
-        };
-        if let InstKind::Intrinsic(i) = &data.kind {
-            if let Some(idx) = i.image.and_then(|r| r.index) {
-                v.push(idx.value);
-            }
-        }
-        let extra: Vec<Value> = v.iter().flat_map(|x| (self.operands)(*x)).collect();
-        v.extend(extra);
-        v
-    }
-
-    fn step_back(&self, inst: Inst, live: &mut HashSet<Value>) {
-        if let Some(d) = self.func.inst(inst).dest {
-            live.remove(&d);
-        }
-        live.extend(self.uses(inst));
-    }
-
+impl After<'_> {
     /// The values live just after `v` is defined (after all the phis of its block, for
     /// a phi).
     fn after(&mut self, v: Value) -> &HashSet<Value> {
@@ -142,7 +57,7 @@ impl<'f> Liveness<'f> {
     }
 
     fn compute_after(&self, v: Value) -> HashSet<Value> {
-        let func = self.func;
+        let func = self.live.func();
         let Some(def) = func.value_def(v) else {
             return HashSet::new();
         };
@@ -151,13 +66,13 @@ impl<'f> Liveness<'f> {
         };
         let is_phi = matches!(func.inst(def).kind, InstKind::Phi(_));
         // Every phi of the block is defined at its start: after a phi is after them all.
-        let mut live = self.live_out.get(&b).cloned().unwrap_or_default();
+        let mut live = self.live.live_out(b);
         for inst in func.block_insts(b).collect::<Vec<_>>().into_iter().rev() {
             let here_phi = matches!(func.inst(inst).kind, InstKind::Phi(_));
             if (is_phi && here_phi) || inst == def {
                 break;
             }
-            self.step_back(inst, &mut live);
+            self.live.step_back(inst, &mut live);
         }
         live
     }
@@ -203,15 +118,15 @@ fn shares_in_place(func: &Function, def: Inst, src: Value) -> bool {
 }
 
 /// Whether values `a` and `b` may not share a variable.
-fn interfere(l: &mut Liveness<'_>, a: Value, b: Value) -> bool {
+fn interfere(l: &mut After<'_>, a: Value, b: Value) -> bool {
     if l.after(a).contains(&b) || l.after(b).contains(&a) {
         return true;
     }
-    let func = l.func;
+    let func = l.live.func();
     for (x, y) in [(a, b), (b, a)] {
         // `x` read by the instruction defining `y` (a phi reads on its edges).
         if let Some(def) = func.value_def(y) {
-            let reads = l.uses(def).contains(&x);
+            let reads = l.live.uses(def).contains(&x);
             if reads && !shares_in_place(func, def, x) {
                 return true;
             }
@@ -252,7 +167,10 @@ pub fn classes(
             Vec::new()
         }
     };
-    let mut live = Liveness::new(func, &operands);
+    let mut live = After {
+        live: Liveness::new(func, &operands),
+        after_def: HashMap::new(),
+    };
     for (p, srcs) in phis {
         if !eligible(p) {
             continue;

@@ -193,6 +193,7 @@ pub mod igc;
 pub mod int64;
 pub mod intrinsic;
 pub mod kernel;
+pub mod liveness;
 pub mod lsc;
 pub mod math;
 pub mod memory;
