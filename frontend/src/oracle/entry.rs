@@ -320,9 +320,7 @@ pub fn import(parsed: &Parsed, entry: Option<&str>) -> Result<Imported, ImportEr
         }
         // As the SPIR-V translator contracts products and sums (naga's IR has no
         // `NoContraction`: every one may be fused).
-        if ir::passes::peephole_ffma::PeepholeFfma.run(&mut shader)? {
-            ir::passes::dce::Dce.run(&mut shader)?;
-        }
+        ir::passes::peephole_ffma::PeepholeFfma.run(&mut shader)?;
         Ok(())
     })();
     cleanup.map_err(|e| {

@@ -267,14 +267,9 @@ fn finish(shader: &mut ir::Shader) -> Result<(), ImportError> {
     }
     // SPIR-V lets the implementation contract a product and a sum that are not
     // `NoContraction`; brw fuses them into `mad` (`ir::passes::peephole_ffma`).
-    let fused = ir::passes::peephole_ffma::PeepholeFfma
+    ir::passes::peephole_ffma::PeepholeFfma
         .run(shader)
         .map_err(|e| internal(e.to_string()))?;
-    if fused {
-        ir::passes::dce::Dce
-            .run(shader)
-            .map_err(|e| internal(e.to_string()))?;
-    }
     ir::validate(shader).map_err(|diags| {
         let text: Vec<String> = diags.iter().map(|d| d.message.clone()).collect();
         internal(format!(

@@ -124,6 +124,34 @@ pub fn scratch_variables(
     chosen
 }
 
+/// Whether some `Function` or `Private` variable holds an array of more than
+/// [`MAX_INDIRECT_REGISTER_ELEMENTS`] elements: without one no variable goes to scratch,
+/// and the scan of every access chain is skipped.
+pub fn has_large_private_array(m: &Module, d: &Declarations) -> bool {
+    fn large(d: &Declarations, ty: Id, depth: u32) -> bool {
+        depth <= 64
+            && match d.types.get(ty) {
+                Some(Ty::Array { elem, len }) => {
+                    *len > MAX_INDIRECT_REGISTER_ELEMENTS || large(d, *elem, depth + 1)
+                }
+                Some(Ty::Struct { members }) => members.iter().any(|m| large(d, *m, depth + 1)),
+                _ => false,
+            }
+    }
+    m.insts.iter().enumerate().any(|(i, inst)| {
+        inst.opcode == Op::Variable as u16
+            && match m.ops(i) {
+                [ty, _, sc, ..]
+                    if *sc == StorageClass::Function as u32
+                        || *sc == StorageClass::Private as u32 =>
+                {
+                    matches!(d.types.get(*ty), Some(Ty::Pointer { pointee, .. }) if large(d, *pointee, 0))
+                }
+                _ => false,
+            }
+    })
+}
+
 /// Whether every scalar of `ty` is a 32-bit number or a boolean (and `ty` has a
 /// natural layout: no runtime arrays, pointers or opaque types).
 fn dword_leaves(d: &Declarations, ty: Id, depth: u32) -> bool {

@@ -771,8 +771,11 @@ fn place_scratch(
     used: &HashSet<Id>,
     out: &mut Mapping,
 ) -> Result<HashMap<Id, u32>, ImportError> {
-    let read_only = super::constant_data::read_only_variables(m, d);
     let mut privates = HashMap::default();
+    if !super::scratch::has_large_private_array(m, d) {
+        return Ok(privates);
+    }
+    let read_only = super::constant_data::read_only_variables(m, d);
     for id in super::scratch::scratch_variables(m, d, &read_only) {
         let Some(i) = m.def(id) else { continue };
         let [ty, _, sc, ..] = m.ops(i) else { continue };

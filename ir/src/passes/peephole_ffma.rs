@@ -95,6 +95,8 @@ fn fusable_mul(func: &Function, readers: &Readers, v: Value) -> Option<AluInst> 
 fn fuse_function(func: &mut Function) -> bool {
     let readers = Readers::of(func);
     let mut fused: Vec<(Inst, AluInst)> = Vec::new();
+    // Per product: how many of its reads the fusion took.
+    let mut taken: std::collections::HashMap<Value, u32> = std::collections::HashMap::new();
     for inst in func.insts_in_order() {
         let Some(add) = func.inst(inst).as_alu() else {
             continue;
@@ -120,10 +122,22 @@ fn fuse_function(func: &mut Function) -> bool {
         };
         let srcs = [operand(mul.srcs[0]), operand(mul.srcs[1]), add.srcs[1 - k]];
         fused.push((inst, AluInst::new(AluOp::Ffma, srcs)));
+        let product = add.srcs[k].value;
+        // `a + a` was skipped, so this add reads the product once.
+        *taken.entry(product).or_default() += 1;
     }
     let changed = !fused.is_empty();
     for (inst, ffma) in fused {
         func.inst_mut(inst).kind = InstKind::Alu(ffma);
+    }
+    // A product every read of which was fused is dead: removed here rather than by a
+    // dead-code pass over the whole function.
+    for (product, n) in taken {
+        if n == readers.count[product.index()] {
+            if let Some(def) = func.value_def(product) {
+                func.remove_inst(def);
+            }
+        }
     }
     changed
 }
@@ -132,12 +146,11 @@ fn fuse_function(func: &mut Function) -> bool {
 mod tests {
     use super::*;
     use crate::parse_shader;
-    use crate::passes::dce::Dce;
 
+    /// The shader after the pass alone (it removes the products it fused itself).
     fn fused(text: &str) -> String {
         let mut s = parse_shader(text).unwrap();
         PeepholeFfma.run(&mut s).unwrap();
-        Dce.run(&mut s).unwrap();
         crate::validate(&s).unwrap();
         s.to_string()
     }
