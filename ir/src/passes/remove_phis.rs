@@ -124,7 +124,9 @@ fn single_value(
     let mut def: Option<Src> = None;
     for &(_, s) in &p.srcs {
         let s = resolve(s);
-        if s.value == dest || is_undef(func, s.value) {
+        // The phi itself read whole adds nothing; read with a swizzle (`%12.yx`) it is
+        // another value.
+        if (s.value == dest && s.swizzle.is_identity()) || is_undef(func, s.value) {
             continue;
         }
         match def {
