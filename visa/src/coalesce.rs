@@ -6,8 +6,10 @@
 //! defined).
 //!
 //! Each phi in program order tries to join each of its sources' classes: a source read
-//! whole (no swizzle) of the same type, both SIMT values (not uniform, folded, constant
-//! or undefined), when no member of one class is live just after the definition of a
+//! whole (no swizzle) of the same type, both SIMT values defined by ALU instructions or
+//! phis (not uniform, folded, constant, undefined, or a message's or subgroup
+//! operation's result, which may write lanes the execution mask leaves off), when no
+//! member of one class is live just after the definition of a
 //! member of the other. A value read by the instruction that defines another member
 //! counts as live there too, unless that instruction is one vISA instruction per
 //! component reading only the same component of it (`add`, `mul`, `mad`, `sel`, the
@@ -124,10 +126,19 @@ fn interfere(l: &mut After<'_>, a: Value, b: Value) -> bool {
     }
     let func = l.live.func();
     for (x, y) in [(a, b), (b, a)] {
-        // `x` read by the instruction defining `y` (a phi reads on its edges).
+        // `x` read by the instruction defining `y` (a phi reads on its edges). A read
+        // through a folded operand (a source modifier, a comparison written at each
+        // component of a `bcsel`) happens where that operand is written out, with its
+        // own swizzle: never in place.
         if let Some(def) = func.value_def(y) {
-            let reads = l.live.uses(def).contains(&x);
-            if reads && !shares_in_place(func, def, x) {
+            let all = l.live.uses(def).iter().filter(|&&v| v == x).count();
+            let direct = func
+                .inst(def)
+                .srcs()
+                .iter()
+                .filter(|s| s.value == x)
+                .count();
+            if all > 0 && (all > direct || !shares_in_place(func, def, x)) {
                 return true;
             }
         }
@@ -160,13 +171,7 @@ pub fn classes(
     if phis.is_empty() {
         return Classes { leader, size };
     }
-    let operands = |v: Value| -> Vec<Value> {
-        if folds.get(v.index()).copied().flatten().is_some() {
-            crate::fold::operands(func, v)
-        } else {
-            Vec::new()
-        }
-    };
+    let operands = |v: Value| crate::fold::operands_deep(func, folds, v);
     let mut live = After {
         live: Liveness::new(func, &operands),
         after_def: HashMap::new(),

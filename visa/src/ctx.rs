@@ -184,8 +184,11 @@ impl<'a> Ctx<'a> {
         let eligible = |v: Value| {
             !uniform.get(v.index()).copied().unwrap_or(true)
                 && folds.get(v.index()).copied().flatten().is_none()
+                // ALU results and phis, which the kernel writes under the execution
+                // mask: a message's writeback or a subgroup operation may write lanes
+                // the mask leaves off, where another value sharing the variable lives.
                 && func.value_def(v).is_some_and(|d| {
-                    !matches!(func.inst(d).kind, InstKind::LoadConst(_) | InstKind::Undef)
+                    matches!(func.inst(d).kind, InstKind::Alu(_) | InstKind::Phi(_))
                 })
         };
         let classes = crate::coalesce::classes(func, &eligible, &folds);

@@ -231,6 +231,27 @@ pub fn operands(func: &Function, v: Value) -> Vec<Value> {
         .unwrap_or_default()
 }
 
+/// The values a use of folded value `v` reads where it is used: its operands, and
+/// those of folded values among them (a source modifier inside a folded comparison),
+/// to any depth. Nothing for a value that is not folded.
+pub fn operands_deep(func: &Function, folds: &[Option<Fold>], v: Value) -> Vec<Value> {
+    let folded = |x: Value| folds.get(x.index()).copied().flatten().is_some();
+    let mut out = Vec::new();
+    if !folded(v) {
+        return out;
+    }
+    let mut stack = vec![v];
+    while let Some(x) = stack.pop() {
+        for u in operands(func, x) {
+            if folded(u) {
+                stack.push(u);
+            }
+            out.push(u);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
