@@ -121,3 +121,89 @@ void main() {
     let imported = import(src.as_bytes(), Language::Glsl, None).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(imported.shader.scratch_size, 0, "{}", imported.shader);
 }
+
+/// `frontend/tests/scratch/NAME.spvasm` assembled by `spirv-as`; `None` (with a note)
+/// when it is not installed outside CI.
+fn assemble(name: &str) -> Option<Vec<u8>> {
+    let have = std::process::Command::new("spirv-as")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !have {
+        assert!(std::env::var_os("CI").is_none(), "CI needs spirv-as");
+        eprintln!("spirv-as is not installed: {name} is skipped");
+        return None;
+    }
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scratch");
+    let out = std::env::temp_dir().join(format!("scratch-{}-{name}.spv", std::process::id()));
+    let r = std::process::Command::new("spirv-as")
+        .arg(dir.join(format!("{name}.spvasm")))
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let spv = std::fs::read(&out).unwrap();
+    let _ = std::fs::remove_file(out);
+    Some(spv)
+}
+
+/// The eight words `shader` writes to storage buffer 0 (one workgroup).
+fn words_of(shader: &ir::Shader) -> Vec<u32> {
+    let mut ex = Executor::with_config(
+        shader,
+        ExecConfig {
+            subgroup_size: 8,
+            ..ExecConfig::default()
+        },
+    );
+    let buf = ex.memory.alloc("buf", vec![0u8; 32]);
+    ex.memory.bind_ssbo(0, buf);
+    ex.run([1, 1, 1]).unwrap_or_else(|e| panic!("{e}"));
+    ex.memory
+        .allocation(buf)
+        .bytes
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+#[test]
+fn arrays_of_explicit_layout_stay_in_registers_and_uncalled_functions_take_no_scratch() {
+    // `explicit_layout_base`: `float p[20]; uint q[20];` (Private), both indexed at run
+    // time; in `explicit_layout_stride` the type of `p` is the uniform block's array,
+    // with `ArrayStride 16`, which the accesses would follow: `p` stays promoted.
+    let (Some(base), Some(stride), Some(unused)) = (
+        assemble("explicit_layout_base"),
+        assemble("explicit_layout_stride"),
+        assemble("unused_function"),
+    ) else {
+        return;
+    };
+    let import = |b: &[u8]| {
+        frontend::import(b, Language::SpirV, None)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .shader
+    };
+    let (base, stride) = (import(&base), import(&stride));
+    assert_eq!(base.scratch_size, 160);
+    assert_eq!(stride.scratch_size, 80);
+    // s = sum over i of uint(p[(i + g) % 20]) * (i + 1) + q[(i * 3 + g) % 20], with
+    // p[j] = j but p[g] = 55, q[j] = 1000 + j.
+    let expected: Vec<u32> = (0..8u32)
+        .map(|g| {
+            (0..20u32)
+                .map(|i| {
+                    let j = (i + g) % 20;
+                    let p = if j == g { 55 } else { j };
+                    p * (i + 1) + 1000 + (i * 3 + g) % 20
+                })
+                .sum()
+        })
+        .collect();
+    assert_eq!(words_of(&base), expected);
+    assert_eq!(words_of(&stride), expected);
+    // A function nobody calls holds `uint big[1000]` indexed at run time: only the
+    // entry point's call tree gets scratch.
+    assert_eq!(import(&unused).scratch_size, 80);
+}

@@ -156,7 +156,7 @@ pub fn import(bytes: &[u8], options: &Options) -> Result<Imported, ImportError> 
         })
         .collect();
     let used = variables::used_globals(&m, &funcs, &globals);
-    let mapping = variables::map(&m, &decs, &d, &used, &options.descriptors)?;
+    let mapping = variables::map(&m, &decs, &d, &used, &funcs, &options.descriptors)?;
     let mut ctx = Ctx::new(&m, &decs, &d, &mapping, workgroup_size);
     ctx.preserve_signed_zero_inf_nan = float_controls(&m, ep)?;
     ctx.inst = ep.inst;

@@ -403,17 +403,19 @@ fn binding_table_overflow(
     )
 }
 
-/// Maps the variables `used` names for the entry point, runtime descriptor arrays with
+/// Maps the variables `used` names for the entry point (whose call tree is the
+/// functions `funcs`, indices into `Module::functions`), runtime descriptor arrays with
 /// their `counts` (see [`crate::bindings`]).
 pub fn map(
     m: &Module,
     decs: &Decorations,
     d: &Declarations,
     used: &HashSet<Id>,
+    funcs: &[usize],
     counts: &DescriptorCounts,
 ) -> Result<Mapping, ImportError> {
     let mut out = Mapping::default();
-    let scratch_privates = place_scratch(m, d, used, &mut out)?;
+    let scratch_privates = place_scratch(m, decs, d, used, funcs, &mut out)?;
     for &i in &d.variables {
         let ops = m.ops(i);
         let [ty, id, sc, rest @ ..] = ops else {
@@ -764,11 +766,17 @@ pub fn map(
 
 /// Places the variables [`super::scratch::scratch_variables`] chooses in scratch
 /// memory, each at the next offset its natural alignment allows: the `Function`
-/// variables in `out.scratch_locals`, the used `Private` ones in the map returned.
+/// variables of the functions `funcs` in `out.scratch_locals`, the `used` `Private`
+/// ones in the map returned. A variable whose type has an explicit layout
+/// (`ArrayStride`, `Offset`, `MatrixStride`: a type shared with a buffer block) stays
+/// in registers: its accesses would follow that layout, not the natural one it is
+/// placed by.
 fn place_scratch(
     m: &Module,
+    decs: &Decorations,
     d: &Declarations,
     used: &HashSet<Id>,
+    funcs: &[usize],
     out: &mut Mapping,
 ) -> Result<HashMap<Id, u32>, ImportError> {
     let mut privates = HashMap::default();
@@ -780,13 +788,28 @@ fn place_scratch(
         let Some(i) = m.def(id) else { continue };
         let [ty, _, sc, ..] = m.ops(i) else { continue };
         let private = *sc == SC::Private as u32;
-        if private && !used.contains(&id) {
+        let reachable = || {
+            funcs.iter().any(|&f| {
+                let fd = &m.functions[f];
+                let end = fd
+                    .blocks
+                    .iter()
+                    .map(|b| b.terminator)
+                    .max()
+                    .unwrap_or(fd.inst);
+                (fd.inst..=end).contains(&i)
+            })
+        };
+        if (private && !used.contains(&id)) || (!private && !reachable()) {
             continue;
         }
-        let Some(l) = d.types.get(*ty).and_then(|t| match t {
-            Ty::Pointer { pointee, .. } => d.types.natural(*pointee),
-            _ => None,
-        }) else {
+        let Some(Ty::Pointer { pointee, .. }) = d.types.get(*ty) else {
+            continue;
+        };
+        if explicit_layout(decs, d, *pointee, 0) {
+            continue;
+        }
+        let Some(l) = d.types.natural(*pointee) else {
             continue;
         };
         let align = l.align.max(4);
@@ -812,6 +835,25 @@ fn place_scratch(
         }
     }
     Ok(privates)
+}
+
+/// Whether type `ty` or a type in it carries an explicit layout decoration.
+fn explicit_layout(decs: &Decorations, d: &Declarations, ty: Id, depth: u32) -> bool {
+    if depth > 64 {
+        return true;
+    }
+    match d.types.get(ty) {
+        Some(Ty::Array { elem, .. }) => {
+            decs.get(ty, D::ArrayStride).is_some() || explicit_layout(decs, d, *elem, depth + 1)
+        }
+        Some(Ty::Struct { members }) => members.iter().enumerate().any(|(k, m)| {
+            let k = k as u32;
+            decs.member_get(ty, k, D::Offset).is_some()
+                || decs.member_get(ty, k, D::MatrixStride).is_some()
+                || explicit_layout(decs, d, *m, depth + 1)
+        }),
+        _ => false,
+    }
 }
 
 /// The IR span of instruction `i`: its `OpLine`'s line and column.
