@@ -74,26 +74,9 @@ fn large_arrays_indexed_at_run_time_compute_in_scratch() {
     };
     assert!(count(IntrinsicOp::LoadScratch) > 0 && count(IntrinsicOp::StoreScratch) > 0);
     for rounds in [0u32, 5, 9] {
-        let mut ex = Executor::with_config(
-            shader,
-            ExecConfig {
-                subgroup_size: 8,
-                ..ExecConfig::default()
-            },
-        );
         let mut init = vec![0u32; 65];
         init[64] = rounds;
-        let bytes: Vec<u8> = init.iter().flat_map(|w| w.to_le_bytes()).collect();
-        let buf = ex.memory.alloc("buf", bytes);
-        ex.memory.bind_ssbo(0, buf);
-        ex.run([2, 1, 1]).unwrap_or_else(|e| panic!("{e}"));
-        let words: Vec<u32> = ex
-            .memory
-            .allocation(buf)
-            .bytes
-            .chunks(4)
-            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-            .collect();
+        let words = run(shader, [2, 1, 1], &init);
         for g in 0..32 {
             assert_eq!(
                 words[g as usize],
@@ -148,8 +131,9 @@ fn assemble(name: &str) -> Option<Vec<u8>> {
     Some(spv)
 }
 
-/// The eight words `shader` writes to storage buffer 0 (one workgroup).
-fn words_of(shader: &ir::Shader) -> Vec<u32> {
+/// Runs `workgroups` of `shader` with storage buffer 0 holding the words `init`; the
+/// words afterwards.
+fn run(shader: &ir::Shader, workgroups: [u32; 3], init: &[u32]) -> Vec<u32> {
     let mut ex = Executor::with_config(
         shader,
         ExecConfig {
@@ -157,9 +141,10 @@ fn words_of(shader: &ir::Shader) -> Vec<u32> {
             ..ExecConfig::default()
         },
     );
-    let buf = ex.memory.alloc("buf", vec![0u8; 32]);
+    let bytes: Vec<u8> = init.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let buf = ex.memory.alloc("buf", bytes);
     ex.memory.bind_ssbo(0, buf);
-    ex.run([1, 1, 1]).unwrap_or_else(|e| panic!("{e}"));
+    ex.run(workgroups).unwrap_or_else(|e| panic!("{e}"));
     ex.memory
         .allocation(buf)
         .bytes
@@ -201,8 +186,8 @@ fn arrays_of_explicit_layout_stay_in_registers_and_uncalled_functions_take_no_sc
                 .sum()
         })
         .collect();
-    assert_eq!(words_of(&base), expected);
-    assert_eq!(words_of(&stride), expected);
+    assert_eq!(run(&base, [1, 1, 1], &[0; 8]), expected);
+    assert_eq!(run(&stride, [1, 1, 1], &[0; 8]), expected);
     // A function nobody calls holds `uint big[1000]` indexed at run time: only the
     // entry point's call tree gets scratch.
     assert_eq!(import(&unused).scratch_size, 80);

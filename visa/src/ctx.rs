@@ -373,6 +373,11 @@ impl<'a> Ctx<'a> {
         self.fold_of(v).is_some()
     }
 
+    /// How each value (by id) is computed where it is used ([`crate::fold`]).
+    pub fn folds(&self) -> &[Option<Fold>] {
+        &self.folds
+    }
+
     /// How value `v` is computed where it is used, if it is ([`crate::fold`]).
     pub fn fold_of(&self, v: Value) -> Option<Fold> {
         self.folds.get(v.index()).copied().flatten()

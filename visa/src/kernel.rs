@@ -329,10 +329,7 @@ fn check_pressure(cx: &mut Ctx) -> Result<u32, EmitError> {
         u32::from(ty.num_components()) * t.comp_bytes(elem)
     };
     // A folded value's operands, and those of folded values among them.
-    let folds: Vec<Option<crate::fold::Fold>> = (0..func.num_value_ids())
-        .map(|i| cx.fold_of(ir::Value::from_u32(i as u32)))
-        .collect();
-    let folded = |v: ir::Value| crate::fold::operands_deep(func, &folds, v);
+    let folded = |v: ir::Value| crate::fold::operands_deep(func, cx.folds(), v);
     // An instruction whose expansion holds more temporaries at once than the margin
     // keeps for them needs the difference besides the values. The sweep's DG2 case
     // 690 of seed 0 spilled at SIMD16 with its values within the margin: the exact

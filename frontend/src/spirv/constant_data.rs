@@ -39,6 +39,11 @@ impl ConstantData {
         Some(at as u32)
     }
 
+    /// Takes the read-only variables already found ([`read_only_variables`]).
+    pub fn set_read_only(&mut self, read_only: HashMap<Id, Id>) {
+        self.read_only = Some(read_only);
+    }
+
     /// The constant variable `id` holds wherever it is read, if it is read-only
     /// ([`read_only_variables`]).
     pub fn constant_of(&mut self, m: &Module, d: &Declarations, id: Id) -> Option<Id> {
@@ -114,12 +119,7 @@ pub fn read_only_variables(m: &Module, d: &Declarations) -> HashMap<Id, Id> {
     if root.is_empty() {
         return HashMap::new();
     }
-    let start = m
-        .functions
-        .iter()
-        .map(|f| f.inst)
-        .min()
-        .unwrap_or(m.insts.len());
+    let start = m.first_function_inst();
     for i in start..m.insts.len() {
         let op = m.insts[i].opcode;
         let ops = m.ops(i);

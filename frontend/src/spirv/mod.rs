@@ -156,8 +156,12 @@ pub fn import(bytes: &[u8], options: &Options) -> Result<Imported, ImportError> 
         })
         .collect();
     let used = variables::used_globals(&m, &funcs, &globals);
-    let mapping = variables::map(&m, &decs, &d, &used, &funcs, &options.descriptors)?;
+    let mut mapping = variables::map(&m, &decs, &d, &used, &funcs, &options.descriptors)?;
+    let read_only = mapping.read_only.take();
     let mut ctx = Ctx::new(&m, &decs, &d, &mapping, workgroup_size);
+    if let Some(r) = read_only {
+        ctx.constants.set_read_only(r);
+    }
     ctx.preserve_signed_zero_inf_nan = float_controls(&m, ep)?;
     ctx.inst = ep.inst;
     // The globals: pointers, and the private variables' initial values.

@@ -452,6 +452,16 @@ impl Module {
         &self.words[inst.start as usize..inst.start as usize + inst.len as usize]
     }
 
+    /// The index of the first function's `OpFunction` (the instructions' length without
+    /// functions): the declarations end there.
+    pub fn first_function_inst(&self) -> usize {
+        self.functions
+            .iter()
+            .map(|f| f.inst)
+            .min()
+            .unwrap_or(self.insts.len())
+    }
+
     /// The index of the instruction defining `id`.
     pub fn def(&self, id: Id) -> Option<usize> {
         match self.defs.get(id as usize) {

@@ -20,7 +20,7 @@ use super::module::{Id, Module};
 use super::spec::{ConstVal, Declarations};
 use super::types::Ty;
 use spirv::{Op, StorageClass};
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap};
 
 /// The most elements an array indexed at run time may have and stay in registers
 /// (brw's `nir_lower_indirect_derefs` threshold).
@@ -33,8 +33,8 @@ pub fn scratch_variables(
     d: &Declarations,
     read_only: &HashMap<Id, Id>,
 ) -> BTreeSet<Id> {
+    // Each pointer's variables; the variables themselves are the candidates.
     let mut roots: HashMap<Id, BTreeSet<Id>> = HashMap::new();
-    let mut candidates: HashSet<Id> = HashSet::new();
     for (i, inst) in m.insts.iter().enumerate() {
         if inst.opcode != Op::Variable as u16 {
             continue;
@@ -48,11 +48,10 @@ pub fn scratch_variables(
             };
             if private && !read_only.contains_key(id) && dword_leaves(d, pointee, 0) {
                 roots.insert(*id, BTreeSet::from([*id]));
-                candidates.insert(*id);
             }
         }
     }
-    if candidates.is_empty() {
+    if roots.is_empty() {
         return BTreeSet::new();
     }
     let params: HashMap<Id, &[Id]> = m
@@ -60,12 +59,7 @@ pub fn scratch_variables(
         .iter()
         .map(|f| (f.id, f.params.as_slice()))
         .collect();
-    let start = m
-        .functions
-        .iter()
-        .map(|f| f.inst)
-        .min()
-        .unwrap_or(m.insts.len());
+    let start = m.first_function_inst();
     let mut chosen = BTreeSet::new();
     // Each round carries roots one step further through calls declared before their
     // callers; the number of functions bounds the rounds.
@@ -120,7 +114,6 @@ pub fn scratch_variables(
             break;
         }
     }
-    chosen.retain(|v| candidates.contains(v));
     chosen
 }
 

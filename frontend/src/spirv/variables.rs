@@ -115,6 +115,10 @@ pub struct Mapping {
     pub scratch_locals: HashMap<Id, u32>,
     /// Bytes of scratch memory an invocation needs.
     pub scratch_bytes: u32,
+    /// The read-only variables and the constant each holds, when the scratch placement
+    /// needed them ([`super::constant_data::read_only_variables`]; the translator's
+    /// constant data takes them rather than scanning the module again).
+    pub read_only: Option<std::collections::HashMap<Id, Id>>,
 }
 
 /// The IR format of a SPIR-V image format (`None` for `Unknown`).
@@ -783,8 +787,10 @@ fn place_scratch(
     if !super::scratch::has_large_private_array(m, d) {
         return Ok(privates);
     }
-    let read_only = super::constant_data::read_only_variables(m, d);
-    for id in super::scratch::scratch_variables(m, d, &read_only) {
+    let read_only = out
+        .read_only
+        .insert(super::constant_data::read_only_variables(m, d));
+    for id in super::scratch::scratch_variables(m, d, read_only) {
         let Some(i) = m.def(id) else { continue };
         let [ty, _, sc, ..] = m.ops(i) else { continue };
         let private = *sc == SC::Private as u32;
