@@ -19,6 +19,17 @@
 //! 5. **Phis of the condition** (`opt_if_optimize_phi_true_false`): a phi after the
 //!    `if` that is `true` from the then branch and `false` from the else branch is the
 //!    condition; the other way round it is its `inot`.
+//! 6. **Merged breaks** (`opt_merge_breaks`), innermost `if`s first: when both
+//!    branches end in a `break` and only an empty block follows the `if`, that block
+//!    breaks instead; when one branch breaks, the other falls through, and the rest of
+//!    the list after the `if` ends in a `break` with no other jump on the way, the rest
+//!    moves to the end of the falling branch and a block after the `if` breaks for
+//!    both. Either way the loop's exit loses an edge: each phi after the loop reads
+//!    the two old edges' values through a phi in the new breaking block. Together
+//!    with `opt-dead-cf` this removes the one-trip loop a structured front end wraps
+//!    around a loop body with several `continue`s: its breaks merge into the single
+//!    final one of a loop that runs once. The lanes run the moved code in the same
+//!    order as before (the breaking branch's, then the other's, then the rest).
 
 use super::pass::{Pass, PassError};
 use crate::alu::AluOp;
@@ -64,6 +75,21 @@ pub fn opt_if_function(func: &mut Function) -> bool {
             progress |= simplify(func, id);
             progress |= merge_next(func, id);
             if progress {
+                break;
+            }
+        }
+        changed |= progress;
+        if !progress {
+            break;
+        }
+    }
+    // Inner `if`s first, as NIR's post-order walk: an inner `if`'s break merges with
+    // the break after it before the outer `if` merges the breaks of its branches.
+    loop {
+        let mut progress = false;
+        for id in func.ifs_in_order().into_iter().rev() {
+            if func.node_parent(CfNode::If(id)).is_some() && merge_breaks(func, id) {
+                progress = true;
                 break;
             }
         }
@@ -493,4 +519,153 @@ fn phi_true_false(func: &mut Function, id: IfId) -> bool {
     }
     func.replace_uses(&map);
     true
+}
+
+/// The jumps of a list, through its `if`s (a nested loop's jumps are its own).
+fn has_jump(func: &Function, list: &[CfNode]) -> bool {
+    list.iter().any(|&n| match n {
+        CfNode::Block(b) => func.block(b).jump.is_some(),
+        CfNode::If(i) => {
+            let d = func.if_data(i);
+            has_jump(func, &d.then_list) || has_jump(func, &d.else_list)
+        }
+        CfNode::Loop(_) => false,
+    })
+}
+
+/// A phi after a loop and the values it reads along two of the loop's breaks.
+struct ExitPhi {
+    phi: Inst,
+    from: [Src; 2],
+}
+
+/// The phis of `exit` with their sources along the edges from `preds`; `None` when a
+/// phi lacks one (the function is then left alone).
+fn exit_phis(func: &Function, exit: Block, preds: [Block; 2]) -> Option<Vec<ExitPhi>> {
+    let mut out = Vec::new();
+    for i in func
+        .block_insts(exit)
+        .take_while(|&i| func.inst(i).is_phi())
+    {
+        let InstKind::Phi(p) = &func.inst(i).kind else {
+            continue;
+        };
+        let from = |b: Block| p.srcs.iter().find(|(q, _)| *q == b).map(|(_, s)| *s);
+        out.push(ExitPhi {
+            phi: i,
+            from: [from(preds[0])?, from(preds[1])?],
+        });
+    }
+    Some(out)
+}
+
+/// Points the exit phis' two old edges (from `old`) at the single edge from `merged`,
+/// whose predecessors, along the same two paths, are now `new_preds`.
+fn reroute_exit_phis(
+    func: &mut Function,
+    phis: Vec<ExitPhi>,
+    old: [Block; 2],
+    merged: Block,
+    new_preds: [Block; 2],
+) {
+    for ExitPhi { phi, from } in phis {
+        let src = if from[0] == from[1] {
+            from[0]
+        } else {
+            let ty = func.value_type(func.inst(phi).dest.expect("a phi has a value"));
+            let span = func.inst_span(phi);
+            let p = func.create_inst(
+                InstKind::Phi(crate::function::Phi {
+                    srcs: smallvec![(new_preds[0], from[0]), (new_preds[1], from[1])],
+                }),
+                Some(ty),
+                span,
+            );
+            func.insert_inst(p, Cursor::BlockStart(merged));
+            Src::new(func.inst(p).dest.expect("created with a value"))
+        };
+        if let InstKind::Phi(ph) = &mut func.inst_mut(phi).kind {
+            ph.srcs.retain(|(b, _)| !old.contains(b));
+            ph.srcs.push((merged, src));
+        }
+    }
+}
+
+fn merge_breaks(func: &mut Function, id: IfId) -> bool {
+    use crate::function::Jump;
+    let node = CfNode::If(id);
+    let (Some(l), Some(parent)) = (func.enclosing_loop(node), func.node_parent(node)) else {
+        return false;
+    };
+    let Some(CfNode::Block(exit)) = func.next_node(CfNode::Loop(l)) else {
+        return false;
+    };
+    let (Some(then_last), Some(else_last)) = (
+        func.last_block(CfParent::Then(id)),
+        func.last_block(CfParent::Else(id)),
+    ) else {
+        return false;
+    };
+    let (tj, ej) = (func.block(then_last).jump, func.block(else_last).jump);
+    let Some(pos) = func.position_in_parent(node, parent) else {
+        return false;
+    };
+    let rest: Vec<CfNode> = func.cf_list(parent)[pos + 1..].to_vec();
+    match (tj, ej) {
+        (Some(Jump::Break), Some(Jump::Break)) => {
+            // The block after the `if` is unreachable; it becomes the one break.
+            let [CfNode::Block(after)] = rest[..] else {
+                return false;
+            };
+            if !block_is_empty(func, after) {
+                return false;
+            }
+            let preds = [then_last, else_last];
+            let Some(phis) = exit_phis(func, exit, preds) else {
+                return false;
+            };
+            func.block_mut(then_last).jump = None;
+            func.block_mut(else_last).jump = None;
+            func.block_mut(after).jump = Some(Jump::Break);
+            reroute_exit_phis(func, phis, preds, after, preds);
+            true
+        }
+        (Some(Jump::Break), None) | (None, Some(Jump::Break)) => {
+            let (brk_last, fall) = if tj.is_some() {
+                (then_last, CfParent::Else(id))
+            } else {
+                (else_last, CfParent::Then(id))
+            };
+            let (Some(&CfNode::Block(first)), Some(&CfNode::Block(last))) =
+                (rest.first(), rest.last())
+            else {
+                return false;
+            };
+            if func.block(last).jump != Some(Jump::Break) || has_jump(func, &rest[..rest.len() - 1])
+            {
+                return false;
+            }
+            let Some(phis) = exit_phis(func, exit, [brk_last, last]) else {
+                return false;
+            };
+            // Only the falling branch reaches the rest: its first block's phis have
+            // that one source.
+            phis_to_movs(func, first);
+            func.block_mut(brk_last).jump = None;
+            func.block_mut(last).jump = None;
+            func.cf_list_mut(parent).truncate(pos + 1);
+            let merged = func.create_block(parent);
+            func.cf_list_mut(parent).push(CfNode::Block(merged));
+            func.block_mut(merged).jump = Some(Jump::Break);
+            let tail = func.last_block(fall).expect("lists end with a block");
+            for n in rest {
+                func.append_cf_node(fall, n);
+            }
+            func.merge_blocks(tail, first);
+            let fall_last = func.last_block(fall).expect("lists end with a block");
+            reroute_exit_phis(func, phis, [brk_last, last], merged, [brk_last, fall_last]);
+            true
+        }
+        _ => false,
+    }
 }
