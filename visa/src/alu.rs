@@ -574,6 +574,21 @@ fn bfi(cx: &mut Ctx, d: Reg, srcs: &[Opnd]) {
 fn bitfield_insert(cx: &mut Ctx, d: Reg, srcs: &[Opnd]) {
     let (base, ins, off, nbits) = (srcs[0], srcs[1], srcs[2], srcs[3]);
     let u = VType::Ud;
+    // A constant field (the untyped fallback's address swizzles): the special cases
+    // are known here, and only a valid field of 1 to 31 bits needs the instruction.
+    if let (Opnd::Imm(o), Opnd::Imm(w)) = (off, nbits) {
+        let (o, w) = (i64::from(o as u32 as i32), i64::from(w as u32 as i32));
+        if w == 0 {
+            cx.op("mov", d, u, &[base]);
+        } else if o < 0 || w < 0 || o + w > 32 {
+            cx.op("mov", d, u, &[Opnd::Imm(0)]);
+        } else if w == 32 {
+            cx.op("mov", d, u, &[ins]);
+        } else {
+            cx.op("bfi", d, u, &[nbits, off, ins, base]);
+        }
+        return;
+    }
     let r = cx.temp(u);
     cx.op("bfi", r, u, &[nbits, off, ins, base]);
     // bits == 32 (valid only with offset 0, which the range check below keeps).
