@@ -95,12 +95,16 @@ pub fn lower_shader_with(
     Ok(report)
 }
 
-/// Where the device has no integer division (Gfx12.5 on: no math unit `INT DIV`),
-/// unsigned division by a constant as a multiplication, as brw runs
-/// `nir_opt_idiv_const` after its optimization loop; on the platforms before, the
-/// back end's one math-unit instruction is the shorter code.
+/// Division by a constant, as brw runs `nir_opt_idiv_const` in its optimization loop:
+/// signed division by a power of two as shifts everywhere; unsigned division by other
+/// constants as a multiplication only where the device has no integer division
+/// (Gfx12.5 on: no math unit `INT DIV`), since on the platforms before the back end's
+/// one math-unit instruction is the shorter code.
 fn idiv_const(shader: &mut Shader, device: &Device) -> Result<bool, ir::passes::PassError> {
-    if !device.has_lsc || !ir::passes::IdivConst.run(shader)? {
+    let mut pass = ir::passes::IdivConst {
+        multiply: device.has_lsc,
+    };
+    if !pass.run(shader)? {
         return Ok(false);
     }
     Cleanup::standard(DEFAULT_MAX_ITERATIONS).run(shader)

@@ -419,7 +419,7 @@ impl PassRegistry {
         );
         r.register(
             "opt-idiv-const",
-            "32-bit udiv and umod by a constant as a multiplication by its reciprocal and shifts (nir_opt_idiv_const)",
+            "32-bit division by a constant: udiv and umod as a multiplication by the reciprocal, idiv, irem and imod by a power of two as shifts (nir_opt_idiv_const)",
             simple::<super::idiv_const::IdivConst>,
         );
         r.register(
