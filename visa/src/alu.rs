@@ -413,7 +413,12 @@ fn int_semantics(
             let (es, dd) = (cx.es(), cx.dst(d, s));
             cx.line(&format!("add {es} {dd} {a} {b}"));
         }
-        Imul => cx.op("mul", d, u, &[srcs[0], srcs[1]]),
+        Imul => match (srcs[0], srcs[1]) {
+            (Opnd::Reg(a), Opnd::Reg(b)) if bits == 32 && !cx.t.family.has_dword_mul() => {
+                mul_dword(cx, d, a, b)
+            }
+            _ => cx.op("mul", d, u, &[srcs[0], srcs[1]]),
+        },
         ImulHigh | UmulHigh => {
             let ty = if op == ImulHigh { s } else { u };
             if bits == 32 {
@@ -565,6 +570,39 @@ fn bfi(cx: &mut Ctx, d: Reg, srcs: &[Opnd]) {
     cx.op("xor", t, u, &[base, Opnd::Reg(t)]);
     cx.op("and", t, u, &[Opnd::Reg(t), m]);
     cx.op("xor", d, u, &[base, Opnd::Reg(t)]);
+}
+
+/// A 32-bit product on a platform without a dword × dword multiply, as brw's
+/// `lower_mul_dword_inst` writes it: `a * b` is `a * b.lo + (a * b.hi << 16)`, two
+/// dword × word multiplies and an add of the second's low word into the first's high
+/// word (three instructions, where the finalizer's own expansion is a `mul` and a
+/// `mach` per eight lanes). The high product is made first, so that `d` may be the
+/// variable of `a` or `b` (a coalesced phi).
+fn mul_dword(cx: &mut Ctx, d: Reg, a: Reg, b: Reg) {
+    let (u, w) = (VType::Ud, VType::Uw);
+    // Word `half` of each dword of a 32-bit region.
+    let word = |r: Reg, half: u32| Reg {
+        off: r.off + 2 * half,
+        stride: r.stride * 2,
+        ..r
+    };
+    let hi = cx.temp(u);
+    let es = cx.es();
+    let (sa, sbh, dh) = (
+        cx.src(Opnd::Reg(a), u),
+        cx.src(Opnd::Reg(word(b, 1)), w),
+        cx.dst(hi, u),
+    );
+    cx.line(&format!("mul {es} {dh} {sa} {sbh}"));
+    let (sbl, dd) = (cx.src(Opnd::Reg(word(b, 0)), w), cx.dst(d, u));
+    cx.line(&format!("mul {es} {dd} {sa} {sbl}"));
+    let dw = word(d, 1);
+    let (ddw, sdw, shw) = (
+        cx.dst(dw, w),
+        cx.src(Opnd::Reg(dw), w),
+        cx.src(Opnd::Reg(word(hi, 0)), w),
+    );
+    cx.line(&format!("add {es} {ddw} {sdw} {shw}"));
 }
 
 /// GLSL `bitfieldInsert(base, insert, offset, bits)` as NIR defines it: 0 bits gives

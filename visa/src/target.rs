@@ -120,6 +120,13 @@ impl Family {
         self.has_lsc()
     }
 
+    /// Whether the ALU multiplies two dwords in one instruction per register's lanes:
+    /// Gfx8 and Gfx9 (brw's `has_integer_dword_mul`) and PVC. GenX_IR expands a `ud`
+    /// × `ud` `mul` into a `mul` and a `mach` per eight lanes on ICL, TGL, DG2 and MTL.
+    pub fn has_dword_mul(self) -> bool {
+        matches!(self, Family::Bdw | Family::Skl | Family::Pvc)
+    }
+
     /// Whether the family's messages are LSC messages (Gfx12.5 and later).
     pub fn has_lsc(self) -> bool {
         matches!(self, Family::Dg2 | Family::Mtl | Family::Pvc | Family::Xe2)

@@ -119,8 +119,9 @@ fn structure_of_gotos_and_phi_copies() {
     assert!(pos("if2_else:") < outer && pos("if2_end:") < outer);
     // The merges' phis %10 and %12 and the values they take (%8, %9, %11) share the
     // variable of the loop's %15 that reads them (`visa::coalesce`): each arm writes it
-    // in place, and no copy is left.
-    let i = pos("mul (M1, 16) v15(0,0)<1> v6(0,0)<1;1,0> v6(0,0)<1;1,0>");
+    // in place, and no copy is left. (DG2 has no dword x dword multiply: the low word's
+    // product goes to the destination, `visa::alu`'s `mul_dword`.)
+    let i = pos("mul (M1, 16) v15(0,0)<1> v6(0,0)<1;1,0> v6_uw(0,0)<2;1,0>");
     assert!(i < pos("if2_else:"));
     assert!(pos("shl (M1, 16) v15(0,0)<1> v0(0,0)<1;1,0> 0x3:ud") > outer);
     assert!(!body[..pos("loop3_head:")]
