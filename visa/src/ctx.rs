@@ -118,6 +118,10 @@ pub struct Ctx<'a> {
     /// The dwords of the UBO ranges read at the kernel's start, by `(block, byte
     /// offset)` ([`crate::ubo_block::load_ranges`]).
     pub ubo_dwords: HashMap<(u32, u32), Reg>,
+    /// The dwords of the image parameter slots read at the kernel's start, by `(image,
+    /// byte offset from the image's parameter blocks)`
+    /// ([`crate::param_block::load_windows`]).
+    pub param_dwords: HashMap<(u32, u32), Reg>,
     /// The variable every shuffle copies its value into and reads through the address
     /// register ([`crate::shuffle`]): one per kernel, since GenX_IR keeps a variable
     /// whose address is taken live far beyond its last read.
@@ -201,6 +205,7 @@ impl<'a> Ctx<'a> {
             abi,
             buffer_bases: HashMap::new(),
             ubo_dwords: HashMap::new(),
+            param_dwords: HashMap::new(),
             shuffle_staging: None,
             scratch_regs: None,
             body: String::with_capacity(func.num_inst_ids() * 64),

@@ -249,51 +249,7 @@ pub fn uniform_load(
     while first < comps {
         let n = (comps - first).min(4);
         let delta = (i64::from(offset) + 4 * i64::from(first)) as u64;
-        // The address of each of the eight lanes, as the message reads them: the low
-        // halves with a carry into the high ones, without mask (the scalar is valid
-        // whichever lanes are active). The payload is a `uq` variable, the type
-        // `SVM_GATHER4_SCALED.md` gives the element offsets, written through `ud` views.
-        let at = cx.temp_bytes(VType::Uq, 64);
-        let carry = cx.temp_bytes(UD, 32);
-        let half = |hi: bool| Reg {
-            off: addr.off + if hi { 4 } else { 0 },
-            stride: 0,
-            ..addr
-        };
-        let (lo, hi) = (
-            Reg { stride: 2, ..at },
-            Reg {
-                stride: 2,
-                ..at.at(4)
-            },
-        );
-        let (dl, dc, al) = (
-            cx.dst(lo, UD),
-            cx.dst(carry, UD),
-            cx.src(Opnd::Reg(half(false)), UD),
-        );
-        cx.line(&format!(
-            "addc (M1_NM, 8) {dl} {dc} {al} {}",
-            UD.imm(delta & 0xffff_ffff)
-        ));
-        let (dh, ah, c) = (
-            cx.dst(hi, UD),
-            cx.src(Opnd::Reg(half(true)), UD),
-            cx.src(Opnd::Reg(carry), UD),
-        );
-        cx.add3("", "(M1_NM, 8)", &dh, [&ah, &c, &UD.imm(delta >> 32)]);
-        let t = cx.temp_bytes(UD, grf * u32::from(n));
-        let desc = ir::dataport::DpDesc::untyped_read(DpAddr::A64, (1u8 << n) - 1);
-        let text = crate::dataport::format_message(
-            &desc,
-            None,
-            "(M1_NM, 8)",
-            "",
-            &[cx.raw(at)],
-            &[],
-            Some(&cx.raw(t)),
-        );
-        cx.line(&text);
+        let t = lane_gather(cx, addr, Opnd::Imm(delta), n);
         for k in 0..u32::from(n) {
             let dst = Reg {
                 var,
@@ -316,4 +272,58 @@ pub fn uniform_load(
         first += n;
     }
     Ok(())
+}
+
+/// An A64 untyped read of `n` (1 to 4) dwords per lane on eight lanes without mask,
+/// lane `l` at `addr + offset[l]` (`addr` a 64-bit scalar; `offset` a byte offset for
+/// every lane, or a register of eight `ud` offsets below 4 GiB); returns the temporary
+/// whose register `c` holds dword `c` of every lane.
+pub fn lane_gather(cx: &mut Ctx, addr: Reg, offset: Opnd, n: u8) -> Reg {
+    // The address of each of the eight lanes, as the message reads them: the low
+    // halves with a carry into the high ones, without mask (the scalar is valid
+    // whichever lanes are active). The payload is a `uq` variable, the type
+    // `SVM_GATHER4_SCALED.md` gives the element offsets, written through `ud` views.
+    let at = cx.temp_bytes(VType::Uq, 64);
+    let carry = cx.temp_bytes(UD, 32);
+    let half = |hi: bool| Reg {
+        off: addr.off + if hi { 4 } else { 0 },
+        stride: 0,
+        ..addr
+    };
+    let (lo, hi) = (
+        Reg { stride: 2, ..at },
+        Reg {
+            stride: 2,
+            ..at.at(4)
+        },
+    );
+    let (dl, dc, al) = (
+        cx.dst(lo, UD),
+        cx.dst(carry, UD),
+        cx.src(Opnd::Reg(half(false)), UD),
+    );
+    let (low, high) = match offset {
+        Opnd::Imm(delta) => (UD.imm(delta & 0xffff_ffff), UD.imm(delta >> 32)),
+        Opnd::Reg(r) => (cx.src(Opnd::Reg(Reg { stride: 1, ..r }), UD), UD.imm(0)),
+    };
+    cx.line(&format!("addc (M1_NM, 8) {dl} {dc} {al} {low}"));
+    let (dh, ah, c) = (
+        cx.dst(hi, UD),
+        cx.src(Opnd::Reg(half(true)), UD),
+        cx.src(Opnd::Reg(carry), UD),
+    );
+    cx.add3("", "(M1_NM, 8)", &dh, [&ah, &c, &high]);
+    let t = cx.temp_bytes(UD, cx.t.grf * u32::from(n));
+    let desc = ir::dataport::DpDesc::untyped_read(DpAddr::A64, (1u8 << n) - 1);
+    let text = crate::dataport::format_message(
+        &desc,
+        None,
+        "(M1_NM, 8)",
+        "",
+        &[cx.raw(at)],
+        &[],
+        Some(&cx.raw(t)),
+    );
+    cx.line(&text);
+    t
 }

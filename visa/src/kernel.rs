@@ -189,6 +189,7 @@ fn emit_at(shader: &Shader, device: &Device, options: &Options) -> Result<Kernel
         cx.line("or (M1_NM, 1) %cr0(0,0)<1> %cr0(0,0)<0;1,0> 0x4c0:ud");
     }
     crate::ubo_block::load_ranges(&mut cx)?;
+    crate::param_block::load_windows(&mut cx)?;
     crate::memory::load_buffer_bases(&mut cx)?;
     crate::scratch::prolog(&mut cx)?;
     let mut loops = Vec::new();
@@ -293,11 +294,12 @@ fn check_pressure(cx: &mut Ctx) -> Result<u32, EmitError> {
     };
     // The buffer bases loaded at the start stay live throughout, a register each.
     let mut ranges: HashMap<VarId, u32> = HashMap::new();
-    for r in cx.ubo_dwords.values() {
+    for r in cx.ubo_dwords.values().chain(cx.param_dwords.values()) {
         let end = ranges.entry(r.var).or_default();
         *end = (*end).max(r.off + 4);
     }
-    // And so do the UBO ranges read there ([`crate::ubo_block`]).
+    // And so do the UBO ranges and parameter windows read there
+    // ([`crate::ubo_block`], [`crate::param_block`]).
     // The scratch accesses' handle and lane offsets, too ([`crate::scratch`]).
     let bases = crate::memory::constant_buffer_blocks(cx).len() as u32
         + crate::scratch::persistent_registers(cx)

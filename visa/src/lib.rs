@@ -199,6 +199,7 @@ pub mod math;
 pub mod memory;
 pub mod nan;
 pub mod ops;
+pub mod param_block;
 pub mod payload;
 pub mod phi;
 pub mod pressure;

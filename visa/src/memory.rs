@@ -723,6 +723,28 @@ fn image_param(cx: &mut Ctx, i: &IntrinsicInst, slot: i32, d: Value) -> Result<(
     let offset = i32::try_from(offset)
         .map_err(|_| cx.unsupported("the parameter block offset does not fit 32 bits"))?;
     if cx.is_uniform(d) {
+        // A slot of a window read at the kernel's start (`crate::param_block`).
+        let ty = cx.func.value_type(d);
+        let image = r.image.as_u32();
+        let window: Option<Vec<Reg>> = matches!(addr, Opnd::Reg(a) if a.var == var)
+            .then(|| {
+                (0..u32::from(ty.num_components()))
+                    .map(|c| {
+                        let byte = u32::try_from(offset).ok()?.checked_add(4 * c)?;
+                        cx.param_dwords.get(&(image, byte)).copied()
+                    })
+                    .collect()
+            })
+            .flatten()
+            .filter(|_| ty.bit_size() == 32);
+        if let Some(regs) = window {
+            for (c, reg) in regs.into_iter().enumerate() {
+                let dr = cx.dest(d, c as u8)?;
+                let (dd, ss) = (cx.dst(dr, UD), cx.src(Opnd::Reg(reg), UD));
+                cx.line(&format!("mov (M1_NM, 1) {dd} {ss}"));
+            }
+            return Ok(());
+        }
         return uniform_load(cx, d, addr, offset);
     }
     load(cx, d, Loc::flat(Sfid::Ugm, AddrSize::A64, addr, offset))
