@@ -303,8 +303,8 @@ pub fn lane_gather(cx: &mut Ctx, addr: Reg, offset: Opnd, n: u8) -> Reg {
         cx.src(Opnd::Reg(half(false)), UD),
     );
     let (low, high) = match offset {
-        Opnd::Imm(delta) => (UD.imm(delta & 0xffff_ffff), UD.imm(delta >> 32)),
-        Opnd::Reg(r) => (cx.src(Opnd::Reg(Reg { stride: 1, ..r }), UD), UD.imm(0)),
+        Opnd::Imm(delta) => (UD.imm(delta & 0xffff_ffff), Some(UD.imm(delta >> 32))),
+        Opnd::Reg(r) => (cx.src(Opnd::Reg(Reg { stride: 1, ..r }), UD), None),
     };
     cx.line(&format!("addc (M1_NM, 8) {dl} {dc} {al} {low}"));
     let (dh, ah, c) = (
@@ -312,7 +312,11 @@ pub fn lane_gather(cx: &mut Ctx, addr: Reg, offset: Opnd, n: u8) -> Reg {
         cx.src(Opnd::Reg(half(true)), UD),
         cx.src(Opnd::Reg(carry), UD),
     );
-    cx.add3("", "(M1_NM, 8)", &dh, [&ah, &c, &high]);
+    match high {
+        Some(high) => cx.add3("", "(M1_NM, 8)", &dh, [&ah, &c, &high]),
+        // Offsets below 4 GiB: the high half takes the carry alone.
+        None => cx.line(&format!("add (M1_NM, 8) {dh} {ah} {c}")),
+    }
     let t = cx.temp_bytes(UD, cx.t.grf * u32::from(n));
     let desc = ir::dataport::DpDesc::untyped_read(DpAddr::A64, (1u8 << n) - 1);
     let text = crate::dataport::format_message(

@@ -36,7 +36,8 @@ const WINDOW: u32 = 8;
 /// the kernel).
 pub const MAX_WINDOWS: usize = 4;
 
-/// The slots each `(image, element)` reads uniformly, 32-bit, at a constant element.
+/// The slots each `(image, element)` reads uniformly, 32-bit, at a constant element
+/// the image has.
 fn constant_slots(cx: &Ctx) -> BTreeMap<(u32, u32), BTreeSet<u32>> {
     let func = cx.func;
     let mut out: BTreeMap<(u32, u32), BTreeSet<u32>> = BTreeMap::new();
@@ -61,6 +62,16 @@ fn constant_slots(cx: &Ctx) -> BTreeMap<(u32, u32), BTreeSet<u32>> {
                 None => continue,
             },
         };
+        // The window is read whatever the control flow: only an element the array
+        // has (and so a block the driver provides) may be read ahead of its use.
+        let count = cx
+            .shader
+            .images
+            .get(r.image.index())
+            .map_or(0, |d| d.count.unwrap_or(1));
+        if element >= count || element.checked_mul(PARAM_BLOCK_BYTES).is_none() {
+            continue;
+        }
         out.entry((r.image.as_u32(), element))
             .or_default()
             .insert(slot);

@@ -59,7 +59,7 @@ impl Pass for OptIf {
     }
 }
 
-/// Runs the five optimizations over every `if` of `func`; returns whether anything
+/// Runs the six optimizations over every `if` of `func`; returns whether anything
 /// changed.
 pub fn opt_if_function(func: &mut Function) -> bool {
     let mut changed = false;
@@ -624,6 +624,20 @@ fn merge_breaks(func: &mut Function, id: IfId) -> bool {
             let Some(phis) = exit_phis(func, exit, preds) else {
                 return false;
             };
+            // The tree makes the unreachable block a predecessor of what follows it
+            // (the loop's header, an outer join); breaking, it no longer is, and the
+            // phis there lose its source (NIR's `nir_handle_add_jump`).
+            for s in func.successors(after) {
+                let phis: Vec<Inst> = func
+                    .block_insts(s)
+                    .take_while(|&i| func.inst(i).is_phi())
+                    .collect();
+                for i in phis {
+                    if let InstKind::Phi(p) = &mut func.inst_mut(i).kind {
+                        p.srcs.retain(|(b, _)| *b != after);
+                    }
+                }
+            }
             func.block_mut(then_last).jump = None;
             func.block_mut(else_last).jump = None;
             func.block_mut(after).jump = Some(Jump::Break);
