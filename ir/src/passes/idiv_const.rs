@@ -403,12 +403,27 @@ fn main {
     32   %3 = udiv %1, %2
     32   %4 = load_const (0x00000003)
     32   %5 = idiv %1, %4
-    32   %6 = iadd %3, %5
-    @store_ssbo (%6, %0, %0) (access=none, align_mul=4)
+    32   %6 = load_const (0x00000004)
+    32   %7 = idiv %1, %6
+    32x3 %8 = vec3 %3, %5, %7
+    @store_ssbo (%8, %0, %0) (access=none, align_mul=4)
 }
 ";
         let mut s = crate::parse_shader(text).unwrap();
-        assert!(!IdivConst { multiply: false }.run(&mut s).unwrap());
+        assert!(IdivConst { multiply: false }.run(&mut s).unwrap());
+        super::super::Dce.run(&mut s).unwrap();
+        let out = crate::print_shader(&s);
+        // The division by 100 and the signed one by 3 stay; the one by 4 is shifts.
+        assert!(
+            out.contains("udiv %1, %2") && out.contains("idiv %1, %4"),
+            "{out}"
+        );
+        assert!(
+            !out.contains("idiv %1, %6") && out.contains("iabs %1"),
+            "{out}"
+        );
         assert!(IdivConst::default().run(&mut s).unwrap());
+        let out = crate::print_shader(&s);
+        assert!(out.contains("umul_high"), "{out}");
     }
 }
