@@ -80,7 +80,7 @@ fn constant_slots(cx: &Ctx) -> BTreeMap<(u32, u32), BTreeSet<u32>> {
 }
 
 /// The windows to read: `((image, element), first slot)` for each run of slots a
-/// window of [`WINDOW`] covers two or more of, at most [`MAX_WINDOWS`] in all.
+/// window of eight slots covers two or more of, at most [`MAX_WINDOWS`] in all.
 pub fn plan(slots: &BTreeMap<(u32, u32), BTreeSet<u32>>) -> Vec<((u32, u32), u32)> {
     let mut out = Vec::new();
     for (&key, used) in slots {
