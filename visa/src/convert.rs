@@ -15,6 +15,7 @@
 use crate::ctx::{Ctx, Opnd, Reg};
 use crate::error::EmitError;
 use crate::float::float_type;
+use crate::fold::Fold;
 use crate::ops::widen;
 use crate::vtype::VType;
 use ir::{AluInst, AluOp, Value};
@@ -30,8 +31,12 @@ pub fn emit(cx: &mut Ctx, alu: &AluInst, dest: Value, bits: u8) -> Result<(), Em
     let dty = cx.func.value_type(dest);
     let dbits = dty.bit_size();
     for i in 0..dty.num_components() {
-        let a = cx.comp(alu.srcs[0], i)?;
         let d = cx.dest(dest, i)?;
+        if matches!(alu.op, I2f32 | U2f32) && cx.fold_of(alu.srcs[0].value) == Some(Fold::Field) {
+            field_to_f32(cx, d, alu.srcs[0].value)?;
+            continue;
+        }
+        let a = cx.comp(alu.srcs[0], i)?;
         match alu.op {
             F2i32 => {
                 let ft = float_type(cx, bits)?;
@@ -248,4 +253,43 @@ fn int64_to_f32(cx: &mut Ctx, d: Reg, a: Opnd, signed: bool) {
     if let Some(sign) = sign {
         cx.op("or", d, UD, &[Opnd::Reg(r), Opnd::Reg(sign)]);
     }
+}
+
+/// The float of a folded field ([`Fold::Field`]): one `mov` from the byte or word
+/// region of the field's operand (a constant operand gives the field's constant).
+fn field_to_f32(cx: &mut Ctx, d: Reg, field: Value) -> Result<(), EmitError> {
+    let func = cx.func;
+    let (Some((offset, width, signed)), Some(operand)) = (
+        crate::fold::field_of(func, field),
+        func.value_def(field)
+            .and_then(|i| func.inst(i).as_alu())
+            .map(|a| a.srcs[0]),
+    ) else {
+        return Err(cx.unsupported("a folded field that is no constant-index extract"));
+    };
+    let bits = 8 * width as u8;
+    let ty = if signed {
+        VType::sint(bits)
+    } else {
+        VType::uint(bits)
+    };
+    let src = match cx.comp(operand, 0)? {
+        Opnd::Reg(r) => Opnd::Reg(Reg {
+            off: r.off + offset,
+            stride: r.stride * (4 / width),
+            ..r
+        }),
+        Opnd::Imm(b) => {
+            let f = (b >> (8 * offset)) & ((1 << bits) - 1);
+            let v = if signed && f >> (bits - 1) != 0 {
+                f | (u64::MAX << bits)
+            } else {
+                f
+            };
+            cx.op_typed("mov", (d, F), &[(Opnd::Imm(v & 0xffff_ffff), D)]);
+            return Ok(());
+        }
+    };
+    cx.op_typed("mov", (d, F), &[(src, ty)]);
+    Ok(())
 }

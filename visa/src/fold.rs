@@ -29,6 +29,14 @@
 //! its own: as brw's NIR-to-backend translation gives `fabs` and `fneg` to its sources'
 //! `abs` and `negate` bits. Both flip or clear only the sign bit, NaNs included.
 //!
+//! **Fields read as conversions' regions.** A constant-index `extract_u8`, `extract_i8`,
+//! `extract_u16` or `extract_i16` of a 32-bit scalar (an `unpackUnorm4x8`'s bytes)
+//! whose every use is its conversion to a float is that conversion's byte (word) region
+//! of the operand's register: `mov d:f a:ub(0,k)<4;1,0>`, one instruction where the
+//! field's shift, mask and conversion were three, as brw reads a byte with a strided
+//! region. The signed fields convert only with `i2f32` (their sign extension is the
+//! region type's); the unsigned ones with either.
+//!
 //! The operands are SSA values, unchanged wherever the uses run (they dominate them),
 //! so the result is the same bits; the operands stay live until the use instead
 //! ([`crate::pressure`] counts them there).
@@ -47,6 +55,9 @@ pub enum Fold {
     Mad,
     /// An `fabs` or `fneg` written as a source modifier of each use.
     Modifier,
+    /// A constant-index byte or word field read as the region of each conversion that
+    /// uses it.
+    Field,
 }
 
 /// Per value id: how it is folded into its uses, if it is.
@@ -61,7 +72,69 @@ pub fn folds(func: &Function, add3: bool) -> Vec<Option<Fold>> {
     for v in folded_modifiers(func) {
         out[v.index()] = Some(Fold::Modifier);
     }
+    for v in folded_fields(func) {
+        out[v.index()] = Some(Fold::Field);
+    }
     out
+}
+
+/// The field an `extract_*` of a 32-bit scalar at a constant index reads: its bytes'
+/// offset in the operand's dword, its width in bytes and whether it is signed.
+pub fn field_of(func: &Function, v: Value) -> Option<(u32, u32, bool)> {
+    let def = func.value_def(v)?;
+    let a = func.inst(def).as_alu()?;
+    let (width, signed) = match a.op {
+        AluOp::ExtractU8 => (1, false),
+        AluOp::ExtractI8 => (1, true),
+        AluOp::ExtractU16 => (2, false),
+        AluOp::ExtractI16 => (2, true),
+        _ => return None,
+    };
+    let t = func.value_type(v);
+    let operand = func.src_type(a.srcs[0]);
+    if t.bit_size() != 32 || t.num_components() != 1 || operand.bit_size() != 32 {
+        return None;
+    }
+    let k = func.const_component(a.srcs[1].value, a.srcs[1].swizzle.component(0))?;
+    (k < u64::from(4 / width)).then_some((k as u32 * width, width, signed))
+}
+
+/// The fields every use of which converts them to a float ([`Fold::Field`]).
+fn folded_fields(func: &Function) -> Vec<Value> {
+    let n = func.num_value_ids();
+    let mut candidate = vec![false; n];
+    for inst in func.insts_in_order() {
+        if let Some(dest) = func.inst(inst).dest {
+            candidate[dest.index()] = field_of(func, dest).is_some();
+        }
+    }
+    for inst in func.insts_in_order() {
+        let data = func.inst(inst);
+        for s in data.srcs() {
+            let Some((_, _, signed)) = candidate
+                .get(s.value.index())
+                .copied()
+                .filter(|&c| c)
+                .and_then(|_| field_of(func, s.value))
+            else {
+                continue;
+            };
+            let converts = match &data.kind {
+                InstKind::Alu(a) => a.op == AluOp::I2f32 || (a.op == AluOp::U2f32 && !signed),
+                _ => false,
+            };
+            if !converts {
+                candidate[s.value.index()] = false;
+            }
+        }
+    }
+    for id in func.ifs_in_order() {
+        candidate[func.if_data(id).cond.value.index()] = false;
+    }
+    (0..n)
+        .filter(|&i| candidate[i])
+        .map(|i| Value::from_u32(i as u32))
+        .collect()
 }
 
 /// Whether `op` reads its float sources with source modifiers.
@@ -255,6 +328,37 @@ pub fn operands_deep(func: &Function, folds: &[Option<Fold>], v: Value) -> Vec<V
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fields_fold_into_the_float_conversions_that_take_their_sign() {
+        let text = "shader compute (local_size=8,1,1)
+fn main {
+  block b0:
+    32x3 %0 = @load_local_invocation_id
+    32   %1 = load_const (0x00000001)
+    32   %2 = load_const (0x00000004)
+    32   %3 = extract_u8 %0.x, %1
+    32   %4 = u2f32 %3
+    32   %5 = i2f32 %3
+    32   %6 = extract_i8 %0.x, %1
+    32   %7 = u2f32 %6
+    32   %8 = extract_i16 %0.x, %1
+    32   %9 = i2f32 %8
+    32   %10 = extract_u8 %0.y, %1
+    32   %11 = iadd %10, %1
+    32   %12 = extract_u8 %0.z, %2
+    32   %13 = u2f32 %12
+}";
+        let s = ir::parse_shader(text).unwrap();
+        let f = &s.functions[0];
+        let folded = folded_fields(f);
+        let at = |n: u32| folded.contains(&f.value_named(n).unwrap());
+        // %6 is signed but converted as unsigned; %10 feeds an `iadd`; %12 reads byte
+        // 4 of a dword (0, the executor's field past the value).
+        assert!(at(3) && at(8));
+        assert!(!at(6) && !at(10) && !at(12));
+        assert_eq!(field_of(f, f.value_named(8).unwrap()), Some((2, 2, true)));
+    }
 
     #[test]
     fn conditions_fold_and_other_uses_keep_the_boolean() {

@@ -646,8 +646,8 @@ fn pack_norm(b: &mut Builder<'_>, v: Src, f: Norm) -> Result<Src, AluError> {
 
 /// `Unpack{S,U}norm{4x8,2x16}`: each component of the word, the first lowest, as
 /// `f / 255.0` (unorm) or `clamp(f / 127.0, -1, 1)` (snorm; the most negative integer
-/// gives -1.0). NIR's lowering: `fdiv(u2f32(vec4(extract_u8(v, 0), ...)), 255.0)`, and
-/// `fmin(1.0, fmax(-1.0, fdiv(i2f32(...), 127.0)))` for snorm.
+/// gives -1.0). NIR's lowering: `fdiv(vec4(u2f32(extract_u8(v, 0)), ...), 255.0)`, and
+/// `fmin(1.0, fmax(-1.0, fdiv(vec4(i2f32(...), ...), 127.0)))` for snorm.
 fn unpack_norm(b: &mut Builder<'_>, v: Src, f: Norm) -> Result<Src, AluError> {
     let t = b.func.src_type(v);
     if t.num_components() != 1 || t.bit_size() != 32 {
@@ -663,20 +663,19 @@ fn unpack_norm(b: &mut Builder<'_>, v: Src, f: Norm) -> Result<Src, AluError> {
         (true, _) => AluOp::ExtractI16,
     };
     let n = f.count();
+    let convert = if f.signed { AluOp::I2f32 } else { AluOp::U2f32 };
+    // Each field converted on its own, as scalar NIR has it: the back end then reads
+    // the field as the conversion's byte or word region (`visa::fold`'s fields).
     let mut comps = Vec::with_capacity(n as usize);
     for i in 0..n {
         let k = Src::new(b.imm_u32(u32::from(i)));
-        comps.push(op(b, extract, &[v, k])?);
+        let field = op(b, extract, &[v, k])?;
+        comps.push(op(b, convert, &[field])?);
     }
-    let vec = op(
+    let fl = op(
         b,
         AluOp::vec(n).ok_or_else(|| AluError::Invalid("a vector".into()))?,
         &comps,
-    )?;
-    let fl = op(
-        b,
-        if f.signed { AluOp::I2f32 } else { AluOp::U2f32 },
-        &[vec],
     )?;
     let scale = fconst(b, 32, f.scale(), n)?;
     let q = op(b, AluOp::Fdiv, &[fl, scale])?;
