@@ -25,6 +25,10 @@
 //!   integer interval ([`Interval::int`]), which integer minima and maxima and the
 //!   conversions back to floats carry on (a value quantized as `uint(x * 255.0 + 0.5)`
 //!   may be either integer next to a rounding boundary); `mov` copies its source's;
+//! * an integer conversion that keeps a 32-bit value's bits (`u2u32`, `i2i32`, the
+//!   widening `u2u64`, `i2i64`) keeps an integer interval where it keeps the values,
+//!   and makes a float interval of one sign the run of integers its floats' bits are
+//!   (a float's bits stored as an integer, as `floatBitsToUint` and a widening write);
 //! * any other instruction drops the interval, as does one that reads a component's
 //!   bits as the other domain than its interval's: its result must then be the
 //!   executor's, bit for bit. Dropping is always safe: it only makes a comparison
@@ -249,6 +253,15 @@ pub fn alu_bounds(
             })
             .collect();
     }
+    if let Some(bits) = kept_bits(op, srcs, dest) {
+        return (0..n)
+            .map(|c| {
+                let b = reinterpreted(op, bits, bound_of(0, c)?)?;
+                let own = component_value(b.base(), dest.bit_size(), *result.get(c)?)?;
+                Some(b.hull(Interval::integers(own, own)))
+            })
+            .collect();
+    }
     let errs = match vulkan_bound(op) {
         Some(Bound::Ulps(u)) if !exact => Some(u),
         _ => None,
@@ -278,6 +291,46 @@ pub fn alu_bounds(
             }
         })
         .collect()
+}
+
+/// The bit size of the source of an integer conversion that keeps its 32-bit source's
+/// bits as an integer (`u2u32`, `i2i32`, and the widening `u2u64`, `i2i64`), if `op` is
+/// one.
+fn kept_bits(op: AluOp, srcs: &[Operand<'_>], dest: Type) -> Option<u8> {
+    let bits = srcs.first()?.bit_size;
+    (matches!(
+        op,
+        AluOp::U2u32 | AluOp::U2u64 | AluOp::I2i32 | AluOp::I2i64
+    ) && bits == 32
+        && dest.bit_size() >= 32)
+        .then_some(bits)
+}
+
+/// What an integer conversion that keeps its 32-bit source's bits ([`kept_bits`]) gives
+/// for a source of interval `b`: an integer one keeps its values where the conversion
+/// does (a signed conversion always; an unsigned one of non-negative values); the bits
+/// of the floats of a float interval of one sign are a run of integers (the positive
+/// floats' bits grow with them, the negative ones' with their magnitude, under the
+/// sign bit), read unsigned or as the signed 32-bit value the sign extension keeps.
+/// `None` (exact) for a float interval that holds both signs.
+fn reinterpreted(op: AluOp, bits: u8, b: Interval) -> Option<Interval> {
+    let signed = matches!(op, AluOp::I2i32 | AluOp::I2i64);
+    if b.int {
+        return (signed || b.lo >= 0.0).then_some(b);
+    }
+    let pattern = |x: f64, up: bool| bits_toward(BaseType::Float, bits, x, up).map(|v| v as f64);
+    let sign = 2f64.powi(i32::from(bits) - 1);
+    if b.lo >= 0.0 {
+        let (lo, hi) = (pattern(b.lo, true)?, pattern(b.hi, false)?);
+        (lo <= hi).then_some(Interval::integers(lo, hi))
+    } else if b.hi < 0.0 {
+        // Magnitudes from |hi| to |lo|, under the sign bit.
+        let (lo, hi) = (pattern(-b.hi, true)?, pattern(-b.lo, false)?);
+        let base = if signed { -sign } else { sign };
+        (lo <= hi).then_some(Interval::integers(base + lo, base + hi))
+    } else {
+        None
+    }
 }
 
 /// Whether a zero that `op` gives may have either sign: an instruction without `exact`
@@ -686,6 +739,61 @@ mod tests {
         assert_eq!(
             &alu_bounds(AluOp::Vec2, false, ty, &ops, &views, &r)[..],
             &[iv, None]
+        );
+    }
+
+    #[test]
+    fn a_floats_bits_kept_as_an_integer_are_a_run_of_integers() {
+        // [1.0, 1.0 + 2 ulp]: the bits 0x3f800000 to 0x3f800002, widened unsigned.
+        let iv = Some(Interval::new(1.0, 1.0 + 2.0 * 2f64.powi(-23)));
+        let x = [u64::from(1.0f32.to_bits())];
+        let ops = [Operand::new(32, &x)];
+        let sb = [[iv]];
+        let views: Vec<&[Option<Interval>]> = sb.iter().map(|x| &x[..]).collect();
+        let ty = Type::new(64, 1).unwrap();
+        let bits = |op: AluOp, ops: &[Operand<'_>], views: &[&[Option<Interval>]]| {
+            let r = eval_alu_flagged(op, false, ty, ops).unwrap();
+            alu_bounds(op, false, ty, ops, views, &r)[0]
+        };
+        assert_eq!(
+            bits(AluOp::U2u64, &ops, &views),
+            Some(Interval::integers(1065353216.0, 1065353218.0))
+        );
+        // [-2.0 - 1 ulp, -2.0]: magnitudes 0x40000000 and 0x40000001 under the sign
+        // bit, 0x80000000 + m unsigned and m - 2^31 signed.
+        let iv = Some(Interval::new(-2.0 - 2f64.powi(-22), -2.0));
+        let x = [u64::from((-2.0f32).to_bits())];
+        let ops = [Operand::new(32, &x)];
+        let sb = [[iv]];
+        let views: Vec<&[Option<Interval>]> = sb.iter().map(|x| &x[..]).collect();
+        let m = f64::from(0x4000_0000u32);
+        assert_eq!(
+            bits(AluOp::U2u64, &ops, &views),
+            Some(Interval::integers(
+                2f64.powi(31) + m,
+                2f64.powi(31) + m + 1.0
+            ))
+        );
+        assert_eq!(
+            bits(AluOp::I2i64, &ops, &views),
+            Some(Interval::integers(
+                m - 2f64.powi(31),
+                m + 1.0 - 2f64.powi(31)
+            ))
+        );
+        // Both signs: the bits are two runs, compared exactly.
+        let sb = [[Some(Interval::new(-0.5, 0.5))]];
+        let views: Vec<&[Option<Interval>]> = sb.iter().map(|x| &x[..]).collect();
+        assert_eq!(bits(AluOp::U2u64, &ops, &views), None);
+        // An integer interval of negative values is kept by a sign extension only.
+        let sb = [[Some(Interval::integers(-3.0, -1.0))]];
+        let views: Vec<&[Option<Interval>]> = sb.iter().map(|x| &x[..]).collect();
+        let x = [(-2i32) as u32 as u64];
+        let ops = [Operand::new(32, &x)];
+        assert_eq!(bits(AluOp::U2u64, &ops, &views), None);
+        assert_eq!(
+            bits(AluOp::I2i64, &ops, &views),
+            Some(Interval::integers(-3.0, -1.0))
         );
     }
 

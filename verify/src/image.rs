@@ -649,9 +649,11 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
                     .map_err(|e| lane_err(lane, e))?;
                 mem.store(target, &bytes, &ctx)
                     .map_err(|e| lane_err(lane, e))?;
+                // 32-bit register values, and 64-bit ones (an integer interval: a
+                // float's bits widened, `ir::bounds`).
                 if let Some(bounds) = call
                     .src_bounds(1, lane)
-                    .filter(|_| call.src_type(1).bit_size() == 32)
+                    .filter(|_| matches!(call.src_type(1).bit_size(), 32 | 64))
                 {
                     if let Some(t) = crate::tolerance::store_tolerance(&layout, &bytes, bounds) {
                         mem.set_tolerance(alloc, offset, t);

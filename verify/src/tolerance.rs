@@ -235,7 +235,11 @@ fn decoded(kind: ChannelKind, bits: u8, raw: u64) -> Option<f64> {
     let v = decode_channel(kind, bits, raw);
     let x = match kind {
         ChannelKind::Uint => v as f64,
-        ChannelKind::Sint => f64::from(v as u32 as i32),
+        // Sign-extended from the channel's width (64-bit channels included).
+        ChannelKind::Sint => {
+            let shift = 64 - u32::from(bits.clamp(1, 64));
+            (((v << shift) as i64) >> shift) as f64
+        }
         _ => f64::from(f32::from_bits(v as u32)),
     };
     (!x.is_nan()).then_some(x)
@@ -257,6 +261,24 @@ fn f32_toward(x: f64, up: bool) -> Option<f32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sixty_four_bit_channel_holds_the_integers_of_its_interval() {
+        // A float's bits widened to 64 (`ir::bounds`): 0x3e5cdcdd or the next, in an
+        // r64_sint channel; a negative 64-bit integer decodes with its sign.
+        let f = ToleranceField::for_store(
+            ChannelKind::Sint,
+            0,
+            64,
+            Interval::integers(1046273245.0, 1046273246.0),
+        )
+        .unwrap();
+        let bytes = |v: u64| v.to_le_bytes();
+        assert!(f.accepts(&bytes(1046273245)) && f.accepts(&bytes(1046273246)));
+        assert!(!f.accepts(&bytes(1046273247)) && !f.accepts(&bytes(1 << 32 | 1046273245)));
+        assert_eq!(decoded(ChannelKind::Sint, 64, (-5i64) as u64), Some(-5.0));
+        assert_eq!(decoded(ChannelKind::Sint, 8, 0xfb), Some(-5.0));
+    }
 
     #[test]
     fn an_integer_interval_stores_any_of_its_integers_an_integer_channel_holds() {
