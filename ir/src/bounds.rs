@@ -27,8 +27,9 @@
 //!   may be either integer next to a rounding boundary); `mov` copies its source's;
 //! * an integer conversion that keeps a 32-bit value's bits (`u2u32`, `i2i32`, the
 //!   widening `u2u64`, `i2i64`) keeps an integer interval where it keeps the values,
-//!   and makes a float interval of one sign the run of integers its floats' bits are
-//!   (a float's bits stored as an integer, as `floatBitsToUint` and a widening write);
+//!   and makes a float interval strictly on one side of zero the run of integers its
+//!   floats' bits are (a float's bits stored as an integer, as `floatBitsToUint` and a
+//!   widening write), when the run holds the executor's own value;
 //! * any other instruction drops the interval, as does one that reads a component's
 //!   bits as the other domain than its interval's: its result must then be the
 //!   executor's, bit for bit. Dropping is always safe: it only makes a comparison
@@ -257,8 +258,10 @@ pub fn alu_bounds(
         return (0..n)
             .map(|c| {
                 let b = reinterpreted(op, bits, bound_of(0, c)?)?;
+                // The run holds the executor's own value; one that does not is
+                // compared exactly (the run is never widened to reach it).
                 let own = component_value(b.base(), dest.bit_size(), *result.get(c)?)?;
-                Some(b.hull(Interval::integers(own, own)))
+                b.contains(own).then_some(b)
             })
             .collect();
     }
@@ -307,30 +310,39 @@ fn kept_bits(op: AluOp, srcs: &[Operand<'_>], dest: Type) -> Option<u8> {
 }
 
 /// What an integer conversion that keeps its 32-bit source's bits ([`kept_bits`]) gives
-/// for a source of interval `b`: an integer one keeps its values where the conversion
-/// does (a signed conversion always; an unsigned one of non-negative values); the bits
-/// of the floats of a float interval of one sign are a run of integers (the positive
-/// floats' bits grow with them, the negative ones' with their magnitude, under the
-/// sign bit), read unsigned or as the signed 32-bit value the sign extension keeps.
-/// `None` (exact) for a float interval that holds both signs.
+/// for a source of interval `b`:
+///
+/// * an integer interval, read as [`Interval::base`] reads it, keeps its values where
+///   the conversion keeps them: always for `u2u32` and `i2i32` (the bits and their
+///   reading are unchanged), for `u2u64` when the values are read unsigned, for
+///   `i2i64` when they are read signed or are below 2^31;
+/// * the floats of a float interval that lies strictly on one side of zero have bits
+///   that are a run of integers (the positive floats' bits grow with them, the negative
+///   ones' with their magnitude, under the sign bit), read unsigned or as the signed
+///   32-bit value the sign extension keeps. An interval that reaches zero holds +0.0
+///   and -0.0, whose bits are 0 and 2^31: no run, compared exactly (`None`).
 fn reinterpreted(op: AluOp, bits: u8, b: Interval) -> Option<Interval> {
-    let signed = matches!(op, AluOp::I2i32 | AluOp::I2i64);
-    if b.int {
-        return (signed || b.lo >= 0.0).then_some(b);
-    }
-    let pattern = |x: f64, up: bool| bits_toward(BaseType::Float, bits, x, up).map(|v| v as f64);
     let sign = 2f64.powi(i32::from(bits) - 1);
-    if b.lo >= 0.0 {
-        let (lo, hi) = (pattern(b.lo, true)?, pattern(b.hi, false)?);
-        (lo <= hi).then_some(Interval::integers(lo, hi))
+    if b.int {
+        let keeps = match op {
+            AluOp::U2u32 | AluOp::I2i32 => true,
+            AluOp::U2u64 => b.lo >= 0.0,
+            _ => b.lo < 0.0 || b.hi < sign,
+        };
+        return keeps.then_some(b);
+    }
+    let signed = matches!(op, AluOp::I2i32 | AluOp::I2i64);
+    let pattern = |x: f64, up: bool| bits_toward(BaseType::Float, bits, x, up).map(|v| v as f64);
+    let (lo, hi, base) = if b.lo > 0.0 {
+        (pattern(b.lo, true)?, pattern(b.hi, false)?, 0.0)
     } else if b.hi < 0.0 {
         // Magnitudes from |hi| to |lo|, under the sign bit.
-        let (lo, hi) = (pattern(-b.hi, true)?, pattern(-b.lo, false)?);
         let base = if signed { -sign } else { sign };
-        (lo <= hi).then_some(Interval::integers(base + lo, base + hi))
+        (pattern(-b.hi, true)?, pattern(-b.lo, false)?, base)
     } else {
-        None
-    }
+        return None;
+    };
+    (lo <= hi).then_some(Interval::integers(base + lo, base + hi))
 }
 
 /// Whether a zero that `op` gives may have either sign: an instruction without `exact`
@@ -794,6 +806,24 @@ mod tests {
         assert_eq!(
             bits(AluOp::I2i64, &ops, &views),
             Some(Interval::integers(-3.0, -1.0))
+        );
+        // An inexact zero ([0, 0]: +0.0 or -0.0, bits 0 or 2^31) has no run: the
+        // executor's -0.0 must not stretch one over every bit pattern in between.
+        let sb = [[Some(Interval::new(0.0, 0.0))]];
+        let views: Vec<&[Option<Interval>]> = sb.iter().map(|x| &x[..]).collect();
+        let x = [0x8000_0000u64];
+        let ops = [Operand::new(32, &x)];
+        assert_eq!(bits(AluOp::U2u64, &ops, &views), None);
+        // An integer interval read unsigned that reaches 2^31: the sign extension
+        // changes its values, compared exactly.
+        let sb = [[Some(Interval::integers(2147482880.0, 2147484160.0))]];
+        let views: Vec<&[Option<Interval>]> = sb.iter().map(|x| &x[..]).collect();
+        let x = [2147483520u64];
+        let ops = [Operand::new(32, &x)];
+        assert_eq!(bits(AluOp::I2i64, &ops, &views), None);
+        assert_eq!(
+            bits(AluOp::U2u64, &ops, &views),
+            Some(Interval::integers(2147482880.0, 2147484160.0))
         );
     }
 
