@@ -41,7 +41,7 @@
 //! so the result is the same bits; the operands stay live until the use instead
 //! ([`crate::pressure`] counts them there).
 
-use ir::{AluOp, Function, InstKind, Src, Value};
+use ir::{AluOp, CfNode, Function, InstKind, LoopId, Src, Value};
 
 /// How a value is computed where it is used.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -58,6 +58,26 @@ pub enum Fold {
     /// A constant-index byte or word field read as the region of each conversion that
     /// uses it.
     Field,
+}
+
+/// Per value id: the innermost loop of its definition. A folded value's operands are
+/// read where it is used; a use in another loop than the definition's could read a
+/// scalar operand that a later iteration rewrote (a `read_first_invocation`'s, which
+/// differs between iterations: `crate::uniform`), so values fold only into uses in
+/// their own loop.
+fn def_loops(func: &Function) -> Vec<Option<LoopId>> {
+    let mut out = vec![None; func.num_value_ids()];
+    for inst in func.insts_in_order() {
+        if let (Some(d), Some(b)) = (func.inst(inst).dest, func.inst_block(inst)) {
+            out[d.index()] = func.enclosing_loop(CfNode::Block(b));
+        }
+    }
+    out
+}
+
+/// Whether a use of `v` at `site` is in another loop than `v`'s definition.
+fn other_loop(func: &Function, loops: &[Option<LoopId>], v: Value, site: CfNode) -> bool {
+    loops.get(v.index()).copied().flatten() != func.enclosing_loop(site)
 }
 
 /// Per value id: how it is folded into its uses, if it is.
@@ -102,6 +122,7 @@ pub fn field_of(func: &Function, v: Value) -> Option<(u32, u32, bool)> {
 /// The fields every use of which converts them to a float ([`Fold::Field`]).
 fn folded_fields(func: &Function) -> Vec<Value> {
     let n = func.num_value_ids();
+    let loops = def_loops(func);
     let mut candidate = vec![false; n];
     for inst in func.insts_in_order() {
         if let Some(dest) = func.inst(inst).dest {
@@ -123,7 +144,8 @@ fn folded_fields(func: &Function) -> Vec<Value> {
                 InstKind::Alu(a) => a.op == AluOp::I2f32 || (a.op == AluOp::U2f32 && !signed),
                 _ => false,
             };
-            if !converts {
+            let site = func.inst_block(inst).map(CfNode::Block);
+            if !converts || site.is_none_or(|n| other_loop(func, &loops, s.value, n)) {
                 candidate[s.value.index()] = false;
             }
         }
@@ -157,13 +179,15 @@ fn folded_modifiers(func: &Function) -> Vec<Value> {
                 && matches!(func.value_type(dest).bit_size(), 16 | 32);
         }
     }
+    let loops = def_loops(func);
     for inst in func.insts_in_order() {
         let data = func.inst(inst);
         let modifies = matches!(&data.kind, InstKind::Alu(a) if takes_modifiers(a.op));
-        if !modifies {
-            data.srcs()
-                .iter()
-                .for_each(|s| candidate[s.value.index()] = false);
+        let site = func.inst_block(inst).map(CfNode::Block);
+        for s in data.srcs() {
+            if !modifies || site.is_none_or(|n| other_loop(func, &loops, s.value, n)) {
+                candidate[s.value.index()] = false;
+            }
         }
     }
     for id in func.ifs_in_order() {
@@ -275,15 +299,27 @@ pub fn folded_compares(func: &Function) -> Vec<bool> {
             *c = false;
         }
     };
+    let loops = def_loops(func);
     for inst in func.insts_in_order() {
         let data = func.inst(inst);
         match &data.kind {
             // A vector `bcsel` reads one predicate per component.
             InstKind::Alu(a) if a.op == AluOp::Bcsel => {
                 a.srcs.iter().skip(1).for_each(|s| keep(s.value));
-                uses[a.srcs[0].value.index()] += 1;
+                let c = a.srcs[0].value;
+                uses[c.index()] += 1;
+                let site = func.inst_block(inst).map(CfNode::Block);
+                if site.is_none_or(|n| other_loop(func, &loops, c, n)) {
+                    keep(c);
+                }
             }
             _ => data.srcs().iter().for_each(|s| keep(s.value)),
+        }
+    }
+    for id in func.ifs_in_order() {
+        let c = func.if_data(id).cond.value;
+        if other_loop(func, &loops, c, CfNode::If(id)) {
+            keep(c);
         }
     }
     // A vector comparison folds into one select only: its operands, live until each

@@ -16,11 +16,12 @@
 //! from memory or per lane stay SIMT.
 //!
 //! `read_first_invocation` is uniform among the lanes that run it together, but not
-//! across iterations: each run of a loop may find another first lane. Its result lives
-//! in a scalar when every use is inside the definition's innermost loop (or the
-//! definition is in no loop), where a lane that uses it has run the definition in the
-//! same iteration, after which nothing rewrote it; a phi uses its source at the end of
-//! the predecessor block. The loops of `lower-non-uniform-access` are of this kind: the
+//! across iterations: each run of a loop may find another first lane. Its result, and
+//! every uniform value computed from it, lives in a scalar when every use is inside the
+//! read's innermost loop (or the read is in no loop), where a lane that uses it has run
+//! the definition in the same iteration, after which nothing rewrote it; a phi uses its
+//! source at the end of the predecessor block. A value used outside is SIMT, and so is
+//! what is computed from it. The loops of `lower-non-uniform-access` are of this kind: the
 //! index it reads is used by the access inside the loop.
 
 use ir::{CfNode, Function, InstKind, IntrinsicOp, LoopId, Src, Value};
@@ -43,8 +44,28 @@ pub fn loaded_by_message(func: &Function, i: &ir::IntrinsicInst) -> bool {
 
 /// One flag per value id: whether the value is uniform.
 pub fn uniform_values(func: &Function) -> Vec<bool> {
-    let mut uni = vec![false; func.num_value_ids()];
-    let first_lane_scalars = first_lane_scalars(func);
+    // Values kept SIMT because they vary across iterations of a loop and are used
+    // outside it; each round finds more, until none escapes.
+    let mut simt = vec![false; func.num_value_ids()];
+    loop {
+        let (uni, anchors) = uniform_with(func, &simt);
+        let escaped = escaping(func, &anchors);
+        if escaped.is_empty() {
+            return uni;
+        }
+        for v in escaped {
+            simt[v.index()] = true;
+        }
+    }
+}
+
+/// The uniform values when those of `simt` are not, and for each uniform value the
+/// loops it varies across: the innermost loop of each `read_first_invocation` it
+/// derives from (see the module documentation).
+fn uniform_with(func: &Function, simt: &[bool]) -> (Vec<bool>, Vec<(Value, LoopId)>) {
+    let n = func.num_value_ids();
+    let mut uni = vec![false; n];
+    let mut anchored: Vec<Vec<LoopId>> = vec![Vec::new(); n];
     let is_const = |s: &Src| {
         func.value_def(s.value)
             .is_some_and(|d| matches!(func.inst(d).kind, InstKind::LoadConst(_)))
@@ -74,7 +95,7 @@ pub fn uniform_values(func: &Function) -> Vec<bool> {
                 IntrinsicOp::ImageLoadParam => i
                     .image
                     .is_some_and(|r| r.index.is_none_or(|idx| is_const(&idx))),
-                IntrinsicOp::ReadFirstInvocation => first_lane_scalars.contains(&dest),
+                IntrinsicOp::ReadFirstInvocation => true,
                 IntrinsicOp::LoadConstant => {
                     let ty = func.value_type(dest);
                     ty.bit_size() == 32
@@ -96,27 +117,45 @@ pub fn uniform_values(func: &Function) -> Vec<bool> {
             },
             InstKind::LoadConst(_) | InstKind::Undef | InstKind::Phi(_) => false,
         };
+        let u = u && !simt.get(dest.index()).copied().unwrap_or(true);
         if let Some(slot) = uni.get_mut(dest.index()) {
             *slot = u;
         }
-    }
-    uni
-}
-
-/// The `read_first_invocation` results whose every use is inside the definition's
-/// innermost loop (see the module documentation).
-fn first_lane_scalars(func: &Function) -> Vec<Value> {
-    let mut defs: Vec<(Value, Option<LoopId>)> = Vec::new();
-    for inst in func.insts_in_order() {
-        let data = func.inst(inst);
-        if let (InstKind::Intrinsic(i), Some(v)) = (&data.kind, data.dest) {
-            if i.op == IntrinsicOp::ReadFirstInvocation {
-                let at = func.inst_block(inst).map(CfNode::Block);
-                defs.push((v, at.and_then(|n| func.enclosing_loop(n))));
+        if !u {
+            continue;
+        }
+        // The loops its sources vary across, and a first-lane read's own loop.
+        let mut loops: Vec<LoopId> = Vec::new();
+        for s in data.srcs() {
+            for &l in anchored.get(s.value.index()).map_or(&[][..], |a| &a[..]) {
+                if !loops.contains(&l) {
+                    loops.push(l);
+                }
             }
         }
+        if matches!(&data.kind, InstKind::Intrinsic(i) if i.op == IntrinsicOp::ReadFirstInvocation)
+        {
+            let at = func.inst_block(inst).map(CfNode::Block);
+            if let Some(l) = at.and_then(|n| func.enclosing_loop(n)) {
+                if !loops.contains(&l) {
+                    loops.push(l);
+                }
+            }
+        }
+        anchored[dest.index()] = loops;
     }
-    if defs.is_empty() {
+    let anchors = anchored
+        .into_iter()
+        .enumerate()
+        .flat_map(|(v, ls)| ls.into_iter().map(move |l| (Value::from_u32(v as u32), l)))
+        .collect();
+    (uni, anchors)
+}
+
+/// The values of `anchors` used outside a loop they vary across (see the module
+/// documentation): a phi uses its source at the end of the predecessor block.
+fn escaping(func: &Function, anchors: &[(Value, LoopId)]) -> Vec<Value> {
+    if anchors.is_empty() {
         return Vec::new();
     }
     // Whether `node` sits inside `outer` (at any depth).
@@ -127,11 +166,11 @@ fn first_lane_scalars(func: &Function) -> Vec<Value> {
             None => return false,
         }
     };
-    let mut escapes = vec![false; defs.len()];
+    let mut out: Vec<Value> = Vec::new();
     let mut check = |s: &Src, site: CfNode| {
-        for (k, (v, l)) in defs.iter().enumerate() {
-            if s.value == *v && l.is_some_and(|l| !inside(site, l)) {
-                escapes[k] = true;
+        for &(v, l) in anchors {
+            if s.value == v && !inside(site, l) && !out.contains(&v) {
+                out.push(v);
             }
         }
     };
@@ -156,11 +195,7 @@ fn first_lane_scalars(func: &Function) -> Vec<Value> {
     for id in func.ifs_in_order() {
         check(&func.if_data(id).cond, CfNode::If(id));
     }
-    defs.iter()
-        .zip(escapes)
-        .filter(|(_, e)| !e)
-        .map(|((v, _), _)| *v)
-        .collect()
+    out
 }
 
 #[cfg(test)]
@@ -224,8 +259,8 @@ fn main {
         let s = ir::parse_shader(text).unwrap();
         let u = uniform_values(&s.functions[0]);
         // %1 is used inside its loop only; %2 after it, where lanes that left in
-        // different iterations meet.
-        assert!(u[1] && u[4]);
-        assert!(!u[2] && !u[5]);
+        // different iterations meet, and so is %4, computed from %1 in the loop.
+        assert!(u[1]);
+        assert!(!u[2] && !u[4] && !u[5]);
     }
 }
