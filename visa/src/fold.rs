@@ -150,10 +150,16 @@ fn folded_fields(func: &Function) -> Vec<Value> {
             }
         }
     }
+    not_conditions(func, candidate)
+}
+
+/// The values of `candidate` that no `if` reads as its condition (a branch reads a
+/// boolean value).
+fn not_conditions(func: &Function, mut candidate: Vec<bool>) -> Vec<Value> {
     for id in func.ifs_in_order() {
         candidate[func.if_data(id).cond.value.index()] = false;
     }
-    (0..n)
+    (0..candidate.len())
         .filter(|&i| candidate[i])
         .map(|i| Value::from_u32(i as u32))
         .collect()
@@ -190,13 +196,7 @@ fn folded_modifiers(func: &Function) -> Vec<Value> {
             }
         }
     }
-    for id in func.ifs_in_order() {
-        candidate[func.if_data(id).cond.value.index()] = false;
-    }
-    (0..n)
-        .filter(|&i| candidate[i])
-        .map(|i| Value::from_u32(i as u32))
-        .collect()
+    not_conditions(func, candidate)
 }
 
 /// The `iadd` terms and products folded into the `iadd` that is their only use.
