@@ -82,17 +82,19 @@ fn other_loop(func: &Function, loops: &[Option<LoopId>], v: Value, site: CfNode)
 
 /// Per value id: how it is folded into its uses, if it is.
 pub fn folds(func: &Function, add3: bool) -> Vec<Option<Fold>> {
-    let mut out: Vec<Option<Fold>> = folded_compares(func)
+    // The definitions' loops, which every fold at a use site checks.
+    let loops = def_loops(func);
+    let mut out: Vec<Option<Fold>> = folded_compares(func, &loops)
         .into_iter()
         .map(|c| c.then_some(Fold::Condition))
         .collect();
     for (v, f) in folded_terms(func, add3) {
         out[v.index()] = Some(f);
     }
-    for v in folded_modifiers(func) {
+    for v in folded_modifiers(func, &loops) {
         out[v.index()] = Some(Fold::Modifier);
     }
-    for v in folded_fields(func) {
+    for v in folded_fields(func, &loops) {
         out[v.index()] = Some(Fold::Field);
     }
     out
@@ -120,9 +122,8 @@ pub fn field_of(func: &Function, v: Value) -> Option<(u32, u32, bool)> {
 }
 
 /// The fields every use of which converts them to a float ([`Fold::Field`]).
-fn folded_fields(func: &Function) -> Vec<Value> {
+fn folded_fields(func: &Function, loops: &[Option<LoopId>]) -> Vec<Value> {
     let n = func.num_value_ids();
-    let loops = def_loops(func);
     let mut candidate = vec![false; n];
     for inst in func.insts_in_order() {
         if let Some(dest) = func.inst(inst).dest {
@@ -145,7 +146,7 @@ fn folded_fields(func: &Function) -> Vec<Value> {
                 _ => false,
             };
             let site = func.inst_block(inst).map(CfNode::Block);
-            if !converts || site.is_none_or(|n| other_loop(func, &loops, s.value, n)) {
+            if !converts || site.is_none_or(|n| other_loop(func, loops, s.value, n)) {
                 candidate[s.value.index()] = false;
             }
         }
@@ -175,7 +176,7 @@ pub fn takes_modifiers(op: AluOp) -> bool {
 }
 
 /// The `fabs` and `fneg` values every use of which takes a source modifier.
-fn folded_modifiers(func: &Function) -> Vec<Value> {
+fn folded_modifiers(func: &Function, loops: &[Option<LoopId>]) -> Vec<Value> {
     let n = func.num_value_ids();
     let mut candidate = vec![false; n];
     for inst in func.insts_in_order() {
@@ -185,13 +186,12 @@ fn folded_modifiers(func: &Function) -> Vec<Value> {
                 && matches!(func.value_type(dest).bit_size(), 16 | 32);
         }
     }
-    let loops = def_loops(func);
     for inst in func.insts_in_order() {
         let data = func.inst(inst);
         let modifies = matches!(&data.kind, InstKind::Alu(a) if takes_modifiers(a.op));
         let site = func.inst_block(inst).map(CfNode::Block);
         for s in data.srcs() {
-            if !modifies || site.is_none_or(|n| other_loop(func, &loops, s.value, n)) {
+            if !modifies || site.is_none_or(|n| other_loop(func, loops, s.value, n)) {
                 candidate[s.value.index()] = false;
             }
         }
@@ -267,7 +267,7 @@ fn folded_terms(func: &Function, add3: bool) -> Vec<(Value, Fold)> {
 }
 
 /// One flag per value id: whether the value is a comparison folded into its uses.
-pub fn folded_compares(func: &Function) -> Vec<bool> {
+pub fn folded_compares(func: &Function, loops: &[Option<LoopId>]) -> Vec<bool> {
     let n = func.num_value_ids();
     let mut candidate = vec![false; n];
     let mut wide = vec![false; n];
@@ -299,7 +299,6 @@ pub fn folded_compares(func: &Function) -> Vec<bool> {
             *c = false;
         }
     };
-    let loops = def_loops(func);
     for inst in func.insts_in_order() {
         let data = func.inst(inst);
         match &data.kind {
@@ -309,7 +308,7 @@ pub fn folded_compares(func: &Function) -> Vec<bool> {
                 let c = a.srcs[0].value;
                 uses[c.index()] += 1;
                 let site = func.inst_block(inst).map(CfNode::Block);
-                if site.is_none_or(|n| other_loop(func, &loops, c, n)) {
+                if site.is_none_or(|n| other_loop(func, loops, c, n)) {
                     keep(c);
                 }
             }
@@ -318,7 +317,7 @@ pub fn folded_compares(func: &Function) -> Vec<bool> {
     }
     for id in func.ifs_in_order() {
         let c = func.if_data(id).cond.value;
-        if other_loop(func, &loops, c, CfNode::If(id)) {
+        if other_loop(func, loops, c, CfNode::If(id)) {
             keep(c);
         }
     }
@@ -387,7 +386,7 @@ fn main {
 }";
         let s = ir::parse_shader(text).unwrap();
         let f = &s.functions[0];
-        let folded = folded_fields(f);
+        let folded = folded_fields(f, &def_loops(f));
         let at = |n: u32| folded.contains(&f.value_named(n).unwrap());
         // %6 is signed but converted as unsigned; %10 feeds an `iadd`; %12 reads byte
         // 4 of a dword (0, the executor's field past the value).
@@ -422,7 +421,7 @@ fn main {
 }";
         let s = ir::parse_shader(text).unwrap();
         let f = &s.functions[0];
-        let folded = folded_compares(f);
+        let folded = folded_compares(f, &def_loops(f));
         let at = |n: u32| folded[f.value_named(n).unwrap().index()];
         // %1 and %3 also feed an `iand`; %8 compares 64 bits; %10 is a select's
         // condition only, %6 an `if`'s.
@@ -455,7 +454,7 @@ fn main {
         let s = ir::parse_shader(text).unwrap();
         let f = &s.functions[0];
         let v = |n: u32| f.value_named(n).unwrap();
-        let got = folded_modifiers(f);
+        let got = folded_modifiers(f, &def_loops(f));
         // %2 is read by a product and a comparison, %7 by an ffma; %5 feeds a select,
         // %10 is 64-bit, %12 is also saturated.
         assert!(got.contains(&v(2)) && got.contains(&v(7)));
