@@ -4,9 +4,10 @@
 //! executor runs the imported IR; the words are compared with a model of the GLSL
 //! written here in Rust. Small arrays stay in registers.
 
+mod common;
+
 use frontend::{import, Language};
 use ir::IntrinsicOp;
-use verify::exec::{ExecConfig, Executor};
 
 const SHADER: &str = r#"#version 450
 layout(local_size_x = 16) in;
@@ -76,7 +77,7 @@ fn large_arrays_indexed_at_run_time_compute_in_scratch() {
     for rounds in [0u32, 5, 9] {
         let mut init = vec![0u32; 65];
         init[64] = rounds;
-        let words = run(shader, [2, 1, 1], &init);
+        let words = common::run_words(shader, [2, 1, 1], &init);
         for g in 0..32 {
             assert_eq!(
                 words[g as usize],
@@ -131,28 +132,6 @@ fn assemble(name: &str) -> Option<Vec<u8>> {
     Some(spv)
 }
 
-/// Runs `workgroups` of `shader` with storage buffer 0 holding the words `init`; the
-/// words afterwards.
-fn run(shader: &ir::Shader, workgroups: [u32; 3], init: &[u32]) -> Vec<u32> {
-    let mut ex = Executor::with_config(
-        shader,
-        ExecConfig {
-            subgroup_size: 8,
-            ..ExecConfig::default()
-        },
-    );
-    let bytes: Vec<u8> = init.iter().flat_map(|w| w.to_le_bytes()).collect();
-    let buf = ex.memory.alloc("buf", bytes);
-    ex.memory.bind_ssbo(0, buf);
-    ex.run(workgroups).unwrap_or_else(|e| panic!("{e}"));
-    ex.memory
-        .allocation(buf)
-        .bytes
-        .chunks(4)
-        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-        .collect()
-}
-
 #[test]
 fn arrays_of_explicit_layout_stay_in_registers_and_uncalled_functions_take_no_scratch() {
     // `explicit_layout_base`: `float p[20]; uint q[20];` (Private), both indexed at run
@@ -186,8 +165,8 @@ fn arrays_of_explicit_layout_stay_in_registers_and_uncalled_functions_take_no_sc
                 .sum()
         })
         .collect();
-    assert_eq!(run(&base, [1, 1, 1], &[0; 8]), expected);
-    assert_eq!(run(&stride, [1, 1, 1], &[0; 8]), expected);
+    assert_eq!(common::run_words(&base, [1, 1, 1], &[0; 8]), expected);
+    assert_eq!(common::run_words(&stride, [1, 1, 1], &[0; 8]), expected);
     // A function nobody calls holds `uint big[1000]` indexed at run time: only the
     // entry point's call tree gets scratch.
     assert_eq!(import(&unused).scratch_size, 80);

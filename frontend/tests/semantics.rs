@@ -2,6 +2,8 @@
 //! a storage buffer, the executor runs the imported IR, and the words are compared with
 //! values worked out by hand from the WGSL and GLSL specifications.
 
+mod common;
+
 use frontend::{import, Language};
 use verify::exec::{ExecConfig, Executor};
 
@@ -9,23 +11,7 @@ use verify::exec::{ExecConfig, Executor};
 /// words (initially `init`), and returns the words afterwards.
 fn run(language: Language, src: &str, workgroups: [u32; 3], init: &[u32]) -> Vec<u32> {
     let imported = import(src.as_bytes(), language, None).unwrap_or_else(|e| panic!("{e}"));
-    let mut ex = Executor::with_config(
-        &imported.shader,
-        ExecConfig {
-            subgroup_size: 8,
-            ..ExecConfig::default()
-        },
-    );
-    let bytes: Vec<u8> = init.iter().flat_map(|w| w.to_le_bytes()).collect();
-    let buf = ex.memory.alloc("buf", bytes);
-    ex.memory.bind_ssbo(0, buf);
-    ex.run(workgroups).unwrap_or_else(|e| panic!("{e}"));
-    ex.memory
-        .allocation(buf)
-        .bytes
-        .chunks(4)
-        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-        .collect()
+    common::run_words(&imported.shader, workgroups, init)
 }
 
 fn wgsl(src: &str, n: usize) -> Vec<u32> {
