@@ -36,6 +36,7 @@ pub mod parse;
 pub mod passes;
 pub mod precision;
 pub mod print;
+pub mod range_analysis;
 pub mod sampler;
 pub mod shader;
 pub mod span;

@@ -16,11 +16,19 @@
 //! (0 for a zero divisor, and for `INT_MIN % -1`, whose magnitudes are `2^31` and 1):
 //! `irem` (C's `%`, the sign of `a`) is `a < 0 ? -r : r`; `imod` (the sign of `b`) adds
 //! `b` to a non-zero `irem` whose operands' signs differ, as `ir::eval` defines them.
+//!
+//! An operand known non-negative (`ir::range_analysis`, NIR's `nir_unsigned_upper_bound`:
+//! an invocation id, a shifted or masked one) needs no magnitude and fixes no sign up:
+//! two such operands divide unsigned, and with one of them the math unit's own signed
+//! `div`/`mod` are NIR's (vISA's `DIV` truncates and gives the remainder the sign of
+//! the dividend; the one quotient it cannot represent, `INT_MIN / -1`, needs both
+//! operands negative-capable).
 
 use crate::ctx::{Ctx, Opnd, Reg};
 use crate::error::EmitError;
 use crate::ops::{bool_from_bit0, widen};
 use crate::vtype::VType;
+use ir::range_analysis::{UpperBoundConfig, UpperBounds};
 use ir::{AluInst, AluOp, Value};
 
 const UD: VType = VType::Ud;
@@ -31,7 +39,13 @@ const F: VType = VType::F;
 pub fn emit(cx: &mut Ctx, alu: &AluInst, dest: Value, bits: u8) -> Result<(), EmitError> {
     let n = cx.func.value_type(dest).num_components();
     let signed = matches!(alu.op, AluOp::Idiv | AluOp::Irem | AluOp::Imod);
+    let mut bounds = UpperBounds::new(cx.func, UpperBoundConfig::vulkan(cx.shader.local_size));
     for i in 0..n {
+        // Whether each operand is known non-negative (read as signed at `bits`).
+        let signs = [0, 1].map(|k| {
+            let s = alu.srcs[k];
+            bits > 1 && bounds.non_negative(s.value, s.swizzle.component(i))
+        });
         let (a, b) = (cx.comp(alu.srcs[0], i)?, cx.comp(alu.srcs[1], i)?);
         let d = cx.dest(dest, i)?;
         // Widen to 32 bits: a 1-bit value reads as 0/1 unsigned and 0/-1 signed, which
@@ -46,10 +60,13 @@ pub fn emit(cx: &mut Ctx, alu: &AluInst, dest: Value, bits: u8) -> Result<(), Em
             (widen(cx, a, bits, signed), widen(cx, b, bits, signed))
         };
         let r = cx.temp(UD);
-        if alu.op == AluOp::Idiv {
-            sdiv(cx, r, a, b);
+        if signed && signs == [true, true] {
+            // Both in [0, 2^31): every signed result is the unsigned one.
+            udiv(cx, r, a, b, alu.op != AluOp::Idiv);
+        } else if alu.op == AluOp::Idiv {
+            sdiv(cx, r, a, b, signs);
         } else if signed {
-            srem(cx, r, a, b, alu.op == AluOp::Imod);
+            srem(cx, r, a, b, alu.op == AluOp::Imod, signs);
         } else {
             udiv(cx, r, a, b, alu.op == AluOp::Umod);
         }
@@ -69,16 +86,7 @@ pub fn udiv(cx: &mut Ctx, r: Reg, a: Opnd, b: Opnd, modulo: bool) {
     let a = Opnd::Reg(cx.in_reg(a, UD));
     let b = Opnd::Reg(cx.in_reg(b, UD));
     if cx.t.int_div {
-        // The math unit's quotient or remainder, on the lanes whose divisor is not
-        // zero (what the hardware gives for a zero divisor is not NIR's 0).
-        let p = cx.pred();
-        let sb = cx.src(b, UD);
-        cx.line(&format!("cmp.ne {es} {p} {sb} 0x0:ud"));
-        let dr = cx.dst(r, UD);
-        cx.line(&format!("mov {es} {dr} 0x0:ud"));
-        let (dr, sa, sb) = (cx.dst(r, UD), cx.src(a, UD), cx.src(b, UD));
-        let op = if modulo { "mod" } else { "div" };
-        cx.line(&format!("({p}) {op} {es} {dr} {sa} {sb}"));
+        math_div(cx, r, a, b, modulo, UD);
         return;
     }
     // rcp = f2u32(frcp(u2f32(b)) * 4294966784.0)
@@ -128,44 +136,80 @@ pub fn udiv(cx: &mut Ctx, r: Reg, a: Opnd, b: Opnd, modulo: bool) {
     cx.line(&format!("({p}) sel {es} {dr} 0x0:ud {sres}"));
 }
 
-/// The magnitudes of two signed 32-bit operands, read as unsigned (`|INT_MIN|` is
-/// `2^31`).
-fn magnitudes(cx: &mut Ctx, a: Opnd, b: Opnd) -> (Reg, Reg) {
+/// `r = a / b` (or `a % b` when `modulo`) in the math unit on operands of type `ty`,
+/// on the lanes whose divisor is not zero (what the hardware gives for a zero divisor
+/// is not NIR's 0); 0 on the others.
+fn math_div(cx: &mut Ctx, r: Reg, a: Opnd, b: Opnd, modulo: bool, ty: VType) {
     let es = cx.es();
-    let (ua, ub) = (cx.temp(D), cx.temp(D));
-    for (t, o) in [(ua, a), (ub, b)] {
-        let (dt, so) = (cx.dst(t, D), cx.src(o, D));
-        match o {
+    let p = cx.pred();
+    let sb = cx.src(b, ty);
+    cx.line(&format!("cmp.ne {es} {p} {sb} {}", ty.imm(0)));
+    let dr = cx.dst(r, UD);
+    cx.line(&format!("mov {es} {dr} 0x0:ud"));
+    let (dr, sa, sb) = (cx.dst(r, ty), cx.src(a, ty), cx.src(b, ty));
+    let op = if modulo { "mod" } else { "div" };
+    cx.line(&format!("({p}) {op} {es} {dr} {sa} {sb}"));
+}
+
+/// The magnitudes of two signed 32-bit operands, read as unsigned (`|INT_MIN|` is
+/// `2^31`); an operand known non-negative (`signs`) is its own.
+fn magnitudes(cx: &mut Ctx, a: Opnd, b: Opnd, signs: [bool; 2]) -> (Opnd, Opnd) {
+    let es = cx.es();
+    let mut out = [a, b];
+    for (o, non_negative) in out.iter_mut().zip(signs) {
+        if non_negative {
+            continue;
+        }
+        let t = cx.temp(D);
+        let (dt, so) = (cx.dst(t, D), cx.src(*o, D));
+        match *o {
             Opnd::Imm(v) => cx.line(&format!(
                 "mov {es} {dt} {}",
                 D.imm((v as u32 as i32).unsigned_abs() as u64)
             )),
             Opnd::Reg(_) => cx.line(&format!("mov {es} {dt} (abs){so}")),
         }
+        *o = Opnd::Reg(t);
     }
-    (ua, ub)
+    (out[0], out[1])
 }
 
 /// `r = irem(a, b)` (or `imod` when `floor`), signed 32-bit; 0 when `b` is 0.
-fn srem(cx: &mut Ctx, r: Reg, a: Opnd, b: Opnd, floor: bool) {
+/// `signs` says which operands are known non-negative (not both).
+fn srem(cx: &mut Ctx, r: Reg, a: Opnd, b: Opnd, floor: bool, signs: [bool; 2]) {
     let es = cx.es();
     // The sign tests read a register.
     let a = Opnd::Reg(cx.in_reg(a, D));
-    let (ua, ub) = magnitudes(cx, a, b);
-    let m = cx.temp(UD);
-    udiv(cx, m, Opnd::Reg(ua), Opnd::Reg(ub), true);
-    // The sign of a.
-    let p = cx.pred();
-    let sa = cx.src(a, D);
-    cx.line(&format!("cmp.lt {es} {p} {sa} 0x0:d"));
-    let (dr, sm) = (cx.dst(r, D), cx.src(Opnd::Reg(m), D));
-    cx.line(&format!("({p}) sel {es} {dr} (-){sm} {sm}"));
+    if cx.t.int_div && signs != [false, false] {
+        // The math unit's remainder has the sign of a, as `irem`'s.
+        let b = Opnd::Reg(cx.in_reg(b, D));
+        math_div(cx, r, a, b, true, D);
+    } else {
+        let (ua, ub) = magnitudes(cx, a, b, signs);
+        if signs[0] {
+            // A non-negative a keeps the magnitudes' remainder.
+            udiv(cx, r, ua, ub, true);
+        } else {
+            let m = cx.temp(UD);
+            udiv(cx, m, ua, ub, true);
+            negate_if_negative(cx, r, m, a);
+        }
+    }
     if floor {
-        // A non-zero remainder of operands of different signs moves by b.
+        // A non-zero remainder of operands of different signs moves by b; with one
+        // operand non-negative, the signs differ when the other is negative.
         let (p1, p2) = (cx.pred(), cx.pred());
-        let sign = cx.temp(D);
-        cx.op("xor", sign, D, &[a, b]);
-        let (sr, ss) = (cx.src(Opnd::Reg(r), D), cx.src(Opnd::Reg(sign), D));
+        let sign = match signs {
+            [true, _] => b,
+            [_, true] => a,
+            _ => {
+                let sign = cx.temp(D);
+                cx.op("xor", sign, D, &[a, b]);
+                Opnd::Reg(sign)
+            }
+        };
+        let sign = Opnd::Reg(cx.in_reg(sign, D));
+        let (sr, ss) = (cx.src(Opnd::Reg(r), D), cx.src(sign, D));
         cx.line(&format!("cmp.ne {es} {p1} {sr} 0x0:d"));
         cx.line(&format!("cmp.lt {es} {p2} {ss} 0x0:d"));
         cx.line(&format!("and {es} {p1} {p1} {p2}"));
@@ -174,20 +218,41 @@ fn srem(cx: &mut Ctx, r: Reg, a: Opnd, b: Opnd, floor: bool) {
     }
 }
 
-/// `r = a / b`, signed 32-bit, truncating; 0 when `b` is 0.
-fn sdiv(cx: &mut Ctx, r: Reg, a: Opnd, b: Opnd) {
-    let es = cx.es();
-    let (ua, ub) = magnitudes(cx, a, b);
+/// `r = a / b`, signed 32-bit, truncating; 0 when `b` is 0. `signs` says which
+/// operands are known non-negative (not both).
+fn sdiv(cx: &mut Ctx, r: Reg, a: Opnd, b: Opnd, signs: [bool; 2]) {
+    if cx.t.int_div && signs != [false, false] {
+        let a = Opnd::Reg(cx.in_reg(a, D));
+        let b = Opnd::Reg(cx.in_reg(b, D));
+        math_div(cx, r, a, b, false, D);
+        return;
+    }
+    let (ua, ub) = magnitudes(cx, a, b, signs);
     let q = cx.temp(UD);
-    udiv(cx, q, Opnd::Reg(ua), Opnd::Reg(ub), false);
-    // The quotient is negative when exactly one operand is.
-    let sign = cx.temp(D);
-    cx.op("xor", sign, D, &[a, b]);
+    udiv(cx, q, ua, ub, false);
+    // The quotient is negative when exactly one operand is: with one non-negative,
+    // when the other is.
+    let sign = match signs {
+        [true, _] => b,
+        [_, true] => a,
+        _ => {
+            let sign = cx.temp(D);
+            cx.op("xor", sign, D, &[a, b]);
+            Opnd::Reg(sign)
+        }
+    };
+    let sign = Opnd::Reg(cx.in_reg(sign, D));
+    negate_if_negative(cx, r, q, sign);
+}
+
+/// `r = sign < 0 ? -m : m`.
+fn negate_if_negative(cx: &mut Ctx, r: Reg, m: Reg, sign: Opnd) {
+    let es = cx.es();
     let p = cx.pred();
-    let ss = cx.src(Opnd::Reg(sign), D);
+    let ss = cx.src(sign, D);
     cx.line(&format!("cmp.lt {es} {p} {ss} 0x0:d"));
-    let (dr, sq) = (cx.dst(r, D), cx.src(Opnd::Reg(q), D));
-    cx.line(&format!("({p}) sel {es} {dr} (-){sq} {sq}"));
+    let (dr, sm) = (cx.dst(r, D), cx.src(Opnd::Reg(m), D));
+    cx.line(&format!("({p}) sel {es} {dr} (-){sm} {sm}"));
 }
 
 #[cfg(test)]
