@@ -89,6 +89,28 @@ impl Function {
         self.blocks.len()
     }
 
+    /// The components of every value that some instruction reads, one bit per
+    /// component, by value id (NIR's `nir_def_components_read`, for the whole function
+    /// at once). A source without a swizzle reads as many components as its reader
+    /// takes, so it counts as reading them all.
+    pub fn components_read(&self) -> Vec<u16> {
+        let mut read = vec![0u16; self.values.len()];
+        let mut mark = |s: &crate::types::Src| {
+            read[s.value.index()] |= if s.swizzle.is_identity() {
+                u16::MAX
+            } else {
+                s.swizzle.components().fold(0, |m, c| m | 1 << c)
+            };
+        };
+        for inst in self.insts_in_order() {
+            self.inst(inst).for_each_src(&mut mark);
+        }
+        for id in self.ifs_in_order() {
+            mark(&self.if_data(id).cond);
+        }
+        read
+    }
+
     /// The data of an instruction.
     pub fn inst(&self, inst: Inst) -> &InstData {
         &self.insts[inst.index()]

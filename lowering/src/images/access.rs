@@ -25,6 +25,9 @@ pub(crate) struct ImageAccess<'a> {
     /// Types of `srcs` (what each reads).
     pub src_types: SmallVec<[Type; 4]>,
     pub dest: Option<Type>,
+    /// The components of the result the shader reads, one bit each (all of them until
+    /// the planner says otherwise).
+    pub dest_read: u16,
     /// The intrinsic's indices.
     pub indices: SmallVec<[u32; 6]>,
     /// The value of a source when it is a `load_const` (per source, component read).
@@ -149,6 +152,7 @@ impl<'a> ImageAccess<'a> {
             srcs: intr.srcs.clone(),
             src_types,
             dest: data.dest.map(|v| func.value_type(v)),
+            dest_read: u16::MAX,
             indices: intr.indices.clone(),
             const_srcs,
             platform: &device.name,

@@ -119,6 +119,7 @@ pub(crate) fn plan_shader(
     let mut surfaces = vec![None; images.len()];
     for func in &shader.functions {
         let mut fplans = Vec::new();
+        let read = func.components_read();
         for inst in func.insts_in_order() {
             let Some(intr) = func.inst(inst).as_intrinsic() else {
                 continue;
@@ -126,8 +127,12 @@ pub(crate) fn plan_shader(
             if intr.op.info().class != IntrinsicClass::Image {
                 continue;
             }
+            let dest_read = func.inst(inst).dest.map_or(0, |d| read[d.index()]);
             let planned = ImageAccess::decode(func, inst, images, device, shader.subgroup_size)
-                .and_then(|access| plan(&access, &mut ctx).map(|p| (access, p)));
+                .and_then(|mut access| {
+                    access.dest_read = dest_read;
+                    plan(&access, &mut ctx).map(|p| (access, p))
+                });
             match planned {
                 Ok((access, p)) => {
                     if let Some(surface) = p.surface() {

@@ -53,7 +53,8 @@
 //!   surfaces alike, as anv assumes every multisampled texture may be compressed.
 //!   IGC's finalizer takes `load_2dms_w` on every sampler platform from BDW on.
 //! * **Channels and type.** The load's first `min(components, format channels)`
-//!   channels (all it asks for when the format is unknown), with the format's data type
+//!   channels (all it asks for when the format is unknown), none past the last one the
+//!   shader reads (as brw sizes a texture message's response), with the format's data type
 //!   as 32-bit `dest_type` (`float32` for float, UNORM and SNORM formats, `uint32`,
 //!   `int32`; a format-less load keeps its own `dest_type`).
 //! * **Conversion.** The surface is bound with the image format itself
@@ -165,6 +166,10 @@ pub(crate) fn plan(
             SurfaceFormat::Typed(a.format),
         )
     };
+    // The sampler returns no channel past the last one the shader reads (brw's
+    // response length from the texture's components read).
+    let read = 16 - (a.dest_read & ((1 << dest_comps) - 1)).leading_zeros() as u8;
+    let channels = channels.min(read.max(1));
     // ld_lz when the LOD is known to be 0, ld with the LOD otherwise.
     let lod = if a.const_lod() == Some(0) { None } else { lod };
     Ok(Some(SamplerLoad {
@@ -326,6 +331,25 @@ mod tests {
     }
 
     #[test]
+    fn the_response_ends_at_the_last_channel_read() {
+        // Reads of .x alone, of .y (x comes with it), and of the whole vector.
+        for (reads, channels) in [
+            ("32 %3 = iadd %2.x, %2.x", "channels=r,"),
+            ("32 %3 = iadd %2.y, %2.y", "channels=rg,"),
+            ("32x4 %3 = iadd %2, %2", "channels=rgba,"),
+        ] {
+            let (_, sh) = lower(
+                "image @img : 2d rgba8_unorm readonly sampled (binding=0)",
+                &format!("32x4 %2 = @image_load (@img, %1) (dest_type=float32)\n    {reads}"),
+                "skl",
+                on(),
+            );
+            let text = ir::print_shader(&sh);
+            assert!(text.contains(channels), "{reads}: {text}");
+        }
+    }
+
+    #[test]
     fn r64_and_formatless_images() {
         let (r, _) = lower(
             "image @img : 2d r64_uint readonly (binding=0)",
@@ -338,7 +362,7 @@ mod tests {
         // platform with a sampler, also where typed reads would need the format (IVB).
         let (r, sh) = lower(
             "image @img : 2d unknown readonly (binding=0)",
-            "32x2 %2 = @image_load (@img, %1) (dest_type=int32)",
+            "32x2 %2 = @image_load (@img, %1) (dest_type=int32)\n    32x2 %3 = iadd %2, %2",
             "ivb",
             on(),
         );
