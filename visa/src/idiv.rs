@@ -59,7 +59,14 @@ pub fn emit(cx: &mut Ctx, alu: &AluInst, dest: Value, bits: u8) -> Result<(), Em
         } else {
             (widen(cx, a, bits, signed), widen(cx, b, bits, signed))
         };
-        let r = cx.temp(UD);
+        // A 32-bit result is computed in place unless the destination shares its
+        // variable with an operand (a coalesced phi), which the steps read after the
+        // first write.
+        let in_place = bits == 32
+            && ![a, b]
+                .iter()
+                .any(|o| matches!(o, Opnd::Reg(r) if r.var == d.var));
+        let r = if in_place { d } else { cx.temp(UD) };
         if signed && signs == [true, true] {
             // Both in [0, 2^31): every signed result is the unsigned one.
             udiv(cx, r, a, b, alu.op != AluOp::Idiv);
@@ -69,6 +76,9 @@ pub fn emit(cx: &mut Ctx, alu: &AluInst, dest: Value, bits: u8) -> Result<(), Em
             srem(cx, r, a, b, alu.op == AluOp::Imod, signs);
         } else {
             udiv(cx, r, a, b, alu.op == AluOp::Umod);
+        }
+        if in_place {
+            continue;
         }
         if bits == 1 {
             bool_from_bit0(cx, r, d);
