@@ -43,10 +43,13 @@ pub fn emit(cx: &mut Ctx, alu: &AluInst, dest: Value, bits: u8) -> Result<(), Em
                 cx.op_typed("mov", (d, D), &[(a, ft)]);
             }
             F2u32 => {
+                // The vISA conversion table leaves a negative float converted to an
+                // unsigned integer indefinite; saturation clamps it to the destination's
+                // range, so a negative source gives 0 as `ir::eval` does.
                 let ft = float_type(cx, bits)?;
-                let t = cx.temp(ft);
-                cx.op("max", t, ft, &[a, Opnd::Imm(0)]);
-                cx.op_typed("mov", (d, UD), &[(Opnd::Reg(t), ft)]);
+                let es = cx.es();
+                let (dd, sa) = (cx.dst(d, UD), cx.src(a, ft));
+                cx.line(&format!("mov.sat {es} {dd} {sa}"));
             }
             I2f32 | U2f32 => {
                 let signed = alu.op == I2f32;
