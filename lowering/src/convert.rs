@@ -688,9 +688,21 @@ pub(crate) fn store_color(
     if ib[0] < 32 && has_signed_channel(image) {
         color = mask_channels(b, color, &ib);
     }
+    // Every channel now fits its bits: UNORM and clamped UINT values are in range, signed
+    // ones masked, a half in the low 16 bits; other floats are masked when packed.
+    let in_range = match r.kind {
+        ChannelKind::Unorm | ChannelKind::Snorm | ChannelKind::Uint | ChannelKind::Sint => true,
+        ChannelKind::Float => r.bits == 16,
+    };
     if ib[0] != lb && lower == Format::R32Uint {
-        // Step 6: `nir_format_pack_uint`, masking each channel and OR-ing it in place.
-        let masked = mask_channels(b, color, &ib);
+        // Step 6: `nir_format_pack_uint` OR-ing each channel in place; its masks are
+        // only needed for channels that may not fit (`nir_format_pack_uint_unmasked`
+        // otherwise).
+        let masked = if in_range {
+            color
+        } else {
+            mask_channels(b, color, &ib)
+        };
         let mut off = 0;
         let mut acc: Option<Src> = None;
         for (i, &w) in ib.iter().enumerate() {
