@@ -256,23 +256,23 @@ fn main {
         let mut sh = parse(SHADER);
         let dg2 = Device::preset("dg2").unwrap();
         let r = lower_shader(&mut sh, &dg2, &LowerOptions::default()).unwrap();
-        assert_eq!((r.typed_loads, r.untyped_atomics, r.sizes), (1, 1, 1));
+        assert_eq!(
+            (r.typed_loads, r.untyped_atomics, r.sizes, r.sampler_queries),
+            (1, 1, 0, 1)
+        );
         assert_eq!(r.a64_accesses, 1);
         let [src, dst, unused] = &r.images[..] else {
             panic!("{:?}", r.images)
         };
-        // @src: a typed load of RGBA8_UNORM (native on DG2) and a size query.
+        // @src: a typed load of RGBA8_UNORM (native on DG2), and a size query that the
+        // sampler answers from the same typed surface: no parameter block.
         assert_eq!(
             src.surface,
             Some(SurfaceFormat::Typed(ir::Format::Rgba8Unorm))
         );
-        assert!(src.typed && !src.untyped && !src.sampler);
+        assert!(src.typed && !src.untyped && src.sampler);
         let size = tiling::image_param::slot::SIZE;
-        assert_eq!(
-            src.param_block.as_ref().map(|p| p.slots.clone()),
-            Some(vec![size])
-        );
-        assert_eq!(src.param_block.as_ref().map(|p| p.bytes), Some(512));
+        assert_eq!(src.param_block, None);
         // @dst: a 64-bit atomic through A64 addresses from the block's BASE: no binding.
         assert_eq!(dst.surface, None);
         assert!(!dst.typed && !dst.untyped);
@@ -285,9 +285,12 @@ fn main {
         assert_eq!(dst.binding, 1);
         // @unused: nothing.
         assert_eq!((unused.surface, &unused.param_block), (None, &None));
-        // Messages: one typed load, one predicated untyped atomic.
+        // Messages: one typed load, one predicated untyped atomic, one resinfo.
         let m = r.messages;
-        assert_eq!((m.total, m.typed, m.untyped, m.atomics), (2, 1, 1, 1));
+        assert_eq!(
+            (m.total, m.typed, m.untyped, m.atomics, m.sampler),
+            (3, 1, 1, 1, 1)
+        );
         assert_eq!(m.predicated, 1);
         // The pipeline ran to the end: no image access is left, only parameter loads.
         let text = ir::print_shader(&sh);
@@ -304,7 +307,10 @@ fn main {
         let skl = Device::preset("skl").unwrap();
         let r = lower_shader(&mut sh, &skl, &LowerOptions::default()).unwrap();
         let m = r.messages;
-        assert_eq!((m.total, m.typed, m.untyped, m.atomics), (2, 1, 1, 1));
+        assert_eq!(
+            (m.total, m.typed, m.untyped, m.atomics, m.sampler),
+            (3, 1, 1, 1, 1)
+        );
         assert_eq!(m.predicated, 1);
         assert!(r.images[0].typed && !r.images[0].untyped);
         let text = ir::print_shader(&sh);

@@ -5,6 +5,7 @@
 use crate::address::AddressPlans;
 use crate::device::Device;
 use crate::options::LowerOptions;
+use crate::report::SurfaceFormat;
 use ir::function::InstKind;
 use ir::{AluInst, Builder, Cursor, Function, Inst, Src, Value};
 use smallvec::smallvec;
@@ -54,6 +55,8 @@ pub(crate) struct PlanCtx<'r> {
     pub options: &'r LowerOptions,
     /// The untyped path's address plans.
     pub address_plans: AddressPlans<'r>,
+    /// Per declared image, the surface the accesses planned so far bind it with.
+    pub surfaces: Vec<Option<SurfaceFormat>>,
 }
 
 /// Per-function emission state.

@@ -57,6 +57,7 @@ use access::ImageAccess;
 use context::{EmitCtx, PlanCtx, Route, UntypedReason};
 use ir::passes::{Pass, PassError};
 use ir::{ImageDecl, ImageDim, ImageId, Inst, IntrinsicClass, IntrinsicOp, Shader};
+use std::collections::HashMap;
 
 /// Lowers every image intrinsic of every function of `shader` for `device`. On a
 /// device without LSC the messages are then the legacy data port's
@@ -113,11 +114,14 @@ pub(crate) fn plan_shader(
         device,
         options,
         address_plans: AddressPlans::new(device),
+        surfaces: vec![None; images.len()],
     };
-    let mut errors = Vec::new();
+    let mut errors: Vec<(usize, Inst, LowerError)> = Vec::new();
     let mut plans: Vec<Vec<(Inst, Plan)>> = Vec::with_capacity(shader.functions.len());
-    let mut surfaces = vec![None; images.len()];
-    for func in &shader.functions {
+    // Sizes are planned last: a storage image's size comes from the surface its other
+    // accesses bind when that is a typed one (see `size`).
+    let mut sizes: Vec<(usize, Inst, u16)> = Vec::new();
+    for (fi, func) in shader.functions.iter().enumerate() {
         let mut fplans = Vec::new();
         let read = func.components_read();
         for inst in func.insts_in_order() {
@@ -128,27 +132,84 @@ pub(crate) fn plan_shader(
                 continue;
             }
             let dest_read = func.inst(inst).dest.map_or(0, |d| read[d.index()]);
-            let planned = ImageAccess::decode(func, inst, images, device, shader.subgroup_size)
-                .and_then(|mut access| {
-                    access.dest_read = dest_read;
-                    plan(&access, &mut ctx).map(|p| (access, p))
-                });
-            match planned {
-                Ok((access, p)) => {
-                    if let Some(surface) = p.surface() {
-                        surfaces[access.image.image.index()] = Some(surface);
-                    }
-                    fplans.push((inst, p));
-                }
-                Err(e) => errors.push(e),
+            if intr.op == IntrinsicOp::ImageSize {
+                sizes.push((fi, inst, dest_read));
+                continue;
             }
+            plan_one(
+                shader,
+                fi,
+                inst,
+                dest_read,
+                &mut ctx,
+                &mut fplans,
+                &mut errors,
+            );
         }
         plans.push(fplans);
     }
+    for (fi, inst, dest_read) in sizes {
+        plan_one(
+            shader,
+            fi,
+            inst,
+            dest_read,
+            &mut ctx,
+            &mut plans[fi],
+            &mut errors,
+        );
+    }
+    // Plans and errors in program order again.
+    let orders: Vec<HashMap<Inst, usize>> = shader
+        .functions
+        .iter()
+        .map(|func| {
+            func.insts_in_order()
+                .into_iter()
+                .enumerate()
+                .map(|(i, inst)| (inst, i))
+                .collect()
+        })
+        .collect();
+    for (order, fplans) in orders.iter().zip(&mut plans) {
+        fplans.sort_by_key(|(inst, _)| order.get(inst).copied());
+    }
     if errors.is_empty() {
-        Ok(ShaderPlans { plans, surfaces })
+        Ok(ShaderPlans {
+            plans,
+            surfaces: ctx.surfaces,
+        })
     } else {
-        Err(errors)
+        errors.sort_by_key(|(fi, inst, _)| (*fi, orders[*fi].get(inst).copied()));
+        Err(errors.into_iter().map(|(_, _, e)| e).collect())
+    }
+}
+
+/// Plans the image access `inst` of function `fi`, whose result's components
+/// `dest_read` are read, into `fplans` or `errors`.
+fn plan_one(
+    shader: &Shader,
+    fi: usize,
+    inst: Inst,
+    dest_read: u16,
+    ctx: &mut PlanCtx<'_>,
+    fplans: &mut Vec<(Inst, Plan)>,
+    errors: &mut Vec<(usize, Inst, LowerError)>,
+) {
+    let func = &shader.functions[fi];
+    let planned = ImageAccess::decode(func, inst, &shader.images, ctx.device, shader.subgroup_size)
+        .and_then(|mut access| {
+            access.dest_read = dest_read;
+            plan(&access, ctx).map(|p| (access, p))
+        });
+    match planned {
+        Ok((access, p)) => {
+            if let Some(surface) = p.surface() {
+                ctx.surfaces[access.image.image.index()] = Some(surface);
+            }
+            fplans.push((inst, p));
+        }
+        Err(e) => errors.push((fi, inst, e)),
     }
 }
 
@@ -406,7 +467,7 @@ fn plan(access: &ImageAccess<'_>, ctx: &mut PlanCtx<'_>) -> Result<Plan, LowerEr
         IntrinsicOp::Txl | IntrinsicOp::Tg4 => {
             return filtered::plan(access, ctx.device).map(Plan::Filtered)
         }
-        IntrinsicOp::ImageSize => return size::plan_size(access, ctx.device).map(Plan::Query),
+        IntrinsicOp::ImageSize => return size::plan_size(access, ctx).map(Plan::Query),
         IntrinsicOp::ImageLevels => return size::plan_levels(access, ctx.device).map(Plan::Query),
         IntrinsicOp::ImageSamples => return size::plan_samples(access).map(Plan::Samples),
         IntrinsicOp::ImageBlockLoad | IntrinsicOp::ImageBlockStore => {

@@ -29,11 +29,17 @@
 //! at another LOD and `image_levels` are refused
 //! ([`LowerErrorKind::SampledLevelsUnavailable`]).
 //!
-//! # Storage images: the parameter block
+//! # Storage images: their typed surface, or the parameter block
 //!
-//! `image_size` of any other image reads the parameter block's SIZE slot
-//! (`docs/hardware/mesa-storage-images.md` §7) on every path, typed or not: the driver fills
-//! the block for every storage image. A storage view has exactly one level (Vulkan
+//! A storage image (not a texel buffer) whose other accesses bind it as a typed surface
+//! (typed messages or the sampler: [`SurfaceFormat::Typed`], [`SurfaceFormat::ViewFormat`])
+//! answers `image_size` with `resinfo` on that surface, as brw answers it with a TXS on
+//! the image's own binding: the surface state holds the view's extent, whatever format
+//! it converts with. Sizes are planned after every other access of the shader so that
+//! the surface is known. Any other image (an untyped path's raw view, only
+//! queried, or a platform without a sampler) reads the parameter block's SIZE slot
+//! (`docs/hardware/mesa-storage-images.md` §7): the driver fills the block for every
+//! storage image. A storage view has exactly one level (Vulkan
 //! requires `levelCount` 1 of a storage image view; GLSL's `imageSize` takes no LOD),
 //! so a size at a LOD that is not the constant 0 is the SIZE where the LOD is 0 and 0
 //! in every component elsewhere, the IR's result for a LOD outside the view (Vulkan
@@ -42,7 +48,7 @@
 //! coordinates are 1.
 
 use super::access::ImageAccess;
-use super::context::EmitCtx;
+use super::context::{EmitCtx, PlanCtx};
 use super::sampler::sampler_reads_format;
 use crate::address::slot;
 use crate::device::Device;
@@ -145,8 +151,9 @@ pub(super) fn sampled_surface(format: Format) -> SurfaceFormat {
     }
 }
 
-/// Plans an `image_size`.
-pub(crate) fn plan_size(access: &ImageAccess<'_>, device: &Device) -> Result<Query, LowerError> {
+/// Plans an `image_size`, once the image's other accesses are planned (`ctx.surfaces`).
+pub(crate) fn plan_size(access: &ImageAccess<'_>, ctx: &PlanCtx<'_>) -> Result<Query, LowerError> {
+    let device = ctx.device;
     let comps = size_components(access)?;
     let coord_comps = access.dim.texel_coord_components(access.arrayed);
     let lod = access.check_lod()?;
@@ -169,6 +176,25 @@ pub(crate) fn plan_size(access: &ImageAccess<'_>, device: &Device) -> Result<Que
     }
     let sampled_texture =
         access.qualifiers.contains(ir::Access::SAMPLED) && access.dim != ImageDim::Buffer;
+    // A storage image bound as a typed surface for its other accesses: that surface's
+    // state answers `resinfo` (brw's image_size is a TXS on the image's own binding).
+    let typed_surface = match ctx.surfaces[access.image.image.index()] {
+        Some(s @ (SurfaceFormat::Typed(_) | SurfaceFormat::ViewFormat)) => Some(s),
+        _ => None,
+    };
+    if let Some(surface) = typed_surface
+        .filter(|_| !sampled_texture && access.dim != ImageDim::Buffer && device.has_sampler)
+    {
+        let used = comps.min(coord_comps).min(3);
+        return Ok(Query::Resinfo(Resinfo {
+            image: access.image,
+            lod,
+            channels: (1u8 << used) - 1,
+            comps,
+            cube,
+            surface,
+        }));
+    }
     if sampled_texture && lod.is_some() {
         return Err(access.error(LowerErrorKind::SampledLevelsUnavailable));
     }
