@@ -138,6 +138,9 @@ enum NewSrc {
     Const(Type, Comps),
     /// A new `frcp` of this source, of this type.
     Rcp(Src, Type),
+    /// A new `op` of this source and a new constant: the result's type, the constant's
+    /// type and components.
+    WithConst(AluOp, Src, Type, Type, Comps),
 }
 
 /// What an instruction becomes.
@@ -199,6 +202,10 @@ fn alu_before(
             NewSrc::Old(src) => src,
             NewSrc::Const(ty, vals) => Src::new(b.load_const(ty, &vals)),
             NewSrc::Rcp(src, ty) => Src::new(b.alu_typed(AluOp::Frcp, &[src], ty)),
+            NewSrc::WithConst(op, src, ty, kty, vals) => {
+                let k = Src::new(b.load_const(kty, &vals));
+                Src::new(b.alu_typed(op, &[src, k], ty))
+            }
         })
         .collect();
     InstKind::Alu(AluInst { op, srcs, exact })
@@ -289,6 +296,50 @@ fn src_of(func: &Function, value: Value, comps: &[u8]) -> Src {
             swizzle: Swizzle::new(comps).unwrap_or(Swizzle::IDENTITY),
         }
     }
+}
+
+/// `ishl (iadd x, #k), #c` as `iadd (ishl x, #c), #(k << c)`, NIR's reassociation for
+/// address arithmetic: the shifted `x` may then be shared with other addresses, and an
+/// access at `base + constant` is seen as such (the sum wraps the same way both ways).
+fn shift_of_sum(
+    func: &Function,
+    a: &Operand<'_>,
+    count: &Operand<'_>,
+    inner: &AluInst,
+    dest: Type,
+    mask: u64,
+    ones: u64,
+) -> Option<Rewrite> {
+    let n = a.n as usize;
+    let inner_n = func.value_type(a.src.value).num_components() as usize;
+    let i0 = operand(func, inner.srcs[0], inner_n)?;
+    let i1 = operand(func, inner.srcs[1], inner_n)?;
+    let (x, k) = match (i0.konst(), i1.konst()) {
+        (None, Some(k)) => (&i0, k),
+        (Some(k), None) => (&i1, k),
+        _ => return None,
+    };
+    let c = count.konst()?;
+    let x_comps: SmallVec<[u8; 16]> = (0..a.n).map(|i| x.comp(a.comp(i))).collect();
+    let shifted: Comps = (0..n)
+        .map(|i| (k[a.comp(i as u8) as usize] << (c[i] & mask)) & ones)
+        .collect();
+    let counts: Comps = c.iter().map(|&v| v & mask).collect();
+    let count_ty = Type::new(count.bits, a.n)?;
+    Some(Rewrite::AluThrough(
+        AluOp::Iadd,
+        smallvec![
+            NewSrc::WithConst(
+                AluOp::Ishl,
+                src_of(func, x.src.value, &x_comps),
+                dest,
+                count_ty,
+                counts
+            ),
+            NewSrc::Const(dest, shifted)
+        ],
+        inner.exact,
+    ))
 }
 
 /// The ALU instruction defining a source's value, if it is live.
@@ -530,6 +581,9 @@ fn match_rules(func: &Function, inst: Inst) -> Option<Rewrite> {
                 return None;
             }
             let inner = alu_def(func, a.src.value)?;
+            if op == Ishl && inner.op == Iadd {
+                return shift_of_sum(func, a, b, inner, dest, m, ones);
+            }
             if inner.op != op {
                 return None;
             }
