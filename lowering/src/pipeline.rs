@@ -5,7 +5,8 @@
 //! dimension has local ID 0 there) and the IR's `optimize` loop (Intel's
 //! `brw_nir_optimize`: loops of constant trip count unrolled, small `if`s flattened,
 //! dead code and control flow removed, before any image access is lowered, as Mesa
-//! optimizes before `brw_nir_lower_storage_image`), `lower-non-uniform-access` (a loop over the distinct
+//! optimizes before `brw_nir_lower_storage_image`; then `opt-idiv-const` and
+//! `opt-load-store-vectorize`, as brw follows its loop with them), `lower-non-uniform-access` (a loop over the distinct
 //! indices of each `non_uniform` image access, as NIR's `nir_lower_non_uniform_access`
 //! runs before the driver lowers images), `lower-images`, `lower-async-copies`, then
 //! the IR's `cleanup` loop ([`PIPELINE`]), the list `ir-opt -O` and the verifier run
@@ -77,6 +78,7 @@ pub fn lower_shader_with(
         .run(&mut work)
         .and_then(|_| Cleanup::optimize(DEFAULT_OPTIMIZE_ITERATIONS).run(&mut work))
         .and_then(|_| idiv_const(&mut work, device))
+        .and_then(|_| vectorize(&mut work))
         .map_err(|e| stage_failed(PIPELINE[0], e.diagnostics, device))?;
     stage_done(PIPELINE[0], &work, device)?;
     after_stage(PIPELINE[0], &work);
@@ -105,6 +107,16 @@ fn idiv_const(shader: &mut Shader, device: &Device) -> Result<bool, ir::passes::
         multiply: device.has_lsc,
     };
     if !pass.run(shader)? {
+        return Ok(false);
+    }
+    Cleanup::standard(DEFAULT_MAX_ITERATIONS).run(shader)
+}
+
+/// Adjacent storage-buffer accesses as one, as brw runs `nir_opt_load_store_vectorize`
+/// after its optimization loop, and the clean-up of what that leaves (the moves of the
+/// vectors it builds).
+fn vectorize(shader: &mut Shader) -> Result<bool, ir::passes::PassError> {
+    if !ir::passes::LoadStoreVectorize.run(shader)? {
         return Ok(false);
     }
     Cleanup::standard(DEFAULT_MAX_ITERATIONS).run(shader)

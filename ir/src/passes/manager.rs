@@ -332,7 +332,7 @@ impl PassRegistry {
     /// The passes of this crate: `const-fold`, `algebraic`, `copy-prop`, `cse`, `dce`,
     /// NIR's control-flow passes (`opt-dead-cf`, `opt-trivial-continues`, `opt-if`,
     /// `opt-peephole-select`, `opt-undef`, `opt-remove-phis`, `opt-loop-unroll`),
-    /// `opt-idiv-const`, `opt-peephole-ffma`,
+    /// `opt-idiv-const`, `opt-load-store-vectorize`, `opt-peephole-ffma`,
     /// `optimize` (the loop over all of them), `cleanup` (the loop over the first five;
     /// option `max-iterations=N`), `lower-compute-system-values` and
     /// `lower-non-uniform-access`.
@@ -421,6 +421,11 @@ impl PassRegistry {
             "opt-idiv-const",
             "32-bit division by a constant: udiv and umod as a multiplication by the reciprocal, idiv, irem and imod by a power of two as shifts (nir_opt_idiv_const)",
             simple::<super::idiv_const::IdivConst>,
+        );
+        r.register(
+            "opt-load-store-vectorize",
+            "32-bit load_ssbo and store_ssbo of adjacent bytes in one block as one access of up to four components (nir_opt_load_store_vectorize)",
+            simple::<super::load_store_vectorize::LoadStoreVectorize>,
         );
         r.register(
             "opt-peephole-ffma",
@@ -887,7 +892,7 @@ mod tests {
         assert!(matches!(&e, PipelineError::UnknownPass { name, .. } if name == "frobnicate"));
         assert_eq!(
             e.to_string(),
-            "unknown pass `frobnicate` (known passes: const-fold, algebraic, copy-prop, copy-prop-shared, cse, dce, opt-dead-cf, opt-trivial-continues, opt-if, opt-peephole-select, opt-undef, opt-remove-phis, opt-loop-unroll, opt-idiv-const, opt-peephole-ffma, lower-compute-system-values, optimize, cleanup, lower-non-uniform-access)"
+            "unknown pass `frobnicate` (known passes: const-fold, algebraic, copy-prop, copy-prop-shared, cse, dce, opt-dead-cf, opt-trivial-continues, opt-if, opt-peephole-select, opt-undef, opt-remove-phis, opt-loop-unroll, opt-idiv-const, opt-load-store-vectorize, opt-peephole-ffma, lower-compute-system-values, optimize, cleanup, lower-non-uniform-access)"
         );
         let e = PassManager::parse_pipeline("cleanup(max-iterations=0)", &r).unwrap_err();
         assert_eq!(

@@ -1,0 +1,527 @@
+//! Load and store vectorization (`opt-load-store-vectorize`), NIR's
+//! `nir_opt_load_store_vectorize` for storage buffers: 32-bit `load_ssbo`s of adjacent
+//! bytes in one block become one load of up to four components, and so do the
+//! `store_ssbo`s of adjacent bytes, so that one message moves what several did.
+//!
+//! - An access's offset is read as `base + constant` through `iadd`s of constants (the
+//!   `algebraic` pass makes address arithmetic of this shape: `ishl (iadd x, k), c` is
+//!   `iadd (ishl x, c), k << c`). Two accesses are adjacent when they name the same
+//!   block (the same constant or the same value), the same base and the same access
+//!   qualifiers, and the bytes of one end where the other's begin.
+//! - Loads merge at the first load's place, stores at the last store's, and only within
+//!   one basic block. Nothing between them may write the loaded bytes, or read or write
+//!   the stored ones: a store or atomic of the same block at a base that differs, or of
+//!   another block (bindings may alias, unless both accesses are `restrict`), a global
+//!   store or atomic, a barrier, or a message the pass does not know stops a merge. A
+//!   load from a block the shader never writes (no store or atomic names it, and there
+//!   are no global writes) may move past all of that, as NIR's `ACCESS_CAN_REORDER`
+//!   loads (which `nir_opt_access` infers for such buffers) do; `volatile` and
+//!   `coherent` loads never do.
+//! - The merged access is as aligned as its lowest-addressed part was (`align_mul`),
+//!   which is all a storage-buffer message of dwords asks.
+//!
+//! The loaded values are read back through swizzles of the merged load; each store's
+//! data becomes components of one vector. The bytes accessed are the same ones, so an
+//! access out of bounds stays out of bounds.
+
+use super::pass::{Pass, PassError};
+use crate::builder::Builder;
+use crate::entity::{Block, Inst, Value};
+use crate::function::{Cursor, Function};
+use crate::image::Access;
+use crate::intrinsic::{IndexKind, IntrinsicClass, IntrinsicOp};
+use crate::shader::Shader;
+use crate::types::{Src, Swizzle, Type};
+use smallvec::SmallVec;
+use std::collections::{HashMap, HashSet};
+
+/// The pass, `opt-load-store-vectorize`.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct LoadStoreVectorize;
+
+impl Pass for LoadStoreVectorize {
+    fn name(&self) -> &'static str {
+        "opt-load-store-vectorize"
+    }
+
+    fn run(&mut self, shader: &mut Shader) -> Result<bool, PassError> {
+        let written = written_blocks(shader);
+        let mut changed = false;
+        for func in &mut shader.functions {
+            for block in func.blocks_in_order() {
+                // A merge can make another possible (two pairs into a quad).
+                for _ in 0..3 {
+                    if !vectorize_block(func, block, &written) {
+                        break;
+                    }
+                    changed = true;
+                }
+            }
+        }
+        Ok(changed)
+    }
+}
+
+/// The storage-buffer blocks the shader may write: `None` when any block may be (a
+/// store or atomic at a block index that is not a constant, or a global write, which
+/// may reach any buffer).
+fn written_blocks(shader: &Shader) -> Option<HashSet<u64>> {
+    let mut out = HashSet::new();
+    for func in &shader.functions {
+        for inst in func.insts_in_order() {
+            let Some(i) = func.inst(inst).as_intrinsic() else {
+                continue;
+            };
+            let block = match i.op {
+                IntrinsicOp::StoreSsbo => i.srcs[1],
+                IntrinsicOp::SsboAtomic | IntrinsicOp::SsboAtomicSwap => i.srcs[0],
+                IntrinsicOp::StoreGlobal
+                | IntrinsicOp::GlobalAtomic
+                | IntrinsicOp::GlobalAtomicSwap => return None,
+                _ => continue,
+            };
+            out.insert(func.const_component(block.value, block.swizzle.component(0))?);
+        }
+    }
+    Some(out)
+}
+
+/// The block a storage-buffer access names.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+enum BlockIndex {
+    Const(u64),
+    Value(Value, u8),
+}
+
+/// What two accesses must share to be merged: the block, the base of the offset, the
+/// qualifiers.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+struct Key {
+    block: BlockIndex,
+    /// The offset's non-constant part (value and component); `None` for a constant.
+    base: Option<(Value, u8)>,
+    access: u32,
+}
+
+/// One access of a group, or a group of merged ones.
+#[derive(Clone, Debug)]
+struct Part {
+    inst: Inst,
+    /// The constant part of the offset, in bytes.
+    offset: i64,
+    comps: u8,
+}
+
+/// Adjacent accesses of one key waiting to be merged.
+#[derive(Clone, Debug)]
+struct Group {
+    key: Key,
+    store: bool,
+    /// May move past writes to other buffers (a load of a block never written).
+    reorderable: bool,
+    parts: Vec<Part>,
+    /// Of a load group, the writes since its first load that missed its bytes: a later
+    /// load joins only if it misses them too, as it moves up past them.
+    writes: Vec<(Key, i64, i64)>,
+}
+
+impl Group {
+    fn lo(&self) -> i64 {
+        self.parts.iter().map(|p| p.offset).min().unwrap_or(0)
+    }
+
+    fn hi(&self) -> i64 {
+        self.parts
+            .iter()
+            .map(|p| p.offset + 4 * i64::from(p.comps))
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// A storage-buffer access as the pass reads it.
+struct Decoded {
+    key: Key,
+    offset: i64,
+    comps: u8,
+    store: bool,
+}
+
+/// Decodes a 32-bit `load_ssbo` or `store_ssbo` of one to four components.
+fn decode(func: &Function, inst: Inst) -> Option<Decoded> {
+    let data = func.inst(inst);
+    let i = data.as_intrinsic()?;
+    let (store, block, offset, ty) = match i.op {
+        IntrinsicOp::LoadSsbo => (false, i.srcs[0], i.srcs[1], func.value_type(data.dest?)),
+        IntrinsicOp::StoreSsbo => {
+            let d = i.srcs[0];
+            let full = func.value_type(d.value);
+            let n = func.src_components(d);
+            (true, i.srcs[1], i.srcs[2], Type::new(full.bit_size(), n)?)
+        }
+        _ => return None,
+    };
+    let access = i.index(IndexKind::Access).unwrap_or(0);
+    if ty.bit_size() != 32 || ty.num_components() > 4 || access & Access::VOLATILE.bits() != 0 {
+        return None;
+    }
+    let block = match func.const_component(block.value, block.swizzle.component(0)) {
+        Some(c) => BlockIndex::Const(c),
+        None => BlockIndex::Value(block.value, block.swizzle.component(0)),
+    };
+    let (base, konst) = split_offset(func, offset.value, offset.swizzle.component(0));
+    Some(Decoded {
+        key: Key {
+            block,
+            base,
+            access,
+        },
+        offset: konst,
+        comps: ty.num_components(),
+        store,
+    })
+}
+
+/// An offset component as a non-constant base and a constant, through `iadd`s of
+/// constants (a few deep).
+fn split_offset(func: &Function, value: Value, comp: u8) -> (Option<(Value, u8)>, i64) {
+    let (mut v, mut c, mut konst) = (value, comp, 0i64);
+    for _ in 0..8 {
+        if let Some(k) = func.const_component(v, c) {
+            return (None, konst + i64::from(k as u32));
+        }
+        let Some(add) = func
+            .value_def(v)
+            .and_then(|d| func.inst(d).as_alu())
+            .filter(|a| a.op == crate::alu::AluOp::Iadd)
+        else {
+            break;
+        };
+        let [x, y] = [add.srcs[0], add.srcs[1]].map(|s| (s.value, s.swizzle.component(c)));
+        match (
+            func.const_component(x.0, x.1),
+            func.const_component(y.0, y.1),
+        ) {
+            (_, Some(k)) => {
+                konst += i64::from(k as u32);
+                (v, c) = x;
+            }
+            (Some(k), _) => {
+                konst += i64::from(k as u32);
+                (v, c) = y;
+            }
+            _ => break,
+        }
+    }
+    (Some((v, c)), konst)
+}
+
+/// What an instruction between two accesses may do to buffer memory.
+enum Effect {
+    /// Nothing (ALU, loads of other memory, system values, ...).
+    None,
+    /// Reads these bytes of a storage buffer.
+    Reads(Key, i64, i64),
+    /// Writes (or reads and writes) these bytes of a storage buffer.
+    Writes(Key, i64, i64),
+    /// Reads buffer memory the pass cannot place (a global load).
+    ReadsAny,
+    /// Writes anywhere, or orders memory (a barrier, a global store, a message).
+    All,
+}
+
+fn effect(func: &Function, inst: Inst) -> Effect {
+    let Some(i) = func.inst(inst).as_intrinsic() else {
+        return Effect::None;
+    };
+    use IntrinsicOp::*;
+    match i.op {
+        LoadSsbo | StoreSsbo => match decode(func, inst) {
+            Some(d) => {
+                let (lo, hi) = (d.offset, d.offset + 4 * i64::from(d.comps));
+                if d.store {
+                    Effect::Writes(d.key, lo, hi)
+                } else {
+                    Effect::Reads(d.key, lo, hi)
+                }
+            }
+            None if i.op == LoadSsbo => Effect::ReadsAny,
+            None => Effect::All,
+        },
+        LoadGlobal => Effect::ReadsAny,
+        // Memory the storage buffers cannot alias, and values of registers.
+        LoadShared | StoreShared | SharedAtomic | SharedAtomicSwap | LoadScratch | StoreScratch
+        | LoadUbo | LoadPushConstant | LoadConstant | GetSsboSize | ImageLoad | ImageSize
+        | ImageSamples | ImageLevels | ImageLoadParam | ImageStore | ImageAtomic
+        | ImageAtomicSwap => Effect::None,
+        // System values, subgroup operations and the like; a message (its loads too)
+        // may reach buffer memory in ways the pass does not follow.
+        op if op.info().can_eliminate
+            && !matches!(
+                op.info().class,
+                IntrinsicClass::Message | IntrinsicClass::Memory
+            ) =>
+        {
+            Effect::None
+        }
+        _ => Effect::All,
+    }
+}
+
+/// Whether accesses at `a_key` `[a_lo, a_hi)` and `b_key` `[b_lo, b_hi)` may touch a
+/// common byte.
+fn may_alias(a: (Key, i64, i64), b: (Key, i64, i64)) -> bool {
+    let ((ka, alo, ahi), (kb, blo, bhi)) = (a, b);
+    let restrict = Access::RESTRICT.bits();
+    if ka.block != kb.block {
+        // Two bindings may name one buffer, unless both say they do not.
+        let both_constant = matches!(
+            (ka.block, kb.block),
+            (BlockIndex::Const(_), BlockIndex::Const(_))
+        );
+        return !(both_constant && ka.access & restrict != 0 && kb.access & restrict != 0);
+    }
+    if ka.base != kb.base {
+        return true;
+    }
+    alo < bhi && blo < ahi
+}
+
+/// One pass over `block`: merges what it can; returns whether it did.
+fn vectorize_block(func: &mut Function, block: Block, written: &Option<HashSet<u64>>) -> bool {
+    let insts: Vec<Inst> = func.block_insts(block).collect();
+    let mut open: Vec<Group> = Vec::new();
+    let mut done: Vec<Group> = Vec::new();
+    let ordering = Access::COHERENT.bits();
+    for &inst in &insts {
+        let decoded = decode(func, inst);
+        let eff = effect(func, inst);
+        // Close the groups this instruction conflicts with.
+        let mut k = 0;
+        while k < open.len() {
+            let g = &mut open[k];
+            let range = (g.key, g.lo(), g.hi());
+            if let Effect::Writes(key, lo, hi) = &eff {
+                if !g.store && !g.reorderable && !may_alias(range, (*key, *lo, *hi)) {
+                    g.writes.push((*key, *lo, *hi));
+                }
+            }
+            let conflict = match &eff {
+                Effect::None => false,
+                // The access itself joins or starts a group below; another access of
+                // a group's key at disjoint bytes does not conflict.
+                Effect::Reads(key, lo, hi) => g.store && may_alias(range, (*key, *lo, *hi)),
+                Effect::Writes(key, lo, hi) => {
+                    !(g.reorderable) && may_alias(range, (*key, *lo, *hi))
+                }
+                Effect::ReadsAny => g.store,
+                Effect::All => !g.reorderable,
+            };
+            if conflict {
+                done.push(open.swap_remove(k));
+            } else {
+                k += 1;
+            }
+        }
+        let Some(d) = decoded else {
+            continue;
+        };
+        let (lo, hi) = (d.offset, d.offset + 4 * i64::from(d.comps));
+        let part = Part {
+            inst,
+            offset: d.offset,
+            comps: d.comps,
+        };
+        let joined = open.iter_mut().find(|g| {
+            g.key == d.key
+                && g.store == d.store
+                && (g.hi() == lo || g.lo() == hi)
+                && (g.hi().max(hi) - g.lo().min(lo)) <= 16
+                && !g.writes.iter().any(|&w| may_alias(w, (d.key, lo, hi)))
+        });
+        match joined {
+            Some(g) => g.parts.push(part),
+            None => {
+                let reorderable = !d.store
+                    && d.key.access & ordering == 0
+                    && (d.key.access & Access::NON_WRITEABLE.bits() != 0
+                        || match (d.key.block, written) {
+                            (BlockIndex::Const(b), Some(w)) => !w.contains(&b),
+                            _ => false,
+                        });
+                open.push(Group {
+                    key: d.key,
+                    store: d.store,
+                    reorderable,
+                    parts: vec![part],
+                    writes: Vec::new(),
+                });
+            }
+        }
+    }
+    done.extend(open);
+    let mut changed = false;
+    for g in done.into_iter().filter(|g| g.parts.len() > 1) {
+        if g.store {
+            merge_stores(func, &g);
+        } else {
+            merge_loads(func, &g);
+        }
+        changed = true;
+    }
+    changed
+}
+
+/// The offset source of a merged access at `offset` bytes: the part's own when one
+/// starts there, else `base + offset` built before `at`.
+fn offset_src(func: &mut Function, g: &Group, offset: i64, at: Inst) -> Src {
+    let lowest = g
+        .parts
+        .iter()
+        .find(|p| p.offset == offset)
+        .expect("a part starts at the group's lowest offset");
+    let (_, off_src) = srcs_of(func, lowest.inst);
+    if func
+        .value_def(off_src.value)
+        .is_none_or(|d| dominates_in_block(func, d, at))
+    {
+        return off_src;
+    }
+    let mut b = Builder::new(func, Cursor::Before(at));
+    let k = Src::new(b.imm_u32(offset as u32));
+    match g.key.base {
+        None => k,
+        Some((v, c)) => {
+            let base = if b.func.value_type(v).num_components() == 1 {
+                Src::new(v)
+            } else {
+                Src {
+                    value: v,
+                    swizzle: Swizzle::channel(c),
+                }
+            };
+            Src::new(b.iadd(base, k))
+        }
+    }
+}
+
+/// Whether `def` comes before `at`: in another block (then it dominates the block,
+/// since `at`'s access read a value computed from it), or earlier in the same one.
+fn dominates_in_block(func: &Function, def: Inst, at: Inst) -> bool {
+    if func.inst_block(def) != func.inst_block(at) {
+        return true;
+    }
+    let mut cur = Some(def);
+    while let Some(i) = cur {
+        if i == at {
+            return true;
+        }
+        cur = func.next_inst(i);
+    }
+    false
+}
+
+/// The block and offset sources of a storage-buffer access.
+fn srcs_of(func: &Function, inst: Inst) -> (Src, Src) {
+    let i = func.inst(inst).as_intrinsic().expect("an access");
+    match i.op {
+        IntrinsicOp::LoadSsbo => (i.srcs[0], i.srcs[1]),
+        _ => (i.srcs[1], i.srcs[2]),
+    }
+}
+
+fn access_indices(func: &Function, inst: Inst) -> (u32, u32) {
+    let i = func.inst(inst).as_intrinsic().expect("an access");
+    (
+        i.index(IndexKind::Access).unwrap_or(0),
+        i.index(IndexKind::AlignMul).unwrap_or(4),
+    )
+}
+
+fn merge_loads(func: &mut Function, g: &Group) {
+    let first = g.parts[0].inst;
+    let (lo, hi) = (g.lo(), g.hi());
+    let lowest = g
+        .parts
+        .iter()
+        .find(|p| p.offset == lo)
+        .expect("lowest")
+        .inst;
+    let (block_src, _) = srcs_of(func, first);
+    let (access, _) = access_indices(func, first);
+    let (_, align) = access_indices(func, lowest);
+    let offset = offset_src(func, g, lo, first);
+    let n = ((hi - lo) / 4) as u8;
+    let mut b = Builder::new(func, Cursor::Before(first));
+    b.span = b.func.inst_span(first);
+    let wide = b
+        .intrinsic(
+            IntrinsicOp::LoadSsbo,
+            None,
+            &[block_src, offset],
+            &[access, align],
+            Some(Type::vec32(n)),
+        )
+        .expect("a load defines a value");
+    let mut map = HashMap::new();
+    for p in &g.parts {
+        let start = ((p.offset - lo) / 4) as u8;
+        let comps: SmallVec<[u8; 4]> = (start..start + p.comps).collect();
+        let dest = func.inst(p.inst).dest.expect("a load defines a value");
+        let swizzle = Swizzle::new(&comps).unwrap_or(Swizzle::IDENTITY);
+        map.insert(
+            dest,
+            Src {
+                value: wide,
+                swizzle,
+            },
+        );
+    }
+    func.replace_uses(&map);
+    for p in &g.parts {
+        func.remove_inst(p.inst);
+    }
+}
+
+fn merge_stores(func: &mut Function, g: &Group) {
+    let last = g.parts.last().expect("a part").inst;
+    let (lo, hi) = (g.lo(), g.hi());
+    let lowest = g
+        .parts
+        .iter()
+        .find(|p| p.offset == lo)
+        .expect("lowest")
+        .inst;
+    let (block_src, _) = srcs_of(func, last);
+    let (access, _) = access_indices(func, last);
+    let (_, align) = access_indices(func, lowest);
+    let offset = offset_src(func, g, lo, last);
+    // The data, component by component in address order; a later store of the same
+    // bytes cannot be in the group (it would have closed it).
+    let mut parts: Vec<&Part> = g.parts.iter().collect();
+    parts.sort_by_key(|p| p.offset);
+    let mut comps: SmallVec<[Src; 4]> = SmallVec::new();
+    for p in parts {
+        let data = func.inst(p.inst).as_intrinsic().expect("a store").srcs[0];
+        for c in 0..p.comps {
+            comps.push(Src {
+                value: data.value,
+                swizzle: Swizzle::channel(data.swizzle.component(c)),
+            });
+        }
+    }
+    debug_assert_eq!(comps.len() as i64, (hi - lo) / 4);
+    let mut b = Builder::new(func, Cursor::Before(last));
+    b.span = b.func.inst_span(last);
+    let data = b.vec(&comps);
+    b.intrinsic(
+        IntrinsicOp::StoreSsbo,
+        None,
+        &[Src::new(data), block_src, offset],
+        &[access, align],
+        None,
+    );
+    for p in &g.parts {
+        func.remove_inst(p.inst);
+    }
+}
