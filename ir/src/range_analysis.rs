@@ -184,7 +184,10 @@ impl<'f> UpperBounds<'f> {
                     },
                     AluOp::ExtractU8 => 0xff,
                     AluOp::ExtractU16 => 0xffff,
-                    AluOp::BitCount => u64::from(bits),
+                    // At most the source's bits (a 64-bit source counts up to 64).
+                    AluOp::BitCount => {
+                        u64::from(self.func.value_type(alu.srcs[0].value).bit_size())
+                    }
                     AluOp::B2i32 => 1,
                     // Widening keeps the value; narrowing keeps it where it fits.
                     AluOp::U2u8 | AluOp::U2u16 | AluOp::U2u32 => {

@@ -12,11 +12,13 @@
 //!   one basic block. Nothing between them may write the loaded bytes, or read or write
 //!   the stored ones: a store or atomic of the same block at a base that differs, or of
 //!   another block (bindings may alias, unless both accesses are `restrict`), a global
-//!   store or atomic, a barrier, or a message the pass does not know stops a merge. A
-//!   load from a block the shader never writes (no store or atomic names it, and there
-//!   are no global writes) may move past all of that, as NIR's `ACCESS_CAN_REORDER`
-//!   loads (which `nir_opt_access` infers for such buffers) do; `volatile` and
-//!   `coherent` loads never do.
+//!   store or atomic, a barrier, or a message the pass does not know stops a merge; a
+//!   store that joins a group counts, for the loads after it, as writing the whole
+//!   group there, since the group's earlier stores move down to it. A load may move
+//!   past all of that when NIR's `nir_opt_access` would make it `ACCESS_CAN_REORDER`:
+//!   it is `readonly`, or the shader writes no buffer memory at all, or it is
+//!   `restrict` and nothing writes its block; `volatile` and `coherent` loads never
+//!   do. (Offsets are 32-bit: ranges are compared modulo 2^32.)
 //! - The merged access is as aligned as its lowest-addressed part was (`align_mul`),
 //!   which is all a storage-buffer message of dwords asks.
 //!
@@ -45,7 +47,7 @@ impl Pass for LoadStoreVectorize {
     }
 
     fn run(&mut self, shader: &mut Shader) -> Result<bool, PassError> {
-        let written = written_blocks(shader);
+        let written = Writes::of(shader);
         let mut changed = false;
         for func in &mut shader.functions {
             for block in func.blocks_in_order() {
@@ -62,28 +64,75 @@ impl Pass for LoadStoreVectorize {
     }
 }
 
-/// The storage-buffer blocks the shader may write: `None` when any block may be (a
-/// store or atomic at a block index that is not a constant, or a global write, which
-/// may reach any buffer).
-fn written_blocks(shader: &Shader) -> Option<HashSet<u64>> {
-    let mut out = HashSet::new();
-    for func in &shader.functions {
-        for inst in func.insts_in_order() {
-            let Some(i) = func.inst(inst).as_intrinsic() else {
-                continue;
-            };
-            let block = match i.op {
-                IntrinsicOp::StoreSsbo => i.srcs[1],
-                IntrinsicOp::SsboAtomic | IntrinsicOp::SsboAtomicSwap => i.srcs[0],
-                IntrinsicOp::StoreGlobal
-                | IntrinsicOp::GlobalAtomic
-                | IntrinsicOp::GlobalAtomicSwap => return None,
-                _ => continue,
-            };
-            out.insert(func.const_component(block.value, block.swizzle.component(0))?);
+/// What the shader writes, for NIR's `nir_opt_access` inference of which loads may be
+/// reordered.
+struct Writes {
+    /// Whether anything may write buffer memory: a storage-buffer store or atomic, a
+    /// global store, atomic or group copy, an image store or atomic (a texel buffer
+    /// is buffer memory).
+    any: bool,
+    /// The constant blocks written; `None` when a write names a block that is not a
+    /// constant.
+    blocks: Option<HashSet<u64>>,
+}
+
+impl Writes {
+    fn of(shader: &Shader) -> Writes {
+        let mut w = Writes {
+            any: false,
+            blocks: Some(HashSet::new()),
+        };
+        for func in &shader.functions {
+            for inst in func.insts_in_order() {
+                let Some(i) = func.inst(inst).as_intrinsic() else {
+                    continue;
+                };
+                use IntrinsicOp::*;
+                let block = match i.op {
+                    StoreSsbo => i.srcs[1],
+                    SsboAtomic | SsboAtomicSwap => i.srcs[0],
+                    LoadSsbo | LoadGlobal | LoadShared | StoreShared | SharedAtomic
+                    | SharedAtomicSwap | LoadScratch | StoreScratch | LoadUbo
+                    | LoadPushConstant | LoadConstant | GetSsboSize | ImageLoad | ImageSize
+                    | ImageSamples | ImageLevels | ImageLoadParam => continue,
+                    op if op.info().can_eliminate => continue,
+                    // Global and image writes, group copies, messages, barriers.
+                    _ => {
+                        w.any = true;
+                        continue;
+                    }
+                };
+                w.any = true;
+                let c = func.const_component(block.value, block.swizzle.component(0));
+                match (c, &mut w.blocks) {
+                    (Some(b), Some(set)) => {
+                        set.insert(b);
+                    }
+                    _ => w.blocks = None,
+                }
+            }
         }
+        w
     }
-    Some(out)
+
+    /// Whether loads of `key` may move past any write (NIR's `ACCESS_CAN_REORDER`):
+    /// not `volatile` or `coherent`, and `readonly`, or of a shader that writes no
+    /// buffer memory at all, or `restrict` and of a block nothing writes (another
+    /// binding may name the same buffer unless the block is `restrict`).
+    fn reorderable(&self, key: &Key) -> bool {
+        let a = key.access;
+        if a & (Access::VOLATILE.bits() | Access::COHERENT.bits()) != 0 {
+            return false;
+        }
+        if a & Access::NON_WRITEABLE.bits() != 0 || !self.any {
+            return true;
+        }
+        a & Access::RESTRICT.bits() != 0
+            && match (key.block, &self.blocks) {
+                (BlockIndex::Const(b), Some(set)) => !set.contains(&b),
+                _ => false,
+            }
+    }
 }
 
 /// The block a storage-buffer access names.
@@ -107,7 +156,8 @@ struct Key {
 #[derive(Clone, Debug)]
 struct Part {
     inst: Inst,
-    /// The constant part of the offset, in bytes.
+    /// The constant part of the offset, in bytes (below 2^32: offsets wrap as the
+    /// 32-bit address arithmetic does).
     offset: i64,
     comps: u8,
 }
@@ -182,13 +232,13 @@ fn decode(func: &Function, inst: Inst) -> Option<Decoded> {
     })
 }
 
-/// An offset component as a non-constant base and a constant, through `iadd`s of
-/// constants (a few deep).
+/// An offset component as a non-constant base and a constant modulo 2^32, through
+/// `iadd`s of constants (a few deep).
 fn split_offset(func: &Function, value: Value, comp: u8) -> (Option<(Value, u8)>, i64) {
-    let (mut v, mut c, mut konst) = (value, comp, 0i64);
+    let (mut v, mut c, mut konst) = (value, comp, 0u32);
     for _ in 0..8 {
         if let Some(k) = func.const_component(v, c) {
-            return (None, konst + i64::from(k as u32));
+            return (None, i64::from(konst.wrapping_add(k as u32)));
         }
         let Some(add) = func
             .value_def(v)
@@ -203,17 +253,17 @@ fn split_offset(func: &Function, value: Value, comp: u8) -> (Option<(Value, u8)>
             func.const_component(y.0, y.1),
         ) {
             (_, Some(k)) => {
-                konst += i64::from(k as u32);
+                konst = konst.wrapping_add(k as u32);
                 (v, c) = x;
             }
             (Some(k), _) => {
-                konst += i64::from(k as u32);
+                konst = konst.wrapping_add(k as u32);
                 (v, c) = y;
             }
             _ => break,
         }
     }
-    (Some((v, c)), konst)
+    (Some((v, c)), i64::from(konst))
 }
 
 /// What an instruction between two accesses may do to buffer memory.
@@ -284,15 +334,17 @@ fn may_alias(a: (Key, i64, i64), b: (Key, i64, i64)) -> bool {
     if ka.base != kb.base {
         return true;
     }
-    alo < bhi && blo < ahi
+    // Offsets are 32-bit: the ranges meet when one starts within the other, modulo
+    // 2^32.
+    let within = |lo: i64, start: i64, len: i64| (lo - start).rem_euclid(1 << 32) < len;
+    within(blo, alo, ahi - alo) || within(alo, blo, bhi - blo)
 }
 
 /// One pass over `block`: merges what it can; returns whether it did.
-fn vectorize_block(func: &mut Function, block: Block, written: &Option<HashSet<u64>>) -> bool {
+fn vectorize_block(func: &mut Function, block: Block, written: &Writes) -> bool {
     let insts: Vec<Inst> = func.block_insts(block).collect();
     let mut open: Vec<Group> = Vec::new();
     let mut done: Vec<Group> = Vec::new();
-    let ordering = Access::COHERENT.bits();
     for &inst in &insts {
         let decoded = decode(func, inst);
         let eff = effect(func, inst);
@@ -337,18 +389,16 @@ fn vectorize_block(func: &mut Function, block: Block, written: &Option<HashSet<u
                 && g.store == d.store
                 && (g.hi() == lo || g.lo() == hi)
                 && (g.hi().max(hi) - g.lo().min(lo)) <= 16
+                && g.hi().max(hi) <= 1 << 32
                 && !g.writes.iter().any(|&w| may_alias(w, (d.key, lo, hi)))
         });
-        match joined {
-            Some(g) => g.parts.push(part),
+        let merged = match joined {
+            Some(g) => {
+                g.parts.push(part);
+                (g.key, g.lo(), g.hi())
+            }
             None => {
-                let reorderable = !d.store
-                    && d.key.access & ordering == 0
-                    && (d.key.access & Access::NON_WRITEABLE.bits() != 0
-                        || match (d.key.block, written) {
-                            (BlockIndex::Const(b), Some(w)) => !w.contains(&b),
-                            _ => false,
-                        });
+                let reorderable = !d.store && written.reorderable(&d.key);
                 open.push(Group {
                     key: d.key,
                     store: d.store,
@@ -356,6 +406,15 @@ fn vectorize_block(func: &mut Function, block: Block, written: &Option<HashSet<u
                     parts: vec![part],
                     writes: Vec::new(),
                 });
+                (d.key, lo, hi)
+            }
+        };
+        // A store merged here writes every byte of its group here: a load that joins
+        // a group opened earlier moves up past this place, so it must miss them all,
+        // not only this store's own.
+        if d.store {
+            for g in open.iter_mut().filter(|g| !g.store && !g.reorderable) {
+                g.writes.push(merged);
             }
         }
     }
