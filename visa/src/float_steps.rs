@@ -46,7 +46,12 @@ pub fn emit(cx: &mut Ctx, alu: &AluInst, dest: Value, bits: u8) -> Result<(), Em
         let d = cx.dest(dest, 0)?;
         let w: Vec<Opnd> = orig.iter().map(|&o| widen(cx, o, ty)).collect();
         let r = result_reg(cx, d, ty);
-        dot(cx, r, &w[..usize::from(k)], &w[usize::from(k)..], wt);
+        let (a, b) = w.split_at(usize::from(k));
+        if alu.exact || ty != F {
+            dot(cx, r, a, b, wt);
+        } else {
+            dot_fused(cx, r, a, b);
+        }
         finish(cx, d, r, ty);
         // Inexact at 32 bits, the steps' own NaN is `ir::eval`'s (`fdot_inexact`).
         if alu.exact || ty != F {
@@ -219,6 +224,37 @@ fn dot(cx: &mut Ctx, d: Reg, a: &[Opnd], b: &[Opnd], ty: VType) {
             cx.op("add", hi, ty, &[r(3), r(2)]);
             cx.op("add", lo, ty, &[r(1), r(0)]);
             cx.op("add", d, ty, &[Opnd::Reg(hi), Opnd::Reg(lo)]);
+        }
+    }
+}
+
+/// `d = a . b` on 32-bit floats without `exact`: `ir::eval`'s `fdot_inexact`, the
+/// pairwise sum with each product that feeds an addition fused into a `mad`.
+fn dot_fused(cx: &mut Ctx, d: Reg, a: &[Opnd], b: &[Opnd]) {
+    let mul = |cx: &mut Ctx, i: usize| {
+        let t = cx.temp(F);
+        cx.op("mul", t, F, &[a[i], b[i]]);
+        Opnd::Reg(t)
+    };
+    let mad = |cx: &mut Ctx, dst: Reg, i: usize, c: Opnd| cx.op("mad", dst, F, &[a[i], b[i], c]);
+    match a.len() {
+        2 => {
+            let p0 = mul(cx, 0);
+            mad(cx, d, 1, p0);
+        }
+        3 => {
+            let p1 = mul(cx, 1);
+            let t = cx.temp(F);
+            mad(cx, t, 2, p1);
+            mad(cx, d, 0, Opnd::Reg(t));
+        }
+        _ => {
+            let (hi, lo) = (cx.temp(F), cx.temp(F));
+            let p2 = mul(cx, 2);
+            mad(cx, hi, 3, p2);
+            let p0 = mul(cx, 0);
+            mad(cx, lo, 1, p0);
+            cx.op("add", d, F, &[Opnd::Reg(hi), Opnd::Reg(lo)]);
         }
     }
 }

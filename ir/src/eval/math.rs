@@ -273,22 +273,25 @@ pub(crate) fn fdot(bits: u8, a: &[u64], b: &[u64]) -> u64 {
     )
 }
 
-/// `fdotN` without `exact` on 32-bit floats: the same steps as [`fdot`], each with the
-/// NaN rule of one IEEE operation (a NaN operand gives the first one quieted, an invalid
-/// operation the default NaN) instead of the rule for the whole op. The vISA back end
-/// emits those steps as single `mul`s and `add`s (in this operand order), and an
-/// inexact instruction's NaN results are open in Vulkan, so it needs no fix-up.
+/// `fdotN` without `exact` on 32-bit floats: [`fdot`]'s pairwise sum with each product
+/// that feeds an addition fused into it, as brw computes it (NIR's `fdot` reduction,
+/// then `nir_opt_algebraic`'s late `fadd(fmul(a, b), c)` to `ffma` where the back end
+/// fuses): `fma(a1, b1, a0 b0)`, `fma(a0, b0, fma(a2, b2, a1 b1))` and
+/// `fma(a3, b3, a2 b2) + fma(a1, b1, a0 b0)`. Vulkan lets a dot product contract so
+/// (its precision is inherited from the multiplications and additions, and SPIR-V
+/// allows their contraction without `NoContraction`). Each step has the NaN rule of one
+/// IEEE operation (a NaN operand gives the first one quieted, an invalid operation the
+/// default NaN); the vISA back end emits exactly these steps as `mul`, `mad` and
+/// `add`, and an inexact instruction's NaN results are open in Vulkan, so it needs no
+/// fix-up.
 pub(crate) fn fdot_inexact(a: &[u64], b: &[u64]) -> u64 {
     let add = |x: u64, y: u64| f_binop(32, x, y, |p, q| p + q, |p, q| p + q);
-    let p: Vec<u64> = a
-        .iter()
-        .zip(b)
-        .map(|(&x, &y)| f_binop(32, x, y, |p, q| p * q, |p, q| p * q))
-        .collect();
-    match p.len() {
-        2 => add(p[1], p[0]),
-        3 => add(add(p[2], p[1]), p[0]),
-        _ => add(add(p[3], p[2]), add(p[1], p[0])),
+    let mul = |i: usize| f_binop(32, a[i], b[i], |p, q| p * q, |p, q| p * q);
+    let fma = |i: usize, c: u64| ffma(32, a[i], b[i], c);
+    match a.len().min(b.len()) {
+        2 => fma(1, mul(0)),
+        3 => fma(0, fma(2, mul(1))),
+        _ => add(fma(3, mul(2)), fma(1, mul(0))),
     }
 }
 
@@ -380,6 +383,33 @@ pub(crate) fn bitfield_reverse(a: u64) -> u64 {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn inexact_dot_products_fuse_what_brw_fuses() {
+        let f = |x: f32| u64::from(x.to_bits());
+        // (1 + 2^-12)^2 = 1 + 2^-11 + 2^-24 exactly: a rounded product drops the 2^-24
+        // (a tie, to even), a fused one keeps it, so fma(a1, b1, a0 b0) with a0 b0 = -1
+        // is 2^-11 + 2^-24 (0x3a000400), where the product and a sum give 2^-11.
+        let e = 1.0 + 2f32.powi(-12);
+        assert_eq!(fdot_inexact(&[f(-1.0), f(e)], &[f(1.0), f(e)]), 0x3a00_0400);
+        // fdot3: fma(a0, b0, fma(a2, b2, a1 b1)): the inner fma is 1 + 2^-11 + 2^-24
+        // rounded once to 1 + 2^-11; minus 1 gives 2^-11.
+        assert_eq!(
+            fdot_inexact(&[f(-1.0), f(1.0), f(e)], &[f(1.0), f(0.0), f(e)]),
+            0x3a00_0000
+        );
+        // fdot4: fma(a3, b3, a2 b2) + fma(a1, b1, a0 b0), each half fused: the high half
+        // is 2^-11 + 2^-24 as above, the low half 3 * 2 + 0.5 * 0.5 = 6.25.
+        let hi = f32::from_bits(0x3a00_0400);
+        assert_eq!(
+            fdot_inexact(
+                &[f(0.5), f(3.0), f(-1.0), f(e)],
+                &[f(0.5), f(2.0), f(1.0), f(e)]
+            ),
+            f(6.25 + hi)
+        );
+    }
+
     use super::*;
 
     const ONE: u64 = 0x3f80_0000;
