@@ -209,16 +209,7 @@ fn srem(cx: &mut Ctx, r: Reg, a: Opnd, b: Opnd, floor: bool, signs: [bool; 2]) {
         // A non-zero remainder of operands of different signs moves by b; with one
         // operand non-negative, the signs differ when the other is negative.
         let (p1, p2) = (cx.pred(), cx.pred());
-        let sign = match signs {
-            [true, _] => b,
-            [_, true] => a,
-            _ => {
-                let sign = cx.temp(D);
-                cx.op("xor", sign, D, &[a, b]);
-                Opnd::Reg(sign)
-            }
-        };
-        let sign = Opnd::Reg(cx.in_reg(sign, D));
+        let sign = signs_differ(cx, a, b, signs);
         let (sr, ss) = (cx.src(Opnd::Reg(r), D), cx.src(sign, D));
         cx.line(&format!("cmp.ne {es} {p1} {sr} 0x0:d"));
         cx.line(&format!("cmp.lt {es} {p2} {ss} 0x0:d"));
@@ -240,8 +231,14 @@ fn sdiv(cx: &mut Ctx, r: Reg, a: Opnd, b: Opnd, signs: [bool; 2]) {
     let (ua, ub) = magnitudes(cx, a, b, signs);
     let q = cx.temp(UD);
     udiv(cx, q, ua, ub, false);
-    // The quotient is negative when exactly one operand is: with one non-negative,
-    // when the other is.
+    // The quotient is negative when exactly one operand is.
+    let sign = signs_differ(cx, a, b, signs);
+    negate_if_negative(cx, r, q, sign);
+}
+
+/// A register negative exactly when `a` and `b` have different signs: their `xor`, or
+/// with one known non-negative (`signs`), the other.
+fn signs_differ(cx: &mut Ctx, a: Opnd, b: Opnd, signs: [bool; 2]) -> Opnd {
     let sign = match signs {
         [true, _] => b,
         [_, true] => a,
@@ -251,8 +248,7 @@ fn sdiv(cx: &mut Ctx, r: Reg, a: Opnd, b: Opnd, signs: [bool; 2]) {
             Opnd::Reg(sign)
         }
     };
-    let sign = Opnd::Reg(cx.in_reg(sign, D));
-    negate_if_negative(cx, r, q, sign);
+    Opnd::Reg(cx.in_reg(sign, D))
 }
 
 /// `r = sign < 0 ? -m : m`.

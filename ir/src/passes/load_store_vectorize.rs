@@ -497,19 +497,27 @@ fn access_indices(func: &Function, inst: Inst) -> (u32, u32) {
     )
 }
 
-fn merge_loads(func: &mut Function, g: &Group) {
-    let first = g.parts[0].inst;
-    let (lo, hi) = (g.lo(), g.hi());
+/// What a merged access at `at` takes: its block, offset and indices (the access
+/// qualifiers of `at`'s part, the alignment of the lowest-addressed part).
+fn merged_operands(func: &mut Function, g: &Group, at: Inst) -> (Src, Src, [u32; 2]) {
+    let lo = g.lo();
     let lowest = g
         .parts
         .iter()
         .find(|p| p.offset == lo)
-        .expect("lowest")
+        .expect("a part starts at the group's lowest offset")
         .inst;
-    let (block_src, _) = srcs_of(func, first);
-    let (access, _) = access_indices(func, first);
+    let (block_src, _) = srcs_of(func, at);
+    let (access, _) = access_indices(func, at);
     let (_, align) = access_indices(func, lowest);
-    let offset = offset_src(func, g, lo, first);
+    let offset = offset_src(func, g, lo, at);
+    (block_src, offset, [access, align])
+}
+
+fn merge_loads(func: &mut Function, g: &Group) {
+    let first = g.parts[0].inst;
+    let (lo, hi) = (g.lo(), g.hi());
+    let (block_src, offset, indices) = merged_operands(func, g, first);
     let n = ((hi - lo) / 4) as u8;
     let mut b = Builder::new(func, Cursor::Before(first));
     b.span = b.func.inst_span(first);
@@ -518,7 +526,7 @@ fn merge_loads(func: &mut Function, g: &Group) {
             IntrinsicOp::LoadSsbo,
             None,
             &[block_src, offset],
-            &[access, align],
+            &indices,
             Some(Type::vec32(n)),
         )
         .expect("a load defines a value");
@@ -545,16 +553,7 @@ fn merge_loads(func: &mut Function, g: &Group) {
 fn merge_stores(func: &mut Function, g: &Group) {
     let last = g.parts.last().expect("a part").inst;
     let (lo, hi) = (g.lo(), g.hi());
-    let lowest = g
-        .parts
-        .iter()
-        .find(|p| p.offset == lo)
-        .expect("lowest")
-        .inst;
-    let (block_src, _) = srcs_of(func, last);
-    let (access, _) = access_indices(func, last);
-    let (_, align) = access_indices(func, lowest);
-    let offset = offset_src(func, g, lo, last);
+    let (block_src, offset, indices) = merged_operands(func, g, last);
     // The data, component by component in address order; a later store of the same
     // bytes cannot be in the group (it would have closed it).
     let mut parts: Vec<&Part> = g.parts.iter().collect();
@@ -577,7 +576,7 @@ fn merge_stores(func: &mut Function, g: &Group) {
         IntrinsicOp::StoreSsbo,
         None,
         &[Src::new(data), block_src, offset],
-        &[access, align],
+        &indices,
         None,
     );
     for p in &g.parts {

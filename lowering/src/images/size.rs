@@ -163,16 +163,19 @@ pub(crate) fn plan_size(access: &ImageAccess<'_>, ctx: &PlanCtx<'_>) -> Result<Q
         lod
     };
     let cube = access.dim == ImageDim::Cube;
-    if via_resinfo(access, device)? {
+    let resinfo = |surface| {
         let used = comps.min(coord_comps).min(3);
-        return Ok(Query::Resinfo(Resinfo {
+        Query::Resinfo(Resinfo {
             image: access.image,
             lod,
             channels: (1u8 << used) - 1,
             comps,
             cube,
-            surface: sampled_surface(access.format),
-        }));
+            surface,
+        })
+    };
+    if via_resinfo(access, device)? {
+        return Ok(resinfo(sampled_surface(access.format)));
     }
     let sampled_texture =
         access.qualifiers.contains(ir::Access::SAMPLED) && access.dim != ImageDim::Buffer;
@@ -185,15 +188,7 @@ pub(crate) fn plan_size(access: &ImageAccess<'_>, ctx: &PlanCtx<'_>) -> Result<Q
     if let Some(surface) = typed_surface
         .filter(|_| !sampled_texture && access.dim != ImageDim::Buffer && device.has_sampler)
     {
-        let used = comps.min(coord_comps).min(3);
-        return Ok(Query::Resinfo(Resinfo {
-            image: access.image,
-            lod,
-            channels: (1u8 << used) - 1,
-            comps,
-            cube,
-            surface,
-        }));
+        return Ok(resinfo(surface));
     }
     if sampled_texture && lod.is_some() {
         return Err(access.error(LowerErrorKind::SampledLevelsUnavailable));
