@@ -1,16 +1,19 @@
 //! Multiply-add fusion (`opt-peephole-ffma`), brw's `brw_nir_opt_peephole_ffma`: an
 //! `fadd` of an `fmul` becomes one `ffma`, which Intel's `mad` computes in one
-//! instruction with one rounding.
+//! instruction with one rounding. An `fsub` fuses too, as NIR sees it (brw lowers
+//! `fsub` to an `fadd` of an `fneg`, and `fneg (fmul a, b)` is `fmul (fneg a), b`):
+//! `c - a b` is `ffma(-a, b, c)` and `a b - c` is `ffma(a, b, -c)`, the negations
+//! exact (and free: the back end reads them as source modifiers).
 //!
 //! SPIR-V lets an implementation contract a multiplication and an addition that are not
 //! decorated `NoContraction` (GLSL's `precise`: NIR's `exact`), and brw fuses them as
 //! this pass does:
 //!
 //! * neither the `fadd` nor the `fmul` is `exact`;
-//! * every use of the `fmul` is an `fadd` (a product also read elsewhere would be
+//! * every use of the `fmul` is an `fadd` or `fsub` (a product also read elsewhere would be
 //!   computed twice: fusing would cost an instruction, not save one); each of those adds
 //!   becomes an `ffma` of the product's operands;
-//! * not `a + a`;
+//! * not `a + a` or `a - a`;
 //! * not when a constant read only there is an operand of the `fmul` and another one of
 //!   the `fadd`: the constants then fold into the two instructions' immediates, where a
 //!   three-source `mad` takes none before Gfx12 (brw's `any_alu_src_is_a_constant`).
@@ -46,10 +49,11 @@ impl Pass for PeepholeFfma {
     }
 }
 
-/// Who reads each value: `(reader, all readers are fadds)`, by value index.
+/// Who reads each value: how many readers, and whether all are `fadd`s or `fsub`s, by
+/// value index.
 struct Readers {
     count: Vec<u32>,
-    only_fadds: Vec<bool>,
+    only_adds: Vec<bool>,
 }
 
 impl Readers {
@@ -57,21 +61,22 @@ impl Readers {
         let n = func.num_value_ids();
         let mut r = Readers {
             count: vec![0; n],
-            only_fadds: vec![true; n],
+            only_adds: vec![true; n],
         };
         for inst in func.insts_in_order() {
             let data = func.inst(inst);
-            let is_fadd = matches!(&data.kind, InstKind::Alu(a) if a.op == AluOp::Fadd);
+            let is_add =
+                matches!(&data.kind, InstKind::Alu(a) if matches!(a.op, AluOp::Fadd | AluOp::Fsub));
             data.for_each_src(|s| {
                 let i = s.value.index();
                 r.count[i] += 1;
-                r.only_fadds[i] &= is_fadd;
+                r.only_adds[i] &= is_add;
             });
         }
         // An `if` reads its condition: never a float, but say so rather than assume.
         for id in 0..func.num_if_ids() {
             let cond = func.if_data(crate::entity::IfId::from_u32(id as u32)).cond;
-            r.only_fadds[cond.value.index()] = false;
+            r.only_adds[cond.value.index()] = false;
         }
         r
     }
@@ -89,19 +94,24 @@ impl Readers {
 fn fusable_mul(func: &Function, readers: &Readers, v: Value) -> Option<AluInst> {
     let def = func.value_def(v)?;
     let alu = func.inst(def).as_alu()?;
-    (alu.op == AluOp::Fmul && !alu.exact && readers.only_fadds[v.index()]).then(|| alu.clone())
+    (alu.op == AluOp::Fmul && !alu.exact && readers.only_adds[v.index()]).then(|| alu.clone())
 }
 
 fn fuse_function(func: &mut Function) -> bool {
     let readers = Readers::of(func);
-    let mut fused: Vec<(Inst, AluInst)> = Vec::new();
+    // Per fused add: the `ffma`, and which of its sources is negated (`fsub`).
+    let mut fused: Vec<(Inst, AluInst, Option<usize>)> = Vec::new();
     // Per product: how many of its reads the fusion took.
     let mut taken: std::collections::HashMap<Value, u32> = std::collections::HashMap::new();
     for inst in func.insts_in_order() {
         let Some(add) = func.inst(inst).as_alu() else {
             continue;
         };
-        if add.op != AluOp::Fadd || add.exact || add.srcs[0].value == add.srcs[1].value {
+        let sub = add.op == AluOp::Fsub;
+        if !matches!(add.op, AluOp::Fadd | AluOp::Fsub)
+            || add.exact
+            || add.srcs[0].value == add.srcs[1].value
+        {
             continue;
         }
         let Some((k, mul)) =
@@ -121,13 +131,22 @@ fn fuse_function(func: &mut Function) -> bool {
             swizzle: via.compose(s.swizzle, func.value_type(s.value).num_components()),
         };
         let srcs = [operand(mul.srcs[0]), operand(mul.srcs[1]), add.srcs[1 - k]];
-        fused.push((inst, AluInst::new(AluOp::Ffma, srcs)));
+        // `c - a b`: the first factor negated; `a b - c`: the addend.
+        let negate = sub.then_some(if k == 1 { 0 } else { 2 });
+        fused.push((inst, AluInst::new(AluOp::Ffma, srcs), negate));
         let product = add.srcs[k].value;
         // `a + a` was skipped, so this add reads the product once.
         *taken.entry(product).or_default() += 1;
     }
     let changed = !fused.is_empty();
-    for (inst, ffma) in fused {
+    for (inst, mut ffma, negate) in fused {
+        if let Some(i) = negate {
+            let s = ffma.srcs[i];
+            let ty = func.src_type(s);
+            let mut b = crate::builder::Builder::new(func, crate::function::Cursor::Before(inst));
+            b.span = b.func.inst_span(inst);
+            ffma.srcs[i] = Src::new(b.alu_typed(AluOp::Fneg, &[s], ty));
+        }
         func.inst_mut(inst).kind = InstKind::Alu(ffma);
     }
     // A product every read of which was fused is dead: removed here rather than by a
@@ -165,6 +184,21 @@ mod tests {
         let out = fused(&t);
         assert!(out.contains("%5 = ffma %1, %2, %3"), "{out}");
         assert!(out.contains("%6 = ffma %1, %2, %1"), "{out}");
+        assert!(!out.contains("fmul"), "{out}");
+    }
+
+    #[test]
+    fn subtractions_fuse_with_a_negated_operand() {
+        let t = format!(
+            "{HEAD}    32   %4 = fmul %1, %2\n    32   %5 = fsub %3, %4\n    32   %6 = fmul %2, %3\n    32   %7 = fsub %6, %5\n    32   %9 = fsub %5, %5\n    32   %8 = load_const (0x00000000)\n    @store_ssbo (%9, %8, %8) (access=none, align_mul=4)\n    @store_ssbo (%7, %8, %8) (access=none, align_mul=4)\n}}\n"
+        );
+        let out = fused(&t);
+        // %3 - %1 %2 is ffma(-%1, %2, %3); %2 %3 - %5 is ffma(%2, %3, -%5); %5 - %5 stays.
+        assert!(out.contains("= fneg %1\n"), "{out}");
+        assert!(out.contains("%5 = ffma %"), "{out}");
+        assert!(out.contains("= fneg %5\n"), "{out}");
+        assert!(out.contains("%7 = ffma %2, %3, %"), "{out}");
+        assert!(out.contains("%9 = fsub %5, %5"), "{out}");
         assert!(!out.contains("fmul"), "{out}");
     }
 
