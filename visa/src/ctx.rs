@@ -129,6 +129,9 @@ pub struct Ctx<'a> {
     /// The registers the kernel's scratch accesses read, computed at its start
     /// ([`crate::scratch::prolog`]); `None` when the kernel makes none.
     pub scratch_regs: Option<ScratchRegs>,
+    /// Upper bounds of the function's values, remembered across the kernel (the
+    /// divisions ask whether their operands are non-negative: [`crate::idiv`]).
+    pub upper_bounds: ir::range_analysis::UpperBounds<'a>,
     body: String,
     inst: Option<Inst>,
     /// Per value: its first variable and the components each variable holds (a
@@ -208,6 +211,10 @@ impl<'a> Ctx<'a> {
             param_dwords: HashMap::new(),
             shuffle_staging: None,
             scratch_regs: None,
+            upper_bounds: ir::range_analysis::UpperBounds::new(
+                func,
+                ir::range_analysis::UpperBoundConfig::vulkan(shader.local_size),
+            ),
             body: String::with_capacity(func.num_inst_ids() * 64),
             inst: None,
             values: vec![None; func.num_value_ids()],

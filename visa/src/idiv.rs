@@ -28,7 +28,6 @@ use crate::ctx::{Ctx, Opnd, Reg};
 use crate::error::EmitError;
 use crate::ops::{bool_from_bit0, widen};
 use crate::vtype::VType;
-use ir::range_analysis::{UpperBoundConfig, UpperBounds};
 use ir::{AluInst, AluOp, Value};
 
 const UD: VType = VType::Ud;
@@ -39,12 +38,14 @@ const F: VType = VType::F;
 pub fn emit(cx: &mut Ctx, alu: &AluInst, dest: Value, bits: u8) -> Result<(), EmitError> {
     let n = cx.func.value_type(dest).num_components();
     let signed = matches!(alu.op, AluOp::Idiv | AluOp::Irem | AluOp::Imod);
-    let mut bounds = UpperBounds::new(cx.func, UpperBoundConfig::vulkan(cx.shader.local_size));
     for i in 0..n {
         // Whether each operand is known non-negative (read as signed at `bits`).
         let signs = [0, 1].map(|k| {
             let s = alu.srcs[k];
-            bits > 1 && bounds.non_negative(s.value, s.swizzle.component(i))
+            bits > 1
+                && cx
+                    .upper_bounds
+                    .non_negative(s.value, s.swizzle.component(i))
         });
         let (a, b) = (cx.comp(alu.srcs[0], i)?, cx.comp(alu.srcs[1], i)?);
         let d = cx.dest(dest, i)?;

@@ -91,10 +91,8 @@ impl Writes {
                 let block = match i.op {
                     StoreSsbo => i.srcs[1],
                     SsboAtomic | SsboAtomicSwap => i.srcs[0],
-                    LoadSsbo | LoadGlobal | LoadShared | StoreShared | SharedAtomic
-                    | SharedAtomicSwap | LoadScratch | StoreScratch | LoadUbo
-                    | LoadPushConstant | LoadConstant | GetSsboSize | ImageLoad | ImageSize
-                    | ImageSamples | ImageLevels | ImageLoadParam => continue,
+                    LoadSsbo | LoadGlobal => continue,
+                    op if apart_from_buffers(op) => continue,
                     op if op.info().can_eliminate => continue,
                     // Global and image writes, group copies, messages, barriers.
                     _ => {
@@ -299,11 +297,10 @@ fn effect(func: &Function, inst: Inst) -> Effect {
             None => Effect::All,
         },
         LoadGlobal => Effect::ReadsAny,
-        // Memory the storage buffers cannot alias, and values of registers.
-        LoadShared | StoreShared | SharedAtomic | SharedAtomicSwap | LoadScratch | StoreScratch
-        | LoadUbo | LoadPushConstant | LoadConstant | GetSsboSize | ImageLoad | ImageSize
-        | ImageSamples | ImageLevels | ImageLoadParam | ImageStore | ImageAtomic
-        | ImageAtomicSwap => Effect::None,
+        // Images are memory of their own in NIR's modes (a texel buffer's writes count
+        // for `Writes::any` only).
+        ImageStore | ImageAtomic | ImageAtomicSwap => Effect::None,
+        op if apart_from_buffers(op) => Effect::None,
         // System values, subgroup operations and the like; a message (its loads too)
         // may reach buffer memory in ways the pass does not follow.
         op if op.info().can_eliminate
@@ -316,6 +313,31 @@ fn effect(func: &Function, inst: Inst) -> Effect {
         }
         _ => Effect::All,
     }
+}
+
+/// Whether `op` only reads or writes memory storage buffers cannot alias (workgroup,
+/// scratch, uniform and push-constant memory, the shader's constants, image reads and
+/// queries) or a buffer's size.
+fn apart_from_buffers(op: IntrinsicOp) -> bool {
+    use IntrinsicOp::*;
+    matches!(
+        op,
+        LoadShared
+            | StoreShared
+            | SharedAtomic
+            | SharedAtomicSwap
+            | LoadScratch
+            | StoreScratch
+            | LoadUbo
+            | LoadPushConstant
+            | LoadConstant
+            | GetSsboSize
+            | ImageLoad
+            | ImageSize
+            | ImageSamples
+            | ImageLevels
+            | ImageLoadParam
+    )
 }
 
 /// Whether accesses at `a_key` `[a_lo, a_hi)` and `b_key` `[b_lo, b_hi)` may touch a
