@@ -57,7 +57,6 @@ use access::ImageAccess;
 use context::{EmitCtx, PlanCtx, Route, UntypedReason};
 use ir::passes::{Pass, PassError};
 use ir::{ImageDecl, ImageDim, ImageId, Inst, IntrinsicClass, IntrinsicOp, Shader};
-use std::collections::HashMap;
 
 /// Lowers every image intrinsic of every function of `shader` for `device`. On a
 /// device without LSC the messages are then the legacy data port's
@@ -116,15 +115,16 @@ pub(crate) fn plan_shader(
         address_plans: AddressPlans::new(device),
         surfaces: vec![None; images.len()],
     };
-    let mut errors: Vec<(usize, Inst, LowerError)> = Vec::new();
-    let mut plans: Vec<Vec<(Inst, Plan)>> = Vec::with_capacity(shader.functions.len());
+    // Each plan and error with its function and position in program order.
+    let mut errors: Vec<((usize, usize), LowerError)> = Vec::new();
+    let mut plans: Vec<Vec<(usize, Inst, Plan)>> = Vec::with_capacity(shader.functions.len());
     // Sizes are planned last: a storage image's size comes from the surface its other
     // accesses bind when that is a typed one (see `size`).
-    let mut sizes: Vec<(usize, Inst, u16)> = Vec::new();
+    let mut sizes: Vec<(usize, usize, Inst, u16)> = Vec::new();
     for (fi, func) in shader.functions.iter().enumerate() {
         let mut fplans = Vec::new();
         let read = func.components_read();
-        for inst in func.insts_in_order() {
+        for (pos, inst) in func.insts_in_order().into_iter().enumerate() {
             let Some(intr) = func.inst(inst).as_intrinsic() else {
                 continue;
             };
@@ -133,12 +133,12 @@ pub(crate) fn plan_shader(
             }
             let dest_read = func.inst(inst).dest.map_or(0, |d| read[d.index()]);
             if intr.op == IntrinsicOp::ImageSize {
-                sizes.push((fi, inst, dest_read));
+                sizes.push((fi, pos, inst, dest_read));
                 continue;
             }
             plan_one(
                 shader,
-                fi,
+                (fi, pos),
                 inst,
                 dest_read,
                 &mut ctx,
@@ -148,10 +148,10 @@ pub(crate) fn plan_shader(
         }
         plans.push(fplans);
     }
-    for (fi, inst, dest_read) in sizes {
+    for (fi, pos, inst, dest_read) in sizes {
         plan_one(
             shader,
-            fi,
+            (fi, pos),
             inst,
             dest_read,
             &mut ctx,
@@ -159,29 +159,22 @@ pub(crate) fn plan_shader(
             &mut errors,
         );
     }
-    // Plans and errors in program order again.
-    let orders: Vec<HashMap<Inst, usize>> = shader
-        .functions
-        .iter()
-        .map(|func| {
-            func.insts_in_order()
-                .into_iter()
-                .enumerate()
-                .map(|(i, inst)| (inst, i))
-                .collect()
-        })
-        .collect();
-    for (order, fplans) in orders.iter().zip(&mut plans) {
-        fplans.sort_by_key(|(inst, _)| order.get(inst).copied());
-    }
     if errors.is_empty() {
+        // The sizes back in program order.
+        let plans = plans
+            .into_iter()
+            .map(|mut fplans| {
+                fplans.sort_by_key(|&(pos, _, _)| pos);
+                fplans.into_iter().map(|(_, inst, p)| (inst, p)).collect()
+            })
+            .collect();
         Ok(ShaderPlans {
             plans,
             surfaces: ctx.surfaces,
         })
     } else {
-        errors.sort_by_key(|(fi, inst, _)| (*fi, orders[*fi].get(inst).copied()));
-        Err(errors.into_iter().map(|(_, _, e)| e).collect())
+        errors.sort_by_key(|&(at, _)| at);
+        Err(errors.into_iter().map(|(_, e)| e).collect())
     }
 }
 
@@ -189,12 +182,12 @@ pub(crate) fn plan_shader(
 /// `dest_read` are read, into `fplans` or `errors`.
 fn plan_one(
     shader: &Shader,
-    fi: usize,
+    (fi, pos): (usize, usize),
     inst: Inst,
     dest_read: u16,
     ctx: &mut PlanCtx<'_>,
-    fplans: &mut Vec<(Inst, Plan)>,
-    errors: &mut Vec<(usize, Inst, LowerError)>,
+    fplans: &mut Vec<(usize, Inst, Plan)>,
+    errors: &mut Vec<((usize, usize), LowerError)>,
 ) {
     let func = &shader.functions[fi];
     let planned = ImageAccess::decode(func, inst, &shader.images, ctx.device, shader.subgroup_size)
@@ -207,9 +200,9 @@ fn plan_one(
             if let Some(surface) = p.surface() {
                 ctx.surfaces[access.image.image.index()] = Some(surface);
             }
-            fplans.push((inst, p));
+            fplans.push((pos, inst, p));
         }
-        Err(e) => errors.push((fi, inst, e)),
+        Err(e) => errors.push(((fi, pos), e)),
     }
 }
 
