@@ -62,6 +62,15 @@
 //! | `ffma x, y, ±0.0` | `fmul x, y` |
 //! | `fdiv x, y` | `fmul x, (frcp y)`; `frcp y` when `x` is `1.0` |
 //!
+//! A vector instruction that no rule matches as a whole but whose constant operand makes
+//! some components match one (`ffma %uv_step, (1.0, 0.0), %uv`, `iadd %p, (1, 0)`) is
+//! split by those components, each group of equal constants an instruction of its own,
+//! and put back together by a `vecN`; the groups are then simplified (`fadd` and a copy
+//! here). brw scalarizes every ALU instruction before NIR's algebraic pass
+//! (`nir_lower_alu_to_scalar`), so its rules see each component alone; the back end
+//! emits one instruction per component either way, and copy propagation forwards the
+//! `vecN`'s components to their readers.
+//!
 //! The last is the division Vulkan allows (2.5 ULP for `OpFDiv`) and Mesa's Intel back
 //! end emits; the executor evaluates an inexact `fdiv` the same way
 //! ([`crate::eval::eval_alu_flagged`]), so the rewrite keeps every bit.
@@ -117,7 +126,7 @@ fn simplify_inst(func: &mut Function, inst: Inst) -> bool {
     // constant; `imul` to `ishl`, then a shift fusion). Every rule makes the instruction
     // strictly simpler, so this terminates; the bound is a safety net.
     for _ in 0..8 {
-        match match_rules(func, inst) {
+        match match_rules(func, inst).or_else(|| match_lanes(func, inst)) {
             Some(rewrite) => {
                 apply(func, inst, rewrite);
                 changed = true;
@@ -160,10 +169,14 @@ enum Rewrite {
     /// then `exact` too, as NIR's `nir_search` makes a replacement exact when any
     /// instruction it matched was.
     AluThrough(AluOp, SmallVec<[NewSrc; 4]>, bool),
+    /// The instruction on each group of its components (ascending, every component in
+    /// exactly one group), put back together by a `vecN`.
+    Split(SmallVec<[SmallVec<[u8; 4]>; 4]>),
 }
 
 fn apply(func: &mut Function, inst: Inst, rewrite: Rewrite) {
     let kind = match rewrite {
+        Rewrite::Split(groups) => return split(func, inst, &groups),
         Rewrite::Copy(src) => InstKind::Alu(AluInst {
             op: AluOp::Mov,
             srcs: smallvec![src],
@@ -183,6 +196,157 @@ fn apply(func: &mut Function, inst: Inst, rewrite: Rewrite) {
         Rewrite::AluThrough(op, new_srcs, true) => alu_before(func, inst, op, new_srcs, true),
     };
     func.inst_mut(inst).kind = kind;
+}
+
+/// Rewrites `inst` as its instruction on each of `groups` and a `vecN` of their
+/// components, then simplifies the new instructions.
+fn split(func: &mut Function, inst: Inst, groups: &[SmallVec<[u8; 4]>]) {
+    let Some(alu) = func.inst(inst).as_alu().cloned() else {
+        return;
+    };
+    let Some(dest) = func.inst(inst).dest.map(|d| func.value_type(d)) else {
+        return;
+    };
+    let n = dest.num_components() as usize;
+    let Some(vec) = AluOp::vec(n as u8) else {
+        return;
+    };
+    let mut lanes: SmallVec<[Option<Src>; 16]> = smallvec![None; n];
+    let mut parts: SmallVec<[Inst; 4]> = SmallVec::new();
+    {
+        let mut b = Builder::new(func, Cursor::Before(inst));
+        b.span = b.func.inst_span(inst);
+        b.exact = alu.exact;
+        for group in groups {
+            let srcs: SmallVec<[Src; 4]> = alu
+                .srcs
+                .iter()
+                .map(|s| {
+                    let comps: SmallVec<[u8; 4]> =
+                        group.iter().map(|&i| s.swizzle.component(i)).collect();
+                    Src::swizzled(s.value, &comps).unwrap_or(*s)
+                })
+                .collect();
+            let ty = Type::new(dest.bit_size(), group.len() as u8).unwrap_or(dest);
+            let part = b.alu_typed(alu.op, &srcs, ty);
+            for (k, &i) in group.iter().enumerate() {
+                lanes[i as usize] = if group.len() == 1 {
+                    Some(Src::new(part))
+                } else {
+                    Src::swizzled(part, &[k as u8])
+                };
+            }
+            parts.extend(b.func.value_def(part));
+        }
+    }
+    // Every component is in a group (`lane_groups`); the parts are dead otherwise.
+    let Some(srcs) = lanes.into_iter().collect::<Option<SmallVec<_>>>() else {
+        return;
+    };
+    func.inst_mut(inst).kind = InstKind::Alu(AluInst {
+        op: vec,
+        srcs,
+        exact: false,
+    });
+    for part in parts {
+        simplify_inst(func, part);
+    }
+}
+
+/// The split of a vector instruction some of whose components match a rule alone.
+fn match_lanes(func: &Function, inst: Inst) -> Option<Rewrite> {
+    let data = func.inst(inst);
+    let alu = data.as_alu()?;
+    let info = alu.op.info();
+    if alu.srcs.len() != info.num_inputs as usize || info.output_size != 0 {
+        return None;
+    }
+    let dest = func.value_type(data.dest?);
+    let n = dest.num_components() as usize;
+    let ops: SmallVec<[Operand; 4]> = alu
+        .srcs
+        .iter()
+        .map(|&s| operand(func, s, n))
+        .collect::<Option<_>>()?;
+    lane_groups(alu, &ops, n as u8, dest.bit_size())
+}
+
+/// Whether component `i` of a vector `alu` alone matches a rule by its constant operands
+/// (the table's constant rules, component by component).
+fn lane_matches(alu: &AluInst, ops: &[Operand], i: u8, bits: u8) -> bool {
+    use AluOp::*;
+    let lane = |k: usize| ops[k].konst.map(|v| v[ops[k].comp(i) as usize]);
+    let ones = bit_mask(bits);
+    let sign = 1u64 << (bits - 1);
+    let zero = |k: usize| lane(k).is_some_and(|v| v & !sign == 0);
+    let is = |k: usize, c: u64| lane(k) == Some(c);
+    let one = float_one(bits);
+    match alu.op {
+        Iadd | Isub | Ior | Ixor => is(1, 0),
+        Imul => is(1, 0) || is(1, 1) || is(1, ones),
+        Iand | Umin | Umax => is(1, 0) || is(1, ones),
+        Ishl | Ishr | Ushr => lane(1).is_some_and(|v| v & (bits.max(8) as u64 - 1) == 0),
+        Fmul if !alu.exact => zero(1) || is(1, one),
+        Fadd | Fsub if !alu.exact => zero(1),
+        Ffma if !alu.exact => zero(0) || zero(1) || is(0, one) || is(1, one) || zero(2),
+        _ => false,
+    }
+}
+
+/// The groups a vector instruction that no rule matched splits into, if some component
+/// alone would match one: the matching components grouped by their constants, the others
+/// together.
+fn lane_groups(alu: &AluInst, ops: &[Operand], n: u8, bits: u8) -> Option<Rewrite> {
+    if n < 2
+        || !ops.iter().any(|o| {
+            o.is_const()
+                && !o.konst_iter().is_some_and(|mut c| {
+                    let first = c.next();
+                    c.all(|v| Some(v) == first)
+                })
+        })
+    {
+        return None;
+    }
+    let info = alu.op.info();
+    if info
+        .input_sizes
+        .iter()
+        .take(alu.srcs.len())
+        .any(|&s| s != 0)
+    {
+        return None;
+    }
+    let key = |i: u8| -> SmallVec<[Option<u64>; 4]> {
+        ops.iter()
+            .map(|o| o.konst.map(|v| v[o.comp(i) as usize]))
+            .collect()
+    };
+    let mut groups: SmallVec<[SmallVec<[u8; 4]>; 4]> = SmallVec::new();
+    let mut rest: SmallVec<[u8; 4]> = SmallVec::new();
+    let mut keys: SmallVec<[SmallVec<[Option<u64>; 4]>; 4]> = SmallVec::new();
+    for i in 0..n {
+        if !lane_matches(alu, ops, i, bits) {
+            rest.push(i);
+            continue;
+        }
+        let k = key(i);
+        match keys.iter().position(|x| *x == k) {
+            Some(g) => groups[g].push(i),
+            None => {
+                keys.push(k);
+                groups.push(smallvec![i]);
+            }
+        }
+    }
+    if groups.is_empty() {
+        return None;
+    }
+    if !rest.is_empty() {
+        groups.push(rest);
+    }
+    groups.sort_by_key(|g| g[0]);
+    Some(Rewrite::Split(groups))
 }
 
 /// The instruction `op` of `new_srcs`, whose new constants and reciprocals go before
