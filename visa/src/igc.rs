@@ -197,20 +197,31 @@ pub fn find_tool() -> Option<PathBuf> {
 /// `-waClearHDCWrite` on TGL (Wa_1807084924: an HDC fence with commit when the kernel
 /// writes memory) and `-waLscUgmFence` on DG2 (Wa_22013689345: a UGM fence when it
 /// writes global memory without write-back caching or runs an atomic without a return).
+/// Before Gfx12.5, `-enableStructurizer` has the finalizer turn `goto`s that form an
+/// `if`/`else` or a loop into the hardware's `if`/`else`/`endif` and `while` (one
+/// instruction each where a `goto` over an `else` costs a flag write, the `goto` and a
+/// `join`), as IGC asks there; on DG2 and later IGC keeps `goto`/`join`.
 pub fn finalizer_options(platform: &str) -> &'static [&'static str] {
     match platform {
-        "BDW" => &["-hasRNEandDenorm", "-boundsChecking"],
-        "SKL" => &["-hasRNEandDenorm", "-boundsChecking", "-enablePreemption"],
+        "BDW" => &["-hasRNEandDenorm", "-boundsChecking", "-enableStructurizer"],
+        "SKL" => &[
+            "-hasRNEandDenorm",
+            "-boundsChecking",
+            "-enablePreemption",
+            "-enableStructurizer",
+        ],
         "ICLLP" => &[
             "-hasRNEandDenorm",
             "-boundsChecking",
             "-enablePreemption",
             "-noSendSrcDstOverlap",
+            "-enableStructurizer",
         ],
         "TGLLP" => &[
             "-hasRNEandDenorm",
             "-boundsChecking",
             "-enablePreemption",
+            "-enableStructurizer",
             "-noMaskWA",
             "-noScalarJmp",
             "-waClearHDCWrite",

@@ -10,7 +10,9 @@
 //! `join`, `if`, `else`, `endif`, `while`, `break`, `cont`, `halt` to each label they
 //! name and to the next instruction), so "every path" includes paths no lane takes. An
 //! unpredicated `jmpi`, `goto` or `while` sends every lane to its labels (an
-//! unpredicated backward `goto.b` to its UIP, the loop's head). An end-of-thread send has no successor: whatever
+//! unpredicated backward `goto.b` to its UIP, the loop's head), except that a `while`
+//! some `break` names (its UIP: the lanes that broke out wait there) also goes on: once
+//! every lane has broken out, it has none left to send back. An end-of-thread send has no successor: whatever
 //! follows it in the listing (GenX_IR puts a labelled `nop` there) runs only if a
 //! branch leads to it.
 
@@ -45,6 +47,18 @@ impl ThreadExits {
                 _ => code.push(l),
             }
         }
+        // The instructions a `break` leads to: a loop's `while` is left there.
+        let broken_to: std::collections::HashSet<usize> = code
+            .iter()
+            .map(|l| Instruction::read(l))
+            .filter(|i| i.op.split('.').next() == Some("break"))
+            .flat_map(|i| {
+                i.operands
+                    .iter()
+                    .filter_map(|t| labels.get(t).copied())
+                    .collect::<Vec<_>>()
+            })
+            .collect();
         let mut exits = ThreadExits::default();
         let mut seen = vec![false; code.len()];
         let mut work = if code.is_empty() { vec![] } else { vec![0] };
@@ -110,8 +124,11 @@ impl ThreadExits {
                             .push(format!("a jump without a label `{}`", code[pc]));
                     }
                     // An unpredicated `goto` or `while` sends every lane to its
-                    // labels; other SIMD branches may also go on.
-                    inst.predicated || (inst.kind == Kind::SimdBranch && !inst.all_lanes_branch())
+                    // labels (but a `while` a `break` leads to is left when every
+                    // lane has broken out); other SIMD branches may also go on.
+                    inst.predicated
+                        || (inst.kind == Kind::SimdBranch && !inst.all_lanes_branch())
+                        || (inst.op.split('.').next() == Some("while") && broken_to.contains(&pc))
                 }
                 Kind::Other => true,
             };
@@ -306,5 +323,30 @@ L2:
 (W)     send.gtwy (8|M0)         null     r127    null:0  0x0            0x02000010           {EOT}
 ";
         assert!(ThreadExits::of(forward).open.is_empty());
+    }
+
+    #[test]
+    fn a_structured_loop_is_left_by_its_break() {
+        // GenX_IR's SKL listing (with `-enableStructurizer`) of a loop whose only way out
+        // is a `break`: its UIP is the `while`, which goes on once every lane broke out.
+        let looped = "loop1_head:
+(f0.1)  break (16|M0)                        L2                L2
+        add (16|M0)              r3.0<1>:ud    r3.0<8;8,1>:ud    0x1:uw
+L2:
+        while (16|M0)                        loop1_head
+loop1_end:
+(W)     send (8|M0)              null     r127    0x27            0x02000010           {EOT} // spawner; end of thread
+";
+        let e = ThreadExits::of(looped);
+        assert!(e.open.is_empty(), "{e:?}");
+        assert_eq!(e.end_of_thread.len(), 1);
+        // Without the break the `while` never lets its lanes go.
+        let endless = looped.replace(
+            "(f0.1)  break (16|M0)                        L2                L2\n",
+            "",
+        );
+        assert_ne!(endless, looped);
+        let e = ThreadExits::of(&endless);
+        assert!(e.open.is_empty() && e.end_of_thread.is_empty(), "{e:?}");
     }
 }
