@@ -6,15 +6,25 @@
 //! defined).
 //!
 //! Each phi in program order tries to join each of its sources' classes: a source read
-//! whole (no swizzle) of the same type, both SIMT values defined by ALU instructions or
-//! phis (not uniform, folded, constant, undefined, or a message's or subgroup
-//! operation's result, which may write lanes the execution mask leaves off), when no
+//! whole (no swizzle) of the same type, both SIMT values defined by ALU instructions,
+//! phis or messages (below; not uniform, folded, constant, undefined, or a subgroup
+//! operation's result, which writes lanes the execution mask leaves off), when no
 //! member of one class is live just after the definition of a
 //! member of the other. A value read by the instruction that defines another member
 //! counts as live there too, unless that instruction is one vISA instruction per
 //! component reading only the same component of it (`add`, `mul`, `mad`, `sel`, the
 //! logic ops and shifts of 32-bit values): a longer expansion may write its destination
 //! before it has read all its sources.
+//!
+//! A message's result (a load, a sampler response, an atomic's old value) may share
+//! the variable of the phi it feeds in the shape IGC's own kernels give it, `if (c) v =
+//! load; else v = 0` with the load written straight into `v`: the message is the only
+//! one in its class, outside every loop, and before every other member in program
+//! order. vISA returns a message's data to the enabled channels only (`3D_LOAD`: "only
+//! the enabled pixels are returned"; LSC: inactive lanes are annulled), but the hardware
+//! writes whole registers and the finalizer keeps the difference; in that shape no lane
+//! off at the message holds a value of the class yet (every other member is written
+//! later, under the mask), so nothing depends on it.
 
 use crate::fold::Fold;
 use crate::liveness::Liveness;
@@ -147,10 +157,12 @@ fn interfere(l: &mut After<'_>, a: Value, b: Value) -> bool {
 }
 
 /// The phi classes of `func`: `eligible` says which values may share a variable (SIMT
-/// values defined by an instruction), `folds` how values are folded into their uses.
+/// values defined by an instruction), `writes_all_lanes` which of them a message writes
+/// (see the module documentation), `folds` how values are folded into their uses.
 pub fn classes(
     func: &Function,
     eligible: &dyn Fn(Value) -> bool,
+    writes_all_lanes: &dyn Fn(Value) -> bool,
     folds: &[Option<Fold>],
 ) -> Classes {
     let n = func.num_value_ids();
@@ -176,6 +188,32 @@ pub fn classes(
         live: Liveness::new(func, &operands),
         after_def: HashMap::new(),
     };
+    // Program order, and whether a value is defined inside a loop.
+    let mut position = vec![u32::MAX; n];
+    for (k, i) in func.insts_in_order().into_iter().enumerate() {
+        if let Some(d) = func.inst(i).dest {
+            position[d.index()] = k as u32;
+        }
+    }
+    let in_loop = |v: Value| {
+        func.value_def(v)
+            .and_then(|d| func.inst_block(d))
+            .is_none_or(|b| func.enclosing_loop(ir::CfNode::Block(b)).is_some())
+    };
+    // A class may hold one message result, written before all its other members.
+    let lanes_safe = |all: &[Value]| {
+        let mut written = all.iter().filter(|&&v| writes_all_lanes(v));
+        match (written.next(), written.next()) {
+            (None, _) => true,
+            (Some(_), Some(_)) => false,
+            (Some(&m), None) => {
+                !in_loop(m)
+                    && all
+                        .iter()
+                        .all(|&v| v == m || position[v.index()] > position[m.index()])
+            }
+        }
+    };
     for (p, srcs) in phis {
         if !eligible(p) {
             continue;
@@ -191,6 +229,10 @@ pub fn classes(
             }
             let a = members.get(&lp).cloned().unwrap_or_else(|| vec![lp]);
             let b = members.get(&ls).cloned().unwrap_or_else(|| vec![ls]);
+            let joined: Vec<Value> = a.iter().chain(&b).copied().collect();
+            if !lanes_safe(&joined) {
+                continue;
+            }
             let clash = a
                 .iter()
                 .any(|&x| b.iter().any(|&y| interfere(&mut live, x, y)));
@@ -223,7 +265,7 @@ mod tests {
             f.value_def(v)
                 .is_some_and(|d| !matches!(f.inst(d).kind, InstKind::LoadConst(_)))
         };
-        let c = classes(f, &eligible, &folds);
+        let c = classes(f, &eligible, &|_| false, &folds);
         (s, c)
     }
 

@@ -25,7 +25,7 @@ use crate::error::{EmitError, EmitErrorKind};
 use crate::fold::Fold;
 use crate::target::Target;
 use crate::vtype::VType;
-use ir::{Function, Inst, InstKind, Shader, Src, Type, Value};
+use ir::{Function, Inst, InstKind, IntrinsicOp, Shader, Src, Type, Value};
 use lowering::Device;
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -188,17 +188,26 @@ impl<'a> Ctx<'a> {
         let abi = AbiBuilder::new(t.simd, t.grf, &mut decls);
         let folds = crate::fold::folds(func, t.family.has_add3());
         let uniform = crate::uniform::uniform_values(func);
+        // A message that writes one value per lane (a load, a sampler response, an
+        // atomic's old value): `coalesce` lets it share a phi's variable only in the
+        // shape IGC's kernels do.
+        let message = |v: Value| {
+            func.value_def(v)
+                .and_then(|d| func.inst(d).as_intrinsic())
+                .is_some_and(|i| writes_per_lane(i.op))
+        };
         let eligible = |v: Value| {
             !uniform.get(v.index()).copied().unwrap_or(true)
                 && folds.get(v.index()).copied().flatten().is_none()
                 // ALU results and phis, which the kernel writes under the execution
-                // mask: a message's writeback or a subgroup operation may write lanes
-                // the mask leaves off, where another value sharing the variable lives.
-                && func.value_def(v).is_some_and(|d| {
-                    matches!(func.inst(d).kind, InstKind::Alu(_) | InstKind::Phi(_))
-                })
+                // mask, and per-lane message results; a subgroup operation writes
+                // lanes the mask leaves off.
+                && (message(v)
+                    || func.value_def(v).is_some_and(|d| {
+                        matches!(func.inst(d).kind, InstKind::Alu(_) | InstKind::Phi(_))
+                    }))
         };
-        let classes = crate::coalesce::classes(func, &eligible, &folds);
+        let classes = crate::coalesce::classes(func, &eligible, &message, &folds);
         Ctx {
             shader,
             func,
@@ -965,4 +974,37 @@ pub struct ScratchRegs {
     /// Per lane, one `ud`: `4 * lane`, plus the thread's scratch pointer on the legacy
     /// data port: the address of the lane's dword 0.
     pub lanes: Reg,
+}
+
+/// Whether `op` is a message whose result holds one value per lane (see
+/// [`crate::coalesce`]): loads, sampler responses, atomics.
+fn writes_per_lane(op: IntrinsicOp) -> bool {
+    use IntrinsicOp::*;
+    matches!(
+        op,
+        LoadGlobal
+            | GlobalAtomic
+            | GlobalAtomicSwap
+            | LoadSsbo
+            | LoadShared
+            | SsboAtomic
+            | SsboAtomicSwap
+            | SharedAtomic
+            | SharedAtomicSwap
+            | LscLoad
+            | LscLoadQuad
+            | LscAtomic
+            | SamplerLd
+            | SamplerLdLz
+            | SamplerLdMcs
+            | SamplerLd2dmsW
+            | SamplerSampleL
+            | SamplerGather4
+            | DpTypedRead
+            | DpTypedAtomic
+            | DpUntypedRead
+            | DpUntypedAtomic
+            | DpByteScatteredRead
+            | DpDwordScatteredRead
+    )
 }
