@@ -1,5 +1,7 @@
 //! The storage-buffer vectorizer (`opt-load-store-vectorize`, which the lowering runs)
-//! over random sequences of loads, stores and atomics of three buffers: every shader,
+//! and the dead-write elimination (`opt-dead-write`, in the lowering's optimization
+//! loop; stores of the same bytes meet here often) over random sequences of loads,
+//! stores and atomics of three buffers: every shader,
 //! lowered for DG2 and SKL, does what the original does, as the verifier checks it
 //! (every access and every byte of every buffer afterwards).
 //!

@@ -332,7 +332,7 @@ impl PassRegistry {
     /// The passes of this crate: `const-fold`, `algebraic`, `copy-prop`, `cse`, `dce`,
     /// NIR's control-flow passes (`opt-dead-cf`, `opt-trivial-continues`, `opt-if`,
     /// `opt-peephole-select`, `opt-undef`, `opt-remove-phis`, `opt-loop-unroll`),
-    /// `opt-idiv-const`, `opt-load-store-vectorize`, `opt-peephole-ffma`,
+    /// `opt-idiv-const`, `opt-load-store-vectorize`, `opt-dead-write`, `opt-peephole-ffma`,
     /// `optimize` (the loop over all of them), `cleanup` (the loop over the first five;
     /// option `max-iterations=N`), `lower-compute-system-values` and
     /// `lower-non-uniform-access`.
@@ -426,6 +426,11 @@ impl PassRegistry {
             "opt-load-store-vectorize",
             "32-bit load_ssbo and store_ssbo of adjacent bytes in one block as one access of up to four components (nir_opt_load_store_vectorize)",
             simple::<super::load_store_vectorize::LoadStoreVectorize>,
+        );
+        r.register(
+            "opt-dead-write",
+            "store_ssbo whose bytes a later store of the block writes again, nothing reading them between, removed (nir_opt_dead_write_vars)",
+            simple::<super::dead_write::DeadWrite>,
         );
         r.register(
             "opt-peephole-ffma",
@@ -892,7 +897,7 @@ mod tests {
         assert!(matches!(&e, PipelineError::UnknownPass { name, .. } if name == "frobnicate"));
         assert_eq!(
             e.to_string(),
-            "unknown pass `frobnicate` (known passes: const-fold, algebraic, copy-prop, copy-prop-shared, cse, dce, opt-dead-cf, opt-trivial-continues, opt-if, opt-peephole-select, opt-undef, opt-remove-phis, opt-loop-unroll, opt-idiv-const, opt-load-store-vectorize, opt-peephole-ffma, lower-compute-system-values, optimize, cleanup, lower-non-uniform-access)"
+            "unknown pass `frobnicate` (known passes: const-fold, algebraic, copy-prop, copy-prop-shared, cse, dce, opt-dead-cf, opt-trivial-continues, opt-if, opt-peephole-select, opt-undef, opt-remove-phis, opt-loop-unroll, opt-idiv-const, opt-load-store-vectorize, opt-dead-write, opt-peephole-ffma, lower-compute-system-values, optimize, cleanup, lower-non-uniform-access)"
         );
         let e = PassManager::parse_pipeline("cleanup(max-iterations=0)", &r).unwrap_err();
         assert_eq!(

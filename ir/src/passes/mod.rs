@@ -5,6 +5,7 @@
 //! and print the shader after each one, and records per-pass timings.
 
 pub mod algebraic;
+mod buffer_access;
 pub mod cleanup;
 pub mod compute_system_values;
 pub mod const_fold;
@@ -13,6 +14,7 @@ pub mod copy_prop_shared;
 pub mod cse;
 pub mod dce;
 pub mod dead_cf;
+pub mod dead_write;
 pub mod idiv_const;
 pub mod load_store_vectorize;
 pub mod loop_unroll;
@@ -35,6 +37,7 @@ pub use copy_prop_shared::CopyPropShared;
 pub use cse::Cse;
 pub use dce::Dce;
 pub use dead_cf::DeadCf;
+pub use dead_write::DeadWrite;
 pub use idiv_const::IdivConst;
 pub use load_store_vectorize::LoadStoreVectorize;
 pub use loop_unroll::LoopUnroll;

@@ -1,0 +1,209 @@
+//! Storage-buffer accesses as the memory passes read them (`opt-load-store-vectorize`,
+//! `opt-dead-write`): which block and bytes a `load_ssbo` or `store_ssbo` touches, and
+//! what any other instruction may do to buffer memory, after NIR's
+//! `nir_opt_load_store_vectorize` and `nir_opt_dead_write_vars`.
+//!
+//! - An access's offset is read as `base + constant` through `iadd`s of constants (the
+//!   `algebraic` pass makes address arithmetic of this shape). Two accesses of the same
+//!   block (the same constant or the same value), base and qualifiers are compared by
+//!   their constant byte ranges, modulo 2^32 as the 32-bit offsets wrap.
+//! - Bindings may alias: accesses of two blocks may touch the same bytes unless both are
+//!   constant blocks declared `restrict`.
+
+use crate::entity::{Inst, Value};
+use crate::function::Function;
+use crate::image::Access;
+use crate::intrinsic::{IndexKind, IntrinsicClass, IntrinsicOp};
+use crate::types::Type;
+
+/// The block a storage-buffer access names.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub(super) enum BlockIndex {
+    Const(u64),
+    Value(Value, u8),
+}
+
+/// What two accesses must share to be merged: the block, the base of the offset, the
+/// qualifiers.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub(super) struct Key {
+    pub(super) block: BlockIndex,
+    /// The offset's non-constant part (value and component); `None` for a constant.
+    pub(super) base: Option<(Value, u8)>,
+    pub(super) access: u32,
+}
+
+/// A storage-buffer access as the pass reads it.
+pub(super) struct Decoded {
+    pub(super) key: Key,
+    pub(super) offset: i64,
+    pub(super) comps: u8,
+    pub(super) store: bool,
+}
+
+/// Decodes a 32-bit `load_ssbo` or `store_ssbo` of one to four components.
+pub(super) fn decode(func: &Function, inst: Inst) -> Option<Decoded> {
+    let data = func.inst(inst);
+    let i = data.as_intrinsic()?;
+    let (store, block, offset, ty) = match i.op {
+        IntrinsicOp::LoadSsbo => (false, i.srcs[0], i.srcs[1], func.value_type(data.dest?)),
+        IntrinsicOp::StoreSsbo => {
+            let d = i.srcs[0];
+            let full = func.value_type(d.value);
+            let n = func.src_components(d);
+            (true, i.srcs[1], i.srcs[2], Type::new(full.bit_size(), n)?)
+        }
+        _ => return None,
+    };
+    let access = i.index(IndexKind::Access).unwrap_or(0);
+    if ty.bit_size() != 32 || ty.num_components() > 4 || access & Access::VOLATILE.bits() != 0 {
+        return None;
+    }
+    let block = match func.const_component(block.value, block.swizzle.component(0)) {
+        Some(c) => BlockIndex::Const(c),
+        None => BlockIndex::Value(block.value, block.swizzle.component(0)),
+    };
+    let (base, konst) = split_offset(func, offset.value, offset.swizzle.component(0));
+    Some(Decoded {
+        key: Key {
+            block,
+            base,
+            access,
+        },
+        offset: konst,
+        comps: ty.num_components(),
+        store,
+    })
+}
+
+/// An offset component as a non-constant base and a constant modulo 2^32, through
+/// `iadd`s of constants (a few deep).
+pub(super) fn split_offset(func: &Function, value: Value, comp: u8) -> (Option<(Value, u8)>, i64) {
+    let (mut v, mut c, mut konst) = (value, comp, 0u32);
+    for _ in 0..8 {
+        if let Some(k) = func.const_component(v, c) {
+            return (None, i64::from(konst.wrapping_add(k as u32)));
+        }
+        let Some(add) = func
+            .value_def(v)
+            .and_then(|d| func.inst(d).as_alu())
+            .filter(|a| a.op == crate::alu::AluOp::Iadd)
+        else {
+            break;
+        };
+        let [x, y] = [add.srcs[0], add.srcs[1]].map(|s| (s.value, s.swizzle.component(c)));
+        match (
+            func.const_component(x.0, x.1),
+            func.const_component(y.0, y.1),
+        ) {
+            (_, Some(k)) => {
+                konst = konst.wrapping_add(k as u32);
+                (v, c) = x;
+            }
+            (Some(k), _) => {
+                konst = konst.wrapping_add(k as u32);
+                (v, c) = y;
+            }
+            _ => break,
+        }
+    }
+    (Some((v, c)), i64::from(konst))
+}
+
+/// What an instruction between two accesses may do to buffer memory.
+pub(super) enum Effect {
+    /// Nothing (ALU, loads of other memory, system values, ...).
+    None,
+    /// Reads these bytes of a storage buffer.
+    Reads(Key, i64, i64),
+    /// Writes (or reads and writes) these bytes of a storage buffer.
+    Writes(Key, i64, i64),
+    /// Reads buffer memory the pass cannot place (a global load).
+    ReadsAny,
+    /// Writes anywhere, or orders memory (a barrier, a global store, a message).
+    All,
+}
+
+pub(super) fn effect(func: &Function, inst: Inst) -> Effect {
+    let Some(i) = func.inst(inst).as_intrinsic() else {
+        return Effect::None;
+    };
+    use IntrinsicOp::*;
+    match i.op {
+        LoadSsbo | StoreSsbo => match decode(func, inst) {
+            Some(d) => {
+                let (lo, hi) = (d.offset, d.offset + 4 * i64::from(d.comps));
+                if d.store {
+                    Effect::Writes(d.key, lo, hi)
+                } else {
+                    Effect::Reads(d.key, lo, hi)
+                }
+            }
+            None if i.op == LoadSsbo => Effect::ReadsAny,
+            None => Effect::All,
+        },
+        LoadGlobal => Effect::ReadsAny,
+        // Images are memory of their own in NIR's modes (a texel buffer's writes count
+        // for `Writes::any` only).
+        ImageStore | ImageAtomic | ImageAtomicSwap => Effect::None,
+        op if apart_from_buffers(op) => Effect::None,
+        // System values, subgroup operations and the like; a message (its loads too)
+        // may reach buffer memory in ways the pass does not follow.
+        op if op.info().can_eliminate
+            && !matches!(
+                op.info().class,
+                IntrinsicClass::Message | IntrinsicClass::Memory
+            ) =>
+        {
+            Effect::None
+        }
+        _ => Effect::All,
+    }
+}
+
+/// Whether `op` only reads or writes memory storage buffers cannot alias (workgroup,
+/// scratch, uniform and push-constant memory, the shader's constants, image reads and
+/// queries) or a buffer's size.
+pub(super) fn apart_from_buffers(op: IntrinsicOp) -> bool {
+    use IntrinsicOp::*;
+    matches!(
+        op,
+        LoadShared
+            | StoreShared
+            | SharedAtomic
+            | SharedAtomicSwap
+            | LoadScratch
+            | StoreScratch
+            | LoadUbo
+            | LoadPushConstant
+            | LoadConstant
+            | GetSsboSize
+            | ImageLoad
+            | ImageSize
+            | ImageSamples
+            | ImageLevels
+            | ImageLoadParam
+    )
+}
+
+/// Whether accesses at `a_key` `[a_lo, a_hi)` and `b_key` `[b_lo, b_hi)` may touch a
+/// common byte.
+pub(super) fn may_alias(a: (Key, i64, i64), b: (Key, i64, i64)) -> bool {
+    let ((ka, alo, ahi), (kb, blo, bhi)) = (a, b);
+    let restrict = Access::RESTRICT.bits();
+    if ka.block != kb.block {
+        // Two bindings may name one buffer, unless both say they do not.
+        let both_constant = matches!(
+            (ka.block, kb.block),
+            (BlockIndex::Const(_), BlockIndex::Const(_))
+        );
+        return !(both_constant && ka.access & restrict != 0 && kb.access & restrict != 0);
+    }
+    if ka.base != kb.base {
+        return true;
+    }
+    // Offsets are 32-bit: the ranges meet when one starts within the other, modulo
+    // 2^32.
+    let within = |lo: i64, start: i64, len: i64| (lo - start).rem_euclid(1 << 32) < len;
+    within(blo, alo, ahi - alo) || within(alo, blo, bhi - blo)
+}
