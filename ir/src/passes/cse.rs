@@ -12,8 +12,9 @@
 //! What takes part:
 //! - ALU instructions and `load_const`;
 //! - intrinsics whose result depends only on their operands (`can_reorder`: system
-//!   values, `image_size`, `image_load_param`, ...); loads from memory that may change
-//!   do not;
+//!   values, `image_size`, `image_load_param`, ...), and `readonly` storage-buffer
+//!   loads that are neither `volatile` nor `coherent` (NIR's `ACCESS_CAN_REORDER`);
+//!   other loads from memory that may change do not;
 //! - phis, but only with an identical phi of the same block (same source for each
 //!   predecessor);
 //! - not `undef`: NIR does not merge undefs either, and nothing is gained.
@@ -340,7 +341,7 @@ fn key_of<'f>(
             Key::Phi { block, ty, srcs }
         }
         InstKind::Intrinsic(i) => {
-            if !i.op.info().can_reorder {
+            if !i.op.info().can_reorder && !readonly_load(i) {
                 return None;
             }
             Key::Intrinsic {
@@ -355,6 +356,17 @@ fn key_of<'f>(
         }
         InstKind::Undef => return None,
     })
+}
+
+/// A storage-buffer load NIR's `nir_opt_access` marks `ACCESS_CAN_REORDER`: `readonly`
+/// and neither `volatile` nor `coherent`, so nothing the shader does changes what it
+/// reads (the rule `opt-load-store-vectorize` moves such loads by).
+fn readonly_load(i: &crate::function::IntrinsicInst) -> bool {
+    use crate::image::Access;
+    let access = i.index(crate::intrinsic::IndexKind::Access).unwrap_or(0);
+    i.op == IntrinsicOp::LoadSsbo
+        && access & Access::NON_WRITEABLE.bits() != 0
+        && access & (Access::VOLATILE.bits() | Access::COHERENT.bits()) == 0
 }
 
 #[cfg(test)]
