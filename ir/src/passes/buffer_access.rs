@@ -9,6 +9,8 @@
 //!   their constant byte ranges, modulo 2^32 as the 32-bit offsets wrap.
 //! - Bindings may alias: accesses of two blocks may touch the same bytes unless both are
 //!   constant blocks declared `restrict`.
+//! - Workgroup memory (`load_shared`, `store_shared`, shared atomics) is a block of its
+//!   own that no buffer aliases; its accesses' constant parts include their `base`.
 
 use crate::entity::{Inst, Value};
 use crate::function::Function;
@@ -16,11 +18,12 @@ use crate::image::Access;
 use crate::intrinsic::{IndexKind, IntrinsicClass, IntrinsicOp};
 use crate::types::Type;
 
-/// The block a storage-buffer access names.
+/// The block a storage-buffer access names, or workgroup memory.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub(super) enum BlockIndex {
     Const(u64),
     Value(Value, u8),
+    Shared,
 }
 
 /// What two accesses must share to be merged: the block, the base of the offset, the
@@ -41,36 +44,47 @@ pub(super) struct Decoded {
     pub(super) store: bool,
 }
 
-/// Decodes a 32-bit `load_ssbo` or `store_ssbo` of one to four components.
+/// Decodes a 32-bit `load_ssbo`, `store_ssbo`, `load_shared` or `store_shared` of one
+/// to four components.
 pub(super) fn decode(func: &Function, inst: Inst) -> Option<Decoded> {
     let data = func.inst(inst);
     let i = data.as_intrinsic()?;
+    let stored = |d: crate::types::Src| {
+        let full = func.value_type(d.value);
+        Type::new(full.bit_size(), func.src_components(d))
+    };
     let (store, block, offset, ty) = match i.op {
-        IntrinsicOp::LoadSsbo => (false, i.srcs[0], i.srcs[1], func.value_type(data.dest?)),
-        IntrinsicOp::StoreSsbo => {
-            let d = i.srcs[0];
-            let full = func.value_type(d.value);
-            let n = func.src_components(d);
-            (true, i.srcs[1], i.srcs[2], Type::new(full.bit_size(), n)?)
-        }
+        IntrinsicOp::LoadSsbo => (
+            false,
+            Some(i.srcs[0]),
+            i.srcs[1],
+            func.value_type(data.dest?),
+        ),
+        IntrinsicOp::StoreSsbo => (true, Some(i.srcs[1]), i.srcs[2], stored(i.srcs[0])?),
+        IntrinsicOp::LoadShared => (false, None, i.srcs[0], func.value_type(data.dest?)),
+        IntrinsicOp::StoreShared => (true, None, i.srcs[1], stored(i.srcs[0])?),
         _ => return None,
     };
     let access = i.index(IndexKind::Access).unwrap_or(0);
     if ty.bit_size() != 32 || ty.num_components() > 4 || access & Access::VOLATILE.bits() != 0 {
         return None;
     }
-    let block = match func.const_component(block.value, block.swizzle.component(0)) {
-        Some(c) => BlockIndex::Const(c),
-        None => BlockIndex::Value(block.value, block.swizzle.component(0)),
+    let block = match block {
+        None => BlockIndex::Shared,
+        Some(b) => match func.const_component(b.value, b.swizzle.component(0)) {
+            Some(c) => BlockIndex::Const(c),
+            None => BlockIndex::Value(b.value, b.swizzle.component(0)),
+        },
     };
     let (base, konst) = split_offset(func, offset.value, offset.swizzle.component(0));
+    let index_base = i.index(IndexKind::Base).unwrap_or(0);
     Some(Decoded {
         key: Key {
             block,
             base,
             access,
         },
-        offset: konst,
+        offset: (konst + i64::from(index_base)).rem_euclid(1 << 32),
         comps: ty.num_components(),
         store,
     })
@@ -142,6 +156,19 @@ pub(super) fn effect(func: &Function, inst: Inst) -> Effect {
             None if i.op == LoadSsbo => Effect::ReadsAny,
             None => Effect::All,
         },
+        LoadShared | StoreShared => match decode(func, inst) {
+            Some(d) => {
+                let (lo, hi) = (d.offset, d.offset + 4 * i64::from(d.comps));
+                if d.store {
+                    Effect::Writes(d.key, lo, hi)
+                } else {
+                    Effect::Reads(d.key, lo, hi)
+                }
+            }
+            // Workgroup memory the model does not place: every shared byte.
+            None => Effect::Writes(SHARED_ANYWHERE, 0, 1 << 32),
+        },
+        SharedAtomic | SharedAtomicSwap => Effect::Writes(SHARED_ANYWHERE, 0, 1 << 32),
         LoadGlobal => Effect::ReadsAny,
         // Images are memory of their own in NIR's modes (a texel buffer's writes count
         // for `Writes::any` only).
@@ -168,11 +195,7 @@ pub(super) fn apart_from_buffers(op: IntrinsicOp) -> bool {
     use IntrinsicOp::*;
     matches!(
         op,
-        LoadShared
-            | StoreShared
-            | SharedAtomic
-            | SharedAtomicSwap
-            | LoadScratch
+        LoadScratch
             | StoreScratch
             | LoadUbo
             | LoadPushConstant
@@ -186,11 +209,27 @@ pub(super) fn apart_from_buffers(op: IntrinsicOp) -> bool {
     )
 }
 
+/// Workgroup memory at a place the model does not follow (an atomic, an access it does
+/// not decode): it meets every shared access. (No decoded access has these qualifier
+/// bits, so no access's key is this one.)
+const SHARED_ANYWHERE: Key = Key {
+    block: BlockIndex::Shared,
+    base: None,
+    access: u32::MAX,
+};
+
 /// Whether accesses at `a_key` `[a_lo, a_hi)` and `b_key` `[b_lo, b_hi)` may touch a
 /// common byte.
 pub(super) fn may_alias(a: (Key, i64, i64), b: (Key, i64, i64)) -> bool {
     let ((ka, alo, ahi), (kb, blo, bhi)) = (a, b);
     let restrict = Access::RESTRICT.bits();
+    let shared = |k: Key| k.block == BlockIndex::Shared;
+    if shared(ka) != shared(kb) {
+        return false;
+    }
+    if shared(ka) && (ka == SHARED_ANYWHERE || kb == SHARED_ANYWHERE) {
+        return true;
+    }
     if ka.block != kb.block {
         // Two bindings may name one buffer, unless both say they do not.
         let both_constant = matches!(

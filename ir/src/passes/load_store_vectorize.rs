@@ -1,7 +1,10 @@
 //! Load and store vectorization (`opt-load-store-vectorize`), NIR's
-//! `nir_opt_load_store_vectorize` for storage buffers: 32-bit `load_ssbo`s of adjacent
-//! bytes in one block become one load of up to four components, and so do the
-//! `store_ssbo`s of adjacent bytes, so that one message moves what several did.
+//! `nir_opt_load_store_vectorize` for storage buffers and workgroup memory (brw runs it
+//! on both): 32-bit `load_ssbo`s of adjacent bytes in one block become one load of up
+//! to four components, and so do the `store_ssbo`s of adjacent bytes, and the
+//! `load_shared`s and `store_shared`s, so that one message moves what several did.
+//! (A workgroup-memory offset is its source plus `base`; no buffer aliases workgroup
+//! memory, and its loads never move past its stores.)
 //!
 //! - An access's offset is read as `base + constant` through `iadd`s of constants (the
 //!   `algebraic` pass makes address arithmetic of this shape: `ishl (iadd x, k), c` is
@@ -95,6 +98,7 @@ impl Writes {
                     StoreSsbo => i.srcs[1],
                     SsboAtomic | SsboAtomicSwap => i.srcs[0],
                     LoadSsbo | LoadGlobal => continue,
+                    LoadShared | StoreShared | SharedAtomic | SharedAtomicSwap => continue,
                     op if apart_from_buffers(op) => continue,
                     op if op.info().can_eliminate => continue,
                     // Global and image writes, group copies, messages, barriers.
@@ -121,6 +125,10 @@ impl Writes {
     /// buffer memory at all, or `restrict` and of a block nothing writes (another
     /// binding may name the same buffer unless the block is `restrict`).
     fn reorderable(&self, key: &Key) -> bool {
+        // Workgroup memory: the shader's own stores write it.
+        if key.block == BlockIndex::Shared {
+            return false;
+        }
         let a = key.access;
         if a & (Access::VOLATILE.bits() | Access::COHERENT.bits()) != 0 {
             return false;
@@ -264,9 +272,10 @@ fn vectorize_block(func: &mut Function, block: Block, written: &Writes) -> bool 
     changed
 }
 
-/// The offset source of a merged access at `offset` bytes: the part's own when one
-/// starts there, else `base + offset` built before `at`.
-fn offset_src(func: &mut Function, g: &Group, offset: i64, at: Inst) -> Src {
+/// The offset source of a merged access at `offset` bytes and the `base` index it
+/// takes: the part's own source and base when one starts there, else `base + offset`
+/// built before `at` with a base of 0.
+fn offset_src(func: &mut Function, g: &Group, offset: i64, at: Inst) -> (Src, u32) {
     let lowest = g
         .parts
         .iter()
@@ -277,11 +286,11 @@ fn offset_src(func: &mut Function, g: &Group, offset: i64, at: Inst) -> Src {
         .value_def(off_src.value)
         .is_none_or(|d| dominates_in_block(func, d, at))
     {
-        return off_src;
+        return (off_src, index_base(func, lowest.inst));
     }
     let mut b = Builder::new(func, Cursor::Before(at));
     let k = Src::new(b.imm_u32(offset as u32));
-    match g.key.base {
+    let src = match g.key.base {
         None => k,
         Some((v, c)) => {
             let base = if b.func.value_type(v).num_components() == 1 {
@@ -294,7 +303,8 @@ fn offset_src(func: &mut Function, g: &Group, offset: i64, at: Inst) -> Src {
             };
             Src::new(b.iadd(base, k))
         }
-    }
+    };
+    (src, 0)
 }
 
 /// Whether `def` comes before `at`: in another block (then it dominates the block,
@@ -313,13 +323,21 @@ fn dominates_in_block(func: &Function, def: Inst, at: Inst) -> bool {
     false
 }
 
-/// The block and offset sources of a storage-buffer access.
-fn srcs_of(func: &Function, inst: Inst) -> (Src, Src) {
+/// The block (none for workgroup memory) and offset sources of an access.
+fn srcs_of(func: &Function, inst: Inst) -> (Option<Src>, Src) {
     let i = func.inst(inst).as_intrinsic().expect("an access");
     match i.op {
-        IntrinsicOp::LoadSsbo => (i.srcs[0], i.srcs[1]),
-        _ => (i.srcs[1], i.srcs[2]),
+        IntrinsicOp::LoadSsbo => (Some(i.srcs[0]), i.srcs[1]),
+        IntrinsicOp::StoreSsbo => (Some(i.srcs[1]), i.srcs[2]),
+        IntrinsicOp::LoadShared => (None, i.srcs[0]),
+        _ => (None, i.srcs[1]),
     }
+}
+
+/// The `base` index of a workgroup-memory access (0 for a storage buffer's).
+fn index_base(func: &Function, inst: Inst) -> u32 {
+    let i = func.inst(inst).as_intrinsic().expect("an access");
+    i.index(IndexKind::Base).unwrap_or(0)
 }
 
 fn access_indices(func: &Function, inst: Inst) -> (u32, u32) {
@@ -330,9 +348,10 @@ fn access_indices(func: &Function, inst: Inst) -> (u32, u32) {
     )
 }
 
-/// What a merged access at `at` takes: its block, offset and indices (the access
-/// qualifiers of `at`'s part, the alignment of the lowest-addressed part).
-fn merged_operands(func: &mut Function, g: &Group, at: Inst) -> (Src, Src, [u32; 2]) {
+/// What a merged access at `at` takes: its block (none for workgroup memory), offset
+/// and indices (a buffer access's qualifiers of `at`'s part, or the shared access's
+/// `base`; the alignment of the lowest-addressed part).
+fn merged_operands(func: &mut Function, g: &Group, at: Inst) -> (Option<Src>, Src, [u32; 2]) {
     let lo = g.lo();
     let lowest = g
         .parts
@@ -343,8 +362,9 @@ fn merged_operands(func: &mut Function, g: &Group, at: Inst) -> (Src, Src, [u32;
     let (block_src, _) = srcs_of(func, at);
     let (access, _) = access_indices(func, at);
     let (_, align) = access_indices(func, lowest);
-    let offset = offset_src(func, g, lo, at);
-    (block_src, offset, [access, align])
+    let (offset, base) = offset_src(func, g, lo, at);
+    let first = if block_src.is_some() { access } else { base };
+    (block_src, offset, [first, align])
 }
 
 fn merge_loads(func: &mut Function, g: &Group) {
@@ -354,14 +374,12 @@ fn merge_loads(func: &mut Function, g: &Group) {
     let n = ((hi - lo) / 4) as u8;
     let mut b = Builder::new(func, Cursor::Before(first));
     b.span = b.func.inst_span(first);
+    let (op, srcs): (IntrinsicOp, SmallVec<[Src; 2]>) = match block_src {
+        Some(block) => (IntrinsicOp::LoadSsbo, smallvec::smallvec![block, offset]),
+        None => (IntrinsicOp::LoadShared, smallvec::smallvec![offset]),
+    };
     let wide = b
-        .intrinsic(
-            IntrinsicOp::LoadSsbo,
-            None,
-            &[block_src, offset],
-            &indices,
-            Some(Type::vec32(n)),
-        )
+        .intrinsic(op, None, &srcs, &indices, Some(Type::vec32(n)))
         .expect("a load defines a value");
     let mut map = HashMap::new();
     for p in &g.parts {
@@ -404,14 +422,15 @@ fn merge_stores(func: &mut Function, g: &Group) {
     debug_assert_eq!(comps.len() as i64, (hi - lo) / 4);
     let mut b = Builder::new(func, Cursor::Before(last));
     b.span = b.func.inst_span(last);
-    let data = b.vec(&comps);
-    b.intrinsic(
-        IntrinsicOp::StoreSsbo,
-        None,
-        &[Src::new(data), block_src, offset],
-        &indices,
-        None,
-    );
+    let data = Src::new(b.vec(&comps));
+    let (op, srcs): (IntrinsicOp, SmallVec<[Src; 3]>) = match block_src {
+        Some(block) => (
+            IntrinsicOp::StoreSsbo,
+            smallvec::smallvec![data, block, offset],
+        ),
+        None => (IntrinsicOp::StoreShared, smallvec::smallvec![data, offset]),
+    };
+    b.intrinsic(op, None, &srcs, &indices, None);
     for p in &g.parts {
         func.remove_inst(p.inst);
     }
