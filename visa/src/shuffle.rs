@@ -33,8 +33,9 @@
 //! or a `quad_broadcast` by one is a regioned `mov`, `<0;1,0>` or `<4;4,0>`, as IGC's
 //! `sub_group_broadcast`.
 //!
-//! Values of 32 bits (and booleans, stored as dwords) and 64 bits are moved; other sizes
-//! are a typed error, as for the reductions.
+//! Values of 32 bits (and booleans, stored as dwords) and 64 bits are moved; 8- and
+//! 16-bit values are moved as dwords, zero-extended into a temporary and truncated back
+//! (a move of bits: the lanes' values are unchanged).
 
 use crate::ctx::{Ctx, Opnd, Reg};
 use crate::error::EmitError;
@@ -52,12 +53,15 @@ pub fn emit(cx: &mut Ctx, i: &IntrinsicInst, dest: Value) -> Result<(), EmitErro
             .ok_or_else(|| cx.unsupported(format!("`@{}` is not a shuffle", i.op)))?;
     let ty = cx.func.value_type(dest);
     let bits = ty.bit_size();
-    if !matches!(bits, 1 | 32 | 64) {
+    if !matches!(bits, 1 | 8 | 16 | 32 | 64) {
         return Err(cx.unsupported(format!(
-            "a subgroup `@{}` of {bits}-bit values (the back end moves 32- and 64-bit lanes)",
+            "a subgroup `@{}` of {bits}-bit values (the back end moves 8- to 64-bit lanes)",
             i.op
         )));
     }
+    // 8- and 16-bit lanes move as dwords.
+    let narrow = matches!(bits, 8 | 16).then(|| VType::uint(bits));
+    let bits = if narrow.is_some() { 32 } else { bits };
     let value = *i
         .srcs
         .first()
@@ -76,8 +80,49 @@ pub fn emit(cx: &mut Ctx, i: &IntrinsicInst, dest: Value) -> Result<(), EmitErro
     // the same in every lane, or the lane is a constant one).
     let mut offsets: Option<Reg> = None;
     for c in 0..ty.num_components() {
-        let x = cx.comp(value, c)?;
-        let d = cx.dest(dest, c)?;
+        let (x, d) = match narrow {
+            None => (cx.comp(value, c)?, cx.dest(dest, c)?),
+            Some(nt) => match cx.comp(value, c)? {
+                Opnd::Imm(k) => (
+                    Opnd::Imm(k & ((1 << ty.bit_size()) - 1)),
+                    cx.temp(VType::Ud),
+                ),
+                x => {
+                    // Every lane's value, the inactive ones' too, as the staging copy
+                    // below takes them.
+                    let wide = cx.temp(VType::Ud);
+                    let es = cx.es().replace("(M1,", "(M1_NM,");
+                    let (d, s) = (cx.dst(wide, VType::Ud), cx.src(x, nt));
+                    cx.line(&format!("mov {es} {d} {s}"));
+                    (Opnd::Reg(wide), cx.temp(VType::Ud))
+                }
+            },
+        };
+        move_lanes(cx, kind, operand, w, bits, x, d, &mut offsets)?;
+        if let Some(nt) = narrow {
+            let nd = cx.dest(dest, c)?;
+            let es = cx.es();
+            let (dst, src) = (cx.dst(nd, nt), cx.src(Opnd::Reg(d), VType::Ud));
+            cx.line(&format!("mov {es} {dst} {src}"));
+        }
+    }
+    Ok(())
+}
+
+/// Moves each lane's source lane of `x` (of `bits` bits: 32, or 64 as dword halves)
+/// into `d`; `offsets` holds the source lanes' byte offsets once computed.
+#[allow(clippy::too_many_arguments)]
+fn move_lanes(
+    cx: &mut Ctx,
+    kind: ShuffleKind,
+    operand: Option<Opnd>,
+    w: u32,
+    bits: u8,
+    x: Opnd,
+    d: Reg,
+    offsets: &mut Option<Reg>,
+) -> Result<(), EmitError> {
+    {
         let halves: &[bool] = if bits == 64 { &[false, true] } else { &[false] };
         match x {
             // The same value in every lane: every defined result is that value.
@@ -91,7 +136,7 @@ pub fn emit(cx: &mut Ctx, i: &IntrinsicInst, dest: Value) -> Result<(), EmitErro
                     };
                     cx.op("mov", dd, VType::Ud, &[s]);
                 }
-                continue;
+                return Ok(());
             }
             Opnd::Reg(r) => {
                 if let Some((first, region)) = constant_region(kind, operand, w, bits == 64) {
@@ -108,16 +153,16 @@ pub fn emit(cx: &mut Ctx, i: &IntrinsicInst, dest: Value) -> Result<(), EmitErro
                         let es = cx.es();
                         cx.line(&format!("mov {es} {dst} {src}"));
                     }
-                    continue;
+                    return Ok(());
                 }
             }
         }
-        let Opnd::Reg(r) = x else { continue };
-        let off = match offsets {
+        let Opnd::Reg(r) = x else { return Ok(()) };
+        let off = match *offsets {
             Some(o) => o,
             None => {
                 let o = source_offsets(cx, kind, operand, if bits == 64 { 8 } else { 4 })?;
-                offsets = Some(o);
+                *offsets = Some(o);
                 o
             }
         };

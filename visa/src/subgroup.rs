@@ -20,8 +20,11 @@
 //! `t` from `k` slots below its data. The exclusive scan reads the inclusive one a slot
 //! lower.
 //!
-//! Only 32-bit operands are combined; another size is a typed error (brw splits 64-bit
-//! scans in halves with carries, which this back end does not).
+//! Only 32-bit operands are combined: 8- and 16-bit integer operands are extended to 32
+//! bits (with their sign for `imin`/`imax`) and the result truncated, which gives the
+//! narrow operation's bits (the low bits of a sum, product or logic operation depend on
+//! the low bits only); narrow float operands and 64-bit ones are a typed error (brw
+//! splits 64-bit scans in halves with carries, which this back end does not).
 
 use crate::ctx::{Ctx, Opnd, Reg};
 use crate::error::EmitError;
@@ -39,9 +42,11 @@ pub fn emit(cx: &mut Ctx, i: &IntrinsicInst, dest: Value) -> Result<(), EmitErro
         .and_then(ReductionOp::from_index)
         .ok_or_else(|| cx.unsupported("a subgroup operation without a valid reduction_op"))?;
     let bits = cx.func.value_type(dest).bit_size();
-    if bits != 32 {
+    let narrow_int = matches!(bits, 8 | 16) && !op.is_float();
+    if bits != 32 && !narrow_int {
         return Err(cx.unsupported(format!(
-            "a subgroup {} of {bits}-bit values (the back end combines 32-bit lanes)",
+            "a subgroup {} of {bits}-bit values (the back end combines 32-bit lanes, and \
+             8- and 16-bit integers extended to them)",
             op.name()
         )));
     }
@@ -66,6 +71,12 @@ pub fn emit(cx: &mut Ctx, i: &IntrinsicInst, dest: Value) -> Result<(), EmitErro
     let identity = op.identity(32);
     let id = ty.imm(identity);
     let x = cx.comp(src, 0)?;
+    let x = if narrow_int {
+        let signed = matches!(op, ReductionOp::Imin | ReductionOp::Imax);
+        crate::ops::widen(cx, x, bits, signed)
+    } else {
+        x
+    };
     // A constant operand is prepared here: `op(x, identity)` evaluated as the
     // interpreter evaluates it (no instruction has two immediate sources).
     let x = match x {
@@ -148,6 +159,12 @@ pub fn emit(cx: &mut Ctx, i: &IntrinsicInst, dest: Value) -> Result<(), EmitErro
         }
     };
     let d = cx.dest(dest, 0)?;
-    cx.op("mov", d, ty, &[Opnd::Reg(result)]);
+    if narrow_int {
+        let es = cx.es();
+        let (dst, src) = (cx.dst(d, VType::uint(bits)), cx.src(Opnd::Reg(result), ty));
+        cx.line(&format!("mov {es} {dst} {src}"));
+    } else {
+        cx.op("mov", d, ty, &[Opnd::Reg(result)]);
+    }
     Ok(())
 }
