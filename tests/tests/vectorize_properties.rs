@@ -1,7 +1,8 @@
-//! The storage-buffer vectorizer (`opt-load-store-vectorize`, which the lowering runs)
-//! and the dead-write elimination (`opt-dead-write`, in the lowering's optimization
-//! loop; stores of the same bytes meet here often) over random sequences of loads,
-//! stores and atomics of three buffers: every shader,
+//! The storage-buffer and workgroup-memory vectorizer (`opt-load-store-vectorize`,
+//! which the lowering runs) and the dead-write elimination (`opt-dead-write`, in the
+//! lowering's optimization loop; stores of the same bytes meet here often) over random
+//! sequences of loads, stores and atomics of two buffers and workgroup memory (results
+//! to a third buffer): every shader,
 //! lowered for DG2 and SKL, does what the original does, as the verifier checks it
 //! (every access and every byte of every buffer afterwards).
 //!
@@ -69,10 +70,15 @@ fn program(rng: &mut Rng) -> String {
     let mut loaded: Vec<(u32, u8)> = Vec::new();
     let statements = 8 + rng.below(24);
     for _ in 0..statements {
-        let block = u32::from(rng.below(4) == 0);
+        // @a three times in five, @b once, workgroup memory once (the invocation's own
+        // 64 bytes of it too, its offset source plus a `base` of 0 or 4).
+        let target = rng.below(5);
+        let block = u32::from(target == 0);
+        let shared = target == 4;
+        let base = if shared && rng.below(2) == 0 { 4 } else { 0 };
         // Dwords -3 to 2 from the base, 32 bytes into the invocation's 64: a negative
         // one wraps modulo 2^32 in the constant the pass reads.
-        let dword = rng.below(6) as i32 - 3;
+        let dword = rng.below(6) as i32 - 3 - base / 4;
         // The offset: base + 4 dword, in one of three forms.
         let off = fresh();
         match rng.below(3) {
@@ -103,6 +109,40 @@ fn program(rng: &mut Rng) -> String {
                 let _ = writeln!(body, "    32   %{t} = iadd %3, %{k}");
                 let _ = writeln!(body, "    32   %{off} = ishl %{t}, %4");
             }
+        }
+        if shared {
+            match rng.below(8) {
+                0..=3 => {
+                    let comps = if rng.below(4) == 0 { 2 } else { 1 };
+                    let v = fresh();
+                    let ty = if comps == 2 { "32x2" } else { "32  " };
+                    let _ = writeln!(
+                        body,
+                        "    {ty} %{v} = @load_shared (%{off}) (base={base}, align_mul=4)"
+                    );
+                    loaded.push((v, comps));
+                }
+                4..=6 => {
+                    let data = match loaded.last() {
+                        Some(&(v, 2)) if rng.below(2) == 0 => format!("%{v}.y"),
+                        Some(&(v, _)) if rng.below(2) == 0 => format!("%{v}.x"),
+                        _ => "%0.x".to_string(),
+                    };
+                    let _ = writeln!(
+                        body,
+                        "    @store_shared ({data}, %{off}) (base={base}, align_mul=4)"
+                    );
+                }
+                _ => {
+                    let v = fresh();
+                    let _ = writeln!(
+                        body,
+                        "    32   %{v} = @shared_atomic (%{off}, %0.x) (base={base}, atomic_op=iadd)"
+                    );
+                    loaded.push((v, 1));
+                }
+            }
+            continue;
         }
         match rng.below(8) {
             0..=3 => {
