@@ -12,7 +12,7 @@
 //!
 //! `--dir DIR` compares every shader under `DIR` instead of the corpus: `.comp` files
 //! (compiled by `glslangValidator`, as the corpus is), `.wgsl` files and `.spv` modules,
-//! each at its first compute entry point; how a new user would try shaders of their own.
+//! each at every compute entry point; how a new user would try shaders of their own.
 //!
 //! anv runs in a child process (this binary, `--anv-compile FILE.spv --entry NAME`),
 //! the shim preloaded: `LD_PRELOAD`, `INTEL_STUB_GPU_PLATFORM`, `INTEL_DEBUG=cs`,
@@ -106,26 +106,28 @@ fn main() {
             continue;
         }
         let spv = spirv_of(path);
-        let entry = match (entry.is_empty(), &spv) {
+        // A shader of `--dir` is compared at each of its compute entry points.
+        let entries = match (entry.is_empty(), &spv) {
             (true, Ok(bytes)) => frontend::compute_entry_points(bytes, Language::SpirV)
                 .ok()
-                .and_then(|e| e.into_iter().next())
-                .unwrap_or_else(|| "main".into()),
-            _ => entry.clone(),
+                .filter(|e| !e.is_empty())
+                .unwrap_or_else(|| vec!["main".into()]),
+            _ => vec![entry.clone()],
         };
-        let entry = &entry;
-        let case = format!("{file} ({entry})");
-        let spv_path = dir.join(format!("{}-{}.spv", file.replace('/', "_"), entry));
-        if let Ok(bytes) = &spv {
-            let _ = std::fs::write(&spv_path, bytes);
-        }
-        for p in &platforms {
-            let (anv, ours) = match &spv {
-                Err(e) => (Err(e.clone()), Err(e.clone())),
-                Ok(bytes) => (anv(&shim, &spv_path, entry, p), ours(bytes, entry, p)),
-            };
-            print_row(&case, p, "anv", &anv, &ours);
-            results.push((case.clone(), p.clone(), anv, ours));
+        for entry in &entries {
+            let case = format!("{file} ({entry})");
+            let spv_path = dir.join(format!("{}-{}.spv", file.replace('/', "_"), entry));
+            if let Ok(bytes) = &spv {
+                let _ = std::fs::write(&spv_path, bytes);
+            }
+            for p in &platforms {
+                let (anv, ours) = match &spv {
+                    Err(e) => (Err(e.clone()), Err(e.clone())),
+                    Ok(bytes) => (anv(&shim, &spv_path, entry, p), ours(bytes, entry, p)),
+                };
+                print_row(&case, p, "anv", &anv, &ours);
+                results.push((case.clone(), p.clone(), anv, ours));
+            }
         }
     }
     summarize(&results, &platforms);
@@ -202,24 +204,12 @@ fn spirv_of(path: &Path) -> Result<Vec<u8>, String> {
     }
     match Language::from_path(&file) {
         Some(Language::Glsl) => corpus::glslang(path),
+        // The front door's own WGSL path: naga's SPIR-V writer after the `override`s
+        // took their defaults.
         Some(Language::Wgsl) => {
-            let text = std::fs::read_to_string(path).map_err(|e| format!("{file}: {e}"))?;
-            let module = naga::front::wgsl::parse_str(&text)
-                .map_err(|e| format!("naga cannot read the WGSL: {}", e.emit_to_string(&text)))?;
-            let info = naga::valid::Validator::new(
-                naga::valid::ValidationFlags::all(),
-                naga::valid::Capabilities::all(),
-            )
-            .validate(&module)
-            .map_err(|e| format!("naga's validator rejects the WGSL: {e:?}"))?;
-            let words = naga::back::spv::write_vec(
-                &module,
-                &info,
-                &naga::back::spv::Options::default(),
-                None,
-            )
-            .map_err(|e| format!("naga cannot write SPIR-V: {e}"))?;
-            Ok(words.iter().flat_map(|w| w.to_le_bytes()).collect())
+            let bytes = std::fs::read(path).map_err(|e| format!("{file}: {e}"))?;
+            frontend::to_spirv(&bytes, Language::Wgsl, &frontend::SpecMap::default())
+                .map_err(|e| format!("naga cannot write SPIR-V: {}", first_line(&e.to_string())))
         }
         _ => Err(format!("{file}: neither GLSL nor WGSL")),
     }
