@@ -1006,8 +1006,8 @@ void main() {{
     }
 }
 
-/// Subgroup instructions the IR has no form for (clustered reductions) are refused by
-/// name, at their line; shuffles and quad operations import.
+/// Subgroup instructions the IR has no form for (partitioned reductions) are refused
+/// by name, at their line; clustered reductions, shuffles and quad operations import.
 #[test]
 fn subgroup_operations_the_ir_cannot_express_are_refused_by_name() {
     if !have("glslangValidator") {
@@ -1015,18 +1015,35 @@ fn subgroup_operations_the_ir_cannot_express_are_refused_by_name() {
     }
     for (ext, expr, says) in [
         (
-            "clustered",
-            "subgroupClusteredAdd(x, 4u)",
-            "OpGroupNonUniformIAdd with the group operation ClusteredReduce",
+            "NV_shader_subgroup_partitioned",
+            "subgroupPartitionedAddNV(x, uvec4(1u))",
+            "OpGroupNonUniformIAdd with the group operation PartitionedReduce",
         ),
-        ("shuffle", "subgroupShuffle(x, 3u)", ""),
-        ("shuffle_relative", "subgroupShuffleDown(x, 3u)", ""),
-        ("quad", "subgroupQuadSwapHorizontal(x)", ""),
-        ("quad", "subgroupQuadBroadcast(x, 1u)", ""),
+        (
+            "KHR_shader_subgroup_clustered",
+            "subgroupClusteredAdd(x, 4u)",
+            "",
+        ),
+        ("KHR_shader_subgroup_shuffle", "subgroupShuffle(x, 3u)", ""),
+        (
+            "KHR_shader_subgroup_shuffle_relative",
+            "subgroupShuffleDown(x, 3u)",
+            "",
+        ),
+        (
+            "KHR_shader_subgroup_quad",
+            "subgroupQuadSwapHorizontal(x)",
+            "",
+        ),
+        (
+            "KHR_shader_subgroup_quad",
+            "subgroupQuadBroadcast(x, 1u)",
+            "",
+        ),
     ] {
         let src = format!(
             "#version 450
-#extension GL_KHR_shader_subgroup_{ext} : require
+#extension GL_{ext} : require
 layout(local_size_x = 64) in;
 layout(std430, binding = 0) buffer B {{ uint data[]; }};
 void main() {{

@@ -24,8 +24,10 @@
 //!   delta as 32 bits. Where the source lane is inactive or out of range the result is
 //!   undefined, as SPIR-V says (`ir::subgroup`).
 //!
-//! Clustered reductions (`ClusteredReduce`, and `PartitionedReduceNV` and friends)
-//! are errors that name the instruction: the IR's reductions cover the whole subgroup.
+//! `ClusteredReduce` with a constant `ClusterSize` is butterfly steps of `shuffle_xor`
+//! within each cluster, inactive partners counted as the identity
+//! ([`clustered_reduce`]); `PartitionedReduceNV` and friends are errors that name the
+//! instruction.
 
 use super::context::Ctx;
 use super::types::Ty;
@@ -215,13 +217,33 @@ pub fn instruction(
             let Some((int_op, float_op)) = reduction(o) else {
                 return Ok(false);
             };
-            let kind = group_operation(ctx, o, rest.first().copied())?;
-            if rest.len() > 2 {
-                return Err(ctx.unsupported(
-                    &format!("Op{o:?} with a cluster size (ClusteredReduce)"),
-                    "the IR's reductions cover the whole subgroup",
-                ));
-            }
+            let operation = rest.first().copied();
+            let clustered = operation == Some(spirv::GroupOperation::ClusteredReduce as u32);
+            let kind = if clustered {
+                GroupOperation::Reduce
+            } else {
+                group_operation(ctx, o, operation)?
+            };
+            let cluster = if clustered {
+                let id = *rest.get(2).ok_or_else(|| {
+                    ctx.invalid(format!("Op{o:?} with ClusteredReduce has no ClusterSize"))
+                })?;
+                let size = scope(ctx, id)?;
+                if size == 0 || !size.is_power_of_two() || size > 32 {
+                    return Err(ctx.invalid(format!(
+                        "Op{o:?}'s ClusterSize is {size}: SPIR-V asks for a power of two, \
+                         and the subgroup has at most 32 lanes"
+                    )));
+                }
+                Some(size as u32)
+            } else {
+                if rest.len() > 2 {
+                    return Err(ctx.invalid(format!(
+                        "Op{o:?} has a ClusterSize but its group operation is not ClusteredReduce"
+                    )));
+                }
+                None
+            };
             let x = operand(ctx, 1)?;
             let logical = matches!(
                 o,
@@ -233,13 +255,17 @@ pub fn instruction(
                 int_op
             };
             per_component(ctx, x, |ctx, c| {
+                let combine = |ctx: &mut Ctx<'_>, w: Src| match cluster {
+                    Some(size) => clustered_reduce(ctx, op, w, size),
+                    None => Ok(group(ctx, kind, op, w)),
+                };
                 if logical {
                     let w = ctx.alu(AluOp::B2i32, &[c])?;
-                    let v = group(ctx, kind, op, w);
+                    let v = combine(ctx, w)?;
                     let zero = ctx.u32(0);
                     ctx.alu(AluOp::Ine, &[v, zero])
                 } else {
-                    Ok(group(ctx, kind, op, c))
+                    combine(ctx, c)
                 }
             })?
         }
@@ -252,6 +278,48 @@ pub fn instruction(
     }
     ctx.set(*r, super::value::Value::Val(Val::Leaf(v)))?;
     Ok(true)
+}
+
+/// SPIR-V's `ClusteredReduce` of the scalar `x`: `op` over the active lanes of each
+/// aligned cluster of `size` lanes, as `log2(size)` butterfly steps. At step `k` lane
+/// `l` combines its partial result with lane `l ^ k`'s (the identity where that lane is
+/// inactive, which its ballot bit tells), the lower lane's operand first, so that every
+/// lane of a cluster computes the same value in the same order (NIR's clustered
+/// `reduce`, which brw emits as such steps too).
+fn clustered_reduce(
+    ctx: &mut Ctx<'_>,
+    op: ReductionOp,
+    x: Src,
+    size: u32,
+) -> Result<Src, ImportError> {
+    let ty = ctx.func.src_type(x);
+    let identity = Src::new(ctx.build(|b| b.load_const(ty, &[op.identity(ty.bit_size())])));
+    let lane = invocation(ctx)?;
+    let one = ctx.u32(1);
+    let zero = ctx.u32(0);
+    let bit = ctx.alu(AluOp::Ishl, &[one, lane])?;
+    let active = group(ctx, GroupOperation::Reduce, ReductionOp::Ior, bit);
+    let mut v = x;
+    let mut k = 1;
+    while k < size {
+        let kk = ctx.u32(k);
+        let theirs = ctx
+            .build(|b| b.shuffle(IntrinsicOp::ShuffleXor, v, Some(kk)))
+            .map(Src::new)
+            .ok_or_else(|| ctx.internal("a clustered reduction's shuffle"))?;
+        let partner = ctx.alu(AluOp::Ixor, &[lane, kk])?;
+        let shifted = ctx.alu(AluOp::Ushr, &[active, partner])?;
+        let on = ctx.alu(AluOp::Iand, &[shifted, one])?;
+        let on = ctx.alu(AluOp::Ine, &[on, zero])?;
+        let theirs = ctx.alu(AluOp::Bcsel, &[on, theirs, identity])?;
+        let upper = ctx.alu(AluOp::Iand, &[lane, kk])?;
+        let upper = ctx.alu(AluOp::Ine, &[upper, zero])?;
+        let first = ctx.alu(AluOp::Bcsel, &[upper, theirs, v])?;
+        let second = ctx.alu(AluOp::Bcsel, &[upper, v, theirs])?;
+        v = ctx.alu(op.alu_op(), &[first, second])?;
+        k *= 2;
+    }
+    Ok(v)
 }
 
 /// The reduction ops of an arithmetic subgroup instruction: for integer (and boolean)
@@ -318,7 +386,7 @@ fn group_operation(
         Some(spirv::GroupOperation::ExclusiveScan) => Ok(GroupOperation::ExclusiveScan),
         Some(other) => Err(ctx.unsupported(
             &format!("Op{o:?} with the group operation {other:?}"),
-            "the IR's reductions and scans cover the whole subgroup",
+            "the IR's reductions and scans cover the whole subgroup or aligned clusters of it",
         )),
         None => Err(ctx.invalid(format!("Op{o:?} has no valid group operation"))),
     }
