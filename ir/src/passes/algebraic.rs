@@ -297,7 +297,9 @@ fn lane_matches(alu: &AluInst, ops: &[Operand], i: u8, bits: u8) -> bool {
 /// alone would match one: the matching components grouped by their constants, the others
 /// together.
 fn lane_groups(alu: &AluInst, ops: &[Operand], n: u8, bits: u8) -> Option<Rewrite> {
-    if n < 2
+    // Up to four components, so that every group is a vector size (of 8 and 16
+    // components a group of 5 to 7 or 9 to 15 would not be).
+    if !(2..=4).contains(&n)
         || !ops.iter().any(|o| {
             o.is_const()
                 && !o.konst_iter().is_some_and(|mut c| {

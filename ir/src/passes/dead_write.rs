@@ -7,8 +7,9 @@
 //! the same base and the same qualifiers, and its constant byte range holds the
 //! earlier one's. Within one basic block, walking back from its end, the pass keeps the
 //! ranges later stores write; a load that may read one of them (of any block that may
-//! alias it) takes it out, and a global load, an atomic, a barrier or a message it does
-//! not know empties the set. `volatile` stores are never removed (the model reads no
+//! alias it) takes it out, and so does a workgroup-memory access that may (none does:
+//! workgroup memory is apart); a global load, a buffer atomic, a barrier or a message it
+//! does not know empties the set. `volatile` stores are never removed (the model reads no
 //! `volatile` access), and another invocation cannot see a value no barrier orders
 //! before its own read. The loads whose values only a removed store took then die in
 //! `dce`: Mesa's driver removes them the same way, after a specialization constant of
@@ -58,8 +59,12 @@ fn remove_dead_writes(func: &mut Function, block: Block) -> bool {
                     later.push((key, lo, hi));
                 }
             }
-            Effect::Reads(key, lo, hi) => later.retain(|&w| !may_alias(w, (key, lo, hi))),
-            Effect::Writes(..) | Effect::ReadsAny | Effect::All => later.clear(),
+            // A read, or an atomic or workgroup-memory access (which may read what it
+            // writes), of bytes a later store writes keeps the store before it.
+            Effect::Reads(key, lo, hi) | Effect::Writes(key, lo, hi) => {
+                later.retain(|&w| !may_alias(w, (key, lo, hi)))
+            }
+            Effect::ReadsAny | Effect::All => later.clear(),
             Effect::None => {}
         }
     }
