@@ -114,7 +114,10 @@ fn shuffles_compile_on_every_platform_and_width() {
 }
 
 #[test]
-fn a_shuffle_of_16_bit_values_is_a_typed_error() {
+fn a_shuffle_of_16_bit_values_moves_dwords() {
+    // The lanes are zero-extended into a dword staging value (every lane's, NoMask),
+    // shuffled as dwords and truncated back; GenX_IR takes the kernel. (Values are
+    // checked by tests/lit/visa/narrow_subgroup_lanes.ir on five platforms.)
     let s = common::parse(
         "shader compute (local_size=16,1,1)
 fn main {
@@ -128,8 +131,37 @@ fn main {
 }
 ",
     );
+    let k = visa::emit_kernel(&s, &Device::preset("dg2").unwrap(), &Default::default())
+        .expect("a 16-bit shuffle");
+    assert!(k.text.contains("mov (M1_NM, 16)"), "{}", k.text);
+    if common::have_genx("a_shuffle_of_16_bit_values_moves_dwords") {
+        common::compile_all(vec![(
+            "shuffle16-dg2".to_string(),
+            k.text,
+            k.genx_platform.unwrap().to_string(),
+        )]);
+    }
+}
+
+#[test]
+fn a_float16_reduction_is_a_typed_error() {
+    // A float16 sum rounds at each step: a 32-bit sum rounded once is not it.
+    let s = common::parse(
+        "shader compute (local_size=16,1,1)
+fn main {
+  block b0:
+    32x3 %0 = @load_global_invocation_id
+    32   %1 = u2f32 %0.y
+    16   %2 = f2f16 %1
+    16   %3 = @reduce (%2) (reduction_op=fadd)
+    32   %4 = f2f32 %3
+    32   %5 = load_const (0)
+    @store_shared (%4, %5) (base=0, align_mul=4)
+}
+",
+    );
     let e = visa::emit_kernel(&s, &Device::preset("dg2").unwrap(), &Default::default())
-        .expect_err("a 16-bit shuffle");
+        .expect_err("a float16 reduction");
     let text = e.to_string();
-    assert!(text.contains("`@shuffle` of 16-bit values"), "{text}");
+    assert!(text.contains("subgroup fadd of 16-bit values"), "{text}");
 }
