@@ -56,6 +56,15 @@ impl Rng {
     }
 }
 
+/// The data of a store: a component of the last value loaded, or the invocation's id.
+fn stored_data(rng: &mut Rng, loaded: &[(u32, u8)]) -> String {
+    match loaded.last() {
+        Some(&(v, 2)) if rng.below(2) == 0 => format!("%{v}.y"),
+        Some(&(v, _)) if rng.below(2) == 0 => format!("%{v}.x"),
+        _ => "%0.x".to_string(),
+    }
+}
+
 /// A random program of `rng`: its text.
 fn program(rng: &mut Rng) -> String {
     let mut body = String::new();
@@ -123,11 +132,7 @@ fn program(rng: &mut Rng) -> String {
                     loaded.push((v, comps));
                 }
                 4..=6 => {
-                    let data = match loaded.last() {
-                        Some(&(v, 2)) if rng.below(2) == 0 => format!("%{v}.y"),
-                        Some(&(v, _)) if rng.below(2) == 0 => format!("%{v}.x"),
-                        _ => "%0.x".to_string(),
-                    };
+                    let data = stored_data(rng, &loaded);
                     let _ = writeln!(
                         body,
                         "    @store_shared ({data}, %{off}) (base={base}, align_mul=4)"
@@ -162,11 +167,7 @@ fn program(rng: &mut Rng) -> String {
                 loaded.push((v, comps));
             }
             4..=6 if written[block as usize] => {
-                let data = match loaded.last() {
-                    Some(&(v, 2)) if rng.below(2) == 0 => format!("%{v}.y"),
-                    Some(&(v, _)) if rng.below(2) == 0 => format!("%{v}.x"),
-                    _ => "%0.x".to_string(),
-                };
+                let data = stored_data(rng, &loaded);
                 let _ = writeln!(
                     body,
                     "    @store_ssbo ({data}, %{}, %{off}) (access=none, align_mul=4)",

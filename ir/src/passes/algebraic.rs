@@ -255,6 +255,14 @@ fn split(func: &mut Function, inst: Inst, groups: &[SmallVec<[u8; 4]>]) {
 
 /// The split of a vector instruction some of whose components match a rule alone.
 fn match_lanes(func: &Function, inst: Inst) -> Option<Rewrite> {
+    let alu = func.inst(inst).as_alu()?;
+    let (dest, ops) = operands(func, inst)?;
+    lane_groups(alu, &ops, dest.num_components(), dest.bit_size())
+}
+
+/// The destination type and the operands of an ALU instruction of per-component
+/// sources (`None` for anything else, or for sources the rules cannot read).
+fn operands(func: &Function, inst: Inst) -> Option<(Type, SmallVec<[Operand<'_>; 4]>)> {
     let data = func.inst(inst);
     let alu = data.as_alu()?;
     let info = alu.op.info();
@@ -263,12 +271,12 @@ fn match_lanes(func: &Function, inst: Inst) -> Option<Rewrite> {
     }
     let dest = func.value_type(data.dest?);
     let n = dest.num_components() as usize;
-    let ops: SmallVec<[Operand; 4]> = alu
+    let ops = alu
         .srcs
         .iter()
         .map(|&s| operand(func, s, n))
         .collect::<Option<_>>()?;
-    lane_groups(alu, &ops, n as u8, dest.bit_size())
+    Some((dest, ops))
 }
 
 /// Whether component `i` of a vector `alu` alone matches a rule by its constant operands
@@ -598,20 +606,12 @@ fn match_rules(func: &Function, inst: Inst) -> Option<Rewrite> {
         return None;
     };
     let info = alu.op.info();
-    if alu.srcs.len() != info.num_inputs as usize || info.output_size != 0 {
-        return None;
-    }
     // Most instructions have no rule at all: leave before looking at their values.
     if !info.commutative && !has_rules(alu.op) {
         return None;
     }
-    let dest = func.value_type(data.dest?);
+    let (dest, ops) = operands(func, inst)?;
     let n = dest.num_components() as usize;
-    let ops: SmallVec<[Operand; 4]> = alu
-        .srcs
-        .iter()
-        .map(|&s| operand(func, s, n))
-        .collect::<Option<_>>()?;
     let bits = dest.bit_size();
     let ones = bit_mask(bits);
     let sign = 1u64 << (bits - 1);

@@ -44,6 +44,18 @@ pub(super) struct Decoded {
     pub(super) store: bool,
 }
 
+impl Decoded {
+    /// What the access does: reads or writes its bytes.
+    fn effect(&self) -> Effect {
+        let (lo, hi) = (self.offset, self.offset + 4 * i64::from(self.comps));
+        if self.store {
+            Effect::Writes(self.key, lo, hi)
+        } else {
+            Effect::Reads(self.key, lo, hi)
+        }
+    }
+}
+
 /// Decodes a 32-bit `load_ssbo`, `store_ssbo`, `load_shared` or `store_shared` of one
 /// to four components.
 pub(super) fn decode(func: &Function, inst: Inst) -> Option<Decoded> {
@@ -145,26 +157,12 @@ pub(super) fn effect(func: &Function, inst: Inst) -> Effect {
     use IntrinsicOp::*;
     match i.op {
         LoadSsbo | StoreSsbo => match decode(func, inst) {
-            Some(d) => {
-                let (lo, hi) = (d.offset, d.offset + 4 * i64::from(d.comps));
-                if d.store {
-                    Effect::Writes(d.key, lo, hi)
-                } else {
-                    Effect::Reads(d.key, lo, hi)
-                }
-            }
+            Some(d) => d.effect(),
             None if i.op == LoadSsbo => Effect::ReadsAny,
             None => Effect::All,
         },
         LoadShared | StoreShared => match decode(func, inst) {
-            Some(d) => {
-                let (lo, hi) = (d.offset, d.offset + 4 * i64::from(d.comps));
-                if d.store {
-                    Effect::Writes(d.key, lo, hi)
-                } else {
-                    Effect::Reads(d.key, lo, hi)
-                }
-            }
+            Some(d) => d.effect(),
             // Workgroup memory the model does not place: every shared byte.
             None => Effect::Writes(SHARED_ANYWHERE, 0, 1 << 32),
         },
