@@ -26,7 +26,7 @@
 //!
 //! `ClusteredReduce` with a constant `ClusterSize` is butterfly steps of `shuffle_xor`
 //! within each cluster, inactive partners counted as the identity
-//! ([`clustered_reduce`]); `PartitionedReduceNV` and friends are errors that name the
+//! (`clustered_reduce`); `PartitionedReduceNV` and friends are errors that name the
 //! instruction.
 
 use super::context::Ctx;
