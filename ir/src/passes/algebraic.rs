@@ -255,7 +255,14 @@ fn split(func: &mut Function, inst: Inst, groups: &[SmallVec<[u8; 4]>]) {
 
 /// The split of a vector instruction some of whose components match a rule alone.
 fn match_lanes(func: &Function, inst: Inst) -> Option<Rewrite> {
-    let alu = func.inst(inst).as_alu()?;
+    let data = func.inst(inst);
+    let alu = data.as_alu()?;
+    // Every instruction no rule matched comes here: leave scalars and ops without a
+    // rule by component before reading their operands.
+    let n = func.value_type(data.dest?).num_components();
+    if !(2..=4).contains(&n) || !has_lane_rules(alu) {
+        return None;
+    }
     let (dest, ops) = operands(func, inst)?;
     lane_groups(alu, &ops, dest.num_components(), dest.bit_size())
 }
@@ -277,6 +284,15 @@ fn operands(func: &Function, inst: Inst) -> Option<(Type, SmallVec<[Operand<'_>;
         .map(|&s| operand(func, s, n))
         .collect::<Option<_>>()?;
     Some((dest, ops))
+}
+
+/// Whether [`lane_matches`] has a rule for `alu`'s op (keep the two in step).
+fn has_lane_rules(alu: &AluInst) -> bool {
+    use AluOp::*;
+    matches!(
+        alu.op,
+        Iadd | Isub | Ior | Ixor | Imul | Iand | Umin | Umax | Ishl | Ishr | Ushr
+    ) || (!alu.exact && matches!(alu.op, Fmul | Fadd | Fsub | Ffma))
 }
 
 /// Whether component `i` of a vector `alu` alone matches a rule by its constant operands
