@@ -154,9 +154,10 @@ fn lower_images_and_copies(
     options: &LowerOptions,
     after_stage: &mut dyn FnMut(&str, &Shader),
 ) -> Result<LowerReport, Vec<LowerError>> {
-    // Plan both stages before changing anything; without LSC, the LSC messages the
+    // Plan both stages before changing anything (but the float atomics the device
+    // lacks, which become loops of accesses to plan); without LSC, the LSC messages the
     // shader holds already must have legacy data-port forms too.
-    let image_plans = images::plan_shader(shader, device, options);
+    let image_plans = images::emulate_and_plan(shader, device, options);
     let copy_plans = async_copy::plan_shader(shader, device, &options.async_copies);
     let checked = dataport::check_input(shader, device);
     let (image_plans, copy_plans) = match (image_plans, copy_plans, checked) {

@@ -13,7 +13,9 @@
 //! - loads and stores take the typed path (`lsc_load_quad` / `lsc_store_quad` on TGM)
 //!   when a typed format matches, converting colours between the image format and the
 //!   lowered format the surface is bound with (`typed.rs`);
-//! - atomics become typed `lsc_atomic` messages (`atomic.rs`);
+//! - atomics become typed `lsc_atomic` messages (`atomic.rs`); the float atomics the
+//!   device lacks on 32-bit texels first become compare-and-swap loops
+//!   (`atomic_loop.rs`), whose load and exchange are then planned as any access;
 //! - accesses without a matching typed format, 64-bit atomics, accesses to
 //!   multisampled storage images (typed messages reach no sample before Xe3's MSRT
 //!   messages) and everything under [`LowerOptions::force_untyped`] need the untyped
@@ -35,6 +37,7 @@
 
 mod access;
 mod atomic;
+mod atomic_loop;
 mod block;
 mod context;
 mod filtered;
@@ -78,14 +81,15 @@ pub fn lower_images_all(
     device: &Device,
     options: &LowerOptions,
 ) -> Result<LowerReport, Vec<LowerError>> {
-    let plans = plan_shader(shader, device, options);
-    let checked = crate::dataport::check_input(shader, device);
-    let plans = match (plans, checked) {
-        (Ok(p), Ok(())) => p,
-        (p, c) => {
-            let mut errors = p.err().unwrap_or_default();
-            errors.extend(c.err().unwrap_or_default());
-            return Err(errors);
+    // The messages the shader holds already must have legacy forms without LSC; where
+    // they do not, the accesses are planned on a copy, so the shader stays as it was.
+    let plans = match crate::dataport::check_input(shader, device) {
+        Ok(()) => emulate_and_plan(shader, device, options)?,
+        Err(mut errors) => {
+            let planned = emulate_and_plan(&mut shader.clone(), device, options);
+            let mut all = planned.err().unwrap_or_default();
+            all.append(&mut errors);
+            return Err(all);
         }
     };
     let report = emit_shader(shader, plans, device);
@@ -99,6 +103,29 @@ pub(crate) struct ShaderPlans {
     plans: Vec<Vec<(Inst, Plan)>>,
     /// Per declared image, the surface its messages need, if any.
     surfaces: Vec<Option<SurfaceFormat>>,
+}
+
+/// Rewrites the float atomics of `shader` the device lacks as compare-and-swap loops
+/// (`atomic_loop.rs`), then plans every image access. Where some access cannot be
+/// lowered, the shader is left as it was and the errors are those of its own accesses:
+/// a loop's load and exchange fail only where the atomic itself cannot be lowered
+/// either, and the error then names the atomic, as the shader wrote it.
+pub(crate) fn emulate_and_plan(
+    shader: &mut Shader,
+    device: &Device,
+    options: &LowerOptions,
+) -> Result<ShaderPlans, Vec<LowerError>> {
+    if !atomic_loop::needed(shader, device) {
+        return plan_shader(shader, device, options);
+    }
+    let original = shader.clone();
+    atomic_loop::emulate(shader, device);
+    plan_shader(shader, device, options).map_err(|loop_errors| {
+        *shader = original;
+        plan_shader(shader, device, options)
+            .err()
+            .unwrap_or(loop_errors)
+    })
 }
 
 /// Plans every image access of `shader` (nothing is changed): the plans, or every

@@ -99,6 +99,8 @@ fn compare_group(
         report.accesses += matched;
         return;
     }
+    let folded = fold_cas_loops(a, b);
+    let b = folded.as_deref().unwrap_or(b);
     let first = a.first().or(b.first()).expect("a group is not empty");
     let span = Span::new(first.span.0, first.span.1);
     let invocation = first.invocation;
@@ -149,6 +151,46 @@ fn compare_group(
             },
         );
     }
+}
+
+/// Where `a` (the original's accesses of one atomic instruction and invocation) are
+/// atomics and `b` (the lowered shader's) holds compare-and-swap loops, `b` with each
+/// loop as the one atomic it stands for; `None` where `b` holds none. The lowering
+/// emulates a float atomic the device lacks as a load of the texel (the loop's first
+/// guess), then one exchange of that texel per try, or none where an `fcmpxchg` finds
+/// the texel unequal to its comparand (lowering's `atomic_loop.rs`). An atomic
+/// instruction loads nothing of its own, so each load of its group starts a loop, which
+/// the exchanges of the same texel after it continue. What the loop leaves in memory
+/// and returns is compared with the memories and the values; here, where it went.
+fn fold_cas_loops(a: &[Event], b: &[Event]) -> Option<Vec<Event>> {
+    use crate::memory::AccessKind;
+    if a.is_empty() || a.iter().any(|e| e.kind != AccessKind::Atomic) {
+        return None;
+    }
+    if !b.iter().any(|e| e.kind == AccessKind::Load) {
+        return None;
+    }
+    let mut folded: Vec<Event> = Vec::with_capacity(a.len());
+    let mut j = 0;
+    while j < b.len() {
+        let e = &b[j];
+        j += 1;
+        if e.kind != AccessKind::Load {
+            folded.push(e.clone());
+            continue;
+        }
+        while b
+            .get(j)
+            .is_some_and(|n| n.kind == AccessKind::Atomic && n.hit == e.hit)
+        {
+            j += 1;
+        }
+        folded.push(Event {
+            kind: AccessKind::Atomic,
+            ..e.clone()
+        });
+    }
+    Some(folded)
 }
 
 /// Where `a` (the original's accesses of one instruction and invocation) and `b` (the
