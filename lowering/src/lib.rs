@@ -29,6 +29,7 @@
 
 pub mod address;
 pub mod async_copy;
+pub mod atomic_loop;
 pub mod bounds;
 pub mod convert;
 pub mod dataport;
@@ -46,6 +47,7 @@ pub use async_copy::{
     lower_async_copies, lower_async_copies_all, register_lower_async_copies, AsyncCopyOptions,
     AsyncCopyReport, Block2dPolicy, LowerAsyncCopies,
 };
+pub use atomic_loop::{lower_float_atomics, register_lower_float_atomics, LowerFloatAtomics};
 pub use convert::{ConvertError, ConvertProblem};
 pub use dataport::{lower_dataport, register_lower_dataport, LowerDataport};
 pub use device::{CacheControlField, Device};

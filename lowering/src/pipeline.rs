@@ -8,7 +8,9 @@
 //! optimizes before `brw_nir_lower_storage_image`; then `opt-idiv-const` and
 //! `opt-load-store-vectorize`, as brw follows its loop with them), `lower-non-uniform-access` (a loop over the distinct
 //! indices of each `non_uniform` image access, as NIR's `nir_lower_non_uniform_access`
-//! runs before the driver lowers images), `lower-images`, `lower-async-copies`, then
+//! runs before the driver lowers images), `lower-float-atomics` (the float atomics of
+//! memory the platform lacks as compare-and-swap loops, [`crate::atomic_loop`]),
+//! `lower-images`, `lower-async-copies`, then
 //! the IR's `cleanup` loop ([`PIPELINE`]), the list `ir-opt -O` and the verifier run
 //! too. On platforms without LSC, `lower-images` and `lower-async-copies` each end
 //! with the `lower-dataport` rewrite ([`crate::dataport`]), so that the shader never
@@ -35,9 +37,10 @@ use ir::passes::{LowerComputeSystemValues, LowerNonUniformAccess};
 use ir::Shader;
 
 /// The stages of the default pipeline, in order, as the pass registry names them.
-pub const PIPELINE: [&str; 5] = [
+pub const PIPELINE: [&str; 6] = [
     "optimize",
     "lower-non-uniform-access",
+    "lower-float-atomics",
     "lower-images",
     "lower-async-copies",
     "cleanup",
@@ -92,6 +95,12 @@ pub fn lower_shader_with(
     }
     stage_done(PIPELINE[1], &work, device)?;
     after_stage(PIPELINE[1], &work);
+    // Float atomics of memory the platform lacks, as compare-and-swap loops (those of
+    // images become loops inside `lower-images`, where planning can fall back to the
+    // atomic's own errors).
+    crate::atomic_loop::lower_float_atomics(&mut work, device);
+    stage_done(PIPELINE[2], &work, device)?;
+    after_stage(PIPELINE[2], &work);
     let report = lower_images_and_copies(&mut work, device, options, after_stage)?;
     *shader = work;
     Ok(report)
@@ -172,18 +181,18 @@ fn lower_images_and_copies(
     let mut report = images::emit_shader(shader, image_plans, device);
     // The planners checked that every message they emit has a legacy form: a failure
     // here is the lowering's bug, reported as such.
-    dataport::lower_dataport(shader, device).map_err(|e| rewrite_failed(PIPELINE[2], e))?;
-    stage_done(PIPELINE[2], shader, device)?;
-    after_stage(PIPELINE[2], shader);
-    report.async_copies = async_copy::emit_shader(shader, copy_plans);
     dataport::lower_dataport(shader, device).map_err(|e| rewrite_failed(PIPELINE[3], e))?;
     stage_done(PIPELINE[3], shader, device)?;
     after_stage(PIPELINE[3], shader);
-    Cleanup::standard(DEFAULT_MAX_ITERATIONS)
-        .run(shader)
-        .map_err(|e| stage_failed(PIPELINE[4], e.diagnostics, device))?;
+    report.async_copies = async_copy::emit_shader(shader, copy_plans);
+    dataport::lower_dataport(shader, device).map_err(|e| rewrite_failed(PIPELINE[4], e))?;
     stage_done(PIPELINE[4], shader, device)?;
     after_stage(PIPELINE[4], shader);
+    Cleanup::standard(DEFAULT_MAX_ITERATIONS)
+        .run(shader)
+        .map_err(|e| stage_failed(PIPELINE[5], e.diagnostics, device))?;
+    stage_done(PIPELINE[5], shader, device)?;
+    after_stage(PIPELINE[5], shader);
     report.summarize(shader);
     Ok(report)
 }

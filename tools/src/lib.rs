@@ -273,6 +273,7 @@ pub mod pipeline {
                 },
             ),
         }
+        lowering::register_lower_float_atomics(&mut r, device.cloned());
         lowering::register_lower_async_copies(&mut r, device.cloned(), Default::default());
         lowering::register_lower_dataport(&mut r, device.cloned());
         r

@@ -15,7 +15,7 @@
 //!   lowered format the surface is bound with (`typed.rs`);
 //! - atomics become typed `lsc_atomic` messages (`atomic.rs`); the float atomics the
 //!   device lacks on 32-bit texels first become compare-and-swap loops
-//!   (`atomic_loop.rs`), whose load and exchange are then planned as any access;
+//!   (`crate::atomic_loop`), whose load and exchange are then planned as any access;
 //! - accesses without a matching typed format, 64-bit atomics, accesses to
 //!   multisampled storage images (typed messages reach no sample before Xe3's MSRT
 //!   messages) and everything under [`LowerOptions::force_untyped`] need the untyped
@@ -37,7 +37,6 @@
 
 mod access;
 mod atomic;
-mod atomic_loop;
 mod block;
 mod context;
 mod filtered;
@@ -106,7 +105,7 @@ pub(crate) struct ShaderPlans {
 }
 
 /// Rewrites the float atomics of `shader` the device lacks as compare-and-swap loops
-/// (`atomic_loop.rs`), then plans every image access. Where some access cannot be
+/// (`crate::atomic_loop`), then plans every image access. Where some access cannot be
 /// lowered, the shader is left as it was and the errors are those of its own accesses:
 /// a loop's load and exchange fail only where the atomic itself cannot be lowered
 /// either, and the error then names the atomic, as the shader wrote it.
@@ -115,11 +114,11 @@ pub(crate) fn emulate_and_plan(
     device: &Device,
     options: &LowerOptions,
 ) -> Result<ShaderPlans, Vec<LowerError>> {
-    if !atomic_loop::needed(shader, device) {
+    if !crate::atomic_loop::images_needed(shader, device) {
         return plan_shader(shader, device, options);
     }
     let original = shader.clone();
-    atomic_loop::emulate(shader, device);
+    crate::atomic_loop::emulate_images(shader, device);
     plan_shader(shader, device, options).map_err(|loop_errors| {
         *shader = original;
         plan_shader(shader, device, options)

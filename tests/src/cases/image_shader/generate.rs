@@ -9,7 +9,7 @@ use crate::cases::coords::{arbitrary_coord_term, CoordBase, Grid};
 use crate::cases::device::{arbitrary_device, arbitrary_format};
 use crate::cases::surface::{arbitrary_dim, arbitrary_fill, arbitrary_image_setup, DimKind};
 use crate::cases::{below, between, bits64, chance, pick};
-use ir::{Access, AtomicOp, BaseType, Format};
+use ir::{Access, AtomicOp, BaseType, ChannelKind, Format};
 use lowering::{Device, LowerOptions};
 use quickcheck::Gen;
 
@@ -124,8 +124,13 @@ struct GenState<'c> {
     in_range_only: bool,
     budget: usize,
     next_id: u32,
-    /// Ids of value-returning accesses visible here, with their component counts.
-    visible: Vec<(u32, u8)>,
+    /// Ids of value-returning accesses visible here, with their component counts and
+    /// whether their values are exact: a load converting normalized channels is
+    /// compared within the conversion's allowed error (the lowering multiplies by the
+    /// reciprocal where the reference divides), so its bits may differ in the last
+    /// place, and data made of those bits (the operand of an integer atomic) would then
+    /// differ exactly.
+    visible: Vec<(u32, u8, bool)>,
     in_loop: bool,
     /// Whether the platform has atomics on R16 images (Gfx12+).
     r16_atomics: bool,
@@ -335,7 +340,13 @@ fn gen_list(g: &mut Gen, st: &mut GenState<'_>, depth: u32) -> Vec<Stmt> {
                     Op::Size => st.images[a.image].dim.coord_components(),
                     _ => 1,
                 };
-                st.visible.push((a.id, comps));
+                let normalized = matches!(a.op, Op::Load { .. })
+                    && st.images[a.image]
+                        .data_format()
+                        .channels()
+                        .iter()
+                        .any(|c| matches!(c.kind, ChannelKind::Unorm | ChannelKind::Snorm));
+                st.visible.push((a.id, comps, !normalized));
             }
             out.push(Stmt::Access(a));
         }
@@ -369,7 +380,7 @@ fn gen_cond(g: &mut Gen, st: &GenState<'_>) -> Cond {
             k: below(g, st.grid.invocations() as usize + 1) as u32,
         },
         _ => match st.visible.last() {
-            Some(&(access, comps)) => Cond::LoadedNonZero {
+            Some(&(access, comps, _)) => Cond::LoadedNonZero {
                 access,
                 comp: below(g, comps as usize) as u8,
             },
@@ -539,8 +550,14 @@ fn gen_scalar(g: &mut Gen, st: &GenState<'_>, bits: u8, float: bool) -> Scalar {
                 bits64(g) as u32
             },
         },
-        7 | 8 if !st.visible.is_empty() => {
-            let (access, comps) = st.visible[below(g, st.visible.len())];
+        7 | 8 if st.visible.iter().any(|v| v.2) => {
+            let exact: Vec<(u32, u8)> = st
+                .visible
+                .iter()
+                .filter(|v| v.2)
+                .map(|v| (v.0, v.1))
+                .collect();
+            let (access, comps) = exact[below(g, exact.len())];
             Scalar::Loaded {
                 access,
                 comp: below(g, comps as usize) as u8,
