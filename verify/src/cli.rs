@@ -147,8 +147,8 @@ pub enum CliError {
     Verify(VerifyError),
     /// Verification found mismatches.
     Mismatch {
-        /// The failed run's report.
-        report: Report,
+        /// The failed run's report (boxed: it is most of the error's size).
+        report: Box<Report>,
         /// The view formats the run bound to images of unknown format (empty when
         /// `verify` had a single run to make).
         views: Vec<(String, Format)>,
@@ -856,11 +856,13 @@ pub fn verify_shader(
     let (dev, variants) = format_variants(shader, o)?;
     let options = lower_options(v)?;
     let mut lowered = None;
+    let mut known_inputs = None;
     let mut out = String::new();
     for variant in variants {
         let setup = make_setup_with(shader, &dev, o, &variant)?;
         let l = lower_once(&mut lowered, shader, &dev, &options)?;
-        let (report, inputs) = with_defined_inputs(&setup, !o.push.is_empty(), |setup| {
+        let keep_push = !o.push.is_empty();
+        let (report, inputs) = with_defined_inputs(&setup, keep_push, &mut known_inputs, |setup| {
             verify_lowered(l, &dev, setup)
         })
         .map_err(CliError::Verify)?;
@@ -946,6 +948,7 @@ pub fn verify_shader_visa(
     let (dev, variants) = format_variants(shader, o)?;
     let options = lower_options(v)?;
     let mut lowered = None;
+    let mut known_inputs = None;
     // Each width's kernel is emitted once, the free width's by `free_width` itself.
     let mut kernels = Kernels::new(backend);
     let mut free_width = None;
@@ -968,10 +971,12 @@ pub fn verify_shader_visa(
         if let Some(w) = free_width {
             setup.subgroup_size = w;
         }
-        let (verified, inputs) = with_defined_inputs(&setup, !o.push.is_empty(), |setup| {
-            verify_lowered_visa(l, &dev, setup, &mut kernels, &RunConfig::default())
-        })
-        .map_err(CliError::Verify)?;
+        let keep_push = !o.push.is_empty();
+        let (verified, inputs) =
+            with_defined_inputs(&setup, keep_push, &mut known_inputs, |setup| {
+                verify_lowered_visa(l, &dev, setup, &mut kernels, &RunConfig::default())
+            })
+            .map_err(CliError::Verify)?;
         out += &outcome(verified.report(), &variant, inputs)?;
     }
     Ok(out)
@@ -987,7 +992,7 @@ fn outcome(
 ) -> Result<String, CliError> {
     if !report.passed() {
         return Err(CliError::Mismatch {
-            report,
+            report: Box::new(report),
             views: variant.to_vec(),
         });
     }
@@ -1214,6 +1219,41 @@ fn main {
     @image_store (@img, %1, %0.x) (src_type=uint32)
 }
 ";
+
+    #[test]
+    fn later_runs_start_from_the_contents_an_earlier_run_needed() {
+        let text = "shader compute (local_size=1,1,1)
+buffer @u : ubo (block=0, size=16, stride=4)
+fn main {
+  block b0:
+}
+";
+        let shader = load("t.ir", text).unwrap();
+        let dev = device("dg2").unwrap();
+        let o = RunOptions {
+            target: Some("dg2".into()),
+            ..RunOptions::default()
+        };
+        let setup = make_setup(&shader, &dev, &o).unwrap();
+        // An original that fails on the random uniforms and runs on any other.
+        let mut tried = Vec::new();
+        let mut run = |s: &Setup| {
+            tried.push(s == &setup);
+            if s == &setup {
+                Err(VerifyError::Original(ExecError::NoEntry))
+            } else {
+                Ok(())
+            }
+        };
+        let mut known = None;
+        let (_, used) = with_defined_inputs(&setup, false, &mut known, &mut run).unwrap();
+        assert_eq!(used, Some(InputFallback::UniformOnes));
+        assert_eq!(known, Some(InputFallback::UniformOnes));
+        // The next run goes to those contents at once.
+        let (_, used) = with_defined_inputs(&setup, false, &mut known, &mut run).unwrap();
+        assert_eq!(used, Some(InputFallback::UniformOnes));
+        assert_eq!(tried, [true, false, false]);
+    }
 
     #[test]
     fn grids_parse() {

@@ -15,7 +15,33 @@ use ir::BufferKind;
 /// nothing about the lowering), on the first of [`InputFallback`]'s simpler contents
 /// on which it runs; the original failure if it fails on all. Returns the result and
 /// the fallback used.
+///
+/// `known` carries what an earlier run of the same shader found (its runs differ in
+/// the formats of views alone, not in buffer contents): the fallback that run needed is
+/// tried first, without the random contents the original already failed on, which a
+/// loop counted by a random uniform makes the costliest run of all. What this run
+/// needed is left there for the next.
 pub fn with_defined_inputs<T>(
+    setup: &Setup,
+    keep_push: bool,
+    known: &mut Option<InputFallback>,
+    mut verify: impl FnMut(&Setup) -> Result<T, VerifyError>,
+) -> Result<(T, Option<InputFallback>), VerifyError> {
+    if let Some(fallback) = *known {
+        if let Some(simpler) = fallback.apply(setup, keep_push) {
+            match verify(&simpler) {
+                Err(VerifyError::Original(_)) => {}
+                other => return other.map(|r| (r, Some(fallback))),
+            }
+        }
+    }
+    let (result, used) = defined_inputs(setup, keep_push, verify)?;
+    *known = used;
+    Ok((result, used))
+}
+
+/// [`with_defined_inputs`] without an earlier run's finding.
+fn defined_inputs<T>(
     setup: &Setup,
     keep_push: bool,
     mut verify: impl FnMut(&Setup) -> Result<T, VerifyError>,

@@ -148,6 +148,12 @@ pub enum MemoryErrorKind {
         /// Size of the space.
         limit: u64,
     },
+    /// The log holds as many accesses as it may ([`Memory::set_log_limit`]): a run that
+    /// makes more is stopped, as one that exhausts its step budget is.
+    LogFull {
+        /// The accesses the log may hold.
+        limit: usize,
+    },
     /// Nothing is bound where the instruction looks.
     Unbound {
         /// What kind of binding (`ssbo`, `ubo`, `image`).
@@ -192,6 +198,12 @@ impl fmt::Display for MemoryError {
             MemoryErrorKind::Unbound { what: w, binding } => {
                 write!(f, "{what} through {w} {binding}, which is not bound")?
             }
+            MemoryErrorKind::LogFull { limit } => write!(
+                f,
+                "{what} past the {limit} accesses a run may make in one slice of its \
+                 workgroups (each is kept for comparing addresses): a loop that runs this \
+                 long needs a smaller count, or a smaller step budget (--max-steps N)"
+            )?,
         }
         write!(
             f,
@@ -412,6 +424,8 @@ pub struct Memory {
     workgroup: u32,
     log: Vec<Access>,
     logging: bool,
+    /// The most accesses the log may hold; `None`: no limit.
+    log_limit: Option<usize>,
     /// Accesses made (logged or not).
     accesses: u64,
     /// What stores of values that may err allow their bytes to be, by allocation and
@@ -424,14 +438,33 @@ pub struct Memory {
 /// The longest byte range a [`Tolerance`] covers (a texel of 16 bytes).
 const MAX_TOLERANCE_BYTES: u64 = 16;
 
+/// The accesses a [`Memory::new`] log may hold (some 80 bytes each): what keeps the
+/// memory of a run bounded where a loop runs long (counted by a random uniform, say)
+/// within the step budget, each of its lanes' accesses kept for the comparison of
+/// addresses. The step budget alone bounds the steps, not what each step logs.
+pub const DEFAULT_LOG_LIMIT: usize = 1 << 23;
+
 impl Memory {
-    /// An empty memory, with logging on.
+    /// An empty memory, with logging on and a log of at most [`DEFAULT_LOG_LIMIT`]
+    /// accesses.
     pub fn new() -> Memory {
         Memory {
             next_base: FIRST_BASE,
             logging: true,
+            log_limit: Some(DEFAULT_LOG_LIMIT),
             ..Memory::default()
         }
+    }
+
+    /// Sets the most accesses the log may hold (`None`: no limit); an access past it
+    /// fails with [`MemoryErrorKind::LogFull`].
+    pub fn set_log_limit(&mut self, limit: Option<usize>) {
+        self.log_limit = limit;
+    }
+
+    /// The most accesses the log may hold.
+    pub fn log_limit(&self) -> Option<usize> {
+        self.log_limit
     }
 
     // ----- allocations --------------------------------------------------------------
@@ -842,6 +875,12 @@ impl Memory {
             ctx: *ctx,
             error,
         };
+        if let Some(limit) = self
+            .log_limit
+            .filter(|&l| self.logging && self.log.len() >= l)
+        {
+            return Err(err(MemoryErrorKind::LogFull { limit }));
+        }
         let out_of_range = |space: String, offset: u64, limit: u64| {
             err(MemoryErrorKind::OutOfRange {
                 space,
@@ -1187,6 +1226,30 @@ mod tests {
             .unwrap_err();
         assert!(matches!(e.error, MemoryErrorKind::Unmapped { .. }));
         // A failed access touches nothing and logs nothing.
+        assert_eq!(m.log().len(), 3);
+    }
+
+    #[test]
+    fn a_full_log_stops_the_run() {
+        let mut m = Memory::new();
+        assert_eq!(m.log_limit(), Some(DEFAULT_LOG_LIMIT));
+        let a = m.alloc("buf", vec![0; 16]);
+        m.set_log_limit(Some(2));
+        m.store_uint(Target::Alloc(a, 0), 4, 7, &ctx()).unwrap();
+        m.load_uint(Target::Alloc(a, 0), 4, &ctx()).unwrap();
+        let e = m.store_uint(Target::Alloc(a, 4), 4, 9, &ctx()).unwrap_err();
+        assert_eq!(e.error, MemoryErrorKind::LogFull { limit: 2 });
+        assert!(
+            e.to_string().starts_with("store past the 2 accesses"),
+            "{e}"
+        );
+        // The refused store wrote nothing; without logging nothing is refused.
+        assert_eq!(m.allocation(a).bytes[4..8], [0; 4]);
+        m.set_logging(false);
+        m.store_uint(Target::Alloc(a, 4), 4, 9, &ctx()).unwrap();
+        m.set_log_limit(None);
+        m.set_logging(true);
+        m.load_uint(Target::Alloc(a, 4), 4, &ctx()).unwrap();
         assert_eq!(m.log().len(), 3);
     }
 }

@@ -56,10 +56,9 @@ enum Command {
     /// hardware's semantics) and print its images and buffers afterwards.
     #[command(after_help = fills_help())]
     Run(RunArgs),
-    /// Lower a shader (the -O pipeline: optimize, lower-non-uniform-access, lower-images,
-    /// lower-async-copies, cleanup), run
-    /// both versions on the same memory and compare every access, value, texel and buffer
-    /// byte.
+    /// Lower a shader (the -O pipeline: optimize, lower-non-uniform-access,
+    /// lower-float-atomics, lower-images, lower-async-copies, cleanup), run both versions
+    /// on the same memory and compare every access, value, texel and buffer byte.
     #[command(after_help = fills_help())]
     Verify(VerifyArgs),
 }

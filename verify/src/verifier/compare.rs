@@ -6,8 +6,10 @@ use crate::exec::{ExecError, RunResult};
 use crate::memory::{AllocId, Memory, Space};
 use crate::verifier::describe::{format_components, hex_le, position_text, texel_text, Describer};
 use crate::verifier::events::{copy_bytes, copy_spans, events, kind_name, subtract_ranges, Event};
-use crate::verifier::report::{Findings, Mismatch, MismatchKind, Report, WriterQuery};
-use ir::{Inst, Span, Value};
+use crate::verifier::report::{
+    DifferingSample, Findings, Mismatch, MismatchKind, Report, WriterQuery,
+};
+use ir::{Inst, IntrinsicOp, Span, Value};
 use std::collections::BTreeSet;
 
 /// The streams of mismatches ([`Findings`]) each comparison reports in, so that the
@@ -151,6 +153,34 @@ fn compare_group(
             },
         );
     }
+}
+
+/// Counts a lane of `inst` whose result differed within its bounds, where `inst` is a
+/// filtered lookup.
+fn note_differing_sample(d: &Describer<'_>, report: &mut Report, inst: Inst) {
+    let filtered = d
+        .ofunc
+        .inst(inst)
+        .as_intrinsic()
+        .is_some_and(|x| matches!(x.op, IntrinsicOp::Txl | IntrinsicOp::Tg4));
+    if !filtered {
+        return;
+    }
+    let span = d.ofunc.inst_span(inst);
+    if let Some(s) = report.differing_samples.iter_mut().find(|s| s.span == span) {
+        s.lanes += 1;
+        return;
+    }
+    report.differing_samples.push(DifferingSample {
+        span,
+        instruction: ir::print::print_inst(d.original, d.ofunc, inst)
+            .trim()
+            .to_string(),
+        lanes: 1,
+    });
+    report
+        .differing_samples
+        .sort_by_key(|s| (s.span.line, s.span.col));
 }
 
 /// Where `a` (the original's accesses of one atomic instruction and invocation) are
@@ -297,6 +327,7 @@ pub fn values(
             let bounds = run_a.bounds.get(&(v, invocation as u32));
             if let (Some(x), Some(y), Some(bounds)) = (x, y, bounds) {
                 if within_bounds(ty.bit_size(), x, y, bounds) {
+                    note_differing_sample(d, report, inst);
                     continue;
                 }
             }

@@ -68,7 +68,7 @@ mod writers;
 
 pub use error::VerifyError;
 pub use lower::{ambiguous_spans, lower, stamp_spans, Lowered};
-pub use report::{Mismatch, MismatchKind, Report};
+pub use report::{DifferingSample, Mismatch, MismatchKind, Report};
 pub use runs::SLICE_INVOCATIONS;
 
 use crate::setup::Setup;

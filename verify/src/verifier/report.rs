@@ -111,6 +111,22 @@ pub struct Report {
     /// is represented), sorted by kind (execution, address, value, image texel, buffer
     /// byte), then in the order found.
     pub mismatches: Vec<Mismatch>,
+    /// The filtered lookups (`txl`, `tg4`) whose results differed between the runs
+    /// within the filter's allowed error, in program order: where the shader then
+    /// compares or branches on such a value, the runs may part ways without a fault of
+    /// the lowering, which a failed report says.
+    pub differing_samples: Vec<DifferingSample>,
+}
+
+/// A filtered lookup whose result differed between the runs within its allowed error.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DifferingSample {
+    /// Where the lookup was written.
+    pub span: Span,
+    /// The original's instruction.
+    pub instruction: String,
+    /// The lanes whose results differed.
+    pub lanes: u64,
 }
 
 impl Report {
@@ -170,6 +186,18 @@ impl Report {
                 "... and {} more mismatches",
                 self.mismatch_count - self.mismatches.len()
             )?;
+        }
+        if !self.passed() && !self.differing_samples.is_empty() {
+            writeln!(
+                f,
+                "note: filtered sampling gave the runs different values within the filter's \
+                 allowed error (Vulkan leaves the filter's precision to the implementation); \
+                 a comparison, a branch or a texel address computed from such a value may go \
+                 either way, so mismatches that follow from one need not be the lowering's:"
+            )?;
+            for d in &self.differing_samples {
+                writeln!(f, "    {}: `{}` ({} lanes)", d.span, d.instruction, d.lanes)?;
+            }
         }
         Ok(())
     }

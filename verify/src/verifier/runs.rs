@@ -134,6 +134,12 @@ impl<'s> Runs<'s> {
             if self.b_failed {
                 continue;
             }
+            let allowed = a
+                .accesses
+                .len()
+                .saturating_mul(LOWERED_LOG_FACTOR)
+                .saturating_add(LOWERED_LOG_SLACK);
+            self.b.memory.set_log_limit(Some(allowed));
             let (b, failure) = self
                 .b
                 .run_workgroups(self.grid, range.clone(), &self.record.1);
@@ -172,6 +178,15 @@ impl<'s> Runs<'s> {
 /// finish within `max_steps`; the lowered code executes the same iterations with more
 /// instructions each (an untyped image access becomes dozens), which must not turn into
 /// a spurious failure.
+/// How many times the original's accesses of a slice the lowered run's may be (its
+/// parameter reads, the tries of a compare-and-swap loop), beyond [`LOWERED_LOG_SLACK`]:
+/// a lowered run that makes more is stopped, as one that loops past its step budget.
+const LOWERED_LOG_FACTOR: usize = 8;
+
+/// The accesses of a slice the lowered run may make beyond [`LOWERED_LOG_FACTOR`]
+/// times the original's.
+const LOWERED_LOG_SLACK: usize = 1 << 16;
+
 fn lowered_step_budget(max_steps: u64, ofunc: &Function, lfunc: &Function) -> u64 {
     let before = ofunc.insts_in_order().len().max(1) as u64;
     let after = lfunc.insts_in_order().len() as u64;
