@@ -47,6 +47,18 @@ pub fn to_spirv(bytes: &[u8], spec: &SpecMap) -> Result<Vec<u32>, ImportError> {
             lang_version: (1, 3),
             flags: naga::back::spv::WriterFlags::DEBUG,
             force_loop_bounding: false,
+            // WGSL lets no access fault: an index out of range reads or writes some
+            // element in range (the specification's "Out-of-Bounds Access"). Clamping
+            // the index (naga's `Restrict`, as wgpu asks where the device gives no
+            // robust access) keeps that meaning in the SPIR-V, where a Vulkan driver
+            // without robustBufferAccess would read past the array. Texel loads need
+            // no check: a typed read out of bounds returns zero, which WGSL allows.
+            bounds_check_policies: naga::proc::BoundsCheckPolicies {
+                index: naga::proc::BoundsCheckPolicy::Restrict,
+                buffer: naga::proc::BoundsCheckPolicy::Restrict,
+                image_load: naga::proc::BoundsCheckPolicy::Unchecked,
+                binding_array: naga::proc::BoundsCheckPolicy::Unchecked,
+            },
             debug_info: Some(naga::back::spv::DebugInfo {
                 source_code: &text,
                 file_name: FILE_NAME,

@@ -202,7 +202,8 @@ impl fmt::Display for MemoryError {
                 f,
                 "{what} past the {limit} accesses a run may make in one slice of its \
                  workgroups (each is kept for comparing addresses): a loop that runs this \
-                 long needs a smaller count, or a smaller step budget (--max-steps N)"
+                 long needs a smaller count (a smaller buffer where it runs over one: \
+                 --buffer BLOCK=BYTES) or a smaller step budget (--max-steps N)"
             )?,
         }
         write!(

@@ -71,9 +71,10 @@ pub use lower::{ambiguous_spans, lower, stamp_spans, Lowered};
 pub use report::{DifferingSample, Mismatch, MismatchKind, Report};
 pub use runs::SLICE_INVOCATIONS;
 
+use crate::memory::Memory;
 use crate::setup::Setup;
 use describe::Describer;
-use ir::{Function, IntrinsicClass, Shader, Value};
+use ir::{Function, Inst, IntrinsicClass, Shader, Value};
 use lowering::{Device, LowerOptions};
 use report::Findings;
 use runs::Runs;
@@ -154,28 +155,53 @@ pub fn verify(
             record.push((v, lv, inst));
         }
     }
-    let values = record.iter().map(|r| (r.0, r.1)).unzip();
     let d = Describer::new(original, lowered, ofunc, lfunc, &mem);
+    let many = runs::SLICE_INVOCATIONS / original.workgroup_invocations().max(1) > 1;
+    match compare_runs(&d, device, setup, &mem, &record, None) {
+        // A slice of several workgroups logged more accesses than a run keeps: each
+        // workgroup in a slice of its own keeps as many.
+        Err(VerifyError::Original(e)) if many && runs::log_full(&e) => {
+            compare_runs(&d, device, setup, &mem, &record, Some(1))
+        }
+        r => r,
+    }
+}
+
+/// Runs both shaders on `mem`, a slice of `slice_workgroups` workgroups at a time (the
+/// default when `None`), and compares them.
+fn compare_runs(
+    d: &Describer<'_>,
+    device: &Device,
+    setup: &Setup,
+    mem: &Memory,
+    record: &[(Value, Value, Inst)],
+    slice_workgroups: Option<u64>,
+) -> Result<Report, VerifyError> {
+    let (original, lowered) = (d.original, d.lowered);
+    let values = record.iter().map(|r| (r.0, r.1)).unzip();
     let dataport = device.dataport;
     let mut runs = Runs::new(original, lowered, setup, mem.clone(), values, dataport);
+    if let Some(n) = slice_workgroups {
+        runs.set_slice_workgroups(n);
+    }
     let mut found = Findings::new(setup.report_limit);
     let mut report = Report::default();
     let mut failed = false;
     while let Some(slice) = runs.next_slice().map_err(VerifyError::Original)? {
         report.invocations += slice.a.invocations;
         if let Some(e) = &slice.failure {
-            compare::execution_failure(&d, &mut found, e);
+            compare::execution_failure(d, &mut found, e);
             failed = true;
         }
-        compare::addresses(&d, &mut found, &mut report, &slice.a, &slice.b, slice.done);
-        compare::copies(&d, &mut found, &mut report, &slice.a, &slice.b, slice.done);
+        compare::addresses(d, &mut found, &mut report, &slice.a, &slice.b, slice.done);
+        compare::copies(d, &mut found, &mut report, &slice.a, &slice.b, slice.done);
         compare::values(
-            &d,
+            d,
             &mut found,
             &mut report,
             &slice.a,
             &slice.b,
-            &record,
+            record,
             slice.done,
         );
     }
@@ -186,12 +212,12 @@ pub fn verify(
             .saturating_mul(setup.grid.iter().map(|&n| n as u64).product())
             .min(u32::MAX as u64) as u32;
     } else {
-        compare::memories(&d, &mut found, &mut report, &runs.a.memory, &runs.b.memory);
+        compare::memories(d, &mut found, &mut report, &runs.a.memory, &runs.b.memory);
     }
     drop(runs);
     let queries = found.finish(&mut report);
     if !queries.is_empty() {
-        writers::name_writers(&d, setup, mem, &mut report, &queries, dataport)
+        writers::name_writers(d, setup, mem.clone(), &mut report, &queries, dataport)
             .map_err(VerifyError::Original)?;
     }
     Ok(report)

@@ -7,9 +7,9 @@
 //! invocations, at least one workgroup), whatever the size of the grid.
 
 use crate::exec::{ExecConfig, ExecError, Executor, RunResult};
-use crate::memory::Memory;
+use crate::memory::{Memory, MemoryError, MemoryErrorKind};
 use crate::setup::Setup;
-use ir::interp::Config;
+use ir::interp::{Config, InterpErrorKind};
 use ir::{Function, IntrinsicClass, IntrinsicOp, Shader, Value};
 use lowering::messages::dataport::DataportCaps;
 use std::ops::Range;
@@ -109,6 +109,12 @@ impl<'s> Runs<'s> {
         }
     }
 
+    /// Runs `n` workgroups per slice (at least one) instead of about
+    /// [`SLICE_INVOCATIONS`] invocations' worth.
+    pub fn set_slice_workgroups(&mut self, n: u64) {
+        self.per_slice = n.max(1);
+    }
+
     /// Turns access logging and call tracing on or off in both runs.
     pub fn set_logging(&mut self, logging: bool, tracing: bool) {
         for ex in [&mut self.a, &mut self.b] {
@@ -178,6 +184,21 @@ impl<'s> Runs<'s> {
 /// finish within `max_steps`; the lowered code executes the same iterations with more
 /// instructions each (an untyped image access becomes dozens), which must not turn into
 /// a spurious failure.
+/// Whether `e` is a run stopped for making more accesses than its log may hold
+/// ([`MemoryErrorKind::LogFull`]).
+pub fn log_full(e: &ExecError) -> bool {
+    let ExecError::Run { error, .. } = e else {
+        return false;
+    };
+    let InterpErrorKind::Env { error, .. } = &error.kind else {
+        return false;
+    };
+    error
+        .error
+        .downcast_ref::<MemoryError>()
+        .is_some_and(|m| matches!(m.error, MemoryErrorKind::LogFull { .. }))
+}
+
 /// How many times the original's accesses of a slice the lowered run's may be (its
 /// parameter reads, the tries of a compare-and-swap loop), beyond [`LOWERED_LOG_SLACK`]:
 /// a lowered run that makes more is stopped, as one that loops past its step budget.
