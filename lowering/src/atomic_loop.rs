@@ -5,8 +5,9 @@
 //! - **Images.** Typed float `fadd` exists from Xe2 only, and the legacy data port's
 //!   typed atomics have no float operation at all (see [`Device`]'s float-atomic fields).
 //! - **Memory.** The legacy data port has no float add at all (its float atomics are
-//!   `fmin`, `fmax` and `fcmpwr`), and LSC has none on shared local memory
-//!   (`lsc_atomic_fadd` exists on `.ugm` and `.ugml`, not `.slm`; IGC's vISA verifier).
+//!   `fmin`, `fmax` and `fcmpwr`, from Gfx9: none on Broadwell and before), and LSC has
+//!   none on shared local memory (`lsc_atomic_fadd` exists on `.ugm` and `.ugml`, not
+//!   `.slm`; IGC's vISA verifier).
 //!
 //! A shader that declares `AtomicFloat32AddEXT` or `AtomicFloat32MinMaxEXT` still gets
 //! its atomics: each one the device does not offer becomes the loop every compiler
@@ -33,13 +34,13 @@
 //! the lanes another lane's store overtook go round with what they saw. The exchange
 //! compares bits, so a NaN or a signed zero in memory cannot keep a lane looping.
 //! The ALU op is `exact`: the atomic's result is the op's own (`-0.0 + 0.0` is `+0.0`).
-//! `fcmpxchg` (on images without LSC) compares as floats (`-0 == +0`, a NaN equals
-//! nothing) and writes back the value it found where the texel differs from the
-//! comparand: `%new = bcsel (feq %cur, %compare), %data, %cur`. Its read is then an
-//! exchange too, so every lane's operation takes effect at its successful exchange, in
-//! lane order among the lanes of one message, as a native atomic message's lanes do;
-//! leaving on the first guess alone would let a lane report a texel another lane had
-//! already replaced.
+//! `fcmpxchg` (of images without LSC, of memory before Gfx9) compares as floats
+//! (`-0 == +0`, a NaN equals nothing) and writes back the value it found where the
+//! texel differs from the comparand: `%new = bcsel (feq %cur, %compare), %data, %cur`.
+//! Its read is then an exchange too, so every lane's operation takes effect at its
+//! successful exchange, in lane order among the lanes of one message, as a native
+//! atomic message's lanes do; leaving on the first guess alone would let a lane report
+//! a texel another lane had already replaced.
 //!
 //! Only 32-bit values are taken. Of images, R32_FLOAT and format-less ones (which a
 //! float atomic binds as R32_FLOAT): an R16_FLOAT texel's load converts it to 32 bits,
@@ -94,6 +95,10 @@ impl Space {
             (Space::Image, AtomicOp::Fcmpxchg) => !device.image_float_atomic_cmpxchg,
             (Space::Shared, AtomicOp::Fadd) => true,
             (Space::Ssbo | Space::Global, AtomicOp::Fadd) => !device.has_lsc,
+            // The legacy data port's untyped float atomics arrive with Gfx9.
+            (_, AtomicOp::Fmin | AtomicOp::Fmax | AtomicOp::Fcmpxchg) => {
+                device.dataport.is_some_and(|caps| !caps.float_atomics)
+            }
             _ => false,
         }
     }

@@ -281,7 +281,11 @@ pub fn parse_grid(text: &str) -> Result<[u32; 3], CliError> {
 const PUSH_LIMIT: u64 = 1 << 16;
 
 /// The setup of a run: defaults for `shader` on `device`, then the options.
-fn make_setup(shader: &Shader, device: &Device, o: &RunOptions) -> Result<Setup, CliError> {
+pub(crate) fn make_setup(
+    shader: &Shader,
+    device: &Device,
+    o: &RunOptions,
+) -> Result<Setup, CliError> {
     make_setup_with(shader, device, o, &[])
 }
 
@@ -1219,41 +1223,6 @@ fn main {
     @image_store (@img, %1, %0.x) (src_type=uint32)
 }
 ";
-
-    #[test]
-    fn later_runs_start_from_the_contents_an_earlier_run_needed() {
-        let text = "shader compute (local_size=1,1,1)
-buffer @u : ubo (block=0, size=16, stride=4)
-fn main {
-  block b0:
-}
-";
-        let shader = load("t.ir", text).unwrap();
-        let dev = device("dg2").unwrap();
-        let o = RunOptions {
-            target: Some("dg2".into()),
-            ..RunOptions::default()
-        };
-        let setup = make_setup(&shader, &dev, &o).unwrap();
-        // An original that fails on the random uniforms and runs on any other.
-        let mut tried = Vec::new();
-        let mut run = |s: &Setup| {
-            tried.push(s == &setup);
-            if s == &setup {
-                Err(VerifyError::Original(ExecError::NoEntry))
-            } else {
-                Ok(())
-            }
-        };
-        let mut known = None;
-        let (_, used) = with_defined_inputs(&setup, false, &mut known, &mut run).unwrap();
-        assert_eq!(used, Some(InputFallback::UniformOnes));
-        assert_eq!(known, Some(InputFallback::UniformOnes));
-        // The next run goes to those contents at once.
-        let (_, used) = with_defined_inputs(&setup, false, &mut known, &mut run).unwrap();
-        assert_eq!(used, Some(InputFallback::UniformOnes));
-        assert_eq!(tried, [true, false, false]);
-    }
 
     #[test]
     fn grids_parse() {

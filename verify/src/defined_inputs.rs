@@ -133,3 +133,45 @@ impl InputFallback {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::{self, RunOptions};
+    use crate::exec::ExecError;
+
+    #[test]
+    fn later_runs_start_from_the_contents_an_earlier_run_needed() {
+        let text = "shader compute (local_size=1,1,1)
+buffer @u : ubo (block=0, size=16, stride=4)
+fn main {
+  block b0:
+}
+";
+        let shader = cli::load("t.ir", text).unwrap();
+        let dev = cli::device("dg2").unwrap();
+        let o = RunOptions {
+            target: Some("dg2".into()),
+            ..RunOptions::default()
+        };
+        let setup = cli::make_setup(&shader, &dev, &o).unwrap();
+        // An original that fails on the random uniforms and runs on any other.
+        let mut tried = Vec::new();
+        let mut run = |s: &Setup| {
+            tried.push(s == &setup);
+            if s == &setup {
+                Err(VerifyError::Original(ExecError::NoEntry))
+            } else {
+                Ok(())
+            }
+        };
+        let mut known = None;
+        let (_, used) = with_defined_inputs(&setup, false, &mut known, &mut run).unwrap();
+        assert_eq!(used, Some(InputFallback::UniformOnes));
+        assert_eq!(known, Some(InputFallback::UniformOnes));
+        // The next run goes to those contents at once.
+        let (_, used) = with_defined_inputs(&setup, false, &mut known, &mut run).unwrap();
+        assert_eq!(used, Some(InputFallback::UniformOnes));
+        assert_eq!(tried, [true, false, false]);
+    }
+}
