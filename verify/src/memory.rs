@@ -439,7 +439,7 @@ pub struct Memory {
 /// The longest byte range a [`Tolerance`] covers (a texel of 16 bytes).
 const MAX_TOLERANCE_BYTES: u64 = 16;
 
-/// The accesses a [`Memory::new`] log may hold (some 80 bytes each): what keeps the
+/// The accesses a [`Memory::new`] log may hold (some 64 bytes each): what keeps the
 /// memory of a run bounded where a loop runs long (counted by a random uniform, say)
 /// within the step budget, each of its lanes' accesses kept for the comparison of
 /// addresses. The step budget alone bounds the steps, not what each step logs.
@@ -1228,6 +1228,13 @@ mod tests {
         assert!(matches!(e.error, MemoryErrorKind::Unmapped { .. }));
         // A failed access touches nothing and logs nothing.
         assert_eq!(m.log().len(), 3);
+    }
+
+    #[test]
+    fn a_full_log_stays_within_its_stated_size() {
+        // DEFAULT_LOG_LIMIT's documentation (and the README's table of limits) count
+        // some 64 bytes an access: 2^23 of them, about half a gigabyte.
+        assert!(std::mem::size_of::<Access>() <= 64);
     }
 
     #[test]
