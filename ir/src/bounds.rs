@@ -20,6 +20,9 @@
 //!   every vertex (`fabs` adds 0 where its operand's interval spans it; a division or
 //!   reciprocal refuses a divisor interval that spans 0);
 //! * an instruction that errs adds its bound to the true value's range over the box;
+//! * `fsin` and `fcos` take the range of the function over their operand's interval:
+//!   the values at its ends, and 1 or -1 where a peak or a trough lies inside (any
+//!   value in [-1, 1] over a full period), widened by an ulp for the rounding;
 //! * `bcsel` takes the chosen source's interval; `vecN` its sources';
 //! * a float's conversion to an integer (`f2i32`, `f2u32`, saturating) gives an
 //!   integer interval ([`Interval::int`]), which integer minima and maxima and the
@@ -199,7 +202,9 @@ fn vertex_extremal(op: AluOp) -> bool {
             | Fsign
             | Fsqrt
             | Fexp2
+            | Flog2
             | Fpow
+            | Flrp
             | Fdot2
             | Fdot3
             | Fdot4
@@ -265,6 +270,17 @@ pub fn alu_bounds(
             })
             .collect();
     }
+    if matches!(op, AluOp::Fsin | AluOp::Fcos) && dest.bit_size() == 32 {
+        return (0..n)
+            .map(|c| {
+                let own = component_value(out_base, 32, *result.get(c)?)?;
+                let b = periodic_range(op, bound_of(0, c)?)?
+                    .widened_by_ulps(32, 1.0)
+                    .hull(Interval::new(own, own));
+                (b.lo < b.hi).then_some(b)
+            })
+            .collect();
+    }
     let errs = match vulkan_bound(op) {
         Some(Bound::Ulps(u)) if !exact => Some(u),
         _ => None,
@@ -294,6 +310,36 @@ pub fn alu_bounds(
             }
         })
         .collect()
+}
+
+/// The values `fsin` (or `fcos`) takes over the operand interval `b`, as real numbers:
+/// the values at its ends, and 1 or -1 where the interval holds a peak or a trough.
+/// `None` for an interval of integers or with an infinite end (whose sine is NaN).
+fn periodic_range(op: AluOp, b: Interval) -> Option<Interval> {
+    use std::f64::consts::{FRAC_PI_2, PI, TAU};
+    if b.int || !(b.lo.is_finite() && b.hi.is_finite()) {
+        return None;
+    }
+    // A full period, or ends so large that f64 no longer tells the multiples of 2π
+    // apart: every value.
+    if b.hi - b.lo >= TAU || b.lo.abs().max(b.hi.abs()) > 2f64.powi(40) {
+        return Some(Interval::new(-1.0, 1.0));
+    }
+    let (f, peak, trough): (fn(f64) -> f64, f64, f64) = if op == AluOp::Fsin {
+        (libm::sin, FRAC_PI_2, 3.0 * FRAC_PI_2)
+    } else {
+        (libm::cos, 0.0, PI)
+    };
+    let holds = |phase: f64| phase + ((b.lo - phase) / TAU).ceil() * TAU <= b.hi;
+    let (at_lo, at_hi) = (f(b.lo), f(b.hi));
+    Some(Interval::new(
+        if holds(trough) {
+            -1.0
+        } else {
+            at_lo.min(at_hi)
+        },
+        if holds(peak) { 1.0 } else { at_lo.max(at_hi) },
+    ))
 }
 
 /// The bit size of the source of an integer conversion that keeps its 32-bit source's
@@ -504,6 +550,42 @@ fn component_bounds(
 mod tests {
     use super::*;
     use crate::eval::eval_alu_flagged;
+
+    #[test]
+    fn sine_and_cosine_take_their_range_over_the_operand() {
+        let iv = |lo: f64, hi: f64| Some(Interval::new(lo, hi));
+        // Monotonic stretch: the ends' values (widened by the rounding's ulp).
+        let b = bounds_of(AluOp::Fsin, false, &[(0.15, iv(0.1, 0.2))]).unwrap();
+        assert!(b.lo <= 0.1f64.sin() && b.lo > 0.0998 && b.hi >= 0.2f64.sin() && b.hi < 0.1988);
+        // A peak inside (π/2 in [1.5, 1.7]): up to 1; the low end is sin 1.7.
+        let b = bounds_of(AluOp::Fsin, false, &[(1.6, iv(1.5, 1.7))]).unwrap();
+        assert!(b.hi >= 1.0 && (b.lo - 1.7f64.sin()).abs() < 1e-6, "{b:?}");
+        // cos: a trough at π in [3.0, 3.2], a peak at 2π in [6.2, 6.4].
+        let b = bounds_of(AluOp::Fcos, false, &[(3.1, iv(3.0, 3.2))]).unwrap();
+        assert!(b.lo <= -1.0 && (b.hi - 3.0f64.cos().max(3.2f64.cos())).abs() < 1e-6);
+        let b = bounds_of(AluOp::Fcos, false, &[(6.3, iv(6.2, 6.4))]).unwrap();
+        assert!(b.hi >= 1.0 && b.lo < 6.4f64.cos().min(6.2f64.cos()) + 1e-6);
+        // A full period, and a large operand: every value.
+        let b = bounds_of(AluOp::Fsin, false, &[(1.0, iv(-3.0, 3.5))]).unwrap();
+        assert!(b.lo <= -1.0 && b.hi >= 1.0);
+        // No operand interval: exactly the executor's value.
+        assert_eq!(bounds_of(AluOp::Fcos, false, &[(1.0, None)]), None);
+    }
+
+    #[test]
+    fn log2_and_lrp_carry_their_operands_intervals() {
+        let iv = |lo: f64, hi: f64| Some(Interval::new(lo, hi));
+        let b = bounds_of(AluOp::Flog2, false, &[(2.0, iv(2.0, 4.0))]).unwrap();
+        assert!(b.lo <= 1.0 && b.hi >= 2.0 && b.hi < 2.001, "{b:?}");
+        // lrp(a, b, t) = a (1 - t) + b t: 10 + 0.25 (20 - 10) with t in [0.25, 0.5].
+        let b = bounds_of(
+            AluOp::Flrp,
+            false,
+            &[(10.0, None), (20.0, None), (0.25, iv(0.25, 0.5))],
+        )
+        .unwrap();
+        assert!(b.lo <= 12.5 && b.hi >= 15.0 && b.hi < 15.001, "{b:?}");
+    }
 
     fn f(x: f32) -> u64 {
         u64::from(x.to_bits())
