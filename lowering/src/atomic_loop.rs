@@ -90,9 +90,7 @@ impl Space {
     /// Whether `device` lacks the float atomic `op` here.
     fn lacks(self, op: AtomicOp, device: &Device) -> bool {
         match (self, op) {
-            (Space::Image, AtomicOp::Fadd) => !device.image_float_atomic_add,
-            (Space::Image, AtomicOp::Fmin | AtomicOp::Fmax) => !device.image_float_atomic_min_max,
-            (Space::Image, AtomicOp::Fcmpxchg) => !device.image_float_atomic_cmpxchg,
+            (Space::Image, _) => !device.has_image_atomic(op),
             (Space::Shared, AtomicOp::Fadd) => true,
             (Space::Ssbo | Space::Global, AtomicOp::Fadd) => !device.has_lsc,
             // The legacy data port's untyped float atomics arrive with Gfx9.

@@ -270,6 +270,20 @@ impl Device {
         self.gen.ver()
     }
 
+    /// Whether the image atomic `op` exists on this device: every integer one and
+    /// exchange; the float ones as [`Device::image_float_atomic_add`],
+    /// [`Device::image_float_atomic_min_max`] and [`Device::image_float_atomic_cmpxchg`]
+    /// say (typed and untyped paths alike: both end in the same LSC float operations).
+    pub fn has_image_atomic(&self, op: ir::AtomicOp) -> bool {
+        use ir::AtomicOp as A;
+        match op {
+            A::Fadd => self.image_float_atomic_add,
+            A::Fmin | A::Fmax => self.image_float_atomic_min_max,
+            A::Fcmpxchg => self.image_float_atomic_cmpxchg,
+            _ => true,
+        }
+    }
+
     /// The tilings a storage image of `format` and `dim` may have on this device: what
     /// isl allows (`tiling::storage_tilings`) within the driver's policy
     /// ([`Device::storage_tilings`], [`Device::linear_1d_storage`]). Surfaces bound to

@@ -297,8 +297,7 @@ fn cluster_steps(ctx: &mut Ctx<'_>, size: u32) -> Result<Vec<(Src, Src)>, Import
     let lane = invocation(ctx)?;
     let one = ctx.u32(1);
     let zero = ctx.u32(0);
-    let bit = ctx.alu(AluOp::Ishl, &[one, lane])?;
-    let active = group(ctx, GroupOperation::Reduce, ReductionOp::Ior, bit);
+    let active = lanes_word(ctx, one, lane)?;
     let mut steps = Vec::new();
     let mut k = 1;
     while k < size {
@@ -313,8 +312,9 @@ fn cluster_steps(ctx: &mut Ctx<'_>, size: u32) -> Result<Vec<(Src, Src)>, Import
     Ok(steps)
 }
 
-/// SPIR-V's `ClusteredReduce` of `x` (each component alone): `op` over the active lanes of each
-/// aligned cluster, as the butterfly `steps` of [`cluster_steps`]: at step `k` lane `l`
+/// SPIR-V's `ClusteredReduce` of `x` (a scalar or a vector, shuffled whole): `op` over
+/// the active lanes of each aligned cluster, as the butterfly `steps` of
+/// [`cluster_steps`]: at step `k` lane `l`
 /// combines its partial result with lane `l ^ k`'s (`shuffle_xor`; the identity where
 /// that lane is inactive), its own operand first (NIR's clustered `reduce`, which brw
 /// emits as such steps too). The lanes of a cluster agree but where IEEE lets the order
@@ -480,6 +480,11 @@ fn invocation(ctx: &mut Ctx<'_>) -> Result<Src, ImportError> {
 fn ballot_word(ctx: &mut Ctx<'_>, p: Src) -> Result<Src, ImportError> {
     let w = ctx.alu(AluOp::B2i32, &[p])?;
     let lane = invocation(ctx)?;
+    lanes_word(ctx, w, lane)
+}
+
+/// Each active lane's `w` (0 or 1) at bit `lane` (its invocation), in one word.
+fn lanes_word(ctx: &mut Ctx<'_>, w: Src, lane: Src) -> Result<Src, ImportError> {
     let bit = ctx.alu(AluOp::Ishl, &[w, lane])?;
     Ok(group(ctx, GroupOperation::Reduce, ReductionOp::Ior, bit))
 }

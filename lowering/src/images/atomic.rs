@@ -184,20 +184,14 @@ fn op_domain(op: AtomicOp) -> Option<bool> {
     }
 }
 
-/// Refuses a float atomic the platform does not offer on images (typed and untyped
-/// paths alike: both end in the same LSC float operations).
+/// Refuses a float atomic the platform does not offer on images
+/// ([`Device::has_image_atomic`]).
 pub(crate) fn check_supported(
     a: &ImageAccess<'_>,
     op: AtomicOp,
     device: &Device,
 ) -> Result<(), LowerError> {
-    let supported = match op {
-        AtomicOp::Fadd => device.image_float_atomic_add,
-        AtomicOp::Fmin | AtomicOp::Fmax => device.image_float_atomic_min_max,
-        AtomicOp::Fcmpxchg => device.image_float_atomic_cmpxchg,
-        _ => true,
-    };
-    if supported {
+    if device.has_image_atomic(op) {
         return Ok(());
     }
     Err(a.error(LowerErrorKind::FloatAtomicUnsupported { op }))

@@ -187,10 +187,11 @@ fn note_differing_sample(d: &Describer<'_>, report: &mut Report, inst: Inst) {
 /// atomics and `b` (the lowered shader's) holds compare-and-swap loops, `b` with each
 /// loop as the one atomic it stands for; `None` where `b` holds none. The lowering
 /// emulates a float atomic the device lacks as a load of the texel (the loop's first
-/// guess), then one exchange of that texel per try, or none where an `fcmpxchg` finds
-/// the texel unequal to its comparand (lowering's `atomic_loop.rs`). An atomic
-/// instruction loads nothing of its own, so each load of its group starts a loop, which
-/// the exchanges of the same texel after it continue. What the loop leaves in memory
+/// guess), then one exchange of that texel per try (lowering's `atomic_loop.rs`). An
+/// atomic instruction loads nothing of its own, so each load of its group starts a
+/// loop, which the exchanges of the same texel after it continue (a load no exchange
+/// follows stands for the atomic too: the comparison of where the loop went is what
+/// this fold keeps). What the loop leaves in memory
 /// and returns is compared with the memories and the values; here, where it went.
 fn fold_cas_loops(a: &[Event], b: &[Event]) -> Option<Vec<Event>> {
     use crate::memory::AccessKind;

@@ -551,13 +551,9 @@ fn gen_scalar(g: &mut Gen, st: &GenState<'_>, bits: u8, float: bool) -> Scalar {
             },
         },
         7 | 8 if st.visible.iter().any(|v| v.2) => {
-            let exact: Vec<(u32, u8)> = st
-                .visible
-                .iter()
-                .filter(|v| v.2)
-                .map(|v| (v.0, v.1))
-                .collect();
-            let (access, comps) = exact[below(g, exact.len())];
+            let exact = || st.visible.iter().filter(|v| v.2);
+            let k = below(g, exact().count());
+            let &(access, comps, _) = exact().nth(k).expect("k counts exact values");
             Scalar::Loaded {
                 access,
                 comp: below(g, comps as usize) as u8,
