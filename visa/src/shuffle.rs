@@ -33,6 +33,9 @@
 //! or a `quad_broadcast` by one is a regioned `mov`, `<0;1,0>` or `<4;4,0>`, as IGC's
 //! `sub_group_broadcast`.
 //!
+//! A quad swap of 16- or 32-bit lanes needs no addresses: strided moves exchange the
+//! quads' lanes, as brw's (see `swap_by_regions`).
+//!
 //! Values of 32 bits (and booleans, stored as dwords) and 64 bits are moved; 8- and
 //! 16-bit values are moved as dwords, zero-extended into a temporary and truncated back
 //! (a move of bits: the lanes' values are unchanged).
@@ -58,6 +61,11 @@ pub fn emit(cx: &mut Ctx, i: &IntrinsicInst, dest: Value) -> Result<(), EmitErro
             "a subgroup `@{}` of {bits}-bit values (the back end moves 8- to 64-bit lanes)",
             i.op
         )));
+    }
+    if let ShuffleKind::QuadSwap(k) = kind {
+        if swap_by_regions(cx, i, dest, k, bits)? {
+            return Ok(());
+        }
     }
     // 8- and 16-bit lanes move as dwords.
     let narrow = matches!(bits, 8 | 16).then(|| VType::uint(bits));
@@ -238,6 +246,68 @@ fn constant_region(
         )),
         _ => None,
     }
+}
+
+/// A quad swap as regioned moves, as brw emits `quad_swap_*` on Gfx11+
+/// (`brw_fs_generator.cpp`, `generate_quad_swizzle`): one `NoMask` move per lane of the
+/// quad, each writing that lane of every quad from its partner's (`<4;1,0>` into
+/// `<4>`; a horizontal swap needs two, `<2;1,0>` into `<2>`), into a temporary, then
+/// one move under the execution mask into the result. The moves are `NoMask` because
+/// their channels are quads, not lanes: channel `i` of a strided move writes lane
+/// `4i + c`, so the execution mask's bit `i` is not that lane's. No address register,
+/// no lane index. 8- and 64-bit lanes, and a value the same in every lane, take the
+/// general path (`false`).
+fn swap_by_regions(
+    cx: &mut Ctx,
+    i: &IntrinsicInst,
+    dest: Value,
+    k: u32,
+    bits: u8,
+) -> Result<bool, EmitError> {
+    let elem = match bits {
+        1 | 32 => VType::Ud,
+        16 => VType::Uw,
+        // A 64-bit lane's dwords would need a destination stride of eight, past the
+        // hardware's four.
+        _ => return Ok(false),
+    };
+    let Some(&value) = i.srcs.first() else {
+        return Ok(false);
+    };
+    let ty = cx.func.value_type(dest);
+    let mut parts = Vec::with_capacity(usize::from(ty.num_components()));
+    for c in 0..ty.num_components() {
+        match cx.comp(value, c)? {
+            Opnd::Reg(r) if r.stride == 1 => parts.push(r),
+            _ => return Ok(false),
+        }
+    }
+    let w = cx.t.simd;
+    let eb = elem.bytes();
+    // Lanes per move: a region may span two registers.
+    let chunk = w.min(2 * cx.t.grf / eb);
+    // The swap's period in lanes: a horizontal swap repeats every two.
+    let period = if k == 1 { 2 } else { 4 };
+    for (c, x) in (0u8..).zip(parts) {
+        let t = cx.temp(elem);
+        for lane0 in (0..w).step_by(chunk as usize) {
+            for l in 0..period {
+                let d = Reg {
+                    stride: period,
+                    ..t.at((lane0 + l) * eb)
+                };
+                let s = Reg {
+                    stride: period,
+                    ..x.at((lane0 + (l ^ k)) * eb)
+                };
+                let (d, s) = (cx.dst(d, elem), cx.src(Opnd::Reg(s), elem));
+                cx.line(&format!("mov (M1_NM, {}) {d} {s}", chunk / period));
+            }
+        }
+        let d = cx.dest(dest, c)?;
+        cx.op("mov", d, elem, &[Opnd::Reg(t)]);
+    }
+    Ok(true)
 }
 
 /// A fresh `uw` temporary holding, in each lane, the byte offset (`bytes` per lane)

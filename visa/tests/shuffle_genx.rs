@@ -89,15 +89,20 @@ fn shuffles_compile_on_every_platform_and_width() {
             // once per 16 lanes; the constant broadcasts are regioned movs.
             let halves = w.div_ceil(16) as usize;
             let indirect = k.text.matches("r[A0(0),").count();
-            // Eleven 32-bit or boolean ones with a varying lane (all but `%12` and
-            // `%13`), two 64-bit ones of two halves each (not the broadcast `%19`).
+            // Seven 32-bit or boolean ones with a varying lane (all but `%12` and
+            // `%13`, and the four quad swaps), two 64-bit ones of two halves each
+            // (not the broadcast `%19`).
             assert_eq!(
                 indirect,
-                halves * (11 + 2 * 2),
+                halves * (7 + 2 * 2),
                 "{plat} SIMD{w}:\n{}",
                 k.text
             );
             assert!(k.text.contains("<4;4,0>"), "{plat} SIMD{w}");
+            // The 32-bit quad swaps exchange lanes by strided moves: two for the
+            // horizontal one, four for the others.
+            assert!(k.text.contains("<2> ") && k.text.contains("<2;1,0>"));
+            assert!(k.text.contains("<4> ") && k.text.contains("<4;1,0>"));
             assert!(k
                 .text
                 .contains(&format!(".decl A0 v_type=A num_elts={}", w.min(16))));
