@@ -14,6 +14,7 @@
 //! | `// CHECK-NOT: pat` | `pat` does not occur between the surrounding matches |
 //! | `// CHECK-ERROR: pat` | the command fails (exit status 1) and its stderr matches `pat` (in order) |
 //! | `// CHECK-ERROR-NEXT: pat` | `pat` matches stderr on the line after the previous stderr match |
+//! | `// CHECK-ERROR-SAME: pat` | `pat` matches stderr on the same line as the previous stderr match |
 //! | `// CHECK-ERROR-NOT: pat` | `pat` does not occur in stderr between the surrounding stderr matches (after the last one: up to the end) |
 //!
 //! A file without `CHECK-ERROR` lines must succeed; its stdout is matched. Patterns are
@@ -27,7 +28,7 @@ use filecheck::{CheckerBuilder, NO_VARIABLES};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-#[derive(Default)]
+#[derive(Debug, Default)]
 struct LitFile {
     runs: Vec<String>,
     stdout_directives: Vec<String>,
@@ -46,12 +47,26 @@ fn parse_lit(text: &str) -> Result<LitFile, String> {
             ("RUN:", ""),
             ("CHECK-ERROR-NEXT:", "nextln:"),
             ("CHECK-ERROR-NOT:", "not:"),
+            ("CHECK-ERROR-SAME:", "sameln:"),
             ("CHECK-ERROR:", "check:"),
             ("CHECK-NEXT:", "nextln:"),
             ("CHECK-SAME:", "sameln:"),
             ("CHECK-NOT:", "not:"),
             ("CHECK:", "check:"),
         ];
+        // A misspelt or unsupported directive (`CHECK-COUNT-2:`, `CHECK-LABEL:`) would
+        // otherwise be a comment, and its file pass without it.
+        if comment.starts_with("CHECK")
+            && !mapping
+                .iter()
+                .any(|(p, _)| p.starts_with("CHECK") && comment.starts_with(p))
+        {
+            return Err(format!(
+                "line {}: unknown directive `{}`",
+                n + 1,
+                comment.split(':').next().unwrap_or(comment)
+            ));
+        }
         for (prefix, directive) in mapping {
             if let Some(rest) = comment.strip_prefix(prefix) {
                 let rest = rest.trim();
@@ -60,7 +75,8 @@ fn parse_lit(text: &str) -> Result<LitFile, String> {
                 }
                 match prefix {
                     "RUN:" => lit.runs.push(rest.to_string()),
-                    "CHECK-ERROR:" | "CHECK-ERROR-NEXT:" | "CHECK-ERROR-NOT:" => {
+                    "CHECK-ERROR:" | "CHECK-ERROR-NEXT:" | "CHECK-ERROR-NOT:"
+                    | "CHECK-ERROR-SAME:" => {
                         lit.stderr_directives.push(format!("{directive} {rest}"))
                     }
                     _ => lit.stdout_directives.push(format!("{directive} {rest}")),
@@ -204,4 +220,7 @@ fn directives_parse() {
     assert_eq!(lit.stdout_directives, ["check: a", "nextln: b", "not: c"]);
     assert_eq!(lit.stderr_directives, ["check: d", "nextln: e", "not: f"]);
     assert!(parse_lit("// CHECK: a\n").is_err());
+    // A directive the runner does not know is an error, not a comment.
+    let e = parse_lit("// RUN: ir-opt %s\n// CHECK-COUNT-2: a\n").unwrap_err();
+    assert!(e.contains("CHECK-COUNT-2"), "{e}");
 }

@@ -311,6 +311,19 @@ impl<'m> Ctx<'m> {
         )))
     }
 
+    /// The type and value of `id` when it is a constant of the module (not a value the
+    /// function computed).
+    pub fn module_constant(&self, id: Id) -> Option<(Id, ConstVal)> {
+        let computed = self
+            .slots
+            .get(id as usize)
+            .is_some_and(|&s| s != u32::MAX && self.values[s as usize] != Value::None);
+        if computed {
+            return None;
+        }
+        self.d.consts.get(&id).map(|c| (c.ty, c.val.clone()))
+    }
+
     /// The value `id` stands for, which must be one. A buffer device address reached
     /// through an access chain is one: its 64-bit address.
     pub fn val(&mut self, id: Id) -> Result<Val, ImportError> {

@@ -10,6 +10,8 @@
 //! a time with NIR's memory intrinsics.
 
 use super::context::Ctx;
+use super::module::Id;
+use super::spec::ConstVal;
 use super::types::Ty;
 use super::value::{ImagePtr, MemPtr, Space, Step, Val, Value, VarKey, VarPtr};
 use crate::error::{ErrorKind, ImportError};
@@ -894,6 +896,36 @@ fn load_memory(ctx: &mut Ctx<'_>, m: &MemPtr, depth: usize) -> Result<Val, Impor
 }
 
 /// Writes memory: one intrinsic per scalar or vector.
+/// Stores constant `c` of type `ty` to memory at `m`, one scalar or vector at a time
+/// as the constant is walked: a composite of any size (bounded by the IR's instruction
+/// limit, as every store is an instruction), never a value in registers whole.
+pub fn store_constant(
+    ctx: &mut Ctx<'_>,
+    m: &MemPtr,
+    ty: Id,
+    c: &ConstVal,
+) -> Result<(), ImportError> {
+    let elems: Vec<Id> = match (ctx.ty(ty)?, c) {
+        (Ty::Array { elem, .. }, ConstVal::Comp(items)) => vec![*elem; items.len()],
+        (Ty::Matrix { col, .. }, ConstVal::Comp(items)) => vec![*col; items.len()],
+        (Ty::Struct { members }, ConstVal::Comp(items)) if members.len() == items.len() => {
+            members.clone()
+        }
+        _ => {
+            let v = ctx.constant(ty, c)?;
+            return store_memory(ctx, m, &v, 0);
+        }
+    };
+    let ConstVal::Comp(items) = c else {
+        return Err(ctx.internal("a composite constant without parts"));
+    };
+    for (i, (item, t)) in items.iter().zip(elems).enumerate() {
+        let p = index_memory(ctx, m.clone(), Step::Const(i as u32), false)?;
+        store_constant(ctx, &p, t, item)?;
+    }
+    Ok(())
+}
+
 fn store_memory(ctx: &mut Ctx<'_>, m: &MemPtr, val: &Val, depth: usize) -> Result<(), ImportError> {
     if let Some((bits, n, is_bool)) = leaf_shape(ctx, m.pointee) {
         let mut data = val
