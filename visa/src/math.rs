@@ -107,6 +107,18 @@ pub fn emit(cx: &mut Ctx, alu: &AluInst, dest: Value, bits: u8) -> Result<(), Em
             }
             AluOp::Fsqrt => sqrt(cx, d, a, ty)?,
             AluOp::Frsq => rsq(cx, d, a, ty)?,
+            AluOp::Fpow if !alu.exact && ty == VType::Hf => {
+                // Through binary32, as `ir::eval` models it (`fpow_inexact16`): the
+                // operands widened exactly, the math unit's `pow` of `|x|`, the result
+                // rounded; its NaNs are open as the 32-bit op's are.
+                let b = cx.comp(alu.srcs[1], i)?;
+                let (x, r) = work(cx, d, a, ty);
+                let y = widen16(cx, b);
+                let (es, dr) = (cx.es(), cx.dst(r, F));
+                let (sx, sy) = (cx.src(x, F), cx.src(y, F));
+                cx.line(&format!("pow {es} {dr} (abs){sx} {sy}"));
+                finish(cx, d, r, ty);
+            }
             AluOp::Fpow if !alu.exact && ty == F => {
                 // The math unit's `pow` on |x|: Vulkan leaves `pow` undefined for
                 // x < 0 and for x = 0, y <= 0, and open for infinite and NaN operands,

@@ -169,6 +169,16 @@ pub(crate) fn fpow_inexact(x: u64, y: u64) -> u64 {
     round_result(32, libm::pow(exact(32, ax), exact(32, y)), &[ax, y])
 }
 
+/// `fpow` without `exact` on binary16: the operands widened to binary32 (exactly), the
+/// 32-bit inexact `fpow` of them ([`fpow_inexact`]), and that result rounded to
+/// binary16, as the back end computes it (the math unit has no 16-bit `pow` before
+/// Xe2, and Mesa widens too).
+pub(crate) fn fpow_inexact16(x: u64, y: u64) -> u64 {
+    let wide = |h: u64| u64::from(super::float::f16_to_f32(h as u16).to_bits());
+    let r = fpow_inexact(wide(x), wide(y));
+    u64::from(super::float::f32_to_f16(f32::from_bits(r as u32)))
+}
+
 /// `ffract`: `x - floorf(x)`, rounded (so a tiny negative `x` gives 1.0, and an
 /// infinity the default NaN).
 pub(crate) fn ffract(bits: u8, x: u64) -> u64 {

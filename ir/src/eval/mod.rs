@@ -400,11 +400,12 @@ pub fn eval_alu_flagged(
         return Ok(map1(n, srcs, |a| math::frsq_inexact(bits, a)));
     }
     if op == AluOp::Fpow {
-        if check_shape(op, dest, srcs)? != 32 {
-            return eval_alu(op, dest, srcs);
-        }
         let n = dest.num_components() as usize;
-        return Ok(map2(n, srcs, math::fpow_inexact));
+        return match check_shape(op, dest, srcs)? {
+            32 => Ok(map2(n, srcs, math::fpow_inexact)),
+            16 => Ok(map2(n, srcs, math::fpow_inexact16)),
+            _ => eval_alu(op, dest, srcs),
+        };
     }
     if op == AluOp::Flrp {
         if check_shape(op, dest, srcs)? != 32 {
