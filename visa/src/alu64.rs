@@ -3,9 +3,10 @@
 //! IGC's vISA finalizer has no 64-bit integer ALU on DG2 and MTL (`HWCaps.inc`
 //! `noInt64()`; GenX_IR rejects `mul` on `q` types and the vISA spec marks `shl` and
 //! `sel` on `q` unsupported there) and emulates only 64-bit moves. So every platform
-//! gets the same code: a 64-bit value is read as its low and high `ud` halves (the
-//! alias `v<id>_ud`, regions `<2;1,0>` at columns 0 and 1) and computed with 32-bit
-//! instructions, `addc`/`subb` carrying between the halves.
+//! gets the same code, but for additions and subtractions on Gfx8 and Gfx9 (one `add`
+//! on `q` operands, [`crate::int64`]): a 64-bit value is read as its low and high `ud`
+//! halves (the alias `v<id>_ud`, regions `<2;1,0>` at columns 0 and 1) and computed
+//! with 32-bit instructions, `addc`/`subb` carrying between the halves.
 
 use crate::ctx::{Ctx, Opnd, Reg};
 use crate::error::EmitError;

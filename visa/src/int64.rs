@@ -1,7 +1,9 @@
-//! 64-bit integer addition and subtraction on 32-bit halves, shared by the 64-bit ALU
-//! ([`crate::alu64`]) and the 64-bit division sequences ([`crate::div64`]): the low
-//! halves with `addc`/`subb`, the carry or borrow folded into the high halves with one
-//! `add3` (two `add`s before Gfx12.5).
+//! 64-bit integer addition and subtraction, shared by the 64-bit ALU
+//! ([`crate::alu64`]) and the 64-bit division sequences ([`crate::div64`]): one `add`
+//! on `q` operands where the ALU has 64-bit integers (Gfx8 and Gfx9, Mesa's
+//! `has_64bit_int`, where brw emits the same), else on 32-bit halves: the low halves
+//! with `addc`/`subb`, the carry or borrow folded into the high halves with one `add3`
+//! (two `add`s before Gfx12.5).
 
 use crate::ctx::{Ctx, Opnd, Reg};
 use crate::vtype::VType;
@@ -11,6 +13,10 @@ const D: VType = VType::D;
 
 /// `d = a + b`: `addc` on the low halves, the carry added into the high halves.
 pub fn add64(cx: &mut Ctx, d: Reg, a: Opnd, b: Opnd) {
+    if cx.t.family.has_int64() {
+        cx.op("add", d, VType::Q, &[a, b]);
+        return;
+    }
     let carry = cx.temp(UD);
     let es = cx.es();
     let (dl, c, al, bl) = (
@@ -29,6 +35,13 @@ pub fn add64(cx: &mut Ctx, d: Reg, a: Opnd, b: Opnd) {
 
 /// `d = a - b`: `subb` on the low halves, the borrow taken from the high halves.
 pub fn sub64(cx: &mut Ctx, d: Reg, a: Opnd, b: Opnd) {
+    if cx.t.family.has_int64() {
+        let es = cx.es();
+        let (dq, aq) = (cx.dst(d, VType::Q), cx.src(a, VType::Q));
+        let bq = crate::ops::neg(cx, b, VType::Q);
+        cx.line(&format!("add {es} {dq} {aq} {bq}"));
+        return;
+    }
     let borrow = cx.temp(UD);
     let es = cx.es();
     let (dl, c, al, bl) = (

@@ -127,6 +127,12 @@ impl Family {
         matches!(self, Family::Bdw | Family::Skl | Family::Pvc)
     }
 
+    /// Whether the ALU computes on 64-bit integers: Gfx8 and Gfx9 (Mesa's
+    /// `has_64bit_int`; Gfx11 and Gfx12 dropped them).
+    pub fn has_int64(self) -> bool {
+        matches!(self, Family::Bdw | Family::Skl)
+    }
+
     /// Whether the family's messages are LSC messages (Gfx12.5 and later).
     pub fn has_lsc(self) -> bool {
         matches!(self, Family::Dg2 | Family::Mtl | Family::Pvc | Family::Xe2)
