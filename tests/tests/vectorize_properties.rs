@@ -1,8 +1,9 @@
-//! The storage-buffer and workgroup-memory vectorizer (`opt-load-store-vectorize`,
+//! The storage-buffer, workgroup-memory and global-memory vectorizer (`opt-load-store-vectorize`,
 //! which the lowering runs) and the dead-write elimination (`opt-dead-write`, in the
 //! lowering's optimization loop; stores of the same bytes meet here often) over random
-//! sequences of loads, stores and atomics of two buffers and workgroup memory (results
-//! to a third buffer): every shader,
+//! sequences of loads, stores and atomics of two buffers, workgroup memory and global
+//! memory through a pointer in the push constants (results to a third buffer): every
+//! shader,
 //! lowered for DG2 and SKL, does what the original does, as the verifier checks it
 //! (every access and every byte of every buffer afterwards).
 //!
@@ -75,15 +76,72 @@ fn program(rng: &mut Rng) -> String {
     };
     // Which of @a and @b the program stores to (@out always): a buffer never written
     // may be read `readonly`.
-    let written = [rng.below(4) != 0, rng.below(4) != 0];
+    let written = [rng.below(4) != 0, rng.below(4) != 0, rng.below(4) != 0];
     let mut loaded: Vec<(u32, u8)> = Vec::new();
     let statements = 8 + rng.below(24);
     for _ in 0..statements {
-        // @a three times in five, @b once, workgroup memory once (the invocation's own
-        // 64 bytes of it too, its offset source plus a `base` of 0 or 4).
-        let target = rng.below(5);
+        // @a three times in six, @b once, workgroup memory once (the invocation's own
+        // 64 bytes of it too, its offset source plus a `base` of 0 or 4), global memory
+        // once (the invocation's 64 bytes of the push constant's allocation).
+        let target = rng.below(6);
         let block = u32::from(target == 0);
         let shared = target == 4;
+        if target == 5 {
+            let dword = rng.below(6) as i64 - 3;
+            // The address: the invocation's base plus a 64-bit constant, added once
+            // or as a difference of two.
+            let addr = fresh();
+            if rng.below(2) == 0 {
+                let k = fresh();
+                let _ = writeln!(body, "    64   %{k} = load_const (0x{:016x})", 4 * dword);
+                let _ = writeln!(body, "    64   %{addr} = iadd %16, %{k}");
+            } else {
+                let (k1, k2, t) = (fresh(), fresh(), fresh());
+                let minus = 4 * (1 + rng.below(8) as i64);
+                let _ = writeln!(body, "    64   %{k1} = load_const (0x{:016x})", -minus);
+                let _ = writeln!(body, "    64   %{t} = iadd %16, %{k1}");
+                let _ = writeln!(
+                    body,
+                    "    64   %{k2} = load_const (0x{:016x})",
+                    4 * dword + minus
+                );
+                let _ = writeln!(body, "    64   %{addr} = iadd %{t}, %{k2}");
+            }
+            match rng.below(8) {
+                0..=3 => {
+                    let comps = if rng.below(4) == 0 { 2 } else { 1 };
+                    let access = match rng.below(3) {
+                        0 => "restrict",
+                        1 if !written[2] => "readonly",
+                        _ => "none",
+                    };
+                    let v = fresh();
+                    let ty = if comps == 2 { "32x2" } else { "32  " };
+                    let _ = writeln!(
+                        body,
+                        "    {ty} %{v} = @load_global (%{addr}) (access={access}, align_mul=4)"
+                    );
+                    loaded.push((v, comps));
+                }
+                4..=6 if written[2] => {
+                    let data = stored_data(rng, &loaded);
+                    let _ = writeln!(
+                        body,
+                        "    @store_global ({data}, %{addr}) (access=none, align_mul=4)"
+                    );
+                }
+                7 if written[2] => {
+                    let v = fresh();
+                    let _ = writeln!(
+                        body,
+                        "    32   %{v} = @global_atomic (%{addr}, %0.x) (access=none, atomic_op=iadd)"
+                    );
+                    loaded.push((v, 1));
+                }
+                _ => {}
+            }
+            continue;
+        }
         let base = if shared && rng.below(2) == 0 { 4 } else { 0 };
         // Dwords -3 to 2 from the base, 32 bytes into the invocation's 64: a negative
         // one wraps modulo 2^32 in the constant the pass reads.
@@ -222,6 +280,9 @@ fn main {{
     32   %5 = load_const (0x00000000)
     32   %6 = load_const (0x00000001)
     32   %7 = load_const (0x00000002)
+    64   %14 = @load_push_constant (%5) (base=0, range=8)
+    64   %15 = u2u64 %2
+    64   %16 = iadd %14, %15
 {body}}}
 "
     )

@@ -369,17 +369,20 @@ impl<'m> Ctx<'m> {
         let base = m
             .block
             .ok_or_else(|| self.internal("a global pointer without an address"))?;
-        let offset = match (m.offset, m.dynamic) {
-            (0, None) => return Ok(base),
-            (o, None) => self.u32(o),
-            (0, Some(d)) => d,
-            (o, Some(d)) => {
-                let o = self.u32(o);
-                self.alu(AluOp::Iadd, &[o, d])?
-            }
-        };
-        let wide = self.alu(AluOp::I2i64, &[offset])?;
-        self.alu(AluOp::Iadd, &[base, wide])
+        // The run-time part first and the constant last, each sign-extended (SPIR-V
+        // reads access-chain indices as signed): accesses to the members of one
+        // element then share `base + dynamic` and differ by constants, which is the
+        // shape the load/store vectorizer merges.
+        let mut address = base;
+        if let Some(d) = m.dynamic {
+            let wide = self.alu(AluOp::I2i64, &[d])?;
+            address = self.alu(AluOp::Iadd, &[address, wide])?;
+        }
+        if m.offset != 0 {
+            let k = self.load_const(Type::U64, &[m.offset as i32 as i64 as u64]);
+            address = self.alu(AluOp::Iadd, &[address, k])?;
+        }
+        Ok(address)
     }
 
     /// The scalar or vector `id` stands for.

@@ -11,6 +11,8 @@
 //!   constant blocks declared `restrict`.
 //! - Workgroup memory (`load_shared`, `store_shared`, shared atomics) is a block of its
 //!   own that no buffer aliases; its accesses' constant parts include their `base`.
+//! - Global memory (`load_global`, `store_global`) is one block of 64-bit addresses
+//!   read as `base + constant` the same way; a storage buffer may alias it.
 
 use crate::entity::{Inst, Value};
 use crate::function::Function;
@@ -24,6 +26,9 @@ pub(super) enum BlockIndex {
     Const(u64),
     Value(Value, u8),
     Shared,
+    /// Global memory (`load_global`, `store_global`): one space of 64-bit addresses,
+    /// which storage buffers may alias.
+    Global,
 }
 
 /// What two accesses must share to be merged: the block, the base of the offset, the
@@ -75,6 +80,32 @@ pub(super) fn decode(func: &Function, inst: Inst) -> Option<Decoded> {
         IntrinsicOp::StoreSsbo => (true, Some(i.srcs[1]), i.srcs[2], stored(i.srcs[0])?),
         IntrinsicOp::LoadShared => (false, None, i.srcs[0], func.value_type(data.dest?)),
         IntrinsicOp::StoreShared => (true, None, i.srcs[1], stored(i.srcs[0])?),
+        IntrinsicOp::LoadGlobal | IntrinsicOp::StoreGlobal => {
+            let (store, address, ty) = if i.op == IntrinsicOp::LoadGlobal {
+                (false, i.srcs[0], func.value_type(data.dest?))
+            } else {
+                (true, i.srcs[1], stored(i.srcs[0])?)
+            };
+            let access = i.index(IndexKind::Access).unwrap_or(0);
+            if ty.bit_size() != 32
+                || ty.num_components() > 4
+                || access & Access::VOLATILE.bits() != 0
+                || func.value_type(address.value).bit_size() != 64
+            {
+                return None;
+            }
+            let (base, konst) = split_address(func, address.value, address.swizzle.component(0));
+            return Some(Decoded {
+                key: Key {
+                    block: BlockIndex::Global,
+                    base,
+                    access,
+                },
+                offset: konst,
+                comps: ty.num_components(),
+                store,
+            });
+        }
         _ => return None,
     };
     let access = i.index(IndexKind::Access).unwrap_or(0);
@@ -136,6 +167,41 @@ pub(super) fn split_offset(func: &Function, value: Value, comp: u8) -> (Option<(
     (Some((v, c)), i64::from(konst))
 }
 
+/// A 64-bit address as a non-constant base and a constant (two's complement, so that
+/// a negative constant compares below the base), through `iadd`s of 64-bit constants
+/// (a few deep).
+fn split_address(func: &Function, value: Value, comp: u8) -> (Option<(Value, u8)>, i64) {
+    let (mut v, mut c, mut konst) = (value, comp, 0u64);
+    for _ in 0..8 {
+        if let Some(k) = func.const_component(v, c) {
+            return (None, konst.wrapping_add(k) as i64);
+        }
+        let Some(add) = func
+            .value_def(v)
+            .and_then(|d| func.inst(d).as_alu())
+            .filter(|a| a.op == crate::alu::AluOp::Iadd)
+        else {
+            break;
+        };
+        let [x, y] = [add.srcs[0], add.srcs[1]].map(|s| (s.value, s.swizzle.component(c)));
+        match (
+            func.const_component(x.0, x.1),
+            func.const_component(y.0, y.1),
+        ) {
+            (_, Some(k)) => {
+                konst = konst.wrapping_add(k);
+                (v, c) = x;
+            }
+            (Some(k), _) => {
+                konst = konst.wrapping_add(k);
+                (v, c) = y;
+            }
+            _ => break,
+        }
+    }
+    (Some((v, c)), konst as i64)
+}
+
 /// What an instruction between two accesses may do to buffer memory.
 pub(super) enum Effect {
     /// Nothing (ALU, loads of other memory, system values, ...).
@@ -167,7 +233,11 @@ pub(super) fn effect(func: &Function, inst: Inst) -> Effect {
             None => Effect::Writes(SHARED_ANYWHERE, 0, 1 << 32),
         },
         SharedAtomic | SharedAtomicSwap => Effect::Writes(SHARED_ANYWHERE, 0, 1 << 32),
-        LoadGlobal => Effect::ReadsAny,
+        LoadGlobal | StoreGlobal => match decode(func, inst) {
+            Some(d) => d.effect(),
+            None if i.op == LoadGlobal => Effect::ReadsAny,
+            None => Effect::All,
+        },
         // Images are memory of their own in NIR's modes (a texel buffer's writes count
         // for `Writes::any` only).
         ImageStore | ImageAtomic | ImageAtomicSwap => Effect::None,
@@ -239,8 +309,15 @@ pub(super) fn may_alias(a: (Key, i64, i64), b: (Key, i64, i64)) -> bool {
     if ka.base != kb.base {
         return true;
     }
-    // Offsets are 32-bit: the ranges meet when one starts within the other, modulo
-    // 2^32.
-    let within = |lo: i64, start: i64, len: i64| (lo - start).rem_euclid(1 << 32) < len;
+    // Offsets are 32-bit (64-bit addresses for global memory): the ranges meet when
+    // one starts within the other, modulo 2^32 (2^64).
+    let global = ka.block == BlockIndex::Global;
+    let within = |lo: i64, start: i64, len: i64| {
+        if global {
+            (lo.wrapping_sub(start) as u64) < len as u64
+        } else {
+            (lo - start).rem_euclid(1 << 32) < len
+        }
+    };
     within(blo, alo, ahi - alo) || within(alo, blo, bhi - blo)
 }

@@ -1,8 +1,9 @@
 //! Load and store vectorization (`opt-load-store-vectorize`), NIR's
 //! `nir_opt_load_store_vectorize` for storage buffers and workgroup memory (brw runs it
 //! on both): 32-bit `load_ssbo`s of adjacent bytes in one block become one load of up
-//! to four components, and so do the `store_ssbo`s of adjacent bytes, and the
-//! `load_shared`s and `store_shared`s, so that one message moves what several did.
+//! to four components, and so do the `store_ssbo`s of adjacent bytes, the
+//! `load_shared`s and `store_shared`s, and the `load_global`s and `store_global`s of
+//! one 64-bit base address, so that one message moves what several did.
 //! (A workgroup-memory offset is its source plus `base`; no buffer aliases workgroup
 //! memory, and its loads never move past its stores.)
 //!
@@ -230,7 +231,7 @@ fn vectorize_block(func: &mut Function, block: Block, written: &Writes) -> bool 
                 && g.store == d.store
                 && (g.hi() == lo || g.lo() == hi)
                 && (g.hi().max(hi) - g.lo().min(lo)) <= 16
-                && g.hi().max(hi) <= 1 << 32
+                && (d.key.block == BlockIndex::Global || g.hi().max(hi) <= 1 << 32)
                 && !g.writes.iter().any(|&w| may_alias(w, (d.key, lo, hi)))
         });
         let merged = match joined {
@@ -289,7 +290,11 @@ fn offset_src(func: &mut Function, g: &Group, offset: i64, at: Inst) -> (Src, u3
         return (off_src, index_base(func, lowest.inst));
     }
     let mut b = Builder::new(func, Cursor::Before(at));
-    let k = Src::new(b.imm_u32(offset as u32));
+    let k = Src::new(if g.key.block == BlockIndex::Global {
+        b.imm_u64(offset as u64)
+    } else {
+        b.imm_u32(offset as u32)
+    });
     let src = match g.key.base {
         None => k,
         Some((v, c)) => {
@@ -323,13 +328,14 @@ fn dominates_in_block(func: &Function, def: Inst, at: Inst) -> bool {
     false
 }
 
-/// The block (none for workgroup memory) and offset sources of an access.
+/// The block (none for workgroup and global memory) and offset (or address) sources
+/// of an access.
 fn srcs_of(func: &Function, inst: Inst) -> (Option<Src>, Src) {
     let i = func.inst(inst).as_intrinsic().expect("an access");
     match i.op {
         IntrinsicOp::LoadSsbo => (Some(i.srcs[0]), i.srcs[1]),
         IntrinsicOp::StoreSsbo => (Some(i.srcs[1]), i.srcs[2]),
-        IntrinsicOp::LoadShared => (None, i.srcs[0]),
+        IntrinsicOp::LoadShared | IntrinsicOp::LoadGlobal => (None, i.srcs[0]),
         _ => (None, i.srcs[1]),
     }
 }
@@ -363,7 +369,11 @@ fn merged_operands(func: &mut Function, g: &Group, at: Inst) -> (Option<Src>, Sr
     let (access, _) = access_indices(func, at);
     let (_, align) = access_indices(func, lowest);
     let (offset, base) = offset_src(func, g, lo, at);
-    let first = if block_src.is_some() { access } else { base };
+    let first = if block_src.is_some() || g.key.block == BlockIndex::Global {
+        access
+    } else {
+        base
+    };
     (block_src, offset, [first, align])
 }
 
@@ -376,6 +386,9 @@ fn merge_loads(func: &mut Function, g: &Group) {
     b.span = b.func.inst_span(first);
     let (op, srcs): (IntrinsicOp, SmallVec<[Src; 2]>) = match block_src {
         Some(block) => (IntrinsicOp::LoadSsbo, smallvec::smallvec![block, offset]),
+        None if g.key.block == BlockIndex::Global => {
+            (IntrinsicOp::LoadGlobal, smallvec::smallvec![offset])
+        }
         None => (IntrinsicOp::LoadShared, smallvec::smallvec![offset]),
     };
     let wide = b
@@ -428,6 +441,9 @@ fn merge_stores(func: &mut Function, g: &Group) {
             IntrinsicOp::StoreSsbo,
             smallvec::smallvec![data, block, offset],
         ),
+        None if g.key.block == BlockIndex::Global => {
+            (IntrinsicOp::StoreGlobal, smallvec::smallvec![data, offset])
+        }
         None => (IntrinsicOp::StoreShared, smallvec::smallvec![data, offset]),
     };
     b.intrinsic(op, None, &srcs, &indices, None);

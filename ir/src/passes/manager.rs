@@ -424,7 +424,7 @@ impl PassRegistry {
         );
         r.register(
             "opt-load-store-vectorize",
-            "32-bit load_ssbo and store_ssbo of adjacent bytes in one block as one access of up to four components (nir_opt_load_store_vectorize)",
+            "32-bit load_ssbo and store_ssbo of adjacent bytes in one block, load_shared and store_shared, and load_global and store_global of one base address, as one access of up to four components (nir_opt_load_store_vectorize)",
             simple::<super::load_store_vectorize::LoadStoreVectorize>,
         );
         r.register(
