@@ -51,7 +51,7 @@
 //! finalizer send a header whose sampler state pointer is moved on by 16 states per
 //! 16 indices (`emitSampleIndexGE16`), the low 4 bits in the descriptor.
 
-use crate::ctx::{Ctx, Opnd, Reg};
+use crate::ctx::{Ctx, Opnd};
 use crate::error::{EmitError, EmitErrorKind};
 use crate::payload;
 use crate::vtype::VType;
@@ -147,9 +147,6 @@ pub fn emit(
     };
     let op = m.op.visa_name();
     let comps = m.channels.count_ones() as u8;
-    if let (SamplerOp::Resinfo, Some(v), true) = (m.op, dest, cx.scalar_mode()) {
-        return uniform_resinfo(cx, &surface, &bti, &params, v, &channels, comps);
-    }
     for c in payload::chunks(cx, cx.t.sampler_simd) {
         let srcs: Vec<String> = params
             .iter()
@@ -200,47 +197,6 @@ pub fn emit(
         if let Some(d) = d {
             d.finish(cx);
         }
-    }
-    Ok(())
-}
-
-/// A `resinfo` whose answer is the same in every lane (a constant binding and a uniform
-/// LOD, [`crate::uniform`]) asked once: one message of a register's lanes without the
-/// execution mask, whose first lane's channels are the scalar result, as brw asks it
-/// (`exec_all`, its result read `<0,1,0>`). A size then feeds uniform arithmetic (a
-/// scale divided out of two sizes: one division per thread, not per lane).
-fn uniform_resinfo(
-    cx: &mut Ctx,
-    surface: &str,
-    bti: &str,
-    params: &[Opnd],
-    v: Value,
-    channels: &str,
-    comps: u8,
-) -> Result<(), EmitError> {
-    let lod = *params
-        .first()
-        .ok_or_else(|| cx.unsupported("`resinfo` without its LOD"))?;
-    // A register of dwords: 8 lanes, or 16 with 64-byte registers, the sampler's
-    // narrowest message on each.
-    let grf = cx.t.grf;
-    let lanes = grf / 4;
-    let l = cx.temp_bytes(VType::Ud, grf);
-    let (d, s) = (cx.dst(l, VType::Ud), cx.src(lod, VType::Ud));
-    cx.line(&format!("mov (M1_NM, {lanes}) {d} {s}"));
-    let out = cx.temp_bytes(VType::Ud, grf * u32::from(comps));
-    cx.line(&format!("movs (M1_NM, 1) {surface}(0) {bti}"));
-    let (lr, or) = (cx.raw(l), cx.raw(out));
-    cx.line(&format!(
-        "resinfo.{channels} (M1_NM, {lanes})  {surface} {lr} {or}"
-    ));
-    for k in 0..comps {
-        let d = cx.dest(v, k)?;
-        let first = Reg {
-            stride: 0,
-            ..out.at(u32::from(k) * grf)
-        };
-        cx.op("mov", d, VType::Ud, &[Opnd::Reg(first)]);
     }
     Ok(())
 }

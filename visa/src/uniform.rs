@@ -5,9 +5,8 @@
 //! constant at a constant offset (or a 32-bit vector of them at a uniform offset, which
 //! a transposed message moves), an image parameter at a constant array index, a
 //! 32-bit UBO load (of a vector a transposed message moves) from a constant block at a
-//! uniform offset, a 32-bit `load_constant` (likewise) at a uniform offset, the
-//! sampler's `resinfo` of an image at a constant array index and a uniform LOD, or an
-//! ALU result of uniform values and constants. A uniform buffer and the shader's constant
+//! uniform offset, a 32-bit `load_constant` (likewise) at a uniform offset, or an ALU
+//! result of uniform values and constants. A uniform buffer and the shader's constant
 //! data are read-only to the shader and do not change during a dispatch, so a load from
 //! one address gives every lane and every iteration the same bits. These depend on
 //! nothing that varies between lanes or iterations, so writing them without the execution mask
@@ -96,14 +95,6 @@ fn uniform_with(func: &Function, simt: &[bool]) -> (Vec<bool>, Vec<(Value, LoopI
                 IntrinsicOp::ImageLoadParam => i
                     .image
                     .is_some_and(|r| r.index.is_none_or(|idx| is_const(&idx))),
-                // The view's size at a uniform LOD.
-                IntrinsicOp::SamplerResinfo => {
-                    i.image
-                        .is_some_and(|r| r.index.is_none_or(|idx| is_const(&idx)))
-                        && i.srcs.first().is_some_and(|s| {
-                            is_const(s) || uni.get(s.value.index()).copied().unwrap_or(false)
-                        })
-                }
                 IntrinsicOp::ReadFirstInvocation => true,
                 IntrinsicOp::LoadConstant => {
                     let ty = func.value_type(dest);
