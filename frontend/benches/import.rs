@@ -37,7 +37,7 @@ fn best(runs: usize, mut f: impl FnMut()) -> Duration {
         .unwrap_or_default()
 }
 
-fn glslang(src: &str, name: &str) -> Option<Vec<u8>> {
+fn glslang(src: &str, name: &str, include: Option<&Path>) -> Option<Vec<u8>> {
     let dir = std::env::temp_dir().join(format!("frontend-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).ok()?;
     let input = dir.join(format!("{name}.comp"));
@@ -45,6 +45,8 @@ fn glslang(src: &str, name: &str) -> Option<Vec<u8>> {
     std::fs::write(&input, src).ok()?;
     let r = Command::new("glslangValidator")
         .args(["-V", "--target-env", "vulkan1.1"])
+        // The shader's own directory, for its `#include`s (it is compiled from a copy).
+        .args(include.map(|d| format!("-I{}", d.display())))
         .arg(&input)
         .arg("-o")
         .arg(&output)
@@ -137,7 +139,7 @@ fn main() {
                 let text = std::fs::read_to_string(&p).unwrap_or_default();
                 // Every shader glslang compiles is a candidate; the ones both readers
                 // take are timed below, the others counted.
-                match glslang(&text, &name) {
+                match glslang(&text, &name, p.parent()) {
                     Some(spv) => corpus_spv.push((name, spv)),
                     None => corpus_skipped += 1,
                 }
@@ -153,7 +155,7 @@ fn main() {
     };
     let total = corpus_spv.len() + corpus_skipped;
     corpus_spv.retain(|(_, m)| both(m));
-    let big = glslang(&generated(stmts), "generated").expect("the generated shader compiles");
+    let big = glslang(&generated(stmts), "generated", None).expect("the generated shader compiles");
     assert!(both(&big), "the generated module must import both ways");
     let sets: Vec<(String, Vec<Vec<u8>>)> = vec![
         (
