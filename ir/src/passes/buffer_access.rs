@@ -136,45 +136,25 @@ pub(super) fn decode(func: &Function, inst: Inst) -> Option<Decoded> {
 /// An offset component as a non-constant base and a constant modulo 2^32, through
 /// `iadd`s of constants (a few deep).
 pub(super) fn split_offset(func: &Function, value: Value, comp: u8) -> (Option<(Value, u8)>, i64) {
-    let (mut v, mut c, mut konst) = (value, comp, 0u32);
-    for _ in 0..8 {
-        if let Some(k) = func.const_component(v, c) {
-            return (None, i64::from(konst.wrapping_add(k as u32)));
-        }
-        let Some(add) = func
-            .value_def(v)
-            .and_then(|d| func.inst(d).as_alu())
-            .filter(|a| a.op == crate::alu::AluOp::Iadd)
-        else {
-            break;
-        };
-        let [x, y] = [add.srcs[0], add.srcs[1]].map(|s| (s.value, s.swizzle.component(c)));
-        match (
-            func.const_component(x.0, x.1),
-            func.const_component(y.0, y.1),
-        ) {
-            (_, Some(k)) => {
-                konst = konst.wrapping_add(k as u32);
-                (v, c) = x;
-            }
-            (Some(k), _) => {
-                konst = konst.wrapping_add(k as u32);
-                (v, c) = y;
-            }
-            _ => break,
-        }
-    }
-    (Some((v, c)), i64::from(konst))
+    let (base, konst) = split_sum(func, value, comp);
+    (base, i64::from(konst as u32))
 }
 
 /// A 64-bit address as a non-constant base and a constant (two's complement, so that
 /// a negative constant compares below the base), through `iadd`s of 64-bit constants
 /// (a few deep).
 fn split_address(func: &Function, value: Value, comp: u8) -> (Option<(Value, u8)>, i64) {
+    let (base, konst) = split_sum(func, value, comp);
+    (base, konst as i64)
+}
+
+/// A value component as a non-constant base and the sum of the constants `iadd`s add
+/// to it (a few deep), modulo 2^64; the callers keep as many bits as the value has.
+fn split_sum(func: &Function, value: Value, comp: u8) -> (Option<(Value, u8)>, u64) {
     let (mut v, mut c, mut konst) = (value, comp, 0u64);
     for _ in 0..8 {
         if let Some(k) = func.const_component(v, c) {
-            return (None, konst.wrapping_add(k) as i64);
+            return (None, konst.wrapping_add(k));
         }
         let Some(add) = func
             .value_def(v)
@@ -199,7 +179,7 @@ fn split_address(func: &Function, value: Value, comp: u8) -> (Option<(Value, u8)
             _ => break,
         }
     }
-    (Some((v, c)), konst as i64)
+    (Some((v, c)), konst)
 }
 
 /// What an instruction between two accesses may do to buffer memory.
