@@ -63,7 +63,7 @@
 //! accesses, `verify` compares a slice of workgroups at a time
 //! ([`crate::verifier`]).
 
-use crate::defined_inputs::{with_defined_inputs, InputFallback};
+use crate::defined_inputs::{with_defined_inputs, InputFallback, RETRIED_NOTE};
 use crate::exec::{dispatch_invocations, ExecConfig, ExecError, Executor};
 use crate::memory::{ImageStorage, Memory};
 use crate::setup::{
@@ -194,8 +194,13 @@ impl CliError {
             CliError::Verify(VerifyError::Lower(e)) if e.span.is_known() => {
                 Some(Diagnostic::error(e.span, e.describe()))
             }
+            // `verify` reports this only after every simpler fill failed too
+            // (`defined_inputs`), so the message says so.
             CliError::Verify(VerifyError::Original(e)) => {
-                exec_diagnostic("the original shader failed: ", e)
+                exec_diagnostic("the original shader failed: ", e).map(|mut d| {
+                    d.message.push_str(RETRIED_NOTE);
+                    d
+                })
             }
             _ => None,
         }

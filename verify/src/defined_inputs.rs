@@ -9,6 +9,12 @@ use crate::setup::{Fill, Setup};
 use crate::verifier::VerifyError;
 use ir::BufferKind;
 
+/// What a failure of the original that `verify` reports adds: it failed on the
+/// random contents and on each simpler fill [`InputFallback`] lists.
+pub const RETRIED_NOTE: &str = " (on the random contents, and on every simpler fill verify \
+     retries with: dwords 1, then zeros, in the push constants and uniform buffers, then \
+     in every buffer and in global memory)";
+
 /// Runs `verify` on `setup`, or, where the original shader fails on its random
 /// contents (an index read from a buffer or push constant out of range, a loop
 /// counted by one that exhausts the step budget: undefined behaviour, which proves
