@@ -66,6 +66,55 @@ fn stored_data(rng: &mut Rng, loaded: &[(u32, u8)]) -> String {
     }
 }
 
+/// One access of a storage buffer or global memory, whose operations `ops` (load,
+/// store, atomic) take `operands` (the block and offset, or the address): a load of
+/// one component (two where `pairs` allows), qualified at random (`readonly` only if
+/// nothing writes the memory), three times in eight; a store three times in eight and
+/// an atomic once where the memory is `written`. A load or atomic defines `%v`.
+#[allow(clippy::too_many_arguments)]
+fn buffer_statement(
+    rng: &mut Rng,
+    body: &mut String,
+    loaded: &mut Vec<(u32, u8)>,
+    v: u32,
+    written: bool,
+    pairs: bool,
+    [load, store, atomic]: [&str; 3],
+    operands: &str,
+) {
+    match rng.below(8) {
+        0..=3 => {
+            let comps = if pairs && rng.below(4) == 0 { 2 } else { 1 };
+            let access = match rng.below(3) {
+                0 => "restrict",
+                1 if !written => "readonly",
+                _ => "none",
+            };
+            let ty = if comps == 2 { "32x2" } else { "32  " };
+            let _ = writeln!(
+                body,
+                "    {ty} %{v} = @{load} ({operands}) (access={access}, align_mul=4)"
+            );
+            loaded.push((v, comps));
+        }
+        4..=6 if written => {
+            let data = stored_data(rng, loaded);
+            let _ = writeln!(
+                body,
+                "    @{store} ({data}, {operands}) (access=none, align_mul=4)"
+            );
+        }
+        7 if written => {
+            let _ = writeln!(
+                body,
+                "    32   %{v} = @{atomic} ({operands}, %0.x) (access=none, atomic_op=iadd)"
+            );
+            loaded.push((v, 1));
+        }
+        _ => {}
+    }
+}
+
 /// A random program of `rng`: its text.
 fn program(rng: &mut Rng) -> String {
     let mut body = String::new();
@@ -107,39 +156,19 @@ fn program(rng: &mut Rng) -> String {
                 );
                 let _ = writeln!(body, "    64   %{addr} = iadd %{t}, %{k2}");
             }
-            match rng.below(8) {
-                0..=3 => {
-                    let comps = if rng.below(4) == 0 { 2 } else { 1 };
-                    let access = match rng.below(3) {
-                        0 => "restrict",
-                        1 if !written[2] => "readonly",
-                        _ => "none",
-                    };
-                    let v = fresh();
-                    let ty = if comps == 2 { "32x2" } else { "32  " };
-                    let _ = writeln!(
-                        body,
-                        "    {ty} %{v} = @load_global (%{addr}) (access={access}, align_mul=4)"
-                    );
-                    loaded.push((v, comps));
-                }
-                4..=6 if written[2] => {
-                    let data = stored_data(rng, &loaded);
-                    let _ = writeln!(
-                        body,
-                        "    @store_global ({data}, %{addr}) (access=none, align_mul=4)"
-                    );
-                }
-                7 if written[2] => {
-                    let v = fresh();
-                    let _ = writeln!(
-                        body,
-                        "    32   %{v} = @global_atomic (%{addr}, %0.x) (access=none, atomic_op=iadd)"
-                    );
-                    loaded.push((v, 1));
-                }
-                _ => {}
-            }
+            let v = fresh();
+            let ops = ["load_global", "store_global", "global_atomic"];
+            let operands = format!("%{addr}");
+            buffer_statement(
+                rng,
+                &mut body,
+                &mut loaded,
+                v,
+                written[2],
+                true,
+                ops,
+                &operands,
+            );
             continue;
         }
         let base = if shared && rng.below(2) == 0 { 4 } else { 0 };
@@ -207,42 +236,20 @@ fn program(rng: &mut Rng) -> String {
             }
             continue;
         }
-        match rng.below(8) {
-            0..=3 => {
-                let comps = if dword < 5 && rng.below(4) == 0 { 2 } else { 1 };
-                let access = match rng.below(3) {
-                    0 => "restrict",
-                    1 if !written[block as usize] => "readonly",
-                    _ => "none",
-                };
-                let v = fresh();
-                let ty = if comps == 2 { "32x2" } else { "32  " };
-                let _ = writeln!(
-                    body,
-                    "    {ty} %{v} = @load_ssbo (%{}, %{off}) (access={access}, align_mul=4)",
-                    block + 5
-                );
-                loaded.push((v, comps));
-            }
-            4..=6 if written[block as usize] => {
-                let data = stored_data(rng, &loaded);
-                let _ = writeln!(
-                    body,
-                    "    @store_ssbo ({data}, %{}, %{off}) (access=none, align_mul=4)",
-                    block + 5
-                );
-            }
-            7 if written[block as usize] => {
-                let v = fresh();
-                let _ = writeln!(
-                    body,
-                    "    32   %{v} = @ssbo_atomic (%{}, %{off}, %0.x) (access=none, atomic_op=iadd)",
-                    block + 5
-                );
-                loaded.push((v, 1));
-            }
-            _ => {}
-        }
+        let v = fresh();
+        let ops = ["load_ssbo", "store_ssbo", "ssbo_atomic"];
+        let operands = format!("%{}, %{off}", block + 5);
+        let block_written = written[block as usize];
+        buffer_statement(
+            rng,
+            &mut body,
+            &mut loaded,
+            v,
+            block_written,
+            dword < 5,
+            ops,
+            &operands,
+        );
     }
     // Every loaded value to @out, at the invocation's own 64 bytes.
     let mut dword = 0u32;

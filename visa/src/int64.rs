@@ -11,7 +11,8 @@ use crate::vtype::VType;
 const UD: VType = VType::Ud;
 const D: VType = VType::D;
 
-/// `d = a + b`: `addc` on the low halves, the carry added into the high halves.
+/// `d = a + b`: one `add` on `q` operands where the ALU has them, else `addc` on the
+/// low halves and the carry added into the high halves.
 pub fn add64(cx: &mut Ctx, d: Reg, a: Opnd, b: Opnd) {
     if cx.t.family.has_int64() {
         cx.op("add", d, VType::Q, &[a, b]);
@@ -33,7 +34,8 @@ pub fn add64(cx: &mut Ctx, d: Reg, a: Opnd, b: Opnd) {
     );
 }
 
-/// `d = a - b`: `subb` on the low halves, the borrow taken from the high halves.
+/// `d = a - b`: one `add` of `-b` on `q` operands where the ALU has them, else `subb`
+/// on the low halves and the borrow taken from the high halves.
 pub fn sub64(cx: &mut Ctx, d: Reg, a: Opnd, b: Opnd) {
     if cx.t.family.has_int64() {
         let es = cx.es();

@@ -290,13 +290,8 @@ impl<'m> Ctx<'m> {
 
     /// What `id` stands for: a translated result, or a constant.
     pub fn get(&mut self, id: Id) -> Result<Value, ImportError> {
-        if let Some(&s) = self.slots.get(id as usize) {
-            if s != u32::MAX {
-                let v = &self.values[s as usize];
-                if *v != Value::None {
-                    return Ok(v.clone());
-                }
-            }
+        if let Some(v) = self.computed(id) {
+            return Ok(v.clone());
         }
         if let Some(c) = self.d.consts.get(&id) {
             let (ty, val) = (c.ty, c.val.clone());
@@ -314,14 +309,17 @@ impl<'m> Ctx<'m> {
     /// The type and value of `id` when it is a constant of the module (not a value the
     /// function computed).
     pub fn module_constant(&self, id: Id) -> Option<(Id, ConstVal)> {
-        let computed = self
-            .slots
-            .get(id as usize)
-            .is_some_and(|&s| s != u32::MAX && self.values[s as usize] != Value::None);
-        if computed {
+        if self.computed(id).is_some() {
             return None;
         }
         self.d.consts.get(&id).map(|c| (c.ty, c.val.clone()))
+    }
+
+    /// What the function computed for `id`, if it did.
+    fn computed(&self, id: Id) -> Option<&Value> {
+        let &s = self.slots.get(id as usize)?;
+        let v = self.values.get(s as usize)?;
+        (*v != Value::None).then_some(v)
     }
 
     /// The value `id` stands for, which must be one. A buffer device address reached

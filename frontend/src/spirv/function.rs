@@ -176,10 +176,12 @@ fn translate(ctx: &mut Ctx<'_>, i: usize, opcode: u16, ops: &[u32]) -> Result<()
             // A constant written to memory goes element by element, never whole into
             // registers: naga's WGSL output zero-initializes each workgroup array with
             // one store of a null constant, of thousands of elements.
-            match (&ptr, ctx.module_constant(*v)) {
-                (Value::Mem(m), Some((ty, c))) if m.array_base.is_none() => {
-                    memory::store_constant(ctx, m, ty, &c)?;
-                }
+            let constant = match &ptr {
+                Value::Mem(m) if m.array_base.is_none() => ctx.module_constant(*v),
+                _ => None,
+            };
+            match (&ptr, constant) {
+                (Value::Mem(m), Some((ty, c))) => memory::store_constant(ctx, m, ty, &c)?,
                 _ => {
                     let val = ctx.val(*v)?;
                     memory::store(ctx, &ptr, &val)?;

@@ -895,7 +895,6 @@ fn load_memory(ctx: &mut Ctx<'_>, m: &MemPtr, depth: usize) -> Result<Val, Impor
     Ok(Val::Comp(items))
 }
 
-/// Writes memory: one intrinsic per scalar or vector.
 /// Stores constant `c` of type `ty` to memory at `m`, one scalar or vector at a time
 /// as the constant is walked: a composite of any size (bounded by the IR's instruction
 /// limit, as every store is an instruction), never a value in registers whole.
@@ -926,6 +925,7 @@ pub fn store_constant(
     Ok(())
 }
 
+/// Writes memory: one intrinsic per scalar or vector.
 fn store_memory(ctx: &mut Ctx<'_>, m: &MemPtr, val: &Val, depth: usize) -> Result<(), ImportError> {
     if let Some((bits, n, is_bool)) = leaf_shape(ctx, m.pointee) {
         let mut data = val
