@@ -589,8 +589,33 @@ impl<'a> Builder<'a> {
             GroupOperation::InclusiveScan => IntrinsicOp::InclusiveScan,
             GroupOperation::ExclusiveScan => IntrinsicOp::ExclusiveScan,
         };
-        self.intrinsic(intrinsic, None, &[s], &[op.to_index()], Some(ty))
+        let whole = [op.to_index(), 0];
+        let indices: &[u32] = match kind {
+            GroupOperation::Reduce => &whole,
+            _ => &whole[..1],
+        };
+        self.intrinsic(intrinsic, None, &[s], indices, Some(ty))
             .expect("a subgroup operation has a destination")
+    }
+
+    /// A `reduce` of `value` (a scalar) with `op` over each aligned cluster of
+    /// `cluster_size` lanes (NIR's `cluster_size`; 0 for the whole subgroup).
+    pub fn clustered_reduce(
+        &mut self,
+        op: crate::subgroup::ReductionOp,
+        value: impl Into<Src>,
+        cluster_size: u32,
+    ) -> Value {
+        let s = value.into();
+        let ty = self.func.src_type(s);
+        self.intrinsic(
+            IntrinsicOp::Reduce,
+            None,
+            &[s],
+            &[op.to_index(), cluster_size],
+            Some(ty),
+        )
+        .expect("a reduction has a destination")
     }
 
     /// A shuffle or quad operation (`shuffle`, `shuffle_xor`, `shuffle_up`,

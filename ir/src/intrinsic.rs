@@ -93,6 +93,10 @@ spelled_enum! {
         TexelOffset => "texel_offset",
         /// The channel a gather reads (NIR's `nir_tex_instr::component`): 0 to 3.
         Component => "component",
+        /// The lanes a `reduce` combines (NIR's `cluster_size`): aligned clusters of
+        /// this many lanes, a power of two up to 32; 0 (the default) for the whole
+        /// subgroup.
+        ClusterSize => "cluster_size",
     }
 }
 
@@ -207,6 +211,8 @@ impl IndexKind {
                 0..=3 => write!(out, "{v}"),
                 _ => return None,
             },
+            IndexKind::ClusterSize if v == 0 || cluster_size_is_valid(v) => write!(out, "{v}"),
+            IndexKind::ClusterSize => return None,
         };
         r.ok()
     }
@@ -263,8 +269,18 @@ impl IndexKind {
                 v @ 0..=3 => v,
                 _ => return None,
             },
+            IndexKind::ClusterSize => match s.parse::<u32>().ok()? {
+                v if v == 0 || cluster_size_is_valid(v) => v,
+                _ => return None,
+            },
         })
     }
+}
+
+/// Whether `v` is a cluster of lanes a `reduce` may combine: a power of two no wider
+/// than a subgroup's [`SLOTS`](crate::subgroup::SLOTS) (SPIR-V's `ClusterSize`).
+fn cluster_size_is_valid(v: u32) -> bool {
+    v.is_power_of_two() && v as usize <= crate::subgroup::SLOTS
 }
 
 /// The memory whose accesses a barrier orders, NIR's `memory_modes` of a
@@ -821,9 +837,9 @@ intrinsics! {
         image: ImageOperand::None, srcs: &[src("value", 0, 0)], dest: DestInfo::Variable, indices: &[],
         class: SystemValue, predicable: false, eliminate: true, reorder: false,
     }
-    /// NIR's `reduce`: the `reduction_op` combination of `value` over the active lanes of the subgroup, in every active lane (SPIR-V's `OpGroupNonUniform*` arithmetic with `Reduce`); floats are combined in the order `ir::subgroup` defines. The result depends on which lanes run it, so it is never moved or merged.
+    /// NIR's `reduce`: the `reduction_op` combination of `value` over the active lanes of the subgroup (of each aligned cluster of `cluster_size` lanes where that is not 0), in every active lane (SPIR-V's `OpGroupNonUniform*` arithmetic with `Reduce`, or `ClusteredReduce`); floats are combined in the order `ir::subgroup` defines. The result depends on which lanes run it, so it is never moved or merged.
     Reduce = "reduce" {
-        image: ImageOperand::None, srcs: &[src("value", 1, 0)], dest: DestInfo::Variable, indices: &[K::ReductionOp],
+        image: ImageOperand::None, srcs: &[src("value", 1, 0)], dest: DestInfo::Variable, indices: &[K::ReductionOp, K::ClusterSize],
         class: SystemValue, predicable: false, eliminate: true, reorder: false,
     }
     /// NIR's `inclusive_scan`: in each active lane, the `reduction_op` combination of `value` over the active lanes up to and including it (`InclusiveScan`).

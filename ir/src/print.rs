@@ -201,7 +201,7 @@ pub(crate) fn index_default(
         IndexKind::Access => decl().map(|d| d.access.bits()),
         IndexKind::LscCache => Some(CacheControl::DEFAULT.to_index()),
         IndexKind::MemModes => Some(crate::intrinsic::MemModes::ALL.0),
-        IndexKind::LscOffset | IndexKind::TexelOffset => Some(0),
+        IndexKind::LscOffset | IndexKind::TexelOffset | IndexKind::ClusterSize => Some(0),
         _ => None,
     }
 }

@@ -16,6 +16,12 @@
 //!   4, 2, 1; the result is `t[0]`, in every active lane. A SIMD8 or SIMD16 kernel runs
 //!   the last three or four steps only: its upper slots hold the identity, and the
 //!   earlier steps would combine its slots with identities alone.
+//! - **Clustered reduce** (a `cluster_size` C other than 0, SPIR-V's `ClusteredReduce`):
+//!   adjacent pairs, `t'[i] = op(t[2i], t[2i + 1])`, compacted until one value is left
+//!   per aligned cluster of C slots; lane `i` gets cluster `i / C`'s. A kernel reads
+//!   `t` with a stride of two and writes `t'` packed, one instruction a level; one
+//!   narrower than C stops at its own width, as its clusters' upper slots hold the
+//!   identity.
 //! - **Scans.** Hillis and Steele's: for `k` = 1, 2, 4, 8, 16, `t[i] = op(t[i - k],
 //!   t[i])`, a slot below 0 being the identity. The inclusive scan of lane `i` is `t[i]`;
 //!   the exclusive scan is `t[i - 1]`, the identity in lane 0.
@@ -231,10 +237,13 @@ impl ShuffleKind {
 
 /// Runs a subgroup operation on `slots` (one entry per lane, [`SLOTS`] long, each
 /// `bits` wide), of which the lanes of `active` take part, in the order the module
-/// docs define. `combine(a, b)` is the reduction op on two operands. On return
-/// `slots[i]` holds lane `i`'s result (every lane's, active or not).
+/// docs define; a `Reduce` with a `cluster_size` other than 0 combines each aligned
+/// cluster of that many lanes apart. `combine(a, b)` is the reduction op on two
+/// operands. On return `slots[i]` holds lane `i`'s result (every lane's, active or
+/// not).
 pub fn run<E>(
     kind: GroupOperation,
+    cluster_size: usize,
     identity: u64,
     active: u32,
     slots: &mut [u64; SLOTS],
@@ -248,6 +257,24 @@ pub fn run<E>(
         };
     }
     match kind {
+        GroupOperation::Reduce if cluster_size != 0 => {
+            // Pairs of adjacent values, compacted to the front until one per cluster
+            // is left; writing `slots[i]` after reading `slots[2i]` and
+            // `slots[2i + 1]` only overwrites values already read.
+            let mut n = SLOTS;
+            let mut width = 1;
+            while width < cluster_size.min(SLOTS) {
+                n /= 2;
+                for i in 0..n {
+                    slots[i] = combine(slots[2 * i], slots[2 * i + 1])?;
+                }
+                width *= 2;
+            }
+            let clusters = *slots;
+            for (i, s) in slots.iter_mut().enumerate() {
+                *s = clusters[i / width];
+            }
+        }
         GroupOperation::Reduce => {
             let mut n = SLOTS / 2;
             while n >= 1 {
@@ -341,6 +368,7 @@ mod tests {
         run(
             GroupOperation::Reduce,
             0,
+            0,
             0b10110,
             &mut s,
             combine(ReductionOp::Iadd, 32),
@@ -350,6 +378,7 @@ mod tests {
         let mut s = slots(&[1, 2, 3, 4, 5]);
         run(
             GroupOperation::InclusiveScan,
+            0,
             0,
             0b10110,
             &mut s,
@@ -361,6 +390,7 @@ mod tests {
         run(
             GroupOperation::ExclusiveScan,
             0,
+            0,
             0b10110,
             &mut s,
             combine(ReductionOp::Iadd, 32),
@@ -370,6 +400,7 @@ mod tests {
         let mut s = slots(&[7, 0xffff_fff0, 9]);
         run(
             GroupOperation::Reduce,
+            0,
             ReductionOp::Imin.identity(32),
             0b111,
             &mut s,
@@ -387,6 +418,7 @@ mod tests {
         let mut s = slots(&[nan, 0x4000_0000, nan]);
         run(
             GroupOperation::Reduce,
+            0,
             id,
             0b111,
             &mut s,
@@ -397,6 +429,7 @@ mod tests {
         let mut s = slots(&[nan; SLOTS]);
         run(
             GroupOperation::Reduce,
+            0,
             id,
             u32::MAX,
             &mut s,
@@ -439,6 +472,7 @@ mod tests {
         let id = ReductionOp::Fadd.identity(32);
         run(
             GroupOperation::Reduce,
+            0,
             id,
             active,
             &mut s,
@@ -446,5 +480,52 @@ mod tests {
         )
         .unwrap();
         assert_eq!(s[0], 0);
+    }
+
+    #[test]
+    fn clusters_reduce_apart_in_adjacent_pairs() {
+        // Clusters of four over lanes 0 to 7, lane 2 inactive: 1 + 2 + 8 and 16 to 128.
+        let mut s = slots(&[1, 2, 4, 8, 16, 32, 64, 128]);
+        run(
+            GroupOperation::Reduce,
+            4,
+            0,
+            0b1111_1011,
+            &mut s,
+            combine(ReductionOp::Iadd, 32),
+        )
+        .unwrap();
+        assert_eq!(&s[..9], &[11, 11, 11, 11, 240, 240, 240, 240, 0]);
+        // A cluster of one is the lane's own (prepared) operand.
+        let mut s = slots(&[5, 6, 7]);
+        run(
+            GroupOperation::Reduce,
+            1,
+            0,
+            0b101,
+            &mut s,
+            combine(ReductionOp::Iadd, 32),
+        )
+        .unwrap();
+        assert_eq!(&s[..3], &[5, 0, 7]);
+        // The order shows in floats: lanes 0 to 3 hold 1e8, 1, -1e8, 1. Adjacent pairs
+        // give (1e8 + 1) + (-1e8 + 1) = 1e8 - 1e8 = 0 (1e8 + 1 rounds to 1e8); the
+        // halving tree of a whole reduce gives (1e8 - 1e8) + (1 + 1) = 2.
+        let f = |x: f32| u64::from(x.to_bits());
+        let values = [f(1e8), f(1.0), f(-1e8), f(1.0)];
+        let id = ReductionOp::Fadd.identity(32);
+        for (cluster, want) in [(4, 0.0f32), (0, 2.0)] {
+            let mut s = slots(&values);
+            run(
+                GroupOperation::Reduce,
+                cluster,
+                id,
+                0b1111,
+                &mut s,
+                combine(ReductionOp::Fadd, 32),
+            )
+            .unwrap();
+            assert_eq!(s[3], f(want), "cluster {cluster}");
+        }
     }
 }

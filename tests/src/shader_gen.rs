@@ -489,7 +489,14 @@ impl<'a, 'f> FnGen<'a, 'f> {
                     ]);
                     let op = *self.rng.pick(&ReductionOp::ALL);
                     let x = self.src(32, 1);
-                    let v = self.b.subgroup_op(kind, op, x);
+                    // A reduction over the whole subgroup, or over clusters of it.
+                    let v = match kind {
+                        GroupOperation::Reduce => {
+                            let c = *self.rng.pick(&[0, 1, 2, 4, 8, 16, 32]);
+                            self.b.clustered_reduce(op, x, c)
+                        }
+                        _ => self.b.subgroup_op(kind, op, x),
+                    };
                     self.define(v);
                 }
                 Item::SystemValue => {

@@ -442,6 +442,15 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// A source region of `r` as `ty` with an explicit `(vstride, width, hstride)`:
+    /// `v12(0,0)<1;4,0>` gives each row of four lanes one element, the rows a step
+    /// apart.
+    pub fn src_region(&mut self, r: Reg, ty: VType, (v, w, h): (u32, u32, u32)) -> String {
+        let view = self.decls.view(r.var, ty);
+        let (row, col) = (r.off / self.t.grf, (r.off % self.t.grf) / ty.bytes());
+        format!("{}({row},{col})<{v};{w},{h}>", self.decls.name(view))
+    }
+
     /// A destination region as `ty`: `v12(2,0)<1>`.
     pub fn dst(&mut self, r: Reg, ty: VType) -> String {
         let v = self.decls.view(r.var, ty);

@@ -119,7 +119,42 @@ pub fn emit(cx: &mut Ctx, i: &IntrinsicInst, dest: Value) -> Result<(), EmitErro
             cx.line(&format!("mov (M1, {w}) {d} {s}"));
         }
     };
+    let cluster = i.index(IndexKind::ClusterSize).unwrap_or(0);
+    // The result region, when it is not a plain register region: one value per
+    // cluster, given to each of its lanes.
+    let mut spread = None;
     let result = match kind {
+        GroupOperation::Reduce if cluster != 0 => {
+            let mut t = buffer(cx, w, w);
+            prepare(cx, t);
+            let mut n = w;
+            while n > 1 && w / n < cluster {
+                n /= 2;
+                let u = cx.temp_bytes(ty, n * bytes);
+                let (d, a, b) = (
+                    cx.dst(u, ty),
+                    cx.src(Opnd::Reg(Reg { stride: 2, ..t }), ty),
+                    cx.src(
+                        Opnd::Reg(Reg {
+                            stride: 2,
+                            ..at(t, 1)
+                        }),
+                        ty,
+                    ),
+                );
+                cx.line(&format!("{mnemonic} (M1_NM, {n}) {d} {a} {b}"));
+                t = u;
+            }
+            match w / n {
+                // One value left: the cluster spans the kernel's lanes.
+                _ if n == 1 => Reg { stride: 0, ..t },
+                1 => t,
+                c => {
+                    spread = Some(cx.src_region(t, ty, (1, c, 0)));
+                    t
+                }
+            }
+        }
         GroupOperation::Reduce => {
             let t = buffer(cx, w, w);
             prepare(cx, t);
@@ -159,9 +194,13 @@ pub fn emit(cx: &mut Ctx, i: &IntrinsicInst, dest: Value) -> Result<(), EmitErro
         }
     };
     let d = cx.dest(dest, 0)?;
-    if narrow_int {
+    if narrow_int || spread.is_some() {
         let es = cx.es();
-        let (dst, src) = (cx.dst(d, VType::uint(bits)), cx.src(Opnd::Reg(result), ty));
+        let dst = cx.dst(d, if narrow_int { VType::uint(bits) } else { ty });
+        let src = match spread {
+            Some(s) => s,
+            None => cx.src(Opnd::Reg(result), ty),
+        };
         cx.line(&format!("mov {es} {dst} {src}"));
     } else {
         cx.op("mov", d, ty, &[Opnd::Reg(result)]);

@@ -24,10 +24,9 @@
 //!   delta as 32 bits. Where the source lane is inactive or out of range the result is
 //!   undefined, as SPIR-V says (`ir::subgroup`).
 //!
-//! `ClusteredReduce` with a constant `ClusterSize` is butterfly steps of `shuffle_xor`
-//! within each cluster, inactive partners counted as the identity
-//! (`clustered_reduce`); `PartitionedReduceNV` and friends are errors that name the
-//! instruction.
+//! `ClusteredReduce` with a constant `ClusterSize` is NIR's `reduce` with that
+//! `cluster_size`, one per component; `PartitionedReduceNV` and friends are errors that
+//! name the instruction.
 
 use super::context::Ctx;
 use super::types::Ty;
@@ -254,30 +253,20 @@ pub fn instruction(
             } else {
                 int_op
             };
-            // A cluster's partners, once for every component.
-            let steps = match cluster {
-                Some(size) => cluster_steps(ctx, size)?,
-                None => Vec::new(),
-            };
-            if cluster.is_some() && !logical {
-                // A vector's components move together: one shuffle per step.
-                clustered_reduce(ctx, op, x, &steps)?
-            } else {
-                per_component(ctx, x, |ctx, c| {
-                    let combine = |ctx: &mut Ctx<'_>, w: Src| match cluster {
-                        Some(_) => clustered_reduce(ctx, op, w, &steps),
-                        None => Ok(group(ctx, kind, op, w)),
-                    };
-                    if logical {
-                        let w = ctx.alu(AluOp::B2i32, &[c])?;
-                        let v = combine(ctx, w)?;
-                        let zero = ctx.u32(0);
-                        ctx.alu(AluOp::Ine, &[v, zero])
-                    } else {
-                        combine(ctx, c)
-                    }
-                })?
-            }
+            per_component(ctx, x, |ctx, c| {
+                let combine = |ctx: &mut Ctx<'_>, w: Src| match cluster {
+                    Some(size) => Src::new(ctx.build(|b| b.clustered_reduce(op, w, size))),
+                    None => group(ctx, kind, op, w),
+                };
+                if logical {
+                    let w = ctx.alu(AluOp::B2i32, &[c])?;
+                    let v = combine(ctx, w);
+                    let zero = ctx.u32(0);
+                    ctx.alu(AluOp::Ine, &[v, zero])
+                } else {
+                    Ok(combine(ctx, c))
+                }
+            })?
         }
     };
     let want = ctx.ir_type(*ty)?;
@@ -288,60 +277,6 @@ pub fn instruction(
     }
     ctx.set(*r, super::value::Value::Val(Val::Leaf(v)))?;
     Ok(true)
-}
-
-/// The butterfly steps of a `ClusteredReduce` over clusters of `size` lanes: for each
-/// step `k` (1, 2, 4, ... below `size`), the distance `k` and whether the lane's partner
-/// `lane ^ k` is active (its bit of the ballot of the active lanes).
-fn cluster_steps(ctx: &mut Ctx<'_>, size: u32) -> Result<Vec<(Src, Src)>, ImportError> {
-    let lane = invocation(ctx)?;
-    let one = ctx.u32(1);
-    let zero = ctx.u32(0);
-    let active = lanes_word(ctx, one, lane)?;
-    let mut steps = Vec::new();
-    let mut k = 1;
-    while k < size {
-        let kk = ctx.u32(k);
-        let partner = ctx.alu(AluOp::Ixor, &[lane, kk])?;
-        let shifted = ctx.alu(AluOp::Ushr, &[active, partner])?;
-        let on = ctx.alu(AluOp::Iand, &[shifted, one])?;
-        let on = ctx.alu(AluOp::Ine, &[on, zero])?;
-        steps.push((kk, on));
-        k *= 2;
-    }
-    Ok(steps)
-}
-
-/// SPIR-V's `ClusteredReduce` of `x` (a scalar or a vector, shuffled whole): `op` over
-/// the active lanes of each aligned cluster, as the butterfly `steps` of
-/// [`cluster_steps`]: at step `k` lane `l`
-/// combines its partial result with lane `l ^ k`'s (`shuffle_xor`; the identity where
-/// that lane is inactive), its own operand first (NIR's clustered `reduce`, which brw
-/// emits as such steps too). The lanes of a cluster agree but where IEEE lets the order
-/// of two operands show, which SPIR-V leaves free: a NaN's payload, the sign of a zero
-/// from `min` or `max`.
-fn clustered_reduce(
-    ctx: &mut Ctx<'_>,
-    op: ReductionOp,
-    x: Src,
-    steps: &[(Src, Src)],
-) -> Result<Src, ImportError> {
-    let ty = ctx.func.src_type(x);
-    let n = ty.num_components();
-    let identity = op.identity(ty.bit_size());
-    let identity = Src::new(ctx.build(|b| b.load_const(ty, &vec![identity; usize::from(n)])));
-    let mut v = x;
-    for &(k, on) in steps {
-        let theirs = ctx
-            .build(|b| b.shuffle(IntrinsicOp::ShuffleXor, v, Some(k)))
-            .map(Src::new)
-            .ok_or_else(|| ctx.internal("a clustered reduction's shuffle"))?;
-        let comps = vec![on.swizzle.component(0); usize::from(n)];
-        let on = Src::swizzled(on.value, &comps).unwrap_or(on);
-        let theirs = ctx.alu(AluOp::Bcsel, &[on, theirs, identity])?;
-        v = ctx.alu(op.alu_op(), &[v, theirs])?;
-    }
-    Ok(v)
 }
 
 /// The reduction ops of an arithmetic subgroup instruction: for integer (and boolean)

@@ -94,18 +94,26 @@ pub(super) fn run(
     for lane in lanes(mask) {
         slots[lane] = src[lane];
     }
-    subgroup::run(kind, op.identity(bits), mask, &mut slots, |a, b| {
-        // Reductions are not `exact`: a float sum may be evaluated as any other
-        // inexact add is.
-        eval_alu_flagged(
-            alu,
-            false,
-            scalar,
-            &[Operand::new(bits, &[a]), Operand::new(bits, &[b])],
-        )
-        .map(|v| v[0])
-        .map_err(|e| (alu, e))
-    })?;
+    let cluster = intr.index(IndexKind::ClusterSize).unwrap_or(0) as usize;
+    subgroup::run(
+        kind,
+        cluster,
+        op.identity(bits),
+        mask,
+        &mut slots,
+        |a, b| {
+            // Reductions are not `exact`: a float sum may be evaluated as any other
+            // inexact add is.
+            eval_alu_flagged(
+                alu,
+                false,
+                scalar,
+                &[Operand::new(bits, &[a]), Operand::new(bits, &[b])],
+            )
+            .map(|v| v[0])
+            .map_err(|e| (alu, e))
+        },
+    )?;
     for lane in lanes(mask) {
         dest[lane] = slots[lane];
     }
@@ -117,13 +125,14 @@ pub(super) fn run(
 /// out of range. `undef` holds one flag per lane and component of each source, at
 /// `values`' offsets; `values` are the sources' values.
 pub(super) fn tainted(
-    op: IntrinsicOp,
+    intr: &IntrinsicInst,
     n: usize,
     mask: Mask,
     lane: usize,
     values: &Sources<'_>,
     undef: &[bool],
 ) -> bool {
+    let op = intr.op;
     let start = values.offsets.first().copied().unwrap_or(0);
     if let Some(kind) = op.shuffle_kind() {
         let index_undef = kind.has_operand()
@@ -145,7 +154,13 @@ pub(super) fn tainted(
     let undef = &undef[start..];
     let read: Mask = match op.group_operation() {
         None => 1u32 << mask.trailing_zeros(),
-        Some(GroupOperation::Reduce) => mask,
+        Some(GroupOperation::Reduce) => match intr.index(IndexKind::ClusterSize) {
+            Some(c @ 1..) => {
+                let c = c as usize;
+                mask & (low_lanes(c) << (lane / c * c))
+            }
+            _ => mask,
+        },
         Some(GroupOperation::InclusiveScan) => mask & low_lanes(lane + 1),
         Some(GroupOperation::ExclusiveScan) => mask & low_lanes(lane),
     };

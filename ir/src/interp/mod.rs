@@ -1451,7 +1451,7 @@ impl<'s> Interpreter<'s> {
                             width: self.lanes,
                         };
                         let u = &self.src_undef;
-                        let t = cross_lane::tainted(intr.op, n, mask, lane, &srcs, u);
+                        let t = cross_lane::tainted(intr, n, mask, lane, &srcs, u);
                         self.write_undef(slot, lane, std::iter::repeat(t));
                         continue;
                     }

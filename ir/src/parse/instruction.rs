@@ -404,6 +404,9 @@ pub(super) fn index_expectation(kind: IndexKind) -> String {
         IndexKind::Sampler => "a sampler index (an unsigned 32-bit integer)".into(),
         IndexKind::TexelOffset => "a texel offset `UxVxR` of integers from -8 to 7, such as 1x-1x0".into(),
         IndexKind::Component => "a channel number from 0 to 3".into(),
+        IndexKind::ClusterSize => {
+            "a cluster of lanes: 1, 2, 4, 8, 16 or 32, or 0 for the whole subgroup".into()
+        }
         IndexKind::LscSfid => format!("one of {}", list(&Sfid::ALL, |s| s.name())),
         IndexKind::LscAddr => format!("one of {}", list(&AddrType::ALL, |a| a.name())),
         IndexKind::LscAddrSize => format!("one of {}", list(&AddrSize::ALL, |a| a.name())),
