@@ -75,6 +75,7 @@ use ir::bounds::Interval;
 use ir::eval::{eval_alu, Operand};
 use ir::interp::{EnvError, IntrinsicCall};
 use ir::{AluOp, AluType, AtomicOp, ImageDecl, ImageDim, IndexKind, IntrinsicOp, Type};
+use smallvec::SmallVec;
 use std::fmt;
 
 /// Why an image intrinsic cannot execute (beyond memory errors).
@@ -264,7 +265,7 @@ pub fn texel_offset_at_lod(
 /// `Some` when `coord` fetches a sample of a multisampled texture at or beyond its
 /// sample count: Vulkan leaves such a texel fetch undefined (an invalid texel, without
 /// `robustImageAccess2`), and the sampler's `ld2dms_w` clamps the index to the last
-/// sample where the reference reads the out-of-range replacement. Storage images are
+/// sample, which the reference reads as well, its value left free. Storage images are
 /// bounds-checked by the untyped path's code, which matches the reference's 0.
 fn invalid_sample(decl: &ImageDecl, b: &ImageBinding, coord: &[u64]) -> Option<()> {
     let sampled = decl.access.contains(ir::Access::SAMPLED);
@@ -614,9 +615,16 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
                 } else {
                     0
                 };
-                let offset = texel_offset_at_lod(decl, b, call.src(0, lane), lod)
-                    .map_err(|e| lane_err(lane, e))?;
                 let undefined = invalid_sample(decl, b, call.src(0, lane)).is_some();
+                // The sampler reads the last sample in place of an invalid one: the
+                // reference reads it too, so that both make the same access (its value
+                // is left free below).
+                let mut coord: SmallVec<[u64; 4]> = call.src(0, lane).into();
+                if let (true, Some(last)) = (undefined, coord.last_mut()) {
+                    *last = u64::from(b.samples().saturating_sub(1));
+                }
+                let offset =
+                    texel_offset_at_lod(decl, b, &coord, lod).map_err(|e| lane_err(lane, e))?;
                 let t = load_texel(mem, alloc, offset, &layout, &ctx, lane)?;
                 call.set_dest(lane, &t.rgba);
                 if call.tracks_bounds() && call.dest_type.is_some_and(|t| t.bit_size() == 32) {
