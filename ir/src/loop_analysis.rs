@@ -22,12 +22,13 @@
 //!   evaluated with the constant folder ([`crate::eval::eval_alu`]) one after another,
 //!   up to the largest count the caller could use, which gives the same exact count
 //!   for every operation and comparison (wrapping and float rounding included).
-//! - The **cost** of an iteration counts instructions as NIR's `instr_cost` does:
-//!   intrinsics 1; moves, vectors, phis, constants and undefs 0; a comparison of an
-//!   induction variable with a constant, and a `bcsel` on one, 0 (they fold once the
-//!   loop is unrolled); `flrp` 3 (Intel lowers it); 64-bit integer division 100 and
-//!   other 64-bit integer operations 5, 64-bit float operations 20 (Intel lowers them);
-//!   every other ALU instruction 1.
+//! - The **cost** of an iteration counts instructions as NIR's `instr_cost` does on
+//!   Intel's scalar NIR: intrinsics 1; moves, vectors, phis, constants and undefs 0; a
+//!   comparison of an induction variable with a constant, and a `bcsel` on one, 0
+//!   (they fold once the loop is unrolled); `flrp` 3 (Intel lowers it); 64-bit integer
+//!   division 100 and other 64-bit integer operations 5, 64-bit float operations 20
+//!   (Intel lowers them); every other ALU instruction 1; each once per component (an
+//!   `fdotN` or `ball`/`bany` of N components as its N products and N - 1 joins).
 
 use crate::alu::AluOp;
 use crate::entity::{Block, IfId, LoopId, Value};
@@ -313,7 +314,20 @@ fn inst_cost(func: &Function, inst: crate::entity::Inst, info: &LoopInfo) -> u32
         }
         _ => {}
     }
-    let cost = if alu.op == Flrp { 3 } else { 1 };
+    // Intel's NIR is scalar when it unrolls (`nir_lower_alu_to_scalar` runs first in
+    // `brw_preprocess_nir`): an operation costs once per component, and a horizontal
+    // one (`fdot4`, `ball_iequal3`, ...) its products and the sums that join them.
+    let info_op = alu.op.info();
+    let comps = match (info_op.output_size, info_op.input_sizes[0]) {
+        (0, _) => data
+            .dest
+            .map_or(1, |d| u32::from(func.value_type(d).num_components())),
+        (1, n @ 2..) if matches!(info_op.name.get(..4), Some("fdot" | "ball" | "bany")) => {
+            2 * u32::from(n) - 1
+        }
+        (n, _) => u32::from(n),
+    };
+    let cost = comps * if alu.op == Flrp { 3 } else { 1 };
     let dest_bits = data.dest.map_or(32, |d| func.value_type(d).bit_size());
     let src_bits = alu
         .srcs
@@ -322,7 +336,6 @@ fn inst_cost(func: &Function, inst: crate::entity::Inst, info: &LoopInfo) -> u32
     if dest_bits < 64 && src_bits < 64 {
         return cost;
     }
-    let info_op = alu.op.info();
     let is_float = info_op.output_type.base == BaseType::Float
         || info_op.input_types[..info_op.num_inputs as usize]
             .iter()
