@@ -1226,6 +1226,22 @@ impl IntrinsicOp {
         Some(format!("{counts} source{plural} ({list})"))
     }
 
+    /// Whether the intrinsic reads and whether it writes the texels of its image:
+    /// loads (`image_load`, `image_block_load`, the sampler's messages) read, stores
+    /// (`image_store`, `image_block_store`) write, atomics do both; `None` for the
+    /// intrinsics without an image and those that read only its descriptor (`image_size`,
+    /// `image_samples`, `image_levels`, `image_load_param`, the sampler's `resinfo`).
+    pub fn image_texel_access(self) -> Option<(bool, bool)> {
+        use IntrinsicOp::*;
+        Some(match self {
+            ImageLoad | ImageBlockLoad | Txl | Tg4 | SamplerLd | SamplerLdLz | SamplerLdMcs
+            | SamplerLd2dmsW | SamplerSampleL | SamplerGather4 => (true, false),
+            ImageStore | ImageBlockStore => (false, true),
+            ImageAtomic | ImageAtomicSwap => (true, true),
+            _ => return None,
+        })
+    }
+
     /// The position of `kind` among this intrinsic's indices.
     pub fn index_position(self, kind: IndexKind) -> Option<usize> {
         self.info().indices.iter().position(|k| *k == kind)

@@ -76,9 +76,12 @@ pub fn lower_shader_with(
     // when planning finds an access that cannot be lowered.
     let mut work = shader.clone();
     // Once, before the loop, as brw lowers the compute system values before it
-    // optimizes: the constants it makes of a narrow workgroup's IDs then fold.
-    LowerComputeSystemValues
+    // optimizes: the constants it makes of a narrow workgroup's IDs then fold. Before
+    // that, the images the shader only writes become `writeonly`, as anv runs
+    // `nir_opt_access` before it picks their surface states.
+    ir::passes::OptAccess
         .run(&mut work)
+        .and_then(|_| LowerComputeSystemValues.run(&mut work))
         .and_then(|_| Cleanup::optimize(DEFAULT_OPTIMIZE_ITERATIONS).run(&mut work))
         .and_then(|_| idiv_const(&mut work, device))
         .and_then(|_| vectorize(&mut work))

@@ -332,7 +332,8 @@ impl PassRegistry {
     /// The passes of this crate: `const-fold`, `algebraic`, `copy-prop`, `cse`, `dce`,
     /// NIR's control-flow passes (`opt-dead-cf`, `opt-trivial-continues`, `opt-if`,
     /// `opt-peephole-select`, `opt-undef`, `opt-remove-phis`, `opt-loop-unroll`),
-    /// `opt-idiv-const`, `opt-load-store-vectorize`, `opt-dead-write`, `opt-peephole-ffma`,
+    /// `opt-idiv-const`, `opt-load-store-vectorize`, `opt-dead-write`, `opt-access`,
+    /// `opt-peephole-ffma`,
     /// `optimize` (the loop over all of them), `cleanup` (the loop over the first five;
     /// option `max-iterations=N`), `lower-compute-system-values` and
     /// `lower-non-uniform-access`.
@@ -431,6 +432,11 @@ impl PassRegistry {
             "opt-dead-write",
             "store_ssbo whose bytes a later store of the block writes again, nothing reading them between, removed (nir_opt_dead_write_vars)",
             simple::<super::dead_write::DeadWrite>,
+        );
+        r.register(
+            "opt-access",
+            "images whose texels the shader never reads (no load, atomic or sampler message) declared writeonly (nir_opt_access)",
+            simple::<super::opt_access::OptAccess>,
         );
         r.register(
             "opt-peephole-ffma",
@@ -897,7 +903,7 @@ mod tests {
         assert!(matches!(&e, PipelineError::UnknownPass { name, .. } if name == "frobnicate"));
         assert_eq!(
             e.to_string(),
-            "unknown pass `frobnicate` (known passes: const-fold, algebraic, copy-prop, copy-prop-shared, cse, dce, opt-dead-cf, opt-trivial-continues, opt-if, opt-peephole-select, opt-undef, opt-remove-phis, opt-loop-unroll, opt-idiv-const, opt-load-store-vectorize, opt-dead-write, opt-peephole-ffma, lower-compute-system-values, optimize, cleanup, lower-non-uniform-access)"
+            "unknown pass `frobnicate` (known passes: const-fold, algebraic, copy-prop, copy-prop-shared, cse, dce, opt-dead-cf, opt-trivial-continues, opt-if, opt-peephole-select, opt-undef, opt-remove-phis, opt-loop-unroll, opt-idiv-const, opt-load-store-vectorize, opt-dead-write, opt-access, opt-peephole-ffma, lower-compute-system-values, optimize, cleanup, lower-non-uniform-access)"
         );
         let e = PassManager::parse_pipeline("cleanup(max-iterations=0)", &r).unwrap_err();
         assert_eq!(

@@ -367,20 +367,8 @@ impl FnCheck<'_> {
         let (Some(decl), Some(image)) = (c.decl, c.image) else {
             return;
         };
-        let (reads, writes) = match c.intr.op {
-            IntrinsicOp::ImageLoad
-            | IntrinsicOp::ImageBlockLoad
-            | IntrinsicOp::Txl
-            | IntrinsicOp::Tg4
-            | IntrinsicOp::SamplerLd
-            | IntrinsicOp::SamplerLdLz
-            | IntrinsicOp::SamplerLdMcs
-            | IntrinsicOp::SamplerLd2dmsW
-            | IntrinsicOp::SamplerSampleL
-            | IntrinsicOp::SamplerGather4 => (true, false),
-            IntrinsicOp::ImageStore | IntrinsicOp::ImageBlockStore => (false, true),
-            IntrinsicOp::ImageAtomic | IntrinsicOp::ImageAtomicSwap => (true, true),
-            _ => return,
+        let Some((reads, writes)) = c.intr.op.image_texel_access() else {
+            return;
         };
         let access = c
             .intr
