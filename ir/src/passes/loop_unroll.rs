@@ -323,4 +323,60 @@ mod tests {
         assert_eq!(out.matches("imul").count(), 3, "{out}");
         assert_eq!(out.matches("ult").count(), 4, "{out}");
     }
+
+    /// A loop of `trips` iterations whose body is `ops` vector multiplies of `comps`
+    /// components.
+    fn vector_loop(trips: u32, ops: usize, comps: u8) -> String {
+        let ty = if comps == 1 {
+            "32".to_string()
+        } else {
+            format!("32x{comps}")
+        };
+        let mut body = String::new();
+        for i in 0..ops {
+            body.push_str(&format!(
+                "      {ty} %{} = fmul %{}, %{}\n",
+                20 + i,
+                19 + i,
+                19 + i
+            ));
+        }
+        format!(
+            "fn main {{
+  block b0:
+    32 %0 = load_const (0)
+    {ty} %1 = undef
+  loop {{
+    block b1:
+      32 %2 = phi b0: %0, b4: %5
+      {ty} %19 = phi b0: %1, b4: %{last}
+      32 %4 = load_const ({trips})
+      1 %7 = ult %2, %4
+    if %7 {{
+      block b2:
+    }} else {{
+      block b3:
+        break
+    }}
+    block b4:
+{body}      32 %8 = load_const (1)
+      32 %5 = iadd %2, %8
+  }}
+  block b5:
+    {ty} %9 = fadd %19, %19
+}}",
+            last = 19 + ops
+        )
+    }
+
+    #[test]
+    fn a_vector_operation_costs_once_per_component() {
+        // 32 iterations of ten multiplies: a cost of 320 scalar, 1280 as vec4, against
+        // NIR's budget of 32 * 26 = 832.
+        let (changed, out) = unroll(&vector_loop(32, 10, 1));
+        assert!(changed, "{out}");
+        let (changed, out) = unroll(&vector_loop(32, 10, 4));
+        assert!(!changed, "{out}");
+        assert!(out.contains("loop"), "{out}");
+    }
 }
