@@ -351,6 +351,7 @@ impl<'m> Ctx<'m> {
                     pointee,
                     offset: 0,
                     dynamic: None,
+                    dynamic_align: super::value::MAX_ALIGN,
                     matrix: None,
                     vec_stride: None,
                     non_uniform: false,

@@ -13,7 +13,7 @@ use super::context::Ctx;
 use super::module::Id;
 use super::spec::ConstVal;
 use super::types::Ty;
-use super::value::{ImagePtr, MemPtr, Space, Step, Val, Value, VarKey, VarPtr};
+use super::value::{ImagePtr, MemPtr, Space, Step, Val, Value, VarKey, VarPtr, MAX_ALIGN};
 use crate::error::{ErrorKind, ImportError};
 use ir::{Access, AluOp, AtomicOp, IntrinsicOp, Src, Type};
 use spirv::Decoration as D;
@@ -107,6 +107,7 @@ pub fn global_pointer(ctx: &mut Ctx<'_>, id: u32) -> Result<Value, ImportError> 
             pointee: g.pointee,
             offset,
             dynamic: None,
+            dynamic_align: super::value::MAX_ALIGN,
             matrix: None,
             vec_stride: None,
             non_uniform: false,
@@ -201,6 +202,7 @@ pub fn scratch_pointer(pointee: u32, offset: u32) -> Value {
         pointee,
         offset,
         dynamic: None,
+        dynamic_align: super::value::MAX_ALIGN,
         matrix: None,
         vec_stride: None,
         non_uniform: false,
@@ -272,16 +274,42 @@ pub fn ptr_access_chain(
     };
     match step_of(ctx, element)? {
         Step::Const(k) => m.offset = m.offset.wrapping_add(k.wrapping_mul(stride)),
-        Step::Dyn(k) => {
-            let s = ctx.u32(stride);
-            let scaled = ctx.alu(AluOp::Imul, &[k, s])?;
-            m.dynamic = Some(match m.dynamic {
-                Some(d) => ctx.alu(AluOp::Iadd, &[d, scaled])?,
-                None => scaled,
-            });
-        }
+        Step::Dyn(k) => add_dynamic(ctx, &mut m, k, stride)?,
     }
     access_chain(ctx, Value::Mem(m), indices)
+}
+
+/// Adds `i * stride` to the run-time part of `m`'s offset.
+fn add_dynamic(ctx: &mut Ctx<'_>, m: &mut MemPtr, i: Src, stride: u32) -> Result<(), ImportError> {
+    let s = ctx.u32(stride);
+    let scaled = ctx.alu(AluOp::Imul, &[i, s])?;
+    m.dynamic = Some(match m.dynamic {
+        Some(d) => ctx.alu(AluOp::Iadd, &[d, scaled])?,
+        None => scaled,
+    });
+    if stride != 0 {
+        m.dynamic_align = m.dynamic_align.min(1 << stride.trailing_zeros());
+    }
+    Ok(())
+}
+
+/// The `align_mul` of an access of `bits`-wide components through `m`: of a buffer,
+/// the largest power of two that divides its constant offset and every stride of its
+/// run-time part, as `nir_lower_explicit_io` derives it from the explicit layout (a
+/// byte vector at offset 8 of a 16-byte array element is 8-byte aligned); elsewhere
+/// the component's size.
+fn access_align(m: &MemPtr, bits: u8) -> u32 {
+    let natural = (u32::from(bits) / 8).max(1);
+    match m.space {
+        Space::Ssbo | Space::Ubo => {
+            let constant = match m.offset {
+                0 => MAX_ALIGN,
+                o => 1 << o.trailing_zeros().min(MAX_ALIGN.trailing_zeros()),
+            };
+            constant.min(m.dynamic_align)
+        }
+        _ => natural,
+    }
 }
 
 /// One step into a pointer.
@@ -440,12 +468,7 @@ fn index_memory(
                 }
                 _ => i,
             };
-            let s = ctx.u32(stride);
-            let scaled = ctx.alu(AluOp::Imul, &[i, s])?;
-            m.dynamic = Some(match m.dynamic {
-                Some(d) => ctx.alu(AluOp::Iadd, &[d, scaled])?,
-                None => scaled,
-            });
+            add_dynamic(ctx, &mut m, i, stride)?;
         }
     }
     m.non_uniform |= nu;
@@ -795,7 +818,7 @@ fn load_memory(ctx: &mut Ctx<'_>, m: &MemPtr, depth: usize) -> Result<Val, Impor
         }
         let ty = Type::new(bits, n)
             .ok_or_else(|| ctx.invalid("a memory value of an unsupported shape"))?;
-        let align = (bits as u32 / 8).max(1);
+        let align = access_align(m, bits);
         let v = match m.space {
             Space::Ssbo | Space::Ubo => {
                 let b = m
@@ -950,7 +973,7 @@ fn store_memory(ctx: &mut Ctx<'_>, m: &MemPtr, val: &Val, depth: usize) -> Resul
         } else if ctx.func.src_type(data).bit_size() != bits {
             return Err(ctx.invalid("a store of a value of another bit size"));
         }
-        let align = (bits as u32 / 8).max(1);
+        let align = access_align(m, bits);
         match m.space {
             Space::Ssbo => {
                 let b = m

@@ -136,6 +136,11 @@ pub enum Space {
     Global,
 }
 
+/// The largest alignment the translator claims of a buffer access (NIR's `align_mul`
+/// as `nir_lower_explicit_io` derives it, capped): a binding's start is aligned at
+/// least this much where Vulkan's offset alignment limits are met.
+pub const MAX_ALIGN: u32 = 16;
+
 /// A pointer into memory: the space, the block, the type pointed to and its byte
 /// offset.
 #[derive(Clone, Debug, PartialEq)]
@@ -156,6 +161,9 @@ pub struct MemPtr {
     pub offset: u32,
     /// The run-time part of the byte offset (a 32-bit scalar), if any.
     pub dynamic: Option<Src>,
+    /// The largest power of two, up to [`MAX_ALIGN`], that divides every stride the
+    /// run-time part scales an index by ([`MAX_ALIGN`] without one).
+    pub dynamic_align: u32,
     /// The `MatrixStride` of the matrices the pointee is or holds, and whether they are
     /// row-major.
     pub matrix: Option<(u32, bool)>,
