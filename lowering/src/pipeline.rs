@@ -125,10 +125,15 @@ fn idiv_const(shader: &mut Shader, device: &Device) -> Result<bool, ir::passes::
 }
 
 /// Adjacent storage-buffer accesses as one, as brw runs `nir_opt_load_store_vectorize`
-/// after its optimization loop, and the clean-up of what that leaves (the moves of the
-/// vectors it builds).
+/// after its optimization loop (dword-aligned narrow vectors first become dword loads),
+/// and the clean-up of what that leaves (the moves of the vectors they build).
 fn vectorize(shader: &mut Shader) -> Result<bool, ir::passes::PassError> {
-    if !ir::passes::LoadStoreVectorize.run(shader)? {
+    // Narrow vectors in whole dwords first, as dword loads the vectorizer then merges
+    // (brw's vectorizer merges accesses of any bit size before
+    // `nir_lower_mem_access_bit_sizes`; this one merges 32-bit accesses).
+    let widened = ir::passes::LowerMemAccessBitSizes.run(shader)?;
+    let merged = ir::passes::LoadStoreVectorize.run(shader)?;
+    if !merged && !widened {
         return Ok(false);
     }
     Cleanup::standard(DEFAULT_MAX_ITERATIONS).run(shader)

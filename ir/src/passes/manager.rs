@@ -332,7 +332,8 @@ impl PassRegistry {
     /// The passes of this crate: `const-fold`, `algebraic`, `copy-prop`, `cse`, `dce`,
     /// NIR's control-flow passes (`opt-dead-cf`, `opt-trivial-continues`, `opt-if`,
     /// `opt-peephole-select`, `opt-undef`, `opt-remove-phis`, `opt-loop-unroll`),
-    /// `opt-idiv-const`, `opt-load-store-vectorize`, `opt-dead-write`, `opt-access`,
+    /// `opt-idiv-const`, `opt-load-store-vectorize`, `opt-dead-write`,
+    /// `lower-mem-access-bit-sizes`, `opt-access`,
     /// `opt-peephole-ffma`,
     /// `optimize` (the loop over all of them), `cleanup` (the loop over the first five;
     /// option `max-iterations=N`), `lower-compute-system-values` and
@@ -432,6 +433,11 @@ impl PassRegistry {
             "opt-dead-write",
             "store_ssbo whose bytes a later store of the block writes again, nothing reading them between, removed (nir_opt_dead_write_vars)",
             simple::<super::dead_write::DeadWrite>,
+        );
+        r.register(
+            "lower-mem-access-bit-sizes",
+            "dword-aligned loads of 8- or 16-bit vectors that fill whole dwords as 32-bit loads and extracts (nir_lower_mem_access_bit_sizes)",
+            simple::<super::mem_access_bit_sizes::LowerMemAccessBitSizes>,
         );
         r.register(
             "opt-access",
@@ -903,7 +909,7 @@ mod tests {
         assert!(matches!(&e, PipelineError::UnknownPass { name, .. } if name == "frobnicate"));
         assert_eq!(
             e.to_string(),
-            "unknown pass `frobnicate` (known passes: const-fold, algebraic, copy-prop, copy-prop-shared, cse, dce, opt-dead-cf, opt-trivial-continues, opt-if, opt-peephole-select, opt-undef, opt-remove-phis, opt-loop-unroll, opt-idiv-const, opt-load-store-vectorize, opt-dead-write, opt-access, opt-peephole-ffma, lower-compute-system-values, optimize, cleanup, lower-non-uniform-access)"
+            "unknown pass `frobnicate` (known passes: const-fold, algebraic, copy-prop, copy-prop-shared, cse, dce, opt-dead-cf, opt-trivial-continues, opt-if, opt-peephole-select, opt-undef, opt-remove-phis, opt-loop-unroll, opt-idiv-const, opt-load-store-vectorize, opt-dead-write, lower-mem-access-bit-sizes, opt-access, opt-peephole-ffma, lower-compute-system-values, optimize, cleanup, lower-non-uniform-access)"
         );
         let e = PassManager::parse_pipeline("cleanup(max-iterations=0)", &r).unwrap_err();
         assert_eq!(
