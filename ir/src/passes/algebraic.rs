@@ -615,6 +615,23 @@ fn has_rules(op: AluOp) -> bool {
     )
 }
 
+/// An inexact dot product with a zero vector is 0: Intel's NIR lowers `fdot` to
+/// `fmul`s and `fadd`s, whose `~fmul a, 0.0` rule leaves 0 (a specialization constant
+/// of 0 makes such weights; the load of the other vector then dies).
+fn dot_with_zero(func: &Function, alu: &AluInst) -> Option<Rewrite> {
+    if alu.exact || alu.srcs.len() != 2 {
+        return None;
+    }
+    let n = usize::from(alu.op.info().input_sizes[0]);
+    let zero = |s: Src| {
+        operand(func, s, n).is_some_and(|o| {
+            let sign = 1u64 << (o.bits - 1);
+            o.all(|v| v & !sign == 0)
+        })
+    };
+    (zero(alu.srcs[0]) || zero(alu.srcs[1])).then(|| Rewrite::Const(smallvec![0]))
+}
+
 /// The rewrite for an instruction, if a rule applies.
 fn match_rules(func: &Function, inst: Inst) -> Option<Rewrite> {
     let data = func.inst(inst);
@@ -625,6 +642,9 @@ fn match_rules(func: &Function, inst: Inst) -> Option<Rewrite> {
     // Most instructions have no rule at all: leave before looking at their values.
     if !info.commutative && !has_rules(alu.op) {
         return None;
+    }
+    if matches!(alu.op, AluOp::Fdot2 | AluOp::Fdot3 | AluOp::Fdot4) {
+        return dot_with_zero(func, alu);
     }
     let (dest, ops) = operands(func, inst)?;
     let n = dest.num_components() as usize;
