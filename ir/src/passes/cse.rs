@@ -12,8 +12,9 @@
 //! What takes part:
 //! - ALU instructions and `load_const`;
 //! - intrinsics whose result depends only on their operands (`can_reorder`: system
-//!   values, `image_size`, `image_load_param`, ...), and `readonly` storage-buffer
-//!   loads that are neither `volatile` nor `coherent` (NIR's `ACCESS_CAN_REORDER`);
+//!   values, `image_size`, `image_load_param`, ...), `readonly` storage-buffer loads
+//!   that are neither `volatile` nor `coherent` (NIR's `ACCESS_CAN_REORDER`), and
+//!   texel fetches and lookups of sampled textures (NIR's texture instructions);
 //!   other loads from memory that may change do not;
 //! - phis, but only with an identical phi of the same block (same source for each
 //!   predecessor);
@@ -358,15 +359,24 @@ fn key_of<'f>(
     })
 }
 
-/// A storage-buffer load NIR's `nir_opt_access` marks `ACCESS_CAN_REORDER`: `readonly`
-/// and neither `volatile` nor `coherent`, so nothing the shader does changes what it
-/// reads (the rule `opt-load-store-vectorize` moves such loads by).
+/// A load whose value nothing the shader does can change: a storage-buffer load NIR's
+/// `nir_opt_access` marks `ACCESS_CAN_REORDER` (`readonly` and neither `volatile` nor
+/// `coherent`: the rule `opt-load-store-vectorize` moves such loads by), and a texel
+/// fetch or filtered lookup of a sampled texture, which NIR's CSE merges as it merges
+/// any two equal texture instructions (a shader never writes a texture).
 fn readonly_load(i: &crate::function::IntrinsicInst) -> bool {
     use crate::image::Access;
     let access = i.index(crate::intrinsic::IndexKind::Access).unwrap_or(0);
-    i.op == IntrinsicOp::LoadSsbo
-        && access & Access::NON_WRITEABLE.bits() != 0
-        && access & (Access::VOLATILE.bits() | Access::COHERENT.bits()) == 0
+    match i.op {
+        IntrinsicOp::LoadSsbo => {
+            access & Access::NON_WRITEABLE.bits() != 0
+                && access & (Access::VOLATILE.bits() | Access::COHERENT.bits()) == 0
+        }
+        IntrinsicOp::ImageLoad | IntrinsicOp::Txl | IntrinsicOp::Tg4 => {
+            access & Access::SAMPLED.bits() != 0
+        }
+        _ => false,
+    }
 }
 
 #[cfg(test)]
