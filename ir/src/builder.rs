@@ -582,19 +582,14 @@ impl<'a> Builder<'a> {
         value: impl Into<Src>,
     ) -> Value {
         use crate::subgroup::GroupOperation;
-        let s = value.into();
-        let ty = self.func.src_type(s);
         let intrinsic = match kind {
-            GroupOperation::Reduce => IntrinsicOp::Reduce,
+            GroupOperation::Reduce => return self.clustered_reduce(op, value, 0),
             GroupOperation::InclusiveScan => IntrinsicOp::InclusiveScan,
             GroupOperation::ExclusiveScan => IntrinsicOp::ExclusiveScan,
         };
-        let whole = [op.to_index(), 0];
-        let indices: &[u32] = match kind {
-            GroupOperation::Reduce => &whole,
-            _ => &whole[..1],
-        };
-        self.intrinsic(intrinsic, None, &[s], indices, Some(ty))
+        let s = value.into();
+        let ty = self.func.src_type(s);
+        self.intrinsic(intrinsic, None, &[s], &[op.to_index()], Some(ty))
             .expect("a subgroup operation has a destination")
     }
 

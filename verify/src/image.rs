@@ -75,7 +75,6 @@ use ir::bounds::Interval;
 use ir::eval::{eval_alu, Operand};
 use ir::interp::{EnvError, IntrinsicCall};
 use ir::{AluOp, AluType, AtomicOp, ImageDecl, ImageDim, IndexKind, IntrinsicOp, Type};
-use smallvec::SmallVec;
 use std::fmt;
 
 /// Why an image intrinsic cannot execute (beyond memory errors).
@@ -253,8 +252,12 @@ pub fn texel_offset_at_lod(
         (ImageDim::Cube, true) => (c(0), c(1), c(2), ext.layers),
         (ImageDim::D3, _) => (c(0), c(1), c(2), ext.depth),
     };
-    // A multisampled image's sample is its coordinate's last component.
+    // A multisampled image's sample is its coordinate's last component; a texture's
+    // invalid one is the last sample, which the sampler's `ld2dms_w` reads instead.
     let sample = match decl.dim {
+        ImageDim::Ms if invalid_sample(decl, b, coord).is_some() => {
+            i64::from(b.samples().saturating_sub(1))
+        }
         ImageDim::Ms => c(usize::from(decl.coord_components()) - 1),
         _ => 0,
     };
@@ -615,16 +618,9 @@ pub fn execute(mem: &mut Memory, call: &mut IntrinsicCall<'_>) -> Result<(), Env
                 } else {
                     0
                 };
+                let offset = texel_offset_at_lod(decl, b, call.src(0, lane), lod)
+                    .map_err(|e| lane_err(lane, e))?;
                 let undefined = invalid_sample(decl, b, call.src(0, lane)).is_some();
-                // The sampler reads the last sample in place of an invalid one: the
-                // reference reads it too, so that both make the same access (its value
-                // is left free below).
-                let mut coord: SmallVec<[u64; 4]> = call.src(0, lane).into();
-                if let (true, Some(last)) = (undefined, coord.last_mut()) {
-                    *last = u64::from(b.samples().saturating_sub(1));
-                }
-                let offset =
-                    texel_offset_at_lod(decl, b, &coord, lod).map_err(|e| lane_err(lane, e))?;
                 let t = load_texel(mem, alloc, offset, &layout, &ctx, lane)?;
                 call.set_dest(lane, &t.rgba);
                 if call.tracks_bounds() && call.dest_type.is_some_and(|t| t.bit_size() == 32) {

@@ -429,16 +429,8 @@ impl<'a> Ctx<'a> {
     pub fn src(&mut self, o: Opnd, ty: VType) -> String {
         match o {
             Opnd::Imm(b) => ty.imm(b),
-            Opnd::Reg(r) => {
-                let v = self.decls.view(r.var, ty);
-                let (row, col) = (r.off / self.t.grf, (r.off % self.t.grf) / ty.bytes());
-                let name = self.decls.name(v);
-                if r.stride == 0 {
-                    format!("{name}({row},{col})<0;1,0>")
-                } else {
-                    format!("{name}({row},{col})<{};1,0>", r.stride)
-                }
-            }
+            // One element per row, the rows `stride` apart (0: the same element).
+            Opnd::Reg(r) => self.src_region(r, ty, (r.stride, 1, 0)),
         }
     }
 

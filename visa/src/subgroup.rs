@@ -145,14 +145,14 @@ pub fn emit(cx: &mut Ctx, i: &IntrinsicInst, dest: Value) -> Result<(), EmitErro
                 cx.line(&format!("{mnemonic} (M1_NM, {n}) {d} {a} {b}"));
                 t = u;
             }
-            match w / n {
+            if n == 1 {
                 // One value left: the cluster spans the kernel's lanes.
-                _ if n == 1 => Reg { stride: 0, ..t },
-                1 => t,
-                c => {
-                    spread = Some(cx.src_region(t, ty, (1, c, 0)));
-                    t
+                Reg { stride: 0, ..t }
+            } else {
+                if cluster > 1 {
+                    spread = Some(cx.src_region(t, ty, (1, cluster, 0)));
                 }
+                t
             }
         }
         GroupOperation::Reduce => {

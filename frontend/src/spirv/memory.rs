@@ -299,7 +299,6 @@ fn add_dynamic(ctx: &mut Ctx<'_>, m: &mut MemPtr, i: Src, stride: u32) -> Result
 /// byte vector at offset 8 of a 16-byte array element is 8-byte aligned); elsewhere
 /// the component's size.
 fn access_align(m: &MemPtr, bits: u8) -> u32 {
-    let natural = (u32::from(bits) / 8).max(1);
     match m.space {
         Space::Ssbo | Space::Ubo => {
             let constant = match m.offset {
@@ -308,7 +307,7 @@ fn access_align(m: &MemPtr, bits: u8) -> u32 {
             };
             constant.min(m.dynamic_align)
         }
-        _ => natural,
+        _ => (u32::from(bits) / 8).max(1),
     }
 }
 

@@ -45,93 +45,94 @@ impl Pass for LowerMemAccessBitSizes {
 
 fn lower_function(func: &mut Function) -> bool {
     let mut map: HashMap<Value, Src> = HashMap::new();
-    // Each narrow load replaced: its dwords and its components' bit size.
+    // Each narrow load replaced: its dwords and its components' bit size. A definition
+    // comes before its uses in program order, so one walk meets each load before the
+    // conversions of its value.
     let mut words_of: HashMap<Value, (Value, u8)> = HashMap::new();
     for inst in func.insts_in_order() {
         let data = func.inst(inst);
-        let (InstKind::Intrinsic(i), Some(dest)) = (&data.kind, data.dest) else {
+        let Some(dest) = data.dest else {
             continue;
         };
-        let aligned_base = match i.op {
-            IntrinsicOp::LoadSsbo | IntrinsicOp::LoadUbo | IntrinsicOp::LoadGlobal => true,
-            IntrinsicOp::LoadShared => i.index(IndexKind::Base).is_some_and(|b| b % 4 == 0),
-            _ => continue,
-        };
-        let ty = func.value_type(dest);
-        let (bits, comps) = (ty.bit_size(), ty.num_components());
-        let bytes = u32::from(bits / 8) * u32::from(comps);
-        if !aligned_base
-            || !matches!(bits, 8 | 16)
-            || bytes % 4 != 0
-            || bytes > 16
-            || i.index(IndexKind::AlignMul).is_none_or(|a| a < 4)
-        {
-            continue;
-        }
-        let Some(dwords) = Type::new(32, (bytes / 4) as u8) else {
-            continue;
-        };
-        let (op, image, srcs, indices) = (i.op, i.image, i.srcs.clone(), i.indices.clone());
         let span = func.inst_span(inst);
-        let mut b = Builder::new(func, Cursor::Before(inst));
-        b.span = span;
-        let Some(words) = b.intrinsic(op, image, &srcs, &indices, Some(dwords)) else {
-            continue;
-        };
-        let (extract, narrow) = match bits {
-            8 => (AluOp::ExtractU8, AluOp::U2u8),
-            _ => (AluOp::ExtractU16, AluOp::U2u16),
-        };
-        let mut parts: Vec<Src> = Vec::with_capacity(usize::from(comps));
-        for c in 0..comps {
-            let wide = extract_component(&mut b, extract, words, bits, c);
-            parts.push(Src::new(b.alu(narrow, &[wide])));
+        match &data.kind {
+            InstKind::Intrinsic(i) => {
+                let aligned_base = match i.op {
+                    IntrinsicOp::LoadSsbo | IntrinsicOp::LoadUbo | IntrinsicOp::LoadGlobal => true,
+                    IntrinsicOp::LoadShared => i.index(IndexKind::Base).is_some_and(|b| b % 4 == 0),
+                    _ => continue,
+                };
+                let ty = func.value_type(dest);
+                let (bits, comps) = (ty.bit_size(), ty.num_components());
+                let bytes = u32::from(bits / 8) * u32::from(comps);
+                if !aligned_base
+                    || !matches!(bits, 8 | 16)
+                    || bytes % 4 != 0
+                    || bytes > 16
+                    || i.index(IndexKind::AlignMul).is_none_or(|a| a < 4)
+                {
+                    continue;
+                }
+                let Some(dwords) = Type::new(32, (bytes / 4) as u8) else {
+                    continue;
+                };
+                let (op, image, srcs, indices) = (i.op, i.image, i.srcs.clone(), i.indices.clone());
+                let mut b = Builder::new(func, Cursor::Before(inst));
+                b.span = span;
+                let Some(words) = b.intrinsic(op, image, &srcs, &indices, Some(dwords)) else {
+                    continue;
+                };
+                let (extract, narrow) = match bits {
+                    8 => (AluOp::ExtractU8, AluOp::U2u8),
+                    _ => (AluOp::ExtractU16, AluOp::U2u16),
+                };
+                let mut parts: Vec<Src> = Vec::with_capacity(usize::from(comps));
+                for c in 0..comps {
+                    let wide = extract_component(&mut b, extract, words, bits, c);
+                    parts.push(Src::new(b.alu(narrow, &[wide])));
+                }
+                map.insert(dest, Src::new(b.vec(&parts)));
+                words_of.insert(dest, (words, bits));
+            }
+            // A conversion of a replaced load's value to 32 bits (what a shader mostly
+            // does with it) reads the extracts themselves: `extract_u8` is already
+            // `u2u32` of the byte, `extract_i8` `i2i32` of it.
+            InstKind::Alu(alu) => {
+                let signed = match alu.op {
+                    AluOp::U2u32 => false,
+                    AluOp::I2i32 => true,
+                    _ => continue,
+                };
+                let src = alu.srcs[0];
+                let Some(&(words, bits)) = words_of.get(&src.value) else {
+                    continue;
+                };
+                let extract = match (bits, signed) {
+                    (8, false) => AluOp::ExtractU8,
+                    (8, true) => AluOp::ExtractI8,
+                    (_, false) => AluOp::ExtractU16,
+                    (_, true) => AluOp::ExtractI16,
+                };
+                let comps = func.value_type(dest).num_components();
+                let mut b = Builder::new(func, Cursor::Before(inst));
+                b.span = span;
+                let parts: Vec<Src> = (0..comps)
+                    .map(|c| {
+                        extract_component(&mut b, extract, words, bits, src.swizzle.component(c))
+                    })
+                    .collect();
+                let v = match parts[..] {
+                    [one] => one,
+                    _ => Src::new(b.vec(&parts)),
+                };
+                map.insert(dest, v);
+            }
+            _ => {}
         }
-        map.insert(dest, Src::new(b.vec(&parts)));
-        words_of.insert(dest, (words, bits));
     }
-    if map.is_empty() {
-        return false;
-    }
-    // A conversion of the narrow value to 32 bits (what a shader mostly does with
-    // it) reads the extracts themselves: `extract_u8` is already `u2u32` of the byte,
-    // `extract_i8` `i2i32` of it.
-    for inst in func.insts_in_order() {
-        let data = func.inst(inst);
-        let (Some(alu), Some(dest)) = (data.as_alu(), data.dest) else {
-            continue;
-        };
-        let signed = match alu.op {
-            AluOp::U2u32 => false,
-            AluOp::I2i32 => true,
-            _ => continue,
-        };
-        let src = alu.srcs[0];
-        let Some(&(words, bits)) = words_of.get(&src.value) else {
-            continue;
-        };
-        let extract = match (bits, signed) {
-            (8, false) => AluOp::ExtractU8,
-            (8, true) => AluOp::ExtractI8,
-            (_, false) => AluOp::ExtractU16,
-            (_, true) => AluOp::ExtractI16,
-        };
-        let comps = func.value_type(dest).num_components();
-        let span = func.inst_span(inst);
-        let mut b = Builder::new(func, Cursor::Before(inst));
-        b.span = span;
-        let parts: Vec<Src> = (0..comps)
-            .map(|c| extract_component(&mut b, extract, words, bits, src.swizzle.component(c)))
-            .collect();
-        let v = if parts.len() == 1 {
-            parts[0]
-        } else {
-            Src::new(b.vec(&parts))
-        };
-        map.insert(dest, v);
-    }
+    let changed = !map.is_empty();
     func.replace_uses(&map);
-    true
+    changed
 }
 
 /// Component `c` of the narrow vector of `bits`-wide components held in the dwords

@@ -44,17 +44,22 @@ impl Pass for OptAccess {
                 }
             }
         }
-        let mut changed = false;
-        for (decl, read) in shader.images.iter_mut().zip(&mut read) {
-            // `read` now says whether the image's qualifiers stay as they are.
-            *read |=
-                decl.access.contains(Access::NON_READABLE) || decl.access.contains(Access::SAMPLED);
-            if !*read {
-                decl.access |= Access::NON_READABLE;
-                changed = true;
-            }
-        }
-        if !changed {
+        // The images that become `writeonly`: never read, not already so, not sampled.
+        let becomes: Vec<bool> = shader
+            .images
+            .iter_mut()
+            .zip(read)
+            .map(|(decl, read)| {
+                let kept = read
+                    || decl.access.contains(Access::NON_READABLE)
+                    || decl.access.contains(Access::SAMPLED);
+                if !kept {
+                    decl.access |= Access::NON_READABLE;
+                }
+                !kept
+            })
+            .collect();
+        if !becomes.contains(&true) {
             return Ok(false);
         }
         for func in &mut shader.functions {
@@ -65,7 +70,7 @@ impl Pass for OptAccess {
                 let Some(r) = i.image else {
                     continue;
                 };
-                if read.get(r.image.index()) == Some(&false) {
+                if becomes.get(r.image.index()) == Some(&true) {
                     if let Some(a) = i.index(IndexKind::Access) {
                         i.set_index(IndexKind::Access, a | Access::NON_READABLE.bits());
                     }
