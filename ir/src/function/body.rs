@@ -164,6 +164,13 @@ impl Function {
         self.values[value.index()].ty
     }
 
+    /// Changes the type of a value in place. The caller rewrites what the definition
+    /// computes and every source that reads the value to match (a pass narrowing a
+    /// vector, for example); the validator checks that it did.
+    pub fn set_value_type(&mut self, value: Value, ty: Type) {
+        self.values[value.index()].ty = ty;
+    }
+
     /// The instruction defining a value.
     pub fn value_def(&self, value: Value) -> Option<Inst> {
         self.values[value.index()].def

@@ -4,7 +4,9 @@
 //! - [`Cleanup::optimize`] (`optimize` in pipelines) is Intel's `brw_nir_optimize`, the
 //!   loop Mesa runs on a shader before lowering it, in its order: `copy-prop-shared`
 //!   (its `nir_opt_copy_prop_vars` for workgroup memory), `copy-prop`,
-//!   `opt-dead-write` (its `nir_opt_dead_write_vars` for storage buffers), `dce`,
+//!   `opt-dead-write` (its `nir_opt_dead_write_vars` for storage buffers),
+//!   `opt-shrink-vectors` (what its scalar NIR gets from `nir_lower_phis_to_scalar`
+//!   and dead code elimination: see [`super::shrink_vectors`]), `dce`,
 //!   `cse`, `opt-peephole-select` with limits 0 and 8, `algebraic`, `const-fold`,
 //!   `opt-dead-cf`, `opt-trivial-continues` followed by `copy-prop` and `dce`, `opt-if`,
 //!   `opt-loop-unroll`, `opt-remove-phis`, `opt-undef`. (NIR's variable passes have no
@@ -67,6 +69,7 @@ impl Cleanup {
                 Box::new(super::copy_prop_shared::CopyPropShared),
                 Box::new(super::copy_prop::CopyProp),
                 Box::new(super::dead_write::DeadWrite),
+                Box::new(super::shrink_vectors::ShrinkVectors),
                 Box::new(super::dce::Dce),
                 Box::new(super::cse::Cse),
                 Box::new(PeepholeSelect {

@@ -402,6 +402,11 @@ impl PassRegistry {
             simple::<super::opt_undef::OptUndef>,
         );
         r.register(
+            "opt-shrink-vectors",
+            "vectors, phis included, computed at the width of the components read (nir_opt_shrink_vectors)",
+            simple::<super::shrink_vectors::ShrinkVectors>,
+        );
+        r.register(
             "opt-remove-phis",
             "replace phis whose sources are one value, ignoring undefs (nir_opt_remove_phis)",
             simple::<super::remove_phis::RemovePhis>,
@@ -456,7 +461,7 @@ impl PassRegistry {
         );
         r.register(
             "optimize",
-            "Intel's brw_nir_optimize loop: copy-prop-shared, copy-prop, dce, cse, opt-peephole-select, algebraic, const-fold, opt-dead-cf, opt-trivial-continues, opt-if, opt-loop-unroll, opt-remove-phis, opt-undef until nothing changes (max-iterations=N, default 64)",
+            "Intel's brw_nir_optimize loop: copy-prop-shared, copy-prop, opt-dead-write, opt-shrink-vectors, dce, cse, opt-peephole-select, algebraic, const-fold, opt-dead-cf, opt-trivial-continues, opt-if, opt-loop-unroll, opt-remove-phis, opt-undef until nothing changes (max-iterations=N, default 64)",
             |o: &PassOptions| {
                 o.expect_only(&["max-iterations"])?;
                 let n = o.u32("max-iterations", super::cleanup::DEFAULT_OPTIMIZE_ITERATIONS)?;
@@ -894,6 +899,7 @@ mod tests {
             "opt-peephole-select",
             "opt-undef",
             "opt-remove-phis",
+            "opt-shrink-vectors",
             "opt-loop-unroll",
             "optimize",
             "cleanup",
@@ -909,7 +915,7 @@ mod tests {
         assert!(matches!(&e, PipelineError::UnknownPass { name, .. } if name == "frobnicate"));
         assert_eq!(
             e.to_string(),
-            "unknown pass `frobnicate` (known passes: const-fold, algebraic, copy-prop, copy-prop-shared, cse, dce, opt-dead-cf, opt-trivial-continues, opt-if, opt-peephole-select, opt-undef, opt-remove-phis, opt-loop-unroll, opt-idiv-const, opt-load-store-vectorize, opt-dead-write, lower-mem-access-bit-sizes, opt-access, opt-peephole-ffma, lower-compute-system-values, optimize, cleanup, lower-non-uniform-access)"
+            "unknown pass `frobnicate` (known passes: const-fold, algebraic, copy-prop, copy-prop-shared, cse, dce, opt-dead-cf, opt-trivial-continues, opt-if, opt-peephole-select, opt-undef, opt-shrink-vectors, opt-remove-phis, opt-loop-unroll, opt-idiv-const, opt-load-store-vectorize, opt-dead-write, lower-mem-access-bit-sizes, opt-access, opt-peephole-ffma, lower-compute-system-values, optimize, cleanup, lower-non-uniform-access)"
         );
         let e = PassManager::parse_pipeline("cleanup(max-iterations=0)", &r).unwrap_err();
         assert_eq!(

@@ -28,6 +28,7 @@ pub mod pass;
 pub mod peephole_ffma;
 pub mod peephole_select;
 pub mod remove_phis;
+pub mod shrink_vectors;
 pub mod trivial_continues;
 
 pub use algebraic::Algebraic;
@@ -52,4 +53,5 @@ pub use opt_undef::OptUndef;
 pub use pass::{Pass, PassError};
 pub use peephole_select::PeepholeSelect;
 pub use remove_phis::RemovePhis;
+pub use shrink_vectors::ShrinkVectors;
 pub use trivial_continues::TrivialContinues;
