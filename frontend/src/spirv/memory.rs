@@ -293,14 +293,16 @@ fn add_dynamic(ctx: &mut Ctx<'_>, m: &mut MemPtr, i: Src, stride: u32) -> Result
     Ok(())
 }
 
-/// The `align_mul` of an access of `bits`-wide components through `m`: of a buffer,
-/// the largest power of two that divides its constant offset and every stride of its
-/// run-time part, as `nir_lower_explicit_io` derives it from the explicit layout (a
-/// byte vector at offset 8 of a 16-byte array element is 8-byte aligned); elsewhere
-/// the component's size.
+/// The `align_mul` of an access of `bits`-wide components through `m`: of a buffer or
+/// workgroup memory, the largest power of two that divides its constant offset and
+/// every stride of its run-time part, as `nir_lower_explicit_io` derives it from the
+/// explicit layout (a byte vector at offset 8 of a 16-byte array element is 8-byte
+/// aligned; a `vec2` of a workgroup array is 8-byte aligned, since workgroup memory
+/// starts at 0 and each variable at a multiple of its alignment); elsewhere the
+/// component's size.
 fn access_align(m: &MemPtr, bits: u8) -> u32 {
     match m.space {
-        Space::Ssbo | Space::Ubo => {
+        Space::Ssbo | Space::Ubo | Space::Shared => {
             let constant = match m.offset {
                 0 => MAX_ALIGN,
                 o => 1 << o.trailing_zeros().min(MAX_ALIGN.trailing_zeros()),
