@@ -3,10 +3,12 @@
 //! what any other instruction may do to buffer memory, after NIR's
 //! `nir_opt_load_store_vectorize` and `nir_opt_dead_write_vars`.
 //!
-//! - An access's offset is read as `base + constant` through `iadd`s of constants (the
-//!   `algebraic` pass makes address arithmetic of this shape). Two accesses of the same
-//!   block (the same constant or the same value), base and qualifiers are compared by
-//!   their constant byte ranges, modulo 2^32 as the 32-bit offsets wrap.
+//! - An access's offset is read as `base + constant`, the base a sum of up to two
+//!   non-constant terms, through `iadd`s (`a + (b + 8)` is `{a, b} + 8`, as NIR's
+//!   vectorizer parses offsets into terms: the address of `s[i][j + 1]` is
+//!   `i * stride + (j * 8 + 8)`). Two accesses of the same block (the same constant or
+//!   the same value), base and qualifiers are compared by their constant byte ranges,
+//!   modulo 2^32 as the 32-bit offsets wrap.
 //! - Bindings may alias: accesses of two blocks may touch the same bytes unless both are
 //!   constant blocks declared `restrict`.
 //! - Workgroup memory (`load_shared`, `store_shared`, shared atomics) is a block of its
@@ -19,6 +21,7 @@ use crate::function::Function;
 use crate::image::Access;
 use crate::intrinsic::{IndexKind, IntrinsicClass, IntrinsicOp};
 use crate::types::Type;
+use smallvec::SmallVec;
 
 /// The block a storage-buffer access names, or workgroup memory.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -36,10 +39,14 @@ pub(super) enum BlockIndex {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub(super) struct Key {
     pub(super) block: BlockIndex,
-    /// The offset's non-constant part (value and component); `None` for a constant.
-    pub(super) base: Option<(Value, u8)>,
+    /// The offset's non-constant part: its terms (value and component), sorted.
+    pub(super) base: Base,
     pub(super) access: u32,
 }
+
+/// The non-constant part of an offset: up to two terms, in ascending order, the unused
+/// ones `None` (after the used ones); all `None` for a constant offset.
+pub(super) type Base = [Option<(Value, u8)>; 2];
 
 /// A storage-buffer access as the pass reads it.
 pub(super) struct Decoded {
@@ -134,34 +141,44 @@ pub(super) fn decode(func: &Function, inst: Inst) -> Option<Decoded> {
 }
 
 /// An offset component as a non-constant base and a constant modulo 2^32, through
-/// `iadd`s of constants (a few deep).
-pub(super) fn split_offset(func: &Function, value: Value, comp: u8) -> (Option<(Value, u8)>, i64) {
+/// `iadd`s (a few deep).
+pub(super) fn split_offset(func: &Function, value: Value, comp: u8) -> (Base, i64) {
     let (base, konst) = split_sum(func, value, comp);
     (base, i64::from(konst as u32))
 }
 
 /// A 64-bit address as a non-constant base and a constant (two's complement, so that
-/// a negative constant compares below the base), through `iadd`s of 64-bit constants
-/// (a few deep).
-fn split_address(func: &Function, value: Value, comp: u8) -> (Option<(Value, u8)>, i64) {
+/// a negative constant compares below the base), through `iadd`s (a few deep).
+fn split_address(func: &Function, value: Value, comp: u8) -> (Base, i64) {
     let (base, konst) = split_sum(func, value, comp);
     (base, konst as i64)
 }
 
-/// A value component as a non-constant base and the sum of the constants `iadd`s add
-/// to it (a few deep), modulo 2^64; the callers keep as many bits as the value has.
-fn split_sum(func: &Function, value: Value, comp: u8) -> (Option<(Value, u8)>, u64) {
-    let (mut v, mut c, mut konst) = (value, comp, 0u64);
+/// A value component as up to two non-constant terms and the sum of the constants
+/// `iadd`s add to them, modulo 2^64 (the callers keep as many bits as the value has).
+///
+/// An `iadd` with a constant operand adds the constant and goes on with the other one;
+/// an `iadd` of two non-constant operands is split into both while there is room for
+/// a second term, so that `a + b` and `a + (b + 8)` both read as `{a, b}`. A sum of
+/// more terms keeps its outer `iadd`s whole, which only loses merges.
+fn split_sum(func: &Function, value: Value, comp: u8) -> (Base, u64) {
+    let mut terms: SmallVec<[(Value, u8); 2]> = smallvec::smallvec![(value, comp)];
+    let mut konst = 0u64;
+    let mut i = 0;
     for _ in 0..8 {
+        let Some(&(v, c)) = terms.get(i) else { break };
         if let Some(k) = func.const_component(v, c) {
-            return (None, konst.wrapping_add(k));
+            konst = konst.wrapping_add(k);
+            terms.remove(i);
+            continue;
         }
-        let Some(add) = func
+        let add = func
             .value_def(v)
             .and_then(|d| func.inst(d).as_alu())
-            .filter(|a| a.op == crate::alu::AluOp::Iadd)
-        else {
-            break;
+            .filter(|a| a.op == crate::alu::AluOp::Iadd);
+        let Some(add) = add else {
+            i += 1;
+            continue;
         };
         let [x, y] = [add.srcs[0], add.srcs[1]].map(|s| (s.value, s.swizzle.component(c)));
         match (
@@ -170,16 +187,25 @@ fn split_sum(func: &Function, value: Value, comp: u8) -> (Option<(Value, u8)>, u
         ) {
             (_, Some(k)) => {
                 konst = konst.wrapping_add(k);
-                (v, c) = x;
+                terms[i] = x;
             }
             (Some(k), _) => {
                 konst = konst.wrapping_add(k);
-                (v, c) = y;
+                terms[i] = y;
             }
-            _ => break,
+            _ if terms.len() < 2 => {
+                terms[i] = x;
+                terms.push(y);
+            }
+            _ => i += 1,
         }
     }
-    (Some((v, c)), konst)
+    terms.sort_unstable_by_key(|&(v, c)| (v.index(), c));
+    let mut base: Base = [None, None];
+    for (slot, t) in base.iter_mut().zip(terms) {
+        *slot = Some(t);
+    }
+    (base, konst)
 }
 
 /// What an instruction between two accesses may do to buffer memory.
@@ -262,7 +288,7 @@ pub(super) fn apart_from_buffers(op: IntrinsicOp) -> bool {
 /// bits, so no access's key is this one.)
 const SHARED_ANYWHERE: Key = Key {
     block: BlockIndex::Shared,
-    base: None,
+    base: [None, None],
     access: u32::MAX,
 };
 

@@ -7,9 +7,10 @@
 //! (A workgroup-memory offset is its source plus `base`; no buffer aliases workgroup
 //! memory, and its loads never move past its stores.)
 //!
-//! - An access's offset is read as `base + constant` through `iadd`s of constants (the
-//!   `algebraic` pass makes address arithmetic of this shape: `ishl (iadd x, k), c` is
-//!   `iadd (ishl x, c), k << c`). Two accesses are adjacent when they name the same
+//! - An access's offset is read as `base + constant`, the base up to two non-constant
+//!   terms, through `iadd`s (the `algebraic` pass makes address arithmetic of this
+//!   shape: `ishl (iadd x, k), c` is `iadd (ishl x, c), k << c`; and `a + (b + 8)` reads
+//!   as `{a, b} + 8`, as NIR's vectorizer parses offsets). Two accesses are adjacent when they name the same
 //!   block (the same constant or the same value), the same base and the same access
 //!   qualifiers, and the bytes of one end where the other's begin.
 //! - Loads merge at the first load's place, stores at the last store's, and only within
@@ -295,20 +296,18 @@ fn offset_src(func: &mut Function, g: &Group, offset: i64, at: Inst) -> (Src, u3
     } else {
         b.imm_u32(offset as u32)
     });
-    let src = match g.key.base {
-        None => k,
-        Some((v, c)) => {
-            let base = if b.func.value_type(v).num_components() == 1 {
-                Src::new(v)
-            } else {
-                Src {
-                    value: v,
-                    swizzle: Swizzle::channel(c),
-                }
-            };
-            Src::new(b.iadd(base, k))
-        }
-    };
+    let mut src = k;
+    for &(v, c) in g.key.base.iter().rev().flatten() {
+        let term = if b.func.value_type(v).num_components() == 1 {
+            Src::new(v)
+        } else {
+            Src {
+                value: v,
+                swizzle: Swizzle::channel(c),
+            }
+        };
+        src = Src::new(b.iadd(term, src));
+    }
     (src, 0)
 }
 
