@@ -302,7 +302,8 @@ fn inst_cost(func: &Function, inst: crate::entity::Inst, info: &LoopInfo) -> u32
     use AluOp::*;
     let vars = &info.induction_vars;
     match alu.op {
-        Mov | Vec2 | Vec3 | Vec4 | Vec8 | Vec16 => return 0,
+        Mov => return 0,
+        Vec2 | Vec3 | Vec4 | Vec8 | Vec16 => return 1,
         Bcsel if is_induction_compare(func, alu.srcs[0], vars) => return 0,
         op if op.is_comparison()
             && alu.srcs.len() == 2

@@ -34,6 +34,7 @@
 //! | `bitfield_insert b, x, 0, 32` | `x` |
 //! | `bitfield_insert 0, x, 0, w` (`0 <= w <= 32`) | `iand x, 2^w - 1` |
 //! | `bcsel true, a, b` / `bcsel false, a, b` / `bcsel c, a, a` | `a` / `b` / `a` |
+//! | `bcsel c, a, b` where each component of `a` and `b` is the same scalar (through a `vecN`) | `b` |
 //! | `bcsel (inot c), a, b` | `bcsel c, b, a` |
 //! | 1-bit `bcsel c, true, false` / `bcsel c, false, true` | `c` / `inot c` |
 //! | 1-bit `bcsel c, true, b`, `bcsel c, c, b` / `bcsel c, a, false`, `bcsel c, a, c` | `ior c, b` / `iand c, a` |
@@ -64,7 +65,8 @@
 //!
 //! A vector instruction that no rule matches as a whole but whose constant operand makes
 //! some components match one (`ffma %uv_step, (1.0, 0.0), %uv`, `iadd %p, (1, 0)`) is
-//! split by those components, each group of equal constants an instruction of its own,
+//! split by those components (and a `bcsel` whose choices are one scalar in some
+//! components, `bcsel c, (a, x.y, x.z, x.w), x`, by those), each group of equal constants an instruction of its own,
 //! and put back together by a `vecN`; the groups are then simplified (`fadd` and a copy
 //! here). brw scalarizes every ALU instruction before NIR's algebraic pass
 //! (`nir_lower_alu_to_scalar`), so its rules see each component alone; the back end
@@ -260,11 +262,50 @@ fn match_lanes(func: &Function, inst: Inst) -> Option<Rewrite> {
     // Every instruction no rule matched comes here: leave scalars and ops without a
     // rule by component before reading their operands.
     let n = func.value_type(data.dest?).num_components();
-    if !(2..=4).contains(&n) || !has_lane_rules(alu) {
+    if !(2..=4).contains(&n) {
+        return None;
+    }
+    if alu.op == AluOp::Bcsel {
+        let (_, ops) = operands(func, inst)?;
+        return select_lane_groups(func, &ops, n);
+    }
+    if !has_lane_rules(alu) {
         return None;
     }
     let (dest, ops) = operands(func, inst)?;
     lane_groups(alu, &ops, dest.num_components(), dest.bit_size())
+}
+
+/// The scalar component `i` of an operand reads: through a `vecN`, the component it
+/// was built from (brw's scalar NIR sees that scalar itself).
+fn lane_scalar(func: &Function, o: &Operand<'_>, i: u8) -> (Value, u8) {
+    let c = o.comp(i);
+    let built = alu_def(func, o.src.value)
+        .filter(|a| a.op.is_vec())
+        .and_then(|a| a.srcs.get(c as usize));
+    match built {
+        Some(s) => (s.value, s.swizzle.component(0)),
+        None => (o.src.value, c),
+    }
+}
+
+/// Whether both choices of a `bcsel` give the same scalar in component `i`.
+fn same_choice(func: &Function, ops: &[Operand<'_>], i: u8) -> bool {
+    lane_scalar(func, &ops[1], i) == lane_scalar(func, &ops[2], i)
+}
+
+/// The split of a vector `bcsel` some of whose components choose between a scalar and
+/// itself (a `vecN` that replaces one component of the other choice: `bcsel c, (a,
+/// x.y, x.z, x.w), x`): those components, which are copies, and the others.
+fn select_lane_groups(func: &Function, ops: &[Operand<'_>], n: u8) -> Option<Rewrite> {
+    let (same, differ): (SmallVec<[u8; 4]>, SmallVec<[u8; 4]>) =
+        (0..n).partition(|&i| same_choice(func, ops, i));
+    if same.is_empty() || differ.is_empty() {
+        return None;
+    }
+    let mut groups: SmallVec<[SmallVec<[u8; 4]>; 4]> = smallvec![same, differ];
+    groups.sort_by_key(|g| g[0]);
+    Some(Rewrite::Split(groups))
 }
 
 /// The destination type and the operands of an ALU instruction of per-component
@@ -879,7 +920,7 @@ fn match_rules(func: &Function, inst: Inst) -> Option<Rewrite> {
             let (c, a, b) = (&ops[0], &ops[1], &ops[2]);
             if a.same_as(b) || c.all(|v| v & 1 == 1) {
                 copy(a)
-            } else if c.all(|v| v & 1 == 0) {
+            } else if c.all(|v| v & 1 == 0) || (0..a.n).all(|i| same_choice(func, &ops, i)) {
                 copy(b)
             } else if let Some(not) = alu_def(func, c.src.value).filter(|i| i.op == Inot) {
                 // bcsel (inot x), a, b -> bcsel x, b, a
