@@ -23,7 +23,7 @@ use crate::abi::AbiBuilder;
 use crate::decl::{Align, Decls, VarId};
 use crate::error::{EmitError, EmitErrorKind};
 use crate::fold::Fold;
-use crate::target::Target;
+use crate::target::{Family, Target};
 use crate::vtype::VType;
 use ir::{Function, Inst, InstKind, IntrinsicOp, Shader, Src, Type, Value};
 use lowering::Device;
@@ -187,7 +187,7 @@ impl<'a> Ctx<'a> {
         let mut decls = Decls::default();
         let abi = AbiBuilder::new(t.simd, t.grf, &mut decls);
         let folds = crate::fold::folds(func, t.family.has_add3());
-        let uniform = crate::uniform::uniform_values(func);
+        let uniform = crate::uniform::uniform_values(func, t.family == Family::Tgl);
         // A message that writes one value per lane (a load, a sampler response, an
         // atomic's old value): `coalesce` lets it share a phi's variable only in the
         // shape IGC's kernels do.

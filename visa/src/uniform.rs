@@ -15,6 +15,10 @@
 //! definition, and every run writes the same bits). Phis, undefs and everything read
 //! from memory or per lane stay SIMT.
 //!
+//! On Gfx12.0 (TGL), whose EUs run fused, an ALU result computed two or more levels of
+//! control flow deep stays SIMT even when its value is uniform: GenX_IR guards every
+//! no-mask instruction there (see `nested_definitions`).
+//!
 //! `read_first_invocation` is uniform among the lanes that run it together, but not
 //! across iterations: each run of a loop may find another first lane. Its result, and
 //! every uniform value computed from it, lives in a scalar when every use is inside the
@@ -24,7 +28,7 @@
 //! what is computed from it. The loops of `lower-non-uniform-access` are of this kind: the
 //! index it reads is used by the access inside the loop.
 
-use ir::{CfNode, Function, InstKind, IntrinsicOp, LoopId, Src, Value};
+use ir::{CfNode, CfParent, Function, InstKind, IntrinsicOp, LoopId, Src, Value};
 
 /// Whether intrinsic `i` of `func`, when its result is uniform, gets it from a message
 /// (a SIMD1 transposed load, whose destination starts a register) rather than from
@@ -42,11 +46,18 @@ pub fn loaded_by_message(func: &Function, i: &ir::IntrinsicInst) -> bool {
     }
 }
 
-/// One flag per value id: whether the value is uniform.
-pub fn uniform_values(func: &Function) -> Vec<bool> {
+/// One flag per value id: whether the value is uniform. With `nested_simt` (the
+/// platforms with fused EUs, where GenX_IR works around a no-mask hardware bug), values
+/// computed inside two or more levels of control flow stay SIMT (see
+/// [`nested_definitions`]).
+pub fn uniform_values(func: &Function, nested_simt: bool) -> Vec<bool> {
     // Values kept SIMT because they vary across iterations of a loop and are used
     // outside it; each round finds more, until none escapes.
-    let mut simt = vec![false; func.num_value_ids()];
+    let mut simt = if nested_simt {
+        nested_definitions(func)
+    } else {
+        vec![false; func.num_value_ids()]
+    };
     loop {
         let (uni, anchors) = uniform_with(func, &simt);
         let escaped = escaping(func, &anchors);
@@ -57,6 +68,44 @@ pub fn uniform_values(func: &Function) -> Vec<bool> {
             simt[v.index()] = true;
         }
     }
+}
+
+/// The ALU results computed inside two or more levels of `if`s and loops.
+///
+/// On Gfx12.0 two EUs run fused, and an instruction without the execution mask may
+/// run on an EU whose lanes are all off; GenX_IR's workaround for it (`-noMaskWA`,
+/// which IGC passes on TGL, in its `SWWA.cpp`) predicates every no-mask instruction of
+/// a block nested in two divergent constructs on "any lane on", which costs a flag
+/// save, a compare and a restore per block and more around every flag write. It counts
+/// every `if` and loop exit as divergent, uniform or not. A uniform value computed
+/// there is cheaper as SIMT: one masked instruction, as the value's readers in those
+/// blocks are masked too. (Uniform loads stay scalar: a SIMT load would be a message per
+/// lane.)
+fn nested_definitions(func: &Function) -> Vec<bool> {
+    let mut nested = vec![false; func.num_value_ids()];
+    let depth = |b: ir::Block| {
+        let mut d = 0;
+        let mut node = CfNode::Block(b);
+        while let Some(parent) = func.node_parent(node) {
+            node = match parent {
+                CfParent::Root => break,
+                CfParent::Then(i) | CfParent::Else(i) => CfNode::If(i),
+                CfParent::Loop(l) => CfNode::Loop(l),
+            };
+            d += 1;
+        }
+        d
+    };
+    for inst in func.insts_in_order() {
+        let data = func.inst(inst);
+        let (Some(dest), Some(b)) = (data.dest, func.inst_block(inst)) else {
+            continue;
+        };
+        if matches!(data.kind, InstKind::Alu(_)) && depth(b) >= 2 {
+            nested[dest.index()] = true;
+        }
+    }
+    nested
 }
 
 /// The uniform values when those of `simt` are not, and for each uniform value the
@@ -226,11 +275,47 @@ fn main {
     32   %9 = phi b1: %8, b2: %6
 }";
         let s = ir::parse_shader(text).unwrap();
-        let u = uniform_values(&s.functions[0]);
+        let u = uniform_values(&s.functions[0], false);
         let get = |n: usize| u[n];
         assert!(get(0) && get(2) && get(5) && get(6) && get(8));
         assert!(!get(1), "constants are immediates, not variables");
         assert!(!get(3) && !get(4) && !get(7) && !get(9));
+    }
+
+    #[test]
+    fn with_fused_eus_alu_results_two_levels_deep_are_simt() {
+        let text = "shader compute (local_size=8,1,1)
+fn main {
+  block b0:
+    32x3 %0 = @load_workgroup_id
+    32   %1 = load_const (0x00000004)
+    32   %2 = iadd %0.x, %1
+    1    %3 = ult %0.y, %1
+  if %3 {
+    block b1:
+      32   %4 = imul %2, %2
+      1    %5 = ult %0.z, %2
+    if %5 {
+      block b2:
+        32   %6 = iadd %4, %1
+        32   %7 = @load_push_constant (%1) (base=0, range=8)
+    } else {
+      block b3:
+    }
+    block b4:
+  } else {
+    block b5:
+  }
+  block b6:
+}";
+        let s = ir::parse_shader(text).unwrap();
+        let plain = uniform_values(&s.functions[0], false);
+        let fused = uniform_values(&s.functions[0], true);
+        assert!([2, 4, 6, 7].iter().all(|&v| plain[v]));
+        // One level deep stays scalar; two levels deep an ALU result is SIMT, and
+        // what it feeds too, but a load stays a scalar message.
+        assert!(fused[2] && fused[4] && fused[7]);
+        assert!(!fused[6]);
     }
 
     #[test]
@@ -257,7 +342,7 @@ fn main {
     32   %5 = iadd %2, %4
 }";
         let s = ir::parse_shader(text).unwrap();
-        let u = uniform_values(&s.functions[0]);
+        let u = uniform_values(&s.functions[0], false);
         // %1 is used inside its loop only; %2 after it, where lanes that left in
         // different iterations meet, and so is %4, computed from %1 in the loop.
         assert!(u[1]);
