@@ -226,9 +226,13 @@ unsafe fn destroy_layouts(device: &ash::Device, layouts: &[vk::DescriptorSetLayo
 }
 
 /// `spirv` with every variable that shares its descriptor set and binding with an
-/// earlier one moved to a binding of its own past the set's last (the module's words
-/// otherwise unchanged); `spirv` itself when no two share one.
+/// earlier one moved to a binding of its own past the set's last, and without its
+/// embedded source (`OpSource`'s text and `OpSourceContinued`: glslang cuts long
+/// sources at byte counts, through UTF-8 characters, which the reflection's strict
+/// string decoding refuses); the module's words otherwise unchanged.
 fn unaliased(spirv: &[u8]) -> Vec<u8> {
+    const SOURCE_CONTINUED: u32 = 2;
+    const SOURCE: u32 = 3;
     const DECORATE: u32 = 71;
     const DESCRIPTOR_SET: u32 = 34;
     const BINDING: u32 = 33;
@@ -272,5 +276,23 @@ fn unaliased(spirv: &[u8]) -> Vec<u8> {
             words[at] = *n;
         }
     }
-    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+    let mut out: Vec<u32> = words.iter().take(5).copied().collect();
+    let mut i = 5;
+    while i < words.len() {
+        let count = ((words[i] >> 16) as usize).max(1);
+        let end = (i + count).min(words.len());
+        match words[i] & 0xffff {
+            SOURCE_CONTINUED => {}
+            // OpSource: language, version, then an optional file and text; keep the
+            // first three operands.
+            SOURCE => {
+                let keep = (end - i).min(4);
+                out.push((keep as u32) << 16 | SOURCE);
+                out.extend_from_slice(&words[i + 1..i + keep]);
+            }
+            _ => out.extend_from_slice(&words[i..end]),
+        }
+        i = end;
+    }
+    out.iter().flat_map(|w| w.to_le_bytes()).collect()
 }
