@@ -71,7 +71,7 @@ pub use lower::{ambiguous_spans, lower, stamp_spans, Lowered};
 pub use report::{DifferingSample, Mismatch, MismatchKind, Report};
 pub use runs::SLICE_INVOCATIONS;
 
-use crate::memory::Memory;
+use crate::memory::{AccessKind, Memory};
 use crate::setup::Setup;
 use describe::Describer;
 use ir::{Function, Inst, IntrinsicClass, Shader, Value};
@@ -189,6 +189,12 @@ fn compare_runs(
     let mut failed = false;
     while let Some(slice) = runs.next_slice().map_err(VerifyError::Original)? {
         report.invocations += slice.a.invocations;
+        report.memory_writes += slice
+            .a
+            .accesses
+            .iter()
+            .filter(|a| a.kind != AccessKind::Load)
+            .count() as u64;
         if let Some(e) = &slice.failure {
             compare::execution_failure(d, &mut found, e);
             failed = true;

@@ -97,6 +97,11 @@ pub struct Report {
     /// Accesses checked: pairs of original and lowered accesses compared (image accesses
     /// against typed messages and untyped addresses).
     pub accesses: u64,
+    /// Stores and atomics of the original shader's run, to any memory (buffers,
+    /// images, workgroup, global, scratch). None means the run did nothing a caller
+    /// could see (every invocation returned before writing, past a bound read from a
+    /// uniform buffer), which `verify` retries on simpler contents.
+    pub memory_writes: u64,
     /// Values of image intrinsics compared (per invocation).
     pub values: u64,
     /// Texels compared afterwards.
