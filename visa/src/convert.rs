@@ -32,8 +32,15 @@ pub fn emit(cx: &mut Ctx, alu: &AluInst, dest: Value, bits: u8) -> Result<(), Em
     let dbits = dty.bit_size();
     for i in 0..dty.num_components() {
         let d = cx.dest(dest, i)?;
-        if matches!(alu.op, I2f32 | U2f32) && cx.fold_of(alu.srcs[0].value) == Some(Fold::Field) {
-            field_to_f32(cx, d, alu.srcs[0].value)?;
+        if matches!(alu.op, I2f32 | U2f32 | U2u8 | I2i8 | U2u16 | I2i16)
+            && cx.fold_of(alu.srcs[0].value) == Some(Fold::Field)
+        {
+            let to = if matches!(alu.op, I2f32 | U2f32) {
+                F
+            } else {
+                VType::uint(dbits)
+            };
+            field_mov(cx, d, to, alu.srcs[0].value)?;
             continue;
         }
         let a = cx.comp(alu.srcs[0], i)?;
@@ -258,9 +265,10 @@ fn int64_to_f32(cx: &mut Ctx, d: Reg, a: Opnd, signed: bool) {
     }
 }
 
-/// The float of a folded field ([`Fold::Field`]): one `mov` from the byte or word
-/// region of the field's operand (a constant operand gives the field's constant).
-fn field_to_f32(cx: &mut Ctx, d: Reg, field: Value) -> Result<(), EmitError> {
+/// The float (`to` is `F`) or the integer of the field's own width of a folded field
+/// ([`Fold::Field`]): one `mov` from the byte or word region of the field's operand (a
+/// constant operand gives the field's constant).
+fn field_mov(cx: &mut Ctx, d: Reg, to: VType, field: Value) -> Result<(), EmitError> {
     let func = cx.func;
     let (Some((offset, width, signed)), Some(operand)) = (
         crate::fold::field_of(func, field),
@@ -289,10 +297,10 @@ fn field_to_f32(cx: &mut Ctx, d: Reg, field: Value) -> Result<(), EmitError> {
             } else {
                 f
             };
-            cx.op_typed("mov", (d, F), &[(Opnd::Imm(v & 0xffff_ffff), D)]);
+            cx.op_typed("mov", (d, to), &[(Opnd::Imm(v & 0xffff_ffff), D)]);
             return Ok(());
         }
     };
-    cx.op_typed("mov", (d, F), &[(src, ty)]);
+    cx.op_typed("mov", (d, to), &[(src, ty)]);
     Ok(())
 }

@@ -35,7 +35,9 @@
 //! of the operand's register: `mov d:f a:ub(0,k)<4;1,0>`, one instruction where the
 //! field's shift, mask and conversion were three, as brw reads a byte with a strided
 //! region. The signed fields convert only with `i2f32` (their sign extension is the
-//! region type's); the unsigned ones with either.
+//! region type's); the unsigned ones with either. So is a field whose every use narrows
+//! it to its own width (`u2u16` of a word, `u2u8` of a byte: the halves of a dword that
+//! `lower-mem-access-bit-sizes` loaded for an `f16vec4`): a `mov` of the region.
 //!
 //! The operands are SSA values, unchanged wherever the uses run (they dominate them),
 //! so the result is the same bits; the operands stay live until the use instead
@@ -133,7 +135,7 @@ fn folded_fields(func: &Function, loops: &[Option<LoopId>]) -> Vec<Value> {
     for inst in func.insts_in_order() {
         let data = func.inst(inst);
         for s in data.srcs() {
-            let Some((_, _, signed)) = candidate
+            let Some((_, width, signed)) = candidate
                 .get(s.value.index())
                 .copied()
                 .filter(|&c| c)
@@ -142,7 +144,13 @@ fn folded_fields(func: &Function, loops: &[Option<LoopId>]) -> Vec<Value> {
                 continue;
             };
             let converts = match &data.kind {
-                InstKind::Alu(a) => a.op == AluOp::I2f32 || (a.op == AluOp::U2f32 && !signed),
+                InstKind::Alu(a) => match a.op {
+                    AluOp::I2f32 => true,
+                    AluOp::U2f32 => !signed,
+                    AluOp::U2u16 | AluOp::I2i16 => width == 2,
+                    AluOp::U2u8 | AluOp::I2i8 => width == 1,
+                    _ => false,
+                },
                 _ => false,
             };
             let site = func.inst_block(inst).map(CfNode::Block);
