@@ -79,9 +79,12 @@ pub fn uniform_values(func: &Function, nested_simt: bool) -> Vec<bool> {
 /// save, a compare and a restore per block and more around every flag write. It counts
 /// every `if` and loop exit as divergent, uniform or not. A uniform value computed
 /// there is cheaper as SIMT: one masked instruction, as the value's readers in those
-/// blocks are masked too. (Uniform loads stay scalar: a SIMT load would be a message per
-/// lane.)
+/// blocks are masked too. Uniform loads stay scalar (a SIMT load would be a message per
+/// lane), and so does everything a descriptor index or a uniform load's operand is
+/// computed from ([`scalar_operands`]): a SIMT one would be read back from the first
+/// active lane, with more no-mask instructions than it saves.
 fn nested_definitions(func: &Function) -> Vec<bool> {
+    let keep = scalar_operands(func);
     let mut nested = vec![false; func.num_value_ids()];
     let depth = |b: ir::Block| {
         let mut d = 0;
@@ -101,11 +104,38 @@ fn nested_definitions(func: &Function) -> Vec<bool> {
         let (Some(dest), Some(b)) = (data.dest, func.inst_block(inst)) else {
             continue;
         };
-        if matches!(data.kind, InstKind::Alu(_)) && depth(b) >= 2 {
+        if matches!(data.kind, InstKind::Alu(_)) && depth(b) >= 2 && !keep[dest.index()] {
             nested[dest.index()] = true;
         }
     }
     nested
+}
+
+/// The values that message operands wanting a scalar are computed from, through ALU
+/// instructions: descriptor indices (an image array index, a buffer access's block)
+/// and the operands of loads a uniform operand makes scalar messages (push constants,
+/// uniform buffers, constant data, image parameters).
+fn scalar_operands(func: &Function) -> Vec<bool> {
+    let mut keep = vec![false; func.num_value_ids()];
+    let mut work: Vec<Value> = Vec::new();
+    for inst in func.insts_in_order() {
+        let Some(i) = func.inst(inst).as_intrinsic() else {
+            continue;
+        };
+        work.extend(i.descriptor_index().map(|s| s.value));
+        if i.op.info().class == ir::IntrinsicClass::SystemValue {
+            work.extend(i.srcs.iter().map(|s| s.value));
+        }
+    }
+    while let Some(v) = work.pop() {
+        if std::mem::replace(&mut keep[v.index()], true) {
+            continue;
+        }
+        if let Some(a) = func.value_def(v).and_then(|d| func.inst(d).as_alu()) {
+            work.extend(a.srcs.iter().map(|s| s.value));
+        }
+    }
+    keep
 }
 
 /// The uniform values when those of `simt` are not, and for each uniform value the
