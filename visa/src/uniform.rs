@@ -49,7 +49,7 @@ pub fn loaded_by_message(func: &Function, i: &ir::IntrinsicInst) -> bool {
 /// One flag per value id: whether the value is uniform. With `nested_simt` (the
 /// platforms with fused EUs, where GenX_IR works around a no-mask hardware bug), values
 /// computed inside two or more levels of control flow stay SIMT (see
-/// [`nested_definitions`]).
+/// `nested_definitions`).
 pub fn uniform_values(func: &Function, nested_simt: bool) -> Vec<bool> {
     // Values kept SIMT because they vary across iterations of a loop and are used
     // outside it; each round finds more, until none escapes.
