@@ -25,8 +25,11 @@
 //! a `load_const` the live constants, an `undef` its narrower type, and a memory load
 //! (`load_ssbo`, `load_ubo`, `load_shared` and the like) the components up to the last
 //! one read, as NIR trims loads. Then every source
-//! that reads a narrowed value is renumbered. Dead instructions are left to `dce`. A
-//! width the IR has no type for (5 to 7 of a `vec8`, for example) keeps the vector.
+//! that reads a narrowed value is renumbered. A width the IR has no type for (5 to 7
+//! of a `vec8`, for example) keeps the vector, which then reads its sources whole.
+//! Narrowable instructions none of whose components is read are removed first (they
+//! may read components of a narrowed vector that nothing live needs); other dead
+//! instructions are left to `dce`.
 
 use super::pass::{Pass, PassError};
 use crate::alu::AluOp;
@@ -114,6 +117,21 @@ fn full_mask(components: u8) -> u16 {
 /// whether it changed anything.
 pub fn shrink_vectors_function(func: &mut Function) -> bool {
     let live = live_components(func);
+    // Narrowable instructions none of whose components is read go first: they may read
+    // components of a vector narrowed below that nothing live needs.
+    let mut removed = false;
+    for inst in func.insts_in_order() {
+        let data = func.inst(inst);
+        let Some(dest) = data.dest else { continue };
+        let eliminable = match &data.kind {
+            InstKind::Intrinsic(i) => i.op.info().can_eliminate,
+            _ => true,
+        };
+        if shape(&data.kind).is_some() && eliminable && live[dest.index()] == 0 {
+            func.remove_inst(inst);
+            removed = true;
+        }
+    }
     // Per narrowed value: its old width and, per old component, the new one.
     let mut remap: Vec<Option<Remap>> = vec![None; func.num_value_ids()];
     for inst in func.insts_in_order() {
@@ -123,10 +141,7 @@ pub fn shrink_vectors_function(func: &mut Function) -> bool {
             continue;
         };
         let ty = func.value_type(dest);
-        let mut mask = live[dest.index()] & full_mask(ty.num_components());
-        if shape == Shape::Load {
-            mask = full_mask(16 - mask.leading_zeros() as u8);
-        }
+        let mask = kept_components(shape, live[dest.index()], ty.num_components());
         if mask == 0 || mask == full_mask(ty.num_components()) {
             continue;
         }
@@ -149,7 +164,7 @@ pub fn shrink_vectors_function(func: &mut Function) -> bool {
         remap[dest.index()] = Some(map);
     }
     if remap.iter().all(Option::is_none) {
-        return false;
+        return removed;
     }
     let renumber = |src: &mut Src| {
         let Some(map) = &remap[src.value.index()] else {
@@ -224,7 +239,24 @@ fn narrow_inst(func: &mut Function, inst: Inst, shape: Shape, kept: &[u8]) {
     }
 }
 
-/// The live components of every value, by value id.
+/// The components an instruction of `shape` and `width` components keeps when `live`
+/// are read: those, or for a load every one up to the last of them; all of them when
+/// the IR has no vector of that many (5 of a `vec8`), since the instruction then stays
+/// whole and reads its sources whole.
+fn kept_components(shape: Shape, live: u16, width: u8) -> u16 {
+    let full = full_mask(width);
+    let mut mask = live & full;
+    if shape == Shape::Load {
+        mask = full_mask(16 - mask.leading_zeros() as u8);
+    }
+    if mask != 0 && !crate::types::Type::is_valid_num_components(mask.count_ones() as u8) {
+        mask = full;
+    }
+    mask
+}
+
+/// The live components of every value, by value id: each narrowable instruction reads
+/// its sources for the components it keeps ([`kept_components`]).
 fn live_components(func: &Function) -> Vec<u16> {
     let mut live = vec![0u16; func.num_value_ids()];
     let mut work: Vec<Inst> = Vec::new();
@@ -250,8 +282,15 @@ fn live_components(func: &Function) -> Vec<u16> {
     while let Some(inst) = work.pop() {
         let data = func.inst(inst);
         let Some(dest) = data.dest else { continue };
-        let dest_live = live[dest.index()];
-        match shape(&data.kind) {
+        let Some(shape) = shape(&data.kind) else {
+            continue;
+        };
+        let dest_live = kept_components(
+            shape,
+            live[dest.index()],
+            func.value_type(dest).num_components(),
+        );
+        match Some(shape) {
             Some(Shape::PerComponent) => data.for_each_src(|s| {
                 let mask = (0..16u8)
                     .filter(|&c| dest_live & 1 << c != 0)
@@ -283,8 +322,8 @@ mod tests {
         let text = format!("{HEADER}{body}}}\n");
         let mut s = parse_shader(&text).unwrap_or_else(|e| panic!("{e:?}\n{text}"));
         let changed = ShrinkVectors.run(&mut s).unwrap();
-        super::super::Dce.run(&mut s).unwrap();
         validate(&s).unwrap_or_else(|d| panic!("{d:?}\n{}", print_shader(&s)));
+        super::super::Dce.run(&mut s).unwrap();
         (changed, print_shader(&s))
     }
 
@@ -355,6 +394,44 @@ mod tests {
         assert!(out.contains("32x2 %3 = @load_ssbo (%1, %0)"), "{out}");
         assert!(out.contains("32x4 %4 = @load_ssbo (%1, %2)"), "{out}");
         assert!(out.contains("32   %5 = iadd %3.y, %4.w"), "{out}");
+    }
+
+    #[test]
+    fn a_vector_kept_whole_reads_its_sources_whole() {
+        // Five components of %4 are read: no vector has five, so %4 stays a vec8 and
+        // reads all of %3, although its five live components need only four of them.
+        let (_, out) = shrink(
+            "    32x8 %3 = load_const (1, 2, 3, 4, 5, 6, 7, 8)
+    32x8 %4 = iadd %3.aabcdefg, %3.aabcdefg
+    32x4 %5 = vec4 %4.a, %4.b, %4.c, %4.d
+    @store_ssbo (%5, %1, %0) (access=none, align_mul=4)
+    @store_ssbo (%4.e, %1, %0) (access=none, align_mul=4)
+",
+        );
+        assert!(out.contains("32x8 %3 = load_const"), "{out}");
+        assert!(
+            out.contains("32x8 %4 = iadd %3.aabcdefg, %3.aabcdefg"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn unread_instructions_do_not_keep_reading_narrowed_components() {
+        // %5 is never read, but reads %3.z, which nothing live needs: %3 narrows to
+        // two components and %5 goes with the pass (dce would only come later).
+        let (changed, out) = shrink(
+            "    32x3 %3 = load_const (1, 2, 3)
+    32x2 %4 = iadd %3.xy, %3.yx
+    @store_ssbo (%4, %1, %0) (access=none, align_mul=4)
+    32x4 %5 = imul %3.zyyz, %3.xxxx
+",
+        );
+        assert!(changed);
+        assert!(
+            out.contains("32x2 %3 = load_const (0x00000001, 0x00000002)"),
+            "{out}"
+        );
+        assert!(!out.contains("imul"), "{out}");
     }
 
     #[test]
