@@ -1,6 +1,7 @@
 //! Value types, ALU types, sources and swizzles.
 
 use crate::entity::Value;
+use smallvec::SmallVec;
 use std::fmt;
 
 /// The type of an SSA def: a bit size and a component count, as in NIR.
@@ -280,6 +281,19 @@ impl Swizzle {
         (0..self.len).map(move |i| self.component(i))
     }
 
+    /// The swizzle reading `comps` of a value of `value_components` components: the
+    /// identity when that is the whole value in order, so that equal reads compare equal.
+    /// `None` if `comps` is empty, longer than 16, or names a component out of range.
+    pub fn reading(comps: &[u8], value_components: u8) -> Option<Swizzle> {
+        let whole = comps.len() == value_components as usize
+            && comps.iter().enumerate().all(|(i, &c)| i == c as usize);
+        if whole {
+            Some(Swizzle::IDENTITY)
+        } else {
+            Swizzle::new(comps)
+        }
+    }
+
     /// `self` applied after `inner`: reading component `i` of the result reads component
     /// `inner.component(self.component(i))` of the underlying value.
     pub fn compose(self, inner: Swizzle, inner_value_comps: u8) -> Swizzle {
@@ -291,13 +305,9 @@ impl Swizzle {
         } else {
             self.len
         };
-        let comps: Vec<u8> = (0..n).map(|i| inner.component(self.component(i))).collect();
-        let s = Swizzle::new(&comps).expect("composed swizzle in range");
-        if n == inner_value_comps && comps.iter().enumerate().all(|(i, &c)| i as u8 == c) {
-            Swizzle::IDENTITY
-        } else {
-            s
-        }
+        let comps: SmallVec<[u8; 16]> =
+            (0..n).map(|i| inner.component(self.component(i))).collect();
+        Swizzle::reading(&comps, inner_value_comps).expect("composed swizzle in range")
     }
 }
 

@@ -1,7 +1,7 @@
 //! Properties of the cleanup passes over random valid shaders:
 //!
-//! - every generated shader validates, and the validator's control-flow graph agrees
-//!   with `Function::successors`;
+//! - every generated shader validates, the validator's control-flow graph agrees
+//!   with `Function::successors`, and its dominator tree with petgraph's;
 //! - it stays valid after each pass on its own and after pipelines of them;
 //! - it behaves the same: running every function with the interpreter before and after
 //!   the passes gives the same sequence of side effects (stores, atomics and other
@@ -19,7 +19,7 @@
 //!
 //! `QC_TESTS` scales the number of cases.
 
-use ir::dominance::Cfg;
+use ir::dominance::{Cfg, DomTree};
 use ir::interp::{Config, Env, EnvError, Interpreter, IntrinsicCall};
 use ir::passes::manager::{PassManager, PassRegistry};
 use ir::{print_shader, validate, Shader};
@@ -234,10 +234,26 @@ fn effects(shader: &Shader) -> Result<Run, String> {
 }
 
 /// The validator's one-walk graph agrees with `Function::successors` and
-/// `Function::predecessors`.
+/// `Function::predecessors`, and its dominator tree ([`DomTree::new_fast`]) with
+/// petgraph's ([`DomTree::new`]).
 fn cfg_agrees(shader: &Shader) -> Result<(), String> {
     for f in &shader.functions {
         let cfg = Cfg::new(f);
+        let (reference, fast) = (DomTree::new(&cfg), DomTree::new_fast(&cfg));
+        for &b in cfg.blocks() {
+            if reference.idom(b) != fast.idom(b)
+                || reference.is_reachable(b) != fast.is_reachable(b)
+            {
+                let b = f.block_name(b);
+                return Err(format!("fn {}: the dominator trees differ at {b}", f.name));
+            }
+        }
+        if !reference.preorder().eq(fast.preorder()) {
+            return Err(format!(
+                "fn {}: the dominator trees' preorders differ",
+                f.name
+            ));
+        }
         let preds = f.predecessors();
         if cfg.blocks() != f.blocks_in_order().as_slice() {
             return Err(format!("fn {}: block order differs", f.name));

@@ -99,13 +99,15 @@ fn nested_definitions(func: &Function) -> Vec<bool> {
         }
         d
     };
-    for inst in func.insts_in_order() {
-        let data = func.inst(inst);
-        let (Some(dest), Some(b)) = (data.dest, func.inst_block(inst)) else {
+    for b in func.blocks_in_order() {
+        if depth(b) < 2 {
             continue;
-        };
-        if matches!(data.kind, InstKind::Alu(_)) && depth(b) >= 2 && !keep[dest.index()] {
-            nested[dest.index()] = true;
+        }
+        for inst in func.block_insts(b) {
+            let data = func.inst(inst);
+            if let (InstKind::Alu(_), Some(dest)) = (&data.kind, data.dest) {
+                nested[dest.index()] = !keep[dest.index()];
+            }
         }
     }
     nested

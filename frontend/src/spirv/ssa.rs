@@ -16,8 +16,8 @@ use rustc_hash::FxHashMap as HashMap;
 /// Gives every phi a source for each predecessor: an edge from a block no path reaches
 /// carries an `undef`.
 pub fn complete_phis(func: &mut Function) {
-    let preds = func.predecessors();
-    for b in func.blocks_in_order() {
+    let cfg = ir::dominance::Cfg::new(func);
+    for &b in cfg.blocks() {
         let phis: Vec<ir::Inst> = func
             .block_insts(b)
             .filter(|&i| func.inst(i).is_phi())
@@ -30,7 +30,7 @@ pub fn complete_phis(func: &mut Function) {
                 InstKind::Phi(p) => p.srcs.iter().map(|(b, _)| *b).collect(),
                 _ => continue,
             };
-            for &p in preds.get(&b).map(|v| v.as_slice()).unwrap_or(&[]) {
+            for p in cfg.predecessors(b) {
                 if have.contains(&p) {
                     continue;
                 }

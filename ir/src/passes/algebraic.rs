@@ -517,15 +517,10 @@ fn operand(func: &Function, src: Src, n: usize) -> Option<Operand<'_>> {
 /// A source reading `comps` of `value` (the identity swizzle when that is the whole value
 /// in order).
 fn src_of(func: &Function, value: Value, comps: &[u8]) -> Src {
-    let whole = func.value_type(value).num_components() as usize == comps.len()
-        && comps.iter().enumerate().all(|(i, &c)| i == c as usize);
-    if whole {
-        Src::new(value)
-    } else {
-        Src {
-            value,
-            swizzle: Swizzle::new(comps).unwrap_or(Swizzle::IDENTITY),
-        }
+    let width = func.value_type(value).num_components();
+    Src {
+        value,
+        swizzle: Swizzle::reading(comps, width).unwrap_or(Swizzle::IDENTITY),
     }
 }
 

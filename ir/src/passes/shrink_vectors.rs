@@ -37,7 +37,8 @@ use crate::entity::{Inst, Value};
 use crate::function::{Function, InstKind};
 use crate::intrinsic::IntrinsicOp;
 use crate::shader::Shader;
-use crate::types::{Src, Swizzle};
+use crate::types::{Src, Swizzle, Type};
+use smallvec::SmallVec;
 
 /// The vector-narrowing pass, `opt-shrink-vectors`.
 #[derive(Copy, Clone, Debug, Default)]
@@ -116,39 +117,51 @@ fn full_mask(components: u8) -> u16 {
 /// Narrows the vectors of one function whose components are not all read; returns
 /// whether it changed anything.
 pub fn shrink_vectors_function(func: &mut Function) -> bool {
-    let live = live_components(func);
-    // Narrowable instructions none of whose components is read go first: they may read
-    // components of a vector narrowed below that nothing live needs.
-    let mut removed = false;
-    for inst in func.insts_in_order() {
-        let data = func.inst(inst);
-        let Some(dest) = data.dest else { continue };
-        let eliminable = match &data.kind {
-            InstKind::Intrinsic(i) => i.op.info().can_eliminate,
-            _ => true,
-        };
-        if shape(&data.kind).is_some() && eliminable && live[dest.index()] == 0 {
-            func.remove_inst(inst);
-            removed = true;
-        }
-    }
-    // Per narrowed value: its old width and, per old component, the new one.
-    let mut remap: Vec<Option<Remap>> = vec![None; func.num_value_ids()];
-    for inst in func.insts_in_order() {
+    let insts = func.insts_in_order();
+    let live = live_components(func, &insts);
+    // Plan first: which instructions narrow, to which components. Nothing changes when
+    // nothing narrows; unread instructions are then `dce`'s to remove.
+    let mut unread: Vec<Inst> = Vec::new();
+    let mut narrowed: Vec<(Inst, Shape, u16, Type)> = Vec::new();
+    for &inst in &insts {
         let data = func.inst(inst);
         let Some(dest) = data.dest else { continue };
         let Some(shape) = shape(&data.kind) else {
             continue;
         };
         let ty = func.value_type(dest);
-        let mask = kept_components(shape, live[dest.index()], ty.num_components());
-        if mask == 0 || mask == full_mask(ty.num_components()) {
-            continue;
+        let width = ty.num_components();
+        let mask = kept_components(shape, live[dest.index()], width);
+        if mask == 0 {
+            let eliminable = match &data.kind {
+                InstKind::Intrinsic(i) => i.op.info().can_eliminate,
+                _ => true,
+            };
+            if eliminable {
+                unread.push(inst);
+            }
+        } else if mask != full_mask(width) {
+            if let Some(new_ty) = ty.with_components(mask.count_ones() as u8) {
+                narrowed.push((inst, shape, mask, new_ty));
+            }
         }
-        let Some(new_ty) = ty.with_components(mask.count_ones() as u8) else {
+    }
+    if narrowed.is_empty() {
+        return false;
+    }
+    // Unread instructions go before anything narrows: they may read components of a
+    // narrowed vector that nothing live needs.
+    for inst in unread {
+        func.remove_inst(inst);
+    }
+    // Per narrowed value: its old width and, per old component, the new one.
+    let mut remap: Vec<Option<Remap>> = vec![None; func.num_value_ids()];
+    for (inst, shape, mask, new_ty) in narrowed {
+        let Some(dest) = func.inst(inst).dest else {
             continue;
         };
-        let kept: Vec<u8> = (0..ty.num_components())
+        let ty = func.value_type(dest);
+        let kept: SmallVec<[u8; 16]> = (0..ty.num_components())
             .filter(|&c| mask & 1 << c != 0)
             .collect();
         narrow_inst(func, inst, shape, &kept);
@@ -163,21 +176,22 @@ pub fn shrink_vectors_function(func: &mut Function) -> bool {
         }
         remap[dest.index()] = Some(map);
     }
-    if remap.iter().all(Option::is_none) {
-        return removed;
-    }
     let renumber = |src: &mut Src| {
         let Some(map) = &remap[src.value.index()] else {
             return;
         };
-        let old: Vec<u8> = if src.swizzle.is_identity() {
-            (0..map.old_components).collect()
+        let comps: SmallVec<[u8; 16]> = if src.swizzle.is_identity() {
+            (0..map.old_components)
+                .map(|c| map.new[c as usize])
+                .collect()
         } else {
-            src.swizzle.components().collect()
+            src.swizzle
+                .components()
+                .map(|c| map.new[c as usize])
+                .collect()
         };
-        debug_assert!(old.iter().all(|&c| map.new[c as usize] != u8::MAX));
-        let comps: Vec<u8> = old.iter().map(|&c| map.new[c as usize]).collect();
-        src.swizzle = canonical_swizzle(&comps, map.new_components);
+        debug_assert!(comps.iter().all(|&c| c != u8::MAX));
+        src.swizzle = Swizzle::reading(&comps, map.new_components).unwrap_or(src.swizzle);
     };
     for inst in func.insts_in_order() {
         func.inst_mut(inst).for_each_src_mut(&renumber);
@@ -195,22 +209,11 @@ struct Remap {
     new: [u8; 16],
 }
 
-/// The identity when `comps` reads a whole value of `width` components in order.
-fn canonical_swizzle(comps: &[u8], width: u8) -> Swizzle {
-    let in_order =
-        comps.len() == width as usize && comps.iter().enumerate().all(|(i, &c)| i == c as usize);
-    if in_order {
-        Swizzle::IDENTITY
-    } else {
-        Swizzle::new(comps).unwrap_or(Swizzle::IDENTITY)
-    }
-}
-
 /// Keeps the components `kept` of what `inst` computes, still reading its sources'
 /// old numbering (the renumbering pass fixes those).
 fn narrow_inst(func: &mut Function, inst: Inst, shape: Shape, kept: &[u8]) {
     let select = |src: &Src| -> Src {
-        let comps: Vec<u8> = kept.iter().map(|&c| src.swizzle.component(c)).collect();
+        let comps: SmallVec<[u8; 16]> = kept.iter().map(|&c| src.swizzle.component(c)).collect();
         Src {
             value: src.value,
             swizzle: Swizzle::new(&comps).unwrap_or(src.swizzle),
@@ -249,7 +252,7 @@ fn kept_components(shape: Shape, live: u16, width: u8) -> u16 {
     if shape == Shape::Load {
         mask = full_mask(16 - mask.leading_zeros() as u8);
     }
-    if mask != 0 && !crate::types::Type::is_valid_num_components(mask.count_ones() as u8) {
+    if mask != 0 && !Type::is_valid_num_components(mask.count_ones() as u8) {
         mask = full;
     }
     mask
@@ -257,7 +260,7 @@ fn kept_components(shape: Shape, live: u16, width: u8) -> u16 {
 
 /// The live components of every value, by value id: each narrowable instruction reads
 /// its sources for the components it keeps ([`kept_components`]).
-fn live_components(func: &Function) -> Vec<u16> {
+fn live_components(func: &Function, insts: &[Inst]) -> Vec<u16> {
     let mut live = vec![0u16; func.num_value_ids()];
     let mut work: Vec<Inst> = Vec::new();
     let mark = |v: Value, mask: u16, live: &mut [u16], work: &mut Vec<Inst>| {
@@ -269,7 +272,7 @@ fn live_components(func: &Function) -> Vec<u16> {
             }
         }
     };
-    for inst in func.insts_in_order() {
+    for &inst in insts {
         let data = func.inst(inst);
         if matches!(shape(&data.kind), None | Some(Shape::Load)) {
             data.for_each_src(|s| mark(s.value, src_mask(func, s), &mut live, &mut work));
@@ -290,14 +293,14 @@ fn live_components(func: &Function) -> Vec<u16> {
             live[dest.index()],
             func.value_type(dest).num_components(),
         );
-        match Some(shape) {
-            Some(Shape::PerComponent) => data.for_each_src(|s| {
+        match shape {
+            Shape::PerComponent => data.for_each_src(|s| {
                 let mask = (0..16u8)
                     .filter(|&c| dest_live & 1 << c != 0)
                     .fold(0, |m, c| m | 1 << s.swizzle.component(c));
                 mark(s.value, mask, &mut live, &mut work);
             }),
-            Some(Shape::Vec) => {
+            Shape::Vec => {
                 let Some(a) = data.as_alu() else { continue };
                 for (c, s) in a.srcs.iter().enumerate() {
                     if dest_live & 1 << c != 0 {
@@ -305,7 +308,7 @@ fn live_components(func: &Function) -> Vec<u16> {
                     }
                 }
             }
-            Some(Shape::Leaf | Shape::Load) | None => {}
+            Shape::Leaf | Shape::Load => {}
         }
     }
     live

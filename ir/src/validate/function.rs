@@ -14,7 +14,7 @@ impl FnCheck<'_> {
         self.check_list(CfParent::Root, false);
         let cfg = Cfg::new(self.func);
         let dom = if self.shape_ok {
-            Some(DomTree::new(&cfg))
+            Some(DomTree::new_fast(&cfg))
         } else {
             None
         };
