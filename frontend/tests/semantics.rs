@@ -512,3 +512,49 @@ void main() {
         assert!(*g == w, "element {k}: {g} against {w}\n{got:?}");
     }
 }
+
+#[test]
+fn modf_and_frexp_struct_results_through_both_translations() {
+    // Worked by hand: 3.75 = 0.75 + 3 = 0.9375 * 2^2, -2.5 = -0.5 - 2 = -0.625 * 2^2,
+    // 1024 = 0 + 1024 = 0.5 * 2^11; -0.0 keeps its sign in every float part.
+    let src = "@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(1)
+fn main(@builtin(local_invocation_index) li: u32) {
+    let xs = array<f32, 4>(3.75, -2.5, 1024.0, -0.0);
+    for (var i = 0u; i < 4u; i++) {
+        let x = xs[i + li];
+        let m = modf(x);
+        let f = frexp(x);
+        out[4u * i] = bitcast<u32>(m.fract);
+        out[4u * i + 1u] = bitcast<u32>(m.whole);
+        out[4u * i + 2u] = bitcast<u32>(f.fract);
+        out[4u * i + 3u] = bitcast<u32>(f.exp);
+    }
+}
+";
+    let expected = [
+        0x3f40_0000,
+        0x4040_0000,
+        0x3f70_0000,
+        2, // 3.75
+        0xbf00_0000,
+        0xc000_0000,
+        0xbf20_0000,
+        2, // -2.5
+        0x0000_0000,
+        0x4480_0000,
+        0x3f00_0000,
+        11, // 1024
+        0x8000_0000,
+        0x8000_0000,
+        0x8000_0000,
+        0, // -0.0
+    ];
+    assert_eq!(wgsl(src, 16), expected);
+    let oracle = frontend::oracle::import(src.as_bytes(), Language::Wgsl, None)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        common::run_words(&oracle.shader, [1, 1, 1], &[0; 16]),
+        expected
+    );
+}

@@ -137,22 +137,6 @@ fn integer_packing() {
 }
 
 #[test]
-fn struct_results() {
-    w(
-        "",
-        "    buf[id.x] = modf(uv.x).fract;",
-        "modf(",
-        &["`modf`", "struct result"],
-    );
-    w(
-        "",
-        "    buf[id.x] = frexp(uv.x).fract;",
-        "frexp(",
-        &["`frexp`"],
-    );
-}
-
-#[test]
 fn matrix_inverse_and_large_determinant() {
     // naga's WGSL reader has no `inverse`; a 4x4 determinant has no expansion here.
     let body = "    let m = mat4x4<f32>(vec4(uv, 1.0, 0.0), vec4(0.0, 1.0, 0.0, 0.0), vec4(0.0, 0.0, 1.0, 0.0), vec4(0.0, 0.0, 0.0, 1.0));\n    buf[id.x] = determinant(m);";

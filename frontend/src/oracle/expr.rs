@@ -484,10 +484,21 @@ fn math_expr(
             return Ok(Cached::Val(Val::Leaf(math::determinant(ctx, &m)?)));
         }
         M::Modf | M::Frexp => {
-            return Err(ctx.unsupported(
-                &format!("`{}`", math::spelling(fun)),
-                "its struct result has no IR op",
-            ))
+            // naga's struct results ({fract, whole} and {fract, exp}), built as the
+            // SPIR-V translator builds ModfStruct and FrexpStruct.
+            let a = leaf(ctx, first)?;
+            let (x, y) = ctx
+                .build(|b| match fun {
+                    M::Modf => crate::spirv::glsl450::modf(b, a),
+                    _ => crate::spirv::glsl450::frexp(b, a),
+                })
+                .map_err(|e| match e {
+                    crate::spirv::alu::AluError::Unsupported(m)
+                    | crate::spirv::alu::AluError::Invalid(m) => {
+                        ctx.unsupported(&format!("`{}`", math::spelling(fun)), &m)
+                    }
+                })?;
+            return Ok(Cached::Val(Val::Comp(vec![Val::Leaf(x), Val::Leaf(y)])));
         }
         M::Outer => {
             // outer(c, r): column j is c * r[j].

@@ -1,8 +1,7 @@
 //! naga's math functions as NIR ALU ops, or as the expansions NIR's GLSL and SPIR-V
 //! front ends use (`tan = sin / cos`, `exp(x) = exp2(x * log2(e))`, `length =
 //! sqrt(dot(x, x))`, `smoothstep`, `step`, ...). Functions the IR has no op or exact
-//! expansion for (the inverse trigonometric and hyperbolic functions, `frexp`, `modf`'s
-//! struct result, matrix inverse, the packing functions without an IR op) are errors
+//! expansion for (matrix inverse, the packing functions without an IR op) are errors
 //! naming the function, never an approximation of our own.
 
 use crate::error::ImportError;

@@ -569,19 +569,12 @@ fn ext_inst(
             "the translator reads GLSL.std.450",
         ));
     }
-    // The instructions that write through a pointer or return a struct, before their
-    // operands are read as values.
-    let by_pointer = [
-        (spirv::GlslStd450Op::Modf, "Modf"),
-        (spirv::GlslStd450Op::ModfStruct, "ModfStruct"),
-        (spirv::GlslStd450Op::Frexp, "Frexp"),
-        (spirv::GlslStd450Op::FrexpStruct, "FrexpStruct"),
-    ];
-    if let Some((_, name)) = by_pointer.iter().find(|(o, _)| *o as u32 == number) {
-        return Err(ctx.unsupported(
-            &format!("GLSL.std.450 {name} (modf, frexp)"),
-            "the IR has no op for it",
-        ));
+    // The instructions that write through a pointer or return a struct.
+    if let Some(f) = spirv::GlslStd450Op::from_u32(number).filter(|f| {
+        use spirv::GlslStd450Op as G;
+        matches!(f, G::Modf | G::ModfStruct | G::Frexp | G::FrexpStruct)
+    }) {
+        return modf_frexp(ctx, ty, r, f, args);
     }
     if number == spirv::GlslStd450Op::MatrixInverse as u32 {
         let [m] = args else {
@@ -623,6 +616,102 @@ fn ext_inst(
         }
     }
     ctx.set(r, Value::Val(v))
+}
+
+/// `Modf`, `ModfStruct`, `Frexp` and `FrexpStruct` ([`glsl450::modf`],
+/// [`glsl450::frexp`]): the first part is the result, or the struct's first member;
+/// the second is stored through the pointer operand, or is the second member. An
+/// exponent of another width than 32 bits is converted to it.
+fn modf_frexp(
+    ctx: &mut Ctx<'_>,
+    ty: u32,
+    r: u32,
+    f: spirv::GlslStd450Op,
+    args: &[u32],
+) -> Result<(), ImportError> {
+    use spirv::GlslStd450Op as G;
+    let by_pointer = matches!(f, G::Modf | G::Frexp);
+    let (x, pointer) = match (args, by_pointer) {
+        ([x, p], true) => (*x, Some(*p)),
+        ([x], false) => (*x, None),
+        _ => {
+            return Err(ctx.invalid(format!(
+                "GLSL.std.450 {f:?} takes {} operand{}, not {}",
+                if by_pointer { 2 } else { 1 },
+                if by_pointer { "s" } else { "" },
+                args.len()
+            )))
+        }
+    };
+    // The type of the second part: the pointee, or the struct's second member.
+    let second_ty = match pointer {
+        Some(p) => ctx
+            .m
+            .def(p)
+            .and_then(|i| ctx.m.ops(i).first().copied())
+            .and_then(|t| match ctx.d.types.get(t) {
+                Some(Ty::Pointer { pointee, .. }) => Some(*pointee),
+                _ => None,
+            }),
+        None => match ctx.d.types.get(ty) {
+            Some(Ty::Struct { members }) if members.len() == 2 => Some(members[1]),
+            _ => None,
+        },
+    };
+    let first_ty = if by_pointer {
+        Some(ty)
+    } else {
+        match ctx.d.types.get(ty) {
+            Some(Ty::Struct { members }) if members.len() == 2 => Some(members[0]),
+            _ => None,
+        }
+    };
+    let (Some(first_ty), Some(second_ty)) = (first_ty, second_ty) else {
+        return Err(ctx.invalid(format!(
+            "GLSL.std.450 {f:?} needs {}",
+            if by_pointer {
+                "a pointer as its second operand"
+            } else {
+                "a result struct of two members"
+            }
+        )));
+    };
+    let (want_first, want_second) = (ctx.ir_type(first_ty)?, ctx.ir_type(second_ty)?);
+    let x = ctx.leaf(x)?;
+    let (first, second) = ctx
+        .build(|b| {
+            let (first, second) = match f {
+                G::Modf | G::ModfStruct => glsl450::modf(b, x)?,
+                _ => glsl450::frexp(b, x)?,
+            };
+            let second = match (
+                matches!(f, G::Frexp | G::FrexpStruct),
+                want_second.bit_size(),
+            ) {
+                (true, 8) => alu::op(b, AluOp::I2i8, &[second])?,
+                (true, 16) => alu::op(b, AluOp::I2i16, &[second])?,
+                (true, 64) => alu::op(b, AluOp::I2i64, &[second])?,
+                _ => second,
+            };
+            Ok((first, second))
+        })
+        .map_err(|e| ctx.alu_error(e))?;
+    if ctx.func.src_type(first) != want_first || ctx.func.src_type(second) != want_second {
+        return Err(ctx.invalid(format!(
+            "GLSL.std.450 {f:?}'s result types do not match its operand"
+        )));
+    }
+    match pointer {
+        Some(p) => {
+            let p = ctx.get(p)?;
+            memory::store(ctx, &p, &Val::Leaf(second))?;
+            ctx.set(r, Value::Val(Val::Leaf(first)))
+        }
+        None => ctx.set(
+            r,
+            Value::Val(Val::Comp(vec![Val::Leaf(first), Val::Leaf(second)])),
+        ),
+    }
 }
 
 /// The `OpAtomic*` instructions.

@@ -4,11 +4,12 @@
 //! ...), each written in the order the naga path writes it, so the two translations
 //! compute the same bits. The hyperbolic functions are the formulas Vulkan's precision
 //! table defines them by ([`hyperbolic`]); the inverse trigonometric ones Mesa's
-//! polynomials ([`super::inverse_trig`]). Functions without an IR op or an exact
-//! expansion (`modf`, `frexp`, matrix inverse) are errors naming the function. The normalized packings are NIR's
-//! lowerings of them (`nir_opt_algebraic.py`'s `lower_pack_unorm_4x8` and friends).
+//! polynomials ([`super::inverse_trig`]). `modf` and `frexp`, which write through a
+//! pointer or return a struct, are [`modf`] and [`frexp`], Mesa's expansions, which
+//! the caller stores or assembles. The normalized packings are NIR's lowerings of them
+//! (`nir_opt_algebraic.py`'s `lower_pack_unorm_4x8` and friends).
 
-use super::alu::{self, fconst, op, splat, AluError};
+use super::alu::{self, fconst, iconst, op, splat, AluError};
 use super::value::Val;
 use ir::{AluOp, Builder, Src};
 use spirv::GlslStd450Op as G;
@@ -182,6 +183,72 @@ fn sub_determinant(
     }
 }
 
+/// `modf(x)`: the fractional and the whole part of `x`, both with its sign, as Mesa's
+/// `vtn_glsl450.c` builds them: `sign(x) * fract(|x|)` and `sign(x) * floor(|x|)`. Both
+/// products are exact (a sign times a value), and the fractional part of ±inf is ±0,
+/// where the product would be NaN.
+pub fn modf(b: &mut Builder<'_>, x: Src) -> Result<(Src, Src), AluError> {
+    let ty = b.func.src_type(x);
+    let (bits, n) = (ty.bit_size(), ty.num_components());
+    let sign = op(b, AluOp::Fsign, &[x])?;
+    let abs = op(b, AluOp::Fabs, &[x])?;
+    let fract = op(b, AluOp::Ffract, &[abs])?;
+    let signed_fract = op(b, AluOp::Fmul, &[sign, fract])?;
+    let inf = fconst(b, bits, f64::INFINITY, n)?;
+    let is_inf = op(b, AluOp::Feq, &[abs, inf])?;
+    let sign_bit = iconst(b, bits, 1 << (bits - 1), n)?;
+    let signed_zero = op(b, AluOp::Iand, &[x, sign_bit])?;
+    let fraction = op(b, AluOp::Bcsel, &[is_inf, signed_zero, signed_fract])?;
+    let floor = op(b, AluOp::Ffloor, &[abs])?;
+    let whole = op(b, AluOp::Fmul, &[sign, floor])?;
+    Ok((fraction, whole))
+}
+
+/// `frexp(x)`: the significand, in [0.5, 1) with the sign of `x`, and the exponent, a
+/// 32-bit integer, such that `x = significand * 2^exponent`; both 0 (the significand
+/// with the sign of `x`) for ±0. Built from the bits of `x` as Mesa's
+/// `nir_lower_frexp.c` does: the significand keeps the sign and mantissa and takes the
+/// exponent of 0.5, the exponent is the biased one less the bias of 0.5. A denormal is
+/// read as the zero of its sign (Vulkan lets an implementation flush denormals), where
+/// Mesa's bit operations would give neither its value nor zero. Infinities and NaN
+/// give undefined results, as in GLSL.
+pub fn frexp(b: &mut Builder<'_>, x: Src) -> Result<(Src, Src), AluError> {
+    let ty = b.func.src_type(x);
+    let (bits, n) = (ty.bit_size(), ty.num_components());
+    // Mantissa bits and the exponent bias of each float width.
+    let (mantissa, bias): (u8, i64) = match bits {
+        16 => (10, 15),
+        32 => (23, 127),
+        64 => (52, 1023),
+        _ => return Err(AluError::Invalid(format!("frexp of a {bits}-bit float"))),
+    };
+    let sign_bit = 1i64 << (bits - 1);
+    let mantissa_mask = (1i64 << mantissa) - 1;
+    let abs = op(b, AluOp::Fabs, &[x])?;
+    let min_normal = iconst(b, bits, 1 << mantissa, n)?;
+    let normal = op(b, AluOp::Uge, &[abs, min_normal])?;
+    // The significand: sign and mantissa of `x` under the exponent of 0.5.
+    let keep = iconst(b, bits, sign_bit | mantissa_mask, n)?;
+    let kept = op(b, AluOp::Iand, &[x, keep])?;
+    let half = iconst(b, bits, (bias - 1) << mantissa, n)?;
+    let sig = op(b, AluOp::Ior, &[kept, half])?;
+    let sign = iconst(b, bits, sign_bit, n)?;
+    let zero = op(b, AluOp::Iand, &[x, sign])?;
+    let significand = op(b, AluOp::Bcsel, &[normal, sig, zero])?;
+    // The exponent: the biased one, less the bias of 0.5.
+    let shift = iconst(b, 32, mantissa as i64, n)?;
+    let biased = op(b, AluOp::Ushr, &[abs, shift])?;
+    let unbias = iconst(b, bits, 1 - bias, n)?;
+    let e = op(b, AluOp::Iadd, &[biased, unbias])?;
+    let none = iconst(b, bits, 0, n)?;
+    let e = op(b, AluOp::Bcsel, &[normal, e, none])?;
+    let exponent = match bits {
+        32 => e,
+        _ => op(b, AluOp::I2i32, &[e])?,
+    };
+    Ok((significand, exponent))
+}
+
 /// `MatrixInverse` of the 2x2, 3x3 or 4x4 matrix of columns `cols`: the adjugate times
 /// the reciprocal of the determinant, as Mesa's `vtn_glsl450.c` (`matrix_inverse`)
 /// builds it. Element `(i, j)` of the inverse is the cofactor of element `(j, i)`
@@ -337,7 +404,7 @@ pub fn glsl450(
             unsupported("it takes a matrix (the caller expands determinants)")
         }
         G::Modf | G::ModfStruct | G::Frexp | G::FrexpStruct => {
-            unsupported("the IR has no op for it")
+            unsupported("it writes through a pointer or returns a struct (the caller expands it)")
         }
         G::FMin | G::NMin => leaf(op(b, AluOp::Fmin, &[a, arg(b, 1)?])?),
         G::FMax | G::NMax => leaf(op(b, AluOp::Fmax, &[a, arg(b, 1)?])?),
